@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs everything allot needs to build, test and run on Debian 12 (bookworm).
+#
+# Idempotent: when every package is already installed it says so and exits at
+# once, without touching apt. Runs apt as root, through sudo when not root.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential g++ cmake ninja-build ccache pkg-config git
+  # tests and benchmarks
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # libraries
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
+  libsqlite3-dev sqlite3 libssl-dev libcpp-httplib-dev
+  # style and static analysis
+  clang-format clang-tidy
+  # scripts
+  python3
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status="$(dpkg-query -W -f='${db:Status-Abbrev}' "${package}" 2>/dev/null || true)"
+  if [[ "${status}" != ii* ]]; then
+    missing+=("${package}")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+if [[ "$(id -u)" -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-deps: done"

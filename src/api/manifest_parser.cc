@@ -1,0 +1,222 @@
+#include "api/manifest_parser.h"
+
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include <yaml-cpp/yaml.h>
+
+#include "api/policy_documents.h"
+#include "api/scenario_document.h"
+#include "api/team_document.h"
+#include "api/workload_document.h"
+#include "api/yaml_fields.h"
+
+namespace allot {
+namespace {
+
+constexpr std::string_view kApiVersion = "allot/v1";
+
+enum class Kind {
+  kCluster,
+  kResourceFlavor,
+  kNodePool,
+  kCohort,
+  kTeam,
+  kPriorityClass,
+  kWorkload,
+  kScenario
+};
+
+constexpr EnumName<Kind> kKindNames[] = {
+    {"Cluster", Kind::kCluster},   {"ResourceFlavor", Kind::kResourceFlavor},
+    {"NodePool", Kind::kNodePool}, {"Cohort", Kind::kCohort},
+    {"Team", Kind::kTeam},         {"PriorityClass", Kind::kPriorityClass},
+    {"Workload", Kind::kWorkload}, {"Scenario", Kind::kScenario},
+};
+
+// Kinds of DESIGN.md section 2 that allot does not model yet.
+constexpr std::string_view kPlannedKinds[] = {
+    "Role",     "ClusterRole",     "RoleBinding", "ClusterRoleBinding",
+    "Contract", "PolicyException", "Budget",      "Signal",
+};
+
+// The value under `key` of a map node, or a null node.
+YAML::Node value_at(const YAML::Node& node, std::string_view key) {
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      if (entry.first.IsScalar() && entry.first.Scalar() == key) return entry.second;
+    }
+  }
+  return YAML::Node();
+}
+
+std::string scalar_at(const YAML::Node& node, std::string_view key) {
+  const YAML::Node value = value_at(node, key);
+  return value.IsScalar() ? value.Scalar() : std::string();
+}
+
+// "f.yaml: document 3 (Team/research)": where a document is, for error details.
+std::string document_label(const YAML::Node& document, size_t number, std::string_view source) {
+  std::string label = source.empty() ? "" : std::string(source) + ": ";
+  label += "document " + std::to_string(number);
+  const std::string kind = scalar_at(document, "kind");
+  const std::string name = scalar_at(value_at(document, "metadata"), "name");
+  if (!kind.empty() || !name.empty()) {
+    label += " (" + kind + (kind.empty() || name.empty() ? "" : "/") + name + ")";
+  }
+  return label;
+}
+
+Status located(const Status& status, const std::string& label) {
+  const std::string& field = status.details();
+  return {status.code(), status.message(), field.empty() ? label : label + ": " + field};
+}
+
+Result<Kind> decode_kind(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(const std::string kind, field.as_string());
+  for (const EnumName<Kind>& known : kKindNames) {
+    if (known.name == kind) return known.value;
+  }
+  for (std::string_view planned : kPlannedKinds) {
+    if (planned == kind) return field.error("kind " + kind + " is not supported yet");
+  }
+  return field.error("unknown kind '" + kind +
+                     "'; allot knows Cluster, ResourceFlavor, NodePool, Cohort, Team, "
+                     "PriorityClass, Workload and Scenario");
+}
+
+// Workloads live in their team's namespace; every other kind is cluster-scoped.
+Result<ObjectMeta> decode_metadata(const Field& field, Kind kind) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  ObjectMeta meta;
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("name", meta.name));
+  if (kind == Kind::kWorkload) {
+    ALLOT_RETURN_IF_ERROR(map.read_required_string("namespace", meta.namespace_name));
+  } else if (std::optional<Field> ns = map.get("namespace")) {
+    return ns->error("this kind is cluster-scoped and takes no namespace");
+  }
+  ALLOT_RETURN_IF_ERROR(map.read_string_map("labels", meta.labels));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  if (meta.name.empty()) return map.get("name")->error("a name cannot be empty");
+  if (kind == Kind::kWorkload && meta.namespace_name.empty()) {
+    return map.get("namespace")->error("a namespace cannot be empty");
+  }
+  return meta;
+}
+
+template <typename T>
+Status append(Result<T> decoded, std::vector<T>& out) {
+  if (!decoded.ok()) return decoded.status();
+  out.push_back(std::move(decoded).value());
+  return {};
+}
+
+Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBundle& bundle) {
+  Policy& policy = bundle.policy;
+  switch (kind) {
+    case Kind::kCluster: return append(decode_cluster(std::move(meta), spec), policy.clusters);
+    case Kind::kResourceFlavor:
+      return append(decode_resource_flavor(std::move(meta), spec), policy.flavors);
+    case Kind::kNodePool:
+      return append(decode_node_pool(std::move(meta), spec), policy.node_pools);
+    case Kind::kCohort: return append(decode_cohort(std::move(meta), spec), policy.cohorts);
+    case Kind::kTeam: return append(decode_team(std::move(meta), spec), policy.teams);
+    case Kind::kPriorityClass:
+      return append(decode_priority_class(std::move(meta), spec), policy.priority_classes);
+    case Kind::kWorkload:
+      return append(decode_workload(std::move(meta), spec), bundle.workloads);
+    case Kind::kScenario: {
+      ALLOT_ASSIGN_OR_RETURN(bundle.scenario, decode_scenario(std::move(meta), spec));
+      return {};
+    }
+  }
+  return invalid_argument("unhandled kind");
+}
+
+// Decodes one document into `bundle`; errors are located within the document.
+Status decode_document(const YAML::Node& document, ManifestBundle& bundle) {
+  const Field root(document, "");
+  if (!document.IsMap()) {
+    return root.error("a manifest document must be a map with apiVersion, kind, metadata and spec");
+  }
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(root));
+  ALLOT_ASSIGN_OR_RETURN(const Field api_version, map.require("apiVersion"));
+  ALLOT_ASSIGN_OR_RETURN(const std::string version, api_version.as_string());
+  if (version != kApiVersion) {
+    return api_version.error("unsupported apiVersion '" + version + "'; expected " +
+                             std::string(kApiVersion));
+  }
+  Kind kind = Kind::kCluster;
+  ALLOT_RETURN_IF_ERROR(map.read_required("kind", kind, decode_kind));
+  if (std::optional<Field> status = map.get("status")) {
+    return status->error("status is written by allot, not by users");
+  }
+  ObjectMeta meta;
+  ALLOT_RETURN_IF_ERROR(map.read_required(
+      "metadata", meta, [kind](const Field& f) { return decode_metadata(f, kind); }));
+  const Field spec = map.get("spec").value_or(Field(YAML::Node(), "spec"));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  if (kind == Kind::kScenario && bundle.scenario) {
+    return root.error("a bundle holds at most one Scenario; '" + bundle.scenario->meta.name +
+                      "' came first");
+  }
+  return add_to_bundle(kind, std::move(meta), spec, bundle);
+}
+
+Result<ManifestBundle> parse_documents(const std::string& text, std::string_view source) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    std::string where = source.empty() ? "" : std::string(source) + ": ";
+    if (!e.mark.is_null()) {
+      where += "line " + std::to_string(e.mark.line + 1) + ", column " +
+               std::to_string(e.mark.column + 1);
+    }
+    return invalid_argument("invalid YAML: " + e.msg, std::move(where));
+  }
+  ManifestBundle bundle;
+  for (size_t i = 0; i < documents.size(); ++i) {
+    if (documents[i].IsNull()) continue;  // an empty document, e.g. after a trailing ---
+    const Status status = decode_document(documents[i], bundle);
+    if (!status.ok()) return located(status, document_label(documents[i], i + 1, source));
+  }
+  return bundle;
+}
+
+}  // namespace
+
+Result<ManifestBundle> parse_manifests(std::string_view yaml_text, std::string_view source_name) {
+  // yaml-cpp reports through exceptions; none may leave this layer.
+  try {
+    return parse_documents(std::string(yaml_text), source_name);
+  } catch (const YAML::Exception& e) {
+    return invalid_argument("invalid YAML: " + e.msg, std::string(source_name));
+  } catch (const std::exception& e) {
+    return Status(ErrorCode::kInternal, std::string("manifest parser failed: ") + e.what(),
+                  std::string(source_name));
+  }
+}
+
+Result<ManifestBundle> load_manifest_file(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::file_status file = std::filesystem::status(path, error);
+  if (file.type() == std::filesystem::file_type::not_found) {
+    return not_found("manifest file not found", path);
+  }
+  if (error) return failed_precondition("cannot access manifest file: " + error.message(), path);
+  if (std::filesystem::is_directory(file)) {
+    return invalid_argument("expected a manifest file, got a directory", path);
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) return failed_precondition("cannot read manifest file", path);
+  return parse_manifests(text.str(), path);
+}
+
+}  // namespace allot

@@ -1,0 +1,78 @@
+#include "api/scenario_document.h"
+
+#include <utility>
+#include <vector>
+
+#include "api/workload_document.h"
+
+namespace allot {
+namespace {
+
+Result<ScenarioArrival> decode_arrival(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  ScenarioArrival arrival;
+  ALLOT_RETURN_IF_ERROR(map.read_required_duration("at", arrival.at));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("name", arrival.workload.meta.name));
+  ALLOT_RETURN_IF_ERROR(
+      map.read_required_string("namespace", arrival.workload.meta.namespace_name));
+  ALLOT_RETURN_IF_ERROR(map.read_required_duration("runtime", arrival.runtime));
+  ALLOT_RETURN_IF_ERROR(read_workload_basics(map, arrival.workload.spec));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return arrival;
+}
+
+Result<ScenarioGenerator> decode_generator(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  ScenarioGenerator generator;
+  ALLOT_RETURN_IF_ERROR(map.read_string("namePrefix", generator.name_prefix));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("namespace", generator.namespace_name));
+  ALLOT_RETURN_IF_ERROR(map.read_required("count", generator.count,
+                                          int_decoder<int64_t>(0, kMaxGeneratedArrivals)));
+  ALLOT_RETURN_IF_ERROR(map.read_required_duration("every", generator.every));
+  ALLOT_RETURN_IF_ERROR(map.read_duration("start", generator.start));
+  ALLOT_RETURN_IF_ERROR(map.read_required_duration("runtime", generator.runtime));
+  ALLOT_RETURN_IF_ERROR(read_workload_basics(map, generator.spec));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  if (generator.name_prefix.empty()) {
+    generator.name_prefix = generator.namespace_name;
+    if (!generator.spec.priority_class.empty()) {
+      generator.name_prefix += "-" + generator.spec.priority_class;
+    }
+  }
+  return generator;
+}
+
+Result<ScenarioNodeEvent> decode_node_event(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  ScenarioNodeEvent event;
+  ALLOT_RETURN_IF_ERROR(map.read_required_duration("at", event.at));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("node", event.node));
+  ALLOT_RETURN_IF_ERROR(
+      map.read_required("healthy", event.healthy, [](const Field& f) { return f.as_bool(); }));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return event;
+}
+
+}  // namespace
+
+Result<Scenario> decode_scenario(ObjectMeta meta, const Field& spec) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(spec));
+  Scenario scenario;
+  scenario.meta = std::move(meta);
+  ALLOT_RETURN_IF_ERROR(map.read("cycle", scenario.cycle, [](const Field& f) {
+    return f.as_duration(Duration::millis(1));
+  }));
+  ALLOT_RETURN_IF_ERROR(map.read("workloads", scenario.workloads, [](const Field& f) {
+    return decode_list<ScenarioArrival>(f, decode_arrival);
+  }));
+  ALLOT_RETURN_IF_ERROR(map.read("generators", scenario.generators, [](const Field& f) {
+    return decode_list<ScenarioGenerator>(f, decode_generator);
+  }));
+  ALLOT_RETURN_IF_ERROR(map.read("nodeEvents", scenario.node_events, [](const Field& f) {
+    return decode_list<ScenarioNodeEvent>(f, decode_node_event);
+  }));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return scenario;
+}
+
+}  // namespace allot

@@ -1,0 +1,31 @@
+// Command: one verb of the allot CLI (`simulate`, later `apply`, `get`, ...).
+//
+// Contract: each verb lives in its own file as a Command and is listed once in
+// cli_app.cc. configure() declares the verb's options on its CLI11
+// subcommand, binding them to the command's members; run() is called only
+// when that subcommand was selected and parsing succeeded, and returns the
+// process exit code (exit_codes.h). run() reports errors on io.err as
+// "error: <status>" and never throws. Not thread-safe; one use per process.
+#pragma once
+
+#include <ostream>
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace allot::cli {
+
+struct CliIo {
+  std::ostream& out;  // results: tables for people, JSON for machines
+  std::ostream& err;  // errors and warnings
+};
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual void configure(CLI::App& subcommand) = 0;
+  virtual int run(CliIo& io) = 0;
+};
+
+}  // namespace allot::cli

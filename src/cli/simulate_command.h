@@ -1,0 +1,20 @@
+// `allot simulate --scenario FILE [-o json|table] [--workloads CSV]`: runs a
+// what-if simulation of the policy and Scenario in FILE on virtual time and
+// prints what it measured (simulation_output.h).
+//
+// Contract: local only (no server). Errors: a missing or malformed file, an
+// invalid policy, a file without a Scenario document or a workload the policy
+// rejects print "error: <status>" and exit 2; a simulation that does not
+// settle or an unwritable CSV exit 1. `runtime_s` in the output is the real
+// time the simulation took.
+#pragma once
+
+#include <memory>
+
+#include "cli/command.h"
+
+namespace allot::cli {
+
+std::unique_ptr<Command> make_simulate_command();
+
+}  // namespace allot::cli

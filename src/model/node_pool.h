@@ -1,0 +1,30 @@
+// NodePool: `count` identical nodes of one flavor, and the topology they sit in.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/quantity.h"
+#include "model/object_meta.h"
+
+namespace allot {
+
+struct PoolTopology {
+  int32_t nodes_per_rack = 0;   // 0: every node is its own rack
+  int32_t racks_per_block = 0;  // 0: every rack is its own block
+
+  friend bool operator==(const PoolTopology&, const PoolTopology&) = default;
+};
+
+struct NodePool {
+  ObjectMeta meta;
+  std::string cluster;
+  std::string flavor;
+  int32_t count = 0;
+  ResourceVector resources;  // per node
+  PoolTopology topology;
+
+  friend bool operator==(const NodePool&, const NodePool&) = default;
+};
+
+}  // namespace allot

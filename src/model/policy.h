@@ -1,0 +1,42 @@
+// Policy: every cluster-level object that decides scheduling, as applied by
+// users (clusters, flavors, pools, cohorts, teams, priority classes).
+//
+// Contract: a plain aggregate; validation of cross references (a team naming a
+// missing cohort, a cycle of cohorts) is done by validate_policy().
+#pragma once
+
+#include <vector>
+
+#include "base/status.h"
+#include "model/cluster.h"
+#include "model/cohort.h"
+#include "model/node_pool.h"
+#include "model/priority_class.h"
+#include "model/resource_flavor.h"
+#include "model/team.h"
+
+namespace allot {
+
+struct Policy {
+  std::vector<Cluster> clusters;
+  std::vector<ResourceFlavor> flavors;
+  std::vector<NodePool> node_pools;
+  std::vector<Cohort> cohorts;
+  std::vector<Team> teams;
+  std::vector<PriorityClass> priority_classes;
+
+  [[nodiscard]] const Team* find_team(std::string_view name) const;
+  [[nodiscard]] const Team* find_team_by_namespace(std::string_view ns) const;
+  [[nodiscard]] const PriorityClass* find_priority_class(std::string_view name) const;
+  [[nodiscard]] const ResourceFlavor* find_flavor(std::string_view name) const;
+  [[nodiscard]] const Cohort* find_cohort(std::string_view name) const;
+
+  friend bool operator==(const Policy&, const Policy&) = default;
+};
+
+// Checks references between objects: flavors of pools and quotas exist, cohorts
+// of teams exist, no cohort is its own ancestor, names are unique, namespaces
+// map to one team. The Status names the object and field at fault.
+Status validate_policy(const Policy& policy);
+
+}  // namespace allot

@@ -1,0 +1,56 @@
+// Workload: what users submit. Pod sets are gangs: all `count` pods (or at
+// least `minCount`, for partial admission) are admitted together or not at all.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/quantity.h"
+#include "base/time.h"
+#include "model/object_meta.h"
+
+namespace allot {
+
+enum class WorkloadKind { kTrainingJob, kInferenceEndpoint, kSpace, kJob };
+
+struct PodSet {
+  std::string name = "main";
+  int32_t count = 1;
+  int32_t min_count = 0;     // 0: same as count (no partial admission)
+  ResourceVector resources;  // per pod
+  std::string flavor;        // empty: any flavor of the team, in the team's order
+
+  [[nodiscard]] int32_t effective_min_count() const { return min_count > 0 ? min_count : count; }
+
+  friend bool operator==(const PodSet&, const PodSet&) = default;
+};
+
+struct CheckpointSpec {
+  std::string env;  // variable that carries the checkpoint directory
+  friend bool operator==(const CheckpointSpec&, const CheckpointSpec&) = default;
+};
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::kJob;
+  std::string priority_class;
+  std::vector<PodSet> pod_sets;
+  std::vector<std::string> command;
+  std::map<std::string, std::string> env;
+  std::optional<Duration> max_runtime;
+  std::optional<CheckpointSpec> checkpoint;
+  std::optional<Duration> idle_timeout;  // spaces
+
+  friend bool operator==(const WorkloadSpec&, const WorkloadSpec&) = default;
+};
+
+struct Workload {
+  ObjectMeta meta;  // namespace = the team's namespace
+  WorkloadSpec spec;
+
+  friend bool operator==(const Workload&, const Workload&) = default;
+};
+
+}  // namespace allot

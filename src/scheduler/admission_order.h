@@ -1,0 +1,43 @@
+// AdmissionOrder: which team's head workload the cycle considers next.
+//
+// Two policies (DESIGN.md section 3):
+//  - ClassicOrder: heads that would not borrow before heads that would, then
+//    higher priority, then earlier queue time, then lower id.
+//  - FairShareOrder: at every level of the cohort tree, the child with the
+//    lowest weighted dominant-resource share after admitting its candidate.
+// The cycle calls refresh(team) whenever the team's head or usage changed.
+//
+// Contract: deterministic; holds references to the cycle's state.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "scheduler/quota_tree.h"
+#include "scheduler/team_queues.h"
+
+namespace allot {
+
+// What the orderings need to know about each pending workload.
+struct PendingFacts {
+  ResourceVector total;     // all pods at full count
+  FlavorIndex first_flavor;  // first flavor of the team that it may use
+};
+
+class AdmissionOrder {
+ public:
+  virtual ~AdmissionOrder() = default;
+  // The team whose head goes next, or invalid when every queue is done.
+  virtual TeamIndex next() = 0;
+  virtual void refresh(TeamIndex team) = 0;
+};
+
+std::unique_ptr<AdmissionOrder> make_classic_order(QuotaTree& quota, const TeamQueues& queues,
+                                                   const std::vector<PendingWorkload>& pending,
+                                                   const std::vector<PendingFacts>& facts);
+
+std::unique_ptr<AdmissionOrder> make_fair_share_order(QuotaTree& quota, const TeamQueues& queues,
+                                                      const std::vector<PendingWorkload>& pending,
+                                                      const std::vector<PendingFacts>& facts);
+
+}  // namespace allot

@@ -1,0 +1,131 @@
+#include "scheduler/capacity_index.h"
+
+#include <bit>
+
+#include "base/check.h"
+
+namespace allot {
+
+CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topology,
+                             const std::vector<NodeCondition>& conditions)
+    : policy_(&policy),
+      topology_(&topology),
+      free_gpus_(policy.node_count(), 0),
+      schedulable_(policy.node_count(), true),
+      reserved_from_(policy.node_count(), Timestamp::infinite_future()),
+      reserved_for_(policy.node_count()),
+      flavor_free_(policy.flavor_count()),
+      rack_free_(policy.rack_count()),
+      block_free_(policy.block_count()),
+      buckets_(policy.flavor_count()) {
+  free_.reserve(policy.node_count());
+  for (int32_t f = 0; f < policy.flavor_count(); ++f) {
+    buckets_[f].resize(topology.max_gpus(FlavorIndex(static_cast<uint16_t>(f))) + 1);
+  }
+  for (int32_t i = 0; i < policy.node_count(); ++i) {
+    const CompiledNode& node = policy.node(NodeIndex(i));
+    free_.push_back(node.node.capacity);
+    const int64_t gpus = node.node.capacity.gpu();
+    free_gpus_[i] = gpus >= 64 ? ~uint64_t{0} : (uint64_t{1} << gpus) - 1;
+    const bool ok = node.node.healthy && !node.node.cordoned &&
+                    (conditions.empty() || conditions[i].schedulable());
+    schedulable_[i] = ok;
+    if (!ok) continue;
+    flavor_free_[node.flavor.value()] += node.node.capacity;
+    rack_free_[node.rack] += node.node.capacity;
+    block_free_[node.block] += node.node.capacity;
+    buckets_[node.flavor.value()][gpus].insert(static_cast<uint32_t>(i));
+  }
+}
+
+void CapacityIndex::adjust_totals(NodeIndex node, const ResourceVector& delta, bool add) {
+  const CompiledNode& n = policy_->node(node);
+  if (add) {
+    flavor_free_[n.flavor.value()] += delta;
+    rack_free_[n.rack] += delta;
+    block_free_[n.block] += delta;
+  } else {
+    flavor_free_[n.flavor.value()] -= delta;
+    rack_free_[n.rack] -= delta;
+    block_free_[n.block] -= delta;
+  }
+}
+
+void CapacityIndex::move_bucket(NodeIndex node, int64_t from_gpus, int64_t to_gpus) {
+  if (from_gpus == to_gpus) return;
+  auto& buckets = buckets_[policy_->node(node).flavor.value()];
+  buckets[from_gpus].erase(node.value());
+  buckets[to_gpus].insert(node.value());
+}
+
+void CapacityIndex::allocate(NodeIndex node, const ResourceVector& amount, uint64_t gpu_mask) {
+  const auto i = node.value();
+  ALLOT_CHECK(amount.fits_in(free_[i]));
+  ALLOT_CHECK((free_gpus_[i] & gpu_mask) == gpu_mask);
+  const int64_t before = free_[i].gpu();
+  free_[i] -= amount;
+  free_gpus_[i] &= ~gpu_mask;
+  if (!schedulable_[i]) return;
+  adjust_totals(node, amount, false);
+  move_bucket(node, before, free_[i].gpu());
+}
+
+void CapacityIndex::hold(NodeIndex node, const ResourceVector& amount, uint64_t gpu_mask) {
+  const auto i = node.value();
+  const bool consistent = amount.fits_in(free_[i]) && (free_gpus_[i] & gpu_mask) == gpu_mask;
+  if (schedulable_[i] && consistent) {
+    allocate(node, amount, gpu_mask);
+    return;
+  }
+  if (schedulable_[i]) {
+    // Over-committed (the node shrank under running work): take it out of
+    // scheduling for this cycle rather than trust its numbers.
+    adjust_totals(node, free_[i], false);
+    buckets_[policy_->node(node).flavor.value()][free_[i].gpu()].erase(i);
+    schedulable_[i] = false;
+  }
+  free_[i] -= amount;
+  free_gpus_[i] &= ~gpu_mask;
+}
+
+void CapacityIndex::release(NodeIndex node, const ResourceVector& amount, uint64_t gpu_mask) {
+  const auto i = node.value();
+  ALLOT_CHECK(!schedulable_[i] || (free_gpus_[i] & gpu_mask) == 0);
+  const int64_t before = free_[i].gpu();
+  free_[i] += amount;
+  free_gpus_[i] |= gpu_mask;
+  ALLOT_CHECK(!schedulable_[i] || before >= 0);
+  if (!schedulable_[i]) return;
+  adjust_totals(node, amount, true);
+  move_bucket(node, before, free_[i].gpu());
+}
+
+void CapacityIndex::reserve(NodeIndex node, WorkloadId for_workload, Timestamp from) {
+  reserved_from_[node.value()] = from;
+  reserved_for_[node.value()] = for_workload;
+}
+
+bool CapacityIndex::usable_by(NodeIndex node, WorkloadId workload, Timestamp finish_by) const {
+  const auto i = node.value();
+  if (!schedulable_[i]) return false;
+  if (reserved_from_[i] == Timestamp::infinite_future()) return true;
+  return reserved_for_[i] == workload || finish_by <= reserved_from_[i];
+}
+
+bool CapacityIndex::fits(NodeIndex node, const ResourceVector& per_pod) const {
+  return per_pod.fits_in(free_[node.value()]);
+}
+
+uint64_t CapacityIndex::pick_gpus(NodeIndex node, int64_t count) const {
+  uint64_t available = free_gpus_[node.value()];
+  uint64_t mask = 0;
+  for (int64_t taken = 0; taken < count && available != 0; ++taken) {
+    const uint64_t lowest = available & (~available + 1);
+    mask |= lowest;
+    available &= ~lowest;
+  }
+  ALLOT_CHECK(std::popcount(mask) == count);
+  return mask;
+}
+
+}  // namespace allot

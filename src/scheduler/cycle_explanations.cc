@@ -1,0 +1,114 @@
+// The explanation half of SchedulingCycle: why each workload is still
+// pending, who holds what it needs, and when it may start.
+#include <algorithm>
+#include <map>
+
+#include "scheduler/reservation_planner.h"
+#include "scheduler/scheduling_cycle.h"
+
+namespace allot {
+namespace {
+
+// The resource a person thinks in: GPUs when the workload asks for any.
+Resource primary_resource(const ResourceVector& total) {
+  return total.gpu() > 0 ? Resource::kGpu : Resource::kCpu;
+}
+
+}  // namespace
+
+bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
+                                  PendingExplanation* explanation) {
+  if (reservations_left_[flavor.value()] <= 0) return false;
+  std::optional<Reservation> reservation =
+      reserve_for_gang(capacity_, timeline(), w, flavor, snapshot_.now);
+  if (!reservation) return false;
+  --reservations_left_[flavor.value()];
+  explanation->reason = PendingReason::kReserved;
+  explanation->estimated_start = reservation->starts_at;
+  plan_.reservations.push_back(std::move(*reservation));
+  return true;
+}
+
+void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
+                              const Failure& failure, PreemptionVerdict verdict) {
+  PendingExplanation e;
+  e.workload = w.id;
+  e.reason = failure.reason;
+  e.preemption = verdict;
+  e.flavor = failure.flavor;
+  e.queue_position = queues_.position(pending_index);
+  if (failure.reason == PendingReason::kQuotaExhausted) {
+    e.quota_node = failure.shortfall.binding_node;
+    e.fr = failure.shortfall.fr;
+    e.requested = failure.shortfall.requested;
+    e.available = failure.shortfall.available;
+  }
+  if (failure.reason == PendingReason::kWaitingForPreemption &&
+      victims_stop_by_[pending_index] != Timestamp::infinite_future()) {
+    e.estimated_start = victims_stop_by_[pending_index];
+  }
+  if (failure.reason == PendingReason::kWaitingForPreemption &&
+      verdict == PreemptionVerdict::kPreempting) {
+    Duration longest;
+    for (const Preemption& p : plan_.preemptions) {
+      if (p.beneficiary == w.id) longest = std::max(longest, p.grace_period);
+    }
+    e.estimated_start = snapshot_.now + longest;
+  }
+  if (failure.reason == PendingReason::kNoFittingNodes && failure.flavor.valid()) {
+    try_reserve(w, failure.flavor, &e);
+  }
+  plan_.explanations.push_back(e);
+}
+
+void SchedulingCycle::finish_explanations() {
+  // Biggest borrower of each (quota node subtree, fr), found once.
+  std::map<std::pair<int32_t, int32_t>, std::pair<int32_t, int64_t>> holders;
+  auto holder_of = [&](int32_t quota_node, int32_t fr) {
+    auto [it, inserted] = holders.try_emplace({quota_node, fr}, std::make_pair(-1, int64_t{0}));
+    if (!inserted) return it->second;
+    for (int32_t t = 0; t < policy_.team_count(); ++t) {
+      int32_t ancestor = t;
+      while (ancestor != kNoParent && ancestor != quota_node) ancestor = policy_.parent(ancestor);
+      if (ancestor != quota_node) continue;
+      const int64_t borrowed = quota_.usage(t, fr) - quota_.nominal(t, fr);
+      if (borrowed > it->second.second) it->second = {t, borrowed};
+    }
+    return it->second;
+  };
+  std::unordered_map<uint64_t, uint32_t> index_of;
+  if (options_.estimate_start_times) {
+    for (uint32_t i = 0; i < snapshot_.pending.size(); ++i) index_of.emplace(snapshot_.pending[i].id.value(), i);
+  }
+  // Demand queued ahead of each workload in its team (explanations follow queue order).
+  std::vector<ResourceVector> ahead(policy_.team_count());
+  for (PendingExplanation& e : plan_.explanations) {
+    if (e.fr >= 0 && e.quota_node >= 0) {
+      const auto [team, borrowed] = holder_of(e.quota_node, e.fr);
+      e.holder_team = team;
+      e.holder_usage = team >= 0 ? quota_.usage(team, e.fr) : 0;
+    }
+    if (!options_.estimate_start_times || e.estimated_start != Timestamp::infinite_future() ||
+        !e.flavor.valid()) {
+      continue;
+    }
+    const uint32_t index = index_of.at(e.workload.value());
+    const PendingWorkload& w = snapshot_.pending[index];
+    const ResourceVector& total = facts_[index].total;
+    const Resource r = primary_resource(total);
+    ResourceVector& queued = ahead[w.team.value()];
+    int64_t need = queued[r] + total[r];
+    if (e.reason == PendingReason::kQuotaExhausted && e.fr >= 0 &&
+        e.fr % kResourceCount == static_cast<int32_t>(r)) {
+      need -= e.available;
+    } else {
+      need -= capacity_.flavor_free(e.flavor)[r];
+    }
+    queued += total;
+    if (e.reason == PendingReason::kExceedsCapacity) continue;
+    e.estimated_start = need <= 0 ? snapshot_.now + policy_.cycle()
+                                  : timeline().when_released(e.flavor, r, need);
+  }
+}
+
+}  // namespace allot

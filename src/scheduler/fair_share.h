@@ -1,0 +1,25 @@
+// Weighted dominant resource share (DRS) over the cohort tree.
+//
+// For a team or cohort n and each governed flavor-resource: borrowed(n) =
+// max(0, U(n) - S(n)), divided by S(parent(n)) (what the parent could lend
+// it). n's share is the largest such ratio (x1000), divided by its weight; a
+// weight of 0 ranks last while borrowing and first while not.
+//
+// Contract: pure functions of a QuotaTree; no state.
+#pragma once
+
+#include <cstdint>
+
+#include "scheduler/quota_tree.h"
+
+namespace allot {
+
+// A root has no parent to borrow from: its share is 0.
+double weighted_share(const QuotaTree& tree, int32_t quota_node);
+
+// The share of `quota_node` if `team` used `delta` more of `flavor`; leaves
+// `tree` as it found it (it is modified and restored).
+double weighted_share_after(QuotaTree& tree, int32_t quota_node, TeamIndex team,
+                            FlavorIndex flavor, const ResourceVector& delta);
+
+}  // namespace allot

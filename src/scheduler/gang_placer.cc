@@ -1,0 +1,172 @@
+#include "scheduler/gang_placer.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace allot {
+namespace {
+
+// Orders candidate domains fullest first (fewest free GPUs, then CPU), then by number.
+struct DomainCandidate {
+  int64_t free_gpus;
+  int64_t free_cpu;
+  int32_t domain;
+  bool operator<(const DomainCandidate& o) const {
+    return std::tie(free_gpus, free_cpu, domain) < std::tie(o.free_gpus, o.free_cpu, o.domain);
+  }
+};
+
+ResourceVector total_request(const PlacementRequest& request, int32_t* pods) {
+  ResourceVector total;
+  *pods = 0;
+  for (size_t i = 0; i < request.pod_sets.size(); ++i) {
+    total += request.pod_sets[i].per_pod * request.counts[i];
+    *pods += request.counts[i];
+  }
+  return total;
+}
+
+}  // namespace
+
+std::optional<std::vector<PodSetAssignment>> GangPlacer::place(const PlacementRequest& request) {
+  int32_t pods = 0;
+  const ResourceVector total = total_request(request, &pods);
+  if (!total.fits_in(capacity_->flavor_free(request.flavor))) return std::nullopt;
+  if (pods <= 1) return place_anywhere(request);
+  if (auto in_rack = place_in_racks(request, total)) return in_rack;
+  if (auto in_block = place_in_blocks(request, total)) return in_block;
+  return place_anywhere(request);
+}
+
+std::optional<std::vector<PodSetAssignment>> GangPlacer::place_in_racks(
+    const PlacementRequest& request, const ResourceVector& total) {
+  const Topology& topology = capacity_->topology();
+  std::vector<DomainCandidate> candidates;
+  for (int32_t rack : topology.racks_of_flavor(request.flavor)) {
+    const ResourceVector& free = capacity_->rack_free(rack);
+    if (total.fits_in(free)) candidates.push_back({free.gpu(), free.cpu_millis(), rack});
+  }
+  std::sort(candidates.begin(), candidates.end());
+  for (const DomainCandidate& c : candidates) {
+    if (auto placed = place_in(request, topology.nodes_of_rack(c.domain))) return placed;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<PodSetAssignment>> GangPlacer::place_in_blocks(
+    const PlacementRequest& request, const ResourceVector& total) {
+  const Topology& topology = capacity_->topology();
+  std::vector<DomainCandidate> candidates;
+  for (int32_t block : topology.blocks_of_flavor(request.flavor)) {
+    const ResourceVector& free = capacity_->block_free(block);
+    if (total.fits_in(free)) candidates.push_back({free.gpu(), free.cpu_millis(), block});
+  }
+  std::sort(candidates.begin(), candidates.end());
+  for (const DomainCandidate& c : candidates) {
+    if (auto placed = place_in(request, topology.nodes_of_block(c.domain))) return placed;
+  }
+  return std::nullopt;
+}
+
+NodeIndex GangPlacer::best_in_domain(const PlacementRequest& request,
+                                     const ResourceVector& per_pod,
+                                     std::span<const NodeIndex> domain) const {
+  NodeIndex best;
+  int64_t best_free = INT64_MAX;
+  for (NodeIndex node : domain) {
+    if (!capacity_->fits(node, per_pod)) continue;
+    if (!capacity_->usable_by(node, request.workload, request.finish_by)) continue;
+    const int64_t free_gpus = capacity_->free(node).gpu();
+    if (free_gpus < best_free) {
+      best = node;
+      best_free = free_gpus;
+    }
+  }
+  return best;
+}
+
+NodeIndex GangPlacer::best_in_flavor(const PlacementRequest& request,
+                                     const ResourceVector& per_pod) const {
+  const int32_t buckets = capacity_->bucket_count(request.flavor);
+  for (int64_t gpus = per_pod.gpu(); gpus < buckets; ++gpus) {
+    for (uint32_t raw : capacity_->bucket(request.flavor, gpus)) {
+      const NodeIndex node(raw);
+      if (capacity_->fits(node, per_pod) &&
+          capacity_->usable_by(node, request.workload, request.finish_by)) {
+        return node;
+      }
+    }
+  }
+  return NodeIndex::invalid();
+}
+
+void GangPlacer::take(NodeIndex node, const ResourceVector& per_pod, PodSetAssignment& into) {
+  const uint64_t gpus = capacity_->pick_gpus(node, per_pod.gpu());
+  capacity_->allocate(node, per_pod, gpus);
+  taken_.push_back({node, per_pod, gpus});
+  into.pods.push_back({node, gpus});
+  ++into.count;
+}
+
+void GangPlacer::undo_taken() {
+  for (auto it = taken_.rbegin(); it != taken_.rend(); ++it) {
+    capacity_->release(it->node, it->amount, it->gpus);
+  }
+  taken_.clear();
+}
+
+std::optional<std::vector<PodSetAssignment>> GangPlacer::place_in(
+    const PlacementRequest& request, std::span<const NodeIndex> domain) {
+  std::vector<PodSetAssignment> out(request.pod_sets.size());
+  for (size_t set = 0; set < request.pod_sets.size(); ++set) {
+    const ResourceVector& per_pod = request.pod_sets[set].per_pod;
+    for (int32_t pod = 0; pod < request.counts[set]; ++pod) {
+      const NodeIndex node = best_in_domain(request, per_pod, domain);
+      if (!node.valid()) {
+        undo_taken();
+        return std::nullopt;
+      }
+      take(node, per_pod, out[set]);
+    }
+  }
+  undo_taken();
+  return out;
+}
+
+std::optional<std::vector<PodSetAssignment>> GangPlacer::place_anywhere(
+    const PlacementRequest& request) {
+  std::vector<PodSetAssignment> out(request.pod_sets.size());
+  for (size_t set = 0; set < request.pod_sets.size(); ++set) {
+    const ResourceVector& per_pod = request.pod_sets[set].per_pod;
+    for (int32_t pod = 0; pod < request.counts[set]; ++pod) {
+      const NodeIndex node = best_in_flavor(request, per_pod);
+      if (!node.valid()) {
+        undo_taken();
+        return std::nullopt;
+      }
+      take(node, per_pod, out[set]);
+    }
+  }
+  undo_taken();
+  return out;
+}
+
+void GangPlacer::commit(std::span<const PodSetRequest> pod_sets,
+                        const std::vector<PodSetAssignment>& placement) {
+  for (size_t set = 0; set < placement.size(); ++set) {
+    for (const PodPlacement& pod : placement[set].pods) {
+      capacity_->allocate(pod.node, pod_sets[set].per_pod, pod.gpu_mask);
+    }
+  }
+}
+
+void GangPlacer::uncommit(std::span<const PodSetRequest> pod_sets,
+                          const std::vector<PodSetAssignment>& placement) {
+  for (size_t set = 0; set < placement.size(); ++set) {
+    for (const PodPlacement& pod : placement[set].pods) {
+      capacity_->release(pod.node, pod_sets[set].per_pod, pod.gpu_mask);
+    }
+  }
+}
+
+}  // namespace allot

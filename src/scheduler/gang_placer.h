@@ -1,0 +1,65 @@
+// GangPlacer: finds nodes and GPUs for all pods of a workload at once (gang
+// semantics), or reports that none exist now.
+//
+// Strategy: one pod goes to the best-fitting node (fewest free GPUs that
+// still hold it). Several pods go into one rack if any rack can hold them all
+// (the fullest such rack first), else one block, else anywhere in the flavor,
+// each pod on the best-fitting node of that domain. Nodes reserved for another
+// gang are used only by work that ends before the reservation starts.
+//
+// Contract: place() leaves the CapacityIndex as it found it; commit() applies
+// a placement. Deterministic: ties go to the lowest node index.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "scheduler/capacity_index.h"
+#include "scheduler/snapshot.h"
+
+namespace allot {
+
+struct PlacementRequest {
+  WorkloadId workload;
+  FlavorIndex flavor;
+  std::span<const PodSetRequest> pod_sets;
+  std::span<const int32_t> counts;  // pods wanted per pod set
+  Timestamp finish_by = Timestamp::infinite_future();  // declared end, for reservations
+};
+
+class GangPlacer {
+ public:
+  explicit GangPlacer(CapacityIndex& capacity) : capacity_(&capacity) {}
+
+  [[nodiscard]] std::optional<std::vector<PodSetAssignment>> place(const PlacementRequest& request);
+  void commit(std::span<const PodSetRequest> pod_sets, const std::vector<PodSetAssignment>& placement);
+  void uncommit(std::span<const PodSetRequest> pod_sets,
+                const std::vector<PodSetAssignment>& placement);
+
+ private:
+  struct Taken {
+    NodeIndex node;
+    ResourceVector amount;
+    uint64_t gpus;
+  };
+  // Places every pod within `domain` (nodes), or none; allocations are undone.
+  std::optional<std::vector<PodSetAssignment>> place_in(const PlacementRequest& request,
+                                                        std::span<const NodeIndex> domain);
+  // Places every pod anywhere in the flavor using the GPU buckets.
+  std::optional<std::vector<PodSetAssignment>> place_anywhere(const PlacementRequest& request);
+  std::optional<std::vector<PodSetAssignment>> place_in_racks(const PlacementRequest& request,
+                                                              const ResourceVector& total);
+  std::optional<std::vector<PodSetAssignment>> place_in_blocks(const PlacementRequest& request,
+                                                               const ResourceVector& total);
+  NodeIndex best_in_domain(const PlacementRequest& request, const ResourceVector& per_pod,
+                           std::span<const NodeIndex> domain) const;
+  NodeIndex best_in_flavor(const PlacementRequest& request, const ResourceVector& per_pod) const;
+  void take(NodeIndex node, const ResourceVector& per_pod, PodSetAssignment& into);
+  void undo_taken();
+
+  CapacityIndex* capacity_;
+  std::vector<Taken> taken_;
+};
+
+}  // namespace allot

@@ -1,0 +1,113 @@
+#include "scheduler/quota_tree.h"
+
+#include <algorithm>
+
+namespace allot {
+
+QuotaTree::QuotaTree(const CompiledPolicy& policy)
+    : policy_(&policy), fr_count_(policy.fr_count()) {
+  const size_t size = static_cast<size_t>(policy.quota_node_count()) * fr_count_;
+  subtree_.assign(size, 0);
+  guard_.assign(size, 0);
+  usage_.assign(size, 0);
+  for (int32_t node : policy.bottom_up_order()) {
+    for (int32_t fr = 0; fr < fr_count_; ++fr) {
+      const QuotaLimits& limits = policy.limits(node, fr);
+      int64_t subtree = limits.nominal;
+      for (int32_t child : policy.children(node)) subtree += at(subtree_, child, fr) - at(guard_, child, fr);
+      at(subtree_, node, fr) = subtree;
+      at(guard_, node, fr) =
+          limits.lending_limit == kNoLimit ? 0 : std::max<int64_t>(0, subtree - limits.lending_limit);
+    }
+  }
+}
+
+void QuotaTree::change_usage(int32_t quota_node, int32_t fr, int64_t delta) {
+  int32_t node = quota_node;
+  while (node != kNoParent && delta != 0) {
+    int64_t& usage = at(usage_, node, fr);
+    const int64_t guard = at(guard_, node, fr);
+    const int64_t before = std::max<int64_t>(0, usage - guard);
+    usage += delta;
+    const int64_t after = std::max<int64_t>(0, usage - guard);
+    delta = after - before;
+    node = policy_->parent(node);
+  }
+}
+
+void QuotaTree::add_usage(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount) {
+  const int32_t node = policy_->team(team).quota_node;
+  for (Resource r : kAllResources) {
+    const int32_t fr = CompiledPolicy::fr_of(flavor, r);
+    if (amount[r] != 0 && policy_->governed(fr)) change_usage(node, fr, amount[r]);
+  }
+}
+
+void QuotaTree::remove_usage(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount) {
+  const int32_t node = policy_->team(team).quota_node;
+  for (Resource r : kAllResources) {
+    const int32_t fr = CompiledPolicy::fr_of(flavor, r);
+    if (amount[r] != 0 && policy_->governed(fr)) change_usage(node, fr, -amount[r]);
+  }
+}
+
+int64_t QuotaTree::cap(int32_t quota_node, int32_t fr) const {
+  const QuotaLimits& limits = policy_->limits(quota_node, fr);
+  if (limits.borrowing_limit == kNoLimit) return kNoLimit;
+  const int64_t guard = at(guard_, quota_node, fr);
+  return (at(subtree_, quota_node, fr) - guard) -
+         std::max<int64_t>(0, at(usage_, quota_node, fr) - guard) + limits.borrowing_limit;
+}
+
+int64_t QuotaTree::available(int32_t quota_node, int32_t fr) const {
+  const int32_t parent = policy_->parent(quota_node);
+  if (parent == kNoParent) return at(subtree_, quota_node, fr) - at(usage_, quota_node, fr);
+  const int64_t own = std::max<int64_t>(0, at(guard_, quota_node, fr) - at(usage_, quota_node, fr));
+  return own + std::min(available(parent, fr), cap(quota_node, fr));
+}
+
+bool QuotaTree::fits(TeamIndex team, FlavorIndex flavor, const ResourceVector& request) const {
+  return shortfall(team, flavor, request).fr == -1;
+}
+
+QuotaShortfall QuotaTree::shortfall(TeamIndex team, FlavorIndex flavor,
+                                    const ResourceVector& request) const {
+  const int32_t team_node = policy_->team(team).quota_node;
+  for (Resource r : kAllResources) {
+    const int32_t fr = CompiledPolicy::fr_of(flavor, r);
+    if (request[r] == 0 || !policy_->governed(fr)) continue;
+    const int64_t avail = available(team_node, fr);
+    if (request[r] <= avail) continue;
+    // Walk up to the node whose limit binds: the first whose borrowing cap
+    // is below what its parent could give, else the root.
+    int32_t binding = team_node;
+    while (policy_->parent(binding) != kNoParent &&
+           cap(binding, fr) >= available(policy_->parent(binding), fr)) {
+      binding = policy_->parent(binding);
+    }
+    return {fr, binding, request[r], std::max<int64_t>(0, avail)};
+  }
+  return {};
+}
+
+bool QuotaTree::would_borrow(TeamIndex team, FlavorIndex flavor,
+                             const ResourceVector& request) const {
+  const int32_t node = policy_->team(team).quota_node;
+  for (Resource r : kAllResources) {
+    const int32_t fr = CompiledPolicy::fr_of(flavor, r);
+    if (request[r] == 0 || !policy_->governed(fr)) continue;
+    if (at(usage_, node, fr) + request[r] > policy_->limits(node, fr).nominal) return true;
+  }
+  return false;
+}
+
+bool QuotaTree::borrowing(TeamIndex team, FlavorIndex flavor) const {
+  const int32_t node = policy_->team(team).quota_node;
+  for (Resource r : kAllResources) {
+    const int32_t fr = CompiledPolicy::fr_of(flavor, r);
+    if (policy_->governed(fr) && at(usage_, node, fr) > policy_->limits(node, fr).nominal) return true;
+  }
+  return false;
+}
+
+}  // namespace allot

@@ -1,0 +1,80 @@
+// QuotaTree: Kueue's lending and borrowing arithmetic over the cohort tree,
+// per flavor-resource ("fr"), with incremental usage (DESIGN.md section 3).
+//
+//   guard(n) = max(0, S(n) - L(n)) when L is set, else 0
+//   S(n)     = N(n) + sum over children c of (S(c) - guard(c))
+//   U(team)  = requests of its admitted workloads
+//   U(coh)   = sum over children c of max(0, U(c) - guard(c))
+//   avail(root) = S(root) - U(root)
+//   avail(n)    = max(0, guard(n) - U(n)) + min(avail(parent), cap(n)),
+//   cap(n)      = (S(n) - guard(n)) - max(0, U(n) - guard(n)) + B(n)  (unlimited if B unset)
+//
+// Contract: a value type, cheap to copy (flat arrays). Ungoverned
+// flavor-resources (declared by no quota) always fit. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/quantity.h"
+#include "scheduler/compiled_policy.h"
+
+namespace allot {
+
+// The first limit that stops a request, for explanations.
+struct QuotaShortfall {
+  int32_t fr = -1;
+  int32_t binding_node = -1;  // the team or cohort whose limit binds
+  int64_t requested = 0;
+  int64_t available = 0;
+};
+
+class QuotaTree {
+ public:
+  explicit QuotaTree(const CompiledPolicy& policy);
+
+  // Adds (or, with a negative amount, removes) a team's usage in a flavor.
+  void add_usage(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount);
+  void remove_usage(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount);
+
+  // What `team` may still use of fr now.
+  [[nodiscard]] int64_t available(int32_t quota_node, int32_t fr) const;
+  // True when `request` fits the team's availability for every governed resource.
+  [[nodiscard]] bool fits(TeamIndex team, FlavorIndex flavor, const ResourceVector& request) const;
+  // The first resource that does not fit, or fr == -1 when it fits.
+  [[nodiscard]] QuotaShortfall shortfall(TeamIndex team, FlavorIndex flavor,
+                                         const ResourceVector& request) const;
+  // True when usage + request exceeds the team's nominal for some governed resource.
+  [[nodiscard]] bool would_borrow(TeamIndex team, FlavorIndex flavor,
+                                  const ResourceVector& request) const;
+  // True when the team uses more than its nominal of some governed resource of the flavor.
+  [[nodiscard]] bool borrowing(TeamIndex team, FlavorIndex flavor) const;
+
+  [[nodiscard]] int64_t usage(int32_t quota_node, int32_t fr) const { return at(usage_, quota_node, fr); }
+  [[nodiscard]] int64_t subtree_quota(int32_t quota_node, int32_t fr) const {
+    return at(subtree_, quota_node, fr);
+  }
+  [[nodiscard]] int64_t guard(int32_t quota_node, int32_t fr) const { return at(guard_, quota_node, fr); }
+  [[nodiscard]] int64_t nominal(int32_t quota_node, int32_t fr) const {
+    return policy_->limits(quota_node, fr).nominal;
+  }
+  [[nodiscard]] const CompiledPolicy& policy() const { return *policy_; }
+
+ private:
+  [[nodiscard]] int64_t at(const std::vector<int64_t>& v, int32_t node, int32_t fr) const {
+    return v[static_cast<size_t>(node) * fr_count_ + fr];
+  }
+  int64_t& at(std::vector<int64_t>& v, int32_t node, int32_t fr) {
+    return v[static_cast<size_t>(node) * fr_count_ + fr];
+  }
+  void change_usage(int32_t quota_node, int32_t fr, int64_t delta);
+  [[nodiscard]] int64_t cap(int32_t quota_node, int32_t fr) const;
+
+  const CompiledPolicy* policy_;
+  int32_t fr_count_;
+  std::vector<int64_t> subtree_;
+  std::vector<int64_t> guard_;
+  std::vector<int64_t> usage_;
+};
+
+}  // namespace allot

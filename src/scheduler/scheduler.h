@@ -1,0 +1,38 @@
+// Scheduler: the pure decision function of DESIGN.md section 3.
+//
+// Contract: plan() reads a Snapshot and returns a Plan; it does no I/O, reads
+// no clock, starts no threads and is deterministic (the same snapshot always
+// gives the same plan). The Scheduler keeps only the immutable compiled policy
+// and may be shared across threads for concurrent const calls.
+#pragma once
+
+#include <memory>
+
+#include "scheduler/compiled_policy.h"
+#include "scheduler/plan.h"
+#include "scheduler/snapshot.h"
+#include "scheduler/topology.h"
+
+namespace allot {
+
+struct SchedulerOptions {
+  // At most this many reservations for blocked gangs per flavor and cycle.
+  int32_t max_reservations_per_flavor = 4;
+  // Whether to compute estimated start times (costs a sort of running work).
+  bool estimate_start_times = true;
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(std::shared_ptr<const CompiledPolicy> policy, SchedulerOptions options = {});
+
+  [[nodiscard]] Plan plan(const Snapshot& snapshot) const;
+  [[nodiscard]] const CompiledPolicy& policy() const { return *policy_; }
+
+ private:
+  std::shared_ptr<const CompiledPolicy> policy_;
+  std::shared_ptr<const Topology> topology_;
+  SchedulerOptions options_;
+};
+
+}  // namespace allot

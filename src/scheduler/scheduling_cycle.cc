@@ -1,0 +1,337 @@
+#include "scheduler/scheduling_cycle.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "scheduler/gang_placer.h"
+#include "scheduler/reservation_planner.h"
+#include "scheduler/victim_selector.h"
+
+namespace allot {
+namespace {
+
+std::vector<int32_t> full_counts(const PendingWorkload& w) {
+  std::vector<int32_t> counts;
+  counts.reserve(w.pod_sets.size());
+  for (const PodSetRequest& set : w.pod_sets) counts.push_back(set.count);
+  return counts;
+}
+
+ResourceVector total_of(const PendingWorkload& w, const std::vector<int32_t>& counts) {
+  ResourceVector total;
+  for (size_t i = 0; i < w.pod_sets.size(); ++i) total += w.pod_sets[i].per_pod * counts[i];
+  return total;
+}
+
+bool on_failed_node(const AdmittedWorkload& w, const CapacityIndex& capacity,
+                    const std::vector<NodeCondition>& conditions, NodeIndex* node) {
+  for (const PodSetAssignment& set : w.assignment) {
+    for (const PodPlacement& pod : set.pods) {
+      const bool healthy = capacity.policy().node(pod.node).node.healthy &&
+                           (conditions.empty() || conditions[pod.node.value()].healthy);
+      if (!healthy) {
+        *node = pod.node;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& topology,
+                                 const SchedulerOptions& options, const Snapshot& snapshot)
+    : policy_(policy),
+      topology_(topology),
+      options_(options),
+      snapshot_(snapshot),
+      quota_(policy),
+      capacity_(policy, topology, snapshot.nodes),
+      queues_(snapshot.pending, policy.team_count()),
+      unavailable_(snapshot.admitted.size(), false),
+      victims_stop_by_(snapshot.pending.size(), Timestamp::infinite_future()),
+      team_preempted_(policy.team_count(), false),
+      team_blocked_(policy.team_count(), false),
+      reservations_left_(policy.flavor_count(), options.max_reservations_per_flavor),
+      flavor_capacity_(policy.flavor_count()) {
+  facts_.reserve(snapshot.pending.size());
+  for (const PendingWorkload& w : snapshot.pending) {
+    const std::vector<FlavorIndex> flavors = usable_flavors(w);
+    facts_.push_back({total_of(w, full_counts(w)),
+                      flavors.empty() ? policy.team(w.team).flavor_order.front() : flavors.front()});
+  }
+  for (const CompiledNode& node : policy.nodes()) {
+    flavor_capacity_[node.flavor.value()] += node.node.capacity;
+  }
+}
+
+std::vector<FlavorIndex> SchedulingCycle::usable_flavors(const PendingWorkload& w) const {
+  FlavorIndex pinned;
+  for (const PodSetRequest& set : w.pod_sets) {
+    if (set.required_flavor.valid()) pinned = set.required_flavor;
+  }
+  std::vector<FlavorIndex> out;
+  for (FlavorIndex f : policy_.team(w.team).flavor_order) {
+    if (!pinned.valid() || f == pinned) out.push_back(f);
+  }
+  return out;
+}
+
+Timestamp SchedulingCycle::finish_by(const PendingWorkload& w) const {
+  return w.max_runtime == Duration::max() ? Timestamp::infinite_future()
+                                          : snapshot_.now + w.max_runtime;
+}
+
+const ReleaseTimeline& SchedulingCycle::timeline() {
+  if (!timeline_) {
+    timeline_.emplace(snapshot_.admitted, policy_.flavor_count(), policy_.node_count(),
+                      snapshot_.now);
+  }
+  return *timeline_;
+}
+
+void SchedulingCycle::evict_and_account() {
+  std::unordered_map<uint64_t, uint32_t> pending_by_id;
+  for (uint32_t i = 0; i < snapshot_.pending.size(); ++i) {
+    pending_by_id.emplace(snapshot_.pending[i].id.value(), i);
+  }
+  for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
+    const AdmittedWorkload& w = snapshot_.admitted[i];
+    NodeIndex failed;
+    if (!w.terminating && on_failed_node(w, capacity_, snapshot_.nodes, &failed)) {
+      // Its pods are gone with the node: free its quota and requeue it.
+      plan_.evictions.push_back({w.id, failed});
+      unavailable_[i] = true;
+      continue;
+    }
+    quota_.add_usage(w.team, w.flavor, w.usage());
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods) {
+        capacity_.hold(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
+      }
+    }
+    if (w.terminating) {
+      unavailable_[i] = true;
+      auto it = pending_by_id.find(w.preempted_for.value());
+      if (w.preempted_for.valid() && it != pending_by_id.end()) {
+        const Duration grace = policy_.priority_class(w.priority_class).grace_period;
+        Timestamp& stop_by = victims_stop_by_[it->second];
+        const Timestamp candidate = snapshot_.now + grace;
+        stop_by = stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
+      }
+    }
+  }
+}
+
+void SchedulingCycle::apply_held_reservations() {
+  std::unordered_map<uint64_t, bool> pending_ids;
+  for (const PendingWorkload& w : snapshot_.pending) pending_ids.emplace(w.id.value(), true);
+  for (const HeldReservation& r : snapshot_.reservations) {
+    if (!pending_ids.contains(r.workload.value())) continue;
+    for (NodeIndex node : r.nodes) {
+      if (node.valid() && node.value() < static_cast<uint32_t>(policy_.node_count())) {
+        capacity_.reserve(node, r.workload, r.starts_at);
+      }
+    }
+  }
+}
+
+Plan SchedulingCycle::run() {
+  evict_and_account();
+  apply_held_reservations();
+  order_ = policy_.fair_sharing()
+               ? make_fair_share_order(quota_, queues_, snapshot_.pending, facts_)
+               : make_classic_order(quota_, queues_, snapshot_.pending, facts_);
+  for (TeamIndex team = order_->next(); team.valid(); team = order_->next()) {
+    const uint32_t index = queues_.head(team);
+    process(index);
+    if (team_blocked_[team.value()]) {
+      // StrictFIFO: the rest of the team's queue waits behind its head.
+      const auto& queue = queues_.queue(team);
+      auto it = std::find(queue.begin(), queue.end(), index);
+      for (++it; it != queue.end(); ++it) {
+        const PendingWorkload& rest = snapshot_.pending[*it];
+        PendingExplanation e;
+        e.workload = rest.id;
+        e.reason = PendingReason::kBlockedByStrictFifo;
+        e.flavor = facts_[*it].first_flavor;
+        e.queue_position = queues_.position(*it);
+        plan_.explanations.push_back(e);
+      }
+      queues_.close(team);
+    } else {
+      queues_.advance(team);
+    }
+    order_->refresh(team);
+  }
+  finish_explanations();
+  return std::move(plan_);
+}
+
+void SchedulingCycle::process(uint32_t pending_index) {
+  const PendingWorkload& w = snapshot_.pending[pending_index];
+  Failure failure;
+  if (try_admit(w, &failure)) return;
+  PreemptionVerdict verdict = PreemptionVerdict::kNotNeeded;
+  if (failure.reason == PendingReason::kQuotaExhausted ||
+      failure.reason == PendingReason::kNoFittingNodes) {
+    if (victims_stop_by_[pending_index] != Timestamp::infinite_future()) {
+      verdict = PreemptionVerdict::kWaitingForVictims;
+      failure.reason = PendingReason::kWaitingForPreemption;
+    } else {
+      verdict = try_preempt(w);
+      if (verdict == PreemptionVerdict::kPreempting) {
+        failure.reason = PendingReason::kWaitingForPreemption;
+      }
+    }
+  }
+  explain(w, pending_index, failure, verdict);
+  if (policy_.team(w.team).queueing == QueueingStrategy::kStrictFifo) {
+    team_blocked_[w.team.value()] = true;
+  }
+}
+
+bool SchedulingCycle::try_admit(const PendingWorkload& w, Failure* failure) {
+  const std::vector<FlavorIndex> flavors = usable_flavors(w);
+  if (flavors.empty()) {
+    failure->reason = PendingReason::kNoUsableFlavor;
+    return false;
+  }
+  bool exceeds_everywhere = true;
+  std::optional<Failure> first_quota_failure;
+  std::optional<Failure> first_node_failure;
+  for (FlavorIndex f : flavors) {
+    Failure attempt;
+    if (try_flavor(w, f, &attempt)) return true;
+    if (!facts_[&w - snapshot_.pending.data()].total.fits_in(flavor_capacity_[f.value()])) continue;
+    exceeds_everywhere = false;
+    if (attempt.reason == PendingReason::kNoFittingNodes && !first_node_failure) {
+      first_node_failure = attempt;
+    } else if (attempt.reason == PendingReason::kQuotaExhausted && !first_quota_failure) {
+      first_quota_failure = attempt;
+    }
+  }
+  if (exceeds_everywhere) {
+    failure->reason = PendingReason::kExceedsCapacity;
+    failure->flavor = flavors.front();
+  } else {
+    // A flavor whose quota allows it says more about the wait than one whose doesn't.
+    *failure = first_node_failure ? *first_node_failure : *first_quota_failure;
+  }
+  return false;
+}
+
+bool SchedulingCycle::try_flavor(const PendingWorkload& w, FlavorIndex flavor, Failure* failure) {
+  failure->flavor = flavor;
+  std::vector<PodSetAssignment> placement;
+  std::optional<std::vector<int32_t>> counts = fit_counts(w, flavor, &placement);
+  if (counts) {
+    admit(w, flavor, *counts, std::move(placement));
+    return true;
+  }
+  const ResourceVector total = total_of(w, full_counts(w));
+  failure->shortfall = quota_.shortfall(w.team, flavor, total);
+  failure->reason = failure->shortfall.fr == -1 ? PendingReason::kNoFittingNodes
+                                                : PendingReason::kQuotaExhausted;
+  return false;
+}
+
+bool SchedulingCycle::fits_with(const PendingWorkload& w, FlavorIndex flavor,
+                                const std::vector<int32_t>& counts,
+                                std::vector<PodSetAssignment>* placement) {
+  const ResourceVector total = total_of(w, counts);
+  if (!quota_.fits(w.team, flavor, total)) return false;
+  GangPlacer placer(capacity_);
+  auto placed = placer.place({w.id, flavor, w.pod_sets, counts, finish_by(w)});
+  if (!placed) return false;
+  *placement = std::move(*placed);
+  return true;
+}
+
+std::optional<std::vector<int32_t>> SchedulingCycle::fit_counts(
+    const PendingWorkload& w, FlavorIndex flavor, std::vector<PodSetAssignment>* placement) {
+  std::vector<int32_t> counts = full_counts(w);
+  if (fits_with(w, flavor, counts, placement)) return counts;
+  // Partial admission: shrink every reducible pod set by the same number of
+  // pods (never below its minCount); find the smallest shrink that fits.
+  int32_t max_shrink = 0;
+  for (const PodSetRequest& set : w.pod_sets) max_shrink = std::max(max_shrink, set.count - set.min_count);
+  if (max_shrink == 0) return std::nullopt;
+  auto shrunk = [&](int32_t by) {
+    std::vector<int32_t> out;
+    for (const PodSetRequest& set : w.pod_sets) out.push_back(std::max(set.min_count, set.count - by));
+    return out;
+  };
+  std::vector<PodSetAssignment> smallest;
+  if (!fits_with(w, flavor, shrunk(max_shrink), &smallest)) return std::nullopt;
+  int32_t lo = 1;  // known not to fit: 0
+  int32_t hi = max_shrink;
+  *placement = std::move(smallest);
+  while (lo < hi) {
+    const int32_t mid = lo + (hi - lo) / 2;
+    std::vector<PodSetAssignment> attempt;
+    if (fits_with(w, flavor, shrunk(mid), &attempt)) {
+      hi = mid;
+      *placement = std::move(attempt);
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return shrunk(hi);
+}
+
+void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
+                            const std::vector<int32_t>& counts,
+                            std::vector<PodSetAssignment> placement) {
+  const ResourceVector total = total_of(w, counts);
+  Admission admission;
+  admission.workload = w.id;
+  admission.flavor = flavor;
+  admission.usage = total;
+  admission.borrowing = quota_.would_borrow(w.team, flavor, total);
+  admission.partial = counts != full_counts(w);
+  for (const PodSetAssignment& set : placement) {
+    for (const PodPlacement& pod : set.pods) {
+      if (capacity_.reserved(pod.node) && capacity_.reserved_for(pod.node) != w.id) {
+        admission.backfill = true;
+      }
+    }
+  }
+  GangPlacer(capacity_).commit(w.pod_sets, placement);
+  quota_.add_usage(w.team, flavor, total);
+  admission.assignment = std::move(placement);
+  plan_.admissions.push_back(std::move(admission));
+}
+
+PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w) {
+  if (policy_.priority_class(w.priority_class).preemption_policy == PreemptionPolicy::kNever) {
+    return PreemptionVerdict::kNotAllowed;
+  }
+  if (team_preempted_[w.team.value()]) return PreemptionVerdict::kDeferred;
+  VictimSelector selector(quota_, capacity_, snapshot_.admitted, unavailable_, snapshot_.now);
+  PreemptionVerdict verdict = PreemptionVerdict::kNotAllowed;
+  const std::vector<int32_t> counts = full_counts(w);
+  const ResourceVector total = total_of(w, counts);
+  for (FlavorIndex f : usable_flavors(w)) {
+    VictimChoice choice = selector.find(w, f, total, counts);
+    if (choice.verdict == PreemptionVerdict::kPreempting) {
+      for (const auto& [index, reason] : choice.victims) {
+        const AdmittedWorkload& victim = snapshot_.admitted[index];
+        unavailable_[index] = true;
+        plan_.preemptions.push_back(
+            {victim.id, w.id, reason, policy_.priority_class(victim.priority_class).grace_period});
+      }
+      team_preempted_[w.team.value()] = true;
+      return verdict = PreemptionVerdict::kPreempting;
+    }
+    // Keep the most telling refusal: insufficient > too young > none > not allowed.
+    if (static_cast<int>(choice.verdict) > static_cast<int>(verdict) ||
+        verdict == PreemptionVerdict::kNotAllowed) {
+      verdict = choice.verdict;
+    }
+  }
+  return verdict;
+}
+
+}  // namespace allot

@@ -1,0 +1,82 @@
+// SchedulingCycle: the state and steps of one Scheduler::plan() call.
+//
+// Steps: (1) evict work on failed nodes; (2) account what admitted work
+// holds, in quota and on nodes; (3) re-apply the previous cycle's
+// reservations; (4) take team heads in admission order, admitting each that
+// fits (flavors in the team's order, full size, then partial down to
+// minCount), else trying preemption, else a reservation for a blocked gang;
+// (5) explain every workload left pending and estimate its start.
+//
+// Contract: single use; everything it reads is owned by the caller.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "scheduler/admission_order.h"
+#include "scheduler/capacity_index.h"
+#include "scheduler/plan.h"
+#include "scheduler/quota_tree.h"
+#include "scheduler/release_timeline.h"
+#include "scheduler/scheduler.h"
+#include "scheduler/team_queues.h"
+#include "scheduler/topology.h"
+
+namespace allot {
+
+class SchedulingCycle {
+ public:
+  SchedulingCycle(const CompiledPolicy& policy, const Topology& topology,
+                  const SchedulerOptions& options, const Snapshot& snapshot);
+
+  Plan run();
+
+ private:
+  // Why the last admission attempt failed, for the explanation.
+  struct Failure {
+    PendingReason reason = PendingReason::kQuotaExhausted;
+    FlavorIndex flavor;
+    QuotaShortfall shortfall;
+  };
+
+  void evict_and_account();
+  void apply_held_reservations();
+  void process(uint32_t pending_index);
+  bool try_admit(const PendingWorkload& w, Failure* failure);
+  bool try_flavor(const PendingWorkload& w, FlavorIndex flavor, Failure* failure);
+  std::optional<std::vector<int32_t>> fit_counts(const PendingWorkload& w, FlavorIndex flavor,
+                                                 std::vector<PodSetAssignment>* placement);
+  bool fits_with(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
+                 std::vector<PodSetAssignment>* placement);
+  void admit(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
+             std::vector<PodSetAssignment> placement);
+  PreemptionVerdict try_preempt(const PendingWorkload& w);
+  bool try_reserve(const PendingWorkload& w, FlavorIndex flavor, PendingExplanation* explanation);
+  void explain(const PendingWorkload& w, uint32_t pending_index, const Failure& failure,
+               PreemptionVerdict verdict);
+  void finish_explanations();
+  [[nodiscard]] std::vector<FlavorIndex> usable_flavors(const PendingWorkload& w) const;
+  [[nodiscard]] Timestamp finish_by(const PendingWorkload& w) const;
+  const ReleaseTimeline& timeline();
+
+  const CompiledPolicy& policy_;
+  const Topology& topology_;
+  const SchedulerOptions& options_;
+  const Snapshot& snapshot_;
+  QuotaTree quota_;
+  CapacityIndex capacity_;
+  TeamQueues queues_;
+  std::vector<PendingFacts> facts_;
+  std::unique_ptr<AdmissionOrder> order_;
+  std::optional<ReleaseTimeline> timeline_;
+  std::vector<bool> unavailable_;            // admitted: stopping or chosen as victim
+  std::vector<Timestamp> victims_stop_by_;   // pending: when its victims stop (if any)
+  std::vector<bool> team_preempted_;
+  std::vector<bool> team_blocked_;           // StrictFIFO head failed
+  std::vector<int32_t> reservations_left_;   // per flavor
+  std::vector<ResourceVector> flavor_capacity_;
+  Plan plan_;
+};
+
+}  // namespace allot

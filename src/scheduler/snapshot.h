@@ -1,0 +1,97 @@
+// Snapshot: everything the scheduler decides from, for one cycle.
+//
+// Contract: a value assembled by the caller (the service, the simulator, a
+// test) from its own state; the scheduler never keeps it. Workload ids are
+// unique across pending and admitted. `queued_at` is the workload's original
+// place in its queue: a preempted or evicted workload keeps it when requeued.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/quantity.h"
+#include "base/time.h"
+#include "scheduler/ids.h"
+
+namespace allot {
+
+struct PodSetRequest {
+  int32_t count = 1;
+  int32_t min_count = 1;  // partial admission may go down to this (== count: none)
+  ResourceVector per_pod;
+  FlavorIndex required_flavor;  // invalid: any flavor of the team
+
+  friend bool operator==(const PodSetRequest&, const PodSetRequest&) = default;
+};
+
+// Where one pod runs: a node and the GPU indices it was given (bit i = GPU i).
+struct PodPlacement {
+  NodeIndex node;
+  uint64_t gpu_mask = 0;
+
+  friend bool operator==(const PodPlacement&, const PodPlacement&) = default;
+};
+
+// The pods of one pod set that were admitted (count may be below the request's
+// count after partial admission).
+struct PodSetAssignment {
+  int32_t count = 0;
+  std::vector<PodPlacement> pods;  // size() == count
+
+  friend bool operator==(const PodSetAssignment&, const PodSetAssignment&) = default;
+};
+
+struct PendingWorkload {
+  WorkloadId id;
+  TeamIndex team;
+  PriorityClassIndex priority_class;
+  int32_t priority = 0;
+  Timestamp queued_at;
+  std::vector<PodSetRequest> pod_sets;
+  Duration max_runtime = Duration::max();  // declared bound, used for backfill
+  WorkloadId preempted_by;                 // the last workload that preempted this one
+};
+
+struct AdmittedWorkload {
+  WorkloadId id;
+  TeamIndex team;
+  PriorityClassIndex priority_class;
+  int32_t priority = 0;
+  Timestamp queued_at;
+  Timestamp admitted_at;
+  Timestamp last_checkpoint;  // work since then is lost on preemption
+  Duration max_runtime = Duration::max();
+  FlavorIndex flavor;
+  std::vector<PodSetRequest> pod_sets;
+  std::vector<PodSetAssignment> assignment;  // one per pod set
+  bool terminating = false;   // preempted or evicted; holds capacity until it stops
+  WorkloadId preempted_for;   // the beneficiary while terminating after a preemption
+
+  // Total resources held: sum over pod sets of per_pod * assigned count.
+  [[nodiscard]] ResourceVector usage() const;
+};
+
+struct NodeCondition {
+  bool healthy = true;
+  bool cordoned = false;
+
+  [[nodiscard]] bool schedulable() const { return healthy && !cordoned; }
+};
+
+// Nodes held for a blocked gang (carried from the previous cycle's plan, so a
+// reservation survives until the gang starts).
+struct HeldReservation {
+  WorkloadId workload;
+  std::vector<NodeIndex> nodes;
+  Timestamp starts_at;
+};
+
+struct Snapshot {
+  Timestamp now;
+  std::vector<HeldReservation> reservations;  // the previous plan's reservations
+  std::vector<NodeCondition> nodes;  // by NodeIndex; empty means all healthy
+  std::vector<AdmittedWorkload> admitted;
+  std::vector<PendingWorkload> pending;
+};
+
+}  // namespace allot

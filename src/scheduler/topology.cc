@@ -1,0 +1,38 @@
+#include "scheduler/topology.h"
+
+#include <algorithm>
+
+namespace allot {
+
+Topology::Topology(const CompiledPolicy& policy)
+    : nodes_of_rack_(policy.rack_count()),
+      nodes_of_block_(policy.block_count()),
+      nodes_of_flavor_(policy.flavor_count()),
+      racks_of_flavor_(policy.flavor_count()),
+      blocks_of_flavor_(policy.flavor_count()),
+      max_gpus_(policy.flavor_count(), 0) {
+  for (int32_t i = 0; i < policy.node_count(); ++i) {
+    const CompiledNode& node = policy.node(NodeIndex(i));
+    const auto f = node.flavor.value();
+    nodes_of_rack_[node.rack].push_back(NodeIndex(i));
+    nodes_of_block_[node.block].push_back(NodeIndex(i));
+    nodes_of_flavor_[f].push_back(NodeIndex(i));
+    if (racks_of_flavor_[f].empty() || racks_of_flavor_[f].back() != node.rack) {
+      racks_of_flavor_[f].push_back(node.rack);
+    }
+    if (blocks_of_flavor_[f].empty() || blocks_of_flavor_[f].back() != node.block) {
+      blocks_of_flavor_[f].push_back(node.block);
+    }
+    max_gpus_[f] = std::max<int32_t>(max_gpus_[f], static_cast<int32_t>(node.node.capacity.gpu()));
+  }
+  for (auto& racks : racks_of_flavor_) {
+    std::sort(racks.begin(), racks.end());
+    racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
+  }
+  for (auto& blocks : blocks_of_flavor_) {
+    std::sort(blocks.begin(), blocks.end());
+    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  }
+}
+
+}  // namespace allot

@@ -1,0 +1,221 @@
+#include "scheduler/victim_selector.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "scheduler/fair_share.h"
+
+namespace allot {
+namespace {
+
+bool any_node_in(const AdmittedWorkload& w, const std::vector<NodeIndex>& nodes) {
+  for (const PodSetAssignment& set : w.assignment) {
+    for (const PodPlacement& pod : set.pods) {
+      if (std::binary_search(nodes.begin(), nodes.end(), pod.node)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+VictimSelector::VictimSelector(QuotaTree& quota, CapacityIndex& capacity,
+                               const std::vector<AdmittedWorkload>& admitted,
+                               const std::vector<bool>& unavailable, Timestamp now)
+    : quota_(quota), capacity_(capacity), admitted_(admitted), unavailable_(unavailable),
+      now_(now) {}
+
+int32_t VictimSelector::root_of(int32_t quota_node) const {
+  const CompiledPolicy& policy = quota_.policy();
+  while (policy.parent(quota_node) != kNoParent) quota_node = policy.parent(quota_node);
+  return quota_node;
+}
+
+const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex flavor) {
+  const auto key = [](int32_t r, FlavorIndex f) {
+    return (static_cast<uint64_t>(r) << 16) | f.value();
+  };
+  if (!grouped_) {
+    grouped_ = true;
+    for (uint32_t i = 0; i < admitted_.size(); ++i) {
+      const AdmittedWorkload& w = admitted_[i];
+      groups_[key(root_of(quota_.policy().team(w.team).quota_node), w.flavor)].push_back(i);
+    }
+  }
+  auto it = groups_.find(key(root, flavor));
+  return it == groups_.end() ? empty_group_ : it->second;
+}
+
+std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWorkload& preemptor,
+                                                               FlavorIndex flavor,
+                                                               bool* too_young,
+                                                               bool* any_allowed) {
+  const CompiledPolicy& policy = quota_.policy();
+  const TeamPreemption& rules = policy.team(preemptor.team).preemption;
+  const bool cross_team_allowed = rules.reclaim_within_cohort != ReclaimPolicy::kNever ||
+                                  rules.borrow_within_cohort != BorrowWithinCohortPolicy::kNever;
+  *any_allowed = cross_team_allowed || rules.within_team != WithinTeamPolicy::kNever;
+  const int32_t preemptor_root = root_of(policy.team(preemptor.team).quota_node);
+  std::vector<Candidate> out;
+  if (!*any_allowed) return out;
+  for (uint32_t i : group(preemptor_root, flavor)) {
+    const AdmittedWorkload& w = admitted_[i];
+    if (unavailable_[i] || w.id == preemptor.preempted_by) continue;
+    const bool same_team = w.team == preemptor.team;
+    if (same_team) {
+      if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority) continue;
+    } else {
+      if (!cross_team_allowed) continue;
+      if (policy.parent(policy.team(w.team).quota_node) == kNoParent) continue;
+    }
+    if (now_ < w.admitted_at + policy.priority_class(w.priority_class).min_runtime) {
+      *too_young = true;
+      continue;
+    }
+    out.push_back({i, same_team});
+  }
+  std::sort(out.begin(), out.end(), [&](const Candidate& a, const Candidate& b) {
+    const AdmittedWorkload& x = admitted_[a.index];
+    const AdmittedWorkload& y = admitted_[b.index];
+    return std::make_tuple(a.same_team, x.priority, -x.admitted_at.ms(),
+                           (now_ - x.last_checkpoint).ms(), x.id) <
+           std::make_tuple(b.same_team, y.priority, -y.admitted_at.ms(),
+                           (now_ - y.last_checkpoint).ms(), y.id);
+  });
+  return out;
+}
+
+PreemptionReason VictimSelector::reason_for(const PendingWorkload& preemptor, FlavorIndex flavor,
+                                            const ResourceVector& total,
+                                            const Candidate& c) const {
+  if (c.same_team) return PreemptionReason::kWithinTeam;
+  if (quota_.policy().fair_sharing()) return PreemptionReason::kFairShare;
+  return quota_.would_borrow(preemptor.team, flavor, total)
+             ? PreemptionReason::kBorrowWithinCohort
+             : PreemptionReason::kReclaimWithinCohort;
+}
+
+bool VictimSelector::still_eligible(const PendingWorkload& preemptor, FlavorIndex flavor,
+                                    const ResourceVector& total, const Candidate& c) const {
+  if (c.same_team) return true;
+  const AdmittedWorkload& victim = admitted_[c.index];
+  // Only capacity that the victim's team borrows may be taken back.
+  if (!quota_.borrowing(victim.team, flavor)) return false;
+  const CompiledPolicy& policy = quota_.policy();
+  const TeamPreemption& rules = policy.team(preemptor.team).preemption;
+  const bool lower = victim.priority < preemptor.priority;
+  if (policy.fair_sharing()) {
+    if (rules.reclaim_within_cohort == ReclaimPolicy::kNever) return false;
+    if (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && !lower) return false;
+    // The preemptor's share after admission must stay at or below the
+    // victim's share after removal, so two teams cannot take turns.
+    QuotaTree& tree = quota_;
+    const double preemptor_share = weighted_share_after(
+        tree, policy.team(preemptor.team).quota_node, preemptor.team, flavor, total);
+    tree.remove_usage(victim.team, flavor, victim.usage());
+    const double victim_share = weighted_share(tree, policy.team(victim.team).quota_node);
+    tree.add_usage(victim.team, flavor, victim.usage());
+    return preemptor_share <= victim_share;
+  }
+  if (!quota_.would_borrow(preemptor.team, flavor, total)) {
+    return rules.reclaim_within_cohort == ReclaimPolicy::kAny ||
+           (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && lower);
+  }
+  return rules.borrow_within_cohort == BorrowWithinCohortPolicy::kLowerPriority && lower &&
+         (!rules.borrow_max_priority_threshold.has_value() ||
+          victim.priority <= *rules.borrow_max_priority_threshold);
+}
+
+bool VictimSelector::fits(const PendingWorkload& preemptor, FlavorIndex flavor,
+                          const ResourceVector& total, std::span<const int32_t> counts,
+                          std::vector<NodeIndex>* used_nodes) {
+  if (!quota_.fits(preemptor.team, flavor, total)) return false;
+  if (!total.fits_in(capacity_.flavor_free(flavor))) return false;
+  GangPlacer placer(capacity_);
+  auto placed = placer.place({preemptor.id, flavor, preemptor.pod_sets, counts,
+                              Timestamp::infinite_future()});
+  if (!placed) return false;
+  used_nodes->clear();
+  for (const auto& set : *placed) {
+    for (const auto& pod : set.pods) used_nodes->push_back(pod.node);
+  }
+  std::sort(used_nodes->begin(), used_nodes->end());
+  return true;
+}
+
+void VictimSelector::remove(uint32_t index) {
+  const AdmittedWorkload& w = admitted_[index];
+  quota_.remove_usage(w.team, w.flavor, w.usage());
+  for (size_t s = 0; s < w.assignment.size(); ++s) {
+    for (const PodPlacement& pod : w.assignment[s].pods) {
+      capacity_.release(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
+    }
+  }
+}
+
+void VictimSelector::restore(uint32_t index) {
+  const AdmittedWorkload& w = admitted_[index];
+  quota_.add_usage(w.team, w.flavor, w.usage());
+  for (size_t s = 0; s < w.assignment.size(); ++s) {
+    for (const PodPlacement& pod : w.assignment[s].pods) {
+      capacity_.hold(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
+    }
+  }
+}
+
+VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex flavor,
+                                  const ResourceVector& total, std::span<const int32_t> counts) {
+  bool too_young = false;
+  bool any_allowed = false;
+  const std::vector<Candidate> candidates = collect(preemptor, flavor, &too_young, &any_allowed);
+  VictimChoice choice;
+  if (!any_allowed) {
+    choice.verdict = PreemptionVerdict::kNotAllowed;
+    return choice;
+  }
+  std::vector<Candidate> removed;
+  std::vector<NodeIndex> used_nodes;
+  bool fitted = false;
+  size_t next_check = 1;  // placement checks at 1, 2, 4, ... removals keep search cheap
+  for (const Candidate& c : candidates) {
+    if (!still_eligible(preemptor, flavor, total, c)) continue;
+    const PreemptionReason reason = reason_for(preemptor, flavor, total, c);
+    remove(c.index);
+    removed.push_back(c);
+    choice.victims.emplace_back(c.index, reason);
+    if (removed.size() >= next_check || quota_.fits(preemptor.team, flavor, total)) {
+      if (fits(preemptor, flavor, total, counts, &used_nodes)) {
+        fitted = true;
+        break;
+      }
+      if (removed.size() >= next_check) next_check *= 2;
+    }
+  }
+  if (!fitted) {
+    for (auto it = removed.rbegin(); it != removed.rend(); ++it) restore(it->index);
+    choice.victims.clear();
+    choice.verdict = candidates.empty()
+                         ? (too_young ? PreemptionVerdict::kCandidatesTooYoung
+                                      : PreemptionVerdict::kNoCandidates)
+                         : PreemptionVerdict::kInsufficient;
+    return choice;
+  }
+  // Put back every victim that is not needed, latest first.
+  for (size_t i = removed.size(); i-- > 0;) {
+    const uint32_t index = removed[i].index;
+    restore(index);
+    const bool spare_ok = quota_.fits(preemptor.team, flavor, total) &&
+                          (!any_node_in(admitted_[index], used_nodes) ||
+                           fits(preemptor, flavor, total, counts, &used_nodes));
+    if (spare_ok) {
+      choice.victims.erase(choice.victims.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      remove(index);
+    }
+  }
+  for (const auto& [index, reason] : choice.victims) restore(index);
+  choice.verdict = PreemptionVerdict::kPreempting;
+  return choice;
+}
+
+}  // namespace allot

@@ -1,0 +1,32 @@
+// SimulationOptions: knobs of a simulation run that are not part of its input.
+//
+// Contract: plain value. `on_cycle` runs synchronously after every scheduling
+// cycle with the snapshot the scheduler saw and the plan it returned (before
+// the plan is carried out); tests use it to check invariants. It must not
+// keep references to its arguments.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "scheduler/plan.h"
+#include "scheduler/scheduler.h"
+#include "scheduler/snapshot.h"
+
+namespace allot {
+
+using CycleObserver = std::function<void(const Snapshot&, const Plan&)>;
+
+struct SimulationOptions {
+  // Jump over cycles whose plan would be identical to the last one (nothing
+  // arrived, finished, stopped or changed health, and no minRuntimeSeconds
+  // expired). Turning it off must not change the report (apart from `cycles`).
+  bool skip_idle_cycles = true;
+  // A simulation that runs more cycles than this fails (resource_exhausted),
+  // so that a scheduler bug that preempts in a loop cannot hang the caller.
+  int64_t max_cycles = 10'000'000;
+  SchedulerOptions scheduler;
+  CycleObserver on_cycle;
+};
+
+}  // namespace allot

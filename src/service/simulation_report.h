@@ -1,0 +1,79 @@
+// SimulationReport: what a simulation measured, overall, per team, per
+// priority class and per workload.
+//
+// Contract: plain values in virtual seconds; two runs of the same input give
+// equal reports (operator==). Definitions:
+// - wall_s: from the first arrival to the last completion.
+// - utilization: allocated / capacity of the primary resource (gpu when any
+//   node has GPUs, else cpu) over [first arrival, last completion].
+// - admissions: admission decisions carried out, re-admissions included.
+// - per team, usage: the team's allocated primary resource divided by its
+//   nominal quota (summed over flavors), averaged over the time the team had
+//   pending or running work; waits: first admission - arrival, over admitted
+//   workloads; borrowed_share: the share of the team's allocated
+//   resource-time that lay above its nominal quota.
+// - per class, tta_mean_s: mean time from arrival to first admission.
+// Allocation is counted while work runs (admission to completion or stop).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace allot {
+
+struct TeamMetrics {
+  std::string name;
+  double usage = 0;
+  double mean_wait_s = 0;
+  double p95_wait_s = 0;
+  double max_wait_s = 0;
+  double borrowed_share = 0;
+  int64_t jobs = 0;  // workloads submitted by the team
+
+  friend bool operator==(const TeamMetrics&, const TeamMetrics&) = default;
+};
+
+struct ClassMetrics {
+  std::string name;  // the workload's priorityClass ("" when it named none)
+  double tta_mean_s = 0;
+  int64_t jobs = 0;
+
+  friend bool operator==(const ClassMetrics&, const ClassMetrics&) = default;
+};
+
+// One workload's fate; the `--workloads` CSV has one row per record.
+struct WorkloadRecord {
+  std::string name;
+  std::string namespace_name;
+  std::string priority_class;
+  double submitted_s = 0;
+  std::optional<double> admitted_s;  // first admission
+  std::optional<double> finished_s;
+  int32_t preemptions = 0;
+  int32_t restarts = 0;  // runs stopped before completion (preemptions, evictions)
+  std::string state;     // "Succeeded", "Pending" or "Running"
+
+  friend bool operator==(const WorkloadRecord&, const WorkloadRecord&) = default;
+};
+
+struct SimulationReport {
+  std::string primary_resource;  // "gpu" or "cpu"
+  double wall_s = 0;
+  double utilization = 0;
+  int64_t admissions = 0;
+  int64_t preemptions = 0;
+  int64_t evictions = 0;
+  int64_t cycles = 0;  // scheduling cycles run (fewer when idle cycles are skipped)
+  std::vector<TeamMetrics> teams;      // in policy order
+  std::vector<ClassMetrics> classes;   // policy order, then others by name
+  std::vector<WorkloadRecord> workloads;  // in arrival order
+  // "namespace/name" of workloads still pending when the simulation ended
+  // (nothing left could ever admit them).
+  std::vector<std::string> never_admitted;
+
+  friend bool operator==(const SimulationReport&, const SimulationReport&) = default;
+};
+
+}  // namespace allot

@@ -93,18 +93,14 @@ Result<Kind> decode_kind(const Field& field) {
 Result<ObjectMeta> decode_metadata(const Field& field, Kind kind) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
   ObjectMeta meta;
-  ALLOT_RETURN_IF_ERROR(map.read_required_string("name", meta.name));
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("name", meta.name));
   if (kind == Kind::kWorkload) {
-    ALLOT_RETURN_IF_ERROR(map.read_required_string("namespace", meta.namespace_name));
+    ALLOT_RETURN_IF_ERROR(map.read_required_name("namespace", meta.namespace_name));
   } else if (std::optional<Field> ns = map.get("namespace")) {
     return ns->error("this kind is cluster-scoped and takes no namespace");
   }
   ALLOT_RETURN_IF_ERROR(map.read_string_map("labels", meta.labels));
   ALLOT_RETURN_IF_ERROR(map.finish());
-  if (meta.name.empty()) return map.get("name")->error("a name cannot be empty");
-  if (kind == Kind::kWorkload && meta.namespace_name.empty()) {
-    return map.get("namespace")->error("a namespace cannot be empty");
-  }
   return meta;
 }
 
@@ -121,14 +117,12 @@ Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBund
     case Kind::kCluster: return append(decode_cluster(std::move(meta), spec), policy.clusters);
     case Kind::kResourceFlavor:
       return append(decode_resource_flavor(std::move(meta), spec), policy.flavors);
-    case Kind::kNodePool:
-      return append(decode_node_pool(std::move(meta), spec), policy.node_pools);
+    case Kind::kNodePool: return append(decode_node_pool(std::move(meta), spec), policy.node_pools);
     case Kind::kCohort: return append(decode_cohort(std::move(meta), spec), policy.cohorts);
     case Kind::kTeam: return append(decode_team(std::move(meta), spec), policy.teams);
     case Kind::kPriorityClass:
       return append(decode_priority_class(std::move(meta), spec), policy.priority_classes);
-    case Kind::kWorkload:
-      return append(decode_workload(std::move(meta), spec), bundle.workloads);
+    case Kind::kWorkload: return append(decode_workload(std::move(meta), spec), bundle.workloads);
     case Kind::kScenario: {
       ALLOT_ASSIGN_OR_RETURN(bundle.scenario, decode_scenario(std::move(meta), spec));
       return {};

@@ -53,13 +53,11 @@ Result<Cluster> decode_cluster(ObjectMeta meta, const Field& spec) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(spec));
   Cluster cluster;
   cluster.meta = std::move(meta);
-  ALLOT_RETURN_IF_ERROR(map.read_enum("backend", cluster.backend,
-                                      kBackendNames));
+  ALLOT_RETURN_IF_ERROR(map.read_enum("backend", cluster.backend, kBackendNames));
   ALLOT_RETURN_IF_ERROR(map.read_string("region", cluster.region));
   ALLOT_RETURN_IF_ERROR(map.read_string("account", cluster.account));
   ALLOT_RETURN_IF_ERROR(map.read_string("orchestratorVersion", cluster.orchestrator_version));
-  ALLOT_RETURN_IF_ERROR(
-      map.read_string("maxDataClassification", cluster.max_data_classification));
+  ALLOT_RETURN_IF_ERROR(map.read_string("maxDataClassification", cluster.max_data_classification));
   ALLOT_RETURN_IF_ERROR(map.read("scheduling", cluster.scheduling, decode_scheduling));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return cluster;

@@ -31,10 +31,9 @@ Result<FlavorQuota> decode_flavor_quota(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(MapReader resources, MapReader::open(resources_field));
   for (Resource r : kAllResources) {
     const auto index = static_cast<size_t>(r);
-    ALLOT_RETURN_IF_ERROR(resources.read(resource_name(r), quota.resources[index],
-                                         [r](const Field& f) {
-                                           return decode_resource_quota(f, r);
-                                         }));
+    ALLOT_RETURN_IF_ERROR(
+        resources.read(resource_name(r), quota.resources[index],
+                       [r](const Field& f) { return decode_resource_quota(f, r); }));
     quota.declared[index] = resources.get(resource_name(r)).has_value();
   }
   ALLOT_RETURN_IF_ERROR(resources.finish());

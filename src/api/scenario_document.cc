@@ -12,9 +12,8 @@ Result<ScenarioArrival> decode_arrival(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
   ScenarioArrival arrival;
   ALLOT_RETURN_IF_ERROR(map.read_required_duration("at", arrival.at));
-  ALLOT_RETURN_IF_ERROR(map.read_required_string("name", arrival.workload.meta.name));
-  ALLOT_RETURN_IF_ERROR(
-      map.read_required_string("namespace", arrival.workload.meta.namespace_name));
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("name", arrival.workload.meta.name));
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("namespace", arrival.workload.meta.namespace_name));
   ALLOT_RETURN_IF_ERROR(map.read_required_duration("runtime", arrival.runtime));
   ALLOT_RETURN_IF_ERROR(read_workload_basics(map, arrival.workload.spec));
   ALLOT_RETURN_IF_ERROR(map.finish());
@@ -24,10 +23,10 @@ Result<ScenarioArrival> decode_arrival(const Field& field) {
 Result<ScenarioGenerator> decode_generator(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
   ScenarioGenerator generator;
-  ALLOT_RETURN_IF_ERROR(map.read_string("namePrefix", generator.name_prefix));
-  ALLOT_RETURN_IF_ERROR(map.read_required_string("namespace", generator.namespace_name));
-  ALLOT_RETURN_IF_ERROR(map.read_required("count", generator.count,
-                                          int_decoder<int64_t>(0, kMaxGeneratedArrivals)));
+  ALLOT_RETURN_IF_ERROR(map.read_name("namePrefix", generator.name_prefix));
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("namespace", generator.namespace_name));
+  ALLOT_RETURN_IF_ERROR(
+      map.read_required("count", generator.count, int_decoder<int64_t>(0, kMaxGeneratedArrivals)));
   ALLOT_RETURN_IF_ERROR(map.read_required_duration("every", generator.every));
   ALLOT_RETURN_IF_ERROR(map.read_duration("start", generator.start));
   ALLOT_RETURN_IF_ERROR(map.read_required_duration("runtime", generator.runtime));
@@ -59,9 +58,8 @@ Result<Scenario> decode_scenario(ObjectMeta meta, const Field& spec) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(spec));
   Scenario scenario;
   scenario.meta = std::move(meta);
-  ALLOT_RETURN_IF_ERROR(map.read("cycle", scenario.cycle, [](const Field& f) {
-    return f.as_duration(Duration::millis(1));
-  }));
+  ALLOT_RETURN_IF_ERROR(map.read(
+      "cycle", scenario.cycle, [](const Field& f) { return f.as_duration(Duration::millis(1)); }));
   ALLOT_RETURN_IF_ERROR(map.read("workloads", scenario.workloads, [](const Field& f) {
     return decode_list<ScenarioArrival>(f, decode_arrival);
   }));

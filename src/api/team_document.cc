@@ -69,10 +69,7 @@ Result<Team> decode_team(ObjectMeta meta, const Field& spec) {
   Team team;
   team.namespace_name = meta.name;
   team.meta = std::move(meta);
-  ALLOT_RETURN_IF_ERROR(map.read_string("namespace", team.namespace_name));
-  if (team.namespace_name.empty()) {
-    return map.get("namespace")->error("a team's namespace cannot be empty");
-  }
+  ALLOT_RETURN_IF_ERROR(map.read_name("namespace", team.namespace_name));
   ALLOT_RETURN_IF_ERROR(map.read_string("cohort", team.cohort));
   ALLOT_RETURN_IF_ERROR(map.read_number("fairShareWeight", team.fair_share_weight, 0));
   ALLOT_RETURN_IF_ERROR(map.read("quota", team.quota, decode_quota));

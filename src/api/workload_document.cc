@@ -21,18 +21,16 @@ Result<PodSet> decode_pod_set(const Field& field, std::string default_name) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
   PodSet pod_set;
   pod_set.name = std::move(default_name);
-  ALLOT_RETURN_IF_ERROR(map.read_string("name", pod_set.name));
+  ALLOT_RETURN_IF_ERROR(map.read_name("name", pod_set.name));
   ALLOT_RETURN_IF_ERROR(map.read_int("count", pod_set.count, 1, kMaxPodsPerPodSet));
   ALLOT_RETURN_IF_ERROR(map.read_int("minCount", pod_set.min_count, 1, kMaxPodsPerPodSet));
   ALLOT_RETURN_IF_ERROR(map.read_required("resources", pod_set.resources, decode_resources));
   ALLOT_RETURN_IF_ERROR(map.read_string("flavor", pod_set.flavor));
   ALLOT_RETURN_IF_ERROR(map.finish());
-  if (pod_set.name.empty()) {
-    return map.get("name")->error("a pod set's name cannot be empty");
-  }
   if (pod_set.min_count > pod_set.count) {
-    return map.get("minCount")->error("minCount " + std::to_string(pod_set.min_count) +
-                                      " exceeds count " + std::to_string(pod_set.count));
+    return map.get("minCount")
+        ->error("minCount " + std::to_string(pod_set.min_count) + " exceeds count " +
+                std::to_string(pod_set.count));
   }
   return pod_set;
 }

@@ -23,6 +23,18 @@ std::string_view type_name(const YAML::Node& node) {
   return "nothing";
 }
 
+// Kubernetes limits names (DNS-1123 subdomains) to this length.
+constexpr size_t kMaxNameLength = 253;
+
+bool is_name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+bool is_valid_name(std::string_view name) {
+  if (name.empty() || name.size() > kMaxNameLength) return false;
+  if (!is_name_char(name.front()) || !is_name_char(name.back())) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return is_name_char(c) || c == '-' || c == '.'; });
+}
+
 // Shortest text that reads back as `value` ("0", "2.5").
 std::string format_number(double value) {
   char buffer[32];
@@ -32,8 +44,8 @@ std::string format_number(double value) {
 
 std::string position(const YAML::Mark& mark) {
   if (mark.is_null()) return {};
-  return " (line " + std::to_string(mark.line + 1) + ", column " +
-         std::to_string(mark.column + 1) + ")";
+  return " (line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1) +
+         ")";
 }
 
 Status error_at(const YAML::Mark& mark, std::string path, std::string_view message,
@@ -60,6 +72,17 @@ Result<std::string> Field::as_string() const {
     return error("expected a string, got " + std::string(type_name(node_)));
   }
   return node_.Scalar();
+}
+
+Result<std::string> Field::as_name() const {
+  ALLOT_ASSIGN_OR_RETURN(std::string name, as_string());
+  if (name.empty()) return error("a name cannot be empty");
+  if (!is_valid_name(name)) {
+    return error("'" + name +
+                 "' is not a valid name: use at most 253 lowercase letters, digits, '-' and '.', "
+                 "starting and ending with a letter or digit");
+  }
+  return name;
 }
 
 Result<bool> Field::as_bool() const {
@@ -112,8 +135,7 @@ Result<double> Field::as_number(double min) const {
 
 Result<Duration> Field::as_duration(Duration min) const {
   if (!node_.IsScalar()) {
-    return error("expected a duration like 30s, 100ms or 2h, got " +
-                 std::string(type_name(node_)));
+    return error("expected a duration like 30s, 100ms or 2h, got " + std::string(type_name(node_)));
   }
   ALLOT_ASSIGN_OR_RETURN(const Duration value, located(parse_duration(node_.Scalar())));
   if (value < min) {
@@ -129,8 +151,7 @@ Result<Duration> Field::as_seconds() const {
 
 Result<int64_t> Field::as_quantity(Resource resource) const {
   if (!node_.IsScalar()) {
-    return error("expected a quantity like 8, 500m or 64Gi, got " +
-                 std::string(type_name(node_)));
+    return error("expected a quantity like 8, 500m or 64Gi, got " + std::string(type_name(node_)));
   }
   return located(parse_quantity(resource, node_.Scalar()));
 }
@@ -223,6 +244,14 @@ Status MapReader::read_required_string(std::string_view key, std::string& out) {
   return read_required(key, out, [](const Field& f) { return f.as_string(); });
 }
 
+Status MapReader::read_name(std::string_view key, std::string& out) {
+  return read(key, out, [](const Field& f) { return f.as_name(); });
+}
+
+Status MapReader::read_required_name(std::string_view key, std::string& out) {
+  return read_required(key, out, [](const Field& f) { return f.as_name(); });
+}
+
 Status MapReader::read_bool(std::string_view key, bool& out) {
   return read(key, out, [](const Field& f) { return f.as_bool(); });
 }
@@ -264,9 +293,9 @@ Status MapReader::finish() const {
     for (const std::string& name : known_) {
       expected += (expected.empty() ? "" : ", ") + name;
     }
-    return error_at(entry.first.Mark(), field_.child_path(key),
-                    "unknown field '" + key + "'" +
-                        (expected.empty() ? "" : "; expected one of " + expected));
+    return error_at(
+        entry.first.Mark(), field_.child_path(key),
+        "unknown field '" + key + "'" + (expected.empty() ? "" : "; expected one of " + expected));
   }
   return {};
 }

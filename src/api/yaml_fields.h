@@ -64,6 +64,9 @@ class Field {
   }
 
   [[nodiscard]] Result<std::string> as_string() const;
+  // An object name, as Kubernetes names objects (a DNS-1123 subdomain): lowercase
+  // letters, digits, '-' and '.', starting and ending with a letter or digit.
+  [[nodiscard]] Result<std::string> as_name() const;
   [[nodiscard]] Result<bool> as_bool() const;
   // An integer in [min, max]; below min is invalid_argument, above max out_of_range.
   [[nodiscard]] Result<int64_t> as_int(int64_t min, int64_t max) const;
@@ -164,6 +167,8 @@ class MapReader {
                                        std::map<std::string, std::string>& out);
 
   [[nodiscard]] Status read_required_string(std::string_view key, std::string& out);
+  [[nodiscard]] Status read_name(std::string_view key, std::string& out);
+  [[nodiscard]] Status read_required_name(std::string_view key, std::string& out);
 
   template <typename Int>
   [[nodiscard]] Status read_int(std::string_view key, Int& out,

@@ -63,6 +63,8 @@ class [[nodiscard]] Result {
 #define ALLOT_CONCAT(a, b) ALLOT_CONCAT_INNER(a, b)
 
 // Assigns the value of a Result expression to `lhs`, or returns its Status.
+// `lhs` may be a declaration ("int x") and `tmp` is a name: neither can take parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ALLOT_ASSIGN_OR_RETURN(lhs, expr) \
   ALLOT_ASSIGN_OR_RETURN_IMPL(ALLOT_CONCAT(allot_result_, __LINE__), lhs, expr)
 #define ALLOT_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
@@ -71,3 +73,4 @@ class [[nodiscard]] Result {
     return tmp.status();                            \
   }                                                 \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)

@@ -253,7 +253,9 @@ Timestamp SimulationLoop::next_min_runtime_expiry(Timestamp now) const {
     const Duration min_runtime =
         input_.policy->priority_class(admitted.priority_class).min_runtime;
     const Timestamp expiry = admitted.admitted_at + min_runtime;
-    if (min_runtime > Duration() && expiry > now) {
+    // `>=`: whether a workload exactly min_runtime old may be preempted is the
+    // scheduler's call, so the cycle after the expiry is visited too.
+    if (min_runtime > Duration() && expiry >= now) {
       next = std::min(next, expiry);
     }
   }

@@ -2,10 +2,10 @@
 // the bundle (failing the test on an error) or the error (failing it on success).
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <string>
 #include <string_view>
+
+#include <gtest/gtest.h>
 
 #include "api/manifest_parser.h"
 

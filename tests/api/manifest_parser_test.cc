@@ -2,13 +2,12 @@
 // the DESIGN.md examples, every kind, defaults, JSON, order and files.
 #include "api/manifest_parser.h"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
-#include <unistd.h>
-
 #include <fstream>
 #include <string>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "manifest_fixtures.h"
 
@@ -17,7 +16,9 @@ namespace {
 
 constexpr int64_t kGi = int64_t{1} << 30;
 
-std::string example_path() { return std::string(ALLOT_SOURCE_DIR) + "/examples/design-example.yaml"; }
+std::string example_path() {
+  return std::string(ALLOT_SOURCE_DIR) + "/examples/design-example.yaml";
+}
 
 TEST(ManifestParser, DesignExampleFileParsesToTheValuesItStates) {
   Result<ManifestBundle> loaded = load_manifest_file(example_path());
@@ -382,8 +383,8 @@ spec:
   EXPECT_EQ(team.preemption.within_team, WithinTeamPolicy::kNever);
   EXPECT_EQ(team.preemption.borrow_within_cohort, BorrowWithinCohortPolicy::kLowerPriority);
   EXPECT_EQ(team.preemption.borrow_max_priority_threshold, std::nullopt);
-  EXPECT_EQ(team.storage, (std::map<std::string, std::string>{{"class", "fast-ssd"},
-                                                              {"size", "10Ti"}}));
+  EXPECT_EQ(team.storage,
+            (std::map<std::string, std::string>{{"class", "fast-ssd"}, {"size", "10Ti"}}));
   ASSERT_EQ(bundle.workloads.size(), 1u);
   const WorkloadSpec& notebook = bundle.workloads[0].spec;
   EXPECT_EQ(notebook.kind, WorkloadKind::kSpace);
@@ -501,10 +502,10 @@ TEST(ManifestParser, AcceptsJsonBecauseJsonIsYaml) {
 }
 
 TEST(ManifestParser, AcceptsAStreamOfJsonDocuments) {
-  const ManifestBundle bundle = parse_ok(
-      R"({"apiVersion": "allot/v1", "kind": "Cohort", "metadata": {"name": "org"}})"
-      "\n---\n"
-      R"({"apiVersion": "allot/v1", "kind": "Workload",
+  const ManifestBundle bundle =
+      parse_ok(R"({"apiVersion": "allot/v1", "kind": "Cohort", "metadata": {"name": "org"}})"
+               "\n---\n"
+               R"({"apiVersion": "allot/v1", "kind": "Workload",
           "metadata": {"name": "w", "namespace": "research"},
           "spec": {"podSets": [{"count": 2, "resources": {"gpu": 8, "memory": "64Gi"}}]}})");
   ASSERT_EQ(bundle.policy.cohorts.size(), 1u);

@@ -1,0 +1,361 @@
+// How parse_manifests() rejects input: every error names its document and
+// field path in details() and says why in message(), and no error leaves a
+// partial bundle behind.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "api/manifest_parser.h"
+#include "manifest_fixtures.h"
+
+namespace allot {
+namespace {
+
+TEST(ManifestErrors, RejectsNegativeGpuQuantityNamingTheField) {
+  EXPECT_TRUE(fails_with(
+      document("Team", "research", "{quota: [{flavor: h100, resources: {gpu: {nominal: -8}}}]}"),
+      "document 1 (Team/research): spec.quota[0].resources.gpu.nominal", "negative quantity"));
+}
+
+TEST(ManifestErrors, PrefixesTheSourceNameAndCountsDocuments) {
+  const Status status = parse_error(
+      document("Cohort", "org", "{}") + "---\n" +
+          document("Team", "research", "{quota: [{flavor: h100, resources: {gpu: {nominal: x}}}]}"),
+      "teams.yaml");
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(status.details(),
+            "teams.yaml: document 2 (Team/research): spec.quota[0].resources.gpu.nominal");
+}
+
+TEST(ManifestErrors, MessagesGiveTheLineAndColumnOfTheValue) {
+  const Status status = parse_error(
+      "apiVersion: allot/v1\nkind: Cluster\nmetadata: {name: c}\n"
+      "spec:\n  backend: aws\n");
+  EXPECT_EQ(status.details(), "document 1 (Cluster/c): spec.backend");
+  EXPECT_NE(status.message().find("(line 5, column 12)"), std::string::npos) << status.message();
+}
+
+TEST(ManifestErrors, RejectsMalformedMemoryQuantity) {
+  EXPECT_TRUE(
+      fails_with(document("NodePool", "p", "{flavor: f, count: 1, resources: {memory: 12XB}}"),
+                 "document 1 (NodePool/p): spec.resources.memory", "unknown quantity suffix"));
+}
+
+TEST(ManifestErrors, RejectsFractionalGpus) {
+  EXPECT_TRUE(fails_with(document("NodePool", "p", "{flavor: f, count: 1, resources: {gpu: 0.5}}"),
+                         "document 1 (NodePool/p): spec.resources.gpu", "not a whole number"));
+}
+
+TEST(ManifestErrors, OversizedQuantityIsOutOfRange) {
+  EXPECT_TRUE(fails_with(
+      document("NodePool", "p", "{flavor: f, count: 1, resources: {memory: 9Pi}}"),
+      "document 1 (NodePool/p): spec.resources.memory", "too large", ErrorCode::kOutOfRange));
+}
+
+TEST(ManifestErrors, QuantityMustBeAScalar) {
+  EXPECT_TRUE(fails_with(document("NodePool", "p", "{flavor: f, count: 1, resources: {gpu: [8]}}"),
+                         "document 1 (NodePool/p): spec.resources.gpu", "got a list"));
+}
+
+TEST(ManifestErrors, RejectsUnknownResourceNames) {
+  EXPECT_TRUE(fails_with(document("Workload", "w", "{podSets: [{resources: {tpu: 4}}]}", "ns"),
+                         "document 1 (Workload/w): spec.podSets[0].resources.tpu",
+                         "unknown field 'tpu'; expected one of gpu, cpu, memory"));
+}
+
+TEST(ManifestErrors, RejectsUnknownFieldsAtEveryLevel) {
+  EXPECT_TRUE(fails_with("apiVersion: allot/v1\nkind: Cohort\nmetadata: {name: org}\nspek: {}\n",
+                         "document 1 (Cohort/org): spek", "unknown field 'spek'"));
+  EXPECT_TRUE(
+      fails_with("apiVersion: allot/v1\nkind: Cohort\nmetadata: {name: org, annotations: {a: b}}\n",
+                 "document 1 (Cohort/org): metadata.annotations", "unknown field 'annotations'"));
+  EXPECT_TRUE(fails_with(document("Cluster", "c", "{backend: local, regoin: eu}"),
+                         "document 1 (Cluster/c): spec.regoin", "unknown field 'regoin'"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{preemption: {withinTeam: Never, foo: 1}}"),
+                         "document 1 (Team/t): spec.preemption.foo", "unknown field 'foo'"));
+  EXPECT_TRUE(fails_with(
+      document("Team", "t", "{quota: [{flavor: h, resources: {gpu: {nominal: 1, max: 2}}}]}"),
+      "document 1 (Team/t): spec.quota[0].resources.gpu.max", "unknown field 'max'"));
+  EXPECT_TRUE(
+      fails_with(document("Workload", "w", "{podSets: [{replicas: 2, resources: {}}]}", "n"),
+                 "document 1 (Workload/w): spec.podSets[0].replicas", "unknown field 'replicas'"));
+  EXPECT_TRUE(fails_with(document("Scenario", "s",
+                                  "{nodeEvents: [{at: 1s, node: n, healthy: true, "
+                                  "why: x}]}"),
+                         "document 1 (Scenario/s): spec.nodeEvents[0].why", "unknown field 'why'"));
+}
+
+TEST(ManifestErrors, UnknownFieldMessageListsTheKnownFields) {
+  EXPECT_TRUE(fails_with(document("Cohort", "org", "{parnet: x}"),
+                         "document 1 (Cohort/org): spec.parnet",
+                         "unknown field 'parnet'; expected one of parent, fairShareWeight, quota"));
+}
+
+TEST(ManifestErrors, StatusIsWrittenByAllotNotByUsers) {
+  EXPECT_TRUE(fails_with(document("Team", "t", "{}") + "status: {admitted: 3}\n",
+                         "document 1 (Team/t): status",
+                         "status is written by allot, not by users"));
+}
+
+TEST(ManifestErrors, RejectsAWrongOrMissingApiVersion) {
+  EXPECT_TRUE(fails_with("apiVersion: v1\nkind: Cohort\nmetadata: {name: org}\n",
+                         "document 1 (Cohort/org): apiVersion",
+                         "unsupported apiVersion 'v1'; expected allot/v1"));
+  EXPECT_TRUE(fails_with("kind: Cohort\nmetadata: {name: org}\n",
+                         "document 1 (Cohort/org): apiVersion",
+                         "missing required field 'apiVersion'"));
+}
+
+TEST(ManifestErrors, RejectsAnUnknownKind) {
+  EXPECT_TRUE(fails_with("apiVersion: allot/v1\nkind: Frobnicator\nmetadata: {name: f}\n",
+                         "document 1 (Frobnicator/f): kind", "unknown kind 'Frobnicator'"));
+  EXPECT_TRUE(fails_with("apiVersion: allot/v1\nmetadata: {name: f}\n", "document 1 (f): kind",
+                         "missing required field 'kind'"));
+}
+
+TEST(ManifestErrors, KindsNotModelledYetSayTheyAreNotSupportedYet) {
+  for (const std::string kind : {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding",
+                                 "Contract", "PolicyException", "Budget", "Signal"}) {
+    EXPECT_TRUE(fails_with(document(kind, "x", "{}"), "document 1 (" + kind + "/x): kind",
+                           "kind " + kind + " is not supported yet"));
+  }
+}
+
+TEST(ManifestErrors, MetadataNeedsANonEmptyName) {
+  EXPECT_TRUE(fails_with("apiVersion: allot/v1\nkind: Cohort\n", "document 1 (Cohort): metadata",
+                         "missing required field 'metadata'"));
+  EXPECT_TRUE(fails_with("apiVersion: allot/v1\nkind: Cohort\nmetadata: {labels: {a: b}}\n",
+                         "document 1 (Cohort): metadata.name", "missing required field 'name'"));
+  EXPECT_TRUE(fails_with("apiVersion: allot/v1\nkind: Cohort\nmetadata: {name: ''}\n",
+                         "document 1 (Cohort): metadata.name", "cannot be empty"));
+}
+
+TEST(ManifestErrors, NamesFollowKubernetesRules) {
+  EXPECT_TRUE(fails_with(document("Team", "Research_Team", "{}"),
+                         "document 1 (Team/Research_Team): metadata.name",
+                         "'Research_Team' is not a valid name"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{namespace: -ns}"),
+                         "document 1 (Team/t): spec.namespace", "'-ns' is not a valid name"));
+  EXPECT_TRUE(
+      fails_with(document("Workload", "w", "{podSets: [{name: Workers, resources: {}}]}", "n"),
+                 "document 1 (Workload/w): spec.podSets[0].name", "not a valid name"));
+  EXPECT_TRUE(fails_with(document("Workload", "w", "{podSets: [{resources: {}}]}", "a b"),
+                         "document 1 (Workload/w): metadata.namespace", "not a valid name"));
+  EXPECT_TRUE(fails_with(document("Cohort", std::string(254, 'a'), "{}"),
+                         "document 1 (Cohort/" + std::string(254, 'a') + "): metadata.name",
+                         "not a valid name"));
+}
+
+TEST(ManifestErrors, WorkloadNeedsANamespace) {
+  EXPECT_TRUE(fails_with(document("Workload", "w", "{podSets: [{resources: {gpu: 1}}]}"),
+                         "document 1 (Workload/w): metadata.namespace",
+                         "missing required field 'namespace'"));
+}
+
+TEST(ManifestErrors, ClusterScopedKindsTakeNoNamespace) {
+  EXPECT_TRUE(fails_with(document("Team", "t", "{}", "research"),
+                         "document 1 (Team/t): metadata.namespace", "cluster-scoped"));
+}
+
+TEST(ManifestErrors, LendingLimitAboveNominalIsRejected) {
+  EXPECT_TRUE(fails_with(
+      document("Team", "t",
+               "{quota: [{flavor: h100, resources: {gpu: {nominal: 8, lendingLimit: 9}}}]}"),
+      "document 1 (Team/t): spec.quota[0].resources.gpu.lendingLimit",
+      "lendingLimit 9 exceeds nominal 8"));
+}
+
+TEST(ManifestErrors, QuotaEntriesNeedAFlavorAndResources) {
+  EXPECT_TRUE(fails_with(document("Cohort", "c", "{quota: [{resources: {gpu: {nominal: 1}}}]}"),
+                         "document 1 (Cohort/c): spec.quota[0].flavor",
+                         "missing required field 'flavor'"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{quota: [{flavor: h100}]}"),
+                         "document 1 (Team/t): spec.quota[0].resources",
+                         "missing required field 'resources'"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{quota: [{flavor: h, resources: {gpu: 8}}]}"),
+                         "document 1 (Team/t): spec.quota[0].resources.gpu",
+                         "expected a map, got a scalar"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{quota: {flavor: h}}"),
+                         "document 1 (Team/t): spec.quota", "expected a list, got a map"));
+}
+
+TEST(ManifestErrors, FairShareWeightMustNotBeNegative) {
+  EXPECT_TRUE(fails_with(document("Team", "t", "{fairShareWeight: -1}"),
+                         "document 1 (Team/t): spec.fairShareWeight", "must be at least 0"));
+  EXPECT_TRUE(fails_with(document("Cohort", "c", "{fairShareWeight: .nan}"),
+                         "document 1 (Cohort/c): spec.fairShareWeight", "expected a number"));
+}
+
+TEST(ManifestErrors, EnumsListTheirAllowedValues) {
+  EXPECT_TRUE(fails_with(document("Cluster", "c", "{backend: aws}"),
+                         "document 1 (Cluster/c): spec.backend",
+                         "unknown value 'aws'; expected one of local, slurm, kubernetes"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{preemption: {reclaimWithinCohort: Always}}"),
+                         "document 1 (Team/t): spec.preemption.reclaimWithinCohort",
+                         "expected one of Never, LowerPriority, Any"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{queueingStrategy: LIFO}"),
+                         "document 1 (Team/t): spec.queueingStrategy",
+                         "expected one of BestEffortFIFO, StrictFIFO"));
+  EXPECT_TRUE(fails_with(document("PriorityClass", "p", "{value: 1, preemptionPolicy: Sometimes}"),
+                         "document 1 (PriorityClass/p): spec.preemptionPolicy",
+                         "expected one of PreemptLowerPriority, Never"));
+  EXPECT_TRUE(
+      fails_with(document("Workload", "w", "{kind: Batch, podSets: [{resources: {}}]}", "n"),
+                 "document 1 (Workload/w): spec.kind",
+                 "expected one of TrainingJob, InferenceEndpoint, Space, Job"));
+}
+
+TEST(ManifestErrors, WrongTypesSayWhatWasExpected) {
+  EXPECT_TRUE(fails_with(document("Cluster", "c", "{scheduling: {fairSharing: maybe}}"),
+                         "document 1 (Cluster/c): spec.scheduling.fairSharing",
+                         "expected true or false"));
+  EXPECT_TRUE(fails_with(document("Cluster", "c", "{region: [eu, us]}"),
+                         "document 1 (Cluster/c): spec.region", "expected a string, got a list"));
+  EXPECT_TRUE(fails_with(document("ResourceFlavor", "f", "{nodeLabels: [a]}"),
+                         "document 1 (ResourceFlavor/f): spec.nodeLabels",
+                         "expected a map of strings, got a list"));
+  EXPECT_TRUE(fails_with(
+      document("Workload", "w", "{podSets: [{count: many, resources: {}}]}", "n"),
+      "document 1 (Workload/w): spec.podSets[0].count", "expected an integer, got 'many'"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{allowedPriorityClasses: [a, {b: c}]}"),
+                         "document 1 (Team/t): spec.allowedPriorityClasses[1]",
+                         "expected a string, got a map"));
+  EXPECT_TRUE(fails_with(document("Cohort", "c", "[parent]"), "document 1 (Cohort/c): spec",
+                         "expected a map, got a list"));
+}
+
+TEST(ManifestErrors, RejectsMalformedDurations) {
+  EXPECT_TRUE(fails_with(document("Cluster", "c", "{scheduling: {cycle: 5 parsecs}}"),
+                         "document 1 (Cluster/c): spec.scheduling.cycle", "unknown unit"));
+  EXPECT_TRUE(fails_with(document("Cluster", "c", "{scheduling: {cycle: 0s}}"),
+                         "document 1 (Cluster/c): spec.scheduling.cycle", "must be at least 1ms"));
+  EXPECT_TRUE(fails_with(document("PriorityClass", "p", "{value: 1, preemptionGracePeriod: -5s}"),
+                         "document 1 (PriorityClass/p): spec.preemptionGracePeriod",
+                         "malformed duration"));
+}
+
+TEST(ManifestErrors, SecondsFieldsTakeWholeNonNegativeSeconds) {
+  EXPECT_TRUE(fails_with(document("PriorityClass", "p", "{value: 1, minRuntimeSeconds: 30s}"),
+                         "document 1 (PriorityClass/p): spec.minRuntimeSeconds",
+                         "expected an integer, got '30s'"));
+  EXPECT_TRUE(fails_with(document("PriorityClass", "p", "{value: 1, minRuntimeSeconds: -1}"),
+                         "document 1 (PriorityClass/p): spec.minRuntimeSeconds",
+                         "must be at least 0"));
+  EXPECT_TRUE(fails_with(
+      document("Workload", "w",
+               "{maxRuntimeSeconds: 99999999999999999999, podSets: [{resources: {}}]}", "n"),
+      "document 1 (Workload/w): spec.maxRuntimeSeconds", "too large", ErrorCode::kOutOfRange));
+}
+
+TEST(ManifestErrors, IntegersBeyondTheirTypeAreOutOfRange) {
+  EXPECT_TRUE(fails_with(document("PriorityClass", "p", "{value: 2147483648}"),
+                         "document 1 (PriorityClass/p): spec.value", "must be at most 2147483647",
+                         ErrorCode::kOutOfRange));
+  EXPECT_TRUE(fails_with(document("NodePool", "p", "{flavor: f, count: 100000000, resources: {}}"),
+                         "document 1 (NodePool/p): spec.count", "must be at most 100000",
+                         ErrorCode::kOutOfRange));
+  EXPECT_TRUE(fails_with(document("PriorityClass", "p", "{}"),
+                         "document 1 (PriorityClass/p): spec.value",
+                         "missing required field 'value'"));
+}
+
+TEST(ManifestErrors, PodSetCountsMustBeConsistent) {
+  EXPECT_TRUE(fails_with(document("Workload", "w", "{podSets: [{count: 0, resources: {}}]}", "n"),
+                         "document 1 (Workload/w): spec.podSets[0].count", "must be at least 1"));
+  EXPECT_TRUE(fails_with(
+      document("Workload", "w", "{podSets: [{count: 2, minCount: 3, resources: {}}]}", "n"),
+      "document 1 (Workload/w): spec.podSets[0].minCount", "minCount 3 exceeds count 2"));
+  EXPECT_TRUE(
+      fails_with(document("Workload", "w", "{podSets: [{minCount: 0, resources: {}}]}", "n"),
+                 "document 1 (Workload/w): spec.podSets[0].minCount", "must be at least 1"));
+}
+
+TEST(ManifestErrors, WorkloadNeedsUniquelyNamedPodSets) {
+  EXPECT_TRUE(fails_with(document("Workload", "w", "{priorityClass: batch}", "n"),
+                         "document 1 (Workload/w): spec.podSets",
+                         "missing required field 'podSets'"));
+  EXPECT_TRUE(fails_with(document("Workload", "w", "{podSets: []}", "n"),
+                         "document 1 (Workload/w): spec.podSets", "at least one pod set"));
+  EXPECT_TRUE(
+      fails_with(document("Workload", "w",
+                          "{podSets: [{name: a, resources: {}}, {name: a, resources: {}}]}", "n"),
+                 "document 1 (Workload/w): spec.podSets[1]", "pod set name 'a' is used twice"));
+}
+
+TEST(ManifestErrors, WorkloadTotalsThatCouldOverflowAreOutOfRange) {
+  EXPECT_TRUE(fails_with(
+      document("Workload", "w", "{podSets: [{count: 100000, resources: {memory: 1Pi}}]}", "n"),
+      "document 1 (Workload/w): spec.podSets[0]", "too large", ErrorCode::kOutOfRange));
+}
+
+TEST(ManifestErrors, ScenarioEntriesNeedTheirRequiredFields) {
+  EXPECT_TRUE(fails_with(document("Scenario", "s",
+                                  "{workloads: [{at: 0s, name: a, namespace: n, podSets: "
+                                  "[{resources: {}}]}]}"),
+                         "document 1 (Scenario/s): spec.workloads[0].runtime",
+                         "missing required field 'runtime'"));
+  EXPECT_TRUE(fails_with(document("Scenario", "s",
+                                  "{generators: [{namespace: n, count: -1, every: 1s, runtime: 1s, "
+                                  "podSets: [{resources: {}}]}]}"),
+                         "document 1 (Scenario/s): spec.generators[0].count",
+                         "must be at least 0"));
+  EXPECT_TRUE(
+      fails_with(document("Scenario", "s", "{nodeEvents: [{at: 1s, node: n, healthy: yes}]}"),
+                 "document 1 (Scenario/s): spec.nodeEvents[0].healthy", "expected true or false"));
+  EXPECT_TRUE(fails_with(document("Scenario", "s",
+                                  "{workloads: [{at: 0s, name: a, namespace: n, runtime: 1s, "
+                                  "podSets: [{resources: {}}], command: [x]}]}"),
+                         "document 1 (Scenario/s): spec.workloads[0].command",
+                         "unknown field 'command'"));
+}
+
+TEST(ManifestErrors, ABundleHoldsAtMostOneScenario) {
+  EXPECT_TRUE(
+      fails_with(document("Scenario", "a", "{}") + "---\n" + document("Scenario", "b", "{}"),
+                 "document 2 (Scenario/b)", "at most one Scenario; 'a' came first"));
+}
+
+TEST(ManifestErrors, YamlSyntaxErrorsGiveTheLineAndColumn) {
+  const Status status =
+      parse_error("apiVersion: allot/v1\nkind: Team\nmetadata: {name: x}}\n", "teams.yaml");
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(status.details(), "teams.yaml: line 3, column 20");
+  EXPECT_EQ(status.message(), "invalid YAML: illegal flow end");
+}
+
+TEST(ManifestErrors, RepeatedKeysAreRejected) {
+  EXPECT_TRUE(fails_with(document("Cluster", "c", "{region: eu, region: us}"),
+                         "document 1 (Cluster/c): spec.region", "duplicate field 'region'"));
+}
+
+TEST(ManifestErrors, DocumentsMustBeMaps) {
+  EXPECT_TRUE(fails_with("just a string\n", "document 1", "must be a map"));
+  EXPECT_TRUE(fails_with("- apiVersion: allot/v1\n", "document 1", "must be a map"));
+}
+
+TEST(ManifestErrors, OneBadDocumentFailsTheWholeBatch) {
+  const std::string text = document("Cohort", "org", "{}") + "---\n" +
+                           document("Team", "good", "{cohort: org}") + "---\n" +
+                           document("Team", "bad", "{cohort: org, fairShareWeight: heavy}");
+  Result<ManifestBundle> bundle = parse_manifests(text);
+  ASSERT_FALSE(bundle.ok());
+  EXPECT_EQ(bundle.status().details(), "document 3 (Team/bad): spec.fairShareWeight");
+}
+
+TEST(ManifestErrors, HostileInputIsAnErrorNotACrash) {
+  const std::string deep_lists = std::string(100'000, '[') + std::string(100'000, ']');
+  EXPECT_FALSE(parse_manifests(deep_lists).ok());
+  const std::string deep_maps = [] {
+    std::string text;
+    for (int i = 0; i < 5000; ++i) text += "{a: ";
+    return text + "1" + std::string(5000, '}');
+  }();
+  EXPECT_FALSE(parse_manifests(deep_maps).ok());
+  for (const char* garbage :
+       {"{", "key: [", ": :", "\t- x", "\x01\x02", "*undefined", "!!binary x", "? [a]\n: b\n"}) {
+    EXPECT_FALSE(parse_manifests(garbage).ok()) << garbage;
+  }
+}
+
+}  // namespace
+}  // namespace allot

@@ -1,0 +1,232 @@
+// Runs the built `allot` executable the way users do, and checks its exit
+// codes, messages and outputs.
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream content;
+  content << file.rdbuf();
+  return content.str();
+}
+
+std::string temp_path(const std::string& name) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "allot_cli_" + info->name() + "_" + name;
+}
+
+void write_file(const std::string& path, const std::string& content) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << content;
+}
+
+Outcome run_allot(const std::string& args) {
+  const std::string out_path = temp_path("stdout");
+  const std::string err_path = temp_path("stderr");
+  const std::string command =
+      std::string("'") + ALLOT_BIN + "' " + args + " >'" + out_path + "' 2>'" + err_path + "'";
+  const int status = std::system(command.c_str());
+  Outcome outcome;
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  outcome.out = read_file(out_path);
+  outcome.err = read_file(err_path);
+  return outcome;
+}
+
+// Two teams sharing two 8-GPU nodes; four workloads.
+constexpr const char* kSmallScenario = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: h100}
+spec: {}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {flavor: h100, count: 2, resources: {gpu: 8, cpu: 64, memory: 512Gi}}
+---
+apiVersion: allot/v1
+kind: Cohort
+metadata: {name: org}
+spec: {}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: normal}
+spec: {value: 100}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: alpha}
+spec: {cohort: org, quota: [{flavor: h100, resources: {gpu: {nominal: 8}}}]}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: beta}
+spec: {cohort: org, quota: [{flavor: h100, resources: {gpu: {nominal: 8}}}]}
+---
+apiVersion: allot/v1
+kind: Scenario
+metadata: {name: small}
+spec:
+  cycle: 1s
+  workloads:
+    - {at: 0s, name: a1, namespace: alpha, priorityClass: normal, runtime: 10s,
+       podSets: [{resources: {gpu: 8}}]}
+    - {at: 0s, name: b1, namespace: beta, priorityClass: normal, runtime: 20s,
+       podSets: [{resources: {gpu: 8}}]}
+  generators:
+    - {namePrefix: a-batch, namespace: alpha, priorityClass: normal, count: 2, every: 5s,
+       runtime: 5s, podSets: [{resources: {gpu: 4}}]}
+)";
+
+std::string small_scenario_file() {
+  const std::string path = temp_path("scenario.yaml");
+  write_file(path, kSmallScenario);
+  return path;
+}
+
+TEST(AllotBinary, NoArgumentsIsAUsageError) {
+  const Outcome outcome = run_allot("");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("error:"), std::string::npos) << outcome.err;
+  EXPECT_TRUE(outcome.out.empty());
+}
+
+TEST(AllotBinary, UnknownCommandIsAUsageError) {
+  const Outcome outcome = run_allot("frobnicate");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("error:"), std::string::npos) << outcome.err;
+}
+
+TEST(AllotBinary, SimulateWithoutScenarioNamesTheMissingOption) {
+  const Outcome outcome = run_allot("simulate");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("--scenario"), std::string::npos) << outcome.err;
+}
+
+TEST(AllotBinary, UnknownFlagIsAUsageError) {
+  const Outcome outcome = run_allot("simulate --scenario x.yaml --bogus");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("--bogus"), std::string::npos) << outcome.err;
+}
+
+TEST(AllotBinary, UnknownOutputFormatIsAUsageError) {
+  const Outcome outcome = run_allot("simulate --scenario '" + small_scenario_file() + "' -o xml");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("error:"), std::string::npos) << outcome.err;
+  EXPECT_TRUE(outcome.out.empty());
+}
+
+TEST(AllotBinary, MissingScenarioFileIsReportedWithItsPath) {
+  const Outcome outcome = run_allot("simulate --scenario /nonexistent/scenario.yaml");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_EQ(outcome.err.rfind("error: ", 0), 0u) << outcome.err;
+  EXPECT_NE(outcome.err.find("/nonexistent/scenario.yaml"), std::string::npos) << outcome.err;
+}
+
+TEST(AllotBinary, MalformedScenarioIsReportedWithItsLocation) {
+  const std::string path = temp_path("bad.yaml");
+  write_file(path, std::string(kSmallScenario) + R"(
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: gamma}
+spec: {quota: [{flavor: h100, resources: {gpu: {nominal: -3}}}]}
+)");
+  const Outcome outcome = run_allot("simulate --scenario '" + path + "'");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_EQ(outcome.err.rfind("error: ", 0), 0u) << outcome.err;
+  EXPECT_NE(outcome.err.find("nominal"), std::string::npos) << outcome.err;
+  EXPECT_TRUE(outcome.out.empty());
+}
+
+TEST(AllotBinary, FileWithoutScenarioIsAUsageError) {
+  const std::string path = temp_path("policy.yaml");
+  std::string policy_only = kSmallScenario;
+  policy_only = policy_only.substr(0, policy_only.find("---\napiVersion: allot/v1\nkind: Scenario"));
+  write_file(path, policy_only);
+  const Outcome outcome = run_allot("simulate --scenario '" + path + "'");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("Scenario"), std::string::npos) << outcome.err;
+}
+
+TEST(AllotBinary, JsonOutputIsOneObjectWithEveryKey) {
+  const Outcome outcome = run_allot("simulate --scenario '" + small_scenario_file() + "' -o json");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const nlohmann::json json = nlohmann::json::parse(outcome.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << outcome.out;
+  ASSERT_TRUE(json.is_object());
+  for (const char* key : {"wall_s", "utilization", "admissions", "preemptions", "teams",
+                          "classes", "runtime_s", "never_admitted"}) {
+    EXPECT_TRUE(json.contains(key)) << key;
+  }
+  ASSERT_TRUE(json["teams"].contains("alpha"));
+  ASSERT_TRUE(json["teams"].contains("beta"));
+  for (const char* key :
+       {"usage", "mean_wait_s", "p95_wait_s", "max_wait_s", "borrowed_share", "jobs"}) {
+    EXPECT_TRUE(json["teams"]["alpha"].contains(key)) << key;
+  }
+  EXPECT_EQ(json["teams"]["alpha"]["jobs"], 3);
+  ASSERT_TRUE(json["classes"].contains("normal"));
+  EXPECT_EQ(json["classes"]["normal"]["jobs"], 4);
+  EXPECT_TRUE(json["classes"]["normal"].contains("tta_mean_s"));
+  EXPECT_EQ(json["admissions"], 4);
+  EXPECT_EQ(json["never_admitted"], 0);
+  EXPECT_GE(json["runtime_s"].get<double>(), 0.0);
+}
+
+TEST(AllotBinary, TableOutputShowsTeamsAndClasses) {
+  const Outcome outcome = run_allot("simulate --scenario '" + small_scenario_file() + "'");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  for (const char* text : {"utilization", "alpha", "beta", "normal", "TEAM"}) {
+    EXPECT_NE(outcome.out.find(text), std::string::npos) << text << "\n" << outcome.out;
+  }
+}
+
+TEST(AllotBinary, WorkloadsCsvHasTheHeaderAndOneRowPerWorkload) {
+  const std::string csv_path = temp_path("workloads.csv");
+  const Outcome outcome = run_allot("simulate --scenario '" + small_scenario_file() +
+                                    "' -o json --workloads '" + csv_path + "'");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  std::istringstream csv(read_file(csv_path));
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line));
+  EXPECT_EQ(line, "name,namespace,priority_class,submitted_s,admitted_s,finished_s,preemptions,state");
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    EXPECT_NE(line.find(",Succeeded"), std::string::npos) << line;
+  }
+  EXPECT_EQ(rows, 4);
+}
+
+TEST(AllotBinary, UnwritableCsvIsARuntimeFailure) {
+  const Outcome outcome = run_allot("simulate --scenario '" + small_scenario_file() +
+                                    "' --workloads /nonexistent/dir/w.csv");
+  EXPECT_EQ(outcome.exit_code, 1);
+  EXPECT_NE(outcome.err.find("/nonexistent/dir/w.csv"), std::string::npos) << outcome.err;
+}
+
+TEST(AllotBinary, HelpSucceedsAndListsSimulate) {
+  const Outcome outcome = run_allot("--help");
+  EXPECT_EQ(outcome.exit_code, 0);
+  EXPECT_NE(outcome.out.find("simulate"), std::string::npos) << outcome.out;
+}
+
+}  // namespace

@@ -1,0 +1,134 @@
+#include "scenario_fixture.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "model/node_inventory.h"
+
+namespace allot::testing {
+namespace {
+
+constexpr size_t kMaxViolationsKept = 20;
+
+template <typename T>
+const T& find_named(const std::vector<T>& items, std::string_view name, std::string_view kind) {
+  for (const T& item : items) {
+    if (item.name == name) {
+      return item;
+    }
+  }
+  ADD_FAILURE() << "no " << kind << " named " << name;
+  static const T kEmpty{};
+  return kEmpty;
+}
+
+LoadedScenario from_bundle(Result<ManifestBundle> bundle) {
+  LoadedScenario loaded;
+  if (!bundle.ok()) {
+    ADD_FAILURE() << bundle.status().to_string();
+    return loaded;
+  }
+  if (!bundle->scenario) {
+    ADD_FAILURE() << "no Scenario document";
+    return loaded;
+  }
+  loaded.policy = bundle->policy;
+  loaded.scenario = *bundle->scenario;
+  return loaded;
+}
+
+}  // namespace
+
+LoadedScenario parse_scenario(std::string_view yaml) {
+  return from_bundle(parse_manifests(yaml, "test"));
+}
+
+LoadedScenario load_example(std::string_view name) {
+  return from_bundle(load_manifest_file(std::string(ALLOT_SOURCE_DIR) + "/examples/scenarios/" +
+                                        std::string(name) + ".yaml"));
+}
+
+const WorkloadRecord& record_of(const SimulationReport& report, std::string_view name) {
+  return find_named(report.workloads, name, "workload");
+}
+const TeamMetrics& team_of(const SimulationReport& report, std::string_view name) {
+  return find_named(report.teams, name, "team");
+}
+const ClassMetrics& class_of(const SimulationReport& report, std::string_view name) {
+  return find_named(report.classes, name, "priority class");
+}
+
+PlanInvariants::PlanInvariants(const Policy& policy) : nodes_(expand_node_pools(policy)) {}
+
+void PlanInvariants::attach(SimulationOptions& options) {
+  options.on_cycle = [this](const Snapshot& snapshot, const Plan& plan) { check(snapshot, plan); };
+}
+
+void PlanInvariants::violation(const Snapshot& snapshot, std::string what) {
+  if (violations_.size() < kMaxViolationsKept) {
+    violations_.push_back("at " + std::to_string(snapshot.now.secs()) + "s: " + std::move(what));
+  }
+}
+
+void PlanInvariants::check(const Snapshot& snapshot, const Plan& plan) {
+  ++cycles_;
+  std::set<uint64_t> pending;
+  for (const PendingWorkload& workload : snapshot.pending) {
+    pending.insert(workload.id.value());
+  }
+  std::map<uint64_t, const AdmittedWorkload*> admitted;
+  std::vector<ResourceVector> used(nodes_.size());
+  for (const AdmittedWorkload& workload : snapshot.admitted) {
+    admitted[workload.id.value()] = &workload;
+    if (pending.contains(workload.id.value())) {
+      violation(snapshot, "workload " + std::to_string(workload.id.value()) +
+                              " is both pending and admitted");
+    }
+    for (size_t s = 0; s < workload.assignment.size() && s < workload.pod_sets.size(); ++s) {
+      for (const PodPlacement& pod : workload.assignment[s].pods) {
+        used[pod.node.value()] += workload.pod_sets[s].per_pod;
+      }
+    }
+  }
+  std::set<uint64_t> victims;
+  for (const Preemption& preemption : plan.preemptions) {
+    auto it = admitted.find(preemption.victim.value());
+    if (it == admitted.end() || it->second->terminating) {
+      violation(snapshot, "victim " + std::to_string(preemption.victim.value()) +
+                              " is not a running, non-terminating workload");
+    }
+    if (!victims.insert(preemption.victim.value()).second) {
+      violation(snapshot, "victim " + std::to_string(preemption.victim.value()) + " chosen twice");
+    }
+  }
+  std::set<uint64_t> admissions;
+  for (const Admission& admission : plan.admissions) {
+    const uint64_t id = admission.workload.value();
+    if (!pending.contains(id) || !admissions.insert(id).second) {
+      violation(snapshot, "admission of " + std::to_string(id) + " is not of a pending workload");
+      continue;
+    }
+    auto request = std::find_if(snapshot.pending.begin(), snapshot.pending.end(),
+                                [&](const PendingWorkload& p) { return p.id.value() == id; });
+    for (size_t s = 0; s < admission.assignment.size() && s < request->pod_sets.size(); ++s) {
+      for (const PodPlacement& pod : admission.assignment[s].pods) {
+        const size_t node = pod.node.value();
+        if (!snapshot.nodes.empty() && !snapshot.nodes[node].schedulable()) {
+          violation(snapshot, "admission of " + std::to_string(id) + " on unschedulable node " +
+                                  nodes_[node].name);
+        }
+        used[node] += request->pod_sets[s].per_pod;
+      }
+    }
+  }
+  for (size_t node = 0; node < nodes_.size(); ++node) {
+    if (!used[node].fits_in(nodes_[node].capacity)) {
+      violation(snapshot, "node " + nodes_[node].name + " over capacity: " +
+                              used[node].to_string() + " > " + nodes_[node].capacity.to_string());
+    }
+  }
+}
+
+}  // namespace allot::testing

@@ -1,0 +1,60 @@
+// Test helpers for simulation tests: parse an inline scenario, load an
+// example file, and check the scheduler's plans against invariants after
+// every cycle (through SimulationOptions::on_cycle).
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/manifest_parser.h"
+#include "model/node.h"
+#include "model/policy.h"
+#include "model/scenario.h"
+#include "scheduler/plan.h"
+#include "scheduler/snapshot.h"
+#include "service/simulation_options.h"
+#include "service/simulation_report.h"
+
+namespace allot::testing {
+
+struct LoadedScenario {
+  Policy policy;
+  Scenario scenario;
+};
+
+// Parses YAML with a policy and one Scenario; aborts the test on errors.
+LoadedScenario parse_scenario(std::string_view yaml);
+// Loads examples/scenarios/<name>.yaml from the source tree.
+LoadedScenario load_example(std::string_view name);
+
+// The record of the workload called `name`; fails the test when absent.
+const WorkloadRecord& record_of(const SimulationReport& report, std::string_view name);
+const TeamMetrics& team_of(const SimulationReport& report, std::string_view name);
+const ClassMetrics& class_of(const SimulationReport& report, std::string_view name);
+
+// Checks every plan against the invariants any correct plan satisfies:
+// admissions are of pending workloads, victims are admitted and not yet
+// terminating, nothing is admitted twice, pods land on schedulable nodes and
+// no node is ever over capacity (victims keep theirs until they stop).
+class PlanInvariants {
+ public:
+  explicit PlanInvariants(const Policy& policy);
+
+  // Installs the checker into `options` (the checker must outlive the run).
+  void attach(SimulationOptions& options);
+  void check(const Snapshot& snapshot, const Plan& plan);
+
+  [[nodiscard]] const std::vector<std::string>& violations() const { return violations_; }
+  [[nodiscard]] int64_t cycles_checked() const { return cycles_; }
+
+ private:
+  void violation(const Snapshot& snapshot, std::string what);
+
+  std::vector<Node> nodes_;
+  std::vector<std::string> violations_;
+  int64_t cycles_ = 0;
+};
+
+}  // namespace allot::testing

@@ -1,0 +1,84 @@
+#include <gtest/gtest.h>
+
+#include "scenario_fixture.h"
+#include "service/simulation_runner.h"
+
+namespace allot {
+namespace {
+
+using testing::record_of;
+
+constexpr double kCycleS = 1.0;
+constexpr double kGraceS = 30.0;  // batch's preemptionGracePeriod
+
+class SeedScenario : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    loaded_ = testing::load_example("seed-reclaim");
+    testing::PlanInvariants invariants(loaded_.policy);
+    SimulationOptions options;
+    invariants.attach(options);
+    Result<SimulationReport> report = run_simulation(loaded_.policy, loaded_.scenario, options);
+    ASSERT_TRUE(report.ok()) << report.status().to_string();
+    ASSERT_TRUE(invariants.violations().empty()) << invariants.violations().front();
+    report_ = *report;
+  }
+
+  testing::LoadedScenario loaded_;
+  SimulationReport report_;
+};
+
+TEST_F(SeedScenario, ResearchFillsTheIdleClusterFirst) {
+  for (const WorkloadRecord& record : report_.workloads) {
+    if (record.namespace_name == "research") {
+      EXPECT_EQ(record.admitted_s, 0.0) << record.name;
+    }
+  }
+}
+
+TEST_F(SeedScenario, ProductionReclaimsItsQuotaWithinOneCyclePlusTheGracePeriod) {
+  for (const char* name : {"llm-pretrain", "eval-1"}) {
+    const WorkloadRecord& record = record_of(report_, name);
+    ASSERT_TRUE(record.admitted_s.has_value()) << name;
+    EXPECT_LE(*record.admitted_s - record.submitted_s, kCycleS + kGraceS) << name;
+  }
+  int64_t research_preemptions = 0;
+  for (const WorkloadRecord& record : report_.workloads) {
+    if (record.namespace_name == "research") {
+      research_preemptions += record.preemptions;
+    } else {
+      EXPECT_EQ(record.preemptions, 0) << record.name;
+    }
+  }
+  // 72 GPUs reclaimed from 8-GPU sweep workloads: exactly nine victims.
+  EXPECT_EQ(research_preemptions, 9);
+  EXPECT_EQ(report_.preemptions, 9);
+}
+
+TEST_F(SeedScenario, EverythingFinishesAndPreemptedSweepsResumeFromCheckpoints) {
+  EXPECT_TRUE(report_.never_admitted.empty());
+  for (const WorkloadRecord& record : report_.workloads) {
+    EXPECT_EQ(record.state, "Succeeded") << record.name;
+  }
+  // A sweep runs 2h; a preempted one loses no work (checkpointed), so nothing
+  // ends later than 2h plus the time production held the GPUs (about 1h).
+  EXPECT_GT(report_.wall_s, 2 * 3600.0);
+  EXPECT_LT(report_.wall_s, 3.5 * 3600.0);
+  const TeamMetrics& research = testing::team_of(report_, "research");
+  EXPECT_GT(research.borrowed_share, 0.0);
+}
+
+TEST_F(SeedScenario, SteppingEveryCycleGivesTheSameReport) {
+  SimulationOptions every_cycle;
+  every_cycle.skip_idle_cycles = false;
+  Result<SimulationReport> stepping =
+      run_simulation(loaded_.policy, loaded_.scenario, every_cycle);
+  ASSERT_TRUE(stepping.ok()) << stepping.status().to_string();
+  EXPECT_GT(stepping->cycles, report_.cycles);
+  SimulationReport skipping = report_;
+  skipping.cycles = stepping->cycles;
+  EXPECT_EQ(skipping, *stepping);
+}
+
+}  // namespace
+}  // namespace allot

@@ -7,9 +7,9 @@ namespace allot::internal {
 [[noreturn]] void check_failed(const char* condition, const char* file, int line);
 }  // namespace allot::internal
 
-#define ALLOT_CHECK(condition)                                          \
-  do {                                                                  \
-    if (!(condition)) [[unlikely]] {                                    \
+#define ALLOT_CHECK(condition)                                         \
+  do {                                                                 \
+    if (!(condition)) [[unlikely]] {                                   \
       ::allot::internal::check_failed(#condition, __FILE__, __LINE__); \
-    }                                                                   \
+    }                                                                  \
   } while (false)

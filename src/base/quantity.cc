@@ -16,10 +16,18 @@ struct Suffix {
 
 // Kubernetes quantity suffixes (binary and decimal SI), as multipliers of one unit.
 constexpr Suffix kSuffixes[] = {
-    {"Ki", 1024.0},         {"Mi", 1048576.0},          {"Gi", 1073741824.0},
-    {"Ti", 1099511627776.0}, {"Pi", 1125899906842624.0}, {"k", 1e3},
-    {"K", 1e3},              {"M", 1e6},                 {"G", 1e9},
-    {"T", 1e12},             {"P", 1e15},                {"m", 1e-3},
+    {"Ki", 1024.0},
+    {"Mi", 1048576.0},
+    {"Gi", 1073741824.0},
+    {"Ti", 1099511627776.0},
+    {"Pi", 1125899906842624.0},
+    {"k", 1e3},
+    {"K", 1e3},
+    {"M", 1e6},
+    {"G", 1e9},
+    {"T", 1e12},
+    {"P", 1e15},
+    {"m", 1e-3},
 };
 
 Result<double> suffix_factor(std::string_view suffix) {
@@ -103,7 +111,9 @@ std::string format_quantity(Resource resource, int64_t amount) {
     constexpr struct {
       int64_t factor;
       const char* suffix;
-    } kUnits[] = {{int64_t{1} << 40, "Ti"}, {int64_t{1} << 30, "Gi"}, {int64_t{1} << 20, "Mi"},
+    } kUnits[] = {{int64_t{1} << 40, "Ti"},
+                  {int64_t{1} << 30, "Gi"},
+                  {int64_t{1} << 20, "Mi"},
                   {int64_t{1} << 10, "Ki"}};
     for (const auto& unit : kUnits) {
       if (amount % unit.factor == 0) return std::to_string(amount / unit.factor) + unit.suffix;
@@ -182,8 +192,7 @@ Result<ResourceVector> checked_multiply(const ResourceVector& a, int64_t factor)
   for (Resource r : kAllResources) {
     int64_t product = 0;
     if (__builtin_mul_overflow(a[r], factor, &product) || product > kMaxQuantity) {
-      return out_of_range("product of " + std::string(resource_name(r)) +
-                          " quantity is too large");
+      return out_of_range("product of " + std::string(resource_name(r)) + " quantity is too large");
     }
     out[r] = product;
   }

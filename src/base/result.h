@@ -16,7 +16,7 @@ namespace allot {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : state_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
   Result(Status status) : state_(std::move(status)) {  // NOLINT(google-explicit-constructor)
     ALLOT_CHECK(!std::get<Status>(state_).ok());
   }
@@ -35,9 +35,7 @@ class [[nodiscard]] Result {
     ALLOT_CHECK(ok());
     return std::get<T>(std::move(state_));
   }
-  [[nodiscard]] Status status() const {
-    return ok() ? Status() : std::get<Status>(state_);
-  }
+  [[nodiscard]] Status status() const { return ok() ? Status() : std::get<Status>(state_); }
 
   const T& operator*() const& { return value(); }
   T& operator*() & { return value(); }
@@ -51,12 +49,12 @@ class [[nodiscard]] Result {
 }  // namespace allot
 
 // Propagates an error Status from an expression returning Status.
-#define ALLOT_RETURN_IF_ERROR(expr)            \
-  do {                                         \
-    ::allot::Status allot_status_ = (expr);    \
-    if (!allot_status_.ok()) {                 \
-      return allot_status_;                    \
-    }                                          \
+#define ALLOT_RETURN_IF_ERROR(expr)         \
+  do {                                      \
+    ::allot::Status allot_status_ = (expr); \
+    if (!allot_status_.ok()) {              \
+      return allot_status_;                 \
+    }                                       \
   } while (false)
 
 #define ALLOT_CONCAT_INNER(a, b) a##b

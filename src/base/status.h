@@ -13,16 +13,16 @@ namespace allot {
 
 enum class ErrorCode {
   kOk = 0,
-  kInvalidArgument,    // malformed input: manifest, request, CLI argument
-  kNotFound,           // a named object does not exist
-  kAlreadyExists,      // create of an existing object
-  kFailedPrecondition, // the system is not in a state that allows the operation
-  kOutOfRange,         // arithmetic or a value outside its permitted range
-  kPermissionDenied,   // authenticated but not allowed
-  kUnauthenticated,    // no valid identity
-  kResourceExhausted,  // a limit was reached
-  kUnavailable,        // a dependency is down; retrying may help
-  kInternal,           // a bug or an unexpected failure of the platform
+  kInvalidArgument,     // malformed input: manifest, request, CLI argument
+  kNotFound,            // a named object does not exist
+  kAlreadyExists,       // create of an existing object
+  kFailedPrecondition,  // the system is not in a state that allows the operation
+  kOutOfRange,          // arithmetic or a value outside its permitted range
+  kPermissionDenied,    // authenticated but not allowed
+  kUnauthenticated,     // no valid identity
+  kResourceExhausted,   // a limit was reached
+  kUnavailable,         // a dependency is down; retrying may help
+  kInternal,            // a bug or an unexpected failure of the platform
 };
 
 // Stable lower-case name of a code, used in JSON errors and CLI output.

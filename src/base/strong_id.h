@@ -21,7 +21,9 @@ class StrongId {
   [[nodiscard]] constexpr bool valid() const { return value_ != kInvalid; }
   [[nodiscard]] constexpr Rep value() const { return value_; }
 
-  constexpr auto operator<=>(const StrongId&) const = default;
+  // clang-tidy before 18 sees the 0 of the synthesized `(a <=> b) < 0` as a null
+  // pointer (llvm/llvm-project#53961).
+  constexpr auto operator<=>(const StrongId&) const = default;  // NOLINT(modernize-use-nullptr)
 
  private:
   static constexpr Rep kInvalid = std::numeric_limits<Rep>::max();

@@ -34,7 +34,9 @@ class Duration {
     ms_ += other.ms_;
     return *this;
   }
-  constexpr auto operator<=>(const Duration&) const = default;
+  // clang-tidy before 18 sees the 0 of the synthesized `(a <=> b) < 0` as a null
+  // pointer (llvm/llvm-project#53961).
+  constexpr auto operator<=>(const Duration&) const = default;  // NOLINT(modernize-use-nullptr)
 
   // "1h30m", "250ms", "0s".
   [[nodiscard]] std::string to_string() const;
@@ -57,7 +59,9 @@ class Timestamp {
   constexpr Timestamp operator+(Duration d) const { return Timestamp(ms_ + d.ms()); }
   constexpr Timestamp operator-(Duration d) const { return Timestamp(ms_ - d.ms()); }
   constexpr Duration operator-(Timestamp other) const { return Duration::millis(ms_ - other.ms_); }
-  constexpr auto operator<=>(const Timestamp&) const = default;
+  // clang-tidy before 18 sees the 0 of the synthesized `(a <=> b) < 0` as a null
+  // pointer (llvm/llvm-project#53961).
+  constexpr auto operator<=>(const Timestamp&) const = default;  // NOLINT(modernize-use-nullptr)
 
  private:
   constexpr explicit Timestamp(int64_t ms) : ms_(ms) {}

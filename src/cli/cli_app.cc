@@ -1,11 +1,11 @@
 #include "cli/cli_app.h"
 
-#include <CLI/CLI.hpp>
-
 #include <functional>
 #include <memory>
 #include <string_view>
 #include <utility>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/exit_codes.h"
 #include "cli/simulate_command.h"

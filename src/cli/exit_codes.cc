@@ -9,10 +9,8 @@ int exit_code_for(const Status& status) {
   switch (status.code()) {
     case ErrorCode::kInternal:
     case ErrorCode::kUnavailable:
-    case ErrorCode::kResourceExhausted:
-      return kExitFailure;
-    default:
-      return kExitUsage;
+    case ErrorCode::kResourceExhausted: return kExitFailure;
+    default: return kExitUsage;
   }
 }
 

@@ -1,10 +1,10 @@
 #include "cli/simulate_command.h"
 
-#include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <fstream>
 #include <string>
+
+#include <CLI/CLI.hpp>
 
 #include "api/manifest_parser.h"
 #include "base/result.h"
@@ -43,8 +43,9 @@ Status write_file(const std::string& path, const std::string& content) {
 class SimulateCommand final : public Command {
  public:
   void configure(CLI::App& subcommand) override {
-    subcommand.add_option("-f,--scenario", scenario_path_,
-                          "YAML file with the policy and one Scenario document")
+    subcommand
+        .add_option("-f,--scenario", scenario_path_,
+                    "YAML file with the policy and one Scenario document")
         ->required();
     subcommand.add_option("-o,--output", output_, "Output format: table (default) or json")
         ->check(CLI::IsMember({"table", "json"}));

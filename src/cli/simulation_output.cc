@@ -36,8 +36,7 @@ std::string overall_table(const SimulationReport& report, double runtime_s) {
 }
 
 std::string teams_table(const SimulationReport& report) {
-  TextTable table(
-      {"TEAM", "JOBS", "USAGE", "BORROWED", "MEAN WAIT", "P95 WAIT", "MAX WAIT"});
+  TextTable table({"TEAM", "JOBS", "USAGE", "BORROWED", "MEAN WAIT", "P95 WAIT", "MAX WAIT"});
   for (const TeamMetrics& team : report.teams) {
     table.add_row({team.name, std::to_string(team.jobs), percent(team.usage),
                    percent(team.borrowed_share), seconds(team.mean_wait_s),

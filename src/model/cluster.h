@@ -11,8 +11,8 @@ namespace allot {
 enum class BackendKind { kLocal, kSlurm, kKubernetes };
 
 struct SchedulingSettings {
-  bool fair_sharing = false;                 // weighted DRS ordering and preemption
-  Duration cycle = Duration::seconds(1);     // period between scheduling cycles
+  bool fair_sharing = false;              // weighted DRS ordering and preemption
+  Duration cycle = Duration::seconds(1);  // period between scheduling cycles
 
   friend bool operator==(const SchedulingSettings&, const SchedulingSettings&) = default;
 };

@@ -12,8 +12,7 @@ std::vector<Node> expand_node_pools(const Policy& policy) {
   for (const NodePool& pool : policy.node_pools) {
     auto& [next_rack, next_block] = next_topology[pool.flavor];
     const int32_t per_rack = pool.topology.nodes_per_rack > 0 ? pool.topology.nodes_per_rack : 1;
-    const int32_t per_block =
-        pool.topology.racks_per_block > 0 ? pool.topology.racks_per_block : 1;
+    const int32_t per_block = pool.topology.racks_per_block > 0 ? pool.topology.racks_per_block : 1;
     for (int32_t i = 0; i < pool.count; ++i) {
       Node node;
       node.name = pool.meta.name + "-" + std::to_string(i);

@@ -14,7 +14,7 @@ struct PriorityClass {
   ObjectMeta meta;
   int32_t value = 0;
   PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
-  Duration min_runtime;                                  // no preemption before this
+  Duration min_runtime;                                      // no preemption before this
   Duration preemption_grace_period = Duration::seconds(30);  // time to checkpoint
 
   friend bool operator==(const PriorityClass&, const PriorityClass&) = default;

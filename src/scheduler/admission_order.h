@@ -20,7 +20,7 @@ namespace allot {
 
 // What the orderings need to know about each pending workload.
 struct PendingFacts {
-  ResourceVector total;     // all pods at full count
+  ResourceVector total;      // all pods at full count
   FlavorIndex first_flavor;  // first flavor of the team that it may use
 };
 

@@ -38,7 +38,9 @@ class CapacityIndex {
   [[nodiscard]] bool reserved(NodeIndex node) const {
     return reserved_from_[node.value()] != Timestamp::infinite_future();
   }
-  [[nodiscard]] WorkloadId reserved_for(NodeIndex node) const { return reserved_for_[node.value()]; }
+  [[nodiscard]] WorkloadId reserved_for(NodeIndex node) const {
+    return reserved_for_[node.value()];
+  }
 
   [[nodiscard]] bool schedulable(NodeIndex node) const { return schedulable_[node.value()]; }
   // A pod of `workload` that ends by `finish_by` may use the node.
@@ -48,7 +50,9 @@ class CapacityIndex {
   [[nodiscard]] const ResourceVector& free(NodeIndex node) const { return free_[node.value()]; }
   [[nodiscard]] uint64_t free_gpus(NodeIndex node) const { return free_gpus_[node.value()]; }
 
-  [[nodiscard]] const ResourceVector& flavor_free(FlavorIndex f) const { return flavor_free_[f.value()]; }
+  [[nodiscard]] const ResourceVector& flavor_free(FlavorIndex f) const {
+    return flavor_free_[f.value()];
+  }
   [[nodiscard]] const ResourceVector& rack_free(int32_t rack) const { return rack_free_[rack]; }
   [[nodiscard]] const ResourceVector& block_free(int32_t block) const { return block_free_[block]; }
   // Nodes of the flavor that have exactly `gpus` free GPUs, in index order.

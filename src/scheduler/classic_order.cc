@@ -10,7 +10,10 @@ class ClassicOrder final : public AdmissionOrder {
  public:
   ClassicOrder(QuotaTree& quota, const TeamQueues& queues,
                const std::vector<PendingWorkload>& pending, const std::vector<PendingFacts>& facts)
-      : quota_(quota), queues_(queues), pending_(pending), facts_(facts),
+      : quota_(quota),
+        queues_(queues),
+        pending_(pending),
+        facts_(facts),
         version_(quota.policy().team_count(), 0) {
     for (int32_t t = 0; t < quota.policy().team_count(); ++t) refresh(TeamIndex(t));
   }

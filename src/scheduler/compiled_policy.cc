@@ -44,8 +44,8 @@ Result<CompiledPolicy> CompiledPolicy::compile(const Policy& policy, std::vector
   }
   for (uint32_t i = 0; i < policy.priority_classes.size(); ++i) {
     const PriorityClass& pc = policy.priority_classes[i];
-    out.classes_.push_back({pc.meta.name, pc.value, pc.preemption_policy, pc.min_runtime,
-                            pc.preemption_grace_period});
+    out.classes_.push_back(
+        {pc.meta.name, pc.value, pc.preemption_policy, pc.min_runtime, pc.preemption_grace_period});
     out.class_by_name_[pc.meta.name] = i;
   }
   const auto team_count = static_cast<int32_t>(policy.teams.size());
@@ -82,7 +82,8 @@ Result<CompiledPolicy> CompiledPolicy::compile(const Policy& policy, std::vector
     compiled.name = team.meta.name;
     compiled.namespace_name = team.namespace_name.empty() ? team.meta.name : team.namespace_name;
     compiled.quota_node = t;
-    for (const FlavorQuota& fq : team.quota) compiled.flavor_order.push_back(out.flavor_by_name(fq.flavor));
+    for (const FlavorQuota& fq : team.quota)
+      compiled.flavor_order.push_back(out.flavor_by_name(fq.flavor));
     compiled.preemption = team.preemption;
     compiled.queueing = team.queueing;
     compiled.fair_share_weight = team.fair_share_weight;
@@ -103,7 +104,8 @@ Result<CompiledPolicy> CompiledPolicy::compile(const Policy& policy, std::vector
     const int32_t node = team_count + c;
     out.weights_[node] = cohort.fair_share_weight;
     if (!cohort.parent.empty()) {
-      out.parents_[node] = team_count + static_cast<int32_t>(out.cohort_by_name(cohort.parent).value());
+      out.parents_[node] =
+          team_count + static_cast<int32_t>(out.cohort_by_name(cohort.parent).value());
     }
     apply_quota(node, cohort.quota);
   }
@@ -125,8 +127,10 @@ Result<CompiledPolicy> CompiledPolicy::compile(const Policy& policy, std::vector
     if (!compiled.flavor.valid()) {
       return not_found("node '" + nodes[i].name + "' has unknown flavor '" + nodes[i].flavor + "'");
     }
-    auto rack = rack_ids.try_emplace({nodes[i].flavor, nodes[i].rack}, static_cast<int32_t>(rack_ids.size()));
-    auto block = block_ids.try_emplace({nodes[i].flavor, nodes[i].block}, static_cast<int32_t>(block_ids.size()));
+    auto rack = rack_ids.try_emplace({nodes[i].flavor, nodes[i].rack},
+                                     static_cast<int32_t>(rack_ids.size()));
+    auto block = block_ids.try_emplace({nodes[i].flavor, nodes[i].block},
+                                       static_cast<int32_t>(block_ids.size()));
     compiled.rack = rack.first->second;
     compiled.block = block.first->second;
     if (nodes[i].capacity.gpu() > 64) {

@@ -34,7 +34,7 @@ struct QuotaLimits {
 struct CompiledTeam {
   std::string name;
   std::string namespace_name;
-  int32_t quota_node = 0;                // == index of the team
+  int32_t quota_node = 0;                 // == index of the team
   std::vector<FlavorIndex> flavor_order;  // flavors the team may use, in order
   TeamPreemption preemption;
   QueueingStrategy queueing = QueueingStrategy::kBestEffortFifo;

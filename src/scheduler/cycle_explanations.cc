@@ -78,7 +78,8 @@ void SchedulingCycle::finish_explanations() {
   };
   std::unordered_map<uint64_t, uint32_t> index_of;
   if (options_.estimate_start_times) {
-    for (uint32_t i = 0; i < snapshot_.pending.size(); ++i) index_of.emplace(snapshot_.pending[i].id.value(), i);
+    for (uint32_t i = 0; i < snapshot_.pending.size(); ++i)
+      index_of.emplace(snapshot_.pending[i].id.value(), i);
   }
   // Demand queued ahead of each workload in its team (explanations follow queue order).
   std::vector<ResourceVector> ahead(policy_.team_count());
@@ -106,8 +107,8 @@ void SchedulingCycle::finish_explanations() {
     }
     queued += total;
     if (e.reason == PendingReason::kExceedsCapacity) continue;
-    e.estimated_start = need <= 0 ? snapshot_.now + policy_.cycle()
-                                  : timeline().when_released(e.flavor, r, need);
+    e.estimated_start =
+        need <= 0 ? snapshot_.now + policy_.cycle() : timeline().when_released(e.flavor, r, need);
   }
 }
 

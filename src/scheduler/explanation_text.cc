@@ -88,7 +88,8 @@ std::string describe_pending(const CompiledPolicy& policy, const PendingExplanat
              " available for it, " + format_quantity(resource, e.requested) + " requested.";
       if (e.holder_team >= 0) {
         text += " Team '" + policy.team(TeamIndex(e.holder_team)).name +
-                "' borrows the most of it (using " + format_quantity(resource, e.holder_usage) + ").";
+                "' borrows the most of it (using " + format_quantity(resource, e.holder_usage) +
+                ").";
       }
       break;
     }
@@ -99,9 +100,7 @@ std::string describe_pending(const CompiledPolicy& policy, const PendingExplanat
     case PendingReason::kExceedsCapacity:
       text = "It is larger than all healthy nodes of every flavor its team may use.";
       break;
-    case PendingReason::kWaitingForPreemption:
-      text = "Capacity is being freed for it.";
-      break;
+    case PendingReason::kWaitingForPreemption: text = "Capacity is being freed for it."; break;
     case PendingReason::kReserved:
       text = "Nodes of flavor " + policy.flavor_name(e.flavor) +
              " are reserved for it; until then they run only work that ends in time.";

@@ -16,9 +16,9 @@ double weighted_share(const QuotaTree& tree, int32_t quota_node) {
         std::max<int64_t>(0, tree.usage(quota_node, fr) - tree.subtree_quota(quota_node, fr));
     if (borrowed == 0) continue;
     const int64_t lendable = tree.subtree_quota(parent, fr);
-    const double ratio = lendable > 0 ? 1000.0 * static_cast<double>(borrowed) /
-                                            static_cast<double>(lendable)
-                                      : std::numeric_limits<double>::max();
+    const double ratio =
+        lendable > 0 ? 1000.0 * static_cast<double>(borrowed) / static_cast<double>(lendable)
+                     : std::numeric_limits<double>::max();
     share = std::max(share, ratio);
   }
   const double weight = policy.quota_node_weight(quota_node);
@@ -26,8 +26,8 @@ double weighted_share(const QuotaTree& tree, int32_t quota_node) {
   return share / weight;
 }
 
-double weighted_share_after(QuotaTree& tree, int32_t quota_node, TeamIndex team,
-                            FlavorIndex flavor, const ResourceVector& delta) {
+double weighted_share_after(QuotaTree& tree, int32_t quota_node, TeamIndex team, FlavorIndex flavor,
+                            const ResourceVector& delta) {
   tree.add_usage(team, flavor, delta);
   const double share = weighted_share(tree, quota_node);
   tree.remove_usage(team, flavor, delta);

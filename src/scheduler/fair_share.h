@@ -19,7 +19,7 @@ double weighted_share(const QuotaTree& tree, int32_t quota_node);
 
 // The share of `quota_node` if `team` used `delta` more of `flavor`; leaves
 // `tree` as it found it (it is modified and restored).
-double weighted_share_after(QuotaTree& tree, int32_t quota_node, TeamIndex team,
-                            FlavorIndex flavor, const ResourceVector& delta);
+double weighted_share_after(QuotaTree& tree, int32_t quota_node, TeamIndex team, FlavorIndex flavor,
+                            const ResourceVector& delta);
 
 }  // namespace allot

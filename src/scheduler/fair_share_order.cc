@@ -15,7 +15,10 @@ class FairShareOrder final : public AdmissionOrder {
   FairShareOrder(QuotaTree& quota, const TeamQueues& queues,
                  const std::vector<PendingWorkload>& pending,
                  const std::vector<PendingFacts>& facts)
-      : quota_(quota), queues_(queues), pending_(pending), facts_(facts),
+      : quota_(quota),
+        queues_(queues),
+        pending_(pending),
+        facts_(facts),
         policy_(quota.policy()),
         children_(policy_.quota_node_count()),
         entry_(policy_.quota_node_count()),

@@ -68,8 +68,7 @@ std::optional<std::vector<PodSetAssignment>> GangPlacer::place_in_blocks(
   return std::nullopt;
 }
 
-NodeIndex GangPlacer::best_in_domain(const PlacementRequest& request,
-                                     const ResourceVector& per_pod,
+NodeIndex GangPlacer::best_in_domain(const PlacementRequest& request, const ResourceVector& per_pod,
                                      std::span<const NodeIndex> domain) const {
   NodeIndex best;
   int64_t best_free = INT64_MAX;

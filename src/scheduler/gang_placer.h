@@ -24,7 +24,7 @@ struct PlacementRequest {
   WorkloadId workload;
   FlavorIndex flavor;
   std::span<const PodSetRequest> pod_sets;
-  std::span<const int32_t> counts;  // pods wanted per pod set
+  std::span<const int32_t> counts;                     // pods wanted per pod set
   Timestamp finish_by = Timestamp::infinite_future();  // declared end, for reservations
 };
 
@@ -33,7 +33,8 @@ class GangPlacer {
   explicit GangPlacer(CapacityIndex& capacity) : capacity_(&capacity) {}
 
   [[nodiscard]] std::optional<std::vector<PodSetAssignment>> place(const PlacementRequest& request);
-  void commit(std::span<const PodSetRequest> pod_sets, const std::vector<PodSetAssignment>& placement);
+  void commit(std::span<const PodSetRequest> pod_sets,
+              const std::vector<PodSetAssignment>& placement);
   void uncommit(std::span<const PodSetRequest> pod_sets,
                 const std::vector<PodSetAssignment>& placement);
 

@@ -67,15 +67,15 @@ enum class PendingReason : uint8_t {
 };
 
 enum class PreemptionVerdict : uint8_t {
-  kNotNeeded,          // no preemption was needed or considered
-  kNotAllowed,         // the team's policy or the priority class forbids it
-  kNoCandidates,       // nothing running that the policy lets it preempt
-  kCandidatesTooYoung, // candidates exist but are within minRuntimeSeconds
-  kInsufficient,       // preempting every candidate would still not make room
-  kFairShareRefused,   // the fair-share rule protects the other teams
-  kPreempting,         // victims chosen this cycle
-  kWaitingForVictims,  // victims chosen earlier are still stopping
-  kDeferred,           // the team's head already preempted this cycle
+  kNotNeeded,           // no preemption was needed or considered
+  kNotAllowed,          // the team's policy or the priority class forbids it
+  kNoCandidates,        // nothing running that the policy lets it preempt
+  kCandidatesTooYoung,  // candidates exist but are within minRuntimeSeconds
+  kInsufficient,        // preempting every candidate would still not make room
+  kFairShareRefused,    // the fair-share rule protects the other teams
+  kPreempting,          // victims chosen this cycle
+  kWaitingForVictims,   // victims chosen earlier are still stopping
+  kDeferred,            // the team's head already preempted this cycle
 };
 
 struct PendingExplanation {

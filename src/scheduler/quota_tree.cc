@@ -14,10 +14,12 @@ QuotaTree::QuotaTree(const CompiledPolicy& policy)
     for (int32_t fr = 0; fr < fr_count_; ++fr) {
       const QuotaLimits& limits = policy.limits(node, fr);
       int64_t subtree = limits.nominal;
-      for (int32_t child : policy.children(node)) subtree += at(subtree_, child, fr) - at(guard_, child, fr);
+      for (int32_t child : policy.children(node))
+        subtree += at(subtree_, child, fr) - at(guard_, child, fr);
       at(subtree_, node, fr) = subtree;
-      at(guard_, node, fr) =
-          limits.lending_limit == kNoLimit ? 0 : std::max<int64_t>(0, subtree - limits.lending_limit);
+      at(guard_, node, fr) = limits.lending_limit == kNoLimit
+                                 ? 0
+                                 : std::max<int64_t>(0, subtree - limits.lending_limit);
     }
   }
 }
@@ -105,7 +107,8 @@ bool QuotaTree::borrowing(TeamIndex team, FlavorIndex flavor) const {
   const int32_t node = policy_->team(team).quota_node;
   for (Resource r : kAllResources) {
     const int32_t fr = CompiledPolicy::fr_of(flavor, r);
-    if (policy_->governed(fr) && at(usage_, node, fr) > policy_->limits(node, fr).nominal) return true;
+    if (policy_->governed(fr) && at(usage_, node, fr) > policy_->limits(node, fr).nominal)
+      return true;
   }
   return false;
 }

@@ -50,11 +50,15 @@ class QuotaTree {
   // True when the team uses more than its nominal of some governed resource of the flavor.
   [[nodiscard]] bool borrowing(TeamIndex team, FlavorIndex flavor) const;
 
-  [[nodiscard]] int64_t usage(int32_t quota_node, int32_t fr) const { return at(usage_, quota_node, fr); }
+  [[nodiscard]] int64_t usage(int32_t quota_node, int32_t fr) const {
+    return at(usage_, quota_node, fr);
+  }
   [[nodiscard]] int64_t subtree_quota(int32_t quota_node, int32_t fr) const {
     return at(subtree_, quota_node, fr);
   }
-  [[nodiscard]] int64_t guard(int32_t quota_node, int32_t fr) const { return at(guard_, quota_node, fr); }
+  [[nodiscard]] int64_t guard(int32_t quota_node, int32_t fr) const {
+    return at(guard_, quota_node, fr);
+  }
   [[nodiscard]] int64_t nominal(int32_t quota_node, int32_t fr) const {
     return policy_->limits(quota_node, fr).nominal;
   }

@@ -8,7 +8,8 @@ namespace {
 
 // Earliest time at which `node` has room for `pods` pods of `per_pod`.
 Timestamp node_ready_at(const CapacityIndex& capacity, const ReleaseTimeline& timeline,
-                        NodeIndex node, const ResourceVector& per_pod, int32_t pods, Timestamp now) {
+                        NodeIndex node, const ResourceVector& per_pod, int32_t pods,
+                        Timestamp now) {
   const ResourceVector needed = per_pod * pods;
   ResourceVector free = capacity.free(node);
   if (needed.fits_in(free)) return now;

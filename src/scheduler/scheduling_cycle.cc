@@ -58,8 +58,9 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
   facts_.reserve(snapshot.pending.size());
   for (const PendingWorkload& w : snapshot.pending) {
     const std::vector<FlavorIndex> flavors = usable_flavors(w);
-    facts_.push_back({total_of(w, full_counts(w)),
-                      flavors.empty() ? policy.team(w.team).flavor_order.front() : flavors.front()});
+    facts_.push_back({total_of(w, full_counts(w)), flavors.empty()
+                                                       ? policy.team(w.team).flavor_order.front()
+                                                       : flavors.front()});
   }
   for (const CompiledNode& node : policy.nodes()) {
     flavor_capacity_[node.flavor.value()] += node.node.capacity;
@@ -118,7 +119,8 @@ void SchedulingCycle::evict_and_account() {
         const Duration grace = policy_.priority_class(w.priority_class).grace_period;
         Timestamp& stop_by = victims_stop_by_[it->second];
         const Timestamp candidate = snapshot_.now + grace;
-        stop_by = stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
+        stop_by =
+            stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
       }
     }
   }
@@ -232,8 +234,8 @@ bool SchedulingCycle::try_flavor(const PendingWorkload& w, FlavorIndex flavor, F
   }
   const ResourceVector total = total_of(w, full_counts(w));
   failure->shortfall = quota_.shortfall(w.team, flavor, total);
-  failure->reason = failure->shortfall.fr == -1 ? PendingReason::kNoFittingNodes
-                                                : PendingReason::kQuotaExhausted;
+  failure->reason =
+      failure->shortfall.fr == -1 ? PendingReason::kNoFittingNodes : PendingReason::kQuotaExhausted;
   return false;
 }
 
@@ -256,11 +258,13 @@ std::optional<std::vector<int32_t>> SchedulingCycle::fit_counts(
   // Partial admission: shrink every reducible pod set by the same number of
   // pods (never below its minCount); find the smallest shrink that fits.
   int32_t max_shrink = 0;
-  for (const PodSetRequest& set : w.pod_sets) max_shrink = std::max(max_shrink, set.count - set.min_count);
+  for (const PodSetRequest& set : w.pod_sets)
+    max_shrink = std::max(max_shrink, set.count - set.min_count);
   if (max_shrink == 0) return std::nullopt;
   auto shrunk = [&](int32_t by) {
     std::vector<int32_t> out;
-    for (const PodSetRequest& set : w.pod_sets) out.push_back(std::max(set.min_count, set.count - by));
+    for (const PodSetRequest& set : w.pod_sets)
+      out.push_back(std::max(set.min_count, set.count - by));
     return out;
   };
   std::vector<PodSetAssignment> smallest;

@@ -70,11 +70,11 @@ class SchedulingCycle {
   std::vector<PendingFacts> facts_;
   std::unique_ptr<AdmissionOrder> order_;
   std::optional<ReleaseTimeline> timeline_;
-  std::vector<bool> unavailable_;            // admitted: stopping or chosen as victim
-  std::vector<Timestamp> victims_stop_by_;   // pending: when its victims stop (if any)
+  std::vector<bool> unavailable_;           // admitted: stopping or chosen as victim
+  std::vector<Timestamp> victims_stop_by_;  // pending: when its victims stop (if any)
   std::vector<bool> team_preempted_;
-  std::vector<bool> team_blocked_;           // StrictFIFO head failed
-  std::vector<int32_t> reservations_left_;   // per flavor
+  std::vector<bool> team_blocked_;          // StrictFIFO head failed
+  std::vector<int32_t> reservations_left_;  // per flavor
   std::vector<ResourceVector> flavor_capacity_;
   Plan plan_;
 };

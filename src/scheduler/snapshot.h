@@ -64,8 +64,8 @@ struct AdmittedWorkload {
   FlavorIndex flavor;
   std::vector<PodSetRequest> pod_sets;
   std::vector<PodSetAssignment> assignment;  // one per pod set
-  bool terminating = false;   // preempted or evicted; holds capacity until it stops
-  WorkloadId preempted_for;   // the beneficiary while terminating after a preemption
+  bool terminating = false;                  // preempted or evicted; holds capacity until it stops
+  WorkloadId preempted_for;                  // the beneficiary while terminating after a preemption
 
   // Total resources held: sum over pod sets of per_pod * assigned count.
   [[nodiscard]] ResourceVector usage() const;
@@ -89,7 +89,7 @@ struct HeldReservation {
 struct Snapshot {
   Timestamp now;
   std::vector<HeldReservation> reservations;  // the previous plan's reservations
-  std::vector<NodeCondition> nodes;  // by NodeIndex; empty means all healthy
+  std::vector<NodeCondition> nodes;           // by NodeIndex; empty means all healthy
   std::vector<AdmittedWorkload> admitted;
   std::vector<PendingWorkload> pending;
 };

@@ -22,7 +22,10 @@ bool any_node_in(const AdmittedWorkload& w, const std::vector<NodeIndex>& nodes)
 VictimSelector::VictimSelector(QuotaTree& quota, CapacityIndex& capacity,
                                const std::vector<AdmittedWorkload>& admitted,
                                const std::vector<bool>& unavailable, Timestamp now)
-    : quota_(quota), capacity_(capacity), admitted_(admitted), unavailable_(unavailable),
+    : quota_(quota),
+      capacity_(capacity),
+      admitted_(admitted),
+      unavailable_(unavailable),
       now_(now) {}
 
 int32_t VictimSelector::root_of(int32_t quota_node) const {
@@ -47,8 +50,7 @@ const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex fla
 }
 
 std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWorkload& preemptor,
-                                                               FlavorIndex flavor,
-                                                               bool* too_young,
+                                                               FlavorIndex flavor, bool* too_young,
                                                                bool* any_allowed) {
   const CompiledPolicy& policy = quota_.policy();
   const TeamPreemption& rules = policy.team(preemptor.team).preemption;
@@ -63,7 +65,8 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWork
     if (unavailable_[i] || w.id == preemptor.preempted_by) continue;
     const bool same_team = w.team == preemptor.team;
     if (same_team) {
-      if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority) continue;
+      if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority)
+        continue;
     } else {
       if (!cross_team_allowed) continue;
       if (policy.parent(policy.team(w.team).quota_node) == kNoParent) continue;
@@ -78,16 +81,15 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWork
     const AdmittedWorkload& x = admitted_[a.index];
     const AdmittedWorkload& y = admitted_[b.index];
     return std::make_tuple(a.same_team, x.priority, -x.admitted_at.ms(),
-                           (now_ - x.last_checkpoint).ms(), x.id) <
-           std::make_tuple(b.same_team, y.priority, -y.admitted_at.ms(),
-                           (now_ - y.last_checkpoint).ms(), y.id);
+                           (now_ - x.last_checkpoint).ms(),
+                           x.id) < std::make_tuple(b.same_team, y.priority, -y.admitted_at.ms(),
+                                                   (now_ - y.last_checkpoint).ms(), y.id);
   });
   return out;
 }
 
 PreemptionReason VictimSelector::reason_for(const PendingWorkload& preemptor, FlavorIndex flavor,
-                                            const ResourceVector& total,
-                                            const Candidate& c) const {
+                                            const ResourceVector& total, const Candidate& c) const {
   if (c.same_team) return PreemptionReason::kWithinTeam;
   if (quota_.policy().fair_sharing()) return PreemptionReason::kFairShare;
   return quota_.would_borrow(preemptor.team, flavor, total)
@@ -132,8 +134,8 @@ bool VictimSelector::fits(const PendingWorkload& preemptor, FlavorIndex flavor,
   if (!quota_.fits(preemptor.team, flavor, total)) return false;
   if (!total.fits_in(capacity_.flavor_free(flavor))) return false;
   GangPlacer placer(capacity_);
-  auto placed = placer.place({preemptor.id, flavor, preemptor.pod_sets, counts,
-                              Timestamp::infinite_future()});
+  auto placed = placer.place(
+      {preemptor.id, flavor, preemptor.pod_sets, counts, Timestamp::infinite_future()});
   if (!placed) return false;
   used_nodes->clear();
   for (const auto& set : *placed) {
@@ -194,10 +196,9 @@ VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex 
   if (!fitted) {
     for (auto it = removed.rbegin(); it != removed.rend(); ++it) restore(it->index);
     choice.victims.clear();
-    choice.verdict = candidates.empty()
-                         ? (too_young ? PreemptionVerdict::kCandidatesTooYoung
-                                      : PreemptionVerdict::kNoCandidates)
-                         : PreemptionVerdict::kInsufficient;
+    choice.verdict = candidates.empty() ? (too_young ? PreemptionVerdict::kCandidatesTooYoung
+                                                     : PreemptionVerdict::kNoCandidates)
+                                        : PreemptionVerdict::kInsufficient;
     return choice;
   }
   // Put back every victim that is not needed, latest first.

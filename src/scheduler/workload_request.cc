@@ -27,13 +27,12 @@ Status check_priority_class(const CompiledPolicy& policy, const CompiledTeam& te
                             const std::string& name, PriorityClassIndex* out) {
   if (name.empty()) {
     if (policy.priority_classes().empty()) {
-      return invalid_argument("no priority class given and none is defined",
-                              "spec.priorityClass");
+      return invalid_argument("no priority class given and none is defined", "spec.priorityClass");
     }
     // The lowest-valued class is the default, as a cautious choice.
-    auto lowest = std::min_element(
-        policy.priority_classes().begin(), policy.priority_classes().end(),
-        [](const auto& a, const auto& b) { return a.value < b.value; });
+    auto lowest =
+        std::min_element(policy.priority_classes().begin(), policy.priority_classes().end(),
+                         [](const auto& a, const auto& b) { return a.value < b.value; });
     *out = PriorityClassIndex(static_cast<uint16_t>(lowest - policy.priority_classes().begin()));
   } else {
     *out = policy.priority_class_by_name(name);
@@ -58,9 +57,9 @@ Status convert_pod_set(const CompiledPolicy& policy, const CompiledTeam& team, c
     return invalid_argument("count must be at least 1", pod_set_field(index, "count"));
   }
   if (in.min_count < 0 || in.min_count > in.count) {
-    return invalid_argument("minCount must be between 1 and count (" +
-                                std::to_string(in.count) + ")",
-                            pod_set_field(index, "minCount"));
+    return invalid_argument(
+        "minCount must be between 1 and count (" + std::to_string(in.count) + ")",
+        pod_set_field(index, "minCount"));
   }
   if (in.resources.any_negative()) {
     return invalid_argument("resources must not be negative", pod_set_field(index, "resources"));
@@ -71,12 +70,13 @@ Status convert_pod_set(const CompiledPolicy& policy, const CompiledTeam& team, c
   if (!in.flavor.empty()) {
     out->required_flavor = policy.flavor_by_name(in.flavor);
     if (!out->required_flavor.valid()) {
-      return not_found("unknown ResourceFlavor '" + in.flavor + "'", pod_set_field(index, "flavor"));
+      return not_found("unknown ResourceFlavor '" + in.flavor + "'",
+                       pod_set_field(index, "flavor"));
     }
     if (!team_uses_flavor(team, out->required_flavor)) {
-      return failed_precondition("team '" + team.name + "' has no quota in flavor '" + in.flavor +
-                                     "'",
-                                 pod_set_field(index, "flavor"));
+      return failed_precondition(
+          "team '" + team.name + "' has no quota in flavor '" + in.flavor + "'",
+          pod_set_field(index, "flavor"));
     }
   }
   const bool fits_somewhere =
@@ -85,9 +85,9 @@ Status convert_pod_set(const CompiledPolicy& policy, const CompiledTeam& team, c
                some_node_holds(policy, f, in.resources);
       });
   if (!fits_somewhere) {
-    return failed_precondition("one pod (" + in.resources.to_string() +
-                                   ") is larger than every node the team can use",
-                               pod_set_field(index, "resources"));
+    return failed_precondition(
+        "one pod (" + in.resources.to_string() + ") is larger than every node the team can use",
+        pod_set_field(index, "resources"));
   }
   return {};
 }

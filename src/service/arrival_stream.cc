@@ -27,14 +27,14 @@ Status check_arrival(const Arrival& arrival, size_t index) {
     return invalid_argument("workload without a name", where + ".name");
   }
   if (arrival.at < Timestamp::epoch() || arrival.at.ms() > kMaxArrivalMillis) {
-    return invalid_argument("arrival time must lie between 0 and " +
-                                Duration::millis(kMaxArrivalMillis).to_string(),
-                            where + ".at");
+    return invalid_argument(
+        "arrival time must lie between 0 and " + Duration::millis(kMaxArrivalMillis).to_string(),
+        where + ".at");
   }
   if (arrival.runtime < Duration() || arrival.runtime.ms() > kMaxArrivalMillis) {
-    return invalid_argument("runtime must lie between 0 and " +
-                                Duration::millis(kMaxArrivalMillis).to_string(),
-                            where + ".runtime");
+    return invalid_argument(
+        "runtime must lie between 0 and " + Duration::millis(kMaxArrivalMillis).to_string(),
+        where + ".runtime");
   }
   return {};
 }
@@ -47,9 +47,9 @@ Result<ArrivalStream> ArrivalStream::create(std::vector<Arrival> arrivals) {
     ALLOT_RETURN_IF_ERROR(check_arrival(arrivals[i], i));
     const ObjectMeta& meta = arrivals[i].workload.meta;
     if (!names.emplace(meta.namespace_name, meta.name).second) {
-      return invalid_argument("duplicate workload name '" + meta.namespace_name + "/" +
-                                  meta.name + "'",
-                              "Workload/" + meta.namespace_name + "/" + meta.name);
+      return invalid_argument(
+          "duplicate workload name '" + meta.namespace_name + "/" + meta.name + "'",
+          "Workload/" + meta.namespace_name + "/" + meta.name);
     }
   }
   std::stable_sort(arrivals.begin(), arrivals.end(),
@@ -61,8 +61,8 @@ Result<ArrivalStream> ArrivalStream::from_scenario(const Scenario& scenario) {
   int64_t total = static_cast<int64_t>(scenario.workloads.size());
   for (size_t g = 0; g < scenario.generators.size(); ++g) {
     const ScenarioGenerator& generator = scenario.generators[g];
-    const std::string where = "Scenario/" + scenario.meta.name + ".spec.generators[" +
-                              std::to_string(g) + "]";
+    const std::string where =
+        "Scenario/" + scenario.meta.name + ".spec.generators[" + std::to_string(g) + "]";
     if (generator.count < 0 || generator.count > kMaxGeneratedArrivals - total) {
       return invalid_argument("generator count must be between 0 and " +
                                   std::to_string(kMaxGeneratedArrivals) + " in all",

@@ -36,10 +36,10 @@ Status SimulationLoop::run(SimulationTrace& trace) {
   Timestamp now = round_up(first);
   while (true) {
     if (trace.cycles >= options_.max_cycles) {
-      return {ErrorCode::kResourceExhausted,
-              "simulation did not settle within " + std::to_string(options_.max_cycles) +
-                  " scheduling cycles (virtual time " + (now - Timestamp::epoch()).to_string() +
-                  ")"};
+      return {ErrorCode::kResourceExhausted, "simulation did not settle within " +
+                                                 std::to_string(options_.max_cycles) +
+                                                 " scheduling cycles (virtual time " +
+                                                 (now - Timestamp::epoch()).to_string() + ")"};
     }
     ++trace.cycles;
     apply_executor_events(now);
@@ -84,8 +84,9 @@ void SimulationLoop::apply_executor_events(Timestamp now) {
     }
     live.evicted = false;
   }
-  std::erase_if(snapshot_.admitted,
-                [&](const AdmittedWorkload& a) { return live_[a.id.value()].phase != Phase::kRunning; });
+  std::erase_if(snapshot_.admitted, [&](const AdmittedWorkload& a) {
+    return live_[a.id.value()].phase != Phase::kRunning;
+  });
 }
 
 void SimulationLoop::make_pending(WorkloadId id) {
@@ -157,9 +158,9 @@ bool SimulationLoop::carry_out(const Plan& plan, Timestamp now) {
 }
 
 AdmittedWorkload* SimulationLoop::find_admitted(WorkloadId id) {
-  auto it = std::lower_bound(
-      snapshot_.admitted.begin(), snapshot_.admitted.end(), id,
-      [](const AdmittedWorkload& a, WorkloadId value) { return a.id < value; });
+  auto it =
+      std::lower_bound(snapshot_.admitted.begin(), snapshot_.admitted.end(), id,
+                       [](const AdmittedWorkload& a, WorkloadId value) { return a.id < value; });
   return it != snapshot_.admitted.end() && it->id == id ? &*it : nullptr;
 }
 
@@ -186,8 +187,7 @@ bool SimulationLoop::preempt(const Preemption& preemption, Timestamp now) {
     return false;
   }
   AdmittedWorkload* admitted = find_admitted(id);
-  if (live_[id.value()].phase != Phase::kRunning || admitted == nullptr ||
-      admitted->terminating) {
+  if (live_[id.value()].phase != Phase::kRunning || admitted == nullptr || admitted->terminating) {
     return false;  // the scheduler must not pick a victim twice; ignore if it does
   }
   admitted->terminating = true;
@@ -201,8 +201,7 @@ bool SimulationLoop::preempt(const Preemption& preemption, Timestamp now) {
 
 bool SimulationLoop::admit(const Admission& admission, Timestamp now) {
   const WorkloadId id = admission.workload;
-  if (!id.valid() || id.value() >= live_.size() ||
-      live_[id.value()].phase != Phase::kPending) {
+  if (!id.valid() || id.value() >= live_.size() || live_[id.value()].phase != Phase::kPending) {
     return false;  // only pending workloads can be admitted
   }
   LiveWorkload& live = live_[id.value()];
@@ -250,8 +249,7 @@ Timestamp SimulationLoop::next_min_runtime_expiry(Timestamp now) const {
     if (admitted.terminating || !admitted.priority_class.valid()) {
       continue;
     }
-    const Duration min_runtime =
-        input_.policy->priority_class(admitted.priority_class).min_runtime;
+    const Duration min_runtime = input_.policy->priority_class(admitted.priority_class).min_runtime;
     const Timestamp expiry = admitted.admitted_at + min_runtime;
     // `>=`: whether a workload exactly min_runtime old may be preempted is the
     // scheduler's call, so the cycle after the expiry is visited too.

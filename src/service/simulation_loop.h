@@ -48,10 +48,10 @@ struct NodeHealthChange {
 
 struct SimulationLoopInput {
   std::shared_ptr<const CompiledPolicy> policy;
-  std::vector<SimulatedArrival> arrivals;    // ordered by arrival time
-  std::vector<NodeHealthChange> node_events; // ordered by time
-  Duration cycle = Duration::seconds(1);     // > 0
-  Resource primary = Resource::kGpu;         // the resource metered in RunSegments
+  std::vector<SimulatedArrival> arrivals;     // ordered by arrival time
+  std::vector<NodeHealthChange> node_events;  // ordered by time
+  Duration cycle = Duration::seconds(1);      // > 0
+  Resource primary = Resource::kGpu;          // the resource metered in RunSegments
 };
 
 class SimulationLoop {
@@ -93,7 +93,7 @@ class SimulationLoop {
   const SimulationOptions& options_;
   Scheduler scheduler_;
   sim::VirtualExecutor executor_;
-  Snapshot snapshot_;  // pending and admitted kept sorted by id
+  Snapshot snapshot_;               // pending and admitted kept sorted by id
   std::vector<LiveWorkload> live_;  // by WorkloadId
   std::vector<AdmittedWorkload> newly_admitted_;
   bool pending_unsorted_ = false;

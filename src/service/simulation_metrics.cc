@@ -48,7 +48,7 @@ int64_t union_length(std::vector<std::pair<int64_t, int64_t>> intervals) {
 }
 
 struct Allocation {
-  double total = 0;        // amount x milliseconds
+  double total = 0;  // amount x milliseconds
   double above_nominal = 0;
 };
 

@@ -65,9 +65,9 @@ struct SimulationReport {
   int64_t admissions = 0;
   int64_t preemptions = 0;
   int64_t evictions = 0;
-  int64_t cycles = 0;  // scheduling cycles run (fewer when idle cycles are skipped)
-  std::vector<TeamMetrics> teams;      // in policy order
-  std::vector<ClassMetrics> classes;   // policy order, then others by name
+  int64_t cycles = 0;                 // scheduling cycles run (fewer when idle cycles are skipped)
+  std::vector<TeamMetrics> teams;     // in policy order
+  std::vector<ClassMetrics> classes;  // policy order, then others by name
   std::vector<WorkloadRecord> workloads;  // in arrival order
   // "namespace/name" of workloads still pending when the simulation ended
   // (nothing left could ever admit them).

@@ -44,8 +44,9 @@ Result<std::vector<NodeHealthChange>> resolve_node_events(
     }
     changes.push_back({Timestamp::epoch() + events[i].at, node, events[i].healthy});
   }
-  std::stable_sort(changes.begin(), changes.end(),
-                   [](const NodeHealthChange& a, const NodeHealthChange& b) { return a.at < b.at; });
+  std::stable_sort(
+      changes.begin(), changes.end(),
+      [](const NodeHealthChange& a, const NodeHealthChange& b) { return a.at < b.at; });
   return changes;
 }
 

@@ -16,9 +16,9 @@
 namespace allot::arch {
 
 struct IncludeLine {
-  int line = 0;          // 1-based line number in the including file
-  std::string header;    // as written between the delimiters: "base/status.h", "vector"
-  bool angled = false;   // <...> rather than "..."
+  int line = 0;         // 1-based line number in the including file
+  std::string header;   // as written between the delimiters: "base/status.h", "vector"
+  bool angled = false;  // <...> rather than "..."
 
   friend bool operator==(const IncludeLine&, const IncludeLine&) = default;
 };

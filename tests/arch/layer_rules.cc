@@ -48,8 +48,10 @@ const LayerRule* find_rule(std::string_view layer) {
 
 // Standard headers that do I/O, start threads or read a clock.
 constexpr std::array<std::string_view, 19> kImpureHeaders = {
-    "thread", "mutex", "shared_mutex", "condition_variable", "future", "atomic", "stop_token",
-    "semaphore", "latch", "barrier", "chrono", "ctime", "time.h", "fstream", "iostream", "cstdio",
+    "thread",  "mutex",      "shared_mutex", "condition_variable",
+    "future",  "atomic",     "stop_token",   "semaphore",
+    "latch",   "barrier",    "chrono",       "ctime",
+    "time.h",  "fstream",    "iostream",     "cstdio",
     "stdio.h", "filesystem", "random"};
 
 // Project headers that pure layers may not see (the Clock contract, base/clock.h).
@@ -70,9 +72,8 @@ std::string join(const std::vector<std::string_view>& items) {
 }
 
 bool is_standard_header(std::string_view header) {
-  return !header.empty() && std::all_of(header.begin(), header.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || c == '_';
-  });
+  return !header.empty() && std::all_of(header.begin(), header.end(),
+                                        [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
 }
 
 template <size_t N>

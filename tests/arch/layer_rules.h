@@ -18,7 +18,7 @@
 namespace allot::arch {
 
 struct Violation {
-  std::string path;     // relative to src/
+  std::string path;  // relative to src/
   int line = 0;
   std::string include;  // as written: "\"service/x.h\"" or "<thread>"; empty for the file itself
   std::string reason;

@@ -1,12 +1,12 @@
 // Dependencies point inward only (DESIGN.md section 10): every #include of
 // every file under src/ is checked against the layer table, and the checker
 // itself is checked on fabricated trees, so that a broken checker fails too.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "arch/include_scanner.h"
 #include "arch/layer_rules.h"
@@ -156,9 +156,8 @@ constexpr LayerEdge kEdges[] = {
 TEST(LayerRules, EveryRowOfTheTableAllowsAndForbidsAsDesigned) {
   for (const LayerEdge& edge : kEdges) {
     const std::vector<Violation> violations = find_violations(file_including(edge.from, edge.to));
-    EXPECT_EQ(violations.empty(), edge.allowed)
-        << edge.from << " -> " << edge.to << "\n"
-        << describe(violations);
+    EXPECT_EQ(violations.empty(), edge.allowed) << edge.from << " -> " << edge.to << "\n"
+                                                << describe(violations);
   }
 }
 

@@ -1,8 +1,8 @@
 #include "base/clock.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
+
+#include <gtest/gtest.h>
 
 namespace allot {
 namespace {

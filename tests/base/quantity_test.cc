@@ -1,9 +1,9 @@
 #include "base/quantity.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace allot {
 namespace {

@@ -1,7 +1,7 @@
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <limits>
+
+#include <gtest/gtest.h>
 
 #include "base/quantity.h"
 
@@ -93,7 +93,8 @@ TEST(ResourceVector, CheckedAddReportsSumsAboveTheMaximumAsOutOfRange) {
 }
 
 TEST(ResourceVector, CheckedAddReportsInt64OverflowAsOutOfRange) {
-  Result<ResourceVector> sum = checked_add(ResourceVector(kInt64Max, 0, 0), ResourceVector(1, 0, 0));
+  Result<ResourceVector> sum =
+      checked_add(ResourceVector(kInt64Max, 0, 0), ResourceVector(1, 0, 0));
 
   EXPECT_EQ(sum.status().code(), ErrorCode::kOutOfRange);
   EXPECT_NE(sum.status().message().find("gpu"), std::string::npos);

@@ -1,10 +1,10 @@
 #include "base/result.h"
 
-#include <gtest/gtest.h>
-
 #include <memory>
 #include <string>
 #include <utility>
+
+#include <gtest/gtest.h>
 
 namespace allot {
 namespace {
@@ -85,7 +85,7 @@ TEST(ResultDeathTest, ValueOfAnErrorIsAnInvariantViolation) {
 }
 
 TEST(ResultDeathTest, AnOkStatusIsNotAnError) {
-  EXPECT_DEATH(Result<int>{Status()}, "invariant violated");
+  EXPECT_DEATH((void)Result<int>(Status()), "invariant violated");
 }
 
 }  // namespace

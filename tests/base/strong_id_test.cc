@@ -1,11 +1,11 @@
 #include "base/strong_id.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <set>
 #include <type_traits>
 #include <unordered_set>
+
+#include <gtest/gtest.h>
 
 namespace allot {
 namespace {

@@ -1,9 +1,9 @@
 #include "base/time.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
 #include <string_view>
+
+#include <gtest/gtest.h>
 
 namespace allot {
 namespace {

@@ -1,14 +1,13 @@
 // Runs the built `allot` executable the way users do, and checks its exit
 // codes, messages and outputs.
-#include <sys/wait.h>
-
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
 namespace {
 
@@ -159,7 +158,8 @@ spec: {quota: [{flavor: h100, resources: {gpu: {nominal: -3}}}]}
 TEST(AllotBinary, FileWithoutScenarioIsAUsageError) {
   const std::string path = temp_path("policy.yaml");
   std::string policy_only = kSmallScenario;
-  policy_only = policy_only.substr(0, policy_only.find("---\napiVersion: allot/v1\nkind: Scenario"));
+  policy_only =
+      policy_only.substr(0, policy_only.find("---\napiVersion: allot/v1\nkind: Scenario"));
   write_file(path, policy_only);
   const Outcome outcome = run_allot("simulate --scenario '" + path + "'");
   EXPECT_EQ(outcome.exit_code, 2);
@@ -172,8 +172,8 @@ TEST(AllotBinary, JsonOutputIsOneObjectWithEveryKey) {
   const nlohmann::json json = nlohmann::json::parse(outcome.out, nullptr, false);
   ASSERT_FALSE(json.is_discarded()) << outcome.out;
   ASSERT_TRUE(json.is_object());
-  for (const char* key : {"wall_s", "utilization", "admissions", "preemptions", "teams",
-                          "classes", "runtime_s", "never_admitted"}) {
+  for (const char* key : {"wall_s", "utilization", "admissions", "preemptions", "teams", "classes",
+                          "runtime_s", "never_admitted"}) {
     EXPECT_TRUE(json.contains(key)) << key;
   }
   ASSERT_TRUE(json["teams"].contains("alpha"));
@@ -207,7 +207,8 @@ TEST(AllotBinary, WorkloadsCsvHasTheHeaderAndOneRowPerWorkload) {
   std::istringstream csv(read_file(csv_path));
   std::string line;
   ASSERT_TRUE(std::getline(csv, line));
-  EXPECT_EQ(line, "name,namespace,priority_class,submitted_s,admitted_s,finished_s,preemptions,state");
+  EXPECT_EQ(line,
+            "name,namespace,priority_class,submitted_s,admitted_s,finished_s,preemptions,state");
   int rows = 0;
   while (std::getline(csv, line)) {
     ++rows;

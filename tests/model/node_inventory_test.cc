@@ -1,9 +1,9 @@
 #include "model/node_inventory.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace allot {
 namespace {
@@ -22,12 +22,14 @@ NodePool pool(const std::string& name, const std::string& flavor, int32_t count,
 
 std::vector<int32_t> racks_of(const std::vector<Node>& nodes) {
   std::vector<int32_t> racks;
+  racks.reserve(nodes.size());
   for (const Node& node : nodes) racks.push_back(node.rack);
   return racks;
 }
 
 std::vector<int32_t> blocks_of(const std::vector<Node>& nodes) {
   std::vector<int32_t> blocks;
+  blocks.reserve(nodes.size());
   for (const Node& node : nodes) blocks.push_back(node.block);
   return blocks;
 }
@@ -73,8 +75,7 @@ TEST(NodeInventory, GroupsConsecutiveNodesIntoRacks) {
 
 TEST(NodeInventory, GroupsConsecutiveRacksIntoBlocks) {
   Policy policy;
-  policy.node_pools = {
-      pool("h100-pool", "h100", 10, {.nodes_per_rack = 2, .racks_per_block = 2})};
+  policy.node_pools = {pool("h100-pool", "h100", 10, {.nodes_per_rack = 2, .racks_per_block = 2})};
 
   const std::vector<Node> nodes = expand_node_pools(policy);
 
@@ -102,11 +103,9 @@ TEST(NodeInventory, NumbersRacksAndBlocksPerFlavorAcrossPools) {
 
   ASSERT_EQ(nodes.size(), 14U);
   // h100-a: 6 nodes fill racks 0-1 of block 0; a partial rack is not shared.
-  EXPECT_EQ(racks_of({nodes.begin(), nodes.begin() + 6}),
-            (std::vector<int32_t>{0, 0, 0, 0, 1, 1}));
+  EXPECT_EQ(racks_of({nodes.begin(), nodes.begin() + 6}), (std::vector<int32_t>{0, 0, 0, 0, 1, 1}));
   // a100 numbers from zero: its racks are its own.
-  EXPECT_EQ(racks_of({nodes.begin() + 6, nodes.begin() + 10}),
-            (std::vector<int32_t>{0, 0, 0, 0}));
+  EXPECT_EQ(racks_of({nodes.begin() + 6, nodes.begin() + 10}), (std::vector<int32_t>{0, 0, 0, 0}));
   // h100-b continues after h100-a: rack 2, and a new block since a block is not shared either.
   EXPECT_EQ(nodes[10].name, "h100-b-0");
   EXPECT_EQ(racks_of({nodes.begin() + 10, nodes.end()}), (std::vector<int32_t>{2, 2, 2, 2}));

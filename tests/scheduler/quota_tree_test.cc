@@ -1,1 +1,99 @@
+// QuotaTree: Kueue's lending/borrowing arithmetic, checked against numbers
+// worked out by hand.
+#include "scheduler/quota_tree.h"
+
 #include <gtest/gtest.h>
+
+#include "model/node_inventory.h"
+
+namespace allot {
+namespace {
+
+FlavorQuota gpus(int64_t nominal, std::optional<int64_t> borrow = {},
+                 std::optional<int64_t> lend = {}) {
+  FlavorQuota q;
+  q.flavor = "h100";
+  q.resources[0] = {nominal, borrow, lend};
+  q.declared[0] = true;
+  return q;
+}
+
+// root { mid { a(10, lend 4), b(6, borrow 2) }, c(20) }
+CompiledPolicy tree_policy() {
+  Policy p;
+  ResourceFlavor f;
+  f.meta.name = "h100";
+  p.flavors = {f};
+  Cohort root;
+  root.meta.name = "root";
+  Cohort mid;
+  mid.meta.name = "mid";
+  mid.parent = "root";
+  p.cohorts = {root, mid};
+  auto team = [](const std::string& name, const std::string& cohort, FlavorQuota q) {
+    Team t;
+    t.meta.name = name;
+    t.namespace_name = name;
+    t.cohort = cohort;
+    t.quota = {std::move(q)};
+    return t;
+  };
+  p.teams = {team("a", "mid", gpus(10, {}, 4)), team("b", "mid", gpus(6, 2)),
+             team("c", "root", gpus(20))};
+  return CompiledPolicy::compile(p, {}).value();
+}
+
+constexpr int32_t kA = 0, kB = 1, kC = 2, kRoot = 3, kMid = 4;
+const FlavorIndex kH100(0);
+const int32_t kGpu = CompiledPolicy::fr_of(kH100, Resource::kGpu);
+
+TEST(QuotaTree, SubtreeQuotaCountsOnlyWhatChildrenLend) {
+  const CompiledPolicy policy = tree_policy();
+  QuotaTree tree(policy);
+  EXPECT_EQ(tree.guard(kA, kGpu), 6);              // 10 - lendingLimit 4
+  EXPECT_EQ(tree.subtree_quota(kMid, kGpu), 10);   // 4 lent by a + 6 by b
+  EXPECT_EQ(tree.subtree_quota(kRoot, kGpu), 30);  // 10 + 20
+}
+
+TEST(QuotaTree, AvailabilityIncludesWhatAncestorsCanLend) {
+  const CompiledPolicy policy = tree_policy();
+  QuotaTree tree(policy);
+  EXPECT_EQ(tree.available(kA, kGpu), 6 + 30);  // its guard, plus all the root can lend
+  EXPECT_EQ(tree.available(kB, kGpu), 8);       // nominal 6 + borrowingLimit 2
+  EXPECT_EQ(tree.available(kC, kGpu), 30);
+}
+
+TEST(QuotaTree, UsageBeyondGuardPropagatesUpward) {
+  const CompiledPolicy policy = tree_policy();
+  QuotaTree tree(policy);
+  tree.add_usage(TeamIndex(kA), kH100, ResourceVector(8, 0, 0));
+  EXPECT_EQ(tree.usage(kMid, kGpu), 2);  // 8 - guard 6
+  EXPECT_EQ(tree.usage(kRoot, kGpu), 2);
+  EXPECT_EQ(tree.available(kC, kGpu), 28);
+  tree.add_usage(TeamIndex(kC), kH100, ResourceVector(25, 0, 0));
+  EXPECT_EQ(tree.available(kB, kGpu), 3);  // the root has 30 - 27 = 3 left
+  EXPECT_FALSE(tree.fits(TeamIndex(kB), kH100, ResourceVector(4, 0, 0)));
+  const QuotaShortfall s = tree.shortfall(TeamIndex(kB), kH100, ResourceVector(4, 0, 0));
+  EXPECT_EQ(s.binding_node, kRoot);
+  EXPECT_EQ(s.available, 3);
+  tree.remove_usage(TeamIndex(kC), kH100, ResourceVector(25, 0, 0));
+  EXPECT_EQ(tree.available(kB, kGpu), 8);
+}
+
+TEST(QuotaTree, BorrowingLimitBindsAtTheTeam) {
+  const CompiledPolicy policy = tree_policy();
+  QuotaTree tree(policy);
+  const QuotaShortfall s = tree.shortfall(TeamIndex(kB), kH100, ResourceVector(9, 0, 0));
+  EXPECT_EQ(s.binding_node, kB);
+  EXPECT_TRUE(tree.would_borrow(TeamIndex(kB), kH100, ResourceVector(7, 0, 0)));
+  EXPECT_FALSE(tree.would_borrow(TeamIndex(kB), kH100, ResourceVector(6, 0, 0)));
+}
+
+TEST(QuotaTree, UngovernedResourcesAlwaysFit) {
+  const CompiledPolicy policy = tree_policy();
+  QuotaTree tree(policy);
+  EXPECT_TRUE(tree.fits(TeamIndex(kC), kH100, ResourceVector(0, 1'000'000, 0)));
+}
+
+}  // namespace
+}  // namespace allot

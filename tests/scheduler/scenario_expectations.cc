@@ -60,7 +60,8 @@ class Checker {
   void compare_set(const YAML::Node& expected, const Names& actual, const std::string& what) {
     if (!expected) return;
     const Names want = expected_names(expected);
-    if (want != actual) errors_.push_back(what + ": expected " + join(want) + ", got " + join(actual));
+    if (want != actual)
+      errors_.push_back(what + ": expected " + join(want) + ", got " + join(actual));
   }
 
   const PendingExplanation* explanation(const std::string& who) {
@@ -95,8 +96,8 @@ class Checker {
       if (const auto* x = explanation(item.first.as<std::string>())) {
         const std::string text = describe_pending(*s_.policy, *x, s_.snapshot.now);
         if (text.find(item.second.as<std::string>()) == std::string::npos) {
-          errors_.push_back(item.first.as<std::string>() + ": explanation '" + text +
-                            "' lacks '" + item.second.as<std::string>() + "'");
+          errors_.push_back(item.first.as<std::string>() + ": explanation '" + text + "' lacks '" +
+                            item.second.as<std::string>() + "'");
         }
       }
     }
@@ -154,7 +155,8 @@ class Checker {
           nodes.insert(s_.policy->node(pod.node).node.name);
         }
       }
-      if (item.second["racks"] && static_cast<int>(racks.size()) != item.second["racks"].as<int>()) {
+      if (item.second["racks"] &&
+          static_cast<int>(racks.size()) != item.second["racks"].as<int>()) {
         errors_.push_back(who + ": spans " + std::to_string(racks.size()) + " racks, expected " +
                           item.second["racks"].as<std::string>());
       }
@@ -185,8 +187,8 @@ class Checker {
         continue;
       }
       if (item.second["startsAt"]) {
-        const Timestamp want = Timestamp::epoch() +
-                               parse_duration(item.second["startsAt"].as<std::string>()).value();
+        const Timestamp want =
+            Timestamp::epoch() + parse_duration(item.second["startsAt"].as<std::string>()).value();
         if (it->starts_at != want) {
           errors_.push_back(who + ": reservation starts at " + std::to_string(it->starts_at.ms()) +
                             "ms, expected " + std::to_string(want.ms()) + "ms");

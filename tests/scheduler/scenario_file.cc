@@ -74,7 +74,8 @@ Result<AdmittedWorkload> pin_running(const CompiledPolicy& policy, const Pending
   FlavorIndex flavor;
   for (size_t s = 0; s < p.pod_sets.size(); ++s) {
     for (int32_t pod = 0; pod < p.pod_sets[s].count; ++pod, ++next) {
-      if (next >= nodes.size()) return invalid_argument("fewer nodes than pods for " + std::to_string(p.id.value()));
+      if (next >= nodes.size())
+        return invalid_argument("fewer nodes than pods for " + std::to_string(p.id.value()));
       const NodeIndex node = policy.node_by_name(nodes[next].as<std::string>());
       if (!node.valid()) return not_found("unknown node " + nodes[next].as<std::string>());
       flavor = policy.node(node).flavor;
@@ -124,7 +125,8 @@ Status add_running(LoadedScenario& out, const Scheduler& scheduler, const YAML::
                        : place_running(scheduler, p, out.snapshot, started);
     if (!admitted.ok()) return admitted.status();
     AdmittedWorkload a = std::move(admitted).value();
-    a.last_checkpoint = Timestamp::epoch() + duration_or(entry["checkpointAt"], started - Timestamp::epoch());
+    a.last_checkpoint =
+        Timestamp::epoch() + duration_or(entry["checkpointAt"], started - Timestamp::epoch());
     a.terminating = entry["terminating"] && entry["terminating"].as<bool>();
     out.names[id.value()] = key_of(entry);
     out.snapshot.admitted.push_back(std::move(a));
@@ -148,7 +150,8 @@ Status add_pending(LoadedScenario& out, const YAML::Node& pending, uint64_t* nex
     ALLOT_ASSIGN_OR_RETURN(PendingWorkload p,
                            make_pending_workload(*out.policy, workloads[i], id, queued));
     out.names[id.value()] = key_of(entry);
-    if (entry["preemptedBy"]) p.preempted_by = id_by_name(out, entry["preemptedBy"].as<std::string>());
+    if (entry["preemptedBy"])
+      p.preempted_by = id_by_name(out, entry["preemptedBy"].as<std::string>());
     out.snapshot.pending.push_back(std::move(p));
   }
   return {};
@@ -193,7 +196,8 @@ Result<LoadedScenario> load_scheduler_scenario(const std::string& path) {
   out.snapshot.nodes.assign(out.policy->node_count(), NodeCondition{});
   const Scheduler scheduler(out.policy);
   uint64_t next_id = 0;
-  if (spec["running"]) ALLOT_RETURN_IF_ERROR(add_running(out, scheduler, spec["running"], &next_id));
+  if (spec["running"])
+    ALLOT_RETURN_IF_ERROR(add_running(out, scheduler, spec["running"], &next_id));
   if (spec["pending"]) ALLOT_RETURN_IF_ERROR(add_pending(out, spec["pending"], &next_id));
   if (spec["running"]) link_terminating(out, spec["running"]);
   if (spec["nodes"]) {

@@ -1,9 +1,9 @@
 // Runs every scenario file in tests/scheduler/scenarios/ (see scenario_file.h
 // for the format): load the state, plan one cycle, compare with `expect`.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <filesystem>
+
+#include <gtest/gtest.h>
 
 #include "scenario_file.h"
 #include "scheduler/scheduler.h"
@@ -39,7 +39,8 @@ TEST_P(SchedulerScenario, PlanMatchesExpectedDecision) {
 
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string stem = std::filesystem::path(info.param).stem().string();
-  std::replace_if(stem.begin(), stem.end(), [](char c) { return !std::isalnum(c); }, '_');
+  std::replace_if(
+      stem.begin(), stem.end(), [](char c) { return !std::isalnum(c); }, '_');
   return stem;
 }
 

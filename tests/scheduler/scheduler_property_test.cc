@@ -1,1 +1,289 @@
+// Property tests: random operations (arrivals, cycles, completions, node
+// failures) against invariants that must hold after every plan.
+#include <algorithm>
+#include <map>
+#include <random>
+
 #include <gtest/gtest.h>
+
+#include "model/node_inventory.h"
+#include "scheduler/quota_tree.h"
+#include "scheduler/scheduler.h"
+
+namespace allot {
+namespace {
+
+struct World {
+  std::shared_ptr<const CompiledPolicy> policy;
+  Snapshot state;
+};
+
+FlavorQuota gpu_quota(const std::string& flavor, int64_t nominal, std::optional<int64_t> borrow,
+                      std::optional<int64_t> lend) {
+  FlavorQuota q;
+  q.flavor = flavor;
+  q.resources[0] = {nominal, borrow, lend};
+  q.declared[0] = true;
+  return q;
+}
+
+// 2 flavors x 8 nodes x 8 GPUs (nominal quotas never exceed capacity); 2 cohorts (one nested) with
+// 4 teams of mixed limits.
+Policy random_policy(std::mt19937_64& rng, bool fair_sharing) {
+  Policy p;
+  p.clusters.push_back({});
+  p.clusters[0].meta.name = "main";
+  p.clusters[0].scheduling.fair_sharing = fair_sharing;
+  for (const char* f : {"a", "b"}) {
+    ResourceFlavor flavor;
+    flavor.meta.name = f;
+    p.flavors.push_back(flavor);
+    NodePool pool;
+    pool.meta.name = std::string("pool-") + f;
+    pool.flavor = f;
+    pool.count = 8;
+    pool.resources = ResourceVector(8, 96000, int64_t{1} << 40);
+    pool.topology = {2, 2};
+    p.node_pools.push_back(pool);
+  }
+  Cohort root;
+  root.meta.name = "root";
+  Cohort child;
+  child.meta.name = "child";
+  child.parent = "root";
+  p.cohorts = {root, child};
+  for (int i = 0; i < 3; ++i) {
+    PriorityClass pc;
+    pc.meta.name = "p" + std::to_string(i);
+    pc.value = i * 100;
+    pc.min_runtime = Duration::seconds(static_cast<int64_t>(rng() % 3) * 30);
+    pc.preemption_grace_period = Duration::seconds(static_cast<int64_t>(rng() % 2) * 20);
+    p.priority_classes.push_back(pc);
+  }
+  for (int t = 0; t < 4; ++t) {
+    Team team;
+    team.meta.name = "t" + std::to_string(t);
+    team.namespace_name = team.meta.name;
+    team.cohort = t < 2 ? "child" : "root";
+    team.fair_share_weight = 1.0 + static_cast<double>(rng() % 3);
+    const int64_t nominal = 8 * static_cast<int64_t>(1 + rng() % 2);
+    std::optional<int64_t> borrow;
+    std::optional<int64_t> lend;
+    if (rng() % 2 == 0) borrow = 8 * static_cast<int64_t>(rng() % 3);
+    if (rng() % 2 == 0) lend = 8 * static_cast<int64_t>(rng() % 2);
+    team.quota = {gpu_quota("a", nominal, borrow, lend), gpu_quota("b", nominal / 2, borrow, lend)};
+    team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
+    team.preemption.within_team = WithinTeamPolicy::kLowerPriority;
+    p.teams.push_back(team);
+  }
+  return p;
+}
+
+PendingWorkload random_workload(std::mt19937_64& rng, const CompiledPolicy& policy, uint64_t id,
+                                Timestamp now, bool whole_nodes) {
+  PendingWorkload w;
+  w.id = WorkloadId(id);
+  w.team = TeamIndex(static_cast<uint32_t>(rng() % policy.team_count()));
+  w.priority_class = PriorityClassIndex(static_cast<uint16_t>(rng() % 3));
+  w.priority = policy.priority_class(w.priority_class).value;
+  w.queued_at = now;
+  PodSetRequest set;
+  static constexpr int64_t kSizes[] = {1, 2, 4, 8};
+  set.per_pod = ResourceVector(whole_nodes ? 8 : kSizes[rng() % 4], 1000, 0);
+  set.count = static_cast<int32_t>(1 + rng() % 3);
+  set.min_count = set.count;
+  w.pod_sets = {set};
+  if (rng() % 2 == 0) w.max_runtime = Duration::seconds(static_cast<int64_t>(60 + rng() % 600));
+  return w;
+}
+
+void check_invariants(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
+                      const std::vector<AdmittedWorkload>& after) {
+  // Nodes: never above capacity, GPUs never given twice.
+  std::vector<ResourceVector> used(policy.node_count());
+  std::vector<uint64_t> gpus(policy.node_count(), 0);
+  QuotaTree quota(policy);
+  for (const AdmittedWorkload& w : after) {
+    quota.add_usage(w.team, w.flavor, w.usage());
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods) {
+        used[pod.node.value()] += w.pod_sets[s].per_pod;
+        ASSERT_EQ(gpus[pod.node.value()] & pod.gpu_mask, 0u) << "GPU assigned twice";
+        gpus[pod.node.value()] |= pod.gpu_mask;
+        ASSERT_EQ(policy.node(pod.node).flavor, w.flavor);
+      }
+    }
+  }
+  for (int32_t n = 0; n < policy.node_count(); ++n) {
+    ASSERT_TRUE(used[n].fits_in(policy.node(NodeIndex(n)).node.capacity)) << "node over capacity";
+  }
+  for (int32_t fr = 0; fr < policy.fr_count(); ++fr) {
+    for (int32_t t = 0; t < policy.team_count(); ++t) {
+      const QuotaLimits& limits = policy.limits(t, fr);
+      if (limits.borrowing_limit != kNoLimit) {
+        ASSERT_LE(quota.usage(t, fr), limits.nominal + limits.borrowing_limit)
+            << "team above nominal + borrowingLimit";
+      }
+    }
+    for (int32_t node = policy.team_count(); node < policy.quota_node_count(); ++node) {
+      if (policy.parent(node) == kNoParent) {
+        ASSERT_LE(quota.usage(node, fr), quota.subtree_quota(node, fr))
+            << "cohort lends beyond lending limits";
+      }
+    }
+  }
+  // No victim younger than its class's minimum runtime.
+  for (const Preemption& p : plan.preemptions) {
+    auto it = std::find_if(before.admitted.begin(), before.admitted.end(),
+                           [&](const AdmittedWorkload& w) { return w.id == p.victim; });
+    ASSERT_NE(it, before.admitted.end());
+    ASSERT_FALSE(it->terminating);
+    ASSERT_GE(before.now, it->admitted_at + policy.priority_class(it->priority_class).min_runtime);
+  }
+}
+
+bool same_plan(const Plan& a, const Plan& b) {
+  if (a.admissions.size() != b.admissions.size() || a.preemptions.size() != b.preemptions.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.admissions.size(); ++i) {
+    if (a.admissions[i].workload != b.admissions[i].workload ||
+        a.admissions[i].assignment != b.admissions[i].assignment) {
+      return false;
+    }
+  }
+  for (size_t i = 0; i < a.preemptions.size(); ++i) {
+    if (a.preemptions[i].victim != b.preemptions[i].victim) return false;
+  }
+  return true;
+}
+
+// Carries a plan out, as the server or the simulator would (grace periods
+// end at the next cycle here, which is allowed: a victim may stop early).
+void apply(World& world, const Plan& plan) {
+  Snapshot& s = world.state;
+  std::map<uint64_t, PendingWorkload> pending;
+  for (auto& p : s.pending) pending.emplace(p.id.value(), p);
+  std::vector<AdmittedWorkload> kept;
+  for (AdmittedWorkload& a : s.admitted) {
+    const bool evicted = std::any_of(plan.evictions.begin(), plan.evictions.end(),
+                                     [&](const Eviction& e) { return e.workload == a.id; });
+    if (a.terminating || evicted) {
+      PendingWorkload back{a.id,        a.team,     a.priority_class, a.priority,
+                           a.queued_at, a.pod_sets, a.max_runtime,    a.preempted_for};
+      pending.emplace(a.id.value(), back);
+      continue;
+    }
+    for (const Preemption& p : plan.preemptions) {
+      if (p.victim == a.id) {
+        a.terminating = true;
+        a.preempted_for = p.beneficiary;
+      }
+    }
+    kept.push_back(a);
+  }
+  for (const Admission& adm : plan.admissions) {
+    const PendingWorkload& p = pending.at(adm.workload.value());
+    AdmittedWorkload a;
+    a.id = p.id;
+    a.team = p.team;
+    a.priority_class = p.priority_class;
+    a.priority = p.priority;
+    a.queued_at = p.queued_at;
+    a.admitted_at = s.now;
+    a.last_checkpoint = s.now;
+    a.max_runtime = p.max_runtime;
+    a.flavor = adm.flavor;
+    a.pod_sets = p.pod_sets;
+    a.assignment = adm.assignment;
+    kept.push_back(a);
+    pending.erase(adm.workload.value());
+  }
+  s.admitted = std::move(kept);
+  s.pending.clear();
+  for (auto& [id, p] : pending) s.pending.push_back(p);
+}
+
+// Returns how many times the guarantee property was checked.
+int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes) {
+  int guarantee_checks = 0;
+  std::mt19937_64 rng(seed);
+  const Policy p = random_policy(rng, fair_sharing);
+  auto policy = std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+  const Scheduler scheduler(policy);
+  World world{policy, {}};
+  world.state.nodes.assign(policy->node_count(), NodeCondition{});
+  uint64_t next_id = 1;
+  for (int step = 0; step < 40; ++step) {
+    world.state.now = world.state.now + Duration::seconds(15);
+    for (int i = static_cast<int>(rng() % 4); i > 0; --i) {
+      world.state.pending.push_back(
+          random_workload(rng, *policy, next_id++, world.state.now, whole_nodes));
+    }
+    if (!world.state.admitted.empty() && rng() % 3 == 0) {  // a completion
+      world.state.admitted.erase(world.state.admitted.begin() +
+                                 static_cast<std::ptrdiff_t>(rng() % world.state.admitted.size()));
+    }
+    if (!whole_nodes && rng() % 10 == 0) {  // a node fails or recovers
+      auto& node = world.state.nodes[rng() % world.state.nodes.size()];
+      node.healthy = !node.healthy;
+    }
+    const Plan plan = scheduler.plan(world.state);
+    if (!same_plan(plan, scheduler.plan(world.state))) {
+      ADD_FAILURE() << "seed " << seed << ": the same snapshot gave two different plans";
+      return guarantee_checks;
+    }
+    const Snapshot before = world.state;
+    apply(world, plan);
+    check_invariants(*policy, before, plan, world.state.admitted);
+    if (::testing::Test::HasFatalFailure()) return guarantee_checks;
+    if (whole_nodes && !fair_sharing) {
+      // A team under its nominal with a fitting head is served this cycle:
+      // admitted, or preempting (or waiting) for it.
+      for (const PendingExplanation& e : plan.explanations) {
+        const auto it = std::find_if(before.pending.begin(), before.pending.end(),
+                                     [&](const PendingWorkload& w) { return w.id == e.workload; });
+        QuotaTree quota(*policy);
+        for (const auto& a : before.admitted) quota.add_usage(a.team, a.flavor, a.usage());
+        const FlavorIndex first = policy->team(it->team).flavor_order.front();
+        const ResourceVector total = it->pod_sets[0].per_pod * it->pod_sets[0].count;
+        const bool within_nominal = !quota.would_borrow(it->team, first, total);
+        const bool young_victims = std::any_of(
+            before.admitted.begin(), before.admitted.end(), [&](const AdmittedWorkload& a) {
+              return before.now <
+                     a.admitted_at + policy->priority_class(a.priority_class).min_runtime;
+            });
+        const bool some_terminating =
+            std::any_of(before.admitted.begin(), before.admitted.end(),
+                        [](const AdmittedWorkload& a) { return a.terminating; });
+        if (within_nominal && e.queue_position == 1 && !young_victims && !some_terminating) {
+          ++guarantee_checks;
+          EXPECT_TRUE(e.preemption == PreemptionVerdict::kPreempting ||
+                      e.preemption == PreemptionVerdict::kWaitingForVictims ||
+                      e.preemption == PreemptionVerdict::kDeferred)
+              << "seed " << seed << " step " << step << ": team " << it->team.value()
+              << " under nominal not served; verdict " << static_cast<int>(e.preemption);
+        }
+      }
+    }
+  }
+  return guarantee_checks;
+}
+
+TEST(SchedulerProperties, InvariantsHoldOverRandomOperationsClassic) {
+  for (uint64_t seed = 1; seed <= 15; ++seed) run_random_world(seed, false, false);
+}
+
+TEST(SchedulerProperties, InvariantsHoldOverRandomOperationsFairSharing) {
+  for (uint64_t seed = 100; seed <= 115; ++seed) run_random_world(seed, true, false);
+}
+
+TEST(SchedulerProperties, TeamUnderNominalIsServedInTheSameCycle) {
+  int checks = 0;
+  for (uint64_t seed = 200; seed <= 230; ++seed) checks += run_random_world(seed, false, true);
+  EXPECT_GT(checks, 5) << "the random worlds rarely put a team under its nominal";
+}
+
+}  // namespace
+}  // namespace allot

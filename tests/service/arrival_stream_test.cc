@@ -73,8 +73,8 @@ TEST(ArrivalStream, GeneratorsExpandIntoNamedArrivalsInterleavedByRound) {
   for (const Arrival& arrival : stream->arrivals()) {
     names.push_back(arrival.workload.meta.name + "@" + std::to_string(arrival.at.ms()));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"small-0@0", "solo@100", "large-0@100",
-                                             "small-1@100", "small-2@200", "large-1@1300"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"small-0@0", "solo@100", "large-0@100", "small-1@100",
+                                             "small-2@200", "large-1@1300"}));
   EXPECT_EQ(stream->arrivals()[0].runtime, Duration::millis(200));
   EXPECT_EQ(stream->arrivals()[0].workload.meta.namespace_name, "team");
 }

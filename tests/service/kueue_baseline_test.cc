@@ -1,9 +1,9 @@
 // Kueue's scheduler performance test ("baseline") replayed in allot. The goals
 // are those of the issue: a quarter of Kueue's times to admission, a wall time
 // close to the 66s physical floor, and every team well served.
-#include <gtest/gtest.h>
-
 #include <optional>
+
+#include <gtest/gtest.h>
 
 #include "scenario_fixture.h"
 #include "service/simulation_runner.h"

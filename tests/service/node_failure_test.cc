@@ -10,8 +10,8 @@ using testing::parse_scenario;
 using testing::record_of;
 
 // A 16-GPU gang on both nodes of a pool; node pool-1 fails at 20s and comes
-// back at 30s. A later 8-GPU job must not overtake the evicted gang, which
-// keeps its original place in the (strict FIFO) queue.
+// back at 30s. A second 16-GPU gang that arrived at 5s must not overtake the
+// evicted gang, which keeps its original place in the queue (arrival at 0s).
 std::string node_failure_scenario(bool checkpointed) {
   return std::string(R"(
 apiVersion: allot/v1
@@ -34,7 +34,6 @@ kind: Team
 metadata: {name: alpha}
 spec:
   quota: [{flavor: h100, resources: {gpu: {nominal: 16}}}]
-  queueingStrategy: StrictFIFO
 ---
 apiVersion: allot/v1
 kind: Scenario
@@ -46,7 +45,7 @@ spec:
        podSets: [{count: 2, resources: {gpu: 8}}])") +
          (checkpointed ? ", checkpoint: {env: CKPT}}" : "}") + R"(
     - {at: 5s, name: later, namespace: alpha, priorityClass: normal, runtime: 10s,
-       podSets: [{resources: {gpu: 8}}]}
+       podSets: [{count: 2, resources: {gpu: 8}}]}
   nodeEvents:
     - {at: 20s, node: pool-1, healthy: false}
     - {at: 30s, node: pool-1, healthy: true}

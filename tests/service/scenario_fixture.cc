@@ -1,9 +1,9 @@
 #include "scenario_fixture.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <set>
+
+#include <gtest/gtest.h>
 
 #include "model/node_inventory.h"
 
@@ -78,6 +78,11 @@ void PlanInvariants::check(const Snapshot& snapshot, const Plan& plan) {
   for (const PendingWorkload& workload : snapshot.pending) {
     pending.insert(workload.id.value());
   }
+  // Evicted workloads lost their node: they stop at once and free all they held.
+  std::set<uint64_t> evicted;
+  for (const Eviction& eviction : plan.evictions) {
+    evicted.insert(eviction.workload.value());
+  }
   std::map<uint64_t, const AdmittedWorkload*> admitted;
   std::vector<ResourceVector> used(nodes_.size());
   for (const AdmittedWorkload& workload : snapshot.admitted) {
@@ -85,6 +90,9 @@ void PlanInvariants::check(const Snapshot& snapshot, const Plan& plan) {
     if (pending.contains(workload.id.value())) {
       violation(snapshot, "workload " + std::to_string(workload.id.value()) +
                               " is both pending and admitted");
+    }
+    if (evicted.contains(workload.id.value())) {
+      continue;
     }
     for (size_t s = 0; s < workload.assignment.size() && s < workload.pod_sets.size(); ++s) {
       for (const PodPlacement& pod : workload.assignment[s].pods) {

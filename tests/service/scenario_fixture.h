@@ -37,7 +37,8 @@ const ClassMetrics& class_of(const SimulationReport& report, std::string_view na
 // Checks every plan against the invariants any correct plan satisfies:
 // admissions are of pending workloads, victims are admitted and not yet
 // terminating, nothing is admitted twice, pods land on schedulable nodes and
-// no node is ever over capacity (victims keep theirs until they stop).
+// no node is ever over capacity (preemption victims keep theirs until they
+// stop; evicted workloads stop at once and free theirs).
 class PlanInvariants {
  public:
   explicit PlanInvariants(const Policy& policy);

@@ -7,8 +7,9 @@ namespace {
 
 Timestamp at_s(int64_t s) { return Timestamp::from_millis(s * 1000); }
 
-TracedWorkload traced(std::string name, size_t team, int64_t arrived, std::optional<int64_t> admitted,
-                      std::optional<int64_t> finished, std::string priority_class = "normal") {
+TracedWorkload traced(std::string name, size_t team, int64_t arrived,
+                      std::optional<int64_t> admitted, std::optional<int64_t> finished,
+                      std::string priority_class = "normal") {
   TracedWorkload workload;
   workload.name = std::move(name);
   workload.namespace_name = "ns";

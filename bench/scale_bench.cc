@@ -1,0 +1,169 @@
+#include "bench/scale_bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "bench/admitted_state.h"
+#include "bench/alloc_counter.h"
+#include "bench/scale_policy.h"
+#include "bench/workload_generator.h"
+#include "scheduler/scheduler.h"
+
+namespace allot::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Unix time of the bench's "now" (any fixed value keeps runs reproducible).
+constexpr Timestamp kNow = Timestamp::from_millis(1'700'000'000'000);
+// The pending count of the Slurm figure quoted by the issue.
+constexpr int32_t kSlurmPending = 3'000;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Nearest-rank percentile, p in (0, 100].
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
+  return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
+}
+
+double median(const std::vector<double>& values) { return percentile(values, 50); }
+
+struct Passes {
+  std::vector<double> ms;
+  Plan first;
+  int64_t peak_bytes = 0;  // allocated during the first run, above what was held before
+};
+
+// Times `runs` plan() calls over one snapshot. The previous plan is destroyed
+// outside the timed region.
+Passes time_passes(const Scheduler& scheduler, const Snapshot& snapshot, int32_t runs) {
+  Passes passes;
+  for (int32_t r = 0; r < std::max(1, runs); ++r) {
+    const int64_t baseline = allocated_bytes();
+    reset_peak();
+    const Clock::time_point start = Clock::now();
+    Plan plan = scheduler.plan(snapshot);
+    passes.ms.push_back(ms_since(start));
+    if (r == 0) {
+      passes.peak_bytes = peak_allocated_bytes() - baseline;
+      passes.first = std::move(plan);
+    }
+  }
+  return passes;
+}
+
+// Bytes of the pending vector and of the pod sets its workloads own.
+int64_t pending_bytes(const std::vector<PendingWorkload>& pending) {
+  auto bytes = static_cast<int64_t>(pending.capacity() * sizeof(PendingWorkload));
+  for (const PendingWorkload& w : pending) {
+    bytes += static_cast<int64_t>(w.pod_sets.capacity() * sizeof(PodSetRequest));
+  }
+  return bytes;
+}
+
+int64_t admitted_gpus(const Plan& plan) {
+  int64_t gpus = 0;
+  for (const Admission& a : plan.admissions) gpus += a.usage.gpu();
+  return gpus;
+}
+
+void run_preemptions(const Scheduler& scheduler, const WorkloadGenerator& generator,
+                     Snapshot& full, std::FILE* log, ScaleReport& report) {
+  const CompiledPolicy& policy = scheduler.policy();
+  std::vector<double> ms;
+  int64_t victims = 0;
+  const uint64_t first_id = static_cast<uint64_t>(report.config.pending) + 1;
+  for (int32_t run = 0; run < report.config.preemption_runs; ++run) {
+    full.pending.clear();
+    full.pending.push_back(generator.urgent_gang(run, WorkloadId(first_id + run)));
+    const Clock::time_point start = Clock::now();
+    const Plan plan = scheduler.plan(full);
+    ms.push_back(ms_since(start));
+    victims += static_cast<int64_t>(plan.preemptions.size());
+    if (plan.preemptions.empty()) {
+      ++report.preemption_runs_without_victims;
+      const PendingWorkload& w = full.pending.front();
+      std::fprintf(log,
+                   "warning: preemption run %d (team %s, flavor %s) preempted nothing "
+                   "(%zu admissions, %zu explanations)\n",
+                   run, policy.team(w.team).name.c_str(),
+                   policy.flavor_name(w.pod_sets.front().required_flavor).c_str(),
+                   plan.admissions.size(), plan.explanations.size());
+    }
+  }
+  report.preemption_runs = report.config.preemption_runs;
+  report.preemption_p50_ms = percentile(ms, 50);
+  report.preemption_p99_ms = percentile(ms, 99);
+  report.preemption_max_ms = ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end());
+  report.preemption_victims_mean =
+      ms.empty() ? 0 : static_cast<double>(victims) / static_cast<double>(ms.size());
+}
+
+}  // namespace
+
+ScaleReport run_scale(const ScaleConfig& config, std::FILE* log) {
+  ScaleReport report;
+  report.config = config;
+  const Clock::time_point setup = Clock::now();
+  const std::shared_ptr<const CompiledPolicy> policy = compile_scale_policy(config);
+  const Scheduler scheduler(policy);
+  const WorkloadGenerator generator(*policy, config, kNow);
+  for (const CompiledNode& node : policy->nodes()) report.total_gpus += node.node.capacity.gpu();
+
+  Snapshot fresh;
+  fresh.now = kNow;
+  fresh.pending = generator.pending(config.pending, config.seed, 1);
+  report.setup_ms = ms_since(setup);
+  std::fprintf(log, "setup: %.0f ms; full passes...\n", report.setup_ms);
+
+  Passes full = time_passes(scheduler, fresh, config.runs);
+  report.full_pass_runs_ms = full.ms;
+  report.full_pass_ms = median(full.ms);
+  report.admissions_first_pass = static_cast<int64_t>(full.first.admissions.size());
+  report.admitted_gpus_first_pass = admitted_gpus(full.first);
+  report.admissions_per_s =
+      static_cast<double>(report.admissions_first_pass) / (report.full_pass_ms / 1000.0);
+  const auto pending_count = static_cast<double>(std::max<size_t>(1, fresh.pending.size()));
+  report.snapshot_bytes_per_pending = static_cast<double>(pending_bytes(fresh.pending)) / pending_count;
+  report.plan_peak_bytes_per_pending = static_cast<double>(full.peak_bytes) / pending_count;
+  report.bytes_per_pending = report.snapshot_bytes_per_pending + report.plan_peak_bytes_per_pending;
+
+  std::fprintf(log, "full pass: %.1f ms, %lld admitted; steady passes...\n", report.full_pass_ms,
+               static_cast<long long>(report.admissions_first_pass));
+  AdmittedState state = apply_admissions(fresh.pending, full.first, kNow);
+  full = Passes();
+  fresh.pending.clear();
+  fresh.pending.shrink_to_fit();
+  Snapshot steady;
+  steady.now = kNow;
+  steady.admitted = std::move(state.admitted);
+  steady.pending = std::move(state.pending);
+  Passes steady_passes = time_passes(scheduler, steady, config.runs);
+  report.steady_pass_runs_ms = steady_passes.ms;
+  report.steady_pass_ms = median(steady_passes.ms);
+  report.steady_admitted = static_cast<int64_t>(steady.admitted.size());
+  report.steady_pending = static_cast<int64_t>(steady.pending.size());
+  report.steady_admissions = static_cast<int64_t>(steady_passes.first.admissions.size());
+  report.steady_preemptions = static_cast<int64_t>(steady_passes.first.preemptions.size());
+  steady_passes = Passes();
+
+  std::fprintf(log, "steady pass: %.1f ms; preemption runs...\n", report.steady_pass_ms);
+  run_preemptions(scheduler, generator, steady, log, report);
+
+  std::fprintf(log, "preemption p99: %.2f ms; 3,000-pending passes...\n", report.preemption_p99_ms);
+  Snapshot small;
+  small.now = kNow;
+  small.pending = generator.pending(kSlurmPending, config.seed, 1);
+  report.pass_3000_ms = median(time_passes(scheduler, small, config.runs).ms);
+  return report;
+}
+
+}  // namespace allot::bench

@@ -1,0 +1,65 @@
+// ScaleReport: the figures of the scale test and the goals of the issue they
+// are held against, printed as one JSON object or as a readable table.
+//
+// Contract: a plain value filled by run_scale(); printing reads it only.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench/scale_config.h"
+
+namespace allot::bench {
+
+struct ScaleReport {
+  ScaleConfig config;
+  int64_t total_gpus = 0;
+  double setup_ms = 0;  // policy, compile and workload generation (not a goal)
+
+  // One plan() over the fresh state: nothing admitted, everything pending.
+  std::vector<double> full_pass_runs_ms;
+  double full_pass_ms = 0;  // median
+  int64_t admissions_first_pass = 0;
+  int64_t admitted_gpus_first_pass = 0;
+  double admissions_per_s = 0;
+
+  // One plan() after the first pass's admissions started (the cluster is full).
+  std::vector<double> steady_pass_runs_ms;
+  double steady_pass_ms = 0;  // median
+  int64_t steady_admitted = 0;
+  int64_t steady_pending = 0;
+  int64_t steady_admissions = 0;
+  int64_t steady_preemptions = 0;
+
+  // plan() for one urgent 64-GPU gang over the full cluster.
+  int32_t preemption_runs = 0;
+  double preemption_p50_ms = 0;
+  double preemption_p99_ms = 0;
+  double preemption_max_ms = 0;
+  int32_t preemption_runs_without_victims = 0;
+  double preemption_victims_mean = 0;
+
+  double snapshot_bytes_per_pending = 0;
+  double plan_peak_bytes_per_pending = 0;
+  double bytes_per_pending = 0;
+
+  double pass_3000_ms = 0;  // median, for the comparison with Slurm
+};
+
+struct Goal {
+  std::string name;
+  std::string op;  // ">=" or "<="
+  double goal = 0;
+  double measured = 0;
+  [[nodiscard]] bool met() const { return op == ">=" ? measured >= goal : measured <= goal; }
+};
+
+// The issue's goals, with the report's figures.
+std::vector<Goal> goals_of(const ScaleReport& report);
+
+void print_json(const ScaleReport& report, std::FILE* out);
+void print_table(const ScaleReport& report, std::FILE* out);
+
+}  // namespace allot::bench

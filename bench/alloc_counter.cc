@@ -2,11 +2,11 @@
 // ones that count bytes. Only the allot-bench binary links this file.
 #include "bench/alloc_counter.h"
 
-#include <malloc.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <new>
+
+#include <malloc.h>
 
 namespace allot::bench {
 namespace {
@@ -99,6 +99,4 @@ void operator delete[](void* p, std::align_val_t) noexcept { deallocate(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { deallocate(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { deallocate(p); }
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { deallocate(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  deallocate(p);
-}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { deallocate(p); }

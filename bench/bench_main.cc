@@ -1,7 +1,9 @@
 // allot-bench: `scale` runs the scale test and prints its figures
 // against the goals; `micro` runs the Google Benchmark microbenchmarks.
-#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,45 +19,94 @@ constexpr const char* kUsage =
     "                         [--urgent-teams N] [--runs N] [--preemption-runs N]\n"
     "       allot-bench micro [Google Benchmark flags, e.g. --benchmark_filter=Quota]\n";
 
-int run_scale_command(int argc, char** argv) {
-  allot::bench::ScaleConfig config;
-  std::string output = "table";
-  CLI::App app{"The scale test: 10,000 nodes, 1,000 teams, 100,000 pending workloads."};
-  app.add_option("-o,--output", output, "json or table")
-      ->check(CLI::IsMember({"json", "table"}));
-  app.add_option("--seed", config.seed, "seed of the workload generator");
-  app.add_option("--pending", config.pending, "pending workloads")->check(CLI::Range(1, 10'000'000));
-  app.add_option("--nodes", config.nodes, "nodes (8 GPUs each)")->check(CLI::Range(4, 1'000'000));
-  app.add_option("--teams", config.teams, "regular teams")->check(CLI::Range(1, 100'000));
-  app.add_option("--urgent-teams", config.urgent_teams, "teams submitting the urgent gang")
-      ->check(CLI::Range(1, 1'000));
-  app.add_option("--runs", config.runs, "plan() runs per median")->check(CLI::Range(1, 1'000));
-  app.add_option("--preemption-runs", config.preemption_runs, "urgent gangs timed")
-      ->check(CLI::Range(1, 100'000));
-  CLI11_PARSE(app, argc, argv);
-  const allot::bench::ScaleReport report = allot::bench::run_scale(config, stderr);
-  if (output == "json") {
-    allot::bench::print_json(report, stdout);
-  } else {
-    allot::bench::print_table(report, stdout);
+template <typename T>
+std::optional<T> parse_number(std::string_view text, T min, T max) {
+  T value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+    return std::nullopt;
   }
-  return 0;
+  return value;
+}
+
+struct ScaleArgs {
+  allot::bench::ScaleConfig config;
+  bool json = false;
+};
+
+// Parses the flags of `scale`; prints what is wrong and returns nullopt on error.
+std::optional<ScaleArgs> parse_scale_args(const std::vector<std::string_view>& args) {
+  ScaleArgs out;
+  allot::bench::ScaleConfig& c = out.config;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view flag = args[i];
+    if (i + 1 >= args.size()) {
+      std::fprintf(stderr, "allot-bench scale: '%.*s' needs a value\n",
+                   static_cast<int>(flag.size()), flag.data());
+      return std::nullopt;
+    }
+    const std::string_view value = args[++i];
+    bool ok = true;
+    auto set_int = [&](int32_t& field, int32_t min, int32_t max) {
+      const auto parsed = parse_number<int32_t>(value, min, max);
+      ok = parsed.has_value();
+      if (ok) field = *parsed;
+    };
+    if (flag == "-o" || flag == "--output") {
+      ok = value == "json" || value == "table";
+      out.json = value == "json";
+    } else if (flag == "--seed") {
+      const auto parsed = parse_number<uint64_t>(value, 0, UINT64_MAX);
+      ok = parsed.has_value();
+      if (ok) c.seed = *parsed;
+    } else if (flag == "--pending") {
+      set_int(c.pending, 1, 10'000'000);
+    } else if (flag == "--nodes") {
+      set_int(c.nodes, allot::bench::kFlavorCount, 1'000'000);
+    } else if (flag == "--teams") {
+      set_int(c.teams, 1, 100'000);
+    } else if (flag == "--urgent-teams") {
+      set_int(c.urgent_teams, 1, 1'000);
+    } else if (flag == "--runs") {
+      set_int(c.runs, 1, 1'000);
+    } else if (flag == "--preemption-runs") {
+      set_int(c.preemption_runs, 1, 100'000);
+    } else {
+      std::fprintf(stderr, "allot-bench scale: unknown flag '%.*s'\n%s",
+                   static_cast<int>(flag.size()), flag.data(), kUsage);
+      return std::nullopt;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "allot-bench scale: bad value '%.*s' for %.*s\n",
+                   static_cast<int>(value.size()), value.data(), static_cast<int>(flag.size()),
+                   flag.data());
+      return std::nullopt;
+    }
+  }
+  return out;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(kUsage, stderr);
-    return 2;
+  const std::string_view command = argc >= 2 ? argv[1] : "";
+  if (command == "scale") {
+    const std::optional<ScaleArgs> args =
+        parse_scale_args(std::vector<std::string_view>(argv + 2, argv + argc));
+    if (!args) return 2;
+    const allot::bench::ScaleReport report = allot::bench::run_scale(args->config, stderr);
+    if (args->json) {
+      allot::bench::print_json(report, stdout);
+    } else {
+      allot::bench::print_table(report, stdout);
+    }
+    return 0;
   }
-  const std::string_view command = argv[1];
-  // The subcommand takes argv[0]'s place, so that each parser sees its own flags only.
-  std::vector<char*> rest(argv + 1, argv + argc);
-  rest.push_back(nullptr);
-  const int rest_count = argc - 1;
-  if (command == "scale") return run_scale_command(rest_count, rest.data());
-  if (command == "micro") return allot::bench::run_micro(rest_count, rest.data());
-  std::fputs(kUsage, command == "-h" || command == "--help" ? stdout : stderr);
-  return command == "-h" || command == "--help" ? 0 : 2;
+  if (command == "micro") {
+    // "micro" takes argv[0]'s place, so that Google Benchmark sees its flags only.
+    return allot::bench::run_micro(argc - 1, argv + 1);
+  }
+  const bool help = command == "-h" || command == "--help";
+  std::fputs(kUsage, help ? stdout : stderr);
+  return help ? 0 : 2;
 }

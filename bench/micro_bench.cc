@@ -1,9 +1,9 @@
 #include "bench/micro_bench.h"
 
-#include <benchmark/benchmark.h>
-
 #include <memory>
 #include <random>
+
+#include <benchmark/benchmark.h>
 
 #include "bench/scale_policy.h"
 #include "bench/workload_generator.h"

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/plan_summary.h"
 #include "bench/scale_config.h"
 
 namespace allot::bench {
@@ -20,24 +21,29 @@ struct ScaleReport {
 
   // One plan() over the fresh state: nothing admitted, everything pending.
   std::vector<double> full_pass_runs_ms;
-  double full_pass_ms = 0;  // median
+  double full_pass_ms = 0;      // median
+  double full_pass_cpu_ms = 0;  // median thread CPU time (robust on a shared machine)
   int64_t admissions_first_pass = 0;
   int64_t admitted_gpus_first_pass = 0;
   double admissions_per_s = 0;
+  PlanSummary first_pass;
 
   // One plan() after the first pass's admissions started (the cluster is full).
   std::vector<double> steady_pass_runs_ms;
   double steady_pass_ms = 0;  // median
+  double steady_pass_cpu_ms = 0;
   int64_t steady_admitted = 0;
   int64_t steady_pending = 0;
   int64_t steady_admissions = 0;
   int64_t steady_preemptions = 0;
+  PlanSummary steady;
 
   // plan() for one urgent 64-GPU gang over the full cluster.
   int32_t preemption_runs = 0;
   double preemption_p50_ms = 0;
   double preemption_p99_ms = 0;
   double preemption_max_ms = 0;
+  double preemption_p99_cpu_ms = 0;
   int32_t preemption_runs_without_victims = 0;
   double preemption_victims_mean = 0;
 
@@ -46,6 +52,7 @@ struct ScaleReport {
   double bytes_per_pending = 0;
 
   double pass_3000_ms = 0;  // median, for the comparison with Slurm
+  double pass_3000_cpu_ms = 0;
 };
 
 struct Goal {

@@ -45,7 +45,8 @@ WorkloadGenerator::WorkloadGenerator(const CompiledPolicy& policy, const ScaleCo
   for (int32_t i = 0; i < config.urgent_teams; ++i) {
     urgent_teams_.push_back(policy.team_by_name(urgent_team_name(i)));
   }
-  for (const char* name : kPriorityClassNames) classes_.push_back(policy.priority_class_by_name(name));
+  for (const char* name : kPriorityClassNames)
+    classes_.push_back(policy.priority_class_by_name(name));
 }
 
 std::vector<PendingWorkload> WorkloadGenerator::pending(int32_t count, uint64_t seed,

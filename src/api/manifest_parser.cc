@@ -84,9 +84,11 @@ Result<Kind> decode_kind(const Field& field) {
   for (std::string_view planned : kPlannedKinds) {
     if (planned == kind) return field.error("kind " + kind + " is not supported yet");
   }
-  return field.error("unknown kind '" + kind +
-                     "'; allot knows Cluster, ResourceFlavor, NodePool, Cohort, Team, "
-                     "PriorityClass, Workload and Scenario");
+  std::string known_kinds;
+  for (const EnumName<Kind>& known : kKindNames) {
+    known_kinds += (known_kinds.empty() ? "" : ", ") + std::string(known.name);
+  }
+  return field.error("unknown kind '" + kind + "'; allot knows " + known_kinds);
 }
 
 // Workloads live in their team's namespace; every other kind is cluster-scoped.
@@ -128,7 +130,7 @@ Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBund
       return {};
     }
   }
-  return invalid_argument("unhandled kind");
+  return Status(ErrorCode::kInternal, "unhandled kind");
 }
 
 // Decodes one document into `bundle`; errors are located within the document.
@@ -166,10 +168,10 @@ Result<ManifestBundle> parse_documents(const std::string& text, std::string_view
   try {
     documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
-    std::string where = source.empty() ? "" : std::string(source) + ": ";
+    std::string where(source);
     if (!e.mark.is_null()) {
-      where += "line " + std::to_string(e.mark.line + 1) + ", column " +
-               std::to_string(e.mark.column + 1);
+      where += (where.empty() ? "" : ": ") + std::string("line ") +
+               std::to_string(e.mark.line + 1) + ", column " + std::to_string(e.mark.column + 1);
     }
     return invalid_argument("invalid YAML: " + e.msg, std::move(where));
   }

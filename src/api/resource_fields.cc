@@ -1,5 +1,6 @@
 #include "api/resource_fields.h"
 
+#include <optional>
 #include <string>
 
 namespace allot {
@@ -30,11 +31,11 @@ Result<FlavorQuota> decode_flavor_quota(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(const Field resources_field, map.require("resources"));
   ALLOT_ASSIGN_OR_RETURN(MapReader resources, MapReader::open(resources_field));
   for (Resource r : kAllResources) {
-    const auto index = static_cast<size_t>(r);
-    ALLOT_RETURN_IF_ERROR(
-        resources.read(resource_name(r), quota.resources[index],
-                       [r](const Field& f) { return decode_resource_quota(f, r); }));
-    quota.declared[index] = resources.get(resource_name(r)).has_value();
+    if (std::optional<Field> value = resources.get(resource_name(r))) {
+      const auto index = static_cast<size_t>(r);
+      ALLOT_ASSIGN_OR_RETURN(quota.resources[index], decode_resource_quota(*value, r));
+      quota.declared[index] = true;
+    }
   }
   ALLOT_RETURN_IF_ERROR(resources.finish());
   ALLOT_RETURN_IF_ERROR(map.finish());

@@ -10,7 +10,7 @@
 // must end with finish().
 //
 // Nothing here throws, provided the nodes come from a successful YAML::Load.
-// Value types; thread-compatible (they share YAML::Node's reference semantics).
+// Copies of a Field share its YAML node: use them within one thread.
 #pragma once
 
 #include <cstdint>
@@ -42,11 +42,10 @@ struct EnumName {
 
 class Field {
  public:
-  Field(YAML::Node node, std::string path) : node_(std::move(node)), path_(std::move(path)) {}
+  Field(const YAML::Node& node, std::string path) : node_(node), path_(std::move(path)) {}
 
   [[nodiscard]] const YAML::Node& node() const { return node_; }
   [[nodiscard]] const std::string& path() const { return path_; }
-  [[nodiscard]] bool is_null() const { return node_.IsNull(); }
   [[nodiscard]] bool is_map() const { return node_.IsMap(); }
 
   // The path of a child: "spec" + "quota" = "spec.quota"; index 0 = "spec.quota[0]".
@@ -127,8 +126,6 @@ class MapReader {
  public:
   // Fails when `field` is neither a map nor null, or repeats a key.
   [[nodiscard]] static Result<MapReader> open(const Field& field);
-
-  [[nodiscard]] const Field& field() const { return field_; }
 
   // The value under `key`, or nullopt when absent or null. Marks `key` as known.
   [[nodiscard]] std::optional<Field> get(std::string_view key);

@@ -1,13 +1,10 @@
-// What parse_manifests() and load_manifest_file() produce from valid input:
-// the DESIGN.md examples, every kind, defaults, JSON, order and files.
+// What parse_manifests() produces from valid input: the DESIGN.md examples,
+// every kind, defaults, JSON and document order.
 #include "api/manifest_parser.h"
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "manifest_fixtures.h"
 
@@ -310,7 +307,7 @@ spec:
   EXPECT_EQ(spec.checkpoint, std::nullopt);
 }
 
-TEST(ManifestParser, ReadsEveryOptionalFieldOfEachKind) {
+TEST(ManifestParser, ClusterFlavorCohortAndPriorityClassReadTheirOptionalFields) {
   const ManifestBundle bundle = parse_ok(R"(
 apiVersion: allot/v1
 kind: Cluster
@@ -334,25 +331,6 @@ apiVersion: allot/v1
 kind: PriorityClass
 metadata: {name: batch}
 spec: {value: 10, preemptionPolicy: Never, minRuntimeSeconds: 600, preemptionGracePeriod: 100ms}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: vision}
-spec:
-  namespace: cv
-  queueingStrategy: StrictFIFO
-  preemption: {reclaimWithinCohort: LowerPriority, withinTeam: Never,
-               borrowWithinCohort: {policy: LowerPriority}}
-  storage: {class: fast-ssd, size: 10Ti}
----
-apiVersion: allot/v1
-kind: Workload
-metadata: {name: notebook, namespace: cv}
-spec:
-  kind: Space
-  podSets: [{resources: {gpu: 1, cpu: "0.5", memory: 16Gi}}]
-  env: {HOME: /data}
-  idleTimeoutSeconds: 3600
 )");
   const Policy& policy = bundle.policy;
   ASSERT_EQ(policy.clusters.size(), 1u);
@@ -375,6 +353,30 @@ spec:
   EXPECT_EQ(policy.priority_classes[0].preemption_policy, PreemptionPolicy::kNever);
   EXPECT_EQ(policy.priority_classes[0].min_runtime, Duration::minutes(10));
   EXPECT_EQ(policy.priority_classes[0].preemption_grace_period, Duration::millis(100));
+}
+
+TEST(ManifestParser, TeamAndWorkloadReadTheirOptionalFields) {
+  const ManifestBundle bundle = parse_ok(R"(
+apiVersion: allot/v1
+kind: Team
+metadata: {name: vision}
+spec:
+  namespace: cv
+  queueingStrategy: StrictFIFO
+  preemption: {reclaimWithinCohort: LowerPriority, withinTeam: Never,
+               borrowWithinCohort: {policy: LowerPriority}}
+  storage: {class: fast-ssd, size: 10Ti}
+---
+apiVersion: allot/v1
+kind: Workload
+metadata: {name: notebook, namespace: cv}
+spec:
+  kind: Space
+  podSets: [{resources: {gpu: 1, cpu: "0.5", memory: 16Gi}}]
+  env: {HOME: /data}
+  idleTimeoutSeconds: 3600
+)");
+  const Policy& policy = bundle.policy;
   ASSERT_EQ(policy.teams.size(), 1u);
   const Team& team = policy.teams[0];
   EXPECT_EQ(team.namespace_name, "cv");
@@ -511,64 +513,6 @@ TEST(ManifestParser, AcceptsAStreamOfJsonDocuments) {
   ASSERT_EQ(bundle.policy.cohorts.size(), 1u);
   ASSERT_EQ(bundle.workloads.size(), 1u);
   EXPECT_EQ(bundle.workloads[0].spec.pod_sets[0].resources, ResourceVector(8, 0, 64 * kGi));
-}
-
-class ManifestFile : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("allot_api_test_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::filesystem::path path = dir_ / name;
-    std::ofstream(path) << text;
-    return path.string();
-  }
-
-  std::filesystem::path dir_;
-};
-
-TEST_F(ManifestFile, LoadsDocumentsFromAFile) {
-  const std::string path =
-      write("org.yaml", "apiVersion: allot/v1\nkind: Cohort\nmetadata: {name: org}\n");
-  Result<ManifestBundle> bundle = load_manifest_file(path);
-  ASSERT_TRUE(bundle.ok()) << bundle.status().to_string();
-  ASSERT_EQ(bundle->policy.cohorts.size(), 1u);
-  EXPECT_EQ(bundle->policy.cohorts[0].meta.name, "org");
-}
-
-TEST_F(ManifestFile, ErrorsInAFileNameTheFile) {
-  const std::string path = write(
-      "bad.yaml", "apiVersion: allot/v1\nkind: Cohort\nmetadata: {name: org}\nspec: {x: 1}\n");
-  Result<ManifestBundle> bundle = load_manifest_file(path);
-  ASSERT_FALSE(bundle.ok());
-  EXPECT_EQ(bundle.status().code(), ErrorCode::kInvalidArgument);
-  EXPECT_EQ(bundle.status().details(), path + ": document 1 (Cohort/org): spec.x");
-}
-
-TEST_F(ManifestFile, MissingFileIsNotFoundAndNamesThePath) {
-  const std::string path = (dir_ / "absent.yaml").string();
-  Result<ManifestBundle> bundle = load_manifest_file(path);
-  ASSERT_FALSE(bundle.ok());
-  EXPECT_EQ(bundle.status().code(), ErrorCode::kNotFound);
-  EXPECT_EQ(bundle.status().details(), path);
-}
-
-TEST_F(ManifestFile, DirectoryIsNotAManifest) {
-  Result<ManifestBundle> bundle = load_manifest_file(dir_.string());
-  ASSERT_FALSE(bundle.ok());
-  EXPECT_EQ(bundle.status().code(), ErrorCode::kInvalidArgument);
-  EXPECT_EQ(bundle.status().details(), dir_.string());
-}
-
-TEST_F(ManifestFile, EmptyFileIsAnEmptyBundle) {
-  Result<ManifestBundle> bundle = load_manifest_file(write("empty.yaml", ""));
-  ASSERT_TRUE(bundle.ok()) << bundle.status().to_string();
-  EXPECT_EQ(bundle->policy, Policy{});
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: allot-bench scale [-o json|table] [--seed N] [--pending N] [--nodes N] [--teams N]\n"
     "                         [--urgent-teams N] [--runs N] [--preemption-runs N]\n"
-    "       allot-bench micro [Google Benchmark flags, e.g. --benchmark_filter=Quota]\n";
+    "       allot-bench micro [Google Benchmark flags, e.g. --benchmark_filter=quota]\n";
 
 template <typename T>
 std::optional<T> parse_number(std::string_view text, T min, T max) {

@@ -24,11 +24,11 @@ ResourceVector pod_of(int64_t gpus) { return ResourceVector(gpus, gpus * 12'000,
 
 // The default scale cluster, compiled once for all benchmarks that use it.
 const std::shared_ptr<const CompiledPolicy>& large_policy() {
-  static const auto policy = compile_scale_policy(ScaleConfig{});
-  return policy;
+  static const auto kPolicy = compile_scale_policy(ScaleConfig{});
+  return kPolicy;
 }
 
-void BM_QuotaTreeFits(benchmark::State& state) {
+void quota_tree_fits(benchmark::State& state) {
   const CompiledPolicy& policy = *large_policy();
   QuotaTree tree(policy);
   std::mt19937_64 rng(kSeed);
@@ -47,12 +47,12 @@ void BM_QuotaTreeFits(benchmark::State& state) {
     ++i;
   }
 }
-BENCHMARK(BM_QuotaTreeFits);
+BENCHMARK(quota_tree_fits);
 
 // GangPlacer::place for state.range(0) GPUs (one pod below 8 GPUs, else
 // gangs of 8-GPU pods) on the 10,000-node cluster with every node holding a
 // random 0..8 GPUs of running work.
-void BM_GangPlacerPlace(benchmark::State& state) {
+void gang_placer_place(benchmark::State& state) {
   const CompiledPolicy& policy = *large_policy();
   const Topology topology(policy);
   CapacityIndex capacity(policy, topology, {});
@@ -80,10 +80,10 @@ void BM_GangPlacerPlace(benchmark::State& state) {
     ++i;
   }
 }
-BENCHMARK(BM_GangPlacerPlace)->Arg(1)->Arg(64);
+BENCHMARK(gang_placer_place)->Arg(1)->Arg(64);
 
 // A full plan() over 1,000 pending workloads on 100 nodes and 10 teams.
-void BM_PlanSmallCluster(benchmark::State& state) {
+void plan_small_cluster(benchmark::State& state) {
   ScaleConfig config;
   config.nodes = 100;
   config.teams = 10;
@@ -100,7 +100,7 @@ void BM_PlanSmallCluster(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * config.pending);
 }
-BENCHMARK(BM_PlanSmallCluster)->Unit(benchmark::kMillisecond);
+BENCHMARK(plan_small_cluster)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

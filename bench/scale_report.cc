@@ -1,5 +1,7 @@
 #include "bench/scale_report.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace allot::bench {
@@ -10,7 +12,7 @@ constexpr const char* kSlurmNote =
     "machine (without quotas); pass_3000_ms is one allot plan() over 3,000 pending workloads of "
     "the same mix on this cluster, with quotas, placement and explanations.";
 
-double round3(double v) { return static_cast<double>(static_cast<int64_t>(v * 1000 + 0.5)) / 1000; }
+double round3(double v) { return std::round(v * 1000) / 1000; }
 
 nlohmann::ordered_json rounded(const std::vector<double>& values) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();

@@ -53,7 +53,7 @@ std::vector<PendingWorkload> WorkloadGenerator::pending(int32_t count, uint64_t 
                                                         uint64_t first_id) const {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int64_t> queued_ago(0, kHourMs - 1);
-  std::uniform_int_distribution<int64_t> runtime_minutes(10, 24 * 60);
+  std::uniform_int_distribution<int64_t> runtime_minutes(10, int64_t{24} * 60);
   std::uniform_int_distribution<size_t> class_of(0, classes_.size() - 1);
   std::bernoulli_distribution has_runtime(0.5);
   std::vector<PendingWorkload> out;

@@ -20,7 +20,8 @@ CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topol
       buckets_(policy.flavor_count()) {
   free_.reserve(policy.node_count());
   for (int32_t f = 0; f < policy.flavor_count(); ++f) {
-    buckets_[f].resize(topology.max_gpus(FlavorIndex(static_cast<uint16_t>(f))) + 1);
+    buckets_[f].assign(topology.max_gpus(FlavorIndex(static_cast<uint16_t>(f))) + 1,
+                       std::vector<uint64_t>((policy.node_count() + 63) / 64, 0));
   }
   for (int32_t i = 0; i < policy.node_count(); ++i) {
     const CompiledNode& node = policy.node(NodeIndex(i));
@@ -34,7 +35,7 @@ CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topol
     flavor_free_[node.flavor.value()] += node.node.capacity;
     rack_free_[node.rack] += node.node.capacity;
     block_free_[node.block] += node.node.capacity;
-    buckets_[node.flavor.value()][gpus].insert(static_cast<uint32_t>(i));
+    buckets_[node.flavor.value()][gpus][i / 64] |= uint64_t{1} << (i % 64);
   }
 }
 
@@ -54,8 +55,9 @@ void CapacityIndex::adjust_totals(NodeIndex node, const ResourceVector& delta, b
 void CapacityIndex::move_bucket(NodeIndex node, int64_t from_gpus, int64_t to_gpus) {
   if (from_gpus == to_gpus) return;
   auto& buckets = buckets_[policy_->node(node).flavor.value()];
-  buckets[from_gpus].erase(node.value());
-  buckets[to_gpus].insert(node.value());
+  const uint32_t i = node.value();
+  buckets[from_gpus][i / 64] &= ~(uint64_t{1} << (i % 64));
+  buckets[to_gpus][i / 64] |= uint64_t{1} << (i % 64);
 }
 
 void CapacityIndex::allocate(NodeIndex node, const ResourceVector& amount, uint64_t gpu_mask) {
@@ -81,7 +83,8 @@ void CapacityIndex::hold(NodeIndex node, const ResourceVector& amount, uint64_t 
     // Over-committed (the node shrank under running work): take it out of
     // scheduling for this cycle rather than trust its numbers.
     adjust_totals(node, free_[i], false);
-    buckets_[policy_->node(node).flavor.value()][free_[i].gpu()].erase(i);
+    buckets_[policy_->node(node).flavor.value()][free_[i].gpu()][i / 64] &=
+        ~(uint64_t{1} << (i % 64));
     schedulable_[i] = false;
   }
   free_[i] -= amount;

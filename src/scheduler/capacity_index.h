@@ -56,8 +56,18 @@ class CapacityIndex {
   [[nodiscard]] const ResourceVector& rack_free(int32_t rack) const { return rack_free_[rack]; }
   [[nodiscard]] const ResourceVector& block_free(int32_t block) const { return block_free_[block]; }
   // Nodes of the flavor that have exactly `gpus` free GPUs, in index order.
-  [[nodiscard]] const std::set<uint32_t>& bucket(FlavorIndex f, int64_t gpus) const {
-    return buckets_[f.value()][gpus];
+  // The lowest node index >= from in the bucket (nodes of the flavor with
+  // exactly `gpus` free GPUs), or UINT32_MAX.
+  [[nodiscard]] uint32_t next_in_bucket(FlavorIndex f, int64_t gpus, uint32_t from) const {
+    const std::vector<uint64_t>& words = buckets_[f.value()][gpus];
+    size_t w = from / 64;
+    if (w >= words.size()) return UINT32_MAX;
+    uint64_t bits = words[w] & (~uint64_t{0} << (from % 64));
+    while (bits == 0) {
+      if (++w == words.size()) return UINT32_MAX;
+      bits = words[w];
+    }
+    return static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
   }
   [[nodiscard]] int32_t bucket_count(FlavorIndex f) const {
     return static_cast<int32_t>(buckets_[f.value()].size());
@@ -82,7 +92,7 @@ class CapacityIndex {
   std::vector<ResourceVector> flavor_free_;
   std::vector<ResourceVector> rack_free_;
   std::vector<ResourceVector> block_free_;
-  std::vector<std::vector<std::set<uint32_t>>> buckets_;
+  std::vector<std::vector<std::vector<uint64_t>>> buckets_;  // bitsets over node index
 };
 
 }  // namespace allot

@@ -19,9 +19,22 @@ Resource primary_resource(const ResourceVector& total) {
 bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
                                   PendingExplanation* explanation) {
   if (reservations_left_[flavor.value()] <= 0) return false;
+  ResourceVector per_pod;
+  int32_t pods = 0;
+  for (const PodSetRequest& set : w.pod_sets) {
+    if (per_pod.fits_in(set.per_pod)) per_pod = set.per_pod;
+    pods += set.count;
+  }
+  auto& failed = failed_reservations_[flavor.value()];
+  for (const auto& [shape, count] : failed) {
+    if (shape.fits_in(per_pod) && count <= pods) return false;
+  }
   std::optional<Reservation> reservation =
       reserve_for_gang(capacity_, timeline(), w, flavor, snapshot_.now);
-  if (!reservation) return false;
+  if (!reservation) {
+    failed.emplace_back(per_pod, pods);
+    return false;
+  }
   --reservations_left_[flavor.value()];
   explanation->reason = PendingReason::kReserved;
   explanation->estimated_start = reservation->starts_at;

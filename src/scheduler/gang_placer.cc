@@ -88,7 +88,8 @@ NodeIndex GangPlacer::best_in_flavor(const PlacementRequest& request,
                                      const ResourceVector& per_pod) const {
   const int32_t buckets = capacity_->bucket_count(request.flavor);
   for (int64_t gpus = per_pod.gpu(); gpus < buckets; ++gpus) {
-    for (uint32_t raw : capacity_->bucket(request.flavor, gpus)) {
+    for (uint32_t raw = capacity_->next_in_bucket(request.flavor, gpus, 0); raw != UINT32_MAX;
+         raw = capacity_->next_in_bucket(request.flavor, gpus, raw + 1)) {
       const NodeIndex node(raw);
       if (capacity_->fits(node, per_pod) &&
           capacity_->usable_by(node, request.workload, request.finish_by)) {

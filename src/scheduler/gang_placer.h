@@ -42,7 +42,7 @@ class GangPlacer {
   struct Taken {
     NodeIndex node;
     ResourceVector amount;
-    uint64_t gpus;
+    uint64_t gpus = 0;
   };
   // Places every pod within `domain` (nodes), or none; allocations are undone.
   std::optional<std::vector<PodSetAssignment>> place_in(const PlacementRequest& request,

@@ -49,7 +49,7 @@ std::optional<Reservation> reserve_for_gang(CapacityIndex& capacity,
       ready.push_back({at, policy.node(node).block, policy.node(node).rack, node});
     }
   }
-  if (static_cast<int32_t>(ready.size()) < pods) return std::nullopt;
+  if (pods == 0 || static_cast<int32_t>(ready.size()) < pods) return std::nullopt;
   std::sort(ready.begin(), ready.end(), [](const Ready& a, const Ready& b) {
     return std::tie(a.at, a.block, a.rack, a.node) < std::tie(b.at, b.block, b.rack, b.node);
   });

@@ -54,6 +54,7 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       team_preempted_(policy.team_count(), false),
       team_blocked_(policy.team_count(), false),
       reservations_left_(policy.flavor_count(), options.max_reservations_per_flavor),
+      failed_reservations_(policy.flavor_count()),
       flavor_capacity_(policy.flavor_count()) {
   facts_.reserve(snapshot.pending.size());
   for (const PendingWorkload& w : snapshot.pending) {
@@ -313,7 +314,9 @@ PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w) {
     return PreemptionVerdict::kNotAllowed;
   }
   if (team_preempted_[w.team.value()]) return PreemptionVerdict::kDeferred;
-  VictimSelector selector(quota_, capacity_, snapshot_.admitted, unavailable_, snapshot_.now);
+  if (!selector_)
+    selector_.emplace(quota_, capacity_, snapshot_.admitted, unavailable_, snapshot_.now);
+  VictimSelector& selector = *selector_;
   PreemptionVerdict verdict = PreemptionVerdict::kNotAllowed;
   const std::vector<int32_t> counts = full_counts(w);
   const ResourceVector total = total_of(w, counts);

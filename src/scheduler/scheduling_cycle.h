@@ -22,6 +22,7 @@
 #include "scheduler/scheduler.h"
 #include "scheduler/team_queues.h"
 #include "scheduler/topology.h"
+#include "scheduler/victim_selector.h"
 
 namespace allot {
 
@@ -75,6 +76,8 @@ class SchedulingCycle {
   std::vector<bool> team_preempted_;
   std::vector<bool> team_blocked_;          // StrictFIFO head failed
   std::vector<int32_t> reservations_left_;  // per flavor
+  std::optional<VictimSelector> selector_;  // one per cycle: groups admitted work once
+  std::vector<std::vector<std::pair<ResourceVector, int32_t>>> failed_reservations_;
   std::vector<ResourceVector> flavor_capacity_;
   Plan plan_;
 };

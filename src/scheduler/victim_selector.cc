@@ -44,6 +44,16 @@ const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex fla
       const AdmittedWorkload& w = admitted_[i];
       groups_[key(root_of(quota_.policy().team(w.team).quota_node), w.flavor)].push_back(i);
     }
+    // Pre-sorted by preference; collect() only filters and moves own-team work last.
+    for (auto& [k, members] : groups_) {
+      std::sort(members.begin(), members.end(), [&](uint32_t a, uint32_t b) {
+        const AdmittedWorkload& x = admitted_[a];
+        const AdmittedWorkload& y = admitted_[b];
+        return std::make_tuple(x.priority, -x.admitted_at.ms(), (now_ - x.last_checkpoint).ms(),
+                               x.id) < std::make_tuple(y.priority, -y.admitted_at.ms(),
+                                                       (now_ - y.last_checkpoint).ms(), y.id);
+      });
+    }
   }
   auto it = groups_.find(key(root, flavor));
   return it == groups_.end() ? empty_group_ : it->second;
@@ -77,14 +87,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWork
     }
     out.push_back({i, same_team});
   }
-  std::sort(out.begin(), out.end(), [&](const Candidate& a, const Candidate& b) {
-    const AdmittedWorkload& x = admitted_[a.index];
-    const AdmittedWorkload& y = admitted_[b.index];
-    return std::make_tuple(a.same_team, x.priority, -x.admitted_at.ms(),
-                           (now_ - x.last_checkpoint).ms(),
-                           x.id) < std::make_tuple(b.same_team, y.priority, -y.admitted_at.ms(),
-                                                   (now_ - y.last_checkpoint).ms(), y.id);
-  });
+  std::stable_partition(out.begin(), out.end(), [](const Candidate& c) { return !c.same_team; });
   return out;
 }
 

@@ -95,7 +95,7 @@ spec:
 )";
 
 std::string small_scenario_file() {
-  const std::string path = temp_path("scenario.yaml");
+  std::string path = temp_path("scenario.yaml");
   write_file(path, kSmallScenario);
   return path;
 }

@@ -16,13 +16,17 @@ scenario=examples/scenarios/seed-reclaim.yaml
 echo "== allot simulate --scenario ${scenario}"
 ./build/release/src/app/allot simulate --scenario "${scenario}"
 
-cat <<'NEXT'
+cat <<NEXT
 
 What to try next:
-  ./build/release/src/app/allot --help                     every command
-  ./build/release/src/app/allot simulate --help            simulation options
-  ls examples/scenarios/                                   other scenarios to simulate
-  scripts/test.sh                                          build and run every test
-  cmake --build build/release --target allot-bench && \
-    ./build/release/bench/allot-bench scale -o json        scheduler benchmarks
+  ./build/release/src/app/allot simulate --scenario ${scenario} -o json
+      the same run as JSON; add --workloads out.csv for one row per workload
+  ./build/release/src/app/allot simulate --scenario examples/scenarios/kueue-baseline.yaml
+      Kueue's scheduler performance baseline: 15,000 workloads, 30 teams
+  ./build/release/src/app/allot --help
+      every command
+  scripts/test.sh
+      build and run every test
+  cmake --build build/release --target allot-bench && ./build/release/bench/allot-bench scale -o json
+      the scale benchmark (10,000 nodes, 1,000 teams, 100,000 pending workloads)
 NEXT

@@ -152,11 +152,6 @@ ResourceVector& ResourceVector::operator-=(const ResourceVector& other) {
   return *this;
 }
 
-bool ResourceVector::fits_in(const ResourceVector& other) const {
-  return values_[0] <= other.values_[0] && values_[1] <= other.values_[1] &&
-         values_[2] <= other.values_[2];
-}
-
 bool ResourceVector::is_zero() const {
   return values_[0] == 0 && values_[1] == 0 && values_[2] == 0;
 }

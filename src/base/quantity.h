@@ -53,7 +53,10 @@ class ResourceVector {
   ResourceVector& operator-=(const ResourceVector& other);
 
   // True when every component of this is <= the same component of `other`.
-  [[nodiscard]] bool fits_in(const ResourceVector& other) const;
+  [[nodiscard]] bool fits_in(const ResourceVector& other) const {
+    return values_[0] <= other.values_[0] && values_[1] <= other.values_[1] &&
+           values_[2] <= other.values_[2];
+  }
   [[nodiscard]] bool is_zero() const;
   [[nodiscard]] bool any_negative() const;
   // "gpu=8 cpu=96 memory=512Gi", omitting zero components (or "0" if all are).

@@ -89,11 +89,6 @@ void SchedulingCycle::finish_explanations() {
     }
     return it->second;
   };
-  std::unordered_map<uint64_t, uint32_t> index_of;
-  if (options_.estimate_start_times) {
-    for (uint32_t i = 0; i < snapshot_.pending.size(); ++i)
-      index_of.emplace(snapshot_.pending[i].id.value(), i);
-  }
   // Demand queued ahead of each workload in its team (explanations follow queue order).
   std::vector<ResourceVector> ahead(policy_.team_count());
   for (PendingExplanation& e : plan_.explanations) {
@@ -106,7 +101,7 @@ void SchedulingCycle::finish_explanations() {
         !e.flavor.valid()) {
       continue;
     }
-    const uint32_t index = index_of.at(e.workload.value());
+    const uint32_t index = pending_index_of_.at(e.workload.value());
     const PendingWorkload& w = snapshot_.pending[index];
     const ResourceVector& total = facts_[index].total;
     const Resource r = primary_resource(total);

@@ -55,8 +55,13 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       team_blocked_(policy.team_count(), false),
       reservations_left_(policy.flavor_count(), options.max_reservations_per_flavor),
       failed_reservations_(policy.flavor_count()),
+      unplaceable_(policy.flavor_count()),
       flavor_capacity_(policy.flavor_count()) {
   facts_.reserve(snapshot.pending.size());
+  pending_index_of_.reserve(snapshot.pending.size());
+  for (uint32_t i = 0; i < snapshot.pending.size(); ++i) {
+    pending_index_of_.emplace(snapshot.pending[i].id.value(), i);
+  }
   for (const PendingWorkload& w : snapshot.pending) {
     const std::vector<FlavorIndex> flavors = usable_flavors(w);
     facts_.push_back({total_of(w, full_counts(w)), flavors.empty()
@@ -85,19 +90,21 @@ Timestamp SchedulingCycle::finish_by(const PendingWorkload& w) const {
                                           : snapshot_.now + w.max_runtime;
 }
 
-const ReleaseTimeline& SchedulingCycle::timeline() {
+ReleaseTimeline& SchedulingCycle::timeline() {
   if (!timeline_) {
     timeline_.emplace(snapshot_.admitted, policy_.flavor_count(), policy_.node_count(),
                       snapshot_.now);
+    // Work admitted earlier in this cycle releases capacity too.
+    for (const Admission& a : plan_.admissions) {
+      const PendingWorkload& w = snapshot_.pending[pending_index_of_.at(a.workload.value())];
+      timeline_->add(finish_by(w), a.flavor, w.pod_sets, a.assignment);
+    }
   }
   return *timeline_;
 }
 
 void SchedulingCycle::evict_and_account() {
-  std::unordered_map<uint64_t, uint32_t> pending_by_id;
-  for (uint32_t i = 0; i < snapshot_.pending.size(); ++i) {
-    pending_by_id.emplace(snapshot_.pending[i].id.value(), i);
-  }
+  const auto& pending_by_id = pending_index_of_;
   for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
     const AdmittedWorkload& w = snapshot_.admitted[i];
     NodeIndex failed;
@@ -128,10 +135,9 @@ void SchedulingCycle::evict_and_account() {
 }
 
 void SchedulingCycle::apply_held_reservations() {
-  std::unordered_map<uint64_t, bool> pending_ids;
-  for (const PendingWorkload& w : snapshot_.pending) pending_ids.emplace(w.id.value(), true);
   for (const HeldReservation& r : snapshot_.reservations) {
-    if (!pending_ids.contains(r.workload.value())) continue;
+    if (!pending_index_of_.contains(r.workload.value())) continue;
+    holds_reservation_.insert(r.workload.value());
     for (NodeIndex node : r.nodes) {
       if (node.valid() && node.value() < static_cast<uint32_t>(policy_.node_count())) {
         capacity_.reserve(node, r.workload, r.starts_at);
@@ -245,11 +251,43 @@ bool SchedulingCycle::fits_with(const PendingWorkload& w, FlavorIndex flavor,
                                 std::vector<PodSetAssignment>* placement) {
   const ResourceVector total = total_of(w, counts);
   if (!quota_.fits(w.team, flavor, total)) return false;
+  if (known_not_to_place(w, flavor, counts)) return false;
   GangPlacer placer(capacity_);
   auto placed = placer.place({w.id, flavor, w.pod_sets, counts, finish_by(w)});
-  if (!placed) return false;
+  if (!placed) {
+    remember_unplaceable(w, flavor, counts);
+    return false;
+  }
   *placement = std::move(*placed);
   return true;
+}
+
+// Within a cycle free capacity only shrinks (admissions take it; victims keep
+// theirs until they stop), so a single-pod-set request that found no nodes
+// still finds none when it is at least as large, as numerous and as long.
+bool SchedulingCycle::known_not_to_place(const PendingWorkload& w, FlavorIndex flavor,
+                                         const std::vector<int32_t>& counts) const {
+  // A workload holding a reservation may use nodes that others may not.
+  if (w.pod_sets.size() != 1 || holds_reservation_.contains(w.id.value())) return false;
+  const ResourceVector& per_pod = w.pod_sets[0].per_pod;
+  const Timestamp end = finish_by(w);
+  for (const UnplaceableShape& shape : unplaceable_[flavor.value()]) {
+    if (shape.per_pod.fits_in(per_pod) && shape.pods <= counts[0] && shape.finish_by <= end) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void SchedulingCycle::remember_unplaceable(const PendingWorkload& w, FlavorIndex flavor,
+                                           const std::vector<int32_t>& counts) {
+  constexpr size_t kMaxShapesPerFlavor = 64;
+  auto& shapes = unplaceable_[flavor.value()];
+  if (w.pod_sets.size() != 1 || shapes.size() >= kMaxShapesPerFlavor ||
+      holds_reservation_.contains(w.id.value())) {
+    return;
+  }
+  shapes.push_back({w.pod_sets[0].per_pod, counts[0], finish_by(w)});
 }
 
 std::optional<std::vector<int32_t>> SchedulingCycle::fit_counts(
@@ -306,6 +344,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   GangPlacer(capacity_).commit(w.pod_sets, placement);
   quota_.add_usage(w.team, flavor, total);
   admission.assignment = std::move(placement);
+  if (timeline_) timeline_->add(finish_by(w), flavor, w.pod_sets, admission.assignment);
   plan_.admissions.push_back(std::move(admission));
 }
 

@@ -12,6 +12,8 @@
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "scheduler/admission_order.h"
@@ -50,6 +52,10 @@ class SchedulingCycle {
                                                  std::vector<PodSetAssignment>* placement);
   bool fits_with(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
                  std::vector<PodSetAssignment>* placement);
+  [[nodiscard]] bool known_not_to_place(const PendingWorkload& w, FlavorIndex flavor,
+                                        const std::vector<int32_t>& counts) const;
+  void remember_unplaceable(const PendingWorkload& w, FlavorIndex flavor,
+                            const std::vector<int32_t>& counts);
   void admit(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
              std::vector<PodSetAssignment> placement);
   PreemptionVerdict try_preempt(const PendingWorkload& w);
@@ -59,7 +65,7 @@ class SchedulingCycle {
   void finish_explanations();
   [[nodiscard]] std::vector<FlavorIndex> usable_flavors(const PendingWorkload& w) const;
   [[nodiscard]] Timestamp finish_by(const PendingWorkload& w) const;
-  const ReleaseTimeline& timeline();
+  ReleaseTimeline& timeline();
 
   const CompiledPolicy& policy_;
   const Topology& topology_;
@@ -69,6 +75,7 @@ class SchedulingCycle {
   CapacityIndex capacity_;
   TeamQueues queues_;
   std::vector<PendingFacts> facts_;
+  std::unordered_map<uint64_t, uint32_t> pending_index_of_;  // WorkloadId -> pending index
   std::unique_ptr<AdmissionOrder> order_;
   std::optional<ReleaseTimeline> timeline_;
   std::vector<bool> unavailable_;           // admitted: stopping or chosen as victim
@@ -78,6 +85,13 @@ class SchedulingCycle {
   std::vector<int32_t> reservations_left_;  // per flavor
   std::optional<VictimSelector> selector_;  // one per cycle: groups admitted work once
   std::vector<std::vector<std::pair<ResourceVector, int32_t>>> failed_reservations_;
+  struct UnplaceableShape {
+    ResourceVector per_pod;
+    int32_t pods = 0;
+    Timestamp finish_by;
+  };
+  std::vector<std::vector<UnplaceableShape>> unplaceable_;  // per flavor, this cycle
+  std::unordered_set<uint64_t> holds_reservation_;         // workloads with held reservations
   std::vector<ResourceVector> flavor_capacity_;
   Plan plan_;
 };

@@ -1,7 +1,9 @@
 #include "service/simulation_loop.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <utility>
+#include <vector>
 
 #include "base/check.h"
 
@@ -10,7 +12,15 @@ namespace {
 
 sim::SimWorkId work_id(WorkloadId id) { return sim::SimWorkId(id.value()); }
 
-bool by_id(const auto& a, const auto& b) { return a.id < b.id; }
+// Sorts the elements from `sorted_end` on and merges them into the sorted
+// prefix before them: O(n) for a few newcomers.
+template <typename T>
+void merge_tail_by_id(std::vector<T>& items, size_t sorted_end) {
+  const auto id_order = [](const T& a, const T& b) { return a.id < b.id; };
+  auto tail = items.begin() + static_cast<std::ptrdiff_t>(sorted_end);
+  std::sort(tail, items.end(), id_order);
+  std::inplace_merge(items.begin(), tail, items.end(), id_order);
+}
 
 }  // namespace
 
@@ -95,7 +105,6 @@ void SimulationLoop::make_pending(WorkloadId id) {
   PendingWorkload request = input_.arrivals[id.value()].request;  // original queued_at
   request.preempted_by = live.preempted_by;
   snapshot_.pending.push_back(std::move(request));
-  pending_unsorted_ = true;
 }
 
 void SimulationLoop::apply_node_events(Timestamp now) {
@@ -119,11 +128,8 @@ void SimulationLoop::apply_arrivals(Timestamp now) {
 
 void SimulationLoop::refresh_snapshot(Timestamp now) {
   snapshot_.now = now;
-  if (pending_unsorted_) {
-    std::sort(snapshot_.pending.begin(), snapshot_.pending.end(),
-              [](const PendingWorkload& a, const PendingWorkload& b) { return by_id(a, b); });
-    pending_unsorted_ = false;
-  }
+  merge_tail_by_id(snapshot_.pending, pending_sorted_);
+  pending_sorted_ = snapshot_.pending.size();
   // Checkpointing work is treated as checkpointed continuously: nothing is lost.
   for (AdmittedWorkload& admitted : snapshot_.admitted) {
     if (input_.arrivals[admitted.id.value()].checkpointed) {
@@ -147,12 +153,13 @@ bool SimulationLoop::carry_out(const Plan& plan, Timestamp now) {
     std::erase_if(snapshot_.pending, [&](const PendingWorkload& p) {
       return live_[p.id.value()].phase != Phase::kPending;
     });
+    pending_sorted_ = snapshot_.pending.size();  // erasing keeps the order
+    const size_t sorted_end = snapshot_.admitted.size();
     for (AdmittedWorkload& admitted : newly_admitted_) {
       snapshot_.admitted.push_back(std::move(admitted));
     }
     newly_admitted_.clear();
-    std::sort(snapshot_.admitted.begin(), snapshot_.admitted.end(),
-              [](const AdmittedWorkload& a, const AdmittedWorkload& b) { return by_id(a, b); });
+    merge_tail_by_id(snapshot_.admitted, sorted_end);
   }
   return acted;
 }

@@ -96,7 +96,9 @@ class SimulationLoop {
   Snapshot snapshot_;               // pending and admitted kept sorted by id
   std::vector<LiveWorkload> live_;  // by WorkloadId
   std::vector<AdmittedWorkload> newly_admitted_;
-  bool pending_unsorted_ = false;
+  // snapshot_.pending[0, pending_sorted_) is sorted by id; newcomers are
+  // appended after it and merged in by refresh_snapshot().
+  size_t pending_sorted_ = 0;
   size_t next_arrival_ = 0;
   size_t next_node_event_ = 0;
   SimulationTrace* trace_ = nullptr;

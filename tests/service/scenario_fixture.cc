@@ -1,6 +1,5 @@
 #include "scenario_fixture.h"
 
-#include <algorithm>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -74,19 +73,31 @@ void PlanInvariants::violation(const Snapshot& snapshot, std::string what) {
 
 void PlanInvariants::check(const Snapshot& snapshot, const Plan& plan) {
   ++cycles_;
-  std::set<uint64_t> pending;
+  std::map<uint64_t, const PendingWorkload*> pending;
   for (const PendingWorkload& workload : snapshot.pending) {
-    pending.insert(workload.id.value());
+    pending[workload.id.value()] = &workload;
   }
+  std::vector<ResourceVector> used = held_capacity(snapshot, plan, pending);
+  check_preemptions(snapshot, plan);
+  check_admissions(snapshot, plan, pending, used);
+  for (size_t node = 0; node < nodes_.size(); ++node) {
+    if (!used[node].fits_in(nodes_[node].capacity)) {
+      violation(snapshot, "node " + nodes_[node].name + " over capacity: " +
+                              used[node].to_string() + " > " + nodes_[node].capacity.to_string());
+    }
+  }
+}
+
+std::vector<ResourceVector> PlanInvariants::held_capacity(
+    const Snapshot& snapshot, const Plan& plan,
+    const std::map<uint64_t, const PendingWorkload*>& pending) {
   // Evicted workloads lost their node: they stop at once and free all they held.
   std::set<uint64_t> evicted;
   for (const Eviction& eviction : plan.evictions) {
     evicted.insert(eviction.workload.value());
   }
-  std::map<uint64_t, const AdmittedWorkload*> admitted;
   std::vector<ResourceVector> used(nodes_.size());
   for (const AdmittedWorkload& workload : snapshot.admitted) {
-    admitted[workload.id.value()] = &workload;
     if (pending.contains(workload.id.value())) {
       violation(snapshot, "workload " + std::to_string(workload.id.value()) +
                               " is both pending and admitted");
@@ -100,6 +111,14 @@ void PlanInvariants::check(const Snapshot& snapshot, const Plan& plan) {
       }
     }
   }
+  return used;
+}
+
+void PlanInvariants::check_preemptions(const Snapshot& snapshot, const Plan& plan) {
+  std::map<uint64_t, const AdmittedWorkload*> admitted;
+  for (const AdmittedWorkload& workload : snapshot.admitted) {
+    admitted[workload.id.value()] = &workload;
+  }
   std::set<uint64_t> victims;
   for (const Preemption& preemption : plan.preemptions) {
     auto it = admitted.find(preemption.victim.value());
@@ -111,30 +130,29 @@ void PlanInvariants::check(const Snapshot& snapshot, const Plan& plan) {
       violation(snapshot, "victim " + std::to_string(preemption.victim.value()) + " chosen twice");
     }
   }
+}
+
+void PlanInvariants::check_admissions(const Snapshot& snapshot, const Plan& plan,
+                                      const std::map<uint64_t, const PendingWorkload*>& pending,
+                                      std::vector<ResourceVector>& used) {
   std::set<uint64_t> admissions;
   for (const Admission& admission : plan.admissions) {
     const uint64_t id = admission.workload.value();
-    if (!pending.contains(id) || !admissions.insert(id).second) {
+    auto request = pending.find(id);
+    if (request == pending.end() || !admissions.insert(id).second) {
       violation(snapshot, "admission of " + std::to_string(id) + " is not of a pending workload");
       continue;
     }
-    auto request = std::find_if(snapshot.pending.begin(), snapshot.pending.end(),
-                                [&](const PendingWorkload& p) { return p.id.value() == id; });
-    for (size_t s = 0; s < admission.assignment.size() && s < request->pod_sets.size(); ++s) {
+    const std::vector<PodSetRequest>& pod_sets = request->second->pod_sets;
+    for (size_t s = 0; s < admission.assignment.size() && s < pod_sets.size(); ++s) {
       for (const PodPlacement& pod : admission.assignment[s].pods) {
         const size_t node = pod.node.value();
         if (!snapshot.nodes.empty() && !snapshot.nodes[node].schedulable()) {
           violation(snapshot, "admission of " + std::to_string(id) + " on unschedulable node " +
                                   nodes_[node].name);
         }
-        used[node] += request->pod_sets[s].per_pod;
+        used[node] += pod_sets[s].per_pod;
       }
-    }
-  }
-  for (size_t node = 0; node < nodes_.size(); ++node) {
-    if (!used[node].fits_in(nodes_[node].capacity)) {
-      violation(snapshot, "node " + nodes_[node].name + " over capacity: " +
-                              used[node].to_string() + " > " + nodes_[node].capacity.to_string());
     }
   }
 }

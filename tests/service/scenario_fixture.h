@@ -52,6 +52,15 @@ class PlanInvariants {
 
  private:
   void violation(const Snapshot& snapshot, std::string what);
+  // Capacity held per node by admitted workloads, evicted ones excepted.
+  std::vector<ResourceVector> held_capacity(
+      const Snapshot& snapshot, const Plan& plan,
+      const std::map<uint64_t, const PendingWorkload*>& pending);
+  void check_preemptions(const Snapshot& snapshot, const Plan& plan);
+  // Adds the admitted pods to `used`.
+  void check_admissions(const Snapshot& snapshot, const Plan& plan,
+                        const std::map<uint64_t, const PendingWorkload*>& pending,
+                        std::vector<ResourceVector>& used);
 
   std::vector<Node> nodes_;
   std::vector<std::string> violations_;

@@ -22,6 +22,8 @@ namespace allot {
 struct PendingFacts {
   ResourceVector total;      // all pods at full count
   FlavorIndex first_flavor;  // first flavor of the team that it may use
+  FlavorIndex pinned;        // the flavor its pod sets require, if any
+  bool usable = true;        // false when pinned to a flavor outside the team's list
 };
 
 class AdmissionOrder {

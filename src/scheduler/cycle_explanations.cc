@@ -1,7 +1,6 @@
 // The explanation half of SchedulingCycle: why each workload is still
 // pending, who holds what it needs, and when it may start.
 #include <algorithm>
-#include <map>
 
 #include "scheduler/reservation_planner.h"
 #include "scheduler/scheduling_cycle.h"
@@ -75,19 +74,21 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
 }
 
 void SchedulingCycle::finish_explanations() {
-  // Biggest borrower of each (quota node subtree, fr), found once.
-  std::map<std::pair<int32_t, int32_t>, std::pair<int32_t, int64_t>> holders;
+  // Biggest borrower under every quota node, per flavor-resource, computed
+  // for a flavor-resource the first time an explanation needs it.
+  std::vector<std::vector<std::pair<int32_t, int64_t>>> holders(policy_.fr_count());
   auto holder_of = [&](int32_t quota_node, int32_t fr) {
-    auto [it, inserted] = holders.try_emplace({quota_node, fr}, std::make_pair(-1, int64_t{0}));
-    if (!inserted) return it->second;
-    for (int32_t t = 0; t < policy_.team_count(); ++t) {
-      int32_t ancestor = t;
-      while (ancestor != kNoParent && ancestor != quota_node) ancestor = policy_.parent(ancestor);
-      if (ancestor != quota_node) continue;
-      const int64_t borrowed = quota_.usage(t, fr) - quota_.nominal(t, fr);
-      if (borrowed > it->second.second) it->second = {t, borrowed};
+    auto& best = holders[fr];
+    if (best.empty()) {
+      best.assign(policy_.quota_node_count(), {-1, 0});
+      for (int32_t t = 0; t < policy_.team_count(); ++t) {
+        const int64_t borrowed = quota_.usage(t, fr) - quota_.nominal(t, fr);
+        for (int32_t node = t; node != kNoParent; node = policy_.parent(node)) {
+          if (borrowed > best[node].second) best[node] = {t, borrowed};
+        }
+      }
     }
-    return it->second;
+    return best[quota_node];
   };
   // Demand queued ahead of each workload in its team (explanations follow queue order).
   std::vector<ResourceVector> ahead(policy_.team_count());

@@ -56,6 +56,7 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       reservations_left_(policy.flavor_count(), options.max_reservations_per_flavor),
       failed_reservations_(policy.flavor_count()),
       unplaceable_(policy.flavor_count()),
+      preemption_failures_(policy.team_count()),
       flavor_capacity_(policy.flavor_count()) {
   facts_.reserve(snapshot.pending.size());
   pending_index_of_.reserve(snapshot.pending.size());
@@ -63,26 +64,27 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
     pending_index_of_.emplace(snapshot.pending[i].id.value(), i);
   }
   for (const PendingWorkload& w : snapshot.pending) {
-    const std::vector<FlavorIndex> flavors = usable_flavors(w);
-    facts_.push_back({total_of(w, full_counts(w)), flavors.empty()
-                                                       ? policy.team(w.team).flavor_order.front()
-                                                       : flavors.front()});
+    PendingFacts facts;
+    facts.total = total_of(w, full_counts(w));
+    for (const PodSetRequest& set : w.pod_sets) {
+      if (set.required_flavor.valid()) facts.pinned = set.required_flavor;
+    }
+    const auto& order = policy.team(w.team).flavor_order;
+    facts.usable = !facts.pinned.valid() ||
+                   std::find(order.begin(), order.end(), facts.pinned) != order.end();
+    facts.first_flavor = facts.pinned.valid() ? facts.pinned : order.front();
+    facts_.push_back(facts);
   }
   for (const CompiledNode& node : policy.nodes()) {
     flavor_capacity_[node.flavor.value()] += node.node.capacity;
   }
 }
 
-std::vector<FlavorIndex> SchedulingCycle::usable_flavors(const PendingWorkload& w) const {
-  FlavorIndex pinned;
-  for (const PodSetRequest& set : w.pod_sets) {
-    if (set.required_flavor.valid()) pinned = set.required_flavor;
-  }
-  std::vector<FlavorIndex> out;
-  for (FlavorIndex f : policy_.team(w.team).flavor_order) {
-    if (!pinned.valid() || f == pinned) out.push_back(f);
-  }
-  return out;
+std::span<const FlavorIndex> SchedulingCycle::usable_flavors(const PendingWorkload& w) const {
+  const PendingFacts& facts = facts_[static_cast<size_t>(&w - snapshot_.pending.data())];
+  if (!facts.usable) return {};
+  if (facts.pinned.valid()) return {&facts.pinned, 1};
+  return policy_.team(w.team).flavor_order;
 }
 
 Timestamp SchedulingCycle::finish_by(const PendingWorkload& w) const {
@@ -202,7 +204,7 @@ void SchedulingCycle::process(uint32_t pending_index) {
 }
 
 bool SchedulingCycle::try_admit(const PendingWorkload& w, Failure* failure) {
-  const std::vector<FlavorIndex> flavors = usable_flavors(w);
+  const std::span<const FlavorIndex> flavors = usable_flavors(w);
   if (flavors.empty()) {
     failure->reason = PendingReason::kNoUsableFlavor;
     return false;
@@ -353,6 +355,7 @@ PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w) {
     return PreemptionVerdict::kNotAllowed;
   }
   if (team_preempted_[w.team.value()]) return PreemptionVerdict::kDeferred;
+  if (const auto known = known_preemption_failure(w)) return *known;
   if (!selector_)
     selector_.emplace(quota_, capacity_, snapshot_.admitted, unavailable_, snapshot_.now);
   VictimSelector& selector = *selector_;
@@ -377,7 +380,37 @@ PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w) {
       verdict = choice.verdict;
     }
   }
+  remember_preemption_failure(w, verdict);
   return verdict;
+}
+
+// A workload that found no victims makes the same search fail for any later
+// workload of its team that is no more important, no smaller and pinned
+// alike, as long as nothing was admitted in between (an admission can make
+// another team a borrower, and so a candidate).
+std::optional<PreemptionVerdict> SchedulingCycle::known_preemption_failure(
+    const PendingWorkload& w) const {
+  if (w.pod_sets.size() != 1) return std::nullopt;
+  const PendingFacts& facts = facts_[static_cast<size_t>(&w - snapshot_.pending.data())];
+  for (const PreemptionFailure& f : preemption_failures_[w.team.value()]) {
+    if (f.admissions_seen == plan_.admissions.size() && w.priority <= f.priority &&
+        f.per_pod.fits_in(w.pod_sets[0].per_pod) && f.pods <= w.pod_sets[0].count &&
+        f.pinned == facts.pinned && (!f.preempted_by.valid() || f.preempted_by == w.preempted_by)) {
+      return f.verdict;
+    }
+  }
+  return std::nullopt;
+}
+
+void SchedulingCycle::remember_preemption_failure(const PendingWorkload& w,
+                                                  PreemptionVerdict verdict) {
+  constexpr size_t kMaxFailuresPerTeam = 8;
+  auto& failures = preemption_failures_[w.team.value()];
+  if (w.pod_sets.size() != 1) return;
+  if (failures.size() >= kMaxFailuresPerTeam) failures.erase(failures.begin());
+  failures.push_back({w.priority, w.pod_sets[0].per_pod, w.pod_sets[0].count,
+                      facts_[static_cast<size_t>(&w - snapshot_.pending.data())].pinned,
+                      w.preempted_by, plan_.admissions.size(), verdict});
 }
 
 }  // namespace allot

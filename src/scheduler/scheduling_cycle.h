@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -59,11 +60,15 @@ class SchedulingCycle {
   void admit(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
              std::vector<PodSetAssignment> placement);
   PreemptionVerdict try_preempt(const PendingWorkload& w);
+  [[nodiscard]] std::optional<PreemptionVerdict> known_preemption_failure(
+      const PendingWorkload& w) const;
+  void remember_preemption_failure(const PendingWorkload& w, PreemptionVerdict verdict);
   bool try_reserve(const PendingWorkload& w, FlavorIndex flavor, PendingExplanation* explanation);
   void explain(const PendingWorkload& w, uint32_t pending_index, const Failure& failure,
                PreemptionVerdict verdict);
   void finish_explanations();
-  [[nodiscard]] std::vector<FlavorIndex> usable_flavors(const PendingWorkload& w) const;
+  // REQUIRES: w is an element of the snapshot's pending vector.
+  [[nodiscard]] std::span<const FlavorIndex> usable_flavors(const PendingWorkload& w) const;
   [[nodiscard]] Timestamp finish_by(const PendingWorkload& w) const;
   ReleaseTimeline& timeline();
 
@@ -91,7 +96,17 @@ class SchedulingCycle {
     Timestamp finish_by;
   };
   std::vector<std::vector<UnplaceableShape>> unplaceable_;  // per flavor, this cycle
-  std::unordered_set<uint64_t> holds_reservation_;         // workloads with held reservations
+  std::unordered_set<uint64_t> holds_reservation_;
+  struct PreemptionFailure {
+    int32_t priority = 0;
+    ResourceVector per_pod;
+    int32_t pods = 0;
+    FlavorIndex pinned;
+    WorkloadId preempted_by;
+    size_t admissions_seen = 0;
+    PreemptionVerdict verdict = PreemptionVerdict::kInsufficient;
+  };
+  std::vector<std::vector<PreemptionFailure>> preemption_failures_;  // per team, this cycle         // workloads with held reservations
   std::vector<ResourceVector> flavor_capacity_;
   Plan plan_;
 };

@@ -71,6 +71,7 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
     try_reserve(w, failure.flavor, &e);
   }
   plan_.explanations.push_back(e);
+  explained_index_.push_back(pending_index);
 }
 
 void SchedulingCycle::finish_explanations() {
@@ -92,7 +93,8 @@ void SchedulingCycle::finish_explanations() {
   };
   // Demand queued ahead of each workload in its team (explanations follow queue order).
   std::vector<ResourceVector> ahead(policy_.team_count());
-  for (PendingExplanation& e : plan_.explanations) {
+  for (size_t k = 0; k < plan_.explanations.size(); ++k) {
+    PendingExplanation& e = plan_.explanations[k];
     if (e.fr >= 0 && e.quota_node >= 0) {
       const auto [team, borrowed] = holder_of(e.quota_node, e.fr);
       e.holder_team = team;
@@ -102,7 +104,7 @@ void SchedulingCycle::finish_explanations() {
         !e.flavor.valid()) {
       continue;
     }
-    const uint32_t index = pending_index_of_.at(e.workload.value());
+    const uint32_t index = explained_index_[k];
     const PendingWorkload& w = snapshot_.pending[index];
     const ResourceVector& total = facts_[index].total;
     const Resource r = primary_resource(total);

@@ -23,13 +23,10 @@ ResourceVector total_of(const PendingWorkload& w, const std::vector<int32_t>& co
   return total;
 }
 
-bool on_failed_node(const AdmittedWorkload& w, const CapacityIndex& capacity,
-                    const std::vector<NodeCondition>& conditions, NodeIndex* node) {
+bool on_failed_node(const AdmittedWorkload& w, const std::vector<bool>& healthy, NodeIndex* node) {
   for (const PodSetAssignment& set : w.assignment) {
     for (const PodPlacement& pod : set.pods) {
-      const bool healthy = capacity.policy().node(pod.node).node.healthy &&
-                           (conditions.empty() || conditions[pod.node.value()].healthy);
-      if (!healthy) {
+      if (!healthy[pod.node.value()]) {
         *node = pod.node;
         return true;
       }
@@ -107,10 +104,15 @@ ReleaseTimeline& SchedulingCycle::timeline() {
 
 void SchedulingCycle::evict_and_account() {
   const auto& pending_by_id = pending_index_of_;
+  std::vector<bool> healthy(policy_.node_count());
+  for (int32_t n = 0; n < policy_.node_count(); ++n) {
+    healthy[n] = policy_.node(NodeIndex(n)).node.healthy &&
+                 (snapshot_.nodes.empty() || snapshot_.nodes[n].healthy);
+  }
   for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
     const AdmittedWorkload& w = snapshot_.admitted[i];
     NodeIndex failed;
-    if (!w.terminating && on_failed_node(w, capacity_, snapshot_.nodes, &failed)) {
+    if (!w.terminating && on_failed_node(w, healthy, &failed)) {
       // Its pods are gone with the node: free its quota and requeue it.
       plan_.evictions.push_back({w.id, failed});
       unavailable_[i] = true;
@@ -169,6 +171,7 @@ Plan SchedulingCycle::run() {
         e.flavor = facts_[*it].first_flavor;
         e.queue_position = queues_.position(*it);
         plan_.explanations.push_back(e);
+        explained_index_.push_back(*it);
       }
       queues_.close(team);
     } else {

@@ -81,6 +81,7 @@ class SchedulingCycle {
   TeamQueues queues_;
   std::vector<PendingFacts> facts_;
   std::unordered_map<uint64_t, uint32_t> pending_index_of_;  // WorkloadId -> pending index
+  std::vector<uint32_t> explained_index_;  // pending index of each plan_.explanations entry
   std::unique_ptr<AdmissionOrder> order_;
   std::optional<ReleaseTimeline> timeline_;
   std::vector<bool> unavailable_;           // admitted: stopping or chosen as victim

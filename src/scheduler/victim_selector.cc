@@ -44,19 +44,21 @@ const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex fla
       const AdmittedWorkload& w = admitted_[i];
       groups_[key(root_of(quota_.policy().team(w.team).quota_node), w.flavor)].push_back(i);
     }
-    // Pre-sorted by preference; collect() only filters and moves own-team work last.
-    for (auto& [k, members] : groups_) {
-      std::sort(members.begin(), members.end(), [&](uint32_t a, uint32_t b) {
-        const AdmittedWorkload& x = admitted_[a];
-        const AdmittedWorkload& y = admitted_[b];
-        return std::make_tuple(x.priority, -x.admitted_at.ms(), (now_ - x.last_checkpoint).ms(),
-                               x.id) < std::make_tuple(y.priority, -y.admitted_at.ms(),
-                                                       (now_ - y.last_checkpoint).ms(), y.id);
-      });
-    }
   }
   auto it = groups_.find(key(root, flavor));
-  return it == groups_.end() ? empty_group_ : it->second;
+  if (it == groups_.end()) return empty_group_;
+  // Sorted by preference on first use; collect() only filters and moves
+  // own-team work last.
+  if (sorted_groups_.insert(it->first).second) {
+    std::sort(it->second.begin(), it->second.end(), [&](uint32_t a, uint32_t b) {
+      const AdmittedWorkload& x = admitted_[a];
+      const AdmittedWorkload& y = admitted_[b];
+      return std::make_tuple(x.priority, -x.admitted_at.ms(), (now_ - x.last_checkpoint).ms(),
+                             x.id) < std::make_tuple(y.priority, -y.admitted_at.ms(),
+                                                     (now_ - y.last_checkpoint).ms(), y.id);
+    });
+  }
+  return it->second;
 }
 
 std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWorkload& preemptor,
@@ -70,6 +72,14 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWork
   const int32_t preemptor_root = root_of(policy.team(preemptor.team).quota_node);
   std::vector<Candidate> out;
   if (!*any_allowed) return out;
+  // Only teams that borrow now can lose work to another team (removing
+  // victims never makes a team borrow), so the others are skipped early.
+  borrowing_cache_.assign(policy.team_count(), -1);
+  auto team_borrows = [&](TeamIndex team) {
+    int8_t& cached = borrowing_cache_[team.value()];
+    if (cached < 0) cached = quota_.borrowing(team, flavor) ? 1 : 0;
+    return cached == 1;
+  };
   for (uint32_t i : group(preemptor_root, flavor)) {
     const AdmittedWorkload& w = admitted_[i];
     if (unavailable_[i] || w.id == preemptor.preempted_by) continue;
@@ -78,8 +88,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWork
       if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority)
         continue;
     } else {
-      if (!cross_team_allowed) continue;
-      if (policy.parent(policy.team(w.team).quota_node) == kNoParent) continue;
+      if (!cross_team_allowed || !team_borrows(w.team)) continue;
     }
     if (now_ < w.admitted_at + policy.priority_class(w.priority_class).min_runtime) {
       *too_young = true;

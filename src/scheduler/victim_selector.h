@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -74,6 +75,8 @@ class VictimSelector {
   Timestamp now_;
   bool grouped_ = false;
   std::unordered_map<uint64_t, std::vector<uint32_t>> groups_;
+  std::unordered_set<uint64_t> sorted_groups_;
+  std::vector<int8_t> borrowing_cache_;  // per team, for one collect(): -1 unknown
   std::vector<uint32_t> empty_group_;
 };
 

@@ -67,8 +67,8 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       if (set.required_flavor.valid()) facts.pinned = set.required_flavor;
     }
     const auto& order = policy.team(w.team).flavor_order;
-    facts.usable = !facts.pinned.valid() ||
-                   std::find(order.begin(), order.end(), facts.pinned) != order.end();
+    facts.usable =
+        !facts.pinned.valid() || std::find(order.begin(), order.end(), facts.pinned) != order.end();
     facts.first_flavor = facts.pinned.valid() ? facts.pinned : order.front();
     facts_.push_back(facts);
   }
@@ -113,10 +113,11 @@ void SchedulingCycle::evict_and_account() {
     const AdmittedWorkload& w = snapshot_.admitted[i];
     NodeIndex failed;
     if (!w.terminating && on_failed_node(w, healthy, &failed)) {
-      // Its pods are gone with the node: free its quota and requeue it.
+      // Its pods are gone with the node: it is requeued at its original
+      // position. Its quota and its other nodes stay held for this cycle, so
+      // that nothing queued behind it takes its place before it is back.
       plan_.evictions.push_back({w.id, failed});
       unavailable_[i] = true;
-      continue;
     }
     quota_.add_usage(w.team, w.flavor, w.usage());
     for (size_t s = 0; s < w.assignment.size(); ++s) {
@@ -194,7 +195,9 @@ void SchedulingCycle::process(uint32_t pending_index) {
       verdict = PreemptionVerdict::kWaitingForVictims;
       failure.reason = PendingReason::kWaitingForPreemption;
     } else {
-      verdict = try_preempt(w);
+      bool admitted = false;
+      verdict = try_preempt(w, &admitted);
+      if (admitted) return;
       if (verdict == PreemptionVerdict::kPreempting) {
         failure.reason = PendingReason::kWaitingForPreemption;
       }
@@ -353,7 +356,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   plan_.admissions.push_back(std::move(admission));
 }
 
-PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w) {
+PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w, bool* admitted) {
   if (policy_.priority_class(w.priority_class).preemption_policy == PreemptionPolicy::kNever) {
     return PreemptionVerdict::kNotAllowed;
   }
@@ -375,6 +378,7 @@ PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w) {
             {victim.id, w.id, reason, policy_.priority_class(victim.priority_class).grace_period});
       }
       team_preempted_[w.team.value()] = true;
+      *admitted = admit_after_immediate_stop(w, f, choice);
       return verdict = PreemptionVerdict::kPreempting;
     }
     // Keep the most telling refusal: insufficient > too young > none > not allowed.
@@ -385,6 +389,22 @@ PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w) {
   }
   remember_preemption_failure(w, verdict);
   return verdict;
+}
+
+// Victims without a grace period stop as the plan is carried out (before its
+// admissions), so the preemptor can take their place in the same cycle.
+bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, FlavorIndex flavor,
+                                                 const VictimChoice& choice) {
+  for (const auto& [index, reason] : choice.victims) {
+    const auto& victim = snapshot_.admitted[index];
+    if (policy_.priority_class(victim.priority_class).grace_period.ms() > 0) return false;
+  }
+  for (const auto& [index, reason] : choice.victims) selector_->release(index);
+  // Capacity grew: what the memos learned this cycle no longer holds.
+  for (auto& shapes : unplaceable_) shapes.clear();
+  for (auto& failed : failed_reservations_) failed.clear();
+  Failure ignored;
+  return try_flavor(w, flavor, &ignored);
 }
 
 // A workload that found no victims makes the same search fail for any later

@@ -59,7 +59,10 @@ class SchedulingCycle {
                             const std::vector<int32_t>& counts);
   void admit(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
              std::vector<PodSetAssignment> placement);
-  PreemptionVerdict try_preempt(const PendingWorkload& w);
+  // Sets *admitted when victims stop at once and w was admitted in their place.
+  PreemptionVerdict try_preempt(const PendingWorkload& w, bool* admitted);
+  bool admit_after_immediate_stop(const PendingWorkload& w, FlavorIndex flavor,
+                                  const VictimChoice& choice);
   [[nodiscard]] std::optional<PreemptionVerdict> known_preemption_failure(
       const PendingWorkload& w) const;
   void remember_preemption_failure(const PendingWorkload& w, PreemptionVerdict verdict);
@@ -107,7 +110,8 @@ class SchedulingCycle {
     size_t admissions_seen = 0;
     PreemptionVerdict verdict = PreemptionVerdict::kInsufficient;
   };
-  std::vector<std::vector<PreemptionFailure>> preemption_failures_;  // per team, this cycle         // workloads with held reservations
+  std::vector<std::vector<PreemptionFailure>>
+      preemption_failures_;  // per team, this cycle         // workloads with held reservations
   std::vector<ResourceVector> flavor_capacity_;
   Plan plan_;
 };

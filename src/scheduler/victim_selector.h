@@ -45,6 +45,9 @@ class VictimSelector {
 
   [[nodiscard]] VictimChoice find(const PendingWorkload& preemptor, FlavorIndex flavor,
                                   const ResourceVector& total, std::span<const int32_t> counts);
+  // Gives back the quota and node capacity of an admitted workload (a victim
+  // that stops at once, having no grace period).
+  void release(uint32_t index) { remove(index); }
 
  private:
   struct Candidate {

@@ -143,9 +143,15 @@ bool SimulationLoop::carry_out(const Plan& plan, Timestamp now) {
   for (const Eviction& eviction : plan.evictions) {
     acted = evict(eviction.workload, now) || acted;
   }
+  bool immediate_stop = false;
   for (const Preemption& preemption : plan.preemptions) {
-    acted = preempt(preemption, now) || acted;
+    const bool stopped = preempt(preemption, now);
+    acted = stopped || acted;
+    immediate_stop = immediate_stop || (stopped && preemption.grace_period.ms() <= 0);
   }
+  // Victims without a grace period stop before the plan's admissions, which
+  // may already use their capacity (the Plan contract).
+  if (immediate_stop) apply_executor_events(now);
   for (const Admission& admission : plan.admissions) {
     acted = admit(admission, now) || acted;
   }

@@ -91,10 +91,14 @@ void PlanInvariants::check(const Snapshot& snapshot, const Plan& plan) {
 std::vector<ResourceVector> PlanInvariants::held_capacity(
     const Snapshot& snapshot, const Plan& plan,
     const std::map<uint64_t, const PendingWorkload*>& pending) {
-  // Evicted workloads lost their node: they stop at once and free all they held.
+  // Evicted workloads lost their node, and victims without a grace period
+  // stop at once: both free what they held before the plan's admissions.
   std::set<uint64_t> evicted;
   for (const Eviction& eviction : plan.evictions) {
     evicted.insert(eviction.workload.value());
+  }
+  for (const Preemption& preemption : plan.preemptions) {
+    if (preemption.grace_period.ms() <= 0) evicted.insert(preemption.victim.value());
   }
   std::vector<ResourceVector> used(nodes_.size());
   for (const AdmittedWorkload& workload : snapshot.admitted) {

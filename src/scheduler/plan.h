@@ -3,8 +3,8 @@
 // Contract: the caller carries a plan out in this order: evictions (failed
 // nodes), preemptions (victims get their grace period and keep their capacity
 // until they stop; a victim whose grace period is zero stops at once, and its
-// beneficiary may be admitted in the same plan), admissions. Every pending workload that is not admitted
-// has exactly one PendingExplanation.
+// beneficiary may be admitted in the same plan), admissions. Every pending workload that is not
+// admitted has exactly one PendingExplanation.
 #pragma once
 
 #include <cstdint>

@@ -183,9 +183,9 @@ void apply(World& world, const Plan& plan) {
       }
     }
     if (stops_now) {  // no grace period: it stops before the plan's admissions
-      pending.emplace(a.id.value(), PendingWorkload{a.id, a.team, a.priority_class, a.priority,
-                                                    a.queued_at, a.pod_sets, a.max_runtime,
-                                                    a.preempted_for});
+      pending.emplace(a.id.value(),
+                      PendingWorkload{a.id, a.team, a.priority_class, a.priority, a.queued_at,
+                                      a.pod_sets, a.max_runtime, a.preempted_for});
       continue;
     }
     kept.push_back(a);

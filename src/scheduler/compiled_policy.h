@@ -115,6 +115,12 @@ class CompiledPolicy {
   }
 
  private:
+  void compile_names(const Policy& policy);
+  void compile_quota_tree(const Policy& policy);
+  [[nodiscard]] CompiledTeam compile_team(const Team& team, int32_t index) const;
+  void apply_quota(int32_t quota_node, const std::vector<FlavorQuota>& quota);
+  Status compile_nodes(std::vector<Node> nodes);
+
   std::vector<CompiledTeam> teams_;
   std::vector<std::string> cohort_names_;
   std::vector<CompiledPriorityClass> classes_;

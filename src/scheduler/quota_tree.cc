@@ -10,6 +10,8 @@ QuotaTree::QuotaTree(const CompiledPolicy& policy)
   subtree_.assign(size, 0);
   guard_.assign(size, 0);
   usage_.assign(size, 0);
+  available_cache_.assign(size, 0);
+  available_epoch_.assign(size, 0);
   for (int32_t node : policy.bottom_up_order()) {
     for (int32_t fr = 0; fr < fr_count_; ++fr) {
       const QuotaLimits& limits = policy.limits(node, fr);
@@ -25,6 +27,7 @@ QuotaTree::QuotaTree(const CompiledPolicy& policy)
 }
 
 void QuotaTree::change_usage(int32_t quota_node, int32_t fr, int64_t delta) {
+  ++epoch_;
   int32_t node = quota_node;
   while (node != kNoParent && delta != 0) {
     int64_t& usage = at(usage_, node, fr);
@@ -62,10 +65,20 @@ int64_t QuotaTree::cap(int32_t quota_node, int32_t fr) const {
 }
 
 int64_t QuotaTree::available(int32_t quota_node, int32_t fr) const {
+  const size_t slot = static_cast<size_t>(quota_node) * fr_count_ + fr;
+  if (available_epoch_[slot] == epoch_) return available_cache_[slot];
   const int32_t parent = policy_->parent(quota_node);
-  if (parent == kNoParent) return at(subtree_, quota_node, fr) - at(usage_, quota_node, fr);
-  const int64_t own = std::max<int64_t>(0, at(guard_, quota_node, fr) - at(usage_, quota_node, fr));
-  return own + std::min(available(parent, fr), cap(quota_node, fr));
+  int64_t result = 0;
+  if (parent == kNoParent) {
+    result = at(subtree_, quota_node, fr) - at(usage_, quota_node, fr);
+  } else {
+    const int64_t own =
+        std::max<int64_t>(0, at(guard_, quota_node, fr) - at(usage_, quota_node, fr));
+    result = own + std::min(available(parent, fr), cap(quota_node, fr));
+  }
+  available_cache_[slot] = result;
+  available_epoch_[slot] = epoch_;
+  return result;
 }
 
 bool QuotaTree::fits(TeamIndex team, FlavorIndex flavor, const ResourceVector& request) const {

@@ -79,6 +79,11 @@ class QuotaTree {
   std::vector<int64_t> subtree_;
   std::vector<int64_t> guard_;
   std::vector<int64_t> usage_;
+  // available() is asked far more often than usage changes: its results are
+  // cached until the next change of usage (any change bumps the epoch).
+  uint64_t epoch_ = 1;
+  mutable std::vector<int64_t> available_cache_;
+  mutable std::vector<uint64_t> available_epoch_;
 };
 
 }  // namespace allot

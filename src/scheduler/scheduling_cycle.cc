@@ -241,16 +241,18 @@ bool SchedulingCycle::try_admit(const PendingWorkload& w, Failure* failure) {
 
 bool SchedulingCycle::try_flavor(const PendingWorkload& w, FlavorIndex flavor, Failure* failure) {
   failure->flavor = flavor;
+  const ResourceVector& total = facts_[static_cast<size_t>(&w - snapshot_.pending.data())].total;
+  // One walk of the quota tree says both whether the full size fits and, if
+  // not, which limit binds.
+  failure->shortfall = quota_.shortfall(w.team, flavor, total);
+  const bool quota_fits = failure->shortfall.fr == -1;
   std::vector<PodSetAssignment> placement;
-  std::optional<std::vector<int32_t>> counts = fit_counts(w, flavor, &placement);
+  std::optional<std::vector<int32_t>> counts = fit_counts(w, flavor, quota_fits, &placement);
   if (counts) {
     admit(w, flavor, *counts, std::move(placement));
     return true;
   }
-  const ResourceVector total = total_of(w, full_counts(w));
-  failure->shortfall = quota_.shortfall(w.team, flavor, total);
-  failure->reason =
-      failure->shortfall.fr == -1 ? PendingReason::kNoFittingNodes : PendingReason::kQuotaExhausted;
+  failure->reason = quota_fits ? PendingReason::kNoFittingNodes : PendingReason::kQuotaExhausted;
   return false;
 }
 
@@ -299,14 +301,17 @@ void SchedulingCycle::remember_unplaceable(const PendingWorkload& w, FlavorIndex
 }
 
 std::optional<std::vector<int32_t>> SchedulingCycle::fit_counts(
-    const PendingWorkload& w, FlavorIndex flavor, std::vector<PodSetAssignment>* placement) {
+    const PendingWorkload& w, FlavorIndex flavor, bool full_size_fits_quota,
+    std::vector<PodSetAssignment>* placement) {
+  int32_t max_shrink = 0;
+  for (const PodSetRequest& set : w.pod_sets) {
+    max_shrink = std::max(max_shrink, set.count - set.min_count);
+  }
+  if (!full_size_fits_quota && max_shrink == 0) return std::nullopt;
   std::vector<int32_t> counts = full_counts(w);
-  if (fits_with(w, flavor, counts, placement)) return counts;
+  if (full_size_fits_quota && fits_with(w, flavor, counts, placement)) return counts;
   // Partial admission: shrink every reducible pod set by the same number of
   // pods (never below its minCount); find the smallest shrink that fits.
-  int32_t max_shrink = 0;
-  for (const PodSetRequest& set : w.pod_sets)
-    max_shrink = std::max(max_shrink, set.count - set.min_count);
   if (max_shrink == 0) return std::nullopt;
   auto shrunk = [&](int32_t by) {
     std::vector<int32_t> out;
@@ -341,7 +346,9 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   admission.flavor = flavor;
   admission.usage = total;
   admission.borrowing = quota_.would_borrow(w.team, flavor, total);
-  admission.partial = counts != full_counts(w);
+  for (size_t i = 0; i < counts.size(); ++i) {
+    admission.partial = admission.partial || counts[i] != w.pod_sets[i].count;
+  }
   for (const PodSetAssignment& set : placement) {
     for (const PodPlacement& pod : set.pods) {
       if (capacity_.reserved(pod.node) && capacity_.reserved_for(pod.node) != w.id) {
@@ -367,7 +374,7 @@ PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w, bool* a
   VictimSelector& selector = *selector_;
   PreemptionVerdict verdict = PreemptionVerdict::kNotAllowed;
   const std::vector<int32_t> counts = full_counts(w);
-  const ResourceVector total = total_of(w, counts);
+  const ResourceVector& total = facts_[static_cast<size_t>(&w - snapshot_.pending.data())].total;
   for (FlavorIndex f : usable_flavors(w)) {
     VictimChoice choice = selector.find(w, f, total, counts);
     if (choice.verdict == PreemptionVerdict::kPreempting) {

@@ -49,7 +49,10 @@ class SchedulingCycle {
   void process(uint32_t pending_index);
   bool try_admit(const PendingWorkload& w, Failure* failure);
   bool try_flavor(const PendingWorkload& w, FlavorIndex flavor, Failure* failure);
+  // The pod counts to admit in `flavor` (full, else partial down to minCount)
+  // and their placement, or nothing.
   std::optional<std::vector<int32_t>> fit_counts(const PendingWorkload& w, FlavorIndex flavor,
+                                                 bool full_size_fits_quota,
                                                  std::vector<PodSetAssignment>* placement);
   bool fits_with(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
                  std::vector<PodSetAssignment>* placement);

@@ -24,37 +24,41 @@ CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topol
                        std::vector<uint64_t>((policy.node_count() + 63) / 64, 0));
   }
   for (int32_t i = 0; i < policy.node_count(); ++i) {
-    const CompiledNode& node = policy.node(NodeIndex(i));
-    free_.push_back(node.node.capacity);
-    const int64_t gpus = node.node.capacity.gpu();
+    const NodeIndex node(i);
+    const ResourceVector& capacity = topology.capacity_of(node);
+    free_.push_back(capacity);
+    const int64_t gpus = capacity.gpu();
     free_gpus_[i] = gpus >= 64 ? ~uint64_t{0} : (uint64_t{1} << gpus) - 1;
-    const bool ok = node.node.healthy && !node.node.cordoned &&
-                    (conditions.empty() || conditions[i].schedulable());
+    const bool ok =
+        policy.node_listed_schedulable(node) && (conditions.empty() || conditions[i].schedulable());
     schedulable_[i] = ok;
     if (!ok) continue;
-    flavor_free_[node.flavor.value()] += node.node.capacity;
-    rack_free_[node.rack] += node.node.capacity;
-    block_free_[node.block] += node.node.capacity;
-    buckets_[node.flavor.value()][gpus][i / 64] |= uint64_t{1} << (i % 64);
+    const auto flavor = topology.flavor_of(node).value();
+    flavor_free_[flavor] += capacity;
+    rack_free_[topology.rack_of(node)] += capacity;
+    block_free_[topology.block_of(node)] += capacity;
+    buckets_[flavor][gpus][i / 64] |= uint64_t{1} << (i % 64);
   }
 }
 
 void CapacityIndex::adjust_totals(NodeIndex node, const ResourceVector& delta, bool add) {
-  const CompiledNode& n = policy_->node(node);
+  const auto flavor = topology_->flavor_of(node).value();
+  const int32_t rack = topology_->rack_of(node);
+  const int32_t block = topology_->block_of(node);
   if (add) {
-    flavor_free_[n.flavor.value()] += delta;
-    rack_free_[n.rack] += delta;
-    block_free_[n.block] += delta;
+    flavor_free_[flavor] += delta;
+    rack_free_[rack] += delta;
+    block_free_[block] += delta;
   } else {
-    flavor_free_[n.flavor.value()] -= delta;
-    rack_free_[n.rack] -= delta;
-    block_free_[n.block] -= delta;
+    flavor_free_[flavor] -= delta;
+    rack_free_[rack] -= delta;
+    block_free_[block] -= delta;
   }
 }
 
 void CapacityIndex::move_bucket(NodeIndex node, int64_t from_gpus, int64_t to_gpus) {
   if (from_gpus == to_gpus) return;
-  auto& buckets = buckets_[policy_->node(node).flavor.value()];
+  auto& buckets = buckets_[topology_->flavor_of(node).value()];
   const uint32_t i = node.value();
   buckets[from_gpus][i / 64] &= ~(uint64_t{1} << (i % 64));
   buckets[to_gpus][i / 64] |= uint64_t{1} << (i % 64);
@@ -83,7 +87,7 @@ void CapacityIndex::hold(NodeIndex node, const ResourceVector& amount, uint64_t 
     // Over-committed (the node shrank under running work): take it out of
     // scheduling for this cycle rather than trust its numbers.
     adjust_totals(node, free_[i], false);
-    buckets_[policy_->node(node).flavor.value()][free_[i].gpu()][i / 64] &=
+    buckets_[topology_->flavor_of(node).value()][free_[i].gpu()][i / 64] &=
         ~(uint64_t{1} << (i % 64));
     schedulable_[i] = false;
   }

@@ -152,6 +152,8 @@ Status CompiledPolicy::compile_nodes(std::vector<Node> nodes) {
             .try_emplace({nodes[i].flavor, nodes[i].block}, static_cast<int32_t>(block_ids.size()))
             .first->second;
     node_by_name_[nodes[i].name] = i;
+    listed_healthy_.push_back(nodes[i].healthy);
+    listed_schedulable_.push_back(nodes[i].healthy && !nodes[i].cordoned);
     compiled.node = std::move(nodes[i]);
     nodes_.push_back(std::move(compiled));
   }

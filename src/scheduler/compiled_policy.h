@@ -83,6 +83,12 @@ class CompiledPolicy {
   }
   [[nodiscard]] const CompiledNode& node(NodeIndex n) const { return nodes_[n.value()]; }
   [[nodiscard]] const std::vector<CompiledNode>& nodes() const { return nodes_; }
+  // Whether the node's inventory marks it healthy and not cordoned, as a
+  // dense vector (the snapshot's NodeConditions can still take it out).
+  [[nodiscard]] bool node_listed_healthy(NodeIndex n) const { return listed_healthy_[n.value()]; }
+  [[nodiscard]] bool node_listed_schedulable(NodeIndex n) const {
+    return listed_schedulable_[n.value()];
+  }
 
   // Quota tree structure.
   [[nodiscard]] int32_t parent(int32_t quota_node) const { return parents_[quota_node]; }
@@ -126,6 +132,8 @@ class CompiledPolicy {
   std::vector<CompiledPriorityClass> classes_;
   std::vector<std::string> flavor_names_;
   std::vector<CompiledNode> nodes_;
+  std::vector<bool> listed_healthy_;
+  std::vector<bool> listed_schedulable_;
   std::vector<int32_t> parents_;
   std::vector<std::vector<int32_t>> children_;
   std::vector<double> weights_;

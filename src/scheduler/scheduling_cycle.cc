@@ -35,6 +35,31 @@ bool on_failed_node(const AdmittedWorkload& w, const std::vector<bool>& healthy,
   return false;
 }
 
+// Sums what pods hold per node; two pods claiming one GPU make the node
+// inconsistent, and CapacityIndex::hold() then takes it out of scheduling.
+class HeldOnNodes {
+ public:
+  explicit HeldOnNodes(int32_t nodes) : amount_(nodes), gpus_(nodes, 0), clash_(nodes, false) {}
+  void add(NodeIndex node, const ResourceVector& amount, uint64_t gpus) {
+    const auto n = node.value();
+    amount_[n] += amount;
+    clash_[n] = clash_[n] || (gpus_[n] & gpus) != 0;
+    gpus_[n] |= gpus;
+  }
+  void apply_to(CapacityIndex& capacity) const {
+    for (uint32_t n = 0; n < amount_.size(); ++n) {
+      if (amount_[n].is_zero() && gpus_[n] == 0) continue;
+      // A clash is reported as a request for every GPU, which cannot fit.
+      capacity.hold(NodeIndex(n), amount_[n], clash_[n] ? ~uint64_t{0} : gpus_[n]);
+    }
+  }
+
+ private:
+  std::vector<ResourceVector> amount_;
+  std::vector<uint64_t> gpus_;
+  std::vector<bool> clash_;
+};
+
 }  // namespace
 
 SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& topology,
@@ -103,40 +128,55 @@ ReleaseTimeline& SchedulingCycle::timeline() {
 }
 
 void SchedulingCycle::evict_and_account() {
-  const auto& pending_by_id = pending_index_of_;
   std::vector<bool> healthy(policy_.node_count());
+  bool any_failed = false;
   for (int32_t n = 0; n < policy_.node_count(); ++n) {
-    healthy[n] = policy_.node(NodeIndex(n)).node.healthy &&
+    healthy[n] = policy_.node_listed_healthy(NodeIndex(n)) &&
                  (snapshot_.nodes.empty() || snapshot_.nodes[n].healthy);
+    any_failed = any_failed || !healthy[n];
   }
+  // What admitted work holds is summed per team and flavor, and per node,
+  // then applied once each: far fewer updates than one per workload and pod.
+  const int32_t flavors = policy_.flavor_count();
+  std::vector<ResourceVector> team_usage(static_cast<size_t>(policy_.team_count()) * flavors);
+  HeldOnNodes held(policy_.node_count());
   for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
     const AdmittedWorkload& w = snapshot_.admitted[i];
     NodeIndex failed;
-    if (!w.terminating && on_failed_node(w, healthy, &failed)) {
+    if (any_failed && !w.terminating && on_failed_node(w, healthy, &failed)) {
       // Its pods are gone with the node: it is requeued at its original
       // position. Its quota and its other nodes stay held for this cycle, so
       // that nothing queued behind it takes its place before it is back.
       plan_.evictions.push_back({w.id, failed});
       unavailable_[i] = true;
     }
-    quota_.add_usage(w.team, w.flavor, w.usage());
+    team_usage[static_cast<size_t>(w.team.value()) * flavors + w.flavor.value()] += w.usage();
     for (size_t s = 0; s < w.assignment.size(); ++s) {
       for (const PodPlacement& pod : w.assignment[s].pods) {
-        capacity_.hold(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
+        held.add(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
       }
     }
-    if (w.terminating) {
-      unavailable_[i] = true;
-      auto it = pending_by_id.find(w.preempted_for.value());
-      if (w.preempted_for.valid() && it != pending_by_id.end()) {
-        const Duration grace = policy_.priority_class(w.priority_class).grace_period;
-        Timestamp& stop_by = victims_stop_by_[it->second];
-        const Timestamp candidate = snapshot_.now + grace;
-        stop_by =
-            stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
-      }
+    if (w.terminating) note_terminating(i);
+  }
+  for (int32_t t = 0; t < policy_.team_count(); ++t) {
+    for (int32_t f = 0; f < flavors; ++f) {
+      const ResourceVector& usage = team_usage[static_cast<size_t>(t) * flavors + f];
+      if (!usage.is_zero()) quota_.add_usage(TeamIndex(t), FlavorIndex(f), usage);
     }
   }
+  held.apply_to(capacity_);
+}
+
+// A stopping victim keeps its capacity; its beneficiary waits for it.
+void SchedulingCycle::note_terminating(uint32_t admitted_index) {
+  const AdmittedWorkload& w = snapshot_.admitted[admitted_index];
+  unavailable_[admitted_index] = true;
+  auto it = pending_index_of_.find(w.preempted_for.value());
+  if (!w.preempted_for.valid() || it == pending_index_of_.end()) return;
+  const Duration grace = policy_.priority_class(w.priority_class).grace_period;
+  Timestamp& stop_by = victims_stop_by_[it->second];
+  const Timestamp candidate = snapshot_.now + grace;
+  stop_by = stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
 }
 
 void SchedulingCycle::apply_held_reservations() {

@@ -45,6 +45,7 @@ class SchedulingCycle {
   };
 
   void evict_and_account();
+  void note_terminating(uint32_t admitted_index);
   void apply_held_reservations();
   void process(uint32_t pending_index);
   bool try_admit(const PendingWorkload& w, Failure* failure);

@@ -14,6 +14,10 @@ Topology::Topology(const CompiledPolicy& policy)
   for (int32_t i = 0; i < policy.node_count(); ++i) {
     const CompiledNode& node = policy.node(NodeIndex(i));
     const auto f = node.flavor.value();
+    flavor_of_.push_back(node.flavor);
+    rack_of_.push_back(node.rack);
+    block_of_.push_back(node.block);
+    capacity_of_.push_back(node.node.capacity);
     nodes_of_rack_[node.rack].push_back(NodeIndex(i));
     nodes_of_block_[node.block].push_back(NodeIndex(i));
     nodes_of_flavor_[f].push_back(NodeIndex(i));

@@ -31,6 +31,13 @@ class Topology {
   [[nodiscard]] const std::vector<int32_t>& blocks_of_flavor(FlavorIndex f) const {
     return blocks_of_flavor_[f.value()];
   }
+  // Dense per-node facts, for hot loops (CompiledNode is large).
+  [[nodiscard]] FlavorIndex flavor_of(NodeIndex n) const { return flavor_of_[n.value()]; }
+  [[nodiscard]] int32_t rack_of(NodeIndex n) const { return rack_of_[n.value()]; }
+  [[nodiscard]] int32_t block_of(NodeIndex n) const { return block_of_[n.value()]; }
+  [[nodiscard]] const ResourceVector& capacity_of(NodeIndex n) const {
+    return capacity_of_[n.value()];
+  }
   // The largest GPU count of any node of the flavor.
   [[nodiscard]] int32_t max_gpus(FlavorIndex f) const { return max_gpus_[f.value()]; }
 
@@ -41,6 +48,10 @@ class Topology {
   std::vector<std::vector<int32_t>> racks_of_flavor_;
   std::vector<std::vector<int32_t>> blocks_of_flavor_;
   std::vector<int32_t> max_gpus_;
+  std::vector<FlavorIndex> flavor_of_;
+  std::vector<int32_t> rack_of_;
+  std::vector<int32_t> block_of_;
+  std::vector<ResourceVector> capacity_of_;
 };
 
 }  // namespace allot

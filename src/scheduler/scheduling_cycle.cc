@@ -337,7 +337,13 @@ void SchedulingCycle::remember_unplaceable(const PendingWorkload& w, FlavorIndex
       holds_reservation_.contains(w.id.value())) {
     return;
   }
-  shapes.push_back({w.pod_sets[0].per_pod, counts[0], finish_by(w)});
+  const UnplaceableShape shape{w.pod_sets[0].per_pod, counts[0], finish_by(w)};
+  // Keep only the smallest failures: a shape that the new one dominates says nothing more.
+  std::erase_if(shapes, [&](const UnplaceableShape& old) {
+    return shape.per_pod.fits_in(old.per_pod) && shape.pods <= old.pods &&
+           shape.finish_by <= old.finish_by;
+  });
+  shapes.push_back(shape);
 }
 
 std::optional<std::vector<int32_t>> SchedulingCycle::fit_counts(

@@ -110,7 +110,7 @@ PreemptionReason VictimSelector::reason_for(const PendingWorkload& preemptor, Fl
 }
 
 bool VictimSelector::still_eligible(const PendingWorkload& preemptor, FlavorIndex flavor,
-                                    const ResourceVector& total, const Candidate& c) const {
+                                    const ResourceVector& total, const Candidate& c) {
   if (c.same_team) return true;
   const AdmittedWorkload& victim = admitted_[c.index];
   // Only capacity that the victim's team borrows may be taken back.
@@ -129,6 +129,7 @@ bool VictimSelector::still_eligible(const PendingWorkload& preemptor, FlavorInde
     tree.remove_usage(victim.team, flavor, victim.usage());
     const double victim_share = weighted_share(tree, policy.team(victim.team).quota_node);
     tree.add_usage(victim.team, flavor, victim.usage());
+    if (preemptor_share > victim_share) share_refused_ = true;
     return preemptor_share <= victim_share;
   }
   if (!quota_.would_borrow(preemptor.team, flavor, total)) {
@@ -187,6 +188,7 @@ VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex 
     choice.verdict = PreemptionVerdict::kNotAllowed;
     return choice;
   }
+  share_refused_ = false;
   std::vector<Candidate> removed;
   std::vector<NodeIndex> used_nodes;
   bool fitted = false;
@@ -210,7 +212,8 @@ VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex 
     choice.victims.clear();
     choice.verdict = candidates.empty() ? (too_young ? PreemptionVerdict::kCandidatesTooYoung
                                                      : PreemptionVerdict::kNoCandidates)
-                                        : PreemptionVerdict::kInsufficient;
+                                        : (share_refused_ ? PreemptionVerdict::kFairShareRefused
+                                                          : PreemptionVerdict::kInsufficient);
     return choice;
   }
   // Put back every victim that is not needed, latest first.

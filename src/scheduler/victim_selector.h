@@ -57,8 +57,9 @@ class VictimSelector {
   std::vector<Candidate> collect(const PendingWorkload& preemptor, FlavorIndex flavor,
                                  bool* too_young, bool* any_allowed);
   // Whether removing candidate c is still justified given current usage.
+  // Not const: records in share_refused_ when the fair-share rule says no.
   [[nodiscard]] bool still_eligible(const PendingWorkload& preemptor, FlavorIndex flavor,
-                                    const ResourceVector& total, const Candidate& c) const;
+                                    const ResourceVector& total, const Candidate& c);
   [[nodiscard]] PreemptionReason reason_for(const PendingWorkload& preemptor, FlavorIndex flavor,
                                             const ResourceVector& total, const Candidate& c) const;
   [[nodiscard]] bool fits(const PendingWorkload& preemptor, FlavorIndex flavor,
@@ -79,7 +80,9 @@ class VictimSelector {
   bool grouped_ = false;
   std::unordered_map<uint64_t, std::vector<uint32_t>> groups_;
   std::unordered_set<uint64_t> sorted_groups_;
-  std::vector<int8_t> borrowing_cache_;  // per team, for one collect(): -1 unknown
+  std::vector<int8_t> borrowing_cache_;
+  bool share_refused_ = false;  // the fair-share rule turned a candidate down in find()  // per
+                                // team, for one collect(): -1 unknown
   std::vector<uint32_t> empty_group_;
 };
 

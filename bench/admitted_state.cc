@@ -18,19 +18,7 @@ AdmittedState apply_admissions(const std::vector<PendingWorkload>& pending, cons
       state.pending.push_back(w);
       continue;
     }
-    AdmittedWorkload a;
-    a.id = w.id;
-    a.team = w.team;
-    a.priority_class = w.priority_class;
-    a.priority = w.priority;
-    a.queued_at = w.queued_at;
-    a.admitted_at = now;
-    a.last_checkpoint = now;
-    a.max_runtime = w.max_runtime;
-    a.flavor = it->second->flavor;
-    a.pod_sets = w.pod_sets;
-    a.assignment = it->second->assignment;
-    state.admitted.push_back(std::move(a));
+    state.admitted.push_back(admitted_from(w, it->second->flavor, it->second->assignment, now));
   }
   return state;
 }

@@ -71,6 +71,16 @@ struct AdmittedWorkload {
   [[nodiscard]] ResourceVector usage() const;
 };
 
+// The running form of a pending workload once the scheduler admitted it:
+// admitted and last checkpointed at `now`, on the admission's flavor and nodes.
+// REQUIRES: admission.workload == pending.id.
+AdmittedWorkload admitted_from(const PendingWorkload& pending, FlavorIndex flavor,
+                               std::vector<PodSetAssignment> assignment, Timestamp now);
+
+// The pending form of a workload that stopped (preempted or evicted): it keeps
+// its original queue position (queued_at) and remembers who preempted it.
+PendingWorkload requeued_from(const AdmittedWorkload& admitted);
+
 struct NodeCondition {
   bool healthy = true;
   bool cordoned = false;

@@ -219,18 +219,8 @@ bool SimulationLoop::admit(const Admission& admission, Timestamp now) {
   }
   LiveWorkload& live = live_[id.value()];
   const SimulatedArrival& arrival = input_.arrivals[id.value()];
-  AdmittedWorkload admitted;
-  admitted.id = id;
-  admitted.team = arrival.request.team;
-  admitted.priority_class = arrival.request.priority_class;
-  admitted.priority = arrival.request.priority;
-  admitted.queued_at = arrival.request.queued_at;
-  admitted.admitted_at = now;
-  admitted.last_checkpoint = now;
-  admitted.max_runtime = arrival.request.max_runtime;
-  admitted.flavor = admission.flavor;
-  admitted.pod_sets = arrival.request.pod_sets;
-  admitted.assignment = admission.assignment;
+  AdmittedWorkload admitted =
+      admitted_from(arrival.request, admission.flavor, admission.assignment, now);
   live.phase = Phase::kRunning;
   live.amount = admitted.usage()[input_.primary];
   TracedWorkload& traced = trace_->workloads[id.value()];

@@ -42,23 +42,6 @@ Result<std::vector<Workload>> parse_entries(const YAML::Node& entries) {
   return bundle.workloads;
 }
 
-AdmittedWorkload admitted_from(const PendingWorkload& p, FlavorIndex flavor,
-                               std::vector<PodSetAssignment> assignment, Timestamp started) {
-  AdmittedWorkload a;
-  a.id = p.id;
-  a.team = p.team;
-  a.priority_class = p.priority_class;
-  a.priority = p.priority;
-  a.queued_at = started;
-  a.admitted_at = started;
-  a.last_checkpoint = started;
-  a.max_runtime = p.max_runtime;
-  a.flavor = flavor;
-  a.pod_sets = p.pod_sets;
-  a.assignment = std::move(assignment);
-  return a;
-}
-
 // Places a running workload on the named nodes, lowest free GPUs first.
 Result<AdmittedWorkload> pin_running(const CompiledPolicy& policy, const PendingWorkload& p,
                                      const YAML::Node& nodes, const Snapshot& so_far,
@@ -91,7 +74,8 @@ Result<AdmittedWorkload> pin_running(const CompiledPolicy& policy, const Pending
       ++assignment[s].count;
     }
   }
-  return admitted_from(p, flavor, std::move(assignment), started);
+  AdmittedWorkload a = admitted_from(p, flavor, std::move(assignment), started);
+  return a;
 }
 
 // Lets the scheduler place a running workload, as it would have when it started.
@@ -108,7 +92,9 @@ Result<AdmittedWorkload> place_running(const Scheduler& scheduler, const Pending
     return failed_precondition("setup: running workload " + std::to_string(p.id.value()) +
                                " does not fit the cluster");
   }
-  return admitted_from(p, plan.admissions[0].flavor, plan.admissions[0].assignment, started);
+  AdmittedWorkload a =
+      admitted_from(p, plan.admissions[0].flavor, plan.admissions[0].assignment, started);
+  return a;
 }
 
 Status add_running(LoadedScenario& out, const Scheduler& scheduler, const YAML::Node& running,

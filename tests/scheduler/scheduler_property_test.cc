@@ -183,27 +183,14 @@ void apply(World& world, const Plan& plan) {
       }
     }
     if (stops_now) {  // no grace period: it stops before the plan's admissions
-      pending.emplace(a.id.value(),
-                      PendingWorkload{a.id, a.team, a.priority_class, a.priority, a.queued_at,
-                                      a.pod_sets, a.max_runtime, a.preempted_for});
+      pending.emplace(a.id.value(), requeued_from(a));
       continue;
     }
     kept.push_back(a);
   }
   for (const Admission& adm : plan.admissions) {
     const PendingWorkload& p = pending.at(adm.workload.value());
-    AdmittedWorkload a;
-    a.id = p.id;
-    a.team = p.team;
-    a.priority_class = p.priority_class;
-    a.priority = p.priority;
-    a.queued_at = p.queued_at;
-    a.admitted_at = s.now;
-    a.last_checkpoint = s.now;
-    a.max_runtime = p.max_runtime;
-    a.flavor = adm.flavor;
-    a.pod_sets = p.pod_sets;
-    a.assignment = adm.assignment;
+    AdmittedWorkload a = admitted_from(p, adm.flavor, adm.assignment, s.now);
     kept.push_back(a);
     pending.erase(adm.workload.value());
   }

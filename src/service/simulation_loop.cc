@@ -61,6 +61,11 @@ Status SimulationLoop::run(SimulationTrace& trace) {
       options_.on_cycle(snapshot_, plan);
     }
     const bool acted = carry_out(plan, now);
+    // Reservations hold until their gang starts: the next cycle gets them back.
+    snapshot_.reservations.clear();
+    for (const Reservation& r : plan.reservations) {
+      snapshot_.reservations.push_back({r.workload, r.nodes, r.starts_at});
+    }
     const std::optional<Timestamp> next = next_tick(now, acted);
     if (!next) {
       break;

@@ -298,10 +298,9 @@ bool SchedulingCycle::try_flavor(const PendingWorkload& w, FlavorIndex flavor, F
 
 bool SchedulingCycle::fits_with(const PendingWorkload& w, FlavorIndex flavor,
                                 const std::vector<int32_t>& counts,
-                                std::vector<PodSetAssignment>* placement) {
-  const ResourceVector total = total_of(w, counts);
-  if (!quota_.fits(w.team, flavor, total)) return false;
-  if (known_not_to_place(w, flavor, counts)) return false;
+                                std::vector<PodSetAssignment>* placement, bool quota_known_to_fit) {
+  if (!quota_known_to_fit && !quota_.fits(w.team, flavor, total_of(w, counts))) return false;
+  if (known_not_to_place(w, flavor, counts[0])) return false;
   GangPlacer placer(capacity_);
   auto placed = placer.place({w.id, flavor, w.pod_sets, counts, finish_by(w)});
   if (!placed) {
@@ -316,13 +315,13 @@ bool SchedulingCycle::fits_with(const PendingWorkload& w, FlavorIndex flavor,
 // theirs until they stop), so a single-pod-set request that found no nodes
 // still finds none when it is at least as large, as numerous and as long.
 bool SchedulingCycle::known_not_to_place(const PendingWorkload& w, FlavorIndex flavor,
-                                         const std::vector<int32_t>& counts) const {
+                                         int32_t pods) const {
   // A workload holding a reservation may use nodes that others may not.
   if (w.pod_sets.size() != 1 || holds_reservation_.contains(w.id.value())) return false;
   const ResourceVector& per_pod = w.pod_sets[0].per_pod;
   const Timestamp end = finish_by(w);
   for (const UnplaceableShape& shape : unplaceable_[flavor.value()]) {
-    if (shape.per_pod.fits_in(per_pod) && shape.pods <= counts[0] && shape.finish_by <= end) {
+    if (shape.per_pod.fits_in(per_pod) && shape.pods <= pods && shape.finish_by <= end) {
       return true;
     }
   }
@@ -354,8 +353,10 @@ std::optional<std::vector<int32_t>> SchedulingCycle::fit_counts(
     max_shrink = std::max(max_shrink, set.count - set.min_count);
   }
   if (!full_size_fits_quota && max_shrink == 0) return std::nullopt;
-  std::vector<int32_t> counts = full_counts(w);
-  if (full_size_fits_quota && fits_with(w, flavor, counts, placement)) return counts;
+  if (full_size_fits_quota && !known_not_to_place(w, flavor, w.pod_sets[0].count)) {
+    std::vector<int32_t> counts = full_counts(w);
+    if (fits_with(w, flavor, counts, placement, /*quota_known_to_fit=*/true)) return counts;
+  }
   // Partial admission: shrink every reducible pod set by the same number of
   // pods (never below its minCount); find the smallest shrink that fits.
   if (max_shrink == 0) return std::nullopt;

@@ -56,9 +56,10 @@ class SchedulingCycle {
                                                  bool full_size_fits_quota,
                                                  std::vector<PodSetAssignment>* placement);
   bool fits_with(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
-                 std::vector<PodSetAssignment>* placement);
+                 std::vector<PodSetAssignment>* placement, bool quota_known_to_fit = false);
+  // Whether a single-pod-set request of `pods` pods is known not to fit any nodes now.
   [[nodiscard]] bool known_not_to_place(const PendingWorkload& w, FlavorIndex flavor,
-                                        const std::vector<int32_t>& counts) const;
+                                        int32_t pods) const;
   void remember_unplaceable(const PendingWorkload& w, FlavorIndex flavor,
                             const std::vector<int32_t>& counts);
   void admit(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,

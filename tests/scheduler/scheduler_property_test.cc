@@ -199,6 +199,37 @@ void apply(World& world, const Plan& plan) {
   for (auto& [id, p] : pending) s.pending.push_back(p);
 }
 
+// A team under its nominal with a fitting head is served this cycle:
+// admitted, or preempting (or waiting) for it. Returns how many heads it checked.
+int check_guarantee(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
+                    uint64_t seed, int step) {
+  QuotaTree quota(policy);
+  for (const auto& a : before.admitted) quota.add_usage(a.team, a.flavor, a.usage());
+  const bool young_victims =
+      std::any_of(before.admitted.begin(), before.admitted.end(), [&](const AdmittedWorkload& a) {
+        return before.now < a.admitted_at + policy.priority_class(a.priority_class).min_runtime;
+      });
+  const bool some_terminating =
+      std::any_of(before.admitted.begin(), before.admitted.end(),
+                  [](const AdmittedWorkload& a) { return a.terminating; });
+  if (young_victims || some_terminating) return 0;
+  int checks = 0;
+  for (const PendingExplanation& e : plan.explanations) {
+    const auto it = std::find_if(before.pending.begin(), before.pending.end(),
+                                 [&](const PendingWorkload& w) { return w.id == e.workload; });
+    const FlavorIndex first = policy.team(it->team).flavor_order.front();
+    const ResourceVector total = it->pod_sets[0].per_pod * it->pod_sets[0].count;
+    if (quota.would_borrow(it->team, first, total) || e.queue_position != 1) continue;
+    ++checks;
+    EXPECT_TRUE(e.preemption == PreemptionVerdict::kPreempting ||
+                e.preemption == PreemptionVerdict::kWaitingForVictims ||
+                e.preemption == PreemptionVerdict::kDeferred)
+        << "seed " << seed << " step " << step << ": team " << it->team.value()
+        << " under nominal not served; verdict " << static_cast<int>(e.preemption);
+  }
+  return checks;
+}
+
 // Returns how many times the guarantee property was checked.
 int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes) {
   int guarantee_checks = 0;
@@ -234,33 +265,7 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes) {
     check_invariants(*policy, before, plan, world.state.admitted);
     if (::testing::Test::HasFatalFailure()) return guarantee_checks;
     if (whole_nodes && !fair_sharing) {
-      // A team under its nominal with a fitting head is served this cycle:
-      // admitted, or preempting (or waiting) for it.
-      for (const PendingExplanation& e : plan.explanations) {
-        const auto it = std::find_if(before.pending.begin(), before.pending.end(),
-                                     [&](const PendingWorkload& w) { return w.id == e.workload; });
-        QuotaTree quota(*policy);
-        for (const auto& a : before.admitted) quota.add_usage(a.team, a.flavor, a.usage());
-        const FlavorIndex first = policy->team(it->team).flavor_order.front();
-        const ResourceVector total = it->pod_sets[0].per_pod * it->pod_sets[0].count;
-        const bool within_nominal = !quota.would_borrow(it->team, first, total);
-        const bool young_victims = std::any_of(
-            before.admitted.begin(), before.admitted.end(), [&](const AdmittedWorkload& a) {
-              return before.now <
-                     a.admitted_at + policy->priority_class(a.priority_class).min_runtime;
-            });
-        const bool some_terminating =
-            std::any_of(before.admitted.begin(), before.admitted.end(),
-                        [](const AdmittedWorkload& a) { return a.terminating; });
-        if (within_nominal && e.queue_position == 1 && !young_victims && !some_terminating) {
-          ++guarantee_checks;
-          EXPECT_TRUE(e.preemption == PreemptionVerdict::kPreempting ||
-                      e.preemption == PreemptionVerdict::kWaitingForVictims ||
-                      e.preemption == PreemptionVerdict::kDeferred)
-              << "seed " << seed << " step " << step << ": team " << it->team.value()
-              << " under nominal not served; verdict " << static_cast<int>(e.preemption);
-        }
-      }
+      guarantee_checks += check_guarantee(*policy, before, plan, seed, step);
     }
   }
   return guarantee_checks;

@@ -5,15 +5,34 @@
 
 namespace allot {
 
-double weighted_share(const QuotaTree& tree, int32_t quota_node) {
+namespace {
+
+// How much more `quota_node` would use of fr if `team` used `delta` more:
+// the change propagates upward only beyond each node's guarantee.
+int64_t propagated_delta(const QuotaTree& tree, TeamIndex team, int32_t quota_node, int32_t fr,
+                         int64_t delta) {
+  const CompiledPolicy& policy = tree.policy();
+  int32_t node = policy.team(team).quota_node;
+  while (node != quota_node && node != kNoParent && delta != 0) {
+    const int64_t usage = tree.usage(node, fr);
+    const int64_t guard = tree.guard(node, fr);
+    delta = std::max<int64_t>(0, usage + delta - guard) - std::max<int64_t>(0, usage - guard);
+    node = policy.parent(node);
+  }
+  return node == quota_node ? delta : 0;
+}
+
+// The weighted share of quota_node with `extra(fr)` added to its usage of each fr.
+template <typename Extra>
+double weighted_share_with(const QuotaTree& tree, int32_t quota_node, Extra extra) {
   const CompiledPolicy& policy = tree.policy();
   const int32_t parent = policy.parent(quota_node);
   if (parent == kNoParent) return 0.0;
   double share = 0.0;
   for (int32_t fr = 0; fr < policy.fr_count(); ++fr) {
     if (!policy.governed(fr)) continue;
-    const int64_t borrowed =
-        std::max<int64_t>(0, tree.usage(quota_node, fr) - tree.subtree_quota(quota_node, fr));
+    const int64_t borrowed = std::max<int64_t>(
+        0, tree.usage(quota_node, fr) + extra(fr) - tree.subtree_quota(quota_node, fr));
     if (borrowed == 0) continue;
     const int64_t lendable = tree.subtree_quota(parent, fr);
     const double ratio =
@@ -26,12 +45,20 @@ double weighted_share(const QuotaTree& tree, int32_t quota_node) {
   return share / weight;
 }
 
-double weighted_share_after(QuotaTree& tree, int32_t quota_node, TeamIndex team, FlavorIndex flavor,
-                            const ResourceVector& delta) {
-  tree.add_usage(team, flavor, delta);
-  const double share = weighted_share(tree, quota_node);
-  tree.remove_usage(team, flavor, delta);
-  return share;
+}  // namespace
+
+double weighted_share(const QuotaTree& tree, int32_t quota_node) {
+  return weighted_share_with(tree, quota_node, [](int32_t) { return int64_t{0}; });
+}
+
+double weighted_share_after(const QuotaTree& tree, int32_t quota_node, TeamIndex team,
+                            FlavorIndex flavor, const ResourceVector& delta) {
+  // Computed without touching the tree, so its availability cache stays valid.
+  return weighted_share_with(tree, quota_node, [&](int32_t fr) {
+    if (fr / kResourceCount != flavor.value()) return int64_t{0};
+    const auto resource = static_cast<Resource>(fr % kResourceCount);
+    return propagated_delta(tree, team, quota_node, fr, delta[resource]);
+  });
 }
 
 }  // namespace allot

@@ -5,7 +5,7 @@
 // it). n's share is the largest such ratio (x1000), divided by its weight; a
 // weight of 0 ranks last while borrowing and first while not.
 //
-// Contract: pure functions of a QuotaTree; no state.
+// Contract: pure functions of a QuotaTree; they never modify it.
 #pragma once
 
 #include <cstdint>
@@ -17,9 +17,9 @@ namespace allot {
 // A root has no parent to borrow from: its share is 0.
 double weighted_share(const QuotaTree& tree, int32_t quota_node);
 
-// The share of `quota_node` if `team` used `delta` more of `flavor`; leaves
-// `tree` as it found it (it is modified and restored).
-double weighted_share_after(QuotaTree& tree, int32_t quota_node, TeamIndex team, FlavorIndex flavor,
-                            const ResourceVector& delta);
+// The share of `quota_node` if `team` (in its subtree) used `delta` more of
+// `flavor`, computed without changing `tree` (its caches stay valid).
+double weighted_share_after(const QuotaTree& tree, int32_t quota_node, TeamIndex team,
+                            FlavorIndex flavor, const ResourceVector& delta);
 
 }  // namespace allot

@@ -123,12 +123,10 @@ bool VictimSelector::still_eligible(const PendingWorkload& preemptor, FlavorInde
     if (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && !lower) return false;
     // The preemptor's share after admission must stay at or below the
     // victim's share after removal, so two teams cannot take turns.
-    QuotaTree& tree = quota_;
     const double preemptor_share = weighted_share_after(
-        tree, policy.team(preemptor.team).quota_node, preemptor.team, flavor, total);
-    tree.remove_usage(victim.team, flavor, victim.usage());
-    const double victim_share = weighted_share(tree, policy.team(victim.team).quota_node);
-    tree.add_usage(victim.team, flavor, victim.usage());
+        quota_, policy.team(preemptor.team).quota_node, preemptor.team, flavor, total);
+    const double victim_share = weighted_share_after(quota_, policy.team(victim.team).quota_node,
+                                                     victim.team, flavor, victim.usage() * -1);
     if (preemptor_share > victim_share) share_refused_ = true;
     return preemptor_share <= victim_share;
   }

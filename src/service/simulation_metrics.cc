@@ -8,6 +8,8 @@
 namespace allot {
 namespace {
 
+constexpr double kMillisPerHour = 3'600'000.0;
+
 struct WaitStats {
   double mean = 0;
   double p95 = 0;
@@ -107,6 +109,7 @@ TeamMetrics team_metrics(const SimulationTrace& trace, size_t team,
   if (allocation.total > 0) {
     metrics.borrowed_share = allocation.above_nominal / allocation.total;
   }
+  metrics.borrowed_hours = allocation.above_nominal / kMillisPerHour;
   return metrics;
 }
 

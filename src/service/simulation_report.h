@@ -11,7 +11,8 @@
 //   nominal quota (summed over flavors), averaged over the time the team had
 //   pending or running work; waits: first admission - arrival, over admitted
 //   workloads; borrowed_share: the share of the team's allocated
-//   resource-time that lay above its nominal quota.
+//   resource-time that lay above its nominal quota; borrowed_hours: that
+//   resource-time itself, in resource-hours (GPU-hours when gpu is primary).
 // - per class, tta_mean_s: mean time from arrival to first admission.
 // Allocation is counted while work runs (admission to completion or stop).
 #pragma once
@@ -30,6 +31,7 @@ struct TeamMetrics {
   double p95_wait_s = 0;
   double max_wait_s = 0;
   double borrowed_share = 0;
+  double borrowed_hours = 0;  // primary resource x hours allocated above nominal
   int64_t jobs = 0;  // workloads submitted by the team
 
   friend bool operator==(const TeamMetrics&, const TeamMetrics&) = default;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "model/node_inventory.h"
+#include "scheduler/fair_share.h"
 
 namespace allot {
 namespace {
@@ -93,6 +94,24 @@ TEST(QuotaTree, UngovernedResourcesAlwaysFit) {
   const CompiledPolicy policy = tree_policy();
   QuotaTree tree(policy);
   EXPECT_TRUE(tree.fits(TeamIndex(kC), kH100, ResourceVector(0, 1'000'000, 0)));
+}
+
+TEST(FairShare, ShareAfterEqualsTheShareOnceTheUsageIsAdded) {
+  const CompiledPolicy policy = tree_policy();
+  QuotaTree tree(policy);
+  tree.add_usage(TeamIndex(kA), kH100, ResourceVector(9, 0, 0));
+  for (int64_t delta : {-3, 0, 2, 5, 11}) {
+    for (int32_t node : {kA, kMid}) {
+      const double predicted =
+          weighted_share_after(tree, node, TeamIndex(kA), kH100, ResourceVector(delta, 0, 0));
+      tree.add_usage(TeamIndex(kA), kH100, ResourceVector(delta, 0, 0));
+      EXPECT_DOUBLE_EQ(predicted, weighted_share(tree, node)) << "delta " << delta;
+      tree.remove_usage(TeamIndex(kA), kH100, ResourceVector(delta, 0, 0));
+    }
+  }
+  // a borrows 9 - 10 = 0 above its subtree quota; mid borrows 3 (its usage 3 beyond a's guard 6).
+  EXPECT_DOUBLE_EQ(weighted_share(tree, kA), 0.0);
+  EXPECT_GT(weighted_share_after(tree, kA, TeamIndex(kA), kH100, ResourceVector(5, 0, 0)), 0.0);
 }
 
 }  // namespace

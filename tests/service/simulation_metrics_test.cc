@@ -59,6 +59,13 @@ TEST(SimulationMetrics, BorrowedShareIsTheAllocationAboveNominal) {
   EXPECT_DOUBLE_EQ(report.teams[0].borrowed_share, 40.0 / 100.0);
 }
 
+TEST(SimulationMetrics, BorrowedHoursAreTheResourceTimeAboveNominal) {
+  const SimulationReport report = summarize_simulation(two_team_trace());
+  // 4 units above nominal for 10s: 40 unit-seconds.
+  EXPECT_DOUBLE_EQ(report.teams[0].borrowed_hours, 40.0 / 3600.0);
+  EXPECT_EQ(report.teams[1].borrowed_hours, 0.0);
+}
+
 TEST(SimulationMetrics, WaitsCountOnlyAdmittedWorkloads) {
   const SimulationReport report = summarize_simulation(two_team_trace());
   EXPECT_DOUBLE_EQ(report.teams[0].mean_wait_s, 2.5);

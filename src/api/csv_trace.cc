@@ -59,8 +59,7 @@ Result<TraceJob> read_job(const TraceCsv& reader, const CsvColumns& columns) {
 
 }  // namespace
 
-Result<std::vector<TraceJob>> parse_csv_trace(std::string_view text,
-                                              std::string_view source_name) {
+Result<std::vector<TraceJob>> parse_csv_trace(std::string_view text, std::string_view source_name) {
   ALLOT_ASSIGN_OR_RETURN(TraceCsv reader, TraceCsv::open(text, source_name));
   ALLOT_ASSIGN_OR_RETURN(const CsvColumns columns, find_columns(reader));
   std::vector<TraceJob> jobs;

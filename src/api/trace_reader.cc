@@ -33,14 +33,12 @@ Result<Timestamp> parse_trace_time(std::string_view text, TraceFormat format) {
     return parse_philly_time(text);
   }
   const bool negative = !text.empty() && text.front() == '-';
-  ALLOT_ASSIGN_OR_RETURN(const Duration offset,
-                         parse_duration(negative ? text.substr(1) : text));
+  ALLOT_ASSIGN_OR_RETURN(const Duration offset, parse_duration(negative ? text.substr(1) : text));
   return Timestamp::epoch() + (negative ? Duration() - offset : offset);
 }
 
 Result<std::vector<TraceJob>> parse_trace(std::string_view text, TraceFormat format,
-                                          std::string_view source_name,
-                                          const TraceWindow& window) {
+                                          std::string_view source_name, const TraceWindow& window) {
   Result<std::vector<TraceJob>> jobs = format == TraceFormat::kPhilly
                                            ? parse_philly_trace(text, source_name)
                                            : parse_csv_trace(text, source_name);

@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -10,6 +12,8 @@
 #include "base/result.h"
 #include "cli/exit_codes.h"
 #include "cli/simulation_output.h"
+#include "cli/trace_output.h"
+#include "cli/trace_simulation.h"
 #include "model/policy.h"
 #include "service/simulation_runner.h"
 #include "service/workload_csv.h"
@@ -40,13 +44,82 @@ Status write_file(const std::string& path, const std::string& content) {
   return {};
 }
 
+// Command-line values of a trace replay, before they are parsed.
+struct TraceFlags {
+  std::string trace_path;
+  std::string format;
+  std::vector<std::string> policy_paths;
+  std::string from;
+  std::string to;
+  std::string cycle = "10s";
+  std::optional<std::string> team_prefix;
+};
+
+Result<TraceSimulationRequest> trace_request(const TraceFlags& flags) {
+  TraceSimulationRequest request;
+  request.trace_path = flags.trace_path;
+  if (flags.format.empty()) {
+    return invalid_argument("--trace needs --format philly|csv");
+  }
+  ALLOT_ASSIGN_OR_RETURN(request.format, parse_trace_format(flags.format));
+  request.policy_paths = flags.policy_paths;
+  if (!flags.from.empty()) {
+    Result<Timestamp> from = parse_trace_time(flags.from, request.format);
+    if (!from.ok()) {
+      return from.status().with_context("--from");
+    }
+    request.window.from = *from;
+  }
+  if (!flags.to.empty()) {
+    Result<Timestamp> to = parse_trace_time(flags.to, request.format);
+    if (!to.ok()) {
+      return to.status().with_context("--to");
+    }
+    request.window.to = *to;
+  }
+  Result<Duration> cycle = parse_duration(flags.cycle);
+  if (!cycle.ok()) {
+    return cycle.status().with_context("--cycle");
+  }
+  request.cycle = *cycle;
+  request.namespace_prefix = flags.team_prefix;
+  return request;
+}
+
+int replay_trace(const TraceFlags& flags, const std::string& output, CliIo& io) {
+  Result<TraceSimulationRequest> request = trace_request(flags);
+  Result<TraceComparison> comparison =
+      request.ok() ? run_trace_simulation(*request) : Result<TraceComparison>(request.status());
+  if (!comparison.ok()) {
+    io.err << "error: " << comparison.status().to_string() << "\n";
+    return exit_code_for(comparison.status());
+  }
+  if (output == "json") {
+    io.out << trace_comparison_json(*comparison).dump(2) << "\n";
+  } else {
+    io.out << trace_comparison_table(*comparison);
+  }
+  return kExitOk;
+}
+
 class SimulateCommand final : public Command {
  public:
   void configure(CLI::App& subcommand) override {
-    subcommand
-        .add_option("-f,--scenario", scenario_path_,
-                    "YAML file with the policy and one Scenario document")
-        ->required();
+    CLI::Option* scenario = subcommand.add_option(
+        "-f,--scenario", scenario_path_, "YAML file with the policy and one Scenario document");
+    CLI::Option* trace =
+        subcommand.add_option("--trace", trace_.trace_path, "Replay this job trace instead");
+    scenario->excludes(trace);
+    subcommand.add_option("--format", trace_.format, "Trace format: philly or csv")
+        ->check(CLI::IsMember({"philly", "csv"}));
+    subcommand.add_option("--policy", trace_.policy_paths,
+                          "Policy YAML to replay the trace through (repeatable)");
+    subcommand.add_option("--from", trace_.from,
+                          "Replay jobs submitted at or after this time (philly: 2017-10-01)");
+    subcommand.add_option("--to", trace_.to, "Replay jobs submitted before this time");
+    subcommand.add_option("--cycle", trace_.cycle, "Scheduling cycle of a trace replay (10s)");
+    subcommand.add_option("--team-prefix", trace_.team_prefix,
+                          "Prefix of team namespaces made from trace teams (philly: vc-)");
     subcommand.add_option("-o,--output", output_, "Output format: table (default) or json")
         ->check(CLI::IsMember({"table", "json"}));
     subcommand.add_option("--workloads", workloads_path_,
@@ -54,6 +127,14 @@ class SimulateCommand final : public Command {
   }
 
   int run(CliIo& io) override {
+    if (!trace_.trace_path.empty()) {
+      return replay_trace(trace_, output_, io);
+    }
+    if (scenario_path_.empty()) {
+      io.err << "error: simulate needs --scenario FILE or --trace FILE\n"
+             << "Run 'allot simulate --help' for usage.\n";
+      return kExitUsage;
+    }
     const auto started = std::chrono::steady_clock::now();
     Result<SimulationReport> report = simulate_file(scenario_path_, io);
     const double runtime_s =
@@ -81,6 +162,7 @@ class SimulateCommand final : public Command {
   std::string scenario_path_;
   std::string output_ = "table";
   std::string workloads_path_;
+  TraceFlags trace_;
 };
 
 }  // namespace

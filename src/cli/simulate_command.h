@@ -1,6 +1,10 @@
 // `allot simulate --scenario FILE [-o json|table] [--workloads CSV]`: runs a
 // what-if simulation of the policy and Scenario in FILE on virtual time and
 // prints what it measured (simulation_output.h).
+// `allot simulate --trace FILE --format philly|csv --policy P.yaml [--policy
+// Q.yaml ...] [--from T] [--to T] [--cycle 10s] [--team-prefix vc-] [-o json]`
+// replays a job trace through each policy and prints them side by side
+// (trace_simulation.h, trace_output.h). Exactly one of --scenario and --trace.
 //
 // Contract: local only (no server). Errors: a missing or malformed file, an
 // invalid policy, a file without a Scenario document or a workload the policy

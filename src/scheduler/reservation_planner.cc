@@ -36,8 +36,8 @@ std::optional<Reservation> reserve_for_gang(CapacityIndex& capacity,
   const CompiledPolicy& policy = capacity.policy();
   struct Ready {
     Timestamp at;
-    int32_t block;
-    int32_t rack;
+    int32_t block = 0;
+    int32_t rack = 0;
     NodeIndex node;
   };
   std::vector<Ready> ready;

@@ -32,7 +32,7 @@ struct TeamMetrics {
   double max_wait_s = 0;
   double borrowed_share = 0;
   double borrowed_hours = 0;  // primary resource x hours allocated above nominal
-  int64_t jobs = 0;  // workloads submitted by the team
+  int64_t jobs = 0;           // workloads submitted by the team
 
   friend bool operator==(const TeamMetrics&, const TeamMetrics&) = default;
 };

@@ -56,9 +56,8 @@ std::string team_namespace(std::string_view team, std::string_view prefix) {
   std::string name(prefix);
   for (const char c : team) {
     const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    const bool valid =
-        (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9') || lower == '-' ||
-        lower == '.';
+    const bool valid = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9') ||
+                       lower == '-' || lower == '.';
     name += valid ? lower : '-';
   }
   return name;

@@ -43,7 +43,7 @@ Result<TraceCsv> TraceCsv::open(std::string_view text, std::string_view source) 
   TraceCsv reader(text, std::string(source));
   std::optional<std::string_view> header = reader.next_line();
   if (!header || trim(*header).empty()) {
-    return invalid_argument("no header line", reader.where());
+    return invalid_argument("no header line", reader.source_ + ": line 1");
   }
   for (std::string_view name : split_fields(*header)) {
     if (reader.column(name)) {

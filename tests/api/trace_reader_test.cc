@@ -110,7 +110,7 @@ TEST(CsvTrace, ErrorsNameFileLineAndColumn) {
             "t.csv: line 1: unknown column 'owner'");
   EXPECT_EQ(error_of("submit_s,duration_s,gpus,team,team\n"),
             "t.csv: line 1: column 'team' appears twice");
-  EXPECT_EQ(error_of(""), "t.csv: line 0: no header line");
+  EXPECT_EQ(error_of(""), "t.csv: line 1: no header line");
   EXPECT_EQ(error_of("submit_s,gpus,team\n"),
             "t.csv: line 1: the header has no column 'duration_s'");
 }

@@ -230,4 +230,89 @@ TEST(AllotBinary, HelpSucceedsAndListsSimulate) {
   EXPECT_NE(outcome.out.find("simulate"), std::string::npos) << outcome.out;
 }
 
+// Trace replay: two copies of one hard-quota policy under different names.
+constexpr const char* kTracePolicy = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: gpu}
+spec: {}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {flavor: gpu, count: 1, resources: {gpu: 8}}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: batch}
+spec: {value: 0}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: alpha}
+spec:
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 8, borrowingLimit: 0, lendingLimit: 0}}}]
+)";
+
+std::string trace_args(const std::string& trace_text) {
+  const std::string trace = temp_path("trace.csv");
+  const std::string first = temp_path("first.yaml");
+  const std::string second = temp_path("second.yaml");
+  write_file(trace, trace_text);
+  write_file(first, kTracePolicy);
+  write_file(second, kTracePolicy);
+  return "simulate --trace '" + trace + "' --format csv --policy '" + first + "' --policy '" +
+         second + "'";
+}
+
+TEST(AllotBinary, TraceReplayPrintsEveryPolicyInJson) {
+  const Outcome outcome = run_allot(trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n5,10,"
+                                               "8,alpha\n7,10,0,alpha\n9,10,1,gamma\n") +
+                                    " --cycle 1s -o json");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const nlohmann::json json = nlohmann::json::parse(outcome.out);
+  EXPECT_EQ(json["jobs_read"], 4);
+  const std::string name = "allot_cli_TraceReplayPrintsEveryPolicyInJson_first";
+  ASSERT_TRUE(json["policies"].contains(name)) << outcome.out;
+  const nlohmann::json& run = json["policies"][name];
+  EXPECT_EQ(run["overall"]["jobs"], 2);
+  EXPECT_EQ(run["overall"]["max_queue_s"], 95.0);
+  EXPECT_EQ(run["teams"]["alpha"]["mean_queue_s"], 47.5);
+  EXPECT_EQ(run["skipped_jobs"]["zero_gpus"], 1);
+  EXPECT_EQ(run["skipped_jobs"]["unknown_team"]["gamma"], 1);
+  for (const char* key :
+       {"jobs", "finished", "mean_queue_s", "median_queue_s", "p95_queue_s", "max_queue_s",
+        "mean_jct_s", "utilization", "borrowed_gpu_hours", "preemptions"}) {
+    EXPECT_TRUE(run["overall"].contains(key)) << key;
+  }
+  EXPECT_TRUE(run.contains("runtime_s"));
+  nlohmann::json first = run;
+  nlohmann::json second = json["policies"]["allot_cli_TraceReplayPrintsEveryPolicyInJson_second"];
+  first.erase("runtime_s");
+  second.erase("runtime_s");
+  EXPECT_EQ(first, second);
+}
+
+TEST(AllotBinary, TraceReplayTablePutsPoliciesSideBySide) {
+  const Outcome outcome = run_allot(trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n"));
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("mean queueing delay"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("_first"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("_second"), std::string::npos) << outcome.out;
+}
+
+TEST(AllotBinary, MalformedTraceIsReportedWithLineAndColumn) {
+  const Outcome outcome =
+      run_allot(trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n1,2,x,alpha\n"));
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("not a number 'x'"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("trace.csv: line 3: column gpus"), std::string::npos) << outcome.err;
+}
+
+TEST(AllotBinary, TraceWithoutFormatIsAnError) {
+  const Outcome outcome = run_allot("simulate --trace x.csv --policy p.yaml");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("--format"), std::string::npos) << outcome.err;
+}
+
 }  // namespace

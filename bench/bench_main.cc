@@ -17,6 +17,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: allot-bench scale [-o json|table] [--seed N] [--pending N] [--nodes N] [--teams N]\n"
     "                         [--urgent-teams N] [--runs N] [--preemption-runs N]\n"
+    "                         [--fair-sharing]\n"
     "       allot-bench micro [Google Benchmark flags, e.g. --benchmark_filter=quota]\n";
 
 template <typename T>
@@ -40,6 +41,10 @@ std::optional<ScaleArgs> parse_scale_args(const std::vector<std::string_view>& a
   allot::bench::ScaleConfig& c = out.config;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view flag = args[i];
+    if (flag == "--fair-sharing") {  // the only flag without a value
+      c.fair_sharing = true;
+      continue;
+    }
     if (i + 1 >= args.size()) {
       std::fprintf(stderr, "allot-bench scale: '%.*s' needs a value\n",
                    static_cast<int>(flag.size()), flag.data());

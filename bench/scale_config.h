@@ -35,6 +35,7 @@ struct ScaleConfig {
   int32_t urgent_teams = 4;
   int32_t runs = 5;               // plan() runs per median
   int32_t preemption_runs = 100;  // urgent gangs timed
+  bool fair_sharing = false;      // weighted DRS ordering instead of classic
 };
 
 }  // namespace allot::bench

@@ -93,6 +93,7 @@ Policy make_scale_policy(const ScaleConfig& config) {
   Policy policy;
   Cluster cluster;
   cluster.meta.name = "bench";
+  cluster.scheduling.fair_sharing = config.fair_sharing;
   policy.clusters.push_back(cluster);
   for (int32_t f = 0; f < kFlavorCount; ++f) {
     ResourceFlavor flavor;

@@ -57,10 +57,16 @@ std::vector<Goal> goals_of(const ScaleReport& r) {
 void print_json(const ScaleReport& r, std::FILE* out) {
   nlohmann::ordered_json j;
   const ScaleConfig& c = r.config;
-  j["config"] = {
-      {"seed", c.seed},          {"nodes", c.nodes}, {"gpus", r.total_gpus},
-      {"flavors", kFlavorCount}, {"teams", c.teams}, {"urgent_teams", c.urgent_teams},
-      {"pending", c.pending},    {"runs", c.runs},   {"preemption_runs", c.preemption_runs}};
+  j["config"] = {{"seed", c.seed},
+                 {"nodes", c.nodes},
+                 {"gpus", r.total_gpus},
+                 {"flavors", kFlavorCount},
+                 {"teams", c.teams},
+                 {"urgent_teams", c.urgent_teams},
+                 {"pending", c.pending},
+                 {"runs", c.runs},
+                 {"preemption_runs", c.preemption_runs},
+                 {"fair_sharing", c.fair_sharing}};
   j["setup_ms"] = round3(r.setup_ms);
   j["full_pass_ms"] = round3(r.full_pass_ms);
   j["full_pass_cpu_ms"] = round3(r.full_pass_cpu_ms);

@@ -33,8 +33,13 @@ std::optional<std::vector<PodSetAssignment>> GangPlacer::place(const PlacementRe
   const ResourceVector total = total_request(request, &pods);
   if (!total.fits_in(capacity_->flavor_free(request.flavor))) return std::nullopt;
   if (pods <= 1) return place_anywhere(request);
-  if (auto in_rack = place_in_racks(request, total)) return in_rack;
-  if (auto in_block = place_in_blocks(request, total)) return in_block;
+  const Topology& topology = capacity_->topology();
+  if (total.fits_in(topology.largest_rack(request.flavor))) {
+    if (auto in_rack = place_in_racks(request, total)) return in_rack;
+  }
+  if (total.fits_in(topology.largest_block(request.flavor))) {
+    if (auto in_block = place_in_blocks(request, total)) return in_block;
+  }
   return place_anywhere(request);
 }
 

@@ -29,6 +29,21 @@ Topology::Topology(const CompiledPolicy& policy)
     }
     max_gpus_[f] = std::max<int32_t>(max_gpus_[f], static_cast<int32_t>(node.node.capacity.gpu()));
   }
+  largest_rack_.assign(policy.flavor_count(), ResourceVector());
+  largest_block_.assign(policy.flavor_count(), ResourceVector());
+  auto widen = [](ResourceVector& largest, const ResourceVector& candidate) {
+    for (Resource r : kAllResources) largest[r] = std::max(largest[r], candidate[r]);
+  };
+  std::vector<ResourceVector> rack_total(policy.rack_count());
+  std::vector<ResourceVector> block_total(policy.block_count());
+  for (int32_t i = 0; i < policy.node_count(); ++i) {
+    rack_total[rack_of_[i]] += capacity_of_[i];
+    block_total[block_of_[i]] += capacity_of_[i];
+  }
+  for (int32_t i = 0; i < policy.node_count(); ++i) {
+    widen(largest_rack_[flavor_of_[i].value()], rack_total[rack_of_[i]]);
+    widen(largest_block_[flavor_of_[i].value()], block_total[block_of_[i]]);
+  }
   for (auto& racks : racks_of_flavor_) {
     std::sort(racks.begin(), racks.end());
     racks.erase(std::unique(racks.begin(), racks.end()), racks.end());

@@ -38,6 +38,14 @@ class Topology {
   [[nodiscard]] const ResourceVector& capacity_of(NodeIndex n) const {
     return capacity_of_[n.value()];
   }
+  // The most that any one rack (block) of the flavor holds when empty: a gang
+  // larger than this never fits in one rack (block), so that search is skipped.
+  [[nodiscard]] const ResourceVector& largest_rack(FlavorIndex f) const {
+    return largest_rack_[f.value()];
+  }
+  [[nodiscard]] const ResourceVector& largest_block(FlavorIndex f) const {
+    return largest_block_[f.value()];
+  }
   // The largest GPU count of any node of the flavor.
   [[nodiscard]] int32_t max_gpus(FlavorIndex f) const { return max_gpus_[f.value()]; }
 
@@ -48,6 +56,8 @@ class Topology {
   std::vector<std::vector<int32_t>> racks_of_flavor_;
   std::vector<std::vector<int32_t>> blocks_of_flavor_;
   std::vector<int32_t> max_gpus_;
+  std::vector<ResourceVector> largest_rack_;
+  std::vector<ResourceVector> largest_block_;
   std::vector<FlavorIndex> flavor_of_;
   std::vector<int32_t> rack_of_;
   std::vector<int32_t> block_of_;

@@ -1,12 +1,16 @@
 #include "scheduler/victim_selector.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "scheduler/fair_share.h"
 
 namespace allot {
 namespace {
+
+constexpr double kUnknownShare = std::numeric_limits<double>::quiet_NaN();
 
 bool any_node_in(const AdmittedWorkload& w, const std::vector<NodeIndex>& nodes) {
   for (const PodSetAssignment& set : w.assignment) {
@@ -27,6 +31,21 @@ VictimSelector::VictimSelector(QuotaTree& quota, CapacityIndex& capacity,
       admitted_(admitted),
       unavailable_(unavailable),
       now_(now) {}
+
+// What was known about a team's usage no longer holds once its work moves.
+void VictimSelector::forget_shares_of(TeamIndex team) {
+  if (!team_share_now_.empty()) team_share_now_[team.value()] = kUnknownShare;
+  if (!borrowing_cache_.empty()) borrowing_cache_[team.value()] = -1;
+  if (team == preemptor_team_) preemptor_share_ = kUnknownShare;
+}
+
+const ResourceVector& VictimSelector::usage_of(uint32_t index) {
+  if (usage_.empty()) {
+    usage_.reserve(admitted_.size());
+    for (const AdmittedWorkload& w : admitted_) usage_.push_back(w.usage());
+  }
+  return usage_[index];
+}
 
 int32_t VictimSelector::root_of(int32_t quota_node) const {
   const CompiledPolicy& policy = quota_.policy();
@@ -114,7 +133,9 @@ bool VictimSelector::still_eligible(const PendingWorkload& preemptor, FlavorInde
   if (c.same_team) return true;
   const AdmittedWorkload& victim = admitted_[c.index];
   // Only capacity that the victim's team borrows may be taken back.
-  if (!quota_.borrowing(victim.team, flavor)) return false;
+  int8_t& borrows = borrowing_cache_[victim.team.value()];
+  if (borrows < 0) borrows = quota_.borrowing(victim.team, flavor) ? 1 : 0;
+  if (borrows == 0) return false;
   const CompiledPolicy& policy = quota_.policy();
   const TeamPreemption& rules = policy.team(preemptor.team).preemption;
   const bool lower = victim.priority < preemptor.priority;
@@ -123,12 +144,21 @@ bool VictimSelector::still_eligible(const PendingWorkload& preemptor, FlavorInde
     if (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && !lower) return false;
     // The preemptor's share after admission must stay at or below the
     // victim's share after removal, so two teams cannot take turns.
-    const double preemptor_share = weighted_share_after(
-        quota_, policy.team(preemptor.team).quota_node, preemptor.team, flavor, total);
-    const double victim_share = weighted_share_after(quota_, policy.team(victim.team).quota_node,
-                                                     victim.team, flavor, victim.usage() * -1);
-    if (preemptor_share > victim_share) share_refused_ = true;
-    return preemptor_share <= victim_share;
+    if (std::isnan(preemptor_share_)) {
+      preemptor_share_ = weighted_share_after(quota_, policy.team(preemptor.team).quota_node,
+                                              preemptor.team, flavor, total);
+    }
+    // Removing work only lowers a team's share: its share now bounds it.
+    double& share_now = team_share_now_[victim.team.value()];
+    if (std::isnan(share_now))
+      share_now = weighted_share(quota_, policy.team(victim.team).quota_node);
+    const double victim_share =
+        preemptor_share_ > share_now
+            ? share_now
+            : weighted_share_after(quota_, policy.team(victim.team).quota_node, victim.team, flavor,
+                                   usage_of(c.index) * -1);
+    if (preemptor_share_ > victim_share) share_refused_ = true;
+    return preemptor_share_ <= victim_share;
   }
   if (!quota_.would_borrow(preemptor.team, flavor, total)) {
     return rules.reclaim_within_cohort == ReclaimPolicy::kAny ||
@@ -158,7 +188,8 @@ bool VictimSelector::fits(const PendingWorkload& preemptor, FlavorIndex flavor,
 
 void VictimSelector::remove(uint32_t index) {
   const AdmittedWorkload& w = admitted_[index];
-  quota_.remove_usage(w.team, w.flavor, w.usage());
+  forget_shares_of(w.team);
+  quota_.remove_usage(w.team, w.flavor, usage_of(index));
   for (size_t s = 0; s < w.assignment.size(); ++s) {
     for (const PodPlacement& pod : w.assignment[s].pods) {
       capacity_.release(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
@@ -168,7 +199,8 @@ void VictimSelector::remove(uint32_t index) {
 
 void VictimSelector::restore(uint32_t index) {
   const AdmittedWorkload& w = admitted_[index];
-  quota_.add_usage(w.team, w.flavor, w.usage());
+  forget_shares_of(w.team);
+  quota_.add_usage(w.team, w.flavor, usage_of(index));
   for (size_t s = 0; s < w.assignment.size(); ++s) {
     for (const PodPlacement& pod : w.assignment[s].pods) {
       capacity_.hold(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
@@ -187,6 +219,9 @@ VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex 
     return choice;
   }
   share_refused_ = false;
+  preemptor_team_ = preemptor.team;
+  preemptor_share_ = kUnknownShare;
+  team_share_now_.assign(quota_.policy().team_count(), kUnknownShare);
   std::vector<Candidate> removed;
   std::vector<NodeIndex> used_nodes;
   bool fitted = false;

@@ -65,6 +65,9 @@ class VictimSelector {
   [[nodiscard]] bool fits(const PendingWorkload& preemptor, FlavorIndex flavor,
                           const ResourceVector& total, std::span<const int32_t> counts,
                           std::vector<NodeIndex>* used_nodes);
+  void forget_shares_of(TeamIndex team);
+  // What admitted workload `index` holds, computed once per selector.
+  const ResourceVector& usage_of(uint32_t index);
   void remove(uint32_t index);
   void restore(uint32_t index);
   [[nodiscard]] int32_t root_of(int32_t quota_node) const;
@@ -80,9 +83,16 @@ class VictimSelector {
   bool grouped_ = false;
   std::unordered_map<uint64_t, std::vector<uint32_t>> groups_;
   std::unordered_set<uint64_t> sorted_groups_;
+  // Per collect(): whether each team borrows now (-1: not known yet).
   std::vector<int8_t> borrowing_cache_;
-  bool share_refused_ = false;  // the fair-share rule turned a candidate down in find()  // per
-                                // team, for one collect(): -1 unknown
+  // Set in find() when the fair-share rule turned a candidate down.
+  bool share_refused_ = false;
+  // By admitted index: what each workload holds, filled on first use.
+  std::vector<ResourceVector> usage_;
+  // Per find(): fair-share figures, recomputed when a team's usage moves.
+  TeamIndex preemptor_team_;
+  double preemptor_share_ = 0;
+  std::vector<double> team_share_now_;
   std::vector<uint32_t> empty_group_;
 };
 

@@ -7,10 +7,13 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include "api/manifest_parser.h"
 #include "base/result.h"
 #include "cli/exit_codes.h"
+#include "cli/html_report.h"
+#include "cli/progress_bar.h"
 #include "cli/simulation_output.h"
 #include "cli/trace_output.h"
 #include "cli/trace_simulation.h"
@@ -34,12 +37,12 @@ Result<SimulationReport> simulate_file(const std::string& path, CliIo& io) {
   return run_simulation(bundle.policy, *bundle.scenario);
 }
 
-Status write_file(const std::string& path, const std::string& content) {
+Status write_file(const std::string& path, const std::string& content, const std::string& what) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << content;
   file.close();
   if (!file) {
-    return {ErrorCode::kUnavailable, "cannot write the workloads CSV", path};
+    return {ErrorCode::kUnavailable, "cannot write the " + what, path};
   }
   return {};
 }
@@ -53,6 +56,8 @@ struct TraceFlags {
   std::string to;
   std::string cycle = "10s";
   std::optional<std::string> team_prefix;
+  std::string report_path;  // --report: an HTML page comparing the policies
+  bool progress = false;    // --progress: draw the bar even when stderr is no terminal
 };
 
 Result<TraceSimulationRequest> trace_request(const TraceFlags& flags) {
@@ -86,13 +91,44 @@ Result<TraceSimulationRequest> trace_request(const TraceFlags& flags) {
   return request;
 }
 
+// The bar is for people watching a terminal: never mixed into JSON output
+// or a redirected stderr unless asked for.
+bool show_progress(const TraceFlags& flags, const std::string& output) {
+  return flags.progress || (output != "json" && isatty(STDERR_FILENO) == 1);
+}
+
+Result<TraceComparison> replay_with_progress(const TraceFlags& flags, const std::string& output,
+                                             CliIo& io) {
+  ALLOT_ASSIGN_OR_RETURN(TraceSimulationRequest request, trace_request(flags));
+  ProgressBar bar(io.err);
+  std::string current;
+  if (show_progress(flags, output)) {
+    request.on_progress = [&](const std::string& policy, int64_t arrived, int64_t total) {
+      if (policy != current) {
+        bar.finish();
+        current = policy;
+      }
+      bar.update("policy " + policy, arrived, total);
+    };
+  }
+  Result<TraceComparison> comparison = run_trace_simulation(request);
+  bar.finish();
+  return comparison;
+}
+
 int replay_trace(const TraceFlags& flags, const std::string& output, CliIo& io) {
-  Result<TraceSimulationRequest> request = trace_request(flags);
-  Result<TraceComparison> comparison =
-      request.ok() ? run_trace_simulation(*request) : Result<TraceComparison>(request.status());
+  Result<TraceComparison> comparison = replay_with_progress(flags, output, io);
   if (!comparison.ok()) {
     io.err << "error: " << comparison.status().to_string() << "\n";
     return exit_code_for(comparison.status());
+  }
+  if (!flags.report_path.empty()) {
+    const Status written =
+        write_file(flags.report_path, trace_report_html(*comparison), "HTML report");
+    if (!written.ok()) {
+      io.err << "error: " << written.to_string() << "\n";
+      return exit_code_for(written);
+    }
   }
   if (output == "json") {
     io.out << trace_comparison_json(*comparison).dump(2) << "\n";
@@ -120,6 +156,10 @@ class SimulateCommand final : public Command {
     subcommand.add_option("--cycle", trace_.cycle, "Scheduling cycle of a trace replay (10s)");
     subcommand.add_option("--team-prefix", trace_.team_prefix,
                           "Prefix of team namespaces made from trace teams (philly: vc-)");
+    subcommand.add_option("--report", trace_.report_path,
+                          "Trace replay: also write an HTML report comparing the policies");
+    subcommand.add_flag("--progress", trace_.progress,
+                        "Trace replay: show a progress bar on stderr even when it is no terminal");
     subcommand.add_option("-o,--output", output_, "Output format: table (default) or json")
         ->check(CLI::IsMember({"table", "json"}));
     subcommand.add_option("--workloads", workloads_path_,
@@ -144,7 +184,7 @@ class SimulateCommand final : public Command {
       return exit_code_for(report.status());
     }
     if (!workloads_path_.empty()) {
-      const Status written = write_file(workloads_path_, workloads_csv(*report));
+      const Status written = write_file(workloads_path_, workloads_csv(*report), "workloads CSV");
       if (!written.ok()) {
         io.err << "error: " << written.to_string() << "\n";
         return exit_code_for(written);

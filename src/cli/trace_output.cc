@@ -29,7 +29,8 @@ nlohmann::json metrics_json(const TraceMetrics& metrics) {
           {"mean_jct_s", metrics.mean_jct_s},
           {"utilization", metrics.utilization},
           {"borrowed_gpu_hours", metrics.borrowed_gpu_hours},
-          {"preemptions", metrics.preemptions}};
+          {"preemptions", metrics.preemptions},
+          {"guarantee_compliance", metrics.guarantee_compliance}};
 }
 
 nlohmann::json skipped_json(const SkippedJobs& skipped) {
@@ -82,6 +83,8 @@ std::string overall_table(const TraceComparison& comparison) {
        [](const PolicyRun& r) { return fixed(r.summary.overall.borrowed_gpu_hours, 1); }},
       {"preemptions",
        [](const PolicyRun& r) { return std::to_string(r.summary.overall.preemptions); }},
+      {"guarantee compliance",
+       [](const PolicyRun& r) { return percent(r.summary.overall.guarantee_compliance); }},
       {"runtime (real)", [](const PolicyRun& r) { return fixed(r.runtime_s, 3) + "s"; }},
   };
   TextTable table(header);
@@ -109,7 +112,7 @@ std::string teams_table(const TraceComparison& comparison) {
       }
       row.resize(header.size() - 2);
       row.push_back(seconds(team.metrics.mean_queue_s) + " (" + std::to_string(team.metrics.jobs) +
-                    " jobs)");
+                    " jobs, " + percent(team.metrics.guarantee_compliance) + " compliant)");
     }
   }
   TextTable table(header);

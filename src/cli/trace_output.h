@@ -9,7 +9,7 @@
 //                        "never_admitted": N, "cycles": N, "runtime_s": S}}}
 // where METRICS has exactly the keys jobs, finished, mean_queue_s,
 // median_queue_s, p95_queue_s, max_queue_s, mean_jct_s, utilization,
-// borrowed_gpu_hours, preemptions (definitions in service/trace_metrics.h).
+// borrowed_gpu_hours, preemptions, guarantee_compliance (definitions in service/trace_metrics.h).
 // `runtime_s` is the only key that differs between identical runs.
 // Pure formatting: no I/O.
 #pragma once

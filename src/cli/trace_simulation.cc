@@ -35,9 +35,15 @@ Result<PolicyRun> run_policy(const std::string& path, const std::vector<TraceJob
     return in_file(converted.status(), request.trace_path);
   }
   TraceArrivals& arrivals = *converted;
+  SimulationOptions simulation;
+  if (request.on_progress) {
+    simulation.on_progress = [&](int64_t arrived, int64_t total) {
+      request.on_progress(policy_name(path), arrived, total);
+    };
+  }
   const auto started = std::chrono::steady_clock::now();
   Result<SimulationReport> report =
-      run_simulation(bundle.policy, arrivals.arrivals, {}, request.cycle);
+      run_simulation(bundle.policy, arrivals.arrivals, {}, request.cycle, simulation);
   if (!report.ok()) {
     return in_file(report.status(), path);
   }

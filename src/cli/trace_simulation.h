@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ struct TraceSimulationRequest {
   // Prepended to trace team names to make namespaces; unset: "vc-" for
   // philly (whose VCs are hex ids), "" for csv.
   std::optional<std::string> namespace_prefix;
+  // Called while a policy replays: its name, jobs arrived so far, jobs in total.
+  std::function<void(const std::string& policy, int64_t arrived, int64_t total)> on_progress;
 };
 
 struct PolicyRun {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "service/guarantee_tracker.h"
 
 namespace allot {
 namespace {
@@ -44,6 +45,11 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     return {};
   }
   Timestamp now = round_up(first);
+  std::vector<int64_t> nominal;
+  for (const TracedTeam& team : trace.teams) {
+    nominal.push_back(team.nominal);
+  }
+  GuaranteeTracker guarantees(std::move(nominal), input_.primary);
   while (true) {
     if (trace.cycles >= options_.max_cycles) {
       return {ErrorCode::kResourceExhausted, "simulation did not settle within " +
@@ -57,6 +63,7 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     apply_arrivals(now);
     refresh_snapshot(now);
     const Plan plan = scheduler_.plan(snapshot_);
+    guarantees.observe(snapshot_, plan);
     if (options_.on_cycle) {
       options_.on_cycle(snapshot_, plan);
     }
@@ -67,12 +74,18 @@ Status SimulationLoop::run(SimulationTrace& trace) {
       snapshot_.reservations.push_back({r.workload, r.nodes, r.starts_at});
     }
     const std::optional<Timestamp> next = next_tick(now, acted);
+    // A cycle that changed nothing stands for the idle cycles skipped after it.
+    guarantees.count(acted || !next ? 1 : (*next - now).ms() / input_.cycle.ms());
     if (!next) {
       break;
     }
     now = *next;
   }
   trace.end = now;
+  for (size_t team = 0; team < trace.teams.size(); ++team) {
+    trace.teams[team].owed_cycles = guarantees.counts()[team].owed;
+    trace.teams[team].compliant_cycles = guarantees.counts()[team].compliant;
+  }
   for (const AdmittedWorkload& admitted : snapshot_.admitted) {
     trace.workloads[admitted.id.value()].running = true;  // only if the loop stopped early
   }
@@ -121,6 +134,7 @@ void SimulationLoop::apply_node_events(Timestamp now) {
 }
 
 void SimulationLoop::apply_arrivals(Timestamp now) {
+  const size_t before = next_arrival_;
   while (next_arrival_ < input_.arrivals.size() &&
          input_.arrivals[next_arrival_].request.queued_at <= now) {
     const SimulatedArrival& arrival = input_.arrivals[next_arrival_];
@@ -128,6 +142,10 @@ void SimulationLoop::apply_arrivals(Timestamp now) {
     live.remaining = arrival.runtime;
     make_pending(arrival.request.id);
     ++next_arrival_;
+  }
+  if (options_.on_progress && next_arrival_ != before) {
+    options_.on_progress(static_cast<int64_t>(next_arrival_),
+                         static_cast<int64_t>(input_.arrivals.size()));
   }
 }
 

@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "service/usage_series.h"
+
 namespace allot {
 namespace {
 
@@ -76,6 +78,10 @@ Allocation integrate(const std::vector<const RunSegment*>& segments, int64_t nom
   return allocation;
 }
 
+double compliance(int64_t compliant, int64_t owed) {
+  return owed > 0 ? static_cast<double>(compliant) / static_cast<double>(owed) : 1.0;
+}
+
 Timestamp finish_or_end(const TracedWorkload& workload, Timestamp end) {
   return workload.finished_at.value_or(end);
 }
@@ -110,6 +116,10 @@ TeamMetrics team_metrics(const SimulationTrace& trace, size_t team,
     metrics.borrowed_share = allocation.above_nominal / allocation.total;
   }
   metrics.borrowed_hours = allocation.above_nominal / kMillisPerHour;
+  metrics.nominal = nominal;
+  metrics.owed_cycles = trace.teams[team].owed_cycles;
+  metrics.compliant_cycles = trace.teams[team].compliant_cycles;
+  metrics.guarantee_compliance = compliance(metrics.compliant_cycles, metrics.owed_cycles);
   return metrics;
 }
 
@@ -216,9 +226,16 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
     segments_by_team[trace.workloads[segment.workload].team].push_back(&segment);
   }
   for (size_t team = 0; team < trace.teams.size(); ++team) {
-    report.teams.push_back(
-        team_metrics(trace, team, workloads_by_team[team], segments_by_team[team]));
+    TeamMetrics metrics =
+        team_metrics(trace, team, workloads_by_team[team], segments_by_team[team]);
+    if (first_arrival) {
+      metrics.usage_series = usage_series(segments_by_team[team], *first_arrival, trace.end);
+    }
+    report.owed_cycles += metrics.owed_cycles;
+    report.compliant_cycles += metrics.compliant_cycles;
+    report.teams.push_back(std::move(metrics));
   }
+  report.guarantee_compliance = compliance(report.compliant_cycles, report.owed_cycles);
   report.classes = class_metrics(trace);
   return report;
 }

@@ -38,7 +38,9 @@ struct TracedWorkload {
 
 struct TracedTeam {
   std::string name;
-  int64_t nominal = 0;  // of the primary resource, summed over flavors
+  int64_t nominal = 0;           // of the primary resource, summed over flavors
+  int64_t owed_cycles = 0;       // guarantee_tracker.h
+  int64_t compliant_cycles = 0;  // guarantee_tracker.h
 };
 
 struct SimulationTrace {

@@ -3,7 +3,9 @@
 // Contract: plain value. `on_cycle` runs synchronously after every scheduling
 // cycle with the snapshot the scheduler saw and the plan it returned (before
 // the plan is carried out); tests use it to check invariants. It must not
-// keep references to its arguments.
+// keep references to its arguments. `on_progress` runs after every cycle in
+// which workloads arrived, with the number arrived so far and the total; it
+// lets an edge draw a progress bar (the service itself reads no clock).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 namespace allot {
 
 using CycleObserver = std::function<void(const Snapshot&, const Plan&)>;
+using ProgressObserver = std::function<void(int64_t arrived, int64_t total)>;
 
 struct SimulationOptions {
   // Jump over cycles whose plan would be identical to the last one (nothing
@@ -27,6 +30,7 @@ struct SimulationOptions {
   int64_t max_cycles = 10'000'000;
   SchedulerOptions scheduler;
   CycleObserver on_cycle;
+  ProgressObserver on_progress;
 };
 
 }  // namespace allot

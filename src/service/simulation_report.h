@@ -14,6 +14,11 @@
 //   resource-time that lay above its nominal quota; borrowed_hours: that
 //   resource-time itself, in resource-hours (GPU-hours when gpu is primary).
 // - per class, tta_mean_s: mean time from arrival to first admission.
+// - per team, owed_cycles / compliant_cycles / guarantee_compliance: see
+//   guarantee_tracker.h (compliance is 1.0 when the team was never owed);
+//   overall, the sums over teams and their ratio.
+// - per team, usage_series: mean allocation of the primary resource in at
+//   most 500 equal buckets over [first arrival, end] (usage_series.h).
 // Allocation is counted while work runs (admission to completion or stop).
 #pragma once
 
@@ -24,6 +29,14 @@
 
 namespace allot {
 
+// Mean allocation during the time bucket starting at t_s (virtual seconds).
+struct UsagePoint {
+  double t_s = 0;
+  double used = 0;
+
+  friend bool operator==(const UsagePoint&, const UsagePoint&) = default;
+};
+
 struct TeamMetrics {
   std::string name;
   double usage = 0;
@@ -33,6 +46,11 @@ struct TeamMetrics {
   double borrowed_share = 0;
   double borrowed_hours = 0;  // primary resource x hours allocated above nominal
   int64_t jobs = 0;           // workloads submitted by the team
+  int64_t nominal = 0;        // of the primary resource, summed over flavors
+  int64_t owed_cycles = 0;
+  int64_t compliant_cycles = 0;
+  double guarantee_compliance = 1.0;
+  std::vector<UsagePoint> usage_series;
 
   friend bool operator==(const TeamMetrics&, const TeamMetrics&) = default;
 };
@@ -67,9 +85,12 @@ struct SimulationReport {
   int64_t admissions = 0;
   int64_t preemptions = 0;
   int64_t evictions = 0;
-  int64_t cycles = 0;                 // scheduling cycles run (fewer when idle cycles are skipped)
-  std::vector<TeamMetrics> teams;     // in policy order
-  std::vector<ClassMetrics> classes;  // policy order, then others by name
+  int64_t cycles = 0;            // scheduling cycles run (fewer when idle cycles are skipped)
+  int64_t owed_cycles = 0;       // summed over teams
+  int64_t compliant_cycles = 0;  // summed over teams
+  double guarantee_compliance = 1.0;
+  std::vector<TeamMetrics> teams;         // in policy order
+  std::vector<ClassMetrics> classes;      // policy order, then others by name
   std::vector<WorkloadRecord> workloads;  // in arrival order
   // "namespace/name" of workloads still pending when the simulation ended
   // (nothing left could ever admit them).

@@ -75,16 +75,24 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
     }
   }
   TraceSummary summary;
+  summary.queue_delays_s = overall.queue;
+  std::sort(summary.queue_delays_s.begin(), summary.queue_delays_s.end());
   summary.overall = metrics_of(std::move(overall));
+  summary.overall.guarantee_compliance = report.guarantee_compliance;
   summary.overall.utilization = report.utilization;
   summary.overall.preemptions = report.preemptions;
   for (size_t i = 0; i < policy.teams.size(); ++i) {
-    TeamTraceMetrics team{policy.teams[i].meta.name, metrics_of(std::move(per_team[i]))};
+    TeamTraceMetrics team;
+    team.team = policy.teams[i].meta.name;
+    team.metrics = metrics_of(std::move(per_team[i]));
     const auto it = std::find_if(report.teams.begin(), report.teams.end(),
                                  [&](const TeamMetrics& m) { return m.name == team.team; });
     if (it != report.teams.end()) {
       team.metrics.utilization = it->usage;
       team.metrics.borrowed_gpu_hours = it->borrowed_hours;
+      team.metrics.guarantee_compliance = it->guarantee_compliance;
+      team.nominal = it->nominal;
+      team.usage_series = it->usage_series;
       summary.overall.borrowed_gpu_hours += it->borrowed_hours;
     }
     summary.teams.push_back(std::move(team));

@@ -10,7 +10,12 @@
 //   resource); per team, its usage (allocation / nominal while it had work);
 // - borrowed_gpu_hours: primary-resource hours allocated above nominal;
 // - preemptions: overall the report's count, per team those its workloads
-//   suffered.
+//   suffered;
+// - guarantee_compliance: compliant cycles / owed cycles, per team and over
+//   all teams (guarantee_tracker.h); 1.0 when never owed.
+// Per team, `nominal` and `usage_series` are the report's (GPUs used over
+// time, for charts); queue_delays_s holds every admitted workload's queueing
+// delay, sorted, for a CDF.
 // Teams come in policy order, by Team name; a workload is counted for the
 // team whose namespace it has.
 #pragma once
@@ -35,6 +40,7 @@ struct TraceMetrics {
   double utilization = 0;
   double borrowed_gpu_hours = 0;
   int64_t preemptions = 0;
+  double guarantee_compliance = 1.0;
 
   friend bool operator==(const TraceMetrics&, const TraceMetrics&) = default;
 };
@@ -42,6 +48,8 @@ struct TraceMetrics {
 struct TeamTraceMetrics {
   std::string team;
   TraceMetrics metrics;
+  int64_t nominal = 0;
+  std::vector<UsagePoint> usage_series;
 
   friend bool operator==(const TeamTraceMetrics&, const TeamTraceMetrics&) = default;
 };
@@ -49,6 +57,7 @@ struct TeamTraceMetrics {
 struct TraceSummary {
   TraceMetrics overall;
   std::vector<TeamTraceMetrics> teams;  // policy order
+  std::vector<double> queue_delays_s;   // sorted
 
   friend bool operator==(const TraceSummary&, const TraceSummary&) = default;
 };

@@ -282,7 +282,7 @@ TEST(AllotBinary, TraceReplayPrintsEveryPolicyInJson) {
   EXPECT_EQ(run["skipped_jobs"]["unknown_team"]["gamma"], 1);
   for (const char* key :
        {"jobs", "finished", "mean_queue_s", "median_queue_s", "p95_queue_s", "max_queue_s",
-        "mean_jct_s", "utilization", "borrowed_gpu_hours", "preemptions"}) {
+        "mean_jct_s", "utilization", "borrowed_gpu_hours", "preemptions", "guarantee_compliance"}) {
     EXPECT_TRUE(run["overall"].contains(key)) << key;
   }
   EXPECT_TRUE(run.contains("runtime_s"));
@@ -299,6 +299,47 @@ TEST(AllotBinary, TraceReplayTablePutsPoliciesSideBySide) {
   EXPECT_NE(outcome.out.find("mean queueing delay"), std::string::npos) << outcome.out;
   EXPECT_NE(outcome.out.find("_first"), std::string::npos) << outcome.out;
   EXPECT_NE(outcome.out.find("_second"), std::string::npos) << outcome.out;
+}
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST(AllotBinary, TraceReplayWritesASelfContainedHtmlReport) {
+  const std::string report = temp_path("report.html");
+  const Outcome outcome = run_allot(
+      trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n5,10,8,alpha\n20,1,2,alpha\n") +
+      " --cycle 1s --report '" + report + "'");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const std::string html = read_file(report);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U) << html.substr(0, 100);
+  EXPECT_EQ(count_of(html, "<svg"), 2U);  // the delay CDF, then team alpha
+  EXPECT_EQ(count_of(html, "</svg>"), 2U);
+  EXPECT_NE(html.find("TraceReplayWritesASelfContainedHtmlReport_first"), std::string::npos);
+  EXPECT_NE(html.find("TraceReplayWritesASelfContainedHtmlReport_second"), std::string::npos);
+  EXPECT_NE(html.find("guarantee compliance"), std::string::npos);
+  EXPECT_EQ(html.find("nan"), std::string::npos);
+  EXPECT_EQ(html.find("inf"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);  // nothing fetched
+}
+
+TEST(AllotBinary, TraceReplayProgressGoesToStderrOnlyWhenAskedForWithJson) {
+  const std::string args =
+      trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n") + " -o json";
+  const Outcome quiet = run_allot(args);
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  const Outcome shown = run_allot(args + " --progress");
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.err.find("_first: [##########] 100% (1/1 jobs)\n"), std::string::npos)
+      << shown.err;
+  EXPECT_NE(shown.err.find("_second: [##########] 100% (1/1 jobs)\n"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::accept(shown.out));
 }
 
 TEST(AllotBinary, MalformedTraceIsReportedWithLineAndColumn) {

@@ -1,0 +1,71 @@
+// GuaranteeTracker: measures guarantee compliance, the share of scheduling
+// cycles in which a team that was owed quota had that demand served.
+//
+// Definition (primary resource only, amounts summed over the team's flavors):
+// - at a cycle, team T is *owed* when it has pending workloads and its usage
+//   (the requests of its admitted workloads, terminating ones included) is
+//   below its nominal quota;
+// - an owed cycle is *compliant* for T when, walking T's pending workloads in
+//   queue order (priority, then queued_at, then id) with remaining = nominal -
+//   usage, every workload whose request fits in `remaining` is served by the
+//   end of the plan: admitted, named as the beneficiary of a planned
+//   preemption, or explained with the preemption verdict kPreempting,
+//   kWaitingForVictims or kDeferred. A served workload takes its request off
+//   `remaining` (so two workloads that fit only one at a time are not both
+//   owed). A workload held back by its own team's StrictFIFO head
+//   (kBlockedByStrictFifo) is not judged: it waits by the team's choice.
+// - compliance = compliant cycles / owed cycles; 1.0 when never owed.
+//
+// Cycles are counted on the loop's grid: a cycle whose plan changed nothing,
+// after which the loop skipped the idle cycles (whose snapshots and plans are
+// the same), counts for every grid cycle it stands for, so skipping idle
+// cycles does not change the figures.
+// Contract: single-threaded value; per cycle, in time order, observe() then
+// count() once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/quantity.h"
+#include "base/time.h"
+#include "scheduler/plan.h"
+#include "scheduler/snapshot.h"
+
+namespace allot {
+
+struct GuaranteeCount {
+  int64_t owed = 0;       // grid cycles in which the team was owed
+  int64_t compliant = 0;  // of those, the cycles in which its demand was served
+
+  friend bool operator==(const GuaranteeCount&, const GuaranteeCount&) = default;
+};
+
+enum class GuaranteeVerdict : uint8_t { kNotOwed, kCompliant, kViolated };
+
+// The verdict of one cycle for every team (by TeamIndex).
+// REQUIRES: nominal.size() covers every team index in `snapshot`.
+std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const Plan& plan,
+                                               const std::vector<int64_t>& nominal,
+                                               Resource primary);
+
+class GuaranteeTracker {
+ public:
+  // `nominal`: per TeamIndex, of `primary`, summed over flavors.
+  GuaranteeTracker(std::vector<int64_t> nominal, Resource primary);
+
+  // Judges the cycle; it counts once count() says for how many grid cycles.
+  void observe(const Snapshot& snapshot, const Plan& plan);
+  // REQUIRES: grid_cycles >= 1; observe() was called since the last count().
+  void count(int64_t grid_cycles);
+
+  [[nodiscard]] const std::vector<GuaranteeCount>& counts() const { return counts_; }
+
+ private:
+  std::vector<int64_t> nominal_;
+  Resource primary_;
+  std::vector<GuaranteeVerdict> last_;  // the last observed cycle, not yet counted
+  std::vector<GuaranteeCount> counts_;
+};
+
+}  // namespace allot

@@ -1,0 +1,161 @@
+// Guarantee compliance (guarantee_tracker.h) measured on small trace replays:
+// a team owed its nominal quota is served when reclaim may take back what it
+// lent, and is not when its policy forbids reclaim.
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "api/manifest_parser.h"
+#include "api/trace_reader.h"
+#include "service/guarantee_tracker.h"
+#include "service/simulation_runner.h"
+#include "service/trace_arrivals.h"
+#include "service/usage_series.h"
+
+namespace allot {
+namespace {
+
+// Two 8-GPU nodes; alpha and beta own one each and lend it in one cohort.
+// RECLAIM is alpha's reclaimWithinCohort.
+constexpr std::string_view kCohort = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: gpu}
+spec: {}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {flavor: gpu, count: 2, resources: {gpu: 8}}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: batch}
+spec: {value: 100, preemptionGracePeriod: 30s}
+---
+apiVersion: allot/v1
+kind: Cohort
+metadata: {name: lab}
+spec: {}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: alpha}
+spec:
+  cohort: lab
+  preemption: {reclaimWithinCohort: RECLAIM, withinTeam: Never}
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: beta}
+spec:
+  cohort: lab
+  preemption: {reclaimWithinCohort: Any, withinTeam: Never}
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
+)";
+
+// beta fills both nodes at t=0 (one of them borrowed from alpha); alpha asks
+// for its nominal at t=100.
+constexpr std::string_view kJobs =
+    "submit_s,duration_s,gpus,team\n"
+    "0,1000,8,beta\n"
+    "0,1000,8,beta\n"
+    "100,50,8,alpha\n";
+
+SimulationReport replay_with(std::string_view reclaim, SimulationOptions options = {}) {
+  std::string yaml(kCohort);
+  yaml.replace(yaml.find("RECLAIM"), 7, reclaim);
+  Result<ManifestBundle> bundle = parse_manifests(yaml);
+  EXPECT_TRUE(bundle.ok()) << bundle.status().to_string();
+  Result<std::vector<TraceJob>> jobs = parse_trace(kJobs, TraceFormat::kCsv, "jobs.csv");
+  EXPECT_TRUE(jobs.ok()) << jobs.status().to_string();
+  Result<TraceArrivals> arrivals = trace_arrivals(*jobs, bundle->policy, {});
+  EXPECT_TRUE(arrivals.ok()) << arrivals.status().to_string();
+  Result<SimulationReport> report =
+      run_simulation(bundle->policy, arrivals->arrivals, {}, Duration::seconds(10), options);
+  EXPECT_TRUE(report.ok()) << report.status().to_string();
+  return *report;
+}
+
+TEST(GuaranteeCompliance, ReclaimServesTheOwedTeamInEveryCycle) {
+  const SimulationReport report = replay_with("Any");
+  ASSERT_EQ(report.teams.size(), 2U);
+  const TeamMetrics& alpha = report.teams[0];
+  EXPECT_EQ(report.preemptions, 1);
+  // Owed from t=100 (victim chosen) through the 30s grace period until admitted.
+  EXPECT_GT(alpha.owed_cycles, 0);
+  EXPECT_EQ(alpha.compliant_cycles, alpha.owed_cycles);
+  EXPECT_DOUBLE_EQ(alpha.guarantee_compliance, 1.0);
+  EXPECT_DOUBLE_EQ(report.guarantee_compliance, 1.0);
+}
+
+TEST(GuaranteeCompliance, LentQuotaThatCannotBeReclaimedIsAViolation) {
+  const SimulationReport report = replay_with("Never");
+  const TeamMetrics& alpha = report.teams[0];
+  EXPECT_EQ(report.preemptions, 0);
+  // alpha is owed in the cycles t=100..1000; only the last one, when beta's
+  // borrowed job has ended, admits it.
+  EXPECT_EQ(alpha.owed_cycles, 91);
+  EXPECT_EQ(alpha.compliant_cycles, 1);
+  EXPECT_DOUBLE_EQ(alpha.guarantee_compliance, 1.0 / 91);
+  EXPECT_DOUBLE_EQ(report.teams[1].guarantee_compliance, 1.0);  // beta never owed
+  EXPECT_LT(report.guarantee_compliance, 1.0);
+}
+
+TEST(GuaranteeCompliance, SkippingIdleCyclesCountsTheSameCycles) {
+  SimulationOptions every_cycle;
+  every_cycle.skip_idle_cycles = false;
+  for (const std::string_view reclaim : {"Any", "Never"}) {
+    const SimulationReport skipping = replay_with(reclaim);
+    const SimulationReport stepping = replay_with(reclaim, every_cycle);
+    EXPECT_LT(skipping.cycles, stepping.cycles);
+    EXPECT_EQ(skipping.owed_cycles, stepping.owed_cycles) << reclaim;
+    EXPECT_EQ(skipping.compliant_cycles, stepping.compliant_cycles) << reclaim;
+  }
+}
+
+TEST(GuaranteeCompliance, TwoWorkloadsThatFitOnlyOneAtATimeAreNotBothOwed) {
+  Snapshot snapshot;
+  for (uint64_t id : {1, 2}) {
+    PendingWorkload pending;
+    pending.id = WorkloadId(id);
+    pending.team = TeamIndex(0);
+    pending.queued_at = Timestamp::from_millis(static_cast<int64_t>(id));
+    PodSetRequest pods;
+    pods.per_pod[Resource::kGpu] = 6;
+    pending.pod_sets.push_back(pods);
+    snapshot.pending.push_back(pending);
+  }
+  Plan plan;
+  plan.admissions.push_back({WorkloadId(1), FlavorIndex(0), {}, {}});
+  PendingExplanation waiting;
+  waiting.workload = WorkloadId(2);
+  plan.explanations.push_back(waiting);
+  EXPECT_EQ(judge_guarantees(snapshot, plan, {8}, Resource::kGpu)[0], GuaranteeVerdict::kCompliant);
+  plan.admissions.clear();
+  waiting.workload = WorkloadId(1);
+  plan.explanations.push_back(waiting);
+  EXPECT_EQ(judge_guarantees(snapshot, plan, {8}, Resource::kGpu)[0], GuaranteeVerdict::kViolated);
+  EXPECT_EQ(judge_guarantees(snapshot, plan, {4}, Resource::kGpu)[0],
+            GuaranteeVerdict::kCompliant);  // neither fits the nominal
+}
+
+TEST(UsageSeries, BucketMeansIntegrateTheSegments) {
+  const RunSegment first{0, Timestamp::from_millis(0), Timestamp::from_millis(1500), 4};
+  const RunSegment second{1, Timestamp::from_millis(500), Timestamp::from_millis(4000), 2};
+  const std::vector<UsagePoint> series =
+      usage_series({&first, &second}, Timestamp::from_millis(0), Timestamp::from_millis(4000), 4);
+  ASSERT_EQ(series.size(), 4U);
+  EXPECT_DOUBLE_EQ(series[0].t_s, 0.0);
+  EXPECT_DOUBLE_EQ(series[0].used, 4 + 1.0);  // 4 all along, 2 for half
+  EXPECT_DOUBLE_EQ(series[1].used, 2 + 2.0);  // 4 for half, 2 all along
+  EXPECT_DOUBLE_EQ(series[2].used, 2.0);
+  EXPECT_DOUBLE_EQ(series[3].t_s, 3.0);
+  EXPECT_DOUBLE_EQ(series[3].used, 2.0);
+  EXPECT_TRUE(usage_series({&first}, Timestamp::from_millis(5), Timestamp::from_millis(5)).empty());
+}
+
+}  // namespace
+}  // namespace allot

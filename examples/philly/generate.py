@@ -53,7 +53,13 @@ def doc(kind, name, spec):
     return f"---\napiVersion: allot/v1\nkind: {kind}\nmetadata: {{name: {name}}}\nspec:\n{spec}"
 
 
-def team_spec(policy, nodes):
+def flavor_of(policy, vc):
+    """Hard quota pins each VC to its own nodes (its own flavor), as Helios does;
+    the sharing policies put every node in one flavor so that quota can be lent."""
+    return f"gpu-{vc}" if policy == "hard-quota" else "gpu"
+
+
+def team_spec(policy, nodes, flavor):
     gpus = nodes * GPUS_PER_NODE
     if policy == "hard-quota":
         limits = f"{{nominal: {gpus}, borrowingLimit: 0, lendingLimit: 0}}"
@@ -66,7 +72,7 @@ def team_spec(policy, nodes):
                 "  queueingStrategy: BestEffortFIFO\n"
         if policy == "fair-share":
             extra += f"  fairShareWeight: {nodes}\n"
-    return extra + f"  quota:\n    - flavor: gpu\n      resources:\n        gpu: {limits}\n"
+    return extra + f"  quota:\n    - flavor: {flavor}\n      resources:\n        gpu: {limits}\n"
 
 
 def render(policy, vcs):
@@ -75,7 +81,8 @@ def render(policy, vcs):
     out = HEADER.format(title=policy, vcs=len(vcs), nodes=total, gpn=GPUS_PER_NODE,
                         gpus=total * GPUS_PER_NODE, missing=missing, default=DEFAULT_NODES,
                         summary=SUMMARIES[policy], name=policy)
-    out += doc("ResourceFlavor", "gpu", "  nodeLabels: {gpu.model: philly}\n")
+    for flavor in sorted({flavor_of(policy, vc) for vc, _, _ in vcs}):
+        out += doc("ResourceFlavor", flavor, "  nodeLabels: {gpu.model: philly}\n")
     fair = "true" if policy == "fair-share" else "false"
     out += doc("Cluster", "philly",
                f"  backend: local\n  scheduling: {{fairSharing: {fair}, cycle: {CYCLE}}}\n")
@@ -86,10 +93,10 @@ def render(policy, vcs):
         out += doc("Cohort", "philly", "  {fairShareWeight: 1}\n")
     for vc, nodes, _ in vcs:
         out += doc("NodePool", f"vc-{vc}",
-                   f"  cluster: philly\n  flavor: gpu\n  count: {nodes}\n"
+                   f"  cluster: philly\n  flavor: {flavor_of(policy, vc)}\n  count: {nodes}\n"
                    f"  resources: {{gpu: {GPUS_PER_NODE}}}\n")
     for vc, nodes, _ in vcs:
-        out += doc("Team", f"vc-{vc}", team_spec(policy, nodes))
+        out += doc("Team", f"vc-{vc}", team_spec(policy, nodes, flavor_of(policy, vc)))
     return out
 
 

@@ -46,7 +46,6 @@ std::string_view pending_reason_name(PendingReason reason) {
     case PendingReason::kWaitingForPreemption: return "WaitingForPreemption";
     case PendingReason::kReserved: return "Reserved";
     case PendingReason::kBlockedByStrictFifo: return "BlockedByStrictFIFO";
-    case PendingReason::kPriorityClassNotAllowed: return "PriorityClassNotAllowed";
     case PendingReason::kNoUsableFlavor: return "NoUsableFlavor";
   }
   return "Unknown";
@@ -107,9 +106,6 @@ std::string describe_pending(const CompiledPolicy& policy, const PendingExplanat
       break;
     case PendingReason::kBlockedByStrictFifo:
       text = "An earlier workload of its team is blocked and the team queues StrictFIFO.";
-      break;
-    case PendingReason::kPriorityClassNotAllowed:
-      text = "Its team may not use its priority class.";
       break;
     case PendingReason::kNoUsableFlavor:
       text = "Its team has no quota in any flavor it may run on.";

@@ -57,14 +57,13 @@ struct Reservation {
 };
 
 enum class PendingReason : uint8_t {
-  kQuotaExhausted,           // a team or cohort limit: see quota_node, fr, numbers
-  kNoFittingNodes,           // quota allows it; no healthy nodes have room now
-  kExceedsCapacity,          // larger than all healthy nodes of every usable flavor
-  kWaitingForPreemption,     // victims chosen; waiting for them to stop
-  kReserved,                 // nodes reserved; starts at estimated_start
-  kBlockedByStrictFifo,      // an earlier workload of the team is blocked
-  kPriorityClassNotAllowed,  // the team may not use this priority class
-  kNoUsableFlavor,           // the team has no quota in any flavor it asks for
+  kQuotaExhausted,        // a team or cohort limit: see quota_node, fr, numbers
+  kNoFittingNodes,        // quota allows it; no healthy nodes have room now
+  kExceedsCapacity,       // larger than all healthy nodes of every usable flavor
+  kWaitingForPreemption,  // victims chosen; waiting for them to stop
+  kReserved,              // nodes reserved; starts at estimated_start
+  kBlockedByStrictFifo,   // an earlier workload of the team is blocked
+  kNoUsableFlavor,        // the team has no quota in any flavor it asks for
 };
 
 enum class PreemptionVerdict : uint8_t {

@@ -13,22 +13,7 @@ using testing::record_of;
 // back at 30s. A second 16-GPU gang that arrived at 5s must not overtake the
 // evicted gang, which keeps its original place in the queue (arrival at 0s).
 std::string node_failure_scenario(bool checkpointed) {
-  return std::string(R"(
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: h100}
-spec: {}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {flavor: h100, count: 2, resources: {gpu: 8, cpu: 64, memory: 512Gi}}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: normal}
-spec: {value: 100}
----
+  return std::string(testing::kTwoNodePool) + R"(
 apiVersion: allot/v1
 kind: Team
 metadata: {name: alpha}
@@ -42,7 +27,7 @@ spec:
   cycle: 1s
   workloads:
     - {at: 0s, name: gang, namespace: alpha, priorityClass: normal, runtime: 100s,
-       podSets: [{count: 2, resources: {gpu: 8}}])") +
+       podSets: [{count: 2, resources: {gpu: 8}}])" +
          (checkpointed ? ", checkpoint: {env: CKPT}}" : "}") + R"(
     - {at: 5s, name: later, namespace: alpha, priorityClass: normal, runtime: 10s,
        podSets: [{count: 2, resources: {gpu: 8}}]}

@@ -19,6 +19,26 @@
 
 namespace allot::testing {
 
+// Policy head shared by small simulation tests: flavor h100, a pool of two
+// 8-GPU nodes, priority class `normal` (100). Teams and the Scenario follow.
+inline constexpr std::string_view kTwoNodePool = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: h100}
+spec: {}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {flavor: h100, count: 2, resources: {gpu: 8, cpu: 64, memory: 512Gi}}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: normal}
+spec: {value: 100}
+---
+)";
+
 struct LoadedScenario {
   Policy policy;
   Scenario scenario;

@@ -8,22 +8,7 @@ namespace {
 
 using testing::parse_scenario;
 
-constexpr std::string_view kPolicy = R"(
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: h100}
-spec: {}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {flavor: h100, count: 2, resources: {gpu: 8, cpu: 64, memory: 512Gi}}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: normal}
-spec: {value: 100}
----
+const std::string kPolicy = std::string(testing::kTwoNodePool) + R"(
 apiVersion: allot/v1
 kind: Team
 metadata: {name: small}

@@ -1,0 +1,24 @@
+#include "model/workload_status.h"
+
+#include <array>
+
+namespace allot {
+namespace {
+
+constexpr std::array<std::string_view, 7> kPhaseNames = {
+    "Pending", "Admitted", "Running", "Succeeded", "Failed", "Preempted", "Cancelled"};
+
+}  // namespace
+
+std::string_view workload_phase_name(WorkloadPhase phase) {
+  return kPhaseNames[static_cast<size_t>(phase)];
+}
+
+std::optional<WorkloadPhase> parse_workload_phase(std::string_view name) {
+  for (size_t i = 0; i < kPhaseNames.size(); ++i) {
+    if (kPhaseNames[i] == name) return static_cast<WorkloadPhase>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace allot

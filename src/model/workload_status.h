@@ -1,0 +1,82 @@
+// WorkloadStatus: what allotd knows about a submitted workload beyond its spec:
+// its phase, where its pods run, and when things happened.
+//
+// Contract: plain values. Phases follow DESIGN.md section 3:
+//   Pending -> Admitted -> Running -> Succeeded | Failed
+//   Admitted | Running -> Preempted (requeued; back in its queue at queued_at)
+//   any non-final phase -> Cancelled
+// Pending and Preempted are both waiting for admission.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/time.h"
+
+namespace allot {
+
+enum class WorkloadPhase : uint8_t {
+  kPending,
+  kAdmitted,
+  kRunning,
+  kSucceeded,
+  kFailed,
+  kPreempted,
+  kCancelled,
+};
+
+// "Pending", "Admitted", ... as shown to users and stored.
+std::string_view workload_phase_name(WorkloadPhase phase);
+// Inverse of workload_phase_name(); case-sensitive. nullopt when unknown.
+std::optional<WorkloadPhase> parse_workload_phase(std::string_view name);
+
+inline bool is_final(WorkloadPhase phase) {
+  return phase == WorkloadPhase::kSucceeded || phase == WorkloadPhase::kFailed ||
+         phase == WorkloadPhase::kCancelled;
+}
+inline bool is_waiting(WorkloadPhase phase) {
+  return phase == WorkloadPhase::kPending || phase == WorkloadPhase::kPreempted;
+}
+inline bool holds_quota(WorkloadPhase phase) {
+  return phase == WorkloadPhase::kAdmitted || phase == WorkloadPhase::kRunning;
+}
+
+// One pod's place: a node and the GPU indices on it.
+struct PodAssignment {
+  std::string node;
+  std::vector<int32_t> gpus;
+
+  friend bool operator==(const PodAssignment&, const PodAssignment&) = default;
+};
+
+struct PodSetStatus {
+  std::string name;
+  std::vector<PodAssignment> pods;  // size() = pods admitted (may be < count: partial)
+
+  friend bool operator==(const PodSetStatus&, const PodSetStatus&) = default;
+};
+
+struct WorkloadStatus {
+  WorkloadPhase phase = WorkloadPhase::kPending;
+  std::string team;
+  Timestamp created_at;
+  Timestamp queued_at;  // the place in the queue; kept when requeued
+  std::optional<Timestamp> admitted_at;
+  std::optional<Timestamp> started_at;
+  std::optional<Timestamp> finished_at;
+  std::string flavor;                   // while admitted or running
+  std::vector<PodSetStatus> pod_sets;   // while admitted or running
+  int32_t restarts = 0;                 // times it was preempted or evicted
+  bool stopping = false;                // preempted or evicted; its pods are being stopped
+  std::string preempted_by;             // "namespace/name" of the last preemptor
+  std::optional<int32_t> exit_code;     // of the first failed pod, or 0
+  std::string reason;                   // of the last transition ("Admitted", "Preempted", ...)
+  std::string message;                  // human words for the reason
+
+  friend bool operator==(const WorkloadStatus&, const WorkloadStatus&) = default;
+};
+
+}  // namespace allot

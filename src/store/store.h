@@ -1,0 +1,102 @@
+// Store: the persistence port of allotd (DESIGN.md section 10).
+//
+// Contract:
+// - commit() applies one WriteBatch atomically and returns only when it is
+//   durable: for SQLite, the WAL is fsynced. A batch that fails applies
+//   nothing and does not affect other batches.
+// - Thread-safe. Concurrent commit() calls may share one transaction (group
+//   commit); each caller still gets its own batch's outcome. Batches become
+//   visible in the order commit() calls were queued.
+// - Documents are opaque to the store: the service encodes them (JSON via the
+//   api layer). The store only reads the columns it indexes.
+// - load() returns everything needed to rebuild state at startup.
+// - Events are append-only; their `sequence` is assigned by the store and
+//   grows with commit order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/status.h"
+#include "model/workload_status.h"
+
+namespace allot {
+
+// A cluster-scoped or namespaced configuration object (Team, NodePool, ...),
+// or a piece of server state such as a node's condition (kind "NodeCondition").
+struct ObjectRecord {
+  std::string kind;
+  std::string name;
+  std::string document;
+
+  friend bool operator==(const ObjectRecord&, const ObjectRecord&) = default;
+};
+
+struct ObjectKey {
+  std::string kind;
+  std::string name;
+
+  friend bool operator==(const ObjectKey&, const ObjectKey&) = default;
+};
+
+struct WorkloadRecord {
+  uint64_t id = 0;  // > 0; assigned by the service, unique forever
+  std::string namespace_name;
+  std::string name;  // unique within its namespace
+  std::string team;
+  WorkloadPhase phase = WorkloadPhase::kPending;
+  std::string document;  // the workload with its status, encoded by the service
+
+  friend bool operator==(const WorkloadRecord&, const WorkloadRecord&) = default;
+};
+
+struct EventRecord {
+  uint64_t sequence = 0;  // assigned by the store; ignored in a WriteBatch
+  uint64_t workload_id = 0;
+  int64_t at_ms = 0;
+  std::string type;  // the phase entered, or "Normal"/"Warning" for other events
+  std::string reason;
+  std::string message;
+
+  friend bool operator==(const EventRecord&, const EventRecord&) = default;
+};
+
+struct WriteBatch {
+  std::vector<ObjectRecord> put_objects;  // insert or replace by (kind, name)
+  std::vector<ObjectKey> delete_objects;
+  std::vector<WorkloadRecord> put_workloads;  // insert or replace by id
+  std::vector<uint64_t> delete_workloads;     // their events go too
+  std::vector<EventRecord> events;
+
+  [[nodiscard]] bool empty() const {
+    return put_objects.empty() && delete_objects.empty() && put_workloads.empty() &&
+           delete_workloads.empty() && events.empty();
+  }
+};
+
+struct StoredState {
+  std::vector<ObjectRecord> objects;      // ordered by (kind, name)
+  std::vector<WorkloadRecord> workloads;  // ordered by id
+  uint64_t max_workload_id = 0;           // highest id ever committed (also deleted ones)
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // Everything stored. Called once at startup, before any commit.
+  virtual Result<StoredState> load() = 0;
+
+  // Durable and atomic on return (see the contract above). A put of a workload
+  // whose (namespace, name) belongs to another id fails with kAlreadyExists.
+  virtual Status commit(WriteBatch batch) = 0;
+
+  // A workload's events in sequence order; `after` skips those with a
+  // sequence <= after. Unknown ids give an empty list.
+  virtual Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after = 0) = 0;
+};
+
+}  // namespace allot

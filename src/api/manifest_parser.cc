@@ -14,6 +14,7 @@
 #include "api/team_document.h"
 #include "api/workload_document.h"
 #include "api/yaml_fields.h"
+#include "api/yaml_json.h"
 
 namespace allot {
 namespace {
@@ -163,10 +164,9 @@ Status decode_document(const YAML::Node& document, ManifestBundle& bundle) {
   return add_to_bundle(kind, std::move(meta), spec, bundle);
 }
 
-Result<ManifestBundle> parse_documents(const std::string& text, std::string_view source) {
-  std::vector<YAML::Node> documents;
+Result<std::vector<YAML::Node>> load_documents(const std::string& text, std::string_view source) {
   try {
-    documents = YAML::LoadAll(text);
+    return YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     std::string where(source);
     if (!e.mark.is_null()) {
@@ -175,27 +175,67 @@ Result<ManifestBundle> parse_documents(const std::string& text, std::string_view
     }
     return invalid_argument("invalid YAML: " + e.msg, std::move(where));
   }
-  ManifestBundle bundle;
-  for (size_t i = 0; i < documents.size(); ++i) {
-    if (documents[i].IsNull()) continue;  // an empty document, e.g. after a trailing ---
-    const Status status = decode_document(documents[i], bundle);
-    if (!status.ok()) return located(status, document_label(documents[i], i + 1, source));
-  }
-  return bundle;
 }
 
-}  // namespace
+// Sets metadata.<key> of a Workload document when the user left it out.
+void fill_default(YAML::Node& document, const char* key, const std::string& value) {
+  if (value.empty() || !document.IsMap() || scalar_at(document, "kind") != "Workload") return;
+  YAML::Node metadata = document["metadata"];
+  if (metadata.IsNull()) {
+    document["metadata"] = YAML::Node(YAML::NodeType::Map);
+    metadata = document["metadata"];
+  }
+  if (metadata.IsMap() && !metadata[key]) metadata[key] = value;
+}
 
-Result<ManifestBundle> parse_manifests(std::string_view yaml_text, std::string_view source_name) {
+Result<ParsedManifests> parse_documents(const std::string& text, const ManifestDefaults& defaults,
+                                        bool with_json, std::string_view source) {
+  ALLOT_ASSIGN_OR_RETURN(std::vector<YAML::Node> documents, load_documents(text, source));
+  ParsedManifests parsed;
+  for (size_t i = 0; i < documents.size(); ++i) {
+    YAML::Node& document = documents[i];
+    if (document.IsNull()) continue;  // an empty document, e.g. after a trailing ---
+    fill_default(document, "namespace", defaults.workload_namespace);
+    fill_default(document, "name", defaults.workload_name);
+    const Status status = decode_document(document, parsed.bundle);
+    if (!status.ok()) return located(status, document_label(document, i + 1, source));
+    if (!with_json) continue;
+    const YAML::Node metadata = value_at(document, "metadata");
+    parsed.documents.push_back({scalar_at(document, "kind"), scalar_at(metadata, "name"),
+                                scalar_at(metadata, "namespace"), yaml_to_json(document)});
+  }
+  return parsed;
+}
+
+template <typename Parse>
+auto guarded(std::string_view source_name, Parse&& parse) -> decltype(parse()) {
   // yaml-cpp reports through exceptions; none may leave this layer.
   try {
-    return parse_documents(std::string(yaml_text), source_name);
+    return parse();
   } catch (const YAML::Exception& e) {
     return invalid_argument("invalid YAML: " + e.msg, std::string(source_name));
   } catch (const std::exception& e) {
     return Status(ErrorCode::kInternal, std::string("manifest parser failed: ") + e.what(),
                   std::string(source_name));
   }
+}
+
+}  // namespace
+
+Result<ManifestBundle> parse_manifests(std::string_view yaml_text, std::string_view source_name) {
+  return guarded(source_name, [&]() -> Result<ManifestBundle> {
+    ALLOT_ASSIGN_OR_RETURN(ParsedManifests parsed,
+                           parse_documents(std::string(yaml_text), {}, false, source_name));
+    return std::move(parsed.bundle);
+  });
+}
+
+Result<ParsedManifests> parse_manifests_with_documents(std::string_view yaml_text,
+                                                       const ManifestDefaults& defaults,
+                                                       std::string_view source_name) {
+  return guarded(source_name, [&]() -> Result<ParsedManifests> {
+    return parse_documents(std::string(yaml_text), defaults, true, source_name);
+  });
 }
 
 Result<ManifestBundle> load_manifest_file(const std::string& path) {

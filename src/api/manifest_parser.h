@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "base/result.h"
 #include "model/policy.h"
 #include "model/scenario.h"
@@ -32,6 +34,31 @@ struct ManifestBundle {
 // `source_name` (a file name) prefixes error locations when not empty.
 Result<ManifestBundle> parse_manifests(std::string_view yaml_text,
                                        std::string_view source_name = {});
+
+// One document of a batch as the user wrote it (after defaults), in JSON: the
+// form allotd stores and serves.
+struct ManifestDocument {
+  std::string kind;
+  std::string name;
+  std::string namespace_name;
+  nlohmann::json json;
+};
+
+struct ParsedManifests {
+  ManifestBundle bundle;
+  std::vector<ManifestDocument> documents;  // in the order of the text
+};
+
+// Filled into documents before they are decoded, where the user left them out.
+struct ManifestDefaults {
+  std::string workload_namespace;  // metadata.namespace of a Workload
+  std::string workload_name;       // metadata.name of a Workload (one per batch)
+};
+
+// Like parse_manifests(), and also returns each document in JSON.
+Result<ParsedManifests> parse_manifests_with_documents(std::string_view yaml_text,
+                                                       const ManifestDefaults& defaults = {},
+                                                       std::string_view source_name = {});
 
 // Reads and parses a file. Errors name the file.
 Result<ManifestBundle> load_manifest_file(const std::string& path);

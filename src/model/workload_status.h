@@ -67,14 +67,14 @@ struct WorkloadStatus {
   std::optional<Timestamp> admitted_at;
   std::optional<Timestamp> started_at;
   std::optional<Timestamp> finished_at;
-  std::string flavor;                   // while admitted or running
-  std::vector<PodSetStatus> pod_sets;   // while admitted or running
-  int32_t restarts = 0;                 // times it was preempted or evicted
-  bool stopping = false;                // preempted or evicted; its pods are being stopped
-  std::string preempted_by;             // "namespace/name" of the last preemptor
-  std::optional<int32_t> exit_code;     // of the first failed pod, or 0
-  std::string reason;                   // of the last transition ("Admitted", "Preempted", ...)
-  std::string message;                  // human words for the reason
+  std::string flavor;                  // while admitted or running
+  std::vector<PodSetStatus> pod_sets;  // while admitted or running
+  int32_t restarts = 0;                // times it was preempted or evicted
+  bool stopping = false;               // preempted or evicted; its pods are being stopped
+  std::string preempted_by;            // "namespace/name" of the last preemptor
+  std::optional<int32_t> exit_code;    // of the first failed pod, or 0
+  std::string reason;                  // of the last transition ("Admitted", "Preempted", ...)
+  std::string message;                 // human words for the reason
 
   friend bool operator==(const WorkloadStatus&, const WorkloadStatus&) = default;
 };

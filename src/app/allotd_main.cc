@@ -1,0 +1,159 @@
+// allotd: the allot server. The only place where allotd's implementations are
+// chosen (DESIGN.md section 10): SQLite (or in-memory) store, the local
+// executor and health checker, the system clock.
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <pthread.h>
+
+#include "backends/local/health_checker.h"
+#include "backends/local/local_executor.h"
+#include "base/clock.h"
+#include "base/time.h"
+#include "server/api_server.h"
+#include "service/control_plane.h"
+#include "store/memory_store.h"
+#include "store/sqlite_store.h"
+
+namespace {
+
+struct Flags {
+  std::string listen = "127.0.0.1:7800";
+  std::string data_dir;
+  std::string health_command;
+  std::string health_interval = "10s";
+  std::string health_timeout = "10s";
+  bool no_cgroups = false;
+  bool memory_store = false;
+  size_t threads = 64;
+};
+
+// Forwards pod exits to the control plane, which is built after the executor.
+class ExitRelay final : public allot::PodExitSink {
+ public:
+  void on_pod_exit(const allot::PodExit& exit) override {
+    if (target_ != nullptr) target_->on_pod_exit(exit);
+  }
+  void set_target(allot::PodExitSink* target) { target_ = target; }
+
+ private:
+  allot::PodExitSink* target_ = nullptr;
+};
+
+int fail(const std::string& what) {
+  std::cerr << "allotd: " << what << "\n";
+  return 1;
+}
+
+allot::Result<std::pair<std::string, int>> parse_listen(const std::string& listen) {
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) {
+    return allot::invalid_argument("--listen wants HOST:PORT, got '" + listen + "'", "--listen");
+  }
+  try {
+    const int port = std::stoi(listen.substr(colon + 1));
+    if (port < 0 || port > 65535) throw std::out_of_range("port");
+    return std::make_pair(listen.substr(0, colon), port);
+  } catch (const std::exception&) {
+    return allot::invalid_argument("--listen port must be 0..65535, got '" + listen + "'",
+                                   "--listen");
+  }
+}
+
+allot::Result<std::unique_ptr<allot::Store>> open_store(const Flags& flags) {
+  if (flags.memory_store) return std::unique_ptr<allot::Store>(new allot::MemoryStore());
+  ALLOT_ASSIGN_OR_RETURN(auto store, allot::SqliteStore::open(flags.data_dir + "/allot.db"));
+  return std::unique_ptr<allot::Store>(std::move(store));
+}
+
+int serve(const Flags& flags) {
+  const auto listen = parse_listen(flags.listen);
+  if (!listen.ok()) return fail(listen.status().to_string());
+  const auto interval = allot::parse_duration(flags.health_interval);
+  const auto timeout = allot::parse_duration(flags.health_timeout);
+  if (!interval.ok() || !timeout.ok()) return fail("bad --health-interval or --health-timeout");
+  std::error_code error;
+  std::filesystem::create_directories(flags.data_dir, error);
+  if (error) return fail("cannot create --data-dir " + flags.data_dir + ": " + error.message());
+  const std::string data_dir = std::filesystem::absolute(flags.data_dir).string();
+
+  auto store = open_store(flags);
+  if (!store.ok()) return fail(store.status().to_string());
+  ExitRelay relay;
+  allot::local::LocalExecutorOptions executor_options;
+  executor_options.data_dir = data_dir;
+  executor_options.sink = &relay;
+  executor_options.use_cgroups = !flags.no_cgroups;
+  allot::local::LocalExecutor executor(executor_options);
+  allot::local::LocalHealthChecker health({flags.health_command, *timeout});
+  allot::SystemClock clock;
+  allot::ControlPlaneOptions options;
+  options.health_interval = *interval;
+  options.checkpoint_root = data_dir + "/checkpoints";
+  allot::ControlPlane plane(**store, executor, &health, clock, options);
+  relay.set_target(&plane);
+  if (const allot::Status started = plane.start(); !started.ok()) {
+    return fail("cannot start: " + started.to_string());
+  }
+  allot::server::ApiServer server(plane, {size_t{4} << 20, flags.threads});
+  const auto port = server.bind(listen->first, listen->second);
+  if (!port.ok()) return fail(port.status().to_string());
+
+  // SIGINT and SIGTERM stop the server; they are blocked in every thread and
+  // taken by this one.
+  std::thread signals([&server] {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int signal = 0;
+    sigwait(&set, &signal);
+    server.stop();
+  });
+  signals.detach();
+  std::cout << "allotd listening on http://" << listen->first << ":" << *port << std::endl;
+  std::cout << "allotd data in " << data_dir << " (logs under " << data_dir << "/logs)"
+            << std::endl;
+  server.serve();
+  plane.shutdown();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  Flags flags;
+  CLI::App app("allotd: the allot server (REST API, admission loop, local executor)", "allotd");
+  app.add_option("--listen", flags.listen, "HOST:PORT to serve on; port 0 picks a free port")
+      ->capture_default_str();
+  app.add_option("--data-dir", flags.data_dir, "where the database, logs and team folders live")
+      ->required();
+  app.add_flag("--memory-store", flags.memory_store,
+               "keep state in memory only (tests; nothing survives a restart)");
+  app.add_option("--health-check", flags.health_command,
+                 "command run per node (env ALLOT_NODE); a non-zero exit marks it unhealthy");
+  app.add_option("--health-interval", flags.health_interval, "time between health checks")
+      ->capture_default_str();
+  app.add_option("--health-timeout", flags.health_timeout, "limit of one health check")
+      ->capture_default_str();
+  app.add_flag("--no-cgroups", flags.no_cgroups, "run pods without cgroup v2 limits");
+  app.add_option("--threads", flags.threads, "HTTP worker threads")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return serve(flags);
+}

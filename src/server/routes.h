@@ -1,0 +1,19 @@
+// The routes of allotd's REST API (docs/api.md), one function per group.
+//
+// Contract: each registers its handlers on the server; handlers translate
+// HTTP to ControlPlane calls and back, and never throw (errors are answered
+// with send_error()).
+#pragma once
+
+#include <httplib.h>
+
+#include "service/control_plane.h"
+
+namespace allot::server {
+
+void add_health_routes(httplib::Server& http, const ControlPlane& plane);
+void add_policy_routes(httplib::Server& http, ControlPlane& plane);
+void add_node_routes(httplib::Server& http, ControlPlane& plane);
+void add_workload_routes(httplib::Server& http, ControlPlane& plane);
+
+}  // namespace allot::server

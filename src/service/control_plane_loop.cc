@@ -1,0 +1,279 @@
+// ControlPlane, part 2: loading and recovery, and the admission loop.
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <utility>
+
+#include "service/admission_cycle.h"
+#include "service/control_plane.h"
+#include "service/pod_lifecycle.h"
+#include "service/workload_transitions.h"
+
+namespace allot {
+namespace {
+
+constexpr std::string_view kNodeConditionKind = "NodeCondition";
+
+Result<NodeState> decode_node_state(const std::string& text) {
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) {
+    return invalid_argument("stored node condition is not a JSON object");
+  }
+  NodeState node;
+  node.healthy = json.value("healthy", true);
+  node.cordoned = json.value("cordoned", false);
+  node.auto_cordoned = json.value("autoCordoned", false);
+  node.reason = json.value("reason", "");
+  return node;
+}
+
+}  // namespace
+
+Status ControlPlane::load() {
+  ALLOT_ASSIGN_OR_RETURN(StoredState stored, store_.load());
+  std::map<DocumentKey, nlohmann::json> documents;
+  std::unique_lock lock(mu_);
+  for (const ObjectRecord& object : stored.objects) {
+    if (object.kind == kNodeConditionKind) {
+      ALLOT_ASSIGN_OR_RETURN(state_.nodes[object.name], decode_node_state(object.document));
+      continue;
+    }
+    nlohmann::json json = nlohmann::json::parse(object.document, nullptr, false);
+    if (json.is_discarded()) {
+      return invalid_argument("stored " + object.kind + " '" + object.name + "' is not JSON");
+    }
+    documents[{object.kind, object.name}] = std::move(json);
+  }
+  ALLOT_ASSIGN_OR_RETURN(PolicyState policy, PolicyState::from_documents(std::move(documents)));
+  install_policy(std::move(policy));
+  for (WorkloadRecord& record : stored.workloads) {
+    const nlohmann::json json = nlohmann::json::parse(record.document, nullptr, false);
+    if (json.is_discarded()) {
+      return invalid_argument("stored workload " + std::to_string(record.id) + " is not JSON");
+    }
+    LiveWorkload live;
+    ALLOT_ASSIGN_OR_RETURN(live.doc, workload_from_json(json));
+    live.stored = std::move(record.document);
+    if (!is_final(live.phase())) compile_request(live);
+    state_.workloads.insert(std::move(live));
+  }
+  next_uid_ = stored.max_workload_id + 1;
+  return {};
+}
+
+Status ControlPlane::recover(Timestamp now) {
+  WriteBatch batch;
+  {
+    std::unique_lock lock(mu_);
+    for (auto& [uid, live] : state_.workloads.all()) {
+      if (!holds_quota(live.phase())) continue;
+      ++live.doc.status.restarts;
+      enter_phase(live, WorkloadPhase::kPending, "Requeued",
+                  "allotd restarted while it ran; requeued at its original position", now, batch);
+    }
+  }
+  if (batch.empty()) return {};
+  return store_.commit(std::move(batch));
+}
+
+void ControlPlane::on_pod_exit(const PodExit& exit) {
+  {
+    std::lock_guard lock(reports_mu_);
+    exits_.push_back(exit);
+  }
+  wake();
+}
+
+void ControlPlane::wake() {
+  {
+    std::lock_guard lock(wake_mu_);
+    dirty_ = true;
+  }
+  wake_cv_.notify_all();
+}
+
+Duration ControlPlane::cycle_period() const {
+  Duration period = options_.idle_cycle;
+  std::shared_lock lock(mu_);
+  if (const auto& compiled = state_.policy.compiled()) period = std::min(period, compiled->cycle());
+  return period;
+}
+
+void ControlPlane::loop() {
+  while (true) {
+    const Timestamp due = run_once();
+    std::unique_lock lock(wake_mu_);
+    const Duration wait =
+        std::max(Duration::millis(1), std::min(due - clock_.now(), cycle_period()));
+    wake_cv_.wait_for(lock, std::chrono::milliseconds(wait.ms()),
+                      [this] { return dirty_ || stopping_; });
+    if (stopping_) return;
+  }
+}
+
+void ControlPlane::drain_reports(Timestamp now, WriteBatch& batch, Actions& actions) {
+  std::vector<PodExit> exits;
+  std::vector<LaunchReport> launches;
+  {
+    std::lock_guard lock(reports_mu_);
+    exits.swap(exits_);
+    launches.swap(launches_);
+  }
+  for (const LaunchReport& report : launches) {
+    if (LiveWorkload* live = state_.workloads.find(report.uid)) {
+      for (const auto& [pod, why] : report.failures) {
+        note(*live, "Warning", "LaunchFailed",
+             "pod " + std::to_string(pod) + " could not start: " + why, now, batch);
+      }
+    }
+    apply_pods_started(report.uid, report.started, state_, now, batch);
+  }
+  for (const PodExit& exit : exits) apply_pod_exit(exit, state_, now, batch, actions);
+  erase_finished_deletes(batch);
+}
+
+void ControlPlane::erase_finished_deletes(WriteBatch& batch) {
+  std::erase_if(erase_when_stopped_, [&](uint64_t uid) {
+    const LiveWorkload* live = state_.workloads.find(uid);
+    if (live != nullptr && !is_final(live->phase())) return false;
+    state_.workloads.erase(uid);
+    batch.delete_workloads.push_back(uid);
+    std::erase_if(batch.put_workloads, [uid](const WorkloadRecord& r) { return r.id == uid; });
+    std::erase_if(batch.events, [uid](const EventRecord& e) { return e.workload_id == uid; });
+    return true;
+  });
+}
+
+void ControlPlane::put_node_condition(const std::string& name, WriteBatch& batch) const {
+  const NodeState& node = state_.nodes.at(name);
+  const nlohmann::json json = {{"healthy", node.healthy},
+                               {"cordoned", node.cordoned},
+                               {"autoCordoned", node.auto_cordoned},
+                               {"reason", node.reason}};
+  batch.put_objects.push_back({std::string(kNodeConditionKind), name, json.dump()});
+}
+
+void ControlPlane::apply_health(const std::vector<NodeHealthReport>& reports, Timestamp now,
+                                WriteBatch& batch) {
+  for (const NodeHealthReport& report : reports) {
+    NodeState& node = state_.nodes[report.node];
+    node.last_heartbeat = now;
+    if (node.healthy == report.healthy) continue;
+    node.healthy = report.healthy;
+    if (!report.healthy) {
+      node.reason = report.reason;
+      if (!node.cordoned) node.auto_cordoned = true;
+      node.cordoned = true;
+    } else {
+      node.reason.clear();
+      if (node.auto_cordoned) node.cordoned = false;
+      node.auto_cordoned = false;
+    }
+    std::cerr << "allotd: node " << report.node << " is "
+              << (report.healthy ? "healthy again" : "unhealthy: " + report.reason) << "\n";
+    put_node_condition(report.node, batch);
+    std::lock_guard lock(wake_mu_);
+    dirty_ = true;
+  }
+}
+
+bool ControlPlane::plan_cycle(Timestamp now, WriteBatch& batch, Actions& actions) {
+  CycleInput input;
+  std::shared_ptr<const Scheduler> scheduler;
+  {
+    std::unique_lock lock(mu_);
+    if (!state_.scheduler) return false;
+    scheduler = state_.scheduler;
+    input = build_snapshot(state_, now);
+    evict_orphans(input.orphans, state_, now, batch, actions);
+  }
+  if (input.snapshot.pending.empty() && input.snapshot.admitted.empty()) return false;
+  // Planning reads only the snapshot: readers and submits go on meanwhile.
+  // Nothing else changes existing workloads: the caller holds writer_mu_.
+  const Plan plan = scheduler->plan(input.snapshot);
+  std::unique_lock lock(mu_);
+  if (scheduler != state_.scheduler) return true;  // the policy changed: plan again
+  apply_plan(plan, state_, now, batch, actions);
+  return true;
+}
+
+void ControlPlane::commit_or_die(WriteBatch batch) {
+  if (batch.empty()) return;
+  const Status status = store_.commit(std::move(batch));
+  if (status.ok()) return;
+  // The decisions in memory are not on disk and cannot be taken back; carrying
+  // them out could lose them. The store on disk is the truth a restart uses.
+  std::cerr << "allotd: fatal: cannot store the admission loop's decisions: " << status.to_string()
+            << "\n";
+  std::_Exit(70);
+}
+
+Timestamp ControlPlane::run_once() {
+  const Duration period = cycle_period();
+  Timestamp now = clock_.now();
+  std::vector<NodeHealthReport> reports;
+  if (health_ != nullptr && now >= next_health_) {
+    std::vector<std::string> names;
+    {
+      std::shared_lock lock(mu_);
+      if (const auto& compiled = state_.policy.compiled()) {
+        for (const CompiledNode& node : compiled->nodes()) names.push_back(node.node.name);
+      }
+    }
+    reports = health_->check(names);
+    now = clock_.now();
+    next_health_ = now + options_.health_interval;
+  }
+  Actions actions;
+  Timestamp next_deadline;
+  {
+    std::lock_guard writer(writer_mu_);
+    WriteBatch batch;
+    bool cycle_due = false;
+    {
+      std::unique_lock lock(mu_);
+      drain_reports(now, batch, actions);
+      apply_health(reports, now, batch);
+      next_deadline = enforce_max_runtime(state_, now, batch, actions);
+      std::lock_guard wake_lock(wake_mu_);
+      const bool periodic = now - last_cycle_ >= period;
+      cycle_due = dirty_ || periodic;
+      dirty_ = false;
+    }
+    if (cycle_due) {
+      last_cycle_ = now;
+      plan_cycle(now, batch, actions);
+    }
+    commit_or_die(std::move(batch));
+  }
+  carry_out(std::move(actions));
+  const Timestamp next_health = health_ ? next_health_ : Timestamp::infinite_future();
+  return std::min({next_deadline, next_health, now + period});
+}
+
+void ControlPlane::carry_out(Actions actions) {
+  for (const StopAction& stop : actions.stops) executor_.stop(stop.uid, stop.grace);
+  if (actions.launches.empty()) return;
+  std::vector<LaunchReport> reports;
+  for (const std::vector<PodLaunch>& pods : actions.launches) {
+    LaunchReport report;
+    report.uid = pods.empty() ? 0 : pods.front().workload_id;
+    for (const PodLaunch& pod : pods) {
+      const Status launched = executor_.launch(pod);
+      if (launched.ok()) {
+        ++report.started;
+      } else {
+        report.failures.emplace_back(pod.pod_index, launched.message());
+        on_pod_exit({pod.workload_id, pod.pod_index, 127, 0, false});
+      }
+    }
+    reports.push_back(std::move(report));
+  }
+  {
+    std::lock_guard lock(reports_mu_);
+    for (LaunchReport& report : reports) launches_.push_back(std::move(report));
+  }
+  wake();
+}
+
+}  // namespace allot

@@ -1,0 +1,172 @@
+// Test fixture for ControlPlane: an in-memory store, a recording executor and
+// health checker, a manual clock, and the loop driven by hand (run_once).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/executor.h"
+#include "backends/node_health.h"
+#include "base/clock.h"
+#include "service/control_plane.h"
+#include "store/memory_store.h"
+
+namespace allot::testing {
+
+// Two 8-GPU nodes; teams `prod` (reclaims) and `research` (borrows) share a
+// cohort with 8 GPUs each.
+inline constexpr const char* kTwoTeamPolicy = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+apiVersion: allot/v1
+kind: Cluster
+metadata: {name: local}
+spec: {backend: local, scheduling: {cycle: 1s}}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {cluster: local, flavor: gpu, count: 2, resources: {gpu: 8, cpu: 64, memory: 256Gi}}
+---
+apiVersion: allot/v1
+kind: Cohort
+metadata: {name: org}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: high}
+spec: {value: 1000, preemptionGracePeriod: 30s}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: low}
+spec: {value: 10, preemptionGracePeriod: 30s}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: prod}
+spec:
+  cohort: org
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
+  preemption: {reclaimWithinCohort: Any, withinTeam: LowerPriority}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: research}
+spec:
+  cohort: org
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
+)";
+
+// A workload manifest for `team` asking for `pods` pods of `gpus` GPUs.
+inline std::string workload_yaml(const std::string& name, const std::string& team, int gpus,
+                                 int pods = 1, const std::string& priority = "low",
+                                 const std::string& extra = "") {
+  return "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: " + name + ", namespace: " + team +
+         "}\nspec:\n  priorityClass: " + priority +
+         "\n  podSets: [{count: " + std::to_string(pods) +
+         ", resources: {gpu: " + std::to_string(gpus) + "}}]\n  command: [/bin/true]\n" + extra;
+}
+
+class RecordingExecutor final : public Executor {
+ public:
+  Status launch(const PodLaunch& pod) override {
+    std::lock_guard lock(mu_);
+    launches.push_back(pod);
+    return fail_launches ? Status(ErrorCode::kInternal, "cannot fork") : Status();
+  }
+  void stop(uint64_t workload_id, Duration grace) override {
+    std::lock_guard lock(mu_);
+    stops.emplace_back(workload_id, grace);
+  }
+  Result<std::string> read_log(uint64_t workload_id, int32_t pod, int64_t offset,
+                               int64_t) override {
+    const std::string text = "log of " + std::to_string(workload_id) + "/" + std::to_string(pod);
+    return offset >= static_cast<int64_t>(text.size()) ? std::string() : text.substr(offset);
+  }
+  [[nodiscard]] std::string log_location(uint64_t workload_id, int32_t pod) const override {
+    return "/logs/" + std::to_string(workload_id) + "/pod-" + std::to_string(pod) + ".log";
+  }
+
+  std::vector<PodLaunch> launches;
+  std::vector<std::pair<uint64_t, Duration>> stops;
+  bool fail_launches = false;
+
+ private:
+  std::mutex mu_;
+};
+
+class ScriptedHealth final : public NodeHealthChecker {
+ public:
+  std::vector<NodeHealthReport> check(const std::vector<std::string>& nodes) override {
+    std::vector<NodeHealthReport> reports;
+    for (const std::string& node : nodes) {
+      const bool sick = unhealthy.contains(node);
+      reports.push_back({node, !sick, sick ? unhealthy.at(node) : ""});
+    }
+    return reports;
+  }
+  std::map<std::string, std::string> unhealthy;
+};
+
+class ControlPlaneTest : public ::testing::Test {
+ protected:
+  ControlPlaneTest() { restart(); }
+
+  void restart() {
+    plane_.reset();
+    ControlPlaneOptions options;
+    options.run_loop_thread = false;
+    options.health_interval = Duration::seconds(10);
+    plane_ = std::make_unique<ControlPlane>(store_, executor_, &health_, clock_, options);
+    const Status started = plane_->start();
+    ASSERT_TRUE(started.ok()) << started.to_string();
+  }
+
+  void apply_policy(const std::string& yaml = kTwoTeamPolicy) {
+    const Result<ApplyResult> applied = plane_->apply(yaml, false);
+    ASSERT_TRUE(applied.ok()) << applied.status().to_string();
+  }
+
+  uint64_t submit(const std::string& yaml, const std::string& ns) {
+    const Result<nlohmann::json> created = plane_->create_workload(ns, yaml);
+    EXPECT_TRUE(created.ok()) << created.status().to_string();
+    return created.ok() ? (*created)["metadata"]["uid"].get<uint64_t>() : 0;
+  }
+
+  std::string phase(const std::string& ns, const std::string& name) {
+    const Result<nlohmann::json> view = plane_->get_workload(ns, name);
+    return view.ok() ? (*view)["status"]["phase"].get<std::string>() : view.status().to_string();
+  }
+
+  // Reports every launched pod of `uid` as started, then runs a loop pass.
+  void exit_pods(uint64_t uid, int exit_code, bool stopped = false) {
+    for (const PodLaunch& pod : executor_.launches) {
+      if (pod.workload_id == uid) plane_->on_pod_exit({uid, pod.pod_index, exit_code, 0, stopped});
+    }
+    plane_->run_once();
+  }
+
+  std::vector<std::string> event_types(const std::string& ns, const std::string& name) {
+    std::vector<std::string> types;
+    const Result<nlohmann::json> events = plane_->workload_events(ns, name);
+    if (!events.ok()) return {events.status().to_string()};
+    for (const auto& event : (*events)["items"]) types.push_back(event["type"]);
+    return types;
+  }
+
+  MemoryStore store_;
+  RecordingExecutor executor_;
+  ScriptedHealth health_;
+  ManualClock clock_{Timestamp::from_millis(1'800'000'000'000)};
+  std::unique_ptr<ControlPlane> plane_;
+};
+
+}  // namespace allot::testing

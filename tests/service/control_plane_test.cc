@@ -1,0 +1,301 @@
+// ControlPlane use cases, with a recording executor and a manual clock: the
+// workload lifecycle, preemption, cancel, node health, restart, bad input.
+#include <gtest/gtest.h>
+
+#include "control_plane_fixture.h"
+
+namespace allot::testing {
+namespace {
+
+TEST_F(ControlPlaneTest, SubmittedWorkloadRunsAndSucceedsWithEveryTransitionRecorded) {
+  apply_policy();
+  const uint64_t uid = submit(workload_yaml("train", "prod", 4, 2), "prod");
+
+  plane_->run_once();  // admits and launches
+  ASSERT_EQ(executor_.launches.size(), 2u);
+  EXPECT_EQ(executor_.launches[0].gpus.size() + executor_.launches[1].gpus.size(), 8u);
+  EXPECT_EQ(executor_.launches[0].team, "prod");
+  EXPECT_EQ(phase("prod", "train"), "Admitted");
+  plane_->run_once();  // the launch reports arrive
+  EXPECT_EQ(phase("prod", "train"), "Running");
+
+  exit_pods(uid, 0);
+
+  EXPECT_EQ(phase("prod", "train"), "Succeeded");
+  EXPECT_EQ(event_types("prod", "train"),
+            (std::vector<std::string>{"Pending", "Admitted", "Running", "Succeeded"}));
+  const Result<StoredState> stored = store_.load();
+  ASSERT_TRUE(stored.ok());
+  ASSERT_EQ(stored->workloads.size(), 1u);
+  EXPECT_EQ(stored->workloads[0].phase, WorkloadPhase::kSucceeded);
+}
+
+TEST_F(ControlPlaneTest, GpuIndicesOfPodsOnOneNodeNeverOverlap) {
+  apply_policy();
+  submit(workload_yaml("a", "prod", 3), "prod");
+  submit(workload_yaml("b", "prod", 3), "prod");
+  plane_->run_once();
+  ASSERT_EQ(executor_.launches.size(), 2u);
+  std::map<std::string, std::set<int32_t>> used;
+  for (const PodLaunch& pod : executor_.launches) {
+    for (int32_t gpu : pod.gpus) EXPECT_TRUE(used[pod.node].insert(gpu).second) << gpu;
+  }
+}
+
+TEST_F(ControlPlaneTest, ReclaimPreemptsTheBorrowerWithItsGraceThenRequeuesIt) {
+  apply_policy();
+  const uint64_t borrower = submit(workload_yaml("sweep", "research", 8, 2), "research");
+  plane_->run_once();
+  plane_->run_once();
+  ASSERT_EQ(phase("research", "sweep"), "Running");
+
+  submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
+  plane_->run_once();
+
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  EXPECT_EQ(executor_.stops[0].first, borrower);
+  EXPECT_EQ(executor_.stops[0].second, Duration::seconds(30));
+  EXPECT_EQ(phase("prod", "urgent"), "Pending");  // waits for the victim to stop
+
+  exit_pods(borrower, 143, /*stopped=*/true);  // requeued, and the cycle admits `urgent`
+
+  EXPECT_EQ(phase("prod", "urgent"), "Admitted");
+  const nlohmann::json sweep = *plane_->get_workload("research", "sweep");
+  EXPECT_EQ(sweep["status"]["phase"], "Preempted");
+  EXPECT_EQ(sweep["status"]["restarts"], 1);
+  EXPECT_EQ(sweep["status"]["preemptedBy"], "prod/urgent");
+  EXPECT_EQ(sweep["status"]["explanation"]["reason"], "QuotaExhausted");
+}
+
+TEST_F(ControlPlaneTest, CancelStopsRunningPodsThenMarksCancelled) {
+  apply_policy();
+  const uint64_t uid = submit(workload_yaml("job", "prod", 1), "prod");
+  plane_->run_once();
+  plane_->run_once();
+
+  const Result<nlohmann::json> cancelled = plane_->cancel_workload("prod", "job");
+  ASSERT_TRUE(cancelled.ok());
+  EXPECT_TRUE((*cancelled)["status"]["stopping"].get<bool>());
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  exit_pods(uid, 0, /*stopped=*/true);
+
+  EXPECT_EQ(phase("prod", "job"), "Cancelled");
+  EXPECT_EQ(plane_->cancel_workload("prod", "job").status().code(), ErrorCode::kFailedPrecondition);
+}
+
+TEST_F(ControlPlaneTest, FailedPodStopsTheOthersAndFailsTheWorkloadWithItsExitCode) {
+  apply_policy();
+  const uint64_t uid = submit(workload_yaml("job", "prod", 1, 3), "prod");
+  plane_->run_once();
+  plane_->run_once();
+
+  plane_->on_pod_exit({uid, 1, 3, 0, false});
+  plane_->run_once();
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  plane_->on_pod_exit({uid, 0, 0, 15, true});
+  plane_->on_pod_exit({uid, 2, 0, 15, true});
+  plane_->run_once();
+
+  const nlohmann::json job = *plane_->get_workload("prod", "job");
+  EXPECT_EQ(job["status"]["phase"], "Failed");
+  EXPECT_EQ(job["status"]["exitCode"], 3);
+}
+
+TEST_F(ControlPlaneTest, WorkloadPastItsMaxRuntimeIsStoppedAndFails) {
+  apply_policy();
+  const uint64_t uid =
+      submit(workload_yaml("job", "prod", 1, 1, "low", "  maxRuntimeSeconds: 60\n"), "prod");
+  plane_->run_once();
+  plane_->run_once();
+  clock_.advance(Duration::seconds(61));
+  plane_->run_once();
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  exit_pods(uid, 0, true);
+  const nlohmann::json job = *plane_->get_workload("prod", "job");
+  EXPECT_EQ(job["status"]["phase"], "Failed");
+  EXPECT_EQ(job["status"]["reason"], "MaxRuntimeExceeded");
+}
+
+TEST_F(ControlPlaneTest, UnhealthyNodeIsCordonedAndItsWorkRequeuedAtItsPosition) {
+  apply_policy();
+  const uint64_t uid = submit(workload_yaml("job", "prod", 8), "prod");
+  plane_->run_once();
+  plane_->run_once();
+  const std::string node = executor_.launches.at(0).node;
+
+  health_.unhealthy[node] = "disk full";
+  clock_.advance(Duration::seconds(10));
+  plane_->run_once();  // health check, eviction
+  const Result<nlohmann::json> view = plane_->get_node(node);
+  ASSERT_TRUE(view.ok());
+  EXPECT_FALSE((*view)["healthy"].get<bool>());
+  EXPECT_TRUE((*view)["cordoned"].get<bool>());
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  EXPECT_EQ(executor_.stops[0].second, Duration());
+
+  exit_pods(uid, 0, true);  // requeued, and readmitted in the same pass
+  const nlohmann::json job = *plane_->get_workload("prod", "job");
+  EXPECT_EQ(job["status"]["restarts"], 1);
+  EXPECT_EQ(job["status"]["phase"], "Admitted");
+  EXPECT_NE(job["status"]["podSets"][0]["pods"][0]["node"], node);
+  EXPECT_EQ(job["status"]["createdAt"], job["status"]["queuedAt"]);
+}
+
+TEST_F(ControlPlaneTest, DrainRequeuesWorkAfterItsGracePeriod) {
+  apply_policy();
+  const uint64_t uid = submit(workload_yaml("job", "prod", 8), "prod");
+  plane_->run_once();
+  plane_->run_once();
+  const std::string node = executor_.launches.at(0).node;
+
+  ASSERT_TRUE(plane_->node_action(node, NodeAction::kDrain).ok());
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  EXPECT_EQ(executor_.stops[0].second, Duration::seconds(30));
+  exit_pods(uid, 143, true);
+  const nlohmann::json job = *plane_->get_workload("prod", "job");
+  EXPECT_EQ(job["status"]["phase"], "Admitted");
+  EXPECT_NE(job["status"]["podSets"][0]["pods"][0]["node"], node);
+}
+
+TEST_F(ControlPlaneTest, RestartRequeuesRunningWorkAndKeepsEverythingElse) {
+  apply_policy();
+  submit(workload_yaml("running", "prod", 8), "prod");
+  submit(workload_yaml("waiting", "prod", 8, 2), "prod");
+  plane_->run_once();
+  plane_->run_once();
+  ASSERT_EQ(phase("prod", "running"), "Running");
+
+  restart();
+
+  const nlohmann::json running = *plane_->get_workload("prod", "running");
+  EXPECT_EQ(running["status"]["phase"], "Pending");
+  EXPECT_EQ(running["status"]["reason"], "Requeued");
+  EXPECT_EQ(running["status"]["restarts"], 1);
+  EXPECT_EQ(phase("prod", "waiting"), "Pending");
+  const uint64_t next = submit(workload_yaml("after", "prod", 1), "prod");
+  EXPECT_EQ(next, 3u);  // uids continue
+  ASSERT_EQ(plane_->list_objects("teams")->at("items").size(), 2u);
+}
+
+TEST_F(ControlPlaneTest, ListPagesFollowContinueTokensAndFilter) {
+  apply_policy();
+  for (int i = 0; i < 5; ++i) submit(workload_yaml("w" + std::to_string(i), "prod", 8), "prod");
+  plane_->run_once();  // w0 and w1 admitted (16 GPUs, prod borrows 8)
+
+  WorkloadQuery query;
+  query.limit = 2;
+  std::vector<std::string> names;
+  for (int page = 0; page < 5; ++page) {
+    const Result<WorkloadPage> result = plane_->list_workloads(query);
+    ASSERT_TRUE(result.ok());
+    for (const auto& item : nlohmann::json::parse(result->items)) {
+      names.push_back(item["metadata"]["name"]);
+    }
+    if (result->continue_token.empty()) break;
+    query.after_uid = std::stoull(result->continue_token);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"w0", "w1", "w2", "w3", "w4"}));
+
+  WorkloadQuery pending;
+  pending.phases = {WorkloadPhase::kPending};
+  EXPECT_EQ(plane_->list_workloads(pending)->count, 3u);
+}
+
+TEST_F(ControlPlaneTest, BadSubmitsAreRefusedAndStoreNothing) {
+  apply_policy();
+  EXPECT_EQ(plane_->create_workload("ghost", workload_yaml("a", "ghost", 1)).status().code(),
+            ErrorCode::kInvalidArgument);
+  EXPECT_EQ(
+      plane_->create_workload("prod", workload_yaml("a", "prod", 1, 1, "platinum")).status().code(),
+      ErrorCode::kInvalidArgument);
+  EXPECT_EQ(plane_->create_workload("prod", workload_yaml("a", "research", 1)).status().code(),
+            ErrorCode::kInvalidArgument);
+  EXPECT_EQ(plane_->create_workload("prod", "kind: [").status().code(),
+            ErrorCode::kInvalidArgument);
+  const Result<nlohmann::json> negative = plane_->create_workload(
+      "prod",
+      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: n}\nspec: {podSets: "
+      "[{count: 1, resources: {gpu: -1}}], command: [x]}\n");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.status().details().find("resources.gpu"), std::string::npos)
+      << negative.status().to_string();
+  submit(workload_yaml("a", "prod", 1), "prod");
+  EXPECT_EQ(plane_->create_workload("prod", workload_yaml("a", "prod", 1)).status().code(),
+            ErrorCode::kAlreadyExists);
+  EXPECT_EQ(store_.load()->workloads.size(), 1u);
+}
+
+TEST_F(ControlPlaneTest, ApplyIsAllOrNothingAndDryRunShowsTheDiff) {
+  apply_policy();
+  const std::string change = R"(
+apiVersion: allot/v1
+kind: Team
+metadata: {name: research}
+spec:
+  cohort: org
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 6}}}]
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: broken}
+spec: {cohort: no-such-cohort}
+)";
+  const Result<ApplyResult> bad = plane_->apply(change, false);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("no-such-cohort"), std::string::npos)
+      << bad.status().to_string();
+
+  const std::string good = change.substr(
+      0, change.find("---\napiVersion: allot/v1\nkind: Team\nmetadata: {name: broken}"));
+  const Result<ApplyResult> dry = plane_->apply(good, true);
+  ASSERT_TRUE(dry.ok()) << dry.status().to_string();
+  ASSERT_EQ(dry->changes.size(), 1u);
+  EXPECT_EQ(dry->changes[0].action, "configured");
+  EXPECT_EQ(dry->changes[0].diff,
+            (std::vector<std::string>{"spec.quota[0].resources.gpu.nominal: 8 -> 6"}));
+  EXPECT_EQ(
+      (*plane_->get_object("teams", "research"))["spec"]["quota"][0]["resources"]["gpu"]["nominal"],
+      8);
+
+  ASSERT_TRUE(plane_->apply(good, false).ok());
+  EXPECT_EQ(
+      (*plane_->get_object("teams", "research"))["spec"]["quota"][0]["resources"]["gpu"]["nominal"],
+      6);
+}
+
+TEST_F(ControlPlaneTest, TeamWithUnfinishedWorkCannotBeDeleted) {
+  apply_policy();
+  submit(workload_yaml("a", "research", 1), "research");
+  EXPECT_EQ(plane_->delete_object("Team", "research").code(), ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(plane_->delete_object("Cohort", "org").code(), ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(plane_->delete_object("Team", "nobody").code(), ErrorCode::kNotFound);
+}
+
+TEST_F(ControlPlaneTest, TopReportsUsageBorrowedAndLentPerTeam) {
+  apply_policy();
+  submit(workload_yaml("big", "research", 8, 2), "research");
+  plane_->run_once();
+  const nlohmann::json top = plane_->top();
+  std::map<std::string, nlohmann::json> gpu_rows;
+  for (const auto& row : top["teams"]) {
+    if (row["resource"] == "gpu") gpu_rows[row["team"]] = row;
+  }
+  EXPECT_EQ(gpu_rows["research"]["usage"], "16");
+  EXPECT_EQ(gpu_rows["research"]["borrowed"], "8");
+  EXPECT_EQ(gpu_rows["prod"]["lent"], "8");
+  EXPECT_EQ(gpu_rows["prod"]["usage"], "0");
+}
+
+TEST_F(ControlPlaneTest, LaunchFailureFailsTheWorkloadWithAWarning) {
+  apply_policy();
+  executor_.fail_launches = true;
+  submit(workload_yaml("job", "prod", 1), "prod");
+  plane_->run_once();
+  plane_->run_once();
+  EXPECT_EQ(phase("prod", "job"), "Failed");
+  const std::vector<std::string> types = event_types("prod", "job");
+  EXPECT_NE(std::find(types.begin(), types.end(), "Warning"), types.end());
+}
+
+}  // namespace
+}  // namespace allot::testing

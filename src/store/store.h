@@ -12,6 +12,10 @@
 // - load() returns everything needed to rebuild state at startup.
 // - Events are append-only; their `sequence` is assigned by the store and
 //   grows with commit order.
+// - Within one batch the parts apply in this order: object deletes, object
+//   puts, workload deletes, workload puts, events. So a batch may free a
+//   workload name and give it to another id. Workload ids in a put must be in
+//   1..INT64_MAX (kInvalidArgument otherwise).
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,25 @@
+#include "store/batch_rules.h"
+
+#include <string>
+
+namespace allot {
+
+Status validate_batch(const WriteBatch& batch) {
+  for (const WorkloadRecord& workload : batch.put_workloads) {
+    if (workload.id == 0 || workload.id > kMaxWorkloadId) {
+      return invalid_argument("a workload id must be in 1.." + std::to_string(kMaxWorkloadId),
+                              "workload " + workload.namespace_name + "/" + workload.name +
+                                  " (id " + std::to_string(workload.id) + ")");
+    }
+  }
+  return {};
+}
+
+Status workload_name_taken(const WorkloadRecord& workload) {
+  return {ErrorCode::kAlreadyExists,
+          "workload \"" + workload.namespace_name + "/" + workload.name +
+              "\" already exists with another id",
+          "workload id " + std::to_string(workload.id)};
+}
+
+}  // namespace allot

@@ -1,0 +1,25 @@
+// Rules that every Store checks on a WriteBatch, and the errors it gives, so
+// that MemoryStore and SqliteStore answer alike (the contract is in store.h).
+//
+// Stateless functions; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "base/status.h"
+#include "store/store.h"
+
+namespace allot {
+
+// SQLite keeps integers signed: larger ids would not sort or compare as numbers.
+constexpr uint64_t kMaxWorkloadId = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+
+// Checks what can be checked without the stored state: every put workload id
+// is in 1..kMaxWorkloadId. kInvalidArgument otherwise.
+Status validate_batch(const WriteBatch& batch);
+
+// The kAlreadyExists error of a put whose (namespace, name) belongs to another id.
+Status workload_name_taken(const WorkloadRecord& workload);
+
+}  // namespace allot

@@ -1,0 +1,106 @@
+#include "store/memory_store.h"
+
+#include <algorithm>
+
+#include "store/batch_rules.h"
+
+namespace allot {
+
+Result<StoredState> MemoryStore::load() {
+  std::lock_guard lock(mutex_);
+  StoredState state;
+  state.objects.reserve(objects_.size());
+  for (const auto& [key, document] : objects_) {
+    state.objects.push_back({key.first, key.second, document});
+  }
+  state.workloads.reserve(workloads_.size());
+  for (const auto& [id, workload] : workloads_) state.workloads.push_back(workload);
+  state.max_workload_id = max_workload_id_;
+  return state;
+}
+
+Status MemoryStore::commit(WriteBatch batch) {
+  ALLOT_RETURN_IF_ERROR(validate_batch(batch));
+  std::lock_guard lock(mutex_);
+  ALLOT_RETURN_IF_ERROR(check_names(batch));
+  apply(batch);
+  return {};
+}
+
+Result<std::vector<EventRecord>> MemoryStore::events(uint64_t workload_id, uint64_t after) {
+  std::lock_guard lock(mutex_);
+  auto found = events_.find(workload_id);
+  if (found == events_.end()) return std::vector<EventRecord>();
+  const std::vector<EventRecord>& all = found->second;
+  auto first = std::upper_bound(
+      all.begin(), all.end(), after,
+      [](uint64_t sequence, const EventRecord& event) { return sequence < event.sequence; });
+  return std::vector<EventRecord>(first, all.end());
+}
+
+std::optional<MemoryStore::NameKey> MemoryStore::name_of(uint64_t id) const {
+  auto found = workloads_.find(id);
+  if (found == workloads_.end()) return std::nullopt;
+  return NameKey{found->second.namespace_name, found->second.name};
+}
+
+Status MemoryStore::check_names(const WriteBatch& batch) const {
+  // What this batch has changed so far, over workload_ids_ and workloads_.
+  std::map<NameKey, uint64_t> owners;                   // 0: freed
+  std::map<uint64_t, std::optional<NameKey>> names_by;  // nullopt: deleted
+  auto current_name = [&](uint64_t id) {
+    auto changed = names_by.find(id);
+    return changed != names_by.end() ? changed->second : name_of(id);
+  };
+  auto owner = [&](const NameKey& key) -> uint64_t {
+    if (auto changed = owners.find(key); changed != owners.end()) return changed->second;
+    auto stored = workload_ids_.find(key);
+    return stored == workload_ids_.end() ? 0 : stored->second;
+  };
+  for (uint64_t id : batch.delete_workloads) {
+    if (std::optional<NameKey> name = current_name(id)) owners[*name] = 0;
+    names_by[id] = std::nullopt;
+  }
+  for (const WorkloadRecord& workload : batch.put_workloads) {
+    NameKey key{workload.namespace_name, workload.name};
+    const uint64_t holder = owner(key);
+    if (holder != 0 && holder != workload.id) return workload_name_taken(workload);
+    if (std::optional<NameKey> old = current_name(workload.id); old && *old != key) {
+      owners[*old] = 0;
+    }
+    owners[key] = workload.id;
+    names_by[workload.id] = std::move(key);
+  }
+  return {};
+}
+
+void MemoryStore::apply(WriteBatch& batch) {
+  for (const ObjectKey& key : batch.delete_objects) objects_.erase({key.kind, key.name});
+  for (ObjectRecord& object : batch.put_objects) {
+    objects_[{std::move(object.kind), std::move(object.name)}] = std::move(object.document);
+  }
+  for (uint64_t id : batch.delete_workloads) delete_workload(id);
+  for (WorkloadRecord& workload : batch.put_workloads) put_workload(workload);
+  for (EventRecord& event : batch.events) {
+    event.sequence = next_sequence_++;
+    events_[event.workload_id].push_back(std::move(event));
+  }
+}
+
+void MemoryStore::delete_workload(uint64_t id) {
+  events_.erase(id);
+  auto found = workloads_.find(id);
+  if (found == workloads_.end()) return;
+  workload_ids_.erase({found->second.namespace_name, found->second.name});
+  workloads_.erase(found);
+}
+
+void MemoryStore::put_workload(WorkloadRecord& workload) {
+  if (std::optional<NameKey> old = name_of(workload.id)) workload_ids_.erase(*old);
+  workload_ids_[{workload.namespace_name, workload.name}] = workload.id;
+  max_workload_id_ = std::max(max_workload_id_, workload.id);
+  const uint64_t id = workload.id;
+  workloads_[id] = std::move(workload);
+}
+
+}  // namespace allot

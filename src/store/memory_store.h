@@ -1,0 +1,57 @@
+// MemoryStore: a Store that keeps everything in memory, for tests and for
+// `allotd --data-dir :memory:`. Nothing survives the object.
+//
+// Contract: the same semantics as SqliteStore (store.h), checked by one shared
+// test suite: batches are atomic (checked in full before anything changes),
+// event sequences grow with commit order and are never reused, deleting a
+// workload deletes its events, max_workload_id remembers deleted ids.
+// "Durable" means visible to every later call.
+//
+// Thread-safe: one mutex guards all state; commits are serialised.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "base/result.h"
+#include "base/status.h"
+#include "store/store.h"
+
+namespace allot {
+
+class MemoryStore final : public Store {
+ public:
+  Result<StoredState> load() override;
+  Status commit(WriteBatch batch) override;
+  Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after = 0) override;
+
+ private:
+  // (kind, name) of an object or (namespace, name) of a workload.
+  using NameKey = std::pair<std::string, std::string>;
+
+  // The (namespace, name) that `id` holds now, if it exists. REQUIRES: mutex_ held.
+  [[nodiscard]] std::optional<NameKey> name_of(uint64_t id) const;
+  // kAlreadyExists when a put would take a name another id holds at that point
+  // of the batch (store.h gives the order). REQUIRES: mutex_ held.
+  [[nodiscard]] Status check_names(const WriteBatch& batch) const;
+  // Applies a batch that passed check_names(). REQUIRES: mutex_ held.
+  void apply(WriteBatch& batch);
+  void delete_workload(uint64_t id);
+  void put_workload(WorkloadRecord& workload);
+
+  std::mutex mutex_;
+  std::map<NameKey, std::string> objects_;  // (kind, name) -> document
+  std::map<uint64_t, WorkloadRecord> workloads_;
+  std::map<NameKey, uint64_t> workload_ids_;                       // (namespace, name) -> id
+  std::unordered_map<uint64_t, std::vector<EventRecord>> events_;  // per workload, by sequence
+  uint64_t next_sequence_ = 1;
+  uint64_t max_workload_id_ = 0;
+};
+
+}  // namespace allot

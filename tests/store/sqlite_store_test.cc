@@ -1,0 +1,204 @@
+// What SqliteStore promises beyond the Store contract: a file that survives
+// reopening, WAL mode, versioned schema migrations, and clear errors for
+// files it cannot use.
+#include "store/sqlite_store.h"
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "store/raw_database.h"
+#include "store/sqlite_schema.h"
+#include "store/store_records.h"
+#include "store/temp_directory.h"
+
+namespace allot {
+namespace {
+
+using store_test::append_events;
+using store_test::event_record;
+using store_test::put_objects;
+using store_test::put_workloads;
+using store_test::RawDatabase;
+using store_test::workload_record;
+
+class SqliteStoreTest : public ::testing::Test {
+ protected:
+  std::string path() const { return directory_.file("allot.db"); }
+
+  std::unique_ptr<SqliteStore> open_ok() {
+    Result<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path());
+    EXPECT_TRUE(store.ok()) << store.status().to_string();
+    return store.ok() ? std::move(store).value() : nullptr;
+  }
+
+  // Writes `bytes` over the file from `offset` on.
+  void overwrite(size_t offset, const std::string& bytes) const {
+    std::fstream file(path(), std::ios::in | std::ios::out | std::ios::binary);
+    ASSERT_TRUE(file.is_open());
+    file.seekp(static_cast<std::streamoff>(offset));
+    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+
+  store_test::TempDirectory directory_;
+};
+
+TEST_F(SqliteStoreTest, DataSurvivesCloseAndReopen) {
+  WriteBatch batch = put_workloads({workload_record(4, "nlp", "train", WorkloadPhase::kRunning)});
+  batch.put_objects = {{"Team", "nlp", "team document"}};
+  batch.events = {event_record(4, "Admitted", 1000)};
+  uint64_t first_sequence = 0;
+  {
+    std::unique_ptr<SqliteStore> store = open_ok();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->commit(batch).ok());
+    WriteBatch deleted = put_workloads({workload_record(9, "nlp", "gone")});
+    ASSERT_TRUE(store->commit(std::move(deleted)).ok());
+    WriteBatch delete_batch;
+    delete_batch.delete_workloads = {9};
+    ASSERT_TRUE(store->commit(std::move(delete_batch)).ok());
+    first_sequence = store->events(4).value().at(0).sequence;
+  }
+
+  std::unique_ptr<SqliteStore> reopened = open_ok();
+  ASSERT_NE(reopened, nullptr);
+  Result<StoredState> state = reopened->load();
+
+  ASSERT_TRUE(state.ok()) << state.status().to_string();
+  EXPECT_EQ(state->objects, batch.put_objects);
+  EXPECT_EQ(state->workloads, batch.put_workloads);
+  EXPECT_EQ(state->max_workload_id, 9u);
+  ASSERT_TRUE(reopened->commit(append_events({event_record(4, "Succeeded", 2000)})).ok());
+  const std::vector<EventRecord> events = reopened->events(4).value();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].reason, "Admitted");
+  EXPECT_EQ(events[0].sequence, first_sequence);
+  EXPECT_GT(events[1].sequence, first_sequence);
+}
+
+TEST_F(SqliteStoreTest, FileIsInWalMode) {
+  std::unique_ptr<SqliteStore> store = open_ok();
+  ASSERT_NE(store, nullptr);
+
+  RawDatabase raw(path());
+
+  EXPECT_EQ(raw.query_text("PRAGMA journal_mode"), "wal");
+}
+
+TEST_F(SqliteStoreTest, UserVersionIsTheLatestMigration) {
+  std::unique_ptr<SqliteStore> store = open_ok();
+  ASSERT_NE(store, nullptr);
+
+  RawDatabase raw(path());
+
+  EXPECT_GE(latest_schema_version(), 1);
+  EXPECT_EQ(raw.query_text("PRAGMA user_version"), std::to_string(latest_schema_version()));
+}
+
+TEST_F(SqliteStoreTest, ReopeningAMigratedDatabaseKeepsItsVersion) {
+  open_ok().reset();
+  std::unique_ptr<SqliteStore> reopened = open_ok();
+  ASSERT_NE(reopened, nullptr);
+
+  RawDatabase raw(path());
+
+  EXPECT_EQ(raw.query_text("PRAGMA user_version"), std::to_string(latest_schema_version()));
+}
+
+TEST_F(SqliteStoreTest, NewerDatabaseIsRefusedAndLeftUntouched) {
+  const std::string future = std::to_string(latest_schema_version() + 1);
+  {
+    RawDatabase raw(path());
+    ASSERT_TRUE(raw.execute("PRAGMA user_version = " + future));
+  }
+
+  Result<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path());
+
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), ErrorCode::kFailedPrecondition);
+  EXPECT_NE(store.status().message().find("newer"), std::string::npos)
+      << store.status().to_string();
+  EXPECT_NE(store.status().message().find(path()), std::string::npos);
+  RawDatabase raw(path());
+  EXPECT_EQ(raw.query_text("PRAGMA user_version"), future);
+  EXPECT_EQ(raw.query_text("PRAGMA journal_mode"), "delete");
+}
+
+TEST_F(SqliteStoreTest, FileThatIsNotADatabaseIsRefused) {
+  {
+    std::ofstream file(path());
+    for (int i = 0; i < 200; ++i) file << "this is a text file, not a database\n";
+  }
+
+  Result<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path());
+
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), ErrorCode::kFailedPrecondition);
+  EXPECT_NE(store.status().message().find("not a database"), std::string::npos)
+      << store.status().to_string();
+}
+
+TEST_F(SqliteStoreTest, CorruptDatabaseIsAnErrorNotAnAbort) {
+  {
+    std::unique_ptr<SqliteStore> store = open_ok();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->commit(put_workloads({workload_record(1, "nlp", "train")})).ok());
+  }
+  // Page 1 after its 100-byte header holds the schema: garble it.
+  overwrite(100, std::string(4000, '\x5a'));
+
+  Result<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path());
+
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), ErrorCode::kFailedPrecondition) << store.status().to_string();
+  EXPECT_NE(store.status().message().find("malformed"), std::string::npos)
+      << store.status().to_string();
+}
+
+TEST_F(SqliteStoreTest, MissingDirectoryIsUnavailable) {
+  Result<std::unique_ptr<SqliteStore>> store =
+      SqliteStore::open(directory_.file("no-such-directory/allot.db"));
+
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), ErrorCode::kUnavailable) << store.status().to_string();
+}
+
+TEST_F(SqliteStoreTest, MemoryAndEmptyPathsAreRefused) {
+  EXPECT_EQ(SqliteStore::open(":memory:").status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(SqliteStore::open("").status().code(), ErrorCode::kInvalidArgument);
+}
+
+// Many rows come back complete and in id order. Kept small enough for a quick
+// debug run; load() speed at 100,000 workloads is measured outside the tests
+// (src/store/README.md), as DESIGN.md section 11 asks.
+TEST_F(SqliteStoreTest, LoadsManyWorkloadsInIdOrder) {
+  constexpr uint64_t kWorkloads = 20'000;
+  constexpr size_t kDocumentBytes = 64;
+  std::unique_ptr<SqliteStore> store = open_ok();
+  ASSERT_NE(store, nullptr);
+  std::vector<WorkloadRecord> workloads;
+  workloads.reserve(kWorkloads);
+  for (uint64_t id = kWorkloads; id >= 1; --id) {
+    WorkloadRecord workload =
+        workload_record(id, "team-" + std::to_string(id % 100), "job-" + std::to_string(id));
+    workload.document = std::string(kDocumentBytes, static_cast<char>('a' + id % 26));
+    workloads.push_back(std::move(workload));
+  }
+  ASSERT_TRUE(store->commit(put_workloads(std::move(workloads))).ok());
+
+  Result<StoredState> state = store->load();
+
+  ASSERT_TRUE(state.ok()) << state.status().to_string();
+  ASSERT_EQ(state->workloads.size(), kWorkloads);
+  for (uint64_t i = 0; i < kWorkloads; ++i) ASSERT_EQ(state->workloads[i].id, i + 1);
+  EXPECT_EQ(state->workloads[41].document,
+            std::string(kDocumentBytes, static_cast<char>('a' + 42 % 26)));
+}
+
+}  // namespace
+}  // namespace allot

@@ -1,0 +1,338 @@
+// The Store contract (store.h), one suite run against every implementation:
+// MemoryStore and SqliteStore (a real file in a fresh directory per test).
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "store/memory_store.h"
+#include "store/sqlite_store.h"
+#include "store/store_records.h"
+#include "store/temp_directory.h"
+
+namespace allot {
+namespace {
+
+using store_test::append_events;
+using store_test::event_record;
+using store_test::put_objects;
+using store_test::put_workloads;
+using store_test::workload_record;
+
+struct StoreFactory {
+  std::string name;
+  std::function<Result<std::unique_ptr<Store>>(const std::string& file)> open;
+};
+
+// Names the store in test listings, instead of gtest's dump of the bytes.
+void PrintTo(const StoreFactory& factory, std::ostream* out) { *out << factory.name; }
+
+Result<std::unique_ptr<Store>> open_memory(const std::string& /*file*/) {
+  return std::unique_ptr<Store>(std::make_unique<MemoryStore>());
+}
+
+Result<std::unique_ptr<Store>> open_sqlite(const std::string& file) {
+  ALLOT_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store, SqliteStore::open(file));
+  return std::unique_ptr<Store>(std::move(store));
+}
+
+class StoreContract : public ::testing::TestWithParam<StoreFactory> {
+ protected:
+  void SetUp() override {
+    Result<std::unique_ptr<Store>> opened = GetParam().open(directory_.file("allot.db"));
+    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+    store_ = std::move(opened).value();
+  }
+
+  Store& store() { return *store_; }
+
+  StoredState load() {
+    Result<StoredState> state = store_->load();
+    EXPECT_TRUE(state.ok()) << state.status().to_string();
+    return state.ok() ? std::move(state).value() : StoredState();
+  }
+
+  std::vector<EventRecord> events(uint64_t workload_id, uint64_t after = 0) {
+    Result<std::vector<EventRecord>> events = store_->events(workload_id, after);
+    EXPECT_TRUE(events.ok()) << events.status().to_string();
+    return events.ok() ? std::move(events).value() : std::vector<EventRecord>();
+  }
+
+  void commit_ok(WriteBatch batch) {
+    Status status = store_->commit(std::move(batch));
+    ASSERT_TRUE(status.ok()) << status.to_string();
+  }
+
+  static std::vector<uint64_t> ids(const StoredState& state) {
+    std::vector<uint64_t> ids;
+    ids.reserve(state.workloads.size());
+    for (const WorkloadRecord& workload : state.workloads) ids.push_back(workload.id);
+    return ids;
+  }
+
+  static std::vector<std::string> reasons(const std::vector<EventRecord>& events) {
+    std::vector<std::string> reasons;
+    reasons.reserve(events.size());
+    for (const EventRecord& event : events) reasons.push_back(event.reason);
+    return reasons;
+  }
+
+ private:
+  store_test::TempDirectory directory_;  // outlives the store
+  std::unique_ptr<Store> store_;
+};
+
+TEST_P(StoreContract, EmptyStoreLoadsNothing) {
+  const StoredState state = load();
+
+  EXPECT_TRUE(state.objects.empty());
+  EXPECT_TRUE(state.workloads.empty());
+  EXPECT_EQ(state.max_workload_id, 0u);
+  EXPECT_TRUE(events(1).empty());
+}
+
+TEST_P(StoreContract, EmptyBatchCommitsAndChangesNothing) {
+  EXPECT_TRUE(store().commit(WriteBatch()).ok());
+
+  EXPECT_TRUE(load().workloads.empty());
+}
+
+TEST_P(StoreContract, ObjectsLoadInKindThenNameOrder) {
+  commit_ok(
+      put_objects({{"Team", "vision", "v"}, {"NodePool", "a100", "p"}, {"Team", "nlp", "n"}}));
+
+  const std::vector<ObjectRecord> expected = {
+      {"NodePool", "a100", "p"}, {"Team", "nlp", "n"}, {"Team", "vision", "v"}};
+  EXPECT_EQ(load().objects, expected);
+}
+
+TEST_P(StoreContract, PutObjectReplacesTheDocumentOfItsKindAndName) {
+  commit_ok(put_objects({{"Team", "nlp", "old"}, {"Cohort", "nlp", "cohort"}}));
+  commit_ok(put_objects({{"Team", "nlp", "new"}}));
+
+  const std::vector<ObjectRecord> expected = {{"Cohort", "nlp", "cohort"}, {"Team", "nlp", "new"}};
+  EXPECT_EQ(load().objects, expected);
+}
+
+TEST_P(StoreContract, DeleteObjectRemovesOnlyThatObject) {
+  commit_ok(put_objects({{"Team", "nlp", "n"}, {"Team", "vision", "v"}}));
+  WriteBatch batch;
+  batch.delete_objects = {{"Team", "nlp"}, {"Team", "never-existed"}};
+  commit_ok(std::move(batch));
+
+  const std::vector<ObjectRecord> expected = {{"Team", "vision", "v"}};
+  EXPECT_EQ(load().objects, expected);
+}
+
+TEST_P(StoreContract, DocumentsKeepEveryByte) {
+  const std::string binary("a\0b\xff\xfe\n\"'", 8);
+  commit_ok(put_objects({{"Blob", "binary", binary}, {"Blob", "empty", ""}}));
+
+  const std::vector<ObjectRecord> expected = {{"Blob", "binary", binary}, {"Blob", "empty", ""}};
+  EXPECT_EQ(load().objects, expected);
+}
+
+TEST_P(StoreContract, WorkloadsLoadInIdOrderWithEveryField) {
+  commit_ok(put_workloads({workload_record(30, "nlp", "c", WorkloadPhase::kRunning),
+                           workload_record(10, "nlp", "a", WorkloadPhase::kPreempted)}));
+  commit_ok(put_workloads({workload_record(20, "vision", "b", WorkloadPhase::kCancelled)}));
+
+  const std::vector<WorkloadRecord> expected = {
+      workload_record(10, "nlp", "a", WorkloadPhase::kPreempted),
+      workload_record(20, "vision", "b", WorkloadPhase::kCancelled),
+      workload_record(30, "nlp", "c", WorkloadPhase::kRunning)};
+  EXPECT_EQ(load().workloads, expected);
+}
+
+TEST_P(StoreContract, PutWorkloadReplacesByIdAndARenameFreesTheOldName) {
+  commit_ok(put_workloads({workload_record(1, "nlp", "old-name")}));
+  WorkloadRecord renamed = workload_record(1, "nlp", "new-name", WorkloadPhase::kAdmitted);
+  renamed.document = "admitted";
+  commit_ok(put_workloads({renamed}));
+  commit_ok(put_workloads({workload_record(2, "nlp", "old-name")}));
+
+  const std::vector<WorkloadRecord> expected = {renamed, workload_record(2, "nlp", "old-name")};
+  EXPECT_EQ(load().workloads, expected);
+}
+
+TEST_P(StoreContract, SameNameInAnotherNamespaceIsAnotherWorkload) {
+  commit_ok(put_workloads({workload_record(1, "nlp", "train"), workload_record(2, "cv", "train")}));
+
+  EXPECT_EQ(ids(load()), (std::vector<uint64_t>{1, 2}));
+}
+
+TEST_P(StoreContract, DeleteWorkloadRemovesItAndItsEventsOnly) {
+  commit_ok(put_workloads({workload_record(1, "nlp", "a"), workload_record(2, "nlp", "b")}));
+  commit_ok(append_events({event_record(1, "Queued"), event_record(2, "Queued")}));
+  WriteBatch batch;
+  batch.delete_workloads = {1, 99};
+  commit_ok(std::move(batch));
+
+  EXPECT_EQ(ids(load()), (std::vector<uint64_t>{2}));
+  EXPECT_TRUE(events(1).empty());
+  EXPECT_EQ(reasons(events(2)), (std::vector<std::string>{"Queued"}));
+}
+
+TEST_P(StoreContract, NameOfAnotherIdFailsTheWholeBatch) {
+  commit_ok(put_workloads({workload_record(1, "nlp", "train")}));
+  WriteBatch batch =
+      put_workloads({workload_record(2, "nlp", "eval"), workload_record(3, "nlp", "train")});
+  batch.put_objects = {{"Team", "nlp", "n"}};
+  batch.events = {event_record(2, "Queued")};
+
+  const Status status = store().commit(std::move(batch));
+
+  EXPECT_EQ(status.code(), ErrorCode::kAlreadyExists) << status.to_string();
+  EXPECT_NE(status.message().find("nlp/train"), std::string::npos) << status.to_string();
+  const StoredState state = load();
+  EXPECT_TRUE(state.objects.empty());
+  EXPECT_EQ(ids(state), (std::vector<uint64_t>{1}));
+  EXPECT_EQ(state.max_workload_id, 1u);
+  EXPECT_TRUE(events(2).empty());
+}
+
+TEST_P(StoreContract, TwoIdsWithOneNameInOneBatchAreRefused) {
+  const Status status = store().commit(
+      put_workloads({workload_record(1, "nlp", "train"), workload_record(2, "nlp", "train")}));
+
+  EXPECT_EQ(status.code(), ErrorCode::kAlreadyExists);
+  EXPECT_TRUE(load().workloads.empty());
+  EXPECT_EQ(load().max_workload_id, 0u);
+}
+
+TEST_P(StoreContract, StoreStaysUsableAfterARefusedBatch) {
+  commit_ok(put_workloads({workload_record(1, "nlp", "train")}));
+  ASSERT_FALSE(store().commit(put_workloads({workload_record(2, "nlp", "train")})).ok());
+
+  commit_ok(put_workloads({workload_record(3, "nlp", "eval")}));
+
+  EXPECT_EQ(ids(load()), (std::vector<uint64_t>{1, 3}));
+}
+
+TEST_P(StoreContract, ABatchMayFreeANameAndGiveItToAnotherId) {
+  commit_ok(put_workloads({workload_record(1, "nlp", "train")}));
+  WriteBatch batch = put_workloads({workload_record(2, "nlp", "train")});
+  batch.delete_workloads = {1};
+
+  commit_ok(std::move(batch));
+
+  EXPECT_EQ(load().workloads, (std::vector<WorkloadRecord>{workload_record(2, "nlp", "train")}));
+}
+
+TEST_P(StoreContract, WorkloadIdsOutOfRangeAreInvalid) {
+  const Status zero = store().commit(put_workloads({workload_record(0, "nlp", "zero")}));
+  const Status huge = store().commit(put_workloads({workload_record(~uint64_t{0}, "nlp", "huge")}));
+
+  EXPECT_EQ(zero.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(huge.code(), ErrorCode::kInvalidArgument);
+  EXPECT_TRUE(load().workloads.empty());
+}
+
+TEST_P(StoreContract, EventsComeInCommitOrderWithGrowingSequences) {
+  commit_ok(put_workloads({workload_record(1, "nlp", "a"), workload_record(2, "nlp", "b")}));
+  commit_ok(append_events({event_record(1, "Queued", 5), event_record(2, "Queued", 6)}));
+  commit_ok(append_events({event_record(1, "Admitted", 7)}));
+  commit_ok(append_events({event_record(1, "Running", 8)}));
+
+  const std::vector<EventRecord> all = events(1);
+
+  ASSERT_EQ(reasons(all), (std::vector<std::string>{"Queued", "Admitted", "Running"}));
+  EXPECT_LT(all[0].sequence, events(2)[0].sequence);
+  EXPECT_LT(events(2)[0].sequence, all[1].sequence);
+  EXPECT_LT(all[1].sequence, all[2].sequence);
+  EventRecord expected = event_record(1, "Admitted", 7);
+  expected.sequence = all[1].sequence;
+  EXPECT_EQ(all[1], expected);
+}
+
+TEST_P(StoreContract, EventsAfterASequenceSkipThoseUpToIt) {
+  commit_ok(append_events({event_record(1, "Queued"), event_record(1, "Admitted")}));
+  commit_ok(append_events({event_record(1, "Running")}));
+  const std::vector<EventRecord> all = events(1);
+  ASSERT_EQ(all.size(), 3u);
+
+  EXPECT_EQ(reasons(events(1, all[0].sequence)), (std::vector<std::string>{"Admitted", "Running"}));
+  EXPECT_EQ(reasons(events(1, all[2].sequence)), std::vector<std::string>());
+  EXPECT_EQ(reasons(events(1, ~uint64_t{0})), std::vector<std::string>());
+  EXPECT_TRUE(events(42).empty());
+}
+
+TEST_P(StoreContract, SequencesAreNotReusedAfterTheNewestEventIsDeleted) {
+  commit_ok(append_events({event_record(1, "Queued"), event_record(2, "Queued")}));
+  const uint64_t deleted_sequence = events(2)[0].sequence;
+  WriteBatch batch;
+  batch.delete_workloads = {2};
+  commit_ok(std::move(batch));
+
+  commit_ok(append_events({event_record(3, "Queued")}));
+
+  EXPECT_GT(events(3)[0].sequence, deleted_sequence);
+}
+
+TEST_P(StoreContract, MaxWorkloadIdRemembersDeletedIds) {
+  commit_ok(put_workloads({workload_record(7, "nlp", "a"), workload_record(3, "nlp", "b")}));
+  WriteBatch batch;
+  batch.delete_workloads = {7, 3};
+  commit_ok(std::move(batch));
+  commit_ok(put_workloads({workload_record(5, "nlp", "c")}));
+
+  const StoredState state = load();
+
+  EXPECT_EQ(ids(state), (std::vector<uint64_t>{5}));
+  EXPECT_EQ(state.max_workload_id, 7u);
+}
+
+TEST_P(StoreContract, ConcurrentCommitsAreAllVisibleWithUniqueSequences) {
+  constexpr uint64_t kThreads = 16;
+  constexpr uint64_t kBatches = 200;
+  std::atomic<int> failures = 0;
+  std::vector<std::thread> threads;
+  for (uint64_t t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (uint64_t i = 0; i < kBatches; ++i) {
+        const uint64_t id = t * kBatches + i + 1;
+        WriteBatch batch = put_workloads(
+            {workload_record(id, "ns-" + std::to_string(t), "w-" + std::to_string(i))});
+        batch.events = {event_record(id, "Queued")};
+        if (!store().commit(std::move(batch)).ok()) ++failures;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+
+  EXPECT_EQ(failures, 0);
+  const StoredState state = load();
+  ASSERT_EQ(state.workloads.size(), kThreads * kBatches);
+  EXPECT_EQ(state.workloads.back().id, kThreads * kBatches);
+  EXPECT_EQ(state.max_workload_id, kThreads * kBatches);
+  std::set<uint64_t> sequences;
+  for (uint64_t t = 0; t < kThreads; ++t) {
+    uint64_t previous = 0;  // one thread's commits are ordered: so are their sequences
+    for (uint64_t i = 0; i < kBatches; ++i) {
+      const std::vector<EventRecord> found = events(t * kBatches + i + 1);
+      ASSERT_EQ(found.size(), 1u);
+      EXPECT_GT(found[0].sequence, previous);
+      previous = found[0].sequence;
+      sequences.insert(found[0].sequence);
+    }
+  }
+  EXPECT_EQ(sequences.size(), kThreads * kBatches);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllStores, StoreContract,
+                         ::testing::Values(StoreFactory{"Memory", open_memory},
+                                           StoreFactory{"Sqlite", open_sqlite}),
+                         [](const ::testing::TestParamInfo<StoreFactory>& param) {
+                           return param.param.name;
+                         });
+
+}  // namespace
+}  // namespace allot

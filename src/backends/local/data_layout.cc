@@ -1,0 +1,160 @@
+#include "backends/local/data_layout.h"
+
+#include <cerrno>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends/local/errno_status.h"
+
+namespace allot::local {
+namespace {
+
+constexpr mode_t kTraversable = 0711;
+
+bool is_safe_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+         c == '_' || c == '-';
+}
+
+std::string parent_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Opens an existing folder without following a symlink in its last component.
+Result<int> open_dir(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return errno_status("open " + path, errno);
+  return fd;
+}
+
+}  // namespace
+
+std::string path_component(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (char c : name) out += is_safe_char(c) ? c : '_';
+  if (out.empty() || out == "." || out == "..") out.insert(out.begin(), '_');
+  return out;
+}
+
+DataLayout::DataLayout(std::string data_dir, bool set_owners) : set_owners_(set_owners) {
+  while (data_dir.size() > 1 && data_dir.back() == '/') data_dir.pop_back();
+  if (!data_dir.starts_with('/')) {
+    // Pods change folder before they start: every path they see must be absolute.
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof(cwd)) != nullptr) data_dir = std::string(cwd) + "/" + data_dir;
+  }
+  root_ = std::move(data_dir);
+}
+
+std::string DataLayout::shared_dir(std::string_view team) const {
+  return root_ + "/teams/" + path_component(team) + "/shared";
+}
+
+std::string DataLayout::home_dir(std::string_view user) const {
+  return root_ + "/homes/" + path_component(user);
+}
+
+std::string DataLayout::work_dir(std::string_view namespace_name, std::string_view workload_name,
+                                 uint64_t workload_id) const {
+  return root_ + "/work/" + path_component(namespace_name) + "/" +
+         path_component(std::string(workload_name) + "-" + std::to_string(workload_id));
+}
+
+std::string DataLayout::log_dir(uint64_t workload_id) const {
+  return root_ + "/logs/" + std::to_string(workload_id);
+}
+
+std::string DataLayout::log_path(uint64_t workload_id, int32_t pod_index) const {
+  return log_dir(workload_id) + "/pod-" + std::to_string(pod_index) + ".log";
+}
+
+std::string DataLayout::run_dir() const { return root_ + "/run"; }
+
+std::string DataLayout::pid_path(uint64_t workload_id, int32_t pod_index) const {
+  return run_dir() + "/" + std::to_string(workload_id) + "-" + std::to_string(pod_index) + ".pid";
+}
+
+Status DataLayout::ensure_dir(const std::string& path, mode_t mode, uid_t uid, gid_t gid) const {
+  if (::mkdir(path.c_str(), mode & 0777) != 0 && errno != EEXIST) {
+    return errno_status("mkdir " + path, errno);
+  }
+  ALLOT_ASSIGN_OR_RETURN(const int fd, open_dir(path));
+  Status status;
+  // The owner first: chown may clear the setgid bit that the mode then sets.
+  if (set_owners_ && ::fchown(fd, uid, gid) != 0) status = errno_status("chown " + path, errno);
+  if (status.ok() && ::fchmod(fd, mode) != 0) status = errno_status("chmod " + path, errno);
+  ::close(fd);
+  return status;
+}
+
+Status DataLayout::ensure_root_dir(const std::string& path) const {
+  return ensure_dir(path, kTraversable, 0, 0);
+}
+
+Status DataLayout::prepare_root() const {
+  // Missing parents of the data directory itself are created traversable too.
+  std::string missing = root_;
+  std::vector<std::string> to_create;
+  struct stat info {};
+  while (!missing.empty() && missing != "/" && ::stat(missing.c_str(), &info) != 0) {
+    to_create.push_back(missing);
+    missing = parent_of(missing);
+  }
+  for (auto it = to_create.rbegin(); it != to_create.rend(); ++it) {
+    if (::mkdir(it->c_str(), kTraversable) != 0 && errno != EEXIST) {
+      return errno_status("mkdir " + *it, errno);
+    }
+  }
+  return ensure_root_dir(root_);
+}
+
+Status DataLayout::prepare_shared_dir(std::string_view team, DirOwner owner) const {
+  ALLOT_RETURN_IF_ERROR(ensure_root_dir(root_ + "/teams"));
+  const std::string shared = shared_dir(team);
+  ALLOT_RETURN_IF_ERROR(ensure_root_dir(parent_of(shared)));
+  return ensure_dir(shared, 02770, 0, owner.gid);
+}
+
+Status DataLayout::prepare_home_dir(std::string_view user, DirOwner owner) const {
+  ALLOT_RETURN_IF_ERROR(ensure_root_dir(root_ + "/homes"));
+  return ensure_dir(home_dir(user), 0700, owner.uid, owner.gid);
+}
+
+Status DataLayout::prepare_work_dir(std::string_view namespace_name, std::string_view workload_name,
+                                    uint64_t workload_id, DirOwner owner) const {
+  ALLOT_RETURN_IF_ERROR(ensure_root_dir(root_ + "/work"));
+  const std::string work = work_dir(namespace_name, workload_name, workload_id);
+  ALLOT_RETURN_IF_ERROR(ensure_root_dir(parent_of(work)));
+  return ensure_dir(work, 0770, owner.uid, owner.gid);
+}
+
+Status DataLayout::prepare_log_dir(uint64_t workload_id) const {
+  ALLOT_RETURN_IF_ERROR(ensure_root_dir(root_ + "/logs"));
+  return ensure_root_dir(log_dir(workload_id));
+}
+
+Status DataLayout::prepare_run_dir() const { return ensure_dir(run_dir(), 0700, 0, 0); }
+
+Result<int> DataLayout::open_log(uint64_t workload_id, int32_t pod_index, gid_t gid) const {
+  const std::string path = log_path(workload_id, pod_index);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+  if (fd < 0) return errno_status("open " + path, errno);
+  Status status;
+  if (set_owners_ && ::fchown(fd, 0, gid) != 0) status = errno_status("chown " + path, errno);
+  if (status.ok() && ::fchmod(fd, 0640) != 0) status = errno_status("chmod " + path, errno);
+  if (!status.ok()) {
+    ::close(fd);
+    return status;
+  }
+  return fd;
+}
+
+}  // namespace allot::local

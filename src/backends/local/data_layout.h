@@ -1,0 +1,78 @@
+// DataLayout: where the local backend keeps things under its data directory,
+// and the creation of those folders with their owners and modes.
+//
+//   DATA/                                   0711 root (traversable, not listable)
+//     teams/<team>/shared                   2770 root:allot-<team> (setgid, the team's own)
+//     homes/<user>                          0700 <user>:<group>
+//     work/<namespace>/<workload>-<id>      0770 <user>:<group> (the pod's working dir)
+//     logs/<id>/pod-<index>.log             0640 root:<group> (stdout and stderr, appended)
+//     run/<id>-<index>.pid                  0600 root (running pods, see pod_pid_file.h)
+//   every intermediate folder is 0711 root.
+//
+// Contract: names coming from manifests become single path components
+// (path_component()): they can never climb out of DATA. Folders are created
+// when missing and their owner and mode are (re)set every time, through
+// O_NOFOLLOW descriptors, so a symlink planted in place of one is refused.
+// Only the parents' owner (root) can create entries in the intermediate
+// folders. Ownership changes are skipped when `set_owners` is false (not root).
+// Thread-safe (no state beyond the root path).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <sys/types.h>
+
+#include "base/result.h"
+#include "base/status.h"
+
+namespace allot::local {
+
+// A safe single path component: [A-Za-z0-9._-] kept, anything else becomes
+// '_'; "", "." and ".." become "_", "_." and "_..".
+std::string path_component(std::string_view name);
+
+// Who owns a pod's folders: the team's user and group.
+struct DirOwner {
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+class DataLayout {
+ public:
+  // A relative `data_dir` is made absolute against the current folder.
+  DataLayout(std::string data_dir, bool set_owners);
+
+  [[nodiscard]] const std::string& root() const { return root_; }
+  [[nodiscard]] std::string shared_dir(std::string_view team) const;
+  [[nodiscard]] std::string home_dir(std::string_view user) const;
+  [[nodiscard]] std::string work_dir(std::string_view namespace_name,
+                                     std::string_view workload_name, uint64_t workload_id) const;
+  [[nodiscard]] std::string log_dir(uint64_t workload_id) const;
+  [[nodiscard]] std::string log_path(uint64_t workload_id, int32_t pod_index) const;
+  [[nodiscard]] std::string run_dir() const;
+  [[nodiscard]] std::string pid_path(uint64_t workload_id, int32_t pod_index) const;
+
+  // Each creates (or repairs) its folder and the folders above it.
+  Status prepare_root() const;
+  Status prepare_shared_dir(std::string_view team, DirOwner owner) const;
+  Status prepare_home_dir(std::string_view user, DirOwner owner) const;
+  Status prepare_work_dir(std::string_view namespace_name, std::string_view workload_name,
+                          uint64_t workload_id, DirOwner owner) const;
+  Status prepare_log_dir(uint64_t workload_id) const;
+  Status prepare_run_dir() const;
+
+  // Opens (creating) a pod's log for appending: 0640 root:<gid>, close-on-exec.
+  Result<int> open_log(uint64_t workload_id, int32_t pod_index, gid_t gid) const;
+
+ private:
+  // Creates `path` when missing, then sets its owner (when set_owners_) and mode.
+  Status ensure_dir(const std::string& path, mode_t mode, uid_t uid, gid_t gid) const;
+  Status ensure_root_dir(const std::string& path) const;  // 0711 root
+
+  std::string root_;
+  bool set_owners_ = true;
+};
+
+}  // namespace allot::local

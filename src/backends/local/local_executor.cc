@@ -1,0 +1,210 @@
+#include "backends/local/local_executor.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <mutex>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backends/local/errno_status.h"
+#include "backends/local/pod_command.h"
+#include "backends/local/process_spawn.h"
+#include "base/check.h"
+
+namespace allot::local {
+namespace {
+
+// read_log() never returns more than this at once, whatever is asked.
+constexpr int64_t kMaxLogRead = int64_t{16} << 20;
+
+CgroupPool open_cgroups(const LocalExecutorOptions& options) {
+  if (!options.use_cgroups) return CgroupPool::disabled("disabled by configuration");
+  if (::geteuid() != 0) return CgroupPool::disabled("not running as root");
+  return CgroupPool::open(options.cgroup_root);
+}
+
+std::vector<GpuDevice> machine_gpus(const LocalExecutorOptions& options) {
+  if (options.gpus.has_value()) return *options.gpus;
+  return discover_gpus().devices;
+}
+
+// Once per process, whatever the number of executors.
+void notice_once(std::once_flag& flag, const std::string& text) {
+  std::call_once(flag, [&] { std::fprintf(stderr, "allot local backend: %s\n", text.c_str()); });
+}
+
+std::string cgroup_name(const PodLaunch& pod) {
+  return std::to_string(pod.workload_id) + "-" + std::to_string(pod.pod_index);
+}
+
+// Kills and reaps a pod that cannot be supervised.
+void abandon(pid_t pid) {
+  ::kill(-pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+}  // namespace
+
+LocalExecutor::LocalExecutor(LocalExecutorOptions options)
+    : options_(std::move(options)),
+      as_team_users_(options_.run_as_team_users && ::geteuid() == 0),
+      layout_(options_.data_dir, ::geteuid() == 0),
+      identities_(layout_.root() + "/homes"),
+      self_(current_account()),
+      gpus_(machine_gpus(options_)),
+      cgroups_(open_cgroups(options_)),
+      supervisor_(options_.sink) {
+  ALLOT_CHECK(!options_.data_dir.empty());
+  announce();
+  if (options_.kill_stale_pods_at_start) {
+    for (const StalePod& stale : kill_stale_pods(options_.data_dir)) {
+      std::fprintf(stderr, "allot local backend: stale pod %s (process group %d): %s\n",
+                   stale.pid_file.c_str(), static_cast<int>(stale.pgid), stale.note.c_str());
+    }
+  }
+}
+
+LocalExecutor::~LocalExecutor() = default;
+
+void LocalExecutor::announce() const {
+  static std::once_flag identity_notice;
+  static std::once_flag cgroup_notice;
+  if (options_.run_as_team_users && !as_team_users_) {
+    notice_once(identity_notice, "not running as root; pods run as the current user (" +
+                                     self_.user + "), not as per-team users");
+  }
+  if (options_.use_cgroups && !cgroups_.available()) {
+    notice_once(cgroup_notice, "cgroups v2 not available: " + cgroups_.reason() +
+                                   "; pods run without resource limits");
+  }
+  if (const Status root = layout_.prepare_root(); !root.ok()) {
+    std::fprintf(stderr, "allot local backend: data directory: %s\n", root.to_string().c_str());
+  }
+}
+
+std::vector<StalePod> LocalExecutor::kill_stale_pods(const std::string& data_dir) {
+  return local::kill_stale_pods(DataLayout(data_dir, false).run_dir());
+}
+
+Status LocalExecutor::launch(const PodLaunch& pod) {
+  ALLOT_RETURN_IF_ERROR(validate_pod_launch(pod));
+  const PodKey key{pod.workload_id, pod.pod_index};
+  {
+    std::lock_guard lock(launch_mu_);
+    if (supervisor_.contains(key) || !launching_.insert(key).second) {
+      return {ErrorCode::kAlreadyExists, "pod " + std::to_string(pod.pod_index) + " of workload " +
+                                             std::to_string(pod.workload_id) +
+                                             " is already running"};
+    }
+  }
+  Status status = start(pod);
+  std::lock_guard lock(launch_mu_);
+  launching_.erase(key);
+  return status;
+}
+
+Result<UnixAccount> LocalExecutor::account_for(const std::string& team) {
+  if (!as_team_users_) return self_;
+  return identities_.ensure(team);
+}
+
+Status LocalExecutor::prepare_dirs(const PodLaunch& pod, const UnixAccount& account) const {
+  const DirOwner owner{account.uid, account.gid};
+  ALLOT_RETURN_IF_ERROR(layout_.prepare_root());
+  ALLOT_RETURN_IF_ERROR(layout_.prepare_shared_dir(pod.team, owner));
+  ALLOT_RETURN_IF_ERROR(layout_.prepare_home_dir(account.user, owner));
+  ALLOT_RETURN_IF_ERROR(
+      layout_.prepare_work_dir(pod.namespace_name, pod.workload_name, pod.workload_id, owner));
+  ALLOT_RETURN_IF_ERROR(layout_.prepare_log_dir(pod.workload_id));
+  return layout_.prepare_run_dir();
+}
+
+Status LocalExecutor::start(const PodLaunch& pod) {
+  ALLOT_ASSIGN_OR_RETURN(const UnixAccount account, account_for(pod.team));
+  ALLOT_RETURN_IF_ERROR(prepare_dirs(pod, account));
+  SpawnOptions spawn;
+  spawn.argv = pod_argv(pod);
+  spawn.env = pod_env(
+      pod, PodPlace{account.user, layout_.home_dir(account.user), layout_.shared_dir(pod.team)},
+      cuda_visible_devices(pod.gpus, gpus_));
+  spawn.working_dir = layout_.work_dir(pod.namespace_name, pod.workload_name, pod.workload_id);
+  if (as_team_users_) spawn.credentials = ProcessCredentials{account.uid, account.gid};
+  ALLOT_ASSIGN_OR_RETURN(spawn.output_fd,
+                         layout_.open_log(pod.workload_id, pod.pod_index, account.gid));
+  std::string cgroup;
+  if (cgroups_.available()) {
+    cgroup = cgroup_name(pod);
+    Result<int> procs = cgroups_.create(cgroup, pod.resources);
+    if (!procs.ok()) {
+      ::close(spawn.output_fd);
+      cgroups_.remove(cgroup);
+      return procs.status();
+    }
+    spawn.cgroup_procs_fd = *procs;
+  }
+  Result<SpawnedProcess> spawned = spawn_process(spawn);
+  ::close(spawn.output_fd);
+  if (spawn.cgroup_procs_fd >= 0) ::close(spawn.cgroup_procs_fd);
+  const std::string pid_file = layout_.pid_path(pod.workload_id, pod.pod_index);
+  Status recorded = spawned.ok() ? write_pod_pid_file(pid_file, spawned->pid) : spawned.status();
+  if (!recorded.ok()) {
+    if (spawned.ok()) abandon(spawned->pid);
+    ::unlink(pid_file.c_str());
+    if (!cgroup.empty()) cgroups_.remove(cgroup);
+    return recorded;
+  }
+  supervisor_.add(
+      SupervisedPod{PodKey{pod.workload_id, pod.pod_index}, spawned->pid, [this, pid_file, cgroup] {
+                      ::unlink(pid_file.c_str());
+                      if (!cgroup.empty()) cgroups_.remove(cgroup);
+                    }});
+  return {};
+}
+
+void LocalExecutor::stop(uint64_t workload_id, Duration grace) {
+  supervisor_.stop(workload_id, grace);
+}
+
+Result<std::string> LocalExecutor::read_log(uint64_t workload_id, int32_t pod_index, int64_t offset,
+                                            int64_t max_bytes) {
+  if (offset < 0 || max_bytes < 0) return invalid_argument("negative log offset or length");
+  const std::string path = layout_.log_path(workload_id, pod_index);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) {
+      return not_found("no log for pod " + std::to_string(pod_index) + " of workload " +
+                       std::to_string(workload_id));
+    }
+    return errno_status("open " + path, errno);
+  }
+  struct stat info {};
+  std::string out;
+  if (::fstat(fd, &info) == 0 && info.st_size > offset) {
+    out.resize(static_cast<size_t>(std::min({max_bytes, kMaxLogRead, info.st_size - offset})));
+    size_t got = 0;
+    while (got < out.size()) {
+      const ssize_t n = ::pread(fd, out.data() + got, out.size() - got,
+                                static_cast<off_t>(offset) + static_cast<off_t>(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    out.resize(got);
+  }
+  ::close(fd);
+  return out;
+}
+
+std::string LocalExecutor::log_location(uint64_t workload_id, int32_t pod_index) const {
+  return layout_.log_path(workload_id, pod_index);
+}
+
+}  // namespace allot::local

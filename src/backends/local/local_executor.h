@@ -1,0 +1,101 @@
+// LocalExecutor: the local execution backend (DESIGN.md section 5). Each pod
+// is a real process on this machine, run as its team's Unix identity, with
+// CUDA_VISIBLE_DEVICES set to its GPUs, its own working folder and log, and
+// cgroup v2 limits where the machine allows.
+//
+// Contract (beyond executor.h's):
+// - launch() validates the pod (pod_command.h), makes sure the team's account
+//   exists (team_identity.h, when running as team users), prepares its folders
+//   (data_layout.h), opens its log, creates its cgroup (cgroup_pool.h), forks
+//   and execs it (process_spawn.h), records its pid file (pod_pid_file.h) and
+//   hands it to the supervisor (pod_supervisor.h), which reports its exit. A
+//   command that cannot be executed is a pod that exits with code 127, with
+//   an "allot: cannot execute ..." line in its log. A pod already running
+//   under the same (workload, pod index) is refused with kAlreadyExists.
+// - Team users: when run_as_team_users is set and the process is root, pods
+//   run as allot-<team>; otherwise (one notice on stderr) as the current user.
+// - cgroups: when use_cgroups is set but cgroup v2 cannot be used under
+//   cgroup_root, one notice on stderr and pods run without resource limits.
+// - GPUs: a pod's GPU index becomes the UUID of the discovered GPU with that
+//   index (options.gpus, or NVML when unset); other indices are passed as is.
+// - At construction (kill_stale_pods_at_start), process groups recorded in pid
+//   files by a previous allotd are killed. The destructor SIGKILLs every pod
+//   still running and waits for them; those exits are not reported.
+// Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/executor.h"
+#include "backends/local/cgroup_pool.h"
+#include "backends/local/data_layout.h"
+#include "backends/local/gpu_discovery.h"
+#include "backends/local/pod_pid_file.h"
+#include "backends/local/pod_supervisor.h"
+#include "backends/local/team_identity.h"
+
+namespace allot::local {
+
+struct LocalExecutorOptions {
+  std::string data_dir;           // REQUIRES: non-empty; created when missing
+  PodExitSink* sink = nullptr;    // REQUIRES: non-null, outlives the executor
+  bool run_as_team_users = true;  // needs root; otherwise pods run as the current user
+  bool use_cgroups = true;
+  std::string cgroup_root = "/sys/fs/cgroup/allot";
+  // The machine's GPUs for the index -> UUID mapping. Unset: discovered with
+  // NVML at construction. Empty: pods get the declared indices.
+  std::optional<std::vector<GpuDevice>> gpus;
+  // Kill the pods a previous allotd left behind (kill_stale_pods) at construction.
+  bool kill_stale_pods_at_start = true;
+};
+
+class LocalExecutor : public Executor {
+ public:
+  explicit LocalExecutor(LocalExecutorOptions options);
+  ~LocalExecutor() override;
+  LocalExecutor(const LocalExecutor&) = delete;
+  LocalExecutor& operator=(const LocalExecutor&) = delete;
+
+  Status launch(const PodLaunch& pod) override;
+  void stop(uint64_t workload_id, Duration grace) override;
+  Result<std::string> read_log(uint64_t workload_id, int32_t pod_index, int64_t offset,
+                               int64_t max_bytes) override;
+  [[nodiscard]] std::string log_location(uint64_t workload_id, int32_t pod_index) const override;
+
+  // SIGKILLs the process groups recorded under DATA/run by an allotd that did
+  // not shut down cleanly, and removes the files (pod_pid_file.h).
+  static std::vector<StalePod> kill_stale_pods(const std::string& data_dir);
+
+  [[nodiscard]] bool runs_as_team_users() const { return as_team_users_; }
+  [[nodiscard]] bool cgroups_enabled() const { return cgroups_.available(); }
+  // Why cgroups are not used ("" when they are).
+  [[nodiscard]] const std::string& cgroups_reason() const { return cgroups_.reason(); }
+  [[nodiscard]] const std::vector<GpuDevice>& gpus() const { return gpus_; }
+  [[nodiscard]] size_t running_pods() const { return supervisor_.running_count(); }
+  [[nodiscard]] const DataLayout& layout() const { return layout_; }
+
+ private:
+  Status start(const PodLaunch& pod);
+  Result<UnixAccount> account_for(const std::string& team);
+  Status prepare_dirs(const PodLaunch& pod, const UnixAccount& account) const;
+  void announce() const;
+
+  LocalExecutorOptions options_;
+  bool as_team_users_ = false;
+  DataLayout layout_;
+  TeamIdentities identities_;
+  UnixAccount self_;
+  std::vector<GpuDevice> gpus_;
+  CgroupPool cgroups_;
+  std::mutex launch_mu_;
+  std::set<PodKey> launching_;  // guarded by launch_mu_
+  // Last: destroyed first, while what its cleanups use (cgroups_) still exists.
+  PodSupervisor supervisor_;
+};
+
+}  // namespace allot::local

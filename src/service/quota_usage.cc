@@ -74,10 +74,13 @@ std::vector<QuotaUsageRow> quota_usage(const ServerState& state) {
       row.resource = static_cast<Resource>(fr % kResourceCount);
       row.nominal = nominal;
       row.usage = usage[t][fr];
-      row.borrowed = std::max<int64_t>(0, row.usage - nominal);
+      // An ungoverned resource (no quota anywhere names it) is limited by nodes
+      // only: nothing of it is borrowed or lent.
+      const bool governed = policy.governed(fr);
+      row.borrowed = governed ? std::max<int64_t>(0, row.usage - nominal) : 0;
       const auto& [borrowed, idle] = pools[{root_of(policy, t), fr}];
       const int64_t team_idle = std::max<int64_t>(0, nominal - row.usage);
-      if (parent != kNoParent && idle > 0) {
+      if (governed && parent != kNoParent && idle > 0) {
         row.lent = team_idle * std::min(borrowed, idle) / idle;
       }
       row.pending = counts[t].pending;

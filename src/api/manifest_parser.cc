@@ -181,7 +181,7 @@ Result<std::vector<YAML::Node>> load_documents(const std::string& text, std::str
 void fill_default(YAML::Node& document, const char* key, const std::string& value) {
   if (value.empty() || !document.IsMap() || scalar_at(document, "kind") != "Workload") return;
   YAML::Node metadata = document["metadata"];
-  if (metadata.IsNull()) {
+  if (!metadata.IsDefined() || metadata.IsNull()) {
     document["metadata"] = YAML::Node(YAML::NodeType::Map);
     metadata = document["metadata"];
   }

@@ -94,9 +94,6 @@ Result<Workload> decode_workload(ObjectMeta meta, const Field& spec) {
     workload.spec.sleep = duration;
   }
   ALLOT_RETURN_IF_ERROR(map.finish());
-  if (workload.spec.command.empty() && !workload.spec.sleep) {
-    return spec.error("a workload needs a command (spec.command) or a sleep duration (spec.sleep)");
-  }
   if (!workload.spec.command.empty() && workload.spec.sleep) {
     return spec.error("spec.command and spec.sleep exclude each other");
   }

@@ -198,6 +198,7 @@ Result<WorkloadStatus> decode_status(const Reader& status) {
   ALLOT_RETURN_IF_ERROR(status.get_to("team", out.team));
   ALLOT_ASSIGN_OR_RETURN(out.created_at, decode_time(status, "createdAt"));
   ALLOT_ASSIGN_OR_RETURN(out.queued_at, decode_time(status, "queuedAt"));
+  ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "firstAdmittedAt", out.first_admitted_at));
   ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "admittedAt", out.admitted_at));
   ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "startedAt", out.started_at));
   ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "finishedAt", out.finished_at));
@@ -242,6 +243,7 @@ json workload_status_to_json(const WorkloadStatus& status) {
           {"team", status.team},
           {"createdAt", format_rfc3339(status.created_at)},
           {"queuedAt", format_rfc3339(status.queued_at)},
+          {"firstAdmittedAt", optional_time(status.first_admitted_at)},
           {"admittedAt", optional_time(status.admitted_at)},
           {"startedAt", optional_time(status.started_at)},
           {"finishedAt", optional_time(status.finished_at)},

@@ -64,7 +64,8 @@ struct WorkloadStatus {
   std::string team;
   Timestamp created_at;
   Timestamp queued_at;  // the place in the queue; kept when requeued
-  std::optional<Timestamp> admitted_at;
+  std::optional<Timestamp> first_admitted_at;  // time to admission is measured to this
+  std::optional<Timestamp> admitted_at;        // of the current or last run
   std::optional<Timestamp> started_at;
   std::optional<Timestamp> finished_at;
   std::string flavor;                  // while admitted or running

@@ -89,6 +89,11 @@ Result<LiveWorkload> ControlPlane::new_workload(const PolicyState& policy, const
                                 "': no policy has been applied yet",
                             "metadata.namespace");
   }
+  if (workload.spec.command.empty() && !workload.spec.sleep) {
+    return invalid_argument(
+        "a workload needs a command (spec.command) or a sleep duration (spec.sleep)",
+        "spec.command");
+  }
   Result<PendingWorkload> request =
       make_pending_workload(*compiled, workload, WorkloadId(uid), now);
   if (!request.ok()) return as_bad_input(request.status());

@@ -33,6 +33,7 @@ void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason
   switch (phase) {
     case WorkloadPhase::kAdmitted:
       status.admitted_at = now;
+      if (!status.first_admitted_at) status.first_admitted_at = now;
       status.started_at.reset();
       status.finished_at.reset();
       break;

@@ -219,6 +219,11 @@ TEST_F(ControlPlaneTest, BadSubmitsAreRefusedAndStoreNothing) {
   ASSERT_FALSE(negative.ok());
   EXPECT_NE(negative.status().details().find("resources.gpu"), std::string::npos)
       << negative.status().to_string();
+  const Result<nlohmann::json> idle = plane_->create_workload(
+      "prod",
+      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: idle}\nspec: {podSets: "
+      "[{count: 1, resources: {gpu: 1}}]}\n");
+  EXPECT_EQ(idle.status().details(), "spec.command");
   submit(workload_yaml("a", "prod", 1), "prod");
   EXPECT_EQ(plane_->create_workload("prod", workload_yaml("a", "prod", 1)).status().code(),
             ErrorCode::kAlreadyExists);

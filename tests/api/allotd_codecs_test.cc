@@ -1,0 +1,140 @@
+// The JSON codecs allotd serves and stores: workloads with status, RFC 3339
+// times, YAML to JSON, JSON diffs, and manifests with their documents.
+#include <gtest/gtest.h>
+
+#include "api/json_diff.h"
+#include "api/manifest_parser.h"
+#include "api/rfc3339.h"
+#include "api/workload_json.h"
+#include "api/yaml_json.h"
+
+namespace allot {
+namespace {
+
+WorkloadDocument sample_document() {
+  WorkloadDocument doc;
+  doc.uid = 42;
+  doc.workload.meta = {"train", "llm", {{"project", "llama"}}};
+  WorkloadSpec& spec = doc.workload.spec;
+  spec.kind = WorkloadKind::kTrainingJob;
+  spec.priority_class = "production";
+  spec.pod_sets = {{"workers", 4, 2, ResourceVector(8, 96'000, int64_t{512} << 30), "h100"}};
+  spec.command = {"python3", "train.py"};
+  spec.env = {{"EPOCHS", "3"}};
+  spec.max_runtime = Duration::seconds(3600);
+  spec.checkpoint = CheckpointSpec{"CKPT"};
+  WorkloadStatus& status = doc.status;
+  status.phase = WorkloadPhase::kRunning;
+  status.team = "llm-training";
+  status.created_at = Timestamp::from_millis(1'764'480'000'123);
+  status.queued_at = status.created_at;
+  status.first_admitted_at = Timestamp::from_millis(1'764'480'001'000);
+  status.admitted_at = Timestamp::from_millis(1'764'480'002'000);
+  status.started_at = Timestamp::from_millis(1'764'480'002'500);
+  status.flavor = "h100";
+  status.pod_sets = {{"workers", {{"node-0", {0, 1, 2, 3}}, {"node-1", {4, 5}}}}};
+  status.restarts = 2;
+  status.preempted_by = "prod/urgent";
+  status.reason = "Started";
+  status.message = "2 pods running";
+  return doc;
+}
+
+TEST(WorkloadJson, RoundTripsEveryField) {
+  const WorkloadDocument doc = sample_document();
+  const nlohmann::json json = workload_to_json(doc);
+  const Result<WorkloadDocument> back = workload_from_json(nlohmann::json::parse(json.dump()));
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(*back, doc);
+  EXPECT_EQ(json["status"]["phase"], "Running");
+  EXPECT_EQ(json["spec"]["podSets"][0]["resources"]["memory"], "512Gi");
+}
+
+TEST(WorkloadJson, SpecReadsBackAsTheSameManifest) {
+  const WorkloadDocument doc = sample_document();
+  nlohmann::json manifest = workload_to_json(doc);
+  manifest.erase("status");
+  manifest["metadata"].erase("uid");
+  const Result<ManifestBundle> parsed = parse_manifests(manifest.dump());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().to_string();
+  ASSERT_EQ(parsed->workloads.size(), 1u);
+  EXPECT_EQ(parsed->workloads[0], doc.workload);
+}
+
+TEST(WorkloadJson, MalformedDocumentsNameTheField) {
+  nlohmann::json json = workload_to_json(sample_document());
+  json["status"]["phase"] = "Sleeping";
+  EXPECT_NE(workload_from_json(json).status().message().find("Sleeping"), std::string::npos);
+  json = workload_to_json(sample_document());
+  json["spec"]["podSets"][0]["count"] = "four";
+  const Status status = workload_from_json(json).status();
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(status.details(), "workload.spec.podSets[0].count");
+  EXPECT_FALSE(workload_from_json(nlohmann::json::array()).ok());
+}
+
+TEST(Rfc3339, FormatsAndParsesUtcWithMilliseconds) {
+  const Timestamp at = Timestamp::from_millis(1'764'480'000'123);
+  EXPECT_EQ(format_rfc3339(at), "2025-11-30T05:20:00.123Z");
+  EXPECT_EQ(*parse_rfc3339("2025-11-30T05:20:00.123Z"), at);
+  EXPECT_EQ(*parse_rfc3339("2025-11-30T07:20:00.123+02:00"), at);
+  EXPECT_EQ(parse_rfc3339("2025-11-30T05:20:00Z")->ms(), 1'764'480'000'000);
+  EXPECT_EQ(format_rfc3339(Timestamp::epoch()), "1970-01-01T00:00:00.000Z");
+  EXPECT_FALSE(parse_rfc3339("2025-13-30T05:20:00Z").ok());
+  EXPECT_FALSE(parse_rfc3339("yesterday").ok());
+  EXPECT_FALSE(parse_rfc3339("2025-11-30T05:20:00").ok());
+}
+
+TEST(YamlJson, KeepsQuotedScalarsAsStringsAndTypesPlainOnes) {
+  const YAML::Node node =
+      YAML::Load("{a: 8, b: '8', c: 0.5, d: true, e: null, f: 500m, g: [1, x], h: 1e5}");
+  const nlohmann::json json = yaml_to_json(node);
+  EXPECT_EQ(json["a"], 8);
+  EXPECT_EQ(json["b"], "8");
+  EXPECT_EQ(json["c"], 0.5);
+  EXPECT_EQ(json["d"], true);
+  EXPECT_TRUE(json["e"].is_null());
+  EXPECT_EQ(json["f"], "500m");
+  EXPECT_EQ(json["g"], nlohmann::json::parse(R"([1, "x"])"));
+  EXPECT_EQ(json["h"], "1e5");
+}
+
+TEST(JsonDiff, ListsChangedLeavesWithPaths) {
+  const auto before =
+      nlohmann::json::parse(R"({"spec": {"quota": [{"gpu": 8}], "cohort": "org"}})");
+  const auto after = nlohmann::json::parse(R"({"spec": {"quota": [{"gpu": 6}, {"gpu": 1}]}})");
+  EXPECT_EQ(
+      json_diff(before, after),
+      (std::vector<std::string>{"spec.cohort: \"org\" -> (absent)", "spec.quota[0].gpu: 8 -> 6",
+                                "spec.quota[1]: (absent) -> {\"gpu\":1}"}));
+  EXPECT_TRUE(json_diff(before, before).empty());
+}
+
+TEST(ParseWithDocuments, FillsWorkloadDefaultsAndKeepsEachDocument) {
+  const Result<ParsedManifests> parsed = parse_manifests_with_documents(
+      "apiVersion: allot/v1\nkind: Workload\nspec: {podSets: [{count: 1, resources: {gpu: 1}}], "
+      "command: [x]}\n",
+      {"research", "wl-7"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().to_string();
+  ASSERT_EQ(parsed->documents.size(), 1u);
+  EXPECT_EQ(parsed->documents[0].name, "wl-7");
+  EXPECT_EQ(parsed->documents[0].namespace_name, "research");
+  EXPECT_EQ(parsed->bundle.workloads.at(0).meta.namespace_name, "research");
+  EXPECT_EQ(parsed->documents[0].json["spec"]["command"][0], "x");
+}
+
+TEST(ParseWithDocuments, SleepModeExcludesACommand) {
+  const Result<ParsedManifests> both = parse_manifests_with_documents(
+      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: a, namespace: b}\n"
+      "spec: {podSets: [{count: 1, resources: {gpu: 1}}], command: [x], sleep: 1s}\n");
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(both.status().message().find("exclude"), std::string::npos);
+  const Result<ParsedManifests> sleeper = parse_manifests_with_documents(
+      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: a, namespace: b}\n"
+      "spec: {podSets: [{count: 1, resources: {gpu: 1}}], sleep: 250ms}\n");
+  ASSERT_TRUE(sleeper.ok()) << sleeper.status().to_string();
+  EXPECT_EQ(sleeper->bundle.workloads.at(0).spec.sleep, Duration::millis(250));
+}
+
+}  // namespace
+}  // namespace allot

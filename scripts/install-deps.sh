@@ -17,6 +17,8 @@ packages=(
   clang-format clang-tidy
   # scripts
   python3
+  # the local executor: team accounts (useradd/groupadd), process tools
+  passwd procps coreutils
 )
 
 missing=()

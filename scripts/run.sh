@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# The run command: installs dependencies, builds the release preset and runs the
-# main job, a what-if simulation of a team reclaiming its lent GPUs.
+# The run command: installs what is missing, builds (release) and runs allot's
+# main job on the embedded default: allotd with SQLite and the local executor
+# on loopback, the example organisation of examples/org, and a demo mix of
+# workloads that run as real processes under each team's Unix identity.
+#
+# allotd keeps running afterwards; the script prints what to try next and how
+# to stop it. ALLOT_DEMO_DIR (default .allot-demo) holds its data and logs;
+# ALLOT_DEMO_PORT (default 7800) its port.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,25 +14,73 @@ scripts/install-deps.sh
 
 echo "== configure (release)"
 cmake --preset release
-
 echo "== build (release)"
-cmake --build build/release --target allot -j"$(nproc)"
+cmake --build build/release --target allot allotd -j"$(nproc)"
 
-scenario=examples/scenarios/seed-reclaim.yaml
-echo "== allot simulate --scenario ${scenario}"
-./build/release/src/app/allot simulate --scenario "${scenario}"
+allot=./build/release/src/app/allot
+allotd=./build/release/src/app/allotd
+data_dir="${ALLOT_DEMO_DIR:-.allot-demo}"
+port="${ALLOT_DEMO_PORT:-7800}"
+server="http://127.0.0.1:${port}"
+export ALLOT_SERVER="${server}"
+
+if "${allot}" get teams >/dev/null 2>&1; then
+  echo "An allotd already answers on ${server}; stop it first (kill \$(cat ${data_dir}/allotd.pid))." >&2
+  exit 1
+fi
+
+# A fresh demo each time: the previous demo's state is moved aside.
+if [[ -d "${data_dir}" ]]; then
+  rm -rf "${data_dir}.previous"
+  mv "${data_dir}" "${data_dir}.previous"
+fi
+mkdir -p "${data_dir}"
+
+data_path="$(cd "${data_dir}" && pwd)"
+echo "== start allotd on ${server} (data in ${data_dir})"
+# The node health check: a node is unhealthy while DATA/fail-<node> exists.
+"${allotd}" --listen "127.0.0.1:${port}" --data-dir "${data_dir}" \
+  --health-check "test ! -e '${data_path}'/fail-\$ALLOT_NODE" --health-interval 5s \
+  >"${data_dir}/allotd.log" 2>&1 &
+echo $! >"${data_dir}/allotd.pid"
+for _ in $(seq 1 100); do
+  if "${allot}" get teams >/dev/null 2>&1; then break; fi
+  sleep 0.1
+done
+"${allot}" get teams >/dev/null
+
+echo "== allot apply -f examples/org/policy.yaml"
+"${allot}" apply -f examples/org/policy.yaml
+echo "== allot submit -f examples/org/demo-workloads.yaml"
+"${allot}" submit -f examples/org/demo-workloads.yaml
+sleep 3
+echo "== research borrows the idle H100s:"
+"${allot}" get workloads -A
+"${allot}" top
+echo "== allot submit -f examples/org/demo-pretrain.yaml (llm-training reclaims its guarantee)"
+"${allot}" submit -f examples/org/demo-pretrain.yaml
+sleep 8
+"${allot}" get workloads -A -o wide
+echo "== allot describe workload sweep -n research"
+"${allot}" describe workload sweep -n research
 
 cat <<NEXT
 
-What to try next:
-  ./build/release/src/app/allot simulate --scenario ${scenario} -o json
-      the same run as JSON; add --workloads out.csv for one row per workload
-  ./build/release/src/app/allot simulate --scenario examples/scenarios/kueue-baseline.yaml
-      Kueue's scheduler performance baseline: 15,000 workloads, 30 teams
-  ./build/release/src/app/allot --help
-      every command
-  scripts/test.sh
-      build and run every test
-  cmake --build build/release --target allot-bench && ./build/release/bench/allot-bench scale -o json
-      the scale benchmark (10,000 nodes, 1,000 teams, 100,000 pending workloads)
+allotd runs on ${server} (pid $(cat "${data_dir}/allotd.pid")); its data, team folders and
+pod logs are in ${data_dir} (logs under ${data_dir}/logs, allotd's own log in
+${data_dir}/allotd.log). What to try next:
+
+  export ALLOT_SERVER=${server}
+  ${allot} get workloads -A -o wide        every workload, where it runs, why
+  ${allot} top                             quota, usage, borrowed and lent per team
+  ${allot} logs llama-pretrain -n llm-training -f
+  ${allot} describe workload sweep -n research
+  ${allot} run --team research --gpus 2 -- /bin/sh -c 'echo \$CUDA_VISIBLE_DEVICES; id'
+  ${allot} get nodes
+  touch ${data_dir}/fail-h100-pool-0        fail a node: its work is requeued elsewhere
+  ${allot} apply -f examples/org/policy.yaml --dry-run
+  curl -s ${server}/api/v1/teams | python3 -m json.tool    the REST API (docs/api.md)
+  ${allot} simulate --scenario examples/scenarios/seed-reclaim.yaml   a what-if simulation
+
+Stop allotd: kill \$(cat ${data_dir}/allotd.pid)
 NEXT

@@ -7,13 +7,21 @@
 #include "server/routes.h"
 
 namespace allot::server {
+namespace {
+
+constexpr time_t kKeepAliveIdleSeconds = 2;
+
+}  // namespace
 
 ApiServer::ApiServer(ControlPlane& plane, ApiServerOptions options) : options_(options) {
   const size_t threads = options_.threads;
   http_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http_.set_payload_max_length(options_.max_body_bytes);
   http_.set_keep_alive_max_count(100000);
-  http_.set_keep_alive_timeout(30);
+  // cpp-httplib 0.11 (Debian 12) does not end an idle keep-alive connection
+  // when stopped: stop() waits until each one times out. A short idle
+  // timeout bounds how long SIGTERM waits for a connected, idle client.
+  http_.set_keep_alive_timeout(kKeepAliveIdleSeconds);
   http_.set_tcp_nodelay(true);
   const httplib::Server::HandlerWithResponse on_error = [max = options_.max_body_bytes](
                                                             const httplib::Request& req,

@@ -1,0 +1,626 @@
+// Crash test of allotd (service/control_plane.h, docs/api.md): the real
+// binary with its SQLite store and local executor, on a fresh data directory.
+// 8 clients submit 1-GPU sleep workloads into two 8-GPU nodes shared by three
+// teams of one cohort; at a seeded point, with submits in flight and pods
+// running, allotd gets SIGKILL; it is started again on the same directory.
+// Three times. After each restart:
+// - every submit that was answered 201 exists, by name, with that answer's uid;
+// - no uid and no namespace/name is listed twice (following `continue`);
+// - the pods the killed process left behind are gone (the local executor
+//   kills stale process groups when it starts);
+// - at a quiet moment (the list is the same before and after the reads),
+//   per team the GPUs of Admitted and Running workloads equal its usage in
+//   GET /api/v1/top, and no node's allocation exceeds its capacity.
+// At the end, once everything has finished: no workload was admitted twice
+// without a stop in between (events), restarts count the requeues, every
+// workload succeeded, and nothing is in use any more.
+//
+// Only polls with deadlines; no fixed waits.
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using SteadyClock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+using namespace std::chrono_literals;
+
+constexpr const char* kAllotd = ALLOT_BINARY_DIR "/src/app/allotd";
+constexpr uint64_t kSeed = 20261130;
+constexpr int kClients = 8;
+constexpr int kCrashes = 3;
+// Each crash comes after this many acknowledged submits of its round (seeded).
+constexpr size_t kMinAcksBeforeKill = 30;
+constexpr size_t kMaxAcksBeforeKill = 90;
+constexpr const char* kTeams[] = {"research", "vision-inference", "llm-training"};
+
+constexpr const char* kPolicy = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+apiVersion: allot/v1
+kind: Cluster
+metadata: {name: local}
+spec: {backend: local, scheduling: {cycle: 100ms}}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {cluster: local, flavor: gpu, count: 2, resources: {gpu: 8, cpu: 64, memory: 256Gi}}
+---
+apiVersion: allot/v1
+kind: Cohort
+metadata: {name: org}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: batch}
+spec: {value: 100, preemptionGracePeriod: 0s}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: research}
+spec:
+  cohort: org
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 6}}}]
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: vision-inference}
+spec:
+  cohort: org
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 5}}}]
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: llm-training}
+spec:
+  cohort: org
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 5}}}]
+)";
+
+// Calls `done` every 5 ms until it returns true (true) or `limit` passes (false).
+template <typename Done>
+bool poll_until(Done&& done, milliseconds limit) {
+  const auto deadline = SteadyClock::now() + limit;
+  for (;;) {
+    if (done()) return true;
+    if (SteadyClock::now() >= deadline) return false;
+    std::this_thread::sleep_for(5ms);
+  }
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class TempDirectory {
+ public:
+  TempDirectory() {
+    std::string pattern = (fs::temp_directory_path() / "allot-crash-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDirectory(const TempDirectory&) = delete;
+  TempDirectory& operator=(const TempDirectory&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// One allotd process; stdout and stderr go to files next to the data directory.
+class Allotd {
+ public:
+  Allotd(const fs::path& data_dir, const fs::path& log_dir, int generation)
+      : out_(log_dir / ("allotd-" + std::to_string(generation) + ".out")),
+        err_(log_dir / ("allotd-" + std::to_string(generation) + ".err")) {
+    std::vector<std::string> args = {kAllotd,           "--listen",     "127.0.0.1:0", "--data-dir",
+                                     data_dir.string(), "--no-cgroups", "--threads",   "16"};
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int rc = posix_spawn(&pid_, kAllotd, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) pid_ = -1;
+  }
+  ~Allotd() {
+    if (pid_ > 0) kill9();
+  }
+  Allotd(const Allotd&) = delete;
+  Allotd& operator=(const Allotd&) = delete;
+
+  // The port from allotd's first line of stdout, or 0 when it did not come
+  // (then the reason is a test failure).
+  int wait_listening() {
+    constexpr std::string_view kPrefix = "allotd listening on http://127.0.0.1:";
+    int port = 0;
+    bool exited = false;
+    poll_until(
+        [&] {
+          const std::string out = read_file(out_);
+          if (const size_t at = out.find(kPrefix); at != std::string::npos) {
+            const size_t end = out.find('\n', at);
+            if (end != std::string::npos) {
+              port = std::stoi(out.substr(at + kPrefix.size(), end - at - kPrefix.size()));
+              return true;
+            }
+          }
+          int status = 0;
+          exited = pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_;
+          if (exited) pid_ = -1;
+          return exited || pid_ <= 0;
+        },
+        15s);
+    if (port == 0) {
+      ADD_FAILURE() << "allotd did not say where it listens" << (exited ? " (it exited)" : "")
+                    << "; its stderr:\n"
+                    << read_file(err_);
+    }
+    return port;
+  }
+
+  void kill9() {
+    ::kill(pid_, SIGKILL);
+    reap();
+  }
+
+  // SIGTERM; its exit status, or -1 when it did not exit within the deadline.
+  int terminate() {
+    ::kill(pid_, SIGTERM);
+    int status = -1;
+    const bool exited = poll_until([&] { return ::waitpid(pid_, &status, WNOHANG) == pid_; }, 15s);
+    if (!exited) {
+      kill9();
+      return -1;
+    }
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  [[nodiscard]] std::string stderr_text() const { return read_file(err_); }
+
+ private:
+  void reap() {
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+
+  fs::path out_;
+  fs::path err_;
+  pid_t pid_ = -1;
+};
+
+std::unique_ptr<httplib::Client> client_for(int port) {
+  auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
+  client->set_keep_alive(true);
+  client->set_connection_timeout(2, 0);
+  client->set_read_timeout(20, 0);
+  client->set_write_timeout(5, 0);
+  return client;
+}
+
+// GET `path`, expecting 200 and JSON; a discarded value (and a test failure) otherwise.
+json get_json(httplib::Client& http, const std::string& path) {
+  const httplib::Result res = http.Get(path);
+  if (!res) {
+    ADD_FAILURE() << "GET " << path << ": " << httplib::to_string(res.error());
+    return json(json::value_t::discarded);
+  }
+  if (res->status != 200) {
+    ADD_FAILURE() << "GET " << path << ": " << res->status << " " << res->body;
+    return json(json::value_t::discarded);
+  }
+  return json::parse(res->body, nullptr, false);
+}
+
+// Every workload (all namespaces), page after page; `filter` is extra query.
+std::vector<json> list_all(httplib::Client& http, const std::string& filter = "") {
+  std::vector<json> items;
+  std::string token;
+  do {
+    const json page = get_json(http, "/api/v1/workloads?limit=10000" + filter +
+                                         (token.empty() ? "" : "&continue=" + token));
+    if (page.is_discarded()) return items;
+    for (const json& item : page.at("items")) items.push_back(item);
+    token = page.at("continue").get<std::string>();
+  } while (!token.empty());
+  return items;
+}
+
+int64_t gpus_of(const json& workload) {
+  int64_t gpus = 0;
+  for (const json& pod_set : workload.at("spec").at("podSets")) {
+    const json& resources = pod_set.at("resources");
+    if (resources.contains("gpu")) {
+      gpus +=
+          pod_set.at("count").get<int64_t>() * std::stoll(resources.at("gpu").get<std::string>());
+    }
+  }
+  return gpus;
+}
+
+bool holds_quota(const json& workload) {
+  const std::string phase = workload.at("status").at("phase").get<std::string>();
+  return phase == "Admitted" || phase == "Running";
+}
+
+std::string key_of(const json& workload) {
+  const json& meta = workload.at("metadata");
+  return meta.at("namespace").get<std::string>() + "/" + meta.at("name").get<std::string>();
+}
+
+std::string workload_body(const std::string& name, const std::string& team,
+                          const std::string& sleep) {
+  return json{{"apiVersion", "allot/v1"},
+              {"kind", "Workload"},
+              {"metadata", {{"name", name}, {"namespace", team}}},
+              {"spec",
+               {{"priorityClass", "batch"},
+                {"podSets", json::array({{{"count", 1}, {"resources", {{"gpu", 1}}}}})},
+                {"sleep", sleep}}}}
+      .dump();
+}
+
+struct Ack {
+  std::string ns;
+  std::string name;
+  uint64_t uid = 0;
+};
+
+// kClients threads submitting without pause until stop(); keep-alive clients.
+class Submitters {
+ public:
+  Submitters(int port, int round) {
+    for (int c = 0; c < kClients; ++c) {
+      threads_.emplace_back([this, port, round, c] { run(port, round, c); });
+    }
+  }
+  ~Submitters() { stop(); }
+  Submitters(const Submitters&) = delete;
+  Submitters& operator=(const Submitters&) = delete;
+
+  [[nodiscard]] size_t acknowledged() const { return acknowledged_.load(); }
+
+  void stop() {
+    stopping_ = true;
+    for (std::thread& thread : threads_) {
+      if (thread.joinable()) thread.join();
+    }
+  }
+
+  // After stop().
+  [[nodiscard]] const std::vector<Ack>& acks() const { return acks_; }
+  [[nodiscard]] size_t failed() const { return failed_.load(); }
+  [[nodiscard]] const std::vector<std::string>& unexpected() const { return unexpected_; }
+
+ private:
+  void run(int port, int round, int client) {
+    const std::unique_ptr<httplib::Client> http = client_for(port);
+    for (int i = 0; !stopping_; ++i) {
+      const std::string team = kTeams[(client + i) % std::size(kTeams)];
+      const std::string name =
+          "r" + std::to_string(round) + "-c" + std::to_string(client) + "-" + std::to_string(i);
+      // One in eight runs longer, so that pods outlive a restart.
+      const std::string body = workload_body(name, team, i % 8 == 7 ? "1s" : "300ms");
+      const httplib::Result res =
+          http->Post("/api/v1/namespaces/" + team + "/workloads", body, "application/json");
+      if (!res) {  // the server is gone: not acknowledged
+        ++failed_;
+        continue;
+      }
+      std::lock_guard lock(mu_);
+      if (res->status == 201) {
+        const json answer = json::parse(res->body, nullptr, false);
+        if (answer.is_discarded()) {
+          unexpected_.push_back("201 without JSON for " + name);
+          continue;
+        }
+        acks_.push_back({team, name, answer.at("metadata").at("uid").get<uint64_t>()});
+        ++acknowledged_;
+      } else {
+        unexpected_.push_back(name + ": " + std::to_string(res->status) + " " + res->body);
+      }
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<size_t> acknowledged_{0};
+  std::atomic<size_t> failed_{0};
+  std::mutex mu_;
+  std::vector<Ack> acks_;
+  std::vector<std::string> unexpected_;
+};
+
+// A pod process recorded in DATA/run/<id>-<pod>.pid ("pid pgid start_ticks").
+struct PodProcess {
+  std::string file;
+  pid_t pid = 0;
+  uint64_t start_ticks = 0;
+};
+
+std::vector<PodProcess> pod_processes(const fs::path& run_dir) {
+  std::vector<PodProcess> pods;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(run_dir, error)) {
+    if (entry.path().extension() != ".pid") continue;
+    std::istringstream fields(read_file(entry.path()));
+    PodProcess pod;
+    pid_t pgid = 0;
+    pod.file = entry.path().filename().string();
+    if (fields >> pod.pid >> pgid >> pod.start_ticks) pods.push_back(pod);
+  }
+  return pods;
+}
+
+// True while the process of `pod` exists and is not a zombie (a killed child
+// of an init that does not reap stays one).
+bool alive(const PodProcess& pod) {
+  const std::string stat = read_file("/proc/" + std::to_string(pod.pid) + "/stat");
+  const size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return false;
+  std::istringstream fields(stat.substr(paren + 2));
+  std::string state;
+  std::string skip;
+  fields >> state;
+  for (int field = 4; field < 22; ++field) fields >> skip;  // fields 4..21
+  uint64_t start_ticks = 0;
+  fields >> start_ticks;
+  return state != "Z" && state != "X" && start_ticks == pod.start_ticks;
+}
+
+size_t count_alive(const std::vector<PodProcess>& pods) {
+  return static_cast<size_t>(std::count_if(pods.begin(), pods.end(), alive));
+}
+
+void expect_acknowledged_exist(httplib::Client& http, const std::vector<Ack>& acks) {
+  for (const Ack& ack : acks) {
+    const json workload = get_json(http, "/api/v1/namespaces/" + ack.ns + "/workloads/" + ack.name);
+    if (workload.is_discarded()) {
+      ADD_FAILURE() << "acknowledged workload " << ack.ns << "/" << ack.name << " (uid " << ack.uid
+                    << ") is lost";
+      continue;
+    }
+    EXPECT_EQ(workload.at("metadata").at("uid").get<uint64_t>(), ack.uid)
+        << ack.ns << "/" << ack.name;
+  }
+}
+
+void expect_unique(const std::vector<json>& items) {
+  std::set<uint64_t> uids;
+  std::set<std::string> keys;
+  for (const json& item : items) {
+    const uint64_t uid = item.at("metadata").at("uid").get<uint64_t>();
+    EXPECT_TRUE(uids.insert(uid).second) << "uid " << uid << " is listed twice";
+    EXPECT_TRUE(keys.insert(key_of(item)).second) << key_of(item) << " is listed twice";
+  }
+}
+
+// Waits for a quiet moment (the Admitted and Running workloads are the same
+// before and after top and nodes are read) where at least `min_running` GPUs
+// are in use, then checks that team usage and node allocation agree with
+// those workloads. Returns the GPUs in use at that moment.
+int64_t expect_usage_matches(httplib::Client& http, int64_t min_running) {
+  const std::string kHolding = "&phase=Admitted,Running";
+  std::vector<json> items;
+  json top;
+  json nodes;
+  int64_t running = 0;
+  const bool quiet = poll_until(
+      [&] {
+        items = list_all(http, kHolding);
+        top = get_json(http, "/api/v1/top");
+        nodes = get_json(http, "/api/v1/nodes");
+        if (top.is_discarded() || nodes.is_discarded()) return false;
+        if (list_all(http, kHolding) != items) return false;
+        running = 0;
+        for (const json& item : items) running += gpus_of(item);
+        return running >= min_running;
+      },
+      20s);
+  if (!quiet) {
+    ADD_FAILURE() << "no quiet moment with " << min_running << " GPUs in use within 20 s";
+    return running;
+  }
+  std::map<std::string, int64_t> expected;
+  for (const char* team : kTeams) expected[team] = 0;
+  for (const json& item : items) {
+    EXPECT_TRUE(holds_quota(item)) << key_of(item);
+    expected[item.at("status").at("team").get<std::string>()] += gpus_of(item);
+  }
+  std::map<std::string, int64_t> reported;
+  for (const json& row : top.at("teams")) {
+    if (row.at("resource") != "gpu") continue;
+    reported[row.at("team").get<std::string>()] += std::stoll(row.at("usage").get<std::string>());
+  }
+  EXPECT_EQ(reported, expected) << "usage of /api/v1/top against the Admitted and Running set";
+  int64_t allocated = 0;
+  for (const json& node : nodes.at("items")) {
+    const int64_t gpus = node.at("allocated").at("gpu").get<int64_t>();
+    EXPECT_LE(gpus, node.at("capacity").at("gpu").get<int64_t>()) << node.at("name");
+    EXPECT_GE(gpus, 0) << node.at("name");
+    allocated += gpus;
+  }
+  EXPECT_EQ(allocated, running) << "GPUs allocated on nodes against the Admitted and Running set";
+  return running;
+}
+
+// Over a finished workload's events: never two "Admitted" without a stop in
+// between; restarts = requeues by a restart + preemptions.
+void expect_admitted_once_per_run(httplib::Client& http, const json& workload) {
+  const std::string key = key_of(workload);
+  const size_t slash = key.find('/');
+  const json events = get_json(http, "/api/v1/namespaces/" + key.substr(0, slash) + "/workloads/" +
+                                         key.substr(slash + 1) + "/events");
+  if (events.is_discarded()) return;
+  static const std::set<std::string> kStops = {"Preempted", "Pending", "Succeeded", "Failed",
+                                               "Cancelled"};
+  bool admitted = false;
+  int64_t requeues = 0;
+  for (const json& event : events.at("items")) {
+    const std::string type = event.at("type").get<std::string>();
+    if (type == "Admitted") {
+      EXPECT_FALSE(admitted) << key
+                             << " was admitted twice without a stop in between: " << events.dump();
+      admitted = true;
+    } else if (kStops.contains(type)) {
+      if (type == "Pending" && event.at("reason") == "Requeued") {
+        EXPECT_TRUE(admitted) << key << " was requeued without being admitted: " << events.dump();
+        ++requeues;
+      }
+      if (type == "Preempted") ++requeues;
+      admitted = false;
+    }
+  }
+  EXPECT_EQ(workload.at("status").at("restarts").get<int64_t>(), requeues) << key;
+}
+
+TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) {
+  ASSERT_TRUE(fs::exists(kAllotd)) << kAllotd;
+  const auto began = SteadyClock::now();
+  const TempDirectory dir;
+  const fs::path data = dir.path() / "data";
+  std::mt19937_64 rng(kSeed);
+  int generation = 0;
+  auto server = std::make_unique<Allotd>(data, dir.path(), generation++);
+  int port = server->wait_listening();
+  ASSERT_GT(port, 0);
+  {
+    const std::unique_ptr<httplib::Client> http = client_for(port);
+    const httplib::Result applied = http->Post("/api/v1/apply", kPolicy, "application/yaml");
+    ASSERT_TRUE(applied);
+    ASSERT_EQ(applied->status, 200) << applied->body;
+  }
+
+  std::vector<Ack> acked;
+  size_t stale_alive_total = 0;
+  for (int crash = 0; crash < kCrashes; ++crash) {
+    const size_t kill_after =
+        std::uniform_int_distribution<size_t>(kMinAcksBeforeKill, kMaxAcksBeforeKill)(rng);
+    Submitters submitters(port, crash);
+    // The kill point: enough acknowledged submits of this round, and pods running.
+    const bool due = poll_until(
+        [&] {
+          return submitters.acknowledged() >= kill_after && !pod_processes(data / "run").empty();
+        },
+        20s);
+    server->kill9();  // the clients go on: their requests in flight fail
+    submitters.stop();
+    ASSERT_TRUE(due) << "crash " << crash << ": " << submitters.acknowledged()
+                     << " acknowledged submits and no pod running within 20 s";
+    EXPECT_TRUE(submitters.unexpected().empty())
+        << submitters.unexpected().size()
+        << " submits answered other than 201, first: " << submitters.unexpected().front();
+    acked.insert(acked.end(), submitters.acks().begin(), submitters.acks().end());
+    const std::vector<PodProcess> stale = pod_processes(data / "run");
+    const size_t stale_alive = count_alive(stale);
+    stale_alive_total += stale_alive;
+
+    server = std::make_unique<Allotd>(data, dir.path(), generation++);
+    port = server->wait_listening();
+    ASSERT_GT(port, 0);
+    const std::unique_ptr<httplib::Client> http = client_for(port);
+    EXPECT_TRUE(poll_until(
+        [&] {
+          const httplib::Result ready = http->Get("/readyz");
+          return ready && ready->status == 200;
+        },
+        10s));
+    // The executor sent SIGKILL before allotd listened; most of these pods
+    // would sleep on for hundreds of milliseconds on their own.
+    EXPECT_TRUE(poll_until([&] { return count_alive(stale) == 0; }, 250ms))
+        << count_alive(stale) << " pods of the killed allotd still run";
+    expect_acknowledged_exist(*http, acked);
+    expect_unique(list_all(*http));
+    const int64_t running = expect_usage_matches(*http, 1);
+    std::cout << "[crash " << crash << " at "
+              << std::chrono::duration_cast<milliseconds>(SteadyClock::now() - began).count()
+              << " ms] killed after " << submitters.acknowledged() << " of " << kill_after
+              << " acknowledged submits, " << submitters.failed()
+              << " submits failed in flight or after; " << stale.size() << " pid files, "
+              << stale_alive << " pods of the killed process alive at the restart; " << running
+              << " GPUs in use at the checked quiet moment" << std::endl;
+  }
+
+  // Everything finishes: requeued work runs again; nothing stays allocated.
+  const std::unique_ptr<httplib::Client> http = client_for(port);
+  EXPECT_TRUE(poll_until(
+      [&] {
+        const json page =
+            get_json(*http, "/api/v1/workloads?limit=1&phase=Pending,Admitted,Running,Preempted");
+        return !page.is_discarded() && page.at("items").empty();
+      },
+      30s))
+      << "workloads still unfinished 30 s after the last restart";
+  std::cout << "[crash test] all finished at "
+            << std::chrono::duration_cast<milliseconds>(SteadyClock::now() - began).count() << " ms"
+            << std::endl;
+  const std::vector<json> items = list_all(*http);
+  expect_unique(items);
+  expect_acknowledged_exist(*http, acked);
+  size_t requeued = 0;
+  for (const json& item : items) {
+    EXPECT_EQ(item.at("status").at("phase"), "Succeeded") << key_of(item);
+    requeued += item.at("status").at("restarts").get<int64_t>() > 0 ? 1 : 0;
+    expect_admitted_once_per_run(*http, item);
+  }
+  EXPECT_EQ(expect_usage_matches(*http, 0), 0);
+  EXPECT_GT(stale_alive_total, 0u) << "no pod outlived its allotd: the stale-pod check proved "
+                                      "nothing";
+  EXPECT_GT(requeued, 0u) << "no workload was requeued by a restart";
+  // SIGTERM with this client's idle keep-alive connection still open.
+  const auto terminating = SteadyClock::now();
+  EXPECT_EQ(server->terminate(), 0) << server->stderr_text();
+  EXPECT_LT(SteadyClock::now() - terminating, 5s) << "SIGTERM took that long";
+  std::cout << "[crash test] " << acked.size() << " acknowledged submits, " << items.size()
+            << " workloads stored, " << requeued << " requeued by a restart; "
+            << std::chrono::duration_cast<milliseconds>(SteadyClock::now() - began).count() << " ms"
+            << std::endl;
+}
+
+}  // namespace

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -33,16 +34,30 @@ struct Flags {
   size_t threads = 64;
 };
 
-// Forwards pod exits to the control plane, which is built after the executor.
+// Forwards pod exits to the control plane, which is built after the executor
+// and destroyed before it: the executor's supervisor thread reports exits
+// until the executor is gone, so the plane is detached (set_target(nullptr))
+// before it is destroyed; set_target waits for a report in flight.
 class ExitRelay final : public allot::PodExitSink {
  public:
   void on_pod_exit(const allot::PodExit& exit) override {
+    std::lock_guard lock(mu_);
     if (target_ != nullptr) target_->on_pod_exit(exit);
   }
-  void set_target(allot::PodExitSink* target) { target_ = target; }
+  void set_target(allot::PodExitSink* target) {
+    std::lock_guard lock(mu_);
+    target_ = target;
+  }
 
  private:
+  std::mutex mu_;
   allot::PodExitSink* target_ = nullptr;
+};
+
+// Detaches the relay from the plane when it goes (declared after the plane).
+struct RelayDetach {
+  ExitRelay& relay;
+  ~RelayDetach() { relay.set_target(nullptr); }
 };
 
 int fail(const std::string& what) {
@@ -97,6 +112,7 @@ int serve(const Flags& flags) {
   options.checkpoint_root = data_dir + "/checkpoints";
   allot::ControlPlane plane(**store, executor, &health, clock, options);
   relay.set_target(&plane);
+  const RelayDetach detach{relay};
   if (const allot::Status started = plane.start(); !started.ok()) {
     return fail("cannot start: " + started.to_string());
   }

@@ -46,7 +46,13 @@ Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument
   }
   Result<PolicyState> next = from_documents(std::move(merged));
   if (!next.ok()) {
-    return Status(next.status().code(), "the policy would be invalid: " + next.status().message(),
+    // A manifest that leaves the policy invalid (a dangling reference, a
+    // cycle) is bad input (400), however the validator phrases it.
+    const ErrorCode code = next.status().code();
+    return Status(code == ErrorCode::kNotFound || code == ErrorCode::kFailedPrecondition
+                      ? ErrorCode::kInvalidArgument
+                      : code,
+                  "the policy would be invalid: " + next.status().message(),
                   next.status().details());
   }
   return next;

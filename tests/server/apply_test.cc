@@ -1,0 +1,334 @@
+// allotd's REST API for real: health, routes, apply (policy as code) and the
+// refusal of bad input, each refusal checked to have applied nothing.
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "allotd_test.h"
+
+namespace allot::server_test {
+namespace {
+
+std::string example_policy() {
+  std::ifstream in(ALLOT_SOURCE_DIR "/examples/org/policy.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The example policy with research's H100 quota changed from 4 to `nominal`.
+std::string research_quota(int nominal) {
+  std::string policy = example_policy();
+  const std::string from =
+      "name: research}\nspec:\n  cohort: org\n  quota:\n    - flavor: h100\n"
+      "      resources:\n        gpu: {nominal: 4}";
+  const size_t at = policy.find(from);
+  EXPECT_NE(at, std::string::npos) << "examples/org/policy.yaml changed; update this test";
+  if (at == std::string::npos) return policy;
+  std::string to = from;
+  to.replace(to.rfind('4'), 1, std::to_string(nominal));
+  return policy.replace(at, from.size(), to);
+}
+
+// A valid change that a bad batch carries first: were anything applied,
+// research's quota would be 6.
+constexpr const char* kResearchQuotaSix = R"(apiVersion: allot/v1
+kind: Team
+metadata: {name: research}
+spec:
+  cohort: org
+  quota: [{flavor: h100, resources: {gpu: {nominal: 6}}}]
+  allowedPriorityClasses: [batch]
+)";
+
+class ApplyTest : public AllotdTest {
+ protected:
+  void apply_example() {
+    const nlohmann::json result = apply(example_policy());
+    ASSERT_EQ(result["changes"].size(), 12u) << result.dump();
+  }
+
+  nlohmann::json research_nominal() {
+    const Reply team = api_.get("/api/v1/teams/research");
+    EXPECT_EQ(team.status, 200) << team.describe();
+    return team.json["spec"]["quota"][0]["resources"]["gpu"]["nominal"];
+  }
+
+  // Everything a client can read of the policy and the workloads.
+  std::string everything() {
+    std::string all;
+    for (const char* kind :
+         {"clusters", "resourceflavors", "nodepools", "cohorts", "teams", "priorityclasses"}) {
+      all += api_.get(std::string("/api/v1/") + kind).body;
+    }
+    // Workloads by identity only: their status moves on by itself.
+    for (const auto& item : api_.get("/api/v1/workloads").json["items"])
+      all += item["metadata"].dump();
+    return all;
+  }
+
+  // Posts `body` to `path`, expects the refusal `status`/`code`, and that
+  // nothing changed. Returns the error object.
+  nlohmann::json expect_refused(const std::string& path, const std::string& body, int status,
+                                const std::string& code,
+                                const std::string& content_type = "application/yaml") {
+    const std::string before = everything();
+    const Reply reply = api_.post(path, body, content_type);
+    EXPECT_EQ(reply.status, status) << reply.describe().substr(0, 2000);
+    EXPECT_EQ(reply.json.value("code", ""), code) << reply.describe().substr(0, 2000);
+    EXPECT_TRUE(reply.json.contains("message") && reply.json.contains("details"))
+        << reply.describe().substr(0, 2000);
+    EXPECT_FALSE(reply.json.value("message", "").empty());
+    EXPECT_EQ(everything(), before) << "a refused request changed the state";
+    EXPECT_EQ(research_nominal(), 4);
+    return reply.json;
+  }
+};
+
+TEST_F(ApplyTest, HealthzAndReadyzAnswerOk) {
+  const Reply health = api_.get("/healthz");
+  EXPECT_EQ(health.status, 200);
+  EXPECT_EQ(health.json, (nlohmann::json{{"status", "ok"}}));
+  const Reply ready = api_.get("/readyz");
+  EXPECT_EQ(ready.status, 200);
+  EXPECT_EQ(ready.json, (nlohmann::json{{"status", "ready"}}));
+}
+
+TEST_F(ApplyTest, UnknownRouteIs404WithAJsonError) {
+  const Reply reply = api_.get("/api/v1/no-such-thing");
+  EXPECT_EQ(reply.status, 404);
+  EXPECT_EQ(reply.header("Content-Type"), "application/json");
+  ASSERT_TRUE(reply.json.is_object()) << reply.body;
+  EXPECT_EQ(reply.json["code"], "not_found");
+  EXPECT_NE(reply.json["message"].get<std::string>().find("/api/v1/no-such-thing"),
+            std::string::npos);
+  EXPECT_TRUE(reply.json.contains("details"));
+}
+
+TEST_F(ApplyTest, ApplyOfTheExamplePolicyCreatesEveryObject) {
+  const Reply reply = api_.post("/api/v1/apply", example_policy(), "application/yaml");
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  EXPECT_EQ(reply.json["dryRun"], false);
+  ASSERT_EQ(reply.json["changes"].size(), 12u);
+  for (const auto& change : reply.json["changes"]) EXPECT_EQ(change["action"], "created") << change;
+  EXPECT_EQ(api_.get("/api/v1/teams").json["items"].size(), 3u);
+  EXPECT_EQ(api_.get("/api/v1/nodes").json["items"].size(), 3u);
+  EXPECT_EQ(research_nominal(), 4);
+}
+
+TEST_F(ApplyTest, ReapplyOfTheSamePolicyIsUnchanged) {
+  apply_example();
+  const nlohmann::json again = apply(example_policy());
+  ASSERT_EQ(again["changes"].size(), 12u);
+  for (const auto& change : again["changes"]) EXPECT_EQ(change["action"], "unchanged") << change;
+}
+
+TEST_F(ApplyTest, DryRunShowsTheDiffAndAppliesNothing) {
+  apply_example();
+  const Reply dry = api_.post("/api/v1/apply?dryRun=true", research_quota(6));
+  ASSERT_EQ(dry.status, 200) << dry.describe();
+  EXPECT_EQ(dry.json["dryRun"], true);
+  int configured = 0;
+  for (const auto& change : dry.json["changes"]) {
+    if (change["name"] == "research") {
+      EXPECT_EQ(change["action"], "configured");
+      EXPECT_EQ(change["diff"], "spec.quota[0].resources.gpu.nominal: 4 -> 6");
+      ++configured;
+    } else {
+      EXPECT_EQ(change["action"], "unchanged") << change;
+    }
+  }
+  EXPECT_EQ(configured, 1);
+  EXPECT_EQ(research_nominal(), 4);
+
+  // The same change for real.
+  const nlohmann::json applied = apply(research_quota(6));
+  EXPECT_EQ(applied["dryRun"], false);
+  EXPECT_EQ(research_nominal(), 6);
+}
+
+TEST_F(ApplyTest, ApplyAcceptsJson) {
+  apply_example();
+  const nlohmann::json cohort = {{"apiVersion", "allot/v1"},
+                                 {"kind", "Cohort"},
+                                 {"metadata", {{"name", "lab"}}},
+                                 {"spec", {{"fairShareWeight", 2}}}};
+  const Reply reply = api_.post_json("/api/v1/apply", cohort);
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  ASSERT_EQ(reply.json["changes"].size(), 1u);
+  EXPECT_EQ(reply.json["changes"][0]["kind"], "Cohort");
+  EXPECT_EQ(reply.json["changes"][0]["action"], "created");
+  const Reply stored = api_.get("/api/v1/cohorts/lab");
+  ASSERT_EQ(stored.status, 200) << stored.describe();
+  EXPECT_EQ(stored.json["spec"]["fairShareWeight"], 2);
+}
+
+TEST_F(ApplyTest, MalformedYamlIs400WithLineAndColumn) {
+  apply_example();
+  const nlohmann::json error = expect_refused(
+      "/api/v1/apply", std::string(kResearchQuotaSix) + "---\nkind: [Team\n  metadata: {\n", 400,
+      "invalid_argument");
+  const std::string details = error.value("details", "");
+  EXPECT_NE(details.find("line"), std::string::npos) << error;
+  EXPECT_NE(details.find("column"), std::string::npos) << error;
+}
+
+TEST_F(ApplyTest, UnknownKindIs400NamingTheDocument) {
+  apply_example();
+  const nlohmann::json error =
+      expect_refused("/api/v1/apply",
+                     std::string(kResearchQuotaSix) +
+                         "---\napiVersion: allot/v1\nkind: Queue\nmetadata: {name: q}\n",
+                     400, "invalid_argument");
+  EXPECT_NE(error["message"].get<std::string>().find("unknown kind 'Queue'"), std::string::npos)
+      << error;
+  EXPECT_EQ(error["details"], "document 2 (Queue/q): kind");
+}
+
+TEST_F(ApplyTest, UnknownFieldIs400NamingDocumentAndFieldPath) {
+  apply_example();
+  const nlohmann::json error = expect_refused(
+      "/api/v1/apply",
+      std::string(kResearchQuotaSix) +
+          "---\napiVersion: allot/v1\nkind: Team\nmetadata: {name: x}\nspec: {cohort: org, "
+          "quotas: []}\n",
+      400, "invalid_argument");
+  EXPECT_EQ(error["details"], "document 2 (Team/x): spec.quotas");
+  EXPECT_NE(error["message"].get<std::string>().find("unknown field 'quotas'"), std::string::npos)
+      << error;
+}
+
+TEST_F(ApplyTest, NegativeQuantityIs400) {
+  apply_example();
+  std::string negative = kResearchQuotaSix;
+  negative.replace(negative.find("nominal: 6"), 10, "nominal: -6");
+  const nlohmann::json error = expect_refused("/api/v1/apply", negative, 400, "invalid_argument");
+  EXPECT_EQ(error["details"], "document 1 (Team/research): spec.quota[0].resources.gpu.nominal");
+  EXPECT_NE(error["message"].get<std::string>().find("negative"), std::string::npos) << error;
+}
+
+TEST_F(ApplyTest, MalformedQuantityIs400) {
+  apply_example();
+  std::string malformed = kResearchQuotaSix;
+  malformed.replace(malformed.find("nominal: 6"), 10, "nominal: 6 GPUs");
+  const nlohmann::json error = expect_refused("/api/v1/apply", malformed, 400, "invalid_argument");
+  EXPECT_EQ(error["details"], "document 1 (Team/research): spec.quota[0].resources.gpu.nominal");
+}
+
+TEST_F(ApplyTest, WorkloadOfAnUnknownTeamIs400) {
+  apply_example();
+  const std::string workload =
+      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: w, namespace: ghosts}\nspec:\n"
+      "  priorityClass: batch\n  podSets: [{count: 1, resources: {gpu: 1}}]\n"
+      "  command: [/bin/true]\n";
+  const nlohmann::json in_batch =
+      expect_refused("/api/v1/apply", std::string(kResearchQuotaSix) + "---\n" + workload, 400,
+                     "invalid_argument");
+  EXPECT_NE(in_batch["message"].get<std::string>().find("ghosts"), std::string::npos) << in_batch;
+  const nlohmann::json posted =
+      expect_refused("/api/v1/namespaces/ghosts/workloads", workload, 400, "invalid_argument");
+  EXPECT_NE(posted["message"].get<std::string>().find("ghosts"), std::string::npos) << posted;
+  EXPECT_NE(posted["details"].get<std::string>().find("metadata.namespace"), std::string::npos)
+      << posted;
+}
+
+TEST_F(ApplyTest, WorkloadOfAnUnknownPriorityClassIs400) {
+  apply_example();
+  const nlohmann::json error =
+      expect_refused("/api/v1/namespaces/research/workloads",
+                     "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: w}\nspec:\n"
+                     "  priorityClass: platinum\n  podSets: [{count: 1, resources: {gpu: 1}}]\n"
+                     "  command: [/bin/true]\n",
+                     400, "invalid_argument");
+  EXPECT_NE(error["message"].get<std::string>().find("platinum"), std::string::npos) << error;
+  EXPECT_NE(error["details"].get<std::string>().find("priorityClass"), std::string::npos) << error;
+}
+
+TEST_F(ApplyTest, BatchWithABadSecondDocumentAppliesNothing) {
+  apply_example();
+  const nlohmann::json error = expect_refused(
+      "/api/v1/apply",
+      "apiVersion: allot/v1\nkind: Cohort\nmetadata: {name: lab}\n---\napiVersion: allot/v1\n"
+      "kind: Team\nmetadata: {name: vision}\nspec: {cohort: no-such-cohort}\n",
+      400, "invalid_argument");
+  EXPECT_NE(error["message"].get<std::string>().find("no-such-cohort"), std::string::npos) << error;
+  EXPECT_EQ(api_.get("/api/v1/cohorts/lab").status, 404);
+  EXPECT_EQ(api_.get("/api/v1/teams/vision").status, 404);
+}
+
+TEST_F(ApplyTest, BodyOver4MiBIs413) {
+  apply_example();
+  std::string huge = kResearchQuotaSix;
+  huge += "# " + std::string(size_t{4} << 20, 'x') + "\n";
+  const nlohmann::json error = expect_refused("/api/v1/apply", huge, 413, "resource_exhausted");
+  EXPECT_NE(error["message"].get<std::string>().find("4194304"), std::string::npos) << error;
+}
+
+TEST_F(ApplyTest, PlainTextContentTypeIs415) {
+  apply_example();
+  const nlohmann::json error = expect_refused("/api/v1/apply", kResearchQuotaSix, 415,
+                                              "unsupported_media_type", "text/plain");
+  EXPECT_NE(error["message"].get<std::string>().find("text/plain"), std::string::npos) << error;
+}
+
+TEST_F(ApplyTest, WorkloadNamespaceDifferentFromTheUrlIs400) {
+  apply_example();
+  const nlohmann::json error = expect_refused(
+      "/api/v1/namespaces/research/workloads",
+      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: w, namespace: vision-inference}\n"
+      "spec:\n  priorityClass: batch\n  podSets: [{count: 1, resources: {gpu: 1}}]\n"
+      "  command: [/bin/true]\n",
+      400, "invalid_argument");
+  EXPECT_NE(error["details"].get<std::string>().find("metadata.namespace"), std::string::npos)
+      << error;
+}
+
+TEST_F(ApplyTest, DuplicateWorkloadNameIs409) {
+  apply_example();
+  const std::string workload =
+      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: sweep}\nspec:\n"
+      "  priorityClass: batch\n  podSets: [{count: 1, resources: {gpu: 0, cpu: 1}}]\n"
+      "  command: [/bin/true]\n";
+  const Reply first = api_.post("/api/v1/namespaces/research/workloads", workload);
+  ASSERT_EQ(first.status, 201) << first.describe();
+  const nlohmann::json error =
+      expect_refused("/api/v1/namespaces/research/workloads", workload, 409, "already_exists");
+  EXPECT_NE(error["message"].get<std::string>().find("research/sweep"), std::string::npos) << error;
+  const Reply list = api_.get("/api/v1/workloads");
+  ASSERT_EQ(list.json["items"].size(), 1u) << list.body;
+  EXPECT_EQ(list.json["items"][0]["metadata"]["uid"], first.json["metadata"]["uid"]);
+}
+
+TEST_F(ApplyTest, TopHasRowsForTheTeamsOfTheOrg) {
+  apply_example();
+  const Reply top = api_.get("/api/v1/top");
+  ASSERT_EQ(top.status, 200) << top.describe();
+  std::set<std::string> teams;
+  for (const auto& row : top.json["teams"]) {
+    teams.insert(row["team"].get<std::string>());
+    EXPECT_EQ(row["cohort"], "org") << row;
+    EXPECT_TRUE(row.contains("nominal") && row.contains("usage") && row.contains("borrowed") &&
+                row.contains("lent"))
+        << row;
+  }
+  EXPECT_EQ(teams, (std::set<std::string>{"llm-training", "research", "vision-inference"}));
+}
+
+TEST_F(ApplyTest, TeamHasItsQuotaStatus) {
+  apply_example();
+  const Reply team = api_.get("/api/v1/teams/research");
+  ASSERT_EQ(team.status, 200) << team.describe();
+  const nlohmann::json& quota = team.json["status"]["quota"];
+  ASSERT_EQ(quota.size(), 1u) << team.body;
+  EXPECT_EQ(quota[0]["flavor"], "h100");
+  EXPECT_EQ(quota[0]["resource"], "gpu");
+  EXPECT_EQ(quota[0]["nominal"], "4");
+  EXPECT_EQ(quota[0]["usage"], "0");
+  EXPECT_EQ(quota[0]["pending"], 0);
+}
+
+}  // namespace
+}  // namespace allot::server_test

@@ -40,6 +40,8 @@ Status ControlPlane::start() {
   ALLOT_RETURN_IF_ERROR(load());
   ALLOT_RETURN_IF_ERROR(recover(clock_.now()));
   next_health_ = clock_.now();
+  workers_ =
+      std::make_unique<OrderedWorkers>(options_.run_loop_thread ? options_.action_threads : 0);
   ready_ = true;
   if (options_.run_loop_thread) loop_thread_ = std::thread([this] { loop(); });
   return {};
@@ -52,6 +54,7 @@ void ControlPlane::shutdown() {
   }
   wake_cv_.notify_all();
   if (loop_thread_.joinable()) loop_thread_.join();
+  workers_.reset();  // finishes the launches and stops already queued
   ready_ = false;
 }
 

@@ -37,6 +37,7 @@
 #include "backends/node_health.h"
 #include "base/clock.h"
 #include "base/result.h"
+#include "service/ordered_workers.h"
 #include "service/server_state.h"
 #include "store/store.h"
 
@@ -44,6 +45,9 @@ namespace allot {
 
 struct ControlPlaneOptions {
   bool run_loop_thread = true;
+  // Threads that launch and stop pods off the loop (none without the loop
+  // thread: actions then run on the caller's thread).
+  size_t action_threads = 4;
   // Longest wait between cycles when nothing happens; the Cluster's
   // scheduling.cycle replaces it when shorter.
   Duration idle_cycle = Duration::seconds(1);
@@ -148,6 +152,7 @@ class ControlPlane final : public PodExitSink {
   bool plan_cycle(Timestamp now, WriteBatch& batch, Actions& actions);
   void commit_or_die(WriteBatch batch);
   void carry_out(Actions actions);
+  void launch_pods(const std::vector<PodLaunch>& pods);
   void wake();
   void loop();
   [[nodiscard]] Duration cycle_period() const;
@@ -181,6 +186,9 @@ class ControlPlane final : public PodExitSink {
   Timestamp last_cycle_;
   Timestamp next_health_;
   std::thread loop_thread_;
+  // Carries out launches and stops; declared last so that it is destroyed
+  // (finishing its queue) before the state its tasks report into.
+  std::unique_ptr<OrderedWorkers> workers_;
 };
 
 }  // namespace allot

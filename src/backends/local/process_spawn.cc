@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -20,7 +21,7 @@ namespace {
 constexpr const char* kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 constexpr unsigned kCloseRangeCloexec = 1U << 2;  // CLOSE_RANGE_CLOEXEC (Linux 5.11)
 
-// Everything the child touches, laid out before fork() so that the child only
+// Everything the child touches, laid out before vfork() so that the child only
 // reads memory and makes system calls.
 struct ChildPlan {
   std::vector<char*> argv;
@@ -238,11 +239,24 @@ Result<SpawnedProcess> spawn_process(const SpawnOptions& options) {
     return errno_status("pipe", err);
   }
   plan.status_fd = status_pipe[1];
-  const pid_t pid = ::fork();
+  const int devnull_fd = plan.devnull_fd;  // the child may move its own copy
+  // vfork(), not fork(): the child borrows allotd's memory until it execs,
+  // so no page tables are copied and no copy-on-write faults follow. fork()
+  // of a large, multi-threaded allotd cost milliseconds per pod (perf: most
+  // time in copy_page_range and TLB shootdowns). The child only makes
+  // async-signal-safe and raw system calls (run_child) and never returns.
+  // Signals stay blocked around it so that no handler of allotd runs in the
+  // child; run_child resets every handler and unblocks them before exec.
+  sigset_t all;
+  sigset_t previous;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+  const pid_t pid = ::vfork();
   if (pid == 0) run_child(plan);
   const int fork_errno = errno;
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   ::close(status_pipe[1]);
-  ::close(plan.devnull_fd);
+  ::close(devnull_fd);
   if (pid < 0) {
     ::close(status_pipe[0]);
     return errno_status("fork", fork_errno);

@@ -3,7 +3,7 @@
 // Unix identity and cgroup; no shell is involved.
 //
 // Contract:
-// - Everything the child needs is prepared before fork(); between fork() and
+// - Everything the child needs is prepared before vfork(); between vfork() and
 //   exec the child makes only async-signal-safe calls (raw syscalls for the
 //   identity switch), so it is safe from a multi-threaded parent.
 // - The child: setsid() (its pid is its process group id), joins the cgroup

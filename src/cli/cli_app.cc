@@ -7,8 +7,17 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/apply_command.h"
+#include "cli/cancel_command.h"
+#include "cli/delete_command.h"
+#include "cli/describe_command.h"
 #include "cli/exit_codes.h"
+#include "cli/get_command.h"
+#include "cli/logs_command.h"
+#include "cli/run_command.h"
 #include "cli/simulate_command.h"
+#include "cli/submit_command.h"
+#include "cli/top_command.h"
 
 namespace allot::cli {
 namespace {
@@ -24,6 +33,16 @@ struct Verb {
 // Every verb of the CLI; adding one is a new file and one line here.
 std::vector<Verb> all_verbs() {
   return {
+      {"apply", "Apply policy manifests to allotd (all or nothing; --dry-run shows the diff)",
+       make_apply_command},
+      {"get", "List or show objects: workloads, teams, nodes, cohorts, ...", make_get_command},
+      {"describe", "Show one object in words, with its status and events", make_describe_command},
+      {"delete", "Delete one object", make_delete_command},
+      {"submit", "Create the Workload documents of a file", make_submit_command},
+      {"run", "Run a command as a workload: allot run --team T --gpus N -- CMD", make_run_command},
+      {"cancel", "Cancel a workload", make_cancel_command},
+      {"logs", "Print a workload pod's log (-f follows it)", make_logs_command},
+      {"top", "Quota and usage per team, flavor and resource", make_top_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",
        make_simulate_command},
   };

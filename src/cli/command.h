@@ -1,13 +1,16 @@
-// Command: one verb of the allot CLI (`simulate`, later `apply`, `get`, ...).
+// Command: one verb of the allot CLI (`simulate`, `apply`, `get`, ...).
 //
 // Contract: each verb lives in its own file as a Command and is listed once in
 // cli_app.cc. configure() declares the verb's options on its CLI11
 // subcommand, binding them to the command's members; run() is called only
 // when that subcommand was selected and parsing succeeded, and returns the
 // process exit code (exit_codes.h). run() reports errors on io.err as
-// "error: <status>" and never throws. Not thread-safe; one use per process.
+// "error: <status>" (the verbs that talk to allotd: "error: <message> (at
+// <details>)", server_verb.h) and never throws. Not thread-safe; one use per
+// process.
 #pragma once
 
+#include <istream>
 #include <ostream>
 
 namespace CLI {  // NOLINT(readability-identifier-naming): CLI11's own namespace
@@ -19,6 +22,8 @@ namespace allot::cli {
 struct CliIo {
   std::ostream& out;  // results: tables for people, JSON for machines
   std::ostream& err;  // errors and warnings
+  // What `-f -` reads (apply, submit); nullptr: the process's standard input.
+  std::istream* in = nullptr;
 };
 
 class Command {

@@ -11,14 +11,15 @@ void append_cell(std::string& out, const std::string& cell, size_t width, bool l
 }
 
 void append_row(std::string& out, const std::vector<std::string>& row,
-                const std::vector<size_t>& widths) {
+                const std::vector<size_t>& widths, bool all_left) {
   std::string line;
   for (size_t column = 0; column < widths.size(); ++column) {
     if (column > 0) {
       line += "  ";
     }
     const std::string empty;
-    append_cell(line, column < row.size() ? row[column] : empty, widths[column], column == 0);
+    append_cell(line, column < row.size() ? row[column] : empty, widths[column],
+                column == 0 || all_left);
   }
   line.erase(line.find_last_not_of(' ') + 1);
   out += line + "\n";
@@ -36,10 +37,11 @@ std::string TextTable::render() const {
       }
     }
   }
+  const bool all_left = alignment_ == Alignment::kLeft;
   std::string out;
-  append_row(out, header_, widths);
+  append_row(out, header_, widths, all_left);
   for (const std::vector<std::string>& row : rows_) {
-    append_row(out, row, widths);
+    append_row(out, row, widths, all_left);
   }
   return out;
 }

@@ -1,0 +1,25 @@
+// WorkloadRef: a workload named on the command line, `NAME -n NS` or
+// `NS/NAME`, as `allot describe`, `cancel`, `logs` and `delete` take it.
+//
+// Contract: workloads live in namespaces (a team's), and there is no default
+// namespace: without `-n` the name must be "NS/NAME". A namespace given both
+// ways must agree. Errors are kInvalidArgument. Pure.
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+
+namespace allot::cli {
+
+struct WorkloadRef {
+  std::string namespace_name;
+  std::string name;
+
+  friend bool operator==(const WorkloadRef&, const WorkloadRef&) = default;
+};
+
+Result<WorkloadRef> parse_workload_ref(const std::string& argument,
+                                       const std::string& namespace_flag);
+
+}  // namespace allot::cli

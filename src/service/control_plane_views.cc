@@ -26,7 +26,9 @@ std::string kind_of(const std::string& plural) {
 
 json resources_json(const ResourceVector& resources) {
   json out = json::object();
-  for (Resource r : kAllResources) out[std::string(resource_name(r))] = resources[r];
+  for (Resource r : kAllResources) {
+    out[std::string(resource_name(r))] = format_quantity(r, resources[r]);
+  }
   return out;
 }
 

@@ -481,8 +481,10 @@ int64_t expect_usage_matches(httplib::Client& http, int64_t min_running) {
   EXPECT_EQ(reported, expected) << "usage of /api/v1/top against the Admitted and Running set";
   int64_t allocated = 0;
   for (const json& node : nodes.at("items")) {
-    const int64_t gpus = node.at("allocated").at("gpu").get<int64_t>();
-    EXPECT_LE(gpus, node.at("capacity").at("gpu").get<int64_t>()) << node.at("name");
+    // Quantities are strings ("8"); GPUs are whole numbers.
+    const int64_t gpus = std::stoll(node.at("allocated").at("gpu").get<std::string>());
+    EXPECT_LE(gpus, std::stoll(node.at("capacity").at("gpu").get<std::string>()))
+        << node.at("name");
     EXPECT_GE(gpus, 0) << node.at("name");
     allocated += gpus;
   }

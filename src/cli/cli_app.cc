@@ -15,6 +15,7 @@
 #include "cli/get_command.h"
 #include "cli/logs_command.h"
 #include "cli/run_command.h"
+#include "cli/replay_command.h"
 #include "cli/simulate_command.h"
 #include "cli/submit_command.h"
 #include "cli/top_command.h"
@@ -45,6 +46,8 @@ std::vector<Verb> all_verbs() {
       {"top", "Quota and usage per team, flavor and resource", make_top_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",
        make_simulate_command},
+      {"replay", "Run a scenario through allotd in real time and compare it with the simulation",
+       make_replay_command},
   };
 }
 

@@ -124,7 +124,8 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now) {
     const NodeIndex index = policy.node_by_name(name);
     if (index.valid()) snapshot.nodes[index.value()] = {node.healthy, node.cordoned};
   }
-  for (const auto& [uid, live] : state.workloads.all()) {
+  for (const auto& [uid, pointer] : state.workloads.active()) {
+    const LiveWorkload& live = *pointer;
     if (is_final(live.phase()) || live.released) continue;
     if (holds_quota(live.phase())) {
       AdmittedWorkload admitted;

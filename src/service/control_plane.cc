@@ -63,8 +63,8 @@ void ControlPlane::install_policy(PolicyState policy) {
   state_.reservations.clear();
   const auto& compiled = state_.policy.compiled();
   state_.scheduler = compiled ? std::make_shared<const Scheduler>(compiled) : nullptr;
-  for (auto& [uid, live] : state_.workloads.all()) {
-    if (!is_final(live.phase())) compile_request(live);
+  for (const auto& [uid, live] : state_.workloads.active()) {
+    if (!is_final(live->phase())) compile_request(*live);
   }
 }
 

@@ -69,10 +69,10 @@ Status ControlPlane::delete_object(const std::string& kind, const std::string& n
     std::shared_lock lock(mu_);
     ALLOT_ASSIGN_OR_RETURN(next, state_.policy.without({kind, name}));
     if (kind == "Team") {
-      for (const auto& [uid, live] : state_.workloads.all()) {
-        if (!is_final(live.phase()) && live.doc.status.team == name) {
+      for (const auto& [uid, live] : state_.workloads.active()) {
+        if (!is_final(live->phase()) && live->doc.status.team == name) {
           return failed_precondition("team '" + name + "' still has unfinished workloads (" +
-                                     live.key() + "); cancel them first");
+                                     live->key() + "); cancel them first");
         }
       }
     }
@@ -121,7 +121,8 @@ Result<nlohmann::json> ControlPlane::node_action(const std::string& name, NodeAc
 
 void ControlPlane::drain_node(const std::string& name, Timestamp now, WriteBatch& batch,
                               Actions& actions) {
-  for (auto& [uid, live] : state_.workloads.all()) {
+  for (const auto& [uid, pointer] : state_.workloads.active()) {
+    LiveWorkload& live = *pointer;
     if (!holds_quota(live.phase()) || live.stop != StopIntent::kNone) continue;
     bool on_node = false;
     for (const PodSetStatus& pod_set : live.doc.status.pod_sets) {

@@ -179,7 +179,8 @@ json ControlPlane::node_view(size_t index) const {
   const Node& node = compiled.node;
   ResourceVector allocated;
   json workloads = json::array();
-  for (const auto& [uid, live] : state_.workloads.all()) {
+  for (const auto& [uid, pointer] : state_.workloads.active()) {
+    const LiveWorkload& live = *pointer;
     if (!holds_quota(live.phase())) continue;
     bool here = false;
     for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {

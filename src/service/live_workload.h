@@ -77,9 +77,16 @@ class WorkloadTable {
   [[nodiscard]] std::map<uint64_t, LiveWorkload>& all() { return by_uid_; }
   [[nodiscard]] const std::map<uint64_t, LiveWorkload>& all() const { return by_uid_; }
 
+  // The workloads that were not final when last pruned, by uid: the loop
+  // walks these, not the whole history. May hold workloads that have become
+  // final since: callers skip them, and prune_finished() drops them.
+  [[nodiscard]] const std::map<uint64_t, LiveWorkload*>& active() const { return active_; }
+  void prune_finished();
+
  private:
   std::map<uint64_t, LiveWorkload> by_uid_;
   std::unordered_map<std::string, uint64_t> by_key_;
+  std::map<uint64_t, LiveWorkload*> active_;  // map nodes never move: stable pointers
   std::set<std::string> reserved_;
 };
 

@@ -130,7 +130,8 @@ Status cancel_workload(LiveWorkload& workload, const ServerState& state, Timesta
 Timestamp enforce_max_runtime(ServerState& state, Timestamp now, WriteBatch& batch,
                               Actions& actions) {
   Timestamp next = Timestamp::infinite_future();
-  for (auto& [uid, live] : state.workloads.all()) {
+  for (const auto& [uid, pointer] : state.workloads.active()) {
+    LiveWorkload& live = *pointer;
     const auto& limit = live.doc.workload.spec.max_runtime;
     const auto& started = live.doc.status.started_at;
     if (!limit || !started || live.phase() != WorkloadPhase::kRunning ||

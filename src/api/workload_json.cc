@@ -44,23 +44,36 @@ json pod_sets_to_json(const std::vector<PodSet>& pod_sets) {
   return out;
 }
 
-// Decoding: every accessor checks the type and names the field.
+// Decoding: every accessor checks the type and names the field. A reader
+// knows its parent and key (or index) and spells its path only for an error:
+// startup decodes every stored workload, and most reads succeed.
 class Reader {
  public:
-  Reader(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
+  Reader(const json& value, std::string root) : value_(value), root_(std::move(root)) {}
 
   [[nodiscard]] Status error(const std::string& what) const {
-    return invalid_argument("stored workload is malformed: " + what, path_);
+    return invalid_argument("stored workload is malformed: " + what, path());
   }
-  [[nodiscard]] bool has(const char* key) const {
-    return value_.is_object() && value_.contains(key) && !value_.at(key).is_null();
+  // The member `key`, or null when it is absent or null.
+  [[nodiscard]] const json* find(const char* key) const {
+    if (!value_.is_object()) return nullptr;
+    const auto it = value_.find(key);
+    return it == value_.end() || it->is_null() ? nullptr : &*it;
   }
+  [[nodiscard]] bool has(const char* key) const { return find(key) != nullptr; }
   [[nodiscard]] Result<Reader> at(const char* key) const {
-    if (!has(key)) return Reader(value_, path_ + "." + key).error("missing");
-    return Reader(value_.at(key), path_ + "." + key);
+    const json* child = find(key);
+    if (child == nullptr) return Reader(value_, this, key).error("missing");
+    return Reader(*child, this, key);
   }
+  // Element `index` of an array (REQUIRES: raw() is an array of more elements).
+  [[nodiscard]] Reader element(size_t index) const { return Reader(value_[index], this, index); }
   [[nodiscard]] const json& raw() const { return value_; }
-  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] std::string path() const {
+    if (parent_ == nullptr) return root_;
+    if (key_ != nullptr) return parent_->path() + "." + key_;
+    return parent_->path() + "[" + std::to_string(index_) + "]";
+  }
 
   template <typename T>
   Result<T> get(const char* key) const {
@@ -73,14 +86,28 @@ class Reader {
   }
   template <typename T>
   Status get_to(const char* key, T& out) const {
-    if (!has(key)) return {};
-    ALLOT_ASSIGN_OR_RETURN(out, get<T>(key));
-    return {};
+    const json* child = find(key);
+    if (child == nullptr) return {};
+    try {
+      out = child->get<T>();
+      return {};
+    } catch (const std::exception&) {
+      return Reader(*child, this, key).error("wrong type");
+    }
   }
 
  private:
+  // A child: used only while its parent lives (decoding is nested).
+  Reader(const json& value, const Reader* parent, const char* key)
+      : value_(value), parent_(parent), key_(key) {}
+  Reader(const json& value, const Reader* parent, size_t index)
+      : value_(value), parent_(parent), index_(index) {}
+
   const json& value_;
-  std::string path_;
+  const Reader* parent_ = nullptr;
+  const char* key_ = nullptr;
+  size_t index_ = 0;
+  std::string root_;
 };
 
 Result<ResourceVector> decode_resources(const Reader& reader) {
@@ -117,7 +144,7 @@ Result<std::vector<PodSet>> decode_pod_sets(const Reader& spec) {
   std::vector<PodSet> pod_sets;
   pod_sets.reserve(list.raw().size());
   for (size_t i = 0; i < list.raw().size(); ++i) {
-    const Reader item(list.raw()[i], list.path() + "[" + std::to_string(i) + "]");
+    const Reader item = list.element(i);
     PodSet pod_set;
     ALLOT_RETURN_IF_ERROR(item.get_to("name", pod_set.name));
     ALLOT_RETURN_IF_ERROR(item.get_to("count", pod_set.count));
@@ -172,13 +199,13 @@ Result<std::vector<PodSetStatus>> decode_pod_set_status(const Reader& status) {
   ALLOT_ASSIGN_OR_RETURN(const Reader list, status.at("podSets"));
   if (!list.raw().is_array()) return list.error("expected an array");
   for (size_t i = 0; i < list.raw().size(); ++i) {
-    const Reader item(list.raw()[i], list.path() + "[" + std::to_string(i) + "]");
+    const Reader item = list.element(i);
     PodSetStatus pod_set;
     ALLOT_RETURN_IF_ERROR(item.get_to("name", pod_set.name));
     ALLOT_ASSIGN_OR_RETURN(const Reader pods, item.at("pods"));
     if (!pods.raw().is_array()) return pods.error("expected an array");
     for (size_t p = 0; p < pods.raw().size(); ++p) {
-      const Reader pod(pods.raw()[p], pods.path() + "[" + std::to_string(p) + "]");
+      const Reader pod = pods.element(p);
       PodAssignment assignment;
       ALLOT_ASSIGN_OR_RETURN(assignment.node, pod.get<std::string>("node"));
       ALLOT_RETURN_IF_ERROR(pod.get_to("gpus", assignment.gpus));

@@ -26,7 +26,10 @@ int http_status_for(ErrorCode code) {
 void send_raw_json(httplib::Response& res, int status, std::string body) {
   res.status = status;
   body += '\n';
-  res.set_content(std::move(body), "application/json");
+  // As set_content(), which would copy the body (a list can be megabytes).
+  res.body = std::move(body);
+  res.headers.erase("Content-Type");
+  res.set_header("Content-Type", "application/json");
 }
 
 void send_json(httplib::Response& res, int status, const nlohmann::json& body) {

@@ -1,6 +1,7 @@
 // Workloads: create, list, get, cancel, delete, events, logs.
 #include <charconv>
 #include <string>
+#include <string_view>
 
 #include "server/http_responses.h"
 #include "server/routes.h"
@@ -56,8 +57,15 @@ void list(ControlPlane& plane, const httplib::Request& req, httplib::Response& r
   if (!query.ok()) return send_error(res, query.status());
   const Result<WorkloadPage> page = plane.list_workloads(*query);
   if (!page.ok()) return send_error(res, page.status());
-  send_raw_json(res, 200,
-                "{\"items\":" + page->items + ",\"continue\":\"" + page->continue_token + "\"}");
+  // One allocation for the whole answer (a page of 10,000 is about 6 MB).
+  constexpr std::string_view kItems = "{\"items\":";
+  constexpr std::string_view kContinue = ",\"continue\":\"";
+  std::string body;
+  body.reserve(kItems.size() + page->items.size() + kContinue.size() + page->continue_token.size() +
+               3);
+  body.append(kItems).append(page->items).append(kContinue).append(page->continue_token);
+  body.append("\"}");
+  send_raw_json(res, 200, std::move(body));
 }
 
 template <typename Call>

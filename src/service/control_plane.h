@@ -138,6 +138,9 @@ class ControlPlane final : public PodExitSink {
   };
 
   Status load();
+  // Decodes records[i] into out[i] (same size); moves the documents.
+  Status decode_workloads(std::vector<WorkloadRecord>& records,
+                          std::vector<LiveWorkload>& out) const;
   Status recover(Timestamp now);
   void install_policy(PolicyState policy);
   void compile_request(LiveWorkload& live) const;

@@ -1,0 +1,439 @@
+#include "bench/api_bench.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "bench/allotd_process.h"
+
+namespace allot::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using SteadyClock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr const char* kTeam = "research";
+
+// One node with one GPU; one team owning it. Every workload asks for the GPU
+// and sleeps an hour: the first runs, all others stay Pending.
+constexpr const char* kPolicy = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+apiVersion: allot/v1
+kind: Cluster
+metadata: {name: local}
+spec: {backend: local, scheduling: {cycle: 1s}}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {cluster: local, flavor: gpu, count: 1, resources: {gpu: 1, cpu: 64, memory: 256Gi}}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: batch}
+spec: {value: 100, preemptionGracePeriod: 0s}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: research}
+spec:
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 1}}}]
+)";
+
+constexpr milliseconds kStartLimit{60'000};
+constexpr milliseconds kStopLimit{120'000};
+constexpr milliseconds kPollEvery{5};
+
+double seconds_since(SteadyClock::time_point start) {
+  return std::chrono::duration<double>(SteadyClock::now() - start).count();
+}
+
+double ms_since(SteadyClock::time_point start) { return seconds_since(start) * 1000.0; }
+
+// CPU time of this process (the bench's clients), in seconds.
+double own_cpu_s() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// Nearest-rank percentile, p in (0, 100].
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
+  return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
+}
+
+std::string workload_json(const std::string& name) {
+  return R"({"apiVersion":"allot/v1","kind":"Workload","metadata":{"name":")" + name +
+         R"(","namespace":")" + kTeam +
+         R"("},"spec":{"priorityClass":"batch","podSets":[{"count":1,"resources":{"gpu":1}}],)"
+         R"("sleep":"1h"}})";
+}
+
+std::unique_ptr<httplib::Client> client_for(int port) {
+  auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
+  client->set_keep_alive(true);
+  // httplib sends headers and body in two writes: without TCP_NODELAY, Nagle
+  // holds the body until the server's delayed ACK (~40 ms per request).
+  client->set_tcp_nodelay(true);
+  client->set_connection_timeout(5, 0);
+  client->set_read_timeout(120, 0);
+  client->set_write_timeout(60, 0);
+  return client;
+}
+
+std::string describe(const httplib::Result& res) {
+  if (!res) return "no answer: " + httplib::to_string(res.error());
+  return std::to_string(res->status) + " " + res->body.substr(0, 300);
+}
+
+// The bench's own folder (logs, and the data unless --data-dir), removed at the end.
+class WorkFolder {
+ public:
+  WorkFolder() {
+    std::string pattern = (fs::temp_directory_path() / "allot-bench-api-XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~WorkFolder() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  WorkFolder(const WorkFolder&) = delete;
+  WorkFolder& operator=(const WorkFolder&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+class ApiBench {
+ public:
+  ApiBench(const ApiConfig& config, ApiReport& report, std::FILE* log, const fs::path& work,
+           std::string data_dir)
+      : config_(config), report_(report), log_(log), work_(work), data_dir_(std::move(data_dir)) {}
+  // SIGTERM rather than SIGKILL, also after a failure: allotd then stops its
+  // pods (an hour-long sleep) itself.
+  ~ApiBench() {
+    int ignored = 0;
+    if (allotd_ && allotd_->pid() > 0) allotd_->terminate(kStopLimit, ignored);
+  }
+  ApiBench(const ApiBench&) = delete;
+  ApiBench& operator=(const ApiBench&) = delete;
+
+  std::string run() {
+    if (std::string error = start(); !error.empty()) return error;
+    if (std::string error = apply_policy(); !error.empty()) return error;
+    if (std::string error = submit(); !error.empty()) return error;
+    if (std::string error = list(); !error.empty()) return error;
+    if (std::string error = fill(); !error.empty()) return error;
+    return restart();
+  }
+
+ private:
+  AllotdLaunch launch(const std::string& listen, int generation) const {
+    AllotdLaunch launch;
+    launch.binary = config_.allotd;
+    launch.data_dir = data_dir_;
+    launch.listen = listen;
+    launch.stdout_path = (work_ / ("allotd-" + std::to_string(generation) + ".out")).string();
+    launch.stderr_path = (work_ / ("allotd-" + std::to_string(generation) + ".err")).string();
+    launch.extra_args = {"--no-cgroups", "--threads", std::to_string(config_.allotd_threads)};
+    return launch;
+  }
+
+  std::string start() {
+    allotd_ = std::make_unique<AllotdProcess>(launch("127.0.0.1:0", 0));
+    if (!allotd_->spawned()) return "cannot start " + config_.allotd;
+    port_ = allotd_->wait_port(kStartLimit);
+    if (port_ == 0) return "allotd did not start: " + allotd_->stderr_tail();
+    std::fprintf(log_, "allotd %d listening on port %d, data in %s\n", allotd_->pid(), port_,
+                 data_dir_.c_str());
+    return {};
+  }
+
+  std::string apply_policy() {
+    const auto http = client_for(port_);
+    const httplib::Result res = http->Post("/api/v1/apply", kPolicy, "application/yaml");
+    if (!res || res->status != 200) return "apply of the policy failed: " + describe(res);
+    return {};
+  }
+
+  std::string submit() {
+    const int32_t clients = std::max(1, config_.clients);
+    const std::string path = std::string("/api/v1/namespaces/") + kTeam + "/workloads";
+    std::atomic<int32_t> next{0};
+    std::atomic<int64_t> errors{0};
+    std::mutex error_mu;
+    std::string first_error;
+    std::vector<std::vector<double>> latencies(static_cast<size_t>(clients));
+    std::fprintf(log_, "submitting %d workloads from %d clients\n", config_.submits, clients);
+    const AllotdProcess::CpuTime cpu_before = allotd_->cpu_time();
+    const double client_cpu_before = own_cpu_s();
+    const auto start = SteadyClock::now();
+    std::vector<std::thread> threads;
+    for (int32_t c = 0; c < clients; ++c) {
+      threads.emplace_back([&, c] {
+        const auto http = client_for(port_);
+        std::vector<double>& mine = latencies[static_cast<size_t>(c)];
+        mine.reserve(static_cast<size_t>(config_.submits / clients + 1));
+        for (int32_t i = next++; i < config_.submits; i = next++) {
+          const std::string body = workload_json("s-" + std::to_string(i));
+          const auto sent = SteadyClock::now();
+          const httplib::Result res = http->Post(path, body, "application/json");
+          if (res && res->status == 201) {
+            mine.push_back(ms_since(sent));
+            continue;
+          }
+          ++errors;
+          std::lock_guard lock(error_mu);
+          if (first_error.empty()) first_error = describe(res);
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    report_.submit_wall_s = seconds_since(start);
+    const AllotdProcess::CpuTime cpu_after = allotd_->cpu_time();
+    const double client_cpu = own_cpu_s() - client_cpu_before;
+    std::vector<double> all;
+    for (const std::vector<double>& mine : latencies)
+      all.insert(all.end(), mine.begin(), mine.end());
+    report_.submits_ok = static_cast<int64_t>(all.size());
+    report_.submit_errors = errors.load();
+    report_.durable_submits_per_s = static_cast<double>(all.size()) / report_.submit_wall_s;
+    report_.submit_p50_ms = percentile(all, 50);
+    report_.submit_p99_ms = percentile(all, 99);
+    report_.submit_max_ms = percentile(all, 100);
+    const double submits = std::max<double>(1, static_cast<double>(config_.submits));
+    const double allotd_cpu = cpu_after.total_s - cpu_before.total_s;
+    report_.submit_allotd_cpu_ms = allotd_cpu * 1000.0 / submits;
+    report_.submit_loop_cpu_share =
+        allotd_cpu > 0 ? busiest_thread_s(cpu_before, cpu_after) / allotd_cpu : 0;
+    report_.submit_client_cpu_ms = client_cpu * 1000.0 / submits;
+    std::fprintf(log_, "  %lld stored in %.2f s: %.0f/s, p50 %.2f ms, p99 %.2f ms, %lld errors\n",
+                 static_cast<long long>(report_.submits_ok), report_.submit_wall_s,
+                 report_.durable_submits_per_s, report_.submit_p50_ms, report_.submit_p99_ms,
+                 static_cast<long long>(report_.submit_errors));
+    std::fprintf(log_,
+                 "  CPU per submit: allotd %.3f ms (%.0f%% on its busiest thread), "
+                 "clients %.3f ms\n",
+                 report_.submit_allotd_cpu_ms, report_.submit_loop_cpu_share * 100,
+                 report_.submit_client_cpu_ms);
+    if (report_.submit_errors > 0) {
+      return std::to_string(report_.submit_errors) + " submits failed, first: " + first_error;
+    }
+    return {};
+  }
+
+  std::string list() {
+    constexpr int64_t kPage = 10'000;
+    report_.list_stored = report_.submits_ok;
+    if (report_.list_stored < kPage) {
+      return "the list needs at least 10,000 stored workloads; use --submits 10000 or more";
+    }
+    const auto http = client_for(port_);
+    const std::string path = "/api/v1/workloads?limit=" + std::to_string(kPage);
+    // Untimed once: the answer is checked, and the connection opened.
+    const httplib::Result first = http->Get(path);
+    if (!first || first->status != 200) return "list failed: " + describe(first);
+    const nlohmann::json page = nlohmann::json::parse(first->body, nullptr, false);
+    if (page.is_discarded() || !page.contains("items")) return "the list is not JSON";
+    report_.list_items = static_cast<int64_t>(page.at("items").size());
+    report_.list_bytes = static_cast<int64_t>(first->body.size());
+    if (report_.list_items != kPage) {
+      return "the list returned " + std::to_string(report_.list_items) + " items, not 10000";
+    }
+    std::vector<double> times;
+    const double cpu_before = allotd_->cpu_time().total_s;
+    for (int32_t run = 0; run < config_.list_runs; ++run) {
+      const auto sent = SteadyClock::now();
+      const httplib::Result res = http->Get(path);
+      const double elapsed = ms_since(sent);
+      if (!res || res->status != 200) return "list failed: " + describe(res);
+      times.push_back(elapsed);
+    }
+    report_.list_allotd_cpu_ms = (allotd_->cpu_time().total_s - cpu_before) * 1000.0 /
+                                 std::max<double>(1, static_cast<double>(config_.list_runs));
+    report_.list_10k_p50_ms = percentile(times, 50);
+    report_.list_10k_p99_ms = percentile(times, 99);
+    report_.list_10k_max_ms = percentile(times, 100);
+    std::fprintf(log_,
+                 "list of 10,000 (%lld bytes): p50 %.2f ms, p99 %.2f ms, allotd CPU %.2f ms\n",
+                 static_cast<long long>(report_.list_bytes), report_.list_10k_p50_ms,
+                 report_.list_10k_p99_ms, report_.list_allotd_cpu_ms);
+    return {};
+  }
+
+  std::string fill() {
+    const int64_t missing = std::max<int64_t>(0, config_.restart_workloads - report_.submits_ok);
+    const int64_t batch = std::max(1, config_.apply_batch);
+    const int64_t batches = (missing + batch - 1) / batch;
+    std::fprintf(log_, "filling %lld workloads through apply, %lld per request\n",
+                 static_cast<long long>(missing), static_cast<long long>(batch));
+    std::atomic<int64_t> next{0};
+    std::atomic<int64_t> filled{0};
+    std::mutex error_mu;
+    std::string first_error;
+    const auto start = SteadyClock::now();
+    std::vector<std::thread> threads;
+    // Applies run one at a time in allotd; two clients overlap the transfer.
+    for (int c = 0; c < 2; ++c) {
+      threads.emplace_back([&] {
+        const auto http = client_for(port_);
+        for (int64_t b = next++; b < batches; b = next++) {
+          std::string body;
+          const int64_t end = std::min(missing, (b + 1) * batch);
+          for (int64_t i = b * batch; i < end; ++i) {
+            body += "---\n" + workload_json("f-" + std::to_string(i)) + "\n";
+          }
+          const httplib::Result res = http->Post("/api/v1/apply", body, "application/yaml");
+          if (res && res->status == 200) {
+            filled += end - b * batch;
+            continue;
+          }
+          std::lock_guard lock(error_mu);
+          if (first_error.empty()) first_error = describe(res);
+          next = batches;  // stop
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    report_.filled = filled.load();
+    report_.fill_s = seconds_since(start);
+    report_.fill_per_s =
+        report_.fill_s > 0 ? static_cast<double>(report_.filled) / report_.fill_s : 0;
+    report_.restart_stored = report_.submits_ok + report_.filled;
+    std::fprintf(log_, "  %lld applied in %.2f s (%.0f/s); %lld stored\n",
+                 static_cast<long long>(report_.filled), report_.fill_s, report_.fill_per_s,
+                 static_cast<long long>(report_.restart_stored));
+    if (!first_error.empty()) return "apply of workloads failed: " + first_error;
+    return {};
+  }
+
+  std::string restart() {
+    int exit_code = 0;
+    report_.stop_s = allotd_->terminate(kStopLimit, exit_code);
+    if (report_.stop_s < 0) return "allotd did not stop within 120 s of SIGTERM";
+    if (exit_code != 0) return "allotd exited with " + std::to_string(exit_code);
+    std::fprintf(log_, "stopped with SIGTERM in %.3f s; starting again on port %d\n",
+                 report_.stop_s, port_);
+    allotd_ = std::make_unique<AllotdProcess>(launch("127.0.0.1:" + std::to_string(port_), 1));
+    if (!allotd_->spawned()) return "cannot start " + config_.allotd + " again";
+    const auto exec = allotd_->started_at();
+    if (!poll_ok("/readyz", exec, false)) return "allotd did not become ready: " + tail();
+    report_.restart_100k_s = seconds_since(exec);
+    report_.restart_allotd_cpu_s = allotd_->cpu_time().total_s;
+    if (!poll_ok("/api/v1/workloads?limit=1", exec, true)) {
+      return "the first list after the restart failed: " + tail();
+    }
+    report_.restart_first_list_s = seconds_since(exec);
+    report_.rss_after_restart_mib = allotd_->rss_mib();
+    std::fprintf(log_, "  ready %.3f s after exec, first list %.3f s after exec, RSS %.0f MiB\n",
+                 report_.restart_100k_s, report_.restart_first_list_s,
+                 report_.rss_after_restart_mib);
+    if (std::string error = count_all(); !error.empty()) return error;
+    int ignored = 0;
+    allotd_->terminate(kStopLimit, ignored);
+    return {};
+  }
+
+  // Polls `path` every 5 ms until it answers 200; false when allotd exits or
+  // a minute passes. `keep_alive`: one connection (else a new one per try,
+  // as a readiness probe does).
+  bool poll_ok(const std::string& path, SteadyClock::time_point since, bool keep_alive) {
+    std::unique_ptr<httplib::Client> kept;
+    for (;;) {
+      std::unique_ptr<httplib::Client> fresh;
+      httplib::Client* http = nullptr;
+      if (keep_alive) {
+        if (!kept) kept = client_for(port_);
+        http = kept.get();
+      } else {
+        fresh = std::make_unique<httplib::Client>("127.0.0.1", port_);
+        fresh->set_connection_timeout(0, 200'000);
+        http = fresh.get();
+      }
+      const httplib::Result res = http->Get(path);
+      if (res && res->status == 200) return true;
+      if (SteadyClock::now() - since > kStartLimit) return false;
+      std::this_thread::sleep_for(kPollEvery);
+    }
+  }
+
+  // Reads every page back: the restart lost nothing.
+  std::string count_all() {
+    const auto http = client_for(port_);
+    std::string token;
+    int64_t count = 0;
+    do {
+      const httplib::Result res =
+          http->Get("/api/v1/workloads?limit=10000" + (token.empty() ? "" : "&continue=" + token));
+      if (!res || res->status != 200) return "list after the restart failed: " + describe(res);
+      const nlohmann::json page = nlohmann::json::parse(res->body, nullptr, false);
+      if (page.is_discarded()) return "a page after the restart is not JSON";
+      count += static_cast<int64_t>(page.at("items").size());
+      token = page.at("continue").get<std::string>();
+    } while (!token.empty());
+    report_.listed_after_restart = count;
+    if (count != report_.restart_stored) {
+      return std::to_string(count) + " workloads listed after the restart, " +
+             std::to_string(report_.restart_stored) + " were stored";
+    }
+    return {};
+  }
+
+  std::string tail() const { return allotd_ ? allotd_->stderr_tail() : std::string(); }
+
+  const ApiConfig& config_;
+  ApiReport& report_;
+  std::FILE* log_;
+  fs::path work_;
+  std::string data_dir_;
+  std::unique_ptr<AllotdProcess> allotd_;
+  int port_ = 0;
+};
+
+}  // namespace
+
+ApiReport run_api(const ApiConfig& config, std::FILE* log) {
+  ApiReport report;
+  report.config = config;
+  const WorkFolder work;
+  if (work.path().empty()) {
+    report.error = "cannot create a folder under " + fs::temp_directory_path().string();
+    return report;
+  }
+  std::string data_dir = config.data_dir;
+  if (data_dir.empty()) {
+    data_dir = (work.path() / "data").string();
+  } else if (std::error_code error; fs::exists(data_dir, error) && !fs::is_empty(data_dir, error)) {
+    report.error = "--data-dir " + data_dir + " is not empty";
+    return report;
+  }
+  ApiBench bench(config, report, log, work.path(), data_dir);
+  report.error = bench.run();
+  return report;
+}
+
+}  // namespace allot::bench

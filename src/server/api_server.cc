@@ -3,6 +3,8 @@
 #include <exception>
 #include <string>
 
+#include <sys/socket.h>
+
 #include "server/http_responses.h"
 #include "server/routes.h"
 
@@ -55,10 +57,12 @@ ApiServer::ApiServer(ControlPlane& plane, ApiServerOptions options) : options_(o
   add_workload_routes(http_, plane);
 }
 
+bool HttpServer::set_listen_backlog(int backlog) { return ::listen(svr_sock_, backlog) == 0; }
+
 Result<int> ApiServer::bind(const std::string& host, int port) {
   const int bound =
       port == 0 ? http_.bind_to_any_port(host) : (http_.bind_to_port(host, port) ? port : -1);
-  if (bound <= 0) {
+  if (bound <= 0 || !http_.set_listen_backlog(SOMAXCONN)) {
     return Status(ErrorCode::kUnavailable, "cannot listen on " + host + ":" + std::to_string(port),
                   "--listen");
   }

@@ -23,6 +23,15 @@ struct ApiServerOptions {
   size_t threads = 64;
 };
 
+// httplib::Server whose listening socket takes a burst of new connections:
+// cpp-httplib 0.11 listens with a backlog of 5, and connections beyond it
+// (32 clients connecting at once) stall for a second or fail to read an answer.
+class HttpServer final : public httplib::Server {
+ public:
+  // listen() again on the bound socket with `backlog`; false if it fails.
+  bool set_listen_backlog(int backlog);
+};
+
 class ApiServer {
  public:
   ApiServer(ControlPlane& plane, ApiServerOptions options);
@@ -34,7 +43,7 @@ class ApiServer {
   void stop();
 
  private:
-  httplib::Server http_;
+  HttpServer http_;
   ApiServerOptions options_;
 };
 

@@ -65,6 +65,9 @@ ApiClient::ApiClient(std::string base_url, ApiClientOptions options)
   client_->set_connection_timeout(seconds, micros);
   split_seconds(options.read_timeout, seconds, micros);
   client_->set_read_timeout(seconds, micros);
+  // Without it, Nagle's algorithm and the server's delayed ACK add about
+  // 40 ms to every POST (measured by allot-bench api).
+  client_->set_tcp_nodelay(true);
   client_->set_write_timeout(seconds, micros);
   client_->set_default_headers({{"Accept", "application/json"}, {"User-Agent", "allot-cli"}});
 }

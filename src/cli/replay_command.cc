@@ -49,7 +49,7 @@ struct ReplayFlags {
   std::string scenario;
   std::string server;
   std::string output = "table";
-  int submitters = 8;
+  int submitters = 16;
   int sample_ms = 100;
 };
 

@@ -176,6 +176,7 @@ void ControlPlane::drain_reports(Timestamp now, WriteBatch& batch, Actions& acti
   }
   for (const PodExit& exit : exits) apply_pod_exit(exit, state_, now, batch, actions);
   erase_finished_deletes(batch);
+  state_.workloads.prune_finished();
 }
 
 void ControlPlane::erase_finished_deletes(WriteBatch& batch) {

@@ -44,9 +44,9 @@ struct PodLaunch {
 struct PodExit {
   uint64_t workload_id = 0;
   int32_t pod_index = 0;
-  int exit_code = 0;    // when it exited normally
-  int signal = 0;       // when a signal ended it (0 otherwise)
-  bool stopped = false; // ended by stop()
+  int exit_code = 0;     // when it exited normally
+  int signal = 0;        // when a signal ended it (0 otherwise)
+  bool stopped = false;  // ended by stop()
 
   [[nodiscard]] bool succeeded() const { return signal == 0 && exit_code == 0 && !stopped; }
 };
@@ -70,8 +70,7 @@ class Executor {
                                        int64_t max_bytes) = 0;
 
   // Where a pod's log lives, for people (may be empty for remote backends).
-  [[nodiscard]] virtual std::string log_location(uint64_t workload_id,
-                                                 int32_t pod_index) const = 0;
+  [[nodiscard]] virtual std::string log_location(uint64_t workload_id, int32_t pod_index) const = 0;
 };
 
 }  // namespace allot

@@ -63,7 +63,7 @@ struct WorkloadStatus {
   WorkloadPhase phase = WorkloadPhase::kPending;
   std::string team;
   Timestamp created_at;
-  Timestamp queued_at;  // the place in the queue; kept when requeued
+  Timestamp queued_at;                         // the place in the queue; kept when requeued
   std::optional<Timestamp> first_admitted_at;  // time to admission is measured to this
   std::optional<Timestamp> admitted_at;        // of the current or last run
   std::optional<Timestamp> started_at;

@@ -165,6 +165,15 @@ Status decode_document(const YAML::Node& document, ManifestBundle& bundle) {
 }
 
 Result<std::vector<YAML::Node>> load_documents(const std::string& text, std::string_view source) {
+  // One JSON object (an API body): built into nodes without yaml-cpp's parser,
+  // the bulk of a submit's cost. Anything else, including malformed JSON, goes
+  // to yaml-cpp, which reports where the text is wrong.
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+    if (!json.is_discarded() && json.is_object())
+      return std::vector<YAML::Node>{json_to_yaml(json)};
+  }
   try {
     return YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {

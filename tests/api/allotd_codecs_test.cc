@@ -138,3 +138,34 @@ TEST(ParseWithDocuments, SleepModeExcludesACommand) {
 
 }  // namespace
 }  // namespace allot
+
+namespace allot {
+namespace {
+
+TEST(JsonToYaml, DecodesLikeTheSameTextThroughYaml) {
+  const std::string json_text =
+      R"({"apiVersion": "allot/v1", "kind": "Workload", "metadata": {"name": "w", "namespace": "r"},
+          "spec": {"priorityClass": "batch", "podSets": [{"count": 2, "resources": {"gpu": 1, "cpu": 0.5, "memory": "1Gi"}}],
+                   "command": ["x", "8"], "maxRuntimeSeconds": 60}})";
+  const Result<ParsedManifests> fast = parse_manifests_with_documents(json_text);
+  const Result<ManifestBundle> slow = parse_manifests("---\n" + json_text);  // yaml-cpp parses it
+  ASSERT_TRUE(fast.ok()) << fast.status().to_string();
+  ASSERT_TRUE(slow.ok()) << slow.status().to_string();
+  EXPECT_EQ(fast->bundle.workloads, slow->workloads);
+  EXPECT_EQ(fast->documents.at(0).json, nlohmann::json::parse(json_text));
+}
+
+TEST(JsonToYaml, ErrorsStillNameTheField) {
+  const Result<ParsedManifests> bad = parse_manifests_with_documents(
+      R"({"apiVersion": "allot/v1", "kind": "Workload", "metadata": {"name": "w", "namespace": "r"},
+          "spec": {"podSets": [{"count": 1, "resources": {"gpu": -1}}], "command": ["x"]}})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().details().find("spec.podSets[0].resources.gpu"), std::string::npos)
+      << bad.status().to_string();
+  const Result<ParsedManifests> broken = parse_manifests_with_documents(R"({"apiVersion": )");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.status().message().find("invalid YAML"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace allot

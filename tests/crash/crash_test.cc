@@ -36,26 +36,25 @@
 #include <utility>
 #include <vector>
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
-#include <spawn.h>
-#include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char** environ;
+#include "allotd_process.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using allot::server_test::AllotdProcess;
+using allot::server_test::ProcessExit;
 using nlohmann::json;
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 using namespace std::chrono_literals;
 
-constexpr const char* kAllotd = ALLOT_BINARY_DIR "/src/app/allotd";
+// allotd's flags: no cgroups (the test machine may have none), few HTTP threads.
+const std::vector<std::string> kAllotdFlags = {"--no-cgroups", "--threads", "16"};
 constexpr uint64_t kSeed = 20261130;
 constexpr int kClients = 8;
 constexpr int kCrashes = 3;
@@ -127,113 +126,6 @@ std::string read_file(const fs::path& path) {
   text << in.rdbuf();
   return text.str();
 }
-
-class TempDirectory {
- public:
-  TempDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "allot-crash-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDirectory(const TempDirectory&) = delete;
-  TempDirectory& operator=(const TempDirectory&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-// One allotd process; stdout and stderr go to files next to the data directory.
-class Allotd {
- public:
-  Allotd(const fs::path& data_dir, const fs::path& log_dir, int generation)
-      : out_(log_dir / ("allotd-" + std::to_string(generation) + ".out")),
-        err_(log_dir / ("allotd-" + std::to_string(generation) + ".err")) {
-    std::vector<std::string> args = {kAllotd,           "--listen",     "127.0.0.1:0", "--data-dir",
-                                     data_dir.string(), "--no-cgroups", "--threads",   "16"};
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int rc = posix_spawn(&pid_, kAllotd, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) pid_ = -1;
-  }
-  ~Allotd() {
-    if (pid_ > 0) kill9();
-  }
-  Allotd(const Allotd&) = delete;
-  Allotd& operator=(const Allotd&) = delete;
-
-  // The port from allotd's first line of stdout, or 0 when it did not come
-  // (then the reason is a test failure).
-  int wait_listening() {
-    constexpr std::string_view kPrefix = "allotd listening on http://127.0.0.1:";
-    int port = 0;
-    bool exited = false;
-    poll_until(
-        [&] {
-          const std::string out = read_file(out_);
-          if (const size_t at = out.find(kPrefix); at != std::string::npos) {
-            const size_t end = out.find('\n', at);
-            if (end != std::string::npos) {
-              port = std::stoi(out.substr(at + kPrefix.size(), end - at - kPrefix.size()));
-              return true;
-            }
-          }
-          int status = 0;
-          exited = pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_;
-          if (exited) pid_ = -1;
-          return exited || pid_ <= 0;
-        },
-        15s);
-    if (port == 0) {
-      ADD_FAILURE() << "allotd did not say where it listens" << (exited ? " (it exited)" : "")
-                    << "; its stderr:\n"
-                    << read_file(err_);
-    }
-    return port;
-  }
-
-  void kill9() {
-    ::kill(pid_, SIGKILL);
-    reap();
-  }
-
-  // SIGTERM; its exit status, or -1 when it did not exit within the deadline.
-  int terminate() {
-    ::kill(pid_, SIGTERM);
-    int status = -1;
-    const bool exited = poll_until([&] { return ::waitpid(pid_, &status, WNOHANG) == pid_; }, 15s);
-    if (!exited) {
-      kill9();
-      return -1;
-    }
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-
-  [[nodiscard]] std::string stderr_text() const { return read_file(err_); }
-
- private:
-  void reap() {
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-  }
-
-  fs::path out_;
-  fs::path err_;
-  pid_t pid_ = -1;
-};
 
 std::unique_ptr<httplib::Client> client_for(int port) {
   auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
@@ -523,15 +415,14 @@ void expect_admitted_once_per_run(httplib::Client& http, const json& workload) {
 }
 
 TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) {
-  ASSERT_TRUE(fs::exists(kAllotd)) << kAllotd;
+  ASSERT_TRUE(fs::exists(AllotdProcess::binary())) << AllotdProcess::binary();
   const auto began = SteadyClock::now();
-  const TempDirectory dir;
-  const fs::path data = dir.path() / "data";
+  AllotdProcess server;
+  const fs::path data = server.data_dir();
   std::mt19937_64 rng(kSeed);
-  int generation = 0;
-  auto server = std::make_unique<Allotd>(data, dir.path(), generation++);
-  int port = server->wait_listening();
-  ASSERT_GT(port, 0);
+  const std::string started = server.start(kAllotdFlags);
+  ASSERT_TRUE(started.empty()) << started;
+  int port = server.port();
   {
     const std::unique_ptr<httplib::Client> http = client_for(port);
     const httplib::Result applied = http->Post("/api/v1/apply", kPolicy, "application/yaml");
@@ -551,7 +442,7 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
           return submitters.acknowledged() >= kill_after && !pod_processes(data / "run").empty();
         },
         20s);
-    server->kill9();  // the clients go on: their requests in flight fail
+    server.kill();  // the clients go on: their requests in flight fail
     submitters.stop();
     ASSERT_TRUE(due) << "crash " << crash << ": " << submitters.acknowledged()
                      << " acknowledged submits and no pod running within 20 s";
@@ -563,9 +454,9 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
     const size_t stale_alive = count_alive(stale);
     stale_alive_total += stale_alive;
 
-    server = std::make_unique<Allotd>(data, dir.path(), generation++);
-    port = server->wait_listening();
-    ASSERT_GT(port, 0);
+    const std::string restarted = server.start(kAllotdFlags);
+    ASSERT_TRUE(restarted.empty()) << restarted;
+    port = server.port();
     const std::unique_ptr<httplib::Client> http = client_for(port);
     EXPECT_TRUE(poll_until(
         [&] {
@@ -617,7 +508,8 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
   EXPECT_GT(requeued, 0u) << "no workload was requeued by a restart";
   // SIGTERM with this client's idle keep-alive connection still open.
   const auto terminating = SteadyClock::now();
-  EXPECT_EQ(server->terminate(), 0) << server->stderr_text();
+  const ProcessExit exit = server.stop(5s);
+  EXPECT_TRUE(exit.exited && exit.code == 0 && !exit.killed_after_deadline) << server.stderr_text();
   EXPECT_LT(SteadyClock::now() - terminating, 5s) << "SIGTERM took that long";
   std::cout << "[crash test] " << acked.size() << " acknowledged submits, " << items.size()
             << " workloads stored, " << requeued << " requeued by a restart; "

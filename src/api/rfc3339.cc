@@ -18,6 +18,12 @@ int64_t days_from_civil(int64_t year, int64_t month, int64_t day) {
   return era * 146097 + day_of_era - 719468;
 }
 
+int64_t days_in_month(int64_t year, int64_t month) {
+  constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
 bool read_digits(std::string_view text, size_t& pos, size_t count, int64_t& out) {
   if (pos + count > text.size()) return false;
   out = 0;
@@ -64,8 +70,8 @@ Result<Timestamp> parse_rfc3339(std::string_view text) {
     return invalid_argument("malformed time '" + std::string(text) +
                             "'; expected RFC 3339, e.g. 2026-11-30T05:00:00Z");
   };
-  if (!fields_ok || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
-      second > 60) {
+  if (!fields_ok || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month) ||
+      hour > 23 || minute > 59 || second > 60) {
     return bad();
   }
   int64_t millis = 0;

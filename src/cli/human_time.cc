@@ -5,58 +5,10 @@
 #include <chrono>
 #include <cstdint>
 
+#include "api/rfc3339.h"
+
 namespace allot::cli {
 namespace {
-
-// Reads exactly `digits` decimal digits at `pos`, advancing it.
-std::optional<int> read_digits(std::string_view text, size_t& pos, size_t digits) {
-  if (pos + digits > text.size()) return std::nullopt;
-  int value = 0;
-  const char* begin = text.data() + pos;
-  const auto [stop, error] = std::from_chars(begin, begin + digits, value);
-  if (error != std::errc() || stop != begin + digits) return std::nullopt;
-  pos += digits;
-  return value;
-}
-
-bool expect(std::string_view text, size_t& pos, char c) {
-  if (pos >= text.size() || text[pos] != c) return false;
-  ++pos;
-  return true;
-}
-
-// Milliseconds of an optional ".ddd..." fraction (truncated).
-int64_t read_fraction(std::string_view text, size_t& pos) {
-  if (pos >= text.size() || text[pos] != '.') return 0;
-  ++pos;
-  int64_t millis = 0;
-  int taken = 0;
-  while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
-    if (taken < 3) {
-      millis = millis * 10 + (text[pos] - '0');
-      ++taken;
-    }
-    ++pos;
-  }
-  for (; taken < 3; ++taken) millis *= 10;
-  return millis;
-}
-
-// The offset east of UTC in minutes ("Z", "+02:00", "-05:30").
-std::optional<int> read_offset(std::string_view text, size_t& pos) {
-  if (pos < text.size() && (text[pos] == 'Z' || text[pos] == 'z')) {
-    ++pos;
-    return 0;
-  }
-  if (pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) return std::nullopt;
-  const int sign = text[pos] == '-' ? -1 : 1;
-  ++pos;
-  const std::optional<int> hours = read_digits(text, pos, 2);
-  if (!hours || !expect(text, pos, ':')) return std::nullopt;
-  const std::optional<int> minutes = read_digits(text, pos, 2);
-  if (!minutes) return std::nullopt;
-  return sign * (*hours * 60 + *minutes);
-}
 
 std::string two_units(int64_t big, const char* big_unit, int64_t small, const char* small_unit) {
   std::string out = std::to_string(big) + big_unit;
@@ -67,31 +19,9 @@ std::string two_units(int64_t big, const char* big_unit, int64_t small, const ch
 }  // namespace
 
 std::optional<Timestamp> parse_api_time(std::string_view text) {
-  size_t pos = 0;
-  const std::optional<int> year = read_digits(text, pos, 4);
-  if (!year || !expect(text, pos, '-')) return std::nullopt;
-  const std::optional<int> month = read_digits(text, pos, 2);
-  if (!month || !expect(text, pos, '-')) return std::nullopt;
-  const std::optional<int> day = read_digits(text, pos, 2);
-  if (!day || pos >= text.size() || (text[pos] != 'T' && text[pos] != 't')) return std::nullopt;
-  ++pos;
-  const std::optional<int> hour = read_digits(text, pos, 2);
-  if (!hour || !expect(text, pos, ':')) return std::nullopt;
-  const std::optional<int> minute = read_digits(text, pos, 2);
-  if (!minute || !expect(text, pos, ':')) return std::nullopt;
-  const std::optional<int> second = read_digits(text, pos, 2);
-  if (!second) return std::nullopt;
-  const int64_t millis = read_fraction(text, pos);
-  const std::optional<int> offset = read_offset(text, pos);
-  if (!offset || pos != text.size()) return std::nullopt;
-  const std::chrono::year_month_day date{std::chrono::year(*year),
-                                         std::chrono::month(static_cast<unsigned>(*month)),
-                                         std::chrono::day(static_cast<unsigned>(*day))};
-  if (!date.ok() || *hour > 23 || *minute > 59 || *second > 60) return std::nullopt;
-  const int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
-  const int64_t seconds = days * 86'400 + int64_t{*hour} * 3'600 + int64_t{*minute} * 60 + *second -
-                          int64_t{*offset} * 60;
-  return Timestamp::from_millis(seconds * 1'000 + millis);
+  const Result<Timestamp> at = parse_rfc3339(text);
+  if (!at.ok()) return std::nullopt;
+  return *at;
 }
 
 // kubectl's HumanDuration (k8s.io/apimachinery/pkg/util/duration).

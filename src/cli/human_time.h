@@ -1,7 +1,7 @@
 // HumanTime: the API's timestamps read and shown to people (`allot get`'s AGE
 // column, `allot describe`).
 //
-// Contract: parse_api_time() reads RFC 3339 times in UTC or with an offset
+// Contract: parse_api_time() reads RFC 3339 times (api/rfc3339.h) in UTC or with an offset
 // ("2026-11-30T05:00:00.000Z", "...+02:00"; fraction optional) into
 // milliseconds since the Unix epoch. format_age() shortens a duration the way
 // kubectl does ("45s", "5m12s", "3h", "2d4h", "1y"). `now` is always passed

@@ -81,6 +81,8 @@ TEST(Rfc3339, FormatsAndParsesUtcWithMilliseconds) {
   EXPECT_EQ(parse_rfc3339("2025-11-30T05:20:00Z")->ms(), 1'764'480'000'000);
   EXPECT_EQ(format_rfc3339(Timestamp::epoch()), "1970-01-01T00:00:00.000Z");
   EXPECT_FALSE(parse_rfc3339("2025-13-30T05:20:00Z").ok());
+  EXPECT_FALSE(parse_rfc3339("2026-02-29T05:20:00Z").ok());
+  EXPECT_TRUE(parse_rfc3339("2028-02-29T05:20:00Z").ok());
   EXPECT_FALSE(parse_rfc3339("yesterday").ok());
   EXPECT_FALSE(parse_rfc3339("2025-11-30T05:20:00").ok());
 }

@@ -1,8 +1,6 @@
 #include "cli/human_time.h"
 
 #include <algorithm>
-#include <charconv>
-#include <chrono>
 #include <cstdint>
 
 #include "api/rfc3339.h"

@@ -7,22 +7,12 @@
 #include "api/manifest_parser.h"
 #include "scheduler/workload_request.h"
 #include "service/admission_cycle.h"
+#include "service/input_error.h"
 #include "service/pod_lifecycle.h"
 #include "service/workload_transitions.h"
 
 namespace allot {
-namespace {
-
-// A workload that cannot be validated is a user error (400), even when the
-// scheduler phrases it as a missing team.
-Status as_bad_input(const Status& status) {
-  if (status.code() == ErrorCode::kNotFound || status.code() == ErrorCode::kFailedPrecondition) {
-    return invalid_argument(status.message(), status.details());
-  }
-  return status;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* health,
                            const Clock& clock, ControlPlaneOptions options)
@@ -99,7 +89,7 @@ Result<LiveWorkload> ControlPlane::new_workload(const PolicyState& policy, const
   }
   Result<PendingWorkload> request =
       make_pending_workload(*compiled, workload, WorkloadId(uid), now);
-  if (!request.ok()) return as_bad_input(request.status());
+  if (!request.ok()) return as_input_error(request.status());
   LiveWorkload live;
   live.doc.uid = uid;
   live.doc.workload = workload;

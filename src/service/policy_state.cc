@@ -5,6 +5,7 @@
 
 #include "api/json_diff.h"
 #include "model/node_inventory.h"
+#include "service/input_error.h"
 
 namespace allot {
 
@@ -48,12 +49,7 @@ Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument
   if (!next.ok()) {
     // A manifest that leaves the policy invalid (a dangling reference, a
     // cycle) is bad input (400), however the validator phrases it.
-    const ErrorCode code = next.status().code();
-    return Status(code == ErrorCode::kNotFound || code == ErrorCode::kFailedPrecondition
-                      ? ErrorCode::kInvalidArgument
-                      : code,
-                  "the policy would be invalid: " + next.status().message(),
-                  next.status().details());
+    return as_input_error(next.status(), "the policy would be invalid: ");
   }
   return next;
 }

@@ -9,11 +9,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "api/manifest_fields.h"
 #include "api/policy_documents.h"
 #include "api/scenario_document.h"
 #include "api/team_document.h"
 #include "api/workload_document.h"
-#include "api/yaml_fields.h"
 #include "api/yaml_json.h"
 
 namespace allot {
@@ -45,27 +45,17 @@ constexpr std::string_view kPlannedKinds[] = {
     "Contract", "PolicyException", "Budget",      "Signal",
 };
 
-// The value under `key` of a map node, or a null node.
-YAML::Node value_at(const YAML::Node& node, std::string_view key) {
-  if (node.IsMap()) {
-    for (const auto& entry : node) {
-      if (entry.first.IsScalar() && entry.first.Scalar() == key) return entry.second;
-    }
-  }
-  return YAML::Node();
-}
-
-std::string scalar_at(const YAML::Node& node, std::string_view key) {
-  const YAML::Node value = value_at(node, key);
-  return value.IsScalar() ? value.Scalar() : std::string();
+std::string scalar_at(const DocNode& node, std::string_view key) {
+  const std::optional<DocNode> value = node.find(key);
+  return value && value->is_scalar() ? value->scalar() : std::string();
 }
 
 // "f.yaml: document 3 (Team/research)": where a document is, for error details.
-std::string document_label(const YAML::Node& document, size_t number, std::string_view source) {
+std::string document_label(const DocNode& document, size_t number, std::string_view source) {
   std::string label = source.empty() ? "" : std::string(source) + ": ";
   label += "document " + std::to_string(number);
   const std::string kind = scalar_at(document, "kind");
-  const std::string name = scalar_at(value_at(document, "metadata"), "name");
+  const std::string name = scalar_at(document.find("metadata").value_or(DocNode()), "name");
   if (!kind.empty() || !name.empty()) {
     label += " (" + kind + (kind.empty() || name.empty() ? "" : "/") + name + ")";
   }
@@ -135,9 +125,9 @@ Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBund
 }
 
 // Decodes one document into `bundle`; errors are located within the document.
-Status decode_document(const YAML::Node& document, ManifestBundle& bundle) {
+Status decode_document(const DocNode& document, ManifestBundle& bundle) {
   const Field root(document, "");
-  if (!document.IsMap()) {
+  if (!document.is_map()) {
     return root.error("a manifest document must be a map with apiVersion, kind, metadata and spec");
   }
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(root));
@@ -155,7 +145,7 @@ Status decode_document(const YAML::Node& document, ManifestBundle& bundle) {
   ObjectMeta meta;
   ALLOT_RETURN_IF_ERROR(map.read_required(
       "metadata", meta, [kind](const Field& f) { return decode_metadata(f, kind); }));
-  const Field spec = map.get("spec").value_or(Field(YAML::Node(), "spec"));
+  const Field spec = map.get("spec").value_or(Field(DocNode(), "spec"));
   ALLOT_RETURN_IF_ERROR(map.finish());
   if (kind == Kind::kScenario && bundle.scenario) {
     return root.error("a bundle holds at most one Scenario; '" + bundle.scenario->meta.name +
@@ -164,16 +154,17 @@ Status decode_document(const YAML::Node& document, ManifestBundle& bundle) {
   return add_to_bundle(kind, std::move(meta), spec, bundle);
 }
 
-Result<std::vector<YAML::Node>> load_documents(const std::string& text, std::string_view source) {
-  // One JSON object (an API body): built into nodes without yaml-cpp's parser,
-  // the bulk of a submit's cost. Anything else, including malformed JSON, goes
-  // to yaml-cpp, which reports where the text is wrong.
+// The text as one JSON object (an API body), or nullopt. Anything else,
+// malformed JSON included, is for yaml-cpp, which says where the text is wrong.
+std::optional<nlohmann::json> as_json_object(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{') {
-    nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-    if (!json.is_discarded() && json.is_object())
-      return std::vector<YAML::Node>{json_to_yaml(json)};
-  }
+  if (first == std::string::npos || text[first] != '{') return std::nullopt;
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) return std::nullopt;
+  return json;
+}
+
+Result<std::vector<YAML::Node>> load_yaml(const std::string& text, std::string_view source) {
   try {
     return YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
@@ -188,7 +179,9 @@ Result<std::vector<YAML::Node>> load_documents(const std::string& text, std::str
 
 // Sets metadata.<key> of a Workload document when the user left it out.
 void fill_default(YAML::Node& document, const char* key, const std::string& value) {
-  if (value.empty() || !document.IsMap() || scalar_at(document, "kind") != "Workload") return;
+  if (value.empty() || !document.IsMap() || scalar_at(DocNode(document), "kind") != "Workload") {
+    return;
+  }
   YAML::Node metadata = document["metadata"];
   if (!metadata.IsDefined() || metadata.IsNull()) {
     document["metadata"] = YAML::Node(YAML::NodeType::Map);
@@ -197,21 +190,48 @@ void fill_default(YAML::Node& document, const char* key, const std::string& valu
   if (metadata.IsMap() && !metadata[key]) metadata[key] = value;
 }
 
+void fill_default(nlohmann::json& document, const char* key, const std::string& value) {
+  if (value.empty() || scalar_at(DocNode(document), "kind") != "Workload") return;
+  nlohmann::json& metadata = document["metadata"];
+  if (metadata.is_null()) metadata = nlohmann::json::object();
+  if (metadata.is_object() && metadata.value(key, nlohmann::json()).is_null()) {
+    metadata[key] = value;
+  }
+}
+
+// Decodes document `number` into `parsed`; with `with_json`, also lists it
+// in parsed.documents (its JSON for the caller to fill in).
+Status add_document(const DocNode& document, size_t number, bool with_json, std::string_view source,
+                    ParsedManifests& parsed) {
+  const Status status = decode_document(document, parsed.bundle);
+  if (!status.ok()) return located(status, document_label(document, number, source));
+  if (!with_json) return {};
+  const DocNode metadata = document.find("metadata").value_or(DocNode());
+  parsed.documents.push_back({scalar_at(document, "kind"), scalar_at(metadata, "name"),
+                              scalar_at(metadata, "namespace"), nlohmann::json()});
+  return {};
+}
+
 Result<ParsedManifests> parse_documents(const std::string& text, const ManifestDefaults& defaults,
                                         bool with_json, std::string_view source) {
-  ALLOT_ASSIGN_OR_RETURN(std::vector<YAML::Node> documents, load_documents(text, source));
   ParsedManifests parsed;
+  if (std::optional<nlohmann::json> json = as_json_object(text)) {
+    // Decoded from the JSON values directly: yaml-cpp's parser and nodes were
+    // most of a submit's cost.
+    fill_default(*json, "namespace", defaults.workload_namespace);
+    fill_default(*json, "name", defaults.workload_name);
+    ALLOT_RETURN_IF_ERROR(add_document(DocNode(*json), 1, with_json, source, parsed));
+    if (with_json) parsed.documents.back().json = *std::move(json);
+    return parsed;
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::vector<YAML::Node> documents, load_yaml(text, source));
   for (size_t i = 0; i < documents.size(); ++i) {
     YAML::Node& document = documents[i];
     if (document.IsNull()) continue;  // an empty document, e.g. after a trailing ---
     fill_default(document, "namespace", defaults.workload_namespace);
     fill_default(document, "name", defaults.workload_name);
-    const Status status = decode_document(document, parsed.bundle);
-    if (!status.ok()) return located(status, document_label(document, i + 1, source));
-    if (!with_json) continue;
-    const YAML::Node metadata = value_at(document, "metadata");
-    parsed.documents.push_back({scalar_at(document, "kind"), scalar_at(metadata, "name"),
-                                scalar_at(metadata, "namespace"), yaml_to_json(document)});
+    ALLOT_RETURN_IF_ERROR(add_document(DocNode(document), i + 1, with_json, source, parsed));
+    if (with_json) parsed.documents.back().json = yaml_to_json(document);
   }
   return parsed;
 }

@@ -7,7 +7,7 @@
 // offending field. Defaults are those of the model types. Stateless.
 #pragma once
 
-#include "api/yaml_fields.h"
+#include "api/manifest_fields.h"
 #include "base/result.h"
 #include "model/cluster.h"
 #include "model/cohort.h"

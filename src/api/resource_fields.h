@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "api/yaml_fields.h"
+#include "api/manifest_fields.h"
 #include "base/quantity.h"
 #include "base/result.h"
 #include "model/quota.h"

@@ -9,7 +9,7 @@
 // node events need at, node and healthy. Stateless.
 #pragma once
 
-#include "api/yaml_fields.h"
+#include "api/manifest_fields.h"
 #include "base/result.h"
 #include "model/object_meta.h"
 #include "model/scenario.h"

@@ -8,7 +8,7 @@
 // validate_policy()). Stateless.
 #pragma once
 
-#include "api/yaml_fields.h"
+#include "api/manifest_fields.h"
 #include "base/result.h"
 #include "model/object_meta.h"
 #include "model/team.h"

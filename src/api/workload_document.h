@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "api/yaml_fields.h"
+#include "api/manifest_fields.h"
 #include "base/result.h"
 #include "model/object_meta.h"
 #include "model/workload.h"

@@ -55,36 +55,4 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
   return nullptr;
 }
 
-YAML::Node json_to_yaml(const nlohmann::json& json) {
-  switch (json.type()) {
-    case nlohmann::json::value_t::object: {
-      YAML::Node map(YAML::NodeType::Map);
-      for (const auto& [key, value] : json.items()) map[key] = json_to_yaml(value);
-      return map;
-    }
-    case nlohmann::json::value_t::array: {
-      YAML::Node sequence(YAML::NodeType::Sequence);
-      for (const auto& item : json) sequence.push_back(json_to_yaml(item));
-      return sequence;
-    }
-    case nlohmann::json::value_t::string: {
-      YAML::Node scalar(json.get<std::string>());
-      scalar.SetTag("!");
-      return scalar;
-    }
-    case nlohmann::json::value_t::boolean:
-    case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned:
-    case nlohmann::json::value_t::number_float: {
-      YAML::Node scalar(json.dump());
-      scalar.SetTag("?");
-      return scalar;
-    }
-    case nlohmann::json::value_t::null:
-    case nlohmann::json::value_t::discarded:
-    case nlohmann::json::value_t::binary: return YAML::Node(YAML::NodeType::Null);
-  }
-  return YAML::Node(YAML::NodeType::Null);
-}
-
 }  // namespace allot

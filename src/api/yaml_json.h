@@ -14,10 +14,4 @@ namespace allot {
 
 nlohmann::json yaml_to_json(const YAML::Node& node);
 
-// The inverse, for JSON request bodies: building the nodes directly is much
-// cheaper than yaml-cpp's parser. Numbers and booleans become plain scalars
-// (tag "?"), strings quoted ones (tag "!"), so yaml_to_json() gives the JSON
-// back. The nodes carry no line and column marks.
-YAML::Node json_to_yaml(const nlohmann::json& json);
-
 }  // namespace allot

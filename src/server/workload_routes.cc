@@ -101,7 +101,9 @@ void add_workload_routes(httplib::Server& http, ControlPlane& plane) {
   });
   http.Post(kCollection, [&plane](const httplib::Request& req, httplib::Response& res) {
     if (!accept_manifest_body(req, res)) return;
-    answer(res, 201, [&] { return plane.create_workload(req.matches[1], req.body); });
+    Result<std::string> created = plane.create_workload(req.matches[1], req.body);
+    if (!created.ok()) return send_error(res, created.status());
+    send_raw_json(res, 201, std::move(created).value());
   });
   const std::string kItem = kCollection + "/([^/]+)";
   http.Get(kItem, [&plane](const httplib::Request& req, httplib::Response& res) {

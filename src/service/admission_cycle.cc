@@ -156,8 +156,7 @@ void evict_orphans(const std::vector<uint64_t>& orphans, ServerState& state, Tim
   }
 }
 
-void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch& batch,
-                Actions& actions) {
+void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch, Actions& actions) {
   const CompiledPolicy& policy = *state.policy.compiled();
   for (const Eviction& eviction : plan.evictions) {
     LiveWorkload* live = state.workloads.find(eviction.workload.value());
@@ -174,9 +173,9 @@ void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch&
   for (const Admission& admission : plan.admissions) {
     admit(admission, state, now, batch, actions);
   }
-  for (const PendingExplanation& explanation : plan.explanations) {
+  for (PendingExplanation& explanation : plan.explanations) {
     if (LiveWorkload* live = state.workloads.find(explanation.workload.value())) {
-      live->explanation = explanation;
+      live->explanation = std::move(explanation);
     }
   }
   state.reservations.clear();

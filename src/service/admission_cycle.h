@@ -30,8 +30,7 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now);
 void evict_orphans(const std::vector<uint64_t>& orphans, ServerState& state, Timestamp now,
                    WriteBatch& batch, Actions& actions);
 
-void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch& batch,
-                Actions& actions);
+void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch, Actions& actions);
 
 // The pods of an admitted workload, ready to launch.
 std::vector<PodLaunch> pod_launches(const LiveWorkload& workload,

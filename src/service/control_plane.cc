@@ -102,8 +102,8 @@ Result<LiveWorkload> ControlPlane::new_workload(const PolicyState& policy, const
   return live;
 }
 
-Result<nlohmann::json> ControlPlane::create_workload(const std::string& ns,
-                                                     std::string_view manifest) {
+Result<std::string> ControlPlane::create_workload(const std::string& ns,
+                                                  std::string_view manifest) {
   const uint64_t uid = next_uid_.fetch_add(1);
   ALLOT_ASSIGN_OR_RETURN(ParsedManifests parsed, parse_manifests_with_documents(
                                                      manifest, {ns, "wl-" + std::to_string(uid)}));
@@ -134,7 +134,7 @@ Result<nlohmann::json> ControlPlane::create_workload(const std::string& ns,
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "the workload was not stored: " + committed.message());
   }
-  nlohmann::json view = workload_to_json(live.doc);
+  std::string view = live.stored;
   state_.workloads.insert(std::move(live));
   lock.unlock();
   wake();

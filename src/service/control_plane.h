@@ -100,7 +100,8 @@ class ControlPlane final : public PodExitSink {
 
   // Writes.
   Result<ApplyResult> apply(std::string_view manifests, bool dry_run);
-  Result<nlohmann::json> create_workload(const std::string& ns, std::string_view manifest);
+  // Returns the workload as stored: its JSON text (docs/api.md).
+  Result<std::string> create_workload(const std::string& ns, std::string_view manifest);
   Result<nlohmann::json> cancel_workload(const std::string& ns, const std::string& name);
   Status delete_workload(const std::string& ns, const std::string& name);
   // `kind` is the manifest kind ("Team").

@@ -144,7 +144,7 @@ TEST(ParseWithDocuments, SleepModeExcludesACommand) {
 namespace allot {
 namespace {
 
-TEST(JsonToYaml, DecodesLikeTheSameTextThroughYaml) {
+TEST(JsonBodies, DecodeLikeTheSameTextThroughYaml) {
   const std::string json_text =
       R"({"apiVersion": "allot/v1", "kind": "Workload", "metadata": {"name": "w", "namespace": "r"},
           "spec": {"priorityClass": "batch", "podSets": [{"count": 2, "resources": {"gpu": 1, "cpu": 0.5, "memory": "1Gi"}}],
@@ -157,7 +157,7 @@ TEST(JsonToYaml, DecodesLikeTheSameTextThroughYaml) {
   EXPECT_EQ(fast->documents.at(0).json, nlohmann::json::parse(json_text));
 }
 
-TEST(JsonToYaml, ErrorsStillNameTheField) {
+TEST(JsonBodies, ErrorsStillNameTheField) {
   const Result<ParsedManifests> bad = parse_manifests_with_documents(
       R"({"apiVersion": "allot/v1", "kind": "Workload", "metadata": {"name": "w", "namespace": "r"},
           "spec": {"podSets": [{"count": 1, "resources": {"gpu": -1}}], "command": ["x"]}})");

@@ -136,9 +136,9 @@ class ControlPlaneTest : public ::testing::Test {
   }
 
   uint64_t submit(const std::string& yaml, const std::string& ns) {
-    const Result<nlohmann::json> created = plane_->create_workload(ns, yaml);
+    const Result<std::string> created = plane_->create_workload(ns, yaml);
     EXPECT_TRUE(created.ok()) << created.status().to_string();
-    return created.ok() ? (*created)["metadata"]["uid"].get<uint64_t>() : 0;
+    return created.ok() ? nlohmann::json::parse(*created)["metadata"]["uid"].get<uint64_t>() : 0;
   }
 
   std::string phase(const std::string& ns, const std::string& name) {

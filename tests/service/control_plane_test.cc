@@ -212,14 +212,14 @@ TEST_F(ControlPlaneTest, BadSubmitsAreRefusedAndStoreNothing) {
             ErrorCode::kInvalidArgument);
   EXPECT_EQ(plane_->create_workload("prod", "kind: [").status().code(),
             ErrorCode::kInvalidArgument);
-  const Result<nlohmann::json> negative = plane_->create_workload(
+  const Result<std::string> negative = plane_->create_workload(
       "prod",
       "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: n}\nspec: {podSets: "
       "[{count: 1, resources: {gpu: -1}}], command: [x]}\n");
   ASSERT_FALSE(negative.ok());
   EXPECT_NE(negative.status().details().find("resources.gpu"), std::string::npos)
       << negative.status().to_string();
-  const Result<nlohmann::json> idle = plane_->create_workload(
+  const Result<std::string> idle = plane_->create_workload(
       "prod",
       "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: idle}\nspec: {podSets: "
       "[{count: 1, resources: {gpu: 1}}]}\n");

@@ -1,4 +1,4 @@
-#include "api/yaml_fields.h"
+#include "api/manifest_fields.h"
 
 #include <algorithm>
 #include <charconv>
@@ -11,17 +11,6 @@ namespace {
 
 // Largest whole number of seconds that still fits a Duration.
 constexpr int64_t kMaxSeconds = Duration::max().ms() / 1000;
-
-std::string_view type_name(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Scalar: return "a scalar";
-    case YAML::NodeType::Null: return "null";
-    case YAML::NodeType::Undefined: break;
-  }
-  return "nothing";
-}
 
 // Kubernetes limits names (DNS-1123 subdomains) to this length.
 constexpr size_t kMaxNameLength = 253;
@@ -42,15 +31,9 @@ std::string format_number(double value) {
   return ec == std::errc() ? std::string(buffer, end) : std::to_string(value);
 }
 
-std::string position(const YAML::Mark& mark) {
-  if (mark.is_null()) return {};
-  return " (line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1) +
-         ")";
-}
-
-Status error_at(const YAML::Mark& mark, std::string path, std::string_view message,
+Status error_at(const DocNode& node, std::string path, std::string_view message,
                 ErrorCode code = ErrorCode::kInvalidArgument) {
-  return {code, std::string(message) + position(mark), std::move(path)};
+  return {code, std::string(message) + node.position(), std::move(path)};
 }
 
 }  // namespace
@@ -64,14 +47,14 @@ std::string Field::element_path(size_t index) const {
 }
 
 Status Field::error(std::string_view message, ErrorCode code) const {
-  return error_at(node_.Mark(), path_, message, code);
+  return error_at(node_, path_, message, code);
 }
 
 Result<std::string> Field::as_string() const {
-  if (!node_.IsScalar()) {
-    return error("expected a string, got " + std::string(type_name(node_)));
+  if (!node_.is_scalar()) {
+    return error("expected a string, got " + std::string(node_.type_name()));
   }
-  return node_.Scalar();
+  return node_.scalar();
 }
 
 Result<std::string> Field::as_name() const {
@@ -86,8 +69,8 @@ Result<std::string> Field::as_name() const {
 }
 
 Result<bool> Field::as_bool() const {
-  if (node_.IsScalar()) {
-    const std::string& text = node_.Scalar();
+  if (node_.is_scalar()) {
+    const std::string text = node_.scalar();
     if (text == "true" || text == "True" || text == "TRUE") return true;
     if (text == "false" || text == "False" || text == "FALSE") return false;
   }
@@ -95,10 +78,10 @@ Result<bool> Field::as_bool() const {
 }
 
 Result<int64_t> Field::as_int(int64_t min, int64_t max) const {
-  if (!node_.IsScalar()) {
-    return error("expected an integer, got " + std::string(type_name(node_)));
+  if (!node_.is_scalar()) {
+    return error("expected an integer, got " + std::string(node_.type_name()));
   }
-  const std::string& text = node_.Scalar();
+  const std::string text = node_.scalar();
   int64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc::result_out_of_range) {
@@ -118,10 +101,10 @@ Result<int64_t> Field::as_int(int64_t min, int64_t max) const {
 }
 
 Result<double> Field::as_number(double min) const {
-  if (!node_.IsScalar()) {
-    return error("expected a number, got " + std::string(type_name(node_)));
+  if (!node_.is_scalar()) {
+    return error("expected a number, got " + std::string(node_.type_name()));
   }
-  const std::string& text = node_.Scalar();
+  const std::string text = node_.scalar();
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
@@ -134,12 +117,14 @@ Result<double> Field::as_number(double min) const {
 }
 
 Result<Duration> Field::as_duration(Duration min) const {
-  if (!node_.IsScalar()) {
-    return error("expected a duration like 30s, 100ms or 2h, got " + std::string(type_name(node_)));
+  if (!node_.is_scalar()) {
+    return error("expected a duration like 30s, 100ms or 2h, got " +
+                 std::string(node_.type_name()));
   }
-  ALLOT_ASSIGN_OR_RETURN(const Duration value, located(parse_duration(node_.Scalar())));
+  const std::string text = node_.scalar();
+  ALLOT_ASSIGN_OR_RETURN(const Duration value, located(parse_duration(text)));
   if (value < min) {
-    return error("must be at least " + min.to_string() + ", got " + node_.Scalar());
+    return error("must be at least " + min.to_string() + ", got " + text);
   }
   return value;
 }
@@ -150,21 +135,20 @@ Result<Duration> Field::as_seconds() const {
 }
 
 Result<int64_t> Field::as_quantity(Resource resource) const {
-  if (!node_.IsScalar()) {
-    return error("expected a quantity like 8, 500m or 64Gi, got " + std::string(type_name(node_)));
+  if (!node_.is_scalar()) {
+    return error("expected a quantity like 8, 500m or 64Gi, got " + std::string(node_.type_name()));
   }
-  return located(parse_quantity(resource, node_.Scalar()));
+  return located(parse_quantity(resource, node_.scalar()));
 }
 
 Result<std::vector<Field>> Field::elements() const {
-  if (!node_.IsSequence()) {
-    return error("expected a list, got " + std::string(type_name(node_)));
+  if (!node_.is_sequence()) {
+    return error("expected a list, got " + std::string(node_.type_name()));
   }
+  std::vector<DocNode> items = node_.elements();
   std::vector<Field> out;
-  out.reserve(node_.size());
-  for (size_t i = 0; i < node_.size(); ++i) {
-    out.emplace_back(node_[i], element_path(i));
-  }
+  out.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) out.emplace_back(std::move(items[i]), element_path(i));
   return out;
 }
 
@@ -173,37 +157,35 @@ Result<std::vector<std::string>> Field::as_string_list() const {
 }
 
 Result<std::map<std::string, std::string>> Field::as_string_map() const {
-  if (!node_.IsMap()) {
-    return error("expected a map of strings, got " + std::string(type_name(node_)));
+  if (!node_.is_map()) {
+    return error("expected a map of strings, got " + std::string(node_.type_name()));
   }
   std::map<std::string, std::string> out;
-  for (const auto& entry : node_) {
-    if (!entry.first.IsScalar()) {
-      return error_at(entry.first.Mark(), path_, "map keys must be strings");
-    }
-    const std::string& key = entry.first.Scalar();
-    ALLOT_ASSIGN_OR_RETURN(std::string value, Field(entry.second, child_path(key)).as_string());
-    if (!out.emplace(key, std::move(value)).second) {
-      return error_at(entry.first.Mark(), child_path(key), "duplicate key '" + key + "'");
+  for (const DocNode::Entry& entry : node_.entries()) {
+    if (!entry.key_is_scalar) return error_at(entry.key_node, path_, "map keys must be strings");
+    ALLOT_ASSIGN_OR_RETURN(std::string value,
+                           Field(entry.value, child_path(entry.key)).as_string());
+    if (!out.emplace(entry.key, std::move(value)).second) {
+      return error_at(entry.key_node, child_path(entry.key), "duplicate key '" + entry.key + "'");
     }
   }
   return out;
 }
 
 Result<MapReader> MapReader::open(const Field& field) {
-  const YAML::Node& node = field.node();
-  if (node.IsNull()) return MapReader(field);
-  if (!node.IsMap()) {
-    return field.error("expected a map, got " + std::string(type_name(node)));
+  const DocNode& node = field.node();
+  if (node.is_null()) return MapReader(field);
+  if (!node.is_map()) {
+    return field.error("expected a map, got " + std::string(node.type_name()));
   }
   std::set<std::string> seen;
-  for (const auto& entry : node) {
-    if (!entry.first.IsScalar()) {
-      return error_at(entry.first.Mark(), field.path(), "field names must be strings");
+  for (const DocNode::Entry& entry : node.entries()) {
+    if (!entry.key_is_scalar) {
+      return error_at(entry.key_node, field.path(), "field names must be strings");
     }
-    const std::string& key = entry.first.Scalar();
-    if (!seen.insert(key).second) {
-      return error_at(entry.first.Mark(), field.child_path(key), "duplicate field '" + key + "'");
+    if (!seen.insert(entry.key).second) {
+      return error_at(entry.key_node, field.child_path(entry.key),
+                      "duplicate field '" + entry.key + "'");
     }
   }
   return MapReader(field);
@@ -211,20 +193,15 @@ Result<MapReader> MapReader::open(const Field& field) {
 
 std::optional<Field> MapReader::get(std::string_view key) {
   allow(key);
-  if (!field_.is_map()) return std::nullopt;
-  for (const auto& entry : field_.node()) {
-    if (entry.first.Scalar() == key) {
-      if (entry.second.IsNull()) return std::nullopt;
-      return Field(entry.second, field_.child_path(key));
-    }
-  }
-  return std::nullopt;
+  std::optional<DocNode> value = field_.node().find(key);
+  if (!value) return std::nullopt;
+  return Field(*std::move(value), field_.child_path(key));
 }
 
 Result<Field> MapReader::require(std::string_view key) {
   std::optional<Field> value = get(key);
   if (!value) {
-    return error_at(field_.node().Mark(), field_.child_path(key),
+    return error_at(field_.node(), field_.child_path(key),
                     "missing required field '" + std::string(key) + "'");
   }
   return *std::move(value);
@@ -285,16 +262,15 @@ Status MapReader::read_string_map(std::string_view key, std::map<std::string, st
 }
 
 Status MapReader::finish() const {
-  if (!field_.is_map()) return {};
-  for (const auto& entry : field_.node()) {
-    const std::string& key = entry.first.Scalar();
+  for (const DocNode::Entry& entry : field_.node().entries()) {
+    const std::string& key = entry.key;
     if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
     std::string expected;
     for (const std::string& name : known_) {
       expected += (expected.empty() ? "" : ", ") + name;
     }
     return error_at(
-        entry.first.Mark(), field_.child_path(key),
+        entry.key_node, field_.child_path(key),
         "unknown field '" + key + "'" + (expected.empty() ? "" : "; expected one of " + expected));
   }
   return {};

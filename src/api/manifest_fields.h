@@ -1,16 +1,17 @@
-// Typed, path-tracking reads of YAML nodes: the vocabulary of the manifest decoders.
+// Typed, path-tracking reads of manifest nodes: the vocabulary of the
+// manifest decoders.
 //
-// Contract: a Field is a YAML node plus the path that leads to it
-// ("spec.quota[0].flavor"). Every read yields a value or a Status (code
-// invalid_argument, or out_of_range for numbers beyond their limit) whose
-// details() is the field's path and whose message says what was expected and
-// where the value sits in the text ("line 12, column 5"). A YAML null reads as
-// an absent field. MapReader remembers every key it was asked for; finish()
-// rejects any other key as an unknown field, so a decoder that reads a map
-// must end with finish().
+// Contract: a Field is a document node (DocNode: YAML, or a JSON body) plus
+// the path that leads to it ("spec.quota[0].flavor"). Every read yields a
+// value or a Status (code invalid_argument, or out_of_range for numbers
+// beyond their limit) whose details() is the field's path and whose message
+// says what was expected and, for YAML, where the value sits in the text
+// ("line 12, column 5"). A null reads as an absent field. MapReader
+// remembers every key it was asked for; finish() rejects any other key as an
+// unknown field, so a decoder that reads a map must end with finish().
 //
-// Nothing here throws, provided the nodes come from a successful YAML::Load.
-// Copies of a Field share its YAML node: use them within one thread.
+// Nothing here throws, provided YAML nodes come from a successful YAML::Load.
+// Copies of a Field share its node: use them within one thread.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
+#include "api/doc_node.h"
 #include "base/quantity.h"
 #include "base/result.h"
 #include "base/status.h"
@@ -42,11 +42,11 @@ struct EnumName {
 
 class Field {
  public:
-  Field(const YAML::Node& node, std::string path) : node_(node), path_(std::move(path)) {}
+  Field(DocNode node, std::string path) : node_(std::move(node)), path_(std::move(path)) {}
 
-  [[nodiscard]] const YAML::Node& node() const { return node_; }
+  [[nodiscard]] const DocNode& node() const { return node_; }
   [[nodiscard]] const std::string& path() const { return path_; }
-  [[nodiscard]] bool is_map() const { return node_.IsMap(); }
+  [[nodiscard]] bool is_map() const { return node_.is_map(); }
 
   // The path of a child: "spec" + "quota" = "spec.quota"; index 0 = "spec.quota[0]".
   [[nodiscard]] std::string child_path(std::string_view key) const;
@@ -94,7 +94,7 @@ class Field {
   }
 
  private:
-  YAML::Node node_;
+  DocNode node_;
   std::string path_;
 };
 
@@ -121,7 +121,7 @@ auto int_decoder(Int min = std::numeric_limits<Int>::min(),
   };
 }
 
-// Reads a YAML map key by key. A null node reads as an empty map.
+// Reads a map key by key. A null node reads as an empty map.
 class MapReader {
  public:
   // Fails when `field` is neither a map nor null, or repeats a key.

@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 
 #include "bench/allotd_process.h"
+#include "bench/http_load_client.h"
 
 namespace allot::bench {
 namespace {
@@ -90,6 +91,11 @@ std::string workload_json(const std::string& name) {
          R"(","namespace":")" + kTeam +
          R"("},"spec":{"priorityClass":"batch","podSets":[{"count":1,"resources":{"gpu":1}}],)"
          R"("sleep":"1h"}})";
+}
+
+std::string describe(const HttpAnswer& answer) {
+  if (answer.status == 0) return "no answer: " + answer.error;
+  return std::to_string(answer.status) + " " + answer.body.substr(0, 300);
 }
 
 std::unique_ptr<httplib::Client> client_for(int port) {
@@ -195,20 +201,20 @@ class ApiBench {
     std::vector<std::thread> threads;
     for (int32_t c = 0; c < clients; ++c) {
       threads.emplace_back([&, c] {
-        const auto http = client_for(port_);
+        HttpLoadClient http(port_);
         std::vector<double>& mine = latencies[static_cast<size_t>(c)];
         mine.reserve(static_cast<size_t>(config_.submits / clients + 1));
         for (int32_t i = next++; i < config_.submits; i = next++) {
           const std::string body = workload_json("s-" + std::to_string(i));
           const auto sent = SteadyClock::now();
-          const httplib::Result res = http->Post(path, body, "application/json");
-          if (res && res->status == 201) {
+          const HttpAnswer answer = http.post(path, "application/json", body);
+          if (answer.status == 201) {
             mine.push_back(ms_since(sent));
             continue;
           }
           ++errors;
           std::lock_guard lock(error_mu);
-          if (first_error.empty()) first_error = describe(res);
+          if (first_error.empty()) first_error = describe(answer);
         }
       });
     }

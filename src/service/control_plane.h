@@ -187,6 +187,7 @@ class ControlPlane final : public PodExitSink {
   std::condition_variable wake_cv_;
   bool dirty_ = true;
   bool stopping_ = false;
+  bool loop_waits_for_work_ = false;  // wake() notifies only then
   Timestamp last_cycle_;
   Timestamp next_health_;
   std::thread loop_thread_;

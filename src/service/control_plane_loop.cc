@@ -127,11 +127,15 @@ void ControlPlane::on_pod_exit(const PodExit& exit) {
 }
 
 void ControlPlane::wake() {
+  bool waiting = false;
   {
     std::lock_guard lock(wake_mu_);
     dirty_ = true;
+    waiting = loop_waits_for_work_;
   }
-  wake_cv_.notify_all();
+  // A loop that rests is not woken: it would only go back to rest, a context
+  // switch per submit for nothing.
+  if (waiting) wake_cv_.notify_all();
 }
 
 Duration ControlPlane::cycle_period() const {
@@ -157,8 +161,10 @@ void ControlPlane::loop() {
     if (stopping_) return;
     const Duration wait =
         std::max(Duration::millis(1), std::min(due - clock_.now(), cycle_period()));
+    loop_waits_for_work_ = true;
     wake_cv_.wait_for(lock, std::chrono::milliseconds(wait.ms()),
                       [this] { return dirty_ || stopping_; });
+    loop_waits_for_work_ = false;
     if (stopping_) return;
   }
 }

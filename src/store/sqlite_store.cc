@@ -75,8 +75,6 @@ SqliteStore::~SqliteStore() {
   }
   queue_changed_.notify_all();
   writer_thread_.join();
-  std::unique_lock lock(queue_mutex_);
-  commits_done_.wait(lock, [this] { return callers_inside_ == 0; });
 }
 
 Result<StoredState> SqliteStore::load() {
@@ -92,16 +90,16 @@ Result<std::vector<EventRecord>> SqliteStore::events(uint64_t workload_id, uint6
 Status SqliteStore::commit(WriteBatch batch) {
   ALLOT_RETURN_IF_ERROR(validate_batch(batch));
   if (batch.empty()) return {};
-  PendingCommit pending{std::move(batch), Status(), false};
-  std::unique_lock lock(queue_mutex_);
-  if (stopping_) return Status(ErrorCode::kUnavailable, "the store is closing");
-  ++callers_inside_;
-  queue_.push_back(&pending);
-  queue_changed_.notify_all();
-  commits_done_.wait(lock, [&pending] { return pending.done; });
-  --callers_inside_;
-  // Still under the lock, so the destructor cannot free the store meanwhile.
-  if (stopping_) commits_done_.notify_all();
+  PendingCommit pending{std::move(batch), Status(), {}};
+  std::future<void> done = pending.done.get_future();
+  {
+    std::lock_guard lock(queue_mutex_);
+    if (stopping_) return Status(ErrorCode::kUnavailable, "the store is closing");
+    queue_.push_back(&pending);
+    // Under the lock: once it is released, the store may be closing.
+    queue_changed_.notify_all();
+  }
+  done.wait();
   return std::move(pending.status);
 }
 
@@ -116,8 +114,9 @@ void SqliteStore::run_writer() {
     const bool committed = commit_group(group);
     lock.lock();
     if (committed) ++transactions_committed_;
-    for (PendingCommit* pending : group) pending->done = true;
-    commits_done_.notify_all();
+    lock.unlock();
+    for (PendingCommit* pending : group) std::promise<void>(std::move(pending->done)).set_value();
+    lock.lock();
   }
 }
 

@@ -11,13 +11,14 @@
 //   every queued batch and runs them in one transaction (BEGIN IMMEDIATE ...
 //   COMMIT), each inside its own SAVEPOINT: a failing batch is rolled back
 //   alone and only its caller sees its error. Callers are woken after COMMIT
-//   returned. When the transaction cannot start or COMMIT fails, every batch
-//   of it that had not failed on its own fails with kUnavailable.
+//   returned, each through its own promise: no herd of callers on one mutex. When the transaction
+//   cannot start or COMMIT fails, every batch of it that had not failed on its own fails with
+//   kUnavailable.
 // - Reads (load, events) go through a second connection and see committed
 //   data only; in WAL mode they do not wait for the writer.
-// - The destructor commits what is queued, joins the writer and waits for the
-//   callers still inside commit() to leave. REQUIRES: no commit() starts
-//   once the destructor has begun.
+// - The destructor commits what is queued and joins the writer; callers
+//   still returning from commit() no longer touch the store. REQUIRES: no
+//   commit() starts once the destructor has begun.
 // Thread-safe.
 #pragma once
 
@@ -25,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -72,10 +74,13 @@ class SqliteStore final : public Store {
   void wait_until_queued(size_t count);
 
  private:
+  // Lives on its caller's stack until `done` is set. The writer moves the
+  // promise out before setting it: the caller may return (destroying this)
+  // as soon as it is set.
   struct PendingCommit {
     WriteBatch batch;
     Status status;
-    bool done = false;
+    std::promise<void> done;
   };
 
   SqliteStore(SqliteBatchWriter writer, SqliteStateReader reader);
@@ -94,9 +99,7 @@ class SqliteStore final : public Store {
 
   mutable std::mutex queue_mutex_;         // guards everything below but the thread
   std::condition_variable queue_changed_;  // a batch was queued, or pause/stop changed
-  std::condition_variable commits_done_;   // a group finished, or a caller left commit()
   std::deque<PendingCommit*> queue_;       // owned by the callers waiting in commit()
-  size_t callers_inside_ = 0;              // callers in commit(), for the destructor
   uint64_t transactions_committed_ = 0;
   bool paused_ = false;
   bool stopping_ = false;

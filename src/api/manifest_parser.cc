@@ -154,14 +154,30 @@ Status decode_document(const DocNode& document, ManifestBundle& bundle) {
   return add_to_bundle(kind, std::move(meta), spec, bundle);
 }
 
-// The text as one JSON object (an API body), or nullopt. Anything else,
-// malformed JSON included, is for yaml-cpp, which says where the text is wrong.
-std::optional<nlohmann::json> as_json_object(const std::string& text) {
+// The documents of a JSON body: one object, an array of them, or a
+// Kubernetes-style List ({"kind": "List", "items": [...]}); nullopt for
+// anything else, malformed JSON included, which is for yaml-cpp: it says
+// where the text is wrong.
+std::optional<std::vector<nlohmann::json>> as_json_documents(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || text[first] != '{') return std::nullopt;
+  if (first == std::string::npos || (text[first] != '{' && text[first] != '[')) {
+    return std::nullopt;
+  }
   nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-  if (json.is_discarded() || !json.is_object()) return std::nullopt;
-  return json;
+  if (json.is_discarded()) return std::nullopt;
+  const auto list = json.is_object() ? json.find("items") : json.end();
+  if (json.is_object() && json.value("kind", nlohmann::json()) == "List" && list != json.end() &&
+      list->is_array()) {
+    json = std::move(*list);
+  }
+  std::vector<nlohmann::json> documents;
+  if (json.is_array()) {
+    documents.reserve(json.size());
+    for (nlohmann::json& item : json) documents.push_back(std::move(item));
+  } else {
+    documents.push_back(std::move(json));
+  }
+  return documents;
 }
 
 Result<std::vector<YAML::Node>> load_yaml(const std::string& text, std::string_view source) {
@@ -215,13 +231,17 @@ Status add_document(const DocNode& document, size_t number, bool with_json, std:
 Result<ParsedManifests> parse_documents(const std::string& text, const ManifestDefaults& defaults,
                                         bool with_json, std::string_view source) {
   ParsedManifests parsed;
-  if (std::optional<nlohmann::json> json = as_json_object(text)) {
+  if (std::optional<std::vector<nlohmann::json>> documents = as_json_documents(text)) {
     // Decoded from the JSON values directly: yaml-cpp's parser and nodes were
     // most of a submit's cost.
-    fill_default(*json, "namespace", defaults.workload_namespace);
-    fill_default(*json, "name", defaults.workload_name);
-    ALLOT_RETURN_IF_ERROR(add_document(DocNode(*json), 1, with_json, source, parsed));
-    if (with_json) parsed.documents.back().json = *std::move(json);
+    for (size_t i = 0; i < documents->size(); ++i) {
+      nlohmann::json& document = (*documents)[i];
+      if (document.is_null()) continue;  // as an empty YAML document
+      fill_default(document, "namespace", defaults.workload_namespace);
+      fill_default(document, "name", defaults.workload_name);
+      ALLOT_RETURN_IF_ERROR(add_document(DocNode(document), i + 1, with_json, source, parsed));
+      if (with_json) parsed.documents.back().json = std::move(document);
+    }
     return parsed;
   }
   ALLOT_ASSIGN_OR_RETURN(std::vector<YAML::Node> documents, load_yaml(text, source));

@@ -157,6 +157,39 @@ TEST(JsonBodies, DecodeLikeTheSameTextThroughYaml) {
   EXPECT_EQ(fast->documents.at(0).json, nlohmann::json::parse(json_text));
 }
 
+TEST(JsonBodies, AnArrayOrAListCarriesSeveralDocuments) {
+  const std::string flavor = R"({"apiVersion": "allot/v1", "kind": "ResourceFlavor",
+                                 "metadata": {"name": "h100"}})";
+  const std::string cohort = R"({"apiVersion": "allot/v1", "kind": "Cohort",
+                                 "metadata": {"name": "all"}})";
+  for (const std::string& body :
+       {"[" + flavor + ", null, " + cohort + "]",
+        R"({"apiVersion": "v1", "kind": "List", "items": [)" + flavor + "," + cohort + "]}"}) {
+    const Result<ParsedManifests> parsed = parse_manifests_with_documents(body);
+    ASSERT_TRUE(parsed.ok()) << parsed.status().to_string();
+    ASSERT_EQ(parsed->documents.size(), 2u) << body;
+    EXPECT_EQ(parsed->documents[0].kind, "ResourceFlavor");
+    EXPECT_EQ(parsed->documents[1].name, "all");
+    EXPECT_EQ(parsed->documents[1].json, nlohmann::json::parse(cohort));
+    EXPECT_EQ(parsed->bundle.policy.flavors.size(), 1u);
+    EXPECT_EQ(parsed->bundle.policy.cohorts.size(), 1u);
+  }
+}
+
+TEST(JsonBodies, ABadDocumentInAnArrayIsNamedAndNothingIsReturned) {
+  const Result<ParsedManifests> bad = parse_manifests_with_documents(
+      R"([{"apiVersion": "allot/v1", "kind": "Cohort", "metadata": {"name": "all"}},
+          {"apiVersion": "allot/v1", "kind": "Cohort", "metadata": {"name": "x"}, "spec": {"colour": 1}},
+          "not a manifest"])");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().details(), "document 2 (Cohort/x): spec.colour");
+  const Result<ParsedManifests> scalar =
+      parse_manifests_with_documents(R"([{"apiVersion": "allot/v1", "kind": "Cohort",
+                                          "metadata": {"name": "all"}}, 3])");
+  ASSERT_FALSE(scalar.ok());
+  EXPECT_EQ(scalar.status().details(), "document 2");
+}
+
 TEST(JsonBodies, ErrorsStillNameTheField) {
   const Result<ParsedManifests> bad = parse_manifests_with_documents(
       R"({"apiVersion": "allot/v1", "kind": "Workload", "metadata": {"name": "w", "namespace": "r"},

@@ -166,6 +166,26 @@ TEST_F(ApplyTest, ApplyAcceptsJson) {
   EXPECT_EQ(stored.json["spec"]["fairShareWeight"], 2);
 }
 
+TEST_F(ApplyTest, ApplyOfAJsonArrayAppliesEveryDocumentOrNone) {
+  apply_example();
+  const auto cohort = [](const std::string& name, int weight) {
+    return nlohmann::json{{"apiVersion", "allot/v1"},
+                          {"kind", "Cohort"},
+                          {"metadata", {{"name", name}}},
+                          {"spec", {{"fairShareWeight", weight}}}};
+  };
+  const nlohmann::json bad = nlohmann::json::array({cohort("lab", 2), cohort("Bad_Name", 1)});
+  const Reply refused = api_.post_json("/api/v1/apply", bad);
+  ASSERT_EQ(refused.status, 400) << refused.describe();
+  EXPECT_EQ(refused.json["details"], "document 2 (Cohort/Bad_Name): metadata.name");
+  EXPECT_EQ(api_.get("/api/v1/cohorts/lab").status, 404);
+  const Reply reply =
+      api_.post_json("/api/v1/apply", nlohmann::json::array({cohort("lab", 2), cohort("lab2", 3)}));
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  ASSERT_EQ(reply.json["changes"].size(), 2u);
+  EXPECT_EQ(api_.get("/api/v1/cohorts/lab2").json["spec"]["fairShareWeight"], 3);
+}
+
 TEST_F(ApplyTest, MalformedYamlIs400WithLineAndColumn) {
   apply_example();
   const nlohmann::json error = expect_refused(

@@ -137,7 +137,7 @@ Result<std::string> ControlPlane::create_workload(const std::string& ns,
   std::string view = live.stored;
   state_.workloads.insert(std::move(live));
   lock.unlock();
-  wake();
+  wake(Wake::kSubmit);
   return view;
 }
 

@@ -148,7 +148,8 @@ class ControlPlane final : public PodExitSink {
   static Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& workload,
                                            uint64_t uid, Timestamp now);
   void drain_reports(Timestamp now, WriteBatch& batch, Actions& actions);
-  void apply_health(const std::vector<NodeHealthReport>& reports, Timestamp now, WriteBatch& batch);
+  // Returns whether a node's health changed (a cycle is then due).
+  bool apply_health(const std::vector<NodeHealthReport>& reports, Timestamp now, WriteBatch& batch);
   void put_node_condition(const std::string& name, WriteBatch& batch) const;
   void erase_finished_deletes(WriteBatch& batch);
   Status cancel_workload_in(LiveWorkload& live, WriteBatch& batch, Actions& actions);
@@ -157,7 +158,12 @@ class ControlPlane final : public PodExitSink {
   void commit_or_die(WriteBatch batch);
   void carry_out(Actions actions);
   void launch_pods(const std::vector<PodLaunch>& pods);
-  void wake();
+  // Why the loop is woken: a new workload, or a change of existing state
+  // (which ends the loop's longer rest between submit bursts; see loop()).
+  enum class Wake : uint8_t { kSubmit, kChange };
+  // Which wakes end the loop's current wait.
+  enum class Listen : uint8_t { kStopOnly, kChanges, kAnyWake };
+  void wake(Wake why = Wake::kChange);
   void loop();
   [[nodiscard]] Duration cycle_period() const;
   [[nodiscard]] nlohmann::json workload_view(const LiveWorkload& live, Timestamp now) const;
@@ -187,7 +193,8 @@ class ControlPlane final : public PodExitSink {
   std::condition_variable wake_cv_;
   bool dirty_ = true;
   bool stopping_ = false;
-  bool loop_waits_for_work_ = false;  // wake() notifies only then
+  bool changed_ = false;  // a Wake::kChange came since the last pass
+  Listen listening_ = Listen::kStopOnly;
   Timestamp last_cycle_;
   Timestamp next_health_;
   std::thread loop_thread_;

@@ -13,6 +13,7 @@
 #include "api/policy_documents.h"
 #include "api/scenario_document.h"
 #include "api/team_document.h"
+#include "api/utf8.h"
 #include "api/workload_document.h"
 #include "api/yaml_json.h"
 
@@ -230,6 +231,11 @@ Status add_document(const DocNode& document, size_t number, bool with_json, std:
 
 Result<ParsedManifests> parse_documents(const std::string& text, const ManifestDefaults& defaults,
                                         bool with_json, std::string_view source) {
+  if (Status utf8 = check_utf8(text); !utf8.ok()) {
+    const std::string where =
+        source.empty() ? utf8.details() : std::string(source) + ": " + utf8.details();
+    return Status(utf8.code(), utf8.message(), where);
+  }
   ParsedManifests parsed;
   if (std::optional<std::vector<nlohmann::json>> documents = as_json_documents(text)) {
     // Decoded from the JSON values directly: yaml-cpp's parser and nodes were

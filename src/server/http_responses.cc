@@ -33,7 +33,9 @@ void send_raw_json(httplib::Response& res, int status, std::string body) {
 }
 
 void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
-  send_raw_json(res, status, body.dump());
+  // Stored text is checked UTF-8 (api/utf8.h), but an error may quote a path
+  // of the URL: a bad byte there becomes U+FFFD rather than an exception.
+  send_raw_json(res, status, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 void send_error(httplib::Response& res, const Status& status) {

@@ -186,6 +186,23 @@ TEST_F(ApplyTest, ApplyOfAJsonArrayAppliesEveryDocumentOrNone) {
   EXPECT_EQ(api_.get("/api/v1/cohorts/lab2").json["spec"]["fairShareWeight"], 3);
 }
 
+TEST_F(ApplyTest, InvalidUtf8Is400AndLeavesTheNameFree) {
+  apply_example();
+  const auto manifest = [](const std::string& argument) {
+    return "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: w, namespace: research}\n"
+           "spec: {priorityClass: batch, podSets: [{count: 1, resources: {gpu: 0, cpu: 1}}], "
+           "command: [\"" +
+           argument + "\"]}\n";
+  };
+  const std::string path = "/api/v1/namespaces/research/workloads";
+  const Reply bad = api_.post(path, manifest("/bin/true\xFF"));
+  ASSERT_EQ(bad.status, 400) << bad.describe();
+  EXPECT_EQ(bad.json["details"], "line 4, column 102");
+  EXPECT_EQ(api_.get("/api/v1/workloads").json["items"].size(), 0u);
+  const Reply good = api_.post(path, manifest("/bin/true"));
+  EXPECT_EQ(good.status, 201) << good.describe();
+}
+
 TEST_F(ApplyTest, MalformedYamlIs400WithLineAndColumn) {
   apply_example();
   const nlohmann::json error = expect_refused(

@@ -5,11 +5,9 @@
 #include <string>
 
 namespace allot {
-namespace {
 
-// The length of the well-formed sequence at text[i], or 0 if there is none
-// (RFC 3629 section 4: the second byte's range depends on the first).
-size_t sequence_length(std::string_view text, size_t i) {
+// RFC 3629 section 4: the second byte's range depends on the first.
+size_t utf8_sequence_length(std::string_view text, size_t i) {
   const auto byte = [&](size_t k) { return static_cast<uint8_t>(text[i + k]); };
   const uint8_t first = byte(0);
   if (first < 0x80) return 1;
@@ -37,13 +35,11 @@ size_t sequence_length(std::string_view text, size_t i) {
   return length;
 }
 
-}  // namespace
-
 Status check_utf8(std::string_view text) {
   size_t line = 1;
   size_t line_start = 0;
   for (size_t i = 0; i < text.size();) {
-    const size_t length = sequence_length(text, i);
+    const size_t length = utf8_sequence_length(text, i);
     if (length == 0) {
       char byte[8];
       std::snprintf(byte, sizeof(byte), "0x%02X",

@@ -11,6 +11,7 @@
 // nlohmann::json validates inside its lexer only, yaml-cpp not at all.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "base/status.h"
@@ -18,5 +19,9 @@
 namespace allot {
 
 Status check_utf8(std::string_view text);
+
+// The length (1 to 4) of the well-formed sequence that starts at text[i], or
+// 0 when the bytes there are not one. REQUIRES: i < text.size().
+size_t utf8_sequence_length(std::string_view text, size_t i);
 
 }  // namespace allot

@@ -1,9 +1,13 @@
 #include "api/workload_json.h"
 
+#include <algorithm>
+#include <array>
 #include <exception>
+#include <map>
 #include <string>
 #include <utility>
 
+#include "api/json_writer.h"
 #include "api/rfc3339.h"
 #include "base/quantity.h"
 
@@ -14,34 +18,113 @@ using nlohmann::json;
 
 constexpr const char* kKindNames[] = {"TrainingJob", "InferenceEndpoint", "Space", "Job"};
 
-json resources_to_json(const ResourceVector& resources) {
-  json out = json::object();
-  for (Resource r : kAllResources) {
-    if (resources[r] != 0) out[std::string(resource_name(r))] = format_quantity(r, resources[r]);
+// Encoding: keys in sorted order, so that the text is the canonical form
+// nlohmann::json::dump() gives for the same values.
+
+void write_resources(JsonWriter& out, const ResourceVector& resources) {
+  std::array<Resource, kResourceCount> order = kAllResources;
+  std::sort(order.begin(), order.end(),
+            [](Resource a, Resource b) { return resource_name(a) < resource_name(b); });
+  out.begin_object();
+  for (Resource r : order) {
+    if (resources[r] != 0) out.key(resource_name(r)).value(format_quantity(r, resources[r]));
   }
-  return out;
+  out.end_object();
 }
 
-json seconds_json(Duration d) {
-  if (d.ms() % 1000 == 0) return d.ms() / 1000;
-  return d.secs();
+void write_seconds(JsonWriter& out, Duration d) {
+  if (d.ms() % 1000 == 0) {
+    out.value(d.ms() / 1000);
+  } else {
+    out.value(d.secs());
+  }
 }
 
-json optional_time(const std::optional<Timestamp>& at) {
-  return at ? json(format_rfc3339(*at)) : json(nullptr);
+void write_time(JsonWriter& out, const std::optional<Timestamp>& at) {
+  if (at) {
+    out.value(format_rfc3339(*at));
+  } else {
+    out.null();
+  }
 }
 
-json pod_sets_to_json(const std::vector<PodSet>& pod_sets) {
-  json out = json::array();
+void write_strings(JsonWriter& out, const std::vector<std::string>& strings) {
+  out.begin_array();
+  for (const std::string& text : strings) out.value(text);
+  out.end_array();
+}
+
+void write_string_map(JsonWriter& out, const std::map<std::string, std::string>& map) {
+  out.begin_object();
+  for (const auto& [key, text] : map) out.key(key).value(text);
+  out.end_object();
+}
+
+void write_pod_sets(JsonWriter& out, const std::vector<PodSet>& pod_sets) {
+  out.begin_array();
   for (const PodSet& pod_set : pod_sets) {
-    json item = {{"name", pod_set.name},
-                 {"count", pod_set.count},
-                 {"resources", resources_to_json(pod_set.resources)}};
-    if (pod_set.min_count > 0) item["minCount"] = pod_set.min_count;
-    if (!pod_set.flavor.empty()) item["flavor"] = pod_set.flavor;
-    out.push_back(std::move(item));
+    out.begin_object().key("count").value(pod_set.count);
+    if (!pod_set.flavor.empty()) out.key("flavor").value(pod_set.flavor);
+    if (pod_set.min_count > 0) out.key("minCount").value(pod_set.min_count);
+    out.key("name").value(pod_set.name).key("resources");
+    write_resources(out, pod_set.resources);
+    out.end_object();
   }
-  return out;
+  out.end_array();
+}
+
+void write_spec(JsonWriter& out, const WorkloadSpec& spec) {
+  out.begin_object();
+  if (spec.checkpoint)
+    out.key("checkpoint").begin_object().key("env").value(spec.checkpoint->env).end_object();
+  if (!spec.command.empty()) write_strings(out.key("command"), spec.command);
+  if (!spec.env.empty()) write_string_map(out.key("env"), spec.env);
+  if (spec.idle_timeout) write_seconds(out.key("idleTimeoutSeconds"), *spec.idle_timeout);
+  out.key("kind").value(kKindNames[static_cast<size_t>(spec.kind)]);
+  if (spec.max_runtime) write_seconds(out.key("maxRuntimeSeconds"), *spec.max_runtime);
+  write_pod_sets(out.key("podSets"), spec.pod_sets);
+  if (!spec.priority_class.empty()) out.key("priorityClass").value(spec.priority_class);
+  if (spec.sleep) out.key("sleep").value(spec.sleep->to_string());
+  out.end_object();
+}
+
+void write_pod_set_status(JsonWriter& out, const std::vector<PodSetStatus>& pod_sets) {
+  out.begin_array();
+  for (const PodSetStatus& pod_set : pod_sets) {
+    out.begin_object().key("name").value(pod_set.name).key("pods").begin_array();
+    for (const PodAssignment& pod : pod_set.pods) {
+      out.begin_object().key("gpus").begin_array();
+      for (int32_t gpu : pod.gpus) out.value(gpu);
+      out.end_array().key("node").value(pod.node).end_object();
+    }
+    out.end_array().end_object();
+  }
+  out.end_array();
+}
+
+void write_status(JsonWriter& out, const WorkloadStatus& status) {
+  out.begin_object();
+  write_time(out.key("admittedAt"), status.admitted_at);
+  out.key("createdAt").value(format_rfc3339(status.created_at));
+  if (status.exit_code) {
+    out.key("exitCode").value(*status.exit_code);
+  } else {
+    out.key("exitCode").null();
+  }
+  write_time(out.key("finishedAt"), status.finished_at);
+  write_time(out.key("firstAdmittedAt"), status.first_admitted_at);
+  out.key("flavor").value(status.flavor);
+  out.key("message").value(status.message);
+  out.key("phase").value(workload_phase_name(status.phase));
+  write_pod_set_status(out.key("podSets"), status.pod_sets);
+  out.key("preemptedBy").value(status.preempted_by);
+  out.key("queuedAt").value(format_rfc3339(status.queued_at));
+  out.key("reason").value(status.reason);
+  out.key("restarts").value(status.restarts);
+  write_time(out.key("startedAt"), status.started_at);
+  out.key("stopping").value(status.stopping);
+  out.key("team").value(status.team);
+  out.end_object();
 }
 
 // Decoding: every accessor checks the type and names the field. A reader
@@ -244,57 +327,29 @@ Result<WorkloadStatus> decode_status(const Reader& status) {
 
 }  // namespace
 
-json workload_spec_to_json(const WorkloadSpec& spec) {
-  json out = {{"kind", kKindNames[static_cast<size_t>(spec.kind)]},
-              {"podSets", pod_sets_to_json(spec.pod_sets)}};
-  if (!spec.priority_class.empty()) out["priorityClass"] = spec.priority_class;
-  if (!spec.command.empty()) out["command"] = spec.command;
-  if (!spec.env.empty()) out["env"] = spec.env;
-  if (spec.max_runtime) out["maxRuntimeSeconds"] = seconds_json(*spec.max_runtime);
-  if (spec.idle_timeout) out["idleTimeoutSeconds"] = seconds_json(*spec.idle_timeout);
-  if (spec.checkpoint) out["checkpoint"] = {{"env", spec.checkpoint->env}};
-  if (spec.sleep) out["sleep"] = spec.sleep->to_string();
-  return out;
-}
-
-json workload_status_to_json(const WorkloadStatus& status) {
-  json pod_sets = json::array();
-  for (const PodSetStatus& pod_set : status.pod_sets) {
-    json pods = json::array();
-    for (const PodAssignment& pod : pod_set.pods) {
-      pods.push_back({{"node", pod.node}, {"gpus", pod.gpus}});
-    }
-    pod_sets.push_back({{"name", pod_set.name}, {"pods", std::move(pods)}});
-  }
-  return {{"phase", workload_phase_name(status.phase)},
-          {"team", status.team},
-          {"createdAt", format_rfc3339(status.created_at)},
-          {"queuedAt", format_rfc3339(status.queued_at)},
-          {"firstAdmittedAt", optional_time(status.first_admitted_at)},
-          {"admittedAt", optional_time(status.admitted_at)},
-          {"startedAt", optional_time(status.started_at)},
-          {"finishedAt", optional_time(status.finished_at)},
-          {"flavor", status.flavor},
-          {"podSets", std::move(pod_sets)},
-          {"restarts", status.restarts},
-          {"stopping", status.stopping},
-          {"preemptedBy", status.preempted_by},
-          {"exitCode", status.exit_code ? json(*status.exit_code) : json(nullptr)},
-          {"reason", status.reason},
-          {"message", status.message}};
+std::string encode_workload(const WorkloadDocument& document) {
+  const Workload& workload = document.workload;
+  JsonWriter out;
+  out.begin_object().key("apiVersion").value("allot/v1").key("kind").value("Workload");
+  out.key("metadata").begin_object();
+  if (!workload.meta.labels.empty()) write_string_map(out.key("labels"), workload.meta.labels);
+  out.key("name").value(workload.meta.name);
+  out.key("namespace").value(workload.meta.namespace_name);
+  out.key("uid").value(document.uid).end_object();
+  write_spec(out.key("spec"), workload.spec);
+  write_status(out.key("status"), document.status);
+  out.end_object();
+  return out.take();
 }
 
 json workload_to_json(const WorkloadDocument& document) {
-  const Workload& workload = document.workload;
-  json metadata = {{"name", workload.meta.name},
-                   {"namespace", workload.meta.namespace_name},
-                   {"uid", document.uid}};
-  if (!workload.meta.labels.empty()) metadata["labels"] = workload.meta.labels;
-  return {{"apiVersion", "allot/v1"},
-          {"kind", "Workload"},
-          {"metadata", std::move(metadata)},
-          {"spec", workload_spec_to_json(workload.spec)},
-          {"status", workload_status_to_json(document.status)}};
+  return json::parse(encode_workload(document));
+}
+
+json workload_spec_to_json(const WorkloadSpec& spec) {
+  JsonWriter out;
+  write_spec(out, spec);
+  return json::parse(out.take());
 }
 
 Result<WorkloadDocument> workload_from_json(const json& value) {

@@ -15,7 +15,7 @@ WorkloadRecord make_record(const LiveWorkload& workload) {
 }
 
 void store_record(LiveWorkload& workload, WriteBatch& batch) {
-  workload.stored = workload_to_json(workload.doc).dump();
+  workload.stored = encode_workload(workload.doc);
   // One record per workload per batch: a later change replaces an earlier one.
   for (WorkloadRecord& record : batch.put_workloads) {
     if (record.id == workload.uid()) {

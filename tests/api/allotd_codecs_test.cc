@@ -50,6 +50,27 @@ TEST(WorkloadJson, RoundTripsEveryField) {
   EXPECT_EQ(json["spec"]["podSets"][0]["resources"]["memory"], "512Gi");
 }
 
+TEST(WorkloadJson, StoredTextIsTheCanonicalJsonAndRoundTrips) {
+  WorkloadDocument sleeper = sample_document();
+  sleeper.workload.spec.command.clear();
+  sleeper.workload.spec.sleep = Duration::millis(1500);
+  sleeper.workload.spec.idle_timeout = Duration::millis(90'500);
+  sleeper.workload.meta.labels.clear();
+  sleeper.status.phase = WorkloadPhase::kFailed;
+  sleeper.status.exit_code = -9;
+  sleeper.status.finished_at = Timestamp::from_millis(1'764'480'009'999);
+  sleeper.status.message = "pod 0 said \"no\"\n\tand left";
+  sleeper.status.pod_sets.clear();
+  for (const WorkloadDocument& doc : {sample_document(), sleeper}) {
+    const std::string text = encode_workload(doc);
+    // Byte for byte what nlohmann writes: keys sorted, same numbers and escapes.
+    EXPECT_EQ(text, nlohmann::json::parse(text).dump());
+    const Result<WorkloadDocument> back = workload_from_json(nlohmann::json::parse(text));
+    ASSERT_TRUE(back.ok()) << back.status().to_string();
+    EXPECT_EQ(*back, doc);
+  }
+}
+
 TEST(WorkloadJson, SpecReadsBackAsTheSameManifest) {
   const WorkloadDocument doc = sample_document();
   nlohmann::json manifest = workload_to_json(doc);

@@ -65,8 +65,8 @@ class ApplyTest : public AllotdTest {
       all += api_.get(std::string("/api/v1/") + kind).body;
     }
     // Workloads by identity only: their status moves on by itself.
-    for (const auto& item : api_.get("/api/v1/workloads").json["items"])
-      all += item["metadata"].dump();
+    const Reply workloads = api_.get("/api/v1/workloads");  // alive for the loop
+    for (const auto& item : workloads.json["items"]) all += item["metadata"].dump();
     return all;
   }
 

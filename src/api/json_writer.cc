@@ -71,33 +71,24 @@ void JsonWriter::before_value() {
   }
 }
 
-JsonWriter& JsonWriter::begin_object() {
+JsonWriter& JsonWriter::open(char bracket) {
   before_value();
-  out_.push_back('{');
+  out_.push_back(bracket);
   first_.push_back(true);
   return *this;
 }
 
-JsonWriter& JsonWriter::end_object() {
+JsonWriter& JsonWriter::close(char bracket) {
   ALLOT_CHECK(!first_.empty() && !after_key_);
   first_.pop_back();
-  out_.push_back('}');
+  out_.push_back(bracket);
   return *this;
 }
 
-JsonWriter& JsonWriter::begin_array() {
-  before_value();
-  out_.push_back('[');
-  first_.push_back(true);
-  return *this;
-}
-
-JsonWriter& JsonWriter::end_array() {
-  ALLOT_CHECK(!first_.empty() && !after_key_);
-  first_.pop_back();
-  out_.push_back(']');
-  return *this;
-}
+JsonWriter& JsonWriter::begin_object() { return open('{'); }
+JsonWriter& JsonWriter::end_object() { return close('}'); }
+JsonWriter& JsonWriter::begin_array() { return open('['); }
+JsonWriter& JsonWriter::end_array() { return close(']'); }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
   ALLOT_CHECK(!first_.empty() && !after_key_);

@@ -45,6 +45,8 @@ class JsonWriter {
 
  private:
   void before_value();
+  JsonWriter& open(char bracket);
+  JsonWriter& close(char bracket);
 
   std::string out_;
   std::vector<bool> first_;  // per open container: nothing written in it yet

@@ -1,14 +1,12 @@
 // allot-bench: `scale` runs the scale test and prints its figures
 // against the goals; `api` measures a real allotd through its REST API;
 // `micro` runs the Google Benchmark microbenchmarks.
-#include <charconv>
-#include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "bench/api_bench.h"
 #include "bench/micro_bench.h"
@@ -16,91 +14,6 @@
 #include "bench/scale_report.h"
 
 namespace {
-
-constexpr const char* kUsage =
-    "usage: allot-bench scale [-o json|table] [--seed N] [--pending N] [--nodes N] [--teams N]\n"
-    "                         [--urgent-teams N] [--runs N] [--preemption-runs N]\n"
-    "                         [--fair-sharing]\n"
-    "       allot-bench api [-o json|table] [--allotd PATH] [--data-dir DIR] [--clients N]\n"
-    "                       [--submits N] [--list-runs N] [--restart-workloads N]\n"
-    "                       [--apply-batch N] [--allotd-threads N]\n"
-    "       allot-bench micro [Google Benchmark flags, e.g. --benchmark_filter=quota]\n";
-
-template <typename T>
-std::optional<T> parse_number(std::string_view text, T min, T max) {
-  T value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-struct ScaleArgs {
-  allot::bench::ScaleConfig config;
-  bool json = false;
-};
-
-// Parses the flags of `scale`; prints what is wrong and returns nullopt on error.
-std::optional<ScaleArgs> parse_scale_args(const std::vector<std::string_view>& args) {
-  ScaleArgs out;
-  allot::bench::ScaleConfig& c = out.config;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view flag = args[i];
-    if (flag == "--fair-sharing") {  // the only flag without a value
-      c.fair_sharing = true;
-      continue;
-    }
-    if (i + 1 >= args.size()) {
-      std::fprintf(stderr, "allot-bench scale: '%.*s' needs a value\n",
-                   static_cast<int>(flag.size()), flag.data());
-      return std::nullopt;
-    }
-    const std::string_view value = args[++i];
-    bool ok = true;
-    auto set_int = [&](int32_t& field, int32_t min, int32_t max) {
-      const auto parsed = parse_number<int32_t>(value, min, max);
-      ok = parsed.has_value();
-      if (ok) field = *parsed;
-    };
-    if (flag == "-o" || flag == "--output") {
-      ok = value == "json" || value == "table";
-      out.json = value == "json";
-    } else if (flag == "--seed") {
-      const auto parsed = parse_number<uint64_t>(value, 0, UINT64_MAX);
-      ok = parsed.has_value();
-      if (ok) c.seed = *parsed;
-    } else if (flag == "--pending") {
-      set_int(c.pending, 1, 10'000'000);
-    } else if (flag == "--nodes") {
-      set_int(c.nodes, allot::bench::kFlavorCount, 1'000'000);
-    } else if (flag == "--teams") {
-      set_int(c.teams, 1, 100'000);
-    } else if (flag == "--urgent-teams") {
-      set_int(c.urgent_teams, 1, 1'000);
-    } else if (flag == "--runs") {
-      set_int(c.runs, 1, 1'000);
-    } else if (flag == "--preemption-runs") {
-      set_int(c.preemption_runs, 1, 100'000);
-    } else {
-      std::fprintf(stderr, "allot-bench scale: unknown flag '%.*s'\n%s",
-                   static_cast<int>(flag.size()), flag.data(), kUsage);
-      return std::nullopt;
-    }
-    if (!ok) {
-      std::fprintf(stderr, "allot-bench scale: bad value '%.*s' for %.*s\n",
-                   static_cast<int>(value.size()), value.data(), static_cast<int>(flag.size()),
-                   flag.data());
-      return std::nullopt;
-    }
-  }
-  return out;
-}
-
-struct ApiArgs {
-  allot::bench::ApiConfig config;
-  bool json = false;
-};
 
 // allotd of the same build: bench/allot-bench -> src/app/allotd.
 std::string default_allotd() {
@@ -110,93 +23,88 @@ std::string default_allotd() {
   return (self.parent_path() / ".." / "src" / "app" / "allotd").lexically_normal().string();
 }
 
-// Parses the flags of `api`; prints what is wrong and returns nullopt on error.
-std::optional<ApiArgs> parse_api_args(const std::vector<std::string_view>& args) {
-  ApiArgs out;
-  allot::bench::ApiConfig& c = out.config;
-  c.allotd = default_allotd();
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view flag = args[i];
-    if (i + 1 >= args.size()) {
-      std::fprintf(stderr, "allot-bench api: '%.*s' needs a value\n", static_cast<int>(flag.size()),
-                   flag.data());
-      return std::nullopt;
-    }
-    const std::string_view value = args[++i];
-    bool ok = true;
-    auto set_int = [&](int32_t& field, int32_t min, int32_t max) {
-      const auto parsed = parse_number<int32_t>(value, min, max);
-      ok = parsed.has_value();
-      if (ok) field = *parsed;
-    };
-    if (flag == "-o" || flag == "--output") {
-      ok = value == "json" || value == "table";
-      out.json = value == "json";
-    } else if (flag == "--allotd") {
-      c.allotd = std::string(value);
-    } else if (flag == "--data-dir") {
-      c.data_dir = std::string(value);
-    } else if (flag == "--clients") {
-      set_int(c.clients, 1, 1'000);
-    } else if (flag == "--submits") {
-      set_int(c.submits, 1, 10'000'000);
-    } else if (flag == "--list-runs") {
-      set_int(c.list_runs, 1, 100'000);
-    } else if (flag == "--restart-workloads") {
-      set_int(c.restart_workloads, 1, 10'000'000);
-    } else if (flag == "--apply-batch") {
-      set_int(c.apply_batch, 1, 10'000);
-    } else if (flag == "--allotd-threads") {
-      set_int(c.allotd_threads, 1, 4'096);
-    } else {
-      std::fprintf(stderr, "allot-bench api: unknown flag '%.*s'\n%s",
-                   static_cast<int>(flag.size()), flag.data(), kUsage);
-      return std::nullopt;
-    }
-    if (!ok) {
-      std::fprintf(stderr, "allot-bench api: bad value '%.*s' for %.*s\n",
-                   static_cast<int>(value.size()), value.data(), static_cast<int>(flag.size()),
-                   flag.data());
-      return std::nullopt;
-    }
+const CLI::IsMember kOutputs({"json", "table"});
+
+void add_scale_flags(CLI::App& command, allot::bench::ScaleConfig& c, std::string& output) {
+  command.add_option("-o,--output", output, "json or table")->check(kOutputs);
+  command.add_option("--seed", c.seed, "seed of the generated world");
+  command.add_option("--pending", c.pending, "pending workloads")->check(CLI::Range(1, 10'000'000));
+  command.add_option("--nodes", c.nodes, "nodes, split over the flavors")
+      ->check(CLI::Range(allot::bench::kFlavorCount, 1'000'000));
+  command.add_option("--teams", c.teams, "regular teams")->check(CLI::Range(1, 100'000));
+  command.add_option("--urgent-teams", c.urgent_teams, "teams that lend and then reclaim")
+      ->check(CLI::Range(1, 1'000));
+  command.add_option("--runs", c.runs, "plan() runs per median")->check(CLI::Range(1, 1'000));
+  command.add_option("--preemption-runs", c.preemption_runs, "urgent gangs timed")
+      ->check(CLI::Range(1, 100'000));
+  command.add_flag("--fair-sharing", c.fair_sharing, "weighted DRS ordering instead of classic");
+}
+
+void add_api_flags(CLI::App& command, allot::bench::ApiConfig& c, std::string& output) {
+  command.add_option("-o,--output", output, "json or table")->check(kOutputs);
+  command.add_option("--allotd", c.allotd, "the allotd binary (default: the one of this build)");
+  command.add_option("--data-dir", c.data_dir, "allotd's data (default: a fresh folder, removed)");
+  command.add_option("--clients", c.clients, "concurrent submitting clients")
+      ->check(CLI::Range(1, 1'000));
+  command.add_option("--submits", c.submits, "workloads submitted")
+      ->check(CLI::Range(1, 10'000'000));
+  command.add_option("--list-runs", c.list_runs, "timed lists of 10,000")
+      ->check(CLI::Range(1, 100'000));
+  command.add_option("--restart-workloads", c.restart_workloads, "workloads stored at the restart")
+      ->check(CLI::Range(1, 10'000'000));
+  command.add_option("--apply-batch", c.apply_batch, "Workload documents per apply while filling")
+      ->check(CLI::Range(1, 10'000));
+  command.add_option("--allotd-threads", c.allotd_threads, "allotd --threads")
+      ->check(CLI::Range(1, 4'096));
+}
+
+int run_scale(const allot::bench::ScaleConfig& config, const std::string& output) {
+  const allot::bench::ScaleReport report = allot::bench::run_scale(config, stderr);
+  if (output == "json") {
+    allot::bench::print_json(report, stdout);
+  } else {
+    allot::bench::print_table(report, stdout);
   }
-  return out;
+  return 0;
+}
+
+int run_api(const allot::bench::ApiConfig& config, const std::string& output) {
+  const allot::bench::ApiReport report = allot::bench::run_api(config, stderr);
+  if (output == "json") {
+    allot::bench::print_json(report, stdout);
+  } else {
+    allot::bench::print_table(report, stdout);
+  }
+  if (!report.error.empty()) std::fprintf(stderr, "allot-bench api: %s\n", report.error.c_str());
+  return report.error.empty() ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string_view command = argc >= 2 ? argv[1] : "";
-  if (command == "scale") {
-    const std::optional<ScaleArgs> args =
-        parse_scale_args(std::vector<std::string_view>(argv + 2, argv + argc));
-    if (!args) return 2;
-    const allot::bench::ScaleReport report = allot::bench::run_scale(args->config, stderr);
-    if (args->json) {
-      allot::bench::print_json(report, stdout);
-    } else {
-      allot::bench::print_table(report, stdout);
-    }
-    return 0;
-  }
-  if (command == "api") {
-    const std::optional<ApiArgs> args =
-        parse_api_args(std::vector<std::string_view>(argv + 2, argv + argc));
-    if (!args) return 2;
-    const allot::bench::ApiReport report = allot::bench::run_api(args->config, stderr);
-    if (args->json) {
-      allot::bench::print_json(report, stdout);
-    } else {
-      allot::bench::print_table(report, stdout);
-    }
-    if (!report.error.empty()) std::fprintf(stderr, "allot-bench api: %s\n", report.error.c_str());
-    return report.error.empty() ? 0 : 1;
-  }
-  if (command == "micro") {
-    // "micro" takes argv[0]'s place, so that Google Benchmark sees its flags only.
+  // `micro` goes to Google Benchmark untouched: "micro" takes argv[0]'s place,
+  // so that it sees its own flags only.
+  if (argc >= 2 && std::string_view(argv[1]) == "micro") {
     return allot::bench::run_micro(argc - 1, argv + 1);
   }
-  const bool help = command == "-h" || command == "--help";
-  std::fputs(kUsage, help ? stdout : stderr);
-  return help ? 0 : 2;
+  CLI::App app{"allot-bench: the scale test, the REST API of a real allotd, microbenchmarks"};
+  app.require_subcommand(1);
+  allot::bench::ScaleConfig scale;
+  allot::bench::ApiConfig api;
+  api.allotd = default_allotd();
+  std::string scale_output = "table";
+  std::string api_output = "table";
+  CLI::App* scale_command = app.add_subcommand("scale", "the scale test, against its goals");
+  add_scale_flags(*scale_command, scale, scale_output);
+  CLI::App* api_command = app.add_subcommand("api", "a real allotd through its REST API");
+  add_api_flags(*api_command, api, api_output);
+  app.add_subcommand("micro", "Google Benchmark microbenchmarks (e.g. --benchmark_filter=quota)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? 0 : 2;  // 2: a usage error, as in allot
+  }
+  if (scale_command->parsed()) return run_scale(scale, scale_output);
+  return run_api(api, api_output);
 }

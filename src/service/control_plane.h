@@ -13,6 +13,9 @@
 //   deletes, node operations, policy changes) holds one writer lock from
 //   the change in memory to its commit, so commits land in the order the
 //   changes were made.
+// - Reads answer only what is stored: a read that saw a change still being
+//   committed waits, without holding the state, until that commit landed
+//   (DurableWatermark). No answer shows a decision a crash could undo.
 // - start() loads the store and recovers: work that was admitted or running
 //   when the previous process stopped is requeued at its original position
 //   (its processes are gone or were killed by the executor's own recovery).
@@ -37,6 +40,7 @@
 #include "backends/node_health.h"
 #include "base/clock.h"
 #include "base/result.h"
+#include "service/durable_watermark.h"
 #include "service/ordered_workers.h"
 #include "service/server_state.h"
 #include "store/store.h"
@@ -128,10 +132,15 @@ class ControlPlane final : public PodExitSink {
   // cycle period passed. Returns when it will next be due.
   Timestamp run_once();
 
+  // For tests: returns once `count` reads wait for a commit to land.
+  void wait_until_reads_wait(size_t count) const { stored_.wait_until_waiting(count); }
+
   // PodExitSink: called from executor threads.
   void on_pod_exit(const PodExit& exit) override;
 
  private:
+  class CommittedRead;
+
   struct LaunchReport {
     uint64_t uid = 0;
     int32_t started = 0;
@@ -155,6 +164,10 @@ class ControlPlane final : public PodExitSink {
   Status cancel_workload_in(LiveWorkload& live, WriteBatch& batch, Actions& actions);
   void drain_node(const std::string& name, Timestamp now, WriteBatch& batch, Actions& actions);
   bool plan_cycle(Timestamp now, WriteBatch& batch, Actions& actions);
+  // Locks the state to change it ahead of a commit_or_die(), numbering the
+  // change for the watermark. REQUIRES: writer_mu_ held.
+  [[nodiscard]] std::unique_lock<std::shared_mutex> lock_for_change();
+  // Commits, then marks every change made so far as stored.
   void commit_or_die(WriteBatch batch);
   void carry_out(Actions actions);
   void launch_pods(const std::vector<PodLaunch>& pods);
@@ -177,9 +190,11 @@ class ControlPlane final : public PodExitSink {
   const Clock& clock_;
   ControlPlaneOptions options_;
 
-  mutable std::shared_mutex mu_;  // guards state_
-  std::mutex writer_mu_;          // orders changes of existing state with their commits
-  std::mutex apply_mu_;           // one apply at a time
+  mutable std::shared_mutex mu_;           // guards state_
+  std::atomic<uint64_t> changes_made_{0};  // by lock_for_change(), under writer_mu_
+  DurableWatermark stored_;
+  std::mutex writer_mu_;  // orders changes of existing state with their commits
+  std::mutex apply_mu_;   // one apply at a time
   ServerState state_;
   std::vector<uint64_t> erase_when_stopped_;
   std::atomic<uint64_t> next_uid_{1};

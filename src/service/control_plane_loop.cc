@@ -259,23 +259,32 @@ bool ControlPlane::plan_cycle(Timestamp now, WriteBatch& batch, Actions& actions
     input = build_snapshot(state_, now);
   }
   if (!input.orphans.empty()) {
-    std::unique_lock lock(mu_);
+    auto lock = lock_for_change();
     evict_orphans(input.orphans, state_, now, batch, actions);
   }
   if (input.snapshot.pending.empty() && input.snapshot.admitted.empty()) return false;
   // Planning reads only the snapshot: readers and submits go on meanwhile.
   // Nothing else changes existing workloads: the caller holds writer_mu_.
   Plan plan = scheduler->plan(input.snapshot);
-  std::unique_lock lock(mu_);
+  auto lock = lock_for_change();
   if (scheduler != state_.scheduler) return true;  // the policy changed: plan again
   apply_plan(std::move(plan), state_, now, batch, actions);
   return true;
 }
 
+std::unique_lock<std::shared_mutex> ControlPlane::lock_for_change() {
+  std::unique_lock lock(mu_);
+  changes_made_.fetch_add(1);
+  return lock;
+}
+
 void ControlPlane::commit_or_die(WriteBatch batch) {
-  if (batch.empty()) return;
-  const Status status = store_.commit(std::move(batch));
-  if (status.ok()) return;
+  const uint64_t made = changes_made_.load();
+  const Status status = batch.empty() ? Status() : store_.commit(std::move(batch));
+  if (status.ok()) {
+    stored_.advance(made);
+    return;
+  }
   // The decisions in memory are not on disk and cannot be taken back; carrying
   // them out could lose them. The store on disk is the truth a restart uses.
   std::cerr << "allotd: fatal: cannot store the admission loop's decisions: " << status.to_string()
@@ -306,7 +315,7 @@ Timestamp ControlPlane::run_once() {
     WriteBatch batch;
     bool cycle_due = false;
     {
-      std::unique_lock lock(mu_);
+      auto lock = lock_for_change();
       {
         // Taken before the reports are drained: a report that comes after
         // the drain wakes the next pass.
@@ -319,6 +328,8 @@ Timestamp ControlPlane::run_once() {
       if (apply_health(reports, now, batch)) cycle_due = true;
       next_deadline = enforce_max_runtime(state_, now, batch, actions);
     }
+    // Nothing to store yet: readers need not wait for the plan.
+    if (batch.empty()) stored_.advance(changes_made_.load());
     if (cycle_due) {
       last_cycle_ = now;
       plan_cycle(now, batch, actions);

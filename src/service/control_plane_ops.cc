@@ -21,7 +21,7 @@ Result<nlohmann::json> ControlPlane::cancel_workload(const std::string& ns,
     std::lock_guard writer(writer_mu_);
     WriteBatch batch;
     {
-      std::unique_lock lock(mu_);
+      auto lock = lock_for_change();
       LiveWorkload* live = state_.workloads.find(ns, name);
       if (live == nullptr) return not_found("workload " + ns + "/" + name + " does not exist");
       ALLOT_RETURN_IF_ERROR(cancel_workload_in(*live, batch, actions));
@@ -44,7 +44,7 @@ Status ControlPlane::delete_workload(const std::string& ns, const std::string& n
     std::lock_guard writer(writer_mu_);
     WriteBatch batch;
     {
-      std::unique_lock lock(mu_);
+      auto lock = lock_for_change();
       LiveWorkload* live = state_.workloads.find(ns, name);
       if (live == nullptr) return not_found("workload " + ns + "/" + name + " does not exist");
       const uint64_t uid = live->uid();
@@ -98,7 +98,7 @@ Result<nlohmann::json> ControlPlane::node_action(const std::string& name, NodeAc
     WriteBatch batch;
     const Timestamp now = clock_.now();
     {
-      std::unique_lock lock(mu_);
+      auto lock = lock_for_change();
       const auto& compiled = state_.policy.compiled();
       if (!compiled || !compiled->node_by_name(name).valid()) {
         return not_found("node '" + name + "' does not exist");

@@ -46,6 +46,26 @@ bool matches(const LiveWorkload& live, const WorkloadQuery& query) {
 
 std::string plural_to_kind(const std::string& plural) { return kind_of(plural); }
 
+// Holds the state for reading. On leaving, once the answer is built, it lets
+// go of the state and then waits until every change it could have seen is
+// stored: the answer reaches the client only then.
+class ControlPlane::CommittedRead {
+ public:
+  explicit CommittedRead(const ControlPlane& plane)
+      : plane_(plane), lock_(plane.mu_), seen_(plane.changes_made_.load()) {}
+  ~CommittedRead() {
+    lock_.unlock();
+    plane_.stored_.wait_until_stored(seen_);
+  }
+  CommittedRead(const CommittedRead&) = delete;
+  CommittedRead& operator=(const CommittedRead&) = delete;
+
+ private:
+  const ControlPlane& plane_;
+  std::shared_lock<std::shared_mutex> lock_;
+  uint64_t seen_;
+};
+
 json ControlPlane::workload_view(const LiveWorkload& live, Timestamp now) const {
   json view = workload_to_json(live.doc);
   if (!is_waiting(live.phase())) return view;
@@ -76,7 +96,7 @@ Result<WorkloadPage> ControlPlane::list_workloads(const WorkloadQuery& query) co
   WorkloadPage page;
   page.items.reserve(std::min<size_t>(query.limit, 10000) * 700);
   page.items += '[';
-  std::shared_lock lock(mu_);
+  const CommittedRead read(*this);
   const auto& all = state_.workloads.all();
   for (auto it = all.upper_bound(query.after_uid); it != all.end(); ++it) {
     if (!matches(it->second, query)) continue;
@@ -94,7 +114,7 @@ Result<WorkloadPage> ControlPlane::list_workloads(const WorkloadQuery& query) co
 
 Result<json> ControlPlane::get_workload(const std::string& ns, const std::string& name) const {
   const Timestamp now = clock_.now();
-  std::shared_lock lock(mu_);
+  const CommittedRead read(*this);
   const LiveWorkload* live = find_locked(ns, name);
   if (live == nullptr) return not_found("workload " + ns + "/" + name + " does not exist");
   return workload_view(*live, now);
@@ -147,7 +167,7 @@ Result<json> ControlPlane::list_objects(const std::string& plural) const {
   const std::string kind = kind_of(plural);
   if (kind.empty()) return not_found("unknown resource '" + plural + "'");
   json items = json::array();
-  std::shared_lock lock(mu_);
+  const CommittedRead read(*this);
   for (const auto& [key, document] : state_.policy.documents()) {
     if (key.first == kind) items.push_back(document);
   }
@@ -157,7 +177,7 @@ Result<json> ControlPlane::list_objects(const std::string& plural) const {
 Result<json> ControlPlane::get_object(const std::string& plural, const std::string& name) const {
   const std::string kind = kind_of(plural);
   if (kind.empty()) return not_found("unknown resource '" + plural + "'");
-  std::shared_lock lock(mu_);
+  const CommittedRead read(*this);
   auto it = state_.policy.documents().find({kind, name});
   if (it == state_.policy.documents().end()) {
     return not_found(kind + " '" + name + "' does not exist");
@@ -212,7 +232,7 @@ json ControlPlane::node_view(size_t index) const {
 
 json ControlPlane::list_nodes() const {
   json items = json::array();
-  std::shared_lock lock(mu_);
+  const CommittedRead read(*this);
   if (const auto& compiled = state_.policy.compiled()) {
     for (size_t i = 0; i < compiled->nodes().size(); ++i) items.push_back(node_view(i));
   }
@@ -220,7 +240,7 @@ json ControlPlane::list_nodes() const {
 }
 
 Result<json> ControlPlane::get_node(const std::string& name) const {
-  std::shared_lock lock(mu_);
+  const CommittedRead read(*this);
   const auto& compiled = state_.policy.compiled();
   const NodeIndex index = compiled ? compiled->node_by_name(name) : NodeIndex();
   if (!index.valid()) return not_found("node '" + name + "' does not exist");
@@ -229,7 +249,7 @@ Result<json> ControlPlane::get_node(const std::string& name) const {
 
 json ControlPlane::top() const {
   json rows = json::array();
-  std::shared_lock lock(mu_);
+  const CommittedRead read(*this);
   if (state_.policy.compiled()) {
     for (const QuotaUsageRow& row : quota_usage(state_)) rows.push_back(quota_usage_json(row));
   }

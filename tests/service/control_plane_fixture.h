@@ -2,6 +2,7 @@
 // health checker, a manual clock, and the loop driven by hand (run_once).
 #pragma once
 
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -116,6 +117,53 @@ class ScriptedHealth final : public NodeHealthChecker {
   std::map<std::string, std::string> unhealthy;
 };
 
+// A MemoryStore whose commits can be held: close() makes commit() wait (after
+// counting it as entered) until open().
+class GatedStore final : public Store {
+ public:
+  Result<StoredState> load() override { return store_.load(); }
+  Status commit(WriteBatch batch) override {
+    {
+      std::unique_lock lock(mu_);
+      ++entered_;
+      changed_.notify_all();
+      changed_.wait(lock, [this] { return open_; });
+    }
+    return store_.commit(std::move(batch));
+  }
+  Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after = 0) override {
+    return store_.events(workload_id, after);
+  }
+
+  void close() {
+    std::lock_guard lock(mu_);
+    open_ = false;
+  }
+  void open() {
+    {
+      std::lock_guard lock(mu_);
+      open_ = true;
+    }
+    changed_.notify_all();
+  }
+  // Returns once `count` commits entered since the store was made.
+  void wait_until_entered(size_t count) {
+    std::unique_lock lock(mu_);
+    changed_.wait(lock, [&] { return entered_ >= count; });
+  }
+  [[nodiscard]] size_t entered() {
+    std::lock_guard lock(mu_);
+    return entered_;
+  }
+
+ private:
+  MemoryStore store_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  bool open_ = true;
+  size_t entered_ = 0;
+};
+
 class ControlPlaneTest : public ::testing::Test {
  protected:
   ControlPlaneTest() { restart(); }
@@ -162,7 +210,7 @@ class ControlPlaneTest : public ::testing::Test {
     return types;
   }
 
-  MemoryStore store_;
+  GatedStore store_;
   RecordingExecutor executor_;
   ScriptedHealth health_;
   ManualClock clock_{Timestamp::from_millis(1'800'000'000'000)};

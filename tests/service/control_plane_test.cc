@@ -1,5 +1,9 @@
 // ControlPlane use cases, with a recording executor and a manual clock: the
 // workload lifecycle, preemption, cancel, node health, restart, bad input.
+#include <atomic>
+#include <string>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "control_plane_fixture.h"
@@ -300,6 +304,38 @@ TEST_F(ControlPlaneTest, LaunchFailureFailsTheWorkloadWithAWarning) {
   EXPECT_EQ(phase("prod", "job"), "Failed");
   const std::vector<std::string> types = event_types("prod", "job");
   EXPECT_NE(std::find(types.begin(), types.end(), "Warning"), types.end());
+}
+
+TEST_F(ControlPlaneTest, AReadThatSawAChangeAnswersOnlyOnceTheChangeIsStored) {
+  apply_policy();
+  submit(workload_yaml("a", "prod", 1), "prod");
+  store_.close();
+  std::thread canceller([this] { EXPECT_TRUE(plane_->cancel_workload("prod", "a").ok()); });
+  store_.wait_until_entered(3);  // policy, submit, then the cancel: changed, its commit held
+  std::atomic<bool> answered{false};
+  std::string seen;
+  std::thread reader([&] {
+    seen = phase("prod", "a");
+    answered = true;
+  });
+  plane_->wait_until_reads_wait(1);
+  EXPECT_FALSE(answered.load()) << "answered before the cancel was stored";
+  store_.open();
+  canceller.join();
+  reader.join();
+  EXPECT_EQ(seen, "Cancelled");
+}
+
+TEST(DurableWatermarkTest, WaitsOnlyForChangesNotYetStored) {
+  DurableWatermark stored;
+  stored.wait_until_stored(0);  // nothing to wait for
+  stored.advance(3);
+  stored.advance(2);            // never goes back
+  stored.wait_until_stored(3);  // returns at once
+  std::thread reader([&] { stored.wait_until_stored(4); });
+  stored.wait_until_waiting(1);
+  stored.advance(4);
+  reader.join();
 }
 
 }  // namespace

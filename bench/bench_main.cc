@@ -58,23 +58,23 @@ void add_api_flags(CLI::App& command, allot::bench::ApiConfig& c, std::string& o
       ->check(CLI::Range(1, 4'096));
 }
 
-int run_scale(const allot::bench::ScaleConfig& config, const std::string& output) {
-  const allot::bench::ScaleReport report = allot::bench::run_scale(config, stderr);
+template <typename Report>
+void print(const Report& report, const std::string& output) {
   if (output == "json") {
     allot::bench::print_json(report, stdout);
   } else {
     allot::bench::print_table(report, stdout);
   }
+}
+
+int run_scale(const allot::bench::ScaleConfig& config, const std::string& output) {
+  print(allot::bench::run_scale(config, stderr), output);
   return 0;
 }
 
 int run_api(const allot::bench::ApiConfig& config, const std::string& output) {
   const allot::bench::ApiReport report = allot::bench::run_api(config, stderr);
-  if (output == "json") {
-    allot::bench::print_json(report, stdout);
-  } else {
-    allot::bench::print_table(report, stdout);
-  }
+  print(report, output);
   if (!report.error.empty()) std::fprintf(stderr, "allot-bench api: %s\n", report.error.c_str());
   return report.error.empty() ? 0 : 1;
 }

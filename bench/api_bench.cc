@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "bench/allotd_process.h"
 #include "bench/http_load_client.h"
+#include "bench/process_stats.h"
+#include "tools/allotd_child.h"
 
 namespace allot::bench {
 namespace {
@@ -142,8 +143,7 @@ class ApiBench {
   // SIGTERM rather than SIGKILL, also after a failure: allotd then stops its
   // pods (an hour-long sleep) itself.
   ~ApiBench() {
-    int ignored = 0;
-    if (allotd_ && allotd_->pid() > 0) allotd_->terminate(kStopLimit, ignored);
+    if (allotd_) allotd_->stop(kStopLimit);
   }
   ApiBench(const ApiBench&) = delete;
   ApiBench& operator=(const ApiBench&) = delete;
@@ -158,22 +158,20 @@ class ApiBench {
   }
 
  private:
-  AllotdLaunch launch(const std::string& listen, int generation) const {
-    AllotdLaunch launch;
-    launch.binary = config_.allotd;
-    launch.data_dir = data_dir_;
-    launch.listen = listen;
-    launch.stdout_path = (work_ / ("allotd-" + std::to_string(generation) + ".out")).string();
-    launch.stderr_path = (work_ / ("allotd-" + std::to_string(generation) + ".err")).string();
-    launch.extra_args = {"--no-cgroups", "--threads", std::to_string(config_.allotd_threads)};
-    return launch;
+  tools::AllotdLaunch launch(const std::string& listen) const {
+    return {config_.allotd,
+            data_dir_,
+            listen,
+            (work_ / "allotd.err").string(),
+            {"--no-cgroups", "--threads", std::to_string(config_.allotd_threads)}};
   }
 
   std::string start() {
-    allotd_ = std::make_unique<AllotdProcess>(launch("127.0.0.1:0", 0));
-    if (!allotd_->spawned()) return "cannot start " + config_.allotd;
-    port_ = allotd_->wait_port(kStartLimit);
-    if (port_ == 0) return "allotd did not start: " + allotd_->stderr_tail();
+    allotd_ = std::make_unique<tools::AllotdChild>(launch("127.0.0.1:0"));
+    if (std::string error = allotd_->start(kStartLimit); !error.empty()) {
+      return "allotd did not start: " + error;
+    }
+    port_ = allotd_->port();
     std::fprintf(log_, "allotd %d listening on port %d, data in %s\n", allotd_->pid(), port_,
                  data_dir_.c_str());
     return {};
@@ -195,7 +193,7 @@ class ApiBench {
     std::string first_error;
     std::vector<std::vector<double>> latencies(static_cast<size_t>(clients));
     std::fprintf(log_, "submitting %d workloads from %d clients\n", config_.submits, clients);
-    const AllotdProcess::CpuTime cpu_before = allotd_->cpu_time();
+    const CpuTime cpu_before = cpu_time(allotd_->pid());
     const double client_cpu_before = own_cpu_s();
     const auto start = SteadyClock::now();
     std::vector<std::thread> threads;
@@ -220,7 +218,7 @@ class ApiBench {
     }
     for (std::thread& thread : threads) thread.join();
     report_.submit_wall_s = seconds_since(start);
-    const AllotdProcess::CpuTime cpu_after = allotd_->cpu_time();
+    const CpuTime cpu_after = cpu_time(allotd_->pid());
     const double client_cpu = own_cpu_s() - client_cpu_before;
     std::vector<double> all;
     for (const std::vector<double>& mine : latencies)
@@ -271,7 +269,7 @@ class ApiBench {
       return "the list returned " + std::to_string(report_.list_items) + " items, not 10000";
     }
     std::vector<double> times;
-    const double cpu_before = allotd_->cpu_time().total_s;
+    const double cpu_before = cpu_time(allotd_->pid()).total_s;
     for (int32_t run = 0; run < config_.list_runs; ++run) {
       const auto sent = SteadyClock::now();
       const httplib::Result res = http->Get(path);
@@ -279,7 +277,7 @@ class ApiBench {
       if (!res || res->status != 200) return "list failed: " + describe(res);
       times.push_back(elapsed);
     }
-    report_.list_allotd_cpu_ms = (allotd_->cpu_time().total_s - cpu_before) * 1000.0 /
+    report_.list_allotd_cpu_ms = (cpu_time(allotd_->pid()).total_s - cpu_before) * 1000.0 /
                                  std::max<double>(1, static_cast<double>(config_.list_runs));
     report_.list_10k_p50_ms = percentile(times, 50);
     report_.list_10k_p99_ms = percentile(times, 99);
@@ -338,29 +336,33 @@ class ApiBench {
   }
 
   std::string restart() {
-    int exit_code = 0;
-    report_.stop_s = allotd_->terminate(kStopLimit, exit_code);
-    if (report_.stop_s < 0) return "allotd did not stop within 120 s of SIGTERM";
-    if (exit_code != 0) return "allotd exited with " + std::to_string(exit_code);
+    const tools::ProcessExit exit = allotd_->stop(kStopLimit);
+    report_.stop_s = exit.seconds;
+    if (exit.killed_after_deadline) return "allotd did not stop within 120 s of SIGTERM";
+    if (!exit.exited || exit.code != 0) {
+      return "allotd ended with " + std::string(exit.exited ? "code " : "signal ") +
+             std::to_string(exit.code);
+    }
     std::fprintf(log_, "stopped with SIGTERM in %.3f s; starting again on port %d\n",
                  report_.stop_s, port_);
-    allotd_ = std::make_unique<AllotdProcess>(launch("127.0.0.1:" + std::to_string(port_), 1));
-    if (!allotd_->spawned()) return "cannot start " + config_.allotd + " again";
+    allotd_ = std::make_unique<tools::AllotdChild>(launch("127.0.0.1:" + std::to_string(port_)));
+    if (std::string error = allotd_->start(kStartLimit); !error.empty()) {
+      return "allotd did not start again: " + error;
+    }
     const auto exec = allotd_->started_at();
     if (!poll_ok("/readyz", exec, false)) return "allotd did not become ready: " + tail();
     report_.restart_100k_s = seconds_since(exec);
-    report_.restart_allotd_cpu_s = allotd_->cpu_time().total_s;
+    report_.restart_allotd_cpu_s = cpu_time(allotd_->pid()).total_s;
     if (!poll_ok("/api/v1/workloads?limit=1", exec, true)) {
       return "the first list after the restart failed: " + tail();
     }
     report_.restart_first_list_s = seconds_since(exec);
-    report_.rss_after_restart_mib = allotd_->rss_mib();
+    report_.rss_after_restart_mib = rss_mib(allotd_->pid());
     std::fprintf(log_, "  ready %.3f s after exec, first list %.3f s after exec, RSS %.0f MiB\n",
                  report_.restart_100k_s, report_.restart_first_list_s,
                  report_.rss_after_restart_mib);
     if (std::string error = count_all(); !error.empty()) return error;
-    int ignored = 0;
-    allotd_->terminate(kStopLimit, ignored);
+    allotd_->stop(kStopLimit);
     return {};
   }
 
@@ -409,14 +411,19 @@ class ApiBench {
     return {};
   }
 
-  std::string tail() const { return allotd_ ? allotd_->stderr_tail() : std::string(); }
+  // The last part of allotd's stderr, for error messages.
+  std::string tail() const {
+    const std::string text = allotd_ ? allotd_->stderr_text() : std::string();
+    constexpr size_t kTail = 2000;
+    return text.size() <= kTail ? text : text.substr(text.size() - kTail);
+  }
 
   const ApiConfig& config_;
   ApiReport& report_;
   std::FILE* log_;
   fs::path work_;
   std::string data_dir_;
-  std::unique_ptr<AllotdProcess> allotd_;
+  std::unique_ptr<tools::AllotdChild> allotd_;
   int port_ = 0;
 };
 

@@ -1,37 +1,32 @@
 // AllotdProcess: the built allotd binary run as a child process for API
-// integration tests.
+// integration tests, on a temporary folder of its own (the process itself is
+// tools/allotd_child.h).
 //
 // Contract:
 // - The constructor makes a fresh temporary folder (mode 0755, so that pods
 //   running as allot-<team> users can reach what tests put there); allotd's
 //   --data-dir is its `data` subfolder. The destructor stops allotd and
 //   removes the folder with everything in it.
-// - start() runs `allotd --listen 127.0.0.1:0 --data-dir DATA FLAGS...`,
-//   reads the port from its first stdout line (`allotd listening on
-//   http://127.0.0.1:PORT`) and returns once that line came, or an error
-//   (with allotd's stderr) after the deadline. allotd's stderr goes to
-//   `allotd.stderr` in the temporary folder.
-// - stop() sends SIGTERM and waits for the exit; after the deadline it sends
-//   SIGKILL. kill() is SIGKILL at once (a crash). restart() stops and starts
-//   again on the same data folder with the same flags.
-// - The child gets SIGKILL when the test process dies.
+// - start() runs `allotd --listen 127.0.0.1:0 --data-dir DATA FLAGS...` and
+//   returns once it listens, or an error (with allotd's stderr) after the
+//   deadline. allotd's stderr goes to `allotd.stderr` in the temporary folder.
+// - stop() and kill() as AllotdChild's; restart() stops and starts again on
+//   the same data folder with the same flags.
 #pragma once
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <sys/types.h>
 
+#include "tools/allotd_child.h"
+
 namespace allot::server_test {
 
-// How a stopped allotd ended.
-struct ProcessExit {
-  bool exited = false;  // by exit(); else by a signal
-  int code = 0;         // the exit code, or the signal
-  bool killed_after_deadline = false;
-};
+using tools::ProcessExit;
 
 class AllotdProcess {
  public:
@@ -47,9 +42,9 @@ class AllotdProcess {
   ProcessExit kill();
   [[nodiscard]] std::string restart();
 
-  [[nodiscard]] bool running() const { return pid_ > 0; }
-  [[nodiscard]] int port() const { return port_; }
-  [[nodiscard]] pid_t pid() const { return pid_; }
+  [[nodiscard]] bool running() const { return child_ && child_->running(); }
+  [[nodiscard]] int port() const { return child_ ? child_->port() : 0; }
+  [[nodiscard]] pid_t pid() const { return child_ ? child_->pid() : -1; }
   [[nodiscard]] const std::filesystem::path& temp_dir() const { return temp_dir_; }
   [[nodiscard]] std::filesystem::path data_dir() const { return temp_dir_ / "data"; }
   // What allotd wrote on stderr so far (for failure messages).
@@ -59,13 +54,9 @@ class AllotdProcess {
   static std::string binary();
 
  private:
-  ProcessExit wait_for_exit(std::chrono::milliseconds deadline);
-
   std::filesystem::path temp_dir_;
   std::vector<std::string> flags_;
-  pid_t pid_ = -1;
-  int stdout_fd_ = -1;
-  int port_ = 0;
+  std::unique_ptr<tools::AllotdChild> child_;
 };
 
 }  // namespace allot::server_test

@@ -3,12 +3,15 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include <yaml-cpp/yaml.h>
 
+#include "api/json_unique_keys.h"
 #include "api/manifest_fields.h"
 #include "api/policy_documents.h"
 #include "api/scenario_document.h"
@@ -155,22 +158,62 @@ Status decode_document(const DocNode& document, ManifestBundle& bundle) {
   return add_to_bundle(kind, std::move(meta), spec, bundle);
 }
 
+// "spec.podSets[0].resources" of the steps that lead there.
+std::string field_path(std::span<const JsonStep> steps) {
+  std::string path;
+  for (const JsonStep& step : steps) {
+    if (const std::string* key = std::get_if<std::string>(&step)) {
+      path += (path.empty() ? "" : ".") + *key;
+    } else {
+      path += "[" + std::to_string(std::get<size_t>(step)) + "]";
+    }
+  }
+  return path;
+}
+
+// A key that repeats in a JSON body, located as MapReader locates one of a
+// YAML map: the document and the field path. The documents are the body, its
+// elements (an array) or the elements of its List's items.
+Status repeated_key_error(const nlohmann::json& body, bool is_list, std::span<const JsonStep> path,
+                          std::string_view source) {
+  const std::string message = "duplicate key '" + std::get<std::string>(path.back()) + "'";
+  if (!is_list && !body.is_array()) {
+    return located(invalid_argument(message, field_path(path)),
+                   document_label(DocNode(body), 1, source));
+  }
+  const size_t skip = is_list ? 1 : 0;  // "items"
+  const bool in_items = !is_list || path.front() == JsonStep(std::string("items"));
+  const size_t* index =
+      in_items && path.size() > skip + 1 ? std::get_if<size_t>(&path[skip]) : nullptr;
+  if (index == nullptr) {  // among the List's own fields, in no document
+    const std::string where = field_path(path);
+    return invalid_argument(message, source.empty() ? where : std::string(source) + ": " + where);
+  }
+  const nlohmann::json& documents = is_list ? body.at("items") : body;
+  return located(invalid_argument(message, field_path(path.subspan(skip + 1))),
+                 document_label(DocNode(documents.at(*index)), *index + 1, source));
+}
+
 // The documents of a JSON body: one object, an array of them, or a
 // Kubernetes-style List ({"kind": "List", "items": [...]}); nullopt for
 // anything else, malformed JSON included, which is for yaml-cpp: it says
-// where the text is wrong.
-std::optional<std::vector<nlohmann::json>> as_json_documents(const std::string& text) {
+// where the text is wrong. A key that repeats within an object is an error.
+Result<std::optional<std::vector<nlohmann::json>>> as_json_documents(const std::string& text,
+                                                                     std::string_view source) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || (text[first] != '{' && text[first] != '[')) {
-    return std::nullopt;
+    return std::optional<std::vector<nlohmann::json>>();
   }
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-  if (json.is_discarded()) return std::nullopt;
+  UniqueKeysJson parsed = parse_json_unique_keys(text);
+  nlohmann::json& json = parsed.value;
+  if (json.is_discarded()) return std::optional<std::vector<nlohmann::json>>();
   const auto list = json.is_object() ? json.find("items") : json.end();
-  if (json.is_object() && json.value("kind", nlohmann::json()) == "List" && list != json.end() &&
-      list->is_array()) {
-    json = std::move(*list);
+  const bool is_list = json.is_object() && json.value("kind", nlohmann::json()) == "List" &&
+                       list != json.end() && list->is_array();
+  if (!parsed.repeated_key.empty()) {
+    return repeated_key_error(json, is_list, parsed.repeated_key, source);
   }
+  if (is_list) json = std::move(*list);
   std::vector<nlohmann::json> documents;
   if (json.is_array()) {
     documents.reserve(json.size());
@@ -178,7 +221,7 @@ std::optional<std::vector<nlohmann::json>> as_json_documents(const std::string& 
   } else {
     documents.push_back(std::move(json));
   }
-  return documents;
+  return std::optional(std::move(documents));
 }
 
 Result<std::vector<YAML::Node>> load_yaml(const std::string& text, std::string_view source) {
@@ -237,11 +280,13 @@ Result<ParsedManifests> parse_documents(const std::string& text, const ManifestD
     return Status(utf8.code(), utf8.message(), where);
   }
   ParsedManifests parsed;
-  if (std::optional<std::vector<nlohmann::json>> documents = as_json_documents(text)) {
+  ALLOT_ASSIGN_OR_RETURN(std::optional<std::vector<nlohmann::json>> json_documents,
+                         as_json_documents(text, source));
+  if (json_documents) {
     // Decoded from the JSON values directly: yaml-cpp's parser and nodes were
     // most of a submit's cost.
-    for (size_t i = 0; i < documents->size(); ++i) {
-      nlohmann::json& document = (*documents)[i];
+    for (size_t i = 0; i < json_documents->size(); ++i) {
+      nlohmann::json& document = (*json_documents)[i];
       if (document.is_null()) continue;  // as an empty YAML document
       fill_default(document, "namespace", defaults.workload_namespace);
       fill_default(document, "name", defaults.workload_name);

@@ -3,30 +3,11 @@
 #include <cstdint>
 #include <string>
 
+#include "api/civil_time.h"
 #include "api/trace_csv.h"
 
 namespace allot {
 namespace {
-
-constexpr int64_t kSecondsPerDay = 86'400;
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-// days_from_civil). REQUIRES: 1 <= month <= 12, 1 <= day <= 31.
-int64_t days_from_civil(int64_t year, int64_t month, int64_t day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t year_of_era = year - era * 400;
-  const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146'097 + day_of_era - 719'468;
-}
-
-bool is_leap(int64_t year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-int64_t days_in_month(int64_t year, int64_t month) {
-  constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return month == 2 && is_leap(year) ? 29 : kDays[month - 1];
-}
 
 // Reads `width` digits at `pos`, or -1 when they are not all digits.
 int64_t digits(std::string_view text, size_t pos, size_t width) {
@@ -62,13 +43,15 @@ Result<Timestamp> parse_philly_time(std::string_view text) {
   const int64_t hour = with_time ? digits(text, 11, 2) : 0;
   const int64_t minute = with_time ? digits(text, 14, 2) : 0;
   const int64_t second = with_time ? digits(text, 17, 2) : 0;
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month) ||
-      hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+  // digits() is -1 for a non-digit; a trace has no leap seconds.
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || second > 59) {
     return bad;
   }
-  const int64_t seconds =
-      days_from_civil(year, month, day) * kSecondsPerDay + hour * 3600 + minute * 60 + second;
-  return Timestamp::from_millis(seconds * 1000);
+  const Result<int64_t> seconds =
+      to_unix_seconds({static_cast<int>(year), static_cast<int>(month), static_cast<int>(day),
+                       static_cast<int>(hour), static_cast<int>(minute), static_cast<int>(second)});
+  if (!seconds.ok()) return bad;
+  return Timestamp::from_millis(*seconds * 1000);
 }
 
 Result<std::vector<TraceJob>> parse_philly_trace(std::string_view text,

@@ -1,28 +1,17 @@
 #include "api/rfc3339.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
+
+#include "api/civil_time.h"
 
 namespace allot {
 namespace {
 
-// Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil):
-// timegm() is not in POSIX and depends on the process's locale settings.
-int64_t days_from_civil(int64_t year, int64_t month, int64_t day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t year_of_era = year - era * 400;
-  const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + day_of_era - 719468;
-}
-
-int64_t days_in_month(int64_t year, int64_t month) {
-  constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[month - 1];
-}
+// The times RFC 3339 can write: four-digit years.
+constexpr int64_t kFirstMillis = -62'167'219'200'000;  // 0000-01-01T00:00:00.000Z
+constexpr int64_t kLastMillis = 253'402'300'799'999;   // 9999-12-31T23:59:59.999Z
 
 bool read_digits(std::string_view text, size_t& pos, size_t count, int64_t& out) {
   if (pos + count > text.size()) return false;
@@ -45,15 +34,13 @@ bool expect(std::string_view text, size_t& pos, char c) {
 }  // namespace
 
 std::string format_rfc3339(Timestamp at) {
-  const int64_t ms = at.ms();
-  const auto seconds = static_cast<time_t>(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
-  const int64_t millis = ms - static_cast<int64_t>(seconds) * 1000;
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
+  const int64_t ms = std::clamp(at.ms(), kFirstMillis, kLastMillis);
+  const int64_t seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
+  const int64_t millis = ms - seconds * 1000;
+  const CivilTime utc = civil_from_unix_seconds(seconds);
   char buffer[96];
-  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                static_cast<int>(millis));
+  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.year, utc.month,
+                utc.day, utc.hour, utc.minute, utc.second, static_cast<int>(millis));
   return buffer;
 }
 
@@ -70,10 +57,11 @@ Result<Timestamp> parse_rfc3339(std::string_view text) {
     return invalid_argument("malformed time '" + std::string(text) +
                             "'; expected RFC 3339, e.g. 2026-11-30T05:00:00Z");
   };
-  if (!fields_ok || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month) ||
-      hour > 23 || minute > 59 || second > 60) {
-    return bad();
-  }
+  if (!fields_ok) return bad();
+  const Result<int64_t> local_seconds =
+      to_unix_seconds({static_cast<int>(year), static_cast<int>(month), static_cast<int>(day),
+                       static_cast<int>(hour), static_cast<int>(minute), static_cast<int>(second)});
+  if (!local_seconds.ok()) return bad();
   int64_t millis = 0;
   if (pos < text.size() && text[pos] == '.') {
     ++pos;
@@ -102,8 +90,7 @@ Result<Timestamp> parse_rfc3339(std::string_view text) {
     return bad();
   }
   if (pos != text.size()) return bad();
-  const int64_t days = days_from_civil(year, month, day);
-  const int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
+  const int64_t seconds = *local_seconds - offset_minutes * 60;
   return Timestamp::from_millis(seconds * 1000 + millis);
 }
 

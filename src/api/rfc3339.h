@@ -4,6 +4,9 @@
 // Contract: Timestamps are milliseconds since the Unix epoch. parse accepts
 // the form format writes, with or without the fraction (1 to 9 digits,
 // truncated to milliseconds) and with "Z" or a numeric offset ("+02:00").
+// RFC 3339 years have four digits: format writes a time before year 0 or
+// after 9999 (Timestamp::infinite_future()) as the first or last millisecond
+// it can express. The calendar is civil_time.h's.
 #pragma once
 
 #include <string>

@@ -13,18 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.h"
-#include "model/workload.h"
-#include "model/workload_status.h"
+#include "model/workload_document.h"
 
 namespace allot {
-
-struct WorkloadDocument {
-  uint64_t uid = 0;
-  Workload workload;
-  WorkloadStatus status;
-
-  friend bool operator==(const WorkloadDocument&, const WorkloadDocument&) = default;
-};
 
 // The stored and served text: the canonical JSON (keys sorted, as
 // nlohmann::json::dump() writes them), written without building a tree.

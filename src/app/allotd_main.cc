@@ -1,6 +1,6 @@
 // allotd: the allot server. The only place where allotd's implementations are
 // chosen (DESIGN.md section 10): SQLite (or in-memory) store, the local
-// executor and health checker, the system clock.
+// executor and health checker, the system clock, spdlog's Logger (on stderr).
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -12,14 +12,16 @@
 #include <CLI/CLI.hpp>
 #include <pthread.h>
 
+#include "app/spdlog_logger.h"
 #include "backends/local/health_checker.h"
 #include "backends/local/local_executor.h"
 #include "base/clock.h"
+#include "base/logger.h"
 #include "base/time.h"
 #include "server/api_server.h"
-#include "service/control_plane.h"
+#include "service/control/control_plane.h"
 #include "store/memory_store.h"
-#include "store/sqlite_store.h"
+#include "store/sqlite/sqlite_store.h"
 
 namespace {
 
@@ -32,6 +34,7 @@ struct Flags {
   bool no_cgroups = false;
   bool memory_store = false;
   size_t threads = 64;
+  std::string log_level = "info";
 };
 
 // Forwards pod exits to the control plane, which is built after the executor
@@ -86,7 +89,7 @@ allot::Result<std::unique_ptr<allot::Store>> open_store(const Flags& flags) {
   return std::unique_ptr<allot::Store>(std::move(store));
 }
 
-int serve(const Flags& flags) {
+int serve(const Flags& flags, allot::Logger& logger) {
   const auto listen = parse_listen(flags.listen);
   if (!listen.ok()) return fail(listen.status().to_string());
   const auto interval = allot::parse_duration(flags.health_interval);
@@ -132,11 +135,13 @@ int serve(const Flags& flags) {
     server.stop();
   });
   signals.detach();
+  // The first line of stdout, which tools/allotd_child.h waits for: not a log entry.
   std::cout << "allotd listening on http://" << listen->first << ":" << *port << std::endl;
-  std::cout << "allotd data in " << data_dir << " (logs under " << data_dir << "/logs)"
-            << std::endl;
+  logger.info("allotd started", {{"data_dir", data_dir}, {"logs", data_dir + "/logs"}});
   server.serve();
+  logger.info("allotd stopping");
   plane.shutdown();
+  logger.info("allotd stopped");
   return 0;
 }
 
@@ -166,10 +171,15 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--no-cgroups", flags.no_cgroups, "run pods without cgroup v2 limits");
   app.add_option("--threads", flags.threads, "HTTP worker threads")->capture_default_str();
+  app.add_option("--log-level", flags.log_level, "debug, info, warn or error (logs go to stderr)")
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  return serve(flags);
+  const allot::Result<allot::LogLevel> level = allot::parse_log_level(flags.log_level);
+  if (!level.ok()) return fail(level.status().to_string());
+  const auto logger = allot::app::SpdlogLogger::to_stderr("allotd", *level);
+  return serve(flags, *logger);
 }

@@ -4,9 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "api/resource_kinds.h"
 #include "cli/api_paths.h"
 #include "cli/exit_codes.h"
-#include "cli/resource_kind.h"
 #include "cli/server_verb.h"
 #include "cli/workload_ref.h"
 

@@ -4,11 +4,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "api/resource_kinds.h"
 #include "base/clock.h"
 #include "cli/api_paths.h"
 #include "cli/exit_codes.h"
 #include "cli/policy_description.h"
-#include "cli/resource_kind.h"
 #include "cli/server_verb.h"
 #include "cli/workload_description.h"
 #include "cli/workload_ref.h"

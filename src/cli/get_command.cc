@@ -5,13 +5,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "api/resource_kinds.h"
 #include "base/clock.h"
 #include "cli/api_paths.h"
 #include "cli/exit_codes.h"
 #include "cli/json_fields.h"
 #include "cli/json_yaml.h"
 #include "cli/object_tables.h"
-#include "cli/resource_kind.h"
 #include "cli/server_verb.h"
 #include "cli/workload_listing.h"
 #include "cli/workload_ref.h"

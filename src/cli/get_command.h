@@ -1,7 +1,7 @@
 // `allot get KIND [NAME] [-n NS | -A] [-o wide|json|yaml] [--phase P]
 // [--team T] [--limit N] [--server URL]`: lists or shows objects of allotd.
 //
-// Contract: KIND is any form resource_kind.h accepts. Workloads are listed
+// Contract: KIND is any form api/resource_kinds.h accepts. Workloads are listed
 // across all namespaces unless -n is given (-A says so explicitly), with
 // --phase (comma-separated), --team and --limit sent as query parameters
 // and `continue` tokens followed until the list is complete or --limit

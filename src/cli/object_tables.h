@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/resource_kinds.h"
 #include "base/time.h"
-#include "cli/resource_kind.h"
 
 namespace allot::cli {
 

@@ -18,8 +18,8 @@
 #include "cli/exit_codes.h"
 #include "cli/replay_metrics.h"
 #include "cli/server_verb.h"
-#include "service/arrival_stream.h"
-#include "service/simulation_runner.h"
+#include "service/simulation/arrival_stream.h"
+#include "service/simulation/simulation_runner.h"
 
 namespace allot::cli {
 namespace {

@@ -18,8 +18,8 @@
 #include "cli/trace_output.h"
 #include "cli/trace_simulation.h"
 #include "model/policy.h"
-#include "service/simulation_runner.h"
-#include "service/workload_csv.h"
+#include "service/simulation/simulation_runner.h"
+#include "service/simulation/workload_csv.h"
 
 namespace allot::cli {
 namespace {

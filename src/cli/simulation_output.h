@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "service/simulation_report.h"
+#include "service/simulation/simulation_report.h"
 
 namespace allot::cli {
 

@@ -7,7 +7,7 @@
 
 #include "api/manifest_parser.h"
 #include "model/policy.h"
-#include "service/simulation_runner.h"
+#include "service/simulation/simulation_runner.h"
 
 namespace allot::cli {
 namespace {

@@ -23,8 +23,8 @@
 #include "api/trace_reader.h"
 #include "base/result.h"
 #include "base/time.h"
-#include "service/trace_arrivals.h"
-#include "service/trace_metrics.h"
+#include "service/simulation/trace_arrivals.h"
+#include "service/simulation/trace_metrics.h"
 
 namespace allot::cli {
 

@@ -13,7 +13,7 @@
 #include <httplib.h>
 
 #include "base/result.h"
-#include "service/control_plane.h"
+#include "service/control/control_plane.h"
 
 namespace allot::server {
 

@@ -1,7 +1,11 @@
 // Health, apply, policy objects and top.
 #include <string>
 
+#include "api/cluster_view_json.h"
+#include "api/manifest_parser.h"
+#include "api/resource_kinds.h"
 #include "server/http_responses.h"
+#include "server/request_caller.h"
 #include "server/routes.h"
 
 namespace allot::server {
@@ -29,80 +33,69 @@ Result<bool> dry_run_of(const httplib::Request& req) {
   return invalid_argument("dryRun must be true or false, not '" + value + "'", "dryRun");
 }
 
-nlohmann::json changes_json(const ApplyResult& result) {
-  nlohmann::json changes = nlohmann::json::array();
-  for (const PolicyChange& change : result.changes) {
-    std::string name = change.name;
-    std::string ns;
-    if (change.kind == "Workload") {
-      ns = name.substr(0, name.find('/'));
-      name = name.substr(name.find('/') + 1);
-    }
-    std::string diff;
-    for (const std::string& line : change.diff) diff += (diff.empty() ? "" : "\n") + line;
-    changes.push_back({{"kind", change.kind},
-                       {"name", name},
-                       {"namespace", ns},
-                       {"action", change.action},
-                       {"diff", diff}});
+// The manifest kind of a policy path segment ("teams" -> "Team").
+Result<std::string> policy_kind_of(const std::string& plural) {
+  const KindInfo* info = kind_by_plural(plural);
+  if (info == nullptr || info->kind == ResourceKind::kWorkload ||
+      info->kind == ResourceKind::kNode) {
+    return not_found("unknown resource '" + plural + "'");
   }
-  return {{"dryRun", result.dry_run}, {"changes", std::move(changes)}};
+  return std::string(info->manifest_kind);
+}
+
+void apply(PolicyService& policies, const httplib::Request& req, httplib::Response& res) {
+  if (!accept_manifest_body(req, res)) return;
+  const Result<bool> dry_run = dry_run_of(req);
+  if (!dry_run.ok()) return send_error(res, dry_run.status());
+  const Result<ParsedManifests> parsed = parse_manifests_with_documents(req.body);
+  if (!parsed.ok()) return send_error(res, parsed.status());
+  const Result<ApplyResult> result = policies.apply(caller_of(req), *parsed, *dry_run);
+  if (!result.ok()) return send_error(res, result.status());
+  send_json(res, 200, apply_result_json(*result));
 }
 
 }  // namespace
 
 void add_policy_routes(httplib::Server& http, ControlPlane& plane) {
-  http.Post("/api/v1/apply", [&plane](const httplib::Request& req, httplib::Response& res) {
-    if (!accept_manifest_body(req, res)) return;
-    const Result<bool> dry_run = dry_run_of(req);
-    if (!dry_run.ok()) return send_error(res, dry_run.status());
-    const Result<ApplyResult> result = plane.apply(req.body, *dry_run);
-    if (!result.ok()) return send_error(res, result.status());
-    send_json(res, 200, changes_json(*result));
+  PolicyService& policies = plane.policies();
+  http.Post("/api/v1/apply", [&policies](const httplib::Request& req, httplib::Response& res) {
+    apply(policies, req, res);
   });
-  http.Get("/api/v1/top", [&plane](const httplib::Request&, httplib::Response& res) {
-    send_json(res, 200, plane.top());
+  http.Get("/api/v1/top", [&policies](const httplib::Request& req, httplib::Response& res) {
+    const Result<TopView> top = policies.top(caller_of(req));
+    if (!top.ok()) return send_error(res, top.status());
+    send_json(res, 200, top_json(*top));
   });
   const char* kObjects =
       "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses)";
-  http.Get(kObjects, [&plane](const httplib::Request& req, httplib::Response& res) {
-    const Result<nlohmann::json> items = plane.list_objects(req.matches[1]);
+  http.Get(kObjects, [&policies](const httplib::Request& req, httplib::Response& res) {
+    const Result<std::string> kind = policy_kind_of(req.matches[1]);
+    if (!kind.ok()) return send_error(res, kind.status());
+    const Result<std::vector<PolicyObjectView>> items =
+        policies.list_objects(caller_of(req), *kind);
     if (!items.ok()) return send_error(res, items.status());
-    send_json(res, 200, *items);
+    const Result<nlohmann::json> body = policy_list_json(*items);
+    if (!body.ok()) return send_error(res, body.status());
+    send_json(res, 200, *body);
   });
   const std::string kObject = std::string(kObjects) + "/([^/]+)";
-  http.Get(kObject, [&plane](const httplib::Request& req, httplib::Response& res) {
-    const Result<nlohmann::json> object = plane.get_object(req.matches[1], req.matches[2]);
+  http.Get(kObject, [&policies](const httplib::Request& req, httplib::Response& res) {
+    const Result<std::string> kind = policy_kind_of(req.matches[1]);
+    if (!kind.ok()) return send_error(res, kind.status());
+    const Result<PolicyObjectView> object =
+        policies.get_object(caller_of(req), *kind, req.matches[2]);
     if (!object.ok()) return send_error(res, object.status());
-    send_json(res, 200, *object);
+    const Result<nlohmann::json> body = policy_object_json(*object);
+    if (!body.ok()) return send_error(res, body.status());
+    send_json(res, 200, *body);
   });
-  http.Delete(kObject, [&plane](const httplib::Request& req, httplib::Response& res) {
-    const std::string kind = plural_to_kind(req.matches[1]);
-    const Status deleted = plane.delete_object(kind, req.matches[2]);
+  http.Delete(kObject, [&policies](const httplib::Request& req, httplib::Response& res) {
+    const Result<std::string> kind = policy_kind_of(req.matches[1]);
+    if (!kind.ok()) return send_error(res, kind.status());
+    const Status deleted = policies.delete_object(caller_of(req), *kind, req.matches[2]);
     if (!deleted.ok()) return send_error(res, deleted);
-    send_json(res, 200, {{"deleted", kind + "/" + std::string(req.matches[2])}});
+    send_json(res, 200, {{"deleted", *kind + "/" + std::string(req.matches[2])}});
   });
-}
-
-void add_node_routes(httplib::Server& http, ControlPlane& plane) {
-  http.Get("/api/v1/nodes", [&plane](const httplib::Request&, httplib::Response& res) {
-    send_json(res, 200, plane.list_nodes());
-  });
-  http.Get("/api/v1/nodes/([^/]+)", [&plane](const httplib::Request& req, httplib::Response& res) {
-    const Result<nlohmann::json> node = plane.get_node(req.matches[1]);
-    if (!node.ok()) return send_error(res, node.status());
-    send_json(res, 200, *node);
-  });
-  http.Post("/api/v1/nodes/([^/]+)/(cordon|drain|uncordon)",
-            [&plane](const httplib::Request& req, httplib::Response& res) {
-              const std::string verb = req.matches[2];
-              const NodeAction action = verb == "cordon"  ? NodeAction::kCordon
-                                        : verb == "drain" ? NodeAction::kDrain
-                                                          : NodeAction::kUncordon;
-              const Result<nlohmann::json> node = plane.node_action(req.matches[1], action);
-              if (!node.ok()) return send_error(res, node.status());
-              send_json(res, 200, *node);
-            });
 }
 
 }  // namespace allot::server

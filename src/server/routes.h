@@ -7,7 +7,7 @@
 
 #include <httplib.h>
 
-#include "service/control_plane.h"
+#include "service/control/control_plane.h"
 
 namespace allot::server {
 

@@ -3,7 +3,10 @@
 #include <string>
 #include <string_view>
 
+#include "api/workload_submission.h"
+#include "api/workload_view_json.h"
 #include "server/http_responses.h"
+#include "server/request_caller.h"
 #include "server/routes.h"
 
 namespace allot::server {
@@ -51,37 +54,38 @@ Result<WorkloadQuery> query_of(const httplib::Request& req, std::string ns) {
   return query;
 }
 
-void list(ControlPlane& plane, const httplib::Request& req, httplib::Response& res,
+void list(const WorkloadService& workloads, const httplib::Request& req, httplib::Response& res,
           std::string ns) {
   const Result<WorkloadQuery> query = query_of(req, std::move(ns));
   if (!query.ok()) return send_error(res, query.status());
-  const Result<WorkloadPage> page = plane.list_workloads(*query);
+  const Result<WorkloadPage> page = workloads.list(caller_of(req), *query);
   if (!page.ok()) return send_error(res, page.status());
-  // One allocation for the whole answer (a page of 10,000 is about 6 MB).
-  constexpr std::string_view kItems = "{\"items\":";
-  constexpr std::string_view kContinue = ",\"continue\":\"";
-  std::string body;
-  body.reserve(kItems.size() + page->items.size() + kContinue.size() + page->continue_token.size() +
-               3);
-  body.append(kItems).append(page->items).append(kContinue).append(page->continue_token);
-  body.append("\"}");
-  send_raw_json(res, 200, std::move(body));
+  send_raw_json(res, 200, encode_workload_page(*page));
 }
 
-template <typename Call>
-void answer(httplib::Response& res, int status, Call&& call) {
-  const Result<nlohmann::json> body = call();
-  if (!body.ok()) return send_error(res, body.status());
-  send_json(res, status, *body);
+void create(WorkloadService& workloads, const httplib::Request& req, httplib::Response& res) {
+  if (!accept_manifest_body(req, res)) return;
+  const uint64_t uid = workloads.allocate_uid();
+  const Result<Workload> workload = decode_workload_submission(req.body, req.matches[1], uid);
+  if (!workload.ok()) return send_error(res, workload.status());
+  const Result<StoredWorkload> created = workloads.create(caller_of(req), *workload, uid);
+  if (!created.ok()) return send_error(res, created.status());
+  send_raw_json(res, 201, **created);
 }
 
-void logs(ControlPlane& plane, const httplib::Request& req, httplib::Response& res) {
+void answer_view(httplib::Response& res, const Result<WorkloadView>& view) {
+  if (!view.ok()) return send_error(res, view.status());
+  send_json(res, 200, workload_view_json(*view));
+}
+
+void logs(const WorkloadService& workloads, const httplib::Request& req, httplib::Response& res) {
   const Result<uint64_t> pod = unsigned_param(req, "pod", 0, 1 << 20);
   const Result<uint64_t> offset = unsigned_param(req, "offset", 0, INT64_MAX);
   if (!pod.ok()) return send_error(res, pod.status());
   if (!offset.ok()) return send_error(res, offset.status());
-  const Result<LogChunk> chunk = plane.workload_log(
-      req.matches[1], req.matches[2], static_cast<int32_t>(*pod), static_cast<int64_t>(*offset));
+  const Result<LogChunk> chunk =
+      workloads.log(caller_of(req), req.matches[1], req.matches[2], static_cast<int32_t>(*pod),
+                    static_cast<int64_t>(*offset));
   if (!chunk.ok()) return send_error(res, chunk.status());
   res.set_header("X-Allot-Log-Offset", std::to_string(chunk->next_offset));
   res.set_header("X-Allot-Log-Path", chunk->path);
@@ -92,37 +96,38 @@ void logs(ControlPlane& plane, const httplib::Request& req, httplib::Response& r
 }  // namespace
 
 void add_workload_routes(httplib::Server& http, ControlPlane& plane) {
-  http.Get("/api/v1/workloads", [&plane](const httplib::Request& req, httplib::Response& res) {
-    list(plane, req, res, "");
+  WorkloadService& workloads = plane.workloads();
+  http.Get("/api/v1/workloads", [&workloads](const httplib::Request& req, httplib::Response& res) {
+    list(workloads, req, res, "");
   });
   const std::string kCollection = "/api/v1/namespaces/([^/]+)/workloads";
-  http.Get(kCollection, [&plane](const httplib::Request& req, httplib::Response& res) {
-    list(plane, req, res, req.matches[1]);
+  http.Get(kCollection, [&workloads](const httplib::Request& req, httplib::Response& res) {
+    list(workloads, req, res, req.matches[1]);
   });
-  http.Post(kCollection, [&plane](const httplib::Request& req, httplib::Response& res) {
-    if (!accept_manifest_body(req, res)) return;
-    Result<std::string> created = plane.create_workload(req.matches[1], req.body);
-    if (!created.ok()) return send_error(res, created.status());
-    send_raw_json(res, 201, std::move(created).value());
+  http.Post(kCollection, [&workloads](const httplib::Request& req, httplib::Response& res) {
+    create(workloads, req, res);
   });
   const std::string kItem = kCollection + "/([^/]+)";
-  http.Get(kItem, [&plane](const httplib::Request& req, httplib::Response& res) {
-    answer(res, 200, [&] { return plane.get_workload(req.matches[1], req.matches[2]); });
+  http.Get(kItem, [&workloads](const httplib::Request& req, httplib::Response& res) {
+    answer_view(res, workloads.get(caller_of(req), req.matches[1], req.matches[2]));
   });
-  http.Delete(kItem, [&plane](const httplib::Request& req, httplib::Response& res) {
-    const Status deleted = plane.delete_workload(req.matches[1], req.matches[2]);
+  http.Delete(kItem, [&workloads](const httplib::Request& req, httplib::Response& res) {
+    const Status deleted = workloads.remove(caller_of(req), req.matches[1], req.matches[2]);
     if (!deleted.ok()) return send_error(res, deleted);
     send_json(res, 200,
               {{"deleted", std::string(req.matches[1]) + "/" + std::string(req.matches[2])}});
   });
-  http.Post(kItem + "/cancel", [&plane](const httplib::Request& req, httplib::Response& res) {
-    answer(res, 200, [&] { return plane.cancel_workload(req.matches[1], req.matches[2]); });
+  http.Post(kItem + "/cancel", [&workloads](const httplib::Request& req, httplib::Response& res) {
+    answer_view(res, workloads.cancel(caller_of(req), req.matches[1], req.matches[2]));
   });
-  http.Get(kItem + "/events", [&plane](const httplib::Request& req, httplib::Response& res) {
-    answer(res, 200, [&] { return plane.workload_events(req.matches[1], req.matches[2]); });
+  http.Get(kItem + "/events", [&workloads](const httplib::Request& req, httplib::Response& res) {
+    const Result<std::vector<WorkloadEventView>> events =
+        workloads.events(caller_of(req), req.matches[1], req.matches[2]);
+    if (!events.ok()) return send_error(res, events.status());
+    send_json(res, 200, workload_events_json(*events));
   });
-  http.Get(kItem + "/logs", [&plane](const httplib::Request& req, httplib::Response& res) {
-    logs(plane, req, res);
+  http.Get(kItem + "/logs", [&workloads](const httplib::Request& req, httplib::Response& res) {
+    logs(workloads, req, res);
   });
 }
 

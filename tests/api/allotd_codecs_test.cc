@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "api/json_diff.h"
+#include "api/json_unique_keys.h"
 #include "api/manifest_parser.h"
 #include "api/rfc3339.h"
 #include "api/workload_json.h"
@@ -106,6 +107,20 @@ TEST(Rfc3339, FormatsAndParsesUtcWithMilliseconds) {
   EXPECT_TRUE(parse_rfc3339("2028-02-29T05:20:00Z").ok());
   EXPECT_FALSE(parse_rfc3339("yesterday").ok());
   EXPECT_FALSE(parse_rfc3339("2025-11-30T05:20:00").ok());
+}
+
+TEST(Rfc3339, CalendarEdgesAndTimesBeyondFourDigitYears) {
+  EXPECT_EQ(format_rfc3339(Timestamp::from_millis(-1)), "1969-12-31T23:59:59.999Z");
+  EXPECT_EQ(format_rfc3339(Timestamp::from_millis(951'825'600'000)), "2000-02-29T12:00:00.000Z");
+  EXPECT_FALSE(parse_rfc3339("1900-02-29T00:00:00Z").ok());
+  EXPECT_TRUE(parse_rfc3339("2000-02-29T00:00:00Z").ok());
+  EXPECT_FALSE(parse_rfc3339("2025-04-31T00:00:00Z").ok());
+  EXPECT_EQ(*parse_rfc3339("2016-12-31T23:59:60Z"), *parse_rfc3339("2017-01-01T00:00:00Z"));
+  // What format writes, parse reads back: the first and last times of RFC 3339.
+  EXPECT_EQ(format_rfc3339(Timestamp::infinite_future()), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(format_rfc3339(Timestamp::from_millis(-62'167'219'200'001)),
+            "0000-01-01T00:00:00.000Z");
+  EXPECT_TRUE(parse_rfc3339(format_rfc3339(Timestamp::infinite_future())).ok());
 }
 
 TEST(YamlJson, KeepsQuotedScalarsAsStringsAndTypesPlainOnes) {
@@ -221,6 +236,59 @@ TEST(JsonBodies, ErrorsStillNameTheField) {
   const Result<ParsedManifests> broken = parse_manifests_with_documents(R"({"apiVersion": )");
   ASSERT_FALSE(broken.ok());
   EXPECT_NE(broken.status().message().find("invalid YAML"), std::string::npos);
+}
+
+TEST(JsonBodies, ARepeatedKeyIsRejectedWithItsDocumentAndField) {
+  const Result<ParsedManifests> top = parse_manifests_with_documents(
+      R"({"apiVersion": "allot/v1", "kind": "Team", "kind": "Team", "metadata": {"name": "t"}})");
+  ASSERT_FALSE(top.ok());
+  EXPECT_EQ(top.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(top.status().details(), "document 1 (Team/t): kind");
+  EXPECT_NE(top.status().message().find("duplicate key 'kind'"), std::string::npos)
+      << top.status().to_string();
+  const Result<ParsedManifests> nested = parse_manifests_with_documents(
+      R"({"apiVersion": "allot/v1", "kind": "Workload", "metadata": {"name": "w", "namespace": "r"},
+          "spec": {"podSets": [{"count": 1, "resources": {"gpu": 1, "cpu": 1, "gpu": 2}}],
+                   "command": ["x"]}})");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(nested.status().details(), "document 1 (Workload/w): spec.podSets[0].resources.gpu");
+  EXPECT_NE(nested.status().message().find("duplicate key 'gpu'"), std::string::npos);
+}
+
+TEST(JsonBodies, ARepeatedKeyInAnArrayOrAListNamesItsDocument) {
+  const std::string cohort = R"({"apiVersion": "allot/v1", "kind": "Cohort",
+                                 "metadata": {"name": "all"}})";
+  const std::string repeated = R"({"apiVersion": "allot/v1", "kind": "Cohort",
+                                   "metadata": {"name": "x", "labels": {"a": "1", "a": "2"}}})";
+  const Result<ParsedManifests> in_array =
+      parse_manifests_with_documents("[" + cohort + ", 7, " + repeated + "]", {}, "body.json");
+  ASSERT_FALSE(in_array.ok());
+  EXPECT_EQ(in_array.status().details(), "body.json: document 3 (Cohort/x): metadata.labels.a");
+  const Result<ParsedManifests> in_list = parse_manifests_with_documents(
+      R"({"apiVersion": "v1", "kind": "List", "items": [)" + cohort + "," + repeated + "]}");
+  ASSERT_FALSE(in_list.ok());
+  EXPECT_EQ(in_list.status().details(), "document 2 (Cohort/x): metadata.labels.a");
+  const Result<ParsedManifests> list_itself = parse_manifests_with_documents(
+      R"({"apiVersion": "v1", "apiVersion": "v1", "kind": "List", "items": [)" + cohort + "]}");
+  ASSERT_FALSE(list_itself.ok());
+  EXPECT_EQ(list_itself.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(list_itself.status().details(), "apiVersion");
+}
+
+TEST(JsonBodies, RepeatedKeysAreFoundAtAnyDepthAndPosition) {
+  EXPECT_TRUE(parse_json_unique_keys(R"({"a": 1, "b": {"a": 2}, "c": [{"a": 3}, {"a": 4}]})")
+                  .repeated_key.empty());
+  const UniqueKeysJson deep =
+      parse_json_unique_keys(R"({"a": [1, "x", [2], {"b": 1}, {"c": {"d": 1, "d": 2}}]})");
+  EXPECT_EQ(deep.repeated_key, (std::vector<JsonStep>{std::string("a"), size_t{4}, std::string("c"),
+                                                      std::string("d")}));
+  EXPECT_EQ(deep.value["a"][4]["c"]["d"], 2);  // nlohmann's choice: the last
+  const UniqueKeysJson first = parse_json_unique_keys(R"({"x": 1, "y": 1, "y": 2, "x": 2})");
+  EXPECT_EQ(first.repeated_key, (std::vector<JsonStep>{std::string("y")}));
+  const UniqueKeysJson broken = parse_json_unique_keys(R"({"x": 1, "x": )");
+  EXPECT_TRUE(broken.value.is_discarded());
+  EXPECT_TRUE(broken.repeated_key.empty());
 }
 
 }  // namespace

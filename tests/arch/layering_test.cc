@@ -36,6 +36,18 @@ TEST(Layering, SourceTreeFollowsTheLayerTable) {
                                   << describe(violations);
 }
 
+TEST(Layering, EveryNamedExceptionIsStillNeeded) {
+  Result<std::vector<SourceFile>> files = scan_source_tree(ALLOT_SOURCE_DIR "/src");
+  ASSERT_TRUE(files.ok()) << files.status().to_string();
+
+  // The list may only shrink: an exception the tree no longer needs is removed
+  // from tests/arch/layer_rules.cc in the change that makes it stale.
+  for (const LayerException& stale : stale_exceptions(*files)) {
+    ADD_FAILURE() << "stale exception in tests/arch/layer_rules.cc: src/" << stale.file
+                  << " no longer needs to include \"" << stale.header << "\"; remove it";
+  }
+}
+
 TEST(Layering, ScanSeesTheFinishedLayers) {
   Result<std::vector<SourceFile>> files = scan_source_tree(ALLOT_SOURCE_DIR "/src");
   ASSERT_TRUE(files.ok()) << files.status().to_string();
@@ -126,7 +138,10 @@ constexpr LayerEdge kEdges[] = {
     {"store/a.h", "model/b.h", true},
     {"store/a.h", "scheduler/b.h", false},
     {"backends/sim/a.h", "model/b.h", true},
-    {"backends/sim/a.h", "backends/local/b.h", true},
+    // Implementations may not use each other (only app/ chooses them).
+    {"backends/sim/a.h", "backends/local/b.h", false},
+    {"backends/sim/a.h", "backends/sim/b.h", true},
+    {"backends/sim/a.h", "backends/executor.h", true},
     {"backends/sim/a.h", "scheduler/b.h", false},
     {"identity/a.h", "base/b.h", true},
     {"identity/a.h", "store/b.h", false},
@@ -134,7 +149,12 @@ constexpr LayerEdge kEdges[] = {
     {"api/a.h", "service/b.h", false},
     {"service/a.h", "scheduler/b.h", true},
     {"service/a.h", "store/b.h", true},
-    {"service/a.h", "backends/sim/b.h", true},
+    // The service sees the ports, never an implementation (layer_exceptions() names the
+    // one breach still in the tree).
+    {"service/a.h", "backends/sim/b.h", false},
+    {"service/a.h", "backends/executor.h", true},
+    {"service/a.h", "store/store.h", true},
+    {"service/a.h", "store/sqlite/b.h", false},
     {"service/a.h", "identity/b.h", true},
     {"service/a.h", "api/b.h", true},
     {"service/a.h", "server/b.h", false},
@@ -151,6 +171,14 @@ constexpr LayerEdge kEdges[] = {
     {"app/a.cc", "store/b.h", true},
     {"app/a.cc", "server/b.h", true},
     {"app/a.cc", "cli/b.h", true},
+    {"app/a.cc", "store/sqlite/b.h", true},
+    {"app/a.cc", "backends/local/b.h", true},
+    {"store/sqlite/a.h", "store/b.h", true},
+    {"store/sqlite/a.h", "model/b.h", true},
+    {"store/sqlite/a.h", "store/sqlite/b.h", true},
+    {"store/sqlite/a.h", "scheduler/b.h", false},
+    {"store/a.h", "store/sqlite/b.h", false},
+    {"backends/local/a.h", "backends/local/x.h", true},
 };
 
 TEST(LayerRules, EveryRowOfTheTableAllowsAndForbidsAsDesigned) {
@@ -206,6 +234,140 @@ TEST(LayerRules, ReportsAFolderMissingFromTheTable) {
   EXPECT_EQ(violations[0].to_string(),
             "src/widgets/a.h: 'widgets' is not a layer of DESIGN.md section 10; add it to "
             "tests/arch/layer_rules.cc or move the file");
+}
+
+TEST(LayerRules, ServiceMayNotIncludeAStoreImplementation) {
+  const std::vector<Violation> violations =
+      find_violations(file_including("service/a.cc", "store/sqlite/sqlite_store.h"));
+
+  ASSERT_EQ(violations.size(), 1U);
+  EXPECT_EQ(violations[0].to_string(),
+            "src/service/a.cc:7: #include \"store/sqlite/sqlite_store.h\": 'store/sqlite' is an "
+            "implementation; only app/ (which chooses implementations) and store/sqlite/ itself "
+            "may include it: use the ports (store/store.h)");
+}
+
+TEST(LayerRules, AppChoosesImplementations) {
+  const std::vector<SourceFile> files = {
+      {"app/allotd_main.cc",
+       {{1, "store/sqlite/sqlite_store.h", false},
+        {2, "store/memory_store.h", false},
+        {3, "backends/local/local_executor.h", false},
+        {4, "backends/sim/virtual_executor.h", false}}},
+  };
+
+  EXPECT_TRUE(find_violations(files).empty()) << describe(find_violations(files));
+}
+
+TEST(LayerRules, ImplementationsMayIncludeThemselvesAndTheirPorts) {
+  const std::vector<SourceFile> files = {
+      {"backends/local/a.cc",
+       {{1, "backends/local/x.h", false}, {2, "backends/executor.h", false}}},
+      {"backends/local/deeper/b.cc", {{1, "backends/local/x.h", false}}},
+      {"store/sqlite/a.cc",
+       {{1, "store/sqlite/x.h", false}, {2, "store/store.h", false}, {3, "sqlite3.h", true}}},
+  };
+
+  EXPECT_TRUE(find_violations(files).empty()) << describe(find_violations(files));
+}
+
+TEST(LayerRules, ImplementationsMayNotIncludeEachOther) {
+  const std::vector<Violation> violations =
+      find_violations(file_including("backends/sim/a.cc", "backends/local/local_executor.h"));
+
+  ASSERT_EQ(violations.size(), 1U);
+  EXPECT_EQ(violations[0].to_string(),
+            "src/backends/sim/a.cc:7: #include \"backends/local/local_executor.h\": "
+            "'backends/local' is an implementation; only app/ (which chooses implementations) "
+            "and backends/local/ itself may include it: use the ports (backends/executor.h, "
+            "backends/node_health.h)");
+}
+
+TEST(LayerRules, MessagesNameTheImplementationFolder) {
+  const std::vector<Violation> outward =
+      find_violations(file_including("backends/sim/a.h", "scheduler/plan.h"));
+  ASSERT_EQ(outward.size(), 1U);
+  EXPECT_EQ(outward[0].to_string(),
+            "src/backends/sim/a.h:7: #include \"scheduler/plan.h\": layer 'backends/sim' may not "
+            "use 'scheduler' (it may use: model, base; DESIGN.md section 10)");
+
+  const std::vector<Violation> inward =
+      find_violations(file_including("model/a.h", "store/sqlite/sqlite_store.h"));
+  ASSERT_EQ(inward.size(), 1U);
+  EXPECT_EQ(inward[0].reason,
+            "layer 'model' may not use 'store/sqlite' (it may use: base; DESIGN.md section 10)");
+}
+
+TEST(LayerRules, FutureImplementationsFollowTheSameRule) {
+  for (const char* folder : {"store/postgres", "backends/slurm", "backends/kubernetes"}) {
+    EXPECT_TRUE(is_implementation(folder)) << folder;
+    const std::string header = std::string(folder) + "/b.h";
+    EXPECT_EQ(find_violations(file_including("service/a.cc", header)).size(), 1U) << header;
+    EXPECT_TRUE(find_violations(file_including("app/a.cc", header)).empty()) << header;
+    EXPECT_TRUE(find_violations(file_including(std::string(folder) + "/a.cc", header)).empty())
+        << header;
+  }
+}
+
+TEST(LayerRules, ReportsAnImplementationFolderMissingFromTheTable) {
+  const std::vector<Violation> violations =
+      find_violations({{"store/mysql/a.h", {{1, "store/store.h", false}}},
+                       {"service/a.cc", {{2, "backends/gadget/b.h", false}}}});
+
+  ASSERT_EQ(violations.size(), 2U);
+  EXPECT_EQ(violations[0].to_string(),
+            "src/store/mysql/a.h: 'store/mysql' is not an implementation folder of the layer "
+            "table; add it to tests/arch/layer_rules.cc or move the file");
+  EXPECT_EQ(violations[1].reason,
+            "'backends/gadget' is not an implementation folder of the layer table "
+            "(tests/arch/layer_rules.cc)");
+}
+
+TEST(LayerRules, LayerOfAPathKnowsImplementationFolders) {
+  EXPECT_EQ(layer_of("backends/sim/virtual_executor.h"), "backends/sim");
+  EXPECT_EQ(layer_of("store/sqlite/deeper/x.cc"), "store/sqlite");
+  EXPECT_EQ(layer_of("store/store.h"), "store");
+  EXPECT_EQ(layer_of("service/control_plane.h"), "service");
+  EXPECT_EQ(layer_of("plan.h"), "");
+  EXPECT_TRUE(is_known_layer("store/sqlite"));
+  EXPECT_FALSE(is_known_layer("store/memory"));  // MemoryStore lives in store/ itself
+  EXPECT_FALSE(is_implementation("store"));
+  EXPECT_EQ(allowed_layers("backends/local"), allowed_layers("backends"));
+}
+
+TEST(LayerExceptions, ForgiveExactlyTheNamedInclude) {
+  ASSERT_FALSE(layer_exceptions().empty());
+  const LayerException& named = layer_exceptions().front();
+  const std::string file(named.file);
+  const std::string header(named.header);
+
+  EXPECT_TRUE(find_violations(file_including(file, header)).empty());
+  // The same header from a sibling file, or another header of the same folder, is not forgiven.
+  EXPECT_EQ(find_violations(file_including(file + ".other.cc", header)).size(), 1U);
+  EXPECT_EQ(
+      find_violations(file_including(file, std::string(layer_of(header)) + "/other.h")).size(), 1U);
+}
+
+TEST(LayerExceptions, EachIsExplainedAndForgivesABreach) {
+  for (const LayerException& exception : layer_exceptions()) {
+    EXPECT_FALSE(exception.why.empty()) << exception.file;
+    // Without the exception the include would be a violation; otherwise it is not needed.
+    const std::string file(exception.file);
+    const std::string header(exception.header);
+    EXPECT_EQ(stale_exceptions(file_including(file, header)).size(), layer_exceptions().size() - 1)
+        << file << " -> " << header;
+  }
+}
+
+TEST(LayerExceptions, AnExceptionTheTreeNoLongerNeedsIsStale) {
+  // A tree where the file exists but includes only ports: every exception is stale.
+  std::vector<SourceFile> files;
+  for (const LayerException& exception : layer_exceptions()) {
+    files.push_back({std::string(exception.file), {{1, "backends/executor.h", false}}});
+  }
+
+  EXPECT_EQ(stale_exceptions(files).size(), layer_exceptions().size());
+  EXPECT_EQ(stale_exceptions({}).size(), layer_exceptions().size());
 }
 
 TEST(LayerRules, TableNamesTheAllowedLayers) {

@@ -3,36 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/api_paths.h"
-#include "cli/resource_kind.h"
 #include "cli/run_command.h"
 #include "cli/workload_ref.h"
 
 namespace allot::cli {
 namespace {
-
-TEST(ResourceKind, AcceptsPluralSingularShortAndManifestForms) {
-  for (const char* text : {"workloads", "workload", "wl", "Workload", "WL"}) {
-    EXPECT_EQ(parse_resource_kind(text)->kind, ResourceKind::kWorkload) << text;
-  }
-  for (const char* text : {"priorityclasses", "priorityclass", "pc", "PriorityClass"}) {
-    EXPECT_EQ(parse_resource_kind(text)->plural, "priorityclasses") << text;
-  }
-  for (const char* text : {"resourceflavors", "flavors", "flavor", "ResourceFlavor"}) {
-    EXPECT_EQ(parse_resource_kind(text)->plural, "resourceflavors") << text;
-  }
-  EXPECT_EQ(parse_resource_kind("nodepool")->plural, "nodepools");
-  EXPECT_EQ(parse_resource_kind("nodes")->kind, ResourceKind::kNode);
-  EXPECT_EQ(parse_resource_kind("cohort")->kind, ResourceKind::kCohort);
-  EXPECT_EQ(parse_resource_kind("clusters")->kind, ResourceKind::kCluster);
-  EXPECT_EQ(parse_resource_kind("team")->kind, ResourceKind::kTeam);
-}
-
-TEST(ResourceKind, UnknownKindsListTheKnownOnes) {
-  const Result<KindInfo> kind = parse_resource_kind("pods");
-  ASSERT_FALSE(kind.ok());
-  EXPECT_EQ(kind.status().code(), ErrorCode::kInvalidArgument);
-  EXPECT_NE(kind.status().message().find("workloads, teams, nodes"), std::string::npos);
-}
 
 TEST(WorkloadRef, NameWithNamespaceFlagOrSlash) {
   EXPECT_EQ(*parse_workload_ref("sweep", "research"), (WorkloadRef{"research", "sweep"}));

@@ -1,4 +1,4 @@
-#include "service/arrival_stream.h"
+#include "service/simulation/arrival_stream.h"
 
 #include <gtest/gtest.h>
 

@@ -14,7 +14,8 @@
 #include "backends/executor.h"
 #include "backends/node_health.h"
 #include "base/clock.h"
-#include "service/control_plane.h"
+#include "control_plane_calls.h"
+#include "service/control/control_plane.h"
 #include "store/memory_store.h"
 
 namespace allot::testing {
@@ -169,28 +170,30 @@ class ControlPlaneTest : public ::testing::Test {
   ControlPlaneTest() { restart(); }
 
   void restart() {
+    calls_.reset();
     plane_.reset();
     ControlPlaneOptions options;
     options.run_loop_thread = false;
     options.health_interval = Duration::seconds(10);
     plane_ = std::make_unique<ControlPlane>(store_, executor_, &health_, clock_, options);
+    calls_ = std::make_unique<ControlPlaneCalls>(*plane_);
     const Status started = plane_->start();
     ASSERT_TRUE(started.ok()) << started.to_string();
   }
 
   void apply_policy(const std::string& yaml = kTwoTeamPolicy) {
-    const Result<ApplyResult> applied = plane_->apply(yaml, false);
+    const Result<ApplyResult> applied = calls_->apply(yaml, false);
     ASSERT_TRUE(applied.ok()) << applied.status().to_string();
   }
 
   uint64_t submit(const std::string& yaml, const std::string& ns) {
-    const Result<std::string> created = plane_->create_workload(ns, yaml);
+    const Result<std::string> created = calls_->create_workload(ns, yaml);
     EXPECT_TRUE(created.ok()) << created.status().to_string();
     return created.ok() ? nlohmann::json::parse(*created)["metadata"]["uid"].get<uint64_t>() : 0;
   }
 
   std::string phase(const std::string& ns, const std::string& name) {
-    const Result<nlohmann::json> view = plane_->get_workload(ns, name);
+    const Result<nlohmann::json> view = calls_->get_workload(ns, name);
     return view.ok() ? (*view)["status"]["phase"].get<std::string>() : view.status().to_string();
   }
 
@@ -199,12 +202,12 @@ class ControlPlaneTest : public ::testing::Test {
     for (const PodLaunch& pod : executor_.launches) {
       if (pod.workload_id == uid) plane_->on_pod_exit({uid, pod.pod_index, exit_code, 0, stopped});
     }
-    plane_->run_once();
+    plane_->loop().run_once();
   }
 
   std::vector<std::string> event_types(const std::string& ns, const std::string& name) {
     std::vector<std::string> types;
-    const Result<nlohmann::json> events = plane_->workload_events(ns, name);
+    const Result<nlohmann::json> events = calls_->workload_events(ns, name);
     if (!events.ok()) return {events.status().to_string()};
     for (const auto& event : (*events)["items"]) types.push_back(event["type"]);
     return types;
@@ -215,6 +218,7 @@ class ControlPlaneTest : public ::testing::Test {
   ScriptedHealth health_;
   ManualClock clock_{Timestamp::from_millis(1'800'000'000'000)};
   std::unique_ptr<ControlPlane> plane_;
+  std::unique_ptr<ControlPlaneCalls> calls_;
 };
 
 }  // namespace allot::testing

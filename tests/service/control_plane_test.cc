@@ -15,12 +15,12 @@ TEST_F(ControlPlaneTest, SubmittedWorkloadRunsAndSucceedsWithEveryTransitionReco
   apply_policy();
   const uint64_t uid = submit(workload_yaml("train", "prod", 4, 2), "prod");
 
-  plane_->run_once();  // admits and launches
+  plane_->loop().run_once();  // admits and launches
   ASSERT_EQ(executor_.launches.size(), 2u);
   EXPECT_EQ(executor_.launches[0].gpus.size() + executor_.launches[1].gpus.size(), 8u);
   EXPECT_EQ(executor_.launches[0].team, "prod");
   EXPECT_EQ(phase("prod", "train"), "Admitted");
-  plane_->run_once();  // the launch reports arrive
+  plane_->loop().run_once();  // the launch reports arrive
   EXPECT_EQ(phase("prod", "train"), "Running");
 
   exit_pods(uid, 0);
@@ -38,7 +38,7 @@ TEST_F(ControlPlaneTest, GpuIndicesOfPodsOnOneNodeNeverOverlap) {
   apply_policy();
   submit(workload_yaml("a", "prod", 3), "prod");
   submit(workload_yaml("b", "prod", 3), "prod");
-  plane_->run_once();
+  plane_->loop().run_once();
   ASSERT_EQ(executor_.launches.size(), 2u);
   std::map<std::string, std::set<int32_t>> used;
   for (const PodLaunch& pod : executor_.launches) {
@@ -49,12 +49,12 @@ TEST_F(ControlPlaneTest, GpuIndicesOfPodsOnOneNodeNeverOverlap) {
 TEST_F(ControlPlaneTest, ReclaimPreemptsTheBorrowerWithItsGraceThenRequeuesIt) {
   apply_policy();
   const uint64_t borrower = submit(workload_yaml("sweep", "research", 8, 2), "research");
-  plane_->run_once();
-  plane_->run_once();
+  plane_->loop().run_once();
+  plane_->loop().run_once();
   ASSERT_EQ(phase("research", "sweep"), "Running");
 
   submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
-  plane_->run_once();
+  plane_->loop().run_once();
 
   ASSERT_EQ(executor_.stops.size(), 1u);
   EXPECT_EQ(executor_.stops[0].first, borrower);
@@ -64,7 +64,7 @@ TEST_F(ControlPlaneTest, ReclaimPreemptsTheBorrowerWithItsGraceThenRequeuesIt) {
   exit_pods(borrower, 143, /*stopped=*/true);  // requeued, and the cycle admits `urgent`
 
   EXPECT_EQ(phase("prod", "urgent"), "Admitted");
-  const nlohmann::json sweep = *plane_->get_workload("research", "sweep");
+  const nlohmann::json sweep = *calls_->get_workload("research", "sweep");
   EXPECT_EQ(sweep["status"]["phase"], "Preempted");
   EXPECT_EQ(sweep["status"]["restarts"], 1);
   EXPECT_EQ(sweep["status"]["preemptedBy"], "prod/urgent");
@@ -74,33 +74,33 @@ TEST_F(ControlPlaneTest, ReclaimPreemptsTheBorrowerWithItsGraceThenRequeuesIt) {
 TEST_F(ControlPlaneTest, CancelStopsRunningPodsThenMarksCancelled) {
   apply_policy();
   const uint64_t uid = submit(workload_yaml("job", "prod", 1), "prod");
-  plane_->run_once();
-  plane_->run_once();
+  plane_->loop().run_once();
+  plane_->loop().run_once();
 
-  const Result<nlohmann::json> cancelled = plane_->cancel_workload("prod", "job");
+  const Result<nlohmann::json> cancelled = calls_->cancel_workload("prod", "job");
   ASSERT_TRUE(cancelled.ok());
   EXPECT_TRUE((*cancelled)["status"]["stopping"].get<bool>());
   ASSERT_EQ(executor_.stops.size(), 1u);
   exit_pods(uid, 0, /*stopped=*/true);
 
   EXPECT_EQ(phase("prod", "job"), "Cancelled");
-  EXPECT_EQ(plane_->cancel_workload("prod", "job").status().code(), ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(calls_->cancel_workload("prod", "job").status().code(), ErrorCode::kFailedPrecondition);
 }
 
 TEST_F(ControlPlaneTest, FailedPodStopsTheOthersAndFailsTheWorkloadWithItsExitCode) {
   apply_policy();
   const uint64_t uid = submit(workload_yaml("job", "prod", 1, 3), "prod");
-  plane_->run_once();
-  plane_->run_once();
+  plane_->loop().run_once();
+  plane_->loop().run_once();
 
   plane_->on_pod_exit({uid, 1, 3, 0, false});
-  plane_->run_once();
+  plane_->loop().run_once();
   ASSERT_EQ(executor_.stops.size(), 1u);
   plane_->on_pod_exit({uid, 0, 0, 15, true});
   plane_->on_pod_exit({uid, 2, 0, 15, true});
-  plane_->run_once();
+  plane_->loop().run_once();
 
-  const nlohmann::json job = *plane_->get_workload("prod", "job");
+  const nlohmann::json job = *calls_->get_workload("prod", "job");
   EXPECT_EQ(job["status"]["phase"], "Failed");
   EXPECT_EQ(job["status"]["exitCode"], 3);
 }
@@ -109,13 +109,13 @@ TEST_F(ControlPlaneTest, WorkloadPastItsMaxRuntimeIsStoppedAndFails) {
   apply_policy();
   const uint64_t uid =
       submit(workload_yaml("job", "prod", 1, 1, "low", "  maxRuntimeSeconds: 60\n"), "prod");
-  plane_->run_once();
-  plane_->run_once();
+  plane_->loop().run_once();
+  plane_->loop().run_once();
   clock_.advance(Duration::seconds(61));
-  plane_->run_once();
+  plane_->loop().run_once();
   ASSERT_EQ(executor_.stops.size(), 1u);
   exit_pods(uid, 0, true);
-  const nlohmann::json job = *plane_->get_workload("prod", "job");
+  const nlohmann::json job = *calls_->get_workload("prod", "job");
   EXPECT_EQ(job["status"]["phase"], "Failed");
   EXPECT_EQ(job["status"]["reason"], "MaxRuntimeExceeded");
 }
@@ -123,14 +123,14 @@ TEST_F(ControlPlaneTest, WorkloadPastItsMaxRuntimeIsStoppedAndFails) {
 TEST_F(ControlPlaneTest, UnhealthyNodeIsCordonedAndItsWorkRequeuedAtItsPosition) {
   apply_policy();
   const uint64_t uid = submit(workload_yaml("job", "prod", 8), "prod");
-  plane_->run_once();
-  plane_->run_once();
+  plane_->loop().run_once();
+  plane_->loop().run_once();
   const std::string node = executor_.launches.at(0).node;
 
   health_.unhealthy[node] = "disk full";
   clock_.advance(Duration::seconds(10));
-  plane_->run_once();  // health check, eviction
-  const Result<nlohmann::json> view = plane_->get_node(node);
+  plane_->loop().run_once();  // health check, eviction
+  const Result<nlohmann::json> view = calls_->get_node(node);
   ASSERT_TRUE(view.ok());
   EXPECT_FALSE((*view)["healthy"].get<bool>());
   EXPECT_TRUE((*view)["cordoned"].get<bool>());
@@ -138,7 +138,7 @@ TEST_F(ControlPlaneTest, UnhealthyNodeIsCordonedAndItsWorkRequeuedAtItsPosition)
   EXPECT_EQ(executor_.stops[0].second, Duration());
 
   exit_pods(uid, 0, true);  // requeued, and readmitted in the same pass
-  const nlohmann::json job = *plane_->get_workload("prod", "job");
+  const nlohmann::json job = *calls_->get_workload("prod", "job");
   EXPECT_EQ(job["status"]["restarts"], 1);
   EXPECT_EQ(job["status"]["phase"], "Admitted");
   EXPECT_NE(job["status"]["podSets"][0]["pods"][0]["node"], node);
@@ -148,15 +148,15 @@ TEST_F(ControlPlaneTest, UnhealthyNodeIsCordonedAndItsWorkRequeuedAtItsPosition)
 TEST_F(ControlPlaneTest, DrainRequeuesWorkAfterItsGracePeriod) {
   apply_policy();
   const uint64_t uid = submit(workload_yaml("job", "prod", 8), "prod");
-  plane_->run_once();
-  plane_->run_once();
+  plane_->loop().run_once();
+  plane_->loop().run_once();
   const std::string node = executor_.launches.at(0).node;
 
-  ASSERT_TRUE(plane_->node_action(node, NodeAction::kDrain).ok());
+  ASSERT_TRUE(calls_->node_action(node, NodeAction::kDrain).ok());
   ASSERT_EQ(executor_.stops.size(), 1u);
   EXPECT_EQ(executor_.stops[0].second, Duration::seconds(30));
   exit_pods(uid, 143, true);
-  const nlohmann::json job = *plane_->get_workload("prod", "job");
+  const nlohmann::json job = *calls_->get_workload("prod", "job");
   EXPECT_EQ(job["status"]["phase"], "Admitted");
   EXPECT_NE(job["status"]["podSets"][0]["pods"][0]["node"], node);
 }
@@ -165,32 +165,32 @@ TEST_F(ControlPlaneTest, RestartRequeuesRunningWorkAndKeepsEverythingElse) {
   apply_policy();
   submit(workload_yaml("running", "prod", 8), "prod");
   submit(workload_yaml("waiting", "prod", 8, 2), "prod");
-  plane_->run_once();
-  plane_->run_once();
+  plane_->loop().run_once();
+  plane_->loop().run_once();
   ASSERT_EQ(phase("prod", "running"), "Running");
 
   restart();
 
-  const nlohmann::json running = *plane_->get_workload("prod", "running");
+  const nlohmann::json running = *calls_->get_workload("prod", "running");
   EXPECT_EQ(running["status"]["phase"], "Pending");
   EXPECT_EQ(running["status"]["reason"], "Requeued");
   EXPECT_EQ(running["status"]["restarts"], 1);
   EXPECT_EQ(phase("prod", "waiting"), "Pending");
   const uint64_t next = submit(workload_yaml("after", "prod", 1), "prod");
   EXPECT_EQ(next, 3u);  // uids continue
-  ASSERT_EQ(plane_->list_objects("teams")->at("items").size(), 2u);
+  ASSERT_EQ(calls_->list_objects("Team")->at("items").size(), 2u);
 }
 
 TEST_F(ControlPlaneTest, ListPagesFollowContinueTokensAndFilter) {
   apply_policy();
   for (int i = 0; i < 5; ++i) submit(workload_yaml("w" + std::to_string(i), "prod", 8), "prod");
-  plane_->run_once();  // w0 and w1 admitted (16 GPUs, prod borrows 8)
+  plane_->loop().run_once();  // w0 and w1 admitted (16 GPUs, prod borrows 8)
 
   WorkloadQuery query;
   query.limit = 2;
   std::vector<std::string> names;
   for (int page = 0; page < 5; ++page) {
-    const Result<WorkloadPage> result = plane_->list_workloads(query);
+    const Result<JsonWorkloadPage> result = calls_->list_workloads(query);
     ASSERT_TRUE(result.ok());
     for (const auto& item : nlohmann::json::parse(result->items)) {
       names.push_back(item["metadata"]["name"]);
@@ -202,34 +202,34 @@ TEST_F(ControlPlaneTest, ListPagesFollowContinueTokensAndFilter) {
 
   WorkloadQuery pending;
   pending.phases = {WorkloadPhase::kPending};
-  EXPECT_EQ(plane_->list_workloads(pending)->count, 3u);
+  EXPECT_EQ(calls_->list_workloads(pending)->count, 3u);
 }
 
 TEST_F(ControlPlaneTest, BadSubmitsAreRefusedAndStoreNothing) {
   apply_policy();
-  EXPECT_EQ(plane_->create_workload("ghost", workload_yaml("a", "ghost", 1)).status().code(),
+  EXPECT_EQ(calls_->create_workload("ghost", workload_yaml("a", "ghost", 1)).status().code(),
             ErrorCode::kInvalidArgument);
   EXPECT_EQ(
-      plane_->create_workload("prod", workload_yaml("a", "prod", 1, 1, "platinum")).status().code(),
+      calls_->create_workload("prod", workload_yaml("a", "prod", 1, 1, "platinum")).status().code(),
       ErrorCode::kInvalidArgument);
-  EXPECT_EQ(plane_->create_workload("prod", workload_yaml("a", "research", 1)).status().code(),
+  EXPECT_EQ(calls_->create_workload("prod", workload_yaml("a", "research", 1)).status().code(),
             ErrorCode::kInvalidArgument);
-  EXPECT_EQ(plane_->create_workload("prod", "kind: [").status().code(),
+  EXPECT_EQ(calls_->create_workload("prod", "kind: [").status().code(),
             ErrorCode::kInvalidArgument);
-  const Result<std::string> negative = plane_->create_workload(
+  const Result<std::string> negative = calls_->create_workload(
       "prod",
       "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: n}\nspec: {podSets: "
       "[{count: 1, resources: {gpu: -1}}], command: [x]}\n");
   ASSERT_FALSE(negative.ok());
   EXPECT_NE(negative.status().details().find("resources.gpu"), std::string::npos)
       << negative.status().to_string();
-  const Result<std::string> idle = plane_->create_workload(
+  const Result<std::string> idle = calls_->create_workload(
       "prod",
       "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: idle}\nspec: {podSets: "
       "[{count: 1, resources: {gpu: 1}}]}\n");
   EXPECT_EQ(idle.status().details(), "spec.command");
   submit(workload_yaml("a", "prod", 1), "prod");
-  EXPECT_EQ(plane_->create_workload("prod", workload_yaml("a", "prod", 1)).status().code(),
+  EXPECT_EQ(calls_->create_workload("prod", workload_yaml("a", "prod", 1)).status().code(),
             ErrorCode::kAlreadyExists);
   EXPECT_EQ(store_.load()->workloads.size(), 1u);
 }
@@ -249,42 +249,42 @@ kind: Team
 metadata: {name: broken}
 spec: {cohort: no-such-cohort}
 )";
-  const Result<ApplyResult> bad = plane_->apply(change, false);
+  const Result<ApplyResult> bad = calls_->apply(change, false);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("no-such-cohort"), std::string::npos)
       << bad.status().to_string();
 
   const std::string good = change.substr(
       0, change.find("---\napiVersion: allot/v1\nkind: Team\nmetadata: {name: broken}"));
-  const Result<ApplyResult> dry = plane_->apply(good, true);
+  const Result<ApplyResult> dry = calls_->apply(good, true);
   ASSERT_TRUE(dry.ok()) << dry.status().to_string();
   ASSERT_EQ(dry->changes.size(), 1u);
   EXPECT_EQ(dry->changes[0].action, "configured");
   EXPECT_EQ(dry->changes[0].diff,
             (std::vector<std::string>{"spec.quota[0].resources.gpu.nominal: 8 -> 6"}));
   EXPECT_EQ(
-      (*plane_->get_object("teams", "research"))["spec"]["quota"][0]["resources"]["gpu"]["nominal"],
+      (*calls_->get_object("Team", "research"))["spec"]["quota"][0]["resources"]["gpu"]["nominal"],
       8);
 
-  ASSERT_TRUE(plane_->apply(good, false).ok());
+  ASSERT_TRUE(calls_->apply(good, false).ok());
   EXPECT_EQ(
-      (*plane_->get_object("teams", "research"))["spec"]["quota"][0]["resources"]["gpu"]["nominal"],
+      (*calls_->get_object("Team", "research"))["spec"]["quota"][0]["resources"]["gpu"]["nominal"],
       6);
 }
 
 TEST_F(ControlPlaneTest, TeamWithUnfinishedWorkCannotBeDeleted) {
   apply_policy();
   submit(workload_yaml("a", "research", 1), "research");
-  EXPECT_EQ(plane_->delete_object("Team", "research").code(), ErrorCode::kFailedPrecondition);
-  EXPECT_EQ(plane_->delete_object("Cohort", "org").code(), ErrorCode::kFailedPrecondition);
-  EXPECT_EQ(plane_->delete_object("Team", "nobody").code(), ErrorCode::kNotFound);
+  EXPECT_EQ(calls_->delete_object("Team", "research").code(), ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(calls_->delete_object("Cohort", "org").code(), ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(calls_->delete_object("Team", "nobody").code(), ErrorCode::kNotFound);
 }
 
 TEST_F(ControlPlaneTest, TopReportsUsageBorrowedAndLentPerTeam) {
   apply_policy();
   submit(workload_yaml("big", "research", 8, 2), "research");
-  plane_->run_once();
-  const nlohmann::json top = plane_->top();
+  plane_->loop().run_once();
+  const nlohmann::json top = calls_->top();
   std::map<std::string, nlohmann::json> gpu_rows;
   for (const auto& row : top["teams"]) {
     if (row["resource"] == "gpu") gpu_rows[row["team"]] = row;
@@ -299,8 +299,8 @@ TEST_F(ControlPlaneTest, LaunchFailureFailsTheWorkloadWithAWarning) {
   apply_policy();
   executor_.fail_launches = true;
   submit(workload_yaml("job", "prod", 1), "prod");
-  plane_->run_once();
-  plane_->run_once();
+  plane_->loop().run_once();
+  plane_->loop().run_once();
   EXPECT_EQ(phase("prod", "job"), "Failed");
   const std::vector<std::string> types = event_types("prod", "job");
   EXPECT_NE(std::find(types.begin(), types.end(), "Warning"), types.end());
@@ -310,7 +310,7 @@ TEST_F(ControlPlaneTest, AReadThatSawAChangeAnswersOnlyOnceTheChangeIsStored) {
   apply_policy();
   submit(workload_yaml("a", "prod", 1), "prod");
   store_.close();
-  std::thread canceller([this] { EXPECT_TRUE(plane_->cancel_workload("prod", "a").ok()); });
+  std::thread canceller([this] { EXPECT_TRUE(calls_->cancel_workload("prod", "a").ok()); });
   store_.wait_until_entered(3);  // policy, submit, then the cancel: changed, its commit held
   std::atomic<bool> answered{false};
   std::string seen;

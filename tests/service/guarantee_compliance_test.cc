@@ -8,10 +8,10 @@
 
 #include "api/manifest_parser.h"
 #include "api/trace_reader.h"
-#include "service/guarantee_tracker.h"
-#include "service/simulation_runner.h"
-#include "service/trace_arrivals.h"
-#include "service/usage_series.h"
+#include "service/simulation/guarantee_tracker.h"
+#include "service/simulation/simulation_runner.h"
+#include "service/simulation/trace_arrivals.h"
+#include "service/simulation/usage_series.h"
 
 namespace allot {
 namespace {

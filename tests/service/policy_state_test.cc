@@ -1,5 +1,5 @@
 // PolicyState: documents to a compiled policy, applies and deletes.
-#include "service/policy_state.h"
+#include "service/control/policy_state.h"
 
 #include <gtest/gtest.h>
 

@@ -14,8 +14,8 @@
 #include "model/scenario.h"
 #include "scheduler/plan.h"
 #include "scheduler/snapshot.h"
-#include "service/simulation_options.h"
-#include "service/simulation_report.h"
+#include "service/simulation/simulation_options.h"
+#include "service/simulation/simulation_report.h"
 
 namespace allot::testing {
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "scenario_fixture.h"
-#include "service/simulation_runner.h"
+#include "service/simulation/simulation_runner.h"
 
 namespace allot {
 namespace {

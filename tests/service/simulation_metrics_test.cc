@@ -1,4 +1,4 @@
-#include "service/simulation_metrics.h"
+#include "service/simulation/simulation_metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-#include "service/simulation_runner.h"
+#include "service/simulation/simulation_runner.h"
 
 #include <gtest/gtest.h>
 
 #include "scenario_fixture.h"
-#include "service/workload_csv.h"
+#include "service/simulation/workload_csv.h"
 
 namespace allot {
 namespace {

@@ -1,4 +1,4 @@
-#include "service/trace_arrivals.h"
+#include "service/simulation/trace_arrivals.h"
 
 #include <gtest/gtest.h>
 

@@ -8,9 +8,9 @@
 #include "api/manifest_parser.h"
 #include "api/trace_reader.h"
 #include "scenario_fixture.h"
-#include "service/simulation_runner.h"
-#include "service/trace_arrivals.h"
-#include "service/trace_metrics.h"
+#include "service/simulation/simulation_runner.h"
+#include "service/simulation/trace_arrivals.h"
+#include "service/simulation/trace_metrics.h"
 
 namespace allot {
 namespace {

@@ -1,4 +1,4 @@
-#include "service/workload_csv.h"
+#include "service/simulation/workload_csv.h"
 
 #include <gtest/gtest.h>
 

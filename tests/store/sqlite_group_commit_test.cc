@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "store/raw_database.h"
-#include "store/sqlite_store.h"
+#include "store/sqlite/sqlite_store.h"
 #include "store/store_records.h"
 #include "store/temp_directory.h"
 

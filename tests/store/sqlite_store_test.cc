@@ -1,7 +1,7 @@
 // What SqliteStore promises beyond the Store contract: a file that survives
 // reopening, WAL mode, versioned schema migrations, and clear errors for
 // files it cannot use.
-#include "store/sqlite_store.h"
+#include "store/sqlite/sqlite_store.h"
 
 #include <cstdint>
 #include <fstream>
@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "store/raw_database.h"
-#include "store/sqlite_schema.h"
+#include "store/sqlite/sqlite_schema.h"
 #include "store/store_records.h"
 #include "store/temp_directory.h"
 

@@ -1,0 +1,108 @@
+#include "api/cluster_view_json.h"
+
+#include <string>
+#include <utility>
+
+#include "api/rfc3339.h"
+
+namespace allot {
+namespace {
+
+using nlohmann::json;
+
+json resources_json(const ResourceVector& resources) {
+  json out = json::object();
+  for (Resource r : kAllResources) {
+    out[std::string(resource_name(r))] = format_quantity(r, resources[r]);
+  }
+  return out;
+}
+
+}  // namespace
+
+json node_view_json(const NodeView& node) {
+  return {{"name", node.name},
+          {"pool", node.pool},
+          {"flavor", node.flavor},
+          {"rack", node.rack},
+          {"block", node.block},
+          {"capacity", resources_json(node.capacity)},
+          {"allocated", resources_json(node.allocated)},
+          {"healthy", node.healthy},
+          {"cordoned", node.cordoned},
+          {"reason", node.reason},
+          {"lastHeartbeat",
+           node.last_heartbeat ? json(format_rfc3339(*node.last_heartbeat)) : json(nullptr)},
+          {"workloads", node.workloads}};
+}
+
+json node_list_json(const std::vector<NodeView>& nodes) {
+  json items = json::array();
+  for (const NodeView& node : nodes) items.push_back(node_view_json(node));
+  return json{{"items", std::move(items)}};
+}
+
+json quota_usage_json(const QuotaUsageRow& row) {
+  const auto amount = [&](int64_t value) { return format_quantity(row.resource, value); };
+  return {{"team", row.team},
+          {"cohort", row.cohort},
+          {"flavor", row.flavor},
+          {"resource", std::string(resource_name(row.resource))},
+          {"nominal", amount(row.nominal)},
+          {"usage", amount(row.usage)},
+          {"borrowed", amount(row.borrowed)},
+          {"lent", amount(row.lent)},
+          {"pending", row.pending},
+          {"admitted", row.admitted}};
+}
+
+json top_json(const TopView& top) {
+  json rows = json::array();
+  for (const QuotaUsageRow& row : top.teams) rows.push_back(quota_usage_json(row));
+  return json{{"teams", std::move(rows)}};
+}
+
+json apply_result_json(const ApplyResult& result) {
+  json changes = json::array();
+  for (const PolicyChange& change : result.changes) {
+    std::string name = change.name;
+    std::string ns;
+    if (change.kind == "Workload") {
+      ns = name.substr(0, name.find('/'));
+      name = name.substr(name.find('/') + 1);
+    }
+    std::string diff;
+    for (const std::string& line : change.diff) diff += (diff.empty() ? "" : "\n") + line;
+    changes.push_back({{"kind", change.kind},
+                       {"name", name},
+                       {"namespace", ns},
+                       {"action", change.action},
+                       {"diff", diff}});
+  }
+  return {{"dryRun", result.dry_run}, {"changes", std::move(changes)}};
+}
+
+Result<json> policy_object_json(const PolicyObjectView& object) {
+  json out = json::parse(object.document, nullptr, false);
+  if (out.is_discarded()) {
+    return Status(ErrorCode::kInternal,
+                  "stored " + object.kind + " '" + object.name + "' is not JSON");
+  }
+  if (object.quota) {
+    json rows = json::array();
+    for (const QuotaUsageRow& row : *object.quota) rows.push_back(quota_usage_json(row));
+    out["status"] = {{"quota", std::move(rows)}};
+  }
+  return out;
+}
+
+Result<json> policy_list_json(const std::vector<PolicyObjectView>& objects) {
+  json items = json::array();
+  for (const PolicyObjectView& object : objects) {
+    ALLOT_ASSIGN_OR_RETURN(json item, policy_object_json(object));
+    items.push_back(std::move(item));
+  }
+  return json{{"items", std::move(items)}};
+}
+
+}  // namespace allot

@@ -1,0 +1,31 @@
+// JSON of the cluster read models (docs/api.md): nodes, quota usage and
+// `top`, the changes of an apply, and policy objects as applied.
+//
+// Contract: pure encoders; never throw. policy_object_json() parses the
+// stored document of the object (kInternal if it is not JSON, which the
+// control plane never stores) and adds a team's `status.quota`.
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.h"
+#include "model/views/node_view.h"
+#include "model/views/policy_view.h"
+#include "model/views/quota_usage_view.h"
+
+namespace allot {
+
+nlohmann::json node_view_json(const NodeView& node);
+nlohmann::json node_list_json(const std::vector<NodeView>& nodes);
+
+nlohmann::json quota_usage_json(const QuotaUsageRow& row);
+nlohmann::json top_json(const TopView& top);
+
+nlohmann::json apply_result_json(const ApplyResult& result);
+
+Result<nlohmann::json> policy_object_json(const PolicyObjectView& object);
+Result<nlohmann::json> policy_list_json(const std::vector<PolicyObjectView>& objects);
+
+}  // namespace allot

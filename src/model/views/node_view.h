@@ -1,0 +1,36 @@
+// NodeView: one node as `allot get nodes` and the API show it: where it is,
+// what it has, what is allocated on it, its condition and the workloads on it.
+//
+// Contract: a plain value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/quantity.h"
+#include "base/time.h"
+
+namespace allot {
+
+struct NodeView {
+  std::string name;
+  std::string pool;
+  std::string flavor;
+  int32_t rack = 0;   // dense rack number, unique across flavors
+  int32_t block = 0;  // dense block number, unique across flavors
+  ResourceVector capacity;
+  ResourceVector allocated;
+  bool healthy = true;
+  bool cordoned = false;
+  std::string reason;  // why unhealthy or cordoned
+  std::optional<Timestamp> last_heartbeat;
+  std::vector<std::string> workloads;  // "namespace/name" of admitted and running work
+
+  friend bool operator==(const NodeView&, const NodeView&) = default;
+};
+
+enum class NodeAction : uint8_t { kCordon, kDrain, kUncordon };
+
+}  // namespace allot

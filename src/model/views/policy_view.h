@@ -1,0 +1,38 @@
+// Read models of the policy: the changes an apply made (or would make), and
+// one policy object as applied, with a team's quota status.
+//
+// Contract: plain values. PolicyObjectView::document is the object as applied,
+// in JSON (the manifest's canonical form, as it is stored).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/views/quota_usage_view.h"
+
+namespace allot {
+
+struct PolicyChange {
+  std::string kind;
+  std::string name;    // "namespace/name" for workloads
+  std::string action;  // "created", "configured", "unchanged", "deleted"
+  std::vector<std::string> diff;
+
+  friend bool operator==(const PolicyChange&, const PolicyChange&) = default;
+};
+
+struct ApplyResult {
+  bool dry_run = false;
+  std::vector<PolicyChange> changes;  // Workload entries too ("created")
+};
+
+struct PolicyObjectView {
+  std::string kind;  // the manifest kind ("Team")
+  std::string name;
+  std::string document;
+  // Teams only: the team's quota usage rows.
+  std::optional<std::vector<QuotaUsageRow>> quota;
+};
+
+}  // namespace allot

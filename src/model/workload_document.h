@@ -1,0 +1,23 @@
+// WorkloadDocument: a workload as allotd keeps it: its id, the manifest as
+// submitted and the status allotd gives it. What is stored and served
+// (api/workload_json.h is its codec).
+//
+// Contract: a plain value with operator==.
+#pragma once
+
+#include <cstdint>
+
+#include "model/workload.h"
+#include "model/workload_status.h"
+
+namespace allot {
+
+struct WorkloadDocument {
+  uint64_t uid = 0;
+  Workload workload;
+  WorkloadStatus status;
+
+  friend bool operator==(const WorkloadDocument&, const WorkloadDocument&) = default;
+};
+
+}  // namespace allot

@@ -1,0 +1,215 @@
+#include "service/control/admission_cycle.h"
+
+#include <bit>
+#include <string>
+#include <utility>
+
+#include "scheduler/explanation_text.h"
+#include "service/control/workload_transitions.h"
+
+namespace allot {
+namespace {
+
+uint64_t gpu_mask(const std::vector<int32_t>& gpus) {
+  uint64_t mask = 0;
+  for (int32_t gpu : gpus) mask |= uint64_t{1} << gpu;
+  return mask;
+}
+
+std::vector<int32_t> gpu_list(uint64_t mask) {
+  std::vector<int32_t> gpus;
+  while (mask != 0) {
+    gpus.push_back(std::countr_zero(mask));
+    mask &= mask - 1;
+  }
+  return gpus;
+}
+
+// The admitted form of a running workload; false when its flavor or a node is gone.
+bool to_admitted(const LiveWorkload& live, const CompiledPolicy& policy, Timestamp now,
+                 AdmittedWorkload& out) {
+  const WorkloadStatus& status = live.doc.status;
+  out.id = live.request.id;
+  out.team = live.request.team;
+  out.priority_class = live.request.priority_class;
+  out.priority = live.request.priority;
+  out.queued_at = status.queued_at;
+  out.admitted_at = status.admitted_at.value_or(now);
+  // Checkpointing work is treated as checkpointed continuously, as in simulations.
+  out.last_checkpoint = live.doc.workload.spec.checkpoint ? now : out.admitted_at;
+  out.max_runtime = live.request.max_runtime;
+  out.flavor = policy.flavor_by_name(status.flavor);
+  out.pod_sets = live.request.pod_sets;
+  out.terminating = status.stopping;
+  if (live.preempting_for != 0) out.preempted_for = WorkloadId(live.preempting_for);
+  if (!out.flavor.valid() || status.pod_sets.size() != out.pod_sets.size()) return false;
+  for (const PodSetStatus& pod_set : status.pod_sets) {
+    PodSetAssignment assignment;
+    for (const PodAssignment& pod : pod_set.pods) {
+      const NodeIndex node = policy.node_by_name(pod.node);
+      if (!node.valid()) return false;
+      assignment.pods.push_back({node, gpu_mask(pod.gpus)});
+    }
+    assignment.count = static_cast<int32_t>(assignment.pods.size());
+    out.assignment.push_back(std::move(assignment));
+  }
+  return true;
+}
+
+void stop_workload(LiveWorkload& live, StopIntent intent, Duration grace, Actions& actions) {
+  live.stop = intent;
+  live.doc.status.stopping = true;
+  actions.stops.push_back({live.uid(), grace});
+}
+
+void preempt(const Preemption& preemption, ServerState& state, Timestamp now, WriteBatch& batch,
+             Actions& actions) {
+  LiveWorkload* victim = state.workloads.find(preemption.victim.value());
+  const LiveWorkload* beneficiary = state.workloads.find(preemption.beneficiary.value());
+  if (victim == nullptr || victim->stop != StopIntent::kNone) return;
+  const std::string by = beneficiary ? beneficiary->key() : "another workload";
+  victim->preempted_by = preemption.beneficiary.value();
+  victim->preempting_for = preemption.beneficiary.value();
+  victim->doc.status.preempted_by = by;
+  victim->released = preemption.grace_period.ms() <= 0;
+  stop_workload(*victim, StopIntent::kPreempt, preemption.grace_period, actions);
+  note(*victim, "Warning", "Preempting",
+       "preempted by " + by + " (" + std::string(preemption_reason_name(preemption.reason)) +
+           "); stopping with a grace period of " + preemption.grace_period.to_string(),
+       now, batch);
+}
+
+void admit(const Admission& admission, ServerState& state, Timestamp now, WriteBatch& batch,
+           Actions& actions) {
+  LiveWorkload* live = state.workloads.find(admission.workload.value());
+  if (live == nullptr || !is_waiting(live->phase())) return;
+  const CompiledPolicy& policy = *state.policy.compiled();
+  WorkloadStatus& status = live->doc.status;
+  status.flavor = policy.flavor_name(admission.flavor);
+  status.pod_sets.clear();
+  live->pods = 0;
+  for (size_t i = 0; i < admission.assignment.size(); ++i) {
+    PodSetStatus pod_set{live->doc.workload.spec.pod_sets[i].name, {}};
+    for (const PodPlacement& pod : admission.assignment[i].pods) {
+      pod_set.pods.push_back({policy.node(pod.node).node.name, gpu_list(pod.gpu_mask)});
+    }
+    live->pods += static_cast<int32_t>(pod_set.pods.size());
+    status.pod_sets.push_back(std::move(pod_set));
+  }
+  live->pods_started = 0;
+  live->pods_exited = 0;
+  live->failed_exit_code.reset();
+  live->stop = StopIntent::kNone;
+  live->released = false;
+  live->preempting_for = 0;
+  live->explanation.reset();
+  std::string message = "admitted on flavor " + status.flavor;
+  if (admission.borrowing) message += ", borrowing from its cohort";
+  if (admission.partial) message += ", partially (" + std::to_string(live->pods) + " pods)";
+  if (admission.backfill) message += ", as backfill before a reservation";
+  enter_phase(*live, WorkloadPhase::kAdmitted, "Admitted", std::move(message), now, batch);
+  actions.launches.push_back(pod_launches(*live, state.checkpoint_root));
+}
+
+}  // namespace
+
+CycleInput build_snapshot(const ServerState& state, Timestamp now) {
+  const CompiledPolicy& policy = *state.policy.compiled();
+  CycleInput input;
+  Snapshot& snapshot = input.snapshot;
+  snapshot.now = now;
+  snapshot.reservations = state.reservations;
+  snapshot.nodes.resize(static_cast<size_t>(policy.node_count()));
+  for (const auto& [name, node] : state.nodes) {
+    const NodeIndex index = policy.node_by_name(name);
+    if (index.valid()) snapshot.nodes[index.value()] = {node.healthy, node.cordoned};
+  }
+  for (const auto& [uid, pointer] : state.workloads.active()) {
+    const LiveWorkload& live = *pointer;
+    if (is_final(live.phase()) || live.released) continue;
+    if (holds_quota(live.phase())) {
+      AdmittedWorkload admitted;
+      if (!live.unschedulable.empty() || !to_admitted(live, policy, now, admitted)) {
+        input.orphans.push_back(uid);
+        continue;
+      }
+      snapshot.admitted.push_back(std::move(admitted));
+    } else if (live.unschedulable.empty()) {
+      PendingWorkload pending = live.request;
+      pending.queued_at = live.doc.status.queued_at;
+      if (live.preempted_by != 0) pending.preempted_by = WorkloadId(live.preempted_by);
+      snapshot.pending.push_back(std::move(pending));
+    }
+  }
+  return input;
+}
+
+void evict_orphans(const std::vector<uint64_t>& orphans, ServerState& state, Timestamp now,
+                   WriteBatch& batch, Actions& actions) {
+  for (uint64_t uid : orphans) {
+    LiveWorkload* live = state.workloads.find(uid);
+    if (live == nullptr || live->stop != StopIntent::kNone) continue;
+    stop_workload(*live, StopIntent::kEvict, Duration(), actions);
+    note(*live, "Warning", "Evicted",
+         "its flavor or nodes are no longer in the policy; requeued at its original position", now,
+         batch);
+  }
+}
+
+void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch, Actions& actions) {
+  const CompiledPolicy& policy = *state.policy.compiled();
+  for (const Eviction& eviction : plan.evictions) {
+    LiveWorkload* live = state.workloads.find(eviction.workload.value());
+    if (live == nullptr || live->stop != StopIntent::kNone) continue;
+    stop_workload(*live, StopIntent::kEvict, Duration(), actions);
+    note(*live, "Warning", "Evicted",
+         "node " + policy.node(eviction.node).node.name +
+             " is unhealthy; requeued at its original position",
+         now, batch);
+  }
+  for (const Preemption& preemption : plan.preemptions) {
+    preempt(preemption, state, now, batch, actions);
+  }
+  for (const Admission& admission : plan.admissions) {
+    admit(admission, state, now, batch, actions);
+  }
+  for (PendingExplanation& explanation : plan.explanations) {
+    if (LiveWorkload* live = state.workloads.find(explanation.workload.value())) {
+      live->explanation = std::move(explanation);
+    }
+  }
+  state.reservations.clear();
+  for (const Reservation& reservation : plan.reservations) {
+    state.reservations.push_back({reservation.workload, reservation.nodes, reservation.starts_at});
+  }
+}
+
+std::vector<PodLaunch> pod_launches(const LiveWorkload& live, const std::string& checkpoint_root) {
+  const Workload& workload = live.doc.workload;
+  std::vector<PodLaunch> pods;
+  int32_t index = 0;
+  for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {
+    for (const PodAssignment& placement : live.doc.status.pod_sets[i].pods) {
+      PodLaunch pod;
+      pod.workload_id = live.uid();
+      pod.pod_index = index++;
+      pod.workload_name = workload.meta.name;
+      pod.namespace_name = workload.meta.namespace_name;
+      pod.team = live.doc.status.team;
+      pod.node = placement.node;
+      pod.gpus = placement.gpus;
+      pod.resources = workload.spec.pod_sets[i].resources;
+      pod.command = workload.spec.command;
+      pod.env = workload.spec.env;
+      pod.sleep = workload.spec.sleep;
+      if (workload.spec.checkpoint && !checkpoint_root.empty()) {
+        pod.env[workload.spec.checkpoint->env] =
+            checkpoint_root + "/" + workload.meta.namespace_name + "/" + workload.meta.name;
+      }
+      pods.push_back(std::move(pod));
+    }
+  }
+  return pods;
+}
+
+}  // namespace allot

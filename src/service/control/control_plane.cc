@@ -1,0 +1,35 @@
+#include "service/control/control_plane.h"
+
+#include "service/control/recovery.h"
+
+namespace allot {
+
+ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* health,
+                           const Clock& clock, const ControlPlaneOptions& options)
+    : clock_(clock),
+      run_loop_thread_(options.run_loop_thread),
+      cluster_(store, options.checkpoint_root),
+      actions_(executor, signal_),
+      health_(cluster_, health, clock, options.health_interval),
+      policies_(cluster_, signal_, clock),
+      workloads_(cluster_, signal_, actions_, clock),
+      nodes_(cluster_, signal_, actions_, clock),
+      loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle) {}
+
+ControlPlane::~ControlPlane() { shutdown(); }
+
+Status ControlPlane::start() {
+  ALLOT_RETURN_IF_ERROR(load_state(cluster_));
+  ALLOT_RETURN_IF_ERROR(requeue_interrupted(cluster_, clock_.now()));
+  health_.start(clock_.now());
+  ready_ = true;
+  if (run_loop_thread_) loop_.start();
+  return {};
+}
+
+void ControlPlane::shutdown() {
+  loop_.stop();
+  ready_ = false;
+}
+
+}  // namespace allot

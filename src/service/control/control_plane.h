@@ -1,0 +1,90 @@
+// ControlPlane: allotd's service layer put together (DESIGN.md section 10).
+// It owns the state and its rooms, each a use case group of its own:
+//
+//   policies()   PolicyService    apply, delete and read the policy; top
+//   workloads()  WorkloadService  submit, cancel, delete, list, get, events, logs
+//   nodes()      NodeService      list, get, cordon, drain, uncordon
+//   loop()       AdmissionLoop    the scheduling loop on real time
+//
+// with ClusterState (the state, its locks, commits and the read watermark),
+// ActionRunner (carrying decisions out on the Executor, collecting its
+// reports), HealthMonitor (node health checks) and recovery.h (start-up).
+//
+// Contract:
+// - start() loads the store and recovers: work that was admitted or running
+//   when the previous process stopped is requeued at its original position.
+//   Then, unless options.run_loop_thread is false (tests call
+//   loop().run_once()), the admission loop runs on its own thread.
+// - Executors report pod exits to the ControlPlane (a PodExitSink), from any
+//   thread. shutdown() stops the loop; the destructor calls it.
+// Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+#include "backends/executor.h"
+#include "backends/node_health.h"
+#include "base/clock.h"
+#include "base/status.h"
+#include "service/control/action_runner.h"
+#include "service/control/admission_loop.h"
+#include "service/control/cluster_state.h"
+#include "service/control/health_monitor.h"
+#include "service/control/loop_signal.h"
+#include "service/control/node_service.h"
+#include "service/control/policy_service.h"
+#include "service/control/workload_service.h"
+#include "store/store.h"
+
+namespace allot {
+
+struct ControlPlaneOptions {
+  bool run_loop_thread = true;
+  // Longest wait between cycles when nothing happens; the Cluster's
+  // scheduling.cycle replaces it when shorter.
+  Duration idle_cycle = Duration::seconds(1);
+  Duration health_interval = Duration::seconds(10);
+  std::string checkpoint_root;
+};
+
+class ControlPlane final : public PodExitSink {
+ public:
+  // `health` may be null: no node health checks.
+  ControlPlane(Store& store, Executor& executor, NodeHealthChecker* health, const Clock& clock,
+               const ControlPlaneOptions& options);
+  ~ControlPlane() override;
+  ControlPlane(const ControlPlane&) = delete;
+  ControlPlane& operator=(const ControlPlane&) = delete;
+
+  Status start();
+  void shutdown();
+  [[nodiscard]] bool ready() const { return ready_.load(); }
+
+  PolicyService& policies() { return policies_; }
+  WorkloadService& workloads() { return workloads_; }
+  NodeService& nodes() { return nodes_; }
+  AdmissionLoop& loop() { return loop_; }
+
+  // PodExitSink: called from executor threads.
+  void on_pod_exit(const PodExit& exit) override { actions_.on_pod_exit(exit); }
+
+  // For tests: returns once `count` reads wait for a commit to land.
+  void wait_until_reads_wait(size_t count) const { cluster_.wait_until_reads_wait(count); }
+
+ private:
+  const Clock& clock_;
+  bool run_loop_thread_;
+  ClusterState cluster_;
+  LoopSignal signal_;
+  ActionRunner actions_;
+  HealthMonitor health_;
+  PolicyService policies_;
+  WorkloadService workloads_;
+  NodeService nodes_;
+  // Declared last: destroyed (its thread joined) before the rest.
+  AdmissionLoop loop_;
+  std::atomic<bool> ready_{false};
+};
+
+}  // namespace allot

@@ -1,0 +1,137 @@
+#include "service/control/node_service.h"
+
+#include <utility>
+
+#include "service/control/caller_rights.h"
+#include "service/control/node_conditions.h"
+#include "service/control/pod_lifecycle.h"
+#include "service/control/workload_transitions.h"
+
+namespace allot {
+namespace {
+
+bool runs_on(const LiveWorkload& live, const std::string& node) {
+  for (const PodSetStatus& pod_set : live.doc.status.pod_sets) {
+    for (const PodAssignment& pod : pod_set.pods) {
+      if (pod.node == node) return true;
+    }
+  }
+  return false;
+}
+
+// Stops the work on a drained node with its grace period; it is requeued at
+// its original position once stopped.
+void drain_node(const std::string& name, ServerState& state, Timestamp now, WriteBatch& batch,
+                Actions& actions) {
+  for (const auto& [uid, pointer] : state.workloads.active()) {
+    LiveWorkload& live = *pointer;
+    if (!holds_quota(live.phase()) || live.stop != StopIntent::kNone) continue;
+    if (!runs_on(live, name)) continue;
+    const Duration grace = grace_period_of(live, state);
+    live.stop = StopIntent::kEvict;
+    live.doc.status.stopping = true;
+    actions.stops.push_back({uid, grace});
+    note(live, "Warning", "Draining",
+         "node " + name + " is drained; stopping with a grace period of " + grace.to_string() +
+             ", then requeued at its original position",
+         now, batch);
+  }
+}
+
+const char* action_name(NodeAction action) {
+  switch (action) {
+    case NodeAction::kCordon: return "cordon";
+    case NodeAction::kDrain: return "drain";
+    case NodeAction::kUncordon: return "uncordon";
+  }
+  return "act on";
+}
+
+}  // namespace
+
+NodeView node_view(const ServerState& state, size_t index) {
+  const CompiledNode& compiled = state.policy.compiled()->nodes()[index];
+  const Node& node = compiled.node;
+  NodeView view;
+  view.name = node.name;
+  view.pool = node.pool;
+  view.flavor = node.flavor;
+  view.rack = compiled.rack;
+  view.block = compiled.block;
+  view.capacity = node.capacity;
+  for (const auto& [uid, pointer] : state.workloads.active()) {
+    const LiveWorkload& live = *pointer;
+    if (!holds_quota(live.phase())) continue;
+    bool here = false;
+    for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {
+      for (const PodAssignment& pod : live.doc.status.pod_sets[i].pods) {
+        if (pod.node != node.name) continue;
+        view.allocated += live.doc.workload.spec.pod_sets[i].resources;
+        here = true;
+      }
+    }
+    if (here) view.workloads.push_back(live.key());
+  }
+  if (auto it = state.nodes.find(node.name); it != state.nodes.end()) {
+    view.healthy = it->second.healthy;
+    view.cordoned = it->second.cordoned;
+    view.reason = it->second.reason;
+    view.last_heartbeat = it->second.last_heartbeat;
+  }
+  return view;
+}
+
+Result<NodeView> NodeService::act(const Principal& caller, const std::string& name,
+                                  NodeAction action) {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, std::string(action_name(action)) + " node " + name));
+  Actions actions;
+  {
+    ClusterWriter writer(cluster_);
+    WriteBatch batch;
+    const Timestamp now = clock_.now();
+    {
+      const ChangeLock lock(cluster_, writer);
+      ServerState& state = cluster_.state();
+      const auto& compiled = state.policy.compiled();
+      if (!compiled || !compiled->node_by_name(name).valid()) {
+        return not_found("node '" + name + "' does not exist");
+      }
+      NodeState& node = state.nodes[name];
+      node.cordoned = action != NodeAction::kUncordon;
+      node.auto_cordoned = false;
+      node.reason = action == NodeAction::kUncordon ? std::string()
+                    : action == NodeAction::kDrain  ? "drained by an operator"
+                                                    : "cordoned by an operator";
+      put_node_condition(state, name, batch);
+      if (action == NodeAction::kDrain) drain_node(name, state, now, batch, actions);
+    }
+    writer.commit_or_die(std::move(batch));
+  }
+  actions_.carry_out(std::move(actions));
+  signal_.wake();
+  return get(caller, name);
+}
+
+Result<std::vector<NodeView>> NodeService::list(const Principal& caller) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "list nodes"));
+  std::vector<NodeView> items;
+  const CommittedRead read(cluster_);
+  if (const auto& compiled = cluster_.view().policy.compiled()) {
+    items.reserve(compiled->nodes().size());
+    for (size_t i = 0; i < compiled->nodes().size(); ++i) {
+      items.push_back(node_view(cluster_.view(), i));
+    }
+  }
+  return items;
+}
+
+Result<NodeView> NodeService::get(const Principal& caller, const std::string& name) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "get node " + name));
+  const CommittedRead read(cluster_);
+  const auto& compiled = cluster_.view().policy.compiled();
+  const NodeIndex index = compiled ? compiled->node_by_name(name) : NodeIndex();
+  if (!index.valid()) return not_found("node '" + name + "' does not exist");
+  return node_view(cluster_.view(), index.value());
+}
+
+}  // namespace allot

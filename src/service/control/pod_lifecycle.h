@@ -1,0 +1,45 @@
+// Pod lifecycle: what allotd does when pods start and exit, when a user
+// cancels, and when work runs past its maxRuntime.
+//
+// Contract: every function changes the live state, appends records and
+// events to the batch and stops to the actions; pure (no I/O, no clock).
+// A run ends when every pod of it has reported one exit (a pod that failed to
+// launch reports one too). How it ends depends on why it was stopped:
+//   nothing stopped it: Succeeded when every pod exited 0, else Failed
+//   (the first failure stops the other pods at once);
+//   preempted or evicted: Preempted (requeued at its original position);
+//   cancelled: Cancelled; past maxRuntime: Failed.
+#pragma once
+
+#include <cstdint>
+
+#include "service/control/server_state.h"
+
+namespace allot {
+
+// `started` pods of the workload's current run were launched successfully.
+void apply_pods_started(uint64_t uid, int32_t started, ServerState& state, Timestamp now,
+                        WriteBatch& batch);
+
+void apply_pod_exit(const PodExit& exit, ServerState& state, Timestamp now, WriteBatch& batch,
+                    Actions& actions);
+
+// Cancels a workload: at once when it waits, else by stopping its pods with
+// its priority class's grace period. kFailedPrecondition when it is final.
+Status cancel_workload(LiveWorkload& workload, const ServerState& state, Timestamp now,
+                       WriteBatch& batch, Actions& actions);
+
+// Stops running work whose maxRuntime has passed; returns the earliest future
+// time another one will pass (infinite_future when none).
+Timestamp enforce_max_runtime(ServerState& state, Timestamp now, WriteBatch& batch,
+                              Actions& actions);
+
+// Erases the deleted workloads (state.erase_when_stopped) whose pods have all
+// stopped, with their records, and drops their updates from the batch.
+void erase_deleted_workloads(ServerState& state, WriteBatch& batch);
+
+// The grace period of the workload's priority class (30s when the policy no
+// longer knows it).
+Duration grace_period_of(const LiveWorkload& workload, const ServerState& state);
+
+}  // namespace allot

@@ -1,0 +1,65 @@
+#include "service/control/policy_installation.h"
+
+#include <memory>
+#include <utility>
+
+#include "scheduler/workload_request.h"
+#include "service/control/input_error.h"
+
+namespace allot {
+
+void install_policy(ServerState& state, PolicyState policy) {
+  state.policy = std::move(policy);
+  state.reservations.clear();
+  const auto& compiled = state.policy.compiled();
+  state.scheduler = compiled ? std::make_shared<const Scheduler>(compiled) : nullptr;
+  for (const auto& [uid, live] : state.workloads.active()) {
+    if (!is_final(live->phase())) compile_request(state.policy, *live);
+  }
+}
+
+void compile_request(const PolicyState& policy, LiveWorkload& live) {
+  const auto& compiled = policy.compiled();
+  if (!compiled) {
+    live.unschedulable = "no policy has been applied";
+    return;
+  }
+  Result<PendingWorkload> request = make_pending_workload(
+      *compiled, live.doc.workload, WorkloadId(live.uid()), live.doc.status.queued_at);
+  if (request.ok()) {
+    live.request = std::move(request).value();
+    live.unschedulable.clear();
+  } else {
+    live.unschedulable = "the current policy cannot run it: " + request.status().message();
+  }
+}
+
+Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& workload, uint64_t uid,
+                                  Timestamp now) {
+  const auto& compiled = policy.compiled();
+  if (!compiled) {
+    return invalid_argument("no team owns namespace '" + workload.meta.namespace_name +
+                                "': no policy has been applied yet",
+                            "metadata.namespace");
+  }
+  if (workload.spec.command.empty() && !workload.spec.sleep) {
+    return invalid_argument(
+        "a workload needs a command (spec.command) or a sleep duration (spec.sleep)",
+        "spec.command");
+  }
+  Result<PendingWorkload> request =
+      make_pending_workload(*compiled, workload, WorkloadId(uid), now);
+  if (!request.ok()) return as_input_error(request.status());
+  LiveWorkload live;
+  live.doc.uid = uid;
+  live.doc.workload = workload;
+  live.doc.status.team = compiled->team(request->team).name;
+  live.doc.status.created_at = now;
+  live.doc.status.queued_at = now;
+  live.doc.status.reason = "Submitted";
+  live.doc.status.message = "waiting for admission";
+  live.request = std::move(request).value();
+  return live;
+}
+
+}  // namespace allot

@@ -1,0 +1,178 @@
+#include "service/control/policy_service.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "service/control/caller_rights.h"
+#include "service/control/policy_installation.h"
+#include "service/control/quota_usage.h"
+#include "service/control/workload_transitions.h"
+
+namespace allot {
+namespace {
+
+// Names of an apply's workloads are held from their check until the apply is
+// in memory (or failed), so that no submit takes one meanwhile.
+class ReservedNames {
+ public:
+  explicit ReservedNames(ClusterState& cluster) : cluster_(cluster) {}
+  ~ReservedNames() {
+    WriterLock lock(cluster_.mutex());
+    for (const std::string& key : keys_) cluster_.state().workloads.release_name(key);
+  }
+  ReservedNames(const ReservedNames&) = delete;
+  ReservedNames& operator=(const ReservedNames&) = delete;
+
+  // Records a name the caller reserved in the state's table.
+  void add(std::string key) { keys_.push_back(std::move(key)); }
+
+ private:
+  ClusterState& cluster_;
+  std::vector<std::string> keys_;
+};
+
+// The policy documents whose apply changes them.
+void put_changed_documents(const PolicyState& next, const std::vector<PolicyChange>& changes,
+                           WriteBatch& batch) {
+  for (const auto& [key, json] : next.documents()) {
+    for (const PolicyChange& change : changes) {
+      if (change.kind == key.first && change.name == key.second && change.action != "unchanged") {
+        batch.put_objects.push_back({key.first, key.second, json.dump()});
+      }
+    }
+  }
+}
+
+std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::string& team) {
+  std::vector<QuotaUsageRow> rows;
+  for (QuotaUsageRow& row : quota_usage(state)) {
+    if (row.team == team) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace
+
+Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedManifests& parsed,
+                                         bool dry_run) {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "apply policy"));
+  MutexLock apply_lock(apply_mu_);
+  if (parsed.bundle.scenario) {
+    return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
+  }
+  ClusterWriter writer(cluster_);
+  ApplyResult result{dry_run, {}};
+  std::vector<LiveWorkload> created;
+  const Timestamp now = clock_.now();
+  PolicyState next;
+  ReservedNames reserved(cluster_);
+  {
+    WriterLock lock(cluster_.mutex());
+    ServerState& state = cluster_.state();
+    ALLOT_ASSIGN_OR_RETURN(next, state.policy.with_applied(parsed.documents, result.changes));
+    // Workloads are validated against the policy as it will be.
+    for (const Workload& workload : parsed.bundle.workloads) {
+      const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;
+      if (!state.workloads.reserve_name(key)) {
+        return Status(ErrorCode::kAlreadyExists, "workload " + key + " already exists",
+                      "Workload/" + key);
+      }
+      reserved.add(key);
+      Result<LiveWorkload> live = new_workload(next, workload, 0, now);
+      if (!live.ok()) {
+        return Status(live.status().code(), live.status().message(),
+                      "Workload/" + key + ": " + live.status().details());
+      }
+      created.push_back(std::move(live).value());
+      result.changes.push_back({"Workload", key, "created", {}});
+    }
+  }
+  if (dry_run) return result;
+  WriteBatch batch;
+  put_changed_documents(next, result.changes, batch);
+  for (LiveWorkload& live : created) {
+    live.doc.uid = cluster_.allocate_uid();
+    live.request.id = WorkloadId(live.doc.uid);
+    enter_phase(live, WorkloadPhase::kPending, "Submitted", "waiting for admission", now, batch);
+  }
+  const Status committed = cluster_.store().commit(std::move(batch));
+  if (!committed.ok()) {
+    return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
+  }
+  {
+    WriterLock lock(cluster_.mutex());
+    install_policy(cluster_.state(), std::move(next));
+    for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
+  }
+  signal_.wake();
+  return result;
+}
+
+Status PolicyService::delete_object(const Principal& caller, const std::string& kind,
+                                    const std::string& name) {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "delete " + kind + " " + name));
+  MutexLock apply_lock(apply_mu_);
+  ClusterWriter writer(cluster_);
+  PolicyState next;
+  {
+    ReaderLock lock(cluster_.mutex());
+    const ServerState& state = cluster_.view();
+    ALLOT_ASSIGN_OR_RETURN(next, state.policy.without({kind, name}));
+    if (kind == "Team") {
+      for (const auto& [uid, live] : state.workloads.active()) {
+        if (!is_final(live->phase()) && live->doc.status.team == name) {
+          return failed_precondition("team '" + name + "' still has unfinished workloads (" +
+                                     live->key() + "); cancel them first");
+        }
+      }
+    }
+  }
+  WriteBatch batch;
+  batch.delete_objects.push_back({kind, name});
+  const Status committed = cluster_.store().commit(std::move(batch));
+  if (!committed.ok()) {
+    return Status(ErrorCode::kUnavailable, "nothing was deleted: " + committed.message());
+  }
+  {
+    WriterLock lock(cluster_.mutex());
+    install_policy(cluster_.state(), std::move(next));
+  }
+  signal_.wake();
+  return {};
+}
+
+Result<std::vector<PolicyObjectView>> PolicyService::list_objects(const Principal& caller,
+                                                                  const std::string& kind) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "list " + kind + " objects"));
+  std::vector<PolicyObjectView> items;
+  const CommittedRead read(cluster_);
+  for (const auto& [key, document] : cluster_.view().policy.documents()) {
+    if (key.first == kind) items.push_back({key.first, key.second, document.dump(), std::nullopt});
+  }
+  return items;
+}
+
+Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, const std::string& kind,
+                                                   const std::string& name) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "get " + kind + " " + name));
+  const CommittedRead read(cluster_);
+  const ServerState& state = cluster_.view();
+  auto it = state.policy.documents().find({kind, name});
+  if (it == state.policy.documents().end()) {
+    return not_found(kind + " '" + name + "' does not exist");
+  }
+  PolicyObjectView object{kind, name, it->second.dump(), std::nullopt};
+  if (kind == "Team" && state.policy.compiled()) object.quota = team_quota(state, name);
+  return object;
+}
+
+Result<TopView> PolicyService::top(const Principal& caller) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "read quota usage (top)"));
+  TopView view;
+  const CommittedRead read(cluster_);
+  if (cluster_.view().policy.compiled()) view.teams = quota_usage(cluster_.view());
+  return view;
+}
+
+}  // namespace allot

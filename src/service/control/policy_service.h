@@ -1,0 +1,57 @@
+// PolicyService: the policy as code (DESIGN.md section 2): apply manifests
+// all or nothing (dryRun shows the diff), delete a policy object, read the
+// objects as applied with a team's quota status, and `top`.
+//
+// Contract:
+// - apply() validates every document against the policy as it will be
+//   (workloads in the same apply included) before anything changes; a failed
+//   apply or a failed commit changes nothing (kUnavailable for the commit).
+//   One policy change at a time; the commit holds the cluster's writer lock.
+// - delete_object() refuses to delete what the rest of the policy still
+//   names, and a team that still has unfinished work (kFailedPrecondition).
+// - Reads answer only what is stored (CommittedRead).
+// - Every call checks the caller first (caller_rights.h). Thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "api/manifest_parser.h"
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "base/result.h"
+#include "model/principal.h"
+#include "model/views/policy_view.h"
+#include "model/views/quota_usage_view.h"
+#include "service/control/cluster_state.h"
+#include "service/control/loop_signal.h"
+
+namespace allot {
+
+class PolicyService {
+ public:
+  PolicyService(ClusterState& cluster, LoopSignal& signal, const Clock& clock)
+      : cluster_(cluster), signal_(signal), clock_(clock) {}
+
+  Result<ApplyResult> apply(const Principal& caller, const ParsedManifests& manifests, bool dry_run)
+      ALLOT_EXCLUDES(apply_mu_);
+  // `kind` is the manifest kind ("Team").
+  Status delete_object(const Principal& caller, const std::string& kind, const std::string& name)
+      ALLOT_EXCLUDES(apply_mu_);
+
+  [[nodiscard]] Result<std::vector<PolicyObjectView>> list_objects(const Principal& caller,
+                                                                   const std::string& kind) const;
+  [[nodiscard]] Result<PolicyObjectView> get_object(const Principal& caller,
+                                                    const std::string& kind,
+                                                    const std::string& name) const;
+  [[nodiscard]] Result<TopView> top(const Principal& caller) const;
+
+ private:
+  ClusterState& cluster_;
+  LoopSignal& signal_;
+  const Clock& clock_;
+  // One policy change at a time; taken before the cluster's writer lock.
+  Mutex apply_mu_;
+};
+
+}  // namespace allot

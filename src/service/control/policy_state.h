@@ -1,0 +1,60 @@
+// PolicyState: the applied policy of allotd, as documents and compiled.
+//
+// Contract: a value. Documents are the manifests as applied (JSON, keyed by
+// kind and name); the Policy is parsed from them, validated and compiled, so
+// a PolicyState is always valid. with_applied() and without() return a new
+// state or the first error (located at the document and field); the
+// original is unchanged, so a failed apply changes nothing. An empty policy
+// (nothing applied yet) is valid and has no compiled form.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/manifest_parser.h"
+#include "base/result.h"
+#include "model/policy.h"
+#include "model/views/policy_view.h"
+#include "scheduler/compiled_policy.h"
+
+namespace allot {
+
+using DocumentKey = std::pair<std::string, std::string>;  // kind, name
+
+class PolicyState {
+ public:
+  PolicyState() = default;
+
+  // Rebuilds a state from stored documents.
+  static Result<PolicyState> from_documents(std::map<DocumentKey, nlohmann::json> documents);
+
+  // The state after applying the policy documents of `documents` (Workload
+  // documents are skipped); `changes` gets one entry per policy document.
+  [[nodiscard]] Result<PolicyState> with_applied(const std::vector<ManifestDocument>& documents,
+                                                 std::vector<PolicyChange>& changes) const;
+  // The state without one object. kNotFound when absent; a state that would
+  // be invalid (a team still naming the cohort) is kFailedPrecondition.
+  [[nodiscard]] Result<PolicyState> without(const DocumentKey& key) const;
+
+  [[nodiscard]] const Policy& policy() const { return policy_; }
+  // Null while the policy is empty.
+  [[nodiscard]] const std::shared_ptr<const CompiledPolicy>& compiled() const { return compiled_; }
+  [[nodiscard]] const std::map<DocumentKey, nlohmann::json>& documents() const {
+    return documents_;
+  }
+
+ private:
+  std::map<DocumentKey, nlohmann::json> documents_;
+  Policy policy_;
+  std::shared_ptr<const CompiledPolicy> compiled_;
+};
+
+// The kinds that make up the policy (every kind but Workload and Scenario).
+bool is_policy_kind(std::string_view kind);
+
+}  // namespace allot

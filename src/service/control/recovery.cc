@@ -1,0 +1,106 @@
+#include "service/control/recovery.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "service/control/node_conditions.h"
+#include "service/control/policy_installation.h"
+#include "service/control/workload_transitions.h"
+
+namespace allot {
+namespace {
+
+// Parsing and decoding the stored workloads is most of a restart: it runs in
+// contiguous chunks on up to kMaxDecodeThreads threads. Each chunk reads only
+// its records and the installed policy, and writes only its slots of `out`.
+// The error reported is the one of the lowest record, as a single thread would.
+Status decode_workloads(const PolicyState& policy, std::vector<WorkloadRecord>& records,
+                        std::vector<LiveWorkload>& out) {
+  constexpr size_t kMaxDecodeThreads = 8;
+  constexpr size_t kMinPerThread = 4096;
+  const auto decode = [&](size_t begin, size_t end) -> Status {
+    for (size_t i = begin; i < end; ++i) {
+      WorkloadRecord& record = records[i];
+      const nlohmann::json json = nlohmann::json::parse(record.document, nullptr, false);
+      if (json.is_discarded()) {
+        return invalid_argument("stored workload " + std::to_string(record.id) + " is not JSON");
+      }
+      LiveWorkload& live = out[i];
+      Result<WorkloadDocument> doc = workload_from_json(json);
+      if (!doc.ok()) return doc.status();
+      live.doc = std::move(doc).value();
+      live.stored = std::make_shared<const std::string>(std::move(record.document));
+      if (!is_final(live.phase())) compile_request(policy, live);
+    }
+    return Status();
+  };
+  const size_t count = records.size();
+  const size_t threads = std::clamp<size_t>(
+      std::min<size_t>(std::thread::hardware_concurrency(), count / kMinPerThread), 1,
+      kMaxDecodeThreads);
+  std::vector<Status> results(threads);
+  std::vector<std::thread> workers;
+  const size_t chunk = (count + threads - 1) / threads;
+  for (size_t t = 1; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      results[t] = decode(std::min(count, t * chunk), std::min(count, (t + 1) * chunk));
+    });
+  }
+  results[0] = decode(0, std::min(count, chunk));
+  for (std::thread& worker : workers) worker.join();
+  for (const Status& status : results) {
+    if (!status.ok()) return status;
+  }
+  return {};
+}
+
+}  // namespace
+
+Status load_state(ClusterState& cluster) {
+  ALLOT_ASSIGN_OR_RETURN(StoredState stored, cluster.store().load());
+  std::map<DocumentKey, nlohmann::json> documents;
+  WriterLock lock(cluster.mutex());
+  ServerState& state = cluster.state();
+  for (const ObjectRecord& object : stored.objects) {
+    if (object.kind == kNodeConditionKind) {
+      ALLOT_ASSIGN_OR_RETURN(state.nodes[object.name], decode_node_condition(object.document));
+      continue;
+    }
+    nlohmann::json json = nlohmann::json::parse(object.document, nullptr, false);
+    if (json.is_discarded()) {
+      return invalid_argument("stored " + object.kind + " '" + object.name + "' is not JSON");
+    }
+    documents[{object.kind, object.name}] = std::move(json);
+  }
+  ALLOT_ASSIGN_OR_RETURN(PolicyState policy, PolicyState::from_documents(std::move(documents)));
+  install_policy(state, std::move(policy));
+  std::vector<LiveWorkload> lives(stored.workloads.size());
+  ALLOT_RETURN_IF_ERROR(decode_workloads(state.policy, stored.workloads, lives));
+  for (LiveWorkload& live : lives) state.workloads.insert(std::move(live));
+  cluster.set_next_uid(stored.max_workload_id + 1);
+  return {};
+}
+
+Status requeue_interrupted(ClusterState& cluster, Timestamp now) {
+  WriteBatch batch;
+  {
+    WriterLock lock(cluster.mutex());
+    for (auto& [uid, live] : cluster.state().workloads.all()) {
+      if (!holds_quota(live.phase())) continue;
+      ++live.doc.status.restarts;
+      enter_phase(live, WorkloadPhase::kPending, "Requeued",
+                  "allotd restarted while it ran; requeued at its original position", now, batch);
+    }
+  }
+  if (batch.empty()) return {};
+  return cluster.store().commit(std::move(batch));
+}
+
+}  // namespace allot

@@ -1,0 +1,24 @@
+// Recovery: rebuilds the state in memory from the store when allotd starts,
+// and requeues what the previous process left running.
+//
+// Contract: load_state() reads every stored object and workload into the
+// cluster's state (policy documents, node conditions, workloads with their
+// requests compiled under the stored policy) and sets the next workload id
+// past the highest ever stored; an undecodable record is an error and leaves
+// allotd unstarted. requeue_interrupted() puts work that was admitted or
+// running back to Pending at its original position (its processes are gone,
+// or were killed by the executor's own recovery), counts a restart, and
+// commits that before returning.
+#pragma once
+
+#include "base/status.h"
+#include "base/time.h"
+#include "service/control/cluster_state.h"
+
+namespace allot {
+
+Status load_state(ClusterState& cluster);
+
+Status requeue_interrupted(ClusterState& cluster, Timestamp now);
+
+}  // namespace allot

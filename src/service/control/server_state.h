@@ -1,0 +1,60 @@
+// ServerState: everything allotd decides from, in memory, and the actions a
+// change of it asks the executor to carry out.
+//
+// Contract: guarded by ClusterState's lock (cluster_state.h); the functions that change it
+// (admission_cycle.h, pod_lifecycle.h, node_operations.h) append what must be
+// stored to a WriteBatch and what must be carried out to Actions. The caller
+// commits the batch before it carries out the actions (DESIGN: decisions are
+// persisted before they are carried out).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/executor.h"
+#include "base/time.h"
+#include "scheduler/scheduler.h"
+#include "service/control/live_workload.h"
+#include "service/control/policy_state.h"
+#include "store/store.h"
+
+namespace allot {
+
+struct NodeState {
+  bool healthy = true;
+  bool cordoned = false;
+  bool auto_cordoned = false;  // cordoned because a health check failed
+  std::string reason;          // why unhealthy or cordoned
+  std::optional<Timestamp> last_heartbeat;
+
+  friend bool operator==(const NodeState&, const NodeState&) = default;
+};
+
+struct ServerState {
+  PolicyState policy;
+  std::shared_ptr<const Scheduler> scheduler;  // null while the policy is empty
+  WorkloadTable workloads;
+  std::map<std::string, NodeState> nodes;  // by node name; absent: healthy, schedulable
+  std::vector<HeldReservation> reservations;
+  std::string checkpoint_root;  // where checkpoint directories of workloads go
+  // Deleted workloads that still stop: erased once their pods have exited.
+  std::vector<uint64_t> erase_when_stopped;
+};
+
+struct StopAction {
+  uint64_t uid = 0;
+  Duration grace;
+};
+
+struct Actions {
+  std::vector<StopAction> stops;
+  std::vector<std::vector<PodLaunch>> launches;  // the pods of one workload each
+
+  [[nodiscard]] bool empty() const { return stops.empty() && launches.empty(); }
+};
+
+}  // namespace allot

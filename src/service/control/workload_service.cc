@@ -1,0 +1,179 @@
+#include "service/control/workload_service.h"
+
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
+#include "service/control/caller_rights.h"
+#include "service/control/pod_lifecycle.h"
+#include "service/control/policy_installation.h"
+#include "service/control/workload_explanation.h"
+#include "service/control/workload_transitions.h"
+
+namespace allot {
+namespace {
+
+bool matches(const LiveWorkload& live, const WorkloadQuery& query) {
+  if (!query.namespace_name.empty() &&
+      live.doc.workload.meta.namespace_name != query.namespace_name) {
+    return false;
+  }
+  if (!query.team.empty() && live.doc.status.team != query.team) return false;
+  return query.phases.empty() ||
+         std::find(query.phases.begin(), query.phases.end(), live.phase()) != query.phases.end();
+}
+
+Status no_such_workload(const std::string& ns, const std::string& name) {
+  return not_found("workload " + ns + "/" + name + " does not exist");
+}
+
+}  // namespace
+
+Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Workload& workload,
+                                               uint64_t uid) {
+  const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "create workload " + key));
+  const Timestamp now = clock_.now();
+  LiveWorkload live;
+  {
+    WriterLock lock(cluster_.mutex());
+    ServerState& state = cluster_.state();
+    ALLOT_ASSIGN_OR_RETURN(live, new_workload(state.policy, workload, uid, now));
+    if (!state.workloads.reserve_name(live.key())) {
+      return Status(ErrorCode::kAlreadyExists, "workload " + live.key() + " already exists");
+    }
+  }
+  WriteBatch batch;
+  enter_phase(live, WorkloadPhase::kPending, "Submitted", "waiting for admission", now, batch);
+  const Status committed = cluster_.commit_creation(std::move(batch));
+  WriterLock lock(cluster_.mutex());
+  ServerState& state = cluster_.state();
+  state.workloads.release_name(live.key());
+  if (!committed.ok()) {
+    return Status(ErrorCode::kUnavailable, "the workload was not stored: " + committed.message());
+  }
+  StoredWorkload stored = live.stored;
+  state.workloads.insert(std::move(live));
+  signal_.wake(LoopSignal::Wake::kSubmit);
+  return stored;
+}
+
+Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std::string& ns,
+                                             const std::string& name) {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "cancel workload " + ns + "/" + name));
+  Actions actions;
+  WorkloadView view;
+  {
+    ClusterWriter writer(cluster_);
+    WriteBatch batch;
+    {
+      const ChangeLock lock(cluster_, writer);
+      ServerState& state = cluster_.state();
+      LiveWorkload* live = state.workloads.find(ns, name);
+      if (live == nullptr) return no_such_workload(ns, name);
+      ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
+      view.doc = live->doc;
+    }
+    writer.commit_or_die(std::move(batch));
+  }
+  actions_.carry_out(std::move(actions));
+  signal_.wake();
+  return view;
+}
+
+Status WorkloadService::remove(const Principal& caller, const std::string& ns,
+                               const std::string& name) {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "delete workload " + ns + "/" + name));
+  Actions actions;
+  {
+    ClusterWriter writer(cluster_);
+    WriteBatch batch;
+    {
+      const ChangeLock lock(cluster_, writer);
+      ServerState& state = cluster_.state();
+      LiveWorkload* live = state.workloads.find(ns, name);
+      if (live == nullptr) return no_such_workload(ns, name);
+      const uint64_t uid = live->uid();
+      if (!is_final(live->phase())) {
+        ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
+      }
+      state.erase_when_stopped.push_back(uid);
+      erase_deleted_workloads(state, batch);
+    }
+    writer.commit_or_die(std::move(batch));
+  }
+  actions_.carry_out(std::move(actions));
+  signal_.wake();
+  return {};
+}
+
+Result<WorkloadPage> WorkloadService::list(const Principal& caller,
+                                           const WorkloadQuery& query) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "list workloads"));
+  WorkloadPage page;
+  page.items.reserve(std::min<size_t>(query.limit, 10000));
+  const CommittedRead read(cluster_);
+  const auto& all = cluster_.view().workloads.all();
+  for (auto it = all.upper_bound(query.after_uid); it != all.end(); ++it) {
+    if (!matches(it->second, query)) continue;
+    if (page.items.size() == query.limit) {
+      page.continue_token = std::to_string(std::prev(it)->first);
+      break;
+    }
+    page.items.push_back(it->second.stored);
+  }
+  return page;
+}
+
+Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::string& ns,
+                                          const std::string& name) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "get workload " + ns + "/" + name));
+  const Timestamp now = clock_.now();
+  const CommittedRead read(cluster_);
+  const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
+  if (live == nullptr) return no_such_workload(ns, name);
+  return workload_view(*live, cluster_.view(), now);
+}
+
+Result<uint64_t> WorkloadService::uid_of(const std::string& ns, const std::string& name) const {
+  ReaderLock lock(cluster_.mutex());
+  const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
+  if (live == nullptr) return no_such_workload(ns, name);
+  return live->uid();
+}
+
+Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& caller,
+                                                               const std::string& ns,
+                                                               const std::string& name) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "read events of workload " + ns + "/" + name));
+  ALLOT_ASSIGN_OR_RETURN(const uint64_t uid, uid_of(ns, name));
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<EventRecord> events, cluster_.store().events(uid));
+  std::vector<WorkloadEventView> views;
+  views.reserve(events.size());
+  for (const EventRecord& event : events) {
+    views.push_back({event.sequence, Timestamp::from_millis(event.at_ms), event.type, event.reason,
+                     event.message});
+  }
+  return views;
+}
+
+Result<LogChunk> WorkloadService::log(const Principal& caller, const std::string& ns,
+                                      const std::string& name, int32_t pod, int64_t offset) const {
+  ALLOT_RETURN_IF_ERROR(authorize(caller, "read logs of workload " + ns + "/" + name));
+  ALLOT_ASSIGN_OR_RETURN(const uint64_t uid, uid_of(ns, name));
+  constexpr int64_t kMaxChunk = 1 << 20;
+  Executor& executor = actions_.executor();
+  LogChunk chunk;
+  chunk.path = executor.log_location(uid, pod);
+  Result<std::string> data = executor.read_log(uid, pod, offset, kMaxChunk);
+  if (!data.ok() && data.status().code() == ErrorCode::kNotFound) {
+    chunk.next_offset = offset;  // not started yet: nothing to show
+    return chunk;
+  }
+  if (!data.ok()) return data.status();
+  chunk.data = std::move(data).value();
+  chunk.next_offset = offset + static_cast<int64_t>(chunk.data.size());
+  return chunk;
+}
+
+}  // namespace allot

@@ -1,0 +1,66 @@
+// WorkloadService: the use cases of workloads (docs/api.md): submit, cancel,
+// delete, list with filters and paging, get with the scheduler's
+// explanation, events and logs.
+//
+// Contract:
+// - create() stores the workload (fsync) before it answers; submits commit
+//   concurrently, sharing group commits, and a failed commit changes nothing
+//   (kUnavailable). The name is held while the commit runs (kAlreadyExists).
+// - cancel() and remove() change existing state under the cluster's writer
+//   lock and commit before the pods are stopped.
+// - Reads answer only what is stored (CommittedRead).
+// - Every call checks the caller first (caller_rights.h). Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "model/principal.h"
+#include "model/views/workload_view.h"
+#include "model/workload.h"
+#include "service/control/action_runner.h"
+#include "service/control/cluster_state.h"
+#include "service/control/loop_signal.h"
+
+namespace allot {
+
+class WorkloadService {
+ public:
+  WorkloadService(ClusterState& cluster, LoopSignal& signal, ActionRunner& actions,
+                  const Clock& clock)
+      : cluster_(cluster), signal_(signal), actions_(actions), clock_(clock) {}
+
+  // The id the next workload gets; a decoder names unnamed workloads after it
+  // ("wl-<uid>") before create().
+  uint64_t allocate_uid() { return cluster_.allocate_uid(); }
+
+  // REQUIRES: uid from allocate_uid(). Returns the workload as stored.
+  Result<StoredWorkload> create(const Principal& caller, const Workload& workload, uint64_t uid);
+  Result<WorkloadView> cancel(const Principal& caller, const std::string& ns,
+                              const std::string& name);
+  Status remove(const Principal& caller, const std::string& ns, const std::string& name);
+
+  [[nodiscard]] Result<WorkloadPage> list(const Principal& caller,
+                                          const WorkloadQuery& query) const;
+  [[nodiscard]] Result<WorkloadView> get(const Principal& caller, const std::string& ns,
+                                         const std::string& name) const;
+  [[nodiscard]] Result<std::vector<WorkloadEventView>> events(const Principal& caller,
+                                                              const std::string& ns,
+                                                              const std::string& name) const;
+  [[nodiscard]] Result<LogChunk> log(const Principal& caller, const std::string& ns,
+                                     const std::string& name, int32_t pod, int64_t offset) const;
+
+ private:
+  // The uid of ns/name, or kNotFound.
+  [[nodiscard]] Result<uint64_t> uid_of(const std::string& ns, const std::string& name) const;
+
+  ClusterState& cluster_;
+  LoopSignal& signal_;
+  ActionRunner& actions_;
+  const Clock& clock_;
+};
+
+}  // namespace allot

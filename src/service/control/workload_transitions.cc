@@ -1,0 +1,69 @@
+#include "service/control/workload_transitions.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace allot {
+
+WorkloadRecord make_record(const LiveWorkload& workload) {
+  const WorkloadDocument& doc = workload.doc;
+  return {doc.uid,
+          doc.workload.meta.namespace_name,
+          doc.workload.meta.name,
+          doc.status.team,
+          doc.status.phase,
+          *workload.stored};
+}
+
+void store_record(LiveWorkload& workload, WriteBatch& batch) {
+  workload.stored = std::make_shared<const std::string>(encode_workload(workload.doc));
+  // One record per workload per batch: a later change replaces an earlier one.
+  for (WorkloadRecord& record : batch.put_workloads) {
+    if (record.id == workload.uid()) {
+      record = make_record(workload);
+      return;
+    }
+  }
+  batch.put_workloads.push_back(make_record(workload));
+}
+
+void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason,
+                 std::string message, Timestamp now, WriteBatch& batch) {
+  WorkloadStatus& status = workload.doc.status;
+  status.phase = phase;
+  switch (phase) {
+    case WorkloadPhase::kAdmitted:
+      status.admitted_at = now;
+      if (!status.first_admitted_at) status.first_admitted_at = now;
+      status.started_at.reset();
+      status.finished_at.reset();
+      break;
+    case WorkloadPhase::kRunning: status.started_at = now; break;
+    case WorkloadPhase::kPending:
+    case WorkloadPhase::kPreempted:
+      status.flavor.clear();
+      status.pod_sets.clear();
+      break;
+    case WorkloadPhase::kSucceeded:
+    case WorkloadPhase::kFailed:
+    case WorkloadPhase::kCancelled: status.finished_at = now; break;
+  }
+  status.stopping = false;
+  status.reason = reason;
+  status.message = message;
+  batch.events.push_back({0, workload.uid(), now.ms(), std::string(workload_phase_name(phase)),
+                          std::move(reason), std::move(message)});
+  store_record(workload, batch);
+}
+
+void note(LiveWorkload& workload, const char* type, std::string reason, std::string message,
+          Timestamp now, WriteBatch& batch) {
+  workload.doc.status.reason = reason;
+  workload.doc.status.message = message;
+  batch.events.push_back(
+      {0, workload.uid(), now.ms(), type, std::move(reason), std::move(message)});
+  store_record(workload, batch);
+}
+
+}  // namespace allot

@@ -1,0 +1,62 @@
+// Simulation metrics: turns the raw trace of a simulation (when each workload
+// arrived, ran and finished) into a SimulationReport (see its definitions).
+//
+// Contract: pure function of its input; deterministic. All amounts are in the
+// primary resource's base units (GPUs or millicores). Thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/time.h"
+#include "service/simulation/simulation_report.h"
+
+namespace allot {
+
+// One uninterrupted run of a workload, holding `amount` of the primary resource.
+struct RunSegment {
+  size_t workload = 0;  // index into SimulationTrace::workloads
+  Timestamp start;
+  Timestamp end;
+  int64_t amount = 0;
+};
+
+struct TracedWorkload {
+  std::string name;
+  std::string namespace_name;
+  std::string priority_class;
+  size_t team = 0;  // index into SimulationTrace::teams
+  Timestamp arrived_at;
+  std::optional<Timestamp> first_admitted_at;
+  std::optional<Timestamp> finished_at;
+  int32_t preemptions = 0;
+  int32_t restarts = 0;
+  bool running = false;  // still running when the trace ended
+};
+
+struct TracedTeam {
+  std::string name;
+  int64_t nominal = 0;           // of the primary resource, summed over flavors
+  int64_t owed_cycles = 0;       // guarantee_tracker.h
+  int64_t compliant_cycles = 0;  // guarantee_tracker.h
+};
+
+struct SimulationTrace {
+  std::string primary_resource;
+  int64_t capacity = 0;  // of the primary resource, all nodes
+  std::vector<TracedTeam> teams;
+  std::vector<std::string> class_order;  // priority classes of the policy, in order
+  std::vector<TracedWorkload> workloads;
+  std::vector<RunSegment> segments;
+  Timestamp end;  // virtual time at which the simulation stopped
+  int64_t admissions = 0;
+  int64_t preemptions = 0;
+  int64_t evictions = 0;
+  int64_t cycles = 0;
+};
+
+SimulationReport summarize_simulation(const SimulationTrace& trace);
+
+}  // namespace allot

@@ -1,0 +1,67 @@
+// TraceMetrics: what a trace replay compares between policies, overall and
+// per team, derived from a SimulationReport.
+//
+// Contract: pure function of the report and the policy; deterministic.
+// Definitions (seconds of virtual time):
+// - jobs: workloads replayed; queueing delay: first admission - arrival, over
+//   admitted workloads (mean; median and p95 by nearest rank; max);
+// - mean_jct_s: completion - arrival, over finished workloads;
+// - utilization: overall, the report's (allocated / capacity of the primary
+//   resource); per team, its usage (allocation / nominal while it had work);
+// - borrowed_gpu_hours: primary-resource hours allocated above nominal;
+// - preemptions: overall the report's count, per team those its workloads
+//   suffered;
+// - guarantee_compliance: compliant cycles / owed cycles, per team and over
+//   all teams (guarantee_tracker.h); 1.0 when never owed.
+// Per team, `nominal` and `usage_series` are the report's (GPUs used over
+// time, for charts); queue_delays_s holds every admitted workload's queueing
+// delay, sorted, for a CDF.
+// Teams come in policy order, by Team name; a workload is counted for the
+// team whose namespace it has.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/policy.h"
+#include "service/simulation/simulation_report.h"
+
+namespace allot {
+
+struct TraceMetrics {
+  int64_t jobs = 0;
+  int64_t finished = 0;
+  double mean_queue_s = 0;
+  double median_queue_s = 0;
+  double p95_queue_s = 0;
+  double max_queue_s = 0;
+  double mean_jct_s = 0;
+  double utilization = 0;
+  double borrowed_gpu_hours = 0;
+  int64_t preemptions = 0;
+  double guarantee_compliance = 1.0;
+
+  friend bool operator==(const TraceMetrics&, const TraceMetrics&) = default;
+};
+
+struct TeamTraceMetrics {
+  std::string team;
+  TraceMetrics metrics;
+  int64_t nominal = 0;
+  std::vector<UsagePoint> usage_series;
+
+  friend bool operator==(const TeamTraceMetrics&, const TeamTraceMetrics&) = default;
+};
+
+struct TraceSummary {
+  TraceMetrics overall;
+  std::vector<TeamTraceMetrics> teams;  // policy order
+  std::vector<double> queue_delays_s;   // sorted
+
+  friend bool operator==(const TraceSummary&, const TraceSummary&) = default;
+};
+
+TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& policy);
+
+}  // namespace allot

@@ -1,0 +1,149 @@
+#include "store/sqlite/sqlite_batch_writer.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "store/batch_rules.h"
+
+namespace allot {
+namespace {
+
+// An upsert, not INSERT OR REPLACE: REPLACE would resolve the UNIQUE
+// (namespace, name) conflict by deleting the other workload.
+constexpr std::string_view kPutWorkload =
+    "INSERT INTO workloads (id, namespace, name, team, phase, document) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (id) DO UPDATE SET "
+    "namespace = excluded.namespace, name = excluded.name, team = excluded.team, "
+    "phase = excluded.phase, document = excluded.document";
+
+constexpr std::string_view kPutObject =
+    "INSERT INTO objects (kind, name, document) VALUES (?1, ?2, ?3) "
+    "ON CONFLICT (kind, name) DO UPDATE SET document = excluded.document";
+
+constexpr std::string_view kAppendEvent =
+    "INSERT INTO events (workload_id, at_ms, type, reason, message) "
+    "VALUES (?1, ?2, ?3, ?4, ?5)";
+
+// SQLite keeps integers signed; ids and sequences round-trip through the cast.
+int64_t as_sql(uint64_t value) { return static_cast<int64_t>(value); }
+
+}  // namespace
+
+Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
+  auto prepare = [&db](std::string_view sql) { return db.prepare(sql); };
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement begin, prepare("BEGIN IMMEDIATE"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement commit, prepare("COMMIT"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement rollback, prepare("ROLLBACK"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement savepoint, prepare("SAVEPOINT batch"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement release, prepare("RELEASE batch"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement rollback_to, prepare("ROLLBACK TO batch"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement delete_object,
+                         prepare("DELETE FROM objects WHERE kind = ?1 AND name = ?2"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_object, prepare(kPutObject));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement delete_events,
+                         prepare("DELETE FROM events WHERE workload_id = ?1"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement delete_workload,
+                         prepare("DELETE FROM workloads WHERE id = ?1"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_workload, prepare(kPutWorkload));
+  ALLOT_ASSIGN_OR_RETURN(
+      SqliteStatement raise_max_id,
+      prepare("UPDATE meta SET value = max(value, ?1) WHERE key = 'max_workload_id'"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement append_event, prepare(kAppendEvent));
+  return SqliteBatchWriter(
+      std::move(db),
+      Statements{std::move(begin), std::move(commit), std::move(rollback), std::move(savepoint),
+                 std::move(release), std::move(rollback_to), std::move(delete_object),
+                 std::move(put_object), std::move(delete_events), std::move(delete_workload),
+                 std::move(put_workload), std::move(raise_max_id), std::move(append_event)});
+}
+
+SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements)
+    : db_(std::move(db)), statements_(std::move(statements)) {}
+
+Status SqliteBatchWriter::begin() { return statements_.begin.execute(); }
+
+Status SqliteBatchWriter::commit() { return statements_.commit.execute(); }
+
+void SqliteBatchWriter::rollback() {
+  if (db_.in_transaction()) (void)statements_.rollback.execute();
+}
+
+Status SqliteBatchWriter::apply(const WriteBatch& batch) {
+  ALLOT_RETURN_IF_ERROR(statements_.savepoint.execute());
+  Status status = apply_parts(batch);
+  if (status.ok()) status = statements_.release.execute();
+  if (status.ok() || !db_.in_transaction()) return status;
+  // Undo this batch only. Should that fail, drop the whole transaction rather
+  // than commit half a batch.
+  if (!statements_.rollback_to.execute().ok() || !statements_.release.execute().ok()) rollback();
+  return status;
+}
+
+Status SqliteBatchWriter::apply_parts(const WriteBatch& batch) {
+  ALLOT_RETURN_IF_ERROR(delete_objects(batch));
+  ALLOT_RETURN_IF_ERROR(put_objects(batch));
+  ALLOT_RETURN_IF_ERROR(delete_workloads(batch));
+  ALLOT_RETURN_IF_ERROR(put_workloads(batch));
+  return append_events(batch);
+}
+
+Status SqliteBatchWriter::delete_objects(const WriteBatch& batch) {
+  for (const ObjectKey& key : batch.delete_objects) {
+    ALLOT_RETURN_IF_ERROR(statements_.delete_object.bind(1, key.kind).bind(2, key.name).execute());
+  }
+  return {};
+}
+
+Status SqliteBatchWriter::put_objects(const WriteBatch& batch) {
+  for (const ObjectRecord& object : batch.put_objects) {
+    SqliteStatement& put = statements_.put_object;
+    ALLOT_RETURN_IF_ERROR(
+        put.bind(1, object.kind).bind(2, object.name).bind(3, object.document).execute());
+  }
+  return {};
+}
+
+Status SqliteBatchWriter::delete_workloads(const WriteBatch& batch) {
+  for (uint64_t id : batch.delete_workloads) {
+    ALLOT_RETURN_IF_ERROR(statements_.delete_events.bind(1, as_sql(id)).execute());
+    ALLOT_RETURN_IF_ERROR(statements_.delete_workload.bind(1, as_sql(id)).execute());
+  }
+  return {};
+}
+
+Status SqliteBatchWriter::put_workloads(const WriteBatch& batch) {
+  uint64_t max_id = 0;
+  for (const WorkloadRecord& workload : batch.put_workloads) {
+    SqliteStatement& put = statements_.put_workload;
+    put.bind(1, as_sql(workload.id))
+        .bind(2, workload.namespace_name)
+        .bind(3, workload.name)
+        .bind(4, workload.team)
+        .bind(5, workload_phase_name(workload.phase))
+        .bind(6, workload.document);
+    Status status = put.execute();
+    // The id is the conflict target, so the only key left to violate is the name.
+    if (status.code() == ErrorCode::kAlreadyExists) return workload_name_taken(workload);
+    ALLOT_RETURN_IF_ERROR(status);
+    max_id = std::max(max_id, workload.id);
+  }
+  if (max_id == 0) return {};
+  return statements_.raise_max_id.bind(1, as_sql(max_id)).execute();
+}
+
+Status SqliteBatchWriter::append_events(const WriteBatch& batch) {
+  for (const EventRecord& event : batch.events) {
+    SqliteStatement& append = statements_.append_event;
+    ALLOT_RETURN_IF_ERROR(append.bind(1, as_sql(event.workload_id))
+                              .bind(2, event.at_ms)
+                              .bind(3, event.type)
+                              .bind(4, event.reason)
+                              .bind(5, event.message)
+                              .execute());
+  }
+  return {};
+}
+
+}  // namespace allot

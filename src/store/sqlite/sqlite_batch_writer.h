@@ -1,0 +1,66 @@
+// SqliteBatchWriter: writes WriteBatches into SqliteStore's tables with
+// statements prepared once, inside a transaction its caller opens.
+//
+// Contract: begin(); apply() any number of batches; commit() (or rollback()).
+// apply() runs one batch inside its own SAVEPOINT: a batch that fails is
+// rolled back alone and the transaction stays usable for the others, unless
+// SQLite ended the transaction itself (an I/O error, a full disk): then
+// in_transaction() is false and every batch applied so far is gone.
+// The parts of a batch apply in store.h's order.
+// Thread-compatible: SqliteStore's writer thread is its only user.
+#pragma once
+
+#include "base/result.h"
+#include "base/status.h"
+#include "store/sqlite/sqlite_connection.h"
+#include "store/sqlite/sqlite_statement.h"
+#include "store/store.h"
+
+namespace allot {
+
+class SqliteBatchWriter {
+ public:
+  // Takes the connection the writes go through. REQUIRES: its schema is migrated.
+  static Result<SqliteBatchWriter> create(SqliteConnection db);
+
+  // BEGIN IMMEDIATE: takes the write lock (waiting up to the busy timeout).
+  Status begin();
+  // COMMIT: durable on return when the database runs synchronous=FULL.
+  Status commit();
+  // Ends the transaction, if any, dropping its changes. Best effort.
+  void rollback();
+  [[nodiscard]] bool in_transaction() const { return db_.in_transaction(); }
+
+  // REQUIRES: in_transaction(); validate_batch(batch) passed.
+  Status apply(const WriteBatch& batch);
+
+ private:
+  struct Statements;
+  SqliteBatchWriter(SqliteConnection db, Statements statements);
+
+  Status apply_parts(const WriteBatch& batch);
+  Status delete_objects(const WriteBatch& batch);
+  Status put_objects(const WriteBatch& batch);
+  Status delete_workloads(const WriteBatch& batch);
+  Status put_workloads(const WriteBatch& batch);
+  Status append_events(const WriteBatch& batch);
+
+  SqliteConnection db_;
+  struct Statements {
+    SqliteStatement begin;
+    SqliteStatement commit;
+    SqliteStatement rollback;
+    SqliteStatement savepoint;
+    SqliteStatement release;
+    SqliteStatement rollback_to;
+    SqliteStatement delete_object;
+    SqliteStatement put_object;
+    SqliteStatement delete_events;
+    SqliteStatement delete_workload;
+    SqliteStatement put_workload;
+    SqliteStatement raise_max_id;
+    SqliteStatement append_event;
+  } statements_;
+};
+
+}  // namespace allot

@@ -1,0 +1,94 @@
+#include "store/sqlite/sqlite_schema.h"
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace allot {
+namespace {
+
+struct Migration {
+  int64_t version;  // user_version after this step
+  std::string_view sql;
+};
+
+// Append only: a released step is never edited, a change is a new step.
+constexpr std::array<Migration, 1> kMigrations = {{
+    {1, R"sql(
+      CREATE TABLE objects (
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (kind, name)
+      ) WITHOUT ROWID;
+      CREATE TABLE workloads (
+        id INTEGER PRIMARY KEY,
+        namespace TEXT NOT NULL,
+        name TEXT NOT NULL,
+        team TEXT NOT NULL,
+        phase TEXT NOT NULL,
+        document TEXT NOT NULL,
+        UNIQUE (namespace, name)
+      );
+      -- AUTOINCREMENT: a sequence is never reused, even after its workload is deleted.
+      CREATE TABLE events (
+        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+        workload_id INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        message TEXT NOT NULL
+      );
+      CREATE INDEX events_by_workload ON events (workload_id, sequence);
+      CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO meta (key, value) VALUES ('max_workload_id', 0);
+    )sql"},
+}};
+
+Status check_version(int64_t version) {
+  if (version <= latest_schema_version()) return {};
+  return failed_precondition("the database has schema version " + std::to_string(version) +
+                             ", newer than the " + std::to_string(latest_schema_version()) +
+                             " this allot knows; run a newer allot (or restore a backup)");
+}
+
+// Runs inside migrate_schema()'s transaction.
+Status apply_migrations(SqliteConnection& db) {
+  // Read again under the write lock: another process may have migrated meanwhile.
+  ALLOT_ASSIGN_OR_RETURN(int64_t version, db.query_int("PRAGMA user_version"));
+  ALLOT_RETURN_IF_ERROR(check_version(version));
+  if (version == latest_schema_version()) return {};
+  for (const Migration& migration : kMigrations) {
+    if (migration.version <= version) continue;
+    Status status = db.execute(migration.sql);
+    if (!status.ok()) {
+      return Status(status.code(),
+                    "schema migration to version " + std::to_string(migration.version) +
+                        " failed: " + status.message(),
+                    status.details());
+    }
+  }
+  return db.execute("PRAGMA user_version = " + std::to_string(latest_schema_version()));
+}
+
+}  // namespace
+
+int64_t latest_schema_version() { return kMigrations.back().version; }
+
+Status check_schema_version(SqliteConnection& db) {
+  ALLOT_ASSIGN_OR_RETURN(int64_t version, db.query_int("PRAGMA user_version"));
+  return check_version(version);
+}
+
+Status migrate_schema(SqliteConnection& db) {
+  ALLOT_RETURN_IF_ERROR(db.execute("BEGIN IMMEDIATE"));
+  Status status = apply_migrations(db);
+  if (status.ok()) status = db.execute("COMMIT");
+  if (!status.ok() && db.in_transaction()) (void)db.execute("ROLLBACK");
+  return status;
+}
+
+}  // namespace allot

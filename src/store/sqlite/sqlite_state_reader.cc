@@ -1,0 +1,132 @@
+#include "store/sqlite/sqlite_state_reader.h"
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace allot {
+namespace {
+
+constexpr std::string_view kEvents =
+    "SELECT sequence, workload_id, at_ms, type, reason, message FROM events "
+    "WHERE workload_id = ?1 AND sequence > ?2 ORDER BY sequence";
+
+// Sequences are positive int64s (SQLite's integers).
+constexpr uint64_t kMaxSequence = std::numeric_limits<int64_t>::max();
+
+// The result of a `SELECT count(*)`, to reserve room before reading the rows.
+Result<size_t> count_rows(SqliteStatement& count) {
+  ResetOnExit reset(count);
+  ALLOT_ASSIGN_OR_RETURN(bool has_row, count.step());
+  return has_row ? static_cast<size_t>(count.column_int64(0)) : size_t{0};
+}
+
+Result<WorkloadRecord> workload_row(const SqliteStatement& row) {
+  WorkloadRecord workload;
+  workload.id = static_cast<uint64_t>(row.column_int64(0));
+  workload.namespace_name = row.column_text(1);
+  workload.name = row.column_text(2);
+  workload.team = row.column_text(3);
+  const std::string phase = row.column_text(4);
+  std::optional<WorkloadPhase> parsed = parse_workload_phase(phase);
+  if (!parsed) {
+    return Status(ErrorCode::kInternal,
+                  "the store holds an unknown workload phase \"" + phase + "\"",
+                  "workload id " + std::to_string(workload.id));
+  }
+  workload.phase = *parsed;
+  workload.document = row.column_text(5);
+  return workload;
+}
+
+}  // namespace
+
+Result<SqliteStateReader> SqliteStateReader::create(SqliteConnection db) {
+  auto prepare = [&db](std::string_view sql) { return db.prepare(sql); };
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement begin, prepare("BEGIN"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement end, prepare("COMMIT"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement count_objects, prepare("SELECT count(*) FROM objects"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement objects,
+                         prepare("SELECT kind, name, document FROM objects ORDER BY kind, name"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement count_workloads,
+                         prepare("SELECT count(*) FROM workloads"));
+  ALLOT_ASSIGN_OR_RETURN(
+      SqliteStatement workloads,
+      prepare("SELECT id, namespace, name, team, phase, document FROM workloads ORDER BY id"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement max_workload_id,
+                         prepare("SELECT value FROM meta WHERE key = 'max_workload_id'"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement events, prepare(kEvents));
+  return SqliteStateReader(
+      std::move(db),
+      Statements{std::move(begin), std::move(end), std::move(count_objects), std::move(objects),
+                 std::move(count_workloads), std::move(workloads), std::move(max_workload_id),
+                 std::move(events)});
+}
+
+SqliteStateReader::SqliteStateReader(SqliteConnection db, Statements statements)
+    : db_(std::move(db)), statements_(std::move(statements)) {}
+
+Result<StoredState> SqliteStateReader::load() {
+  ALLOT_RETURN_IF_ERROR(statements_.begin.execute());
+  StoredState state;
+  Status status = read_state(state);
+  // A read transaction has nothing to undo: COMMIT just ends it.
+  Status ended = statements_.end.execute();
+  if (status.ok()) status = ended;
+  if (!status.ok()) return status;
+  return state;
+}
+
+Status SqliteStateReader::read_state(StoredState& state) {
+  ALLOT_RETURN_IF_ERROR(read_objects(state.objects));
+  ALLOT_RETURN_IF_ERROR(read_workloads(state.workloads));
+  SqliteStatement& max_id = statements_.max_workload_id;
+  ResetOnExit reset(max_id);
+  ALLOT_ASSIGN_OR_RETURN(bool has_row, max_id.step());
+  if (!has_row) return Status(ErrorCode::kInternal, "the store has no max_workload_id row");
+  state.max_workload_id = static_cast<uint64_t>(max_id.column_int64(0));
+  return {};
+}
+
+Status SqliteStateReader::read_objects(std::vector<ObjectRecord>& objects) {
+  ALLOT_ASSIGN_OR_RETURN(size_t count, count_rows(statements_.count_objects));
+  objects.reserve(count);
+  SqliteStatement& rows = statements_.objects;
+  ResetOnExit reset(rows);
+  for (;;) {
+    ALLOT_ASSIGN_OR_RETURN(bool has_row, rows.step());
+    if (!has_row) return {};
+    objects.push_back({rows.column_text(0), rows.column_text(1), rows.column_text(2)});
+  }
+}
+
+Status SqliteStateReader::read_workloads(std::vector<WorkloadRecord>& workloads) {
+  ALLOT_ASSIGN_OR_RETURN(size_t count, count_rows(statements_.count_workloads));
+  workloads.reserve(count);
+  SqliteStatement& rows = statements_.workloads;
+  ResetOnExit reset(rows);
+  for (;;) {
+    ALLOT_ASSIGN_OR_RETURN(bool has_row, rows.step());
+    if (!has_row) return {};
+    ALLOT_ASSIGN_OR_RETURN(WorkloadRecord workload, workload_row(rows));
+    workloads.push_back(std::move(workload));
+  }
+}
+
+Result<std::vector<EventRecord>> SqliteStateReader::events(uint64_t workload_id, uint64_t after) {
+  std::vector<EventRecord> events;
+  if (after >= kMaxSequence) return events;
+  SqliteStatement& rows = statements_.events;
+  ResetOnExit reset(rows);
+  rows.bind(1, static_cast<int64_t>(workload_id)).bind(2, static_cast<int64_t>(after));
+  for (;;) {
+    ALLOT_ASSIGN_OR_RETURN(bool has_row, rows.step());
+    if (!has_row) return events;
+    events.push_back({static_cast<uint64_t>(rows.column_int64(0)),
+                      static_cast<uint64_t>(rows.column_int64(1)), rows.column_int64(2),
+                      rows.column_text(3), rows.column_text(4), rows.column_text(5)});
+  }
+}
+
+}  // namespace allot

@@ -1,0 +1,48 @@
+// SqliteStateReader: the reads of SqliteStore (load() and events()) through
+// their own connection and statements prepared once.
+//
+// Contract: load() reads in one read transaction, so it sees one committed
+// state; in WAL mode it neither waits for nor blocks the writer.
+// Thread-compatible: SqliteStore serialises its callers with a mutex.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/result.h"
+#include "store/sqlite/sqlite_connection.h"
+#include "store/sqlite/sqlite_statement.h"
+#include "store/store.h"
+
+namespace allot {
+
+class SqliteStateReader {
+ public:
+  // REQUIRES: the schema of `db` is migrated.
+  static Result<SqliteStateReader> create(SqliteConnection db);
+
+  Result<StoredState> load();
+  Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after);
+
+ private:
+  struct Statements;
+  SqliteStateReader(SqliteConnection db, Statements statements);
+
+  Status read_state(StoredState& state);
+  Status read_objects(std::vector<ObjectRecord>& objects);
+  Status read_workloads(std::vector<WorkloadRecord>& workloads);
+
+  SqliteConnection db_;
+  struct Statements {
+    SqliteStatement begin;
+    SqliteStatement end;
+    SqliteStatement count_objects;
+    SqliteStatement objects;
+    SqliteStatement count_workloads;
+    SqliteStatement workloads;
+    SqliteStatement max_workload_id;
+    SqliteStatement events;
+  } statements_;
+};
+
+}  // namespace allot

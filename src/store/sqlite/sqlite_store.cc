@@ -1,0 +1,178 @@
+#include "store/sqlite/sqlite_store.h"
+
+#include <utility>
+
+#include "store/batch_rules.h"
+#include "store/sqlite/sqlite_connection.h"
+#include "store/sqlite/sqlite_schema.h"
+
+namespace allot {
+namespace {
+
+struct Connections {
+  SqliteBatchWriter writer;
+  SqliteStateReader reader;
+};
+
+// WAL: readers do not block the writer, and a commit appends to one file.
+// synchronous=FULL: every COMMIT fsyncs the WAL, so a returned commit survives
+// a power loss (NORMAL would only survive a crash of the process).
+Status configure_writer(SqliteConnection& db) {
+  ALLOT_ASSIGN_OR_RETURN(std::string mode, db.query_text("PRAGMA journal_mode=WAL"));
+  if (mode != "wal") {
+    return Status(ErrorCode::kUnavailable,
+                  "the database cannot use WAL mode (journal_mode stays \"" + mode + "\")");
+  }
+  return db.execute("PRAGMA synchronous=FULL");
+}
+
+Result<Connections> open_connections(const std::string& path, const SqliteStoreOptions& options) {
+  ALLOT_ASSIGN_OR_RETURN(SqliteConnection write_db,
+                         SqliteConnection::open(path, options.busy_timeout_ms));
+  // Before anything writes: a newer database must stay untouched.
+  ALLOT_RETURN_IF_ERROR(check_schema_version(write_db));
+  ALLOT_RETURN_IF_ERROR(configure_writer(write_db));
+  ALLOT_RETURN_IF_ERROR(migrate_schema(write_db));
+  ALLOT_ASSIGN_OR_RETURN(SqliteConnection read_db,
+                         SqliteConnection::open(path, options.busy_timeout_ms));
+  ALLOT_ASSIGN_OR_RETURN(SqliteBatchWriter writer, SqliteBatchWriter::create(std::move(write_db)));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStateReader reader, SqliteStateReader::create(std::move(read_db)));
+  return Connections{std::move(writer), std::move(reader)};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
+  return open(path, SqliteStoreOptions());
+}
+
+Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
+                                                       const SqliteStoreOptions& options) {
+  if (path.empty() || path == ":memory:") {
+    return invalid_argument("the SQLite store needs a database file; use MemoryStore for memory",
+                            path);
+  }
+  Result<Connections> connections = open_connections(path, options);
+  if (!connections.ok()) {
+    const Status cause = connections.status();
+    return Status(cause.code(), "cannot open the store " + path + ": " + cause.message(),
+                  cause.details());
+  }
+  return std::unique_ptr<SqliteStore>(
+      new SqliteStore(std::move(connections->writer), std::move(connections->reader)));
+}
+
+SqliteStore::SqliteStore(SqliteBatchWriter writer, SqliteStateReader reader)
+    : reader_(std::move(reader)),
+      writer_(std::move(writer)),
+      writer_thread_([this] { run_writer(); }) {}
+
+SqliteStore::~SqliteStore() {
+  {
+    std::lock_guard lock(queue_mutex_);
+    stopping_ = true;
+    paused_ = false;
+  }
+  queue_changed_.notify_all();
+  writer_thread_.join();
+}
+
+Result<StoredState> SqliteStore::load() {
+  std::lock_guard lock(reader_mutex_);
+  return reader_.load();
+}
+
+Result<std::vector<EventRecord>> SqliteStore::events(uint64_t workload_id, uint64_t after) {
+  std::lock_guard lock(reader_mutex_);
+  return reader_.events(workload_id, after);
+}
+
+Status SqliteStore::commit(WriteBatch batch) {
+  ALLOT_RETURN_IF_ERROR(validate_batch(batch));
+  if (batch.empty()) return {};
+  PendingCommit pending{std::move(batch), Status(), {}};
+  std::future<void> done = pending.done.get_future();
+  {
+    std::lock_guard lock(queue_mutex_);
+    if (stopping_) return Status(ErrorCode::kUnavailable, "the store is closing");
+    queue_.push_back(&pending);
+    // Under the lock: once it is released, the store may be closing.
+    queue_changed_.notify_all();
+  }
+  done.wait();
+  return std::move(pending.status);
+}
+
+void SqliteStore::run_writer() {
+  std::unique_lock lock(queue_mutex_);
+  for (;;) {
+    queue_changed_.wait(lock, [this] { return stopping_ || (!paused_ && !queue_.empty()); });
+    if (queue_.empty()) return;  // stopping, and everything is committed
+    const std::vector<PendingCommit*> group(queue_.begin(), queue_.end());
+    queue_.clear();
+    lock.unlock();
+    const bool committed = commit_group(group);
+    lock.lock();
+    if (committed) ++transactions_committed_;
+    lock.unlock();
+    for (PendingCommit* pending : group) std::promise<void>(std::move(pending->done)).set_value();
+    lock.lock();
+  }
+}
+
+bool SqliteStore::commit_group(const std::vector<PendingCommit*>& group) {
+  if (Status begun = writer_.begin(); !begun.ok()) {
+    fail_group(group, "the store could not start a transaction", begun);
+    return false;
+  }
+  for (PendingCommit* pending : group) {
+    pending->status = writer_.apply(pending->batch);
+    if (!writer_.in_transaction()) {
+      // SQLite rolled back everything itself (I/O error, full disk).
+      fail_group(group, "the store lost its transaction", pending->status);
+      return false;
+    }
+  }
+  if (Status committed = writer_.commit(); !committed.ok()) {
+    writer_.rollback();
+    fail_group(group, "the store could not commit", committed);
+    return false;
+  }
+  return true;
+}
+
+void SqliteStore::fail_group(const std::vector<PendingCommit*>& group, const std::string& why,
+                             const Status& cause) {
+  const Status failure(ErrorCode::kUnavailable,
+                       why + "; no batch of this transaction was stored: " + cause.message(),
+                       cause.details());
+  // A batch that failed on its own keeps its own, more precise error.
+  for (PendingCommit* pending : group) {
+    if (pending->status.ok()) pending->status = failure;
+  }
+}
+
+uint64_t SqliteStore::transactions_committed() const {
+  std::lock_guard lock(queue_mutex_);
+  return transactions_committed_;
+}
+
+void SqliteStore::pause_writer() {
+  std::lock_guard lock(queue_mutex_);
+  paused_ = true;
+}
+
+void SqliteStore::resume_writer() {
+  {
+    std::lock_guard lock(queue_mutex_);
+    paused_ = false;
+  }
+  queue_changed_.notify_all();
+}
+
+void SqliteStore::wait_until_queued(size_t count) {
+  std::unique_lock lock(queue_mutex_);
+  queue_changed_.wait(lock, [this, count] { return queue_.size() >= count; });
+}
+
+}  // namespace allot

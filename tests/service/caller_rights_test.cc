@@ -1,0 +1,81 @@
+// Every use case of the control plane asks for the caller and denies by
+// default: until RBAC exists, only admins may read or act.
+#include "service/control/caller_rights.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "api/manifest_parser.h"
+#include "api/workload_submission.h"
+#include "control_plane_fixture.h"
+
+namespace allot::testing {
+namespace {
+
+const Principal kNobody{"alice@example.com", {"ml-research"}, false};
+
+TEST(CallerRights, AdminsMayActOthersAreDeniedWithTheAction) {
+  EXPECT_TRUE(authorize(Principal::anonymous_admin(), "cancel workload prod/a").ok());
+  EXPECT_TRUE(authorize(Principal::system(), "requeue").ok());
+
+  const Status denied = authorize(kNobody, "cancel workload prod/a");
+
+  EXPECT_EQ(denied.code(), ErrorCode::kPermissionDenied);
+  EXPECT_NE(denied.message().find("alice@example.com"), std::string::npos);
+  EXPECT_NE(denied.message().find("cancel workload prod/a"), std::string::npos);
+}
+
+class CallerRightsTest : public ControlPlaneTest {};
+
+TEST_F(CallerRightsTest, EveryWorkloadUseCaseDeniesANonAdminAndChangesNothing) {
+  apply_policy();
+  submit(workload_yaml("a", "prod", 1), "prod");
+  WorkloadService& workloads = plane_->workloads();
+  const uint64_t uid = workloads.allocate_uid();
+  const Result<Workload> b = decode_workload_submission(workload_yaml("b", "prod", 1), "prod", uid);
+  ASSERT_TRUE(b.ok());
+
+  EXPECT_EQ(workloads.create(kNobody, *b, uid).status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(workloads.cancel(kNobody, "prod", "a").status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(workloads.remove(kNobody, "prod", "a").code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(workloads.list(kNobody, {}).status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(workloads.get(kNobody, "prod", "a").status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(workloads.events(kNobody, "prod", "a").status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(workloads.log(kNobody, "prod", "a", 0, 0).status().code(),
+            ErrorCode::kPermissionDenied);
+
+  EXPECT_EQ(phase("prod", "a"), "Pending");
+  EXPECT_EQ(calls_->get_workload("prod", "b").status().code(), ErrorCode::kNotFound);
+}
+
+TEST_F(CallerRightsTest, PolicyAndNodeUseCasesDenyANonAdminAndChangeNothing) {
+  apply_policy();
+  PolicyService& policies = plane_->policies();
+  const Result<ParsedManifests> parsed = parse_manifests_with_documents(
+      "apiVersion: allot/v1\nkind: Cohort\nmetadata: {name: other}\n");
+  ASSERT_TRUE(parsed.ok());
+
+  EXPECT_EQ(policies.apply(kNobody, *parsed, false).status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(policies.delete_object(kNobody, "Team", "research").code(),
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(policies.list_objects(kNobody, "Team").status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(policies.get_object(kNobody, "Team", "prod").status().code(),
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(policies.top(kNobody).status().code(), ErrorCode::kPermissionDenied);
+  NodeService& nodes = plane_->nodes();
+  const Result<std::vector<NodeView>> all = nodes.list(Principal::anonymous_admin());
+  ASSERT_TRUE(all.ok() && !all->empty());
+  const std::string node = all->front().name;
+  EXPECT_EQ(nodes.act(kNobody, node, NodeAction::kCordon).status().code(),
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(nodes.list(kNobody).status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(nodes.get(kNobody, node).status().code(), ErrorCode::kPermissionDenied);
+
+  EXPECT_EQ(calls_->get_object("Cohort", "other").status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(calls_->list_objects("Team")->at("items").size(), 2u);
+  EXPECT_FALSE((*calls_->get_node(node))["cordoned"].get<bool>());
+}
+
+}  // namespace
+}  // namespace allot::testing

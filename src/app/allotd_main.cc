@@ -41,20 +41,20 @@ struct Flags {
 // and destroyed before it: the executor's supervisor thread reports exits
 // until the executor is gone, so the plane is detached (set_target(nullptr))
 // before it is destroyed; set_target waits for a report in flight.
-class ExitRelay final : public allot::PodExitSink {
+class ExitRelay final : public allot::PodEventSink {
  public:
-  void on_pod_exit(const allot::PodExit& exit) override {
+  void on_pod_event(const allot::PodEvent& event) override {
     std::lock_guard lock(mu_);
-    if (target_ != nullptr) target_->on_pod_exit(exit);
+    if (target_ != nullptr) target_->on_pod_event(event);
   }
-  void set_target(allot::PodExitSink* target) {
+  void set_target(allot::PodEventSink* target) {
     std::lock_guard lock(mu_);
     target_ = target;
   }
 
  private:
   std::mutex mu_;
-  allot::PodExitSink* target_ = nullptr;
+  allot::PodEventSink* target_ = nullptr;
 };
 
 // Detaches the relay from the plane when it goes (declared after the plane).
@@ -113,7 +113,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::ControlPlaneOptions options;
   options.health_interval = *interval;
   options.checkpoint_root = data_dir + "/checkpoints";
-  allot::ControlPlane plane(**store, executor, &health, clock, options);
+  allot::ControlPlane plane(**store, executor, &health, clock, logger, options);
   relay.set_target(&plane);
   const RelayDetach detach{relay};
   if (const allot::Status started = plane.start(); !started.ok()) {

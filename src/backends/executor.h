@@ -1,15 +1,23 @@
-// Executor: the execution port (DESIGN.md section 5): launch pods, stop them,
-// report their exits, serve their logs.
+// Executor: the execution port (DESIGN.md section 5). allotd hands it whole
+// admitted workloads (every pod, placed, with its team's identity) and it
+// reports what becomes of each pod; it stops workloads and serves pod logs.
+// It fits a backend that starts processes itself (local), one that submits a
+// job per gang and polls it (Slurm), and one that renders objects for
+// another scheduler to run (Kubernetes).
 //
 // Contract:
-// - launch() starts one pod and returns once it runs (or fails to start). Its
-//   exit is later reported exactly once through the PodExitSink, from an
-//   executor thread; the sink must not call back into the executor while
-//   holding locks the executor could wait on.
+// - launch() starts (or hands to its backend) every pod of the workload. Each
+//   pod is then reported through the PodEventSink: kRunning once it runs, and
+//   exactly once kExited when it ended; a pod that cannot be started is
+//   reported kExited with exit code 127 and `launch_error` saying why, without
+//   a kRunning before it. A backend that starts pods itself reports every
+//   pod's kRunning (or its launch failure) before launch() returns.
 // - stop() stops every pod of a workload: SIGTERM (or the backend's
 //   equivalent), then after `grace` a hard kill. Each stopped pod's exit is
 //   reported with `stopped = true`. Stopping an unknown or finished workload
 //   does nothing.
+// - Events may come from any thread of the backend; the sink must not call
+//   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
 #pragma once
 
@@ -21,56 +29,71 @@
 
 #include "base/quantity.h"
 #include "base/result.h"
-#include "base/status.h"
 #include "base/time.h"
+#include "model/ids.h"
 
 namespace allot {
 
-struct PodLaunch {
-  uint64_t workload_id = 0;
-  int32_t pod_index = 0;  // 0..pods-1 across the workload's pod sets
-  std::string workload_name;
-  std::string namespace_name;
-  std::string team;  // its Unix identity is derived from it
-  std::string node;
+// One pod of a launch: where it runs and what it is given there.
+struct PlacedPod {
+  int32_t index = 0;  // 0..pods-1 across the workload's pod sets
+  NodeId node;
   std::vector<int32_t> gpus;  // indices on the node; CUDA_VISIBLE_DEVICES
-  ResourceVector resources;   // per pod: cgroup limits where available
+  ResourceVector resources;   // per pod: limits where the backend enforces them
+
+  friend bool operator==(const PlacedPod&, const PlacedPod&) = default;
+};
+
+struct WorkloadLaunch {
+  WorkloadId workload;
+  std::string name;
+  std::string namespace_name;
+  TeamId team;  // whose identity the pods run under
   std::vector<std::string> command;
   std::map<std::string, std::string> env;
-  // Sleep mode: no command; the pod only waits this long, then succeeds.
+  // Sleep mode: no command; each pod only waits this long, then succeeds.
   std::optional<Duration> sleep;
+  std::vector<PlacedPod> pods;
+
+  friend bool operator==(const WorkloadLaunch&, const WorkloadLaunch&) = default;
 };
 
-struct PodExit {
-  uint64_t workload_id = 0;
-  int32_t pod_index = 0;
-  int exit_code = 0;     // when it exited normally
-  int signal = 0;        // when a signal ended it (0 otherwise)
-  bool stopped = false;  // ended by stop()
+enum class PodPhase : uint8_t { kRunning, kExited };
 
-  [[nodiscard]] bool succeeded() const { return signal == 0 && exit_code == 0 && !stopped; }
+struct PodEvent {
+  PodId pod;
+  PodPhase phase = PodPhase::kRunning;
+  // kExited only:
+  int exit_code = 0;         // when it exited normally
+  int signal = 0;            // when a signal ended it (0 otherwise)
+  bool stopped = false;      // ended by stop()
+  std::string launch_error;  // non-empty: it never ran, and why
+
+  [[nodiscard]] bool succeeded() const {
+    return phase == PodPhase::kExited && signal == 0 && exit_code == 0 && !stopped;
+  }
+  friend bool operator==(const PodEvent&, const PodEvent&) = default;
 };
 
-class PodExitSink {
+class PodEventSink {
  public:
-  virtual ~PodExitSink() = default;
-  virtual void on_pod_exit(const PodExit& exit) = 0;
+  virtual ~PodEventSink() = default;
+  virtual void on_pod_event(const PodEvent& event) = 0;
 };
 
 class Executor {
  public:
   virtual ~Executor() = default;
 
-  virtual Status launch(const PodLaunch& pod) = 0;
-  virtual void stop(uint64_t workload_id, Duration grace) = 0;
+  virtual void launch(const WorkloadLaunch& launch) = 0;
+  virtual void stop(WorkloadId workload, Duration grace) = 0;
 
   // Up to `max_bytes` of a pod's combined stdout and stderr from `offset`.
   // kNotFound when the pod never ran here.
-  virtual Result<std::string> read_log(uint64_t workload_id, int32_t pod_index, int64_t offset,
-                                       int64_t max_bytes) = 0;
+  virtual Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) = 0;
 
   // Where a pod's log lives, for people (may be empty for remote backends).
-  [[nodiscard]] virtual std::string log_location(uint64_t workload_id, int32_t pod_index) const = 0;
+  [[nodiscard]] virtual std::string log_location(PodId pod) const = 0;
 };
 
 }  // namespace allot

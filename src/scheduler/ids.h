@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "base/strong_id.h"
+#include "model/ids.h"  // WorkloadId
 
 namespace allot {
 
@@ -14,6 +15,5 @@ using CohortIndex = StrongId<struct CohortIndexTag>;
 using FlavorIndex = StrongId<struct FlavorIndexTag, uint16_t>;
 using NodeIndex = StrongId<struct NodeIndexTag>;
 using PriorityClassIndex = StrongId<struct PriorityClassIndexTag, uint16_t>;
-using WorkloadId = StrongId<struct WorkloadIdTag, uint64_t>;
 
 }  // namespace allot

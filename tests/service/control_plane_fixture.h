@@ -14,6 +14,7 @@
 #include "backends/executor.h"
 #include "backends/node_health.h"
 #include "base/clock.h"
+#include "base/logger.h"
 #include "control_plane_calls.h"
 #include "service/control/control_plane.h"
 #include "store/memory_store.h"
@@ -77,27 +78,55 @@ inline std::string workload_yaml(const std::string& name, const std::string& tea
          ", resources: {gpu: " + std::to_string(gpus) + "}}]\n  command: [/bin/true]\n" + extra;
 }
 
+// One launched pod as the tests look at it.
+struct RecordedPod {
+  uint64_t workload_id = 0;
+  int32_t pod_index = 0;
+  std::string team;
+  std::string node;
+  std::vector<int32_t> gpus;
+  std::vector<std::string> command;
+  std::map<std::string, std::string> env;
+};
+
+// Records launches and stops; reports each launched pod as started (or, with
+// fail_launches, as unable to start) to the sink, as a backend that starts
+// pods itself does before launch() returns.
 class RecordingExecutor final : public Executor {
  public:
-  Status launch(const PodLaunch& pod) override {
+  void launch(const WorkloadLaunch& launch) override {
     std::lock_guard lock(mu_);
-    launches.push_back(pod);
-    return fail_launches ? Status(ErrorCode::kInternal, "cannot fork") : Status();
+    workload_launches.push_back(launch);
+    for (const PlacedPod& pod : launch.pods) {
+      launches.push_back({launch.workload.value(), pod.index, launch.team.str(), pod.node.str(),
+                          pod.gpus, launch.command, launch.env});
+      PodEvent event;
+      event.pod = {launch.workload, pod.index};
+      if (fail_launches) {
+        event.phase = PodPhase::kExited;
+        event.exit_code = 127;
+        event.launch_error = "cannot fork";
+      }
+      if (sink != nullptr) sink->on_pod_event(event);
+    }
   }
-  void stop(uint64_t workload_id, Duration grace) override {
+  void stop(WorkloadId workload, Duration grace) override {
     std::lock_guard lock(mu_);
-    stops.emplace_back(workload_id, grace);
+    stops.emplace_back(workload.value(), grace);
   }
-  Result<std::string> read_log(uint64_t workload_id, int32_t pod, int64_t offset,
-                               int64_t) override {
-    const std::string text = "log of " + std::to_string(workload_id) + "/" + std::to_string(pod);
+  Result<std::string> read_log(PodId pod, int64_t offset, int64_t) override {
+    const std::string text =
+        "log of " + std::to_string(pod.workload.value()) + "/" + std::to_string(pod.index);
     return offset >= static_cast<int64_t>(text.size()) ? std::string() : text.substr(offset);
   }
-  [[nodiscard]] std::string log_location(uint64_t workload_id, int32_t pod) const override {
-    return "/logs/" + std::to_string(workload_id) + "/pod-" + std::to_string(pod) + ".log";
+  [[nodiscard]] std::string log_location(PodId pod) const override {
+    return "/logs/" + std::to_string(pod.workload.value()) + "/pod-" + std::to_string(pod.index) +
+           ".log";
   }
 
-  std::vector<PodLaunch> launches;
+  PodEventSink* sink = nullptr;
+  std::vector<RecordedPod> launches;
+  std::vector<WorkloadLaunch> workload_launches;
   std::vector<std::pair<uint64_t, Duration>> stops;
   bool fail_launches = false;
 
@@ -165,18 +194,31 @@ class GatedStore final : public Store {
   size_t entered_ = 0;
 };
 
+// The event of a pod's exit.
+inline PodEvent exited(uint64_t uid, int32_t pod, int exit_code, int signal, bool stopped) {
+  PodEvent event;
+  event.pod = {WorkloadId(uid), pod};
+  event.phase = PodPhase::kExited;
+  event.exit_code = exit_code;
+  event.signal = signal;
+  event.stopped = stopped;
+  return event;
+}
+
 class ControlPlaneTest : public ::testing::Test {
  protected:
   ControlPlaneTest() { restart(); }
 
   void restart() {
+    executor_.sink = nullptr;
     calls_.reset();
     plane_.reset();
     ControlPlaneOptions options;
     options.run_loop_thread = false;
     options.health_interval = Duration::seconds(10);
-    plane_ = std::make_unique<ControlPlane>(store_, executor_, &health_, clock_, options);
+    plane_ = std::make_unique<ControlPlane>(store_, executor_, &health_, clock_, logger_, options);
     calls_ = std::make_unique<ControlPlaneCalls>(*plane_);
+    executor_.sink = plane_.get();
     const Status started = plane_->start();
     ASSERT_TRUE(started.ok()) << started.to_string();
   }
@@ -199,8 +241,9 @@ class ControlPlaneTest : public ::testing::Test {
 
   // Reports every launched pod of `uid` as started, then runs a loop pass.
   void exit_pods(uint64_t uid, int exit_code, bool stopped = false) {
-    for (const PodLaunch& pod : executor_.launches) {
-      if (pod.workload_id == uid) plane_->on_pod_exit({uid, pod.pod_index, exit_code, 0, stopped});
+    for (const RecordedPod& pod : executor_.launches) {
+      if (pod.workload_id == uid)
+        plane_->on_pod_event(exited(uid, pod.pod_index, exit_code, 0, stopped));
     }
     plane_->loop().run_once();
   }
@@ -216,6 +259,7 @@ class ControlPlaneTest : public ::testing::Test {
   GatedStore store_;
   RecordingExecutor executor_;
   ScriptedHealth health_;
+  MemoryLogger logger_;
   ManualClock clock_{Timestamp::from_millis(1'800'000'000'000)};
   std::unique_ptr<ControlPlane> plane_;
   std::unique_ptr<ControlPlaneCalls> calls_;

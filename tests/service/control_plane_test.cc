@@ -41,7 +41,7 @@ TEST_F(ControlPlaneTest, GpuIndicesOfPodsOnOneNodeNeverOverlap) {
   plane_->loop().run_once();
   ASSERT_EQ(executor_.launches.size(), 2u);
   std::map<std::string, std::set<int32_t>> used;
-  for (const PodLaunch& pod : executor_.launches) {
+  for (const RecordedPod& pod : executor_.launches) {
     for (int32_t gpu : pod.gpus) EXPECT_TRUE(used[pod.node].insert(gpu).second) << gpu;
   }
 }
@@ -93,11 +93,11 @@ TEST_F(ControlPlaneTest, FailedPodStopsTheOthersAndFailsTheWorkloadWithItsExitCo
   plane_->loop().run_once();
   plane_->loop().run_once();
 
-  plane_->on_pod_exit({uid, 1, 3, 0, false});
+  plane_->on_pod_event(exited(uid, 1, 3, 0, false));
   plane_->loop().run_once();
   ASSERT_EQ(executor_.stops.size(), 1u);
-  plane_->on_pod_exit({uid, 0, 0, 15, true});
-  plane_->on_pod_exit({uid, 2, 0, 15, true});
+  plane_->on_pod_event(exited(uid, 0, 0, 15, true));
+  plane_->on_pod_event(exited(uid, 2, 0, 15, true));
   plane_->loop().run_once();
 
   const nlohmann::json job = *calls_->get_workload("prod", "job");
@@ -143,6 +143,30 @@ TEST_F(ControlPlaneTest, UnhealthyNodeIsCordonedAndItsWorkRequeuedAtItsPosition)
   EXPECT_EQ(job["status"]["phase"], "Admitted");
   EXPECT_NE(job["status"]["podSets"][0]["pods"][0]["node"], node);
   EXPECT_EQ(job["status"]["createdAt"], job["status"]["queuedAt"]);
+}
+
+TEST_F(ControlPlaneTest, ANodeThatTurnsUnhealthyAndBackIsLoggedWithItsReason) {
+  apply_policy();
+  submit(workload_yaml("job", "prod", 8), "prod");
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  const std::string node = executor_.launches.at(0).node;
+  logger_.clear();
+
+  health_.unhealthy[node] = "disk full";
+  clock_.advance(Duration::seconds(10));
+  plane_->loop().run_once();
+  health_.unhealthy.clear();
+  clock_.advance(Duration::seconds(10));
+  plane_->loop().run_once();
+
+  const std::vector<LogEntry> entries = logger_.entries();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].level, LogLevel::kWarn);
+  EXPECT_EQ(entries[0].field("node"), node);
+  EXPECT_EQ(entries[0].field("reason"), "disk full");
+  EXPECT_EQ(entries[1].level, LogLevel::kInfo);
+  EXPECT_EQ(entries[1].field("node"), node);
 }
 
 TEST_F(ControlPlaneTest, DrainRequeuesWorkAfterItsGracePeriod) {

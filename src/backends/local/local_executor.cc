@@ -61,8 +61,10 @@ LocalExecutor::LocalExecutor(LocalExecutorOptions options)
       self_(current_account()),
       gpus_(machine_gpus(options_)),
       cgroups_(open_cgroups(options_)),
-      supervisor_(options_.sink) {
+      exits_(options_.sink),
+      supervisor_(&exits_) {
   ALLOT_CHECK(!options_.data_dir.empty());
+  ALLOT_CHECK(options_.sink != nullptr);
   announce();
   if (options_.kill_stale_pods_at_start) {
     for (const StalePod& stale : kill_stale_pods(options_.data_dir)) {
@@ -94,7 +96,23 @@ std::vector<StalePod> LocalExecutor::kill_stale_pods(const std::string& data_dir
   return local::kill_stale_pods(DataLayout(data_dir, false).run_dir());
 }
 
-Status LocalExecutor::launch(const PodLaunch& pod) {
+void LocalExecutor::launch(const WorkloadLaunch& launch) {
+  for (const PodLaunch& pod : pods_of(launch)) {
+    PodEvent event;
+    event.pod = {launch.workload, pod.pod_index};
+    const Status started = launch_pod(pod);
+    if (started.ok()) {
+      event.phase = PodPhase::kRunning;
+    } else {
+      event.phase = PodPhase::kExited;
+      event.exit_code = 127;
+      event.launch_error = started.message();
+    }
+    options_.sink->on_pod_event(event);
+  }
+}
+
+Status LocalExecutor::launch_pod(const PodLaunch& pod) {
   ALLOT_RETURN_IF_ERROR(validate_pod_launch(pod));
   const PodKey key{pod.workload_id, pod.pod_index};
   {
@@ -169,12 +187,13 @@ Status LocalExecutor::start(const PodLaunch& pod) {
   return {};
 }
 
-void LocalExecutor::stop(uint64_t workload_id, Duration grace) {
-  supervisor_.stop(workload_id, grace);
+void LocalExecutor::stop(WorkloadId workload, Duration grace) {
+  supervisor_.stop(workload.value(), grace);
 }
 
-Result<std::string> LocalExecutor::read_log(uint64_t workload_id, int32_t pod_index, int64_t offset,
-                                            int64_t max_bytes) {
+Result<std::string> LocalExecutor::read_log(PodId pod, int64_t offset, int64_t max_bytes) {
+  const uint64_t workload_id = pod.workload.value();
+  const int32_t pod_index = pod.index;
   if (offset < 0 || max_bytes < 0) return invalid_argument("negative log offset or length");
   const std::string path = layout_.log_path(workload_id, pod_index);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -203,8 +222,8 @@ Result<std::string> LocalExecutor::read_log(uint64_t workload_id, int32_t pod_in
   return out;
 }
 
-std::string LocalExecutor::log_location(uint64_t workload_id, int32_t pod_index) const {
-  return layout_.log_path(workload_id, pod_index);
+std::string LocalExecutor::log_location(PodId pod) const {
+  return layout_.log_path(pod.workload.value(), pod.index);
 }
 
 }  // namespace allot::local

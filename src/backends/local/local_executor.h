@@ -36,6 +36,7 @@
 #include "backends/local/data_layout.h"
 #include "backends/local/gpu_discovery.h"
 #include "backends/local/pod_pid_file.h"
+#include "backends/local/pod_process.h"
 #include "backends/local/pod_supervisor.h"
 #include "backends/local/team_identity.h"
 
@@ -43,7 +44,7 @@ namespace allot::local {
 
 struct LocalExecutorOptions {
   std::string data_dir;           // REQUIRES: non-empty; created when missing
-  PodExitSink* sink = nullptr;    // REQUIRES: non-null, outlives the executor
+  PodEventSink* sink = nullptr;   // REQUIRES: non-null, outlives the executor
   bool run_as_team_users = true;  // needs root; otherwise pods run as the current user
   bool use_cgroups = true;
   std::string cgroup_root = "/sys/fs/cgroup/allot";
@@ -61,11 +62,17 @@ class LocalExecutor : public Executor {
   LocalExecutor(const LocalExecutor&) = delete;
   LocalExecutor& operator=(const LocalExecutor&) = delete;
 
-  Status launch(const PodLaunch& pod) override;
-  void stop(uint64_t workload_id, Duration grace) override;
-  Result<std::string> read_log(uint64_t workload_id, int32_t pod_index, int64_t offset,
-                               int64_t max_bytes) override;
-  [[nodiscard]] std::string log_location(uint64_t workload_id, int32_t pod_index) const override;
+  // Executor: launches the pods one by one (launch_pod()); each pod that
+  // started is reported kRunning, each that could not kExited (127) with why.
+  void launch(const WorkloadLaunch& launch) override;
+  void stop(WorkloadId workload, Duration grace) override;
+  Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
+  [[nodiscard]] std::string log_location(PodId pod) const override;
+
+  // Starts one pod; its exit is reported through the sink. An error when it
+  // cannot start (nothing is reported then): a pod that fails validation
+  // (kInvalidArgument), one already running (kAlreadyExists), a failed fork.
+  Status launch_pod(const PodLaunch& pod);
 
   // SIGKILLs the process groups recorded under DATA/run by an allotd that did
   // not shut down cleanly, and removes the files (pod_pid_file.h).
@@ -94,6 +101,16 @@ class LocalExecutor : public Executor {
   CgroupPool cgroups_;
   std::mutex launch_mu_;
   std::set<PodKey> launching_;  // guarded by launch_mu_
+  // Turns the supervisor's exits into the port's events for options_.sink.
+  class ExitForwarder final : public PodExitSink {
+   public:
+    explicit ExitForwarder(PodEventSink* sink) : sink_(sink) {}
+    void on_pod_exit(const PodExit& exit) override { sink_->on_pod_event(to_pod_event(exit)); }
+
+   private:
+    PodEventSink* sink_;
+  };
+  ExitForwarder exits_;
   // Last: destroyed first, while what its cleanups use (cgroups_) still exists.
   PodSupervisor supervisor_;
 };

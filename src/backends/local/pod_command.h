@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/executor.h"
 #include "backends/local/gpu_discovery.h"
+#include "backends/local/pod_process.h"
 #include "base/status.h"
 
 namespace allot::local {

@@ -31,7 +31,7 @@
 
 #include <sys/types.h>
 
-#include "backends/executor.h"
+#include "backends/local/pod_process.h"
 #include "base/time.h"
 
 namespace allot::local {

@@ -1,14 +1,14 @@
 // ActionRunner: carries the control plane's decisions out on the Executor
-// (stops, then launches) and collects what the executor reports back: pod
-// exits and the outcome of each launch, for the admission loop to apply.
+// (stops, then launches) and collects what the executor reports back about
+// each pod (started, exited, could not start), for the admission loop.
 //
 // Contract:
 // - carry_out() runs only after the decisions it carries were committed
-//   (DESIGN: decisions are persisted before they are carried out). A pod that
-//   fails to launch is reported as a launch failure and as an exit (127).
-// - on_pod_exit() may be called from any executor thread; it queues the exit
-//   and wakes the loop.
-// - take_reports() hands over everything queued since its last call.
+//   (DESIGN: decisions are persisted before they are carried out).
+// - on_pod_event() may be called from any executor thread; it queues the
+//   event and wakes the loop.
+// - take_reports() hands over everything queued since its last call: the
+//   pods that started, and the exits in the order they came.
 // Thread-safe.
 #pragma once
 
@@ -24,23 +24,17 @@
 
 namespace allot {
 
-struct LaunchReport {
-  uint64_t uid = 0;
-  int32_t started = 0;
-  std::vector<std::pair<int32_t, std::string>> failures;  // pod index, why
-};
-
 struct PodReports {
-  std::vector<PodExit> exits;
-  std::vector<LaunchReport> launches;
+  std::vector<PodId> started;
+  std::vector<PodEvent> exits;  // a non-empty launch_error: the pod never ran
 };
 
-class ActionRunner final : public PodExitSink {
+class ActionRunner final : public PodEventSink {
  public:
   ActionRunner(Executor& executor, LoopSignal& signal) : executor_(executor), signal_(signal) {}
 
   void carry_out(Actions actions) ALLOT_EXCLUDES(mu_);
-  void on_pod_exit(const PodExit& exit) override ALLOT_EXCLUDES(mu_);
+  void on_pod_event(const PodEvent& event) override ALLOT_EXCLUDES(mu_);
   PodReports take_reports() ALLOT_EXCLUDES(mu_);
 
   Executor& executor() { return executor_; }

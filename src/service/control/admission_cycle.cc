@@ -108,7 +108,7 @@ void admit(const Admission& admission, ServerState& state, Timestamp now, WriteB
   if (admission.partial) message += ", partially (" + std::to_string(live->pods) + " pods)";
   if (admission.backfill) message += ", as backfill before a reservation";
   enter_phase(*live, WorkloadPhase::kAdmitted, "Admitted", std::move(message), now, batch);
-  actions.launches.push_back(pod_launches(*live, state.checkpoint_root));
+  actions.launches.push_back(workload_launch(*live, state.checkpoint_root));
 }
 
 }  // namespace
@@ -184,32 +184,28 @@ void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch,
   }
 }
 
-std::vector<PodLaunch> pod_launches(const LiveWorkload& live, const std::string& checkpoint_root) {
+WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& checkpoint_root) {
   const Workload& workload = live.doc.workload;
-  std::vector<PodLaunch> pods;
+  WorkloadLaunch launch;
+  launch.workload = WorkloadId(live.uid());
+  launch.name = workload.meta.name;
+  launch.namespace_name = workload.meta.namespace_name;
+  launch.team = TeamId(live.doc.status.team);
+  launch.command = workload.spec.command;
+  launch.env = workload.spec.env;
+  launch.sleep = workload.spec.sleep;
+  if (workload.spec.checkpoint && !checkpoint_root.empty()) {
+    launch.env[workload.spec.checkpoint->env] =
+        checkpoint_root + "/" + workload.meta.namespace_name + "/" + workload.meta.name;
+  }
   int32_t index = 0;
   for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {
     for (const PodAssignment& placement : live.doc.status.pod_sets[i].pods) {
-      PodLaunch pod;
-      pod.workload_id = live.uid();
-      pod.pod_index = index++;
-      pod.workload_name = workload.meta.name;
-      pod.namespace_name = workload.meta.namespace_name;
-      pod.team = live.doc.status.team;
-      pod.node = placement.node;
-      pod.gpus = placement.gpus;
-      pod.resources = workload.spec.pod_sets[i].resources;
-      pod.command = workload.spec.command;
-      pod.env = workload.spec.env;
-      pod.sleep = workload.spec.sleep;
-      if (workload.spec.checkpoint && !checkpoint_root.empty()) {
-        pod.env[workload.spec.checkpoint->env] =
-            checkpoint_root + "/" + workload.meta.namespace_name + "/" + workload.meta.name;
-      }
-      pods.push_back(std::move(pod));
+      launch.pods.push_back(
+          {index++, NodeId(placement.node), placement.gpus, workload.spec.pod_sets[i].resources});
     }
   }
-  return pods;
+  return launch;
 }
 
 }  // namespace allot

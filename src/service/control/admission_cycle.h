@@ -32,8 +32,7 @@ void evict_orphans(const std::vector<uint64_t>& orphans, ServerState& state, Tim
 
 void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch, Actions& actions);
 
-// The pods of an admitted workload, ready to launch.
-std::vector<PodLaunch> pod_launches(const LiveWorkload& workload,
-                                    const std::string& checkpoint_root);
+// An admitted workload with its placed pods, ready to launch.
+WorkloadLaunch workload_launch(const LiveWorkload& workload, const std::string& checkpoint_root);
 
 }  // namespace allot

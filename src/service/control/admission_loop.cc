@@ -52,16 +52,18 @@ void AdmissionLoop::run() {
 void AdmissionLoop::apply_reports(Timestamp now, WriteBatch& batch, Actions& actions) {
   const PodReports reports = actions_.take_reports();
   ServerState& state = cluster_.state();
-  for (const LaunchReport& report : reports.launches) {
-    if (LiveWorkload* live = state.workloads.find(report.uid)) {
-      for (const auto& [pod, why] : report.failures) {
-        note(*live, "Warning", "LaunchFailed",
-             "pod " + std::to_string(pod) + " could not start: " + why, now, batch);
-      }
+  for (const PodEvent& exit : reports.exits) {
+    if (exit.launch_error.empty()) continue;
+    if (LiveWorkload* live = state.workloads.find(exit.pod.workload.value())) {
+      note(*live, "Warning", "LaunchFailed",
+           "pod " + std::to_string(exit.pod.index) + " could not start: " + exit.launch_error, now,
+           batch);
     }
-    apply_pods_started(report.uid, report.started, state, now, batch);
   }
-  for (const PodExit& exit : reports.exits) apply_pod_exit(exit, state, now, batch, actions);
+  for (const PodId& pod : reports.started) {
+    apply_pods_started(pod.workload.value(), 1, state, now, batch);
+  }
+  for (const PodEvent& exit : reports.exits) apply_pod_exit(exit, state, now, batch, actions);
   erase_deleted_workloads(state, batch);
   state.workloads.prune_finished();
 }

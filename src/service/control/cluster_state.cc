@@ -1,12 +1,12 @@
 #include "service/control/cluster_state.h"
 
 #include <cstdlib>
-#include <iostream>
 #include <utility>
 
 namespace allot {
 
-ClusterState::ClusterState(Store& store, std::string checkpoint_root) : store_(store) {
+ClusterState::ClusterState(Store& store, Logger& logger, std::string checkpoint_root)
+    : store_(store), logger_(logger) {
   WriterLock lock(mu_);
   state_.checkpoint_root = std::move(checkpoint_root);
 }
@@ -20,8 +20,8 @@ void ClusterState::commit_or_die(WriteBatch batch) {
   }
   // The decisions in memory are not on disk and cannot be taken back; carrying
   // them out could lose them. The store on disk is the truth a restart uses.
-  std::cerr << "allotd: fatal: cannot store the admission loop's decisions: " << status.to_string()
-            << "\n";
+  logger_.error("fatal: cannot store the control plane's decisions; exiting",
+                {{"error", status.to_string()}});
   std::_Exit(70);
 }
 

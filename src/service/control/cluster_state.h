@@ -25,6 +25,7 @@
 #include <string>
 #include <utility>
 
+#include "base/logger.h"
 #include "base/mutex.h"
 #include "base/status.h"
 #include "service/control/durable_watermark.h"
@@ -35,7 +36,7 @@ namespace allot {
 
 class ClusterState {
  public:
-  ClusterState(Store& store, std::string checkpoint_root);
+  ClusterState(Store& store, Logger& logger, std::string checkpoint_root);
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 
@@ -67,6 +68,7 @@ class ClusterState {
   void nothing_to_store();
 
   Store& store_;
+  Logger& logger_;
   Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(mu_);
   mutable SharedMutex mu_;
   ServerState state_ ALLOT_GUARDED_BY(mu_);

@@ -5,12 +5,12 @@
 namespace allot {
 
 ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* health,
-                           const Clock& clock, const ControlPlaneOptions& options)
+                           const Clock& clock, Logger& logger, const ControlPlaneOptions& options)
     : clock_(clock),
       run_loop_thread_(options.run_loop_thread),
-      cluster_(store, options.checkpoint_root),
+      cluster_(store, logger, options.checkpoint_root),
       actions_(executor, signal_),
-      health_(cluster_, health, clock, options.health_interval),
+      health_(cluster_, health, clock, logger, options.health_interval),
       policies_(cluster_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, actions_, clock),

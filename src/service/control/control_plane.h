@@ -15,7 +15,7 @@
 //   when the previous process stopped is requeued at its original position.
 //   Then, unless options.run_loop_thread is false (tests call
 //   loop().run_once()), the admission loop runs on its own thread.
-// - Executors report pod exits to the ControlPlane (a PodExitSink), from any
+// - Executors report pod events to the ControlPlane (a PodEventSink), from any
 //   thread. shutdown() stops the loop; the destructor calls it.
 // Thread-safe.
 #pragma once
@@ -26,6 +26,7 @@
 #include "backends/executor.h"
 #include "backends/node_health.h"
 #include "base/clock.h"
+#include "base/logger.h"
 #include "base/status.h"
 #include "service/control/action_runner.h"
 #include "service/control/admission_loop.h"
@@ -48,11 +49,11 @@ struct ControlPlaneOptions {
   std::string checkpoint_root;
 };
 
-class ControlPlane final : public PodExitSink {
+class ControlPlane final : public PodEventSink {
  public:
   // `health` may be null: no node health checks.
   ControlPlane(Store& store, Executor& executor, NodeHealthChecker* health, const Clock& clock,
-               const ControlPlaneOptions& options);
+               Logger& logger, const ControlPlaneOptions& options);
   ~ControlPlane() override;
   ControlPlane(const ControlPlane&) = delete;
   ControlPlane& operator=(const ControlPlane&) = delete;
@@ -66,8 +67,8 @@ class ControlPlane final : public PodExitSink {
   NodeService& nodes() { return nodes_; }
   AdmissionLoop& loop() { return loop_; }
 
-  // PodExitSink: called from executor threads.
-  void on_pod_exit(const PodExit& exit) override { actions_.on_pod_exit(exit); }
+  // PodEventSink: called from executor threads.
+  void on_pod_event(const PodEvent& event) override { actions_.on_pod_event(event); }
 
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { cluster_.wait_until_reads_wait(count); }

@@ -1,7 +1,5 @@
 #include "service/control/health_monitor.h"
 
-#include <iostream>
-
 #include "service/control/node_conditions.h"
 
 namespace allot {
@@ -24,8 +22,13 @@ bool HealthMonitor::apply(const std::vector<NodeHealthReport>& reports, Timestam
                           ServerState& state, WriteBatch& batch) {
   const std::vector<NodeHealthReport> changed = apply_health_reports(reports, now, state, batch);
   for (const NodeHealthReport& report : changed) {
-    std::cerr << "allotd: node " << report.node << " is "
-              << (report.healthy ? "healthy again" : "unhealthy: " + report.reason) << "\n";
+    if (report.healthy) {
+      logger_.info("node healthy again: uncordoned if its health check cordoned it",
+                   {{"node", report.node}});
+    } else {
+      logger_.warn("node unhealthy: cordoned, its work is requeued",
+                   {{"node", report.node}, {"reason", report.reason}});
+    }
   }
   return !changed.empty();
 }

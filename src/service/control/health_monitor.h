@@ -15,6 +15,7 @@
 
 #include "backends/node_health.h"
 #include "base/clock.h"
+#include "base/logger.h"
 #include "base/time.h"
 #include "service/control/cluster_state.h"
 
@@ -24,8 +25,8 @@ class HealthMonitor {
  public:
   // `checker` may be null: no health checks.
   HealthMonitor(ClusterState& cluster, NodeHealthChecker* checker, const Clock& clock,
-                Duration interval)
-      : cluster_(cluster), checker_(checker), clock_(clock), interval_(interval) {}
+                Logger& logger, Duration interval)
+      : cluster_(cluster), checker_(checker), clock_(clock), logger_(logger), interval_(interval) {}
 
   void start(Timestamp now) { next_due_ = now; }
 
@@ -45,6 +46,7 @@ class HealthMonitor {
   ClusterState& cluster_;
   NodeHealthChecker* checker_;
   const Clock& clock_;
+  Logger& logger_;
   Duration interval_;
   Timestamp next_due_;
 };

@@ -88,9 +88,9 @@ void apply_pods_started(uint64_t uid, int32_t started, ServerState& state, Times
               batch);
 }
 
-void apply_pod_exit(const PodExit& exit, ServerState& state, Timestamp now, WriteBatch& batch,
+void apply_pod_exit(const PodEvent& exit, ServerState& state, Timestamp now, WriteBatch& batch,
                     Actions& actions) {
-  LiveWorkload* live = state.workloads.find(exit.workload_id);
+  LiveWorkload* live = state.workloads.find(exit.pod.workload.value());
   if (live == nullptr || !holds_quota(live->phase())) return;
   ++live->pods_exited;
   if (!exit.succeeded() && !exit.stopped && live->stop == StopIntent::kNone) {
@@ -99,7 +99,7 @@ void apply_pod_exit(const PodExit& exit, ServerState& state, Timestamp now, Writ
     live->doc.status.stopping = true;
     if (live->pods_exited < live->pods) actions.stops.push_back({live->uid(), Duration()});
     note(*live, "Warning", "PodFailed",
-         "pod " + std::to_string(exit.pod_index) + " exited with code " +
+         "pod " + std::to_string(exit.pod.index) + " exited with code " +
              std::to_string(*live->failed_exit_code),
          now, batch);
   }

@@ -21,7 +21,8 @@ namespace allot {
 void apply_pods_started(uint64_t uid, int32_t started, ServerState& state, Timestamp now,
                         WriteBatch& batch);
 
-void apply_pod_exit(const PodExit& exit, ServerState& state, Timestamp now, WriteBatch& batch,
+// REQUIRES: exit.phase == kExited.
+void apply_pod_exit(const PodEvent& exit, ServerState& state, Timestamp now, WriteBatch& batch,
                     Actions& actions);
 
 // Cancels a workload: at once when it waits, else by stopping its pods with

@@ -52,7 +52,7 @@ struct StopAction {
 
 struct Actions {
   std::vector<StopAction> stops;
-  std::vector<std::vector<PodLaunch>> launches;  // the pods of one workload each
+  std::vector<WorkloadLaunch> launches;
 
   [[nodiscard]] bool empty() const { return stops.empty() && launches.empty(); }
 };

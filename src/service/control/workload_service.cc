@@ -164,8 +164,8 @@ Result<LogChunk> WorkloadService::log(const Principal& caller, const std::string
   constexpr int64_t kMaxChunk = 1 << 20;
   Executor& executor = actions_.executor();
   LogChunk chunk;
-  chunk.path = executor.log_location(uid, pod);
-  Result<std::string> data = executor.read_log(uid, pod, offset, kMaxChunk);
+  chunk.path = executor.log_location({WorkloadId(uid), pod});
+  Result<std::string> data = executor.read_log({WorkloadId(uid), pod}, offset, kMaxChunk);
   if (!data.ok() && data.status().code() == ErrorCode::kNotFound) {
     chunk.next_offset = offset;  // not started yet: nothing to show
     return chunk;

@@ -56,9 +56,9 @@ TEST(CgroupPool, PodRunsInItsOwnCgroupWithItsLimits) {
         "cg=$(cut -d: -f3 /proc/self/cgroup); echo \"$cg\"; cat /sys/fs/cgroup$cg/cpu.max "
         "/sys/fs/cgroup$cg/memory.max");
     pod.resources = ResourceVector(0, 500, int64_t{256} << 20);
-    ASSERT_TRUE(executor.launch(pod).ok());
+    ASSERT_TRUE(executor.launch_pod(pod).ok());
     ASSERT_TRUE(exits.wait_for(21, 0).has_value());
-    const std::string log = executor.read_log(21, 0, 0, 4096).value();
+    const std::string log = executor.read_log({WorkloadId(21), 0}, 0, 4096).value();
     EXPECT_EQ(log,
               "/allot-test-" + std::to_string(::getpid()) + "/21-0\n50000 100000\n268435456\n");
     EXPECT_NE(::access((root + "/21-0").c_str(), F_OK), 0);  // removed after the exit

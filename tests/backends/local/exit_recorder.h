@@ -1,4 +1,4 @@
-// ExitRecorder: a PodExitSink for tests that keeps every exit and lets a test
+// ExitRecorder: a PodEventSink for tests that keeps every exit and lets a test
 // wait for one with a deadline (a condition variable, never a fixed sleep).
 #pragma once
 
@@ -7,20 +7,39 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
-#include "backends/executor.h"
+#include "backends/local/pod_process.h"
 
 namespace allot::local::testing {
 
 inline constexpr std::chrono::seconds kExitDeadline{20};
 
-class ExitRecorder : public PodExitSink {
+class ExitRecorder : public PodEventSink {
  public:
-  void on_pod_exit(const PodExit& exit) override {
+  // Keeps exits (as the local backend's PodExit) and counts starts.
+  void on_pod_event(const PodEvent& event) override {
     std::lock_guard lock(mu_);
-    exits_.push_back(exit);
+    if (event.phase == PodPhase::kRunning) {
+      ++started_;
+      return;
+    }
+    exits_.push_back({event.pod.workload.value(), event.pod.index, event.exit_code, event.signal,
+                      event.stopped});
+    launch_errors_.push_back(event.launch_error);
     changed_.notify_all();
+  }
+
+  // kRunning events so far.
+  int started() {
+    std::lock_guard lock(mu_);
+    return started_;
+  }
+  // The launch error of each exit, in order ("" for pods that ran).
+  std::vector<std::string> launch_errors() {
+    std::lock_guard lock(mu_);
+    return launch_errors_;
   }
 
   // The exit of (workload, pod) once it has come, or nullopt after `limit`.
@@ -61,6 +80,8 @@ class ExitRecorder : public PodExitSink {
   std::mutex mu_;
   std::condition_variable changed_;
   std::vector<PodExit> exits_;
+  std::vector<std::string> launch_errors_;
+  int started_ = 0;
 };
 
 }  // namespace allot::local::testing

@@ -42,7 +42,7 @@ class LocalExecutorTest : public ::testing::Test {
   }
   // Launches, waits for the exit and returns it with the pod's log.
   PodExit run(const PodLaunch& pod, std::string* log = nullptr) {
-    const Status launched = executor().launch(pod);
+    const Status launched = executor().launch_pod(pod);
     EXPECT_TRUE(launched.ok()) << launched.to_string();
     const std::optional<PodExit> exit = exits_.wait_for(pod.workload_id, pod.pod_index);
     EXPECT_TRUE(exit.has_value()) << "no exit within the deadline";
@@ -50,7 +50,8 @@ class LocalExecutorTest : public ::testing::Test {
     return exit.value_or(PodExit{});
   }
   std::string read_log(uint64_t workload_id, int32_t pod_index) {
-    Result<std::string> text = executor().read_log(workload_id, pod_index, 0, 1 << 20);
+    Result<std::string> text =
+        executor().read_log({WorkloadId(workload_id), pod_index}, 0, 1 << 20);
     EXPECT_TRUE(text.ok()) << text.status().to_string();
     return text.ok() ? *text : "";
   }
@@ -75,11 +76,11 @@ TEST_F(LocalExecutorTest, LogCapturesStdoutAndStderr) {
   const PodExit exit = run(shell_pod(2, "a", "echo to-stdout; echo to-stderr >&2"), &log);
   EXPECT_TRUE(exit.succeeded());
   EXPECT_EQ(log, "to-stdout\nto-stderr\n");
-  EXPECT_EQ(executor().log_location(2, 0), scratch_.data_dir() + "/logs/2/pod-0.log");
-  Result<std::string> tail = executor().read_log(2, 0, 10, 3);
+  EXPECT_EQ(executor().log_location({WorkloadId(2), 0}), scratch_.data_dir() + "/logs/2/pod-0.log");
+  Result<std::string> tail = executor().read_log({WorkloadId(2), 0}, 10, 3);
   ASSERT_TRUE(tail.ok());
   EXPECT_EQ(*tail, "to-");
-  Result<std::string> past_end = executor().read_log(2, 0, 1000, 10);
+  Result<std::string> past_end = executor().read_log({WorkloadId(2), 0}, 1000, 10);
   ASSERT_TRUE(past_end.ok());
   EXPECT_EQ(*past_end, "");
 }
@@ -103,7 +104,7 @@ TEST_F(LocalExecutorTest, SleepModeRunsARealSleepThatSucceeds) {
   PodLaunch pod = shell_pod(4, "a", "");
   pod.command.clear();
   pod.sleep = Duration::seconds(1);  // long enough to look at it while it runs
-  ASSERT_TRUE(executor().launch(pod).ok());
+  ASSERT_TRUE(executor().launch_pod(pod).ok());
   // A real process, recorded in its pid file while it runs.
   std::ifstream pid_file(executor().layout().pid_path(4, 0));
   pid_t pid = 0;
@@ -168,9 +169,9 @@ TEST_F(LocalExecutorTest, StopEndsAPodWithSigtermWithinTheGrace) {
   PodLaunch pod = shell_pod(9, "a", "");
   pod.command.clear();
   pod.sleep = Duration::seconds(60);
-  ASSERT_TRUE(executor().launch(pod).ok());
+  ASSERT_TRUE(executor().launch_pod(pod).ok());
   const Clock::time_point start = Clock::now();
-  executor().stop(9, Duration::seconds(15));
+  executor().stop(WorkloadId(9), Duration::seconds(15));
   const std::optional<PodExit> exit = exits_.wait_for(9, 0);
   ASSERT_TRUE(exit.has_value());
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(10));
@@ -185,10 +186,10 @@ TEST_F(LocalExecutorTest, PodIgnoringSigtermIsKilledAfterTheGrace) {
       shell_pod(10, "a", "trap '' TERM; echo ready > \"$1\"; while :; do sleep 1; done");
   pod.command.push_back("sh");
   pod.command.push_back(ready.path());
-  ASSERT_TRUE(executor().launch(pod).ok());
+  ASSERT_TRUE(executor().launch_pod(pod).ok());
   ASSERT_TRUE(ready.wait(std::chrono::seconds(20)));
   const Clock::time_point start = Clock::now();
-  executor().stop(10, Duration::millis(300));
+  executor().stop(WorkloadId(10), Duration::millis(300));
   const std::optional<PodExit> exit = exits_.wait_for(10, 0);
   ASSERT_TRUE(exit.has_value());
   EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(300));
@@ -197,8 +198,8 @@ TEST_F(LocalExecutorTest, PodIgnoringSigtermIsKilledAfterTheGrace) {
 }
 
 TEST_F(LocalExecutorTest, ZeroGraceKillsAtOnce) {
-  ASSERT_TRUE(executor().launch(shell_pod(11, "a", "trap '' TERM; sleep 60")).ok());
-  executor().stop(11, Duration());
+  ASSERT_TRUE(executor().launch_pod(shell_pod(11, "a", "trap '' TERM; sleep 60")).ok());
+  executor().stop(WorkloadId(11), Duration());
   const std::optional<PodExit> exit = exits_.wait_for(11, 0);
   ASSERT_TRUE(exit.has_value());
   EXPECT_EQ(exit->signal, SIGKILL);
@@ -209,12 +210,12 @@ TEST_F(LocalExecutorTest, StopKillsEveryPodOfTheWorkloadAndNoOther) {
   PodLaunch pod = shell_pod(12, "a", "sleep 60");
   for (int32_t index = 0; index < 3; ++index) {
     pod.pod_index = index;
-    ASSERT_TRUE(executor().launch(pod).ok());
+    ASSERT_TRUE(executor().launch_pod(pod).ok());
   }
   PodLaunch other = shell_pod(13, "a", "sleep 60");
-  ASSERT_TRUE(executor().launch(other).ok());
-  executor().stop(999, Duration());  // unknown: nothing happens
-  executor().stop(12, Duration::seconds(5));
+  ASSERT_TRUE(executor().launch_pod(other).ok());
+  executor().stop(WorkloadId(999), Duration());  // unknown: nothing happens
+  executor().stop(WorkloadId(12), Duration::seconds(5));
   for (int32_t index = 0; index < 3; ++index) {
     const std::optional<PodExit> exit = exits_.wait_for(12, index);
     ASSERT_TRUE(exit.has_value());
@@ -241,26 +242,27 @@ TEST_F(LocalExecutorTest, LeftoverProcessesOfAPodAreKilledWhenItEnds) {
 
 TEST_F(LocalExecutorTest, SecondLaunchOfARunningPodIsRefused) {
   const PodLaunch pod = shell_pod(15, "a", "sleep 60");
-  ASSERT_TRUE(executor().launch(pod).ok());
-  EXPECT_EQ(executor().launch(pod).code(), ErrorCode::kAlreadyExists);
-  executor().stop(15, Duration());
+  ASSERT_TRUE(executor().launch_pod(pod).ok());
+  EXPECT_EQ(executor().launch_pod(pod).code(), ErrorCode::kAlreadyExists);
+  executor().stop(WorkloadId(15), Duration());
   ASSERT_TRUE(exits_.wait_for(15, 0).has_value());
-  EXPECT_TRUE(executor().launch(pod).ok());  // it may run again once it has ended
+  EXPECT_TRUE(executor().launch_pod(pod).ok());  // it may run again once it has ended
 }
 
 TEST_F(LocalExecutorTest, LaunchesThatCannotBeProcessesAreRejected) {
   PodLaunch pod = shell_pod(16, "a", "");
   pod.command.clear();
-  EXPECT_EQ(executor().launch(pod).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(executor().launch_pod(pod).code(), ErrorCode::kInvalidArgument);
   pod = shell_pod(16, "a", "true");
   pod.env = {{"A=B", "x"}};
-  EXPECT_EQ(executor().launch(pod).code(), ErrorCode::kInvalidArgument);
-  EXPECT_EQ(executor().read_log(16, 0, 0, 10).status().code(), ErrorCode::kNotFound);
-  EXPECT_EQ(executor().read_log(16, 0, -1, 10).status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(executor().launch_pod(pod).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(executor().read_log({WorkloadId(16), 0}, 0, 10).status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(executor().read_log({WorkloadId(16), 0}, -1, 10).status().code(),
+            ErrorCode::kInvalidArgument);
 }
 
 TEST_F(LocalExecutorTest, DestructorKillsRunningPodsWithoutReportingThem) {
-  ASSERT_TRUE(executor().launch(shell_pod(17, "a", "trap '' TERM; sleep 60")).ok());
+  ASSERT_TRUE(executor().launch_pod(shell_pod(17, "a", "trap '' TERM; sleep 60")).ok());
   std::ifstream pid_file(executor().layout().pid_path(17, 0));
   pid_t pid = 0;
   ASSERT_TRUE(pid_file >> pid);

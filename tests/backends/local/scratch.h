@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backends/executor.h"
+#include "backends/local/pod_process.h"
 #include "backends/local/team_identity.h"
 
 namespace allot::local::testing {

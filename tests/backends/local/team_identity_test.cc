@@ -58,11 +58,11 @@ class TeamIdentityTest : public ::testing::Test {
     executor_ = std::make_unique<LocalExecutor>(options);
   }
   PodExit run(const PodLaunch& pod, std::string* log) {
-    const Status launched = executor_->launch(pod);
+    const Status launched = executor_->launch_pod(pod);
     EXPECT_TRUE(launched.ok()) << launched.to_string();
     const std::optional<PodExit> exit = exits_.wait_for(pod.workload_id, pod.pod_index);
     EXPECT_TRUE(exit.has_value());
-    *log = executor_->read_log(pod.workload_id, pod.pod_index, 0, 1 << 20).value();
+    *log = executor_->read_log({WorkloadId(pod.workload_id), pod.pod_index}, 0, 1 << 20).value();
     return exit.value_or(PodExit{});
   }
 

@@ -31,7 +31,7 @@ using std::chrono::milliseconds;
 constexpr const char* kTeam = "research";
 
 // One node with one GPU; one team owning it. Every workload asks for the GPU
-// and sleeps an hour: the first runs, all others stay Pending.
+// and sleeps an hour (`sleep 3600`): the first runs, all others stay Pending.
 constexpr const char* kPolicy = R"(
 apiVersion: allot/v1
 kind: ResourceFlavor
@@ -91,7 +91,7 @@ std::string workload_json(const std::string& name) {
   return R"({"apiVersion":"allot/v1","kind":"Workload","metadata":{"name":")" + name +
          R"(","namespace":")" + kTeam +
          R"("},"spec":{"priorityClass":"batch","podSets":[{"count":1,"resources":{"gpu":1}}],)"
-         R"("sleep":"1h"}})";
+         R"("command":["sleep","3600"]}})";
 }
 
 std::string describe(const HttpAnswer& answer) {

@@ -1,7 +1,7 @@
 // The API bench (`allot-bench api`): a real allotd, started by the bench on a
 // fresh data directory, measured through its REST API (docs/api.md):
 // - durable submits: `clients` keep-alive clients POST `submits` 1-GPU
-//   workloads (spec.sleep 1h) into one team of one 1-GPU node, so one runs
+//   workloads (`command: [sleep, 3600]`) into one team of one 1-GPU node, so one runs
 //   and the rest stay Pending; each 201 means fsynced. Rate, p50/p99.
 // - list: GET /api/v1/workloads?limit=10000, `list_runs` times, body read in
 //   full; p50/p99.

@@ -1,6 +1,7 @@
 // allot-bench: `scale` runs the scale test and prints its figures
 // against the goals; `api` measures a real allotd through its REST API;
-// `micro` runs the Google Benchmark microbenchmarks.
+// `replay` runs a scenario through a running allotd in real time and compares
+// it with its simulation; `micro` runs the Google Benchmark microbenchmarks.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -10,8 +11,11 @@
 
 #include "bench/api_bench.h"
 #include "bench/micro_bench.h"
+#include "bench/replay_bench.h"
+#include "bench/replay_report.h"
 #include "bench/scale_bench.h"
 #include "bench/scale_report.h"
+#include "cli/client/api_client.h"
 
 namespace {
 
@@ -58,6 +62,18 @@ void add_api_flags(CLI::App& command, allot::bench::ApiConfig& c, std::string& o
       ->check(CLI::Range(1, 4'096));
 }
 
+void add_replay_flags(CLI::App& command, allot::bench::ReplayConfig& c, std::string& output) {
+  command.add_option("--scenario", c.scenario, "policy and Scenario file")->required();
+  command.add_option("-o,--output", output, "table or json")->check(kOutputs);
+  command.add_option("--submitters", c.submitters, "concurrent submitting clients")
+      ->check(CLI::Range(1, 64));
+  command.add_option("--sample-interval-ms", c.sample_ms, "how often usage is sampled")
+      ->check(CLI::Range(10, 10000));
+  command.add_option("--server", c.server,
+                     "allotd address, http://HOST:PORT (default: $ALLOT_SERVER, the config "
+                     "file's server:, then http://127.0.0.1:7800)");
+}
+
 template <typename Report>
 void print(const Report& report, const std::string& output) {
   if (output == "json") {
@@ -79,6 +95,30 @@ int run_api(const allot::bench::ApiConfig& config, const std::string& output) {
   return report.error.empty() ? 0 : 1;
 }
 
+// As the allot CLI reports errors: 2 for what the user can fix, 1 otherwise.
+int run_replay(const allot::bench::ReplayConfig& config, const std::string& output) {
+  const allot::Result<nlohmann::json> report = allot::bench::run_replay(config, stderr);
+  if (!report.ok()) {
+    const allot::Status& status = report.status();
+    std::string text = status.message().empty() ? std::string(allot::error_code_name(status.code()))
+                                                : status.message();
+    if (!status.details().empty()) text += " (at " + status.details() + ")";
+    std::fprintf(stderr, "error: %s\n", text.c_str());
+    if (const std::string hint = allot::cli::connection_hint(status); !hint.empty()) {
+      std::fprintf(stderr, "hint: %s\n", hint.c_str());
+    }
+    const allot::ErrorCode code = status.code();
+    return code == allot::ErrorCode::kInternal || code == allot::ErrorCode::kUnavailable ||
+                   code == allot::ErrorCode::kResourceExhausted
+               ? 1
+               : 2;
+  }
+  const std::string text =
+      output == "json" ? report->dump(2) + "\n" : allot::bench::replay_report_table(*report);
+  std::fputs(text.c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,17 +127,24 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::string_view(argv[1]) == "micro") {
     return allot::bench::run_micro(argc - 1, argv + 1);
   }
-  CLI::App app{"allot-bench: the scale test, the REST API of a real allotd, microbenchmarks"};
+  CLI::App app{
+      "allot-bench: the scale test, the REST API of a real allotd, a scenario replayed through "
+      "allotd, microbenchmarks"};
   app.require_subcommand(1);
   allot::bench::ScaleConfig scale;
   allot::bench::ApiConfig api;
   api.allotd = default_allotd();
   std::string scale_output = "table";
   std::string api_output = "table";
+  allot::bench::ReplayConfig replay;
+  std::string replay_output = "table";
   CLI::App* scale_command = app.add_subcommand("scale", "the scale test, against its goals");
   add_scale_flags(*scale_command, scale, scale_output);
   CLI::App* api_command = app.add_subcommand("api", "a real allotd through its REST API");
   add_api_flags(*api_command, api, api_output);
+  CLI::App* replay_command = app.add_subcommand(
+      "replay", "a scenario through a running allotd in real time, next to its simulation");
+  add_replay_flags(*replay_command, replay, replay_output);
   app.add_subcommand("micro", "Google Benchmark microbenchmarks (e.g. --benchmark_filter=quota)");
   try {
     app.parse(argc, argv);
@@ -106,5 +153,6 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;  // 2: a usage error, as in allot
   }
   if (scale_command->parsed()) return run_scale(scale, scale_output);
+  if (replay_command->parsed()) return run_replay(replay, replay_output);
   return run_api(api, api_output);
 }

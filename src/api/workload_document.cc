@@ -88,15 +88,7 @@ Result<Workload> decode_workload(ObjectMeta meta, const Field& spec) {
   ALLOT_RETURN_IF_ERROR(map.read_string_list("command", workload.spec.command));
   ALLOT_RETURN_IF_ERROR(map.read_string_map("env", workload.spec.env));
   ALLOT_RETURN_IF_ERROR(map.read_seconds("idleTimeoutSeconds", workload.spec.idle_timeout));
-  if (std::optional<Field> sleep = map.get("sleep")) {
-    Duration duration;
-    ALLOT_RETURN_IF_ERROR(map.read_duration("sleep", duration));
-    workload.spec.sleep = duration;
-  }
   ALLOT_RETURN_IF_ERROR(map.finish());
-  if (!workload.spec.command.empty() && workload.spec.sleep) {
-    return spec.error("spec.command and spec.sleep exclude each other");
-  }
   return workload;
 }
 

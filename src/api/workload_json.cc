@@ -84,7 +84,6 @@ void write_spec(JsonWriter& out, const WorkloadSpec& spec) {
   if (spec.max_runtime) write_seconds(out.key("maxRuntimeSeconds"), *spec.max_runtime);
   write_pod_sets(out.key("podSets"), spec.pod_sets);
   if (!spec.priority_class.empty()) out.key("priorityClass").value(spec.priority_class);
-  if (spec.sleep) out.key("sleep").value(spec.sleep->to_string());
   out.end_object();
 }
 
@@ -268,10 +267,6 @@ Result<WorkloadSpec> decode_spec(const Reader& spec) {
     ALLOT_ASSIGN_OR_RETURN(const Reader checkpoint, spec.at("checkpoint"));
     ALLOT_ASSIGN_OR_RETURN(const std::string env, checkpoint.get<std::string>("env"));
     out.checkpoint = CheckpointSpec{env};
-  }
-  if (spec.has("sleep")) {
-    ALLOT_ASSIGN_OR_RETURN(const std::string text, spec.get<std::string>("sleep"));
-    ALLOT_ASSIGN_OR_RETURN(out.sleep, parse_duration(text));
   }
   return out;
 }

@@ -51,8 +51,6 @@ struct WorkloadLaunch {
   TeamId team;  // whose identity the pods run under
   std::vector<std::string> command;
   std::map<std::string, std::string> env;
-  // Sleep mode: no command; each pod only waits this long, then succeeds.
-  std::optional<Duration> sleep;
   std::vector<PlacedPod> pods;
 
   friend bool operator==(const WorkloadLaunch&, const WorkloadLaunch&) = default;

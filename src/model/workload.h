@@ -42,9 +42,6 @@ struct WorkloadSpec {
   std::optional<Duration> max_runtime;
   std::optional<CheckpointSpec> checkpoint;
   std::optional<Duration> idle_timeout;  // spaces
-  // Sleep mode: the pods run no command and only wait this long, then succeed
-  // (real-time replays of scenarios, demos).
-  std::optional<Duration> sleep;
 
   friend bool operator==(const WorkloadSpec&, const WorkloadSpec&) = default;
 };

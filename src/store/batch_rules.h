@@ -16,7 +16,8 @@ namespace allot {
 constexpr uint64_t kMaxWorkloadId = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
 
 // Checks what can be checked without the stored state: every put workload id
-// is in 1..kMaxWorkloadId. kInvalidArgument otherwise.
+// is in 1..kMaxWorkloadId (so neither WorkloadId(0) nor WorkloadId::invalid()).
+// kInvalidArgument otherwise.
 Status validate_batch(const WriteBatch& batch);
 
 // The kAlreadyExists error of a put whose (namespace, name) belongs to another id.

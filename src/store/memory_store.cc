@@ -27,7 +27,7 @@ Status MemoryStore::commit(WriteBatch batch) {
   return {};
 }
 
-Result<std::vector<EventRecord>> MemoryStore::events(uint64_t workload_id, uint64_t after) {
+Result<std::vector<EventRecord>> MemoryStore::events(WorkloadId workload_id, uint64_t after) {
   std::lock_guard lock(mutex_);
   auto found = events_.find(workload_id);
   if (found == events_.end()) return std::vector<EventRecord>();
@@ -38,7 +38,7 @@ Result<std::vector<EventRecord>> MemoryStore::events(uint64_t workload_id, uint6
   return std::vector<EventRecord>(first, all.end());
 }
 
-std::optional<MemoryStore::NameKey> MemoryStore::name_of(uint64_t id) const {
+std::optional<MemoryStore::NameKey> MemoryStore::name_of(WorkloadId id) const {
   auto found = workloads_.find(id);
   if (found == workloads_.end()) return std::nullopt;
   return NameKey{found->second.namespace_name, found->second.name};
@@ -46,27 +46,28 @@ std::optional<MemoryStore::NameKey> MemoryStore::name_of(uint64_t id) const {
 
 Status MemoryStore::check_names(const WriteBatch& batch) const {
   // What this batch has changed so far, over workload_ids_ and workloads_.
-  std::map<NameKey, uint64_t> owners;                   // 0: freed
-  std::map<uint64_t, std::optional<NameKey>> names_by;  // nullopt: deleted
-  auto current_name = [&](uint64_t id) {
+  std::map<NameKey, std::optional<WorkloadId>> owners;    // nullopt: freed
+  std::map<WorkloadId, std::optional<NameKey>> names_by;  // nullopt: deleted
+  auto current_name = [&](WorkloadId id) {
     auto changed = names_by.find(id);
     return changed != names_by.end() ? changed->second : name_of(id);
   };
-  auto owner = [&](const NameKey& key) -> uint64_t {
+  auto owner = [&](const NameKey& key) -> std::optional<WorkloadId> {
     if (auto changed = owners.find(key); changed != owners.end()) return changed->second;
     auto stored = workload_ids_.find(key);
-    return stored == workload_ids_.end() ? 0 : stored->second;
+    if (stored == workload_ids_.end()) return std::nullopt;
+    return stored->second;
   };
-  for (uint64_t id : batch.delete_workloads) {
-    if (std::optional<NameKey> name = current_name(id)) owners[*name] = 0;
+  for (WorkloadId id : batch.delete_workloads) {
+    if (std::optional<NameKey> name = current_name(id)) owners[*name] = std::nullopt;
     names_by[id] = std::nullopt;
   }
   for (const WorkloadRecord& workload : batch.put_workloads) {
     NameKey key{workload.namespace_name, workload.name};
-    const uint64_t holder = owner(key);
-    if (holder != 0 && holder != workload.id) return workload_name_taken(workload);
+    const std::optional<WorkloadId> holder = owner(key);
+    if (holder && *holder != workload.id) return workload_name_taken(workload);
     if (std::optional<NameKey> old = current_name(workload.id); old && *old != key) {
-      owners[*old] = 0;
+      owners[*old] = std::nullopt;
     }
     owners[key] = workload.id;
     names_by[workload.id] = std::move(key);
@@ -79,7 +80,7 @@ void MemoryStore::apply(WriteBatch& batch) {
   for (ObjectRecord& object : batch.put_objects) {
     objects_[{std::move(object.kind), std::move(object.name)}] = std::move(object.document);
   }
-  for (uint64_t id : batch.delete_workloads) delete_workload(id);
+  for (WorkloadId id : batch.delete_workloads) delete_workload(id);
   for (WorkloadRecord& workload : batch.put_workloads) put_workload(workload);
   for (EventRecord& event : batch.events) {
     event.sequence = next_sequence_++;
@@ -87,7 +88,7 @@ void MemoryStore::apply(WriteBatch& batch) {
   }
 }
 
-void MemoryStore::delete_workload(uint64_t id) {
+void MemoryStore::delete_workload(WorkloadId id) {
   events_.erase(id);
   auto found = workloads_.find(id);
   if (found == workloads_.end()) return;
@@ -98,8 +99,8 @@ void MemoryStore::delete_workload(uint64_t id) {
 void MemoryStore::put_workload(WorkloadRecord& workload) {
   if (std::optional<NameKey> old = name_of(workload.id)) workload_ids_.erase(*old);
   workload_ids_[{workload.namespace_name, workload.name}] = workload.id;
-  max_workload_id_ = std::max(max_workload_id_, workload.id);
-  const uint64_t id = workload.id;
+  if (!max_workload_id_ || *max_workload_id_ < workload.id) max_workload_id_ = workload.id;
+  const WorkloadId id = workload.id;
   workloads_[id] = std::move(workload);
 }
 

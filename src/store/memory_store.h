@@ -21,6 +21,7 @@
 
 #include "base/result.h"
 #include "base/status.h"
+#include "model/ids.h"
 #include "store/store.h"
 
 namespace allot {
@@ -29,29 +30,29 @@ class MemoryStore final : public Store {
  public:
   Result<StoredState> load() override;
   Status commit(WriteBatch batch) override;
-  Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after = 0) override;
+  Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override;
 
  private:
   // (kind, name) of an object or (namespace, name) of a workload.
   using NameKey = std::pair<std::string, std::string>;
 
   // The (namespace, name) that `id` holds now, if it exists. REQUIRES: mutex_ held.
-  [[nodiscard]] std::optional<NameKey> name_of(uint64_t id) const;
+  [[nodiscard]] std::optional<NameKey> name_of(WorkloadId id) const;
   // kAlreadyExists when a put would take a name another id holds at that point
   // of the batch (store.h gives the order). REQUIRES: mutex_ held.
   [[nodiscard]] Status check_names(const WriteBatch& batch) const;
   // Applies a batch that passed check_names(). REQUIRES: mutex_ held.
   void apply(WriteBatch& batch);
-  void delete_workload(uint64_t id);
+  void delete_workload(WorkloadId id);
   void put_workload(WorkloadRecord& workload);
 
   std::mutex mutex_;
   std::map<NameKey, std::string> objects_;  // (kind, name) -> document
-  std::map<uint64_t, WorkloadRecord> workloads_;
-  std::map<NameKey, uint64_t> workload_ids_;                       // (namespace, name) -> id
-  std::unordered_map<uint64_t, std::vector<EventRecord>> events_;  // per workload, by sequence
+  std::map<WorkloadId, WorkloadRecord> workloads_;
+  std::map<NameKey, WorkloadId> workload_ids_;                       // (namespace, name) -> id
+  std::unordered_map<WorkloadId, std::vector<EventRecord>> events_;  // per workload, by sequence
   uint64_t next_sequence_ = 1;
-  uint64_t max_workload_id_ = 0;
+  std::optional<WorkloadId> max_workload_id_;  // nullopt until a workload is put
 };
 
 }  // namespace allot

@@ -14,17 +14,24 @@
 //   grows with commit order.
 // - Within one batch the parts apply in this order: object deletes, object
 //   puts, workload deletes, workload puts, events. So a batch may free a
-//   workload name and give it to another id. Workload ids in a put must be in
-//   1..INT64_MAX (kInvalidArgument otherwise).
+//   workload name and give it to another id.
+// - Ids are WorkloadIds; a put's must be in 1..INT64_MAX (kInvalidArgument
+//   otherwise), so neither WorkloadId(0) nor the invalid WorkloadId() is ever
+//   stored. Event sequences and `after` are plain integers: not ids.
+// - StoredState::max_workload_id is std::nullopt until a workload was ever
+//   committed; then it is the highest id committed (deleted ones included),
+//   so the next free id is its value() + 1.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
 #include "base/status.h"
+#include "model/ids.h"
 #include "model/workload_status.h"
 
 namespace allot {
@@ -47,7 +54,7 @@ struct ObjectKey {
 };
 
 struct WorkloadRecord {
-  uint64_t id = 0;  // > 0; assigned by the service, unique forever
+  WorkloadId id;  // in 1..INT64_MAX; assigned by the service, unique forever
   std::string namespace_name;
   std::string name;  // unique within its namespace
   std::string team;
@@ -59,7 +66,7 @@ struct WorkloadRecord {
 
 struct EventRecord {
   uint64_t sequence = 0;  // assigned by the store; ignored in a WriteBatch
-  uint64_t workload_id = 0;
+  WorkloadId workload_id;
   int64_t at_ms = 0;
   std::string type;  // the phase entered, or "Normal"/"Warning" for other events
   std::string reason;
@@ -72,7 +79,7 @@ struct WriteBatch {
   std::vector<ObjectRecord> put_objects;  // insert or replace by (kind, name)
   std::vector<ObjectKey> delete_objects;
   std::vector<WorkloadRecord> put_workloads;  // insert or replace by id
-  std::vector<uint64_t> delete_workloads;     // their events go too
+  std::vector<WorkloadId> delete_workloads;   // their events go too
   std::vector<EventRecord> events;
 
   [[nodiscard]] bool empty() const {
@@ -84,7 +91,8 @@ struct WriteBatch {
 struct StoredState {
   std::vector<ObjectRecord> objects;      // ordered by (kind, name)
   std::vector<WorkloadRecord> workloads;  // ordered by id
-  uint64_t max_workload_id = 0;           // highest id ever committed (also deleted ones)
+  // The highest id ever committed (also deleted ones); nullopt when none ever was.
+  std::optional<WorkloadId> max_workload_id;
 };
 
 class Store {
@@ -99,8 +107,9 @@ class Store {
   virtual Status commit(WriteBatch batch) = 0;
 
   // A workload's events in sequence order; `after` skips those with a
-  // sequence <= after. Unknown ids give an empty list.
-  virtual Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after = 0) = 0;
+  // sequence <= after (a sequence, not an id). Unknown ids, the invalid id
+  // included, give an empty list.
+  virtual Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) = 0;
 };
 
 }  // namespace allot

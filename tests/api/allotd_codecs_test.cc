@@ -53,8 +53,7 @@ TEST(WorkloadJson, RoundTripsEveryField) {
 
 TEST(WorkloadJson, StoredTextIsTheCanonicalJsonAndRoundTrips) {
   WorkloadDocument sleeper = sample_document();
-  sleeper.workload.spec.command.clear();
-  sleeper.workload.spec.sleep = Duration::millis(1500);
+  sleeper.workload.spec.command = {"sleep", "1.5"};
   sleeper.workload.spec.idle_timeout = Duration::millis(90'500);
   sleeper.workload.meta.labels.clear();
   sleeper.status.phase = WorkloadPhase::kFailed;
@@ -161,17 +160,15 @@ TEST(ParseWithDocuments, FillsWorkloadDefaultsAndKeepsEachDocument) {
   EXPECT_EQ(parsed->documents[0].json["spec"]["command"][0], "x");
 }
 
-TEST(ParseWithDocuments, SleepModeExcludesACommand) {
-  const Result<ParsedManifests> both = parse_manifests_with_documents(
-      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: a, namespace: b}\n"
-      "spec: {podSets: [{count: 1, resources: {gpu: 1}}], command: [x], sleep: 1s}\n");
-  ASSERT_FALSE(both.ok());
-  EXPECT_NE(both.status().message().find("exclude"), std::string::npos);
+TEST(ParseWithDocuments, SleepIsNotAWorkloadFieldAnyMore) {
+  // Sleep mode left the public schema: a pod that only waits runs [sleep, N].
   const Result<ParsedManifests> sleeper = parse_manifests_with_documents(
       "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: a, namespace: b}\n"
       "spec: {podSets: [{count: 1, resources: {gpu: 1}}], sleep: 250ms}\n");
-  ASSERT_TRUE(sleeper.ok()) << sleeper.status().to_string();
-  EXPECT_EQ(sleeper->bundle.workloads.at(0).spec.sleep, Duration::millis(250));
+  ASSERT_FALSE(sleeper.ok());
+  EXPECT_EQ(sleeper.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(sleeper.status().details().find("sleep"), std::string::npos)
+      << sleeper.status().to_string();
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-#include "cli/api_error.h"
+#include "cli/client/api_error.h"
 
 #include <gtest/gtest.h>
 
-#include "cli/exit_codes.h"
+#include "cli/verbs/exit_codes.h"
 
 namespace allot::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_app.h"
+#include "cli/verbs/cli_app.h"
 
 namespace allot::cli::testing {
 

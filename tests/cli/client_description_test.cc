@@ -2,9 +2,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/human_time.h"
-#include "cli/policy_description.h"
-#include "cli/workload_description.h"
+#include "cli/output/human_time.h"
+#include "cli/output/policy_description.h"
+#include "cli/output/workload_description.h"
 
 namespace allot::cli {
 namespace {

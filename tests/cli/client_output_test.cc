@@ -2,12 +2,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/apply_output.h"
-#include "cli/human_time.h"
-#include "cli/json_yaml.h"
-#include "cli/object_tables.h"
-#include "cli/text_table.h"
-#include "cli/top_table.h"
+#include "cli/output/apply_output.h"
+#include "cli/output/human_time.h"
+#include "cli/output/json_yaml.h"
+#include "cli/output/object_tables.h"
+#include "cli/output/text_table.h"
+#include "cli/output/top_table.h"
 
 namespace allot::cli {
 namespace {

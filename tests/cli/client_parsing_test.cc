@@ -2,9 +2,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/api_paths.h"
-#include "cli/run_command.h"
-#include "cli/workload_ref.h"
+#include "cli/client/api_paths.h"
+#include "cli/client/workload_ref.h"
+#include "cli/verbs/run_command.h"
 
 namespace allot::cli {
 namespace {

@@ -1,6 +1,6 @@
 // The trace replay's progress bar: its text, and redraws throttled by an
 // injected clock (no sleeping).
-#include "cli/progress_bar.h"
+#include "cli/output/progress_bar.h"
 
 #include <chrono>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "cli/server_address.h"
+#include "cli/client/server_address.h"
 
 #include <gtest/gtest.h>
 

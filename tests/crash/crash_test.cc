@@ -194,7 +194,7 @@ std::string workload_body(const std::string& name, const std::string& team,
               {"spec",
                {{"priorityClass", "batch"},
                 {"podSets", json::array({{{"count", 1}, {"resources", {{"gpu", 1}}}}})},
-                {"sleep", sleep}}}}
+                {"command", json::array({"sleep", sleep})}}}}
       .dump();
 }
 
@@ -238,7 +238,7 @@ class Submitters {
       const std::string name =
           "r" + std::to_string(round) + "-c" + std::to_string(client) + "-" + std::to_string(i);
       // One in eight runs longer, so that pods outlive a restart.
-      const std::string body = workload_body(name, team, i % 8 == 7 ? "1s" : "300ms");
+      const std::string body = workload_body(name, team, i % 8 == 7 ? "1" : "0.3");
       const httplib::Result res =
           http->Post("/api/v1/namespaces/" + team + "/workloads", body, "application/json");
       if (!res) {  // the server is gone: not acknowledged

@@ -161,7 +161,7 @@ class GatedStore final : public Store {
     }
     return store_.commit(std::move(batch));
   }
-  Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after = 0) override {
+  Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override {
     return store_.events(workload_id, after);
   }
 

@@ -49,9 +49,9 @@ class SqliteGroupCommit : public ::testing::Test {
     return statuses;
   }
 
-  static std::vector<uint64_t> stored_ids(SqliteStore& store) {
+  static std::vector<WorkloadId> stored_ids(SqliteStore& store) {
     const StoredState state = store.load().value();
-    std::vector<uint64_t> ids;
+    std::vector<WorkloadId> ids;
     ids.reserve(state.workloads.size());
     for (const WorkloadRecord& workload : state.workloads) ids.push_back(workload.id);
     return ids;
@@ -66,7 +66,8 @@ TEST_F(SqliteGroupCommit, QueuedBatchesShareOneTransaction) {
   ASSERT_NE(store, nullptr);
   std::vector<WriteBatch> batches;
   for (size_t i = 0; i < kCallers; ++i) {
-    batches.push_back(put_workloads({workload_record(i + 1, "nlp", "w-" + std::to_string(i))}));
+    batches.push_back(
+        put_workloads({workload_record(WorkloadId(i + 1), "nlp", "w-" + std::to_string(i))}));
   }
 
   const std::vector<Status> statuses = commit_queued_together(*store, std::move(batches));
@@ -81,13 +82,13 @@ TEST_F(SqliteGroupCommit, AFailingBatchIsRolledBackAloneAndOnlyItsCallerSeesTheE
   std::unique_ptr<SqliteStore> store = open_ok();
   ASSERT_NE(store, nullptr);
   std::vector<WriteBatch> batches;
-  batches.push_back(put_workloads({workload_record(1, "nlp", "train")}));
+  batches.push_back(put_workloads({workload_record(WorkloadId(1), "nlp", "train")}));
   // Takes the name that the batch before it, in the same transaction, gave to id 1.
-  batches.push_back(
-      put_workloads({workload_record(2, "nlp", "other"), workload_record(3, "nlp", "train")}));
+  batches.push_back(put_workloads({workload_record(WorkloadId(2), "nlp", "other"),
+                                   workload_record(WorkloadId(3), "nlp", "train")}));
   batches.back().put_objects = {{"Team", "from-the-failing-batch", ""}};
-  batches.back().events = {event_record(2, "Queued")};
-  batches.push_back(put_workloads({workload_record(4, "nlp", "eval")}));
+  batches.back().events = {event_record(WorkloadId(2), "Queued")};
+  batches.push_back(put_workloads({workload_record(WorkloadId(4), "nlp", "eval")}));
 
   const std::vector<Status> statuses = commit_queued_together(*store, std::move(batches));
 
@@ -95,10 +96,10 @@ TEST_F(SqliteGroupCommit, AFailingBatchIsRolledBackAloneAndOnlyItsCallerSeesTheE
   EXPECT_EQ(statuses[1].code(), ErrorCode::kAlreadyExists) << statuses[1].to_string();
   EXPECT_TRUE(statuses[2].ok()) << statuses[2].to_string();
   EXPECT_EQ(store->transactions_committed(), 1u);
-  EXPECT_EQ(stored_ids(*store), (std::vector<uint64_t>{1, 4}));
+  EXPECT_EQ(stored_ids(*store), (std::vector<WorkloadId>{WorkloadId(1), WorkloadId(4)}));
   EXPECT_TRUE(store->load().value().objects.empty());
-  EXPECT_EQ(store->load().value().max_workload_id, 4u);
-  EXPECT_TRUE(store->events(2).value().empty());
+  EXPECT_EQ(store->load().value().max_workload_id, WorkloadId(4));
+  EXPECT_TRUE(store->events(WorkloadId(2)).value().empty());
 }
 
 TEST_F(SqliteGroupCommit, TransactionThatCannotStartFailsEveryBatchWithUnavailable) {
@@ -107,8 +108,8 @@ TEST_F(SqliteGroupCommit, TransactionThatCannotStartFailsEveryBatchWithUnavailab
   RawDatabase other_writer(path());
   ASSERT_TRUE(other_writer.execute("BEGIN IMMEDIATE"));  // holds the write lock
   std::vector<WriteBatch> batches;
-  batches.push_back(put_workloads({workload_record(1, "nlp", "a")}));
-  batches.push_back(put_workloads({workload_record(2, "nlp", "b")}));
+  batches.push_back(put_workloads({workload_record(WorkloadId(1), "nlp", "a")}));
+  batches.push_back(put_workloads({workload_record(WorkloadId(2), "nlp", "b")}));
 
   const std::vector<Status> statuses = commit_queued_together(*store, std::move(batches));
   ASSERT_TRUE(other_writer.execute("ROLLBACK"));
@@ -120,8 +121,8 @@ TEST_F(SqliteGroupCommit, TransactionThatCannotStartFailsEveryBatchWithUnavailab
   }
   EXPECT_EQ(store->transactions_committed(), 0u);
   EXPECT_TRUE(stored_ids(*store).empty());
-  EXPECT_TRUE(store->commit(put_workloads({workload_record(3, "nlp", "c")})).ok());
-  EXPECT_EQ(stored_ids(*store), (std::vector<uint64_t>{3}));
+  EXPECT_TRUE(store->commit(put_workloads({workload_record(WorkloadId(3), "nlp", "c")})).ok());
+  EXPECT_EQ(stored_ids(*store), (std::vector<WorkloadId>{WorkloadId(3)}));
 }
 
 TEST_F(SqliteGroupCommit, ClosingTheStoreCommitsWhatIsQueued) {
@@ -130,11 +131,13 @@ TEST_F(SqliteGroupCommit, ClosingTheStoreCommitsWhatIsQueued) {
   SqliteStore* queued_on = store.get();
   std::vector<Status> statuses(2);
   store->pause_writer();
-  std::thread first(
-      [&] { statuses[0] = queued_on->commit(put_workloads({workload_record(1, "nlp", "a")})); });
+  std::thread first([&] {
+    statuses[0] = queued_on->commit(put_workloads({workload_record(WorkloadId(1), "nlp", "a")}));
+  });
   queued_on->wait_until_queued(1);
-  std::thread second(
-      [&] { statuses[1] = queued_on->commit(put_workloads({workload_record(2, "nlp", "b")})); });
+  std::thread second([&] {
+    statuses[1] = queued_on->commit(put_workloads({workload_record(WorkloadId(2), "nlp", "b")}));
+  });
   queued_on->wait_until_queued(2);
 
   store.reset();  // still paused: the destructor must drain the queue anyway
@@ -145,7 +148,7 @@ TEST_F(SqliteGroupCommit, ClosingTheStoreCommitsWhatIsQueued) {
   EXPECT_TRUE(statuses[1].ok()) << statuses[1].to_string();
   std::unique_ptr<SqliteStore> reopened = open_ok();
   ASSERT_NE(reopened, nullptr);
-  EXPECT_EQ(stored_ids(*reopened), (std::vector<uint64_t>{1, 2}));
+  EXPECT_EQ(stored_ids(*reopened), (std::vector<WorkloadId>{WorkloadId(1), WorkloadId(2)}));
 }
 
 }  // namespace

@@ -49,20 +49,21 @@ class SqliteStoreTest : public ::testing::Test {
 };
 
 TEST_F(SqliteStoreTest, DataSurvivesCloseAndReopen) {
-  WriteBatch batch = put_workloads({workload_record(4, "nlp", "train", WorkloadPhase::kRunning)});
+  WriteBatch batch =
+      put_workloads({workload_record(WorkloadId(4), "nlp", "train", WorkloadPhase::kRunning)});
   batch.put_objects = {{"Team", "nlp", "team document"}};
-  batch.events = {event_record(4, "Admitted", 1000)};
+  batch.events = {event_record(WorkloadId(4), "Admitted", 1000)};
   uint64_t first_sequence = 0;
   {
     std::unique_ptr<SqliteStore> store = open_ok();
     ASSERT_NE(store, nullptr);
     ASSERT_TRUE(store->commit(batch).ok());
-    WriteBatch deleted = put_workloads({workload_record(9, "nlp", "gone")});
+    WriteBatch deleted = put_workloads({workload_record(WorkloadId(9), "nlp", "gone")});
     ASSERT_TRUE(store->commit(std::move(deleted)).ok());
     WriteBatch delete_batch;
-    delete_batch.delete_workloads = {9};
+    delete_batch.delete_workloads = {WorkloadId(9)};
     ASSERT_TRUE(store->commit(std::move(delete_batch)).ok());
-    first_sequence = store->events(4).value().at(0).sequence;
+    first_sequence = store->events(WorkloadId(4)).value().at(0).sequence;
   }
 
   std::unique_ptr<SqliteStore> reopened = open_ok();
@@ -72,9 +73,10 @@ TEST_F(SqliteStoreTest, DataSurvivesCloseAndReopen) {
   ASSERT_TRUE(state.ok()) << state.status().to_string();
   EXPECT_EQ(state->objects, batch.put_objects);
   EXPECT_EQ(state->workloads, batch.put_workloads);
-  EXPECT_EQ(state->max_workload_id, 9u);
-  ASSERT_TRUE(reopened->commit(append_events({event_record(4, "Succeeded", 2000)})).ok());
-  const std::vector<EventRecord> events = reopened->events(4).value();
+  EXPECT_EQ(state->max_workload_id, WorkloadId(9));
+  ASSERT_TRUE(
+      reopened->commit(append_events({event_record(WorkloadId(4), "Succeeded", 2000)})).ok());
+  const std::vector<EventRecord> events = reopened->events(WorkloadId(4)).value();
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[0].reason, "Admitted");
   EXPECT_EQ(events[0].sequence, first_sequence);
@@ -147,7 +149,8 @@ TEST_F(SqliteStoreTest, CorruptDatabaseIsAnErrorNotAnAbort) {
   {
     std::unique_ptr<SqliteStore> store = open_ok();
     ASSERT_NE(store, nullptr);
-    ASSERT_TRUE(store->commit(put_workloads({workload_record(1, "nlp", "train")})).ok());
+    ASSERT_TRUE(
+        store->commit(put_workloads({workload_record(WorkloadId(1), "nlp", "train")})).ok());
   }
   // Page 1 after its 100-byte header holds the schema: garble it.
   overwrite(100, std::string(4000, '\x5a'));
@@ -184,8 +187,8 @@ TEST_F(SqliteStoreTest, LoadsManyWorkloadsInIdOrder) {
   std::vector<WorkloadRecord> workloads;
   workloads.reserve(kWorkloads);
   for (uint64_t id = kWorkloads; id >= 1; --id) {
-    WorkloadRecord workload =
-        workload_record(id, "team-" + std::to_string(id % 100), "job-" + std::to_string(id));
+    WorkloadRecord workload = workload_record(WorkloadId(id), "team-" + std::to_string(id % 100),
+                                              "job-" + std::to_string(id));
     workload.document = std::string(kDocumentBytes, static_cast<char>('a' + id % 26));
     workloads.push_back(std::move(workload));
   }
@@ -195,7 +198,7 @@ TEST_F(SqliteStoreTest, LoadsManyWorkloadsInIdOrder) {
 
   ASSERT_TRUE(state.ok()) << state.status().to_string();
   ASSERT_EQ(state->workloads.size(), kWorkloads);
-  for (uint64_t i = 0; i < kWorkloads; ++i) ASSERT_EQ(state->workloads[i].id, i + 1);
+  for (uint64_t i = 0; i < kWorkloads; ++i) ASSERT_EQ(state->workloads[i].id, WorkloadId(i + 1));
   EXPECT_EQ(state->workloads[41].document,
             std::string(kDocumentBytes, static_cast<char>('a' + 42 % 26)));
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/ids.h"
 #include "store/memory_store.h"
 #include "store/sqlite/sqlite_store.h"
 #include "store/store_records.h"
@@ -60,7 +62,7 @@ class StoreContract : public ::testing::TestWithParam<StoreFactory> {
     return state.ok() ? std::move(state).value() : StoredState();
   }
 
-  std::vector<EventRecord> events(uint64_t workload_id, uint64_t after = 0) {
+  std::vector<EventRecord> events(WorkloadId workload_id, uint64_t after = 0) {
     Result<std::vector<EventRecord>> events = store_->events(workload_id, after);
     EXPECT_TRUE(events.ok()) << events.status().to_string();
     return events.ok() ? std::move(events).value() : std::vector<EventRecord>();
@@ -71,8 +73,8 @@ class StoreContract : public ::testing::TestWithParam<StoreFactory> {
     ASSERT_TRUE(status.ok()) << status.to_string();
   }
 
-  static std::vector<uint64_t> ids(const StoredState& state) {
-    std::vector<uint64_t> ids;
+  static std::vector<WorkloadId> ids(const StoredState& state) {
+    std::vector<WorkloadId> ids;
     ids.reserve(state.workloads.size());
     for (const WorkloadRecord& workload : state.workloads) ids.push_back(workload.id);
     return ids;
@@ -95,8 +97,8 @@ TEST_P(StoreContract, EmptyStoreLoadsNothing) {
 
   EXPECT_TRUE(state.objects.empty());
   EXPECT_TRUE(state.workloads.empty());
-  EXPECT_EQ(state.max_workload_id, 0u);
-  EXPECT_TRUE(events(1).empty());
+  EXPECT_EQ(state.max_workload_id, std::nullopt);
+  EXPECT_TRUE(events(WorkloadId(1)).empty());
 }
 
 TEST_P(StoreContract, EmptyBatchCommitsAndChangesNothing) {
@@ -141,52 +143,59 @@ TEST_P(StoreContract, DocumentsKeepEveryByte) {
 }
 
 TEST_P(StoreContract, WorkloadsLoadInIdOrderWithEveryField) {
-  commit_ok(put_workloads({workload_record(30, "nlp", "c", WorkloadPhase::kRunning),
-                           workload_record(10, "nlp", "a", WorkloadPhase::kPreempted)}));
-  commit_ok(put_workloads({workload_record(20, "vision", "b", WorkloadPhase::kCancelled)}));
+  commit_ok(
+      put_workloads({workload_record(WorkloadId(30), "nlp", "c", WorkloadPhase::kRunning),
+                     workload_record(WorkloadId(10), "nlp", "a", WorkloadPhase::kPreempted)}));
+  commit_ok(
+      put_workloads({workload_record(WorkloadId(20), "vision", "b", WorkloadPhase::kCancelled)}));
 
   const std::vector<WorkloadRecord> expected = {
-      workload_record(10, "nlp", "a", WorkloadPhase::kPreempted),
-      workload_record(20, "vision", "b", WorkloadPhase::kCancelled),
-      workload_record(30, "nlp", "c", WorkloadPhase::kRunning)};
+      workload_record(WorkloadId(10), "nlp", "a", WorkloadPhase::kPreempted),
+      workload_record(WorkloadId(20), "vision", "b", WorkloadPhase::kCancelled),
+      workload_record(WorkloadId(30), "nlp", "c", WorkloadPhase::kRunning)};
   EXPECT_EQ(load().workloads, expected);
 }
 
 TEST_P(StoreContract, PutWorkloadReplacesByIdAndARenameFreesTheOldName) {
-  commit_ok(put_workloads({workload_record(1, "nlp", "old-name")}));
-  WorkloadRecord renamed = workload_record(1, "nlp", "new-name", WorkloadPhase::kAdmitted);
+  commit_ok(put_workloads({workload_record(WorkloadId(1), "nlp", "old-name")}));
+  WorkloadRecord renamed =
+      workload_record(WorkloadId(1), "nlp", "new-name", WorkloadPhase::kAdmitted);
   renamed.document = "admitted";
   commit_ok(put_workloads({renamed}));
-  commit_ok(put_workloads({workload_record(2, "nlp", "old-name")}));
+  commit_ok(put_workloads({workload_record(WorkloadId(2), "nlp", "old-name")}));
 
-  const std::vector<WorkloadRecord> expected = {renamed, workload_record(2, "nlp", "old-name")};
+  const std::vector<WorkloadRecord> expected = {renamed,
+                                                workload_record(WorkloadId(2), "nlp", "old-name")};
   EXPECT_EQ(load().workloads, expected);
 }
 
 TEST_P(StoreContract, SameNameInAnotherNamespaceIsAnotherWorkload) {
-  commit_ok(put_workloads({workload_record(1, "nlp", "train"), workload_record(2, "cv", "train")}));
+  commit_ok(put_workloads({workload_record(WorkloadId(1), "nlp", "train"),
+                           workload_record(WorkloadId(2), "cv", "train")}));
 
-  EXPECT_EQ(ids(load()), (std::vector<uint64_t>{1, 2}));
+  EXPECT_EQ(ids(load()), (std::vector<WorkloadId>{WorkloadId(1), WorkloadId(2)}));
 }
 
 TEST_P(StoreContract, DeleteWorkloadRemovesItAndItsEventsOnly) {
-  commit_ok(put_workloads({workload_record(1, "nlp", "a"), workload_record(2, "nlp", "b")}));
-  commit_ok(append_events({event_record(1, "Queued"), event_record(2, "Queued")}));
+  commit_ok(put_workloads(
+      {workload_record(WorkloadId(1), "nlp", "a"), workload_record(WorkloadId(2), "nlp", "b")}));
+  commit_ok(append_events(
+      {event_record(WorkloadId(1), "Queued"), event_record(WorkloadId(2), "Queued")}));
   WriteBatch batch;
-  batch.delete_workloads = {1, 99};
+  batch.delete_workloads = {WorkloadId(1), WorkloadId(99)};
   commit_ok(std::move(batch));
 
-  EXPECT_EQ(ids(load()), (std::vector<uint64_t>{2}));
-  EXPECT_TRUE(events(1).empty());
-  EXPECT_EQ(reasons(events(2)), (std::vector<std::string>{"Queued"}));
+  EXPECT_EQ(ids(load()), (std::vector<WorkloadId>{WorkloadId(2)}));
+  EXPECT_TRUE(events(WorkloadId(1)).empty());
+  EXPECT_EQ(reasons(events(WorkloadId(2))), (std::vector<std::string>{"Queued"}));
 }
 
 TEST_P(StoreContract, NameOfAnotherIdFailsTheWholeBatch) {
-  commit_ok(put_workloads({workload_record(1, "nlp", "train")}));
-  WriteBatch batch =
-      put_workloads({workload_record(2, "nlp", "eval"), workload_record(3, "nlp", "train")});
+  commit_ok(put_workloads({workload_record(WorkloadId(1), "nlp", "train")}));
+  WriteBatch batch = put_workloads({workload_record(WorkloadId(2), "nlp", "eval"),
+                                    workload_record(WorkloadId(3), "nlp", "train")});
   batch.put_objects = {{"Team", "nlp", "n"}};
-  batch.events = {event_record(2, "Queued")};
+  batch.events = {event_record(WorkloadId(2), "Queued")};
 
   const Status status = store().commit(std::move(batch));
 
@@ -194,42 +203,48 @@ TEST_P(StoreContract, NameOfAnotherIdFailsTheWholeBatch) {
   EXPECT_NE(status.message().find("nlp/train"), std::string::npos) << status.to_string();
   const StoredState state = load();
   EXPECT_TRUE(state.objects.empty());
-  EXPECT_EQ(ids(state), (std::vector<uint64_t>{1}));
-  EXPECT_EQ(state.max_workload_id, 1u);
-  EXPECT_TRUE(events(2).empty());
+  EXPECT_EQ(ids(state), (std::vector<WorkloadId>{WorkloadId(1)}));
+  EXPECT_EQ(state.max_workload_id, WorkloadId(1));
+  EXPECT_TRUE(events(WorkloadId(2)).empty());
 }
 
 TEST_P(StoreContract, TwoIdsWithOneNameInOneBatchAreRefused) {
-  const Status status = store().commit(
-      put_workloads({workload_record(1, "nlp", "train"), workload_record(2, "nlp", "train")}));
+  const Status status =
+      store().commit(put_workloads({workload_record(WorkloadId(1), "nlp", "train"),
+                                    workload_record(WorkloadId(2), "nlp", "train")}));
 
   EXPECT_EQ(status.code(), ErrorCode::kAlreadyExists);
   EXPECT_TRUE(load().workloads.empty());
-  EXPECT_EQ(load().max_workload_id, 0u);
+  EXPECT_EQ(load().max_workload_id, std::nullopt);
 }
 
 TEST_P(StoreContract, StoreStaysUsableAfterARefusedBatch) {
-  commit_ok(put_workloads({workload_record(1, "nlp", "train")}));
-  ASSERT_FALSE(store().commit(put_workloads({workload_record(2, "nlp", "train")})).ok());
+  commit_ok(put_workloads({workload_record(WorkloadId(1), "nlp", "train")}));
+  ASSERT_FALSE(
+      store().commit(put_workloads({workload_record(WorkloadId(2), "nlp", "train")})).ok());
 
-  commit_ok(put_workloads({workload_record(3, "nlp", "eval")}));
+  commit_ok(put_workloads({workload_record(WorkloadId(3), "nlp", "eval")}));
 
-  EXPECT_EQ(ids(load()), (std::vector<uint64_t>{1, 3}));
+  EXPECT_EQ(ids(load()), (std::vector<WorkloadId>{WorkloadId(1), WorkloadId(3)}));
 }
 
 TEST_P(StoreContract, ABatchMayFreeANameAndGiveItToAnotherId) {
-  commit_ok(put_workloads({workload_record(1, "nlp", "train")}));
-  WriteBatch batch = put_workloads({workload_record(2, "nlp", "train")});
-  batch.delete_workloads = {1};
+  commit_ok(put_workloads({workload_record(WorkloadId(1), "nlp", "train")}));
+  WriteBatch batch = put_workloads({workload_record(WorkloadId(2), "nlp", "train")});
+  batch.delete_workloads = {WorkloadId(1)};
 
   commit_ok(std::move(batch));
 
-  EXPECT_EQ(load().workloads, (std::vector<WorkloadRecord>{workload_record(2, "nlp", "train")}));
+  EXPECT_EQ(load().workloads,
+            (std::vector<WorkloadRecord>{workload_record(WorkloadId(2), "nlp", "train")}));
 }
 
 TEST_P(StoreContract, WorkloadIdsOutOfRangeAreInvalid) {
-  const Status zero = store().commit(put_workloads({workload_record(0, "nlp", "zero")}));
-  const Status huge = store().commit(put_workloads({workload_record(~uint64_t{0}, "nlp", "huge")}));
+  const Status zero =
+      store().commit(put_workloads({workload_record(WorkloadId(0), "nlp", "zero")}));
+  // The largest value is also WorkloadId::invalid().
+  const Status huge =
+      store().commit(put_workloads({workload_record(WorkloadId(~uint64_t{0}), "nlp", "huge")}));
 
   EXPECT_EQ(zero.code(), ErrorCode::kInvalidArgument);
   EXPECT_EQ(huge.code(), ErrorCode::kInvalidArgument);
@@ -237,57 +252,63 @@ TEST_P(StoreContract, WorkloadIdsOutOfRangeAreInvalid) {
 }
 
 TEST_P(StoreContract, EventsComeInCommitOrderWithGrowingSequences) {
-  commit_ok(put_workloads({workload_record(1, "nlp", "a"), workload_record(2, "nlp", "b")}));
-  commit_ok(append_events({event_record(1, "Queued", 5), event_record(2, "Queued", 6)}));
-  commit_ok(append_events({event_record(1, "Admitted", 7)}));
-  commit_ok(append_events({event_record(1, "Running", 8)}));
+  commit_ok(put_workloads(
+      {workload_record(WorkloadId(1), "nlp", "a"), workload_record(WorkloadId(2), "nlp", "b")}));
+  commit_ok(append_events(
+      {event_record(WorkloadId(1), "Queued", 5), event_record(WorkloadId(2), "Queued", 6)}));
+  commit_ok(append_events({event_record(WorkloadId(1), "Admitted", 7)}));
+  commit_ok(append_events({event_record(WorkloadId(1), "Running", 8)}));
 
-  const std::vector<EventRecord> all = events(1);
+  const std::vector<EventRecord> all = events(WorkloadId(1));
 
   ASSERT_EQ(reasons(all), (std::vector<std::string>{"Queued", "Admitted", "Running"}));
-  EXPECT_LT(all[0].sequence, events(2)[0].sequence);
-  EXPECT_LT(events(2)[0].sequence, all[1].sequence);
+  EXPECT_LT(all[0].sequence, events(WorkloadId(2))[0].sequence);
+  EXPECT_LT(events(WorkloadId(2))[0].sequence, all[1].sequence);
   EXPECT_LT(all[1].sequence, all[2].sequence);
-  EventRecord expected = event_record(1, "Admitted", 7);
+  EventRecord expected = event_record(WorkloadId(1), "Admitted", 7);
   expected.sequence = all[1].sequence;
   EXPECT_EQ(all[1], expected);
 }
 
 TEST_P(StoreContract, EventsAfterASequenceSkipThoseUpToIt) {
-  commit_ok(append_events({event_record(1, "Queued"), event_record(1, "Admitted")}));
-  commit_ok(append_events({event_record(1, "Running")}));
-  const std::vector<EventRecord> all = events(1);
+  commit_ok(append_events(
+      {event_record(WorkloadId(1), "Queued"), event_record(WorkloadId(1), "Admitted")}));
+  commit_ok(append_events({event_record(WorkloadId(1), "Running")}));
+  const std::vector<EventRecord> all = events(WorkloadId(1));
   ASSERT_EQ(all.size(), 3u);
 
-  EXPECT_EQ(reasons(events(1, all[0].sequence)), (std::vector<std::string>{"Admitted", "Running"}));
-  EXPECT_EQ(reasons(events(1, all[2].sequence)), std::vector<std::string>());
-  EXPECT_EQ(reasons(events(1, ~uint64_t{0})), std::vector<std::string>());
-  EXPECT_TRUE(events(42).empty());
+  EXPECT_EQ(reasons(events(WorkloadId(1), all[0].sequence)),
+            (std::vector<std::string>{"Admitted", "Running"}));
+  EXPECT_EQ(reasons(events(WorkloadId(1), all[2].sequence)), std::vector<std::string>());
+  EXPECT_EQ(reasons(events(WorkloadId(1), ~uint64_t{0})), std::vector<std::string>());
+  EXPECT_TRUE(events(WorkloadId(42)).empty());
 }
 
 TEST_P(StoreContract, SequencesAreNotReusedAfterTheNewestEventIsDeleted) {
-  commit_ok(append_events({event_record(1, "Queued"), event_record(2, "Queued")}));
-  const uint64_t deleted_sequence = events(2)[0].sequence;
+  commit_ok(append_events(
+      {event_record(WorkloadId(1), "Queued"), event_record(WorkloadId(2), "Queued")}));
+  const uint64_t deleted_sequence = events(WorkloadId(2))[0].sequence;
   WriteBatch batch;
-  batch.delete_workloads = {2};
+  batch.delete_workloads = {WorkloadId(2)};
   commit_ok(std::move(batch));
 
-  commit_ok(append_events({event_record(3, "Queued")}));
+  commit_ok(append_events({event_record(WorkloadId(3), "Queued")}));
 
-  EXPECT_GT(events(3)[0].sequence, deleted_sequence);
+  EXPECT_GT(events(WorkloadId(3))[0].sequence, deleted_sequence);
 }
 
 TEST_P(StoreContract, MaxWorkloadIdRemembersDeletedIds) {
-  commit_ok(put_workloads({workload_record(7, "nlp", "a"), workload_record(3, "nlp", "b")}));
+  commit_ok(put_workloads(
+      {workload_record(WorkloadId(7), "nlp", "a"), workload_record(WorkloadId(3), "nlp", "b")}));
   WriteBatch batch;
-  batch.delete_workloads = {7, 3};
+  batch.delete_workloads = {WorkloadId(7), WorkloadId(3)};
   commit_ok(std::move(batch));
-  commit_ok(put_workloads({workload_record(5, "nlp", "c")}));
+  commit_ok(put_workloads({workload_record(WorkloadId(5), "nlp", "c")}));
 
   const StoredState state = load();
 
-  EXPECT_EQ(ids(state), (std::vector<uint64_t>{5}));
-  EXPECT_EQ(state.max_workload_id, 7u);
+  EXPECT_EQ(ids(state), (std::vector<WorkloadId>{WorkloadId(5)}));
+  EXPECT_EQ(state.max_workload_id, WorkloadId(7));
 }
 
 TEST_P(StoreContract, ConcurrentCommitsAreAllVisibleWithUniqueSequences) {
@@ -298,7 +319,7 @@ TEST_P(StoreContract, ConcurrentCommitsAreAllVisibleWithUniqueSequences) {
   for (uint64_t t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (uint64_t i = 0; i < kBatches; ++i) {
-        const uint64_t id = t * kBatches + i + 1;
+        const WorkloadId id(t * kBatches + i + 1);
         WriteBatch batch = put_workloads(
             {workload_record(id, "ns-" + std::to_string(t), "w-" + std::to_string(i))});
         batch.events = {event_record(id, "Queued")};
@@ -311,13 +332,13 @@ TEST_P(StoreContract, ConcurrentCommitsAreAllVisibleWithUniqueSequences) {
   EXPECT_EQ(failures, 0);
   const StoredState state = load();
   ASSERT_EQ(state.workloads.size(), kThreads * kBatches);
-  EXPECT_EQ(state.workloads.back().id, kThreads * kBatches);
-  EXPECT_EQ(state.max_workload_id, kThreads * kBatches);
+  EXPECT_EQ(state.workloads.back().id, WorkloadId(kThreads * kBatches));
+  EXPECT_EQ(state.max_workload_id, WorkloadId(kThreads * kBatches));
   std::set<uint64_t> sequences;
   for (uint64_t t = 0; t < kThreads; ++t) {
     uint64_t previous = 0;  // one thread's commits are ordered: so are their sequences
     for (uint64_t i = 0; i < kBatches; ++i) {
-      const std::vector<EventRecord> found = events(t * kBatches + i + 1);
+      const std::vector<EventRecord> found = events(WorkloadId(t * kBatches + i + 1));
       ASSERT_EQ(found.size(), 1u);
       EXPECT_GT(found[0].sequence, previous);
       previous = found[0].sequence;

@@ -2,14 +2,30 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "model/ids.h"
 #include "store/store.h"
+
+namespace allot {
+
+// Ids in test listings and failures as their number, not gtest's dump of the bytes.
+inline void PrintTo(const WorkloadId& id, std::ostream* out) {
+  if (id.valid()) {
+    *out << "WorkloadId(" << id.value() << ")";
+  } else {
+    *out << "WorkloadId::invalid()";
+  }
+}
+
+}  // namespace allot
 
 namespace allot::store_test {
 
-inline WorkloadRecord workload_record(uint64_t id, std::string namespace_name, std::string name,
+inline WorkloadRecord workload_record(WorkloadId id, std::string namespace_name, std::string name,
                                       WorkloadPhase phase = WorkloadPhase::kPending) {
   WorkloadRecord record;
   record.id = id;
@@ -17,11 +33,11 @@ inline WorkloadRecord workload_record(uint64_t id, std::string namespace_name, s
   record.namespace_name = std::move(namespace_name);
   record.name = std::move(name);
   record.phase = phase;
-  record.document = "{\"id\":" + std::to_string(id) + "}";
+  record.document = "{\"id\":" + std::to_string(id.value()) + "}";
   return record;
 }
 
-inline EventRecord event_record(uint64_t workload_id, std::string reason, int64_t at_ms = 0) {
+inline EventRecord event_record(WorkloadId workload_id, std::string reason, int64_t at_ms = 0) {
   EventRecord event;
   event.workload_id = workload_id;
   event.at_ms = at_ms;

@@ -6,25 +6,8 @@
 #include <utility>
 
 namespace allot::local {
-namespace {
-
-std::string seconds_text(Duration duration) {
-  const int64_t ms = duration.ms();
-  char text[32];
-  std::snprintf(text, sizeof(text), "%lld.%03lld", static_cast<long long>(ms / 1000),
-                static_cast<long long>(ms % 1000));
-  return text;
-}
-
-}  // namespace
-
 Status validate_pod_launch(const PodLaunch& pod) {
-  if (pod.command.empty() && !pod.sleep.has_value()) {
-    return invalid_argument("pod has neither a command nor a sleep duration");
-  }
-  if (pod.command.empty() && pod.sleep->ms() < 0) {
-    return invalid_argument("pod sleep duration is negative");
-  }
+  if (pod.command.empty()) return invalid_argument("pod has no command");
   for (int32_t gpu : pod.gpus) {
     if (gpu < 0) return invalid_argument("negative GPU index " + std::to_string(gpu));
   }
@@ -37,10 +20,7 @@ Status validate_pod_launch(const PodLaunch& pod) {
   return {};
 }
 
-std::vector<std::string> pod_argv(const PodLaunch& pod) {
-  if (!pod.command.empty()) return pod.command;
-  return {kSleepProgram, seconds_text(pod.sleep.value_or(Duration()))};
-}
+std::vector<std::string> pod_argv(const PodLaunch& pod) { return pod.command; }
 
 std::string cuda_visible_devices(const std::vector<int32_t>& gpus,
                                  const std::vector<GpuDevice>& discovered) {

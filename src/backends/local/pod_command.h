@@ -1,8 +1,7 @@
 // What a pod process runs: its argv and its exact environment.
 //
 // Contract (pure functions, no I/O):
-// - pod_argv(): the pod's command as given (no shell), or, in sleep mode (no
-//   command, `sleep` set), {"/bin/sleep", "<seconds with 3 decimals>"}.
+// - pod_argv(): the pod's command as given (no shell).
 // - pod_env(): a minimal base (PATH, HOME, USER, LANG), then the pod's own
 //   variables over it, then the ones allot owns over those: ALLOT_WORKLOAD,
 //   ALLOT_WORKLOAD_ID, ALLOT_NAMESPACE, ALLOT_TEAM, ALLOT_POD_INDEX,
@@ -11,9 +10,8 @@
 // - cuda_visible_devices(): the pod's GPU indices joined with commas, each
 //   replaced by the UUID of the discovered GPU with that index when there is
 //   one; "" for a pod without GPUs, so that it sees none.
-// - validate_pod_launch(): rejects what cannot become a process (no command
-//   and no sleep, a negative sleep or GPU index, an empty variable name or one
-//   holding '=' or a NUL).
+// - validate_pod_launch(): rejects what cannot become a process (no command,
+//   a negative GPU index, an empty variable name or one holding '=' or a NUL).
 #pragma once
 
 #include <string>
@@ -25,7 +23,6 @@
 
 namespace allot::local {
 
-inline constexpr const char* kSleepProgram = "/bin/sleep";
 inline constexpr const char* kBasePath =
     "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 

@@ -28,8 +28,6 @@ struct PodLaunch {
   ResourceVector resources;   // per pod: cgroup limits where available
   std::vector<std::string> command;
   std::map<std::string, std::string> env;
-  // Sleep mode: no command; the pod only waits this long, then succeeds.
-  std::optional<Duration> sleep;
 };
 
 struct PodExit {
@@ -54,7 +52,7 @@ inline std::vector<PodLaunch> pods_of(const WorkloadLaunch& launch) {
   for (const PlacedPod& placement : launch.pods) {
     pods.push_back({launch.workload.value(), placement.index, launch.name, launch.namespace_name,
                     launch.team.str(), placement.node.str(), placement.gpus, placement.resources,
-                    launch.command, launch.env, launch.sleep});
+                    launch.command, launch.env});
   }
   return pods;
 }

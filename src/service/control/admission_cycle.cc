@@ -193,7 +193,6 @@ WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& chec
   launch.team = TeamId(live.doc.status.team);
   launch.command = workload.spec.command;
   launch.env = workload.spec.env;
-  launch.sleep = workload.spec.sleep;
   if (workload.spec.checkpoint && !checkpoint_root.empty()) {
     launch.env[workload.spec.checkpoint->env] =
         checkpoint_root + "/" + workload.meta.namespace_name + "/" + workload.meta.name;

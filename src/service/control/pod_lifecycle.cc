@@ -158,9 +158,10 @@ void erase_deleted_workloads(ServerState& state, WriteBatch& batch) {
     const LiveWorkload* live = state.workloads.find(uid);
     if (live != nullptr && !is_final(live->phase())) return false;
     state.workloads.erase(uid);
-    batch.delete_workloads.push_back(uid);
-    std::erase_if(batch.put_workloads, [uid](const WorkloadRecord& r) { return r.id == uid; });
-    std::erase_if(batch.events, [uid](const EventRecord& e) { return e.workload_id == uid; });
+    const WorkloadId id(uid);
+    batch.delete_workloads.push_back(id);
+    std::erase_if(batch.put_workloads, [id](const WorkloadRecord& r) { return r.id == id; });
+    std::erase_if(batch.events, [id](const EventRecord& e) { return e.workload_id == id; });
     return true;
   });
 }

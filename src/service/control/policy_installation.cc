@@ -42,10 +42,8 @@ Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& wor
                                 "': no policy has been applied yet",
                             "metadata.namespace");
   }
-  if (workload.spec.command.empty() && !workload.spec.sleep) {
-    return invalid_argument(
-        "a workload needs a command (spec.command) or a sleep duration (spec.sleep)",
-        "spec.command");
+  if (workload.spec.command.empty()) {
+    return invalid_argument("a workload needs a command (spec.command)", "spec.command");
   }
   Result<PendingWorkload> request =
       make_pending_workload(*compiled, workload, WorkloadId(uid), now);

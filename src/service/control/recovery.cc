@@ -30,7 +30,8 @@ Status decode_workloads(const PolicyState& policy, std::vector<WorkloadRecord>& 
       WorkloadRecord& record = records[i];
       const nlohmann::json json = nlohmann::json::parse(record.document, nullptr, false);
       if (json.is_discarded()) {
-        return invalid_argument("stored workload " + std::to_string(record.id) + " is not JSON");
+        return invalid_argument("stored workload " + std::to_string(record.id.value()) +
+                                " is not JSON");
       }
       LiveWorkload& live = out[i];
       Result<WorkloadDocument> doc = workload_from_json(json);
@@ -84,7 +85,8 @@ Status load_state(ClusterState& cluster) {
   std::vector<LiveWorkload> lives(stored.workloads.size());
   ALLOT_RETURN_IF_ERROR(decode_workloads(state.policy, stored.workloads, lives));
   for (LiveWorkload& live : lives) state.workloads.insert(std::move(live));
-  cluster.set_next_uid(stored.max_workload_id + 1);
+  // Ids start at 1 and are never handed out twice, also after a delete.
+  cluster.set_next_uid(stored.max_workload_id ? stored.max_workload_id->value() + 1 : 1);
   return {};
 }
 

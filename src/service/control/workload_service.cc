@@ -147,7 +147,8 @@ Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& 
                                                                const std::string& name) const {
   ALLOT_RETURN_IF_ERROR(authorize(caller, "read events of workload " + ns + "/" + name));
   ALLOT_ASSIGN_OR_RETURN(const uint64_t uid, uid_of(ns, name));
-  ALLOT_ASSIGN_OR_RETURN(const std::vector<EventRecord> events, cluster_.store().events(uid));
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<EventRecord> events,
+                         cluster_.store().events(WorkloadId(uid)));
   std::vector<WorkloadEventView> views;
   views.reserve(events.size());
   for (const EventRecord& event : events) {

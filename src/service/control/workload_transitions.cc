@@ -8,19 +8,19 @@ namespace allot {
 
 WorkloadRecord make_record(const LiveWorkload& workload) {
   const WorkloadDocument& doc = workload.doc;
-  return {doc.uid,
-          doc.workload.meta.namespace_name,
-          doc.workload.meta.name,
-          doc.status.team,
-          doc.status.phase,
-          *workload.stored};
+  return {.id = WorkloadId(doc.uid),
+          .namespace_name = doc.workload.meta.namespace_name,
+          .name = doc.workload.meta.name,
+          .team = doc.status.team,
+          .phase = doc.status.phase,
+          .document = *workload.stored};
 }
 
 void store_record(LiveWorkload& workload, WriteBatch& batch) {
   workload.stored = std::make_shared<const std::string>(encode_workload(workload.doc));
   // One record per workload per batch: a later change replaces an earlier one.
   for (WorkloadRecord& record : batch.put_workloads) {
-    if (record.id == workload.uid()) {
+    if (record.id == WorkloadId(workload.uid())) {
       record = make_record(workload);
       return;
     }
@@ -52,8 +52,9 @@ void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason
   status.stopping = false;
   status.reason = reason;
   status.message = message;
-  batch.events.push_back({0, workload.uid(), now.ms(), std::string(workload_phase_name(phase)),
-                          std::move(reason), std::move(message)});
+  batch.events.push_back({0, WorkloadId(workload.uid()), now.ms(),
+                          std::string(workload_phase_name(phase)), std::move(reason),
+                          std::move(message)});
   store_record(workload, batch);
 }
 
@@ -62,7 +63,7 @@ void note(LiveWorkload& workload, const char* type, std::string reason, std::str
   workload.doc.status.reason = reason;
   workload.doc.status.message = message;
   batch.events.push_back(
-      {0, workload.uid(), now.ms(), type, std::move(reason), std::move(message)});
+      {0, WorkloadId(workload.uid()), now.ms(), type, std::move(reason), std::move(message)});
   store_record(workload, batch);
 }
 

@@ -1,10 +1,11 @@
 #include "store/sqlite/sqlite_batch_writer.h"
 
-#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <utility>
 
+#include "model/ids.h"
 #include "store/batch_rules.h"
 
 namespace allot {
@@ -27,7 +28,10 @@ constexpr std::string_view kAppendEvent =
     "VALUES (?1, ?2, ?3, ?4, ?5)";
 
 // SQLite keeps integers signed; ids and sequences round-trip through the cast.
+// The invalid WorkloadId (never stored, see validate_batch) binds as -1 and
+// matches no row.
 int64_t as_sql(uint64_t value) { return static_cast<int64_t>(value); }
+int64_t as_sql(WorkloadId id) { return as_sql(id.value()); }
 
 }  // namespace
 
@@ -106,7 +110,7 @@ Status SqliteBatchWriter::put_objects(const WriteBatch& batch) {
 }
 
 Status SqliteBatchWriter::delete_workloads(const WriteBatch& batch) {
-  for (uint64_t id : batch.delete_workloads) {
+  for (WorkloadId id : batch.delete_workloads) {
     ALLOT_RETURN_IF_ERROR(statements_.delete_events.bind(1, as_sql(id)).execute());
     ALLOT_RETURN_IF_ERROR(statements_.delete_workload.bind(1, as_sql(id)).execute());
   }
@@ -114,7 +118,7 @@ Status SqliteBatchWriter::delete_workloads(const WriteBatch& batch) {
 }
 
 Status SqliteBatchWriter::put_workloads(const WriteBatch& batch) {
-  uint64_t max_id = 0;
+  std::optional<WorkloadId> max_id;
   for (const WorkloadRecord& workload : batch.put_workloads) {
     SqliteStatement& put = statements_.put_workload;
     put.bind(1, as_sql(workload.id))
@@ -127,10 +131,10 @@ Status SqliteBatchWriter::put_workloads(const WriteBatch& batch) {
     // The id is the conflict target, so the only key left to violate is the name.
     if (status.code() == ErrorCode::kAlreadyExists) return workload_name_taken(workload);
     ALLOT_RETURN_IF_ERROR(status);
-    max_id = std::max(max_id, workload.id);
+    if (!max_id || *max_id < workload.id) max_id = workload.id;
   }
-  if (max_id == 0) return {};
-  return statements_.raise_max_id.bind(1, as_sql(max_id)).execute();
+  if (!max_id) return {};
+  return statements_.raise_max_id.bind(1, as_sql(*max_id)).execute();
 }
 
 Status SqliteBatchWriter::append_events(const WriteBatch& batch) {

@@ -15,6 +15,11 @@ constexpr std::string_view kEvents =
 // Sequences are positive int64s (SQLite's integers).
 constexpr uint64_t kMaxSequence = std::numeric_limits<int64_t>::max();
 
+// A workload id column: ids are stored as their value (1..INT64_MAX).
+WorkloadId workload_id_column(const SqliteStatement& row, int column) {
+  return WorkloadId(static_cast<uint64_t>(row.column_int64(column)));
+}
+
 // The result of a `SELECT count(*)`, to reserve room before reading the rows.
 Result<size_t> count_rows(SqliteStatement& count) {
   ResetOnExit reset(count);
@@ -24,7 +29,7 @@ Result<size_t> count_rows(SqliteStatement& count) {
 
 Result<WorkloadRecord> workload_row(const SqliteStatement& row) {
   WorkloadRecord workload;
-  workload.id = static_cast<uint64_t>(row.column_int64(0));
+  workload.id = workload_id_column(row, 0);
   workload.namespace_name = row.column_text(1);
   workload.name = row.column_text(2);
   workload.team = row.column_text(3);
@@ -33,7 +38,7 @@ Result<WorkloadRecord> workload_row(const SqliteStatement& row) {
   if (!parsed) {
     return Status(ErrorCode::kInternal,
                   "the store holds an unknown workload phase \"" + phase + "\"",
-                  "workload id " + std::to_string(workload.id));
+                  "workload id " + std::to_string(workload.id.value()));
   }
   workload.phase = *parsed;
   workload.document = row.column_text(5);
@@ -85,7 +90,13 @@ Status SqliteStateReader::read_state(StoredState& state) {
   ResetOnExit reset(max_id);
   ALLOT_ASSIGN_OR_RETURN(bool has_row, max_id.step());
   if (!has_row) return Status(ErrorCode::kInternal, "the store has no max_workload_id row");
-  state.max_workload_id = static_cast<uint64_t>(max_id.column_int64(0));
+  // The meta row starts at 0 and only ever rises to a committed id (>= 1).
+  const int64_t max_value = max_id.column_int64(0);
+  if (max_value < 0) {
+    return Status(ErrorCode::kInternal, "the store's max_workload_id is negative",
+                  std::to_string(max_value));
+  }
+  if (max_value > 0) state.max_workload_id = WorkloadId(static_cast<uint64_t>(max_value));
   return {};
 }
 
@@ -114,18 +125,19 @@ Status SqliteStateReader::read_workloads(std::vector<WorkloadRecord>& workloads)
   }
 }
 
-Result<std::vector<EventRecord>> SqliteStateReader::events(uint64_t workload_id, uint64_t after) {
+Result<std::vector<EventRecord>> SqliteStateReader::events(WorkloadId workload_id, uint64_t after) {
   std::vector<EventRecord> events;
   if (after >= kMaxSequence) return events;
   SqliteStatement& rows = statements_.events;
   ResetOnExit reset(rows);
-  rows.bind(1, static_cast<int64_t>(workload_id)).bind(2, static_cast<int64_t>(after));
+  // The invalid id binds as -1 and matches no row.
+  rows.bind(1, static_cast<int64_t>(workload_id.value())).bind(2, static_cast<int64_t>(after));
   for (;;) {
     ALLOT_ASSIGN_OR_RETURN(bool has_row, rows.step());
     if (!has_row) return events;
-    events.push_back({static_cast<uint64_t>(rows.column_int64(0)),
-                      static_cast<uint64_t>(rows.column_int64(1)), rows.column_int64(2),
-                      rows.column_text(3), rows.column_text(4), rows.column_text(5)});
+    events.push_back({static_cast<uint64_t>(rows.column_int64(0)), workload_id_column(rows, 1),
+                      rows.column_int64(2), rows.column_text(3), rows.column_text(4),
+                      rows.column_text(5)});
   }
 }
 

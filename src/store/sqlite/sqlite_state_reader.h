@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "model/ids.h"
 #include "store/sqlite/sqlite_connection.h"
 #include "store/sqlite/sqlite_statement.h"
 #include "store/store.h"
@@ -22,7 +23,7 @@ class SqliteStateReader {
   static Result<SqliteStateReader> create(SqliteConnection db);
 
   Result<StoredState> load();
-  Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after);
+  Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after);
 
  private:
   struct Statements;

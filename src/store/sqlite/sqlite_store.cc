@@ -82,7 +82,7 @@ Result<StoredState> SqliteStore::load() {
   return reader_.load();
 }
 
-Result<std::vector<EventRecord>> SqliteStore::events(uint64_t workload_id, uint64_t after) {
+Result<std::vector<EventRecord>> SqliteStore::events(WorkloadId workload_id, uint64_t after) {
   std::lock_guard lock(reader_mutex_);
   return reader_.events(workload_id, after);
 }

@@ -35,6 +35,7 @@
 
 #include "base/result.h"
 #include "base/status.h"
+#include "model/ids.h"
 #include "store/sqlite/sqlite_batch_writer.h"
 #include "store/sqlite/sqlite_state_reader.h"
 #include "store/store.h"
@@ -60,7 +61,7 @@ class SqliteStore final : public Store {
 
   Result<StoredState> load() override;
   Status commit(WriteBatch batch) override;
-  Result<std::vector<EventRecord>> events(uint64_t workload_id, uint64_t after = 0) override;
+  Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override;
 
   // Transactions the writer has committed since open(). Lower than the number
   // of batches committed when batches shared transactions.

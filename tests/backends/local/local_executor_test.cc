@@ -100,10 +100,9 @@ TEST_F(LocalExecutorTest, CommandNotFoundExitsWith127AndSaysWhyInTheLog) {
   EXPECT_NE(log.find("cannot execute /nonexistent/program"), std::string::npos) << log;
 }
 
-TEST_F(LocalExecutorTest, SleepModeRunsARealSleepThatSucceeds) {
+TEST_F(LocalExecutorTest, ASleepingPodIsARealProcessThatSucceeds) {
   PodLaunch pod = shell_pod(4, "a", "");
-  pod.command.clear();
-  pod.sleep = Duration::seconds(1);  // long enough to look at it while it runs
+  pod.command = {"/bin/sleep", "1"};  // long enough to look at it while it runs
   ASSERT_TRUE(executor().launch_pod(pod).ok());
   // A real process, recorded in its pid file while it runs.
   std::ifstream pid_file(executor().layout().pid_path(4, 0));
@@ -167,8 +166,7 @@ TEST_F(LocalExecutorTest, RunsInItsWorkingDirectory) {
 
 TEST_F(LocalExecutorTest, StopEndsAPodWithSigtermWithinTheGrace) {
   PodLaunch pod = shell_pod(9, "a", "");
-  pod.command.clear();
-  pod.sleep = Duration::seconds(60);
+  pod.command = {"/bin/sleep", "60"};
   ASSERT_TRUE(executor().launch_pod(pod).ok());
   const Clock::time_point start = Clock::now();
   executor().stop(WorkloadId(9), Duration::seconds(15));

@@ -1,0 +1,219 @@
+#include "bench/replay_bench.h"
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "api/manifest_parser.h"
+#include "base/quantity.h"
+#include "bench/replay_metrics.h"
+#include "bench/replay_report.h"
+#include "bench/replay_workload.h"
+#include "cli/client/api_client.h"
+#include "cli/client/api_paths.h"
+#include "cli/client/server_address.h"
+#include "service/simulation/arrival_stream.h"
+#include "service/simulation/simulation_runner.h"
+
+namespace allot::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using cli::ApiClient;
+using cli::ApiResponse;
+
+int64_t unix_ms_now() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Result<ApiClient> open_client(const std::string& server) {
+  ALLOT_ASSIGN_OR_RETURN(std::string url, cli::server_address(server));
+  return ApiClient(std::move(url));
+}
+
+Result<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return not_found("cannot read the scenario file", path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// One replay: the submitters, the usage sampler and what they collect.
+class Replay {
+ public:
+  explicit Replay(const ReplayConfig& config) : config_(config) {}
+
+  Result<nlohmann::json> run(std::FILE* log);
+
+ private:
+  Status submit_all(const ArrivalStream& arrivals, Clock::time_point start);
+  void sample_usage(Clock::time_point start, const std::atomic<bool>& done);
+  Result<std::vector<nlohmann::json>> fetch_all(ApiClient& client) const;
+  Status wait_until_finished(ApiClient& client) const;
+
+  const ReplayConfig& config_;
+  std::mutex samples_mu_;
+  std::vector<UsageSample> samples_;
+  std::string primary_ = "cpu";
+};
+
+Status Replay::submit_all(const ArrivalStream& arrivals, Clock::time_point start) {
+  std::atomic<size_t> next{0};
+  std::mutex error_mu;
+  Status first_error;
+  std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(config_.submitters));
+  for (int t = 0; t < config_.submitters; ++t) {
+    threads.emplace_back([&] {
+      Result<ApiClient> client = open_client(config_.server);
+      for (size_t i = next++; client.ok() && i < arrivals.size(); i = next++) {
+        const Arrival& arrival = arrivals.arrivals()[i];
+        std::this_thread::sleep_until(start + std::chrono::milliseconds(arrival.at.ms()));
+        const Result<ApiResponse> sent =
+            client->post(cli::workloads_path(arrival.workload.meta.namespace_name),
+                         replay_workload_body(arrival), cli::kJsonContentType);
+        if (!sent.ok()) {
+          std::lock_guard lock(error_mu);
+          if (first_error.ok()) first_error = sent.status();
+        }
+      }
+      if (!client.ok()) {
+        std::lock_guard lock(error_mu);
+        first_error = client.status();
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  return first_error;
+}
+
+// Team -> usage / nominal of the primary resource, from GET /api/v1/top.
+std::map<std::string, double> usage_shares(const nlohmann::json& top, const std::string& primary) {
+  const Resource resource = primary == "gpu" ? Resource::kGpu : Resource::kCpu;
+  std::map<std::string, std::pair<int64_t, int64_t>> totals;  // team -> usage, nominal
+  for (const auto& row : top["teams"]) {
+    if (row.value("resource", "") != primary) continue;
+    auto& [usage, nominal] = totals[row.value("team", "")];
+    const Result<int64_t> used = parse_quantity(resource, row.value("usage", "0"));
+    const Result<int64_t> owned = parse_quantity(resource, row.value("nominal", "0"));
+    usage += used.ok() ? *used : 0;
+    nominal += owned.ok() ? *owned : 0;
+  }
+  std::map<std::string, double> shares;
+  for (const auto& [team, amounts] : totals) {
+    if (amounts.second > 0) {
+      shares[team] = static_cast<double>(amounts.first) / static_cast<double>(amounts.second);
+    }
+  }
+  return shares;
+}
+
+void Replay::sample_usage(Clock::time_point start, const std::atomic<bool>& done) {
+  Result<ApiClient> client = open_client(config_.server);
+  for (auto tick = Clock::now(); client.ok() && !done;
+       tick += std::chrono::milliseconds(config_.sample_ms)) {
+    std::this_thread::sleep_until(tick);
+    const Result<ApiResponse> top = client->get(std::string(cli::kTopPath));
+    if (!top.ok()) continue;
+    const Result<nlohmann::json> json = top->json();
+    if (!json.ok()) continue;
+    UsageSample sample;
+    sample.t_s = std::chrono::duration<double>(Clock::now() - start).count();
+    sample.usage = usage_shares(*json, primary_);
+    std::lock_guard lock(samples_mu_);
+    samples_.push_back(std::move(sample));
+  }
+}
+
+Status Replay::wait_until_finished(ApiClient& client) const {
+  const std::string path = cli::with_query(
+      "/api/v1/workloads", {{"phase", "Pending,Admitted,Running,Preempted"}, {"limit", "1"}});
+  while (true) {
+    ALLOT_ASSIGN_OR_RETURN(const ApiResponse answer, client.get(path));
+    ALLOT_ASSIGN_OR_RETURN(const nlohmann::json json, answer.json());
+    if (json["items"].empty()) return {};
+    std::this_thread::sleep_for(std::chrono::milliseconds(config_.sample_ms));
+  }
+}
+
+Result<std::vector<nlohmann::json>> Replay::fetch_all(ApiClient& client) const {
+  std::vector<nlohmann::json> items;
+  std::string token;
+  do {
+    cli::QueryParams params = {{"limit", "10000"}};
+    if (!token.empty()) params.emplace_back("continue", token);
+    ALLOT_ASSIGN_OR_RETURN(const ApiResponse answer,
+                           client.get(cli::with_query("/api/v1/workloads", params)));
+    ALLOT_ASSIGN_OR_RETURN(const nlohmann::json page, answer.json());
+    for (const auto& item : page["items"]) items.push_back(item);
+    token = page.value("continue", "");
+  } while (!token.empty());
+  return items;
+}
+
+Result<SimulationReport> simulate(const ManifestBundle& bundle) {
+  ALLOT_RETURN_IF_ERROR(validate_policy(bundle.policy));
+  return run_simulation(bundle.policy, *bundle.scenario);
+}
+
+// The scenario's policy documents, as one YAML stream for POST /api/v1/apply.
+std::string policy_documents(const ParsedManifests& parsed) {
+  std::string policy;
+  for (const ManifestDocument& document : parsed.documents) {
+    if (document.kind != "Scenario" && document.kind != "Workload") {
+      policy += "---\n" + document.json.dump() + "\n";
+    }
+  }
+  return policy;
+}
+
+Result<nlohmann::json> Replay::run(std::FILE* log) {
+  ALLOT_ASSIGN_OR_RETURN(const std::string text, read_text(config_.scenario));
+  ALLOT_ASSIGN_OR_RETURN(const ParsedManifests parsed,
+                         parse_manifests_with_documents(text, {}, config_.scenario));
+  if (!parsed.bundle.scenario) {
+    return invalid_argument("no Scenario document: nothing to replay", config_.scenario);
+  }
+  ALLOT_ASSIGN_OR_RETURN(const ArrivalStream arrivals,
+                         ArrivalStream::from_scenario(*parsed.bundle.scenario));
+  for (const NodePool& pool : parsed.bundle.policy.node_pools) {
+    if (pool.resources.gpu() > 0) primary_ = "gpu";
+  }
+  ALLOT_ASSIGN_OR_RETURN(ApiClient client, open_client(config_.server));
+  ALLOT_RETURN_IF_ERROR(
+      client.post(std::string(cli::kApplyPath), policy_documents(parsed), cli::kYamlContentType)
+          .status());
+  std::fprintf(log, "replaying %zu workloads in real time against %s\n", arrivals.size(),
+               client.base_url().c_str());
+  const int64_t start_ms = unix_ms_now();
+  const Clock::time_point start = Clock::now();
+  std::atomic<bool> done{false};
+  std::thread sampler([&] { sample_usage(start, done); });
+  Status outcome = submit_all(arrivals, start);
+  if (outcome.ok()) outcome = wait_until_finished(client);
+  done = true;
+  sampler.join();
+  ALLOT_RETURN_IF_ERROR(outcome);
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<nlohmann::json> workloads, fetch_all(client));
+  ALLOT_ASSIGN_OR_RETURN(const ReplayMetrics real, replay_metrics(workloads, samples_, start_ms));
+  ALLOT_ASSIGN_OR_RETURN(const SimulationReport simulation, simulate(parsed.bundle));
+  return replay_report_json(real, simulation);
+}
+
+}  // namespace
+
+Result<nlohmann::json> run_replay(const ReplayConfig& config, std::FILE* log) {
+  Replay replay(config);
+  return replay.run(log);
+}
+
+}  // namespace allot::bench

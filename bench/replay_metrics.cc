@@ -1,0 +1,74 @@
+#include "bench/replay_metrics.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "api/rfc3339.h"
+
+namespace allot::bench {
+namespace {
+
+struct Window {
+  double first = std::numeric_limits<double>::max();
+  double last = 0;
+};
+
+Result<double> seconds_at(const nlohmann::json& value, int64_t start_ms) {
+  if (!value.is_string()) return invalid_argument("missing time in a workload's status");
+  ALLOT_ASSIGN_OR_RETURN(const Timestamp at, parse_rfc3339(value.get<std::string>()));
+  return static_cast<double>(at.ms() - start_ms) / 1000.0;
+}
+
+}  // namespace
+
+Result<ReplayMetrics> replay_metrics(const std::vector<nlohmann::json>& workloads,
+                                     const std::vector<UsageSample>& samples, int64_t start_ms) {
+  ReplayMetrics metrics;
+  std::map<std::string, std::pair<double, int64_t>> tta;
+  std::map<std::string, Window> windows;
+  double first = std::numeric_limits<double>::max();
+  double last = 0;
+  for (const nlohmann::json& workload : workloads) {
+    const nlohmann::json& status = workload.at("status");
+    ++metrics.workloads;
+    metrics.preemptions += status.value("restarts", 0);
+    ALLOT_ASSIGN_OR_RETURN(const double created, seconds_at(status.at("createdAt"), start_ms));
+    first = std::min(first, created);
+    Window& window = windows[status.value("team", "")];
+    window.first = std::min(window.first, created);
+    if (status.at("firstAdmittedAt").is_string()) {
+      ALLOT_ASSIGN_OR_RETURN(const double admitted,
+                             seconds_at(status.at("firstAdmittedAt"), start_ms));
+      auto& [sum, count] = tta[workload.at("spec").value("priorityClass", "")];
+      sum += admitted - created;
+      ++count;
+    }
+    if (status.at("finishedAt").is_string()) {
+      ALLOT_ASSIGN_OR_RETURN(const double finished, seconds_at(status.at("finishedAt"), start_ms));
+      ++metrics.finished;
+      last = std::max(last, finished);
+      window.last = std::max(window.last, finished);
+    }
+  }
+  metrics.wall_s = metrics.workloads > 0 ? last - first : 0;
+  for (const auto& [name, sum_count] : tta) {
+    metrics.class_tta_s[name] = sum_count.first / static_cast<double>(sum_count.second);
+  }
+  metrics.lowest_team_usage = windows.empty() ? 0 : std::numeric_limits<double>::max();
+  for (const auto& [team, window] : windows) {
+    double sum = 0;
+    int64_t count = 0;
+    for (const UsageSample& sample : samples) {
+      if (sample.t_s < window.first || sample.t_s > window.last) continue;
+      auto it = sample.usage.find(team);
+      sum += it == sample.usage.end() ? 0 : it->second;
+      ++count;
+    }
+    const double usage = count > 0 ? sum / static_cast<double>(count) : 0;
+    metrics.team_usage[team] = usage;
+    metrics.lowest_team_usage = std::min(metrics.lowest_team_usage, usage);
+  }
+  return metrics;
+}
+
+}  // namespace allot::bench

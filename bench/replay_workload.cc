@@ -1,0 +1,33 @@
+#include "bench/replay_workload.h"
+
+#include <nlohmann/json.hpp>
+
+#include "api/workload_json.h"
+
+namespace allot::bench {
+
+std::string sleep_seconds(Duration duration) {
+  const int64_t ms = duration.ms();
+  std::string text = std::to_string(ms / 1000);
+  if (const int64_t fraction = ms % 1000; fraction != 0) {
+    std::string digits = std::to_string(1000 + fraction).substr(1);  // "005" for 5 ms
+    while (digits.back() == '0') digits.pop_back();
+    text += "." + digits;
+  }
+  return text;
+}
+
+std::string replay_workload_body(const Arrival& arrival) {
+  WorkloadSpec spec = arrival.workload.spec;
+  spec.command = {"sleep", sleep_seconds(arrival.runtime)};
+  nlohmann::json spec_json = workload_spec_to_json(spec);
+  const nlohmann::json body = {
+      {"apiVersion", "allot/v1"},
+      {"kind", "Workload"},
+      {"metadata",
+       {{"name", arrival.workload.meta.name}, {"namespace", arrival.workload.meta.namespace_name}}},
+      {"spec", std::move(spec_json)}};
+  return body.dump();
+}
+
+}  // namespace allot::bench

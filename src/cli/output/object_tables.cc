@@ -1,0 +1,220 @@
+#include "cli/output/object_tables.h"
+
+#include <functional>
+
+#include "cli/client/json_fields.h"
+#include "cli/output/human_time.h"
+#include "cli/output/text_table.h"
+#include "cli/output/workload_fields.h"
+
+namespace allot::cli {
+namespace {
+
+using Row = std::vector<std::string>;
+using Json = nlohmann::json;
+
+std::string name_of(const Json& item) {
+  std::string name = text_at(item, {"metadata", "name"});
+  return name.empty() ? text_at(item, {"name"}) : name;
+}
+
+std::string or_none(const std::string& text) { return text.empty() ? "<none>" : text; }
+
+const Json& spec_of(const Json& item) {
+  static const Json kEmpty = Json::object();
+  const Json* spec = find_at(item, {"spec"});
+  return spec != nullptr ? *spec : kEmpty;
+}
+
+Row workload_row(const Json& item, bool wide, Timestamp now) {
+  const Json* created = find_at(item, {"status", "createdAt"});
+  if (created == nullptr || created->is_null()) {
+    created = find_at(item, {"metadata", "creationTimestamp"});
+  }
+  Row row = {name_of(item),
+             text_at(item, {"metadata", "namespace"}),
+             workload_team(item),
+             or_none(text_at(item, {"status", "phase"})),
+             std::to_string(requested_gpus(item)),
+             age_of(created, now)};
+  if (wide) {
+    row.push_back(or_none(text_at(item, {"spec", "priorityClass"})));
+    row.push_back(or_none(text_at(item, {"status", "flavor"})));
+    row.push_back(join_or(placed_nodes(item), "<none>"));
+    const std::string restarts = text_at(item, {"status", "restarts"});
+    row.push_back(restarts.empty() ? "0" : restarts);
+    row.push_back(or_none(text_at(item, {"status", "reason"})));
+  }
+  return row;
+}
+
+Row team_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json& spec = spec_of(item);
+  std::string namespace_name = text_at(spec, {"namespace"});
+  Row row = {name_of(item), namespace_name.empty() ? name_of(item) : namespace_name,
+             or_none(text_at(spec, {"cohort"})), or_none(quota_summary(array_at(spec, "quota")))};
+  if (wide) {
+    const std::string weight = text_at(spec, {"fairShareWeight"});
+    row.push_back(weight.empty() ? "1" : weight);
+    std::vector<std::string> classes;
+    for (const Json& name : array_at(spec, "allowedPriorityClasses")) {
+      classes.push_back(scalar_text(name));
+    }
+    row.push_back(join_or(classes, "<any>"));
+  }
+  return row;
+}
+
+std::string used_of(const Json& item, const char* resource) {
+  const std::string capacity = text_at(item, {"capacity", resource});
+  std::string allocated = text_at(item, {"allocated", resource});
+  if (allocated.empty()) allocated = "0";
+  return allocated + "/" + (capacity.empty() ? "0" : capacity);
+}
+
+Row node_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json* healthy = find_at(item, {"healthy"});
+  const Json* cordoned = find_at(item, {"cordoned"});
+  std::string status =
+      healthy != nullptr && healthy->is_boolean() && !healthy->get<bool>() ? "NotReady" : "Ready";
+  if (cordoned != nullptr && cordoned->is_boolean() && cordoned->get<bool>()) {
+    status += ",SchedulingDisabled";
+  }
+  Row row = {name_of(item),
+             or_none(text_at(item, {"pool"})),
+             or_none(text_at(item, {"flavor"})),
+             status,
+             used_of(item, "gpu"),
+             std::to_string(array_at(item, "workloads").size())};
+  if (wide) {
+    row.push_back(or_none(text_at(item, {"rack"})));
+    row.push_back(or_none(text_at(item, {"block"})));
+    row.push_back(used_of(item, "cpu"));
+    row.push_back(used_of(item, "memory"));
+    row.push_back(or_none(text_at(item, {"reason"})));
+  }
+  return row;
+}
+
+Row cohort_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json& spec = spec_of(item);
+  const std::string weight = text_at(spec, {"fairShareWeight"});
+  Row row = {name_of(item), or_none(text_at(spec, {"parent"})), weight.empty() ? "1" : weight};
+  if (wide) row.push_back(or_none(quota_summary(array_at(spec, "quota"))));
+  return row;
+}
+
+Row priority_class_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json& spec = spec_of(item);
+  const std::string policy = text_at(spec, {"preemptionPolicy"});
+  Row row = {name_of(item), text_at(spec, {"value"}),
+             policy.empty() ? "PreemptLowerPriority" : policy};
+  if (wide) {
+    const std::string min_runtime = text_at(spec, {"minRuntimeSeconds"});
+    row.push_back(min_runtime.empty() ? "0" : min_runtime);
+    row.push_back(or_none(text_at(spec, {"preemptionGracePeriod"})));
+  }
+  return row;
+}
+
+std::string map_text(const Json* map) {
+  if (map == nullptr || !map->is_object()) return {};
+  std::vector<std::string> pairs;
+  for (const auto& [key, value] : map->items()) pairs.push_back(key + "=" + scalar_text(value));
+  return join_or(pairs, "");
+}
+
+Row flavor_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json& spec = spec_of(item);
+  Row row = {name_of(item), or_none(map_text(find_at(spec, {"nodeLabels"})))};
+  if (wide) row.push_back(or_none(map_text(find_at(spec, {"price"}))));
+  return row;
+}
+
+Row node_pool_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json& spec = spec_of(item);
+  Row row = {name_of(item),
+             or_none(text_at(spec, {"cluster"})),
+             or_none(text_at(spec, {"flavor"})),
+             text_at(spec, {"count"}),
+             text_at(spec, {"resources", "gpu"}),
+             text_at(spec, {"resources", "cpu"}),
+             text_at(spec, {"resources", "memory"})};
+  if (wide) row.push_back(or_none(map_text(find_at(spec, {"topology"}))));
+  return row;
+}
+
+Row cluster_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json& spec = spec_of(item);
+  Row row = {name_of(item), or_none(text_at(spec, {"backend"})),
+             or_none(text_at(spec, {"region"}))};
+  if (wide) {
+    row.push_back(or_none(text_at(spec, {"account"})));
+    const std::string fair = text_at(spec, {"scheduling", "fairSharing"});
+    row.push_back(fair.empty() ? "false" : fair);
+    row.push_back(or_none(text_at(spec, {"scheduling", "cycle"})));
+  }
+  return row;
+}
+
+struct TableShape {
+  Row header;
+  Row wide_columns;
+  std::function<Row(const Json&, bool, Timestamp)> row;
+};
+
+TableShape shape_of(ResourceKind kind) {
+  switch (kind) {
+    case ResourceKind::kWorkload:
+      return {{"NAME", "NAMESPACE", "TEAM", "PHASE", "GPUS", "AGE"},
+              {"PRIORITY", "FLAVOR", "NODES", "RESTARTS", "REASON"},
+              workload_row};
+    case ResourceKind::kTeam:
+      return {{"NAME", "NAMESPACE", "COHORT", "QUOTA"}, {"WEIGHT", "PRIORITYCLASSES"}, team_row};
+    case ResourceKind::kNode:
+      return {{"NAME", "POOL", "FLAVOR", "STATUS", "GPUS", "WORKLOADS"},
+              {"RACK", "BLOCK", "CPU", "MEMORY", "REASON"},
+              node_row};
+    case ResourceKind::kCohort: return {{"NAME", "PARENT", "WEIGHT"}, {"QUOTA"}, cohort_row};
+    case ResourceKind::kPriorityClass:
+      return {{"NAME", "VALUE", "PREEMPTION"}, {"MINRUNTIME", "GRACE"}, priority_class_row};
+    case ResourceKind::kResourceFlavor: return {{"NAME", "LABELS"}, {"PRICE"}, flavor_row};
+    case ResourceKind::kNodePool:
+      return {{"NAME", "CLUSTER", "FLAVOR", "COUNT", "GPU", "CPU", "MEMORY"},
+              {"TOPOLOGY"},
+              node_pool_row};
+    case ResourceKind::kCluster:
+      return {{"NAME", "BACKEND", "REGION"}, {"ACCOUNT", "FAIRSHARING", "CYCLE"}, cluster_row};
+  }
+  return {{"NAME"}, {}, [](const Json& item, bool, Timestamp) { return Row{name_of(item)}; }};
+}
+
+}  // namespace
+
+std::string quota_summary(const nlohmann::json& quota) {
+  std::vector<std::string> flavors;
+  for (const Json& entry : quota) {
+    std::vector<std::string> amounts;
+    const Json* resources = find_at(entry, {"resources"});
+    if (resources != nullptr && resources->is_object()) {
+      for (const auto& [resource, limits] : resources->items()) {
+        const Json* nominal = find_at(limits, {"nominal"});
+        amounts.push_back(resource + "=" + scalar_text(nominal != nullptr ? *nominal : limits));
+      }
+    }
+    flavors.push_back(text_at(entry, {"flavor"}) + ": " + join_or(amounts, "-", " "));
+  }
+  return join_or(flavors, "", "; ");
+}
+
+std::string objects_table(ResourceKind kind, const std::vector<nlohmann::json>& items, bool wide,
+                          Timestamp now) {
+  const TableShape shape = shape_of(kind);
+  Row header = shape.header;
+  if (wide) header.insert(header.end(), shape.wide_columns.begin(), shape.wide_columns.end());
+  TextTable table(header, TextTable::Alignment::kLeft);
+  for (const Json& item : items) table.add_row(shape.row(item, wide, now));
+  return table.render();
+}
+
+}  // namespace allot::cli

@@ -1,0 +1,157 @@
+#include "cli/output/policy_description.h"
+
+#include <initializer_list>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cli/client/json_fields.h"
+#include "cli/output/field_list.h"
+#include "cli/output/json_yaml.h"
+#include "cli/output/text_table.h"
+#include "cli/output/workload_fields.h"
+
+namespace allot::cli {
+namespace {
+
+using Json = nlohmann::json;
+
+const Json& object_at(const Json& value, std::string_view key) {
+  static const Json kEmpty = Json::object();
+  const Json* found = find_at(value, {key});
+  return found != nullptr && found->is_object() ? *found : kEmpty;
+}
+
+std::string or_none(const std::string& text) { return text.empty() ? "<none>" : text; }
+
+std::string quota_table(const Json& spec) {
+  TextTable table({"FLAVOR", "RESOURCE", "NOMINAL", "BORROWINGLIMIT", "LENDINGLIMIT"},
+                  TextTable::Alignment::kLeft);
+  size_t rows = 0;
+  for (const Json& entry : array_at(spec, "quota")) {
+    for (const auto& [resource, limits] : object_at(entry, "resources").items()) {
+      table.add_row({text_at(entry, {"flavor"}), resource, text_at(limits, {"nominal"}),
+                     or_none(text_at(limits, {"borrowingLimit"})),
+                     or_none(text_at(limits, {"lendingLimit"}))});
+      ++rows;
+    }
+  }
+  return rows == 0 ? "Quota:  <none>\n" : "Quota:\n" + indented(table.render(), 2);
+}
+
+void add_usage_row(TextTable& table, const std::string& flavor, const std::string& resource,
+                   const Json& amounts) {
+  table.add_row({flavor, resource, text_at(amounts, {"nominal"}), text_at(amounts, {"usage"}),
+                 text_at(amounts, {"borrowed"}), text_at(amounts, {"lent"})});
+}
+
+// Rows of the usage table found anywhere one level under status (see the
+// header); returns how many were added.
+size_t add_usage_rows(TextTable& table, const Json& status) {
+  size_t rows = 0;
+  for (const auto& [key, value] : status.items()) {
+    if (!value.is_array()) continue;
+    for (const Json& entry : value) {
+      const std::string flavor = text_at(entry, {"flavor"});
+      if (flavor.empty()) continue;
+      if (const std::string resource = text_at(entry, {"resource"}); !resource.empty()) {
+        add_usage_row(table, flavor, resource, entry);
+        ++rows;
+        continue;
+      }
+      for (const auto& [resource, amounts] : object_at(entry, "resources").items()) {
+        add_usage_row(table, flavor, resource, amounts);
+        ++rows;
+      }
+    }
+  }
+  return rows;
+}
+
+// A workload count: status.<key> (or <key>Workloads), else the first usage
+// row's <key> (allotd repeats the team's counts on each of its rows).
+std::string count_text(const Json& status, const std::string& key) {
+  for (const std::string& name : {key, key + "Workloads"}) {
+    if (std::string text = text_at(status, {name}); !text.empty()) return text;
+  }
+  for (const auto& [field, value] : status.items()) {
+    if (!value.is_array()) continue;
+    for (const Json& row : value) {
+      if (std::string text = text_at(row, {key}); !text.empty()) return text;
+    }
+  }
+  return "0";
+}
+
+std::string usage_section(const Json& status) {
+  FieldList counts;
+  counts.add("Pending workloads", count_text(status, "pending"));
+  counts.add("Admitted workloads", count_text(status, "admitted"));
+  TextTable table({"FLAVOR", "RESOURCE", "NOMINAL", "USAGE", "BORROWED", "LENT"},
+                  TextTable::Alignment::kLeft);
+  const size_t rows = add_usage_rows(table, status);
+  return counts.render() +
+         (rows == 0 ? "Usage:  <none>\n" : "Usage:\n" + indented(table.render(), 2));
+}
+
+}  // namespace
+
+std::string describe_team(const nlohmann::json& team) {
+  const Json& spec = object_at(team, "spec");
+  const std::string name = text_at(team, {"metadata", "name"});
+  const std::string namespace_name = text_at(spec, {"namespace"});
+  FieldList fields;
+  fields.add("Name", name);
+  fields.add("Namespace", namespace_name.empty() ? name : namespace_name);
+  fields.add("Cohort", text_at(spec, {"cohort"}));
+  const std::string weight = text_at(spec, {"fairShareWeight"});
+  fields.add("Fair share weight", weight.empty() ? "1" : weight);
+  std::vector<std::string> classes;
+  for (const Json& item : array_at(spec, "allowedPriorityClasses")) {
+    classes.push_back(scalar_text(item));
+  }
+  fields.add("Priority classes", join_or(classes, "<any>", ", "));
+  return fields.render() + quota_table(spec) + usage_section(object_at(team, "status"));
+}
+
+std::string describe_node(const nlohmann::json& node) {
+  FieldList fields;
+  fields.add("Name", text_at(node, {"name"}));
+  for (const auto& [label, key] : {std::pair<const char*, const char*>{"Pool", "pool"},
+                                   std::pair<const char*, const char*>{"Flavor", "flavor"},
+                                   std::pair<const char*, const char*>{"Rack", "rack"},
+                                   std::pair<const char*, const char*>{"Block", "block"},
+                                   std::pair<const char*, const char*>{"Healthy", "healthy"},
+                                   std::pair<const char*, const char*>{"Cordoned", "cordoned"}}) {
+    fields.add(label, text_at(node, {key}));
+  }
+  fields.add_if_set("Reason", text_at(node, {"reason"}));
+  fields.add_if_set("Last heartbeat", text_at(node, {"lastHeartbeat"}));
+  TextTable table({"RESOURCE", "CAPACITY", "ALLOCATED"}, TextTable::Alignment::kLeft);
+  for (const char* resource : {"gpu", "cpu", "memory"}) {
+    const std::string allocated = text_at(node, {"allocated", resource});
+    table.add_row(
+        {resource, text_at(node, {"capacity", resource}), allocated.empty() ? "0" : allocated});
+  }
+  std::string out = fields.render() + "Resources:\n" + indented(table.render(), 2);
+  const Json& workloads = array_at(node, "workloads");
+  out += workloads.empty() ? "Workloads:  <none>\n" : "Workloads:\n";
+  for (const Json& workload : workloads) out += "  " + scalar_text(workload) + "\n";
+  return out;
+}
+
+std::string describe_policy_object(const nlohmann::json& object) {
+  FieldList fields;
+  fields.add("Name", text_at(object, {"metadata", "name"}));
+  fields.add("Kind", text_at(object, {"kind"}));
+  std::string out = fields.render();
+  for (const auto& [label, key] : {std::pair<const char*, const char*>{"Spec", "spec"},
+                                   std::pair<const char*, const char*>{"Status", "status"}}) {
+    const Json* section = find_at(object, {key});
+    if (section == nullptr || section->is_null()) continue;
+    out += std::string(label) + ":\n" + indented(json_to_yaml(*section), 2);
+  }
+  return out;
+}
+
+}  // namespace allot::cli

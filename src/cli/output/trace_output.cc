@@ -1,0 +1,144 @@
+#include "cli/output/trace_output.h"
+
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <utility>
+
+#include "cli/output/text_table.h"
+
+namespace allot::cli {
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string seconds(double value) { return fixed(value, 1) + "s"; }
+std::string percent(double ratio) { return fixed(ratio * 100.0, 1) + "%"; }
+
+nlohmann::json metrics_json(const TraceMetrics& metrics) {
+  return {{"jobs", metrics.jobs},
+          {"finished", metrics.finished},
+          {"mean_queue_s", metrics.mean_queue_s},
+          {"median_queue_s", metrics.median_queue_s},
+          {"p95_queue_s", metrics.p95_queue_s},
+          {"max_queue_s", metrics.max_queue_s},
+          {"mean_jct_s", metrics.mean_jct_s},
+          {"utilization", metrics.utilization},
+          {"borrowed_gpu_hours", metrics.borrowed_gpu_hours},
+          {"preemptions", metrics.preemptions},
+          {"guarantee_compliance", metrics.guarantee_compliance}};
+}
+
+nlohmann::json skipped_json(const SkippedJobs& skipped) {
+  nlohmann::json unknown = nlohmann::json::object();
+  for (const auto& [name, count] : skipped.unknown_team) {
+    unknown[name] = count;
+  }
+  return {{"total", skipped.total()},
+          {"zero_gpus", skipped.zero_gpus},
+          {"zero_duration", skipped.zero_duration},
+          {"unknown_team", std::move(unknown)}};
+}
+
+nlohmann::json run_json(const PolicyRun& run) {
+  nlohmann::json teams = nlohmann::json::object();
+  for (const TeamTraceMetrics& team : run.summary.teams) {
+    teams[team.team] = metrics_json(team.metrics);
+  }
+  return {{"overall", metrics_json(run.summary.overall)},
+          {"teams", std::move(teams)},
+          {"skipped_jobs", skipped_json(run.skipped)},
+          {"never_admitted", run.never_admitted},
+          {"cycles", run.cycles},
+          {"runtime_s", run.runtime_s}};
+}
+
+using Cell = std::function<std::string(const PolicyRun&)>;
+
+std::string overall_table(const PolicyComparison& comparison) {
+  std::vector<std::string> header = {"POLICY"};
+  for (const PolicyRun& run : comparison.runs) {
+    header.push_back(run.name);
+  }
+  const std::vector<std::pair<std::string, Cell>> rows = {
+      {"jobs", [](const PolicyRun& r) { return std::to_string(r.summary.overall.jobs); }},
+      {"skipped jobs", [](const PolicyRun& r) { return std::to_string(r.skipped.total()); }},
+      {"never admitted", [](const PolicyRun& r) { return std::to_string(r.never_admitted); }},
+      {"mean queueing delay",
+       [](const PolicyRun& r) { return seconds(r.summary.overall.mean_queue_s); }},
+      {"median queueing delay",
+       [](const PolicyRun& r) { return seconds(r.summary.overall.median_queue_s); }},
+      {"p95 queueing delay",
+       [](const PolicyRun& r) { return seconds(r.summary.overall.p95_queue_s); }},
+      {"max queueing delay",
+       [](const PolicyRun& r) { return seconds(r.summary.overall.max_queue_s); }},
+      {"mean JCT", [](const PolicyRun& r) { return seconds(r.summary.overall.mean_jct_s); }},
+      {"utilization (gpu)",
+       [](const PolicyRun& r) { return percent(r.summary.overall.utilization); }},
+      {"borrowed GPU-hours",
+       [](const PolicyRun& r) { return fixed(r.summary.overall.borrowed_gpu_hours, 1); }},
+      {"preemptions",
+       [](const PolicyRun& r) { return std::to_string(r.summary.overall.preemptions); }},
+      {"guarantee compliance",
+       [](const PolicyRun& r) { return percent(r.summary.overall.guarantee_compliance); }},
+      {"runtime (real)", [](const PolicyRun& r) { return fixed(r.runtime_s, 3) + "s"; }},
+  };
+  TextTable table(header);
+  for (const auto& [label, cell] : rows) {
+    std::vector<std::string> row = {label};
+    for (const PolicyRun& run : comparison.runs) {
+      row.push_back(cell(run));
+    }
+    table.add_row(std::move(row));
+  }
+  return table.render();
+}
+
+// Mean queueing delay per team, one column per policy.
+std::string teams_table(const PolicyComparison& comparison) {
+  std::vector<std::string> header = {"TEAM (MEAN QUEUEING DELAY)"};
+  std::vector<std::string> teams;
+  std::map<std::string, std::vector<std::string>> cells;
+  for (const PolicyRun& run : comparison.runs) {
+    header.push_back(run.name);
+    for (const TeamTraceMetrics& team : run.summary.teams) {
+      std::vector<std::string>& row = cells[team.team];
+      if (row.empty()) {
+        teams.push_back(team.team);
+      }
+      row.resize(header.size() - 2);
+      row.push_back(seconds(team.metrics.mean_queue_s) + " (" + std::to_string(team.metrics.jobs) +
+                    " jobs, " + percent(team.metrics.guarantee_compliance) + " compliant)");
+    }
+  }
+  TextTable table(header);
+  for (const std::string& team : teams) {
+    std::vector<std::string> row = {team};
+    row.insert(row.end(), cells[team].begin(), cells[team].end());
+    table.add_row(std::move(row));
+  }
+  return table.render();
+}
+
+}  // namespace
+
+nlohmann::json trace_comparison_json(const PolicyComparison& comparison) {
+  nlohmann::json policies = nlohmann::json::object();
+  for (const PolicyRun& run : comparison.runs) {
+    policies[run.name] = run_json(run);
+  }
+  return {{"jobs_read", comparison.jobs}, {"policies", std::move(policies)}};
+}
+
+std::string trace_comparison_table(const PolicyComparison& comparison) {
+  std::string out = "Trace: " + std::to_string(comparison.jobs) + " jobs\n\n";
+  out += overall_table(comparison);
+  out += "\n" + teams_table(comparison);
+  return out;
+}
+
+}  // namespace allot::cli

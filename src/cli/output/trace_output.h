@@ -1,0 +1,28 @@
+// How `allot simulate --trace` presents a PolicyComparison: one JSON object
+// for machines, side-by-side tables (one column per policy) for people.
+//
+// Contract: the JSON object is
+//   {"jobs_read": N,
+//    "policies": {NAME: {"overall": METRICS, "teams": {TEAM: METRICS},
+//                        "skipped_jobs": {"total", "zero_gpus", "zero_duration",
+//                                         "unknown_team": {NAMESPACE: N}},
+//                        "never_admitted": N, "cycles": N, "runtime_s": S}}}
+// where METRICS has exactly the keys jobs, finished, mean_queue_s,
+// median_queue_s, p95_queue_s, max_queue_s, mean_jct_s, utilization,
+// borrowed_gpu_hours, preemptions, guarantee_compliance (definitions in
+// service/simulation/trace_metrics.h). `runtime_s` is the only key that differs between identical
+// runs. Pure formatting: no I/O.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "service/study/policy_comparison.h"
+
+namespace allot::cli {
+
+nlohmann::json trace_comparison_json(const PolicyComparison& comparison);
+std::string trace_comparison_table(const PolicyComparison& comparison);
+
+}  // namespace allot::cli

@@ -1,0 +1,90 @@
+#include "cli/verbs/cli_app.h"
+
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/verbs/apply_command.h"
+#include "cli/verbs/cancel_command.h"
+#include "cli/verbs/delete_command.h"
+#include "cli/verbs/describe_command.h"
+#include "cli/verbs/exit_codes.h"
+#include "cli/verbs/get_command.h"
+#include "cli/verbs/logs_command.h"
+#include "cli/verbs/run_command.h"
+#include "cli/verbs/simulate_command.h"
+#include "cli/verbs/submit_command.h"
+#include "cli/verbs/top_command.h"
+
+namespace allot::cli {
+namespace {
+
+constexpr std::string_view kVersion = "allot 0.1.0";
+
+struct Verb {
+  const char* name;
+  const char* description;
+  std::function<std::unique_ptr<Command>()> make;
+};
+
+// Every verb of the CLI; adding one is a new file and one line here.
+std::vector<Verb> all_verbs() {
+  return {
+      {"apply", "Apply policy manifests to allotd (all or nothing; --dry-run shows the diff)",
+       make_apply_command},
+      {"get", "List or show objects: workloads, teams, nodes, cohorts, ...", make_get_command},
+      {"describe", "Show one object in words, with its status and events", make_describe_command},
+      {"delete", "Delete one object", make_delete_command},
+      {"submit", "Create the Workload documents of a file", make_submit_command},
+      {"run", "Run a command as a workload: allot run --team T --gpus N -- CMD", make_run_command},
+      {"cancel", "Cancel a workload", make_cancel_command},
+      {"logs", "Print a workload pod's log (-f follows it)", make_logs_command},
+      {"top", "Quota and usage per team, flavor and resource", make_top_command},
+      {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",
+       make_simulate_command},
+  };
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, CliIo io) {
+  CLI::App app("allot: governance and scheduling for shared GPU clusters", "allot");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(kVersion));
+  std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
+  for (const Verb& verb : all_verbs()) {
+    CLI::App* subcommand = app.add_subcommand(verb.name, verb.description);
+    std::unique_ptr<Command> command = verb.make();
+    command->configure(*subcommand);
+    commands.emplace_back(subcommand, std::move(command));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& success) {
+    return app.exit(success, io.out, io.err);  // --help, --version
+  } catch (const CLI::ParseError& error) {
+    io.err << "error: " << error.what() << "\n"
+           << "Run 'allot --help' for usage.\n";
+    return kExitUsage;
+  }
+  for (auto& [subcommand, command] : commands) {
+    if (subcommand->parsed()) {
+      return command->run(io);
+    }
+  }
+  io.err << "error: no command given\nRun 'allot --help' for usage.\n";
+  return kExitUsage;
+}
+
+int run_cli(const std::vector<std::string>& args, CliIo io) {
+  std::vector<const char*> argv = {"allot"};
+  for (const std::string& arg : args) {
+    argv.push_back(arg.c_str());
+  }
+  return run_cli(static_cast<int>(argv.size()), argv.data(), io);
+}
+
+}  // namespace allot::cli

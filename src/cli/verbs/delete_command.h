@@ -1,0 +1,18 @@
+// `allot delete KIND NAME [-n NS] [--server URL]`: removes one object.
+//
+// Contract: workloads (NAME with -n, or NS/NAME) are cancelled if needed and
+// removed with their events (DELETE /api/v1/namespaces/{ns}/workloads/{name});
+// policy objects are deleted with DELETE /api/v1/{kind}/{name}, which allotd
+// refuses (409, exit 2) when it would leave the policy invalid. Nodes cannot
+// be deleted (they come from node pools). Prints "<kind>/<name> deleted".
+#pragma once
+
+#include <memory>
+
+#include "cli/verbs/command.h"
+
+namespace allot::cli {
+
+std::unique_ptr<Command> make_delete_command();
+
+}  // namespace allot::cli

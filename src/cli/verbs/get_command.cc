@@ -1,0 +1,139 @@
+#include "cli/verbs/get_command.h"
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "api/resource_kinds.h"
+#include "base/clock.h"
+#include "cli/client/api_paths.h"
+#include "cli/client/json_fields.h"
+#include "cli/client/workload_listing.h"
+#include "cli/client/workload_ref.h"
+#include "cli/output/json_yaml.h"
+#include "cli/output/object_tables.h"
+#include "cli/verbs/exit_codes.h"
+#include "cli/verbs/server_verb.h"
+
+namespace allot::cli {
+namespace {
+
+struct GetFlags {
+  std::string kind;
+  std::string name;
+  std::string namespace_name;
+  bool all_namespaces = false;
+  std::string output;
+  std::string phase;
+  std::string team;
+  int64_t limit = 0;
+  std::string server;
+};
+
+Status check_flags(const GetFlags& flags, const KindInfo& kind) {
+  const bool workloads = kind.kind == ResourceKind::kWorkload;
+  if (!workloads && (!flags.phase.empty() || !flags.team.empty() || flags.limit > 0)) {
+    return invalid_argument("--phase, --team and --limit apply to workloads only");
+  }
+  if (flags.all_namespaces && !flags.namespace_name.empty()) {
+    return invalid_argument("give either -n NAMESPACE or -A, not both");
+  }
+  if (flags.limit < 0) return invalid_argument("--limit must be positive");
+  return {};
+}
+
+Result<nlohmann::json> get_one(ApiClient& client, const KindInfo& kind, const GetFlags& flags) {
+  std::string path;
+  if (kind.kind == ResourceKind::kWorkload) {
+    ALLOT_ASSIGN_OR_RETURN(const WorkloadRef ref,
+                           parse_workload_ref(flags.name, flags.namespace_name));
+    path = workload_path(ref.namespace_name, ref.name);
+  } else {
+    path = cluster_object_path(kind.plural, flags.name);
+  }
+  ALLOT_ASSIGN_OR_RETURN(ApiResponse response, client.get(path));
+  return response.json();
+}
+
+Result<std::vector<nlohmann::json>> get_list(ApiClient& client, const KindInfo& kind,
+                                             const GetFlags& flags) {
+  if (kind.kind == ResourceKind::kWorkload) {
+    return list_workloads(client, {.namespace_name = flags.namespace_name,
+                                   .phase = flags.phase,
+                                   .team = flags.team,
+                                   .limit = flags.limit});
+  }
+  ALLOT_ASSIGN_OR_RETURN(ApiResponse response, client.get(cluster_collection_path(kind.plural)));
+  ALLOT_ASSIGN_OR_RETURN(nlohmann::json answer, response.json());
+  const nlohmann::json& items = array_at(answer, "items");
+  return std::vector<nlohmann::json>(items.begin(), items.end());
+}
+
+// Prints the objects in the requested form; `single` when NAME was given.
+void print_objects(CliIo& io, const KindInfo& kind, const GetFlags& flags,
+                   const std::vector<nlohmann::json>& items, bool single) {
+  if (flags.output == "json" || flags.output == "yaml") {
+    const nlohmann::json document =
+        single ? items.front() : nlohmann::json{{"items", nlohmann::json(items)}};
+    io.out << structured_text(document, flags.output);
+    return;
+  }
+  if (items.empty()) {
+    io.err << "No " << kind.plural << " found"
+           << (flags.namespace_name.empty() ? "" : " in namespace " + flags.namespace_name)
+           << ".\n";
+    return;
+  }
+  io.out << objects_table(kind.kind, items, flags.output == "wide", SystemClock().now());
+}
+
+class GetCommand final : public Command {
+ public:
+  void configure(CLI::App& subcommand) override {
+    subcommand
+        .add_option("kind", flags_.kind,
+                    "workloads (wl), teams, nodes, cohorts, priorityclasses (pc), "
+                    "resourceflavors (flavors), nodepools, clusters")
+        ->required();
+    subcommand.add_option("name", flags_.name, "One object by name (workloads: NAME or NS/NAME)");
+    subcommand.add_option("-n,--namespace", flags_.namespace_name, "Namespace of workloads");
+    subcommand.add_flag("-A,--all-namespaces", flags_.all_namespaces,
+                        "Workloads of every namespace (the default without -n)");
+    subcommand.add_option("-o,--output", flags_.output, "Output format: wide, json or yaml")
+        ->check(CLI::IsMember({"wide", "json", "yaml"}));
+    subcommand.add_option("--phase", flags_.phase, "Workloads in these phases (Pending,Running)");
+    subcommand.add_option("--team", flags_.team, "Workloads of this team");
+    subcommand.add_option("--limit", flags_.limit, "At most this many workloads");
+    add_server_flag(subcommand, flags_.server);
+  }
+
+  int run(CliIo& io) override {
+    const Result<KindInfo> kind = parse_resource_kind(flags_.kind);
+    if (!kind.ok()) return report_error(io, kind.status());
+    if (const Status checked = check_flags(flags_, *kind); !checked.ok()) {
+      return report_error(io, checked);
+    }
+    Result<ApiClient> client = open_api_client(flags_.server);
+    if (!client.ok()) return report_error(io, client.status());
+    if (!flags_.name.empty()) {
+      const Result<nlohmann::json> object = get_one(*client, *kind, flags_);
+      if (!object.ok()) return report_error(io, object.status());
+      print_objects(io, *kind, flags_, {*object}, /*single=*/true);
+      return kExitOk;
+    }
+    const Result<std::vector<nlohmann::json>> items = get_list(*client, *kind, flags_);
+    if (!items.ok()) return report_error(io, items.status());
+    print_objects(io, *kind, flags_, *items, /*single=*/false);
+    return kExitOk;
+  }
+
+ private:
+  GetFlags flags_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_get_command() { return std::make_unique<GetCommand>(); }
+
+}  // namespace allot::cli

@@ -1,0 +1,79 @@
+// replay_metrics: what `allot-bench replay` reports, from hand-made observations.
+#include "bench/replay_metrics.h"
+
+#include <gtest/gtest.h>
+
+namespace allot::bench {
+namespace {
+
+constexpr int64_t kStart = 1'764'480'000'000;  // 2025-11-30T05:20:00Z
+
+nlohmann::json workload(const std::string& team, const std::string& priority_class,
+                        const std::string& created, const std::string& first_admitted,
+                        const std::string& finished, int restarts = 0) {
+  const auto time_or_null = [](const std::string& at) {
+    return at.empty() ? nlohmann::json(nullptr) : nlohmann::json("2025-11-30T05:20:" + at + "Z");
+  };
+  return {{"spec", {{"priorityClass", priority_class}}},
+          {"status",
+           {{"team", team},
+            {"createdAt", time_or_null(created)},
+            {"firstAdmittedAt", time_or_null(first_admitted)},
+            {"finishedAt", time_or_null(finished)},
+            {"restarts", restarts}}}};
+}
+
+TEST(ReplayMetrics, MeasuresWallTimeAdmissionDelaysAndPreemptions) {
+  const std::vector<nlohmann::json> workloads = {
+      workload("a", "small", "01.000", "01.500", "03.000"),
+      workload("a", "small", "02.000", "04.500", "06.000", 2),
+      workload("b", "large", "02.000", "02.250", "11.000", 1),
+  };
+  const Result<ReplayMetrics> metrics = replay_metrics(workloads, {}, kStart);
+  ASSERT_TRUE(metrics.ok()) << metrics.status().to_string();
+  EXPECT_EQ(metrics->workloads, 3);
+  EXPECT_EQ(metrics->finished, 3);
+  EXPECT_DOUBLE_EQ(metrics->wall_s, 10.0);  // 01.000 to 11.000
+  EXPECT_EQ(metrics->preemptions, 3);
+  EXPECT_DOUBLE_EQ(metrics->class_tta_s.at("small"), 1.5);  // (0.5 + 2.5) / 2
+  EXPECT_DOUBLE_EQ(metrics->class_tta_s.at("large"), 0.25);
+}
+
+TEST(ReplayMetrics, TeamUsageAveragesSamplesWhileTheTeamHadWork) {
+  const std::vector<nlohmann::json> workloads = {
+      workload("a", "x", "01.000", "01.000", "03.000"),
+      workload("b", "x", "01.000", "01.000", "09.000"),
+  };
+  const std::vector<UsageSample> samples = {
+      {0.5, {{"a", 9.0}}},  // before anyone submitted: ignored
+      {1.5, {{"a", 1.0}, {"b", 0.5}}},
+      {2.5, {{"a", 0.5}, {"b", 0.5}}},
+      {5.0, {{"b", 1.0}}},  // a is done: ignored for a
+  };
+  const Result<ReplayMetrics> metrics = replay_metrics(workloads, samples, kStart);
+  ASSERT_TRUE(metrics.ok());
+  EXPECT_DOUBLE_EQ(metrics->team_usage.at("a"), 0.75);
+  EXPECT_DOUBLE_EQ(metrics->team_usage.at("b"), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(metrics->lowest_team_usage, 2.0 / 3.0);
+}
+
+TEST(ReplayMetrics, UnfinishedWorkIsCountedButEndsNoWindow) {
+  const std::vector<nlohmann::json> workloads = {
+      workload("a", "x", "01.000", "", ""),
+      workload("a", "x", "01.000", "02.000", "04.000"),
+  };
+  const Result<ReplayMetrics> metrics = replay_metrics(workloads, {}, kStart);
+  ASSERT_TRUE(metrics.ok());
+  EXPECT_EQ(metrics->finished, 1);
+  EXPECT_DOUBLE_EQ(metrics->wall_s, 3.0);
+  EXPECT_DOUBLE_EQ(metrics->class_tta_s.at("x"), 1.0);
+}
+
+TEST(ReplayMetrics, MalformedTimesAreErrors) {
+  nlohmann::json bad = workload("a", "x", "01.000", "", "");
+  bad["status"]["createdAt"] = "yesterday";
+  EXPECT_FALSE(replay_metrics({bad}, {}, kStart).ok());
+}
+
+}  // namespace
+}  // namespace allot::bench

@@ -1,0 +1,67 @@
+// replay_report: what `allot-bench replay` prints, allotd next to the simulation.
+#include "bench/replay_report.h"
+
+#include <gtest/gtest.h>
+
+namespace allot::bench {
+namespace {
+
+SimulationReport simulation() {
+  SimulationReport report;
+  report.wall_s = 66.3;
+  report.preemptions = 3;
+  report.workloads.resize(4);
+  report.teams.resize(2);
+  report.teams[0].name = "a";
+  report.teams[0].usage = 0.75;
+  report.teams[1].name = "b";
+  report.teams[1].usage = 0.5;
+  report.classes.resize(2);
+  report.classes[0].name = "large";
+  report.classes[0].tta_mean_s = 0.25;
+  report.classes[1].name = "small";
+  report.classes[1].tta_mean_s = 12.5;
+  return report;
+}
+
+ReplayMetrics real() {
+  ReplayMetrics metrics;
+  metrics.workloads = 4;
+  metrics.finished = 4;
+  metrics.wall_s = 96.5;
+  metrics.preemptions = 7;
+  metrics.class_tta_s = {{"small", 24.0}};
+  metrics.lowest_team_usage = 0.875;
+  return metrics;
+}
+
+TEST(ReplayReport, JsonPutsAllotdNextToTheSimulation) {
+  const nlohmann::json report = replay_report_json(real(), simulation());
+  EXPECT_EQ(report["allotd"], nlohmann::json({{"workloads", 4},
+                                              {"finished", 4},
+                                              {"wall_s", 96.5},
+                                              {"lowest_team_usage", 0.875},
+                                              {"preemptions", 7}}));
+  EXPECT_EQ(
+      report["simulation"],
+      nlohmann::json(
+          {{"workloads", 4}, {"wall_s", 66.3}, {"lowest_team_usage", 0.5}, {"preemptions", 3}}));
+  // A class allotd never admitted reads 0.
+  EXPECT_EQ(report["classes"]["large"]["allotd_tta_mean_s"], 0);
+  EXPECT_EQ(report["classes"]["large"]["simulation_tta_mean_s"], 0.25);
+  EXPECT_EQ(report["classes"]["small"]["allotd_tta_mean_s"], 24.0);
+}
+
+TEST(ReplayReport, TableHasOneRowPerFigureAndClass) {
+  EXPECT_EQ(replay_report_table(replay_report_json(real(), simulation())),
+            "                                allotd  simulation\n"
+            "workloads                            4           4\n"
+            "wall_s                            96.5        66.3\n"
+            "lowest_team_usage                0.875       0.500\n"
+            "preemptions                          7           3\n"
+            "tta_mean_s large                 0.000       0.250\n"
+            "tta_mean_s small                  24.0        12.5\n");
+}
+
+}  // namespace
+}  // namespace allot::bench

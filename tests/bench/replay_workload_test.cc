@@ -1,0 +1,43 @@
+// replay_workload: the Workload `allot-bench replay` submits: the scenario's
+// workload, its pods running `sleep RUNTIME` (a real process), no spec.sleep.
+#include "bench/replay_workload.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace allot::bench {
+namespace {
+
+TEST(ReplayWorkload, SleepSecondsKeepMillisecondsWithoutTrailingZeros) {
+  EXPECT_EQ(sleep_seconds(Duration::seconds(12)), "12");
+  EXPECT_EQ(sleep_seconds(Duration::millis(12'500)), "12.5");
+  EXPECT_EQ(sleep_seconds(Duration::millis(250)), "0.25");
+  EXPECT_EQ(sleep_seconds(Duration::millis(1)), "0.001");
+  EXPECT_EQ(sleep_seconds(Duration::millis(60'010)), "60.01");
+  EXPECT_EQ(sleep_seconds(Duration()), "0");
+}
+
+TEST(ReplayWorkload, PodsRunSleepForTheRuntimeInsteadOfTheScenarioCommand) {
+  Arrival arrival;
+  arrival.at = Timestamp::from_millis(1'000);
+  arrival.runtime = Duration::millis(12'500);
+  arrival.workload.meta.name = "train-1";
+  arrival.workload.meta.namespace_name = "research";
+  arrival.workload.spec.priority_class = "batch";
+  arrival.workload.spec.command = {"python", "train.py"};
+  PodSet pods;
+  pods.name = "main";
+  pods.count = 2;
+  arrival.workload.spec.pod_sets = {pods};
+  const nlohmann::json body = nlohmann::json::parse(replay_workload_body(arrival));
+  EXPECT_EQ(body["apiVersion"], "allot/v1");
+  EXPECT_EQ(body["kind"], "Workload");
+  EXPECT_EQ(body["metadata"], nlohmann::json({{"name", "train-1"}, {"namespace", "research"}}));
+  EXPECT_EQ(body["spec"]["command"], nlohmann::json({"sleep", "12.5"}));
+  EXPECT_FALSE(body["spec"].contains("sleep"));
+  EXPECT_EQ(body["spec"]["priorityClass"], "batch");
+  EXPECT_EQ(body["spec"]["podSets"][0]["count"], 2);
+}
+
+}  // namespace
+}  // namespace allot::bench

@@ -28,7 +28,7 @@ enum class ErrorCode {
 // Stable lower-case name of a code, used in JSON errors and CLI output.
 std::string_view error_code_name(ErrorCode code);
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(ErrorCode code, std::string message, std::string details = {})

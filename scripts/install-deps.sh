@@ -15,8 +15,9 @@ packages=(
   libsqlite3-dev sqlite3 libssl-dev libcpp-httplib-dev
   # allotd's allocator (see src/app/CMakeLists.txt)
   libjemalloc-dev
-  # style and static analysis
-  clang-format clang-tidy
+  # style and static analysis; Clang with its sanitizer runtimes for the tsan
+  # preset (-Wthread-safety and ThreadSanitizer)
+  clang-format clang-tidy clang libclang-rt-14-dev
   # scripts
   python3
   # the local executor: team accounts (useradd/groupadd), process tools

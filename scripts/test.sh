@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs dependencies, builds the debug preset, runs every
-# test (ctest) and the format check. Exits non-zero on any failure.
+# test (ctest), builds the tsan preset (Clang, -Wthread-safety, ThreadSanitizer)
+# and runs the service, server and crash tests under it, then the format
+# check. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +16,12 @@ cmake --build build/debug -j"$(nproc)"
 
 echo "== test (debug)"
 ctest --preset debug --output-on-failure -j2
+
+echo "== tsan: Clang's lock-discipline analysis, then the service, server and crash tests"
+echo "   under ThreadSanitizer (a race in the tests or in the allotd they run fails them)"
+cmake --preset tsan
+cmake --build build/tsan -j"$(nproc)"
+ctest --preset tsan -j2
 
 echo "== format"
 scripts/check-format.sh

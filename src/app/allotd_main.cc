@@ -107,6 +107,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   executor_options.data_dir = data_dir;
   executor_options.sink = &relay;
   executor_options.use_cgroups = !flags.no_cgroups;
+  executor_options.logger = &logger;
   allot::local::LocalExecutor executor(executor_options);
   allot::local::LocalHealthChecker health({flags.health_command, *timeout});
   allot::SystemClock clock;

@@ -34,11 +34,6 @@ std::vector<GpuDevice> machine_gpus(const LocalExecutorOptions& options) {
   return discover_gpus().devices;
 }
 
-// Once per process, whatever the number of executors.
-void notice_once(std::once_flag& flag, const std::string& text) {
-  std::call_once(flag, [&] { std::fprintf(stderr, "allot local backend: %s\n", text.c_str()); });
-}
-
 std::string cgroup_name(const PodLaunch& pod) {
   return std::to_string(pod.workload_id) + "-" + std::to_string(pod.pod_index);
 }
@@ -55,6 +50,7 @@ void abandon(pid_t pid) {
 
 LocalExecutor::LocalExecutor(LocalExecutorOptions options)
     : options_(std::move(options)),
+      logger_(options_.logger != nullptr ? *options_.logger : null_logger_),
       as_team_users_(options_.run_as_team_users && ::geteuid() == 0),
       layout_(options_.data_dir, ::geteuid() == 0),
       identities_(layout_.root() + "/homes"),
@@ -68,27 +64,30 @@ LocalExecutor::LocalExecutor(LocalExecutorOptions options)
   announce();
   if (options_.kill_stale_pods_at_start) {
     for (const StalePod& stale : kill_stale_pods(options_.data_dir)) {
-      std::fprintf(stderr, "allot local backend: stale pod %s (process group %d): %s\n",
-                   stale.pid_file.c_str(), static_cast<int>(stale.pgid), stale.note.c_str());
+      logger_.warn("local backend: killed a pod a previous allotd left behind",
+                   {{"pid_file", stale.pid_file},
+                    {"process_group", std::to_string(stale.pgid)},
+                    {"note", stale.note}});
     }
   }
 }
 
 LocalExecutor::~LocalExecutor() = default;
 
-void LocalExecutor::announce() const {
-  static std::once_flag identity_notice;
-  static std::once_flag cgroup_notice;
+void LocalExecutor::announce() {
   if (options_.run_as_team_users && !as_team_users_) {
-    notice_once(identity_notice, "not running as root; pods run as the current user (" +
-                                     self_.user + "), not as per-team users");
+    logger_.warn(
+        "local backend: not running as root; pods run as the current user, not as "
+        "per-team users",
+        {{"user", self_.user}});
   }
   if (options_.use_cgroups && !cgroups_.available()) {
-    notice_once(cgroup_notice, "cgroups v2 not available: " + cgroups_.reason() +
-                                   "; pods run without resource limits");
+    logger_.warn("local backend: cgroups v2 not available; pods run without resource limits",
+                 {{"reason", cgroups_.reason()}});
   }
   if (const Status root = layout_.prepare_root(); !root.ok()) {
-    std::fprintf(stderr, "allot local backend: data directory: %s\n", root.to_string().c_str());
+    logger_.error("local backend: cannot prepare the data directory",
+                  {{"error", root.to_string()}});
   }
 }
 

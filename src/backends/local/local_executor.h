@@ -13,9 +13,9 @@
 //   an "allot: cannot execute ..." line in its log. A pod already running
 //   under the same (workload, pod index) is refused with kAlreadyExists.
 // - Team users: when run_as_team_users is set and the process is root, pods
-//   run as allot-<team>; otherwise (one notice on stderr) as the current user.
+//   run as allot-<team>; otherwise (one warning to the logger) as the current user.
 // - cgroups: when use_cgroups is set but cgroup v2 cannot be used under
-//   cgroup_root, one notice on stderr and pods run without resource limits.
+//   cgroup_root, one warning to the logger and pods run without resource limits.
 // - GPUs: a pod's GPU index becomes the UUID of the discovered GPU with that
 //   index (options.gpus, or NVML when unset); other indices are passed as is.
 // - At construction (kill_stale_pods_at_start), process groups recorded in pid
@@ -39,6 +39,7 @@
 #include "backends/local/pod_process.h"
 #include "backends/local/pod_supervisor.h"
 #include "backends/local/team_identity.h"
+#include "base/logger.h"
 
 namespace allot::local {
 
@@ -53,6 +54,8 @@ struct LocalExecutorOptions {
   std::optional<std::vector<GpuDevice>> gpus;
   // Kill the pods a previous allotd left behind (kill_stale_pods) at construction.
   bool kill_stale_pods_at_start = true;
+  // Where notices go (no root, no cgroups, stale pods); null: nowhere.
+  Logger* logger = nullptr;
 };
 
 class LocalExecutor : public Executor {
@@ -90,9 +93,11 @@ class LocalExecutor : public Executor {
   Status start(const PodLaunch& pod);
   Result<UnixAccount> account_for(const std::string& team);
   Status prepare_dirs(const PodLaunch& pod, const UnixAccount& account) const;
-  void announce() const;
+  void announce();
 
   LocalExecutorOptions options_;
+  NullLogger null_logger_;
+  Logger& logger_;
   bool as_team_users_ = false;
   DataLayout layout_;
   TeamIdentities identities_;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "backends/local/process_spawn.h"
+#include "base/logger.h"
 #include "local/exit_recorder.h"
 #include "local/scratch.h"
 
@@ -60,6 +61,24 @@ class LocalExecutorTest : public ::testing::Test {
   ExitRecorder exits_;
   std::unique_ptr<LocalExecutor> executor_;
 };
+
+TEST_F(LocalExecutorTest, CgroupsThatCannotBeUsedAreAWarningWithTheReason) {
+  MemoryLogger logger;
+  LocalExecutorOptions with_cgroups = options();
+  with_cgroups.use_cgroups = true;
+  with_cgroups.cgroup_root = scratch_.path() + "/no-cgroup-here";
+  with_cgroups.logger = &logger;
+
+  const LocalExecutor executor(with_cgroups);
+
+  ASSERT_FALSE(executor.cgroups_enabled());
+  bool warned = false;
+  for (const LogEntry& entry : logger.entries()) {
+    warned = warned || (entry.level == LogLevel::kWarn && entry.field("reason").has_value() &&
+                        entry.message.find("cgroups") != std::string::npos);
+  }
+  EXPECT_TRUE(warned);
+}
 
 TEST_F(LocalExecutorTest, ReportsTheExitCodeOfARealProcessOnce) {
   const PodExit exit = run(shell_pod(1, "a", "exit 3"));

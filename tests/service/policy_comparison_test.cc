@@ -9,41 +9,12 @@
 
 #include "api/manifest_parser.h"
 #include "api/trace_reader.h"
+#include "hard_quota_policy.h"
 
 namespace allot {
 namespace {
 
-// Three 8-GPU nodes; alpha owns one, beta two; no lending, no borrowing.
-constexpr std::string_view kHardQuota = R"(
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {flavor: gpu, count: 3, resources: {gpu: 8}}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: batch}
-spec: {value: 100}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: alpha}
-spec:
-  queueingStrategy: StrictFIFO
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 8, borrowingLimit: 0, lendingLimit: 0}}}]
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: beta}
-spec:
-  queueingStrategy: StrictFIFO
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 16, borrowingLimit: 0, lendingLimit: 0}}}]
-)";
+using testing::kHardQuota;
 
 // The five jobs of trace_replay_test.cc (hand-computed delays 0, 95, 88, 0,
 // 15), plus one of 0 GPUs and one of a team no policy has.

@@ -7,6 +7,7 @@
 
 #include "api/manifest_parser.h"
 #include "api/trace_reader.h"
+#include "hard_quota_policy.h"
 #include "scenario_fixture.h"
 #include "service/simulation/simulation_runner.h"
 #include "service/simulation/trace_arrivals.h"
@@ -15,37 +16,7 @@
 namespace allot {
 namespace {
 
-// Three 8-GPU nodes; alpha owns one, beta two; no lending, no borrowing.
-constexpr std::string_view kHardQuota = R"(
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {flavor: gpu, count: 3, resources: {gpu: 8}}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: batch}
-spec: {value: 100}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: alpha}
-spec:
-  queueingStrategy: StrictFIFO
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 8, borrowingLimit: 0, lendingLimit: 0}}}]
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: beta}
-spec:
-  queueingStrategy: StrictFIFO
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 16, borrowingLimit: 0, lendingLimit: 0}}}]
-)";
+using testing::kHardQuota;
 
 // Submit times start at 1000 s on the trace's axis: virtual time 0.
 constexpr std::string_view kFiveJobs =

@@ -16,10 +16,10 @@ namespace {
 const Principal kNobody{"alice@example.com", {"ml-research"}, false};
 
 TEST(CallerRights, AdminsMayActOthersAreDeniedWithTheAction) {
-  EXPECT_TRUE(authorize(Principal::anonymous_admin(), "cancel workload prod/a").ok());
-  EXPECT_TRUE(authorize(Principal::system(), "requeue").ok());
+  EXPECT_TRUE(authorize(Principal::anonymous_admin(), {"cancel workload prod/a"}).ok());
+  EXPECT_TRUE(authorize(Principal::system(), {"requeue"}).ok());
 
-  const Status denied = authorize(kNobody, "cancel workload prod/a");
+  const Status denied = authorize(kNobody, {"cancel workload ", "prod", "/", "a"});
 
   EXPECT_EQ(denied.code(), ErrorCode::kPermissionDenied);
   EXPECT_NE(denied.message().find("alice@example.com"), std::string::npos);

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/output/number_text.h"
 #include "cli/output/progress_bar.h"
 #include "cli/output/svg_chart.h"
 
@@ -16,13 +17,9 @@ namespace {
 constexpr size_t kMaxPoints = 500;
 constexpr double kSecondsPerDay = 86'400.0;
 
-std::string fixed(double value, int decimals) {
-  if (!std::isfinite(value)) {
-    return "-";
-  }
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
-  return buffer;
+// "-" for a figure that does not exist (no job of a kind).
+std::string figure(double value, int decimals) {
+  return std::isfinite(value) ? fixed(value, decimals) : "-";
 }
 
 using Cell = std::function<std::string(const PolicyRun&)>;
@@ -34,23 +31,23 @@ std::string summary_table(const PolicyComparison& comparison) {
       {"skipped jobs", [](const PolicyRun& r) { return std::to_string(r.skipped.total()); }},
       {"never admitted", [](const PolicyRun& r) { return std::to_string(r.never_admitted); }},
       {"mean queueing delay (s)",
-       [](const PolicyRun& r) { return fixed(r.summary.overall.mean_queue_s, 1); }},
+       [](const PolicyRun& r) { return figure(r.summary.overall.mean_queue_s, 1); }},
       {"median queueing delay (s)",
-       [](const PolicyRun& r) { return fixed(r.summary.overall.median_queue_s, 1); }},
+       [](const PolicyRun& r) { return figure(r.summary.overall.median_queue_s, 1); }},
       {"p95 queueing delay (s)",
-       [](const PolicyRun& r) { return fixed(r.summary.overall.p95_queue_s, 1); }},
+       [](const PolicyRun& r) { return figure(r.summary.overall.p95_queue_s, 1); }},
       {"max queueing delay (s)",
-       [](const PolicyRun& r) { return fixed(r.summary.overall.max_queue_s, 1); }},
-      {"mean JCT (s)", [](const PolicyRun& r) { return fixed(r.summary.overall.mean_jct_s, 1); }},
+       [](const PolicyRun& r) { return figure(r.summary.overall.max_queue_s, 1); }},
+      {"mean JCT (s)", [](const PolicyRun& r) { return figure(r.summary.overall.mean_jct_s, 1); }},
       {"GPU utilization (%)",
-       [](const PolicyRun& r) { return fixed(100 * r.summary.overall.utilization, 1); }},
+       [](const PolicyRun& r) { return figure(100 * r.summary.overall.utilization, 1); }},
       {"borrowed GPU-hours",
-       [](const PolicyRun& r) { return fixed(r.summary.overall.borrowed_gpu_hours, 1); }},
+       [](const PolicyRun& r) { return figure(r.summary.overall.borrowed_gpu_hours, 1); }},
       {"preemptions",
        [](const PolicyRun& r) { return std::to_string(r.summary.overall.preemptions); }},
       {"guarantee compliance (%)",
-       [](const PolicyRun& r) { return fixed(100 * r.summary.overall.guarantee_compliance, 2); }},
-      {"runtime, real (s)", [](const PolicyRun& r) { return fixed(r.runtime_s, 2); }},
+       [](const PolicyRun& r) { return figure(100 * r.summary.overall.guarantee_compliance, 2); }},
+      {"runtime, real (s)", [](const PolicyRun& r) { return figure(r.runtime_s, 2); }},
   };
   std::string out = "<table>\n<tr><th>metric</th>";
   for (const PolicyRun& run : comparison.runs) {

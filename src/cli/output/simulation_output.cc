@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "cli/output/number_text.h"
 #include "cli/output/text_table.h"
 
 namespace allot::cli {
@@ -11,14 +12,8 @@ namespace {
 // How many unfinished workloads the table names before summarising the rest.
 constexpr size_t kNeverAdmittedListed = 10;
 
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
-  return buffer;
-}
-
-std::string seconds(double value) { return fixed(value, 1) + "s"; }
-std::string percent(double ratio) { return fixed(ratio * 100.0, 1) + "%"; }
+std::string seconds(double value) { return seconds_text(value); }
+std::string percent(double ratio) { return percent_text(ratio); }
 std::string class_label(const std::string& name) { return name.empty() ? "(none)" : name; }
 
 std::string overall_table(const SimulationReport& report, double runtime_s) {

@@ -5,19 +5,14 @@
 #include <map>
 #include <utility>
 
+#include "cli/output/number_text.h"
 #include "cli/output/text_table.h"
 
 namespace allot::cli {
 namespace {
 
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
-  return buffer;
-}
-
-std::string seconds(double value) { return fixed(value, 1) + "s"; }
-std::string percent(double ratio) { return fixed(ratio * 100.0, 1) + "%"; }
+std::string seconds(double value) { return seconds_text(value); }
+std::string percent(double ratio) { return percent_text(ratio); }
 
 nlohmann::json metrics_json(const TraceMetrics& metrics) {
   return {{"jobs", metrics.jobs},

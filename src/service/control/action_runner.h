@@ -4,7 +4,9 @@
 //
 // Contract:
 // - carry_out() runs only after the decisions it carries were committed
-//   (DESIGN: decisions are persisted before they are carried out).
+//   (DESIGN: decisions are persisted before they are carried out), on the
+//   caller's thread: the admission loop waits for the local backend's forks
+//   (a backend that submits asynchronously returns at once).
 // - on_pod_event() may be called from any executor thread; it queues the
 //   event and wakes the loop.
 // - take_reports() hands over everything queued since its last call: the

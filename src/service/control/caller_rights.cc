@@ -4,10 +4,12 @@
 
 namespace allot {
 
-Status authorize(const Principal& caller, std::string_view action) {
+Status authorize(const Principal& caller, std::initializer_list<std::string_view> action) {
   if (caller.admin) return {};
+  std::string what;
+  for (std::string_view part : action) what += part;
   return Status(ErrorCode::kPermissionDenied,
-                "'" + caller.subject + "' may not " + std::string(action) +
+                "'" + caller.subject + "' may not " + what +
                     ": no role grants it (only admins may act until RBAC exists)");
 }
 

@@ -9,6 +9,7 @@
 // see changes. Pure.
 #pragma once
 
+#include <initializer_list>
 #include <string_view>
 
 #include "base/status.h"
@@ -16,7 +17,8 @@
 
 namespace allot {
 
-// `action` says what was asked, for the error: "cancel workload prod/job".
-Status authorize(const Principal& caller, std::string_view action);
+// `action` says what was asked, in parts joined for the error only
+// ({"cancel workload ", ns, "/", name}): an allowed call builds no text.
+Status authorize(const Principal& caller, std::initializer_list<std::string_view> action);
 
 }  // namespace allot

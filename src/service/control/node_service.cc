@@ -83,7 +83,7 @@ NodeView node_view(const ServerState& state, size_t index) {
 
 Result<NodeView> NodeService::act(const Principal& caller, const std::string& name,
                                   NodeAction action) {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, std::string(action_name(action)) + " node " + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {action_name(action), " node ", name}));
   Actions actions;
   {
     ClusterWriter writer(cluster_);
@@ -113,7 +113,7 @@ Result<NodeView> NodeService::act(const Principal& caller, const std::string& na
 }
 
 Result<std::vector<NodeView>> NodeService::list(const Principal& caller) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "list nodes"));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"list nodes"}));
   std::vector<NodeView> items;
   const CommittedRead read(cluster_);
   if (const auto& compiled = cluster_.view().policy.compiled()) {
@@ -126,7 +126,7 @@ Result<std::vector<NodeView>> NodeService::list(const Principal& caller) const {
 }
 
 Result<NodeView> NodeService::get(const Principal& caller, const std::string& name) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "get node " + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"get node ", name}));
   const CommittedRead read(cluster_);
   const auto& compiled = cluster_.view().policy.compiled();
   const NodeIndex index = compiled ? compiled->node_by_name(name) : NodeIndex();

@@ -56,7 +56,7 @@ std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::strin
 
 Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedManifests& parsed,
                                          bool dry_run) {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "apply policy"));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"apply policy"}));
   MutexLock apply_lock(apply_mu_);
   if (parsed.bundle.scenario) {
     return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
@@ -111,7 +111,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
 
 Status PolicyService::delete_object(const Principal& caller, const std::string& kind,
                                     const std::string& name) {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "delete " + kind + " " + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"delete ", kind, " ", name}));
   MutexLock apply_lock(apply_mu_);
   ClusterWriter writer(cluster_);
   PolicyState next;
@@ -144,7 +144,7 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
 
 Result<std::vector<PolicyObjectView>> PolicyService::list_objects(const Principal& caller,
                                                                   const std::string& kind) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "list " + kind + " objects"));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"list ", kind, " objects"}));
   std::vector<PolicyObjectView> items;
   const CommittedRead read(cluster_);
   for (const auto& [key, document] : cluster_.view().policy.documents()) {
@@ -155,7 +155,7 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(const Principa
 
 Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, const std::string& kind,
                                                    const std::string& name) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "get " + kind + " " + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"get ", kind, " ", name}));
   const CommittedRead read(cluster_);
   const ServerState& state = cluster_.view();
   auto it = state.policy.documents().find({kind, name});
@@ -168,7 +168,7 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
 }
 
 Result<TopView> PolicyService::top(const Principal& caller) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "read quota usage (top)"));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"read quota usage (top)"}));
   TopView view;
   const CommittedRead read(cluster_);
   if (cluster_.view().policy.compiled()) view.teams = quota_usage(cluster_.view());

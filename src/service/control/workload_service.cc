@@ -31,8 +31,8 @@ Status no_such_workload(const std::string& ns, const std::string& name) {
 
 Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Workload& workload,
                                                uint64_t uid) {
-  const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "create workload " + key));
+  ALLOT_RETURN_IF_ERROR(authorize(
+      caller, {"create workload ", workload.meta.namespace_name, "/", workload.meta.name}));
   const Timestamp now = clock_.now();
   LiveWorkload live;
   {
@@ -60,7 +60,7 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
 
 Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std::string& ns,
                                              const std::string& name) {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "cancel workload " + ns + "/" + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"cancel workload ", ns, "/", name}));
   Actions actions;
   WorkloadView view;
   {
@@ -83,7 +83,7 @@ Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std:
 
 Status WorkloadService::remove(const Principal& caller, const std::string& ns,
                                const std::string& name) {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "delete workload " + ns + "/" + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"delete workload ", ns, "/", name}));
   Actions actions;
   {
     ClusterWriter writer(cluster_);
@@ -109,7 +109,7 @@ Status WorkloadService::remove(const Principal& caller, const std::string& ns,
 
 Result<WorkloadPage> WorkloadService::list(const Principal& caller,
                                            const WorkloadQuery& query) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "list workloads"));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"list workloads"}));
   WorkloadPage page;
   page.items.reserve(std::min<size_t>(query.limit, 10000));
   const CommittedRead read(cluster_);
@@ -127,7 +127,7 @@ Result<WorkloadPage> WorkloadService::list(const Principal& caller,
 
 Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::string& ns,
                                           const std::string& name) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "get workload " + ns + "/" + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"get workload ", ns, "/", name}));
   const Timestamp now = clock_.now();
   const CommittedRead read(cluster_);
   const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
@@ -145,7 +145,7 @@ Result<uint64_t> WorkloadService::uid_of(const std::string& ns, const std::strin
 Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& caller,
                                                                const std::string& ns,
                                                                const std::string& name) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "read events of workload " + ns + "/" + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"read events of workload ", ns, "/", name}));
   ALLOT_ASSIGN_OR_RETURN(const uint64_t uid, uid_of(ns, name));
   ALLOT_ASSIGN_OR_RETURN(const std::vector<EventRecord> events,
                          cluster_.store().events(WorkloadId(uid)));
@@ -160,7 +160,7 @@ Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& 
 
 Result<LogChunk> WorkloadService::log(const Principal& caller, const std::string& ns,
                                       const std::string& name, int32_t pod, int64_t offset) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, "read logs of workload " + ns + "/" + name));
+  ALLOT_RETURN_IF_ERROR(authorize(caller, {"read logs of workload ", ns, "/", name}));
   ALLOT_ASSIGN_OR_RETURN(const uint64_t uid, uid_of(ns, name));
   constexpr int64_t kMaxChunk = 1 << 20;
   Executor& executor = actions_.executor();

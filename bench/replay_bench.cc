@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/manifest_parser.h"
+#include "backends/sim/virtual_executor.h"
 #include "base/quantity.h"
 #include "bench/replay_metrics.h"
 #include "bench/replay_report.h"
@@ -162,7 +163,9 @@ Result<std::vector<nlohmann::json>> Replay::fetch_all(ApiClient& client) const {
 
 Result<SimulationReport> simulate(const ManifestBundle& bundle) {
   ALLOT_RETURN_IF_ERROR(validate_policy(bundle.policy));
-  return run_simulation(bundle.policy, *bundle.scenario);
+  SimulationOptions options;
+  options.executor = sim::virtual_executor_factory();
+  return run_simulation(bundle.policy, *bundle.scenario, options);
 }
 
 // The scenario's policy documents, as one YAML stream for POST /api/v1/apply.

@@ -330,7 +330,7 @@ std::string encode_workload(const WorkloadDocument& document) {
   if (!workload.meta.labels.empty()) write_string_map(out.key("labels"), workload.meta.labels);
   out.key("name").value(workload.meta.name);
   out.key("namespace").value(workload.meta.namespace_name);
-  out.key("uid").value(document.uid).end_object();
+  out.key("uid").value(document.uid.value()).end_object();
   write_spec(out.key("spec"), workload.spec);
   write_status(out.key("status"), document.status);
   out.end_object();
@@ -352,7 +352,8 @@ Result<WorkloadDocument> workload_from_json(const json& value) {
   if (!value.is_object()) return root.error("expected an object");
   WorkloadDocument out;
   ALLOT_ASSIGN_OR_RETURN(const Reader metadata, root.at("metadata"));
-  ALLOT_ASSIGN_OR_RETURN(out.uid, metadata.get<uint64_t>("uid"));
+  ALLOT_ASSIGN_OR_RETURN(const uint64_t uid, metadata.get<uint64_t>("uid"));
+  out.uid = WorkloadId(uid);
   ALLOT_ASSIGN_OR_RETURN(out.workload.meta.name, metadata.get<std::string>("name"));
   ALLOT_ASSIGN_OR_RETURN(out.workload.meta.namespace_name, metadata.get<std::string>("namespace"));
   ALLOT_RETURN_IF_ERROR(metadata.get_to("labels", out.workload.meta.labels));

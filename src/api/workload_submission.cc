@@ -7,9 +7,10 @@
 namespace allot {
 
 Result<Workload> decode_workload_submission(std::string_view body, const std::string& ns,
-                                            uint64_t uid) {
-  ALLOT_ASSIGN_OR_RETURN(ParsedManifests parsed,
-                         parse_manifests_with_documents(body, {ns, "wl-" + std::to_string(uid)}));
+                                            WorkloadId id) {
+  ALLOT_ASSIGN_OR_RETURN(
+      ParsedManifests parsed,
+      parse_manifests_with_documents(body, {ns, "wl-" + std::to_string(id.value())}));
   if (parsed.documents.size() != 1 || parsed.bundle.workloads.size() != 1) {
     return invalid_argument("expected exactly one Workload document, got " +
                             std::to_string(parsed.documents.size()) + " documents");

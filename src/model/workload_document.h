@@ -5,15 +5,14 @@
 // Contract: a plain value with operator==.
 #pragma once
 
-#include <cstdint>
-
+#include "model/ids.h"
 #include "model/workload.h"
 #include "model/workload_status.h"
 
 namespace allot {
 
 struct WorkloadDocument {
-  uint64_t uid = 0;
+  WorkloadId uid;
   Workload workload;
   WorkloadStatus status;
 

@@ -65,10 +65,10 @@ void list(const WorkloadService& workloads, const httplib::Request& req, httplib
 
 void create(WorkloadService& workloads, const httplib::Request& req, httplib::Response& res) {
   if (!accept_manifest_body(req, res)) return;
-  const uint64_t uid = workloads.allocate_uid();
-  const Result<Workload> workload = decode_workload_submission(req.body, req.matches[1], uid);
+  const WorkloadId id = workloads.allocate_id();
+  const Result<Workload> workload = decode_workload_submission(req.body, req.matches[1], id);
   if (!workload.ok()) return send_error(res, workload.status());
-  const Result<StoredWorkload> created = workloads.create(caller_of(req), *workload, uid);
+  const Result<StoredWorkload> created = workloads.create(caller_of(req), *workload, id);
   if (!created.ok()) return send_error(res, created.status());
   send_raw_json(res, 201, **created);
 }

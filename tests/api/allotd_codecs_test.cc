@@ -14,7 +14,7 @@ namespace {
 
 WorkloadDocument sample_document() {
   WorkloadDocument doc;
-  doc.uid = 42;
+  doc.uid = WorkloadId(42);
   doc.workload.meta = {"train", "llm", {{"project", "llama"}}};
   WorkloadSpec& spec = doc.workload.spec;
   spec.kind = WorkloadKind::kTrainingJob;

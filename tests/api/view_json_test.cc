@@ -33,7 +33,7 @@ TEST(WorkloadPageJson, AnEmptyLastPageHasNoItemsAndAnEmptyToken) {
 
 TEST(WorkloadViewJson, AWaitingWorkloadCarriesItsExplanationAndOthersNone) {
   WorkloadView view;
-  view.doc.uid = 7;
+  view.doc.uid = WorkloadId(7);
   view.doc.workload.meta = {"job", "prod", {}};
   view.explanation =
       PendingExplanationView{"Unschedulable", std::nullopt, "no team", std::nullopt, std::nullopt};
@@ -133,7 +133,7 @@ TEST(WorkloadSubmission, NamesAnUnnamedWorkloadAfterItsUidAndTakesTheUrlsNamespa
   const Result<Workload> workload = decode_workload_submission(
       "apiVersion: allot/v1\nkind: Workload\nspec:\n  podSets: [{count: 1, resources: {gpu: 1}}]\n"
       "  command: [/bin/true]\n",
-      "prod", 42);
+      "prod", WorkloadId(42));
 
   ASSERT_TRUE(workload.ok()) << workload.status().to_string();
   EXPECT_EQ(workload->meta.name, "wl-42");
@@ -145,8 +145,9 @@ TEST(WorkloadSubmission, RefusesTwoDocumentsAndAnotherNamespaceSayingWhere) {
       "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: a, namespace: other}\nspec:\n"
       "  podSets: [{count: 1, resources: {gpu: 1}}]\n  command: [/bin/true]\n";
 
-  const Result<Workload> elsewhere = decode_workload_submission(doc, "prod", 1);
-  const Result<Workload> two = decode_workload_submission(doc + "---\n" + doc, "other", 1);
+  const Result<Workload> elsewhere = decode_workload_submission(doc, "prod", WorkloadId(1));
+  const Result<Workload> two =
+      decode_workload_submission(doc + "---\n" + doc, "other", WorkloadId(1));
 
   EXPECT_EQ(elsewhere.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(elsewhere.status().details().find("metadata.namespace"), std::string::npos);

@@ -51,7 +51,8 @@ struct ImplementationRule {
 };
 
 constexpr std::string_view kStorePorts = "store/store.h";
-constexpr std::string_view kBackendPorts = "backends/executor.h, backends/node_health.h";
+constexpr std::string_view kBackendPorts =
+    "backends/executor.h, backends/stepped_executor.h, backends/node_health.h";
 
 const std::vector<ImplementationRule>& implementation_table() {
   static const std::vector<ImplementationRule> kTable = {
@@ -167,16 +168,7 @@ std::string check_include(std::string_view folder, const LayerRule& rule,
   return {};
 }
 
-bool is_exception(std::string_view path, const IncludeLine& include) {
-  const auto& exceptions = layer_exceptions();
-  return !include.angled &&
-         std::any_of(exceptions.begin(), exceptions.end(), [&](const LayerException& e) {
-           return e.file == path && e.header == include.header;
-         });
-}
-
-// find_violations(), with or without the named exceptions.
-std::vector<Violation> check_tree(const std::vector<SourceFile>& files, bool forgive_exceptions) {
+std::vector<Violation> check_tree(const std::vector<SourceFile>& files) {
   std::vector<Violation> violations;
   for (const SourceFile& file : files) {
     const std::string_view folder = layer_of(file.path);
@@ -191,7 +183,6 @@ std::vector<Violation> check_tree(const std::vector<SourceFile>& files, bool for
       continue;
     }
     for (const IncludeLine& include : file.includes) {
-      if (forgive_exceptions && is_exception(file.path, include)) continue;
       std::string reason = check_include(folder, *rule, include);
       if (reason.empty()) continue;
       const std::string written =
@@ -230,37 +221,8 @@ std::string_view layer_of(std::string_view path) {
   return slash == std::string_view::npos ? layer : path.substr(0, slash);
 }
 
-const std::vector<LayerException>& layer_exceptions() {
-  // Known breaches, each to be removed by a named step of the work: the list
-  // may only shrink (stale_exceptions() fails the layering test on an entry
-  // the tree no longer needs). Never add one to silence a new include.
-  static const std::vector<LayerException> kExceptions = {
-      // Why: SimulationLoop holds a VirtualExecutor by value and calls its
-      // virtual-time API. To be removed by the next step, which makes
-      // VirtualExecutor implement the Executor port and has app/ inject it.
-      {"service/simulation/simulation_loop.h", "backends/sim/virtual_executor.h",
-       "the simulation loop owns the virtual executor by its concrete type. To be removed: "
-       "VirtualExecutor will implement the Executor port (backends/executor.h) and app/ will "
-       "inject it"},
-  };
-  return kExceptions;
-}
-
 std::vector<Violation> find_violations(const std::vector<SourceFile>& files) {
-  return check_tree(files, /*forgive_exceptions=*/true);
-}
-
-std::vector<LayerException> stale_exceptions(const std::vector<SourceFile>& files) {
-  const std::vector<Violation> unforgiven = check_tree(files, /*forgive_exceptions=*/false);
-  std::vector<LayerException> stale;
-  for (const LayerException& exception : layer_exceptions()) {
-    const std::string written = "\"" + std::string(exception.header) + "\"";
-    const bool needed = std::any_of(unforgiven.begin(), unforgiven.end(), [&](const Violation& v) {
-      return v.path == exception.file && v.include == written;
-    });
-    if (!needed) stale.push_back(exception);
-  }
-  return stale;
+  return check_tree(files);
 }
 
 }  // namespace allot::arch

@@ -12,15 +12,12 @@
 // folder is the layer it uses. A layer may always use itself. A header of an
 // implementation folder may be included only from that folder and from `app`,
 // the one place where implementations are chosen; every other file uses the
-// ports (store/store.h, backends/executor.h, backends/node_health.h). Pure
-// layers (scheduler, authz, accounting, governance) may not include headers
-// that do I/O, start threads or read a clock, and, like base and model, use no
-// third-party header: only the C++ standard library.
-//
-// Known breaches are listed by name (file -> header, with the reason and the
-// step that removes them): find_violations() forgives exactly those pairs, and
-// stale_exceptions() names the ones the tree no longer needs, so that the list
-// can only shrink.
+// ports (store/store.h, backends/executor.h, backends/stepped_executor.h, backends/node_health.h).
+// Pure layers (scheduler, authz, accounting, governance) may not include headers that do I/O, start
+// threads or read a clock, and, like base and model, use no third-party header: only the C++
+// standard library. Nothing is forgiven: the last named breach (the simulator holding the sim
+// backend by its concrete type) went when the backend moved behind the
+// SteppedExecutor port.
 #pragma once
 
 #include <string>
@@ -41,13 +38,6 @@ struct Violation {
   [[nodiscard]] std::string to_string() const;
 };
 
-// One forgiven include: `file` (relative to src/) may include `header`.
-struct LayerException {
-  std::string_view file;    // "service/simulation/simulation_loop.h"
-  std::string_view header;  // "backends/sim/virtual_executor.h"
-  std::string_view why;     // the reason, and the step of the work that removes it
-};
-
 // The layers a file of `layer` may include, itself excluded; empty for an
 // unknown layer (a folder missing from the table). An implementation folder
 // ("backends/sim") answers for its layer's row.
@@ -64,16 +54,7 @@ bool is_implementation(std::string_view folder);
 // even when the table does not know it; empty for a path with no folder.
 std::string_view layer_of(std::string_view path);
 
-// The named exceptions of the table.
-const std::vector<LayerException>& layer_exceptions();
-
-// Every include of `files` that the table forbids, in file and line order,
-// less the pairs of layer_exceptions().
+// Every include of `files` that the table forbids, in file and line order.
 std::vector<Violation> find_violations(const std::vector<SourceFile>& files);
-
-// The exceptions that forgive nothing in `files`: the file no longer includes
-// the header, or the include is allowed anyway. Empty on a tree that needs
-// every exception.
-std::vector<LayerException> stale_exceptions(const std::vector<SourceFile>& files);
 
 }  // namespace allot::arch

@@ -36,18 +36,6 @@ TEST(Layering, SourceTreeFollowsTheLayerTable) {
                                   << describe(violations);
 }
 
-TEST(Layering, EveryNamedExceptionIsStillNeeded) {
-  Result<std::vector<SourceFile>> files = scan_source_tree(ALLOT_SOURCE_DIR "/src");
-  ASSERT_TRUE(files.ok()) << files.status().to_string();
-
-  // The list may only shrink: an exception the tree no longer needs is removed
-  // from tests/arch/layer_rules.cc in the change that makes it stale.
-  for (const LayerException& stale : stale_exceptions(*files)) {
-    ADD_FAILURE() << "stale exception in tests/arch/layer_rules.cc: src/" << stale.file
-                  << " no longer needs to include \"" << stale.header << "\"; remove it";
-  }
-}
-
 TEST(Layering, ScanSeesTheFinishedLayers) {
   Result<std::vector<SourceFile>> files = scan_source_tree(ALLOT_SOURCE_DIR "/src");
   ASSERT_TRUE(files.ok()) << files.status().to_string();
@@ -149,8 +137,7 @@ constexpr LayerEdge kEdges[] = {
     {"api/a.h", "service/b.h", false},
     {"service/a.h", "scheduler/b.h", true},
     {"service/a.h", "store/b.h", true},
-    // The service sees the ports, never an implementation (layer_exceptions() names the
-    // one breach still in the tree).
+    // The service sees the ports, never an implementation.
     {"service/a.h", "backends/sim/b.h", false},
     {"service/a.h", "backends/executor.h", true},
     {"service/a.h", "store/store.h", true},
@@ -280,7 +267,7 @@ TEST(LayerRules, ImplementationsMayNotIncludeEachOther) {
             "src/backends/sim/a.cc:7: #include \"backends/local/local_executor.h\": "
             "'backends/local' is an implementation; only app/ (which chooses implementations) "
             "and backends/local/ itself may include it: use the ports (backends/executor.h, "
-            "backends/node_health.h)");
+            "backends/stepped_executor.h, backends/node_health.h)");
 }
 
 TEST(LayerRules, MessagesNameTheImplementationFolder) {
@@ -333,41 +320,6 @@ TEST(LayerRules, LayerOfAPathKnowsImplementationFolders) {
   EXPECT_FALSE(is_known_layer("store/memory"));  // MemoryStore lives in store/ itself
   EXPECT_FALSE(is_implementation("store"));
   EXPECT_EQ(allowed_layers("backends/local"), allowed_layers("backends"));
-}
-
-TEST(LayerExceptions, ForgiveExactlyTheNamedInclude) {
-  ASSERT_FALSE(layer_exceptions().empty());
-  const LayerException& named = layer_exceptions().front();
-  const std::string file(named.file);
-  const std::string header(named.header);
-
-  EXPECT_TRUE(find_violations(file_including(file, header)).empty());
-  // The same header from a sibling file, or another header of the same folder, is not forgiven.
-  EXPECT_EQ(find_violations(file_including(file + ".other.cc", header)).size(), 1U);
-  EXPECT_EQ(
-      find_violations(file_including(file, std::string(layer_of(header)) + "/other.h")).size(), 1U);
-}
-
-TEST(LayerExceptions, EachIsExplainedAndForgivesABreach) {
-  for (const LayerException& exception : layer_exceptions()) {
-    EXPECT_FALSE(exception.why.empty()) << exception.file;
-    // Without the exception the include would be a violation; otherwise it is not needed.
-    const std::string file(exception.file);
-    const std::string header(exception.header);
-    EXPECT_EQ(stale_exceptions(file_including(file, header)).size(), layer_exceptions().size() - 1)
-        << file << " -> " << header;
-  }
-}
-
-TEST(LayerExceptions, AnExceptionTheTreeNoLongerNeedsIsStale) {
-  // A tree where the file exists but includes only ports: every exception is stale.
-  std::vector<SourceFile> files;
-  for (const LayerException& exception : layer_exceptions()) {
-    files.push_back({std::string(exception.file), {{1, "backends/executor.h", false}}});
-  }
-
-  EXPECT_EQ(stale_exceptions(files).size(), layer_exceptions().size());
-  EXPECT_EQ(stale_exceptions({}).size(), layer_exceptions().size());
 }
 
 TEST(LayerRules, TableNamesTheAllowedLayers) {

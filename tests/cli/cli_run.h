@@ -4,8 +4,10 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "backends/sim/virtual_executor.h"
 #include "cli/verbs/cli_app.h"
 
 namespace allot::cli::testing {
@@ -23,7 +25,9 @@ inline CliOutcome run_allot(const std::vector<std::string>& args,
   std::ostringstream err;
   std::istringstream in(stdin_text);
   CliOutcome outcome;
-  outcome.exit_code = run_cli(args, CliIo{out, err, &in});
+  // The simulator's executor as app/allot_main.cc chooses it.
+  CliIo io{.out = out, .err = err, .in = &in, .simulator = sim::virtual_executor_factory()};
+  outcome.exit_code = run_cli(args, std::move(io));
   outcome.out = out.str();
   outcome.err = err.str();
   return outcome;

@@ -6,6 +6,7 @@
 
 #include "model/node_inventory.h"
 #include "scheduler/fair_share.h"
+#include "scheduler/team_ceiling.h"
 
 namespace allot {
 namespace {
@@ -94,6 +95,27 @@ TEST(QuotaTree, UngovernedResourcesAlwaysFit) {
   const CompiledPolicy policy = tree_policy();
   QuotaTree tree(policy);
   EXPECT_TRUE(tree.fits(TeamIndex(kC), kH100, ResourceVector(0, 1'000'000, 0)));
+}
+
+// team_ceiling.h: what a backend that enforces its own limits must allow.
+TEST(TeamCeiling, IsNominalPlusWhatTheCohortsCanLendWithinTheBorrowingLimit) {
+  const CompiledPolicy policy = tree_policy();
+  const auto gpu_ceiling = [&](int32_t team) {
+    return team_ceiling(policy, TeamIndex(team)).at(0).amount;
+  };
+
+  EXPECT_EQ(gpu_ceiling(kA), 36);  // no borrowingLimit: everything, its own 10 included
+  EXPECT_EQ(gpu_ceiling(kB), 8);   // 6 + borrowingLimit 2
+  EXPECT_EQ(gpu_ceiling(kC), 30);  // 20 + the 4 that a lends + the 6 of b
+}
+
+TEST(TeamCeiling, NamesOnlyGovernedResources) {
+  const CompiledPolicy policy = tree_policy();
+
+  const std::vector<ResourceCeiling> ceiling = team_ceiling(policy, TeamIndex(kB));
+
+  ASSERT_EQ(ceiling.size(), 1u) << "cpu and memory are declared by no quota";
+  EXPECT_EQ(ceiling[0], (ResourceCeiling{kH100, Resource::kGpu, 8}));
 }
 
 TEST(FairShare, ShareAfterEqualsTheShareOnceTheUsageIsAdded) {

@@ -32,11 +32,11 @@ TEST_F(CallerRightsTest, EveryWorkloadUseCaseDeniesANonAdminAndChangesNothing) {
   apply_policy();
   submit(workload_yaml("a", "prod", 1), "prod");
   WorkloadService& workloads = plane_->workloads();
-  const uint64_t uid = workloads.allocate_uid();
-  const Result<Workload> b = decode_workload_submission(workload_yaml("b", "prod", 1), "prod", uid);
+  const WorkloadId id = workloads.allocate_id();
+  const Result<Workload> b = decode_workload_submission(workload_yaml("b", "prod", 1), "prod", id);
   ASSERT_TRUE(b.ok());
 
-  EXPECT_EQ(workloads.create(kNobody, *b, uid).status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(workloads.create(kNobody, *b, id).status().code(), ErrorCode::kPermissionDenied);
   EXPECT_EQ(workloads.cancel(kNobody, "prod", "a").status().code(), ErrorCode::kPermissionDenied);
   EXPECT_EQ(workloads.remove(kNobody, "prod", "a").code(), ErrorCode::kPermissionDenied);
   EXPECT_EQ(workloads.list(kNobody, {}).status().code(), ErrorCode::kPermissionDenied);

@@ -34,10 +34,9 @@ class ControlPlaneCalls {
     return plane_.policies().apply(caller_, parsed, dry_run);
   }
   Result<std::string> create_workload(const std::string& ns, std::string_view manifest) {
-    const uint64_t uid = plane_.workloads().allocate_uid();
-    ALLOT_ASSIGN_OR_RETURN(Workload workload, decode_workload_submission(manifest, ns, uid));
-    ALLOT_ASSIGN_OR_RETURN(StoredWorkload stored,
-                           plane_.workloads().create(caller_, workload, uid));
+    const WorkloadId id = plane_.workloads().allocate_id();
+    ALLOT_ASSIGN_OR_RETURN(Workload workload, decode_workload_submission(manifest, ns, id));
+    ALLOT_ASSIGN_OR_RETURN(StoredWorkload stored, plane_.workloads().create(caller_, workload, id));
     return *stored;
   }
   Result<nlohmann::json> cancel_workload(const std::string& ns, const std::string& name) {

@@ -8,6 +8,7 @@
 
 #include "api/manifest_parser.h"
 #include "api/trace_reader.h"
+#include "scenario_fixture.h"
 #include "service/simulation/guarantee_tracker.h"
 #include "service/simulation/simulation_runner.h"
 #include "service/simulation/trace_arrivals.h"
@@ -15,6 +16,8 @@
 
 namespace allot {
 namespace {
+
+using testing::virtual_options;
 
 // Two 8-GPU nodes; alpha and beta own one each and lend it in one cohort.
 // RECLAIM is alpha's reclaimWithinCohort.
@@ -64,7 +67,8 @@ constexpr std::string_view kJobs =
     "0,1000,8,beta\n"
     "100,50,8,alpha\n";
 
-SimulationReport replay_with(std::string_view reclaim, SimulationOptions options = {}) {
+SimulationReport replay_with(std::string_view reclaim,
+                             SimulationOptions options = virtual_options()) {
   std::string yaml(kCohort);
   yaml.replace(yaml.find("RECLAIM"), 7, reclaim);
   Result<ManifestBundle> bundle = parse_manifests(yaml);
@@ -105,7 +109,7 @@ TEST(GuaranteeCompliance, LentQuotaThatCannotBeReclaimedIsAViolation) {
 }
 
 TEST(GuaranteeCompliance, SkippingIdleCyclesCountsTheSameCycles) {
-  SimulationOptions every_cycle;
+  SimulationOptions every_cycle = virtual_options();
   every_cycle.skip_idle_cycles = false;
   for (const std::string_view reclaim : {"Any", "Never"}) {
     const SimulationReport skipping = replay_with(reclaim);

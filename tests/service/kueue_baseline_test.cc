@@ -12,10 +12,12 @@
 namespace allot {
 namespace {
 
+using testing::virtual_options;
+
 TEST(KueueBaseline, MeetsTheGoalsOfTheIssue) {
   const testing::LoadedScenario loaded = testing::load_example("kueue-baseline");
   testing::PlanInvariants invariants(loaded.policy);
-  SimulationOptions options;
+  SimulationOptions options = virtual_options();
   invariants.attach(options);
   Result<SimulationReport> result = run_simulation(loaded.policy, loaded.scenario, options);
   ASSERT_TRUE(result.ok()) << result.status().to_string();

@@ -8,6 +8,7 @@ namespace {
 
 using testing::parse_scenario;
 using testing::record_of;
+using testing::virtual_options;
 
 // A 16-GPU gang on both nodes of a pool; node pool-1 fails at 20s and comes
 // back at 30s. A second 16-GPU gang that arrived at 5s must not overtake the
@@ -40,7 +41,7 @@ spec:
 TEST(SimulationNodeFailure, EvictedWorkloadResumesFromItsCheckpointAtItsOriginalPlace) {
   const testing::LoadedScenario loaded = parse_scenario(node_failure_scenario(true));
   testing::PlanInvariants invariants(loaded.policy);
-  SimulationOptions options;
+  SimulationOptions options = virtual_options();
   invariants.attach(options);
   Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario, options);
   ASSERT_TRUE(report.ok()) << report.status().to_string();
@@ -60,7 +61,8 @@ TEST(SimulationNodeFailure, EvictedWorkloadResumesFromItsCheckpointAtItsOriginal
 
 TEST(SimulationNodeFailure, EvictedWorkloadWithoutCheckpointStartsOver) {
   const testing::LoadedScenario loaded = parse_scenario(node_failure_scenario(false));
-  Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario);
+  Result<SimulationReport> report =
+      run_simulation(loaded.policy, loaded.scenario, virtual_options());
   ASSERT_TRUE(report.ok()) << report.status().to_string();
   const WorkloadRecord& gang = record_of(*report, "gang");
   EXPECT_EQ(gang.restarts, 1);
@@ -71,7 +73,8 @@ TEST(SimulationNodeFailure, EvictedWorkloadWithoutCheckpointStartsOver) {
 TEST(SimulationNodeFailure, UnknownNodeInAnEventIsAnError) {
   testing::LoadedScenario loaded = parse_scenario(node_failure_scenario(true));
   loaded.scenario.node_events[0].node = "pool-9";
-  Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario);
+  Result<SimulationReport> report =
+      run_simulation(loaded.policy, loaded.scenario, virtual_options());
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.status().code(), ErrorCode::kNotFound);
   EXPECT_NE(report.status().message().find("pool-9"), std::string::npos);

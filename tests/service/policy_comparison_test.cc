@@ -9,6 +9,7 @@
 
 #include "api/manifest_parser.h"
 #include "api/trace_reader.h"
+#include "backends/sim/virtual_executor.h"
 #include "hard_quota_policy.h"
 
 namespace allot {
@@ -43,6 +44,7 @@ std::vector<TraceJob> jobs(std::string_view text = kJobs) {
 StudyOptions options() {
   StudyOptions study;
   study.trace_origin = "jobs.csv";
+  study.executor = sim::virtual_executor_factory();
   return study;
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/sim/virtual_executor.h"
 #include "model/node_inventory.h"
 
 namespace allot::testing {
@@ -60,6 +61,12 @@ const ClassMetrics& class_of(const SimulationReport& report, std::string_view na
 }
 
 PlanInvariants::PlanInvariants(const Policy& policy) : nodes_(expand_node_pools(policy)) {}
+
+SimulationOptions virtual_options() {
+  SimulationOptions options;
+  options.executor = sim::virtual_executor_factory();
+  return options;
+}
 
 void PlanInvariants::attach(SimulationOptions& options) {
   options.on_cycle = [this](const Snapshot& snapshot, const Plan& plan) { check(snapshot, plan); };

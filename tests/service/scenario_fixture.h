@@ -54,6 +54,10 @@ const WorkloadRecord& record_of(const SimulationReport& report, std::string_view
 const TeamMetrics& team_of(const SimulationReport& report, std::string_view name);
 const ClassMetrics& class_of(const SimulationReport& report, std::string_view name);
 
+// Options that run the simulated pods on the sim backend's VirtualExecutor
+// (what app/ chooses for `allot simulate`).
+SimulationOptions virtual_options();
+
 // Checks every plan against the invariants any correct plan satisfies:
 // admissions are of pending workloads, victims are admitted and not yet
 // terminating, nothing is admitted twice, pods land on schedulable nodes and

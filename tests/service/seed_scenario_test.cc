@@ -11,6 +11,7 @@ namespace allot {
 namespace {
 
 using testing::record_of;
+using testing::virtual_options;
 
 constexpr double kCycleS = 1.0;
 constexpr double kGraceS = 30.0;  // batch's preemptionGracePeriod
@@ -21,7 +22,7 @@ class SeedScenario : public ::testing::Test {
   static void SetUpTestSuite() {
     suite_scenario = testing::load_example("seed-reclaim");
     testing::PlanInvariants invariants(suite_scenario.policy);
-    SimulationOptions options;
+    SimulationOptions options = virtual_options();
     invariants.attach(options);
     Result<SimulationReport> report =
         run_simulation(suite_scenario.policy, suite_scenario.scenario, options);
@@ -84,7 +85,7 @@ TEST_F(SeedScenario, EverythingFinishesAndPreemptedSweepsResumeFromCheckpoints) 
 }
 
 TEST_F(SeedScenario, SteppingEveryCycleGivesTheSameReport) {
-  SimulationOptions every_cycle;
+  SimulationOptions every_cycle = virtual_options();
   every_cycle.skip_idle_cycles = false;
   Result<SimulationReport> stepping =
       run_simulation(suite_scenario.policy, suite_scenario.scenario, every_cycle);

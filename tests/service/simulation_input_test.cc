@@ -7,6 +7,7 @@ namespace allot {
 namespace {
 
 using testing::parse_scenario;
+using testing::virtual_options;
 
 const std::string kPolicy = std::string(testing::kTwoNodePool) + R"(
 apiVersion: allot/v1
@@ -32,7 +33,8 @@ TEST(SimulationInput, AWorkloadThePolicyRejectsFailsTheRunNamingIt) {
     - {at: 0s, name: typo, namespace: small, priorityClass: urgent, runtime: 1s,
        podSets: [{resources: {gpu: 1}}]}
 )"));
-  Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario);
+  Result<SimulationReport> report =
+      run_simulation(loaded.policy, loaded.scenario, virtual_options());
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.status().to_string().find("Workload/small/typo"), std::string::npos)
       << report.status().to_string();
@@ -43,7 +45,8 @@ TEST(SimulationInput, AWorkloadOfAnUnknownNamespaceFailsTheRun) {
     - {at: 0s, name: stray, namespace: nobody, priorityClass: normal, runtime: 1s,
        podSets: [{resources: {gpu: 1}}]}
 )"));
-  Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario);
+  Result<SimulationReport> report =
+      run_simulation(loaded.policy, loaded.scenario, virtual_options());
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.status().to_string().find("Workload/nobody/stray"), std::string::npos)
       << report.status().to_string();
@@ -56,7 +59,8 @@ TEST(SimulationInput, DuplicateWorkloadNamesAreRejected) {
     - {at: 1s, name: twin, namespace: small, priorityClass: normal, runtime: 1s,
        podSets: [{resources: {gpu: 1}}]}
 )"));
-  Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario);
+  Result<SimulationReport> report =
+      run_simulation(loaded.policy, loaded.scenario, virtual_options());
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(report.status().message().find("small/twin"), std::string::npos);
@@ -68,7 +72,8 @@ TEST(SimulationInput, AZeroCycleIsRejected) {
        podSets: [{resources: {gpu: 1}}]}
 )"));
   loaded.scenario.cycle = Duration();
-  Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario);
+  Result<SimulationReport> report =
+      run_simulation(loaded.policy, loaded.scenario, virtual_options());
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.status().code(), ErrorCode::kInvalidArgument);
 }
@@ -80,9 +85,9 @@ TEST(SimulationInput, WorkloadBeyondItsTeamsQuotaIsReportedAsNeverAdmitted) {
     - {at: 0s, name: too-big, namespace: small, priorityClass: normal, runtime: 10s,
        podSets: [{count: 2, resources: {gpu: 8}}]}
 )"));
-  SimulationOptions every_cycle;
+  SimulationOptions every_cycle = virtual_options();
   every_cycle.skip_idle_cycles = false;  // the guard must also stop a stepping run
-  for (const SimulationOptions& options : {SimulationOptions{}, every_cycle}) {
+  for (const SimulationOptions& options : {virtual_options(), every_cycle}) {
     Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario, options);
     ASSERT_TRUE(report.ok()) << report.status().to_string();
     EXPECT_EQ(report->never_admitted, std::vector<std::string>{"small/too-big"});
@@ -97,7 +102,8 @@ TEST(SimulationInput, WorkloadBeyondItsTeamsQuotaIsReportedAsNeverAdmitted) {
 
 TEST(SimulationInput, AnEmptyScenarioGivesAnEmptyReport) {
   testing::LoadedScenario loaded = parse_scenario(with_scenario("    []\n"));
-  Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario);
+  Result<SimulationReport> report =
+      run_simulation(loaded.policy, loaded.scenario, virtual_options());
   ASSERT_TRUE(report.ok()) << report.status().to_string();
   EXPECT_TRUE(report->workloads.empty());
   EXPECT_EQ(report->wall_s, 0.0);
@@ -113,7 +119,7 @@ TEST(SimulationInput, ARunThatDoesNotSettleFailsInsteadOfHanging) {
     - {at: 0s, name: next, namespace: small, priorityClass: normal, runtime: 1s,
        podSets: [{resources: {gpu: 8}}]}
 )"));
-  SimulationOptions options;
+  SimulationOptions options = virtual_options();
   options.skip_idle_cycles = false;
   options.max_cycles = 100;
   Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario, options);

@@ -13,6 +13,7 @@ using testing::parse_scenario;
 using testing::PlanInvariants;
 using testing::record_of;
 using testing::team_of;
+using testing::virtual_options;
 
 // Shared policy head: one flavor, `NODES` nodes of 8 GPUs, cycle 1s.
 constexpr std::string_view kTwoNodes = R"(
@@ -86,7 +87,8 @@ spec:
        podSets: [{count: 2, resources: {gpu: 8}}]}
 )";
 
-SimulationReport run_ok(const LoadedScenario& loaded, const SimulationOptions& options = {}) {
+SimulationReport run_ok(const LoadedScenario& loaded,
+                        const SimulationOptions& options = virtual_options()) {
   Result<SimulationReport> report = run_simulation(loaded.policy, loaded.scenario, options);
   EXPECT_TRUE(report.ok()) << report.status().to_string();
   return report.ok() ? *report : SimulationReport{};
@@ -100,7 +102,7 @@ SimulationReport without_cycle_count(SimulationReport report) {
 TEST(SimulationRunner, ThreeJobsOnTwoNodesHaveTheExpectedTimes) {
   const LoadedScenario loaded = parse_scenario(kThreeJobs);
   PlanInvariants invariants(loaded.policy);
-  SimulationOptions options;
+  SimulationOptions options = virtual_options();
   invariants.attach(options);
   const SimulationReport report = run_ok(loaded, options);
   EXPECT_TRUE(invariants.violations().empty()) << invariants.violations().front();
@@ -144,7 +146,7 @@ TEST(SimulationRunner, ThreeJobsOnTwoNodesHaveTheExpectedTimes) {
 TEST(SimulationRunner, SkippingIdleCyclesDoesNotChangeTheResults) {
   for (const std::string& yaml : {kThreeJobs, kMinRuntime}) {
     const LoadedScenario loaded = parse_scenario(yaml);
-    SimulationOptions every_cycle;
+    SimulationOptions every_cycle = virtual_options();
     every_cycle.skip_idle_cycles = false;
     const SimulationReport skipping = run_ok(loaded);
     const SimulationReport stepping = run_ok(loaded, every_cycle);
@@ -164,7 +166,7 @@ TEST(SimulationRunner, TwoRunsGiveIdenticalReportsAndCsv) {
 TEST(SimulationRunner, PreemptionWaitsForMinRuntimeThenTheGracePeriod) {
   const LoadedScenario loaded = parse_scenario(kMinRuntime);
   PlanInvariants invariants(loaded.policy);
-  SimulationOptions options;
+  SimulationOptions options = virtual_options();
   invariants.attach(options);
   const SimulationReport report = run_ok(loaded, options);
   EXPECT_TRUE(invariants.violations().empty()) << invariants.violations().front();

@@ -17,6 +17,7 @@ namespace allot {
 namespace {
 
 using testing::kHardQuota;
+using testing::virtual_options;
 
 // Submit times start at 1000 s on the trace's axis: virtual time 0.
 constexpr std::string_view kFiveJobs =
@@ -41,7 +42,8 @@ struct Replay {
 };
 
 Replay replay(const std::vector<TraceJob>& jobs, const Policy& policy,
-              const TraceArrivalOptions& arrival_options, SimulationOptions options = {}) {
+              const TraceArrivalOptions& arrival_options,
+              SimulationOptions options = virtual_options()) {
   Result<TraceArrivals> arrivals = trace_arrivals(jobs, policy, arrival_options);
   EXPECT_TRUE(arrivals.ok()) << arrivals.status().to_string();
   Result<SimulationReport> report = run_simulation(policy, arrivals->arrivals, {}, kCycle, options);
@@ -161,7 +163,7 @@ void check_invariants(const char* policy_file, const char* from, const char* to)
   }
   testing::PlanInvariants invariants(policy);
   TeamLimits limits(policy, capacity);
-  SimulationOptions options;
+  SimulationOptions options = virtual_options();
   options.on_cycle = [&](const Snapshot& snapshot, const Plan& plan) {
     invariants.check(snapshot, plan);
     limits.check(snapshot);

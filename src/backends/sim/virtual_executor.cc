@@ -1,96 +1,130 @@
 #include "backends/sim/virtual_executor.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "base/check.h"
 
 namespace allot::sim {
+namespace {
 
-void VirtualExecutor::observe(Timestamp now) {
-  ALLOT_CHECK(now >= last_seen_);
-  last_seen_ = now;
+constexpr int kStopSignal = 15;  // SIGTERM: what a real stop sends first
+constexpr int kCannotStart = 127;
+
+SimWorkId work_of(WorkloadId workload) { return SimWorkId(workload.value()); }
+
+}  // namespace
+
+VirtualExecutor::VirtualExecutor(PodEventSink& sink, VirtualWorkModel model)
+    : sink_(sink), model_(std::move(model)) {
+  ALLOT_CHECK(model_ != nullptr);
 }
 
-void VirtualExecutor::start(SimWorkId work, Duration remaining, bool checkpointed, Timestamp now) {
-  ALLOT_CHECK(work.valid());
-  ALLOT_CHECK(!is_running(work));
-  ALLOT_CHECK(remaining >= Duration());
-  observe(now);
-  Run run;
-  run.started_at = now;
-  run.remaining_at_start = remaining;
-  run.checkpointed = checkpointed;
-  run.natural_end = now + remaining;
-  schedule_.emplace(run.end().ms(), work.value());
-  runs_.emplace(work.value(), run);
-}
-
-void VirtualExecutor::stop(SimWorkId work, Duration grace, Timestamp now) {
-  ALLOT_CHECK(grace >= Duration());
-  observe(now);
-  auto it = runs_.find(work.value());
-  ALLOT_CHECK(it != runs_.end());
-  Run& run = it->second;
-  const Timestamp requested = now + grace;
-  if (requested >= run.stop_at) {
-    return;  // an earlier stop request already stands
+void VirtualExecutor::launch(const WorkloadLaunch& launch) {
+  std::vector<PodEvent> events;
+  {
+    MutexLock lock(mu_);
+    auto [it, first_launch] = work_.try_emplace(launch.workload.value());
+    Work& work = it->second;
+    if (first_launch) {
+      work.model = model_(launch);
+      work.remaining = work.model.runtime;
+    }
+    if (!work.pods.empty() || runs_.is_running(work_of(launch.workload))) return;  // runs already
+    for (const PlacedPod& pod : launch.pods) {
+      work.pod_slots = std::max(work.pod_slots, pod.index + 1);
+      PodEvent event;
+      event.pod = {launch.workload, pod.index};
+      if (!work.model.launch_error.empty()) {
+        event.phase = PodPhase::kExited;
+        event.exit_code = kCannotStart;
+        event.launch_error = work.model.launch_error;
+      } else {
+        work.pods.push_back(pod.index);
+      }
+      events.push_back(std::move(event));
+    }
+    if (!work.pods.empty()) {
+      runs_.start(work_of(launch.workload), work.remaining, work.model.checkpointed, now_);
+    }
   }
-  schedule_.erase({run.end().ms(), work.value()});
-  run.stop_at = requested;
-  schedule_.emplace(run.end().ms(), work.value());
+  report(events);
 }
 
-bool VirtualExecutor::is_stopping(SimWorkId work) const {
-  auto it = runs_.find(work.value());
-  ALLOT_CHECK(it != runs_.end());
-  return it->second.stop_at != Timestamp::infinite_future();
+void VirtualExecutor::stop(WorkloadId workload, Duration grace) {
+  MutexLock lock(mu_);
+  if (!workload.valid() || !runs_.is_running(work_of(workload))) return;
+  runs_.stop(work_of(workload), std::max(grace, Duration()), now_);
 }
 
-Timestamp VirtualExecutor::end_time(SimWorkId work) const {
-  auto it = runs_.find(work.value());
-  ALLOT_CHECK(it != runs_.end());
-  return it->second.end();
-}
-
-Duration VirtualExecutor::remaining_at(SimWorkId work, Timestamp now) const {
-  auto it = runs_.find(work.value());
-  ALLOT_CHECK(it != runs_.end());
-  const Run& run = it->second;
-  if (now >= run.natural_end) {
-    return Duration();
+Result<std::string> VirtualExecutor::read_log(PodId pod, int64_t /*offset*/,
+                                              int64_t /*max_bytes*/) {
+  MutexLock lock(mu_);
+  auto it = work_.find(pod.workload.value());
+  if (it == work_.end() || pod.index < 0 || pod.index >= it->second.pod_slots) {
+    return not_found("pod " + std::to_string(pod.index) + " of workload " +
+                     std::to_string(pod.workload.value()) + " never ran here");
   }
-  return run.natural_end - now;
+  return std::string();  // virtual pods write nothing
+}
+
+std::string VirtualExecutor::log_location(PodId /*pod*/) const { return {}; }
+
+Timestamp VirtualExecutor::now() const {
+  MutexLock lock(mu_);
+  return now_;
 }
 
 Timestamp VirtualExecutor::next_event_time() const {
-  if (schedule_.empty()) {
-    return Timestamp::infinite_future();
-  }
-  return Timestamp::from_millis(schedule_.begin()->first);
+  MutexLock lock(mu_);
+  return runs_.next_event_time();
 }
 
-std::vector<SimEvent> VirtualExecutor::take_due(Timestamp now) {
-  observe(now);
-  std::vector<SimEvent> events;
-  while (!schedule_.empty() && schedule_.begin()->first <= now.ms()) {
-    const uint64_t id = schedule_.begin()->second;
-    schedule_.erase(schedule_.begin());
-    auto it = runs_.find(id);
-    ALLOT_CHECK(it != runs_.end());
-    const Run& run = it->second;
-    SimEvent event;
-    event.work = SimWorkId(id);
-    event.at = run.end();
-    event.started_at = run.started_at;
-    if (run.natural_end <= run.stop_at) {
-      event.kind = SimEventKind::kCompleted;
-    } else {
-      event.kind = SimEventKind::kStopped;
-      const Duration ran = run.stop_at - run.started_at;
-      event.remaining = run.checkpointed ? run.remaining_at_start - ran : run.remaining_at_start;
+// One instant at a time, so that a sink which launches or stops work while an
+// event is reported acts at that event's time.
+void VirtualExecutor::advance_to(Timestamp time) {
+  while (true) {
+    std::vector<PodEvent> events;
+    {
+      MutexLock lock(mu_);
+      ALLOT_CHECK(time >= now_);
+      const Timestamp next = runs_.next_event_time();
+      if (next > time) {
+        now_ = time;
+        return;
+      }
+      now_ = next;
+      for (const SimEvent& ended : runs_.take_due(next)) {
+        Work& work = work_.at(ended.work.value());
+        const bool completed = ended.kind == SimEventKind::kCompleted;
+        work.remaining = ended.remaining;
+        for (int32_t index : work.pods) {
+          PodEvent event;
+          event.pod = {WorkloadId(ended.work.value()), index};
+          event.phase = PodPhase::kExited;
+          if (completed) {
+            event.exit_code = work.model.exit_code;
+          } else {
+            event.signal = kStopSignal;
+            event.stopped = true;
+          }
+          events.push_back(std::move(event));
+        }
+        work.pods.clear();
+      }
     }
-    runs_.erase(it);
-    events.push_back(event);
+    report(events);
   }
-  return events;
+}
+
+void VirtualExecutor::report(const std::vector<PodEvent>& events) {
+  for (const PodEvent& event : events) sink_.on_pod_event(event);
+}
+
+SteppedExecutorFactory virtual_executor_factory() {
+  return [](PodEventSink& sink, VirtualWorkModel model) -> std::unique_ptr<SteppedExecutor> {
+    return std::make_unique<VirtualExecutor>(sink, std::move(model));
+  };
 }
 
 }  // namespace allot::sim

@@ -13,6 +13,8 @@
 #include <istream>
 #include <ostream>
 
+#include "service/simulation/simulation_options.h"
+
 namespace CLI {  // NOLINT(readability-identifier-naming): CLI11's own namespace
 class App;
 }  // namespace CLI
@@ -24,6 +26,8 @@ struct CliIo {
   std::ostream& err;  // errors and warnings
   // What `-f -` reads (apply, submit); nullptr: the process's standard input.
   std::istream* in = nullptr;
+  // The executor on virtual time that `simulate` runs pods on (app/ chooses it).
+  SteppedExecutorFactory simulator;
 };
 
 class Command {

@@ -34,7 +34,9 @@ Result<SimulationReport> simulate_file(const std::string& path, CliIo& io) {
            << " Workload document(s) ignored: only the Scenario's arrivals are simulated\n";
   }
   ALLOT_RETURN_IF_ERROR(validate_policy(bundle.policy));
-  return run_simulation(bundle.policy, *bundle.scenario);
+  SimulationOptions options;
+  options.executor = io.simulator;
+  return run_simulation(bundle.policy, *bundle.scenario, options);
 }
 
 Status write_file(const std::string& path, const std::string& content, const std::string& what) {
@@ -111,6 +113,7 @@ Result<PolicyComparison> replay_with_progress(const TraceFlags& flags, const std
       bar.update("policy " + policy, arrived, total);
     };
   }
+  request.executor = io.simulator;
   Result<PolicyComparison> comparison = run_trace_study(request);
   bar.finish();
   return comparison;

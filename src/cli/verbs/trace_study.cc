@@ -58,6 +58,7 @@ Result<PolicyComparison> run_trace_study(const TraceStudyRequest& request) {
   options.trace_origin = request.trace_path;
   options.on_progress = request.on_progress;
   options.stopwatch = steady_seconds;
+  options.executor = request.executor;
   return compare_policies(jobs, policies, options);
 }
 

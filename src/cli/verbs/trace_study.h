@@ -37,6 +37,7 @@ struct TraceStudyRequest {
   std::optional<std::string> namespace_prefix;
   // Called while a policy replays: its name, jobs arrived so far, jobs in total.
   PolicyProgressObserver on_progress;
+  SteppedExecutorFactory executor;  // the simulator's (CliIo::simulator)
 };
 
 Result<PolicyComparison> run_trace_study(const TraceStudyRequest& request);

@@ -5,7 +5,7 @@
 namespace allot {
 
 void ActionRunner::carry_out(Actions actions) {
-  for (const StopAction& stop : actions.stops) executor_.stop(WorkloadId(stop.uid), stop.grace);
+  for (const StopAction& stop : actions.stops) executor_.stop(stop.workload, stop.grace);
   for (const WorkloadLaunch& launch : actions.launches) executor_.launch(launch);
 }
 

@@ -40,8 +40,8 @@ bool to_admitted(const LiveWorkload& live, const CompiledPolicy& policy, Timesta
   out.max_runtime = live.request.max_runtime;
   out.flavor = policy.flavor_by_name(status.flavor);
   out.pod_sets = live.request.pod_sets;
-  out.terminating = status.stopping;
-  if (live.preempting_for != 0) out.preempted_for = WorkloadId(live.preempting_for);
+  out.terminating = live.run.stopping();
+  out.preempted_for = live.run.preempting_for;
   if (!out.flavor.valid() || status.pod_sets.size() != out.pod_sets.size()) return false;
   for (const PodSetStatus& pod_set : status.pod_sets) {
     PodSetAssignment assignment;
@@ -56,59 +56,59 @@ bool to_admitted(const LiveWorkload& live, const CompiledPolicy& policy, Timesta
   return true;
 }
 
-void stop_workload(LiveWorkload& live, StopIntent intent, Duration grace, Actions& actions) {
-  live.stop = intent;
+// The workload's pods stop with `grace`; its run already says why.
+void stop_pods(LiveWorkload& live, Duration grace, Actions& actions) {
   live.doc.status.stopping = true;
-  actions.stops.push_back({live.uid(), grace});
+  actions.stops.push_back({live.id(), grace});
 }
 
-void preempt(const Preemption& preemption, ServerState& state, Timestamp now, WriteBatch& batch,
-             Actions& actions) {
-  LiveWorkload* victim = state.workloads.find(preemption.victim.value());
-  const LiveWorkload* beneficiary = state.workloads.find(preemption.beneficiary.value());
-  if (victim == nullptr || victim->stop != StopIntent::kNone) return;
-  const std::string by = beneficiary ? beneficiary->key() : "another workload";
-  victim->preempted_by = preemption.beneficiary.value();
-  victim->preempting_for = preemption.beneficiary.value();
-  victim->doc.status.preempted_by = by;
-  victim->released = preemption.grace_period.ms() <= 0;
-  stop_workload(*victim, StopIntent::kPreempt, preemption.grace_period, actions);
-  note(*victim, "Warning", "Preempting",
-       "preempted by " + by + " (" + std::string(preemption_reason_name(preemption.reason)) +
-           "); stopping with a grace period of " + preemption.grace_period.to_string(),
+void evicted(const Eviction& eviction, LiveWorkload& live, const CompiledPolicy& policy,
+             Timestamp now, WriteBatch& batch, Actions& actions) {
+  stop_pods(live, Duration(), actions);
+  note(live, "Warning", "Evicted",
+       "node " + policy.node(eviction.node).node.name +
+           " is unhealthy; requeued at its original position",
        now, batch);
 }
 
-void admit(const Admission& admission, ServerState& state, Timestamp now, WriteBatch& batch,
-           Actions& actions) {
-  LiveWorkload* live = state.workloads.find(admission.workload.value());
-  if (live == nullptr || !is_waiting(live->phase())) return;
+void preempted(const Preemption& preemption, LiveWorkload& victim, const ServerState& state,
+               Duration grace, Timestamp now, WriteBatch& batch, Actions& actions) {
+  const LiveWorkload* beneficiary = state.workloads.find(preemption.beneficiary);
+  const std::string by = beneficiary ? beneficiary->key() : "another workload";
+  victim.doc.status.preempted_by = by;
+  stop_pods(victim, grace, actions);
+  note(victim, "Warning", "Preempting",
+       "preempted by " + by + " (" + std::string(preemption_reason_name(preemption.reason)) +
+           "); stopping with a grace period of " + grace.to_string(),
+       now, batch);
+}
+
+void admitted(const Admission& admission, LiveWorkload& live, const ServerState& state,
+              Timestamp now, WriteBatch& batch, Actions& actions) {
   const CompiledPolicy& policy = *state.policy.compiled();
-  WorkloadStatus& status = live->doc.status;
+  WorkloadStatus& status = live.doc.status;
   status.flavor = policy.flavor_name(admission.flavor);
   status.pod_sets.clear();
-  live->pods = 0;
+  live.pods = 0;
   for (size_t i = 0; i < admission.assignment.size(); ++i) {
-    PodSetStatus pod_set{live->doc.workload.spec.pod_sets[i].name, {}};
+    PodSetStatus pod_set{live.doc.workload.spec.pod_sets[i].name, {}};
     for (const PodPlacement& pod : admission.assignment[i].pods) {
       pod_set.pods.push_back({policy.node(pod.node).node.name, gpu_list(pod.gpu_mask)});
     }
-    live->pods += static_cast<int32_t>(pod_set.pods.size());
+    live.pods += static_cast<int32_t>(pod_set.pods.size());
     status.pod_sets.push_back(std::move(pod_set));
   }
-  live->pods_started = 0;
-  live->pods_exited = 0;
-  live->failed_exit_code.reset();
-  live->stop = StopIntent::kNone;
-  live->released = false;
-  live->preempting_for = 0;
-  live->explanation.reset();
+  live.pods_started = 0;
+  live.pods_exited = 0;
+  live.pods_all_succeeded = true;
+  live.failed_exit_code.reset();
+  live.explanation.reset();
   std::string message = "admitted on flavor " + status.flavor;
   if (admission.borrowing) message += ", borrowing from its cohort";
-  if (admission.partial) message += ", partially (" + std::to_string(live->pods) + " pods)";
+  if (admission.partial) message += ", partially (" + std::to_string(live.pods) + " pods)";
   if (admission.backfill) message += ", as backfill before a reservation";
-  enter_phase(*live, WorkloadPhase::kAdmitted, "Admitted", std::move(message), now, batch);
-  actions.launches.push_back(workload_launch(*live, state.checkpoint_root));
+  enter_phase(live, WorkloadPhase::kAdmitted, "Admitted", std::move(message), now, batch);
+  actions.launches.push_back(workload_launch(live, state.checkpoint_root));
 }
 
 }  // namespace
@@ -124,32 +124,32 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now) {
     const NodeIndex index = policy.node_by_name(name);
     if (index.valid()) snapshot.nodes[index.value()] = {node.healthy, node.cordoned};
   }
-  for (const auto& [uid, pointer] : state.workloads.active()) {
+  for (const auto& [id, pointer] : state.workloads.active()) {
     const LiveWorkload& live = *pointer;
-    if (is_final(live.phase()) || live.released) continue;
+    if (is_final(live.phase()) || live.run.released) continue;
     if (holds_quota(live.phase())) {
       AdmittedWorkload admitted;
       if (!live.unschedulable.empty() || !to_admitted(live, policy, now, admitted)) {
-        input.orphans.push_back(uid);
+        input.orphans.push_back(id);
         continue;
       }
       snapshot.admitted.push_back(std::move(admitted));
     } else if (live.unschedulable.empty()) {
       PendingWorkload pending = live.request;
       pending.queued_at = live.doc.status.queued_at;
-      if (live.preempted_by != 0) pending.preempted_by = WorkloadId(live.preempted_by);
+      pending.preempted_by = live.run.preempted_by;
       snapshot.pending.push_back(std::move(pending));
     }
   }
   return input;
 }
 
-void evict_orphans(const std::vector<uint64_t>& orphans, ServerState& state, Timestamp now,
+void evict_orphans(const std::vector<WorkloadId>& orphans, ServerState& state, Timestamp now,
                    WriteBatch& batch, Actions& actions) {
-  for (uint64_t uid : orphans) {
-    LiveWorkload* live = state.workloads.find(uid);
-    if (live == nullptr || live->stop != StopIntent::kNone) continue;
-    stop_workload(*live, StopIntent::kEvict, Duration(), actions);
+  for (WorkloadId id : orphans) {
+    LiveWorkload* live = state.workloads.find(id);
+    if (live == nullptr || !request_stop(live->run, StopCause::kEvict)) continue;
+    stop_pods(*live, Duration(), actions);
     note(*live, "Warning", "Evicted",
          "its flavor or nodes are no longer in the policy; requeued at its original position", now,
          batch);
@@ -158,23 +158,20 @@ void evict_orphans(const std::vector<uint64_t>& orphans, ServerState& state, Tim
 
 void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch, Actions& actions) {
   const CompiledPolicy& policy = *state.policy.compiled();
-  for (const Eviction& eviction : plan.evictions) {
-    LiveWorkload* live = state.workloads.find(eviction.workload.value());
-    if (live == nullptr || live->stop != StopIntent::kNone) continue;
-    stop_workload(*live, StopIntent::kEvict, Duration(), actions);
-    note(*live, "Warning", "Evicted",
-         "node " + policy.node(eviction.node).node.name +
-             " is unhealthy; requeued at its original position",
-         now, batch);
+  const PlanEffects effects = carry_out(plan, state.workloads);
+  for (const StopEffect& stop : effects.stops) {
+    LiveWorkload& live = *state.workloads.find(stop.workload);
+    if (stop.cause == StopCause::kEvict) {
+      evicted(*stop.eviction, live, policy, now, batch, actions);
+    } else {
+      preempted(*stop.preemption, live, state, stop.grace, now, batch, actions);
+    }
   }
-  for (const Preemption& preemption : plan.preemptions) {
-    preempt(preemption, state, now, batch, actions);
-  }
-  for (const Admission& admission : plan.admissions) {
-    admit(admission, state, now, batch, actions);
+  for (const Admission* admission : effects.starts) {
+    admitted(*admission, *state.workloads.find(admission->workload), state, now, batch, actions);
   }
   for (PendingExplanation& explanation : plan.explanations) {
-    if (LiveWorkload* live = state.workloads.find(explanation.workload.value())) {
+    if (LiveWorkload* live = state.workloads.find(explanation.workload)) {
       live->explanation = std::move(explanation);
     }
   }
@@ -187,7 +184,7 @@ void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch,
 WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& checkpoint_root) {
   const Workload& workload = live.doc.workload;
   WorkloadLaunch launch;
-  launch.workload = WorkloadId(live.uid());
+  launch.workload = live.id();
   launch.name = workload.meta.name;
   launch.namespace_name = workload.meta.namespace_name;
   launch.team = TeamId(live.doc.status.team);

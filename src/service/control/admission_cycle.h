@@ -21,13 +21,13 @@ namespace allot {
 
 struct CycleInput {
   Snapshot snapshot;
-  std::vector<uint64_t> orphans;
+  std::vector<WorkloadId> orphans;
 };
 
 // REQUIRES: state.policy.compiled() is not null.
 CycleInput build_snapshot(const ServerState& state, Timestamp now);
 
-void evict_orphans(const std::vector<uint64_t>& orphans, ServerState& state, Timestamp now,
+void evict_orphans(const std::vector<WorkloadId>& orphans, ServerState& state, Timestamp now,
                    WriteBatch& batch, Actions& actions);
 
 void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch, Actions& actions);

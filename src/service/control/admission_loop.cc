@@ -54,14 +54,14 @@ void AdmissionLoop::apply_reports(Timestamp now, WriteBatch& batch, Actions& act
   ServerState& state = cluster_.state();
   for (const PodEvent& exit : reports.exits) {
     if (exit.launch_error.empty()) continue;
-    if (LiveWorkload* live = state.workloads.find(exit.pod.workload.value())) {
+    if (LiveWorkload* live = state.workloads.find(exit.pod.workload)) {
       note(*live, "Warning", "LaunchFailed",
            "pod " + std::to_string(exit.pod.index) + " could not start: " + exit.launch_error, now,
            batch);
     }
   }
   for (const PodId& pod : reports.started) {
-    apply_pods_started(pod.workload.value(), 1, state, now, batch);
+    apply_pods_started(pod.workload, 1, state, now, batch);
   }
   for (const PodEvent& exit : reports.exits) apply_pod_exit(exit, state, now, batch, actions);
   erase_deleted_workloads(state, batch);

@@ -51,8 +51,8 @@ class ClusterState {
   Status commit_creation(WriteBatch batch) ALLOT_EXCLUDES(mu_);
 
   // Workload ids: unique forever, from the highest ever stored.
-  uint64_t allocate_uid() { return next_uid_.fetch_add(1); }
-  void set_next_uid(uint64_t uid) { next_uid_ = uid; }
+  WorkloadId allocate_id() { return WorkloadId(next_id_.fetch_add(1)); }
+  void set_next_id(WorkloadId id) { next_id_ = id.value(); }
 
   Store& store() { return store_; }
 
@@ -76,7 +76,7 @@ class ClusterState {
   // read by readers under mu_ shared.
   std::atomic<uint64_t> changes_made_{0};
   DurableWatermark stored_;
-  std::atomic<uint64_t> next_uid_{1};
+  std::atomic<uint64_t> next_id_{1};
 };
 
 // The right to change existing state: holds the cluster's writer lock, which

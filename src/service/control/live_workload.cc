@@ -4,14 +4,14 @@
 
 namespace allot {
 
-LiveWorkload* WorkloadTable::find(uint64_t uid) {
-  auto it = by_uid_.find(uid);
-  return it == by_uid_.end() ? nullptr : &it->second;
+LiveWorkload* WorkloadTable::find(WorkloadId id) {
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : &it->second;
 }
 
-const LiveWorkload* WorkloadTable::find(uint64_t uid) const {
-  auto it = by_uid_.find(uid);
-  return it == by_uid_.end() ? nullptr : &it->second;
+const LiveWorkload* WorkloadTable::find(WorkloadId id) const {
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : &it->second;
 }
 
 LiveWorkload* WorkloadTable::find(const std::string& ns, const std::string& name) {
@@ -36,15 +36,32 @@ bool WorkloadTable::reserve_name(const std::string& key) {
 
 void WorkloadTable::release_name(const std::string& key) { reserved_.erase(key); }
 
+WorkloadRun* WorkloadTable::find_run(WorkloadId workload) {
+  LiveWorkload* live = find(workload);
+  return live == nullptr ? nullptr : &live->run;
+}
+
+namespace {
+
+RunState run_state_of(WorkloadPhase phase) {
+  if (is_final(phase)) return RunState::kEnded;
+  return holds_quota(phase) ? RunState::kRunning : RunState::kWaiting;
+}
+
+}  // namespace
+
 void WorkloadTable::insert(LiveWorkload workload) {
-  const uint64_t uid = workload.uid();
-  by_key_[workload.key()] = uid;
-  // Uids grow: a new workload goes last, and the hint makes that O(1).
-  auto it = by_uid_.insert_or_assign(by_uid_.end(), uid, std::move(workload));
+  const WorkloadId id = workload.id();
+  workload.run.state = run_state_of(workload.phase());
+  workload.run.queued_at = workload.doc.status.queued_at;
+  workload.run.restarts = workload.doc.status.restarts;
+  by_key_[workload.key()] = id;
+  // Ids grow: a new workload goes last, and the hint makes that O(1).
+  auto it = by_id_.insert_or_assign(by_id_.end(), id, std::move(workload));
   if (is_final(it->second.phase())) {
-    active_.erase(uid);
+    active_.erase(id);
   } else {
-    active_.insert_or_assign(active_.end(), uid, &it->second);
+    active_.insert_or_assign(active_.end(), id, &it->second);
   }
 }
 
@@ -52,12 +69,12 @@ void WorkloadTable::prune_finished() {
   std::erase_if(active_, [](const auto& entry) { return is_final(entry.second->phase()); });
 }
 
-void WorkloadTable::erase(uint64_t uid) {
-  auto it = by_uid_.find(uid);
-  if (it == by_uid_.end()) return;
+void WorkloadTable::erase(WorkloadId id) {
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return;
   by_key_.erase(it->second.key());
-  active_.erase(uid);
-  by_uid_.erase(it);
+  active_.erase(id);
+  by_id_.erase(it);
 }
 
 }  // namespace allot

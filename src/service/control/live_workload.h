@@ -4,8 +4,8 @@
 // Contract: `doc` is the truth that is stored; `stored` is its encoding,
 // kept equal to what the last WriteBatch holds (so listings serve it without
 // re-encoding). `request` is the scheduler's view of the spec under the
-// current policy, or `unschedulable` says why there is none. The pod counters
-// and `stop` drive the pod lifecycle (pod_lifecycle.h). Not thread-safe: the
+// current policy, or `unschedulable` says why there is none. `run` and the
+// pod counters drive the pod lifecycle (pod_lifecycle.h). Not thread-safe: the
 // ControlPlane's locks guard it.
 #pragma once
 
@@ -19,19 +19,11 @@
 #include "api/workload_json.h"
 #include "model/views/workload_view.h"
 #include "scheduler/plan.h"
+#include "scheduler/plan_effects.h"
 #include "scheduler/snapshot.h"
+#include "scheduler/workload_run.h"
 
 namespace allot {
-
-// Why a workload's pods are being stopped.
-enum class StopIntent : uint8_t {
-  kNone,
-  kPreempt,     // requeued (Preempted) once stopped
-  kEvict,       // its node failed or was drained: requeued once stopped
-  kCancel,      // Cancelled once stopped
-  kFail,        // a pod failed: the others are stopped, then Failed
-  kMaxRuntime,  // ran past maxRuntimeSeconds: Failed once stopped
-};
 
 struct LiveWorkload {
   WorkloadDocument doc;
@@ -40,29 +32,30 @@ struct LiveWorkload {
   PendingWorkload request;
   std::string unschedulable;  // non-empty: why the current policy cannot run it
 
+  // Where it stands for the plan-effects core (scheduler/workload_run.h):
+  // kept in step with doc.status.phase by the transitions that change either.
+  WorkloadRun run;
   int32_t pods = 0;          // pods of the current run
   int32_t pods_started = 0;  // launched successfully
   int32_t pods_exited = 0;
+  bool pods_all_succeeded = true;  // so far in this run: exit 0, not stopped
   std::optional<int32_t> failed_exit_code;
-  StopIntent stop = StopIntent::kNone;
-  // Stopped with no grace by a preemption: the scheduler already counts its
-  // capacity as free, so it is left out of snapshots until its pods exit.
-  bool released = false;
-  uint64_t preempted_by = 0;    // uid of the last preemptor
-  uint64_t preempting_for = 0;  // while stopping for a preemption: the beneficiary
   std::optional<PendingExplanation> explanation;
 
-  [[nodiscard]] uint64_t uid() const { return doc.uid; }
+  [[nodiscard]] WorkloadId id() const { return doc.uid; }
   [[nodiscard]] WorkloadPhase phase() const { return doc.status.phase; }
   [[nodiscard]] std::string key() const {
     return doc.workload.meta.namespace_name + "/" + doc.workload.meta.name;
   }
 };
 
-class WorkloadTable {
+// The live workloads; the RunTable of the plan-effects core.
+class WorkloadTable final : public RunTable {
  public:
-  [[nodiscard]] LiveWorkload* find(uint64_t uid);
-  [[nodiscard]] const LiveWorkload* find(uint64_t uid) const;
+  WorkloadRun* find_run(WorkloadId workload) override;
+
+  [[nodiscard]] LiveWorkload* find(WorkloadId id);
+  [[nodiscard]] const LiveWorkload* find(WorkloadId id) const;
   [[nodiscard]] LiveWorkload* find(const std::string& ns, const std::string& name);
   [[nodiscard]] const LiveWorkload* find(const std::string& ns, const std::string& name) const;
 
@@ -72,22 +65,23 @@ class WorkloadTable {
   bool reserve_name(const std::string& key);
   void release_name(const std::string& key);
 
+  // Sets the workload's run from its document (phase, queued_at, restarts).
   void insert(LiveWorkload workload);
-  void erase(uint64_t uid);
+  void erase(WorkloadId id);
 
-  [[nodiscard]] std::map<uint64_t, LiveWorkload>& all() { return by_uid_; }
-  [[nodiscard]] const std::map<uint64_t, LiveWorkload>& all() const { return by_uid_; }
+  [[nodiscard]] std::map<WorkloadId, LiveWorkload>& all() { return by_id_; }
+  [[nodiscard]] const std::map<WorkloadId, LiveWorkload>& all() const { return by_id_; }
 
-  // The workloads that were not final when last pruned, by uid: the loop
+  // The workloads that were not final when last pruned, by id: the loop
   // walks these, not the whole history. May hold workloads that have become
   // final since: callers skip them, and prune_finished() drops them.
-  [[nodiscard]] const std::map<uint64_t, LiveWorkload*>& active() const { return active_; }
+  [[nodiscard]] const std::map<WorkloadId, LiveWorkload*>& active() const { return active_; }
   void prune_finished();
 
  private:
-  std::map<uint64_t, LiveWorkload> by_uid_;
-  std::unordered_map<std::string, uint64_t> by_key_;
-  std::map<uint64_t, LiveWorkload*> active_;  // map nodes never move: stable pointers
+  std::map<WorkloadId, LiveWorkload> by_id_;
+  std::unordered_map<std::string, WorkloadId> by_key_;
+  std::map<WorkloadId, LiveWorkload*> active_;  // map nodes never move: stable pointers
   std::set<std::string> reserved_;
 };
 

@@ -23,14 +23,13 @@ bool runs_on(const LiveWorkload& live, const std::string& node) {
 // its original position once stopped.
 void drain_node(const std::string& name, ServerState& state, Timestamp now, WriteBatch& batch,
                 Actions& actions) {
-  for (const auto& [uid, pointer] : state.workloads.active()) {
+  for (const auto& [id, pointer] : state.workloads.active()) {
     LiveWorkload& live = *pointer;
-    if (!holds_quota(live.phase()) || live.stop != StopIntent::kNone) continue;
-    if (!runs_on(live, name)) continue;
+    if (!holds_quota(live.phase()) || live.run.stopping()) continue;
+    if (!runs_on(live, name) || !request_stop(live.run, StopCause::kEvict)) continue;
     const Duration grace = grace_period_of(live, state);
-    live.stop = StopIntent::kEvict;
     live.doc.status.stopping = true;
-    actions.stops.push_back({uid, grace});
+    actions.stops.push_back({id, grace});
     note(live, "Warning", "Draining",
          "node " + name + " is drained; stopping with a grace period of " + grace.to_string() +
              ", then requeued at its original position",
@@ -59,7 +58,7 @@ NodeView node_view(const ServerState& state, size_t index) {
   view.rack = compiled.rack;
   view.block = compiled.block;
   view.capacity = node.capacity;
-  for (const auto& [uid, pointer] : state.workloads.active()) {
+  for (const auto& [id, pointer] : state.workloads.active()) {
     const LiveWorkload& live = *pointer;
     if (!holds_quota(live.phase())) continue;
     bool here = false;

@@ -18,7 +18,7 @@
 namespace allot {
 
 // `started` pods of the workload's current run were launched successfully.
-void apply_pods_started(uint64_t uid, int32_t started, ServerState& state, Timestamp now,
+void apply_pods_started(WorkloadId workload, int32_t started, ServerState& state, Timestamp now,
                         WriteBatch& batch);
 
 // REQUIRES: exit.phase == kExited.

@@ -13,7 +13,7 @@ void install_policy(ServerState& state, PolicyState policy) {
   state.reservations.clear();
   const auto& compiled = state.policy.compiled();
   state.scheduler = compiled ? std::make_shared<const Scheduler>(compiled) : nullptr;
-  for (const auto& [uid, live] : state.workloads.active()) {
+  for (const auto& [id, live] : state.workloads.active()) {
     if (!is_final(live->phase())) compile_request(state.policy, *live);
   }
 }
@@ -24,8 +24,8 @@ void compile_request(const PolicyState& policy, LiveWorkload& live) {
     live.unschedulable = "no policy has been applied";
     return;
   }
-  Result<PendingWorkload> request = make_pending_workload(
-      *compiled, live.doc.workload, WorkloadId(live.uid()), live.doc.status.queued_at);
+  Result<PendingWorkload> request =
+      make_pending_workload(*compiled, live.doc.workload, live.id(), live.doc.status.queued_at);
   if (request.ok()) {
     live.request = std::move(request).value();
     live.unschedulable.clear();
@@ -34,8 +34,8 @@ void compile_request(const PolicyState& policy, LiveWorkload& live) {
   }
 }
 
-Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& workload, uint64_t uid,
-                                  Timestamp now) {
+Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& workload,
+                                  WorkloadId id, Timestamp now) {
   const auto& compiled = policy.compiled();
   if (!compiled) {
     return invalid_argument("no team owns namespace '" + workload.meta.namespace_name +
@@ -45,11 +45,10 @@ Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& wor
   if (workload.spec.command.empty()) {
     return invalid_argument("a workload needs a command (spec.command)", "spec.command");
   }
-  Result<PendingWorkload> request =
-      make_pending_workload(*compiled, workload, WorkloadId(uid), now);
+  Result<PendingWorkload> request = make_pending_workload(*compiled, workload, id, now);
   if (!request.ok()) return as_input_error(request.status());
   LiveWorkload live;
-  live.doc.uid = uid;
+  live.doc.uid = id;
   live.doc.workload = workload;
   live.doc.status.team = compiled->team(request->team).name;
   live.doc.status.created_at = now;

@@ -27,7 +27,7 @@ void install_policy(ServerState& state, PolicyState policy);
 
 void compile_request(const PolicyState& policy, LiveWorkload& live);
 
-Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& workload, uint64_t uid,
-                                  Timestamp now);
+Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& workload,
+                                  WorkloadId id, Timestamp now);
 
 }  // namespace allot

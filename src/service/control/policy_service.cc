@@ -79,7 +79,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
                       "Workload/" + key);
       }
       reserved.add(key);
-      Result<LiveWorkload> live = new_workload(next, workload, 0, now);
+      Result<LiveWorkload> live = new_workload(next, workload, WorkloadId(), now);
       if (!live.ok()) {
         return Status(live.status().code(), live.status().message(),
                       "Workload/" + key + ": " + live.status().details());
@@ -92,8 +92,8 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   WriteBatch batch;
   put_changed_documents(next, result.changes, batch);
   for (LiveWorkload& live : created) {
-    live.doc.uid = cluster_.allocate_uid();
-    live.request.id = WorkloadId(live.doc.uid);
+    live.doc.uid = cluster_.allocate_id();
+    live.request.id = live.doc.uid;
     enter_phase(live, WorkloadPhase::kPending, "Submitted", "waiting for admission", now, batch);
   }
   const Status committed = cluster_.store().commit(std::move(batch));
@@ -120,7 +120,7 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
     const ServerState& state = cluster_.view();
     ALLOT_ASSIGN_OR_RETURN(next, state.policy.without({kind, name}));
     if (kind == "Team") {
-      for (const auto& [uid, live] : state.workloads.active()) {
+      for (const auto& [id, live] : state.workloads.active()) {
         if (!is_final(live->phase()) && live->doc.status.team == name) {
           return failed_precondition("team '" + name + "' still has unfinished workloads (" +
                                      live->key() + "); cancel them first");

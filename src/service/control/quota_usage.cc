@@ -22,7 +22,7 @@ std::vector<std::vector<int64_t>> usage_by_team(const ServerState& state,
   const CompiledPolicy& policy = *state.policy.compiled();
   std::vector<std::vector<int64_t>> usage(static_cast<size_t>(policy.team_count()),
                                           std::vector<int64_t>(policy.fr_count(), 0));
-  for (const auto& [uid, pointer] : state.workloads.active()) {
+  for (const auto& [id, pointer] : state.workloads.active()) {
     const LiveWorkload& live = *pointer;
     if (!live.unschedulable.empty() || is_final(live.phase())) continue;
     const TeamIndex team = live.request.team;

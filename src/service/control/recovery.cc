@@ -86,7 +86,7 @@ Status load_state(ClusterState& cluster) {
   ALLOT_RETURN_IF_ERROR(decode_workloads(state.policy, stored.workloads, lives));
   for (LiveWorkload& live : lives) state.workloads.insert(std::move(live));
   // Ids start at 1 and are never handed out twice, also after a delete.
-  cluster.set_next_uid(stored.max_workload_id ? stored.max_workload_id->value() + 1 : 1);
+  cluster.set_next_id(WorkloadId(stored.max_workload_id ? stored.max_workload_id->value() + 1 : 1));
   return {};
 }
 
@@ -94,9 +94,12 @@ Status requeue_interrupted(ClusterState& cluster, Timestamp now) {
   WriteBatch batch;
   {
     WriterLock lock(cluster.mutex());
-    for (auto& [uid, live] : cluster.state().workloads.all()) {
-      if (!holds_quota(live.phase())) continue;
-      ++live.doc.status.restarts;
+    for (auto& [id, live] : cluster.state().workloads.all()) {
+      if (!live.run.running()) continue;
+      // Its pods went with allotd: the run ends as if its node had failed.
+      request_stop(live.run, StopCause::kEvict);
+      end_run(live.run, false);
+      live.doc.status.restarts = live.run.restarts;
       enter_phase(live, WorkloadPhase::kPending, "Requeued",
                   "allotd restarted while it ran; requeued at its original position", now, batch);
     }

@@ -42,11 +42,11 @@ struct ServerState {
   std::vector<HeldReservation> reservations;
   std::string checkpoint_root;  // where checkpoint directories of workloads go
   // Deleted workloads that still stop: erased once their pods have exited.
-  std::vector<uint64_t> erase_when_stopped;
+  std::vector<WorkloadId> erase_when_stopped;
 };
 
 struct StopAction {
-  uint64_t uid = 0;
+  WorkloadId workload;
   Duration grace;
 };
 

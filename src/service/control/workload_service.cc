@@ -30,7 +30,7 @@ Status no_such_workload(const std::string& ns, const std::string& name) {
 }  // namespace
 
 Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Workload& workload,
-                                               uint64_t uid) {
+                                               WorkloadId id) {
   ALLOT_RETURN_IF_ERROR(authorize(
       caller, {"create workload ", workload.meta.namespace_name, "/", workload.meta.name}));
   const Timestamp now = clock_.now();
@@ -38,7 +38,7 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
   {
     WriterLock lock(cluster_.mutex());
     ServerState& state = cluster_.state();
-    ALLOT_ASSIGN_OR_RETURN(live, new_workload(state.policy, workload, uid, now));
+    ALLOT_ASSIGN_OR_RETURN(live, new_workload(state.policy, workload, id, now));
     if (!state.workloads.reserve_name(live.key())) {
       return Status(ErrorCode::kAlreadyExists, "workload " + live.key() + " already exists");
     }
@@ -93,11 +93,11 @@ Status WorkloadService::remove(const Principal& caller, const std::string& ns,
       ServerState& state = cluster_.state();
       LiveWorkload* live = state.workloads.find(ns, name);
       if (live == nullptr) return no_such_workload(ns, name);
-      const uint64_t uid = live->uid();
+      const WorkloadId id = live->id();
       if (!is_final(live->phase())) {
         ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
       }
-      state.erase_when_stopped.push_back(uid);
+      state.erase_when_stopped.push_back(id);
       erase_deleted_workloads(state, batch);
     }
     writer.commit_or_die(std::move(batch));
@@ -114,10 +114,10 @@ Result<WorkloadPage> WorkloadService::list(const Principal& caller,
   page.items.reserve(std::min<size_t>(query.limit, 10000));
   const CommittedRead read(cluster_);
   const auto& all = cluster_.view().workloads.all();
-  for (auto it = all.upper_bound(query.after_uid); it != all.end(); ++it) {
+  for (auto it = all.upper_bound(WorkloadId(query.after_uid)); it != all.end(); ++it) {
     if (!matches(it->second, query)) continue;
     if (page.items.size() == query.limit) {
-      page.continue_token = std::to_string(std::prev(it)->first);
+      page.continue_token = std::to_string(std::prev(it)->first.value());
       break;
     }
     page.items.push_back(it->second.stored);
@@ -135,20 +135,19 @@ Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::st
   return workload_view(*live, cluster_.view(), now);
 }
 
-Result<uint64_t> WorkloadService::uid_of(const std::string& ns, const std::string& name) const {
+Result<WorkloadId> WorkloadService::id_of(const std::string& ns, const std::string& name) const {
   ReaderLock lock(cluster_.mutex());
   const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
   if (live == nullptr) return no_such_workload(ns, name);
-  return live->uid();
+  return live->id();
 }
 
 Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& caller,
                                                                const std::string& ns,
                                                                const std::string& name) const {
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"read events of workload ", ns, "/", name}));
-  ALLOT_ASSIGN_OR_RETURN(const uint64_t uid, uid_of(ns, name));
-  ALLOT_ASSIGN_OR_RETURN(const std::vector<EventRecord> events,
-                         cluster_.store().events(WorkloadId(uid)));
+  ALLOT_ASSIGN_OR_RETURN(const WorkloadId id, id_of(ns, name));
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<EventRecord> events, cluster_.store().events(id));
   std::vector<WorkloadEventView> views;
   views.reserve(events.size());
   for (const EventRecord& event : events) {
@@ -161,12 +160,12 @@ Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& 
 Result<LogChunk> WorkloadService::log(const Principal& caller, const std::string& ns,
                                       const std::string& name, int32_t pod, int64_t offset) const {
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"read logs of workload ", ns, "/", name}));
-  ALLOT_ASSIGN_OR_RETURN(const uint64_t uid, uid_of(ns, name));
+  ALLOT_ASSIGN_OR_RETURN(const WorkloadId id, id_of(ns, name));
   constexpr int64_t kMaxChunk = 1 << 20;
   Executor& executor = actions_.executor();
   LogChunk chunk;
-  chunk.path = executor.log_location({WorkloadId(uid), pod});
-  Result<std::string> data = executor.read_log({WorkloadId(uid), pod}, offset, kMaxChunk);
+  chunk.path = executor.log_location({id, pod});
+  Result<std::string> data = executor.read_log({id, pod}, offset, kMaxChunk);
   if (!data.ok() && data.status().code() == ErrorCode::kNotFound) {
     chunk.next_offset = offset;  // not started yet: nothing to show
     return chunk;

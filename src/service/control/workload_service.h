@@ -34,11 +34,11 @@ class WorkloadService {
       : cluster_(cluster), signal_(signal), actions_(actions), clock_(clock) {}
 
   // The id the next workload gets; a decoder names unnamed workloads after it
-  // ("wl-<uid>") before create().
-  uint64_t allocate_uid() { return cluster_.allocate_uid(); }
+  // ("wl-<id>") before create().
+  WorkloadId allocate_id() { return cluster_.allocate_id(); }
 
-  // REQUIRES: uid from allocate_uid(). Returns the workload as stored.
-  Result<StoredWorkload> create(const Principal& caller, const Workload& workload, uint64_t uid);
+  // REQUIRES: id from allocate_id(). Returns the workload as stored.
+  Result<StoredWorkload> create(const Principal& caller, const Workload& workload, WorkloadId id);
   Result<WorkloadView> cancel(const Principal& caller, const std::string& ns,
                               const std::string& name);
   Status remove(const Principal& caller, const std::string& ns, const std::string& name);
@@ -54,8 +54,8 @@ class WorkloadService {
                                      const std::string& name, int32_t pod, int64_t offset) const;
 
  private:
-  // The uid of ns/name, or kNotFound.
-  [[nodiscard]] Result<uint64_t> uid_of(const std::string& ns, const std::string& name) const;
+  // The id of ns/name, or kNotFound.
+  [[nodiscard]] Result<WorkloadId> id_of(const std::string& ns, const std::string& name) const;
 
   ClusterState& cluster_;
   LoopSignal& signal_;

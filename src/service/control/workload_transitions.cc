@@ -8,7 +8,7 @@ namespace allot {
 
 WorkloadRecord make_record(const LiveWorkload& workload) {
   const WorkloadDocument& doc = workload.doc;
-  return {.id = WorkloadId(doc.uid),
+  return {.id = doc.uid,
           .namespace_name = doc.workload.meta.namespace_name,
           .name = doc.workload.meta.name,
           .team = doc.status.team,
@@ -20,7 +20,7 @@ void store_record(LiveWorkload& workload, WriteBatch& batch) {
   workload.stored = std::make_shared<const std::string>(encode_workload(workload.doc));
   // One record per workload per batch: a later change replaces an earlier one.
   for (WorkloadRecord& record : batch.put_workloads) {
-    if (record.id == WorkloadId(workload.uid())) {
+    if (record.id == workload.id()) {
       record = make_record(workload);
       return;
     }
@@ -52,9 +52,8 @@ void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason
   status.stopping = false;
   status.reason = reason;
   status.message = message;
-  batch.events.push_back({0, WorkloadId(workload.uid()), now.ms(),
-                          std::string(workload_phase_name(phase)), std::move(reason),
-                          std::move(message)});
+  batch.events.push_back({0, workload.id(), now.ms(), std::string(workload_phase_name(phase)),
+                          std::move(reason), std::move(message)});
   store_record(workload, batch);
 }
 
@@ -62,8 +61,7 @@ void note(LiveWorkload& workload, const char* type, std::string reason, std::str
           Timestamp now, WriteBatch& batch) {
   workload.doc.status.reason = reason;
   workload.doc.status.message = message;
-  batch.events.push_back(
-      {0, WorkloadId(workload.uid()), now.ms(), type, std::move(reason), std::move(message)});
+  batch.events.push_back({0, workload.id(), now.ms(), type, std::move(reason), std::move(message)});
   store_record(workload, batch);
 }
 

@@ -11,8 +11,6 @@
 namespace allot {
 namespace {
 
-sim::SimWorkId work_id(WorkloadId id) { return sim::SimWorkId(id.value()); }
-
 // Sorts the elements from `sorted_end` on and merges them into the sorted
 // prefix before them: O(n) for a few newcomers.
 template <typename T>
@@ -29,8 +27,17 @@ SimulationLoop::SimulationLoop(SimulationLoopInput input, const SimulationOption
     : input_(std::move(input)),
       options_(options),
       scheduler_(input_.policy, options.scheduler),
+      events_(*this),
       live_(input_.arrivals.size()) {
   ALLOT_CHECK(input_.cycle > Duration());
+  ALLOT_CHECK(options.executor != nullptr);
+  executor_ = options.executor(events_, [this](const WorkloadLaunch& launch) {
+    const SimulatedArrival& arrival = input_.arrivals[launch.workload.value()];
+    VirtualWork work;
+    work.runtime = arrival.runtime;
+    work.checkpointed = arrival.checkpointed;
+    return work;
+  });
   snapshot_.nodes.resize(static_cast<size_t>(input_.policy->node_count()));
   for (size_t i = 0; i < input_.arrivals.size(); ++i) {
     ALLOT_CHECK(input_.arrivals[i].request.id == WorkloadId(i));
@@ -92,36 +99,48 @@ Status SimulationLoop::run(SimulationTrace& trace) {
   return {};
 }
 
+// Only ends matter here: a pod is running from its launch on.
+void SimulationLoop::EventBuffer::on_pod_event(const PodEvent& event) {
+  if (event.phase == PodPhase::kExited) events.emplace_back(loop_.executor_->now(), event);
+}
+
 void SimulationLoop::apply_executor_events(Timestamp now) {
-  const std::vector<sim::SimEvent> events = executor_.take_due(now);
-  if (events.empty()) {
+  executor_->advance_to(now);
+  if (events_.events.empty()) {
     return;
   }
-  for (const sim::SimEvent& event : events) {
-    const WorkloadId id(event.work.value());
-    LiveWorkload& live = live_[id.value()];
-    TracedWorkload& traced = trace_->workloads[id.value()];
-    trace_->segments.push_back({id.value(), event.started_at, event.at, live.amount});
-    if (event.kind == sim::SimEventKind::kCompleted) {
-      live.phase = Phase::kDone;
-      traced.finished_at = event.at;
-    } else {
-      live.remaining = event.remaining;
-      ++traced.restarts;
-      make_pending(id);
-    }
-    live.evicted = false;
+  for (const auto& [at, event] : events_.events) {
+    end_pod(at, event);
   }
-  std::erase_if(snapshot_.admitted, [&](const AdmittedWorkload& a) {
-    return live_[a.id.value()].phase != Phase::kRunning;
-  });
+  events_.events.clear();
+  std::erase_if(snapshot_.admitted,
+                [&](const AdmittedWorkload& a) { return !live_[a.id.value()].run.running(); });
+}
+
+// The run ends with its last pod (the pods of a gang end together).
+void SimulationLoop::end_pod(Timestamp at, const PodEvent& event) {
+  ALLOT_CHECK(event.phase == PodPhase::kExited && event.launch_error.empty());
+  const WorkloadId id = event.pod.workload;
+  LiveWorkload& live = live_[id.value()];
+  live.completed = live.completed && event.succeeded();
+  if (++live.pods_ended < live.pods) {
+    return;
+  }
+  TracedWorkload& traced = trace_->workloads[id.value()];
+  trace_->segments.push_back({id.value(), live.started_at, at, live.amount});
+  const RunEnd end = end_run(live.run, live.completed);
+  if (end == RunEnd::kSucceeded) {
+    traced.finished_at = at;
+  } else {
+    ALLOT_CHECK(is_requeue(end));  // the simulator stops work only to requeue it
+    traced.restarts = live.run.restarts;
+    make_pending(id);
+  }
 }
 
 void SimulationLoop::make_pending(WorkloadId id) {
-  LiveWorkload& live = live_[id.value()];
-  live.phase = Phase::kPending;
   PendingWorkload request = input_.arrivals[id.value()].request;  // original queued_at
-  request.preempted_by = live.preempted_by;
+  request.preempted_by = live_[id.value()].run.preempted_by;
   snapshot_.pending.push_back(std::move(request));
 }
 
@@ -139,7 +158,7 @@ void SimulationLoop::apply_arrivals(Timestamp now) {
          input_.arrivals[next_arrival_].request.queued_at <= now) {
     const SimulatedArrival& arrival = input_.arrivals[next_arrival_];
     LiveWorkload& live = live_[next_arrival_];
-    live.remaining = arrival.runtime;
+    live.run.queued_at = arrival.request.queued_at;
     make_pending(arrival.request.id);
     ++next_arrival_;
   }
@@ -161,27 +180,26 @@ void SimulationLoop::refresh_snapshot(Timestamp now) {
   }
 }
 
+WorkloadRun* SimulationLoop::ArrivedRuns::find_run(WorkloadId workload) {
+  if (!workload.valid() || workload.value() >= loop_.next_arrival_) return nullptr;
+  return &loop_.live_[workload.value()].run;
+}
+
 bool SimulationLoop::carry_out(const Plan& plan, Timestamp now) {
-  bool acted = false;
-  for (const Eviction& eviction : plan.evictions) {
-    acted = evict(eviction.workload, now) || acted;
-  }
-  bool immediate_stop = false;
-  for (const Preemption& preemption : plan.preemptions) {
-    const bool stopped = preempt(preemption, now);
-    acted = stopped || acted;
-    immediate_stop = immediate_stop || (stopped && preemption.grace_period.ms() <= 0);
+  ArrivedRuns runs(*this);
+  const PlanEffects effects = allot::carry_out(plan, runs);
+  for (const StopEffect& stop_effect : effects.stops) {
+    stop(stop_effect);
   }
   // Victims without a grace period stop before the plan's admissions, which
   // may already use their capacity (the Plan contract).
-  if (immediate_stop) apply_executor_events(now);
-  for (const Admission& admission : plan.admissions) {
-    acted = admit(admission, now) || acted;
+  if (effects.any_immediate_stop()) apply_executor_events(now);
+  for (const Admission* admission : effects.starts) {
+    admit(*admission, now);
   }
   if (!newly_admitted_.empty()) {
-    std::erase_if(snapshot_.pending, [&](const PendingWorkload& p) {
-      return live_[p.id.value()].phase != Phase::kPending;
-    });
+    std::erase_if(snapshot_.pending,
+                  [&](const PendingWorkload& p) { return !live_[p.id.value()].run.waiting(); });
     pending_sorted_ = snapshot_.pending.size();  // erasing keeps the order
     const size_t sorted_end = snapshot_.admitted.size();
     for (AdmittedWorkload& admitted : newly_admitted_) {
@@ -190,7 +208,7 @@ bool SimulationLoop::carry_out(const Plan& plan, Timestamp now) {
     newly_admitted_.clear();
     merge_tail_by_id(snapshot_.admitted, sorted_end);
   }
-  return acted;
+  return !effects.empty();
 }
 
 AdmittedWorkload* SimulationLoop::find_admitted(WorkloadId id) {
@@ -200,64 +218,56 @@ AdmittedWorkload* SimulationLoop::find_admitted(WorkloadId id) {
   return it != snapshot_.admitted.end() && it->id == id ? &*it : nullptr;
 }
 
-// A failed node loses its work at once; the workload is requeued when it stops.
-bool SimulationLoop::evict(WorkloadId id, Timestamp now) {
-  if (!id.valid() || id.value() >= live_.size()) {
-    return false;
-  }
-  LiveWorkload& live = live_[id.value()];
+// A failed node loses its work at once; a victim keeps running for its grace
+// period. Either is requeued when it stops.
+void SimulationLoop::stop(const StopEffect& stop_effect) {
+  const WorkloadId id = stop_effect.workload;
   AdmittedWorkload* admitted = find_admitted(id);
-  if (live.phase != Phase::kRunning || admitted == nullptr || live.evicted) {
-    return false;  // already evicted (a gang spans several failed nodes)
-  }
-  live.evicted = true;
+  ALLOT_CHECK(admitted != nullptr);  // every running workload is in the snapshot
   admitted->terminating = true;
-  ++trace_->evictions;
-  executor_.stop(work_id(id), Duration(), now);
-  return true;
+  if (stop_effect.cause == StopCause::kEvict) {
+    ++trace_->evictions;
+  } else {
+    admitted->preempted_for = stop_effect.preemption->beneficiary;
+    ++trace_->workloads[id.value()].preemptions;
+    ++trace_->preemptions;
+  }
+  executor_->stop(id, stop_effect.grace);
 }
 
-bool SimulationLoop::preempt(const Preemption& preemption, Timestamp now) {
-  const WorkloadId id = preemption.victim;
-  if (!id.valid() || id.value() >= live_.size()) {
-    return false;
-  }
-  AdmittedWorkload* admitted = find_admitted(id);
-  if (live_[id.value()].phase != Phase::kRunning || admitted == nullptr || admitted->terminating) {
-    return false;  // the scheduler must not pick a victim twice; ignore if it does
-  }
-  admitted->terminating = true;
-  admitted->preempted_for = preemption.beneficiary;
-  live_[id.value()].preempted_by = preemption.beneficiary;
-  ++trace_->workloads[id.value()].preemptions;
-  ++trace_->preemptions;
-  executor_.stop(work_id(id), std::max(preemption.grace_period, Duration()), now);
-  return true;
-}
-
-bool SimulationLoop::admit(const Admission& admission, Timestamp now) {
+void SimulationLoop::admit(const Admission& admission, Timestamp now) {
   const WorkloadId id = admission.workload;
-  if (!id.valid() || id.value() >= live_.size() || live_[id.value()].phase != Phase::kPending) {
-    return false;  // only pending workloads can be admitted
-  }
   LiveWorkload& live = live_[id.value()];
   const SimulatedArrival& arrival = input_.arrivals[id.value()];
   AdmittedWorkload admitted =
       admitted_from(arrival.request, admission.flavor, admission.assignment, now);
-  live.phase = Phase::kRunning;
   live.amount = admitted.usage()[input_.primary];
+  live.started_at = now;
+  live.pods_ended = 0;
+  live.completed = true;
   TracedWorkload& traced = trace_->workloads[id.value()];
   if (!traced.first_admitted_at) {
     traced.first_admitted_at = now;
   }
   ++trace_->admissions;
-  executor_.start(work_id(id), live.remaining, arrival.checkpointed, now);
+  WorkloadLaunch launch;
+  launch.workload = id;
+  for (const PodSetAssignment& pod_set : admission.assignment) {
+    for (const PodPlacement& pod : pod_set.pods) {
+      PlacedPod placed;
+      placed.index = static_cast<int32_t>(launch.pods.size());
+      placed.node = NodeId(input_.policy->node(pod.node).node.name);
+      launch.pods.push_back(std::move(placed));
+    }
+  }
+  live.pods = static_cast<int32_t>(launch.pods.size());
+  ALLOT_CHECK(live.pods > 0);  // every pod set has count >= 1 (workload_request.h)
+  executor_->launch(launch);
   newly_admitted_.push_back(std::move(admitted));
-  return true;
 }
 
 Timestamp SimulationLoop::next_event_time() const {
-  Timestamp next = executor_.next_event_time();
+  Timestamp next = executor_->next_event_time();
   if (next_arrival_ < input_.arrivals.size()) {
     next = std::min(next, input_.arrivals[next_arrival_].request.queued_at);
   }

@@ -1,16 +1,17 @@
 // SimulationLoop: the admission loop of one simulation on virtual time.
 //
 // Contract: run_simulation() (simulation_runner.h) builds it from validated
-// input; it drives the pure Scheduler and the sim backend's VirtualExecutor
-// cycle by cycle and records what happened into a SimulationTrace. Each cycle
-// at virtual time t:
-//   1. completions and stops due by t are applied (a stopped workload is
-//      requeued with its original queued_at and restart count + 1);
+// input; it drives the pure Scheduler and an executor on virtual time (the
+// SteppedExecutor port; app/ chooses the sim backend) cycle by cycle and records what happened into
+// a SimulationTrace. Each cycle at virtual time t:
+//   1. completions and stops due by t are applied (end_run(): a stopped
+//      workload is requeued with its original queued_at and restarts + 1);
 //   2. node health changes due by t are applied;
 //   3. arrivals due by t become pending (queued_at = their arrival time);
 //   4. the Snapshot is refreshed and Scheduler::plan() called;
-//   5. the plan is carried out: evictions (stop now), preemptions (stop after
-//      the plan's grace period), admissions (start running).
+//   5. the plan is carried out by the plan-effects core that allotd uses too
+//      (scheduler/plan_effects.h): evictions (stop now), preemptions (stop
+//      after the plan's grace period), admissions (start running).
 // Cycles fall on the grid k * cycle. Idle cycles are skipped (see
 // SimulationOptions::skip_idle_cycles). The loop ends when nothing is pending
 // or running and nothing is left to arrive, or when what is pending can never
@@ -20,13 +21,15 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
-#include "backends/sim/virtual_executor.h"
+#include "backends/stepped_executor.h"
 #include "base/quantity.h"
 #include "base/status.h"
 #include "base/time.h"
 #include "scheduler/compiled_policy.h"
+#include "scheduler/plan_effects.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
 #include "service/simulation/simulation_metrics.h"
@@ -56,22 +59,42 @@ struct SimulationLoopInput {
 
 class SimulationLoop {
  public:
-  // REQUIRES: `trace` has one workload per arrival (names, team, arrival time);
-  // input.cycle > 0. `options` must outlive the loop.
+  // REQUIRES: input.cycle > 0; options.executor is set. `options` must
+  // outlive the loop.
   SimulationLoop(SimulationLoopInput input, const SimulationOptions& options);
 
+  // REQUIRES: `trace` has one workload per arrival (names, team, arrival time).
   // Runs to the end, filling the timeline fields of trace.workloads, the
   // segments, the counters and trace.end. Fails only when max_cycles is hit.
   Status run(SimulationTrace& trace);
 
  private:
-  enum class Phase : uint8_t { kNotArrived, kPending, kRunning, kDone };
   struct LiveWorkload {
-    Phase phase = Phase::kNotArrived;
-    Duration remaining;
-    WorkloadId preempted_by;
-    bool evicted = false;  // the current run was stopped because its node failed
+    WorkloadRun run;       // waiting from its arrival on
+    Timestamp started_at;  // of the current run
     int64_t amount = 0;    // primary resource held while running
+    int32_t pods = 0;      // of the current run
+    int32_t pods_ended = 0;
+    bool completed = true;  // every pod that ended so far exited 0, unstopped
+  };
+  // Keeps the executor's pod events, with their time, for the cycle to apply.
+  class EventBuffer final : public PodEventSink {
+   public:
+    explicit EventBuffer(const SimulationLoop& loop) : loop_(loop) {}
+    void on_pod_event(const PodEvent& event) override;
+    std::vector<std::pair<Timestamp, PodEvent>> events;
+
+   private:
+    const SimulationLoop& loop_;
+  };
+  // The runs of the workloads that have arrived, for the plan-effects core.
+  class ArrivedRuns final : public RunTable {
+   public:
+    explicit ArrivedRuns(SimulationLoop& loop) : loop_(loop) {}
+    WorkloadRun* find_run(WorkloadId workload) override;
+
+   private:
+    SimulationLoop& loop_;
   };
 
   void apply_executor_events(Timestamp now);
@@ -79,9 +102,9 @@ class SimulationLoop {
   void apply_arrivals(Timestamp now);
   void refresh_snapshot(Timestamp now);
   bool carry_out(const Plan& plan, Timestamp now);
-  bool evict(WorkloadId id, Timestamp now);
-  bool preempt(const Preemption& preemption, Timestamp now);
-  bool admit(const Admission& admission, Timestamp now);
+  void stop(const StopEffect& stop);
+  void admit(const Admission& admission, Timestamp now);
+  void end_pod(Timestamp at, const PodEvent& event);
   void make_pending(WorkloadId id);
   AdmittedWorkload* find_admitted(WorkloadId id);
   [[nodiscard]] Timestamp next_event_time() const;
@@ -92,7 +115,8 @@ class SimulationLoop {
   SimulationLoopInput input_;
   const SimulationOptions& options_;
   Scheduler scheduler_;
-  sim::VirtualExecutor executor_;
+  EventBuffer events_;
+  std::unique_ptr<SteppedExecutor> executor_;
   Snapshot snapshot_;               // pending and admitted kept sorted by id
   std::vector<LiveWorkload> live_;  // by WorkloadId
   std::vector<AdmittedWorkload> newly_admitted_;

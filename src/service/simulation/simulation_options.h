@@ -6,11 +6,14 @@
 // keep references to its arguments. `on_progress` runs after every cycle in
 // which workloads arrived, with the number arrived so far and the total; it
 // lets an edge draw a progress bar (the service itself reads no clock).
+// `executor` makes the executor on virtual time that runs the simulated pods;
+// it must be set (app/ chooses it: the sim backend's virtual_executor_factory()).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
+#include "backends/stepped_executor.h"
 #include "scheduler/plan.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
@@ -29,6 +32,7 @@ struct SimulationOptions {
   // so that a scheduler bug that preempts in a loop cannot hang the caller.
   int64_t max_cycles = 10'000'000;
   SchedulerOptions scheduler;
+  SteppedExecutorFactory executor;
   CycleObserver on_cycle;
   ProgressObserver on_progress;
 };

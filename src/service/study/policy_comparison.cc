@@ -50,6 +50,7 @@ Result<PolicyRun> run_policy(const std::vector<TraceJob>& jobs, const NamedPolic
   }
   TraceArrivals& arrivals = *converted;
   SimulationOptions simulation;
+  simulation.executor = options.executor;
   if (options.on_progress) {
     simulation.on_progress = [&](int64_t arrived, int64_t total) {
       options.on_progress(policy.name, arrived, total);

@@ -10,13 +10,15 @@
 // total. The study reads no clock: `stopwatch`, when set, reads a monotonic
 // clock in seconds, injected by the edge; it is read just before and just
 // after each simulation and the difference is the run's `runtime_s` (0 when
-// unset).
+// unset). `executor` makes the simulator's executor on virtual time
+// (SimulationOptions::executor; must be set).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
 
+#include "backends/stepped_executor.h"
 #include "base/time.h"
 
 namespace allot {
@@ -31,6 +33,7 @@ struct StudyOptions {
   std::string trace_origin;
   PolicyProgressObserver on_progress;
   Stopwatch stopwatch;
+  SteppedExecutorFactory executor;
 };
 
 }  // namespace allot

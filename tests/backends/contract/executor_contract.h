@@ -1,8 +1,9 @@
 // The Executor port's contract (backends/executor.h) as one suite that every
 // backend must pass: instantiate it with a factory for the backend under test
 // (INSTANTIATE_TEST_SUITE_P(Name, ExecutorContract, Values(factory))).
-// Backends: the local executor (local_executor_contract_test.cc). The virtual
-// executor of the simulator joins when it implements the port.
+// Backends: the local executor (local_executor_contract_test.cc) and the
+// simulator's virtual executor (virtual_executor_contract_test.cc). A case
+// calls settle() where a real backend's time would pass by itself.
 #pragma once
 
 #include <chrono>
@@ -55,6 +56,9 @@ class EventLog final : public PodEventSink {
 struct ExecutorUnderTest {
   std::shared_ptr<void> keep_alive;  // what the executor needs to outlive it
   Executor* executor = nullptr;
+  // A backend on virtual time: advances it until nothing more is due. Empty
+  // for a backend whose time passes by itself.
+  std::function<void()> settle;
 };
 using ExecutorFactory = std::function<ExecutorUnderTest(PodEventSink& sink)>;
 
@@ -63,6 +67,9 @@ class ExecutorContract : public ::testing::TestWithParam<ExecutorFactory> {
   void SetUp() override { made_ = GetParam()(events_); }
   void TearDown() override { made_ = {}; }
   Executor& executor() { return *made_.executor; }
+  void settle() {
+    if (made_.settle) made_.settle();
+  }
 
   // A workload of `pods` pods on node-0, each running `command`.
   static WorkloadLaunch workload(uint64_t id, int32_t pods, std::vector<std::string> command) {

@@ -13,6 +13,7 @@ TEST_P(ExecutorContract, EveryPodIsReportedRunningThenExitedExactlyOnce) {
 
   EXPECT_EQ(events_of(launch.workload, PodPhase::kRunning).size(), 3u)
       << "a backend that starts pods itself reports them running before launch() returns";
+  settle();
   ASSERT_TRUE(events_.wait_for_exits(launch.workload, 3));
   std::set<int32_t> exited;
   for (const PodEvent& exit : events_of(launch.workload, PodPhase::kExited)) {
@@ -28,6 +29,7 @@ TEST_P(ExecutorContract, AFailingPodIsReportedWithItsExitCode) {
 
   executor().launch(launch);
 
+  settle();
   ASSERT_TRUE(events_.wait_for_exits(launch.workload, 1));
   const PodEvent exit = events_of(launch.workload, PodPhase::kExited).at(0);
   EXPECT_EQ(exit.exit_code, 3);
@@ -39,6 +41,7 @@ TEST_P(ExecutorContract, APodThatCannotStartIsReportedExitedWithWhyAndNeverRunni
 
   executor().launch(launch);
 
+  settle();
   ASSERT_TRUE(events_.wait_for_exits(launch.workload, 2));
   EXPECT_TRUE(events_of(launch.workload, PodPhase::kRunning).empty());
   for (const PodEvent& exit : events_of(launch.workload, PodPhase::kExited)) {
@@ -54,6 +57,7 @@ TEST_P(ExecutorContract, StopEndsEveryPodOfTheWorkloadAsStopped) {
 
   executor().stop(launch.workload, Duration());
 
+  settle();
   ASSERT_TRUE(events_.wait_for_exits(launch.workload, 2));
   for (const PodEvent& exit : events_of(launch.workload, PodPhase::kExited)) {
     EXPECT_TRUE(exit.stopped);
@@ -62,6 +66,7 @@ TEST_P(ExecutorContract, StopEndsEveryPodOfTheWorkloadAsStopped) {
 
 TEST_P(ExecutorContract, StoppingAnUnknownWorkloadDoesNothing) {
   executor().stop(WorkloadId(999), Duration());
+  settle();
 
   EXPECT_TRUE(events_.events().empty());
 }

@@ -23,7 +23,7 @@ ExecutorUnderTest make_local_executor(PodEventSink& sink) {
   options.gpus = std::vector<local::GpuDevice>{};
   made->executor = std::make_unique<local::LocalExecutor>(options);
   Executor* executor = made->executor.get();
-  return {std::move(made), executor};
+  return {std::move(made), executor, {}};
 }
 
 INSTANTIATE_TEST_SUITE_P(Local, ExecutorContract, ::testing::Values(&make_local_executor));

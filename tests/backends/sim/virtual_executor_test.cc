@@ -1,142 +1,128 @@
+// The simulated backend behind the executor port: what the contract suite
+// cannot say about virtual time (when events happen, checkpoints, grace).
 #include "backends/sim/virtual_executor.h"
+
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 namespace allot::sim {
 namespace {
 
-Timestamp at_s(int64_t s) { return Timestamp::from_millis(s * 1000); }
+Timestamp at_s(int64_t s) { return Timestamp::epoch() + Duration::seconds(s); }
 
-TEST(VirtualExecutor, IdleExecutorHasNoEvents) {
-  VirtualExecutor executor;
-  EXPECT_EQ(executor.next_event_time(), Timestamp::infinite_future());
-  EXPECT_TRUE(executor.take_due(at_s(100)).empty());
-  EXPECT_EQ(executor.running_count(), 0u);
+// Records each event with the executor's time while it is reported.
+class TimedLog final : public PodEventSink {
+ public:
+  void on_pod_event(const PodEvent& event) override {
+    events.emplace_back(executor == nullptr ? Timestamp() : executor->now(), event);
+  }
+  const SteppedExecutor* executor = nullptr;
+  std::vector<std::pair<Timestamp, PodEvent>> events;
+};
+
+VirtualWork work_of(Duration runtime, bool checkpointed = false) {
+  VirtualWork work;
+  work.runtime = runtime;
+  work.checkpointed = checkpointed;
+  return work;
 }
 
-TEST(VirtualExecutor, WorkCompletesAfterItsRemainingDuration) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(10), false, at_s(5));
-  EXPECT_TRUE(executor.is_running(SimWorkId(1)));
-  EXPECT_EQ(executor.next_event_time(), at_s(15));
-  EXPECT_TRUE(executor.take_due(at_s(14)).empty());
-
-  const std::vector<SimEvent> events = executor.take_due(at_s(20));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].work, SimWorkId(1));
-  EXPECT_EQ(events[0].kind, SimEventKind::kCompleted);
-  EXPECT_EQ(events[0].at, at_s(15));  // the exact time, not the time it was noticed
-  EXPECT_EQ(events[0].started_at, at_s(5));
-  EXPECT_EQ(events[0].remaining, Duration());
-  EXPECT_FALSE(executor.is_running(SimWorkId(1)));
+WorkloadLaunch gang(uint64_t id, int32_t pods) {
+  WorkloadLaunch launch;
+  launch.workload = WorkloadId(id);
+  for (int32_t i = 0; i < pods; ++i) {
+    PlacedPod pod;
+    pod.index = i;
+    pod.node = NodeId("n");
+    launch.pods.push_back(pod);
+  }
+  return launch;
 }
 
-TEST(VirtualExecutor, DueEventsComeInTimeThenIdOrder) {
+struct Fixture {
+  explicit Fixture(VirtualWork work)
+      : executor(log, [work](const WorkloadLaunch&) { return work; }) {
+    log.executor = &executor;
+  }
+  std::vector<std::pair<Timestamp, PodEvent>> exits() const {
+    std::vector<std::pair<Timestamp, PodEvent>> out;
+    for (const auto& entry : log.events) {
+      if (entry.second.phase == PodPhase::kExited) out.push_back(entry);
+    }
+    return out;
+  }
+  TimedLog log;
   VirtualExecutor executor;
-  executor.start(SimWorkId(3), Duration::seconds(2), false, at_s(0));
-  executor.start(SimWorkId(2), Duration::seconds(1), false, at_s(0));
-  executor.start(SimWorkId(1), Duration::seconds(2), false, at_s(0));
-  const std::vector<SimEvent> events = executor.take_due(at_s(2));
-  ASSERT_EQ(events.size(), 3u);
-  EXPECT_EQ(events[0].work, SimWorkId(2));
-  EXPECT_EQ(events[1].work, SimWorkId(1));
-  EXPECT_EQ(events[2].work, SimWorkId(3));
+};
+
+TEST(VirtualExecutor, PodsEndWhenTheirWorkIsDoneAndAreReportedAtThatTime) {
+  Fixture f(work_of(Duration::seconds(30)));
+  f.executor.launch(gang(1, 2));
+  EXPECT_EQ(f.executor.next_event_time(), at_s(30));
+
+  f.executor.advance_to(at_s(45));
+
+  ASSERT_EQ(f.exits().size(), 2u);
+  for (const auto& [when, event] : f.exits()) {
+    EXPECT_EQ(when, at_s(30)) << "reported at the time it happened, not when time was advanced";
+    EXPECT_TRUE(event.succeeded());
+  }
+  EXPECT_EQ(f.executor.now(), at_s(45));
 }
 
-TEST(VirtualExecutor, StopTakesEffectAfterTheGracePeriod) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(100), false, at_s(0));
-  executor.stop(SimWorkId(1), Duration::seconds(30), at_s(10));
-  EXPECT_TRUE(executor.is_stopping(SimWorkId(1)));
-  EXPECT_EQ(executor.next_event_time(), at_s(40));
-  const std::vector<SimEvent> events = executor.take_due(at_s(40));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].kind, SimEventKind::kStopped);
-  EXPECT_EQ(events[0].at, at_s(40));
+TEST(VirtualExecutor, AStoppedRunEndsAfterItsGraceUnlessItsWorkEndsFirst) {
+  Fixture f(work_of(Duration::seconds(100)));
+  f.executor.launch(gang(1, 1));
+  f.executor.advance_to(at_s(10));
+  f.executor.stop(WorkloadId(1), Duration::seconds(5));
+  f.executor.advance_to(at_s(60));
+
+  ASSERT_EQ(f.exits().size(), 1u);
+  EXPECT_EQ(f.exits()[0].first, at_s(15));
+  EXPECT_TRUE(f.exits()[0].second.stopped);
+  EXPECT_FALSE(f.exits()[0].second.succeeded());
 }
 
-TEST(VirtualExecutor, WorkThatEndsWithinTheGracePeriodCompletes) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(20), false, at_s(0));
-  executor.stop(SimWorkId(1), Duration::seconds(30), at_s(10));
-  const std::vector<SimEvent> events = executor.take_due(at_s(100));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].kind, SimEventKind::kCompleted);
-  EXPECT_EQ(events[0].at, at_s(20));
+TEST(VirtualExecutor, ACheckpointedWorkloadResumesWhereItWasStopped) {
+  Fixture f(work_of(Duration::seconds(100), true));
+  f.executor.launch(gang(1, 1));
+  f.executor.advance_to(at_s(40));
+  f.executor.stop(WorkloadId(1), Duration());
+  f.executor.advance_to(at_s(50));
+  f.executor.launch(gang(1, 1));
+
+  EXPECT_EQ(f.executor.next_event_time(), at_s(110)) << "60 s of work were left";
 }
 
-TEST(VirtualExecutor, StopAtTheNaturalEndCountsAsCompletion) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(20), true, at_s(0));
-  executor.stop(SimWorkId(1), Duration::seconds(10), at_s(10));
-  const std::vector<SimEvent> events = executor.take_due(at_s(20));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].kind, SimEventKind::kCompleted);
+TEST(VirtualExecutor, WorkWithoutCheckpointsStartsOverAfterAStop) {
+  Fixture f(work_of(Duration::seconds(100)));
+  f.executor.launch(gang(1, 1));
+  f.executor.advance_to(at_s(40));
+  f.executor.stop(WorkloadId(1), Duration());
+  f.executor.advance_to(at_s(50));
+  f.executor.launch(gang(1, 1));
+
+  EXPECT_EQ(f.executor.next_event_time(), at_s(150));
 }
 
-TEST(VirtualExecutor, CheckpointedWorkKeepsItsProgress) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(100), true, at_s(0));
-  executor.stop(SimWorkId(1), Duration::seconds(5), at_s(25));
-  const std::vector<SimEvent> events = executor.take_due(at_s(30));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].kind, SimEventKind::kStopped);
-  EXPECT_EQ(events[0].remaining, Duration::seconds(70));
+TEST(VirtualExecutor, LaunchingARunningWorkloadAgainChangesNothing) {
+  Fixture f(work_of(Duration::seconds(10)));
+  f.executor.launch(gang(1, 1));
+  f.executor.launch(gang(1, 1));
+  f.executor.advance_to(at_s(20));
 
-  executor.start(SimWorkId(1), events[0].remaining, true, at_s(50));
-  EXPECT_EQ(executor.next_event_time(), at_s(120));
+  EXPECT_EQ(f.log.events.size(), 2u) << "one kRunning and one kExited";
 }
 
-TEST(VirtualExecutor, WorkWithoutCheckpointRestartsFromZero) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(100), false, at_s(0));
-  executor.stop(SimWorkId(1), Duration::seconds(5), at_s(25));
-  const std::vector<SimEvent> events = executor.take_due(at_s(30));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].remaining, Duration::seconds(100));
-}
+TEST(VirtualExecutor, TheLogOfALaunchedPodIsEmpty) {
+  Fixture f(work_of(Duration::seconds(10)));
+  f.executor.launch(gang(1, 1));
 
-TEST(VirtualExecutor, ALaterStopCanOnlyBringTheStopEarlier) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(100), true, at_s(0));
-  executor.stop(SimWorkId(1), Duration::seconds(30), at_s(10));
-  executor.stop(SimWorkId(1), Duration::seconds(60), at_s(11));  // later: ignored
-  EXPECT_EQ(executor.end_time(SimWorkId(1)), at_s(40));
-  executor.stop(SimWorkId(1), Duration(), at_s(12));  // immediate: wins
-  EXPECT_EQ(executor.end_time(SimWorkId(1)), at_s(12));
-  const std::vector<SimEvent> events = executor.take_due(at_s(12));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].remaining, Duration::seconds(88));
-  EXPECT_TRUE(executor.take_due(at_s(100)).empty());
-}
-
-TEST(VirtualExecutor, ZeroWorkCompletesAtOnce) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(7), Duration(), false, at_s(3));
-  EXPECT_EQ(executor.next_event_time(), at_s(3));
-  const std::vector<SimEvent> events = executor.take_due(at_s(3));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].kind, SimEventKind::kCompleted);
-}
-
-TEST(VirtualExecutor, RemainingWorkShrinksWhileRunning) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(10), false, at_s(0));
-  EXPECT_EQ(executor.remaining_at(SimWorkId(1), at_s(4)), Duration::seconds(6));
-  EXPECT_EQ(executor.remaining_at(SimWorkId(1), at_s(12)), Duration());
-}
-
-TEST(VirtualExecutor, AStoppedItemCanBeStartedAgain) {
-  VirtualExecutor executor;
-  executor.start(SimWorkId(1), Duration::seconds(10), true, at_s(0));
-  executor.stop(SimWorkId(1), Duration(), at_s(4));
-  ASSERT_EQ(executor.take_due(at_s(4)).size(), 1u);
-  executor.start(SimWorkId(1), Duration::seconds(6), true, at_s(5));
-  const std::vector<SimEvent> events = executor.take_due(at_s(11));
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].kind, SimEventKind::kCompleted);
-  EXPECT_EQ(events[0].at, at_s(11));
-  EXPECT_EQ(events[0].started_at, at_s(5));
+  const Result<std::string> log = f.executor.read_log({WorkloadId(1), 0}, 0, 100);
+  ASSERT_TRUE(log.ok());
+  EXPECT_TRUE(log->empty());
 }
 
 }  // namespace

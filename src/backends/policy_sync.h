@@ -1,0 +1,83 @@
+// PolicySync: allot's organisation and quotas carried into a backend that
+// enforces limits of its own (DESIGN.md section 5): Slurm accounts,
+// associations and GrpTRES; Kubernetes namespaces, ResourceQuotas and Kueue
+// objects. allot stays the source of truth; the backend enforces the ceiling
+// even for work submitted around allot.
+//
+// Contract:
+// - apply(desired) makes the backend match `desired` and answers what it
+//   changed. It is idempotent (a second apply of the same state changes
+//   nothing) and touches only what allot manages (objects under `root`):
+//   whatever else the site keeps in the backend is left alone. A team that
+//   left the policy is removed from the backend once it runs nothing there;
+//   until then it is kept with a ceiling of zero and listed in `deferred`.
+// - Partial failure is reported, never hidden: the Status names the first
+//   object that failed, and a later apply() finishes the work (each change is
+//   safe to repeat).
+// - observe() reads what the backend holds now under `root`, in the same
+//   shape, so that drift (a change made in the backend by hand) can be shown
+//   and undone.
+// - Thread-compatible.
+// Implemented by the Slurm backend (issue 13) and the Kubernetes export.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/quantity.h"
+#include "base/result.h"
+#include "model/ids.h"
+
+namespace allot {
+
+// The most a team may hold of one flavor's resource (scheduler/team_ceiling.h
+// computes it from the quota tree).
+struct FlavorLimit {
+  std::string flavor;
+  Resource resource = Resource::kGpu;
+  int64_t amount = 0;  // in the resource's base unit
+
+  friend bool operator==(const FlavorLimit&, const FlavorLimit&) = default;
+};
+
+// One team as the backend will hold it.
+struct SyncedTeam {
+  TeamId team;
+  std::string parent;                // its cohort, or empty under the root
+  std::vector<FlavorLimit> ceiling;  // governed resources only: the rest is not limited
+  double fair_share_weight = 1.0;    // as the policy says; the backend rounds as it must
+  std::vector<std::string> users;    // who may submit as the team
+
+  friend bool operator==(const SyncedTeam&, const SyncedTeam&) = default;
+};
+
+// A cohort as the backend will hold it (a parent account, a Kueue Cohort).
+struct SyncedCohort {
+  std::string name;
+  std::string parent;  // empty under the root
+
+  friend bool operator==(const SyncedCohort&, const SyncedCohort&) = default;
+};
+
+struct BackendPolicy {
+  std::string root;  // what allot manages in the backend (a root account, a label)
+  std::vector<SyncedCohort> cohorts;
+  std::vector<SyncedTeam> teams;
+
+  friend bool operator==(const BackendPolicy&, const BackendPolicy&) = default;
+};
+
+struct SyncReport {
+  std::vector<std::string> changes;   // one line per change made, in the order made
+  std::vector<std::string> deferred;  // teams kept until their work ends
+};
+
+class PolicySync {
+ public:
+  virtual ~PolicySync() = default;
+  virtual Result<SyncReport> apply(const BackendPolicy& desired) = 0;
+  virtual Result<BackendPolicy> observe() = 0;
+};
+
+}  // namespace allot

@@ -1,0 +1,57 @@
+// SteppedExecutor: the Executor port on virtual time (DESIGN.md section 5,
+// "simulated"). The simulator drives one; a test can drive one too.
+//
+// Contract (beyond executor.h):
+// - Nothing happens by itself: the caller advances time with advance_to(),
+//   and the pods whose runs end by then are reported through the sink in
+//   (time, workload, pod) order. While an event is reported, now() is the
+//   time it happened; launch() and stop() act at now().
+// - What a workload does comes from the VirtualWorkModel, asked once per
+//   workload on its first launch: how long its pods run (a gang's pods run in
+//   lockstep), whether its progress survives a stop, how its pods exit when
+//   the work is done, or why they cannot start.
+// - A stopped run ends at min(now + grace, its natural end); if the natural
+//   end comes first (or at the same instant) it completes instead. A later
+//   stop can only bring the end earlier. A checkpointed workload's next run
+//   needs only what is left; any other starts over.
+// - launch() reports every pod kRunning (or its launch failure) before it
+//   returns; events come only from the caller's thread, inside launch() and
+//   advance_to().
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "backends/executor.h"
+#include "base/time.h"
+
+namespace allot {
+
+struct VirtualWork {
+  Duration runtime;           // the work of every pod, from its first start
+  bool checkpointed = false;  // progress survives a stop
+  int exit_code = 0;          // how its pods exit once the work is done
+  std::string launch_error;   // non-empty: its pods cannot start, and why
+};
+
+using VirtualWorkModel = std::function<VirtualWork(const WorkloadLaunch& launch)>;
+
+class SteppedExecutor : public Executor {
+ public:
+  // The executor's virtual time: the last advance_to(), or the time of the
+  // event being reported.
+  [[nodiscard]] virtual Timestamp now() const = 0;
+  // When the next pod event is due; Timestamp::infinite_future() when idle.
+  [[nodiscard]] virtual Timestamp next_event_time() const = 0;
+  // Reports every event due at or before `time`, then stands at `time`.
+  // REQUIRES: time >= now().
+  virtual void advance_to(Timestamp time) = 0;
+};
+
+// How a layer that may not name a backend (the simulator) gets one: app/
+// chooses the implementation and hands this down.
+using SteppedExecutorFactory =
+    std::function<std::unique_ptr<SteppedExecutor>(PodEventSink& sink, VirtualWorkModel model)>;
+
+}  // namespace allot

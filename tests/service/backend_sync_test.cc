@@ -1,0 +1,123 @@
+// service/backend_sync: the policy as a backend with limits of its own holds
+// it, and what a backend's node inventory means for the policy's nodes.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "service/backend_sync/backend_policy.h"
+#include "service/backend_sync/inventory_reconciliation.h"
+
+namespace allot {
+namespace {
+
+FlavorQuota gpus(int64_t nominal, std::optional<int64_t> borrow = {}) {
+  FlavorQuota q;
+  q.flavor = "h100";
+  q.resources[0] = {nominal, borrow, {}};
+  q.declared[0] = true;
+  return q;
+}
+
+Team team(const std::string& name, const std::string& cohort, FlavorQuota quota,
+          double weight = 1.0) {
+  Team t;
+  t.meta.name = name;
+  t.namespace_name = name;
+  t.cohort = cohort;
+  t.fair_share_weight = weight;
+  t.quota = {std::move(quota)};
+  return t;
+}
+
+Node node(const std::string& name, int64_t gpu_count) {
+  Node n;
+  n.name = name;
+  n.pool = "pool";
+  n.flavor = "h100";
+  n.capacity = ResourceVector(gpu_count, 64'000, int64_t{512} << 30);
+  return n;
+}
+
+// org { research { vision(8, borrow 4), nlp(8) } , prod(16) }
+CompiledPolicy org_policy(std::vector<Node> nodes = {}) {
+  Policy p;
+  ResourceFlavor flavor;
+  flavor.meta.name = "h100";
+  p.flavors = {flavor};
+  Cohort org;
+  org.meta.name = "org";
+  Cohort research;
+  research.meta.name = "research";
+  research.parent = "org";
+  p.cohorts = {org, research};
+  p.teams = {team("vision", "research", gpus(8, 4), 2.0), team("nlp", "research", gpus(8)),
+             team("prod", "org", gpus(16))};
+  return CompiledPolicy::compile(p, std::move(nodes)).value();
+}
+
+TEST(BackendPolicy, CarriesTheTreeWithEachTeamsCeilingAndWeight) {
+  const BackendPolicy backend = backend_policy_of(org_policy(), "allot");
+
+  EXPECT_EQ(backend.root, "allot");
+  EXPECT_EQ(backend.cohorts, (std::vector<SyncedCohort>{{"org", ""}, {"research", "org"}}));
+  ASSERT_EQ(backend.teams.size(), 3u);
+  const SyncedTeam& vision = backend.teams[0];
+  EXPECT_EQ(vision.team, TeamId("vision"));
+  EXPECT_EQ(vision.parent, "research");
+  EXPECT_EQ(vision.fair_share_weight, 2.0);
+  EXPECT_EQ(vision.ceiling, (std::vector<FlavorLimit>{{"h100", Resource::kGpu, 12}}))
+      << "nominal 8 + borrowingLimit 4";
+  EXPECT_EQ(backend.teams[1].ceiling.at(0).amount, 32) << "nlp may borrow everything";
+  EXPECT_EQ(backend.teams[2].parent, "org");
+  EXPECT_TRUE(backend.teams[2].users.empty()) << "the identity directory fills users";
+}
+
+InventoryNode listed(const std::string& name, int64_t gpu_count) {
+  InventoryNode n;
+  n.name = NodeId(name);
+  n.capacity = ResourceVector(gpu_count, 64'000, int64_t{512} << 30);
+  return n;
+}
+
+TEST(InventoryReconciliation, AHealthyNodeOfTheRightSizePasses) {
+  const CompiledPolicy policy = org_policy({node("n1", 8)});
+
+  const InventoryReconciliation result = reconcile_inventory(policy, {listed("n1", 8)});
+
+  EXPECT_EQ(result.nodes, (std::vector<InventoryVerdict>{{"n1", true, false, ""}}));
+  EXPECT_TRUE(result.unknown.empty());
+}
+
+TEST(InventoryReconciliation, MissingDownOrSmallerNodesAreUnhealthyAndSayWhy) {
+  const CompiledPolicy policy = org_policy({node("gone", 8), node("down", 8), node("small", 8)});
+  InventoryNode down = listed("down", 8);
+  down.up = false;
+  down.reason = "Not responding";
+
+  const InventoryReconciliation result = reconcile_inventory(policy, {down, listed("small", 4)});
+
+  ASSERT_EQ(result.nodes.size(), 3u);
+  EXPECT_EQ(result.nodes[0], (InventoryVerdict{"gone", false, false, "not in the backend"}));
+  EXPECT_EQ(result.nodes[1], (InventoryVerdict{"down", false, false, "Not responding"}));
+  EXPECT_EQ(result.nodes[2], (InventoryVerdict{"small", false, false,
+                                               "the backend reports gpu 4 but the policy says 8"}));
+}
+
+TEST(InventoryReconciliation, ADrainedNodeIsDrainedAndUnknownNodesAreListed) {
+  const CompiledPolicy policy = org_policy({node("n1", 8)});
+  InventoryNode drained = listed("n1", 8);
+  drained.drained = true;
+
+  const InventoryReconciliation result =
+      reconcile_inventory(policy, {listed("zz-extra", 8), drained, listed("a-extra", 2)});
+
+  EXPECT_EQ(result.nodes,
+            (std::vector<InventoryVerdict>{{"n1", true, true, "drained in the backend"}}));
+  EXPECT_EQ(result.unknown, (std::vector<std::string>{"a-extra", "zz-extra"}));
+}
+
+}  // namespace
+}  // namespace allot

@@ -2,6 +2,7 @@
 // health checker, a manual clock, and the loop driven by hand (run_once).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -180,6 +181,12 @@ class GatedStore final : public Store {
   void wait_until_entered(size_t count) {
     std::unique_lock lock(mu_);
     changed_.wait(lock, [&] { return entered_ >= count; });
+  }
+  // As wait_until_entered(), for at most `limit`: false when fewer came. For
+  // a commit that must not happen (the passing case waits the whole limit).
+  bool wait_until_entered_for(size_t count, std::chrono::milliseconds limit) {
+    std::unique_lock lock(mu_);
+    return changed_.wait_for(lock, limit, [&] { return entered_ >= count; });
   }
   [[nodiscard]] size_t entered() {
     std::lock_guard lock(mu_);

@@ -350,6 +350,30 @@ TEST_F(ControlPlaneTest, AReadThatSawAChangeAnswersOnlyOnceTheChangeIsStored) {
   EXPECT_EQ(seen, "Cancelled");
 }
 
+// Issue 10, crash 1: a submit validated against one policy must not enter the
+// live set under another. Here the team it was validated for is deleted while
+// its commit is in flight: the delete waits for the submit, then sees the
+// workload and is refused, instead of leaving a workload of a deleted team to
+// the scheduling cycle.
+TEST_F(ControlPlaneTest, APolicyChangeWaitsForASubmitInFlightAndThenSeesIt) {
+  apply_policy();
+  store_.close();
+  std::thread submitter([this] { submit(workload_yaml("a", "research", 1), "research"); });
+  store_.wait_until_entered(2);  // the policy, then the submit: validated, its commit held
+  Status deleted;
+  std::thread deleter([&] { deleted = calls_->delete_object("Team", "research"); });
+  plane_->wait_until_policy_changes_asked(1);
+  EXPECT_FALSE(store_.wait_until_entered_for(3, std::chrono::milliseconds(300)))
+      << "the delete was validated and committed while the submit was in flight";
+  store_.open();
+  submitter.join();
+  deleter.join();
+
+  EXPECT_EQ(deleted.code(), ErrorCode::kFailedPrecondition) << deleted.to_string();
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "a"), "Admitted");
+}
+
 TEST(DurableWatermarkTest, WaitsOnlyForChangesNotYetStored) {
   DurableWatermark stored;
   stored.wait_until_stored(0);  // nothing to wait for

@@ -29,6 +29,7 @@
 #include "base/mutex.h"
 #include "base/status.h"
 #include "service/control/durable_watermark.h"
+#include "service/control/policy_gate.h"
 #include "service/control/server_state.h"
 #include "store/store.h"
 
@@ -39,6 +40,9 @@ class ClusterState {
   ClusterState(Store& store, Logger& logger, std::string checkpoint_root);
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
+
+  // Orders submits with policy changes (policy_gate.h).
+  PolicyGate& policy_gate() ALLOT_RETURN_CAPABILITY(policy_gate_) { return policy_gate_; }
 
   // The lock of the state: shared to read, exclusive to change.
   SharedMutex& mutex() ALLOT_RETURN_CAPABILITY(mu_) { return mu_; }
@@ -69,6 +73,7 @@ class ClusterState {
 
   Store& store_;
   Logger& logger_;
+  PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(writer_mu_, mu_);
   Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(mu_);
   mutable SharedMutex mu_;
   ServerState state_ ALLOT_GUARDED_BY(mu_);

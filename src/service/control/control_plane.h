@@ -72,6 +72,11 @@ class ControlPlane final : public PodEventSink {
 
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { cluster_.wait_until_reads_wait(count); }
+  // For tests: returns once `count` policy changes asked to pass the submits
+  // in flight (policy_gate.h).
+  void wait_until_policy_changes_asked(size_t count) {
+    cluster_.policy_gate().wait_until_changes_asked(count);
+  }
 
  private:
   const Clock& clock_;

@@ -58,6 +58,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
                                          bool dry_run) {
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"apply policy"}));
   MutexLock apply_lock(apply_mu_);
+  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   if (parsed.bundle.scenario) {
     return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
   }
@@ -113,6 +114,7 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
                                     const std::string& name) {
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"delete ", kind, " ", name}));
   MutexLock apply_lock(apply_mu_);
+  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   ClusterWriter writer(cluster_);
   PolicyState next;
   {

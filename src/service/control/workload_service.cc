@@ -33,6 +33,8 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
                                                WorkloadId id) {
   ALLOT_RETURN_IF_ERROR(authorize(
       caller, {"create workload ", workload.meta.namespace_name, "/", workload.meta.name}));
+  // Validated and inserted under one policy (policy_gate.h).
+  const SubmitHold submit(cluster_.policy_gate());
   const Timestamp now = clock_.now();
   LiveWorkload live;
   {

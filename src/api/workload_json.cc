@@ -105,6 +105,7 @@ void write_status(JsonWriter& out, const WorkloadStatus& status) {
   out.begin_object();
   write_time(out.key("admittedAt"), status.admitted_at);
   out.key("createdAt").value(format_rfc3339(status.created_at));
+  if (status.deleting) out.key("deleting").value(true);
   if (status.exit_code) {
     out.key("exitCode").value(*status.exit_code);
   } else {
@@ -121,7 +122,10 @@ void write_status(JsonWriter& out, const WorkloadStatus& status) {
   out.key("reason").value(status.reason);
   out.key("restarts").value(status.restarts);
   write_time(out.key("startedAt"), status.started_at);
-  out.key("stopping").value(status.stopping);
+  if (status.stopping_for != StopCause::kNone) {
+    out.key("stopReason").value(stop_cause_name(status.stopping_for));
+  }
+  out.key("stopping").value(status.stopping_for != StopCause::kNone);
   out.key("team").value(status.team);
   out.end_object();
 }
@@ -271,6 +275,28 @@ Result<WorkloadSpec> decode_spec(const Reader& spec) {
   return out;
 }
 
+// `stopping` with its `stopReason`, and `deleting`. A document stored before
+// stop reasons were kept says only `stopping`: its stop requeued the work.
+Status decode_stop(const Reader& status, WorkloadStatus& out) {
+  bool stopping = false;
+  ALLOT_RETURN_IF_ERROR(status.get_to("stopping", stopping));
+  out.stopping_for = StopCause::kNone;
+  if (status.has("stopReason")) {
+    ALLOT_ASSIGN_OR_RETURN(const std::string reason, status.get<std::string>("stopReason"));
+    const std::optional<StopCause> cause = parse_stop_cause(reason);
+    if (!cause || (*cause == StopCause::kNone) == stopping) {
+      return status.error("unknown stopReason '" + reason + "'");
+    }
+    out.stopping_for = *cause;
+  } else if (stopping) {
+    out.stopping_for = StopCause::kEvict;
+  }
+  if (status.has("deleting")) {
+    ALLOT_ASSIGN_OR_RETURN(out.deleting, status.get<bool>("deleting"));
+  }
+  return {};
+}
+
 Result<std::vector<PodSetStatus>> decode_pod_set_status(const Reader& status) {
   std::vector<PodSetStatus> out;
   if (!status.has("podSets")) return out;
@@ -310,7 +336,7 @@ Result<WorkloadStatus> decode_status(const Reader& status) {
   ALLOT_RETURN_IF_ERROR(status.get_to("flavor", out.flavor));
   ALLOT_ASSIGN_OR_RETURN(out.pod_sets, decode_pod_set_status(status));
   ALLOT_RETURN_IF_ERROR(status.get_to("restarts", out.restarts));
-  ALLOT_RETURN_IF_ERROR(status.get_to("stopping", out.stopping));
+  ALLOT_RETURN_IF_ERROR(decode_stop(status, out));
   ALLOT_RETURN_IF_ERROR(status.get_to("preemptedBy", out.preempted_by));
   if (status.has("exitCode")) {
     ALLOT_ASSIGN_OR_RETURN(out.exit_code, status.get<int32_t>("exitCode"));

@@ -8,7 +8,21 @@ namespace {
 constexpr std::array<std::string_view, 7> kPhaseNames = {
     "Pending", "Admitted", "Running", "Succeeded", "Failed", "Preempted", "Cancelled"};
 
+constexpr std::array<std::string_view, 6> kStopCauseNames = {
+    "", "Preempted", "Evicted", "Cancelled", "PodFailed", "MaxRuntimeExceeded"};
+
 }  // namespace
+
+std::string_view stop_cause_name(StopCause cause) {
+  return kStopCauseNames[static_cast<size_t>(cause)];
+}
+
+std::optional<StopCause> parse_stop_cause(std::string_view name) {
+  for (size_t i = 0; i < kStopCauseNames.size(); ++i) {
+    if (kStopCauseNames[i] == name) return static_cast<StopCause>(i);
+  }
+  return std::nullopt;
+}
 
 std::string_view workload_phase_name(WorkloadPhase phase) {
   return kPhaseNames[static_cast<size_t>(phase)];

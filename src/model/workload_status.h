@@ -33,6 +33,22 @@ std::string_view workload_phase_name(WorkloadPhase phase);
 // Inverse of workload_phase_name(); case-sensitive. nullopt when unknown.
 std::optional<WorkloadPhase> parse_workload_phase(std::string_view name);
 
+// Why a running workload's pods are being stopped; stored with the workload,
+// so that a stop acknowledged before a crash is carried out after it.
+enum class StopCause : uint8_t {
+  kNone,
+  kPreempt,     // requeued once stopped
+  kEvict,       // its node failed, was drained, or left the policy: requeued once stopped
+  kCancel,      // cancelled once stopped
+  kFail,        // a pod failed: the others are stopped, then it has failed
+  kMaxRuntime,  // ran past maxRuntimeSeconds: failed once stopped
+};
+
+// "", "Preempted", "Evicted", "Cancelled", "PodFailed", "MaxRuntimeExceeded".
+std::string_view stop_cause_name(StopCause cause);
+// Inverse of stop_cause_name(); nullopt when unknown.
+std::optional<StopCause> parse_stop_cause(std::string_view name);
+
 inline bool is_final(WorkloadPhase phase) {
   return phase == WorkloadPhase::kSucceeded || phase == WorkloadPhase::kFailed ||
          phase == WorkloadPhase::kCancelled;
@@ -68,14 +84,15 @@ struct WorkloadStatus {
   std::optional<Timestamp> admitted_at;        // of the current or last run
   std::optional<Timestamp> started_at;
   std::optional<Timestamp> finished_at;
-  std::string flavor;                  // while admitted or running
-  std::vector<PodSetStatus> pod_sets;  // while admitted or running
-  int32_t restarts = 0;                // times it was preempted or evicted
-  bool stopping = false;               // preempted or evicted; its pods are being stopped
-  std::string preempted_by;            // "namespace/name" of the last preemptor
-  std::optional<int32_t> exit_code;    // of the first failed pod, or 0
-  std::string reason;                  // of the last transition ("Admitted", "Preempted", ...)
-  std::string message;                 // human words for the reason
+  std::string flavor;                         // while admitted or running
+  std::vector<PodSetStatus> pod_sets;         // while admitted or running
+  int32_t restarts = 0;                       // times it was preempted or evicted
+  StopCause stopping_for = StopCause::kNone;  // its pods are being stopped, and why
+  bool deleting = false;             // deleted while it ran: erased once its pods have stopped
+  std::string preempted_by;          // "namespace/name" of the last preemptor
+  std::optional<int32_t> exit_code;  // of the first failed pod, or 0
+  std::string reason;                // of the last transition ("Admitted", "Preempted", ...)
+  std::string message;               // human words for the reason
 
   friend bool operator==(const WorkloadStatus&, const WorkloadStatus&) = default;
 };

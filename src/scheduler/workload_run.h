@@ -22,21 +22,14 @@
 #include <cstdint>
 
 #include "base/time.h"
+#include "model/workload_status.h"
 #include "scheduler/ids.h"
 
 namespace allot {
 
 enum class RunState : uint8_t { kWaiting, kRunning, kEnded };
 
-// Why a running workload's pods are being stopped.
-enum class StopCause : uint8_t {
-  kNone,
-  kPreempt,     // requeued once stopped
-  kEvict,       // its node failed, was drained, or left the policy: requeued once stopped
-  kCancel,      // cancelled once stopped
-  kFail,        // a pod failed: the others are stopped, then it has failed
-  kMaxRuntime,  // ran past maxRuntimeSeconds: failed once stopped
-};
+// StopCause (why a run is being stopped) is the model's (model/workload_status.h).
 
 enum class RunEnd : uint8_t {
   kSucceeded,

@@ -51,6 +51,32 @@ TEST(WorkloadJson, RoundTripsEveryField) {
   EXPECT_EQ(json["spec"]["podSets"][0]["resources"]["memory"], "512Gi");
 }
 
+TEST(WorkloadJson, AStopInProgressIsStoredWithItsCauseAndADeletion) {
+  WorkloadDocument doc = sample_document();
+  doc.status.stopping_for = StopCause::kCancel;
+  doc.status.deleting = true;
+  const nlohmann::json json = workload_to_json(doc);
+  EXPECT_EQ(json["status"]["stopping"], true);
+  EXPECT_EQ(json["status"]["stopReason"], "Cancelled");
+  EXPECT_EQ(json["status"]["deleting"], true);
+
+  const Result<WorkloadDocument> back = workload_from_json(nlohmann::json::parse(json.dump()));
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(*back, doc);
+}
+
+TEST(WorkloadJson, AStopStoredWithoutItsCauseReadsAsARequeue) {
+  nlohmann::json json = workload_to_json(sample_document());
+  json["status"]["stopping"] = true;  // as stored before stop causes were kept
+
+  const Result<WorkloadDocument> back = workload_from_json(json);
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(back->status.stopping_for, StopCause::kEvict);
+
+  json["status"]["stopReason"] = "Bored";
+  EXPECT_FALSE(workload_from_json(json).ok());
+}
+
 TEST(WorkloadJson, StoredTextIsTheCanonicalJsonAndRoundTrips) {
   WorkloadDocument sleeper = sample_document();
   sleeper.workload.spec.command = {"sleep", "1.5"};

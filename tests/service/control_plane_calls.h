@@ -43,6 +43,9 @@ class ControlPlaneCalls {
     ALLOT_ASSIGN_OR_RETURN(WorkloadView view, plane_.workloads().cancel(caller_, ns, name));
     return workload_view_json(view);
   }
+  Status delete_workload(const std::string& ns, const std::string& name) {
+    return plane_.workloads().remove(caller_, ns, name);
+  }
   Status delete_object(const std::string& kind, const std::string& name) {
     return plane_.policies().delete_object(caller_, kind, name);
   }

@@ -205,6 +205,42 @@ TEST_F(ControlPlaneTest, RestartRequeuesRunningWorkAndKeepsEverythingElse) {
   ASSERT_EQ(calls_->list_objects("Team")->at("items").size(), 2u);
 }
 
+// Issue 10, data loss 5: an acknowledged cancel of running work survives a
+// crash within the grace period; recovery honours it instead of requeueing.
+TEST_F(ControlPlaneTest, ACancelAcknowledgedBeforeACrashStaysCancelled) {
+  apply_policy();
+  submit(workload_yaml("job", "prod", 8), "prod");
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  ASSERT_EQ(phase("prod", "job"), "Running");
+  const Result<nlohmann::json> answer = calls_->cancel_workload("prod", "job");
+  ASSERT_TRUE(answer.ok()) << answer.status().to_string();
+  EXPECT_EQ((*answer)["status"]["stopping"], true);
+  EXPECT_EQ((*answer)["status"]["stopReason"], "Cancelled");
+
+  restart();  // before the pods reported their exit
+
+  const nlohmann::json job = *calls_->get_workload("prod", "job");
+  EXPECT_EQ(job["status"]["phase"], "Cancelled");
+  EXPECT_EQ(job["status"]["restarts"], 0);
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("prod", "job"), "Cancelled") << "never admitted again";
+}
+
+TEST_F(ControlPlaneTest, ADeleteAcknowledgedBeforeACrashStaysDeleted) {
+  apply_policy();
+  submit(workload_yaml("job", "prod", 8), "prod");
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  ASSERT_EQ(phase("prod", "job"), "Running");
+  ASSERT_TRUE(calls_->delete_workload("prod", "job").ok());
+  ASSERT_EQ(phase("prod", "job"), "Running") << "it stays until its pods stop";
+
+  restart();
+
+  EXPECT_EQ(calls_->get_workload("prod", "job").status().code(), ErrorCode::kNotFound);
+}
+
 TEST_F(ControlPlaneTest, ListPagesFollowContinueTokensAndFilter) {
   apply_policy();
   for (int i = 0; i < 5; ++i) submit(workload_yaml("w" + std::to_string(i), "prod", 8), "prod");

@@ -55,6 +55,7 @@ void WorkloadTable::insert(LiveWorkload workload) {
   workload.run.state = run_state_of(workload.phase());
   workload.run.queued_at = workload.doc.status.queued_at;
   workload.run.restarts = workload.doc.status.restarts;
+  workload.run.stop = workload.doc.status.stopping_for;
   by_key_[workload.key()] = id;
   // Ids grow: a new workload goes last, and the hint makes that O(1).
   auto it = by_id_.insert_or_assign(by_id_.end(), id, std::move(workload));

@@ -65,7 +65,7 @@ class WorkloadTable final : public RunTable {
   bool reserve_name(const std::string& key);
   void release_name(const std::string& key);
 
-  // Sets the workload's run from its document (phase, queued_at, restarts).
+  // Sets the workload's run from its document (phase, queued_at, restarts, stop).
   void insert(LiveWorkload workload);
   void erase(WorkloadId id);
 

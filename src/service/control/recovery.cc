@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "service/control/node_conditions.h"
+#include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
 #include "service/control/workload_transitions.h"
 
@@ -62,6 +63,35 @@ Status decode_workloads(const PolicyState& policy, std::vector<WorkloadRecord>& 
   return {};
 }
 
+// Its pods went with allotd. A run that nothing was stopping ends as if its
+// node had failed; one that was being stopped ends as its stop said.
+void end_interrupted_run(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
+  if (!live.run.stopping()) request_stop(live.run, StopCause::kEvict);
+  const RunEnd end = end_run(live.run, false);
+  live.doc.status.restarts = live.run.restarts;
+  live.pods = live.pods_started = live.pods_exited = 0;
+  const std::string why = "allotd restarted while its pods ran";
+  switch (end) {
+    case RunEnd::kCancelled:
+      enter_phase(live, WorkloadPhase::kCancelled, "Cancelled", "cancelled; " + why, now, batch);
+      return;
+    case RunEnd::kFailed:
+      enter_phase(live, WorkloadPhase::kFailed, "PodFailed",
+                  "a pod failed and its other pods were being stopped; " + why, now, batch);
+      return;
+    case RunEnd::kMaxRuntime:
+      enter_phase(live, WorkloadPhase::kFailed, "MaxRuntimeExceeded",
+                  "ran past maxRuntimeSeconds and was being stopped; " + why, now, batch);
+      return;
+    case RunEnd::kSucceeded:  // not reached: nothing completed
+    case RunEnd::kPreempted:
+    case RunEnd::kEvicted:
+      enter_phase(live, WorkloadPhase::kPending, "Requeued",
+                  why + "; requeued at its original position", now, batch);
+      return;
+  }
+}
+
 }  // namespace
 
 Status load_state(ClusterState& cluster) {
@@ -94,15 +124,12 @@ Status requeue_interrupted(ClusterState& cluster, Timestamp now) {
   WriteBatch batch;
   {
     WriterLock lock(cluster.mutex());
-    for (auto& [id, live] : cluster.state().workloads.all()) {
-      if (!live.run.running()) continue;
-      // Its pods went with allotd: the run ends as if its node had failed.
-      request_stop(live.run, StopCause::kEvict);
-      end_run(live.run, false);
-      live.doc.status.restarts = live.run.restarts;
-      enter_phase(live, WorkloadPhase::kPending, "Requeued",
-                  "allotd restarted while it ran; requeued at its original position", now, batch);
+    ServerState& state = cluster.state();
+    for (auto& [id, live] : state.workloads.all()) {
+      if (live.doc.status.deleting) state.erase_when_stopped.push_back(id);
+      if (live.run.running()) end_interrupted_run(live, now, batch);
     }
+    erase_deleted_workloads(state, batch);
   }
   if (batch.empty()) return {};
   return cluster.store().commit(std::move(batch));

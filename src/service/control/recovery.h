@@ -5,10 +5,13 @@
 // cluster's state (policy documents, node conditions, workloads with their
 // requests compiled under the stored policy) and sets the next workload id
 // past the highest ever stored; an undecodable record is an error and leaves
-// allotd unstarted. requeue_interrupted() puts work that was admitted or
-// running back to Pending at its original position (its processes are gone,
-// or were killed by the executor's own recovery), counts a restart, and
-// commits that before returning.
+// allotd unstarted. requeue_interrupted() ends the runs that the previous
+// process left (their processes are gone, or were killed by the executor's
+// own recovery) as their stored stop says: work that was being cancelled is
+// Cancelled, work stopped for a pod failure or maxRuntime has Failed, and any
+// other run goes back to Pending at its original position with a restart
+// counted. Workloads deleted while they ran are then erased. It commits that
+// before returning.
 #pragma once
 
 #include "base/status.h"

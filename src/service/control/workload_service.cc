@@ -98,6 +98,9 @@ Status WorkloadService::remove(const Principal& caller, const std::string& ns,
       const WorkloadId id = live->id();
       if (!is_final(live->phase())) {
         ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
+        // Stored with the stop, so that a restart before the pods stopped still erases it.
+        live->doc.status.deleting = true;
+        store_record(*live, batch);
       }
       state.erase_when_stopped.push_back(id);
       erase_deleted_workloads(state, batch);

@@ -49,7 +49,7 @@ void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason
     case WorkloadPhase::kFailed:
     case WorkloadPhase::kCancelled: status.finished_at = now; break;
   }
-  status.stopping = false;
+  status.stopping_for = StopCause::kNone;
   status.reason = reason;
   status.message = message;
   batch.events.push_back({0, workload.id(), now.ms(), std::string(workload_phase_name(phase)),

@@ -19,6 +19,7 @@
 #include "api/utf8.h"
 #include "api/workload_document.h"
 #include "api/yaml_json.h"
+#include "api/yaml_shape.h"
 
 namespace allot {
 namespace {
@@ -225,6 +226,7 @@ Result<std::optional<std::vector<nlohmann::json>>> as_json_documents(const std::
 }
 
 Result<std::vector<YAML::Node>> load_yaml(const std::string& text, std::string_view source) {
+  ALLOT_RETURN_IF_ERROR(check_yaml_shape(text, source));
   try {
     return YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {

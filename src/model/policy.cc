@@ -4,6 +4,8 @@
 #include <set>
 #include <string>
 
+#include "model/policy_limits.h"
+
 namespace allot {
 namespace {
 
@@ -134,6 +136,7 @@ Status validate_policy(const Policy& policy) {
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.cohorts, "Cohort"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.teams, "Team"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.priority_classes, "PriorityClass"));
+  ALLOT_RETURN_IF_ERROR(check_policy_limits(policy));
   ALLOT_RETURN_IF_ERROR(check_node_pools(policy));
   ALLOT_RETURN_IF_ERROR(check_cohort_tree(policy));
   return check_teams(policy);

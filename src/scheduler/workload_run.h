@@ -21,7 +21,6 @@
 
 #include <cstdint>
 
-#include "base/time.h"
 #include "model/workload_status.h"
 #include "scheduler/ids.h"
 
@@ -40,16 +39,17 @@ enum class RunEnd : uint8_t {
   kEvicted,    // requeued
 };
 
+// 24 bytes: allotd keeps one per workload it has ever seen. Its place in its
+// team's queue (queued_at) stays with its owner: a requeue never changes it.
 struct WorkloadRun {
   RunState state = RunState::kWaiting;
   StopCause stop = StopCause::kNone;
   // Stopping with no grace period for a preemption: the scheduler already
   // counts its capacity as free, so it is left out of snapshots until it ends.
   bool released = false;
+  int32_t restarts = 0;       // runs that ended in a requeue
   WorkloadId preempted_by;    // the last preemptor, kept across requeues
   WorkloadId preempting_for;  // while stopping for a preemption: the beneficiary
-  Timestamp queued_at;        // its position in its team's queue, for good
-  int32_t restarts = 0;       // runs that ended in a requeue
 
   [[nodiscard]] bool waiting() const { return state == RunState::kWaiting; }
   [[nodiscard]] bool running() const { return state == RunState::kRunning; }

@@ -35,6 +35,29 @@ TEST(ManifestErrors, MessagesGiveTheLineAndColumnOfTheValue) {
   EXPECT_NE(status.message().find("(line 5, column 12)"), std::string::npos) << status.message();
 }
 
+// Issue 10, large inputs 4: aliases would expand a small body without bound.
+TEST(ManifestErrors, RefusesYamlAliasesSayingWhere) {
+  const Status status = parse_error(
+      "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: w, namespace: ns}\n"
+      "spec:\n  env: &e {A: '1'}\n  command: [*e]\n",
+      "bomb.yaml");
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("aliases"), std::string::npos) << status.message();
+  EXPECT_EQ(status.details(), "bomb.yaml: line 6, column 13");
+}
+
+TEST(ManifestErrors, RefusesYamlNestedTooDeep) {
+  const std::string deep = "spec: " + std::string(10'000, '[') + std::string(10'000, ']') + "\n";
+  const Status status = parse_error(deep);
+  EXPECT_NE(status.message().find("nested deeper than 64"), std::string::npos) << status.message();
+}
+
+TEST(ManifestErrors, AnAnchorWithoutAnAliasIsFine) {
+  const Result<ManifestBundle> bundle =
+      parse_manifests(document("Cohort", "org", "&shared {}"), "ok.yaml");
+  EXPECT_TRUE(bundle.ok()) << bundle.status().to_string();
+}
+
 TEST(ManifestErrors, RejectsMalformedMemoryQuantity) {
   EXPECT_TRUE(
       fails_with(document("NodePool", "p", "{flavor: f, count: 1, resources: {memory: 12XB}}"),

@@ -53,7 +53,6 @@ RunState run_state_of(WorkloadPhase phase) {
 void WorkloadTable::insert(LiveWorkload workload) {
   const WorkloadId id = workload.id();
   workload.run.state = run_state_of(workload.phase());
-  workload.run.queued_at = workload.doc.status.queued_at;
   workload.run.restarts = workload.doc.status.restarts;
   workload.run.stop = workload.doc.status.stopping_for;
   by_key_[workload.key()] = id;

@@ -38,8 +38,8 @@ struct LiveWorkload {
   int32_t pods = 0;          // pods of the current run
   int32_t pods_started = 0;  // launched successfully
   int32_t pods_exited = 0;
-  bool pods_all_succeeded = true;  // so far in this run: exit 0, not stopped
   std::optional<int32_t> failed_exit_code;
+  bool pods_all_succeeded = true;  // so far in this run: exit 0, not stopped
   std::optional<PendingExplanation> explanation;
 
   [[nodiscard]] WorkloadId id() const { return doc.uid; }
@@ -65,7 +65,7 @@ class WorkloadTable final : public RunTable {
   bool reserve_name(const std::string& key);
   void release_name(const std::string& key);
 
-  // Sets the workload's run from its document (phase, queued_at, restarts, stop).
+  // Sets the workload's run from its document (phase, restarts, stop).
   void insert(LiveWorkload workload);
   void erase(WorkloadId id);
 

@@ -156,10 +156,7 @@ void SimulationLoop::apply_arrivals(Timestamp now) {
   const size_t before = next_arrival_;
   while (next_arrival_ < input_.arrivals.size() &&
          input_.arrivals[next_arrival_].request.queued_at <= now) {
-    const SimulatedArrival& arrival = input_.arrivals[next_arrival_];
-    LiveWorkload& live = live_[next_arrival_];
-    live.run.queued_at = arrival.request.queued_at;
-    make_pending(arrival.request.id);
+    make_pending(input_.arrivals[next_arrival_].request.id);
     ++next_arrival_;
   }
   if (options_.on_progress && next_arrival_ != before) {

@@ -1,0 +1,78 @@
+#include "api/yaml_shape.h"
+
+#include <sstream>
+#include <utility>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+
+namespace allot {
+namespace {
+
+// Thrown by the handler to end the parse at the first refusal; caught below,
+// never beyond this file (yaml-cpp reports through exceptions itself).
+struct Refusal {
+  std::string what;
+  YAML::Mark mark;
+};
+
+class ShapeChecker final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& /*mark*/) override { depth_ = 0; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& /*mark*/, YAML::anchor_t /*anchor*/) override {}
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override {
+    throw Refusal{"YAML aliases (*name) are not accepted in manifests: write the value out", mark};
+  }
+  void OnScalar(const YAML::Mark& /*mark*/, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                const std::string& /*value*/) override {}
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/,
+                       YAML::anchor_t /*anchor*/, YAML::EmitterStyle::value /*style*/) override {
+    enter(mark);
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                  YAML::EmitterStyle::value /*style*/) override {
+    enter(mark);
+  }
+  void OnMapEnd() override { --depth_; }
+
+ private:
+  void enter(const YAML::Mark& mark) {
+    if (++depth_ > kMaxYamlDepth) {
+      throw Refusal{"YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels", mark};
+    }
+  }
+
+  size_t depth_ = 0;
+};
+
+std::string located(std::string_view source, const YAML::Mark& mark) {
+  std::string where(source);
+  if (!mark.is_null()) {
+    where += (where.empty() ? "" : ": ") + std::string("line ") + std::to_string(mark.line + 1) +
+             ", column " + std::to_string(mark.column + 1);
+  }
+  return where;
+}
+
+}  // namespace
+
+Status check_yaml_shape(const std::string& text, std::string_view source) {
+  std::istringstream stream(text);
+  ShapeChecker checker;
+  try {
+    YAML::Parser parser(stream);
+    while (parser.HandleNextDocument(checker)) {
+    }
+  } catch (const Refusal& refusal) {
+    return invalid_argument(refusal.what, located(source, refusal.mark));
+  } catch (const YAML::Exception&) {
+    return {};  // not YAML: the loader says where and why
+  }
+  return {};
+}
+
+}  // namespace allot

@@ -1,7 +1,11 @@
 #include "api/workload_document.h"
 
+#include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "api/resource_fields.h"
@@ -35,10 +39,39 @@ Result<PodSet> decode_pod_set(const Field& field, std::string default_name) {
   return pod_set;
 }
 
+// Kubernetes' rule for environment variable names (a C identifier, plus '-'
+// and '.'), which a process can always receive: no '=', no NUL, not empty.
+bool is_env_name(std::string_view name) {
+  const auto allowed = [](char c, bool first) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-' || c == '.' ||
+           (!first && c >= '0' && c <= '9');
+  };
+  if (name.empty() || !allowed(name.front(), true)) return false;
+  return std::all_of(name.begin() + 1, name.end(), [&](char c) { return allowed(c, false); });
+}
+
+std::string env_name_error(std::string_view name) {
+  return "'" + std::string(name) +
+         "' is not a valid environment variable name: use letters, digits, '_', '-' and '.', "
+         "not starting with a digit";
+}
+
+// The environment is checked at submit, so that a pod never fails to start on it.
+Status check_env(const std::map<std::string, std::string>& env, const Field& field) {
+  for (const auto& [name, value] : env) {
+    if (!is_env_name(name)) return field.error(env_name_error(name));
+    if (value.find('\0') != std::string::npos) {
+      return field.error("the value of " + name + " contains a NUL character");
+    }
+  }
+  return {};
+}
+
 Result<CheckpointSpec> decode_checkpoint(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
   CheckpointSpec checkpoint;
   ALLOT_RETURN_IF_ERROR(map.read_required_string("env", checkpoint.env));
+  if (!is_env_name(checkpoint.env)) return map.get("env")->error(env_name_error(checkpoint.env));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return checkpoint;
 }
@@ -87,6 +120,9 @@ Result<Workload> decode_workload(ObjectMeta meta, const Field& spec) {
   ALLOT_RETURN_IF_ERROR(read_workload_basics(map, workload.spec));
   ALLOT_RETURN_IF_ERROR(map.read_string_list("command", workload.spec.command));
   ALLOT_RETURN_IF_ERROR(map.read_string_map("env", workload.spec.env));
+  if (std::optional<Field> env = map.get("env")) {
+    ALLOT_RETURN_IF_ERROR(check_env(workload.spec.env, *env));
+  }
   ALLOT_RETURN_IF_ERROR(map.read_seconds("idleTimeoutSeconds", workload.spec.idle_timeout));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return workload;

@@ -58,6 +58,26 @@ TEST(ManifestErrors, AnAnchorWithoutAnAliasIsFine) {
   EXPECT_TRUE(bundle.ok()) << bundle.status().to_string();
 }
 
+// Issue 10, clear errors 13: an environment a process cannot receive is
+// refused at submit instead of failing the pod with exit 127 at launch.
+TEST(ManifestErrors, RefusesEnvironmentNamesAProcessCannotReceive) {
+  const std::string pod_sets = "podSets: [{count: 1, resources: {gpu: 1}}], command: [x], ";
+  for (const std::string bad : {"'A=B'", "''", "'1X'", "'A B'"}) {
+    const Status status =
+        parse_error(document("Workload", "w", "{" + pod_sets + "env: {" + bad + ": v}}", "ns"));
+    EXPECT_EQ(status.details(), "document 1 (Workload/w): spec.env") << bad;
+    EXPECT_NE(status.message().find("not a valid environment variable name"), std::string::npos)
+        << status.message();
+  }
+  EXPECT_EQ(
+      parse_error(document("Workload", "w", "{" + pod_sets + "checkpoint: {env: 'A=B'}}", "ns"))
+          .details(),
+      "document 1 (Workload/w): spec.checkpoint.env");
+  EXPECT_TRUE(parse_manifests(
+                  document("Workload", "w", "{" + pod_sets + "env: {MY_VAR.x-1: v, _B: w}}", "ns"))
+                  .ok());
+}
+
 TEST(ManifestErrors, RejectsMalformedMemoryQuantity) {
   EXPECT_TRUE(
       fails_with(document("NodePool", "p", "{flavor: f, count: 1, resources: {memory: 12XB}}"),

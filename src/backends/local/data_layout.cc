@@ -62,10 +62,15 @@ std::string DataLayout::home_dir(std::string_view user) const {
   return root_ + "/homes/" + path_component(user);
 }
 
+// "<name>-<id>", its name cut so that the folder's name fits NAME_MAX (a
+// Kubernetes name may have 253 characters); the id keeps it unique.
 std::string DataLayout::work_dir(std::string_view namespace_name, std::string_view workload_name,
                                  uint64_t workload_id) const {
+  constexpr size_t kMaxComponent = 255;  // NAME_MAX of Linux file systems
+  const std::string suffix = "-" + std::to_string(workload_id);
+  const std::string_view name = workload_name.substr(0, kMaxComponent - suffix.size());
   return root_ + "/work/" + path_component(namespace_name) + "/" +
-         path_component(std::string(workload_name) + "-" + std::to_string(workload_id));
+         path_component(std::string(name) + suffix);
 }
 
 std::string DataLayout::log_dir(uint64_t workload_id) const {

@@ -1,11 +1,13 @@
 #include "server/api_server.h"
 
 #include <exception>
+#include <optional>
 #include <string>
 
 #include <sys/socket.h>
 
 #include "server/http_responses.h"
+#include "server/request_framing.h"
 #include "server/routes.h"
 
 namespace allot::server {
@@ -40,6 +42,14 @@ ApiServer::ApiServer(ControlPlane& plane, ApiServerOptions options) : options_(o
     return httplib::Server::HandlerResponse::Handled;
   };
   http_.set_error_handler(on_error);
+  // Before any body is read (request_framing.h).
+  http_.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    const std::optional<FramingRefusal> refusal = framing_refusal(req);
+    if (!refusal) return httplib::Server::HandlerResponse::Unhandled;
+    send_error(res, refusal->http_status, refusal->code, refusal->message);
+    res.set_header("Connection", "close");
+    return httplib::Server::HandlerResponse::Handled;
+  });
   http_.set_exception_handler(
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
         std::string what = "unknown error";

@@ -108,6 +108,48 @@ TEST_F(ApplyTest, UnknownRouteIs404WithAJsonError) {
   EXPECT_TRUE(reply.json.contains("details"));
 }
 
+// Issue 10, large inputs 3: the body limit held only for Content-Length.
+TEST_F(ApplyTest, AChunkedBodyIs411AndNothingIsApplied) {
+  httplib::Client client("127.0.0.1", allotd_.port());
+  const std::string policy = example_policy();
+  const httplib::Result res = client.Post(
+      "/api/v1/apply",
+      [&](size_t offset, httplib::DataSink& sink) {
+        sink.write(policy.data() + offset, policy.size() - offset);
+        sink.done();
+        return true;
+      },
+      "application/yaml");
+
+  ASSERT_TRUE(res) << httplib::to_string(res.error());
+  EXPECT_EQ(res->status, 411) << res->body;
+  EXPECT_NE(res->body.find("Content-Length"), std::string::npos) << res->body;
+  EXPECT_EQ(api_.get("/api/v1/teams").json["items"].size(), 0u);
+}
+
+TEST_F(ApplyTest, ACompressedBodyIs415BeforeItIsInflated) {
+  httplib::Client client("127.0.0.1", allotd_.port());
+  const httplib::Headers gzip = {{"Content-Encoding", "gzip"}};
+
+  const httplib::Result res = client.Post(
+      "/api/v1/apply", gzip, std::string("\x1f\x8b not really gzip"), "application/yaml");
+
+  ASSERT_TRUE(res) << httplib::to_string(res.error());
+  EXPECT_EQ(res->status, 415) << res->body;
+  EXPECT_NE(res->body.find("Content-Encoding: gzip"), std::string::npos) << res->body;
+}
+
+TEST_F(ApplyTest, TooManyHeaderFieldsAre431) {
+  httplib::Client client("127.0.0.1", allotd_.port());
+  httplib::Headers headers;
+  for (int i = 0; i < 150; ++i) headers.emplace("X-Filler-" + std::to_string(i), "1");
+
+  const httplib::Result res = client.Get("/healthz", headers);
+
+  ASSERT_TRUE(res) << httplib::to_string(res.error());
+  EXPECT_EQ(res->status, 431) << res->body;
+}
+
 TEST_F(ApplyTest, ApplyOfTheExamplePolicyCreatesEveryObject) {
   const Reply reply = api_.post("/api/v1/apply", example_policy(), "application/yaml");
   ASSERT_EQ(reply.status, 200) << reply.describe();

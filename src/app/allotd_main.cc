@@ -19,6 +19,7 @@
 #include "base/logger.h"
 #include "base/time.h"
 #include "server/api_server.h"
+#include "server/safe_mode_server.h"
 #include "service/control/control_plane.h"
 #include "store/memory_store.h"
 #include "store/sqlite/sqlite_store.h"
@@ -89,6 +90,27 @@ allot::Result<std::unique_ptr<allot::Store>> open_store(const Flags& flags) {
   return std::unique_ptr<allot::Store>(std::move(store));
 }
 
+// SIGINT and SIGTERM stop the server; they are blocked in every thread and
+// taken by a thread of their own.
+template <typename Server>
+void stop_on_signal(Server& server) {
+  std::thread signals([&server] {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int signal = 0;
+    sigwait(&set, &signal);
+    server.stop();
+  });
+  signals.detach();
+}
+
+// The first line of stdout, which tools/allotd_child.h waits for: not a log entry.
+void announce(const std::string& host, int port) {
+  std::cout << "allotd listening on http://" << host << ":" << port << std::endl;
+}
+
 int serve(const Flags& flags, allot::Logger& logger) {
   const auto listen = parse_listen(flags.listen);
   if (!listen.ok()) return fail(listen.status().to_string());
@@ -118,26 +140,22 @@ int serve(const Flags& flags, allot::Logger& logger) {
   relay.set_target(&plane);
   const RelayDetach detach{relay};
   if (const allot::Status started = plane.start(); !started.ok()) {
-    return fail("cannot start: " + started.to_string());
+    // Never a crash loop: stay up and say why (server/safe_mode_server.h).
+    logger.error("the stored state cannot be loaded: serving in safe mode",
+                 {{"reason", started.to_string()}, {"data_dir", data_dir}});
+    allot::server::SafeModeServer safe(started.to_string(), 4);
+    const auto port = safe.bind(listen->first, listen->second);
+    if (!port.ok()) return fail(port.status().to_string());
+    stop_on_signal(safe);
+    announce(listen->first, *port);
+    safe.serve();
+    return 0;
   }
   allot::server::ApiServer server(plane, {size_t{4} << 20, flags.threads});
   const auto port = server.bind(listen->first, listen->second);
   if (!port.ok()) return fail(port.status().to_string());
-
-  // SIGINT and SIGTERM stop the server; they are blocked in every thread and
-  // taken by this one.
-  std::thread signals([&server] {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    int signal = 0;
-    sigwait(&set, &signal);
-    server.stop();
-  });
-  signals.detach();
-  // The first line of stdout, which tools/allotd_child.h waits for: not a log entry.
-  std::cout << "allotd listening on http://" << listen->first << ":" << *port << std::endl;
+  stop_on_signal(server);
+  announce(listen->first, *port);
   logger.info("allotd started", {{"data_dir", data_dir}, {"logs", data_dir + "/logs"}});
   server.serve();
   logger.info("allotd stopping");

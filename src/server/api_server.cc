@@ -69,14 +69,17 @@ ApiServer::ApiServer(ControlPlane& plane, ApiServerOptions options) : options_(o
 
 bool HttpServer::set_listen_backlog(int backlog) { return ::listen(svr_sock_, backlog) == 0; }
 
-Result<int> ApiServer::bind(const std::string& host, int port) {
-  const int bound =
-      port == 0 ? http_.bind_to_any_port(host) : (http_.bind_to_port(host, port) ? port : -1);
-  if (bound <= 0 || !http_.set_listen_backlog(SOMAXCONN)) {
+Result<int> HttpServer::bind_listener(const std::string& host, int port) {
+  const int bound = port == 0 ? bind_to_any_port(host) : (bind_to_port(host, port) ? port : -1);
+  if (bound <= 0 || !set_listen_backlog(SOMAXCONN)) {
     return Status(ErrorCode::kUnavailable, "cannot listen on " + host + ":" + std::to_string(port),
                   "--listen");
   }
   return bound;
+}
+
+Result<int> ApiServer::bind(const std::string& host, int port) {
+  return http_.bind_listener(host, port);
 }
 
 void ApiServer::serve() { http_.listen_after_bind(); }

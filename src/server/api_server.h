@@ -30,6 +30,9 @@ class HttpServer final : public httplib::Server {
  public:
   // listen() again on the bound socket with `backlog`; false if it fails.
   bool set_listen_backlog(int backlog);
+  // Binds host:port (port 0 picks a free one) with a backlog of SOMAXCONN;
+  // the port, or kUnavailable naming --listen.
+  Result<int> bind_listener(const std::string& host, int port);
 };
 
 class ApiServer {

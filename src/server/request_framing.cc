@@ -30,6 +30,11 @@ std::optional<FramingRefusal> framing_refusal(const httplib::Request& req) {
                             "compressed request bodies are not accepted (Content-Encoding: " +
                                 value + "): send the body as it is"};
     }
+    if (key == "content-type" && lower(value).starts_with("multipart/")) {
+      return FramingRefusal{415, "unsupported_media_type",
+                            "multipart bodies are not accepted: send YAML (application/yaml) or "
+                            "JSON (application/json)"};
+    }
     if (key == "transfer-encoding" && lower(value).find("chunked") != std::string::npos) {
       return FramingRefusal{411, "length_required",
                             "a request body must declare its length (Content-Length); chunked "

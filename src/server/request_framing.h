@@ -9,6 +9,8 @@
 // - a body without a declared length (Transfer-Encoding: chunked) is 411:
 //   Content-Length is what the limit is checked against before reading (a
 //   chunked body of 100 MB was read);
+// - a multipart body (Content-Type multipart/*) is 415, before the HTTP
+//   library parses its parts;
 // - more than kMaxHeaderFields header fields is 431.
 // Pure: it reads the request's method and headers only.
 #pragma once

@@ -139,6 +139,14 @@ TEST_F(ApplyTest, ACompressedBodyIs415BeforeItIsInflated) {
   EXPECT_NE(res->body.find("Content-Encoding: gzip"), std::string::npos) << res->body;
 }
 
+TEST_F(ApplyTest, AMultipartBodyIs415) {
+  // Not valid multipart either: the HTTP library used to answer 400 parsing it.
+  const Reply reply =
+      api_.post("/api/v1/apply", "kind: Cohort\n", "multipart/form-data; boundary=b");
+  EXPECT_EQ(reply.status, 415) << reply.describe();
+  EXPECT_EQ(reply.json["code"], "unsupported_media_type");
+}
+
 TEST_F(ApplyTest, TooManyHeaderFieldsAre431) {
   httplib::Client client("127.0.0.1", allotd_.port());
   httplib::Headers headers;

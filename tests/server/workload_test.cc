@@ -114,6 +114,16 @@ TEST_F(WorkloadTest, LogHasStdoutAndStderr) {
   EXPECT_EQ(reply.header("X-Allot-Log-Offset"), std::to_string(reply.body.size()));
   EXPECT_TRUE(reply.header("X-Allot-Log-Path").ends_with("/pod-0.log"))
       << reply.header("X-Allot-Log-Path");
+  EXPECT_FALSE(reply.header("X-Allot-Log-Path").starts_with("/"))
+      << "no absolute server path (issue 10)";
+}
+
+// Issue 10, clear errors 13: a pod index the workload does not have was 200.
+TEST_F(WorkloadTest, TheLogOfAPodTheWorkloadDoesNotHaveIs404) {
+  submit("research", "one", {.script = "true"});
+  const Reply reply = api_.get("/api/v1/namespaces/research/workloads/one/logs?pod=5");
+  EXPECT_EQ(reply.status, 404) << reply.describe();
+  EXPECT_NE(reply.body.find("has no pod 5 (its pods are 0 to 0)"), std::string::npos) << reply.body;
 }
 
 TEST_F(WorkloadTest, LogOffsetReadsOnlyNewBytes) {

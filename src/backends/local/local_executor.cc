@@ -221,8 +221,11 @@ Result<std::string> LocalExecutor::read_log(PodId pod, int64_t offset, int64_t m
   return out;
 }
 
+// Relative to the data folder: people see where it is, clients learn no
+// absolute path of the server.
 std::string LocalExecutor::log_location(PodId pod) const {
-  return layout_.log_path(pod.workload.value(), pod.index);
+  return "logs/" + std::to_string(pod.workload.value()) + "/pod-" + std::to_string(pod.index) +
+         ".log";
 }
 
 }  // namespace allot::local

@@ -165,7 +165,19 @@ Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& 
 Result<LogChunk> WorkloadService::log(const Principal& caller, const std::string& ns,
                                       const std::string& name, int32_t pod, int64_t offset) const {
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"read logs of workload ", ns, "/", name}));
-  ALLOT_ASSIGN_OR_RETURN(const WorkloadId id, id_of(ns, name));
+  WorkloadId id;
+  int64_t pods = 0;
+  {
+    ReaderLock lock(cluster_.mutex());
+    const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
+    if (live == nullptr) return no_such_workload(ns, name);
+    id = live->id();
+    for (const PodSet& pod_set : live->doc.workload.spec.pod_sets) pods += pod_set.count;
+  }
+  if (pod < 0 || pod >= pods) {
+    return not_found("workload " + ns + "/" + name + " has no pod " + std::to_string(pod) +
+                     " (its pods are 0 to " + std::to_string(pods - 1) + ")");
+  }
   constexpr int64_t kMaxChunk = 1 << 20;
   Executor& executor = actions_.executor();
   LogChunk chunk;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -95,7 +96,9 @@ TEST_F(LocalExecutorTest, LogCapturesStdoutAndStderr) {
   const PodExit exit = run(shell_pod(2, "a", "echo to-stdout; echo to-stderr >&2"), &log);
   EXPECT_TRUE(exit.succeeded());
   EXPECT_EQ(log, "to-stdout\nto-stderr\n");
-  EXPECT_EQ(executor().log_location({WorkloadId(2), 0}), scratch_.data_dir() + "/logs/2/pod-0.log");
+  EXPECT_EQ(executor().log_location({WorkloadId(2), 0}), "logs/2/pod-0.log")
+      << "relative to the data folder: no absolute server path (issue 10)";
+  EXPECT_TRUE(std::filesystem::exists(scratch_.data_dir() + "/logs/2/pod-0.log"));
   Result<std::string> tail = executor().read_log({WorkloadId(2), 0}, 10, 3);
   ASSERT_TRUE(tail.ok());
   EXPECT_EQ(*tail, "to-");

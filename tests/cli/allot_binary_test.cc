@@ -125,6 +125,22 @@ TEST(AllotBinary, UnknownFlagIsAUsageError) {
   EXPECT_NE(outcome.err.find("--bogus"), std::string::npos) << outcome.err;
 }
 
+// Issue 10, clear errors 13: `allot --bogus` said only "A subcommand is required".
+TEST(AllotBinary, AnOptionBeforeTheCommandIsNamed) {
+  const Outcome outcome = run_allot("--bogus");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("unknown option '--bogus'"), std::string::npos) << outcome.err;
+  EXPECT_EQ(run_allot("--version").exit_code, 0);
+}
+
+// `--server ""` (an unset variable) silently used the default server.
+TEST(AllotBinary, AnEmptyServerIsAUsageError) {
+  const Outcome outcome = run_allot("get workloads --server ''");
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("--server"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("empty"), std::string::npos) << outcome.err;
+}
+
 TEST(AllotBinary, UnknownOutputFormatIsAUsageError) {
   const Outcome outcome = run_allot("simulate --scenario '" + small_scenario_file() + "' -o xml");
   EXPECT_EQ(outcome.exit_code, 2);

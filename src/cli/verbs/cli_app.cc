@@ -48,9 +48,22 @@ std::vector<Verb> all_verbs() {
   };
 }
 
+// `allot --bogus`: CLI11 would only say that a command is required.
+bool is_misplaced_option(int argc, const char* const* argv) {
+  if (argc < 2) return false;
+  const std::string_view first = argv[1];
+  return first.starts_with("-") && first != "-h" && first != "--help" && first != "--version";
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, CliIo io) {
+  if (is_misplaced_option(argc, argv)) {
+    io.err << "error: unknown option '" << argv[1]
+           << "': allot takes a command first (allot COMMAND [OPTIONS])\n"
+           << "Run 'allot --help' for usage.\n";
+    return kExitUsage;
+  }
   CLI::App app("allot: governance and scheduling for shared GPU clusters", "allot");
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(kVersion));

@@ -8,9 +8,17 @@
 namespace allot::cli {
 
 void add_server_flag(CLI::App& subcommand, std::string& server) {
-  subcommand.add_option("--server", server,
-                        "allotd address, http://HOST:PORT (default: $ALLOT_SERVER, the config "
-                        "file's server:, then http://127.0.0.1:7800)");
+  subcommand
+      .add_option("--server", server,
+                  "allotd address, http://HOST:PORT (default: $ALLOT_SERVER, the config "
+                  "file's server:, then http://127.0.0.1:7800)")
+      ->check(CLI::Validator(
+          [](const std::string& value) {
+            // An empty value is a mistake (an unset variable), not "the default".
+            return value.empty() ? std::string("empty: give allotd's address, http://HOST:PORT")
+                                 : std::string();
+          },
+          "URL"));
 }
 
 Result<ApiClient> open_api_client(const std::string& server_flag) {

@@ -33,7 +33,7 @@ class ApplyCommand final : public Command {
         .add_option("-f,--filename", files_, "Manifest file to apply (repeatable; - for stdin)")
         ->required();
     subcommand.add_flag("--dry-run", dry_run_, "Validate and show the changes; write nothing");
-    add_server_flag(subcommand, server_);
+    add_server_flags(subcommand, server_);
   }
 
   int run(CliIo& io) override {
@@ -56,7 +56,7 @@ class ApplyCommand final : public Command {
 
   std::vector<std::string> files_;
   bool dry_run_ = false;
-  std::string server_;
+  ServerFlags server_;
 };
 
 }  // namespace

@@ -17,7 +17,7 @@ class CancelCommand final : public Command {
   void configure(CLI::App& subcommand) override {
     subcommand.add_option("name", name_, "The workload: NAME (with -n) or NS/NAME")->required();
     subcommand.add_option("-n,--namespace", namespace_, "Namespace of the workload");
-    add_server_flag(subcommand, server_);
+    add_server_flags(subcommand, server_);
   }
 
   int run(CliIo& io) override {
@@ -39,7 +39,7 @@ class CancelCommand final : public Command {
 
   std::string name_;
   std::string namespace_;
-  std::string server_;
+  ServerFlags server_;
 };
 
 }  // namespace

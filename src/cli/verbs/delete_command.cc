@@ -20,7 +20,7 @@ class DeleteCommand final : public Command {
     subcommand.add_option("name", name_, "The object's name (workloads: NAME or NS/NAME)")
         ->required();
     subcommand.add_option("-n,--namespace", namespace_, "Namespace of the workload");
-    add_server_flag(subcommand, server_);
+    add_server_flags(subcommand, server_);
   }
 
   int run(CliIo& io) override {
@@ -54,7 +54,7 @@ class DeleteCommand final : public Command {
   std::string kind_;
   std::string name_;
   std::string namespace_;
-  std::string server_;
+  ServerFlags server_;
 };
 
 }  // namespace

@@ -28,7 +28,7 @@ struct GetFlags {
   std::string phase;
   std::string team;
   int64_t limit = 0;
-  std::string server;
+  ServerFlags server;
 };
 
 Status check_flags(const GetFlags& flags, const KindInfo& kind) {
@@ -105,7 +105,7 @@ class GetCommand final : public Command {
     subcommand.add_option("--phase", flags_.phase, "Workloads in these phases (Pending,Running)");
     subcommand.add_option("--team", flags_.team, "Workloads of this team");
     subcommand.add_option("--limit", flags_.limit, "At most this many workloads");
-    add_server_flag(subcommand, flags_.server);
+    add_server_flags(subcommand, flags_.server);
   }
 
   int run(CliIo& io) override {

@@ -27,7 +27,7 @@ class LogsCommand final : public Command {
     subcommand.add_flag("-f,--follow", follow_, "Keep printing until the workload finishes");
     subcommand.add_option("--poll-interval", poll_interval_, "How often -f polls (500ms)")
         ->group("");
-    add_server_flag(subcommand, server_);
+    add_server_flags(subcommand, server_);
   }
 
   int run(CliIo& io) override {
@@ -56,7 +56,7 @@ class LogsCommand final : public Command {
   int pod_ = 0;
   bool follow_ = false;
   std::string poll_interval_;
-  std::string server_;
+  ServerFlags server_;
 };
 
 }  // namespace

@@ -77,7 +77,7 @@ class RunCommand final : public Command {
                           "Namespace (default: the team's name)");
     subcommand.add_option("--max-runtime", spec_.max_runtime, "Stop it after this long (2h)");
     subcommand.add_option("command", spec_.command, "The command, after --");
-    add_server_flag(subcommand, server_);
+    add_server_flags(subcommand, server_);
   }
 
   int run(CliIo& io) override {
@@ -99,7 +99,7 @@ class RunCommand final : public Command {
   }
 
   RunSpec spec_;
-  std::string server_;
+  ServerFlags server_;
 };
 
 }  // namespace

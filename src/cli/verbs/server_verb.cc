@@ -1,15 +1,19 @@
 #include "cli/verbs/server_verb.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include <CLI/CLI.hpp>
 
+#include "base/time.h"
 #include "cli/client/server_address.h"
 #include "cli/verbs/exit_codes.h"
 
 namespace allot::cli {
 
-void add_server_flag(CLI::App& subcommand, std::string& server) {
+void add_server_flags(CLI::App& subcommand, ServerFlags& flags) {
   subcommand
-      .add_option("--server", server,
+      .add_option("--server", flags.server,
                   "allotd address, http://HOST:PORT (default: $ALLOT_SERVER, the config "
                   "file's server:, then http://127.0.0.1:7800)")
       ->check(CLI::Validator(
@@ -19,11 +23,24 @@ void add_server_flag(CLI::App& subcommand, std::string& server) {
                                  : std::string();
           },
           "URL"));
+  subcommand
+      .add_option("--request-timeout", flags.request_timeout,
+                  "how long one request to allotd may take (e.g. 500ms, 30s, 2m)")
+      ->capture_default_str();
 }
 
-Result<ApiClient> open_api_client(const std::string& server_flag) {
-  ALLOT_ASSIGN_OR_RETURN(std::string url, server_address(server_flag));
-  return ApiClient(std::move(url));
+Result<ApiClient> open_api_client(const ServerFlags& flags) {
+  const Result<Duration> timeout = parse_duration(flags.request_timeout);
+  if (!timeout.ok() || *timeout <= Duration()) {
+    return invalid_argument(
+        "'" + flags.request_timeout + "' is not a positive duration (e.g. 500ms, 30s, 2m)",
+        "--request-timeout");
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::string url, server_address(flags.server));
+  ApiClientOptions options;
+  options.read_timeout = std::chrono::milliseconds(timeout->ms());
+  options.connect_timeout = std::min(options.connect_timeout, options.read_timeout);
+  return ApiClient(std::move(url), options);
 }
 
 std::string error_text(const Status& status) {

@@ -86,7 +86,7 @@ class SubmitCommand final : public Command {
         ->required();
     subcommand.add_option("-n,--namespace", namespace_,
                           "Namespace (team) for documents without metadata.namespace");
-    add_server_flag(subcommand, server_);
+    add_server_flags(subcommand, server_);
   }
 
   int run(CliIo& io) override {
@@ -113,7 +113,7 @@ class SubmitCommand final : public Command {
 
   std::string file_;
   std::string namespace_;
-  std::string server_;
+  ServerFlags server_;
 };
 
 }  // namespace

@@ -19,7 +19,7 @@ class TopCommand final : public Command {
     subcommand.add_option("--team", team_, "Only this team");
     subcommand.add_option("-o,--output", output_, "Output format: json or yaml")
         ->check(CLI::IsMember({"json", "yaml"}));
-    add_server_flag(subcommand, server_);
+    add_server_flags(subcommand, server_);
   }
 
   int run(CliIo& io) override {
@@ -39,7 +39,7 @@ class TopCommand final : public Command {
 
   std::string team_;
   std::string output_;
-  std::string server_;
+  ServerFlags server_;
 };
 
 }  // namespace

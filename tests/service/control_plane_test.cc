@@ -410,6 +410,27 @@ TEST_F(ControlPlaneTest, APolicyChangeWaitsForASubmitInFlightAndThenSeesIt) {
   EXPECT_EQ(phase("research", "a"), "Admitted");
 }
 
+// Issue 10, isolation 9: moving a team to another namespace while it has work
+// would put its waiting work on the quota of whoever takes the old name.
+TEST_F(ControlPlaneTest, ATeamsNamespaceCannotChangeWhileItHasWork) {
+  apply_policy();
+  submit(workload_yaml("job", "research", 1), "research");
+  const std::string moved =
+      "apiVersion: allot/v1\nkind: Team\nmetadata: {name: research}\nspec:\n  cohort: org\n"
+      "  namespace: lab\n  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]\n";
+
+  const Result<ApplyResult> refused = calls_->apply(moved, false);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(refused.status().details(), "Team/research.spec.namespace");
+  EXPECT_NE(refused.status().message().find("research/job"), std::string::npos)
+      << refused.status().message();
+
+  ASSERT_TRUE(calls_->cancel_workload("research", "job").ok());
+  const Result<ApplyResult> applied = calls_->apply(moved, false);
+  EXPECT_TRUE(applied.ok()) << applied.status().to_string();
+}
+
 TEST(DurableWatermarkTest, WaitsOnlyForChangesNotYetStored) {
   DurableWatermark stored;
   stored.wait_until_stored(0);  // nothing to wait for

@@ -44,6 +44,25 @@ void put_changed_documents(const PolicyState& next, const std::vector<PolicyChan
   }
 }
 
+// Issue 10, isolation 9: a team's namespace may change only while it has no
+// unfinished work; otherwise its waiting work would move onto the quota of
+// the team that takes the old name while its pods still run as this team.
+Status check_namespace_changes(const ServerState& state, const Policy& next) {
+  for (const Team& before : state.policy.policy().teams) {
+    const Team* after = next.find_team(before.meta.name);
+    if (after == nullptr || after->namespace_name == before.namespace_name) continue;
+    for (const auto& [id, live] : state.workloads.active()) {
+      if (is_final(live->phase()) || live->doc.status.team != before.meta.name) continue;
+      return failed_precondition(
+          "team '" + before.meta.name + "' still has unfinished workloads (" + live->key() +
+              "): its namespace cannot change from '" + before.namespace_name + "' to '" +
+              after->namespace_name + "' until they finish or are cancelled",
+          "Team/" + before.meta.name + ".spec.namespace");
+    }
+  }
+  return {};
+}
+
 std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::string& team) {
   std::vector<QuotaUsageRow> rows;
   for (QuotaUsageRow& row : quota_usage(state)) {
@@ -72,6 +91,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
     WriterLock lock(cluster_.mutex());
     ServerState& state = cluster_.state();
     ALLOT_ASSIGN_OR_RETURN(next, state.policy.with_applied(parsed.documents, result.changes));
+    ALLOT_RETURN_IF_ERROR(check_namespace_changes(state, next.policy()));
     // Workloads are validated against the policy as it will be.
     for (const Workload& workload : parsed.bundle.workloads) {
       const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;

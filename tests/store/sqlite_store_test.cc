@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "store/raw_database.h"
 #include "store/sqlite/sqlite_schema.h"
@@ -204,4 +205,33 @@ TEST_F(SqliteStoreTest, LoadsManyWorkloadsInIdOrder) {
 }
 
 }  // namespace
+// Issue 10, isolation 6: allot.db and its WAL were 0644, and a pod of one
+// team read another team's secret environment value out of the WAL.
+TEST(SqliteStoreFiles, TheDatabaseAndItsWalAreTheOwnersOnlyWhateverTheUmask) {
+  const store_test::TempDirectory dir;
+  const std::string path = dir.file("allot.db");
+  const mode_t before = ::umask(0022);
+  {
+    auto store = SqliteStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.status().to_string();
+    WriteBatch batch;
+    batch.put_objects.push_back({"Team", "a", "{}"});
+    ASSERT_TRUE((*store)->commit(std::move(batch)).ok());
+    for (const std::string& file : {path, path + "-wal", path + "-shm"}) {
+      struct stat info {};
+      ASSERT_EQ(::stat(file.c_str(), &info), 0) << file;
+      EXPECT_EQ(info.st_mode & 0777, 0600u) << file;
+    }
+  }
+  ::chmod(path.c_str(), 0644);  // as an older allotd left it
+  {
+    auto reopened = SqliteStore::open(path);
+    ASSERT_TRUE(reopened.ok()) << reopened.status().to_string();
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0600u);
+  }
+  ::umask(before);
+}
+
 }  // namespace allot

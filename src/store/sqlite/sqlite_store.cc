@@ -1,6 +1,13 @@
 #include "store/sqlite/sqlite_store.h"
 
+#include <cerrno>
+#include <cstring>
+#include <string>
 #include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/batch_rules.h"
 #include "store/sqlite/sqlite_connection.h"
@@ -40,6 +47,30 @@ Result<Connections> open_connections(const std::string& path, const SqliteStoreO
   return Connections{std::move(writer), std::move(reader)};
 }
 
+Status errno_status(const std::string& what, int error) {
+  return {ErrorCode::kUnavailable, what + ": " + std::strerror(error)};
+}
+
+// The database holds every team's secrets (workload environments): it and
+// its -wal and -shm files are the owner's only, whatever the umask. SQLite
+// creates -wal and -shm with the database file's mode, so making that file
+// first (or closing an existing one) closes all three.
+Status close_to_others(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return errno_status("open " + path, errno);
+  const int changed = ::fchmod(fd, 0600);
+  const int error = errno;
+  ::close(fd);
+  if (changed != 0) return errno_status("chmod 0600 " + path, error);
+  for (const char* suffix : {"-wal", "-shm"}) {
+    const std::string side = path + suffix;
+    if (::chmod(side.c_str(), 0600) != 0 && errno != ENOENT) {
+      return errno_status("chmod 0600 " + side, errno);
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
@@ -51,6 +82,9 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
   if (path.empty() || path == ":memory:") {
     return invalid_argument("the SQLite store needs a database file; use MemoryStore for memory",
                             path);
+  }
+  if (Status closed = close_to_others(path); !closed.ok()) {
+    return Status(closed.code(), "cannot open the store " + path + ": " + closed.message());
   }
   Result<Connections> connections = open_connections(path, options);
   if (!connections.ok()) {

@@ -52,6 +52,10 @@ struct WorkloadLaunch {
   std::vector<std::string> command;
   std::map<std::string, std::string> env;
   std::vector<PlacedPod> pods;
+  // A folder that outlives the workload's runs (its checkpoints; env names
+  // it): the backend creates it, writable by the team, before the pods
+  // start. Empty: none.
+  std::string checkpoint_dir;
 
   friend bool operator==(const WorkloadLaunch&, const WorkloadLaunch&) = default;
 };

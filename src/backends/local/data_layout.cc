@@ -141,6 +141,22 @@ Status DataLayout::prepare_work_dir(std::string_view namespace_name, std::string
   return ensure_dir(work, 0770, owner.uid, owner.gid);
 }
 
+Status DataLayout::prepare_checkpoint_dir(const std::string& path, DirOwner owner) const {
+  const std::string base = root_ + "/checkpoints";
+  if (!path.starts_with(base + "/") || path.find("/..") != std::string::npos) {
+    return invalid_argument("checkpoint folder " + path + " is not under " + base);
+  }
+  std::vector<std::string> parents;
+  for (std::string parent = parent_of(path); parent.size() >= base.size();
+       parent = parent_of(parent)) {
+    parents.push_back(parent);
+  }
+  for (auto it = parents.rbegin(); it != parents.rend(); ++it) {
+    ALLOT_RETURN_IF_ERROR(ensure_root_dir(*it));
+  }
+  return ensure_dir(path, 0770, owner.uid, owner.gid);
+}
+
 Status DataLayout::prepare_log_dir(uint64_t workload_id) const {
   ALLOT_RETURN_IF_ERROR(ensure_root_dir(root_ + "/logs"));
   return ensure_root_dir(log_dir(workload_id));

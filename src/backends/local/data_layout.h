@@ -61,6 +61,9 @@ class DataLayout {
   Status prepare_work_dir(std::string_view namespace_name, std::string_view workload_name,
                           uint64_t workload_id, DirOwner owner) const;
   Status prepare_log_dir(uint64_t workload_id) const;
+  // `path` must lie under ROOT/checkpoints/: its parents are made traversable
+  // (root's), the folder itself the team's (0770). kInvalidArgument elsewhere.
+  Status prepare_checkpoint_dir(const std::string& path, DirOwner owner) const;
   Status prepare_run_dir() const;
 
   // Opens (creating) a pod's log for appending: 0640 root:<gid>, close-on-exec.

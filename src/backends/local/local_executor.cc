@@ -141,6 +141,9 @@ Status LocalExecutor::prepare_dirs(const PodLaunch& pod, const UnixAccount& acco
   ALLOT_RETURN_IF_ERROR(
       layout_.prepare_work_dir(pod.namespace_name, pod.workload_name, pod.workload_id, owner));
   ALLOT_RETURN_IF_ERROR(layout_.prepare_log_dir(pod.workload_id));
+  if (!pod.checkpoint_dir.empty()) {
+    ALLOT_RETURN_IF_ERROR(layout_.prepare_checkpoint_dir(pod.checkpoint_dir, owner));
+  }
   return layout_.prepare_run_dir();
 }
 

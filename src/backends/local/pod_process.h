@@ -28,6 +28,7 @@ struct PodLaunch {
   ResourceVector resources;   // per pod: cgroup limits where available
   std::vector<std::string> command;
   std::map<std::string, std::string> env;
+  std::string checkpoint_dir;  // made for the team before it starts; empty: none
 };
 
 struct PodExit {
@@ -52,7 +53,7 @@ inline std::vector<PodLaunch> pods_of(const WorkloadLaunch& launch) {
   for (const PlacedPod& placement : launch.pods) {
     pods.push_back({launch.workload.value(), placement.index, launch.name, launch.namespace_name,
                     launch.team.str(), placement.node.str(), placement.gpus, placement.resources,
-                    launch.command, launch.env});
+                    launch.command, launch.env, launch.checkpoint_dir});
   }
   return pods;
 }

@@ -191,8 +191,9 @@ WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& chec
   launch.command = workload.spec.command;
   launch.env = workload.spec.env;
   if (workload.spec.checkpoint && !checkpoint_root.empty()) {
-    launch.env[workload.spec.checkpoint->env] =
+    launch.checkpoint_dir =
         checkpoint_root + "/" + workload.meta.namespace_name + "/" + workload.meta.name;
+    launch.env[workload.spec.checkpoint->env] = launch.checkpoint_dir;
   }
   int32_t index = 0;
   for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {

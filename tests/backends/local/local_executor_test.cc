@@ -91,6 +91,32 @@ TEST_F(LocalExecutorTest, ReportsTheExitCodeOfARealProcessOnce) {
   EXPECT_EQ(executor().running_pods(), 0u);
 }
 
+// Issue 10, clear errors 13: checkpoint folders were never created (the data
+// folder is root's), so a checkpointing pod could not write its checkpoints.
+TEST_F(LocalExecutorTest, APodCanWriteItsCheckpointFolderWhichOutlivesTheRun) {
+  const std::string folder = scratch_.data_dir() + "/checkpoints/ns/job";
+  PodLaunch pod = shell_pod(30, "a", "echo step-7 > \"$CKPT/latest\"");
+  pod.checkpoint_dir = folder;
+  pod.env["CKPT"] = folder;
+
+  const PodExit exit = run(pod);
+
+  EXPECT_TRUE(exit.succeeded()) << read_log(30, 0);
+  std::ifstream latest(folder + "/latest");
+  std::string text;
+  std::getline(latest, text);
+  EXPECT_EQ(text, "step-7");
+}
+
+TEST_F(LocalExecutorTest, ACheckpointFolderOutsideTheDataFolderIsRefused) {
+  PodLaunch pod = shell_pod(31, "a", "true");
+  pod.checkpoint_dir = scratch_.data_dir() + "/work/../../elsewhere";
+
+  const Status launched = executor().launch_pod(pod);
+
+  EXPECT_EQ(launched.code(), ErrorCode::kInvalidArgument) << launched.to_string();
+}
+
 TEST_F(LocalExecutorTest, LogCapturesStdoutAndStderr) {
   std::string log;
   const PodExit exit = run(shell_pod(2, "a", "echo to-stdout; echo to-stderr >&2"), &log);

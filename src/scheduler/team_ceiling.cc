@@ -14,7 +14,8 @@ std::vector<ResourceCeiling> team_ceiling(const CompiledPolicy& policy, TeamInde
       const int32_t fr = CompiledPolicy::fr_of(flavor, resource);
       if (!policy.governed(fr)) continue;
       // A team's quota node is its index (compiled_policy.h).
-      ceiling.push_back({flavor, resource, empty.available(team.value(), fr)});
+      const auto quota_node = static_cast<int32_t>(team.value());
+      ceiling.push_back({flavor, resource, empty.available(quota_node, fr)});
     }
   }
   return ceiling;

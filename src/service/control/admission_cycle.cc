@@ -156,7 +156,8 @@ void evict_orphans(const std::vector<WorkloadId>& orphans, ServerState& state, T
   }
 }
 
-void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch, Actions& actions) {
+void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch& batch,
+                Actions& actions) {
   const CompiledPolicy& policy = *state.policy.compiled();
   const PlanEffects effects = carry_out(plan, state.workloads);
   for (const StopEffect& stop : effects.stops) {
@@ -170,9 +171,9 @@ void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch,
   for (const Admission* admission : effects.starts) {
     admitted(*admission, *state.workloads.find(admission->workload), state, now, batch, actions);
   }
-  for (PendingExplanation& explanation : plan.explanations) {
+  for (const PendingExplanation& explanation : plan.explanations) {
     if (LiveWorkload* live = state.workloads.find(explanation.workload)) {
-      live->explanation = std::move(explanation);
+      live->explanation = explanation;
     }
   }
   state.reservations.clear();

@@ -30,7 +30,8 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now);
 void evict_orphans(const std::vector<WorkloadId>& orphans, ServerState& state, Timestamp now,
                    WriteBatch& batch, Actions& actions);
 
-void apply_plan(Plan plan, ServerState& state, Timestamp now, WriteBatch& batch, Actions& actions);
+void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch& batch,
+                Actions& actions);
 
 // An admitted workload with its placed pods, ready to launch.
 WorkloadLaunch workload_launch(const LiveWorkload& workload, const std::string& checkpoint_root);

@@ -87,10 +87,10 @@ bool AdmissionLoop::plan_cycle(const ClusterWriter& writer, Timestamp now, Write
   }
   if (input.snapshot.pending.empty() && input.snapshot.admitted.empty()) return false;
   // Planning reads only the snapshot: readers and submits go on meanwhile.
-  Plan plan = scheduler->plan(input.snapshot);
+  const Plan plan = scheduler->plan(input.snapshot);
   const ChangeLock lock(cluster_, writer);
   if (scheduler != cluster_.state().scheduler) return true;  // the policy changed: plan again
-  apply_plan(std::move(plan), cluster_.state(), now, batch, actions);
+  apply_plan(plan, cluster_.state(), now, batch, actions);
   return true;
 }
 

@@ -62,15 +62,22 @@ Status check_node_pools(const Policy& policy) {
   return {};
 }
 
+// Nominal quotas, borrowing limits and lending limits, each summed apart.
+struct QuotaTotals {
+  FlavorTotals nominal;
+  FlavorTotals borrowing;
+  FlavorTotals lending;
+};
+
 Status add_quota(const std::vector<FlavorQuota>& quota, const std::string& where,
-                 FlavorTotals& totals) {
+                 QuotaTotals& totals) {
   for (const FlavorQuota& flavor : quota) {
     for (Resource resource : kAllResources) {
       const ResourceQuota& q = flavor.resources[static_cast<size_t>(resource)];
       const bool fits =
-          totals.add(flavor.flavor, resource, 1, q.nominal) &&
-          totals.add(flavor.flavor + "/borrowing", resource, 1, q.borrowing_limit.value_or(0)) &&
-          totals.add(flavor.flavor + "/lending", resource, 1, q.lending_limit.value_or(0));
+          totals.nominal.add(flavor.flavor, resource, 1, q.nominal) &&
+          totals.borrowing.add(flavor.flavor, resource, 1, q.borrowing_limit.value_or(0)) &&
+          totals.lending.add(flavor.flavor, resource, 1, q.lending_limit.value_or(0));
       if (!fits) {
         return invalid_argument(total_error("quotas", flavor.flavor, resource), where);
       }
@@ -80,7 +87,7 @@ Status add_quota(const std::vector<FlavorQuota>& quota, const std::string& where
 }
 
 Status check_quota_totals(const Policy& policy) {
-  FlavorTotals totals;
+  QuotaTotals totals;
   for (const Team& team : policy.teams) {
     ALLOT_RETURN_IF_ERROR(add_quota(team.quota, "Team/" + team.meta.name + ".spec.quota", totals));
   }

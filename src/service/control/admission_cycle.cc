@@ -58,7 +58,6 @@ bool to_admitted(const LiveWorkload& live, const CompiledPolicy& policy, Timesta
 
 // The workload's pods stop with `grace`; its run already says why.
 void stop_pods(LiveWorkload& live, Duration grace, Actions& actions) {
-  live.doc.status.stopping_for = live.run.stop;
   actions.stops.push_back({live.id(), grace});
 }
 

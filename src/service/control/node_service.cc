@@ -28,7 +28,6 @@ void drain_node(const std::string& name, ServerState& state, Timestamp now, Writ
     if (!holds_quota(live.phase()) || live.run.stopping()) continue;
     if (!runs_on(live, name) || !request_stop(live.run, StopCause::kEvict)) continue;
     const Duration grace = grace_period_of(live, state);
-    live.doc.status.stopping_for = live.run.stop;
     actions.stops.push_back({id, grace});
     note(live, "Warning", "Draining",
          "node " + name + " is drained; stopping with a grace period of " + grace.to_string() +

@@ -85,7 +85,6 @@ void apply_pod_exit(const PodEvent& exit, ServerState& state, Timestamp now, Wri
   if (!exit.succeeded() && !exit.stopped && !live->run.stopping()) {
     live->failed_exit_code = exit.signal != 0 ? 128 + exit.signal : exit.exit_code;
     request_stop(live->run, StopCause::kFail);
-    live->doc.status.stopping_for = live->run.stop;
     if (live->pods_exited < live->pods) actions.stops.push_back({live->id(), Duration()});
     note(*live, "Warning", "PodFailed",
          "pod " + std::to_string(exit.pod.index) + " exited with code " +
@@ -109,7 +108,6 @@ Status cancel_workload(LiveWorkload& workload, const ServerState& state, Timesta
   }
   if (!request_stop(workload.run, StopCause::kCancel)) return {};  // already cancelling
   const Duration grace = grace_period_of(workload, state);
-  workload.doc.status.stopping_for = workload.run.stop;
   actions.stops.push_back({workload.id(), grace});
   note(workload, "Normal", "Cancelling",
        "cancelled; stopping its pods with a grace period of " + grace.to_string(), now, batch);
@@ -132,7 +130,6 @@ Timestamp enforce_max_runtime(ServerState& state, Timestamp now, WriteBatch& bat
       continue;
     }
     request_stop(live.run, StopCause::kMaxRuntime);
-    live.doc.status.stopping_for = live.run.stop;
     actions.stops.push_back({id, grace_period_of(live, state)});
     note(live, "Warning", "MaxRuntimeExceeded",
          "running longer than maxRuntimeSeconds (" + limit->to_string() + "); stopping", now,

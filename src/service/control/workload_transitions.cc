@@ -17,6 +17,8 @@ WorkloadRecord make_record(const LiveWorkload& workload) {
 }
 
 void store_record(LiveWorkload& workload, WriteBatch& batch) {
+  // The stored stop is the run's: one source, kept whenever the record is.
+  workload.doc.status.stopping_for = workload.run.stop;
   workload.stored = std::make_shared<const std::string>(encode_workload(workload.doc));
   // One record per workload per batch: a later change replaces an earlier one.
   for (WorkloadRecord& record : batch.put_workloads) {
@@ -49,7 +51,6 @@ void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason
     case WorkloadPhase::kFailed:
     case WorkloadPhase::kCancelled: status.finished_at = now; break;
   }
-  status.stopping_for = StopCause::kNone;
   status.reason = reason;
   status.message = message;
   batch.events.push_back({0, workload.id(), now.ms(), std::string(workload_phase_name(phase)),

@@ -21,7 +21,8 @@ void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason
 void note(LiveWorkload& workload, const char* type, std::string reason, std::string message,
           Timestamp now, WriteBatch& batch);
 
-// Re-encodes `workload.stored` from its document and appends the record.
+// Re-encodes `workload.stored` from its document (its stored stop taken from
+// its run) and appends the record.
 void store_record(LiveWorkload& workload, WriteBatch& batch);
 
 // The record of a workload's current document (encodes it).

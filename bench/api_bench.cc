@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 
 #include "bench/http_load_client.h"
+#include "bench/percentile.h"
 #include "bench/process_stats.h"
 #include "tools/allotd_child.h"
 
@@ -77,14 +78,6 @@ double own_cpu_s() {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
   };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-// Nearest-rank percentile, p in (0, 100].
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
-  return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
 }
 
 std::string workload_json(const std::string& name) {

@@ -1,5 +1,7 @@
 // allot-bench: `scale` runs the scale test and prints its figures
 // against the goals; `api` measures a real allotd through its REST API;
+// `connections` what idle and slow clients cost a real allotd's /healthz;
+// `mixed` many clients sending every kind of request to a real allotd;
 // `replay` runs a scenario through a running allotd in real time and compares
 // it with its simulation; `micro` runs the Google Benchmark microbenchmarks.
 #include <cstdio>
@@ -10,7 +12,9 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/api_bench.h"
+#include "bench/connections_bench.h"
 #include "bench/micro_bench.h"
+#include "bench/mixed_bench.h"
 #include "bench/replay_bench.h"
 #include "bench/replay_report.h"
 #include "bench/scale_bench.h"
@@ -62,6 +66,39 @@ void add_api_flags(CLI::App& command, allot::bench::ApiConfig& c, std::string& o
       ->check(CLI::Range(1, 4'096));
 }
 
+void add_connections_flags(CLI::App& command, allot::bench::ConnectionsConfig& c,
+                           std::string& output) {
+  command.add_option("-o,--output", output, "json or table")->check(kOutputs);
+  command.add_option("--allotd", c.allotd, "the allotd binary (default: the one of this build)");
+  command.add_option("--idle", c.idle, "connections that never send a byte")
+      ->check(CLI::Range(0, 100'000));
+  command.add_option("--slow", c.slow, "connections sending one header byte per interval")
+      ->check(CLI::Range(0, 10'000));
+  command.add_option("--slow-interval-ms", c.slow_interval_ms, "between a slow client's bytes")
+      ->check(CLI::Range(10, 60'000));
+  command.add_option("--probes", c.probes, "timed GET /healthz, one after another")
+      ->check(CLI::Range(1, 1'000'000));
+  command.add_option("--probe-gap-ms", c.probe_gap_ms, "pause between probes")
+      ->check(CLI::Range(0, 60'000));
+  command.add_option("--probe-timeout-ms", c.probe_timeout_ms, "a probe's limit")
+      ->check(CLI::Range(1, 600'000));
+  command.add_option("--allotd-threads", c.allotd_threads, "allotd --threads")
+      ->check(CLI::Range(1, 4'096));
+}
+
+void add_mixed_flags(CLI::App& command, allot::bench::MixedConfig& c, std::string& output) {
+  command.add_option("-o,--output", output, "json or table")->check(kOutputs);
+  command.add_option("--allotd", c.allotd, "the allotd binary (default: the one of this build)");
+  command.add_option("--clients", c.clients, "concurrent clients")->check(CLI::Range(1, 5'000));
+  command.add_option("--seconds", c.seconds, "how long they run")->check(CLI::Range(1, 86'400));
+  command.add_option("--timeout-s", c.timeout_s, "a request without an answer after it times out")
+      ->check(CLI::Range(1, 600));
+  command.add_option("--nodes", c.nodes, "nodes of 8 GPUs")->check(CLI::Range(1, 1'000));
+  command.add_option("--seed", c.seed, "seed of the clients' choices");
+  command.add_option("--allotd-threads", c.allotd_threads, "allotd --threads")
+      ->check(CLI::Range(1, 4'096));
+}
+
 void add_replay_flags(CLI::App& command, allot::bench::ReplayConfig& c, std::string& output) {
   command.add_option("--scenario", c.scenario, "policy and Scenario file")->required();
   command.add_option("-o,--output", output, "table or json")->check(kOutputs);
@@ -92,6 +129,22 @@ int run_api(const allot::bench::ApiConfig& config, const std::string& output) {
   const allot::bench::ApiReport report = allot::bench::run_api(config, stderr);
   print(report, output);
   if (!report.error.empty()) std::fprintf(stderr, "allot-bench api: %s\n", report.error.c_str());
+  return report.error.empty() ? 0 : 1;
+}
+
+int run_mixed(const allot::bench::MixedConfig& config, const std::string& output) {
+  const allot::bench::MixedReport report = allot::bench::run_mixed(config, stderr);
+  const std::string text = output == "json" ? allot::bench::mixed_report_json(report)
+                                            : allot::bench::mixed_report_text(report);
+  std::fputs(text.c_str(), stdout);
+  return report.error.empty() ? 0 : 1;
+}
+
+int run_connections(const allot::bench::ConnectionsConfig& config, const std::string& output) {
+  const allot::bench::ConnectionsReport report = allot::bench::run_connections(config, stderr);
+  const std::string text = output == "json" ? allot::bench::connections_report_json(report)
+                                            : allot::bench::connections_report_text(report);
+  std::fputs(text.c_str(), stdout);
   return report.error.empty() ? 0 : 1;
 }
 
@@ -138,6 +191,12 @@ int main(int argc, char** argv) {
   std::string api_output = "table";
   allot::bench::ReplayConfig replay;
   std::string replay_output = "table";
+  allot::bench::ConnectionsConfig connections;
+  connections.allotd = api.allotd;
+  std::string connections_output = "table";
+  allot::bench::MixedConfig mixed;
+  mixed.allotd = api.allotd;
+  std::string mixed_output = "table";
   CLI::App* scale_command = app.add_subcommand("scale", "the scale test, against its goals");
   add_scale_flags(*scale_command, scale, scale_output);
   CLI::App* api_command = app.add_subcommand("api", "a real allotd through its REST API");
@@ -145,6 +204,12 @@ int main(int argc, char** argv) {
   CLI::App* replay_command = app.add_subcommand(
       "replay", "a scenario through a running allotd in real time, next to its simulation");
   add_replay_flags(*replay_command, replay, replay_output);
+  CLI::App* connections_command = app.add_subcommand(
+      "connections", "/healthz latency while idle and slowloris clients hold connections");
+  add_connections_flags(*connections_command, connections, connections_output);
+  CLI::App* mixed_command =
+      app.add_subcommand("mixed", "many clients, every kind of request, real pods, for a time");
+  add_mixed_flags(*mixed_command, mixed, mixed_output);
   app.add_subcommand("micro", "Google Benchmark microbenchmarks (e.g. --benchmark_filter=quota)");
   try {
     app.parse(argc, argv);
@@ -154,5 +219,7 @@ int main(int argc, char** argv) {
   }
   if (scale_command->parsed()) return run_scale(scale, scale_output);
   if (replay_command->parsed()) return run_replay(replay, replay_output);
+  if (connections_command->parsed()) return run_connections(connections, connections_output);
+  if (mixed_command->parsed()) return run_mixed(mixed, mixed_output);
   return run_api(api, api_output);
 }

@@ -73,7 +73,7 @@ bool HttpLoadClient::connect_once(std::string& error) {
   }
   const int one = 1;
   ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  const timeval timeout{120, 0};
+  const timeval timeout{timeout_s_, 0};
   ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
   sockaddr_in address{};
@@ -139,20 +139,23 @@ bool HttpLoadClient::read_answer(HttpAnswer& answer) {
     if (got > 0) buffer_.append(chunk, static_cast<size_t>(got));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) {
-      answer.error = got == 0 ? "the server closed the connection" : errno_text("recv");
+      answer.error = got == 0 ? "the server closed the connection"
+                     : (errno == EAGAIN || errno == EWOULDBLOCK) ? errno_text("timeout: recv")
+                                                                 : errno_text("recv");
       return false;
     }
   }
 }
 
-HttpAnswer HttpLoadClient::post(std::string_view path, std::string_view content_type,
-                                std::string_view body) {
+HttpAnswer HttpLoadClient::request(std::string_view method, std::string_view path,
+                                   std::string_view content_type, std::string_view body) {
   HttpAnswer answer;
   if (!connect_once(answer.error)) return answer;
   request_.clear();
-  request_.append("POST ").append(path).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ");
-  request_.append(content_type).append("\r\nContent-Length: ");
-  request_.append(std::to_string(body.size())).append("\r\n\r\n").append(body);
+  request_.append(method).append(" ").append(path).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+  if (!content_type.empty()) request_.append("Content-Type: ").append(content_type).append("\r\n");
+  request_.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n\r\n");
+  request_.append(body);
   if (!send_all(request_, answer.error) || !read_answer(answer)) {
     answer.status = 0;
     close_connection();

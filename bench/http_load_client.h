@@ -1,5 +1,6 @@
-// HttpLoadClient: the load generator of `allot-bench api`, one keep-alive
-// HTTP/1.1 connection to 127.0.0.1 that POSTs and reads the answer.
+// HttpLoadClient: the load generator of `allot-bench api` and `mixed`, one
+// keep-alive HTTP/1.1 connection to 127.0.0.1 that sends a request (any
+// method) and reads the answer.
 //
 // Why not httplib::Client: the bench shares the machine's two cores with the
 // allotd it measures. httplib's client builds headers in maps, allocates a
@@ -27,12 +28,17 @@ struct HttpAnswer {
 
 class HttpLoadClient {
  public:
-  explicit HttpLoadClient(int port) : port_(port) {}
+  explicit HttpLoadClient(int port, int timeout_s = 120) : port_(port), timeout_s_(timeout_s) {}
   ~HttpLoadClient();
   HttpLoadClient(const HttpLoadClient&) = delete;
   HttpLoadClient& operator=(const HttpLoadClient&) = delete;
 
-  HttpAnswer post(std::string_view path, std::string_view content_type, std::string_view body);
+  HttpAnswer post(std::string_view path, std::string_view content_type, std::string_view body) {
+    return request("POST", path, content_type, body);
+  }
+  // A body is sent with its Content-Type when `content_type` is not empty.
+  HttpAnswer request(std::string_view method, std::string_view path,
+                     std::string_view content_type = {}, std::string_view body = {});
 
  private:
   bool connect_once(std::string& error);
@@ -42,6 +48,7 @@ class HttpLoadClient {
   bool read_answer(HttpAnswer& answer);
 
   int port_;
+  int timeout_s_;
   int fd_ = -1;
   std::string request_;  // reused between requests
   std::string buffer_;   // bytes received and not yet consumed

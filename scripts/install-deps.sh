@@ -13,6 +13,8 @@ packages=(
   # libraries
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libsqlite3-dev sqlite3 libssl-dev libcpp-httplib-dev
+  # allotd's HTTP server: Boost.Beast/Asio (headers) and Boost.URL
+  libboost1.81-dev libboost-url1.81-dev
   # allotd's allocator (see src/app/CMakeLists.txt)
   libjemalloc-dev
   # style and static analysis; Clang with its sanitizer runtimes for the tsan

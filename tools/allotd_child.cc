@@ -19,7 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kListening = "allotd listening on http://";
+constexpr std::string_view kListening = "allotd listening on http";  // http:// or https://
 
 std::string errno_text(const std::string& what) {
   return what + ": " + std::error_code(errno, std::generic_category()).message();

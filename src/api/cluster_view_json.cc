@@ -36,10 +36,12 @@ json node_view_json(const NodeView& node) {
           {"workloads", node.workloads}};
 }
 
-json node_list_json(const std::vector<NodeView>& nodes) {
+json node_page_json(const NodePage& page) {
   json items = json::array();
-  for (const NodeView& node : nodes) items.push_back(node_view_json(node));
-  return json{{"items", std::move(items)}};
+  for (const NodeView& node : page.items) items.push_back(node_view_json(node));
+  json out{{"items", std::move(items)}};
+  if (page.next) out["continue"] = std::to_string(*page.next);
+  return out;
 }
 
 json quota_usage_json(const QuotaUsageRow& row) {

@@ -18,7 +18,8 @@
 namespace allot {
 
 nlohmann::json node_view_json(const NodeView& node);
-nlohmann::json node_list_json(const std::vector<NodeView>& nodes);
+// {"items": [...], "continue": "N"}; no "continue" after the last page.
+nlohmann::json node_page_json(const NodePage& page);
 
 nlohmann::json quota_usage_json(const QuotaUsageRow& row);
 nlohmann::json top_json(const TopView& top);

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 #include <pthread.h>
+#include <sys/resource.h>
 
 #include "app/spdlog_logger.h"
 #include "backends/local/health_checker.h"
@@ -35,6 +36,10 @@ struct Flags {
   bool no_cgroups = false;
   bool memory_store = false;
   size_t threads = 64;
+  std::string tls_cert;
+  std::string tls_key;
+  double rate_limit = 0;
+  double rate_burst = 0;
   std::string log_level = "info";
 };
 
@@ -107,8 +112,19 @@ void stop_on_signal(Server& server) {
 }
 
 // The first line of stdout, which tools/allotd_child.h waits for: not a log entry.
-void announce(const std::string& host, int port) {
-  std::cout << "allotd listening on http://" << host << ":" << port << std::endl;
+void announce(const std::string& host, int port, bool tls = false) {
+  std::cout << "allotd listening on " << (tls ? "https://" : "http://") << host << ":" << port
+            << std::endl;
+}
+
+// Idle connections cost allotd no thread, only a descriptor each: take the
+// hard limit of open files (systemd and most hosts allow far more than the
+// soft 1,024), so that thousands of connected clients are served.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
 }
 
 int serve(const Flags& flags, allot::Logger& logger) {
@@ -151,11 +167,17 @@ int serve(const Flags& flags, allot::Logger& logger) {
     safe.serve();
     return 0;
   }
-  allot::server::ApiServer server(plane, {size_t{4} << 20, flags.threads});
+  allot::server::ApiServerOptions server_options;
+  server_options.http.worker_threads = flags.threads;
+  server_options.http.tls_cert_file = flags.tls_cert;
+  server_options.http.tls_key_file = flags.tls_key;
+  server_options.rate_per_second = flags.rate_limit;
+  server_options.rate_burst = flags.rate_burst > 0 ? flags.rate_burst : flags.rate_limit;
+  allot::server::ApiServer server(plane, server_options);
   const auto port = server.bind(listen->first, listen->second);
   if (!port.ok()) return fail(port.status().to_string());
   stop_on_signal(server);
-  announce(listen->first, *port);
+  announce(listen->first, *port, !flags.tls_cert.empty());
   logger.info("allotd started", {{"data_dir", data_dir}, {"logs", data_dir + "/logs"}});
   server.serve();
   logger.info("allotd stopping");
@@ -173,6 +195,7 @@ int main(int argc, char** argv) {
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  raise_open_file_limit();
 
   Flags flags;
   CLI::App app("allotd: the allot server (REST API, admission loop, local executor)", "allotd");
@@ -190,6 +213,17 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--no-cgroups", flags.no_cgroups, "run pods without cgroup v2 limits");
   app.add_option("--threads", flags.threads, "HTTP worker threads")->capture_default_str();
+  app.add_option("--tls-cert", flags.tls_cert,
+                 "serve HTTPS: PEM file of the certificate chain (with --tls-key)");
+  app.add_option("--tls-key", flags.tls_key, "PEM file of the certificate's private key");
+  app.add_option("--rate-limit", flags.rate_limit,
+                 "requests a second per client address (0: no limit; /healthz and /readyz are "
+                 "never limited)")
+      ->check(CLI::Range(0.0, 1e9))
+      ->capture_default_str();
+  app.add_option("--rate-burst", flags.rate_burst,
+                 "requests a client may send at once above --rate-limit (default: one second's)")
+      ->check(CLI::Range(0.0, 1e9));
   app.add_option("--log-level", flags.log_level, "debug, info, warn or error (logs go to stderr)")
       ->capture_default_str();
   try {

@@ -1,10 +1,8 @@
 #include "server/api_server.h"
 
-#include <exception>
+#include <algorithm>
+#include <chrono>
 #include <optional>
-#include <string>
-
-#include <sys/socket.h>
 
 #include "server/http_responses.h"
 #include "server/request_framing.h"
@@ -13,77 +11,56 @@
 namespace allot::server {
 namespace {
 
-constexpr time_t kKeepAliveIdleSeconds = 2;
+Router api_routes(ControlPlane& plane) {
+  Router router;
+  add_health_routes(router, plane);
+  add_policy_routes(router, plane);
+  add_node_routes(router, plane);
+  add_workload_routes(router, plane);
+  return router;
+}
+
+std::optional<HttpResponse> over_rate(RateLimiter& limiter, const HttpRequest& head) {
+  if (head.path == "/healthz" || head.path == "/readyz") return std::nullopt;
+  const RateDecision decision = limiter.take(head.remote_address, std::chrono::steady_clock::now());
+  if (decision.allowed) return std::nullopt;
+  HttpResponse response;
+  send_error(response, 429, "too_many_requests",
+             "too many requests from " + head.remote_address + "; retry after " +
+                 std::to_string(decision.retry_after.count()) + " ms");
+  const int64_t seconds = (decision.retry_after.count() + 999) / 1000;
+  response.set_header("Retry-After", std::to_string(seconds));
+  return response;
+}
+
+std::unique_ptr<RateLimiter> limiter_of(const ApiServerOptions& options) {
+  if (options.rate_per_second <= 0) return nullptr;
+  return std::make_unique<RateLimiter>(options.rate_per_second, std::max(1.0, options.rate_burst));
+}
 
 }  // namespace
 
-ApiServer::ApiServer(ControlPlane& plane, ApiServerOptions options) : options_(options) {
-  const size_t threads = options_.threads;
-  http_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  http_.set_payload_max_length(options_.max_body_bytes);
-  http_.set_keep_alive_max_count(100000);
-  // cpp-httplib 0.11 (Debian 12) does not end an idle keep-alive connection
-  // when stopped: stop() waits until each one times out. A short idle
-  // timeout bounds how long SIGTERM waits for a connected, idle client.
-  http_.set_keep_alive_timeout(kKeepAliveIdleSeconds);
-  http_.set_tcp_nodelay(true);
-  const httplib::Server::HandlerWithResponse on_error = [max = options_.max_body_bytes](
-                                                            const httplib::Request& req,
-                                                            httplib::Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    if (res.status == 413) {
-      send_error(res, Status(ErrorCode::kResourceExhausted,
-                             "the request body is larger than " + std::to_string(max) + " bytes"));
-    } else if (res.status == 404) {
-      send_error(res, not_found("no such route: " + req.method + " " + req.path));
-    } else {
-      send_error(res, res.status, "http_" + std::to_string(res.status), "the request failed");
+HttpService routed_service(const Router& router, RateLimiter* limiter) {
+  HttpService service;
+  service.refuse_before_body = [limiter](const HttpRequest& head) -> std::optional<HttpResponse> {
+    if (limiter != nullptr) {
+      if (std::optional<HttpResponse> refused = over_rate(*limiter, head)) return refused;
     }
-    return httplib::Server::HandlerResponse::Handled;
+    const std::optional<FramingRefusal> refusal = framing_refusal(head);
+    if (!refusal) return std::nullopt;
+    HttpResponse response;
+    send_error(response, refusal->http_status, refusal->code, refusal->message);
+    return response;
   };
-  http_.set_error_handler(on_error);
-  // Before any body is read (request_framing.h).
-  http_.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-    const std::optional<FramingRefusal> refusal = framing_refusal(req);
-    if (!refusal) return httplib::Server::HandlerResponse::Unhandled;
-    send_error(res, refusal->http_status, refusal->code, refusal->message);
-    res.set_header("Connection", "close");
-    return httplib::Server::HandlerResponse::Handled;
-  });
-  http_.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
-        std::string what = "unknown error";
-        try {
-          if (error) std::rethrow_exception(error);
-        } catch (const std::exception& e) {
-          what = e.what();
-        } catch (...) {
-        }
-        send_error(res, Status(ErrorCode::kInternal, "the server failed: " + what));
-      });
-  add_health_routes(http_, plane);
-  add_policy_routes(http_, plane);
-  add_node_routes(http_, plane);
-  add_workload_routes(http_, plane);
+  service.handle = [&router](HttpRequest& request, HttpResponse& response) {
+    router.dispatch(request, response);
+  };
+  return service;
 }
 
-bool HttpServer::set_listen_backlog(int backlog) { return ::listen(svr_sock_, backlog) == 0; }
-
-Result<int> HttpServer::bind_listener(const std::string& host, int port) {
-  const int bound = port == 0 ? bind_to_any_port(host) : (bind_to_port(host, port) ? port : -1);
-  if (bound <= 0 || !set_listen_backlog(SOMAXCONN)) {
-    return Status(ErrorCode::kUnavailable, "cannot listen on " + host + ":" + std::to_string(port),
-                  "--listen");
-  }
-  return bound;
-}
-
-Result<int> ApiServer::bind(const std::string& host, int port) {
-  return http_.bind_listener(host, port);
-}
-
-void ApiServer::serve() { http_.listen_after_bind(); }
-
-void ApiServer::stop() { http_.stop(); }
+ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
+    : router_(api_routes(plane)),
+      limiter_(limiter_of(options)),
+      http_(options.http, routed_service(router_, limiter_.get())) {}
 
 }  // namespace allot::server

@@ -1,53 +1,53 @@
-// ApiServer: allotd's HTTP edge (docs/api.md) over cpp-httplib.
+// ApiServer: allotd's HTTP edge (docs/api.md): the routes of the REST API on
+// the event-loop HTTP server (server/http/http_server.h).
 //
 // Contract: bind() opens the listening socket (port 0 picks a free one) and
-// returns the port; serve() answers requests on a pool of worker threads
-// until stop() (from any thread). Bodies above max_body_bytes are refused
-// with 413 and the JSON error body; unknown routes are 404 with it; nothing a
-// client sends ends the process.
+// returns the port; serve() answers requests until stop() (from any thread).
+// Every limit and timeout of HttpServerOptions holds; compressed and
+// multipart bodies are refused before they are read (request_framing.h);
+// unknown routes are 404 with the JSON error body; nothing a client sends
+// ends the process. With a rate limit, a client (its address) that sends
+// more than `rate_per_second` requests a second, beyond a burst of
+// `rate_burst`, is answered 429 `too_many_requests` with Retry-After, before
+// the body is read; /healthz and /readyz are never limited.
 #pragma once
 
-#include <cstddef>
+#include <memory>
 #include <string>
 
-#include <httplib.h>
-
 #include "base/result.h"
+#include "server/http/http_server.h"
+#include "server/http/router.h"
+#include "server/rate_limiter.h"
 #include "service/control/control_plane.h"
 
 namespace allot::server {
 
 struct ApiServerOptions {
-  size_t max_body_bytes = size_t{4} << 20;
-  // Worker threads: each keeps one client connection (keep-alive) at a time.
-  size_t threads = 64;
-};
-
-// httplib::Server whose listening socket takes a burst of new connections:
-// cpp-httplib 0.11 listens with a backlog of 5, and connections beyond it
-// (32 clients connecting at once) stall for a second or fail to read an answer.
-class HttpServer final : public httplib::Server {
- public:
-  // listen() again on the bound socket with `backlog`; false if it fails.
-  bool set_listen_backlog(int backlog);
-  // Binds host:port (port 0 picks a free one) with a backlog of SOMAXCONN;
-  // the port, or kUnavailable naming --listen.
-  Result<int> bind_listener(const std::string& host, int port);
+  HttpServerOptions http;
+  double rate_per_second = 0;  // 0: no limit
+  double rate_burst = 0;       // at least 1 when limited
 };
 
 class ApiServer {
  public:
-  ApiServer(ControlPlane& plane, ApiServerOptions options);
+  ApiServer(ControlPlane& plane, const ApiServerOptions& options);
   ApiServer(const ApiServer&) = delete;
   ApiServer& operator=(const ApiServer&) = delete;
 
-  Result<int> bind(const std::string& host, int port);
-  void serve();
-  void stop();
+  Result<int> bind(const std::string& host, int port) { return http_.bind(host, port); }
+  void serve() { http_.serve(); }
+  void stop() { http_.stop(); }
 
  private:
+  Router router_;
+  std::unique_ptr<RateLimiter> limiter_;
   HttpServer http_;
-  ApiServerOptions options_;
 };
+
+// The service of a Router: the rate limit (when `limiter` is not null) and
+// allot's framing checks before the body, then dispatch. The router and the
+// limiter must outlive the service.
+HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr);
 
 }  // namespace allot::server

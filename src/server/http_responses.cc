@@ -23,32 +23,30 @@ int http_status_for(ErrorCode code) {
   return 500;
 }
 
-void send_raw_json(httplib::Response& res, int status, std::string body) {
+void send_raw_json(HttpResponse& res, int status, std::string body) {
   res.status = status;
   body += '\n';
-  // As set_content(), which would copy the body (a list can be megabytes).
-  res.body = std::move(body);
-  res.headers.erase("Content-Type");
-  res.set_header("Content-Type", "application/json");
+  // Moved in: a list can be megabytes.
+  res.set_content(std::move(body), "application/json");
 }
 
-void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
+void send_json(HttpResponse& res, int status, const nlohmann::json& body) {
   // Stored text is checked UTF-8 (api/utf8.h), but an error may quote a path
   // of the URL: a bad byte there becomes U+FFFD rather than an exception.
   send_raw_json(res, status, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-void send_error(httplib::Response& res, const Status& status) {
+void send_error(HttpResponse& res, const Status& status) {
   send_json(res, http_status_for(status.code()), status_to_json(status));
 }
 
-void send_error(httplib::Response& res, int http_status, std::string_view code, std::string message,
+void send_error(HttpResponse& res, int http_status, std::string_view code, std::string message,
                 std::string details) {
   send_json(res, http_status,
             {{"code", std::string(code)}, {"message", std::move(message)}, {"details", details}});
 }
 
-bool accept_manifest_body(const httplib::Request& req, httplib::Response& res) {
+bool accept_manifest_body(const HttpRequest& req, HttpResponse& res) {
   std::string type = req.get_header_value("Content-Type");
   type = type.substr(0, type.find(';'));
   for (const char* accepted :

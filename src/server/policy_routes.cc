@@ -10,11 +10,11 @@
 
 namespace allot::server {
 
-void add_health_routes(httplib::Server& http, const ControlPlane& plane) {
-  http.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
+void add_health_routes(Router& http, const ControlPlane& plane) {
+  http.get("/healthz", [](const HttpRequest&, HttpResponse& res) {
     send_json(res, 200, {{"status", "ok"}});
   });
-  http.Get("/readyz", [&plane](const httplib::Request&, httplib::Response& res) {
+  http.get("/readyz", [&plane](const HttpRequest&, HttpResponse& res) {
     if (plane.ready()) {
       send_json(res, 200, {{"status", "ready"}});
     } else {
@@ -25,7 +25,7 @@ void add_health_routes(httplib::Server& http, const ControlPlane& plane) {
 
 namespace {
 
-Result<bool> dry_run_of(const httplib::Request& req) {
+Result<bool> dry_run_of(const HttpRequest& req) {
   if (!req.has_param("dryRun")) return false;
   const std::string value = req.get_param_value("dryRun");
   if (value == "true" || value == "1") return true;
@@ -43,7 +43,7 @@ Result<std::string> policy_kind_of(const std::string& plural) {
   return std::string(info->manifest_kind);
 }
 
-void apply(PolicyService& policies, const httplib::Request& req, httplib::Response& res) {
+void apply(PolicyService& policies, const HttpRequest& req, HttpResponse& res) {
   if (!accept_manifest_body(req, res)) return;
   const Result<bool> dry_run = dry_run_of(req);
   if (!dry_run.ok()) return send_error(res, dry_run.status());
@@ -56,19 +56,18 @@ void apply(PolicyService& policies, const httplib::Request& req, httplib::Respon
 
 }  // namespace
 
-void add_policy_routes(httplib::Server& http, ControlPlane& plane) {
+void add_policy_routes(Router& http, ControlPlane& plane) {
   PolicyService& policies = plane.policies();
-  http.Post("/api/v1/apply", [&policies](const httplib::Request& req, httplib::Response& res) {
-    apply(policies, req, res);
-  });
-  http.Get("/api/v1/top", [&policies](const httplib::Request& req, httplib::Response& res) {
+  http.post("/api/v1/apply",
+            [&policies](const HttpRequest& req, HttpResponse& res) { apply(policies, req, res); });
+  http.get("/api/v1/top", [&policies](const HttpRequest& req, HttpResponse& res) {
     const Result<TopView> top = policies.top(caller_of(req));
     if (!top.ok()) return send_error(res, top.status());
     send_json(res, 200, top_json(*top));
   });
   const char* kObjects =
       "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses)";
-  http.Get(kObjects, [&policies](const httplib::Request& req, httplib::Response& res) {
+  http.get(kObjects, [&policies](const HttpRequest& req, HttpResponse& res) {
     const Result<std::string> kind = policy_kind_of(req.matches[1]);
     if (!kind.ok()) return send_error(res, kind.status());
     const Result<std::vector<PolicyObjectView>> items =
@@ -79,7 +78,7 @@ void add_policy_routes(httplib::Server& http, ControlPlane& plane) {
     send_json(res, 200, *body);
   });
   const std::string kObject = std::string(kObjects) + "/([^/]+)";
-  http.Get(kObject, [&policies](const httplib::Request& req, httplib::Response& res) {
+  http.get(kObject, [&policies](const HttpRequest& req, HttpResponse& res) {
     const Result<std::string> kind = policy_kind_of(req.matches[1]);
     if (!kind.ok()) return send_error(res, kind.status());
     const Result<PolicyObjectView> object =
@@ -89,7 +88,7 @@ void add_policy_routes(httplib::Server& http, ControlPlane& plane) {
     if (!body.ok()) return send_error(res, body.status());
     send_json(res, 200, *body);
   });
-  http.Delete(kObject, [&policies](const httplib::Request& req, httplib::Response& res) {
+  http.del(kObject, [&policies](const HttpRequest& req, HttpResponse& res) {
     const Result<std::string> kind = policy_kind_of(req.matches[1]);
     if (!kind.ok()) return send_error(res, kind.status());
     const Status deleted = policies.delete_object(caller_of(req), *kind, req.matches[2]);

@@ -2,6 +2,6 @@
 
 namespace allot::server {
 
-Principal caller_of(const httplib::Request& /*req*/) { return Principal::anonymous_admin(); }
+Principal caller_of(const HttpRequest& /*req*/) { return Principal::anonymous_admin(); }
 
 }  // namespace allot::server

@@ -7,12 +7,11 @@
 // Stateless.
 #pragma once
 
-#include <httplib.h>
-
 #include "model/principal.h"
+#include "server/http/http_message.h"
 
 namespace allot::server {
 
-Principal caller_of(const httplib::Request& req);
+Principal caller_of(const HttpRequest& req);
 
 }  // namespace allot::server

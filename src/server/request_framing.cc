@@ -16,13 +16,7 @@ std::string lower(std::string_view text) {
 
 }  // namespace
 
-std::optional<FramingRefusal> framing_refusal(const httplib::Request& req) {
-  if (req.headers.size() > kMaxHeaderFields) {
-    return FramingRefusal{431, "request_header_fields_too_large",
-                          "a request may carry at most " + std::to_string(kMaxHeaderFields) +
-                              " header fields (this one: " + std::to_string(req.headers.size()) +
-                              ")"};
-  }
+std::optional<FramingRefusal> framing_refusal(const HttpRequest& req) {
   for (const auto& [name, value] : req.headers) {
     const std::string key = lower(name);
     if (key == "content-encoding" && lower(value) != "identity") {
@@ -34,11 +28,6 @@ std::optional<FramingRefusal> framing_refusal(const httplib::Request& req) {
       return FramingRefusal{415, "unsupported_media_type",
                             "multipart bodies are not accepted: send YAML (application/yaml) or "
                             "JSON (application/json)"};
-    }
-    if (key == "transfer-encoding" && lower(value).find("chunked") != std::string::npos) {
-      return FramingRefusal{411, "length_required",
-                            "a request body must declare its length (Content-Length); chunked "
-                            "bodies are not accepted"};
     }
   }
   return std::nullopt;

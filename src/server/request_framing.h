@@ -1,29 +1,23 @@
-// Request framing: what allotd refuses before it reads a request's body, so
-// that the body limit (ApiServerOptions::max_body_bytes) holds on every path.
+// Request framing: what allotd refuses from a request's header, before its
+// body is read (HttpService::refuse_before_body, server/http/http_server.h).
+// The header, target and body size limits themselves are the HTTP layer's.
 //
 // Contract: framing_refusal() answers the refusal of a request whose framing
 // allotd does not accept, or nothing:
 // - a compressed body (any Content-Encoding but identity) is 415: a small
 //   gzip body inflates without bound (24 KB became a 24 MB workload), and
 //   manifests are small enough to send as they are;
-// - a body without a declared length (Transfer-Encoding: chunked) is 411:
-//   Content-Length is what the limit is checked against before reading (a
-//   chunked body of 100 MB was read);
-// - a multipart body (Content-Type multipart/*) is 415, before the HTTP
-//   library parses its parts;
-// - more than kMaxHeaderFields header fields is 431.
-// Pure: it reads the request's method and headers only.
+// - a multipart body (Content-Type multipart/*) is 415.
+// Chunked bodies are accepted: the body limit counts their decoded bytes as
+// they arrive. Pure: it reads the request's headers only.
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <string>
 
-#include <httplib.h>
+#include "server/http/http_message.h"
 
 namespace allot::server {
-
-inline constexpr size_t kMaxHeaderFields = 100;
 
 struct FramingRefusal {
   int http_status = 400;
@@ -31,6 +25,6 @@ struct FramingRefusal {
   std::string message;
 };
 
-std::optional<FramingRefusal> framing_refusal(const httplib::Request& req);
+std::optional<FramingRefusal> framing_refusal(const HttpRequest& req);
 
 }  // namespace allot::server

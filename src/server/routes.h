@@ -5,15 +5,14 @@
 // with send_error()).
 #pragma once
 
-#include <httplib.h>
-
+#include "server/http/router.h"
 #include "service/control/control_plane.h"
 
 namespace allot::server {
 
-void add_health_routes(httplib::Server& http, const ControlPlane& plane);
-void add_policy_routes(httplib::Server& http, ControlPlane& plane);
-void add_node_routes(httplib::Server& http, ControlPlane& plane);
-void add_workload_routes(httplib::Server& http, ControlPlane& plane);
+void add_health_routes(Router& http, const ControlPlane& plane);
+void add_policy_routes(Router& http, ControlPlane& plane);
+void add_node_routes(Router& http, ControlPlane& plane);
+void add_workload_routes(Router& http, ControlPlane& plane);
 
 }  // namespace allot::server

@@ -4,38 +4,62 @@
 
 #include <nlohmann/json.hpp>
 
+#include "server/api_server.h"
 #include "server/http_responses.h"
 
 namespace allot::server {
+namespace {
 
-SafeModeServer::SafeModeServer(std::string reason, size_t threads) : reason_(std::move(reason)) {
-  http_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  http_.set_payload_max_length(size_t{64} << 10);
-  http_.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
+Router safe_mode_routes(const std::string& reason) {
+  Router router;
+  router.get("/healthz", [](const HttpRequest&, HttpResponse& res) {
     send_json(res, 200, {{"status", "ok"}});
   });
-  http_.Get("/readyz", [this](const httplib::Request&, httplib::Response& res) {
-    send_json(res, 503, {{"status", "safe mode"}, {"reason", reason_}});
+  router.get("/readyz", [reason](const HttpRequest&, HttpResponse& res) {
+    send_json(res, 503, {{"status", "safe mode"}, {"reason", reason}});
   });
-  // Everything else, whatever the method or path.
-  http_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    if (req.method == "GET" && (req.path == "/healthz" || req.path == "/readyz")) {
-      return httplib::Server::HandlerResponse::Unhandled;
+  return router;
+}
+
+HttpServerOptions small_server(size_t threads) {
+  HttpServerOptions options;
+  options.worker_threads = threads;
+  options.max_body_bytes = size_t{64} << 10;
+  return options;
+}
+
+}  // namespace
+
+SafeModeServer::SafeModeServer(std::string reason, size_t threads)
+    : reason_(std::move(reason)),
+      router_(safe_mode_routes(reason_)),
+      http_(small_server(threads), service()) {}
+
+HttpService SafeModeServer::service() const {
+  HttpService service;
+  // Everything but the two probes, whatever the method or path, before its body.
+  service.refuse_before_body = [this](const HttpRequest& head) -> std::optional<HttpResponse> {
+    if (head.method == "GET" && (head.path == "/healthz" || head.path == "/readyz")) {
+      return std::nullopt;
     }
-    send_error(res, Status(ErrorCode::kUnavailable,
-                           "allotd is in safe mode: its stored state cannot be loaded; repair or "
-                           "move the data folder and restart allotd",
-                           reason_));
-    res.set_header("Connection", "close");
-    return httplib::Server::HandlerResponse::Handled;
-  });
+    HttpResponse response;
+    send_error(response, Status(ErrorCode::kUnavailable,
+                                "allotd is in safe mode: its stored state cannot be loaded; "
+                                "repair or move the data folder and restart allotd",
+                                reason_));
+    return response;
+  };
+  service.handle = [this](HttpRequest& request, HttpResponse& response) {
+    router_.dispatch(request, response);
+  };
+  return service;
 }
 
 Result<int> SafeModeServer::bind(const std::string& host, int port) {
-  return http_.bind_listener(host, port);
+  return http_.bind(host, port);
 }
 
-void SafeModeServer::serve() { http_.listen_after_bind(); }
+void SafeModeServer::serve() { http_.serve(); }
 
 void SafeModeServer::stop() { http_.stop(); }
 

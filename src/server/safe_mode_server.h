@@ -14,7 +14,8 @@
 #include <string>
 
 #include "base/result.h"
-#include "server/api_server.h"
+#include "server/http/http_server.h"
+#include "server/http/router.h"
 
 namespace allot::server {
 
@@ -29,8 +30,11 @@ class SafeModeServer {
   void stop();
 
  private:
-  HttpServer http_;
+  HttpService service() const;
+
   std::string reason_;
+  Router router_;
+  HttpServer http_;
 };
 
 }  // namespace allot::server

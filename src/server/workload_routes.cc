@@ -1,34 +1,18 @@
 // Workloads: create, list, get, cancel, delete, events, logs.
-#include <charconv>
 #include <string>
 #include <string_view>
 
 #include "api/workload_submission.h"
 #include "api/workload_view_json.h"
 #include "server/http_responses.h"
+#include "server/query_params.h"
 #include "server/request_caller.h"
 #include "server/routes.h"
 
 namespace allot::server {
 namespace {
 
-constexpr size_t kMaxListLimit = 10000;
-
-Result<uint64_t> unsigned_param(const httplib::Request& req, const char* name, uint64_t fallback,
-                                uint64_t max) {
-  if (!req.has_param(name)) return fallback;
-  const std::string text = req.get_param_value(name);
-  uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value > max) {
-    return invalid_argument(std::string(name) + " must be a whole number up to " +
-                                std::to_string(max) + ", not '" + text + "'",
-                            name);
-  }
-  return value;
-}
-
-Result<WorkloadQuery> query_of(const httplib::Request& req, std::string ns) {
+Result<WorkloadQuery> query_of(const HttpRequest& req, std::string ns) {
   WorkloadQuery query;
   query.namespace_name = std::move(ns);
   ALLOT_ASSIGN_OR_RETURN(const uint64_t limit, unsigned_param(req, "limit", 500, kMaxListLimit));
@@ -54,7 +38,7 @@ Result<WorkloadQuery> query_of(const httplib::Request& req, std::string ns) {
   return query;
 }
 
-void list(const WorkloadService& workloads, const httplib::Request& req, httplib::Response& res,
+void list(const WorkloadService& workloads, const HttpRequest& req, HttpResponse& res,
           std::string ns) {
   const Result<WorkloadQuery> query = query_of(req, std::move(ns));
   if (!query.ok()) return send_error(res, query.status());
@@ -63,7 +47,7 @@ void list(const WorkloadService& workloads, const httplib::Request& req, httplib
   send_raw_json(res, 200, encode_workload_page(*page));
 }
 
-void create(WorkloadService& workloads, const httplib::Request& req, httplib::Response& res) {
+void create(WorkloadService& workloads, const HttpRequest& req, HttpResponse& res) {
   if (!accept_manifest_body(req, res)) return;
   const WorkloadId id = workloads.allocate_id();
   const Result<Workload> workload = decode_workload_submission(req.body, req.matches[1], id);
@@ -73,12 +57,12 @@ void create(WorkloadService& workloads, const httplib::Request& req, httplib::Re
   send_raw_json(res, 201, **created);
 }
 
-void answer_view(httplib::Response& res, const Result<WorkloadView>& view) {
+void answer_view(HttpResponse& res, const Result<WorkloadView>& view) {
   if (!view.ok()) return send_error(res, view.status());
   send_json(res, 200, workload_view_json(*view));
 }
 
-void logs(const WorkloadService& workloads, const httplib::Request& req, httplib::Response& res) {
+void logs(const WorkloadService& workloads, const HttpRequest& req, HttpResponse& res) {
   const Result<uint64_t> pod = unsigned_param(req, "pod", 0, 1 << 20);
   const Result<uint64_t> offset = unsigned_param(req, "offset", 0, INT64_MAX);
   if (!pod.ok()) return send_error(res, pod.status());
@@ -95,40 +79,39 @@ void logs(const WorkloadService& workloads, const httplib::Request& req, httplib
 
 }  // namespace
 
-void add_workload_routes(httplib::Server& http, ControlPlane& plane) {
+void add_workload_routes(Router& http, ControlPlane& plane) {
   WorkloadService& workloads = plane.workloads();
-  http.Get("/api/v1/workloads", [&workloads](const httplib::Request& req, httplib::Response& res) {
+  http.get("/api/v1/workloads", [&workloads](const HttpRequest& req, HttpResponse& res) {
     list(workloads, req, res, "");
   });
   const std::string kCollection = "/api/v1/namespaces/([^/]+)/workloads";
-  http.Get(kCollection, [&workloads](const httplib::Request& req, httplib::Response& res) {
+  http.get(kCollection, [&workloads](const HttpRequest& req, HttpResponse& res) {
     list(workloads, req, res, req.matches[1]);
   });
-  http.Post(kCollection, [&workloads](const httplib::Request& req, httplib::Response& res) {
+  http.post(kCollection, [&workloads](const HttpRequest& req, HttpResponse& res) {
     create(workloads, req, res);
   });
   const std::string kItem = kCollection + "/([^/]+)";
-  http.Get(kItem, [&workloads](const httplib::Request& req, httplib::Response& res) {
+  http.get(kItem, [&workloads](const HttpRequest& req, HttpResponse& res) {
     answer_view(res, workloads.get(caller_of(req), req.matches[1], req.matches[2]));
   });
-  http.Delete(kItem, [&workloads](const httplib::Request& req, httplib::Response& res) {
+  http.del(kItem, [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Status deleted = workloads.remove(caller_of(req), req.matches[1], req.matches[2]);
     if (!deleted.ok()) return send_error(res, deleted);
     send_json(res, 200,
               {{"deleted", std::string(req.matches[1]) + "/" + std::string(req.matches[2])}});
   });
-  http.Post(kItem + "/cancel", [&workloads](const httplib::Request& req, httplib::Response& res) {
+  http.post(kItem + "/cancel", [&workloads](const HttpRequest& req, HttpResponse& res) {
     answer_view(res, workloads.cancel(caller_of(req), req.matches[1], req.matches[2]));
   });
-  http.Get(kItem + "/events", [&workloads](const httplib::Request& req, httplib::Response& res) {
+  http.get(kItem + "/events", [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Result<std::vector<WorkloadEventView>> events =
         workloads.events(caller_of(req), req.matches[1], req.matches[2]);
     if (!events.ok()) return send_error(res, events.status());
     send_json(res, 200, workload_events_json(*events));
   });
-  http.Get(kItem + "/logs", [&workloads](const httplib::Request& req, httplib::Response& res) {
-    logs(workloads, req, res);
-  });
+  http.get(kItem + "/logs",
+           [&workloads](const HttpRequest& req, HttpResponse& res) { logs(workloads, req, res); });
 }
 
 }  // namespace allot::server

@@ -93,7 +93,9 @@ TEST(NodeViewJson, ShowsCapacityAllocationConditionAndWorkloads) {
   EXPECT_TRUE(out["cordoned"].get<bool>());
   EXPECT_TRUE(out["lastHeartbeat"].is_null());
   EXPECT_EQ(out["workloads"], json::array({"prod/job"}));
-  EXPECT_EQ(node_list_json({node, node})["items"].size(), 2u);
+  EXPECT_EQ(node_page_json({{node, node}, std::nullopt})["items"].size(), 2u);
+  EXPECT_FALSE(node_page_json({{node}, std::nullopt}).contains("continue"));
+  EXPECT_EQ(node_page_json({{node}, size_t{7}})["continue"], "7");
 }
 
 TEST(ApplyResultJson, SplitsAWorkloadsNamespaceFromItsNameAndJoinsTheDiff) {

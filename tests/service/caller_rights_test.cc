@@ -64,12 +64,12 @@ TEST_F(CallerRightsTest, PolicyAndNodeUseCasesDenyANonAdminAndChangeNothing) {
             ErrorCode::kPermissionDenied);
   EXPECT_EQ(policies.top(kNobody).status().code(), ErrorCode::kPermissionDenied);
   NodeService& nodes = plane_->nodes();
-  const Result<std::vector<NodeView>> all = nodes.list(Principal::anonymous_admin());
-  ASSERT_TRUE(all.ok() && !all->empty());
-  const std::string node = all->front().name;
+  const Result<NodePage> all = nodes.list(Principal::anonymous_admin(), {});
+  ASSERT_TRUE(all.ok() && !all->items.empty());
+  const std::string node = all->items.front().name;
   EXPECT_EQ(nodes.act(kNobody, node, NodeAction::kCordon).status().code(),
             ErrorCode::kPermissionDenied);
-  EXPECT_EQ(nodes.list(kNobody).status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(nodes.list(kNobody, {}).status().code(), ErrorCode::kPermissionDenied);
   EXPECT_EQ(nodes.get(kNobody, node).status().code(), ErrorCode::kPermissionDenied);
 
   EXPECT_EQ(calls_->get_object("Cohort", "other").status().code(), ErrorCode::kNotFound);

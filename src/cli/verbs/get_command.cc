@@ -64,10 +64,24 @@ Result<std::vector<nlohmann::json>> get_list(ApiClient& client, const KindInfo& 
                                    .team = flags.team,
                                    .limit = flags.limit});
   }
-  ALLOT_ASSIGN_OR_RETURN(ApiResponse response, client.get(cluster_collection_path(kind.plural)));
-  ALLOT_ASSIGN_OR_RETURN(nlohmann::json answer, response.json());
-  const nlohmann::json& items = array_at(answer, "items");
-  return std::vector<nlohmann::json>(items.begin(), items.end());
+  // Nodes come in pages (docs/api.md); the other kinds in one answer.
+  std::vector<nlohmann::json> all;
+  std::string token;
+  while (true) {
+    const std::string path =
+        with_query(cluster_collection_path(kind.plural), {{"continue", token}});
+    ALLOT_ASSIGN_OR_RETURN(ApiResponse response, client.get(path));
+    ALLOT_ASSIGN_OR_RETURN(nlohmann::json answer, response.json());
+    const nlohmann::json& items = array_at(answer, "items");
+    all.insert(all.end(), items.begin(), items.end());
+    const std::string next = text_at(answer, {"continue"});
+    if (next.empty()) return all;
+    if (next == token) {
+      return Status(ErrorCode::kInternal, "allotd sent the same continue token twice",
+                    "continue=" + next);
+    }
+    token = next;
+  }
 }
 
 // Prints the objects in the requested form; `single` when NAME was given.

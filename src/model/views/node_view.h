@@ -1,9 +1,10 @@
 // NodeView: one node as `allot get nodes` and the API show it: where it is,
 // what it has, what is allocated on it, its condition and the workloads on it.
 //
-// Contract: a plain value.
+// Contract: plain values.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,19 @@ struct NodeView {
   std::vector<std::string> workloads;  // "namespace/name" of admitted and running work
 
   friend bool operator==(const NodeView&, const NodeView&) = default;
+};
+
+// A page of nodes in the policy's order: at most `limit` from position
+// `after` (a position, not a name; a policy change between two pages may
+// shift it).
+struct NodeQuery {
+  size_t limit = 500;
+  size_t after = 0;
+};
+
+struct NodePage {
+  std::vector<NodeView> items;
+  std::optional<size_t> next;  // the `after` of the next page; none after the last
 };
 
 enum class NodeAction : uint8_t { kCordon, kDrain, kUncordon };

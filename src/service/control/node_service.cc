@@ -1,5 +1,6 @@
 #include "service/control/node_service.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "service/control/caller_rights.h"
@@ -47,7 +48,25 @@ const char* action_name(NodeAction action) {
 
 }  // namespace
 
-NodeView node_view(const ServerState& state, size_t index) {
+NodeAllocations node_allocations(const ServerState& state, const std::string* only) {
+  NodeAllocations allocations;
+  for (const auto& [id, pointer] : state.workloads.active()) {
+    const LiveWorkload& live = *pointer;
+    if (!holds_quota(live.phase())) continue;
+    const std::string key = live.key();
+    for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {
+      for (const PodAssignment& pod : live.doc.status.pod_sets[i].pods) {
+        if (only != nullptr && pod.node != *only) continue;
+        NodeAllocation& node = allocations[pod.node];
+        node.allocated += live.doc.workload.spec.pod_sets[i].resources;
+        if (node.workloads.empty() || node.workloads.back() != key) node.workloads.push_back(key);
+      }
+    }
+  }
+  return allocations;
+}
+
+NodeView node_view(const ServerState& state, const NodeAllocations& allocations, size_t index) {
   const CompiledNode& compiled = state.policy.compiled()->nodes()[index];
   const Node& node = compiled.node;
   NodeView view;
@@ -57,18 +76,9 @@ NodeView node_view(const ServerState& state, size_t index) {
   view.rack = compiled.rack;
   view.block = compiled.block;
   view.capacity = node.capacity;
-  for (const auto& [id, pointer] : state.workloads.active()) {
-    const LiveWorkload& live = *pointer;
-    if (!holds_quota(live.phase())) continue;
-    bool here = false;
-    for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {
-      for (const PodAssignment& pod : live.doc.status.pod_sets[i].pods) {
-        if (pod.node != node.name) continue;
-        view.allocated += live.doc.workload.spec.pod_sets[i].resources;
-        here = true;
-      }
-    }
-    if (here) view.workloads.push_back(live.key());
+  if (auto it = allocations.find(node.name); it != allocations.end()) {
+    view.allocated = it->second.allocated;
+    view.workloads = it->second.workloads;
   }
   if (auto it = state.nodes.find(node.name); it != state.nodes.end()) {
     view.healthy = it->second.healthy;
@@ -110,17 +120,20 @@ Result<NodeView> NodeService::act(const Principal& caller, const std::string& na
   return get(caller, name);
 }
 
-Result<std::vector<NodeView>> NodeService::list(const Principal& caller) const {
+Result<NodePage> NodeService::list(const Principal& caller, const NodeQuery& query) const {
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"list nodes"}));
-  std::vector<NodeView> items;
+  NodePage page;
   const CommittedRead read(cluster_);
-  if (const auto& compiled = cluster_.view().policy.compiled()) {
-    items.reserve(compiled->nodes().size());
-    for (size_t i = 0; i < compiled->nodes().size(); ++i) {
-      items.push_back(node_view(cluster_.view(), i));
-    }
+  const auto& compiled = cluster_.view().policy.compiled();
+  if (!compiled || query.after >= compiled->nodes().size()) return page;
+  const NodeAllocations allocations = node_allocations(cluster_.view());
+  const size_t end = std::min(compiled->nodes().size(), query.after + query.limit);
+  page.items.reserve(end - query.after);
+  for (size_t i = query.after; i < end; ++i) {
+    page.items.push_back(node_view(cluster_.view(), allocations, i));
   }
-  return items;
+  if (end < compiled->nodes().size()) page.next = end;
+  return page;
 }
 
 Result<NodeView> NodeService::get(const Principal& caller, const std::string& name) const {
@@ -129,7 +142,7 @@ Result<NodeView> NodeService::get(const Principal& caller, const std::string& na
   const auto& compiled = cluster_.view().policy.compiled();
   const NodeIndex index = compiled ? compiled->node_by_name(name) : NodeIndex();
   if (!index.valid()) return not_found("node '" + name + "' does not exist");
-  return node_view(cluster_.view(), index.value());
+  return node_view(cluster_.view(), node_allocations(cluster_.view(), &name), index.value());
 }
 
 }  // namespace allot

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/clock.h"
@@ -29,7 +30,9 @@ class NodeService {
   // Returns the node after the action.
   Result<NodeView> act(const Principal& caller, const std::string& name, NodeAction action);
 
-  [[nodiscard]] Result<std::vector<NodeView>> list(const Principal& caller) const;
+  // One page in the policy's order. The allocation of every node of the page
+  // comes from one pass over the admitted work (not one per node).
+  [[nodiscard]] Result<NodePage> list(const Principal& caller, const NodeQuery& query) const;
   [[nodiscard]] Result<NodeView> get(const Principal& caller, const std::string& name) const;
 
  private:
@@ -39,8 +42,19 @@ class NodeService {
   const Clock& clock_;
 };
 
+// What the admitted work holds on each node, by node name.
+struct NodeAllocation {
+  ResourceVector allocated;
+  std::vector<std::string> workloads;  // "namespace/name"
+};
+using NodeAllocations = std::unordered_map<std::string, NodeAllocation>;
+
+// One pass over the admitted work of `state`; of node `*only` alone when
+// given. Pure.
+NodeAllocations node_allocations(const ServerState& state, const std::string* only = nullptr);
+
 // The view of the policy's node `index` in `state`. Pure.
 // REQUIRES: state.policy.compiled() is not null; index < its node count.
-NodeView node_view(const ServerState& state, size_t index);
+NodeView node_view(const ServerState& state, const NodeAllocations& allocations, size_t index);
 
 }  // namespace allot

@@ -1,0 +1,339 @@
+#include "server/http/http_connection.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include "server/http/request_target.h"
+#include "server/http_responses.h"
+
+namespace allot::server {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+// After an answer that closes the connection, what the client still sends
+// (the body of a refused request) is read and dropped for a while: closing
+// a socket with unread data resets it, and a client still writing its body
+// would lose the answer (a 413 for a 5 MB manifest). Bounded in time and
+// bytes, so that a client cannot keep the connection by sending forever.
+constexpr std::chrono::seconds kLingerTime{2};
+constexpr size_t kLingerBytes = size_t{64} << 20;
+constexpr size_t kLingerChunk = 65536;
+constexpr size_t kFirstRead = 1024;
+
+bool is_parse_error(const beast::error_code& ec) {
+  return &ec.category() == &http::make_error_code(http::error::bad_version).category() &&
+         ec != http::error::end_of_stream && ec != http::error::partial_message;
+}
+
+PlainStream make_stream(tcp::socket socket, const ConnectionContext&, PlainStream*) {
+  return PlainStream(std::move(socket));
+}
+
+TlsStream make_stream(tcp::socket socket, const ConnectionContext& context, TlsStream*) {
+  return TlsStream(std::move(socket), *context.tls);
+}
+
+// One connection over a plain TCP stream or a TLS stream on it: the same
+// state machine, with a handshake first and, between requests, a read of the
+// first bytes instead of a wait for readability (TLS may hold decrypted
+// bytes that the socket no longer shows).
+template <typename Stream>
+class Connection : public std::enable_shared_from_this<Connection<Stream>> {
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
+ public:
+  Connection(tcp::socket socket, const ConnectionContext& context)
+      : stream_(make_stream(std::move(socket), context, static_cast<Stream*>(nullptr))),
+        idle_timer_(stream_.get_executor()),
+        context_(context) {
+    context_.open_connections.fetch_add(1);
+    beast::error_code ec;
+    const tcp::endpoint peer = lowest().socket().remote_endpoint(ec);
+    if (!ec) remote_address_ = peer.address().to_string();
+  }
+  ~Connection() { context_.open_connections.fetch_sub(1); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  void start() {
+    net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+      if constexpr (kTls) {
+        self->handshake();
+      } else {
+        self->wait_for_request();
+      }
+    });
+  }
+
+ private:
+  const HttpServerOptions& options() const { return context_.options; }
+  beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+
+  void handshake() {
+    lowest().expires_after(options().header_timeout);
+    stream_.async_handshake(net::ssl::stream_base::server,
+                            [self = this->shared_from_this()](const beast::error_code& ec) {
+                              if (ec) return self->close();
+                              self->wait_for_request();
+                            });
+  }
+
+  // Between requests: no buffer, no parser, one timer (plain); a small
+  // read of the first bytes (TLS).
+  void wait_for_request() {
+    if (buffer_.size() > 0) return read_header();  // pipelined
+    buffer_.shrink_to_fit();
+    if constexpr (kTls) {
+      lowest().expires_after(options().idle_timeout);
+      stream_.async_read_some(
+          buffer_.prepare(kFirstRead),
+          [self = this->shared_from_this()](const beast::error_code& ec, size_t n) {
+            self->buffer_.commit(n);
+            if (ec) return self->close();
+            self->read_header();
+          });
+      return;
+    }
+    idle_timer_.expires_after(options().idle_timeout);
+    idle_timer_.async_wait([weak = this->weak_from_this()](const beast::error_code& ec) {
+      if (ec) return;
+      if (const std::shared_ptr<Connection> self = weak.lock()) self->close();
+    });
+    lowest().socket().async_wait(tcp::socket::wait_read,
+                                 [self = this->shared_from_this()](const beast::error_code& ec) {
+                                   self->idle_timer_.cancel();
+                                   if (ec) return self->close();
+                                   self->read_header();
+                                 });
+  }
+
+  void read_header() {
+    parser_.emplace();
+    parser_->header_limit(static_cast<uint32_t>(options().max_header_bytes));
+    parser_->body_limit(boost::none);  // set before the body, after the framing checks
+    lowest().expires_after(options().header_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
+                              self->on_header(ec);
+                            });
+  }
+
+  void on_header(const beast::error_code& ec) {
+    if (ec == http::error::header_limit) {
+      return refuse(431, "request_header_fields_too_large",
+                    "the request header is larger than " +
+                        std::to_string(options().max_header_bytes) + " bytes");
+    }
+    if (is_parse_error(ec)) {
+      return refuse(400, "bad_request", "the request is not valid HTTP/1.1: " + ec.message());
+    }
+    if (ec) return close();  // the client left, or the header timed out
+    const http::request<http::string_body>& head = parser_->get();
+    version_ = head.version();
+    keep_alive_ = head.keep_alive();
+    head_request_ = head.method() == http::verb::head;
+    if (const std::optional<HttpResponse> refusal = check_head(head)) {
+      return send(*refusal, /*close_after=*/true);
+    }
+    if (parser_->is_done()) return run_handler();
+    if (beast::iequals(head[http::field::expect], "100-continue")) return send_continue();
+    read_body();
+  }
+
+  // The limits and the service's own refusal, before any body is read.
+  std::optional<HttpResponse> check_head(const http::request<http::string_body>& head) {
+    HttpResponse refusal;
+    if (head.target().size() > options().max_target_bytes) {
+      send_error(refusal, 414, "uri_too_long",
+                 "the request target is longer than " + std::to_string(options().max_target_bytes) +
+                     " bytes");
+      return refusal;
+    }
+    request_ = HttpRequest{};
+    for (const auto& field : head) {
+      request_.headers.emplace(std::string(field.name_string()), std::string(field.value()));
+    }
+    if (request_.headers.size() > options().max_header_fields) {
+      send_error(refusal, 431, "request_header_fields_too_large",
+                 "a request may carry at most " + std::to_string(options().max_header_fields) +
+                     " header fields (this one: " + std::to_string(request_.headers.size()) + ")");
+      return refusal;
+    }
+    request_.method = std::string(head.method_string());
+    request_.target = std::string(head.target());
+    request_.remote_address = remote_address_;
+    Result<RequestTarget> target = parse_request_target(request_.target);
+    if (!target.ok()) {
+      send_error(refusal, target.status());
+      return refusal;
+    }
+    request_.path = std::move(target->path);
+    for (auto& [key, value] : target->params) request_.params.emplace(key, std::move(value));
+    if (context_.service.refuse_before_body) {
+      if (std::optional<HttpResponse> refused = context_.service.refuse_before_body(request_)) {
+        return refused;
+      }
+    }
+    const boost::optional<uint64_t> length = parser_->content_length();
+    if (length && *length > options().max_body_bytes) return body_too_large();
+    return std::nullopt;
+  }
+
+  HttpResponse body_too_large() const {
+    HttpResponse refusal;
+    send_error(refusal, Status(ErrorCode::kResourceExhausted,
+                               "the request body is larger than " +
+                                   std::to_string(options().max_body_bytes) + " bytes"));
+    return refusal;
+  }
+
+  void send_continue() {
+    auto answer =
+        std::make_shared<http::response<http::empty_body>>(http::status::continue_, version_);
+    lowest().expires_after(options().write_timeout);
+    http::async_write(
+        stream_, *answer,
+        [self = this->shared_from_this(), answer](const beast::error_code& ec, size_t) {
+          if (ec) return self->close();
+          self->read_body();
+        });
+  }
+
+  void read_body() {
+    parser_->body_limit(options().max_body_bytes);
+    lowest().expires_after(options().body_timeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
+                       self->on_body(ec);
+                     });
+  }
+
+  void on_body(const beast::error_code& ec) {
+    if (ec == http::error::body_limit) return send(body_too_large(), /*close_after=*/true);
+    if (is_parse_error(ec)) {
+      return refuse(400, "bad_request", "the request body is badly framed: " + ec.message());
+    }
+    if (ec) return close();
+    run_handler();
+  }
+
+  // The handler runs on a worker; its answer comes back to this strand.
+  void run_handler() {
+    lowest().expires_never();
+    request_.body = std::move(parser_->get().body());
+    parser_.reset();
+    net::post(context_.workers, [self = this->shared_from_this(), executor = stream_.get_executor(),
+                                 request = std::move(request_)]() mutable {
+      HttpResponse response;
+      self->context_.service.handle(request, response);
+      net::post(executor, [self, response = std::move(response)]() mutable {
+        self->send(std::move(response), /*close_after=*/false);
+      });
+    });
+  }
+
+  void refuse(int status, std::string_view code, std::string message) {
+    HttpResponse refusal;
+    send_error(refusal, status, code, std::move(message));
+    send(std::move(refusal), /*close_after=*/true);
+  }
+
+  void send(HttpResponse response, bool close_after) {
+    const bool close_now = close_after || !keep_alive_ ||
+                           beast::iequals(response.get_header_value("Connection"), "close");
+    out_ = {};
+    out_.version(version_);
+    out_.result(static_cast<unsigned>(response.status));
+    for (const auto& [name, value] : response.headers) {
+      if (beast::iequals(name, "Content-Length") || beast::iequals(name, "Connection")) continue;
+      out_.insert(name, value);
+    }
+    out_.keep_alive(!close_now);
+    if (head_request_) {
+      out_.content_length(response.body.size());
+    } else {
+      out_.body() = std::move(response.body);
+      out_.prepare_payload();
+    }
+    lowest().expires_after(options().write_timeout);
+    http::async_write(stream_, out_,
+                      [self = this->shared_from_this(), close_now](
+                          const beast::error_code& ec, size_t) { self->on_sent(ec, close_now); });
+  }
+
+  void on_sent(const beast::error_code& ec, bool close_now) {
+    if (ec) return close();
+    if (close_now) return linger_then_close();
+    out_ = {};
+    head_request_ = false;
+    wait_for_request();
+  }
+
+  void linger_then_close() {
+    if constexpr (kTls) return close();  // no half-close under TLS
+    beast::error_code ec;
+    lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
+    if (ec) return close();
+    buffer_.clear();
+    lowest().expires_after(kLingerTime);
+    drain();
+  }
+
+  void drain() {
+    stream_.async_read_some(
+        buffer_.prepare(kLingerChunk),
+        [self = this->shared_from_this()](const beast::error_code& ec, size_t n) {
+          self->lingered_ += n;
+          if (ec || self->lingered_ > kLingerBytes) return self->close();
+          self->drain();
+        });
+  }
+
+  void close() {
+    idle_timer_.cancel();
+    beast::error_code ec;
+    lowest().socket().shutdown(tcp::socket::shutdown_both, ec);
+    lowest().close();
+  }
+
+  Stream stream_;
+  net::steady_timer idle_timer_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  HttpRequest request_;
+  http::response<http::string_body> out_;
+  unsigned version_ = 11;
+  bool keep_alive_ = true;
+  bool head_request_ = false;
+  size_t lingered_ = 0;
+  const ConnectionContext& context_;
+  std::string remote_address_;
+};
+
+}  // namespace
+
+void start_connection(tcp::socket socket, const ConnectionContext& context) {
+  if (context.tls != nullptr) {
+    std::make_shared<Connection<TlsStream>>(std::move(socket), context)->start();
+  } else {
+    std::make_shared<Connection<PlainStream>>(std::move(socket), context)->start();
+  }
+}
+
+}  // namespace allot::server

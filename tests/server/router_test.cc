@@ -1,0 +1,85 @@
+// Router: method and path to handler, 404, 405 with Allow, HEAD as GET, a
+// throwing handler as 500.
+#include "server/http/router.h"
+
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+namespace allot::server {
+namespace {
+
+HttpRequest request(std::string method, std::string path) {
+  HttpRequest req;
+  req.method = std::move(method);
+  req.path = std::move(path);
+  return req;
+}
+
+class RouterTest : public ::testing::Test {
+ protected:
+  RouterTest() {
+    router_.get("/items/([^/]+)", [](const HttpRequest& req, HttpResponse& res) {
+      res.set_content("get " + req.matches[1], "text/plain");
+    });
+    router_.post("/items/([^/]+)", [](const HttpRequest& req, HttpResponse& res) {
+      res.set_content("post " + req.matches[1], "text/plain");
+    });
+    router_.del("/items/([^/]+)/bad",
+                [](const HttpRequest&, HttpResponse&) { throw std::runtime_error("boom"); });
+  }
+
+  HttpResponse dispatch(std::string method, std::string path) const {
+    HttpRequest req = request(std::move(method), std::move(path));
+    HttpResponse res;
+    router_.dispatch(req, res);
+    return res;
+  }
+
+  Router router_;
+};
+
+TEST_F(RouterTest, TheMethodAndTheWholePathChooseTheRoute) {
+  EXPECT_EQ(dispatch("GET", "/items/a").body, "get a");
+  EXPECT_EQ(dispatch("POST", "/items/b").body, "post b");
+  EXPECT_EQ(dispatch("GET", "/items/a/extra").status, 404);
+}
+
+TEST_F(RouterTest, HeadIsServedByTheGetRoute) {
+  EXPECT_EQ(dispatch("HEAD", "/items/a").body, "get a");
+}
+
+TEST_F(RouterTest, AnUnknownPathIs404WithTheJsonError) {
+  const HttpResponse res = dispatch("GET", "/nothing");
+  EXPECT_EQ(res.status, 404);
+  EXPECT_EQ(res.get_header_value("Content-Type"), "application/json");
+  EXPECT_NE(res.body.find("no such route: GET /nothing"), std::string::npos);
+}
+
+TEST_F(RouterTest, AKnownPathWithAnotherMethodIs405ListingTheAllowedOnes) {
+  const HttpResponse res = dispatch("PUT", "/items/a");
+  EXPECT_EQ(res.status, 405);
+  EXPECT_EQ(res.get_header_value("allow"), "GET, POST");
+  EXPECT_NE(res.body.find("method_not_allowed"), std::string::npos);
+}
+
+TEST_F(RouterTest, AThrowingHandlerIsAnswered500) {
+  const HttpResponse res = dispatch("DELETE", "/items/a/bad");
+  EXPECT_EQ(res.status, 500);
+  EXPECT_NE(res.body.find("boom"), std::string::npos);
+}
+
+TEST(HttpMessage, HeaderNamesCompareCaseInsensitively) {
+  HttpRequest req;
+  req.headers.emplace("Content-Type", "application/json");
+  EXPECT_TRUE(req.has_header("content-type"));
+  EXPECT_EQ(req.get_header_value("CONTENT-TYPE"), "application/json");
+  HttpResponse res;
+  res.set_header("X-A", "1");
+  res.set_header("x-a", "2");
+  EXPECT_EQ(res.headers.size(), 1u);
+  EXPECT_EQ(res.get_header_value("X-A"), "2");
+}
+
+}  // namespace
+}  // namespace allot::server

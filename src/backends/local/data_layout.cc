@@ -87,6 +87,10 @@ std::string DataLayout::pid_path(uint64_t workload_id, int32_t pod_index) const 
   return run_dir() + "/" + std::to_string(workload_id) + "-" + std::to_string(pod_index) + ".pid";
 }
 
+std::string DataLayout::state_dir() const { return root_ + "/state"; }
+
+std::string DataLayout::team_accounts_path() const { return state_dir() + "/team-accounts"; }
+
 Status DataLayout::ensure_dir(const std::string& path, mode_t mode, uid_t uid, gid_t gid) const {
   if (::mkdir(path.c_str(), mode & 0777) != 0 && errno != EEXIST) {
     return errno_status("mkdir " + path, errno);
@@ -163,6 +167,8 @@ Status DataLayout::prepare_log_dir(uint64_t workload_id) const {
 }
 
 Status DataLayout::prepare_run_dir() const { return ensure_dir(run_dir(), 0700, 0, 0); }
+
+Status DataLayout::prepare_state_dir() const { return ensure_dir(state_dir(), 0700, 0, 0); }
 
 Result<int> DataLayout::open_log(uint64_t workload_id, int32_t pod_index, gid_t gid) const {
   const std::string path = log_path(workload_id, pod_index);

@@ -53,6 +53,9 @@ class DataLayout {
   [[nodiscard]] std::string log_path(uint64_t workload_id, int32_t pod_index) const;
   [[nodiscard]] std::string run_dir() const;
   [[nodiscard]] std::string pid_path(uint64_t workload_id, int32_t pod_index) const;
+  // The backend's own records (team_account_record.h), closed to pods.
+  [[nodiscard]] std::string state_dir() const;
+  [[nodiscard]] std::string team_accounts_path() const;
 
   // Each creates (or repairs) its folder and the folders above it.
   Status prepare_root() const;
@@ -65,6 +68,7 @@ class DataLayout {
   // (root's), the folder itself the team's (0770). kInvalidArgument elsewhere.
   Status prepare_checkpoint_dir(const std::string& path, DirOwner owner) const;
   Status prepare_run_dir() const;
+  Status prepare_state_dir() const;  // 0700 root
 
   // Opens (creating) a pod's log for appending: 0640 root:<gid>, close-on-exec.
   Result<int> open_log(uint64_t workload_id, int32_t pod_index, gid_t gid) const;

@@ -53,7 +53,7 @@ LocalExecutor::LocalExecutor(LocalExecutorOptions options)
       logger_(options_.logger != nullptr ? *options_.logger : null_logger_),
       as_team_users_(options_.run_as_team_users && ::geteuid() == 0),
       layout_(options_.data_dir, ::geteuid() == 0),
-      identities_(layout_.root() + "/homes"),
+      identities_(layout_),
       self_(current_account()),
       gpus_(machine_gpus(options_)),
       cgroups_(open_cgroups(options_)),

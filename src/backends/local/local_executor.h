@@ -14,17 +14,27 @@
 //   under the same (workload, pod index) is refused with kAlreadyExists.
 // - Team users: when run_as_team_users is set and the process is root, pods
 //   run as allot-<team>; otherwise (one warning to the logger) as the current user.
-// - cgroups: when use_cgroups is set but cgroup v2 cannot be used under
-//   cgroup_root, one warning to the logger and pods run without resource limits.
+// - cgroups (pod_cgroup_pool.h): cgroup v2 under cgroup_root where its parent
+//   offers it (cpu.max, memory.max, pids.max), else cgroup v1 hierarchies
+//   beside it (freezer, pids.max, device rules; no cpu or memory limits: one
+//   warning). Without either (or use_cgroups unset), one warning, and pods run
+//   without limits.
+// - Every process a pod starts stops with it (pod_trace.h): stop() signals
+//   them all, and when the pod's main process ends, whatever else of it is
+//   left is killed. Through the cgroup where there is one (freezer or
+//   cgroup.kill), else through /proc (the pod's Unix session, its audit
+//   session, its descendants). A pod has at most max_pids_per_pod processes
+//   and threads where a pids controller is offered.
 // - GPUs: a pod's GPU index becomes the UUID of the discovered GPU with that
 //   index (options.gpus, or NVML when unset); other indices are passed as is.
-// - At construction (kill_stale_pods_at_start), process groups recorded in pid
-//   files by a previous allotd are killed. The destructor SIGKILLs every pod
-//   still running and waits for them; those exits are not reported.
+// - At construction (kill_stale_pods_at_start), the pods recorded in pid
+//   files by a previous allotd are killed, escaped processes included. The destructor SIGKILLs
+//   every pod still running and waits for them; those exits are not reported.
 // Thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -32,9 +42,9 @@
 #include <vector>
 
 #include "backends/executor.h"
-#include "backends/local/cgroup_pool.h"
 #include "backends/local/data_layout.h"
 #include "backends/local/gpu_discovery.h"
+#include "backends/local/pod_cgroup_pool.h"
 #include "backends/local/pod_pid_file.h"
 #include "backends/local/pod_process.h"
 #include "backends/local/pod_supervisor.h"
@@ -49,6 +59,9 @@ struct LocalExecutorOptions {
   bool run_as_team_users = true;  // needs root; otherwise pods run as the current user
   bool use_cgroups = true;
   std::string cgroup_root = "/sys/fs/cgroup/allot";
+  // pids.max of each pod (processes and threads) where a pids controller is
+  // offered; 0: no limit. A fork bomb stays inside its pod.
+  int64_t max_pids_per_pod = 16384;
   // The machine's GPUs for the index -> UUID mapping. Unset: discovered with
   // NVML at construction. Empty: pods get the declared indices.
   std::optional<std::vector<GpuDevice>> gpus;
@@ -82,9 +95,15 @@ class LocalExecutor : public Executor {
   static std::vector<StalePod> kill_stale_pods(const std::string& data_dir);
 
   [[nodiscard]] bool runs_as_team_users() const { return as_team_users_; }
-  [[nodiscard]] bool cgroups_enabled() const { return cgroups_.available(); }
+  [[nodiscard]] bool cgroups_enabled() const { return cgroups_->available(); }
   // Why cgroups are not used ("" when they are).
-  [[nodiscard]] const std::string& cgroups_reason() const { return cgroups_.reason(); }
+  [[nodiscard]] const std::string& cgroups_reason() const { return cgroups_->reason(); }
+  // "cgroup v2", "cgroup v1 (freezer, pids, devices)" or "none".
+  [[nodiscard]] std::string cgroups_kind() const { return cgroups_->kind(); }
+  // Whether each pod's processes and threads are limited (max_pids_per_pod).
+  [[nodiscard]] bool limits_pids() const {
+    return cgroups_->limits_pids() && options_.max_pids_per_pod > 0;
+  }
   [[nodiscard]] const std::vector<GpuDevice>& gpus() const { return gpus_; }
   [[nodiscard]] size_t running_pods() const { return supervisor_.running_count(); }
   [[nodiscard]] const DataLayout& layout() const { return layout_; }
@@ -93,6 +112,7 @@ class LocalExecutor : public Executor {
   Status start(const PodLaunch& pod);
   Result<UnixAccount> account_for(const std::string& team);
   Status prepare_dirs(const PodLaunch& pod, const UnixAccount& account) const;
+  Result<PodCgroups> make_cgroups(const PodLaunch& pod);
   void announce();
 
   LocalExecutorOptions options_;
@@ -103,7 +123,7 @@ class LocalExecutor : public Executor {
   TeamIdentities identities_;
   UnixAccount self_;
   std::vector<GpuDevice> gpus_;
-  CgroupPool cgroups_;
+  std::unique_ptr<PodCgroupPool> cgroups_;
   std::mutex launch_mu_;
   std::set<PodKey> launching_;  // guarded by launch_mu_
   // Turns the supervisor's exits into the port's events for options_.sink.

@@ -2,7 +2,6 @@
 // chosen (DESIGN.md section 10): SQLite (or in-memory) store, the local
 // executor and health checker, the system clock, spdlog's Logger (on stderr).
 #include <csignal>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -11,8 +10,10 @@
 
 #include <CLI/CLI.hpp>
 #include <pthread.h>
+#include <unistd.h>
 
 #include "app/spdlog_logger.h"
+#include "backends/local/data_layout.h"
 #include "backends/local/health_checker.h"
 #include "backends/local/local_executor.h"
 #include "base/clock.h"
@@ -117,10 +118,13 @@ int serve(const Flags& flags, allot::Logger& logger) {
   const auto interval = allot::parse_duration(flags.health_interval);
   const auto timeout = allot::parse_duration(flags.health_timeout);
   if (!interval.ok() || !timeout.ok()) return fail("bad --health-interval or --health-timeout");
-  std::error_code error;
-  std::filesystem::create_directories(flags.data_dir, error);
-  if (error) return fail("cannot create --data-dir " + flags.data_dir + ": " + error.message());
-  const std::string data_dir = std::filesystem::absolute(flags.data_dir).string();
+  // The data folder is made (or repaired) before the store opens in it, with
+  // explicit modes whatever the umask (backends/local/data_layout.h).
+  const allot::local::DataLayout layout(flags.data_dir, ::geteuid() == 0);
+  if (const allot::Status made = layout.prepare_root(); !made.ok()) {
+    return fail("cannot prepare --data-dir " + flags.data_dir + ": " + made.to_string());
+  }
+  const std::string data_dir = layout.root();
 
   auto store = open_store(flags);
   if (!store.ok()) return fail(store.status().to_string());

@@ -2,6 +2,7 @@
 // chosen (DESIGN.md section 10): SQLite (or in-memory) store, the local
 // executor and health checker, the system clock, spdlog's Logger (on stderr).
 #include <csignal>
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -34,6 +35,8 @@ struct Flags {
   std::string health_interval = "10s";
   std::string health_timeout = "10s";
   bool no_cgroups = false;
+  bool remount_proc_hidepid = false;
+  int64_t max_pids_per_pod = 16384;
   bool memory_store = false;
   size_t threads = 64;
   std::string log_level = "info";
@@ -133,6 +136,8 @@ int serve(const Flags& flags, allot::Logger& logger) {
   executor_options.data_dir = data_dir;
   executor_options.sink = &relay;
   executor_options.use_cgroups = !flags.no_cgroups;
+  executor_options.remount_proc_hidepid = flags.remount_proc_hidepid;
+  executor_options.max_pids_per_pod = flags.max_pids_per_pod;
   executor_options.logger = &logger;
   allot::local::LocalExecutor executor(executor_options);
   allot::local::LocalHealthChecker health({flags.health_command, *timeout});
@@ -192,7 +197,15 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--health-timeout", flags.health_timeout, "limit of one health check")
       ->capture_default_str();
-  app.add_flag("--no-cgroups", flags.no_cgroups, "run pods without cgroup v2 limits");
+  app.add_flag("--no-cgroups", flags.no_cgroups,
+               "run pods without cgroups (no limits; their processes are found through /proc)");
+  app.add_option("--max-pids-per-pod", flags.max_pids_per_pod,
+                 "pids.max of each pod, processes and threads (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--remount-proc-hidepid", flags.remount_proc_hidepid,
+               "remount /proc with hidepid=invisible at start when it shows every process to "
+               "every user (changes the host's /proc)");
   app.add_option("--threads", flags.threads, "HTTP worker threads")->capture_default_str();
   app.add_option("--log-level", flags.log_level, "debug, info, warn or error (logs go to stderr)")
       ->capture_default_str();

@@ -87,10 +87,20 @@ Status CgroupV1Pool::configure(const Hierarchy& hierarchy, const std::string& di
   if (hierarchy.controller == "pids" && limits.max_pids > 0) {
     return write_file(dir + "/pids.max", std::to_string(limits.max_pids));
   }
-  if (hierarchy.controller == "devices") {
+  if (hierarchy.controller == "devices" && !limits.device_rules.empty()) {
+    // One rule per write(): the kernel reads one rule from each.
+    const std::string path = dir + "/devices.deny";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return errno_status("open " + path, errno);
     for (const std::string& rule : limits.device_rules) {
-      ALLOT_RETURN_IF_ERROR(write_file(dir + "/devices.deny", rule));
+      const std::string line = rule + "\n";
+      if (::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+        const Status status = errno_status("write '" + rule + "' to " + path, errno);
+        ::close(fd);
+        return status;
+      }
     }
+    ::close(fd);
   }
   return {};
 }

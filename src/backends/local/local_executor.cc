@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include <fcntl.h>
@@ -14,8 +15,10 @@
 
 #include "backends/local/cgroup_pool.h"
 #include "backends/local/errno_status.h"
+#include "backends/local/gpu_device_rules.h"
 #include "backends/local/pod_command.h"
 #include "backends/local/pod_trace.h"
+#include "backends/local/proc_hidepid.h"
 #include "backends/local/proc_table.h"
 #include "backends/local/process_spawn.h"
 #include "base/check.h"
@@ -35,6 +38,15 @@ std::unique_ptr<PodCgroupPool> open_cgroups(const LocalExecutorOptions& options)
 std::vector<GpuDevice> machine_gpus(const LocalExecutorOptions& options) {
   if (options.gpus.has_value()) return *options.gpus;
   return discover_gpus().devices;
+}
+
+// The device files found, and those of the GPUs NVML (or the options) named.
+std::vector<int32_t> machine_gpu_minors(const std::string& dev_dir,
+                                        const std::vector<GpuDevice>& gpus) {
+  std::set<int32_t> minors;
+  for (const int32_t minor : gpu_device_minors(dev_dir)) minors.insert(minor);
+  for (const GpuDevice& gpu : gpus) minors.insert(gpu.minor >= 0 ? gpu.minor : gpu.index);
+  return {minors.begin(), minors.end()};
 }
 
 // "<tag>-<workload>-<pod>": the tag (of the data folder) keeps the pods of two
@@ -82,6 +94,7 @@ LocalExecutor::LocalExecutor(LocalExecutorOptions options)
       identities_(layout_),
       self_(current_account()),
       gpus_(machine_gpus(options_)),
+      gpu_minors_(machine_gpu_minors(options_.dev_dir, gpus_)),
       cgroups_(open_cgroups(options_)),
       exits_(options_.sink),
       supervisor_(&exits_) {
@@ -125,10 +138,45 @@ void LocalExecutor::announce() {
                    {{"kind", cgroups_->kind()}});
     }
   }
+  check_proc();
+  announce_gpu_isolation();
   if (const Status root = layout_.prepare_root(); !root.ok()) {
     logger_.error("local backend: cannot prepare the data directory",
                   {{"error", root.to_string()}});
   }
+}
+
+void LocalExecutor::check_proc() {
+  const Result<ProcMount> mount = read_proc_mount(options_.proc_mountinfo);
+  proc_hidden_ = mount.ok() && mount->hides_other_users;
+  if (proc_hidden_) return;
+  const std::string options = mount.ok() ? mount->options : mount.status().message();
+  if (options_.remount_proc_hidepid) {
+    const Status remounted = remount_proc_hidepid();
+    if (remounted.ok()) {
+      proc_hidden_ = true;
+      logger_.info("local backend: remounted /proc with hidepid=invisible", {{"was", options}});
+      return;
+    }
+    logger_.warn("local backend: cannot remount /proc with hidepid=invisible",
+                 {{"error", remounted.to_string()}, {"host_setting", kHidepidHostSetting}});
+    return;
+  }
+  logger_.warn(
+      "local backend: /proc shows every process to every pod: another team's command lines "
+      "are readable; set hidepid on the host",
+      {{"proc_options", options}, {"host_setting", kHidepidHostSetting}});
+}
+
+void LocalExecutor::announce_gpu_isolation() {
+  if (gpu_minors_.empty() || cgroups_->applies_device_rules()) return;
+  const std::string why = cgroups_->kind() == "cgroup v2"
+                              ? "cgroup v2 needs an eBPF device program, which allot does not load"
+                              : "no cgroup v1 devices controller (" + cgroups_->kind() + ")";
+  logger_.warn(
+      "local backend: GPUs are isolated by CUDA_VISIBLE_DEVICES only: every pod can open "
+      "every /dev/nvidia*",
+      {{"reason", why}});
 }
 
 std::vector<StalePod> LocalExecutor::kill_stale_pods(const std::string& data_dir) {
@@ -238,6 +286,9 @@ Result<PodCgroups> LocalExecutor::make_cgroups(const PodLaunch& pod) {
   PodCgroupLimits limits;
   limits.resources = pod.resources;
   if (cgroups_->limits_pids()) limits.max_pids = options_.max_pids_per_pod;
+  if (cgroups_->applies_device_rules()) {
+    limits.device_rules = gpu_deny_rules(gpu_minors_, pod_gpu_minors(pod.gpus, gpus_));
+  }
   return cgroups_->create(cgroup_name(layout_.root(), pod), limits);
 }
 

@@ -27,6 +27,12 @@
 //   and threads where a pids controller is offered.
 // - GPUs: a pod's GPU index becomes the UUID of the discovered GPU with that
 //   index (options.gpus, or NVML when unset); other indices are passed as is.
+//   Where the cgroup v1 devices controller is used, a pod cannot open the
+//   machine's other /dev/nvidia<N> (gpu_device_rules.h); elsewhere (cgroup v2
+//   needs eBPF, not done; no cgroups) one warning: CUDA_VISIBLE_DEVICES only.
+// - /proc: at construction, when /proc does not hide other users' processes
+//   (proc_hidepid.h), one warning naming the host setting; with
+//   remount_proc_hidepid, /proc is remounted with hidepid=invisible instead.
 // - At construction (kill_stale_pods_at_start), the pods recorded in pid
 //   files by a previous allotd are killed, escaped processes included. The destructor SIGKILLs
 //   every pod still running and waits for them; those exits are not reported.
@@ -65,6 +71,13 @@ struct LocalExecutorOptions {
   // The machine's GPUs for the index -> UUID mapping. Unset: discovered with
   // NVML at construction. Empty: pods get the declared indices.
   std::optional<std::vector<GpuDevice>> gpus;
+  // The mount table read for the hidepid check.
+  std::string proc_mountinfo = "/proc/self/mountinfo";
+  // Remount /proc with hidepid=invisible when it shows every process to
+  // every user. Changes the host's /proc for everyone: opt-in.
+  bool remount_proc_hidepid = false;
+  // Where the GPU device files (/dev/nvidia<N>) are.
+  std::string dev_dir = "/dev";
   // Kill the pods a previous allotd left behind (kill_stale_pods) at construction.
   bool kill_stale_pods_at_start = true;
   // Where notices go (no root, no cgroups, stale pods); null: nowhere.
@@ -105,6 +118,12 @@ class LocalExecutor : public Executor {
     return cgroups_->limits_pids() && options_.max_pids_per_pod > 0;
   }
   [[nodiscard]] const std::vector<GpuDevice>& gpus() const { return gpus_; }
+  // The minors of the machine's /dev/nvidia<N> (found there or by NVML).
+  [[nodiscard]] const std::vector<int32_t>& gpu_minors() const { return gpu_minors_; }
+  // Whether a pod can open only its own GPUs' device files.
+  [[nodiscard]] bool restricts_gpu_devices() const { return cgroups_->applies_device_rules(); }
+  // Whether /proc hides other users' processes (checked, or remounted, at construction).
+  [[nodiscard]] bool proc_hides_other_users() const { return proc_hidden_; }
   [[nodiscard]] size_t running_pods() const { return supervisor_.running_count(); }
   [[nodiscard]] const DataLayout& layout() const { return layout_; }
 
@@ -114,6 +133,8 @@ class LocalExecutor : public Executor {
   Status prepare_dirs(const PodLaunch& pod, const UnixAccount& account) const;
   Result<PodCgroups> make_cgroups(const PodLaunch& pod);
   void announce();
+  void check_proc();
+  void announce_gpu_isolation();
 
   LocalExecutorOptions options_;
   NullLogger null_logger_;
@@ -123,6 +144,8 @@ class LocalExecutor : public Executor {
   TeamIdentities identities_;
   UnixAccount self_;
   std::vector<GpuDevice> gpus_;
+  std::vector<int32_t> gpu_minors_;
+  bool proc_hidden_ = false;
   std::unique_ptr<PodCgroupPool> cgroups_;
   std::mutex launch_mu_;
   std::set<PodKey> launching_;  // guarded by launch_mu_

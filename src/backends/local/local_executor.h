@@ -1,19 +1,21 @@
 // LocalExecutor: the local execution backend (DESIGN.md section 5). Each pod
 // is a real process on this machine, run as its team's Unix identity, with
 // CUDA_VISIBLE_DEVICES set to its GPUs, its own working folder and log, and
-// cgroup v2 limits where the machine allows.
+// cgroups (v2, or v1) where the machine allows; docs/isolation.md says what
+// holds where.
 //
 // Contract (beyond executor.h's):
 // - launch() validates the pod (pod_command.h), makes sure the team's account
 //   exists (team_identity.h, when running as team users), prepares its folders
-//   (data_layout.h), opens its log, creates its cgroup (cgroup_pool.h), forks
+//   (data_layout.h), opens its log, creates its cgroups (pod_cgroup_pool.h), forks
 //   and execs it (process_spawn.h), records its pid file (pod_pid_file.h) and
 //   hands it to the supervisor (pod_supervisor.h), which reports its exit. A
 //   command that cannot be executed is a pod that exits with code 127, with
 //   an "allot: cannot execute ..." line in its log. A pod already running
 //   under the same (workload, pod index) is refused with kAlreadyExists.
 // - Team users: when run_as_team_users is set and the process is root, pods
-//   run as allot-<team>; otherwise (one warning to the logger) as the current user.
+//   run as the team's recorded account (team_identity.h); otherwise (one
+//   warning to the logger) as the current user.
 // - cgroups (pod_cgroup_pool.h): cgroup v2 under cgroup_root where its parent
 //   offers it (cpu.max, memory.max, pids.max), else cgroup v1 hierarchies
 //   beside it (freezer, pids.max, device rules; no cpu or memory limits: one

@@ -8,12 +8,15 @@
 //   Unix session have its pid), its audit session (proc_table.h; unset where
 //   the kernel has no audit support) and its cgroup folders (one per cgroup
 //   v1 hierarchy, or the one of cgroup v2; none without cgroups).
-// - signal_pod(trace, sig, until_gone): signals the process group of the
-//   leader, every process of the pod's cgroups (cgroup_signal.h: SIGKILL
-//   freezes or uses cgroup.kill), and every process that /proc shows to be
-//   the pod's (pod_members()). With `until_gone` (SIGKILL only), /proc is
-//   read again until no member is left or `settle` has passed. Never signals
-//   allotd itself or pid 1.
+// - signal_pod(trace, sig, until_gone): SIGKILL goes to the leader's process
+//   group, to each of the pod's cgroups (cgroup_signal.h: freezer or
+//   cgroup.kill), and to every process that /proc shows to be the pod's
+//   (pod_members()); any other signal reaches each process of the pod once
+//   (from its cgroups, and /proc): a handler runs once. /proc is searched
+//   when the pod has no cgroup (which holds all its processes), and always
+//   with `until_gone`, which (SIGKILL only) searches again until no member is
+//   left or `settle` has passed. The group is signalled only while its leader
+//   is still the pod's process (start time). Never signals allotd or pid 1.
 // - What holds where: with a cgroup (v1 freezer or v2), nothing escapes. With
 //   /proc only, a process escapes that both leaves the pod's Unix session and
 //   is orphaned before a scan sees it, unless the audit session caught it

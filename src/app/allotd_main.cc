@@ -127,7 +127,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   if (const allot::Status made = layout.prepare_root(); !made.ok()) {
     return fail("cannot prepare --data-dir " + flags.data_dir + ": " + made.to_string());
   }
-  const std::string data_dir = layout.root();
+  const std::string& data_dir = layout.root();
 
   auto store = open_store(flags);
   if (!store.ok()) return fail(store.status().to_string());

@@ -49,8 +49,12 @@ std::unique_ptr<CgroupV1Pool> CgroupV1Pool::open(const std::string& root) {
   std::vector<Hierarchy> found;
   std::string freezer_problem;
   for (const char* controller : kControllers) {
-    const std::string hierarchy = mount + "/" + controller;
-    const std::string pool_dir = hierarchy + "/" + base;
+    std::string hierarchy = mount;
+    hierarchy += "/";
+    hierarchy += controller;
+    std::string pool_dir = hierarchy;
+    pool_dir += "/";
+    pool_dir += base;
     const bool is_v1 = exists(hierarchy + "/tasks");
     const bool made = is_v1 && (::mkdir(pool_dir.c_str(), 0755) == 0 || errno == EEXIST);
     const int err = errno;
@@ -95,7 +99,12 @@ Status CgroupV1Pool::configure(const Hierarchy& hierarchy, const std::string& di
     for (const std::string& rule : limits.device_rules) {
       const std::string line = rule + "\n";
       if (::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
-        const Status status = errno_status("write '" + rule + "' to " + path, errno);
+        const int err = errno;
+        std::string what = "write '";
+        what += rule;
+        what += "' to ";
+        what += path;
+        Status status = errno_status(what, err);
         ::close(fd);
         return status;
       }

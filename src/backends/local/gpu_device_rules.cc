@@ -21,8 +21,10 @@ std::vector<int32_t> gpu_device_minors(const std::string& dev_dir) {
         !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       continue;
     }
+    std::string path = dev_dir;
+    path += "/" + name;
     struct stat info {};
-    if (::lstat((dev_dir + "/" + name).c_str(), &info) != 0 || !S_ISCHR(info.st_mode) ||
+    if (::lstat(path.c_str(), &info) != 0 || !S_ISCHR(info.st_mode) ||
         major(info.st_rdev) != kNvidiaMajor) {
       continue;
     }

@@ -18,7 +18,7 @@
 namespace allot::local {
 namespace {
 
-constexpr size_t kMaxPidFileBytes = 64 * 1024;
+constexpr size_t kMaxPidFileBytes = size_t{64} * 1024;
 constexpr auto kRemovalWait = std::chrono::seconds(2);
 constexpr auto kRemovalStep = std::chrono::milliseconds(5);
 

@@ -116,8 +116,9 @@ Result<std::map<std::string, std::string>> TeamAccountRecord::decode(std::string
     ++line_number;
     if (line.empty() || line.starts_with('#')) continue;
     const auto bad = [&](const std::string& why) {
-      return Status(ErrorCode::kInvalidArgument,
-                    origin + ":" + std::to_string(line_number) + ": " + why);
+      std::string where = origin;
+      where += ":" + std::to_string(line_number) + ": ";
+      return Status(ErrorCode::kInvalidArgument, where + why);
     };
     const size_t space = line.find(' ');
     if (space == std::string_view::npos || space == 0) return bad("expected 'ACCOUNT TEAM'");

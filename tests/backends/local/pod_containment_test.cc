@@ -5,6 +5,7 @@
 // alone (no cgroup).
 #include <chrono>
 #include <csignal>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -12,6 +13,8 @@
 
 #include <dirent.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +22,7 @@
 #include "backends/local/local_executor.h"
 #include "backends/local/pod_cgroup_pool.h"
 #include "backends/local/pod_pid_file.h"
+#include "backends/local/pod_trace.h"
 #include "backends/local/proc_table.h"
 #include "backends/local/process_spawn.h"
 #include "local/exit_recorder.h"
@@ -233,6 +237,52 @@ TEST(PodPidsLimit, AForkBombStaysUnderItsPodsPidsMax) {
     ::rmdir(("/sys/fs/cgroup/" + std::string(controller) + "/" + base).c_str());
   }
   ::rmdir(with.cgroup_root.c_str());
+}
+
+// A process listed in several cgroups (one per v1 hierarchy) and found in
+// /proc gets a SIGTERM once, not once per place: a handler runs once.
+// Real-time signals queue instead of merging, so every delivery is counted.
+TEST(PodSignal, AnyOtherSignalReachesEachProcessOfThePodOnce) {
+  ScratchDir scratch;
+  const int counted_signal = SIGRTMIN;
+  sigset_t wanted;
+  sigemptyset(&wanted);
+  sigaddset(&wanted, counted_signal);
+  sigset_t previous;
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &wanted, &previous), 0);
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    [[maybe_unused]] const ssize_t started = ::write(pipe_fds[1], "r", 1);
+    int count = 0;
+    timespec wait{2, 0};
+    while (::sigtimedwait(&wanted, nullptr, &wait) == counted_signal) {
+      ++count;
+      wait = {0, 300'000'000};
+    }
+    [[maybe_unused]] const ssize_t told = ::write(pipe_fds[1], &count, sizeof(count));
+    ::_exit(0);
+  }
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  ASSERT_GT(child, 0);
+  char ready = 0;
+  ASSERT_EQ(::read(pipe_fds[0], &ready, 1), 1);
+  PodTrace trace;
+  for (const char* controller : {"freezer", "pids", "devices"}) {
+    const std::string dir = scratch.path() + "/" + controller;
+    ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+    std::ofstream(dir + "/cgroup.procs") << child << "\n";
+    trace.cgroups.push_back(dir);
+  }
+  signal_pod(trace, counted_signal, false);
+  int count = -1;
+  ASSERT_EQ(::read(pipe_fds[0], &count, sizeof(count)), static_cast<ssize_t>(sizeof(count)));
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_EQ(count, 1);
 }
 
 }  // namespace

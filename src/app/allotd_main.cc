@@ -2,7 +2,7 @@
 // chosen (DESIGN.md section 10): SQLite (or in-memory) store, the local
 // executor and health checker, the system clock, spdlog's Logger (on stderr).
 #include <csignal>
-#include <filesystem>
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -12,8 +12,10 @@
 #include <CLI/CLI.hpp>
 #include <pthread.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "app/spdlog_logger.h"
+#include "backends/local/data_layout.h"
 #include "backends/local/health_checker.h"
 #include "backends/local/local_executor.h"
 #include "base/clock.h"
@@ -34,6 +36,8 @@ struct Flags {
   std::string health_interval = "10s";
   std::string health_timeout = "10s";
   bool no_cgroups = false;
+  bool remount_proc_hidepid = false;
+  int64_t max_pids_per_pod = 16384;
   bool memory_store = false;
   size_t threads = 64;
   std::string tls_cert;
@@ -133,10 +137,13 @@ int serve(const Flags& flags, allot::Logger& logger) {
   const auto interval = allot::parse_duration(flags.health_interval);
   const auto timeout = allot::parse_duration(flags.health_timeout);
   if (!interval.ok() || !timeout.ok()) return fail("bad --health-interval or --health-timeout");
-  std::error_code error;
-  std::filesystem::create_directories(flags.data_dir, error);
-  if (error) return fail("cannot create --data-dir " + flags.data_dir + ": " + error.message());
-  const std::string data_dir = std::filesystem::absolute(flags.data_dir).string();
+  // The data folder is made (or repaired) before the store opens in it, with
+  // explicit modes whatever the umask (backends/local/data_layout.h).
+  const allot::local::DataLayout layout(flags.data_dir, ::geteuid() == 0);
+  if (const allot::Status made = layout.prepare_root(); !made.ok()) {
+    return fail("cannot prepare --data-dir " + flags.data_dir + ": " + made.to_string());
+  }
+  const std::string& data_dir = layout.root();
 
   auto store = open_store(flags);
   if (!store.ok()) return fail(store.status().to_string());
@@ -145,6 +152,8 @@ int serve(const Flags& flags, allot::Logger& logger) {
   executor_options.data_dir = data_dir;
   executor_options.sink = &relay;
   executor_options.use_cgroups = !flags.no_cgroups;
+  executor_options.remount_proc_hidepid = flags.remount_proc_hidepid;
+  executor_options.max_pids_per_pod = flags.max_pids_per_pod;
   executor_options.logger = &logger;
   allot::local::LocalExecutor executor(executor_options);
   allot::local::LocalHealthChecker health({flags.health_command, *timeout});
@@ -211,7 +220,15 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--health-timeout", flags.health_timeout, "limit of one health check")
       ->capture_default_str();
-  app.add_flag("--no-cgroups", flags.no_cgroups, "run pods without cgroup v2 limits");
+  app.add_flag("--no-cgroups", flags.no_cgroups,
+               "run pods without cgroups (no limits; their processes are found through /proc)");
+  app.add_option("--max-pids-per-pod", flags.max_pids_per_pod,
+                 "pids.max of each pod, processes and threads (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--remount-proc-hidepid", flags.remount_proc_hidepid,
+               "remount /proc with hidepid=invisible at start when it shows every process to "
+               "every user (changes the host's /proc)");
   app.add_option("--threads", flags.threads, "HTTP worker threads")->capture_default_str();
   app.add_option("--tls-cert", flags.tls_cert,
                  "serve HTTPS: PEM file of the certificate chain (with --tls-key)");

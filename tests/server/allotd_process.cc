@@ -1,14 +1,16 @@
 #include "allotd_process.h"
 
 #include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <system_error>
 #include <utility>
 
 #include <stdlib.h>
+#include <unistd.h>
 
 namespace allot::server_test {
-
-std::string AllotdProcess::binary() { return ALLOT_BINARY_DIR "/src/app/allotd"; }
 
 AllotdProcess::AllotdProcess() {
   std::string pattern = (std::filesystem::temp_directory_path() / "allotd-itest-XXXXXX").string();
@@ -19,8 +21,35 @@ AllotdProcess::AllotdProcess() {
   std::filesystem::permissions(temp_dir_, std::filesystem::perms(0755));
 }
 
+namespace {
+
+// The Unix accounts allotd made for this data folder's teams (recorded in
+// DATA/state/team-accounts, "ACCOUNT TEAM" per line): deleted with the folder,
+// since a fresh folder never adopts them and each run would add new ones.
+void delete_recorded_accounts(const std::filesystem::path& data_dir) {
+  if (::geteuid() != 0) return;
+  std::ifstream record(data_dir / "state" / "team-accounts");
+  std::string line;
+  while (std::getline(record, line)) {
+    const std::string account = line.substr(0, line.find(' '));
+    if (line.starts_with('#') || !account.starts_with("allot-") ||
+        account.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
+      continue;
+    }
+    [[maybe_unused]] const int user_rc =
+        std::system(("userdel " + account + " >/dev/null 2>&1").c_str());
+    [[maybe_unused]] const int group_rc =
+        std::system(("groupdel " + account + " >/dev/null 2>&1").c_str());
+  }
+}
+
+}  // namespace
+
+std::string AllotdProcess::binary() { return ALLOT_BINARY_DIR "/src/app/allotd"; }
+
 AllotdProcess::~AllotdProcess() {
   if (running()) stop();
+  delete_recorded_accounts(data_dir());
   std::error_code ignored;
   std::filesystem::remove_all(temp_dir_, ignored);
 }

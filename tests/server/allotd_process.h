@@ -10,6 +10,8 @@
 // - start() runs `allotd --listen 127.0.0.1:0 --data-dir DATA FLAGS...` and
 //   returns once it listens, or an error (with allotd's stderr) after the
 //   deadline. allotd's stderr goes to `allotd.stderr` in the temporary folder.
+// - The destructor also deletes the Unix accounts recorded in the data
+//   folder (DATA/state/team-accounts): a fresh folder never adopts them.
 // - stop() and kill() as AllotdChild's; restart() stops and starts again on
 //   the same data folder with the same flags.
 #pragma once

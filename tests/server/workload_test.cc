@@ -2,6 +2,7 @@
 // team's Unix user, their logs, events, failures, paging, cancel and delete.
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -177,8 +178,21 @@ TEST_F(WorkloadTest, PodsRunAsTheTeamUnixUser) {
   submit("prod", "who", {.script = "id -un"});
   wait_phase("research", "who", "Succeeded");
   wait_phase("prod", "who", "Succeeded");
-  EXPECT_EQ(log("research", "who").body, "allot-research\n");
-  EXPECT_EQ(log("prod", "who").body, "allot-prod\n");
+  // The account recorded for the team: allot-<team>, or with a suffix where
+  // that name was already taken on this machine (issue 10, isolation 7).
+  const auto recorded = [&](const std::string& team) {
+    std::ifstream record(allotd_.data_dir() / "state" / "team-accounts");
+    std::string account;
+    std::string name;
+    while (record >> account >> name) {
+      if (name == team) return account;
+    }
+    return std::string("(not recorded)");
+  };
+  EXPECT_EQ(log("research", "who").body, recorded("research") + "\n");
+  EXPECT_EQ(log("prod", "who").body, recorded("prod") + "\n");
+  EXPECT_TRUE(recorded("research").starts_with("allot-research"));
+  EXPECT_TRUE(recorded("prod").starts_with("allot-prod"));
 }
 
 TEST_F(WorkloadTest, ListPagesThroughEveryWorkloadWithContinueTokens) {

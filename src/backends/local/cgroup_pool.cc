@@ -51,9 +51,13 @@ bool has_word(const std::string& text, std::string_view word) {
   return false;
 }
 
-// Enables cpu and memory for the children of `dir` (a no-op when already on).
-Status enable_controllers(const std::string& dir) {
+// Enables cpu and memory (and pids, best effort) for the children of `dir`.
+Status enable_controllers(const std::string& dir, bool with_pids) {
   std::string enabled;
+  if (with_pids &&
+      !(read_file(dir + "/cgroup.subtree_control", enabled) && has_word(enabled, "pids"))) {
+    [[maybe_unused]] const Status pids = write_file(dir + "/cgroup.subtree_control", "+pids");
+  }
   if (read_file(dir + "/cgroup.subtree_control", enabled) && has_word(enabled, "cpu") &&
       has_word(enabled, "memory")) {
     return {};
@@ -68,7 +72,7 @@ std::string parent_of(const std::string& path) {
 }
 
 // Why cgroups cannot be used under `root`, or "" when they can (root is then ready).
-std::string prepare(const std::string& root) {
+std::string prepare(const std::string& root, bool& has_pids) {
   const std::string parent = parent_of(root);
   std::string controllers;
   if (!read_file(parent + "/cgroup.controllers", controllers)) {
@@ -80,41 +84,35 @@ std::string prepare(const std::string& root) {
                                 : controllers.substr(0, controllers.find('\n'))) +
            ")";
   }
-  Status status = enable_controllers(parent);
+  has_pids = has_word(controllers, "pids");
+  Status status = enable_controllers(parent, has_pids);
   if (!status.ok()) return "cannot enable cpu and memory in " + parent + ": " + status.message();
   if (::mkdir(root.c_str(), 0755) != 0 && errno != EEXIST) {
     return errno_status("cannot create " + root, errno).message();
   }
-  status = enable_controllers(root);
+  status = enable_controllers(root, has_pids);
   if (!status.ok()) return "cannot enable cpu and memory in " + root + ": " + status.message();
   return "";
 }
 
 }  // namespace
 
-CgroupPool::CgroupPool(std::string root, bool available, std::string reason)
-    : root_(std::move(root)), available_(available), reason_(std::move(reason)) {}
+CgroupPool::CgroupPool(std::string root, bool available, std::string reason, bool has_pids)
+    : root_(std::move(root)),
+      available_(available),
+      reason_(std::move(reason)),
+      has_pids_(has_pids) {}
 
-CgroupPool::CgroupPool(CgroupPool&& other) noexcept
-    : root_(std::move(other.root_)),
-      available_(other.available_),
-      reason_(std::move(other.reason_)),
-      pending_removal_(std::move(other.pending_removal_)) {
-  other.available_ = false;
-}
-
-CgroupPool CgroupPool::open(std::string root) {
+std::unique_ptr<CgroupPool> CgroupPool::open(std::string root) {
   while (root.size() > 1 && root.back() == '/') root.pop_back();
-  std::string why = prepare(root);
+  bool has_pids = false;
+  std::string why = prepare(root, has_pids);
   const bool available = why.empty();
-  return {std::move(root), available, std::move(why)};
+  return std::make_unique<CgroupPool>(std::move(root), available, std::move(why), has_pids);
 }
 
-CgroupPool CgroupPool::disabled(std::string reason) { return {"", false, std::move(reason)}; }
-
-CgroupPool::~CgroupPool() {
-  std::lock_guard lock(mu_);
-  retry_pending_locked();
+std::unique_ptr<CgroupPool> CgroupPool::disabled(std::string reason) {
+  return std::make_unique<CgroupPool>("", false, std::move(reason), false);
 }
 
 std::string CgroupPool::cpu_max(int64_t millicores) {
@@ -122,42 +120,35 @@ std::string CgroupPool::cpu_max(int64_t millicores) {
   return std::to_string(quota) + " " + std::to_string(kCpuPeriodUs);
 }
 
-Result<int> CgroupPool::create(const std::string& name, const ResourceVector& resources) {
+Result<PodCgroups> CgroupPool::create(const std::string& name, const PodCgroupLimits& limits) {
   ALLOT_CHECK(available_);
-  {
-    std::lock_guard lock(mu_);
-    retry_pending_locked();
-  }
   const std::string dir = root_ + "/" + name;
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     return errno_status("create cgroup " + dir, errno);
   }
-  if (resources.cpu_millis() > 0) {
-    ALLOT_RETURN_IF_ERROR(write_file(dir + "/cpu.max", cpu_max(resources.cpu_millis())));
+  PodCgroups made{{dir}, {}};
+  Status status;
+  if (limits.resources.cpu_millis() > 0) {
+    status = write_file(dir + "/cpu.max", cpu_max(limits.resources.cpu_millis()));
   }
-  if (resources.memory_bytes() > 0) {
-    ALLOT_RETURN_IF_ERROR(
-        write_file(dir + "/memory.max", std::to_string(resources.memory_bytes())));
+  if (status.ok() && limits.resources.memory_bytes() > 0) {
+    status = write_file(dir + "/memory.max", std::to_string(limits.resources.memory_bytes()));
+  }
+  if (status.ok() && limits.max_pids > 0) {
+    status = has_pids_
+                 ? write_file(dir + "/pids.max", std::to_string(limits.max_pids))
+                 : Status(ErrorCode::kFailedPrecondition,
+                          "pids.max wanted but the pids controller is not offered in " + root_);
   }
   const std::string procs = dir + "/cgroup.procs";
-  const int fd = ::open(procs.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return errno_status("open " + procs, errno);
-  return fd;
-}
-
-void CgroupPool::remove(const std::string& name) {
-  if (!available_) return;
-  const std::string dir = root_ + "/" + name;
-  [[maybe_unused]] const Status killed = write_file(dir + "/cgroup.kill", "1");
-  std::lock_guard lock(mu_);
-  pending_removal_.push_back(dir);
-  retry_pending_locked();
-}
-
-void CgroupPool::retry_pending_locked() {
-  std::erase_if(pending_removal_, [](const std::string& dir) {
-    return ::rmdir(dir.c_str()) == 0 || errno == ENOENT;
-  });
+  const int fd = status.ok() ? ::open(procs.c_str(), O_WRONLY | O_CLOEXEC) : -1;
+  if (status.ok() && fd < 0) status = errno_status("open " + procs, errno);
+  if (!status.ok()) {
+    discard(made);
+    return status;
+  }
+  made.procs_fds.push_back(fd);
+  return made;
 }
 
 }  // namespace allot::local

@@ -14,7 +14,8 @@
 namespace allot::local {
 namespace {
 
-constexpr mode_t kTraversable = 0711;
+constexpr mode_t kTraversable = 0711;  // on the way to the pods' own folders
+constexpr mode_t kClosed = 0700;       // allotd's alone
 
 bool is_safe_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -87,6 +88,10 @@ std::string DataLayout::pid_path(uint64_t workload_id, int32_t pod_index) const 
   return run_dir() + "/" + std::to_string(workload_id) + "-" + std::to_string(pod_index) + ".pid";
 }
 
+std::string DataLayout::state_dir() const { return root_ + "/state"; }
+
+std::string DataLayout::team_accounts_path() const { return state_dir() + "/team-accounts"; }
+
 Status DataLayout::ensure_dir(const std::string& path, mode_t mode, uid_t uid, gid_t gid) const {
   if (::mkdir(path.c_str(), mode & 0777) != 0 && errno != EEXIST) {
     return errno_status("mkdir " + path, errno);
@@ -114,9 +119,13 @@ Status DataLayout::prepare_root() const {
     missing = parent_of(missing);
   }
   for (auto it = to_create.rbegin(); it != to_create.rend(); ++it) {
-    if (::mkdir(it->c_str(), kTraversable) != 0 && errno != EEXIST) {
+    if (::mkdir(it->c_str(), kTraversable) != 0) {
+      if (errno == EEXIST) continue;  // made meanwhile by someone else: theirs to set
       return errno_status("mkdir " + *it, errno);
     }
+    // mkdir() takes the umask off: a restrictive one (077) would shut the
+    // pods out of their folders below.
+    if (::chmod(it->c_str(), kTraversable) != 0) return errno_status("chmod " + *it, errno);
   }
   return ensure_root_dir(root_);
 }
@@ -158,11 +167,14 @@ Status DataLayout::prepare_checkpoint_dir(const std::string& path, DirOwner owne
 }
 
 Status DataLayout::prepare_log_dir(uint64_t workload_id) const {
-  ALLOT_RETURN_IF_ERROR(ensure_root_dir(root_ + "/logs"));
-  return ensure_root_dir(log_dir(workload_id));
+  // Closed: a pod writes its log through the descriptor it was started with.
+  ALLOT_RETURN_IF_ERROR(ensure_dir(root_ + "/logs", kClosed, 0, 0));
+  return ensure_dir(log_dir(workload_id), kClosed, 0, 0);
 }
 
-Status DataLayout::prepare_run_dir() const { return ensure_dir(run_dir(), 0700, 0, 0); }
+Status DataLayout::prepare_run_dir() const { return ensure_dir(run_dir(), kClosed, 0, 0); }
+
+Status DataLayout::prepare_state_dir() const { return ensure_dir(state_dir(), kClosed, 0, 0); }
 
 Result<int> DataLayout::open_log(uint64_t workload_id, int32_t pod_index, gid_t gid) const {
   const std::string path = log_path(workload_id, pod_index);

@@ -5,16 +5,21 @@
 //     teams/<team>/shared                   2770 root:allot-<team> (setgid, the team's own)
 //     homes/<user>                          0700 <user>:<group>
 //     work/<namespace>/<workload>-<id>      0770 <user>:<group> (the pod's working dir)
-//     logs/<id>/pod-<index>.log             0640 root:<group> (stdout and stderr, appended)
-//     run/<id>-<index>.pid                  0600 root (running pods, see pod_pid_file.h)
-//   every intermediate folder is 0711 root.
+//     checkpoints/<ns>/<name>               0770 <user>:<group> (made before the pod starts)
+//     logs/<id>/pod-<index>.log             0640 root:<group> in 0700 root folders
+//     run/<id>-<index>.pid                  0600 root in 0700 root (see pod_pid_file.h)
+//     state/team-accounts                   0600 root in 0700 root (team_account_record.h)
+//     allot.db, -wal, -shm                  0600 (the SQLite store, not made here)
+//   every folder on the way to a pod's folders is 0711 root; everything else
+//   is closed to pods (0700 / 0600). Missing parents of DATA are made 0711.
 //
 // Contract: names coming from manifests become single path components
 // (path_component()): they can never climb out of DATA. Folders are created
 // when missing and their owner and mode are (re)set every time, through
-// O_NOFOLLOW descriptors, so a symlink planted in place of one is refused.
-// Only the parents' owner (root) can create entries in the intermediate
-// folders. Ownership changes are skipped when `set_owners` is false (not root).
+// O_NOFOLLOW descriptors, so a symlink planted in place of one is refused;
+// modes are set explicitly, whatever the umask. Only the parents' owner
+// (root) can create entries in the intermediate folders. Ownership changes
+// are skipped when `set_owners` is false (not root).
 // Thread-safe (no state beyond the root path).
 #pragma once
 
@@ -53,8 +58,12 @@ class DataLayout {
   [[nodiscard]] std::string log_path(uint64_t workload_id, int32_t pod_index) const;
   [[nodiscard]] std::string run_dir() const;
   [[nodiscard]] std::string pid_path(uint64_t workload_id, int32_t pod_index) const;
+  // The backend's own records (team_account_record.h), closed to pods.
+  [[nodiscard]] std::string state_dir() const;
+  [[nodiscard]] std::string team_accounts_path() const;
 
   // Each creates (or repairs) its folder and the folders above it.
+  // prepare_root() is also what allotd calls before it opens its store.
   Status prepare_root() const;
   Status prepare_shared_dir(std::string_view team, DirOwner owner) const;
   Status prepare_home_dir(std::string_view user, DirOwner owner) const;
@@ -65,6 +74,7 @@ class DataLayout {
   // (root's), the folder itself the team's (0770). kInvalidArgument elsewhere.
   Status prepare_checkpoint_dir(const std::string& path, DirOwner owner) const;
   Status prepare_run_dir() const;
+  Status prepare_state_dir() const;  // 0700 root
 
   // Opens (creating) a pod's log for appending: 0640 root:<gid>, close-on-exec.
   Result<int> open_log(uint64_t workload_id, int32_t pod_index, gid_t gid) const;

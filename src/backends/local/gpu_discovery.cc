@@ -1,6 +1,7 @@
 #include "backends/local/gpu_discovery.h"
 
 #include <string>
+#include <utility>
 
 #include <dlfcn.h>
 
@@ -19,6 +20,7 @@ using NvmlCountFn = NvmlReturn (*)(unsigned int*);
 using NvmlHandleFn = NvmlReturn (*)(unsigned int, NvmlDevice*);
 using NvmlStringFn = NvmlReturn (*)(NvmlDevice, char*, unsigned int);
 using NvmlErrorStringFn = const char* (*)(NvmlReturn);
+using NvmlMinorFn = NvmlReturn (*)(NvmlDevice, unsigned int*);
 
 constexpr unsigned int kBufferSize = 96;  // >= NVML_DEVICE_UUID_V2_BUFFER_SIZE (96), name (96)
 
@@ -30,6 +32,7 @@ struct NvmlApi {
   NvmlStringFn uuid = nullptr;
   NvmlStringFn name = nullptr;
   NvmlErrorStringFn error_string = nullptr;  // optional
+  NvmlMinorFn minor = nullptr;               // optional: /dev/nvidia<minor>
 };
 
 template <typename Fn>
@@ -64,7 +67,12 @@ GpuDiscovery list_devices(const NvmlApi& api) {
       return out;
     }
     if (api.name(device, name, kBufferSize) != 0) name[0] = '\0';
-    out.devices.push_back(GpuDevice{static_cast<int32_t>(i), uuid, name});
+    GpuDevice found{static_cast<int32_t>(i), uuid, name};
+    unsigned int minor = 0;
+    if (api.minor != nullptr && api.minor(device, &minor) == 0) {
+      found.minor = static_cast<int32_t>(minor);
+    }
+    out.devices.push_back(std::move(found));
   }
   if (out.devices.empty()) out.reason = "NVML reports no GPUs";
   return out;
@@ -87,6 +95,7 @@ GpuDiscovery discover_gpus(const char* library) {
       load(handle, "nvmlDeviceGetHandleByIndex_v2", api.handle) &&
       load(handle, "nvmlDeviceGetUUID", api.uuid) && load(handle, "nvmlDeviceGetName", api.name);
   load(handle, "nvmlErrorString", api.error_string);
+  load(handle, "nvmlDeviceGetMinorNumber", api.minor);
   if (!loaded) {
     out.reason = std::string(library) + " lacks an NVML function this needs";
   } else if (const NvmlReturn rc = api.init(); rc != 0) {

@@ -16,9 +16,10 @@
 namespace allot::local {
 
 struct GpuDevice {
-  int32_t index = 0;  // NVML index, the node's GPU index
-  std::string uuid;   // "GPU-8c2f...": what CUDA_VISIBLE_DEVICES accepts
-  std::string name;   // "NVIDIA H100 80GB HBM3"
+  int32_t index = 0;   // NVML index, the node's GPU index
+  std::string uuid;    // "GPU-8c2f...": what CUDA_VISIBLE_DEVICES accepts
+  std::string name;    // "NVIDIA H100 80GB HBM3"
+  int32_t minor = -1;  // of /dev/nvidia<minor> (NVML); -1: unknown, the index is assumed
 
   friend bool operator==(const GpuDevice&, const GpuDevice&) = default;
 };

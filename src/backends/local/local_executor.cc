@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include <fcntl.h>
@@ -12,8 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/local/cgroup_pool.h"
 #include "backends/local/errno_status.h"
+#include "backends/local/gpu_device_rules.h"
 #include "backends/local/pod_command.h"
+#include "backends/local/pod_trace.h"
+#include "backends/local/proc_hidepid.h"
+#include "backends/local/proc_table.h"
 #include "backends/local/process_spawn.h"
 #include "base/check.h"
 
@@ -23,10 +29,10 @@ namespace {
 // read_log() never returns more than this at once, whatever is asked.
 constexpr int64_t kMaxLogRead = int64_t{16} << 20;
 
-CgroupPool open_cgroups(const LocalExecutorOptions& options) {
+std::unique_ptr<PodCgroupPool> open_cgroups(const LocalExecutorOptions& options) {
   if (!options.use_cgroups) return CgroupPool::disabled("disabled by configuration");
   if (::geteuid() != 0) return CgroupPool::disabled("not running as root");
-  return CgroupPool::open(options.cgroup_root);
+  return open_pod_cgroups(options.cgroup_root);
 }
 
 std::vector<GpuDevice> machine_gpus(const LocalExecutorOptions& options) {
@@ -34,13 +40,45 @@ std::vector<GpuDevice> machine_gpus(const LocalExecutorOptions& options) {
   return discover_gpus().devices;
 }
 
-std::string cgroup_name(const PodLaunch& pod) {
-  return std::to_string(pod.workload_id) + "-" + std::to_string(pod.pod_index);
+// The device files found, and those of the GPUs NVML (or the options) named.
+std::vector<int32_t> machine_gpu_minors(const std::string& dev_dir,
+                                        const std::vector<GpuDevice>& gpus) {
+  std::set<int32_t> minors;
+  for (const int32_t minor : gpu_device_minors(dev_dir)) minors.insert(minor);
+  for (const GpuDevice& gpu : gpus) minors.insert(gpu.minor >= 0 ? gpu.minor : gpu.index);
+  return {minors.begin(), minors.end()};
+}
+
+// "<tag>-<workload>-<pod>": the tag (of the data folder) keeps the pods of two
+// allotd on one machine (tests, say) out of each other's cgroups.
+std::string cgroup_name(const std::string& data_root, const PodLaunch& pod) {
+  uint32_t hash = 2166136261U;
+  for (const char c : data_root) {
+    hash ^= static_cast<uint8_t>(c);
+    hash *= 16777619U;
+  }
+  char tag[9];
+  std::snprintf(tag, sizeof(tag), "%08x", hash);
+  return std::string(tag) + "-" + std::to_string(pod.workload_id) + "-" +
+         std::to_string(pod.pod_index);
+}
+
+// What finds every process of a pod just spawned: its audit session only when
+// the kernel gave it one of its own (not allotd's).
+PodTrace trace_of(pid_t pid, std::vector<std::string> cgroups) {
+  PodTrace trace;
+  trace.process.leader = pid;
+  trace.process.leader_start = process_start_ticks(pid);
+  const uint32_t audit = audit_session_of(pid);
+  if (audit != audit_session_of(::getpid())) trace.process.audit_session = audit;
+  trace.cgroups = std::move(cgroups);
+  return trace;
 }
 
 // Kills and reaps a pod that cannot be supervised.
-void abandon(pid_t pid) {
-  ::kill(-pid, SIGKILL);
+void abandon(const PodTrace& trace) {
+  const pid_t pid = trace.process.leader;
+  signal_pod(trace, SIGKILL, false);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -53,9 +91,10 @@ LocalExecutor::LocalExecutor(LocalExecutorOptions options)
       logger_(options_.logger != nullptr ? *options_.logger : null_logger_),
       as_team_users_(options_.run_as_team_users && ::geteuid() == 0),
       layout_(options_.data_dir, ::geteuid() == 0),
-      identities_(layout_.root() + "/homes"),
+      identities_(layout_),
       self_(current_account()),
       gpus_(machine_gpus(options_)),
+      gpu_minors_(machine_gpu_minors(options_.dev_dir, gpus_)),
       cgroups_(open_cgroups(options_)),
       exits_(options_.sink),
       supervisor_(&exits_) {
@@ -81,14 +120,63 @@ void LocalExecutor::announce() {
         "per-team users",
         {{"user", self_.user}});
   }
-  if (options_.use_cgroups && !cgroups_.available()) {
-    logger_.warn("local backend: cgroups v2 not available; pods run without resource limits",
-                 {{"reason", cgroups_.reason()}});
+  if (options_.use_cgroups && !cgroups_->available()) {
+    logger_.warn(
+        "local backend: no usable cgroups; pods run without resource limits, and their "
+        "processes are found through /proc when they stop",
+        {{"reason", cgroups_->reason()}});
+  } else if (cgroups_->available()) {
+    logger_.info("local backend: pods run in cgroups", {{"kind", cgroups_->kind()}});
+    if (!cgroups_->limits_pids() && options_.max_pids_per_pod > 0) {
+      logger_.warn(
+          "local backend: no pids controller; the number of a pod's processes is not "
+          "limited",
+          {{"kind", cgroups_->kind()}});
+    }
+    if (cgroups_->kind().starts_with("cgroup v1")) {
+      logger_.warn("local backend: cgroup v1: pods' CPU and memory are not limited",
+                   {{"kind", cgroups_->kind()}});
+    }
   }
+  check_proc();
+  announce_gpu_isolation();
   if (const Status root = layout_.prepare_root(); !root.ok()) {
     logger_.error("local backend: cannot prepare the data directory",
                   {{"error", root.to_string()}});
   }
+}
+
+void LocalExecutor::check_proc() {
+  const Result<ProcMount> mount = read_proc_mount(options_.proc_mountinfo);
+  proc_hidden_ = mount.ok() && mount->hides_other_users;
+  if (proc_hidden_) return;
+  const std::string options = mount.ok() ? mount->options : mount.status().message();
+  if (options_.remount_proc_hidepid) {
+    const Status remounted = remount_proc_hidepid();
+    if (remounted.ok()) {
+      proc_hidden_ = true;
+      logger_.info("local backend: remounted /proc with hidepid=invisible", {{"was", options}});
+      return;
+    }
+    logger_.warn("local backend: cannot remount /proc with hidepid=invisible",
+                 {{"error", remounted.to_string()}, {"host_setting", kHidepidHostSetting}});
+    return;
+  }
+  logger_.warn(
+      "local backend: /proc shows every process to every pod: another team's command lines "
+      "are readable; set hidepid on the host",
+      {{"proc_options", options}, {"host_setting", kHidepidHostSetting}});
+}
+
+void LocalExecutor::announce_gpu_isolation() {
+  if (gpu_minors_.empty() || cgroups_->applies_device_rules()) return;
+  const std::string why = cgroups_->kind() == "cgroup v2"
+                              ? "cgroup v2 needs an eBPF device program, which allot does not load"
+                              : "no cgroup v1 devices controller (" + cgroups_->kind() + ")";
+  logger_.warn(
+      "local backend: GPUs are isolated by CUDA_VISIBLE_DEVICES only: every pod can open "
+      "every /dev/nvidia*",
+      {{"reason", why}});
 }
 
 std::vector<StalePod> LocalExecutor::kill_stale_pods(const std::string& data_dir) {
@@ -159,34 +247,49 @@ Status LocalExecutor::start(const PodLaunch& pod) {
   if (as_team_users_) spawn.credentials = ProcessCredentials{account.uid, account.gid};
   ALLOT_ASSIGN_OR_RETURN(spawn.output_fd,
                          layout_.open_log(pod.workload_id, pod.pod_index, account.gid));
-  std::string cgroup;
-  if (cgroups_.available()) {
-    cgroup = cgroup_name(pod);
-    Result<int> procs = cgroups_.create(cgroup, pod.resources);
-    if (!procs.ok()) {
-      ::close(spawn.output_fd);
-      cgroups_.remove(cgroup);
-      return procs.status();
-    }
-    spawn.cgroup_procs_fd = *procs;
+  Result<PodCgroups> cgroups = make_cgroups(pod);
+  if (!cgroups.ok()) {
+    ::close(spawn.output_fd);
+    return cgroups.status();
   }
+  spawn.cgroup_procs_fds = cgroups->procs_fds;
+  spawn.new_audit_session = ::geteuid() == 0;
   Result<SpawnedProcess> spawned = spawn_process(spawn);
   ::close(spawn.output_fd);
-  if (spawn.cgroup_procs_fd >= 0) ::close(spawn.cgroup_procs_fd);
+  for (const int fd : cgroups->procs_fds) ::close(fd);
   const std::string pid_file = layout_.pid_path(pod.workload_id, pod.pod_index);
-  Status recorded = spawned.ok() ? write_pod_pid_file(pid_file, spawned->pid) : spawned.status();
-  if (!recorded.ok()) {
-    if (spawned.ok()) abandon(spawned->pid);
+  if (!spawned.ok()) {
+    cgroups_->remove(cgroups->dirs);
+    return spawned.status();
+  }
+  const PodTrace trace = trace_of(spawned->pid, cgroups->dirs);
+  if (Status recorded = write_pod_pid_file(pid_file, trace); !recorded.ok()) {
+    abandon(trace);
+    signal_pod(trace, SIGKILL, true);
     ::unlink(pid_file.c_str());
-    if (!cgroup.empty()) cgroups_.remove(cgroup);
+    cgroups_->remove(trace.cgroups);
     return recorded;
   }
-  supervisor_.add(
-      SupervisedPod{PodKey{pod.workload_id, pod.pod_index}, spawned->pid, [this, pid_file, cgroup] {
-                      ::unlink(pid_file.c_str());
-                      if (!cgroup.empty()) cgroups_.remove(cgroup);
-                    }});
+  SupervisedPod supervised{PodKey{pod.workload_id, pod.pod_index}, spawned->pid, nullptr, nullptr};
+  supervised.cleanup = [this, pid_file, trace] {
+    signal_pod(trace, SIGKILL, true);  // what escaped the process group
+    ::unlink(pid_file.c_str());
+    cgroups_->remove(trace.cgroups);
+  };
+  supervised.signal = [trace](int sig) { signal_pod(trace, sig, false); };
+  supervisor_.add(std::move(supervised));
   return {};
+}
+
+Result<PodCgroups> LocalExecutor::make_cgroups(const PodLaunch& pod) {
+  if (!cgroups_->available()) return PodCgroups{};
+  PodCgroupLimits limits;
+  limits.resources = pod.resources;
+  if (cgroups_->limits_pids()) limits.max_pids = options_.max_pids_per_pod;
+  if (cgroups_->applies_device_rules()) {
+    limits.device_rules = gpu_deny_rules(gpu_minors_, pod_gpu_minors(pod.gpus, gpus_));
+  }
+  return cgroups_->create(cgroup_name(layout_.root(), pod), limits);
 }
 
 void LocalExecutor::stop(WorkloadId workload, Duration grace) {

@@ -1,30 +1,48 @@
 // LocalExecutor: the local execution backend (DESIGN.md section 5). Each pod
 // is a real process on this machine, run as its team's Unix identity, with
 // CUDA_VISIBLE_DEVICES set to its GPUs, its own working folder and log, and
-// cgroup v2 limits where the machine allows.
+// cgroups (v2, or v1) where the machine allows; docs/isolation.md says what
+// holds where.
 //
 // Contract (beyond executor.h's):
 // - launch() validates the pod (pod_command.h), makes sure the team's account
 //   exists (team_identity.h, when running as team users), prepares its folders
-//   (data_layout.h), opens its log, creates its cgroup (cgroup_pool.h), forks
+//   (data_layout.h), opens its log, creates its cgroups (pod_cgroup_pool.h), forks
 //   and execs it (process_spawn.h), records its pid file (pod_pid_file.h) and
 //   hands it to the supervisor (pod_supervisor.h), which reports its exit. A
 //   command that cannot be executed is a pod that exits with code 127, with
 //   an "allot: cannot execute ..." line in its log. A pod already running
 //   under the same (workload, pod index) is refused with kAlreadyExists.
 // - Team users: when run_as_team_users is set and the process is root, pods
-//   run as allot-<team>; otherwise (one warning to the logger) as the current user.
-// - cgroups: when use_cgroups is set but cgroup v2 cannot be used under
-//   cgroup_root, one warning to the logger and pods run without resource limits.
+//   run as the team's recorded account (team_identity.h); otherwise (one
+//   warning to the logger) as the current user.
+// - cgroups (pod_cgroup_pool.h): cgroup v2 under cgroup_root where its parent
+//   offers it (cpu.max, memory.max, pids.max), else cgroup v1 hierarchies
+//   beside it (freezer, pids.max, device rules; no cpu or memory limits: one
+//   warning). Without either (or use_cgroups unset), one warning, and pods run
+//   without limits.
+// - Every process a pod starts stops with it (pod_trace.h): stop() signals
+//   them all, and when the pod's main process ends, whatever else of it is
+//   left is killed. Through the cgroup where there is one (freezer or
+//   cgroup.kill), else through /proc (the pod's Unix session, its audit
+//   session, its descendants). A pod has at most max_pids_per_pod processes
+//   and threads where a pids controller is offered.
 // - GPUs: a pod's GPU index becomes the UUID of the discovered GPU with that
 //   index (options.gpus, or NVML when unset); other indices are passed as is.
-// - At construction (kill_stale_pods_at_start), process groups recorded in pid
-//   files by a previous allotd are killed. The destructor SIGKILLs every pod
-//   still running and waits for them; those exits are not reported.
+//   Where the cgroup v1 devices controller is used, a pod cannot open the
+//   machine's other /dev/nvidia<N> (gpu_device_rules.h); elsewhere (cgroup v2
+//   needs eBPF, not done; no cgroups) one warning: CUDA_VISIBLE_DEVICES only.
+// - /proc: at construction, when /proc does not hide other users' processes
+//   (proc_hidepid.h), one warning naming the host setting; with
+//   remount_proc_hidepid, /proc is remounted with hidepid=invisible instead.
+// - At construction (kill_stale_pods_at_start), the pods recorded in pid
+//   files by a previous allotd are killed, escaped processes included. The destructor SIGKILLs
+//   every pod still running and waits for them; those exits are not reported.
 // Thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -32,9 +50,9 @@
 #include <vector>
 
 #include "backends/executor.h"
-#include "backends/local/cgroup_pool.h"
 #include "backends/local/data_layout.h"
 #include "backends/local/gpu_discovery.h"
+#include "backends/local/pod_cgroup_pool.h"
 #include "backends/local/pod_pid_file.h"
 #include "backends/local/pod_process.h"
 #include "backends/local/pod_supervisor.h"
@@ -49,9 +67,19 @@ struct LocalExecutorOptions {
   bool run_as_team_users = true;  // needs root; otherwise pods run as the current user
   bool use_cgroups = true;
   std::string cgroup_root = "/sys/fs/cgroup/allot";
+  // pids.max of each pod (processes and threads) where a pids controller is
+  // offered; 0: no limit. A fork bomb stays inside its pod.
+  int64_t max_pids_per_pod = 16384;
   // The machine's GPUs for the index -> UUID mapping. Unset: discovered with
   // NVML at construction. Empty: pods get the declared indices.
   std::optional<std::vector<GpuDevice>> gpus;
+  // The mount table read for the hidepid check.
+  std::string proc_mountinfo = "/proc/self/mountinfo";
+  // Remount /proc with hidepid=invisible when it shows every process to
+  // every user. Changes the host's /proc for everyone: opt-in.
+  bool remount_proc_hidepid = false;
+  // Where the GPU device files (/dev/nvidia<N>) are.
+  std::string dev_dir = "/dev";
   // Kill the pods a previous allotd left behind (kill_stale_pods) at construction.
   bool kill_stale_pods_at_start = true;
   // Where notices go (no root, no cgroups, stale pods); null: nowhere.
@@ -82,10 +110,22 @@ class LocalExecutor : public Executor {
   static std::vector<StalePod> kill_stale_pods(const std::string& data_dir);
 
   [[nodiscard]] bool runs_as_team_users() const { return as_team_users_; }
-  [[nodiscard]] bool cgroups_enabled() const { return cgroups_.available(); }
+  [[nodiscard]] bool cgroups_enabled() const { return cgroups_->available(); }
   // Why cgroups are not used ("" when they are).
-  [[nodiscard]] const std::string& cgroups_reason() const { return cgroups_.reason(); }
+  [[nodiscard]] const std::string& cgroups_reason() const { return cgroups_->reason(); }
+  // "cgroup v2", "cgroup v1 (freezer, pids, devices)" or "none".
+  [[nodiscard]] std::string cgroups_kind() const { return cgroups_->kind(); }
+  // Whether each pod's processes and threads are limited (max_pids_per_pod).
+  [[nodiscard]] bool limits_pids() const {
+    return cgroups_->limits_pids() && options_.max_pids_per_pod > 0;
+  }
   [[nodiscard]] const std::vector<GpuDevice>& gpus() const { return gpus_; }
+  // The minors of the machine's /dev/nvidia<N> (found there or by NVML).
+  [[nodiscard]] const std::vector<int32_t>& gpu_minors() const { return gpu_minors_; }
+  // Whether a pod can open only its own GPUs' device files.
+  [[nodiscard]] bool restricts_gpu_devices() const { return cgroups_->applies_device_rules(); }
+  // Whether /proc hides other users' processes (checked, or remounted, at construction).
+  [[nodiscard]] bool proc_hides_other_users() const { return proc_hidden_; }
   [[nodiscard]] size_t running_pods() const { return supervisor_.running_count(); }
   [[nodiscard]] const DataLayout& layout() const { return layout_; }
 
@@ -93,7 +133,10 @@ class LocalExecutor : public Executor {
   Status start(const PodLaunch& pod);
   Result<UnixAccount> account_for(const std::string& team);
   Status prepare_dirs(const PodLaunch& pod, const UnixAccount& account) const;
+  Result<PodCgroups> make_cgroups(const PodLaunch& pod);
   void announce();
+  void check_proc();
+  void announce_gpu_isolation();
 
   LocalExecutorOptions options_;
   NullLogger null_logger_;
@@ -103,7 +146,9 @@ class LocalExecutor : public Executor {
   TeamIdentities identities_;
   UnixAccount self_;
   std::vector<GpuDevice> gpus_;
-  CgroupPool cgroups_;
+  std::vector<int32_t> gpu_minors_;
+  bool proc_hidden_ = false;
+  std::unique_ptr<PodCgroupPool> cgroups_;
   std::mutex launch_mu_;
   std::set<PodKey> launching_;  // guarded by launch_mu_
   // Turns the supervisor's exits into the port's events for options_.sink.

@@ -74,6 +74,7 @@ void PodSupervisor::add(SupervisedPod pod) {
     watched.pid = pod.pid;
     watched.pidfd = open_pidfd(pod.pid);
     watched.cleanup = std::move(pod.cleanup);
+    watched.signal = std::move(pod.signal);
     pods_.emplace(pod.key, std::move(watched));
   }
   wake();
@@ -89,11 +90,11 @@ void PodSupervisor::stop(uint64_t workload_id, Duration grace) {
       Watched& pod = it->second;
       if (pod.killed || (!pod.stopped && has_ended(pod.pid))) continue;
       if (grace_ms == 0) {
-        ::kill(-pod.pid, SIGKILL);
+        signal_pod(pod, SIGKILL);
         pod.killed = true;
         pod.kill_at.reset();
       } else {
-        if (!pod.stopped) ::kill(-pod.pid, SIGTERM);
+        if (!pod.stopped) signal_pod(pod, SIGTERM);
         if (!pod.kill_at.has_value() || deadline < *pod.kill_at) pod.kill_at = deadline;
       }
       pod.stopped = true;
@@ -110,6 +111,14 @@ bool PodSupervisor::contains(PodKey key) const {
 size_t PodSupervisor::running_count() const {
   std::lock_guard lock(mu_);
   return pods_.size();
+}
+
+void PodSupervisor::signal_pod(const Watched& pod, int sig) {
+  if (pod.signal) {
+    pod.signal(sig);
+  } else {
+    ::kill(-pod.pid, sig);
+  }
 }
 
 void PodSupervisor::wake() {
@@ -132,7 +141,7 @@ int PodSupervisor::poll_timeout_locked(Clock::time_point now) const {
 void PodSupervisor::kill_overdue_locked(Clock::time_point now) {
   for (auto& [key, pod] : pods_) {
     if (pod.killed || !pod.kill_at.has_value() || *pod.kill_at > now) continue;
-    ::kill(-pod.pid, SIGKILL);
+    signal_pod(pod, SIGKILL);
     pod.killed = true;
     pod.kill_at.reset();
   }
@@ -205,7 +214,7 @@ void PodSupervisor::kill_all_and_reap() {
     std::lock_guard lock(mu_);
     left.swap(pods_);
   }
-  for (auto& [key, pod] : left) ::kill(-pod.pid, SIGKILL);
+  for (auto& [key, pod] : left) signal_pod(pod, SIGKILL);
   for (auto& [key, pod] : left) {
     PodExit ignored;
     reap(pod.pid, ignored);

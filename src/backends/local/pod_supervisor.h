@@ -6,11 +6,14 @@
 //   process group id). One supervisor thread waits on a pidfd per pod with
 //   poll() (or, on kernels without pidfds, checks them every 100 ms). It reaps
 //   only the pids it was given: other children of the process are left alone.
+// - A pod is signalled through its `signal` function (every process of the
+//   pod: pod_trace.h), or its process group when it has none.
 // - When a pod's main process ends, the rest of its process group is killed
 //   (before the reap, so the group id cannot have been reused), then the pod's
-//   cleanup runs and its PodExit goes to the sink, on the supervisor thread,
-//   without any supervisor lock held.
-// - stop(workload, grace): SIGTERM to each live pod's group, SIGKILL once the
+//   cleanup runs (it kills whatever else of the pod is left) and its PodExit
+//   goes to the sink, on the supervisor thread, without any supervisor lock
+//   held.
+// - stop(workload, grace): SIGTERM to each live pod, SIGKILL once the
 //   grace has passed (at once for a zero grace); those exits carry
 //   stopped = true. A pod that had already ended is reported as it ended. A
 //   second stop can only bring the kill earlier.
@@ -46,8 +49,9 @@ struct PodKey {
 
 struct SupervisedPod {
   PodKey key;
-  pid_t pid = -1;                 // REQUIRES: a child of this process, not reaped
-  std::function<void()> cleanup;  // after the reap: remove the pid file, the cgroup
+  pid_t pid = -1;                   // REQUIRES: a child of this process, not reaped
+  std::function<void()> cleanup;    // after the reap: kill the rest, remove the pid file, cgroups
+  std::function<void(int)> signal;  // signals every process of the pod; empty: its group
 };
 
 class PodSupervisor {
@@ -73,6 +77,7 @@ class PodSupervisor {
     bool killed = false;
     std::optional<Clock::time_point> kill_at;
     std::function<void()> cleanup;
+    std::function<void(int)> signal;
   };
   struct Reaped {
     PodExit exit;
@@ -88,6 +93,7 @@ class PodSupervisor {
   // Under mu_: reaps the pods that have ended among `candidates`.
   std::vector<Reaped> reap_locked(const std::vector<PodKey>& candidates);
   void kill_all_and_reap();
+  static void signal_pod(const Watched& pod, int sig);
 
   PodExitSink* sink_;
   mutable std::mutex mu_;

@@ -20,6 +20,7 @@ namespace {
 
 constexpr const char* kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 constexpr unsigned kCloseRangeCloexec = 1U << 2;  // CLOSE_RANGE_CLOEXEC (Linux 5.11)
+constexpr size_t kMaxCgroups = 8;
 
 // Everything the child touches, laid out before vfork() so that the child only
 // reads memory and makes system calls.
@@ -34,7 +35,9 @@ struct ChildPlan {
   gid_t gid = 0;
   int output_fd = -1;
   int devnull_fd = -1;
-  int cgroup_fd = -1;
+  int cgroup_fds[kMaxCgroups] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  size_t cgroup_count = 0;
+  const char* loginuid = nullptr;  // decimal uid for /proc/self/loginuid; null: leave it
   int status_fd = -1;
   int max_fd = 1024;
 };
@@ -124,17 +127,29 @@ void switch_identity(const ChildPlan& plan) {
   }
 }
 
+// Best effort: without audit support or the capability, the pod keeps
+// allotd's audit session, which the parent then does not count on.
+void start_audit_session(const char* uid_text) {
+  const int fd = ::open("/proc/self/loginuid", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  [[maybe_unused]] const ssize_t written = ::write(fd, uid_text, ::strlen(uid_text));
+  ::close(fd);
+}
+
 [[noreturn]] void run_child(ChildPlan& plan) {
   ::setsid();
   plan.output_fd = lift_fd(plan.output_fd);
   plan.devnull_fd = lift_fd(plan.devnull_fd);
-  plan.cgroup_fd = lift_fd(plan.cgroup_fd);
+  for (size_t i = 0; i < plan.cgroup_count; ++i) plan.cgroup_fds[i] = lift_fd(plan.cgroup_fds[i]);
   plan.status_fd = lift_fd(plan.status_fd);
   ChildMessage message;
-  if (plan.cgroup_fd >= 0 && ::write(plan.cgroup_fd, "0", 1) != 1) {
-    const int err = errno;
-    child_fail(plan, message.add("allot: cannot join the pod's cgroup: ").add_error(err), err);
+  for (size_t i = 0; i < plan.cgroup_count; ++i) {
+    if (::write(plan.cgroup_fds[i], "0", 1) != 1) {
+      const int err = errno;
+      child_fail(plan, message.add("allot: cannot join the pod's cgroup: ").add_error(err), err);
+    }
   }
+  if (plan.loginuid != nullptr) start_audit_session(plan.loginuid);
   reset_signals();
   const int out = plan.output_fd >= 0 ? plan.output_fd : plan.devnull_fd;
   if (::dup2(plan.devnull_fd, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(out, 2) < 0) {
@@ -226,7 +241,11 @@ Result<SpawnedProcess> spawn_process(const SpawnOptions& options) {
     plan.gid = options.credentials->gid;
   }
   plan.output_fd = options.output_fd;
-  plan.cgroup_fd = options.cgroup_procs_fd;
+  ALLOT_CHECK(options.cgroup_procs_fds.size() <= kMaxCgroups);
+  for (const int fd : options.cgroup_procs_fds) plan.cgroup_fds[plan.cgroup_count++] = fd;
+  const std::string loginuid =
+      std::to_string(options.credentials.has_value() ? options.credentials->uid : ::getuid());
+  if (options.new_audit_session) plan.loginuid = loginuid.c_str();
   const long open_max = ::sysconf(_SC_OPEN_MAX);
   plan.max_fd = open_max > 0 && open_max < 65536 ? static_cast<int>(open_max) : 65536;
 

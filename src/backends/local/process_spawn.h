@@ -7,11 +7,14 @@
 //   exec the child makes only async-signal-safe calls (raw syscalls for the
 //   identity switch), so it is safe from a multi-threaded parent.
 // - The child: setsid() (its pid is its process group id), joins the cgroup
-//   (writes "0" to `cgroup_procs_fd`), restores default signal dispositions and
-//   an empty mask, stdin from /dev/null, stdout and stderr to `output_fd`,
-//   umask 0007, chdir(working_dir), setgroups/setgid/setuid, then execve() of
-//   argv[0] (a path, or a name looked up in the PATH of `env`). No descriptor
-//   of the parent survives the exec besides 0, 1 and 2.
+//   (writes "0" to each of `cgroup_procs_fds`), with `new_audit_session`
+//   writes its future uid to /proc/self/loginuid (best effort: the kernel
+//   then gives it an audit session of its own, inherited by everything it
+//   starts and unchangeable without CAP_AUDIT_CONTROL, proc_table.h), restores default signal
+//   dispositions and an empty mask, stdin from /dev/null, stdout and stderr to `output_fd`, umask
+//   0007, chdir(working_dir), setgroups/setgid/setuid, then execve() of argv[0] (a path, or a name
+//   looked up in the PATH of `env`). No descriptor of the parent survives the exec besides 0, 1
+//   and 2.
 // - spawn_process() returns once the child has either exec'd or given up. A
 //   child that cannot start (command not found, chdir or identity failure)
 //   writes "allot: ..." to its output and exits with code 127: it is still a
@@ -44,7 +47,8 @@ struct SpawnOptions {
   std::string working_dir;                        // empty: the parent's
   std::optional<ProcessCredentials> credentials;  // switch to it (needs root); none: keep
   int output_fd = -1;                             // stdout and stderr; -1: /dev/null
-  int cgroup_procs_fd = -1;                       // an open cgroup.procs to join; -1: none
+  std::vector<int> cgroup_procs_fds;              // open cgroup.procs to join (at most 8)
+  bool new_audit_session = false;                 // see above; needs root
 };
 
 struct SpawnedProcess {

@@ -13,6 +13,7 @@
 
 #include "backends/local/command_runner.h"
 #include "backends/local/errno_status.h"
+#include "backends/local/team_account_record.h"
 
 namespace allot::local {
 namespace {
@@ -58,6 +59,14 @@ Status run_account_tool(const std::vector<std::string>& argv) {
   if (why.empty())
     why = outcome.timed_out ? "timed out" : "exit code " + std::to_string(outcome.exit_code);
   return {ErrorCode::kInternal, argv[0] + " " + argv.back() + " failed: " + why};
+}
+
+// True when a user or a group of that name exists (or cannot be looked up).
+bool host_has_account(const std::string& name) {
+  const Result<gid_t> group = find_group(name);
+  if (group.ok() || group.status().code() != ErrorCode::kNotFound) return true;
+  const Result<UnixAccount> user = find_user(name);
+  return user.ok() || user.status().code() != ErrorCode::kNotFound;
 }
 
 }  // namespace
@@ -115,7 +124,7 @@ UnixAccount current_account() {
   return account;
 }
 
-TeamIdentities::TeamIdentities(std::string homes_dir) : homes_dir_(std::move(homes_dir)) {}
+TeamIdentities::TeamIdentities(DataLayout layout) : layout_(std::move(layout)) {}
 
 Result<UnixAccount> TeamIdentities::ensure(std::string_view team) {
   std::lock_guard lock(mu_);
@@ -125,7 +134,7 @@ Result<UnixAccount> TeamIdentities::ensure(std::string_view team) {
   // overwriting the first. So creation is serialised across the whole process.
   static std::mutex creation_mu;
   std::lock_guard creation_lock(creation_mu);
-  const std::string name = team_account_name(team);
+  ALLOT_ASSIGN_OR_RETURN(const std::string name, recorded_name(team));
   ALLOT_ASSIGN_OR_RETURN(const gid_t gid, ensure_group(name));
   ALLOT_ASSIGN_OR_RETURN(UnixAccount account, ensure_user(name, gid));
   // The pods run with the team's group even if the user's primary group differs.
@@ -133,6 +142,19 @@ Result<UnixAccount> TeamIdentities::ensure(std::string_view team) {
   account.gid = gid;
   cache_.emplace(std::string(team), account);
   return account;
+}
+
+Result<std::string> TeamIdentities::recorded_name(std::string_view team) {
+  ALLOT_RETURN_IF_ERROR(layout_.prepare_state_dir());
+  ALLOT_ASSIGN_OR_RETURN(TeamAccountRecord record,
+                         TeamAccountRecord::load(layout_.team_accounts_path()));
+  if (std::optional<std::string> recorded = record.account_of(team)) return *std::move(recorded);
+  ALLOT_ASSIGN_OR_RETURN(std::string name,
+                         choose_account_name(team, [&record](const std::string& candidate) {
+                           return !record.holds(candidate) && !host_has_account(candidate);
+                         }));
+  ALLOT_RETURN_IF_ERROR(record.add(std::string(team), name));
+  return name;
 }
 
 Result<gid_t> TeamIdentities::ensure_group(const std::string& name) {
@@ -146,9 +168,9 @@ Result<gid_t> TeamIdentities::ensure_group(const std::string& name) {
 Result<UnixAccount> TeamIdentities::ensure_user(const std::string& name, gid_t gid) {
   Result<UnixAccount> found = find_user(name);
   if (found.ok() || found.status().code() != ErrorCode::kNotFound) return found;
-  const Status created = run_account_tool(
-      {"useradd", "--system", "--gid", std::to_string(gid), "--home-dir", homes_dir_ + "/" + name,
-       "--no-create-home", "--shell", "/usr/sbin/nologin", name});
+  const Status created = run_account_tool({"useradd", "--system", "--gid", std::to_string(gid),
+                                           "--home-dir", layout_.home_dir(name), "--no-create-home",
+                                           "--shell", "/usr/sbin/nologin", name});
   found = find_user(name);  // it may also have been created by someone else meanwhile
   return found.ok() || created.ok() ? found : Result<UnixAccount>(created);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backends/local/local_executor.h"
+#include "backends/local/proc_table.h"
 #include "backends/local/process_spawn.h"
 #include "local/exit_recorder.h"
 #include "local/scratch.h"
@@ -108,6 +109,45 @@ TEST_F(PodPidFileTest, GoneAndUnreadableRecordsOnlyLoseTheirFiles) {
   EXPECT_EQ(stale[0].note, "already gone");
   EXPECT_EQ(stale[1].note, "unreadable");
   EXPECT_TRUE(LocalExecutor::kill_stale_pods(scratch_.data_dir()).empty());
+}
+
+TEST_F(PodPidFileTest, RecordsTheWholeTraceOfAPod) {
+  PodTrace trace;
+  trace.process = {4242, 99, 7};
+  trace.cgroups = {"/sys/fs/cgroup/freezer/allot/x-1-0", "/sys/fs/cgroup/pids/allot/x-1-0"};
+  const std::string file = run_dir() + "/1-0.pid";
+  ASSERT_TRUE(write_pod_pid_file(file, trace).ok());
+  struct stat info {};
+  ASSERT_EQ(::stat(file.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 07777, 0600u);
+  const auto read = read_pod_pid_file(file);
+  ASSERT_TRUE(read.ok()) << read.status().to_string();
+  EXPECT_EQ(read->first.process.leader, 4242);
+  EXPECT_EQ(read->first.process.leader_start, 99u);
+  EXPECT_EQ(read->first.process.audit_session, 7u);
+  EXPECT_EQ(read->first.cgroups, trace.cgroups);
+  EXPECT_EQ(read->second, current_boot_id());
+}
+
+// pod_members(): the pod's session, its audit session and their descendants;
+// nothing of a leader pid that now belongs to another process.
+TEST(PodMembers, FollowsSessionsAuditSessionsAndDescendants) {
+  const std::vector<ProcEntry> table = {
+      {100, 1, 100, 5, 1000, false},    // the leader
+      {101, 100, 100, 5, 1001, false},  // its child
+      {102, 100, 102, 5, 1002, false},  // setsid child
+      {103, 102, 102, 5, 1003, false},  // its child
+      {104, 1, 104, 5, 1004, false},    // double-forked daemon: only the audit session says
+      {105, 1, 105, 9, 1005, false},    // someone else
+      {106, 105, 105, 9, 1006, false},  // someone else's child
+      {107, 1, 100, 5, 1007, true},     // a zombie of the pod
+      {50, 1, 50, 5, 1, false},         // allotd itself (sharing no audit session in practice)
+  };
+  EXPECT_EQ(pod_members(table, {100, 1000, 5}, 50), (std::vector<pid_t>{100, 101, 102, 103, 104}));
+  EXPECT_EQ(pod_members(table, {100, 1000, kNoAuditSession}, 50),
+            (std::vector<pid_t>{100, 101, 102, 103}));
+  // Pid 100 reused by a process started later: only the audit session counts.
+  EXPECT_EQ(pod_members(table, {100, 999, kNoAuditSession}, 50), std::vector<pid_t>{});
 }
 
 TEST(ProcessStartTicks, IsKnownForALiveProcessAndZeroForNone) {

@@ -1,5 +1,7 @@
 #include "backends/local/team_identity.h"
 
+#include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -9,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "backends/local/local_executor.h"
+#include "backends/local/team_account_record.h"
 #include "local/exit_recorder.h"
 #include "local/scratch.h"
 
@@ -157,7 +160,7 @@ TEST_F(TeamIdentityTest, EnsuringAnAccountIsIdempotentAndSafeUnderConcurrency) {
   std::vector<std::thread> threads;
   for (size_t i = 0; i < results.size(); ++i) {
     threads.emplace_back([&, i] {
-      TeamIdentities identities(scratch_.data_dir() + "/homes");
+      TeamIdentities identities(DataLayout(scratch_.data_dir(), true));
       results[i] = identities.ensure(team);
     });
   }
@@ -168,10 +171,135 @@ TEST_F(TeamIdentityTest, EnsuringAnAccountIsIdempotentAndSafeUnderConcurrency) {
     EXPECT_EQ(result->gid, results[0]->gid);
     EXPECT_EQ(result->user, team_account_name(team));
   }
-  TeamIdentities again(scratch_.data_dir() + "/homes");
+  TeamIdentities again(DataLayout(scratch_.data_dir(), true));
   const Result<UnixAccount> second = again.ensure(team);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(second->uid, results[0]->uid);
+}
+
+// Deletes the named accounts at the end (ScratchTeams knows only derived names).
+class ScratchAccounts {
+ public:
+  ~ScratchAccounts() {
+    for (const std::string& name : names_) {
+      [[maybe_unused]] const int user_rc =
+          std::system(("userdel " + name + " >/dev/null 2>&1").c_str());
+      [[maybe_unused]] const int group_rc =
+          std::system(("groupdel " + name + " >/dev/null 2>&1").c_str());
+    }
+  }
+  void add(const std::string& name) { names_.push_back(name); }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+TEST(TeamAccountRecordFile, RoundTripsAnyTeamNameAndRefusesAmbiguity) {
+  const std::map<std::string, std::string> accounts = {
+      {"red.team", "allot-red-team-d604793f"},
+      {"red-team-d604793f", "allot-red-team-d604793f-2"},
+      {"odd name\n%\t", "allot-odd"}};
+  const std::string text = TeamAccountRecord::encode(accounts);
+  const auto decoded = TeamAccountRecord::decode(text, "record");
+  ASSERT_TRUE(decoded.ok()) << decoded.status().to_string();
+  EXPECT_EQ(*decoded, accounts);
+  const auto shared = TeamAccountRecord::decode("allot-x a\nallot-x b\n", "record");
+  EXPECT_EQ(shared.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(shared.status().message().find("record:2"), std::string::npos)
+      << shared.status().to_string();
+  EXPECT_FALSE(TeamAccountRecord::decode("allot-x a%4\n", "record").ok());
+}
+
+TEST(TeamAccountRecordFile, IsWrittenAtomicallyWithMode0600WhateverTheUmask) {
+  ScratchDir scratch;
+  const std::string path = scratch.path() + "/team-accounts";
+  const mode_t previous = ::umask(0);
+  auto record = TeamAccountRecord::load(path);
+  ASSERT_TRUE(record.ok());
+  const Status added = record->add("team-a", "allot-team-a");
+  ::umask(previous);
+  ASSERT_TRUE(added.ok()) << added.to_string();
+  struct stat info {};
+  ASSERT_EQ(::stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 07777, 0600u);
+  EXPECT_NE(::access((path + ".tmp").c_str(), F_OK), 0);
+  const auto again = TeamAccountRecord::load(path);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->account_of("team-a"), "allot-team-a");
+}
+
+TEST(TeamAccountChoice, ACollidingDerivedNameGetsASuffixThatFits) {
+  const std::string derived = team_account_name("red.team");
+  EXPECT_EQ(derived, team_account_name("red-team-d604793f"));  // the collision of issue 10
+  const auto first = choose_account_name("red-team-d604793f",
+                                         [&](const std::string& name) { return name != derived; });
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(*first, derived + "-2");
+  const std::string long_name = team_account_name("a-very-long-team-name-for-vision-one");
+  const auto cut = choose_account_name("a-very-long-team-name-for-vision-one",
+                                       [&](const std::string& name) { return name != long_name; });
+  ASSERT_TRUE(cut.ok());
+  EXPECT_LE(cut->size(), 32u);
+  EXPECT_TRUE(cut->ends_with("-2")) << *cut;
+  EXPECT_EQ(choose_account_name("x", [](const std::string&) { return false; }).status().code(),
+            ErrorCode::kResourceExhausted);
+}
+
+// Issue 10, isolation 7: "red.team" and a team literally named after its
+// derived account shared one Unix account and so each other's folders.
+TEST_F(TeamIdentityTest, TeamsWhoseDerivedNamesCollideGetDistinctRecordedAccounts) {
+  SKIP_UNLESS_ROOT();
+  ScratchAccounts accounts;
+  const std::string dotted = "lt" + std::to_string(::getpid()) + ".collide";
+  const std::string derived = team_account_name(dotted);
+  const std::string literal = derived.substr(std::string("allot-").size());
+  ASSERT_EQ(team_account_name(literal), derived);
+  accounts.add(derived);
+  accounts.add(derived + "-2");
+  std::string log;
+  ASSERT_TRUE(run(shell_pod(11, dotted, "echo secret > \"$ALLOT_SHARED_DIR/f\""), &log).succeeded())
+      << log;
+  const PodExit exit =
+      run(shell_pod(12, literal,
+                    "id -un; cat " + scratch_.data_dir() + "/teams/" + dotted + "/shared/f"),
+          &log);
+  EXPECT_NE(exit.exit_code, 0) << log;
+  EXPECT_EQ(log.find("secret"), std::string::npos) << log;
+  EXPECT_TRUE(log.starts_with(derived + "-2\n")) << log;
+
+  // A restart reads the record back: the same account for each team, whatever the order.
+  TeamIdentities restarted(DataLayout(scratch_.data_dir(), true));
+  const Result<UnixAccount> literal_again = restarted.ensure(literal);
+  const Result<UnixAccount> dotted_again = restarted.ensure(dotted);
+  ASSERT_TRUE(literal_again.ok() && dotted_again.ok());
+  EXPECT_EQ(literal_again->user, derived + "-2");
+  EXPECT_EQ(dotted_again->user, derived);
+  struct stat info {};
+  const std::string record = scratch_.data_dir() + "/state/team-accounts";
+  ASSERT_EQ(::stat(record.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 07777, 0600u);
+  EXPECT_EQ(info.st_uid, 0u);
+}
+
+TEST_F(TeamIdentityTest, AnAccountOnTheHostThatIsNotRecordedIsNeverAdopted) {
+  SKIP_UNLESS_ROOT();
+  ScratchAccounts accounts;
+  const std::string team = teams_.make("foreign");
+  const std::string derived = team_account_name(team);
+  accounts.add(derived);
+  accounts.add(derived + "-2");
+  ASSERT_EQ(std::system(("groupadd --system " + derived + " && useradd --system --gid " + derived +
+                         " --no-create-home --shell /usr/sbin/nologin " + derived)
+                            .c_str()),
+            0);
+  const Result<UnixAccount> foreign = find_user(derived);
+  ASSERT_TRUE(foreign.ok());
+  TeamIdentities identities(DataLayout(scratch_.data_dir(), true));
+  const Result<UnixAccount> account = identities.ensure(team);
+  ASSERT_TRUE(account.ok()) << account.status().to_string();
+  EXPECT_EQ(account->user, derived + "-2");
+  EXPECT_NE(account->uid, foreign->uid);
+  EXPECT_NE(account->gid, foreign->gid);
 }
 
 }  // namespace

@@ -1,0 +1,108 @@
+#include "backends/local/cgroup_signal.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends/local/errno_status.h"
+
+namespace allot::local {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kPollStep = std::chrono::milliseconds(2);
+
+bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+bool read_text(const std::string& path, std::string& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  out.clear();
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) out.append(buffer, static_cast<size_t>(n));
+  ::close(fd);
+  return n == 0;
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  return written;
+}
+
+int signal_each(const std::vector<pid_t>& pids, int sig) {
+  int signalled = 0;
+  for (const pid_t pid : pids) {
+    if (pid > 1 && pid != ::getpid() && ::kill(pid, sig) == 0) ++signalled;
+  }
+  return signalled;
+}
+
+// Freezes a v1 freezer cgroup, kills everything in it, thaws it.
+int kill_frozen(const std::string& dir, Clock::time_point deadline) {
+  const std::string state_file = dir + "/freezer.state";
+  write_text(state_file, "FROZEN");
+  std::string state;
+  while (read_text(state_file, state) && !state.starts_with("FROZEN") && Clock::now() < deadline) {
+    std::this_thread::sleep_for(kPollStep);  // the kernel freezes asynchronously: poll, bounded
+  }
+  const int killed = signal_each(cgroup_pids(dir), SIGKILL);
+  write_text(state_file, "THAWED");
+  return killed;
+}
+
+// Signals until the cgroup is empty or the deadline has passed.
+int kill_until_empty(const std::string& dir, Clock::time_point deadline) {
+  int killed = 0;
+  for (std::vector<pid_t> pids = cgroup_pids(dir); !pids.empty() && Clock::now() < deadline;
+       pids = cgroup_pids(dir)) {
+    killed += signal_each(pids, SIGKILL);
+    std::this_thread::sleep_for(kPollStep);
+  }
+  return killed;
+}
+
+}  // namespace
+
+std::vector<pid_t> cgroup_pids(const std::string& dir) {
+  std::vector<pid_t> pids;
+  std::string text;
+  if (!read_text(dir + "/cgroup.procs", text)) return pids;
+  const char* cursor = text.c_str();
+  while (*cursor != '\0') {
+    char* end = nullptr;
+    const long pid = std::strtol(cursor, &end, 10);
+    if (end == cursor) break;
+    if (pid > 0) pids.push_back(static_cast<pid_t>(pid));
+    cursor = end;
+    while (*cursor == '\n' || *cursor == ' ') ++cursor;
+  }
+  return pids;
+}
+
+int signal_cgroup(const std::string& dir, int sig, Duration settle) {
+  if (!exists(dir)) return 0;
+  if (sig != SIGKILL) return signal_each(cgroup_pids(dir), sig);
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(settle.ms());
+  const int listed = static_cast<int>(cgroup_pids(dir).size());
+  if (exists(dir + "/cgroup.kill") && write_text(dir + "/cgroup.kill", "1")) return listed;
+  const int frozen_kills = exists(dir + "/freezer.state") ? kill_frozen(dir, deadline) : 0;
+  return frozen_kills + kill_until_empty(dir, deadline);
+}
+
+Status remove_cgroup(const std::string& dir) {
+  if (::rmdir(dir.c_str()) == 0) return {};
+  return errno_status("remove cgroup " + dir, errno);
+}
+
+}  // namespace allot::local

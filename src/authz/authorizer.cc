@@ -22,11 +22,6 @@ void sort_unique(std::vector<uint32_t>& ids) {
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
 }
 
-void add_group(const NameTable& groups, std::string_view name, std::vector<uint32_t>& ids) {
-  const uint32_t id = find_id(groups, name);
-  if (id != kNoId) ids.push_back(id);
-}
-
 // Calls visit(binding) for each grant whose subject is in `ids` (both sorted
 // by subject) until it returns true; returns whether one did. Merges the two
 // lists, or binary-searches the longer one when it is much longer.
@@ -53,56 +48,80 @@ bool visit_common(const std::vector<uint32_t>& ids, const Grants& grants, Visit&
 
 }  // namespace
 
-Authorizer::Authorizer(const RbacPolicy& policy) {
+Authorizer::Authorizer(const RbacPolicy& policy) : building_(std::make_unique<Building>()) {
   add_roles(policy);
   for (const ClusterRoleBinding& binding : policy.cluster_role_bindings) {
     add_cluster_role_binding(binding);
   }
   for (const RoleBinding& binding : policy.role_bindings) add_role_binding(binding);
-  for (auto& grants : cluster_grants_) sort_unique(grants);
-  for (auto& grants : namespaced_grants_) sort_unique(grants);
-  for (auto& grants : namespace_grants_) {
-    std::sort(grants.begin(), grants.end(), [](const SubjectGrant& a, const SubjectGrant& b) {
-      return a.subject != b.subject ? a.subject < b.subject : a.binding < b.binding;
+  finish_index();
+}
+
+template <typename T>
+Authorizer::Rows<T> Authorizer::flatten(std::vector<std::vector<T>> lists) {
+  Rows<T> rows;
+  rows.offsets.reserve(lists.size() + 1);
+  for (std::vector<T>& list : lists) {
+    rows.items.insert(rows.items.end(), list.begin(), list.end());
+    rows.offsets.push_back(static_cast<uint32_t>(rows.items.size()));
+  }
+  return rows;
+}
+
+void Authorizer::finish_index() {
+  Building& b = *building_;
+  for (auto& grants : b.cluster_grants) sort_unique(grants);
+  for (auto& grants : b.namespaced_grants) sort_unique(grants);
+  for (auto& grants : b.namespace_grants) {
+    std::sort(grants.begin(), grants.end(), [](const SubjectGrant& x, const SubjectGrant& y) {
+      return x.subject != y.subject ? x.subject < y.subject : x.binding < y.binding;
     });
     grants.erase(std::unique(grants.begin(), grants.end()), grants.end());
   }
+  cluster_grants_ = flatten(std::move(b.cluster_grants));
+  namespaced_grants_ = flatten(std::move(b.namespaced_grants));
+  namespace_grants_ = flatten(std::move(b.namespace_grants));
+  building_.reset();
 }
 
 void Authorizer::add_roles(const RbacPolicy& policy) {
   for (ClusterRole& role : aggregate_cluster_roles(policy.cluster_roles)) {
-    if (cluster_role_ids_.contains(role.meta.name)) continue;  // the first of a name
-    cluster_role_ids_.emplace(role.meta.name, static_cast<uint32_t>(roles_.size()));
-    roles_.push_back({"ClusterRole " + quoted(role.meta.name), std::move(role.rules)});
+    if (cluster_role_names_.intern(role.meta.name) < roles_.size()) continue;  // the first wins
+    roles_.push_back({"ClusterRole " + quoted(role.meta.name), std::move(role.rules), {}});
   }
+  const size_t cluster_roles = roles_.size();
   for (const Role& role : policy.roles) {
     const std::string key = role_key(role.meta.namespace_name, role.meta.name);
-    if (role_ids_.contains(key)) continue;
-    role_ids_.emplace(key, static_cast<uint32_t>(roles_.size()));
-    roles_.push_back({"Role " + quoted(key), role.rules});
+    if (cluster_roles + role_names_.intern(key) < roles_.size()) continue;
+    roles_.push_back({"Role " + quoted(key), role.rules, {}});
+  }
+  for (CompiledRole& role : roles_) {
+    for (const PolicyRule& rule : role.rules) role.rule_texts.push_back(describe_rule(rule));
   }
 }
 
 uint32_t Authorizer::find_role(RoleRefKind kind, std::string_view name,
                                std::string_view namespace_name) const {
-  if (kind == RoleRefKind::kClusterRole) return find_id(cluster_role_ids_, name);
+  if (kind == RoleRefKind::kClusterRole) return cluster_role_names_.find(name);
   if (namespace_name.empty()) return kNoId;  // a Role lives in a namespace
-  return find_id(role_ids_, role_key(namespace_name, name));
+  const uint32_t id = role_names_.find(role_key(namespace_name, name));
+  return id == kNoId ? kNoId : static_cast<uint32_t>(cluster_role_names_.size()) + id;
 }
 
 uint32_t Authorizer::intern_subject(const Subject& subject) {
-  NameTable& table = subject.kind == SubjectKind::kGroup ? group_ids_ : user_ids_;
-  const std::string name =
-      subject.kind == SubjectKind::kServiceAccount
-          ? "system:serviceaccount:" + subject.namespace_name + ":" + subject.name
-          : subject.name;
-  const auto [found, added] = table.try_emplace(name, subject_count_);
-  if (added) {
-    ++subject_count_;
-    cluster_grants_.emplace_back();
-    namespaced_grants_.emplace_back();
+  const bool is_group = subject.kind == SubjectKind::kGroup;
+  NameTable& table = is_group ? group_names_ : user_names_;
+  std::vector<uint32_t>& subjects = is_group ? group_subjects_ : user_subjects_;
+  const uint32_t id =
+      table.intern(subject.kind == SubjectKind::kServiceAccount
+                       ? "system:serviceaccount:" + subject.namespace_name + ":" + subject.name
+                       : subject.name);
+  if (id == subjects.size()) {
+    subjects.push_back(subject_count_++);
+    building_->cluster_grants.emplace_back();
+    building_->namespaced_grants.emplace_back();
   }
-  return found->second;
+  return subjects[id];
 }
 
 void Authorizer::add_cluster_role_binding(const ClusterRoleBinding& binding) {
@@ -112,7 +131,8 @@ void Authorizer::add_cluster_role_binding(const ClusterRoleBinding& binding) {
   const auto index = static_cast<uint32_t>(bindings_.size());
   bindings_.push_back({"ClusterRoleBinding " + quoted(binding.meta.name), {}, role});
   for (const Subject& subject : binding.subjects) {
-    cluster_grants_[intern_subject(subject)].push_back(index);
+    const uint32_t subject_id = intern_subject(subject);
+    building_->cluster_grants[subject_id].push_back(index);
   }
 }
 
@@ -123,12 +143,13 @@ void Authorizer::add_role_binding(const RoleBinding& binding) {
   const auto index = static_cast<uint32_t>(bindings_.size());
   bindings_.push_back(
       {"RoleBinding " + quoted(role_key(namespace_name, binding.meta.name)), namespace_name, role});
-  const uint32_t namespace_id = intern(namespace_ids_, namespace_name);
-  if (namespace_id == namespace_grants_.size()) namespace_grants_.emplace_back();
+  const uint32_t namespace_id = namespace_names_.intern(namespace_name);
+  auto& by_namespace = building_->namespace_grants;
+  if (namespace_id == by_namespace.size()) by_namespace.emplace_back();
   for (const Subject& subject : binding.subjects) {
     const uint32_t subject_id = intern_subject(subject);
-    namespace_grants_[namespace_id].push_back({subject_id, index});
-    namespaced_grants_[subject_id].push_back(index);
+    by_namespace[namespace_id].push_back({subject_id, index});
+    building_->namespaced_grants[subject_id].push_back(index);
   }
 }
 
@@ -136,16 +157,18 @@ Caller Authorizer::resolve(const Principal& principal) const {
   Caller caller;
   caller.subject = principal.subject;
   caller.subject_ids.reserve(principal.groups.size() + 3);
-  const uint32_t user = find_id(user_ids_, principal.subject);
-  if (user != kNoId) caller.subject_ids.push_back(user);
-  for (const std::string& group : principal.groups)
-    add_group(group_ids_, group, caller.subject_ids);
+  auto add = [&](const NameTable& names, const std::vector<uint32_t>& subjects,
+                 std::string_view name) {
+    const uint32_t id = names.find(name);
+    if (id != kNoId) caller.subject_ids.push_back(subjects[id]);
+  };
+  add(user_names_, user_subjects_, principal.subject);
+  for (const std::string& group : principal.groups) add(group_names_, group_subjects_, group);
   std::string_view account_namespace;
   std::string_view account_name;
   if (split_service_account(principal.subject, account_namespace, account_name)) {
-    add_group(group_ids_, "system:serviceaccounts", caller.subject_ids);
-    add_group(group_ids_, "system:serviceaccounts:" + std::string(account_namespace),
-              caller.subject_ids);
+    add(group_names_, group_subjects_, "system:serviceaccounts");
+    add(group_names_, group_subjects_, "system:serviceaccounts:" + std::string(account_namespace));
   }
   sort_unique(caller.subject_ids);
   if (principal.scope) {
@@ -171,17 +194,17 @@ std::optional<uint32_t> Authorizer::matching_rule(uint32_t binding,
 std::optional<Authorizer::Grant> Authorizer::find_grant(const Caller& caller,
                                                         const AccessRequest& request) const {
   for (uint32_t subject : caller.subject_ids) {
-    for (uint32_t binding : cluster_grants_[subject]) {
+    for (uint32_t binding : cluster_grants_.row(subject)) {
       if (std::optional<uint32_t> rule = matching_rule(binding, request)) {
         return Grant{binding, *rule};
       }
     }
   }
   if (request.namespace_name.empty()) return std::nullopt;
-  const uint32_t namespace_id = find_id(namespace_ids_, request.namespace_name);
+  const uint32_t namespace_id = namespace_names_.find(request.namespace_name);
   if (namespace_id == kNoId) return std::nullopt;
   std::optional<Grant> found;
-  visit_common(caller.subject_ids, namespace_grants_[namespace_id], [&](uint32_t binding) {
+  visit_common(caller.subject_ids, namespace_grants_.row(namespace_id), [&](uint32_t binding) {
     std::optional<uint32_t> rule = matching_rule(binding, request);
     if (rule) found = Grant{binding, *rule};
     return rule.has_value();
@@ -220,24 +243,39 @@ Decision Authorizer::allowed(const Caller& caller, const AccessRequest& request,
                              Grant grant) const {
   const CompiledBinding& binding = bindings_[grant.binding];
   const CompiledRole& role = roles_[binding.role];
-  Decision decision{true, binding.label, role.label, describe_rule(role.rules[grant.rule]), {}};
-  decision.why = describe_caller(caller.subject) + " may " + describe_request(request) + ": " +
-                 decision.binding + " grants " + decision.role + " (" + decision.rule + ")";
+  Decision decision{true, binding.label, role.label, role.rule_texts[grant.rule], {}};
+  std::string& why = decision.why;
+  why.reserve(64 + binding.label.size() + role.label.size() + decision.rule.size() +
+              request.resource.size() + request.namespace_name.size() + request.name.size());
+  append_caller(why, caller.subject);
+  why += " may ";
+  append_request(why, request);
+  why += ": ";
+  why += binding.label;
+  why += " grants ";
+  why += role.label;
+  why += " (";
+  why += decision.rule;
+  why += ')';
   return decision;
 }
 
 Decision Authorizer::denied(const Caller& caller, const AccessRequest& request) const {
-  std::string reason = "no binding grants it";
-  if (caller.scope && !scope_allows(caller, request)) {
-    const SessionScope& scope = *caller.scope;
-    reason = caller.scope_role == kNoId
-                 ? "the session's role " + quoted(scope.role) + " does not exist"
-                 : "the session is limited to " + roles_[caller.scope_role].label +
-                       " in namespace " + quoted(scope.namespace_name);
-  }
   Decision decision;
-  decision.why =
-      describe_caller(caller.subject) + " cannot " + describe_request(request) + ": " + reason;
+  std::string& why = decision.why;
+  why.reserve(96 + request.resource.size() + request.namespace_name.size() + request.name.size());
+  append_caller(why, caller.subject);
+  why += " cannot ";
+  append_request(why, request);
+  if (!caller.scope || scope_allows(caller, request)) {
+    why += ": no binding grants it";
+    return decision;
+  }
+  const SessionScope& scope = *caller.scope;
+  why += caller.scope_role == kNoId
+             ? ": the session's role " + quoted(scope.role) + " does not exist"
+             : ": the session is limited to " + roles_[caller.scope_role].label + " in namespace " +
+                   quoted(scope.namespace_name);
   return decision;
 }
 
@@ -245,7 +283,7 @@ Decision Authorizer::authorize_path(const Caller& caller, std::string_view verb,
                                     std::string_view path) const {
   const std::string request = std::string(verb) + " " + std::string(path);
   for (uint32_t subject : caller.scope ? std::vector<uint32_t>() : caller.subject_ids) {
-    for (uint32_t index : cluster_grants_[subject]) {
+    for (uint32_t index : cluster_grants_.row(subject)) {
       const CompiledBinding& binding = bindings_[index];
       const CompiledRole& role = roles_[binding.role];
       for (const PolicyRule& rule : role.rules) {
@@ -268,15 +306,15 @@ std::vector<PolicyRule> Authorizer::rules_for(const Caller& caller,
                                               std::string_view namespace_name) const {
   std::vector<PolicyRule> rules;
   for (uint32_t subject : caller.subject_ids) {
-    for (uint32_t binding : cluster_grants_[subject]) {
+    for (uint32_t binding : cluster_grants_.row(subject)) {
       const std::vector<PolicyRule>& granted = roles_[bindings_[binding].role].rules;
       rules.insert(rules.end(), granted.begin(), granted.end());
     }
   }
   const uint32_t namespace_id =
-      namespace_name.empty() ? kNoId : find_id(namespace_ids_, namespace_name);
+      namespace_name.empty() ? kNoId : namespace_names_.find(namespace_name);
   if (namespace_id == kNoId) return rules;
-  visit_common(caller.subject_ids, namespace_grants_[namespace_id], [&](uint32_t binding) {
+  visit_common(caller.subject_ids, namespace_grants_.row(namespace_id), [&](uint32_t binding) {
     for (const PolicyRule& rule : roles_[bindings_[binding].role].rules) {
       if (rule.non_resource_urls.empty()) rules.push_back(rule);  // URLs never apply in a namespace
     }
@@ -306,7 +344,7 @@ Authorizer::Reach Authorizer::reach(const Caller& caller, const AccessRequest& r
   }
   anywhere.namespace_name = {};
   for (uint32_t subject : caller.subject_ids) {
-    for (uint32_t binding : cluster_grants_[subject]) {
+    for (uint32_t binding : cluster_grants_.row(subject)) {
       if (matching_rule(binding, anywhere)) {
         reach.everywhere = true;
         return reach;
@@ -314,7 +352,7 @@ Authorizer::Reach Authorizer::reach(const Caller& caller, const AccessRequest& r
     }
   }
   for (uint32_t subject : caller.subject_ids) {
-    for (uint32_t binding : namespaced_grants_[subject]) {
+    for (uint32_t binding : namespaced_grants_.row(subject)) {
       if (matching_rule(binding, anywhere)) {
         reach.namespaces.push_back(bindings_[binding].namespace_name);
       }

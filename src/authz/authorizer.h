@@ -22,13 +22,15 @@
 // Index: subject names (users, groups, service accounts) are interned to
 // dense ids; ClusterRoleBinding grants are a vector per subject id;
 // RoleBinding grants are, per namespace, a vector of (subject id, binding)
-// sorted by subject. A request costs one hash lookup per caller name that
-// any binding mentions (resolve(), which a caller with many checks does
-// once), one for the namespace, and a merge of two sorted id lists.
+// sorted by subject, each list flattened into one array. A request costs one hash lookup per caller
+// name that any binding mentions (resolve(), which a caller with many checks does once), one for
+// the namespace, and a merge of two sorted id lists.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -95,6 +97,7 @@ class Authorizer {
   struct CompiledRole {
     std::string label;  // `ClusterRole "team-member"`, `Role "vision/ci"`
     std::vector<PolicyRule> rules;
+    std::vector<std::string> rule_texts;  // describe_rule() of each, written once
   };
   struct CompiledBinding {
     std::string label;  // `RoleBinding "vision/members"`, `ClusterRoleBinding "admins"`
@@ -112,6 +115,7 @@ class Authorizer {
   };
 
   void add_roles(const RbacPolicy& policy);
+  void finish_index();
   void add_cluster_role_binding(const ClusterRoleBinding& binding);
   void add_role_binding(const RoleBinding& binding);
   uint32_t intern_subject(const Subject& subject);
@@ -124,17 +128,39 @@ class Authorizer {
   Decision allowed(const Caller& caller, const AccessRequest& request, Grant grant) const;
   Decision denied(const Caller& caller, const AccessRequest& request) const;
 
-  std::vector<CompiledRole> roles_;
-  NameTable cluster_role_ids_;  // name -> roles_ index
-  NameTable role_ids_;          // "namespace/name" -> roles_ index
+  // Lists of T per key, flattened (compressed rows): rows(k) is
+  // items[offsets[k], offsets[k + 1]). One allocation instead of one per key.
+  template <typename T>
+  struct Rows {
+    std::vector<uint32_t> offsets{0};
+    std::vector<T> items;
+    [[nodiscard]] std::span<const T> row(uint32_t key) const {
+      return {items.data() + offsets[key], items.data() + offsets[key + 1]};
+    }
+  };
+  template <typename T>
+  static Rows<T> flatten(std::vector<std::vector<T>> lists);
+
+  std::vector<CompiledRole> roles_;  // ClusterRoles first (index = their table id), then Roles
+  NameTable cluster_role_names_;
+  NameTable role_names_;  // "namespace/name"; roles_ index = ClusterRole count + id
   std::vector<CompiledBinding> bindings_;
-  NameTable user_ids_;   // user names and "system:serviceaccount:NS:NAME" -> subject id
-  NameTable group_ids_;  // group names -> subject id
+  NameTable user_names_;                 // user names, "system:serviceaccount:NS:NAME"
+  NameTable group_names_;                // group names
+  std::vector<uint32_t> user_subjects_;  // user table id -> subject id
+  std::vector<uint32_t> group_subjects_;
   uint32_t subject_count_ = 0;
-  std::vector<std::vector<uint32_t>> cluster_grants_;        // subject id -> bindings
-  std::vector<std::vector<uint32_t>> namespaced_grants_;     // subject id -> bindings
-  NameTable namespace_ids_;                                  // namespace -> id
-  std::vector<std::vector<SubjectGrant>> namespace_grants_;  // namespace id -> sorted grants
+  NameTable namespace_names_;            // namespace -> id
+  Rows<uint32_t> cluster_grants_;        // subject id -> ClusterRoleBindings
+  Rows<uint32_t> namespaced_grants_;     // subject id -> RoleBindings
+  Rows<SubjectGrant> namespace_grants_;  // namespace id -> grants sorted by subject
+  // While compiling only: the rows above, one vector per key.
+  struct Building {
+    std::vector<std::vector<uint32_t>> cluster_grants;
+    std::vector<std::vector<uint32_t>> namespaced_grants;
+    std::vector<std::vector<SubjectGrant>> namespace_grants;
+  };
+  std::unique_ptr<Building> building_;
 };
 
 }  // namespace allot

@@ -18,6 +18,12 @@ std::string list(const std::vector<std::string>& items) {
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
+void append_quoted(std::string& out, std::string_view text) {
+  out += '"';
+  out += text;
+  out += '"';
+}
+
 }  // namespace
 
 std::string describe_rule(const PolicyRule& rule) {
@@ -52,20 +58,47 @@ bool split_service_account(std::string_view subject, std::string_view& namespace
   return true;
 }
 
-std::string describe_caller(std::string_view subject) {
+void append_caller(std::string& out, std::string_view subject) {
   std::string_view namespace_name;
   std::string_view name;
   if (split_service_account(subject, namespace_name, name)) {
-    return "ServiceAccount " + quoted(std::string(namespace_name) + "/" + std::string(name));
+    out += "ServiceAccount \"";
+    out += namespace_name;
+    out += '/';
+    out += name;
+    out += '"';
+    return;
   }
-  return "User " + quoted(subject);
+  out += "User ";
+  append_quoted(out, subject);
+}
+
+void append_request(std::string& out, const AccessRequest& request) {
+  out += request.verb;
+  out += ' ';
+  out += request.resource;
+  if (!request.name.empty()) {
+    out += ' ';
+    append_quoted(out, request.name);
+  }
+  if (request.namespace_name.empty()) {
+    out += " at cluster scope";
+    return;
+  }
+  out += " in namespace ";
+  append_quoted(out, request.namespace_name);
+}
+
+std::string describe_caller(std::string_view subject) {
+  std::string out;
+  append_caller(out, subject);
+  return out;
 }
 
 std::string describe_request(const AccessRequest& request) {
-  std::string text = std::string(request.verb) + " " + std::string(request.resource);
-  if (!request.name.empty()) text += " " + quoted(request.name);
-  if (request.namespace_name.empty()) return text + " at cluster scope";
-  return text + " in namespace " + quoted(request.namespace_name);
+  std::string out;
+  append_request(out, request);
+  return out;
 }
 
 }  // namespace allot

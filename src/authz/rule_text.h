@@ -27,6 +27,10 @@ inline std::string describe_caller(const Principal& principal) {
 }
 std::string describe_request(const AccessRequest& request);
 
+// The same, appended to `out` (the authorizer builds a decision's text in one string).
+void append_caller(std::string& out, std::string_view subject);
+void append_request(std::string& out, const AccessRequest& request);
+
 // "system:serviceaccount:NS:NAME" split into NS and NAME; false for any other subject.
 bool split_service_account(std::string_view subject, std::string_view& namespace_name,
                            std::string_view& name);

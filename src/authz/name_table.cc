@@ -1,0 +1,69 @@
+#include "authz/name_table.h"
+
+#include <cstring>
+
+namespace allot {
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t word) {
+  h = (h ^ word) * 0xbf58476d1ce4e5b9ULL;
+  return h ^ (h >> 29);
+}
+
+}  // namespace
+
+// Eight bytes at a time, inline: names are short (a group, a namespace), and
+// a caller's fifty groups are hashed on every request.
+uint64_t NameTable::hash(std::string_view name) {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ name.size();
+  const char* data = name.data();
+  size_t left = name.size();
+  for (; left >= 8; left -= 8, data += 8) {
+    uint64_t word = 0;
+    std::memcpy(&word, data, 8);
+    h = mix(h, word);
+  }
+  if (left > 0) {
+    uint64_t word = 0;
+    std::memcpy(&word, data, left);
+    h = mix(h, word);
+  }
+  h *= 0x94d049bb133111ebULL;
+  return h ^ (h >> 32);
+}
+
+uint32_t NameTable::find(std::string_view name) const {
+  if (slots_.empty()) return kNoId;
+  const uint64_t hashed = hash(name);
+  const auto tag = static_cast<uint32_t>(hashed >> 32);
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = hashed & mask;; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.id == kNoId) return kNoId;
+    if (slot.tag == tag && names_[slot.id] == name) return slot.id;
+  }
+}
+
+uint32_t NameTable::intern(std::string_view name) {
+  const uint32_t found = find(name);
+  if (found != kNoId) return found;
+  if (2 * (names_.size() + 1) > slots_.size()) grow();
+  const auto id = static_cast<uint32_t>(names_.size());
+  names_.emplace_back(name);
+  place(hash(name), id);
+  return id;
+}
+
+void NameTable::place(uint64_t hashed, uint32_t id) {
+  const size_t mask = slots_.size() - 1;
+  size_t i = hashed & mask;
+  while (slots_[i].id != kNoId) i = (i + 1) & mask;
+  slots_[i] = {static_cast<uint32_t>(hashed >> 32), id};
+}
+
+void NameTable::grow() {
+  slots_.assign(slots_.empty() ? 16 : 2 * slots_.size(), Slot{});
+  for (uint32_t id = 0; id < names_.size(); ++id) place(hash(names_[id]), id);
+}
+
+}  // namespace allot

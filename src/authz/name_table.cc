@@ -35,6 +35,8 @@ uint64_t NameTable::hash(std::string_view name) {
 uint32_t NameTable::find(std::string_view name) const {
   if (slots_.empty()) return kNoId;
   const uint64_t hashed = hash(name);
+  const size_t bit = filter_bit(hashed);
+  if ((filter_[bit / 64] & (uint64_t{1} << (bit % 64))) == 0) return kNoId;
   const auto tag = static_cast<uint32_t>(hashed >> 32);
   const size_t mask = slots_.size() - 1;
   for (size_t i = hashed & mask;; i = (i + 1) & mask) {
@@ -59,10 +61,13 @@ void NameTable::place(uint64_t hashed, uint32_t id) {
   size_t i = hashed & mask;
   while (slots_[i].id != kNoId) i = (i + 1) & mask;
   slots_[i] = {static_cast<uint32_t>(hashed >> 32), id};
+  const size_t bit = filter_bit(hashed);
+  filter_[bit / 64] |= uint64_t{1} << (bit % 64);
 }
 
 void NameTable::grow() {
   slots_.assign(slots_.empty() ? 16 : 2 * slots_.size(), Slot{});
+  filter_.assign(slots_.size() / 16, 0);
   for (uint32_t id = 0; id < names_.size(); ++id) place(hash(names_[id]), id);
 }
 

@@ -6,7 +6,9 @@
 // 8-byte slots (a 32-bit hash tag and the id), at most half full: a lookup
 // reads one or two adjacent slots and compares the name itself only when a
 // tag matches. The Authorizer looks up each of a caller's fifty groups, most
-// of which no binding names: a miss costs a hash and a slot read.
+// of which no binding names: a miss costs a hash and, nine times in ten, one
+// bit of a small filter (8 bits a name, one hash: a Bloom filter) that stays
+// in the first-level cache, where a slot read would not.
 #pragma once
 
 #include <cstddef>
@@ -38,8 +40,12 @@ class NameTable {
   static uint64_t hash(std::string_view name);
   void grow();
   void place(uint64_t hashed, uint32_t id);
+  [[nodiscard]] size_t filter_bit(uint64_t hashed) const {
+    return static_cast<size_t>(hashed >> 7) & (filter_.size() * 64 - 1);
+  }
 
   std::vector<Slot> slots_;
+  std::vector<uint64_t> filter_;    // 4 bits a slot: a set bit may be a name, a clear one is none
   std::vector<std::string> names_;  // by id
 };
 

@@ -42,7 +42,7 @@ Status located(const Status& status, const std::string& label) {
 
 void add(RbacObject object, RbacPolicy& policy) {
   std::visit(
-      [&policy](auto&& value) {
+      [&policy](auto& value) {
         using T = std::decay_t<decltype(value)>;
         if constexpr (std::is_same_v<T, Role>) policy.roles.push_back(std::move(value));
         if constexpr (std::is_same_v<T, ClusterRole>) {
@@ -55,7 +55,7 @@ void add(RbacObject object, RbacPolicy& policy) {
           policy.cluster_role_bindings.push_back(std::move(value));
         }
       },
-      std::move(object));
+      object);
 }
 
 Result<RbacPolicy> parse_documents(const std::string& text, std::string_view source) {

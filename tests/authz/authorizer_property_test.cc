@@ -17,7 +17,7 @@
 namespace allot {
 namespace {
 
-using namespace rbac_test;  // NOLINT(google-build-using-namespace)
+using namespace rbac_test;
 
 const std::vector<std::string> kNamespaces = {"a", "b", "c", "d"};
 const std::vector<std::string> kUsers = {

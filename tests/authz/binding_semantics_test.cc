@@ -12,7 +12,7 @@
 namespace allot {
 namespace {
 
-using namespace rbac_test;  // NOLINT(google-build-using-namespace)
+using namespace rbac_test;
 
 struct BindingCase {
   std::string what;

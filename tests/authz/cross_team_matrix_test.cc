@@ -17,7 +17,7 @@
 namespace allot {
 namespace {
 
-using namespace rbac_test;  // NOLINT(google-build-using-namespace)
+using namespace rbac_test;
 
 const std::vector<std::string> kTeams = {"vision", "research", "audio"};
 // The teams' namespaces, one with no team, and the cluster scope.

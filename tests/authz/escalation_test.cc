@@ -13,7 +13,7 @@
 namespace allot {
 namespace {
 
-using namespace rbac_test;  // NOLINT(google-build-using-namespace)
+using namespace rbac_test;
 
 // Team vision with its built-in bindings; "root" is cluster-admin; "lead"
 // holds team-admin in vision plus `bind` on ClusterRole "team-auditor";

@@ -11,7 +11,7 @@
 namespace allot {
 namespace {
 
-using namespace rbac_test;  // NOLINT(google-build-using-namespace)
+using namespace rbac_test;
 
 struct RuleCase {
   std::string what;

@@ -14,7 +14,7 @@
 namespace allot {
 namespace {
 
-using namespace rbac_test;  // NOLINT(google-build-using-namespace)
+using namespace rbac_test;
 
 ClusterRole labelled(std::string name, std::map<std::string, std::string> labels,
                      std::vector<PolicyRule> rules) {

@@ -15,17 +15,22 @@ uint64_t mix(uint64_t h, uint64_t word) {
 // Eight bytes at a time, inline: names are short (a group, a namespace), and
 // a caller's fifty groups are hashed on every request.
 uint64_t NameTable::hash(std::string_view name) {
-  uint64_t h = 0x9e3779b97f4a7c15ULL ^ name.size();
   const char* data = name.data();
-  size_t left = name.size();
-  for (; left >= 8; left -= 8, data += 8) {
-    uint64_t word = 0;
-    std::memcpy(&word, data, 8);
-    h = mix(h, word);
-  }
-  if (left > 0) {
-    uint64_t word = 0;
-    std::memcpy(&word, data, left);
+  const size_t size = name.size();
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ size;
+  uint64_t word = 0;
+  if (size >= 8) {
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      std::memcpy(&word, data + i, 8);
+      h = mix(h, word);
+    }
+    if (i < size) {  // the last eight bytes, overlapping the words before
+      std::memcpy(&word, data + size - 8, 8);
+      h = mix(h, word);
+    }
+  } else {
+    for (size_t i = 0; i < size; ++i) word = (word << 8) | static_cast<unsigned char>(data[i]);
     h = mix(h, word);
   }
   h *= 0x94d049bb133111ebULL;

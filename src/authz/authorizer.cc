@@ -53,6 +53,7 @@ Authorizer::Authorizer(const RbacPolicy& policy) : building_(std::make_unique<Bu
   for (const ClusterRoleBinding& binding : policy.cluster_role_bindings) {
     add_cluster_role_binding(binding);
   }
+  cluster_subject_end_ = subject_count_;
   for (const RoleBinding& binding : policy.role_bindings) add_role_binding(binding);
   finish_index();
 }
@@ -163,7 +164,9 @@ Caller Authorizer::resolve(const Principal& principal) const {
     if (id != kNoId) caller.subject_ids.push_back(subjects[id]);
   };
   add(user_names_, user_subjects_, principal.subject);
-  for (const std::string& group : principal.groups) add(group_names_, group_subjects_, group);
+  group_names_.find_all(principal.groups, [&](size_t, uint32_t id) {
+    caller.subject_ids.push_back(group_subjects_[id]);
+  });
   std::string_view account_namespace;
   std::string_view account_name;
   if (split_service_account(principal.subject, account_namespace, account_name)) {
@@ -194,6 +197,7 @@ std::optional<uint32_t> Authorizer::matching_rule(uint32_t binding,
 std::optional<Authorizer::Grant> Authorizer::find_grant(const Caller& caller,
                                                         const AccessRequest& request) const {
   for (uint32_t subject : caller.subject_ids) {
+    if (subject >= cluster_subject_end_) break;
     for (uint32_t binding : cluster_grants_.row(subject)) {
       if (std::optional<uint32_t> rule = matching_rule(binding, request)) {
         return Grant{binding, *rule};
@@ -306,6 +310,7 @@ std::vector<PolicyRule> Authorizer::rules_for(const Caller& caller,
                                               std::string_view namespace_name) const {
   std::vector<PolicyRule> rules;
   for (uint32_t subject : caller.subject_ids) {
+    if (subject >= cluster_subject_end_) break;
     for (uint32_t binding : cluster_grants_.row(subject)) {
       const std::vector<PolicyRule>& granted = roles_[bindings_[binding].role].rules;
       rules.insert(rules.end(), granted.begin(), granted.end());
@@ -344,6 +349,7 @@ Authorizer::Reach Authorizer::reach(const Caller& caller, const AccessRequest& r
   }
   anywhere.namespace_name = {};
   for (uint32_t subject : caller.subject_ids) {
+    if (subject >= cluster_subject_end_) break;
     for (uint32_t binding : cluster_grants_.row(subject)) {
       if (matching_rule(binding, anywhere)) {
         reach.everywhere = true;

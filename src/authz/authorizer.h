@@ -150,6 +150,10 @@ class Authorizer {
   std::vector<uint32_t> user_subjects_;  // user table id -> subject id
   std::vector<uint32_t> group_subjects_;
   uint32_t subject_count_ = 0;
+  // Subjects are numbered as bindings name them, ClusterRoleBindings first:
+  // only ids below this one have cluster grants, and a caller's sorted ids
+  // stop being looked at there.
+  uint32_t cluster_subject_end_ = 0;
   NameTable namespace_names_;            // namespace -> id
   Rows<uint32_t> cluster_grants_;        // subject id -> ClusterRoleBindings
   Rows<uint32_t> namespaced_grants_;     // subject id -> RoleBindings

@@ -40,14 +40,25 @@ uint64_t NameTable::hash(std::string_view name) {
 uint32_t NameTable::find(std::string_view name) const {
   if (slots_.empty()) return kNoId;
   const uint64_t hashed = hash(name);
-  const size_t bit = filter_bit(hashed);
-  if ((filter_[bit / 64] & (uint64_t{1} << (bit % 64))) == 0) return kNoId;
+  if (!may_hold(hashed)) return kNoId;
+  return probe_from(first_candidate(hashed), hashed, name);
+}
+
+size_t NameTable::first_candidate(uint64_t hashed) const {
   const auto tag = static_cast<uint32_t>(hashed >> 32);
   const size_t mask = slots_.size() - 1;
-  for (size_t i = hashed & mask;; i = (i + 1) & mask) {
-    const Slot& slot = slots_[i];
-    if (slot.id == kNoId) return kNoId;
-    if (slot.tag == tag && names_[slot.id] == name) return slot.id;
+  size_t i = hashed & mask;
+  while (slots_[i].id != kNoId && slots_[i].tag != tag) i = (i + 1) & mask;
+  return i;
+}
+
+uint32_t NameTable::probe_from(size_t slot, uint64_t hashed, std::string_view name) const {
+  const auto tag = static_cast<uint32_t>(hashed >> 32);
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = slot;; i = (i + 1) & mask) {
+    const Slot& candidate = slots_[i];
+    if (candidate.id == kNoId) return kNoId;
+    if (candidate.tag == tag && names_[candidate.id] == name) return candidate.id;
   }
 }
 

@@ -109,14 +109,16 @@ uint32_t Authorizer::find_role(RoleRefKind kind, std::string_view name,
   return id == kNoId ? kNoId : static_cast<uint32_t>(cluster_role_names_.size()) + id;
 }
 
-uint32_t Authorizer::intern_subject(const Subject& subject) {
+uint32_t Authorizer::intern_subject(const Subject& subject, const std::string& binding_namespace) {
   const bool is_group = subject.kind == SubjectKind::kGroup;
   NameTable& table = is_group ? group_names_ : user_names_;
   std::vector<uint32_t>& subjects = is_group ? group_subjects_ : user_subjects_;
-  const uint32_t id =
-      table.intern(subject.kind == SubjectKind::kServiceAccount
-                       ? "system:serviceaccount:" + subject.namespace_name + ":" + subject.name
-                       : subject.name);
+  const uint32_t id = table.intern(
+      subject.kind == SubjectKind::kServiceAccount
+          ? "system:serviceaccount:" +
+                (subject.namespace_name.empty() ? binding_namespace : subject.namespace_name) +
+                ":" + subject.name
+          : subject.name);
   if (id == subjects.size()) {
     subjects.push_back(subject_count_++);
     building_->cluster_grants.emplace_back();
@@ -132,7 +134,7 @@ void Authorizer::add_cluster_role_binding(const ClusterRoleBinding& binding) {
   const auto index = static_cast<uint32_t>(bindings_.size());
   bindings_.push_back({"ClusterRoleBinding " + quoted(binding.meta.name), {}, role});
   for (const Subject& subject : binding.subjects) {
-    const uint32_t subject_id = intern_subject(subject);
+    const uint32_t subject_id = intern_subject(subject, {});
     building_->cluster_grants[subject_id].push_back(index);
   }
 }
@@ -148,7 +150,7 @@ void Authorizer::add_role_binding(const RoleBinding& binding) {
   auto& by_namespace = building_->namespace_grants;
   if (namespace_id == by_namespace.size()) by_namespace.emplace_back();
   for (const Subject& subject : binding.subjects) {
-    const uint32_t subject_id = intern_subject(subject);
+    const uint32_t subject_id = intern_subject(subject, namespace_name);
     by_namespace[namespace_id].push_back({subject_id, index});
     building_->namespaced_grants[subject_id].push_back(index);
   }

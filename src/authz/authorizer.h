@@ -118,7 +118,9 @@ class Authorizer {
   void finish_index();
   void add_cluster_role_binding(const ClusterRoleBinding& binding);
   void add_role_binding(const RoleBinding& binding);
-  uint32_t intern_subject(const Subject& subject);
+  // `binding_namespace`: where a ServiceAccount without a namespace lives
+  // (a RoleBinding's, as in Kubernetes); empty for ClusterRoleBindings.
+  uint32_t intern_subject(const Subject& subject, const std::string& binding_namespace);
   uint32_t find_role(RoleRefKind kind, std::string_view name,
                      std::string_view namespace_name) const;
 

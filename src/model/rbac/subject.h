@@ -3,8 +3,9 @@
 // Contract: a value. A User and a Group are names as the identity layer
 // reports them (the principal's subject and groups); a ServiceAccount is
 // namespace-qualified and matches the principal whose subject is
-// "system:serviceaccount:<namespace>:<name>", as in Kubernetes.
-// namespace_name is empty for User and Group.
+// "system:serviceaccount:<namespace>:<name>", as in Kubernetes; in a
+// RoleBinding an empty namespace means the binding's own. namespace_name is
+// empty for User and Group.
 #pragma once
 
 #include <string>

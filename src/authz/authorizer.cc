@@ -79,6 +79,8 @@ void Authorizer::finish_index() {
     });
     grants.erase(std::unique(grants.begin(), grants.end()), grants.end());
   }
+  binding_roles_.reserve(bindings_.size());
+  for (const CompiledBinding& binding : bindings_) binding_roles_.push_back(binding.role);
   cluster_grants_ = flatten(std::move(b.cluster_grants));
   namespaced_grants_ = flatten(std::move(b.namespaced_grants));
   namespace_grants_ = flatten(std::move(b.namespace_grants));
@@ -189,7 +191,7 @@ Caller Authorizer::resolve(const Principal& principal) const {
 
 std::optional<uint32_t> Authorizer::matching_rule(uint32_t binding,
                                                   const AccessRequest& request) const {
-  const std::vector<PolicyRule>& rules = roles_[bindings_[binding].role].rules;
+  const std::vector<PolicyRule>& rules = roles_[binding_roles_[binding]].rules;
   for (size_t i = 0; i < rules.size(); ++i) {
     if (rule_allows(rules[i], request)) return static_cast<uint32_t>(i);
   }

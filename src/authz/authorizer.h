@@ -147,6 +147,7 @@ class Authorizer {
   NameTable cluster_role_names_;
   NameTable role_names_;  // "namespace/name"; roles_ index = ClusterRole count + id
   std::vector<CompiledBinding> bindings_;
+  std::vector<uint32_t> binding_roles_;  // bindings_[i].role, dense: what the hot path reads
   NameTable user_names_;                 // user names, "system:serviceaccount:NS:NAME"
   NameTable group_names_;                // group names
   std::vector<uint32_t> user_subjects_;  // user table id -> subject id

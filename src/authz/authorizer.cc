@@ -17,8 +17,19 @@ std::string role_key(std::string_view namespace_name, std::string_view name) {
   return std::string(namespace_name) + "/" + std::string(name);
 }
 
+// Sorts and dedupes; a caller's few dozen ids by insertion, which beats
+// std::sort's partitioning at that size (it showed in the profile).
 void sort_unique(std::vector<uint32_t>& ids) {
-  std::sort(ids.begin(), ids.end());
+  if (ids.size() <= 64) {
+    for (size_t i = 1; i < ids.size(); ++i) {
+      const uint32_t id = ids[i];
+      size_t j = i;
+      for (; j > 0 && ids[j - 1] > id; --j) ids[j] = ids[j - 1];
+      ids[j] = id;
+    }
+  } else {
+    std::sort(ids.begin(), ids.end());
+  }
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
 }
 

@@ -137,5 +137,44 @@ TEST(Visibility, WhereACallerMayListWorkloads) {
             (NamespaceVisibility{false, {}}));
 }
 
+TEST(Visibility, ClusterGrantsSeeEverywhereButNamedRulesNeverList) {
+  RbacPolicy policy;
+  policy.cluster_roles.push_back(cluster_role("list-all", {rule({"list"}, {"workloads"})}));
+  policy.cluster_roles.push_back(
+      cluster_role("get-one", {rule({"get", "list"}, {"workloads"}, {"allot"}, {"w"})}));
+  policy.cluster_role_bindings.push_back(cluster_role_binding("a", "list-all", {user("ops")}));
+  policy.cluster_role_bindings.push_back(cluster_role_binding("b", "get-one", {user("ana")}));
+  policy.role_bindings.push_back(
+      role_binding("vision", "c", cluster_role_ref("get-one"), {user("bob")}));
+  const Authorizer authorizer(policy);
+  EXPECT_EQ(visible_namespaces(authorizer, Principal::user("ops")),
+            (NamespaceVisibility{true, {}}));
+  // resourceNames never allow list: naming one workload is not seeing a namespace.
+  EXPECT_EQ(visible_namespaces(authorizer, Principal::user("ana")),
+            (NamespaceVisibility{false, {}}));
+  EXPECT_EQ(visible_namespaces(authorizer, Principal::user("bob")),
+            (NamespaceVisibility{false, {}}));
+  EXPECT_TRUE(
+      authorizer.authorize(Principal::user("bob"), "get", "workloads", "vision", "w").allowed);
+}
+
+TEST(Escalation, RulesForJoinClusterAndNamespaceGrantsWithoutUrlRules) {
+  RbacPolicy policy;
+  policy.cluster_roles.push_back(cluster_role("nodes", {rule({"get"}, {"nodes"})}));
+  policy.cluster_roles.push_back(
+      cluster_role("mixed", {rule({"get"}, {"events"}), url_rule({"get"}, {"/metrics"})}));
+  policy.cluster_role_bindings.push_back(cluster_role_binding("a", "nodes", {user("ana")}));
+  policy.role_bindings.push_back(
+      role_binding("vision", "b", cluster_role_ref("mixed"), {user("ana")}));
+  const Authorizer authorizer(policy);
+  const Caller ana = authorizer.resolve(Principal::user("ana"));
+  EXPECT_EQ(authorizer.rules_for(ana, "vision"),
+            (std::vector<PolicyRule>{rule({"get"}, {"nodes"}), rule({"get"}, {"events"})}));
+  EXPECT_EQ(authorizer.rules_for(ana, ""), std::vector<PolicyRule>{rule({"get"}, {"nodes"})});
+  EXPECT_EQ(authorizer.rules_for(ana, "research"),
+            std::vector<PolicyRule>{rule({"get"}, {"nodes"})});
+  EXPECT_FALSE(authorizer.scope_rules_for(ana, "vision").has_value());
+}
+
 }  // namespace
 }  // namespace allot

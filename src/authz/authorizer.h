@@ -1,6 +1,6 @@
-// Authorizer: RBAC with Kubernetes' semantics, compiled into an index that
-// answers a request in about a microsecond (issue 11: p99 <= 2 us with 1,000
-// namespaces, 10,000 bindings and 50 groups per caller).
+// Authorizer: RBAC with Kubernetes' semantics, compiled into an index sized
+// for issue 11's goal (p99 <= 2 us with 1,000 namespaces, 10,000 bindings
+// and 50 groups per caller; bench/authz_bench.cc measures it).
 //
 // Contract: built once from an RbacPolicy (with_builtin_roles() first, when
 // the built-ins should apply), then immutable: every const method is safe to
@@ -20,11 +20,11 @@
 // caller to what its role grants in its namespace.
 //
 // Index: subject names (users, groups, service accounts) are interned to
-// dense ids; ClusterRoleBinding grants are a vector per subject id;
-// RoleBinding grants are, per namespace, a vector of (subject id, binding)
-// sorted by subject, each list flattened into one array. A request costs one hash lookup per caller
-// name that any binding mentions (resolve(), which a caller with many checks does once), one for
-// the namespace, and a merge of two sorted id lists.
+// dense ids; ClusterRoleBinding grants are a row per subject id; RoleBinding
+// grants are, per namespace, a row of (subject id, binding) sorted by
+// subject; each set of rows is flattened into one array. A request costs one
+// hash lookup per caller name (resolve(), which a caller with many checks
+// does once), one for the namespace, and a merge of two sorted id lists.
 #pragma once
 
 #include <cstdint>

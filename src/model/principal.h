@@ -1,29 +1,53 @@
 // Principal: who calls a use case. Every use case of the service layer takes
-// one, so that authorization (the future `authz` layer) decides per call and
-// records why.
+// one, so that authorization (authz/) decides per call and records why.
 //
-// Contract: a value. `subject` names the caller (a user, a service account,
-// "system:anonymous"); `groups` are what the identity provider says it belongs
-// to. Until identity exists (SCIM, OIDC, tokens), allotd serves every request
-// as anonymous_admin(): the API has no authentication yet and every caller may
+// Contract: a value. `subject` names the caller: a user's name, a service
+// account as "system:serviceaccount:<namespace>:<name>" (Kubernetes' form,
+// from which authz derives the kind and the groups
+// "system:serviceaccounts" and "system:serviceaccounts:<namespace>"), or
+// "system:anonymous"; `groups` are what the identity provider says it
+// belongs to. `scope`, when set, is the session's team and role (issue 11:
+// a session token bound to one team and one permission set): the caller may
+// then do only what that role grants in that namespace, and only what its
+// bindings grant as well.
+//
+// Until identity exists (SCIM, OIDC, tokens), allotd serves every request as
+// anonymous_admin(): the API has no authentication yet and every caller may
 // do everything, which is what the API did before principals existed.
-// system() is allotd itself (the admission loop, recovery).
+// system() is allotd itself (the admission loop, recovery). Both are in the
+// group "system:admins", which authz's built-in ClusterRoleBinding binds to
+// cluster-admin (as Kubernetes binds "system:masters").
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace allot {
 
+// The team and role a session is limited to: a Role of that namespace or a
+// ClusterRole, applied in that namespace.
+struct SessionScope {
+  std::string namespace_name;
+  std::string role;
+
+  friend bool operator==(const SessionScope&, const SessionScope&) = default;
+};
+
 struct Principal {
   std::string subject;
   std::vector<std::string> groups;
-  // Grants every right. Only anonymous_admin() and system() set it; the
-  // identity issue replaces it with roles bound through RBAC.
+  // Grants every right in caller_rights.h. Only anonymous_admin() and
+  // system() set it; authz ignores it and grants through bindings.
   bool admin = false;
+  std::optional<SessionScope> scope = std::nullopt;  // none: every right the bindings give
 
   static Principal anonymous_admin() { return {"system:anonymous", {"system:admins"}, true}; }
   static Principal system() { return {"system:allotd", {"system:admins"}, true}; }
+  static Principal user(std::string name, std::vector<std::string> groups = {}) {
+    return {std::move(name), std::move(groups), false};
+  }
 
   friend bool operator==(const Principal&, const Principal&) = default;
 };

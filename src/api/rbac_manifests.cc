@@ -1,0 +1,100 @@
+#include "api/rbac_manifests.h"
+
+#include <exception>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "api/doc_node.h"
+#include "api/rbac_documents.h"
+#include "api/utf8.h"
+#include "api/yaml_shape.h"
+
+namespace allot {
+namespace {
+
+std::string scalar_at(const DocNode& node, std::string_view key) {
+  const std::optional<DocNode> value = node.find(key);
+  return value && value->is_scalar() ? value->scalar() : std::string();
+}
+
+// "rbac.yaml: document 2 (RoleBinding/members)", as parse_manifests() says it.
+std::string document_label(const DocNode& document, size_t number, std::string_view source) {
+  std::string label = source.empty() ? "" : std::string(source) + ": ";
+  label += "document " + std::to_string(number);
+  const std::string kind = scalar_at(document, "kind");
+  const std::string name = scalar_at(document.find("metadata").value_or(DocNode()), "name");
+  if (!kind.empty() || !name.empty()) {
+    label += " (" + kind + (kind.empty() || name.empty() ? "" : "/") + name + ")";
+  }
+  return label;
+}
+
+Status located(const Status& status, const std::string& label) {
+  const std::string& field = status.details();
+  return {status.code(), status.message(), field.empty() ? label : label + ": " + field};
+}
+
+void add(RbacObject object, RbacPolicy& policy) {
+  std::visit(
+      [&policy](auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, Role>) policy.roles.push_back(std::move(value));
+        if constexpr (std::is_same_v<T, ClusterRole>) {
+          policy.cluster_roles.push_back(std::move(value));
+        }
+        if constexpr (std::is_same_v<T, RoleBinding>) {
+          policy.role_bindings.push_back(std::move(value));
+        }
+        if constexpr (std::is_same_v<T, ClusterRoleBinding>) {
+          policy.cluster_role_bindings.push_back(std::move(value));
+        }
+      },
+      object);
+}
+
+Result<RbacPolicy> parse_documents(const std::string& text, std::string_view source) {
+  if (Status utf8 = check_utf8(text); !utf8.ok()) {
+    return Status(utf8.code(), utf8.message(),
+                  source.empty() ? utf8.details() : std::string(source) + ": " + utf8.details());
+  }
+  ALLOT_RETURN_IF_ERROR(check_yaml_shape(text, source));
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    std::string where(source);
+    if (!e.mark.is_null()) {
+      where += (where.empty() ? "" : ": ") + std::string("line ") +
+               std::to_string(e.mark.line + 1) + ", column " + std::to_string(e.mark.column + 1);
+    }
+    return invalid_argument("invalid YAML: " + e.msg, std::move(where));
+  }
+  RbacPolicy policy;
+  for (size_t i = 0; i < documents.size(); ++i) {
+    if (documents[i].IsNull()) continue;  // an empty document, e.g. after a trailing ---
+    const DocNode document(documents[i]);
+    Result<RbacObject> object = decode_rbac_document(document);
+    if (!object.ok()) return located(object.status(), document_label(document, i + 1, source));
+    add(std::move(object).value(), policy);
+  }
+  return policy;
+}
+
+}  // namespace
+
+Result<RbacPolicy> parse_rbac_manifests(std::string_view text, std::string_view source_name) {
+  try {
+    return parse_documents(std::string(text), source_name);
+  } catch (const std::exception& e) {
+    return Status(ErrorCode::kInternal, std::string("RBAC manifest parser failed: ") + e.what(),
+                  std::string(source_name));
+  }
+}
+
+}  // namespace allot

@@ -1,0 +1,77 @@
+#include "authz/builtin_roles.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "authz/resource_catalog.h"
+
+namespace allot {
+namespace {
+
+ClusterRole cluster_role(std::string_view name, std::vector<PolicyRule> rules) {
+  ClusterRole role;
+  role.meta.name = std::string(name);
+  role.meta.labels["allot.dev/builtin"] = "true";
+  role.rules = std::move(rules);
+  return role;
+}
+
+std::vector<std::string> reading() { return {"get", "list", "watch"}; }
+
+PolicyRule team_reading() {
+  return {
+      reading(), {std::string(kAllotApiGroup)}, {"workloads", "workloads/logs", "events"}, {}, {}};
+}
+
+ClusterRole team_admin() {
+  const std::vector<std::string> every = {
+      "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "cancel"};
+  return cluster_role(
+      kTeamAdmin, {{every,
+                    {std::string(kAllotApiGroup)},
+                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "events",
+                     "serviceaccounts"},
+                    {},
+                    {}},
+                   {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
+}
+
+template <typename T>
+void replace_by_name(std::vector<T>& objects, std::vector<T> builtins) {
+  std::erase_if(objects, [&](const T& object) {
+    return std::any_of(builtins.begin(), builtins.end(),
+                       [&](const T& builtin) { return builtin.meta.name == object.meta.name; });
+  });
+  objects.insert(objects.begin(), std::make_move_iterator(builtins.begin()),
+                 std::make_move_iterator(builtins.end()));
+}
+
+}  // namespace
+
+std::vector<ClusterRole> builtin_cluster_roles() {
+  return {
+      cluster_role(kClusterAdmin, {{{"*"}, {"*"}, {"*"}, {}, {}}, {{"*"}, {}, {}, {}, {"*"}}}),
+      team_admin(),
+      cluster_role(kTeamMember,
+                   {team_reading(),
+                    {{"create", "cancel"}, {std::string(kAllotApiGroup)}, {"workloads"}, {}, {}}}),
+      cluster_role(kTeamViewer, {team_reading()}),
+  };
+}
+
+std::vector<ClusterRoleBinding> builtin_cluster_role_bindings() {
+  ClusterRoleBinding admins;
+  admins.meta.name = std::string(kAdminsBinding);
+  admins.subjects = {{SubjectKind::kGroup, std::string(kAdminsGroup), {}}};
+  admins.role_ref = {RoleRefKind::kClusterRole, std::string(kClusterAdmin)};
+  return {admins};
+}
+
+RbacPolicy with_builtin_roles(RbacPolicy policy) {
+  replace_by_name(policy.cluster_roles, builtin_cluster_roles());
+  replace_by_name(policy.cluster_role_bindings, builtin_cluster_role_bindings());
+  return policy;
+}
+
+}  // namespace allot

@@ -1,0 +1,48 @@
+#include "authz/resource_catalog.h"
+
+#include <array>
+
+namespace allot {
+namespace {
+
+constexpr std::array kResources = {
+    ResourceInfo{"workloads", kAllotApiGroup, true},
+    ResourceInfo{"workloads/logs", kAllotApiGroup, true},
+    ResourceInfo{"workloads/exec", kAllotApiGroup, true},
+    ResourceInfo{"workloads/scale", kAllotApiGroup, true},
+    ResourceInfo{"events", kAllotApiGroup, true},
+    ResourceInfo{"serviceaccounts", kAllotApiGroup, true},
+    ResourceInfo{"roles", kRbacApiGroup, true},
+    ResourceInfo{"rolebindings", kRbacApiGroup, true},
+    ResourceInfo{"teams", kAllotApiGroup, false},
+    ResourceInfo{"cohorts", kAllotApiGroup, false},
+    ResourceInfo{"clusters", kAllotApiGroup, false},
+    ResourceInfo{"resourceflavors", kAllotApiGroup, false},
+    ResourceInfo{"nodepools", kAllotApiGroup, false},
+    ResourceInfo{"nodes", kAllotApiGroup, false},
+    ResourceInfo{"priorityclasses", kAllotApiGroup, false},
+    ResourceInfo{"clusterroles", kRbacApiGroup, false},
+    ResourceInfo{"clusterrolebindings", kRbacApiGroup, false},
+};
+
+constexpr std::array<std::string_view, 11> kVerbs = {
+    "get",    "list", "watch",    "create", "update", "patch", "delete", "deletecollection",
+    "cancel", "bind", "escalate",
+};
+
+}  // namespace
+
+std::span<const ResourceInfo> allot_resources() { return kResources; }
+
+std::string_view api_group_of(std::string_view resource) {
+  const std::string_view base = resource.substr(0, resource.find('/'));
+  if (base == "roles" || base == "clusterroles" || base == "rolebindings" ||
+      base == "clusterrolebindings") {
+    return kRbacApiGroup;
+  }
+  return kAllotApiGroup;
+}
+
+std::span<const std::string_view> allot_verbs() { return kVerbs; }
+
+}  // namespace allot

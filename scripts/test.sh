@@ -23,7 +23,7 @@ ctest --preset debug --output-on-failure -j2
 echo "== asan-ubsan: the unit, scenario, service, server and crash tests under AddressSanitizer"
 echo "   and UndefinedBehaviorSanitizer (tests/base model scheduler api store service server crash)"
 cmake --preset asan-ubsan
-cmake --build build/asan-ubsan -j"$(nproc)"
+cmake --build --preset asan-ubsan -j"$(nproc)"
 ctest --preset asan-ubsan -j2
 
 echo "== tsan: Clang's lock-discipline analysis, then the service, server and crash tests"

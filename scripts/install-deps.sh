@@ -18,8 +18,9 @@ packages=(
   # allotd's allocator (see src/app/CMakeLists.txt)
   libjemalloc-dev
   # style and static analysis; Clang with its sanitizer runtimes for the tsan
-  # preset (-Wthread-safety and ThreadSanitizer)
-  clang-format clang-tidy clang libclang-rt-14-dev
+  # preset (-Wthread-safety and ThreadSanitizer) and libFuzzer for the fuzz
+  # preset (tests/fuzz, scripts/fuzz.sh)
+  clang-format clang-tidy clang libclang-rt-14-dev libfuzzer-14-dev
   # scripts
   python3
   # the local executor: team accounts (useradd/groupadd), process tools

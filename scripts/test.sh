@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The test command: installs dependencies, builds the debug preset, runs every
-# test (ctest), builds the tsan preset (Clang, -Wthread-safety, ThreadSanitizer)
-# and runs the service, server and crash tests under it, then the format
-# check. Exits non-zero on any failure.
+# test (ctest), builds the asan-ubsan preset and runs the unit, scenario,
+# service, server and crash tests under AddressSanitizer and UBSan, builds the
+# tsan preset (Clang, -Wthread-safety, ThreadSanitizer) and runs the service,
+# server and crash tests under it, runs each fuzz target for 10 s (the fuzz
+# preset: libFuzzer under ASan and UBSan), then the format check. Exits
+# non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,11 +20,20 @@ cmake --build build/debug -j"$(nproc)"
 echo "== test (debug)"
 ctest --preset debug --output-on-failure -j2
 
+echo "== asan-ubsan: the unit, scenario, service, server and crash tests under AddressSanitizer"
+echo "   and UndefinedBehaviorSanitizer (tests/base model scheduler api store service server crash)"
+cmake --preset asan-ubsan
+cmake --build --preset asan-ubsan -j"$(nproc)"
+ctest --preset asan-ubsan -j2
+
 echo "== tsan: Clang's lock-discipline analysis, then the service, server and crash tests"
 echo "   under ThreadSanitizer (a race in the tests or in the allotd they run fails them)"
 cmake --preset tsan
 cmake --build build/tsan -j"$(nproc)"
 ctest --preset tsan -j2
+
+echo "== fuzz: each target of tests/fuzz for 10 s (libFuzzer under ASan and UBSan)"
+scripts/fuzz.sh 10
 
 echo "== format"
 scripts/check-format.sh

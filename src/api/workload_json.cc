@@ -5,7 +5,9 @@
 #include <exception>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "api/json_writer.h"
 #include "api/rfc3339.h"
@@ -130,6 +132,28 @@ void write_status(JsonWriter& out, const WorkloadStatus& status) {
   out.end_object();
 }
 
+// nlohmann's get<T>() casts a float to an integer type, which is undefined
+// beyond the type's range, and cuts a wider integer down: an integer is read
+// only from a JSON integer within T's range (for a list, each element).
+template <typename T>
+struct IsVector : std::false_type {};
+template <typename T>
+struct IsVector<std::vector<T>> : std::true_type {};
+
+template <typename T>
+bool fits(const json& value) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (value.is_number_unsigned()) return std::in_range<T>(value.get<uint64_t>());
+    return value.is_number_integer() && std::in_range<T>(value.get<int64_t>());
+  } else if constexpr (IsVector<T>::value) {
+    return !value.is_array() || std::all_of(value.begin(), value.end(), [](const json& item) {
+      return fits<typename T::value_type>(item);
+    });
+  } else {
+    return true;  // nlohmann checks the type of strings, booleans, maps and floats
+  }
+}
+
 // Decoding: every accessor checks the type and names the field. A reader
 // knows its parent and key (or index) and spells its path only for an error:
 // startup decodes every stored workload, and most reads succeed.
@@ -164,6 +188,7 @@ class Reader {
   template <typename T>
   Result<T> get(const char* key) const {
     ALLOT_ASSIGN_OR_RETURN(const Reader field, at(key));
+    if (!fits<T>(field.raw())) return field.error("wrong type");
     try {
       return field.raw().get<T>();
     } catch (const std::exception&) {
@@ -174,6 +199,7 @@ class Reader {
   Status get_to(const char* key, T& out) const {
     const json* child = find(key);
     if (child == nullptr) return {};
+    if (!fits<T>(*child)) return Reader(*child, this, key).error("wrong type");
     try {
       out = child->get<T>();
       return {};
@@ -220,7 +246,12 @@ Status decode_optional_time(const Reader& reader, const char* key, std::optional
 }
 
 Result<Duration> decode_seconds(const Reader& reader, const char* key) {
+  ALLOT_ASSIGN_OR_RETURN(const Reader field, reader.at(key));
   ALLOT_ASSIGN_OR_RETURN(const double seconds, reader.get<double>(key));
+  // Within a Duration, so that the cast is defined (NaN fails both tests).
+  if (!(seconds >= 0 && seconds <= static_cast<double>(Duration::max().ms() / 1000))) {
+    return field.error("out of range");
+  }
   return Duration::millis(static_cast<int64_t>(seconds * 1000.0 + 0.5));
 }
 

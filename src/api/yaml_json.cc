@@ -17,17 +17,23 @@ bool is_decimal(const std::string& text) {
   return std::regex_match(text, kDecimal);
 }
 
+// A number only when JSON writes it back as the same text. The scalar may be
+// a name, a label or an argument, never known here: "1.10" kept as 1.1 once
+// renamed a ResourceFlavor `1.10` to `1.1` in the stored policy, which then
+// no longer loaded (its teams named a flavor that did not exist).
+nlohmann::json number_or_text(nlohmann::json number, const std::string& text) {
+  if (number.dump() == text) return number;
+  return text;
+}
+
 nlohmann::json scalar_to_json(const YAML::Node& node) {
   const std::string& text = node.Scalar();
   if (node.Tag() != "?") return text;  // quoted or explicitly tagged: a string
   if (text == "true") return true;
   if (text == "false") return false;
   if (text == "null" || text == "~" || text.empty()) return nullptr;
-  if (is_integer(text)) return std::stoll(text);
-  if (is_decimal(text)) {
-    // Keep the digits the user wrote: "0.50" would become 0.5, which reads the same.
-    return std::stod(text);
-  }
+  if (is_integer(text)) return number_or_text(std::stoll(text), text);  // "-0" stays text
+  if (is_decimal(text)) return number_or_text(std::stod(text), text);   // "0.50" stays text
   return text;
 }
 

@@ -1,5 +1,6 @@
 #include "api/yaml_shape.h"
 
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -20,7 +21,20 @@ struct Refusal {
 
 class ShapeChecker final : public YAML::EventHandler {
  public:
-  void OnDocumentStart(const YAML::Mark& /*mark*/) override { depth_ = 0; }
+  explicit ShapeChecker(const std::string& text) : text_(text) {}
+
+  // yaml-cpp 0.7 leaves a token that cannot start a node (a ',' outside a
+  // flow collection) unread and reports an empty document before it, again
+  // and again: the loader would never return, and would add a document on
+  // each turn until memory ran out (jbeder/yaml-cpp#1040). A document that
+  // starts where the last one started is that loop.
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (last_start_ && last_start_->pos == mark.pos) {
+      throw Refusal{"invalid YAML: unexpected " + quoted_at(mark), mark};
+    }
+    last_start_ = mark;
+    depth_ = 0;
+  }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& /*mark*/, YAML::anchor_t /*anchor*/) override {}
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override {
@@ -40,12 +54,19 @@ class ShapeChecker final : public YAML::EventHandler {
   void OnMapEnd() override { --depth_; }
 
  private:
+  [[nodiscard]] std::string quoted_at(const YAML::Mark& mark) const {
+    const auto pos = static_cast<size_t>(mark.pos);
+    return mark.pos >= 0 && pos < text_.size() ? "'" + text_.substr(pos, 1) + "'" : "text";
+  }
+
   void enter(const YAML::Mark& mark) {
     if (++depth_ > kMaxYamlDepth) {
       throw Refusal{"YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels", mark};
     }
   }
 
+  const std::string& text_;
+  std::optional<YAML::Mark> last_start_;
   size_t depth_ = 0;
 };
 
@@ -62,7 +83,7 @@ std::string located(std::string_view source, const YAML::Mark& mark) {
 
 Status check_yaml_shape(const std::string& text, std::string_view source) {
   std::istringstream stream(text);
-  ShapeChecker checker;
+  ShapeChecker checker(text);
   try {
     YAML::Parser parser(stream);
     while (parser.HandleNextDocument(checker)) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <string>
 
 namespace allot {
 namespace {
@@ -17,6 +18,43 @@ int64_t unit_millis(std::string_view unit) {
 }
 
 bool is_number_char(char c) { return (c >= '0' && c <= '9') || c == '.'; }
+
+Status too_large(std::string_view text) {
+  return out_of_range("duration '" + std::string(text) + "' is too large");
+}
+
+// `number` ("90", "1.5", ".25") of a unit of `factor` ms, in ms. The whole
+// part is counted in integers, so that every duration up to Duration::max()
+// is exact (a double's 53 bits lost milliseconds beyond 285,000 years); only
+// the fraction, below one unit, goes through a double.
+Result<int64_t> component_millis(std::string_view number, int64_t factor, std::string_view text) {
+  const size_t dot = number.find('.');
+  const std::string_view whole = number.substr(0, dot);
+  const std::string_view fraction =
+      dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
+  if ((whole.empty() && fraction.empty()) || fraction.find('.') != std::string_view::npos) {
+    return invalid_argument("malformed number in duration '" + std::string(text) + "'");
+  }
+  int64_t units = 0;
+  if (!whole.empty()) {
+    const auto [end, error] = std::from_chars(whole.data(), whole.data() + whole.size(), units);
+    if (error == std::errc::result_out_of_range) return too_large(text);
+    if (error != std::errc() || end != whole.data() + whole.size()) {
+      return invalid_argument("malformed number in duration '" + std::string(text) + "'");
+    }
+  }
+  int64_t millis = 0;
+  if (__builtin_mul_overflow(units, factor, &millis)) return too_large(text);
+  if (!fraction.empty()) {
+    const std::string decimal = "0." + std::string(fraction);
+    double part = 0;
+    std::from_chars(decimal.data(), decimal.data() + decimal.size(), part);
+    if (__builtin_add_overflow(millis, std::llround(part * static_cast<double>(factor)), &millis)) {
+      return too_large(text);
+    }
+  }
+  return millis;
+}
 
 }  // namespace
 
@@ -45,22 +83,18 @@ Result<Duration> parse_duration(std::string_view text) {
   if (text.empty()) {
     return invalid_argument("empty duration; expected a value like 30s, 100ms or 2h");
   }
-  double total_ms = 0;
+  int64_t total_ms = 0;
   size_t pos = 0;
   bool bare_number = true;
   while (pos < text.size()) {
-    size_t start = pos;
+    const size_t start = pos;
     while (pos < text.size() && is_number_char(text[pos])) ++pos;
     if (start == pos) {
       return invalid_argument("malformed duration '" + std::string(text) +
                               "'; expected a value like 30s, 100ms or 2h");
     }
-    double number = 0;
-    auto [ptr, ec] = std::from_chars(text.data() + start, text.data() + pos, number);
-    if (ec != std::errc() || ptr != text.data() + pos) {
-      return invalid_argument("malformed number in duration '" + std::string(text) + "'");
-    }
-    size_t unit_start = pos;
+    const std::string_view number = text.substr(start, pos - start);
+    const size_t unit_start = pos;
     while (pos < text.size() && !is_number_char(text[pos])) ++pos;
     std::string_view unit = text.substr(unit_start, pos - unit_start);
     if (unit.empty()) {
@@ -70,17 +104,17 @@ Result<Duration> parse_duration(std::string_view text) {
       unit = "s";
     }
     bare_number = false;
-    int64_t factor = unit_millis(unit);
+    const int64_t factor = unit_millis(unit);
     if (factor == 0) {
       return invalid_argument("unknown unit '" + std::string(unit) + "' in duration '" +
                               std::string(text) + "'; use ms, s, m, h or d");
     }
-    total_ms += number * static_cast<double>(factor);
+    ALLOT_ASSIGN_OR_RETURN(const int64_t millis, component_millis(number, factor, text));
+    if (__builtin_add_overflow(total_ms, millis, &total_ms) || total_ms > Duration::max().ms()) {
+      return too_large(text);
+    }
   }
-  if (total_ms > static_cast<double>(Duration::max().ms())) {
-    return out_of_range("duration '" + std::string(text) + "' is too large");
-  }
-  return Duration::millis(std::llround(total_ms));
+  return Duration::millis(total_ms);
 }
 
 }  // namespace allot

@@ -120,6 +120,28 @@ TEST(WorkloadJson, MalformedDocumentsNameTheField) {
   EXPECT_FALSE(workload_from_json(nlohmann::json::array()).ok());
 }
 
+// Found by tests/fuzz (manifest_json, UBSan): nlohmann casts a float to an
+// integer type, undefined beyond the type's range, and cuts a wider integer
+// down; a stored record with 1e300 where an integer belongs (a damaged
+// database) was undefined behaviour instead of a named error.
+TEST(WorkloadJson, NumbersBeyondTheirFieldsRangeAreMalformed) {
+  const auto error_at = [](const char* pointer, const nlohmann::json& value) {
+    nlohmann::json json = workload_to_json(sample_document());
+    json[nlohmann::json::json_pointer(pointer)] = value;
+    return workload_from_json(json).status().details();
+  };
+  EXPECT_EQ(error_at("/metadata/uid", 1e300), "workload.metadata.uid");
+  EXPECT_EQ(error_at("/metadata/uid", -1), "workload.metadata.uid");
+  EXPECT_EQ(error_at("/spec/podSets/0/count", 1e300), "workload.spec.podSets[0].count");
+  EXPECT_EQ(error_at("/spec/podSets/0/count", int64_t{1} << 40), "workload.spec.podSets[0].count");
+  EXPECT_EQ(error_at("/status/restarts", -1e300), "workload.status.restarts");
+  EXPECT_EQ(error_at("/status/podSets/0/pods/0/gpus", nlohmann::json::array({1e300})),
+            "workload.status.podSets[0].pods[0].gpus");
+  EXPECT_EQ(error_at("/spec/maxRuntimeSeconds", 1e300), "workload.spec.maxRuntimeSeconds");
+  EXPECT_EQ(error_at("/spec/maxRuntimeSeconds", -1), "workload.spec.maxRuntimeSeconds");
+  EXPECT_EQ(error_at("/spec/maxRuntimeSeconds", 3600), "");
+}
+
 TEST(Rfc3339, FormatsAndParsesUtcWithMilliseconds) {
   const Timestamp at = Timestamp::from_millis(1'764'480'000'123);
   EXPECT_EQ(format_rfc3339(at), "2025-11-30T05:20:00.123Z");
@@ -160,6 +182,30 @@ TEST(YamlJson, KeepsQuotedScalarsAsStringsAndTypesPlainOnes) {
   EXPECT_EQ(json["f"], "500m");
   EXPECT_EQ(json["g"], nlohmann::json::parse(R"([1, "x"])"));
   EXPECT_EQ(json["h"], "1e5");
+}
+
+// Found by tests/fuzz (manifest_yaml): "1.10" was stored as the number 1.1
+// and read back as the name "1.1"; a policy with a ResourceFlavor `1.10` then
+// no longer loaded after a restart. Numbers JSON would write differently stay
+// text, as the user wrote them.
+TEST(YamlJson, KeepsTheTextOfNumbersJsonWouldWriteDifferently) {
+  const nlohmann::json json =
+      yaml_to_json(YAML::Load("{a: 1.10, b: -0, c: 0.50, d: 1.0, e: -3, f: 0.25}"));
+  EXPECT_EQ(json["a"], "1.10");
+  EXPECT_EQ(json["b"], "-0");
+  EXPECT_EQ(json["c"], "0.50");
+  EXPECT_EQ(json["d"], 1.0);
+  EXPECT_EQ(json["e"], -3);
+  EXPECT_EQ(json["f"], 0.25);
+
+  const Result<ParsedManifests> parsed = parse_manifests_with_documents(
+      "apiVersion: allot/v1\nkind: ResourceFlavor\nmetadata: {name: 1.10}\n"
+      "spec: {nodeLabels: {gpu.model: 1.10, zone: -0}}\n");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().to_string();
+  const Result<ManifestBundle> stored = parse_manifests(parsed->documents.at(0).json.dump());
+  ASSERT_TRUE(stored.ok()) << stored.status().to_string();
+  EXPECT_EQ(stored->policy, parsed->bundle.policy);
+  EXPECT_EQ(stored->policy.flavors.at(0).meta.name, "1.10");
 }
 
 TEST(JsonDiff, ListsChangedLeavesWithPaths) {

@@ -1,9 +1,11 @@
 // How parse_manifests() rejects input: every error names its document and
 // field path in details() and says why in message(), and no error leaves a
 // partial bundle behind.
+#include <cstdlib>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "api/manifest_parser.h"
 #include "manifest_fixtures.h"
@@ -364,6 +366,23 @@ TEST(ManifestErrors, YamlSyntaxErrorsGiveTheLineAndColumn) {
   EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
   EXPECT_EQ(status.details(), "teams.yaml: line 3, column 20");
   EXPECT_EQ(status.message(), "invalid YAML: illegal flow end");
+}
+
+// Found by tests/fuzz (yaml_shape, manifest_json): yaml-cpp 0.7 never ends a
+// document that starts with ',' (jbeder/yaml-cpp#1040); its loader added an
+// empty document per turn until memory ran out. A body of one comma hung a
+// request thread of allotd for good. Without the fix the alarm kills the child.
+TEST(ManifestErrorsDeathTest, AStrayCommaIsAnErrorNotAHang) {
+  for (const char* text : {",\n", "!a ,\n", "{\"kind\": \"Team\"}, {\"kind\": \"Cohort\"}\n"}) {
+    EXPECT_EXIT(
+        {
+          alarm(10);
+          const Status status = parse_error(text, "comma.yaml");
+          std::exit(status.message() == "invalid YAML: unexpected ','" ? 0 : 1);
+        },
+        testing::ExitedWithCode(0), "")
+        << text;
+  }
 }
 
 TEST(ManifestErrors, RepeatedKeysAreRejected) {

@@ -63,6 +63,17 @@ TEST(Duration, RejectsDurationsTooLargeToRepresent) {
   EXPECT_EQ(parse_duration("99999999999999999999d").status().code(), ErrorCode::kOutOfRange);
 }
 
+// Found by tests/fuzz (duration): the parts were summed in a double, which
+// holds whole milliseconds only up to 2^53 (about 285,000 years), so a longer
+// duration lost milliseconds and its text did not read back the same.
+TEST(Duration, LongDurationsAreExactToTheMillisecond) {
+  EXPECT_EQ(parse_ok("346654375925h26m39s872ms"),
+            Duration::hours(346'654'375'925) + Duration::millis(26 * 60'000 + 39'000 + 872));
+  EXPECT_EQ(parse_ok(Duration::max().to_string()), Duration::max());
+  const Duration past_max = Duration::max() + Duration::millis(1);
+  EXPECT_EQ(parse_duration(past_max.to_string()).status().code(), ErrorCode::kOutOfRange);
+}
+
 TEST(Duration, ToStringUsesTheLargestUnitsFirst) {
   EXPECT_EQ(Duration().to_string(), "0s");
   EXPECT_EQ(Duration::millis(250).to_string(), "250ms");

@@ -2,6 +2,8 @@
 // against the goals; `api` measures a real allotd through its REST API;
 // `connections` what idle and slow clients cost a real allotd's /healthz;
 // `mixed` many clients sending every kind of request to a real allotd;
+// `chaos` the same while allotd is killed with SIGKILL and nodes fail, with
+// the invariants checked after each restart;
 // `replay` runs a scenario through a running allotd in real time and compares
 // it with its simulation; `micro` runs the Google Benchmark microbenchmarks.
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/api_bench.h"
+#include "bench/chaos_bench.h"
 #include "bench/connections_bench.h"
 #include "bench/micro_bench.h"
 #include "bench/mixed_bench.h"
@@ -99,6 +102,23 @@ void add_mixed_flags(CLI::App& command, allot::bench::MixedConfig& c, std::strin
       ->check(CLI::Range(1, 4'096));
 }
 
+void add_chaos_flags(CLI::App& command, allot::bench::ChaosConfig& c, std::string& output) {
+  command.add_option("-o,--output", output, "json or table")->check(kOutputs);
+  command.add_option("--allotd", c.allotd, "the allotd binary (default: the one of this build)");
+  command.add_option("--clients", c.clients, "concurrent clients")->check(CLI::Range(1, 5'000));
+  command.add_option("--seconds", c.seconds, "seconds of load, over all rounds")
+      ->check(CLI::Range(1, 86'400));
+  command.add_option("--rounds", c.rounds, "rounds, each with a kill -9, a restart and a check")
+      ->check(CLI::Range(1, 1'000));
+  command.add_option("--timeout-s", c.timeout_s, "a request without an answer after it is unknown")
+      ->check(CLI::Range(1, 600));
+  command.add_option("--nodes", c.nodes, "nodes of 8 GPUs")->check(CLI::Range(1, 1'000));
+  command.add_option("--seed", c.seed, "seed of the kills, the node failures and the clients");
+  command.add_option("--allotd-threads", c.allotd_threads, "allotd --threads")
+      ->check(CLI::Range(1, 4'096));
+  command.add_flag("!--no-node-failures", c.fail_nodes, "keep every node healthy");
+}
+
 void add_replay_flags(CLI::App& command, allot::bench::ReplayConfig& c, std::string& output) {
   command.add_option("--scenario", c.scenario, "policy and Scenario file")->required();
   command.add_option("-o,--output", output, "table or json")->check(kOutputs);
@@ -146,6 +166,15 @@ int run_connections(const allot::bench::ConnectionsConfig& config, const std::st
                                             : allot::bench::connections_report_text(report);
   std::fputs(text.c_str(), stdout);
   return report.error.empty() ? 0 : 1;
+}
+
+// 1 when an invariant was violated or the run could not finish.
+int run_chaos(const allot::bench::ChaosConfig& config, const std::string& output) {
+  const allot::bench::ChaosReport report = allot::bench::run_chaos(config, stderr);
+  const std::string text = output == "json" ? allot::bench::chaos_report_json(report)
+                                            : allot::bench::chaos_report_text(report);
+  std::fputs(text.c_str(), stdout);
+  return report.passed() ? 0 : 1;
 }
 
 // As the allot CLI reports errors: 2 for what the user can fix, 1 otherwise.
@@ -197,6 +226,9 @@ int main(int argc, char** argv) {
   allot::bench::MixedConfig mixed;
   mixed.allotd = api.allotd;
   std::string mixed_output = "table";
+  allot::bench::ChaosConfig chaos;
+  chaos.allotd = api.allotd;
+  std::string chaos_output = "table";
   CLI::App* scale_command = app.add_subcommand("scale", "the scale test, against its goals");
   add_scale_flags(*scale_command, scale, scale_output);
   CLI::App* api_command = app.add_subcommand("api", "a real allotd through its REST API");
@@ -210,6 +242,9 @@ int main(int argc, char** argv) {
   CLI::App* mixed_command =
       app.add_subcommand("mixed", "many clients, every kind of request, real pods, for a time");
   add_mixed_flags(*mixed_command, mixed, mixed_output);
+  CLI::App* chaos_command = app.add_subcommand(
+      "chaos", "mixed load while allotd is killed with SIGKILL and nodes fail; invariants checked");
+  add_chaos_flags(*chaos_command, chaos, chaos_output);
   app.add_subcommand("micro", "Google Benchmark microbenchmarks (e.g. --benchmark_filter=quota)");
   try {
     app.parse(argc, argv);
@@ -221,5 +256,6 @@ int main(int argc, char** argv) {
   if (replay_command->parsed()) return run_replay(replay, replay_output);
   if (connections_command->parsed()) return run_connections(connections, connections_output);
   if (mixed_command->parsed()) return run_mixed(mixed, mixed_output);
+  if (chaos_command->parsed()) return run_chaos(chaos, chaos_output);
   return run_api(api, api_output);
 }

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "bench/http_load_client.h"
+#include "bench/load_cluster.h"
+#include "bench/load_op.h"
 #include "bench/percentile.h"
 #include "tools/allotd_child.h"
 
@@ -23,67 +25,7 @@ using std::chrono::milliseconds;
 
 constexpr milliseconds kStartLimit{60'000};
 constexpr milliseconds kStopLimit{120'000};
-constexpr int kTeams = 4;
-
-enum class Op : uint8_t { kSubmit, kGet, kList, kCancel, kDelete, kTop, kApply, kDrain, kUncordon };
-constexpr const char* kOpNames[] = {"submit", "get",   "list",  "cancel",  "delete",
-                                    "top",    "apply", "drain", "uncordon"};
-constexpr size_t kOpCount = std::size(kOpNames);
-
-// The op mix in percent, in the order of Op (uncordon follows each drain).
-constexpr int kMix[] = {30, 20, 15, 10, 10, 5, 5, 5};
-
-std::string policy_yaml(int32_t nodes, int first_team_nominal) {
-  std::string yaml = R"(apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: gpu}
----
-apiVersion: allot/v1
-kind: Cluster
-metadata: {name: local}
-spec: {backend: local, scheduling: {cycle: 1s}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {cluster: local, flavor: gpu, count: )" +
-                     std::to_string(nodes) + R"(, resources: {gpu: 8, cpu: 64, memory: 256Gi}}
----
-apiVersion: allot/v1
-kind: Cohort
-metadata: {name: org}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: batch}
-spec: {value: 100, preemptionGracePeriod: 0s}
-)";
-  const int32_t share = nodes * 8 / kTeams;
-  for (int t = 0; t < kTeams; ++t) {
-    const int nominal = t == 0 ? first_team_nominal : share;
-    yaml += "---\napiVersion: allot/v1\nkind: Team\nmetadata: {name: t" + std::to_string(t) +
-            "}\nspec:\n  cohort: org\n  quota: [{flavor: gpu, resources: {gpu: {nominal: " +
-            std::to_string(nominal) + "}}}]\n";
-  }
-  return yaml;
-}
-
-std::string workload_json(const std::string& name) {
-  return R"({"apiVersion":"allot/v1","kind":"Workload","metadata":{"name":")" + name +
-         R"("},"spec":{"priorityClass":"batch","podSets":[{"count":1,"resources":{"gpu":1}}],)"
-         R"("command":["sleep","20"]}})";
-}
-
-// The statuses the API documents for each request in a busy cluster.
-bool expected(Op op, int status) {
-  switch (op) {
-    case Op::kSubmit: return status == 201;
-    case Op::kGet: return status == 200 || status == 404;
-    case Op::kCancel: return status == 200 || status == 404 || status == 409;
-    case Op::kDelete: return status == 200 || status == 404 || status == 409;
-    default: return status == 200;
-  }
-}
+using Op = LoadOp;
 
 struct Sample {
   Op op;
@@ -104,46 +46,40 @@ class MixedClient {
   [[nodiscard]] const std::string& first_failure() const { return first_failure_; }
 
  private:
-  Op pick() {
-    int roll = static_cast<int>(rng_() % 100);
-    for (size_t i = 0; i < std::size(kMix); ++i) {
-      if (roll < kMix[i]) return static_cast<Op>(i);
-      roll -= kMix[i];
-    }
-    return Op::kSubmit;
-  }
-
   void step() {
-    Op op = pick();
+    Op op = pick_load_op(rng_);
     if ((op == Op::kGet || op == Op::kCancel || op == Op::kDelete) && mine_.empty()) {
       op = Op::kSubmit;
     }
     switch (op) {
       case Op::kSubmit: {
-        const std::string team = "t" + std::to_string(rng_() % kTeams);
+        const std::string team = "t" + std::to_string(rng_() % kLoadTeams);
         const std::string name = "c" + std::to_string(id_) + "-" + std::to_string(next_++);
-        if (send(op, "POST", path_of(team), workload_json(name)))
+        if (send(op, "POST", workloads_path(team), load_workload_json({.name = name})))
           mine_.push_back(team + "/" + name);
         return;
       }
-      case Op::kGet: send(op, "GET", path_of(any_mine())); return;
+      case Op::kGet: send(op, "GET", workloads_path(any_mine())); return;
       case Op::kList:
-        send(op, "GET", path_of("t" + std::to_string(rng_() % kTeams)) + "?limit=100");
+        send(op, "GET", workloads_path("t" + std::to_string(rng_() % kLoadTeams)) + "?limit=100");
         return;
-      case Op::kCancel: send(op, "POST", path_of(any_mine()) + "/cancel"); return;
+      case Op::kCancel: send(op, "POST", workloads_path(any_mine()) + "/cancel"); return;
       case Op::kDelete: {
         const size_t at = rng_() % mine_.size();
-        send(op, "DELETE", path_of(mine_[at]));
+        send(op, "DELETE", workloads_path(mine_[at]));
         mine_.erase(mine_.begin() + static_cast<std::ptrdiff_t>(at));
         return;
       }
       case Op::kTop: send(op, "GET", "/api/v1/top"); return;
       case Op::kApply:
-        send(op, "POST", "/api/v1/apply", policy_yaml(config_.nodes, rng_() % 2 == 0 ? 8 : 6),
+        send(op, "POST", "/api/v1/apply",
+             load_policy_yaml(
+                 {.nodes = config_.nodes, .first_team_nominal = rng_() % 2 == 0 ? 8 : 6}),
              "application/yaml");
         return;
       default: {
-        const std::string node = "/api/v1/nodes/pool-" + std::to_string(rng_() % config_.nodes);
+        const std::string node =
+            "/api/v1/nodes/" + load_node_name(static_cast<int32_t>(rng_() % config_.nodes));
         send(Op::kDrain, "POST", node + "/drain");
         send(Op::kUncordon, "POST", node + "/uncordon");
         return;
@@ -151,12 +87,6 @@ class MixedClient {
     }
   }
 
-  // "team/name" or "team" to its API path.
-  static std::string path_of(const std::string& key) {
-    const size_t slash = key.find('/');
-    if (slash == std::string::npos) return "/api/v1/namespaces/" + key + "/workloads";
-    return "/api/v1/namespaces/" + key.substr(0, slash) + "/workloads/" + key.substr(slash + 1);
-  }
   const std::string& any_mine() { return mine_[rng_() % mine_.size()]; }
 
   // True when the answer was the expected success (2xx).
@@ -166,7 +96,7 @@ class MixedClient {
     const HttpAnswer answer = http_.request(method, path, body.empty() ? "" : type, body);
     const auto ms = std::chrono::duration<float, std::milli>(SteadyClock::now() - start).count();
     const bool timeout = answer.status == 0 && answer.error.starts_with("timeout");
-    const bool error = !timeout && !expected(op, answer.status);
+    const bool error = !timeout && !expected_status(op, answer.status);
     samples_.push_back({op, ms, error, timeout});
     if ((error || timeout) && first_failure_.empty()) {
       first_failure_ =
@@ -205,7 +135,7 @@ OpFigures figures_of(const std::vector<const Sample*>& samples) {
 
 void summarise(const std::vector<std::unique_ptr<MixedClient>>& clients, MixedReport& report) {
   std::vector<const Sample*> all;
-  std::vector<std::vector<const Sample*>> by_op(kOpCount);
+  std::vector<std::vector<const Sample*>> by_op(kLoadOpCount);
   for (const auto& client : clients) {
     for (const Sample& sample : client->samples()) {
       all.push_back(&sample);
@@ -214,13 +144,15 @@ void summarise(const std::vector<std::unique_ptr<MixedClient>>& clients, MixedRe
     if (report.first_failure.empty()) report.first_failure = client->first_failure();
   }
   report.all = figures_of(all);
-  for (size_t i = 0; i < kOpCount; ++i) report.by_op[kOpNames[i]] = figures_of(by_op[i]);
+  for (size_t i = 0; i < kLoadOpCount; ++i) {
+    report.by_op[load_op_name(static_cast<Op>(i))] = figures_of(by_op[i]);
+  }
 }
 
 std::string drive(const MixedConfig& config, int port, MixedReport& report, std::FILE* log) {
   HttpLoadClient setup(port, 60);
   const HttpAnswer applied =
-      setup.post("/api/v1/apply", "application/yaml", policy_yaml(config.nodes, 8));
+      setup.post("/api/v1/apply", "application/yaml", load_policy_yaml({.nodes = config.nodes}));
   if (applied.status != 200) return "apply of the policy failed: " + applied.body + applied.error;
   std::vector<std::unique_ptr<MixedClient>> clients;
   for (int32_t i = 0; i < config.clients; ++i) {

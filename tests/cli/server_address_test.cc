@@ -68,6 +68,15 @@ TEST(ServerAddress, MalformedConfigFileIsAnError) {
   EXPECT_EQ(bad_url.status().details(), "/etc/allot.yaml: server");
 }
 
+// yaml-cpp 0.7's loader never returns on a stray ',' (jbeder/yaml-cpp#1040).
+TEST(ServerAddress, AConfigFileOfAStrayCommaIsAnErrorNotAHang) {
+  const Environment env = {{"ALLOT_CONFIG", "/etc/allot.yaml"}};
+  const Result<std::string> comma = resolve_server_address("", env, ",");
+  ASSERT_FALSE(comma.ok());
+  EXPECT_NE(comma.status().details().find("/etc/allot.yaml"), std::string::npos)
+      << comma.status().to_string();
+}
+
 TEST(ServerAddress, AFlagIgnoresABrokenConfigFile) {
   EXPECT_EQ(*resolve_server_address("h:1", kNoEnv, "server: [unclosed\n"), "http://h:1");
 }

@@ -174,6 +174,14 @@ TEST_F(WorkloadVerbs, SubmitRefusesOtherKindsBeforeSendingAnything) {
   EXPECT_TRUE(server_.requests().empty());
 }
 
+// yaml-cpp 0.7's loader never returns on a stray ',' (jbeder/yaml-cpp#1040).
+TEST_F(WorkloadVerbs, SubmitOfAStrayCommaIsAnErrorNotAHang) {
+  const CliOutcome outcome = allot({"submit", "-f", "-", "-n", "research"}, "{a: 1}, {b: 2}\n");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+  EXPECT_NE(outcome.err.find("error:"), std::string::npos) << outcome.err;
+  EXPECT_TRUE(server_.requests().empty());
+}
+
 TEST_F(WorkloadVerbs, SubmitNeedsANamespace) {
   const CliOutcome outcome = allot({"submit", "-f", "-"}, kTwoWorkloads);
   EXPECT_EQ(outcome.exit_code, 2);

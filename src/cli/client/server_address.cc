@@ -6,6 +6,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "api/yaml_shape.h"
+
 namespace allot::cli {
 namespace {
 
@@ -93,6 +95,8 @@ Result<std::string> normalize_server_url(std::string_view url, const std::string
 
 Result<std::optional<std::string>> server_from_config(const std::string& text,
                                                       const std::string& path) {
+  // yaml-cpp's loader may never return on some text (api/yaml_shape.h).
+  ALLOT_RETURN_IF_ERROR(check_yaml_shape(text, path));
   YAML::Node root;
   try {
     root = YAML::Load(text);

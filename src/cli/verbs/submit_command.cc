@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "api/yaml_shape.h"
 #include "cli/client/api_paths.h"
 #include "cli/client/json_fields.h"
 #include "cli/verbs/exit_codes.h"
@@ -61,6 +62,8 @@ Result<WorkloadToSubmit> to_submit(size_t index, const YAML::Node& document,
 
 Result<std::vector<WorkloadToSubmit>> workloads_in(const std::string& text, const std::string& path,
                                                    const std::string& namespace_flag) {
+  // yaml-cpp's loader may never return on some text (api/yaml_shape.h).
+  ALLOT_RETURN_IF_ERROR(check_yaml_shape(text, path));
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);

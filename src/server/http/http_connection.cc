@@ -22,7 +22,7 @@ namespace {
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
-using tcp = net::ip::tcp;
+using Tcp = net::ip::tcp;
 using PlainStream = beast::tcp_stream;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
@@ -41,11 +41,11 @@ bool is_parse_error(const beast::error_code& ec) {
          ec != http::error::end_of_stream && ec != http::error::partial_message;
 }
 
-PlainStream make_stream(tcp::socket socket, const ConnectionContext&, PlainStream*) {
+PlainStream make_stream(Tcp::socket socket, const ConnectionContext&, PlainStream*) {
   return PlainStream(std::move(socket));
 }
 
-TlsStream make_stream(tcp::socket socket, const ConnectionContext& context, TlsStream*) {
+TlsStream make_stream(Tcp::socket socket, const ConnectionContext& context, TlsStream*) {
   return TlsStream(std::move(socket), *context.tls);
 }
 
@@ -58,13 +58,13 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
  public:
-  Connection(tcp::socket socket, const ConnectionContext& context)
+  Connection(Tcp::socket socket, const ConnectionContext& context)
       : stream_(make_stream(std::move(socket), context, static_cast<Stream*>(nullptr))),
         idle_timer_(stream_.get_executor()),
         context_(context) {
     context_.open_connections.fetch_add(1);
     beast::error_code ec;
-    const tcp::endpoint peer = lowest().socket().remote_endpoint(ec);
+    const Tcp::endpoint peer = lowest().socket().remote_endpoint(ec);
     if (!ec) remote_address_ = peer.address().to_string();
   }
   ~Connection() { context_.open_connections.fetch_sub(1); }
@@ -115,7 +115,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
       if (ec) return;
       if (const std::shared_ptr<Connection> self = weak.lock()) self->close();
     });
-    lowest().socket().async_wait(tcp::socket::wait_read,
+    lowest().socket().async_wait(Tcp::socket::wait_read,
                                  [self = this->shared_from_this()](const beast::error_code& ec) {
                                    self->idle_timer_.cancel();
                                    if (ec) return self->close();
@@ -288,7 +288,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   void linger_then_close() {
     if constexpr (kTls) return close();  // no half-close under TLS
     beast::error_code ec;
-    lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
+    lowest().socket().shutdown(Tcp::socket::shutdown_send, ec);
     if (ec) return close();
     buffer_.clear();
     lowest().expires_after(kLingerTime);
@@ -308,7 +308,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   void close() {
     idle_timer_.cancel();
     beast::error_code ec;
-    lowest().socket().shutdown(tcp::socket::shutdown_both, ec);
+    lowest().socket().shutdown(Tcp::socket::shutdown_both, ec);
     lowest().close();
   }
 
@@ -328,7 +328,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
 
 }  // namespace
 
-void start_connection(tcp::socket socket, const ConnectionContext& context) {
+void start_connection(Tcp::socket socket, const ConnectionContext& context) {
   if (context.tls != nullptr) {
     std::make_shared<Connection<TlsStream>>(std::move(socket), context)->start();
   } else {

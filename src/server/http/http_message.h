@@ -18,7 +18,7 @@ namespace allot::server {
 
 struct CaseInsensitiveLess {
   bool operator()(std::string_view a, std::string_view b) const;
-  using is_transparent = void;
+  using is_transparent = void;  // NOLINT(readability-identifier-naming): the standard's name
 };
 
 using HttpHeaders = std::multimap<std::string, std::string, CaseInsensitiveLess>;

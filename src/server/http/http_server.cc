@@ -20,7 +20,7 @@ namespace allot::server {
 namespace {
 
 namespace net = boost::asio;
-using tcp = net::ip::tcp;
+using Tcp = net::ip::tcp;
 using SystemError = boost::system::error_code;
 
 // Accepting fails while the process is out of file descriptors (EMFILE):
@@ -62,13 +62,13 @@ struct HttpServer::Loop {
         service(std::move(svc)),
         workers(options.worker_threads),
         io(std::make_unique<net::io_context>(static_cast<int>(options.io_threads))),
-        acceptor(std::make_unique<tcp::acceptor>(*io)),
+        acceptor(std::make_unique<Tcp::acceptor>(*io)),
         accept_pause(std::make_unique<net::steady_timer>(*io)),
         context{options, service, workers, open_connections} {}
 
   void accept() {
     acceptor->async_accept(net::make_strand(*io),
-                           [this](const SystemError& ec, tcp::socket socket) {
+                           [this](const SystemError& ec, Tcp::socket socket) {
                              if (ec == net::error::operation_aborted || !acceptor->is_open())
                                return;
                              if (ec) {
@@ -82,7 +82,7 @@ struct HttpServer::Loop {
                              if (open_connections.load() >= options.max_connections) {
                                socket.close(ignored);
                              } else {
-                               socket.set_option(tcp::no_delay(true), ignored);
+                               socket.set_option(Tcp::no_delay(true), ignored);
                                start_connection(std::move(socket), context);
                              }
                              accept();
@@ -110,7 +110,7 @@ struct HttpServer::Loop {
   net::thread_pool workers;
   std::mutex mu;  // guards io against stop() while close_all() destroys it
   std::unique_ptr<net::io_context> io;
-  std::unique_ptr<tcp::acceptor> acceptor;
+  std::unique_ptr<Tcp::acceptor> acceptor;
   std::unique_ptr<net::steady_timer> accept_pause;
   std::unique_ptr<net::ssl::context> tls;
   ConnectionContext context;
@@ -135,14 +135,14 @@ Result<int> HttpServer::bind(const std::string& host, int port) {
                   "--listen");
   };
   SystemError ec;
-  tcp::resolver resolver(*loop_->io);
-  const tcp::resolver::results_type found =
-      resolver.resolve(host, std::to_string(port), tcp::resolver::passive, ec);
+  Tcp::resolver resolver(*loop_->io);
+  const Tcp::resolver::results_type found =
+      resolver.resolve(host, std::to_string(port), Tcp::resolver::passive, ec);
   if (ec || found.empty()) return unavailable(ec);
-  const tcp::endpoint endpoint = found.begin()->endpoint();
-  tcp::acceptor& acceptor = *loop_->acceptor;
+  const Tcp::endpoint endpoint = found.begin()->endpoint();
+  Tcp::acceptor& acceptor = *loop_->acceptor;
   acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor.set_option(Tcp::acceptor::reuse_address(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
   if (ec) {
@@ -150,7 +150,7 @@ Result<int> HttpServer::bind(const std::string& host, int port) {
     acceptor.close(ignored);
     return unavailable(ec);
   }
-  const tcp::endpoint bound = acceptor.local_endpoint(ec);
+  const Tcp::endpoint bound = acceptor.local_endpoint(ec);
   if (ec) return unavailable(ec);
   loop_->accept();
   return static_cast<int>(bound.port());

@@ -29,6 +29,8 @@ RateDecision RateLimiter::spend(Bucket& bucket) const {
 }
 
 void RateLimiter::drop_full_buckets(Instant now) {
+  if (last_sweep_ && now - *last_sweep_ < std::chrono::seconds(1)) return;
+  last_sweep_ = now;
   for (auto it = buckets_.begin(); it != buckets_.end();) {
     refill(it->second, now);
     it = it->second.tokens >= burst_ ? buckets_.erase(it) : std::next(it);

@@ -10,11 +10,14 @@
 // table is full, buckets that have refilled completely (clients quiet long
 // enough to be as good as new) are dropped first, and if none has, the
 // request is judged against a fresh bucket without being remembered, so
-// that a flood of new addresses cannot grow the table. Thread-safe.
+// that a flood of new addresses cannot grow the table. The sweep for full
+// buckets runs at most once a second, so that such a flood cannot make each
+// request walk the whole table either. Thread-safe.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -53,6 +56,7 @@ class RateLimiter {
   size_t max_keys_;
   mutable Mutex mu_;
   std::unordered_map<std::string, Bucket> buckets_ ALLOT_GUARDED_BY(mu_);
+  std::optional<Instant> last_sweep_ ALLOT_GUARDED_BY(mu_);
 };
 
 }  // namespace allot::server

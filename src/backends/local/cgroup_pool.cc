@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/local/cgroup_files.h"
 #include "backends/local/errno_status.h"
 #include "base/check.h"
 
@@ -18,27 +19,6 @@ namespace {
 
 constexpr int64_t kCpuPeriodUs = 100'000;
 constexpr int64_t kMinCpuQuotaUs = 1'000;
-
-bool read_file(const std::string& path, std::string& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  out.clear();
-  char buffer[4096];
-  ssize_t n = 0;
-  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) out.append(buffer, static_cast<size_t>(n));
-  ::close(fd);
-  return n == 0;
-}
-
-Status write_file(const std::string& path, const std::string& text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return errno_status("open " + path, errno);
-  const ssize_t written = ::write(fd, text.data(), text.size());
-  const int err = errno;
-  ::close(fd);
-  if (written != static_cast<ssize_t>(text.size())) return errno_status("write " + path, err);
-  return {};
-}
 
 bool has_word(const std::string& text, std::string_view word) {
   size_t start = 0;
@@ -55,14 +35,15 @@ bool has_word(const std::string& text, std::string_view word) {
 Status enable_controllers(const std::string& dir, bool with_pids) {
   std::string enabled;
   if (with_pids &&
-      !(read_file(dir + "/cgroup.subtree_control", enabled) && has_word(enabled, "pids"))) {
-    [[maybe_unused]] const Status pids = write_file(dir + "/cgroup.subtree_control", "+pids");
+      !(read_small_file(dir + "/cgroup.subtree_control", enabled) && has_word(enabled, "pids"))) {
+    [[maybe_unused]] const Status pids =
+        write_control_file(dir + "/cgroup.subtree_control", "+pids");
   }
-  if (read_file(dir + "/cgroup.subtree_control", enabled) && has_word(enabled, "cpu") &&
+  if (read_small_file(dir + "/cgroup.subtree_control", enabled) && has_word(enabled, "cpu") &&
       has_word(enabled, "memory")) {
     return {};
   }
-  return write_file(dir + "/cgroup.subtree_control", "+cpu +memory");
+  return write_control_file(dir + "/cgroup.subtree_control", "+cpu +memory");
 }
 
 std::string parent_of(const std::string& path) {
@@ -75,7 +56,7 @@ std::string parent_of(const std::string& path) {
 std::string prepare(const std::string& root, bool& has_pids) {
   const std::string parent = parent_of(root);
   std::string controllers;
-  if (!read_file(parent + "/cgroup.controllers", controllers)) {
+  if (!read_small_file(parent + "/cgroup.controllers", controllers)) {
     return parent + " is not a cgroup v2 folder (no cgroup.controllers)";
   }
   if (!has_word(controllers, "cpu") || !has_word(controllers, "memory")) {
@@ -129,25 +110,24 @@ Result<PodCgroups> CgroupPool::create(const std::string& name, const PodCgroupLi
   PodCgroups made{{dir}, {}};
   Status status;
   if (limits.resources.cpu_millis() > 0) {
-    status = write_file(dir + "/cpu.max", cpu_max(limits.resources.cpu_millis()));
+    status = write_control_file(dir + "/cpu.max", cpu_max(limits.resources.cpu_millis()));
   }
   if (status.ok() && limits.resources.memory_bytes() > 0) {
-    status = write_file(dir + "/memory.max", std::to_string(limits.resources.memory_bytes()));
+    status =
+        write_control_file(dir + "/memory.max", std::to_string(limits.resources.memory_bytes()));
   }
   if (status.ok() && limits.max_pids > 0) {
     status = has_pids_
-                 ? write_file(dir + "/pids.max", std::to_string(limits.max_pids))
+                 ? write_control_file(dir + "/pids.max", std::to_string(limits.max_pids))
                  : Status(ErrorCode::kFailedPrecondition,
                           "pids.max wanted but the pids controller is not offered in " + root_);
   }
-  const std::string procs = dir + "/cgroup.procs";
-  const int fd = status.ok() ? ::open(procs.c_str(), O_WRONLY | O_CLOEXEC) : -1;
-  if (status.ok() && fd < 0) status = errno_status("open " + procs, errno);
-  if (!status.ok()) {
+  Result<int> fd = status.ok() ? open_procs_file(dir) : Result<int>(status);
+  if (!fd.ok()) {
     discard(made);
-    return status;
+    return fd.status();
   }
-  made.procs_fds.push_back(fd);
+  made.procs_fds.push_back(*fd);
   return made;
 }
 

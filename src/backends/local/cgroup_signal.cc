@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/local/cgroup_files.h"
 #include "backends/local/errno_status.h"
 
 namespace allot::local {
@@ -18,27 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr auto kPollStep = std::chrono::milliseconds(2);
-
-bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
-
-bool read_text(const std::string& path, std::string& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  out.clear();
-  char buffer[4096];
-  ssize_t n = 0;
-  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) out.append(buffer, static_cast<size_t>(n));
-  ::close(fd);
-  return n == 0;
-}
-
-bool write_text(const std::string& path, const std::string& text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ::close(fd);
-  return written;
-}
 
 int signal_each(const std::vector<pid_t>& pids, int sig) {
   int signalled = 0;
@@ -51,13 +31,14 @@ int signal_each(const std::vector<pid_t>& pids, int sig) {
 // Freezes a v1 freezer cgroup, kills everything in it, thaws it.
 int kill_frozen(const std::string& dir, Clock::time_point deadline) {
   const std::string state_file = dir + "/freezer.state";
-  write_text(state_file, "FROZEN");
+  (void)write_control_file(state_file, "FROZEN");
   std::string state;
-  while (read_text(state_file, state) && !state.starts_with("FROZEN") && Clock::now() < deadline) {
+  while (read_small_file(state_file, state) && !state.starts_with("FROZEN") &&
+         Clock::now() < deadline) {
     std::this_thread::sleep_for(kPollStep);  // the kernel freezes asynchronously: poll, bounded
   }
   const int killed = signal_each(cgroup_pids(dir), SIGKILL);
-  write_text(state_file, "THAWED");
+  (void)write_control_file(state_file, "THAWED");
   return killed;
 }
 
@@ -77,7 +58,7 @@ int kill_until_empty(const std::string& dir, Clock::time_point deadline) {
 std::vector<pid_t> cgroup_pids(const std::string& dir) {
   std::vector<pid_t> pids;
   std::string text;
-  if (!read_text(dir + "/cgroup.procs", text)) return pids;
+  if (!read_small_file(dir + "/cgroup.procs", text)) return pids;
   const char* cursor = text.c_str();
   while (*cursor != '\0') {
     char* end = nullptr;
@@ -91,12 +72,13 @@ std::vector<pid_t> cgroup_pids(const std::string& dir) {
 }
 
 int signal_cgroup(const std::string& dir, int sig, Duration settle) {
-  if (!exists(dir)) return 0;
+  if (!file_exists(dir)) return 0;
   if (sig != SIGKILL) return signal_each(cgroup_pids(dir), sig);
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(settle.ms());
   const int listed = static_cast<int>(cgroup_pids(dir).size());
-  if (exists(dir + "/cgroup.kill") && write_text(dir + "/cgroup.kill", "1")) return listed;
-  const int frozen_kills = exists(dir + "/freezer.state") ? kill_frozen(dir, deadline) : 0;
+  if (file_exists(dir + "/cgroup.kill") && write_control_file(dir + "/cgroup.kill", "1").ok())
+    return listed;
+  const int frozen_kills = file_exists(dir + "/freezer.state") ? kill_frozen(dir, deadline) : 0;
   return frozen_kills + kill_until_empty(dir, deadline);
 }
 

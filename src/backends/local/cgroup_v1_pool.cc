@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/local/cgroup_files.h"
 #include "backends/local/errno_status.h"
 #include "base/check.h"
 
@@ -15,18 +16,6 @@ namespace allot::local {
 namespace {
 
 constexpr const char* kControllers[] = {"freezer", "pids", "devices"};
-
-bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
-
-Status write_file(const std::string& path, const std::string& text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return errno_status("open " + path, errno);
-  const ssize_t written = ::write(fd, text.data(), text.size());
-  const int err = errno;
-  ::close(fd);
-  if (written != static_cast<ssize_t>(text.size())) return errno_status("write " + path, err);
-  return {};
-}
 
 std::string parent_of(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -55,11 +44,11 @@ std::unique_ptr<CgroupV1Pool> CgroupV1Pool::open(const std::string& root) {
     std::string pool_dir = hierarchy;
     pool_dir += "/";
     pool_dir += base;
-    const bool is_v1 = exists(hierarchy + "/tasks");
+    const bool is_v1 = file_exists(hierarchy + "/tasks");
     const bool made = is_v1 && (::mkdir(pool_dir.c_str(), 0755) == 0 || errno == EEXIST);
     const int err = errno;
     const bool is_freezer = std::string_view(controller) == "freezer";
-    if (made && (!is_freezer || exists(pool_dir + "/freezer.state"))) {
+    if (made && (!is_freezer || file_exists(pool_dir + "/freezer.state"))) {
       found.push_back({controller, pool_dir});
     } else if (is_freezer) {
       freezer_problem = !is_v1  ? hierarchy + " is not a cgroup v1 freezer hierarchy"
@@ -89,7 +78,7 @@ bool CgroupV1Pool::has(std::string_view controller) const {
 Status CgroupV1Pool::configure(const Hierarchy& hierarchy, const std::string& dir,
                                const PodCgroupLimits& limits) const {
   if (hierarchy.controller == "pids" && limits.max_pids > 0) {
-    return write_file(dir + "/pids.max", std::to_string(limits.max_pids));
+    return write_control_file(dir + "/pids.max", std::to_string(limits.max_pids));
   }
   if (hierarchy.controller == "devices" && !limits.device_rules.empty()) {
     // One rule per write(): the kernel reads one rule from each.
@@ -134,14 +123,12 @@ Result<PodCgroups> CgroupV1Pool::create(const std::string& name, const PodCgroup
     }
     made.dirs.push_back(dir);
     Status status = configure(hierarchy, dir, limits);
-    const std::string procs = dir + "/cgroup.procs";
-    const int fd = status.ok() ? ::open(procs.c_str(), O_WRONLY | O_CLOEXEC) : -1;
-    if (status.ok() && fd < 0) status = errno_status("open " + procs, errno);
-    if (!status.ok()) {
+    Result<int> fd = status.ok() ? open_procs_file(dir) : Result<int>(status);
+    if (!fd.ok()) {
       discard(made);
-      return status;
+      return fd.status();
     }
-    made.procs_fds.push_back(fd);
+    made.procs_fds.push_back(*fd);
   }
   return made;
 }

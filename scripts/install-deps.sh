@@ -13,6 +13,9 @@ packages=(
   # libraries
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libsqlite3-dev sqlite3 libssl-dev libcpp-httplib-dev
+  # the PostgreSQL store: libpq, and the server the tests start on a socket
+  # of their own (scripts/postgres.sh)
+  libpq-dev postgresql
   # allotd's HTTP server: Boost.Beast/Asio (headers) and Boost.URL
   libboost1.81-dev libboost-url1.81-dev
   # allotd's allocator (see src/app/CMakeLists.txt)

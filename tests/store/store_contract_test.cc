@@ -1,5 +1,8 @@
 // The Store contract (store.h), one suite run against every implementation:
-// MemoryStore and SqliteStore (a real file in a fresh directory per test).
+// MemoryStore and SqliteStore (a real file in a fresh directory per test) in
+// store_test, PostgresStore (a fresh database per test) in postgres_store_test.
+#include "store/store_contract.h"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -15,8 +18,6 @@
 #include <gtest/gtest.h>
 
 #include "model/ids.h"
-#include "store/memory_store.h"
-#include "store/sqlite/sqlite_store.h"
 #include "store/store_records.h"
 #include "store/temp_directory.h"
 
@@ -27,70 +28,8 @@ using store_test::append_events;
 using store_test::event_record;
 using store_test::put_objects;
 using store_test::put_workloads;
+using store_test::StoreContract;
 using store_test::workload_record;
-
-struct StoreFactory {
-  std::string name;
-  std::function<Result<std::unique_ptr<Store>>(const std::string& file)> open;
-};
-
-// Names the store in test listings, instead of gtest's dump of the bytes.
-void PrintTo(const StoreFactory& factory, std::ostream* out) { *out << factory.name; }
-
-Result<std::unique_ptr<Store>> open_memory(const std::string& /*file*/) {
-  return std::unique_ptr<Store>(std::make_unique<MemoryStore>());
-}
-
-Result<std::unique_ptr<Store>> open_sqlite(const std::string& file) {
-  ALLOT_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store, SqliteStore::open(file));
-  return std::unique_ptr<Store>(std::move(store));
-}
-
-class StoreContract : public ::testing::TestWithParam<StoreFactory> {
- protected:
-  void SetUp() override {
-    Result<std::unique_ptr<Store>> opened = GetParam().open(directory_.file("allot.db"));
-    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
-    store_ = std::move(opened).value();
-  }
-
-  Store& store() { return *store_; }
-
-  StoredState load() {
-    Result<StoredState> state = store_->load();
-    EXPECT_TRUE(state.ok()) << state.status().to_string();
-    return state.ok() ? std::move(state).value() : StoredState();
-  }
-
-  std::vector<EventRecord> events(WorkloadId workload_id, uint64_t after = 0) {
-    Result<std::vector<EventRecord>> events = store_->events(workload_id, after);
-    EXPECT_TRUE(events.ok()) << events.status().to_string();
-    return events.ok() ? std::move(events).value() : std::vector<EventRecord>();
-  }
-
-  void commit_ok(WriteBatch batch) {
-    Status status = store_->commit(std::move(batch));
-    ASSERT_TRUE(status.ok()) << status.to_string();
-  }
-
-  static std::vector<WorkloadId> ids(const StoredState& state) {
-    std::vector<WorkloadId> ids;
-    ids.reserve(state.workloads.size());
-    for (const WorkloadRecord& workload : state.workloads) ids.push_back(workload.id);
-    return ids;
-  }
-
-  static std::vector<std::string> reasons(const std::vector<EventRecord>& events) {
-    std::vector<std::string> reasons;
-    reasons.reserve(events.size());
-    for (const EventRecord& event : events) reasons.push_back(event.reason);
-    return reasons;
-  }
-
- private:
-  store_test::TempDirectory directory_;  // outlives the store
-  std::unique_ptr<Store> store_;
-};
 
 TEST_P(StoreContract, EmptyStoreLoadsNothing) {
   const StoredState state = load();
@@ -347,13 +286,6 @@ TEST_P(StoreContract, ConcurrentCommitsAreAllVisibleWithUniqueSequences) {
   }
   EXPECT_EQ(sequences.size(), kThreads * kBatches);
 }
-
-INSTANTIATE_TEST_SUITE_P(AllStores, StoreContract,
-                         ::testing::Values(StoreFactory{"Memory", open_memory},
-                                           StoreFactory{"Sqlite", open_sqlite}),
-                         [](const ::testing::TestParamInfo<StoreFactory>& param) {
-                           return param.param.name;
-                         });
 
 }  // namespace
 }  // namespace allot

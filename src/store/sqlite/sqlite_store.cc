@@ -99,17 +99,11 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
 SqliteStore::SqliteStore(SqliteBatchWriter writer, SqliteStateReader reader)
     : reader_(std::move(reader)),
       writer_(std::move(writer)),
-      writer_thread_([this] { run_writer(); }) {}
+      committer_([this](const std::vector<GroupCommitter::Pending*>& group) {
+        return commit_group(group);
+      }) {}
 
-SqliteStore::~SqliteStore() {
-  {
-    std::lock_guard lock(queue_mutex_);
-    stopping_ = true;
-    paused_ = false;
-  }
-  queue_changed_.notify_all();
-  writer_thread_.join();
-}
+SqliteStore::~SqliteStore() = default;
 
 Result<StoredState> SqliteStore::load() {
   std::lock_guard lock(reader_mutex_);
@@ -124,89 +118,36 @@ Result<std::vector<EventRecord>> SqliteStore::events(WorkloadId workload_id, uin
 Status SqliteStore::commit(WriteBatch batch) {
   ALLOT_RETURN_IF_ERROR(validate_batch(batch));
   if (batch.empty()) return {};
-  PendingCommit pending{std::move(batch), Status(), {}};
-  std::future<void> done = pending.done.get_future();
-  {
-    std::lock_guard lock(queue_mutex_);
-    if (stopping_) return Status(ErrorCode::kUnavailable, "the store is closing");
-    queue_.push_back(&pending);
-    // Under the lock: once it is released, the store may be closing.
-    queue_changed_.notify_all();
-  }
-  done.wait();
-  return std::move(pending.status);
+  return committer_.commit(std::move(batch));
 }
 
-void SqliteStore::run_writer() {
-  std::unique_lock lock(queue_mutex_);
-  for (;;) {
-    queue_changed_.wait(lock, [this] { return stopping_ || (!paused_ && !queue_.empty()); });
-    if (queue_.empty()) return;  // stopping, and everything is committed
-    const std::vector<PendingCommit*> group(queue_.begin(), queue_.end());
-    queue_.clear();
-    lock.unlock();
-    const bool committed = commit_group(group);
-    lock.lock();
-    if (committed) ++transactions_committed_;
-    lock.unlock();
-    for (PendingCommit* pending : group) std::promise<void>(std::move(pending->done)).set_value();
-    lock.lock();
-  }
-}
-
-bool SqliteStore::commit_group(const std::vector<PendingCommit*>& group) {
+bool SqliteStore::commit_group(const std::vector<GroupCommitter::Pending*>& group) {
   if (Status begun = writer_.begin(); !begun.ok()) {
-    fail_group(group, "the store could not start a transaction", begun);
+    GroupCommitter::fail_group(group, "the store could not start a transaction", begun);
     return false;
   }
-  for (PendingCommit* pending : group) {
+  for (GroupCommitter::Pending* pending : group) {
     pending->status = writer_.apply(pending->batch);
     if (!writer_.in_transaction()) {
       // SQLite rolled back everything itself (I/O error, full disk).
-      fail_group(group, "the store lost its transaction", pending->status);
+      GroupCommitter::fail_group(group, "the store lost its transaction", pending->status);
       return false;
     }
   }
   if (Status committed = writer_.commit(); !committed.ok()) {
     writer_.rollback();
-    fail_group(group, "the store could not commit", committed);
+    GroupCommitter::fail_group(group, "the store could not commit", committed);
     return false;
   }
   return true;
 }
 
-void SqliteStore::fail_group(const std::vector<PendingCommit*>& group, const std::string& why,
-                             const Status& cause) {
-  const Status failure(ErrorCode::kUnavailable,
-                       why + "; no batch of this transaction was stored: " + cause.message(),
-                       cause.details());
-  // A batch that failed on its own keeps its own, more precise error.
-  for (PendingCommit* pending : group) {
-    if (pending->status.ok()) pending->status = failure;
-  }
-}
+uint64_t SqliteStore::transactions_committed() const { return committer_.transactions_committed(); }
 
-uint64_t SqliteStore::transactions_committed() const {
-  std::lock_guard lock(queue_mutex_);
-  return transactions_committed_;
-}
+void SqliteStore::pause_writer() { committer_.pause(); }
 
-void SqliteStore::pause_writer() {
-  std::lock_guard lock(queue_mutex_);
-  paused_ = true;
-}
+void SqliteStore::resume_writer() { committer_.resume(); }
 
-void SqliteStore::resume_writer() {
-  {
-    std::lock_guard lock(queue_mutex_);
-    paused_ = false;
-  }
-  queue_changed_.notify_all();
-}
-
-void SqliteStore::wait_until_queued(size_t count) {
-  std::unique_lock lock(queue_mutex_);
-  queue_changed_.wait(lock, [this, count] { return queue_.size() >= count; });
-}
+void SqliteStore::wait_until_queued(size_t count) { committer_.wait_until_queued(count); }
 
 }  // namespace allot

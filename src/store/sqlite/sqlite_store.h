@@ -7,13 +7,12 @@
 //   database or an unreadable path is an error, never an abort.
 // - Durability: synchronous=FULL, so a COMMIT fsyncs the WAL before commit()
 //   returns.
-// - Group commit: commit() queues its batch and waits. One writer thread takes
-//   every queued batch and runs them in one transaction (BEGIN IMMEDIATE ...
-//   COMMIT), each inside its own SAVEPOINT: a failing batch is rolled back
-//   alone and only its caller sees its error. Callers are woken after COMMIT
-//   returned, each through its own promise: no herd of callers on one mutex. When the transaction
-//   cannot start or COMMIT fails, every batch of it that had not failed on its own fails with
-//   kUnavailable.
+// - Group commit (store/group_committer.h): commit() queues its batch and
+//   waits. One writer thread takes every queued batch and runs them in one transaction (BEGIN
+//   IMMEDIATE ... COMMIT), each inside its own SAVEPOINT: a failing batch is rolled back alone and
+//   only its caller sees its error. Callers are woken after COMMIT returned, each through its own
+//   promise: no herd of callers on one mutex. When the transaction cannot start or COMMIT fails,
+//   every batch of it that had not failed on its own fails with kUnavailable.
 // - Reads (load, events) go through a second connection and see committed
 //   data only; in WAL mode they do not wait for the writer.
 // - The destructor commits what is queued and joins the writer; callers
@@ -22,20 +21,17 @@
 // Thread-safe.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/result.h"
 #include "base/status.h"
 #include "model/ids.h"
+#include "store/group_committer.h"
 #include "store/sqlite/sqlite_batch_writer.h"
 #include "store/sqlite/sqlite_state_reader.h"
 #include "store/store.h"
@@ -75,37 +71,18 @@ class SqliteStore final : public Store {
   void wait_until_queued(size_t count);
 
  private:
-  // Lives on its caller's stack until `done` is set. The writer moves the
-  // promise out before setting it: the caller may return (destroying this)
-  // as soon as it is set.
-  struct PendingCommit {
-    WriteBatch batch;
-    Status status;
-    std::promise<void> done;
-  };
-
   SqliteStore(SqliteBatchWriter writer, SqliteStateReader reader);
 
-  void run_writer();
   // Runs one transaction for `group` and sets each batch's status; true when
-  // it committed.
-  bool commit_group(const std::vector<PendingCommit*>& group);
-  static void fail_group(const std::vector<PendingCommit*>& group, const std::string& why,
-                         const Status& cause);
+  // it committed. On the committer's writer thread only.
+  bool commit_group(const std::vector<GroupCommitter::Pending*>& group);
 
   std::mutex reader_mutex_;
   SqliteStateReader reader_;  // guarded by reader_mutex_
 
-  SqliteBatchWriter writer_;  // the writer thread's only
+  SqliteBatchWriter writer_;  // the committer's writer thread's only
 
-  mutable std::mutex queue_mutex_;         // guards everything below but the thread
-  std::condition_variable queue_changed_;  // a batch was queued, or pause/stop changed
-  std::deque<PendingCommit*> queue_;       // owned by the callers waiting in commit()
-  uint64_t transactions_committed_ = 0;
-  bool paused_ = false;
-  bool stopping_ = false;
-
-  std::thread writer_thread_;  // last: starts once everything above exists
+  GroupCommitter committer_;  // last: its thread uses writer_
 };
 
 }  // namespace allot

@@ -1,0 +1,80 @@
+// GroupCommitter: the group commit that the database stores share. commit()
+// queues a batch and waits; one writer thread takes every batch queued at
+// that moment and hands them, as one group, to the store's `WriteGroup`,
+// which runs them in one transaction and sets each batch's own status.
+//
+// Contract:
+// - commit() returns the status the WriteGroup set for that batch, after the
+//   group's transaction ended. Callers are woken each through their own
+//   promise (no herd on one mutex), in queue order.
+// - Groups run one at a time, in the order their batches were queued.
+// - The destructor lets the writer take what is queued, then joins it;
+//   commit() calls that start after the destructor began fail with
+//   kUnavailable. REQUIRES: the WriteGroup stays valid until the destructor
+//   returned (declare the committer after what the WriteGroup uses).
+// - pause()/resume()/wait_until_queued() let tests queue batches without
+//   depending on timing.
+// Thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/status.h"
+#include "store/store.h"
+
+namespace allot {
+
+class GroupCommitter {
+ public:
+  // Lives on its caller's stack until the group's transaction ended.
+  struct Pending {
+    WriteBatch batch;
+    Status status;  // set by the WriteGroup
+    std::promise<void> done;
+  };
+  // Runs one transaction for the group and sets each Pending's status; returns
+  // true when the transaction committed.
+  using WriteGroup = std::function<bool(const std::vector<Pending*>& group)>;
+
+  explicit GroupCommitter(WriteGroup write_group);
+  ~GroupCommitter();
+  GroupCommitter(const GroupCommitter&) = delete;
+  GroupCommitter& operator=(const GroupCommitter&) = delete;
+
+  Status commit(WriteBatch batch);
+
+  // Transactions committed so far (groups whose WriteGroup returned true).
+  [[nodiscard]] uint64_t transactions_committed() const;
+
+  void pause();
+  void resume();
+  void wait_until_queued(size_t count);
+
+  // Gives every batch of `group` that has not failed on its own the
+  // kUnavailable error "WHY; no batch of this transaction was stored: CAUSE".
+  static void fail_group(const std::vector<Pending*>& group, const std::string& why,
+                         const Status& cause);
+
+ private:
+  void run_writer();
+
+  WriteGroup write_group_;
+  mutable std::mutex mutex_;         // guards everything below but the thread
+  std::condition_variable changed_;  // a batch was queued, or pause/stop changed
+  std::deque<Pending*> queue_;       // owned by the callers waiting in commit()
+  uint64_t transactions_committed_ = 0;
+  bool paused_ = false;
+  bool stopping_ = false;
+  std::thread writer_;  // last: starts once everything above exists
+};
+
+}  // namespace allot

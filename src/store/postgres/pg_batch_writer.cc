@@ -1,0 +1,131 @@
+#include "store/postgres/pg_batch_writer.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "model/ids.h"
+#include "store/batch_rules.h"
+
+namespace allot {
+namespace {
+
+// An upsert on the id: a (namespace, name) that belongs to another id stays a
+// unique violation (kAlreadyExists), never a replacement.
+constexpr std::string_view kPutWorkload =
+    "INSERT INTO allot_workloads (id, namespace, name, team, phase, document) "
+    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET "
+    "namespace = excluded.namespace, name = excluded.name, team = excluded.team, "
+    "phase = excluded.phase, document = excluded.document";
+
+constexpr std::string_view kPutObject =
+    "INSERT INTO allot_objects (kind, name, document) VALUES ($1, $2, $3) "
+    "ON CONFLICT (kind, name) DO UPDATE SET document = excluded.document";
+
+constexpr std::string_view kAppendEvent =
+    "INSERT INTO allot_events (workload_id, at_ms, type, reason, message) "
+    "VALUES ($1, $2, $3, $4, $5)";
+
+// Ids are in 1..INT64_MAX (validate_batch), so the cast keeps them.
+int64_t as_sql(WorkloadId id) { return static_cast<int64_t>(id.value()); }
+
+}  // namespace
+
+Status PgBatchWriter::begin() {
+  ALLOT_RETURN_IF_ERROR(db_.reset_if_broken());
+  Status begun = db_.execute("BEGIN");
+  if (!begun.ok() && db_.broken()) {
+    // The session was ended (a restarted server, a terminated backend):
+    // nothing was written yet, so one new connection is tried.
+    ALLOT_RETURN_IF_ERROR(db_.reset_if_broken());
+    begun = db_.execute("BEGIN");
+  }
+  ALLOT_RETURN_IF_ERROR(begun);
+  Status checked = check_term();
+  if (!checked.ok()) rollback();
+  return checked;
+}
+
+Status PgBatchWriter::check_term() {
+  ALLOT_ASSIGN_OR_RETURN(PgResult result,
+                         db_.query("SELECT term FROM allot_leader WHERE id = 1 FOR SHARE"));
+  if (result.rows() != 1) return Status(ErrorCode::kInternal, "the store has no allot_leader row");
+  ALLOT_ASSIGN_OR_RETURN(int64_t term, result.int64(0, 0));
+  if (term == term_) return {};
+  return failed_precondition(
+      "this allotd is no longer the leader: another instance took over (term " +
+      std::to_string(term) + ", this one's " + std::to_string(term_) + ")");
+}
+
+Status PgBatchWriter::commit() { return db_.execute("COMMIT"); }
+
+void PgBatchWriter::rollback() { (void)db_.execute("ROLLBACK"); }
+
+Status PgBatchWriter::apply(const WriteBatch& batch) {
+  ALLOT_RETURN_IF_ERROR(db_.execute("SAVEPOINT batch"));
+  Status status = apply_parts(batch);
+  if (status.ok()) return db_.execute("RELEASE SAVEPOINT batch");
+  // Undo this batch only; the transaction stays usable for the others.
+  Status undone = db_.execute("ROLLBACK TO SAVEPOINT batch");
+  if (undone.ok()) undone = db_.execute("RELEASE SAVEPOINT batch");
+  if (!undone.ok()) return undone;
+  return status;
+}
+
+Status PgBatchWriter::apply_parts(const WriteBatch& batch) {
+  for (const ObjectKey& key : batch.delete_objects) {
+    ALLOT_RETURN_IF_ERROR(db_.query("DELETE FROM allot_objects WHERE kind = $1 AND name = $2",
+                                    PgParams().text(key.kind).text(key.name))
+                              .status());
+  }
+  for (const ObjectRecord& object : batch.put_objects) {
+    ALLOT_RETURN_IF_ERROR(
+        db_.query(kPutObject, PgParams().text(object.kind).text(object.name).bytes(object.document))
+            .status());
+  }
+  for (WorkloadId id : batch.delete_workloads) {
+    ALLOT_RETURN_IF_ERROR(
+        db_.query("DELETE FROM allot_events WHERE workload_id = $1", PgParams().int64(as_sql(id)))
+            .status());
+    ALLOT_RETURN_IF_ERROR(
+        db_.query("DELETE FROM allot_workloads WHERE id = $1", PgParams().int64(as_sql(id)))
+            .status());
+  }
+  ALLOT_RETURN_IF_ERROR(put_workloads(batch));
+  for (const EventRecord& event : batch.events) {
+    PgParams params;
+    params.int64(as_sql(event.workload_id))
+        .int64(event.at_ms)
+        .text(event.type)
+        .bytes(event.reason)
+        .bytes(event.message);
+    ALLOT_RETURN_IF_ERROR(db_.query(kAppendEvent, params).status());
+  }
+  return {};
+}
+
+Status PgBatchWriter::put_workloads(const WriteBatch& batch) {
+  std::optional<WorkloadId> max_id;
+  for (const WorkloadRecord& workload : batch.put_workloads) {
+    PgParams params;
+    params.int64(as_sql(workload.id))
+        .text(workload.namespace_name)
+        .text(workload.name)
+        .text(workload.team)
+        .text(workload_phase_name(workload.phase))
+        .bytes(workload.document);
+    const Status status = db_.query(kPutWorkload, params).status();
+    // The id is the conflict target, so the only key left to violate is the name.
+    if (status.code() == ErrorCode::kAlreadyExists) return workload_name_taken(workload);
+    ALLOT_RETURN_IF_ERROR(status);
+    if (!max_id || *max_id < workload.id) max_id = workload.id;
+  }
+  if (!max_id) return {};
+  return db_
+      .query("UPDATE allot_meta SET value = greatest(value, $1) WHERE key = 'max_workload_id'",
+             PgParams().int64(as_sql(*max_id)))
+      .status();
+}
+
+}  // namespace allot

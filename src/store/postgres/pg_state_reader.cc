@@ -1,0 +1,122 @@
+#include "store/postgres/pg_state_reader.h"
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace allot {
+
+namespace {
+
+// Runs a read; when it failed because the session had ended (a restarted
+// server, a terminated backend), reconnects and runs it once more.
+template <typename Read>
+auto with_one_reconnect(PgConnection& db, Read read) -> decltype(read()) {
+  ALLOT_RETURN_IF_ERROR(db.reset_if_broken());
+  auto result = read();
+  if (result.ok() || !db.broken()) return result;
+  ALLOT_RETURN_IF_ERROR(db.reset_if_broken());
+  return read();
+}
+
+}  // namespace
+
+Result<StoredState> PgStateReader::load() {
+  return with_one_reconnect(db_, [this] { return load_once(); });
+}
+
+Result<StoredState> PgStateReader::load_once() {
+  ALLOT_RETURN_IF_ERROR(db_.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+  StoredState state;
+  Status status = read_state(state);
+  // A read-only transaction has nothing to undo: COMMIT just ends it.
+  Status ended = db_.execute(status.ok() ? "COMMIT" : "ROLLBACK");
+  if (status.ok()) status = ended;
+  if (!status.ok()) return status;
+  return state;
+}
+
+Status PgStateReader::read_state(StoredState& state) {
+  ALLOT_ASSIGN_OR_RETURN(
+      PgResult objects,
+      db_.query("SELECT kind, name, document FROM allot_objects ORDER BY kind, name"));
+  state.objects.reserve(static_cast<size_t>(objects.rows()));
+  for (int row = 0; row < objects.rows(); ++row) {
+    state.objects.push_back({objects.bytes(row, 0), objects.bytes(row, 1), objects.bytes(row, 2)});
+  }
+  ALLOT_RETURN_IF_ERROR(read_workloads(state.workloads));
+  ALLOT_ASSIGN_OR_RETURN(PgResult meta,
+                         db_.query("SELECT value FROM allot_meta WHERE key = 'max_workload_id'"));
+  if (meta.rows() != 1) return Status(ErrorCode::kInternal, "the store has no max_workload_id row");
+  ALLOT_ASSIGN_OR_RETURN(int64_t max_value, meta.int64(0, 0));
+  if (max_value < 0) {
+    return Status(ErrorCode::kInternal, "the store's max_workload_id is negative",
+                  std::to_string(max_value));
+  }
+  if (max_value > 0) state.max_workload_id = WorkloadId(static_cast<uint64_t>(max_value));
+  return {};
+}
+
+Status PgStateReader::read_workloads(std::vector<WorkloadRecord>& workloads) {
+  ALLOT_ASSIGN_OR_RETURN(
+      PgResult rows,
+      db_.query("SELECT id, namespace, name, team, phase, document FROM allot_workloads "
+                "ORDER BY id"));
+  workloads.reserve(static_cast<size_t>(rows.rows()));
+  for (int row = 0; row < rows.rows(); ++row) {
+    WorkloadRecord workload;
+    ALLOT_ASSIGN_OR_RETURN(int64_t id, rows.int64(row, 0));
+    workload.id = WorkloadId(static_cast<uint64_t>(id));
+    workload.namespace_name = rows.bytes(row, 1);
+    workload.name = rows.bytes(row, 2);
+    workload.team = rows.bytes(row, 3);
+    const std::string phase = rows.bytes(row, 4);
+    const std::optional<WorkloadPhase> parsed = parse_workload_phase(phase);
+    if (!parsed) {
+      return Status(ErrorCode::kInternal,
+                    "the store holds an unknown workload phase \"" + phase + "\"",
+                    "workload id " + std::to_string(id));
+    }
+    workload.phase = *parsed;
+    workload.document = rows.bytes(row, 5);
+    workloads.push_back(std::move(workload));
+  }
+  return {};
+}
+
+Result<std::vector<EventRecord>> PgStateReader::events(WorkloadId workload_id, uint64_t after) {
+  constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (!workload_id.valid() || workload_id.value() > kMax || after >= kMax) {
+    return std::vector<EventRecord>();
+  }
+  return with_one_reconnect(db_, [&] { return events_once(workload_id, after); });
+}
+
+Result<std::vector<EventRecord>> PgStateReader::events_once(WorkloadId workload_id,
+                                                            uint64_t after) {
+  ALLOT_ASSIGN_OR_RETURN(
+      PgResult rows,
+      db_.query("SELECT sequence, workload_id, at_ms, type, reason, message FROM allot_events "
+                "WHERE workload_id = $1 AND sequence > $2 ORDER BY sequence",
+                PgParams()
+                    .int64(static_cast<int64_t>(workload_id.value()))
+                    .int64(static_cast<int64_t>(after))));
+  std::vector<EventRecord> events;
+  events.reserve(static_cast<size_t>(rows.rows()));
+  for (int row = 0; row < rows.rows(); ++row) {
+    EventRecord event;
+    ALLOT_ASSIGN_OR_RETURN(int64_t sequence, rows.int64(row, 0));
+    ALLOT_ASSIGN_OR_RETURN(int64_t id, rows.int64(row, 1));
+    ALLOT_ASSIGN_OR_RETURN(event.at_ms, rows.int64(row, 2));
+    event.sequence = static_cast<uint64_t>(sequence);
+    event.workload_id = WorkloadId(static_cast<uint64_t>(id));
+    event.type = rows.bytes(row, 3);
+    event.reason = rows.bytes(row, 4);
+    event.message = rows.bytes(row, 5);
+    events.push_back(std::move(event));
+  }
+  return events;
+}
+
+}  // namespace allot

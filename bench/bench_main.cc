@@ -117,6 +117,9 @@ void add_chaos_flags(CLI::App& command, allot::bench::ChaosConfig& c, std::strin
   command.add_option("--allotd-threads", c.allotd_threads, "allotd --threads")
       ->check(CLI::Range(1, 4'096));
   command.add_flag("!--no-node-failures", c.fail_nodes, "keep every node healthy");
+  command.add_option("--postgres", c.postgres,
+                     "a PostgreSQL server's conninfo: state in a fresh database there, and a "
+                     "standby allotd that takes over at each kill (default: SQLite)");
 }
 
 void add_replay_flags(CLI::App& command, allot::bench::ReplayConfig& c, std::string& output) {

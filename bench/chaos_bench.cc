@@ -4,12 +4,17 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <random>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
 #include "bench/chaos_client.h"
+#include "bench/chaos_database.h"
 #include "bench/chaos_gate.h"
 #include "bench/chaos_node_failer.h"
 #include "bench/chaos_reader.h"
@@ -38,17 +43,26 @@ double seconds_since(SteadyClock::time_point start) {
 // allotd on one data folder, killed and started again on the port it got first.
 class ChaosServer {
  public:
-  ChaosServer(const ChaosConfig& config, const fs::path& work, std::string health)
-      : config_(config), work_(work), health_(std::move(health)) {}
+  // `store`: a PostgreSQL conninfo, or "" for SQLite in the data folder.
+  ChaosServer(const ChaosConfig& config, const fs::path& work, std::string health, std::string name,
+              std::string store)
+      : config_(config),
+        work_(work),
+        health_(std::move(health)),
+        name_(std::move(name)),
+        store_(std::move(store)) {}
 
   std::string start(const std::string& listen) {
-    child_ = std::make_unique<tools::AllotdChild>(
-        tools::AllotdLaunch{config_.allotd,
-                            (work_ / "data").string(),
-                            listen,
-                            (work_ / "allotd.err").string(),
-                            {"--threads", std::to_string(config_.allotd_threads), "--health-check",
-                             health_, "--health-interval", "200ms", "--health-timeout", "5s"}});
+    std::vector<std::string> flags = {"--threads",         std::to_string(config_.allotd_threads),
+                                      "--health-check",    health_,
+                                      "--health-interval", "200ms",
+                                      "--health-timeout",  "5s"};
+    if (!store_.empty()) {
+      flags.insert(flags.end(), {"--store", store_, "--leader-name", name_});
+    }
+    child_ = std::make_unique<tools::AllotdChild>(tools::AllotdLaunch{
+        config_.allotd, (work_ / "data").string(), listen,
+        (work_ / ("allotd" + (name_.empty() ? "" : "-" + name_) + ".err")).string(), flags});
     std::string error = child_->start(kStartLimit);
     if (error.empty()) port_ = child_->port();
     return error;
@@ -66,11 +80,14 @@ class ChaosServer {
   void stop() { child_->stop(kStopLimit); }
   [[nodiscard]] int port() const { return port_; }
   [[nodiscard]] pid_t pid() const { return child_->pid(); }
+  [[nodiscard]] const std::string& name() const { return name_; }
 
  private:
   const ChaosConfig& config_;
   fs::path work_;
   std::string health_;
+  std::string name_;
+  std::string store_;
   std::unique_ptr<tools::AllotdChild> child_;
   int port_ = 0;
 };
@@ -80,9 +97,64 @@ bool wait_ready(int port) {
   return poll_until([&] { return http.request("GET", "/readyz").status == 200; }, kReadyLimit);
 }
 
+// The allotd the clients talk to, and with PostgreSQL a second one standing
+// by on the same data folder. `port` is the leader's, which the clients follow.
+class ChaosServers {
+ public:
+  ChaosServers(const ChaosConfig& config, const fs::path& work, const std::string& health,
+               const std::string& store) {
+    if (store.empty()) {
+      leader_ = std::make_unique<ChaosServer>(config, work, health, "", "");
+    } else {
+      leader_ = std::make_unique<ChaosServer>(config, work, health, "a", store);
+      standby_ = std::make_unique<ChaosServer>(config, work, health, "b", store);
+    }
+  }
+
+  // The leader first (it takes the lead: nobody else holds it), then the standby.
+  std::string start() {
+    if (std::string error = leader_->start("127.0.0.1:0"); !error.empty()) return error;
+    if (!wait_ready(leader_->port())) return "the first allotd was not ready within 60 s";
+    port.store(leader_->port());
+    return standby_ ? standby_->start("127.0.0.1:0") : "";
+  }
+
+  // SIGKILL to the leader. Without a standby it is started again; with one,
+  // the standby takes over, the clients follow it, and the killed one comes
+  // back as the standby. Returns an error, or "" once the new leader is ready.
+  std::string kill_leader() {
+    leader_->kill();
+    if (!standby_) {
+      if (std::string error = leader_->restart(); !error.empty()) return "allotd did not restart: " + error;
+      if (!wait_ready(leader_->port())) return "allotd was not ready within 60 s of its restart";
+      return "";
+    }
+    if (!wait_ready(standby_->port())) return "the standby did not take over within 60 s";
+    port.store(standby_->port());
+    std::swap(leader_, standby_);
+    if (std::string error = standby_->restart(); !error.empty()) {
+      return "the killed allotd did not start again as a standby: " + error;
+    }
+    return "";
+  }
+
+  void stop() {
+    if (standby_) standby_->stop();
+    leader_->stop();
+  }
+
+  ChaosServer& leader() { return *leader_; }
+  std::atomic<int> port{0};
+
+ private:
+  std::unique_ptr<ChaosServer> leader_;
+  std::unique_ptr<ChaosServer> standby_;
+};
+
 // The clients and their threads; the gate parks them for the checks.
 struct ClientPool {
-  ClientPool(const ChaosConfig& config, const ChaosClientConfig& client_config, int port)
+  ClientPool(const ChaosConfig& config, const ChaosClientConfig& client_config,
+             const std::atomic<int>& port)
       : gate(config.clients) {
     for (int32_t i = 0; i < config.clients; ++i) {
       clients.push_back(std::make_unique<ChaosClient>(client_config, port, i));
@@ -155,8 +227,9 @@ void summarise(const ClientPool& pool, ChaosReport& report) {
   }
 }
 
-// The rounds: load, a kill at a seeded moment, a restart, the checks, load.
-void run_rounds(const ChaosConfig& config, ChaosServer& server, ChaosNodeFailer& failer,
+// The rounds: load, a kill at a seeded moment, a restart (or a takeover),
+// the checks, load.
+void run_rounds(const ChaosConfig& config, ChaosServers& servers, ChaosNodeFailer& failer,
                 ClientPool& pool, const fs::path& data, ChaosReport& report, std::FILE* log) {
   std::mt19937_64 rng(config.seed);
   const milliseconds round_length(int64_t{config.seconds} * 1000 / config.rounds);
@@ -167,29 +240,27 @@ void run_rounds(const ChaosConfig& config, ChaosServer& server, ChaosNodeFailer&
         static_cast<int64_t>(rng() % static_cast<uint64_t>(round_length.count() / 2 + 1)));
     failer.wait_until(SteadyClock::now() + kill_offset);
     const double at_s = seconds_since(load_start);
-    std::fprintf(log, "[kill %d at %.1f s] SIGKILL to allotd %d\n", r + 1, at_s, server.pid());
+    std::fprintf(log, "[kill %d at %.1f s] SIGKILL to allotd %d\n", r + 1, at_s,
+                 servers.leader().pid());
     const SteadyClock::time_point killed = SteadyClock::now();
-    server.kill();
     ++report.kills;
-    if (std::string error = server.restart(); !error.empty()) {
-      report.error = "allotd did not restart: " + error;
-      return;
-    }
-    if (!wait_ready(server.port())) {
-      report.error = "allotd was not ready within 60 s of its restart";
+    if (std::string error = servers.kill_leader(); !error.empty()) {
+      report.error = error;
       return;
     }
     const double restart_s = seconds_since(killed);
+    std::fprintf(log, "[kill %d] allotd %s serves on port %d %.2f s after the kill\n", r + 1,
+                 servers.leader().name().c_str(), servers.port.load(), restart_s);
     report.rounds.push_back(
-        check_round("kill " + std::to_string(r + 1), at_s, pool, server.port(), data, log));
+        check_round("kill " + std::to_string(r + 1), at_s, pool, servers.port.load(), data, log));
     report.rounds.back().restart_s = restart_s;
     failer.wait_until(SteadyClock::now() + round_length - kill_offset);
   }
 }
 
-std::string drive(const ChaosConfig& config, ChaosServer& server, ChaosNodeFailer& failer,
+std::string drive(const ChaosConfig& config, ChaosServers& servers, ChaosNodeFailer& failer,
                   const fs::path& data, ChaosReport& report, std::FILE* log) {
-  HttpLoadClient setup(server.port(), 60);
+  HttpLoadClient setup(servers.port.load(), 60);
   const HttpAnswer applied = setup.post("/api/v1/apply", "application/yaml",
                                         load_policy_yaml({.nodes = config.nodes, .cycle = kCycle}));
   if (applied.status != 200) return "apply of the policy failed: " + applied.body + applied.error;
@@ -197,12 +268,12 @@ std::string drive(const ChaosConfig& config, ChaosServer& server, ChaosNodeFaile
   std::fprintf(log, "%d clients, %d s of load in %d rounds, seed %llu\n", config.clients,
                config.seconds, config.rounds, static_cast<unsigned long long>(config.seed));
   const SteadyClock::time_point start = SteadyClock::now();
-  ClientPool pool(config, client_config, server.port());
-  run_rounds(config, server, failer, pool, data, report, log);
+  ClientPool pool(config, client_config, servers.port);
+  run_rounds(config, servers, failer, pool, data, report, log);
   pool.finish();
   if (report.error.empty()) {
     report.rounds.push_back(
-        check_round("final", seconds_since(start), pool, server.port(), data, log));
+        check_round("final", seconds_since(start), pool, servers.port.load(), data, log));
   }
   report.wall_s = seconds_since(start);
   report.node_failures = failer.failures();
@@ -218,21 +289,33 @@ ChaosReport run_chaos(const ChaosConfig& config, std::FILE* log) {
   const fs::path work =
       fs::absolute(fs::temp_directory_path() / ("allot-chaos-" + std::to_string(::getpid())));
   fs::create_directories(work);
+  std::optional<ChaosDatabase> database;
+  if (!config.postgres.empty()) {
+    Result<ChaosDatabase> made = ChaosDatabase::create(config.postgres);
+    if (!made.ok()) {
+      report.error = "cannot make the PostgreSQL database: " + made.status().to_string();
+      return report;
+    }
+    database.emplace(std::move(made).value());
+  }
   {
     ChaosNodeFailer failer(work, config.nodes, config.seed, config.fail_nodes);
-    ChaosServer server(config, work, failer.health_check_command());
-    if (std::string error = server.start("127.0.0.1:0"); !error.empty()) {
+    ChaosServers servers(config, work, failer.health_check_command(),
+                         database ? database->conninfo() : "");
+    if (std::string error = servers.start(); !error.empty()) {
       report.error = "allotd did not start: " + error;
     } else {
-      std::fprintf(log, "allotd %d on port %d, data in %s\n", server.pid(), server.port(),
-                   (work / "data").c_str());
-      report.error = drive(config, server, failer, work / "data", report, log);
-      server.stop();
+      std::fprintf(log, "allotd %d on port %d, data in %s%s\n", servers.leader().pid(),
+                   servers.port.load(), (work / "data").c_str(),
+                   database ? ", state in PostgreSQL, a standby on the same folder" : "");
+      report.error = drive(config, servers, failer, work / "data", report, log);
+      servers.stop();
     }
   }
   if (report.passed()) {
     std::error_code ignored;
     fs::remove_all(work, ignored);
+    if (database) database->drop();
   } else {
     report.work_dir = work.string();
   }

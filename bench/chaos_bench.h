@@ -14,6 +14,13 @@
 // Any violation, or a lost acknowledged submit seen by a client while it ran,
 // fails the run.
 //
+// With `postgres` (a PostgreSQL server's conninfo) allotd keeps its state in
+// a fresh database of that server (dropped afterwards unless the run failed)
+// and runs twice on one data folder: a leader and a standby. Each kill is
+// the leader's; the standby takes over, the clients follow it to its port,
+// and the killed one is started again as the new standby. restart_s is then
+// the failover time: from the kill to the standby's /readyz 200.
+//
 // Contract: progress goes to `log`; allotd runs in a fresh folder under the
 // temporary folder, removed afterwards unless the run failed (its path is
 // then in the report). Run as root for pods under their teams' accounts and
@@ -39,12 +46,13 @@ struct ChaosConfig {
   int32_t allotd_threads = 64;
   bool fail_nodes = true;
   uint64_t seed = 1;
+  std::string postgres;  // a server's conninfo: the PostgreSQL store with a standby
 };
 
 struct ChaosRound {
   std::string name;      // "kill 1", ..., "final"
   double at_s = 0;       // since the start of the load
-  double restart_s = 0;  // from the kill to /readyz 200
+  double restart_s = 0;  // from the kill to /readyz 200 (of the standby, with postgres)
   double check_s = 0;    // the checks took
   ChaosCheckResult check;
 };

@@ -156,7 +156,11 @@ void ChaosClient::erase(TrackedWorkload& workload) {
 HttpAnswer ChaosClient::send(LoadOp op, const char* method, const std::string& path,
                              const std::string& body, const char* type) {
   ++requests_;
-  HttpAnswer answer = http_.request(method, path, body.empty() ? "" : type, body);
+  if (const int port = port_.load(); http_ == nullptr || port != connected_port_) {
+    http_ = std::make_unique<HttpLoadClient>(port, config_.timeout_s);
+    connected_port_ = port;
+  }
+  HttpAnswer answer = http_->request(method, path, body.empty() ? "" : type, body);
   if (!sent(answer)) {
     ++not_sent_;
     std::this_thread::sleep_for(kOutageBackoff);

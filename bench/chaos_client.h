@@ -10,12 +10,17 @@
 // lost (a violation). An answer that the API does not document for the
 // request (bench/load_op.h) is an error, counted apart from violations.
 //
+// The client sends to the port that `port` holds at each request: when the
+// bench moves it (a standby took over from a killed leader), the client
+// connects there.
+//
 // Contract: run_until() on one thread; the ledger, violations and counts are
 // read after it returned or while the gate holds it parked.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -36,8 +41,8 @@ struct ChaosClientConfig {
 
 class ChaosClient {
  public:
-  ChaosClient(const ChaosClientConfig& config, int port, int id)
-      : config_(config), http_(port, config.timeout_s), rng_(config.seed * 7919 + id), id_(id) {}
+  ChaosClient(const ChaosClientConfig& config, const std::atomic<int>& port, int id)
+      : config_(config), port_(port), rng_(config.seed * 7919 + id), id_(id) {}
 
   // Sends requests until `stop`, passing `gate` before each.
   void run_until(const std::atomic<bool>& stop, ChaosGate& gate);
@@ -64,7 +69,9 @@ class ChaosClient {
                   const std::string& body = {}, const char* type = "application/json");
 
   const ChaosClientConfig& config_;
-  HttpLoadClient http_;
+  const std::atomic<int>& port_;
+  int connected_port_ = 0;
+  std::unique_ptr<HttpLoadClient> http_;  // to connected_port_
   std::mt19937_64 rng_;
   int id_;
   int next_ = 0;

@@ -1,19 +1,23 @@
 // allotd: the allot server. The only place where allotd's implementations are
-// chosen (DESIGN.md section 10): SQLite (or in-memory) store, the local
-// executor and health checker, the system clock, spdlog's Logger (on stderr).
+// chosen (DESIGN.md section 10): the SQLite, PostgreSQL or in-memory store,
+// the local executor and health checker, the system clock, spdlog's Logger
+// (on stderr).
 #include <csignal>
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <chrono>
 #include <mutex>
+#include <optional>
 #include <string>
-#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "app/leadership.h"
+#include "app/signal_stop.h"
 #include "app/spdlog_logger.h"
 #include "backends/local/data_layout.h"
 #include "backends/local/health_checker.h"
@@ -25,6 +29,7 @@
 #include "server/safe_mode_server.h"
 #include "service/control/control_plane.h"
 #include "store/memory_store.h"
+#include "store/postgres/postgres_store.h"
 #include "store/sqlite/sqlite_store.h"
 
 namespace {
@@ -39,6 +44,8 @@ struct Flags {
   bool remount_proc_hidepid = false;
   int64_t max_pids_per_pod = 16384;
   bool memory_store = false;
+  std::string store = "sqlite";
+  std::string leader_name;
   size_t threads = 64;
   std::string tls_cert;
   std::string tls_key;
@@ -93,26 +100,36 @@ allot::Result<std::pair<std::string, int>> parse_listen(const std::string& liste
   }
 }
 
-allot::Result<std::unique_ptr<allot::Store>> open_store(const Flags& flags) {
-  if (flags.memory_store) return std::unique_ptr<allot::Store>(new allot::MemoryStore());
-  ALLOT_ASSIGN_OR_RETURN(auto store, allot::SqliteStore::open(flags.data_dir + "/allot.db"));
+bool is_postgres(const std::string& store) {
+  return store.rfind("postgres://", 0) == 0 || store.rfind("postgresql://", 0) == 0 ||
+         store.find('=') != std::string::npos;
+}
+
+// `leader_term` is the PostgreSQL store's fencing term (0 for the others).
+allot::Result<std::unique_ptr<allot::Store>> open_store(const Flags& flags,
+                                                        const std::string& data_dir,
+                                                        int64_t leader_term) {
+  if (flags.memory_store || flags.store == "memory") {
+    return std::unique_ptr<allot::Store>(new allot::MemoryStore());
+  }
+  if (is_postgres(flags.store)) {
+    ALLOT_ASSIGN_OR_RETURN(auto store, allot::PostgresStore::open(flags.store, leader_term));
+    return std::unique_ptr<allot::Store>(std::move(store));
+  }
+  if (flags.store != "sqlite") {
+    return allot::invalid_argument(
+        "--store wants sqlite, memory or a PostgreSQL URI (postgres://...), got '" + flags.store +
+            "'",
+        "--store");
+  }
+  ALLOT_ASSIGN_OR_RETURN(auto store, allot::SqliteStore::open(data_dir + "/allot.db"));
   return std::unique_ptr<allot::Store>(std::move(store));
 }
 
-// SIGINT and SIGTERM stop the server; they are blocked in every thread and
-// taken by a thread of their own.
-template <typename Server>
-void stop_on_signal(Server& server) {
-  std::thread signals([&server] {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    int signal = 0;
-    sigwait(&set, &signal);
-    server.stop();
-  });
-  signals.detach();
+std::string default_leader_name(const std::string& listen) {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return std::string(host) + "/" + listen + "/pid " + std::to_string(::getpid());
 }
 
 // The first line of stdout, which tools/allotd_child.h waits for: not a log entry.
@@ -132,11 +149,30 @@ void raise_open_file_limit() {
 }
 
 int serve(const Flags& flags, allot::Logger& logger) {
-  const auto listen = parse_listen(flags.listen);
+  auto listen = parse_listen(flags.listen);
   if (!listen.ok()) return fail(listen.status().to_string());
   const auto interval = allot::parse_duration(flags.health_interval);
   const auto timeout = allot::parse_duration(flags.health_timeout);
   if (!interval.ok() || !timeout.ok()) return fail("bad --health-interval or --health-timeout");
+  allot::app::SignalStop signals;
+  // With a shared PostgreSQL store, only the leader serves: until this one
+  // leads, it answers as a standby and touches neither the store nor the data folder.
+  std::optional<allot::app::Leadership> leadership;
+  bool announced = false;
+  if (is_postgres(flags.store) && !flags.memory_store) {
+    const allot::app::StandbyConfig standby{
+        flags.store,
+        flags.leader_name.empty() ? default_leader_name(flags.listen) : flags.leader_name,
+        listen->first, listen->second};
+    auto led = allot::app::stand_by_until_leader(standby, signals, logger);
+    if (!led.ok()) {
+      if (signals.stopping()) return 0;
+      return fail(led.status().to_string());
+    }
+    leadership.emplace(std::move(led).value());
+    listen->second = leadership->port;
+    announced = true;
+  }
   // The data folder is made (or repaired) before the store opens in it, with
   // explicit modes whatever the umask (backends/local/data_layout.h).
   const allot::local::DataLayout layout(flags.data_dir, ::geteuid() == 0);
@@ -145,8 +181,10 @@ int serve(const Flags& flags, allot::Logger& logger) {
   }
   const std::string& data_dir = layout.root();
 
-  auto store = open_store(flags);
+  auto store = open_store(flags, data_dir, leadership ? leadership->lock.term() : 0);
   if (!store.ok()) return fail(store.status().to_string());
+  std::optional<allot::app::LeadershipWatch> watch;
+  if (leadership) watch.emplace(std::move(leadership->lock), std::chrono::seconds(1), logger);
   ExitRelay relay;
   allot::local::LocalExecutorOptions executor_options;
   executor_options.data_dir = data_dir;
@@ -171,8 +209,8 @@ int serve(const Flags& flags, allot::Logger& logger) {
     allot::server::SafeModeServer safe(started.to_string(), 4);
     const auto port = safe.bind(listen->first, listen->second);
     if (!port.ok()) return fail(port.status().to_string());
-    stop_on_signal(safe);
-    announce(listen->first, *port);
+    signals.on_stop([&safe] { safe.stop(); });
+    if (!announced) announce(listen->first, *port);
     safe.serve();
     return 0;
   }
@@ -185,8 +223,8 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::server::ApiServer server(plane, server_options);
   const auto port = server.bind(listen->first, listen->second);
   if (!port.ok()) return fail(port.status().to_string());
-  stop_on_signal(server);
-  announce(listen->first, *port, !flags.tls_cert.empty());
+  signals.on_stop([&server] { server.stop(); });
+  if (!announced) announce(listen->first, *port, !flags.tls_cert.empty());
   logger.info("allotd started", {{"data_dir", data_dir}, {"logs", data_dir + "/logs"}});
   server.serve();
   logger.info("allotd stopping");
@@ -212,8 +250,15 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--data-dir", flags.data_dir, "where the database, logs and team folders live")
       ->required();
-  app.add_flag("--memory-store", flags.memory_store,
-               "keep state in memory only (tests; nothing survives a restart)");
+  app.add_option("--store", flags.store,
+                 "where state is kept: sqlite (DATA/allot.db), memory (tests; nothing survives "
+                 "a restart) or a PostgreSQL URI (postgres://USER@HOST/DB), which several "
+                 "allotd may share: one leads, the others stand by and take over")
+      ->capture_default_str();
+  app.add_option("--leader-name", flags.leader_name,
+                 "this allotd's name in the PostgreSQL store's leader record (default: "
+                 "HOST/LISTEN/pid PID)");
+  app.add_flag("--memory-store", flags.memory_store, "the same as --store memory");
   app.add_option("--health-check", flags.health_command,
                  "command run per node (env ALLOT_NODE); a non-zero exit marks it unhealthy");
   app.add_option("--health-interval", flags.health_interval, "time between health checks")

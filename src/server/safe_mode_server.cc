@@ -10,13 +10,26 @@
 namespace allot::server {
 namespace {
 
-Router safe_mode_routes(const std::string& reason) {
+std::string status_word(NotServingMode mode) {
+  return mode == NotServingMode::kStandby ? "standby" : "safe mode";
+}
+
+std::string refusal(NotServingMode mode) {
+  if (mode == NotServingMode::kStandby) {
+    return "allotd is a standby: another allotd leads the shared store; send requests to the "
+           "leader (this one takes over when the leader goes)";
+  }
+  return "allotd is in safe mode: its stored state cannot be loaded; repair or move the data "
+         "folder and restart allotd";
+}
+
+Router safe_mode_routes(const std::string& reason, NotServingMode mode) {
   Router router;
   router.get("/healthz", [](const HttpRequest&, HttpResponse& res) {
     send_json(res, 200, {{"status", "ok"}});
   });
-  router.get("/readyz", [reason](const HttpRequest&, HttpResponse& res) {
-    send_json(res, 503, {{"status", "safe mode"}, {"reason", reason}});
+  router.get("/readyz", [reason, mode](const HttpRequest&, HttpResponse& res) {
+    send_json(res, 503, {{"status", status_word(mode)}, {"reason", reason}});
   });
   return router;
 }
@@ -30,9 +43,10 @@ HttpServerOptions small_server(size_t threads) {
 
 }  // namespace
 
-SafeModeServer::SafeModeServer(std::string reason, size_t threads)
+SafeModeServer::SafeModeServer(std::string reason, size_t threads, NotServingMode mode)
     : reason_(std::move(reason)),
-      router_(safe_mode_routes(reason_)),
+      mode_(mode),
+      router_(safe_mode_routes(reason_, mode_)),
       http_(small_server(threads), service()) {}
 
 HttpService SafeModeServer::service() const {
@@ -43,10 +57,7 @@ HttpService SafeModeServer::service() const {
       return std::nullopt;
     }
     HttpResponse response;
-    send_error(response, Status(ErrorCode::kUnavailable,
-                                "allotd is in safe mode: its stored state cannot be loaded; "
-                                "repair or move the data folder and restart allotd",
-                                reason_));
+    send_error(response, Status(ErrorCode::kUnavailable, refusal(mode_), reason_));
     return response;
   };
   service.handle = [this](HttpRequest& request, HttpResponse& response) {

@@ -1,13 +1,17 @@
-// SafeModeServer: what allotd serves when its stored state cannot be loaded
-// (a stored policy that no longer validates, a record that does not decode).
-// It stays up, so that a supervisor does not restart it into a crash loop,
-// and it says why, so that an operator can repair the data folder.
+// SafeModeServer: what allotd serves while it cannot serve the API:
+// - in safe mode, when its stored state cannot be loaded (a stored policy
+//   that no longer validates, a record that does not decode). It stays up,
+//   so that a supervisor does not restart it into a crash loop, and it says
+//   why, so that an operator can repair the data folder;
+// - as a standby, while another allotd leads the shared PostgreSQL store and
+//   this one waits to take over (store/postgres/pg_leader_lock.h).
 //
 // Contract: GET /healthz is 200 (the process is alive); GET /readyz is 503
-// with {"status": "safe mode", "reason": ...}; every other request is 503
-// `unavailable`, its message saying that allotd is in safe mode and its
-// details the reason. Nothing is read from or written to the store. bind(),
-// serve() and stop() as ApiServer's.
+// with {"status": "safe mode" or "standby", "reason": ...}, so that a load
+// balancer sends nothing here; every other request is 503 `unavailable`, its
+// message saying which of the two and what to do, its details the reason.
+// Nothing is read from or written to the store. bind(), serve() and stop()
+// as ApiServer's.
 #pragma once
 
 #include <cstddef>
@@ -19,9 +23,12 @@
 
 namespace allot::server {
 
+enum class NotServingMode { kSafeMode, kStandby };
+
 class SafeModeServer {
  public:
-  SafeModeServer(std::string reason, size_t threads);
+  SafeModeServer(std::string reason, size_t threads,
+                 NotServingMode mode = NotServingMode::kSafeMode);
   SafeModeServer(const SafeModeServer&) = delete;
   SafeModeServer& operator=(const SafeModeServer&) = delete;
 
@@ -33,6 +40,7 @@ class SafeModeServer {
   HttpService service() const;
 
   std::string reason_;
+  NotServingMode mode_;
   Router router_;
   HttpServer http_;
 };

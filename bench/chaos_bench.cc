@@ -125,7 +125,8 @@ class ChaosServers {
   std::string kill_leader() {
     leader_->kill();
     if (!standby_) {
-      if (std::string error = leader_->restart(); !error.empty()) return "allotd did not restart: " + error;
+      if (std::string error = leader_->restart(); !error.empty())
+        return "allotd did not restart: " + error;
       if (!wait_ready(leader_->port())) return "allotd was not ready within 60 s of its restart";
       return "";
     }

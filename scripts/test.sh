@@ -4,12 +4,19 @@
 # service, server and crash tests under AddressSanitizer and UBSan, builds the
 # tsan preset (Clang, -Wthread-safety, ThreadSanitizer) and runs the service,
 # server and crash tests under it, runs each fuzz target for 10 s (the fuzz
-# preset: libFuzzer under ASan and UBSan), then the format check. Exits
-# non-zero on any failure.
+# preset: libFuzzer under ASan and UBSan), searches every log of the run for
+# the secrets the tests plant (scripts/check-secrets.sh), then the format
+# check. The PostgreSQL tests start a server of their own (ctest fixture
+# `postgres`, scripts/postgres.sh). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
+
+# Every allotd the tests run leaves its log here (tests/server/allotd_process.h).
+export ALLOT_TEST_LOG_DIR="${PWD}/build/test-logs"
+rm -rf "${ALLOT_TEST_LOG_DIR}"
+mkdir -p "${ALLOT_TEST_LOG_DIR}"
 
 echo "== configure (debug)"
 cmake --preset debug
@@ -34,6 +41,11 @@ ctest --preset tsan -j2
 
 echo "== fuzz: each target of tests/fuzz for 10 s (libFuzzer under ASan and UBSan)"
 scripts/fuzz.sh 10
+
+echo "== secrets: no planted secret in any log of this run"
+scripts/check-secrets.sh "${ALLOT_TEST_LOG_DIR}" build/debug/Testing/Temporary \
+  build/asan-ubsan/Testing/Temporary build/tsan/Testing/Temporary build/debug/postgres/server.log \
+  build/asan-ubsan/postgres/server.log build/tsan/postgres/server.log
 
 echo "== format"
 scripts/check-format.sh

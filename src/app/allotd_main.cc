@@ -2,11 +2,11 @@
 // chosen (DESIGN.md section 10): the SQLite, PostgreSQL or in-memory store,
 // the local executor and health checker, the system clock, spdlog's Logger
 // (on stderr).
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <iostream>
 #include <memory>
-#include <chrono>
 #include <mutex>
 #include <optional>
 #include <string>

@@ -58,7 +58,7 @@ class LeadershipWatch {
   std::mutex mutex_;
   std::condition_variable stop_;
   bool stopping_ = false;  // guarded by mutex_
-  std::thread thread_;  // last
+  std::thread thread_;     // last
 };
 
 }  // namespace allot::app

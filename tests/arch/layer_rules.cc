@@ -57,7 +57,7 @@ constexpr std::string_view kBackendPorts =
 const std::vector<ImplementationRule>& implementation_table() {
   static const std::vector<ImplementationRule> kTable = {
       {"store/sqlite", kStorePorts},           // allot_store_sqlite
-      {"store/postgres", kStorePorts},         // not yet present
+      {"store/postgres", kStorePorts},         // allot_store_postgres
       {"backends/local", kBackendPorts},       // allot_local
       {"backends/sim", kBackendPorts},         // allot_sim
       {"backends/slurm", kBackendPorts},       // not yet present

@@ -21,7 +21,24 @@ AllotdProcess::AllotdProcess() {
   std::filesystem::permissions(temp_dir_, std::filesystem::perms(0755));
 }
 
+AllotdProcess::AllotdProcess(std::filesystem::path shared_data_dir) : AllotdProcess() {
+  shared_data_dir_ = std::move(shared_data_dir);
+}
+
 namespace {
+
+// Keeps allotd's stderr in $ALLOT_TEST_LOG_DIR, when set, for the search of
+// secrets in every log of a test run.
+void keep_log(const std::filesystem::path& temp_dir) {
+  const char* log_dir = std::getenv("ALLOT_TEST_LOG_DIR");
+  const std::filesystem::path log = temp_dir / "allotd.stderr";
+  std::error_code ignored;
+  if (log_dir == nullptr || *log_dir == '\0' || !std::filesystem::exists(log, ignored)) return;
+  std::filesystem::create_directories(log_dir, ignored);
+  std::filesystem::copy_file(
+      log, std::filesystem::path(log_dir) / (temp_dir.filename().string() + ".stderr"),
+      std::filesystem::copy_options::overwrite_existing, ignored);
+}
 
 // The Unix accounts allotd made for this data folder's teams (recorded in
 // DATA/state/team-accounts, "ACCOUNT TEAM" per line): deleted with the folder,
@@ -49,6 +66,7 @@ std::string AllotdProcess::binary() { return ALLOT_BINARY_DIR "/src/app/allotd";
 
 AllotdProcess::~AllotdProcess() {
   if (running()) stop();
+  keep_log(temp_dir_);
   delete_recorded_accounts(data_dir());
   std::error_code ignored;
   std::filesystem::remove_all(temp_dir_, ignored);

@@ -10,8 +10,14 @@
 // - start() runs `allotd --listen 127.0.0.1:0 --data-dir DATA FLAGS...` and
 //   returns once it listens, or an error (with allotd's stderr) after the
 //   deadline. allotd's stderr goes to `allotd.stderr` in the temporary folder.
+// - The other constructor runs allotd on `data_dir` of another AllotdProcess
+//   (a leader and its standby share one folder); its own folder holds only
+//   its stderr.
 // - The destructor also deletes the Unix accounts recorded in the data
 //   folder (DATA/state/team-accounts): a fresh folder never adopts them.
+//   When the environment variable ALLOT_TEST_LOG_DIR names a folder, it
+//   first copies allotd's stderr there, so that scripts/test.sh can search
+//   every allotd log of the run for secrets (scripts/check-secrets.sh).
 // - stop() and kill() as AllotdChild's; restart() stops and starts again on
 //   the same data folder with the same flags.
 #pragma once
@@ -33,6 +39,7 @@ using tools::ProcessExit;
 class AllotdProcess {
  public:
   AllotdProcess();
+  explicit AllotdProcess(std::filesystem::path shared_data_dir);
   ~AllotdProcess();
   AllotdProcess(const AllotdProcess&) = delete;
   AllotdProcess& operator=(const AllotdProcess&) = delete;
@@ -48,7 +55,9 @@ class AllotdProcess {
   [[nodiscard]] int port() const { return child_ ? child_->port() : 0; }
   [[nodiscard]] pid_t pid() const { return child_ ? child_->pid() : -1; }
   [[nodiscard]] const std::filesystem::path& temp_dir() const { return temp_dir_; }
-  [[nodiscard]] std::filesystem::path data_dir() const { return temp_dir_ / "data"; }
+  [[nodiscard]] std::filesystem::path data_dir() const {
+    return shared_data_dir_.empty() ? temp_dir_ / "data" : shared_data_dir_;
+  }
   // What allotd wrote on stderr so far (for failure messages).
   [[nodiscard]] std::string stderr_text() const;
 
@@ -57,6 +66,7 @@ class AllotdProcess {
 
  private:
   std::filesystem::path temp_dir_;
+  std::filesystem::path shared_data_dir_;  // empty: temp_dir_/data
   std::vector<std::string> flags_;
   std::unique_ptr<tools::AllotdChild> child_;
 };

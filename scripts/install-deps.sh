@@ -16,6 +16,8 @@ packages=(
   # the PostgreSQL store: libpq, and the server the tests start on a socket
   # of their own (scripts/postgres.sh)
   libpq-dev postgresql
+  # credentials: Argon2id passwords, HMAC session tokens (src/identity/credentials)
+  libsodium-dev
   # allotd's HTTP server: Boost.Beast/Asio (headers) and Boost.URL
   libboost1.81-dev libboost-url1.81-dev
   # allotd's allocator (see src/app/CMakeLists.txt)

@@ -92,8 +92,10 @@ std::string describe(const HttpAnswer& answer) {
   return std::to_string(answer.status) + " " + answer.body.substr(0, 300);
 }
 
-std::unique_ptr<httplib::Client> client_for(int port) {
+// `token`: the administrator's API token ("" for an allotd without logins).
+std::unique_ptr<httplib::Client> client_for(int port, const std::string& token) {
   auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
+  if (!token.empty()) client->set_bearer_token_auth(token);
   client->set_keep_alive(true);
   // httplib sends headers and body in two writes: without TCP_NODELAY, Nagle
   // holds the body until the server's delayed ACK (~40 ms per request).
@@ -171,7 +173,7 @@ class ApiBench {
   }
 
   std::string apply_policy() {
-    const auto http = client_for(port_);
+    const auto http = client_for(port_, allotd_->admin_token());
     const httplib::Result res = http->Post("/api/v1/apply", kPolicy, "application/yaml");
     if (!res || res->status != 200) return "apply of the policy failed: " + describe(res);
     return {};
@@ -192,7 +194,7 @@ class ApiBench {
     std::vector<std::thread> threads;
     for (int32_t c = 0; c < clients; ++c) {
       threads.emplace_back([&, c] {
-        HttpLoadClient http(port_);
+        HttpLoadClient http(port_, 120, allotd_->admin_token());
         std::vector<double>& mine = latencies[static_cast<size_t>(c)];
         mine.reserve(static_cast<size_t>(config_.submits / clients + 1));
         for (int32_t i = next++; i < config_.submits; i = next++) {
@@ -249,7 +251,7 @@ class ApiBench {
     if (report_.list_stored < kPage) {
       return "the list needs at least 10,000 stored workloads; use --submits 10000 or more";
     }
-    const auto http = client_for(port_);
+    const auto http = client_for(port_, allotd_->admin_token());
     const std::string path = "/api/v1/workloads?limit=" + std::to_string(kPage);
     // Untimed once: the answer is checked, and the connection opened.
     const httplib::Result first = http->Get(path);
@@ -297,7 +299,7 @@ class ApiBench {
     // Applies run one at a time in allotd; two clients overlap the transfer.
     for (int c = 0; c < 2; ++c) {
       threads.emplace_back([&] {
-        const auto http = client_for(port_);
+        const auto http = client_for(port_, allotd_->admin_token());
         for (int64_t b = next++; b < batches; b = next++) {
           std::string body;
           const int64_t end = std::min(missing, (b + 1) * batch);
@@ -368,7 +370,7 @@ class ApiBench {
       std::unique_ptr<httplib::Client> fresh;
       httplib::Client* http = nullptr;
       if (keep_alive) {
-        if (!kept) kept = client_for(port_);
+        if (!kept) kept = client_for(port_, allotd_->admin_token());
         http = kept.get();
       } else {
         fresh = std::make_unique<httplib::Client>("127.0.0.1", port_);
@@ -384,7 +386,7 @@ class ApiBench {
 
   // Reads every page back: the restart lost nothing.
   std::string count_all() {
-    const auto http = client_for(port_);
+    const auto http = client_for(port_, allotd_->admin_token());
     std::string token;
     int64_t count = 0;
     do {

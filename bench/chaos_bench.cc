@@ -261,11 +261,12 @@ void run_rounds(const ChaosConfig& config, ChaosServers& servers, ChaosNodeFaile
 
 std::string drive(const ChaosConfig& config, ChaosServers& servers, ChaosNodeFailer& failer,
                   const fs::path& data, ChaosReport& report, std::FILE* log) {
-  HttpLoadClient setup(servers.port.load(), 60);
+  const std::string token = tools::read_admin_token(data.string());
+  HttpLoadClient setup(servers.port.load(), 60, token);
   const HttpAnswer applied = setup.post("/api/v1/apply", "application/yaml",
                                         load_policy_yaml({.nodes = config.nodes, .cycle = kCycle}));
   if (applied.status != 200) return "apply of the policy failed: " + applied.body + applied.error;
-  const ChaosClientConfig client_config{config.nodes, config.timeout_s, config.seed, kCycle};
+  const ChaosClientConfig client_config{config.nodes, config.timeout_s, config.seed, kCycle, token};
   std::fprintf(log, "%d clients, %d s of load in %d rounds, seed %llu\n", config.clients,
                config.seconds, config.rounds, static_cast<unsigned long long>(config.seed));
   const SteadyClock::time_point start = SteadyClock::now();

@@ -9,6 +9,7 @@
 #include "bench/chaos_reader.h"
 #include "bench/chaos_usage_check.h"
 #include "bench/load_cluster.h"
+#include "tools/allotd_child.h"
 
 namespace allot::bench {
 namespace {
@@ -105,7 +106,7 @@ void check_acks(ChaosReader& reader, const std::vector<const ChaosLedger*>& ledg
 ChaosCheckResult check_chaos_invariants(int port, const std::vector<const ChaosLedger*>& ledgers,
                                         const std::string& data_dir) {
   ChaosCheckResult result;
-  ChaosReader reader(port);
+  ChaosReader reader(port, tools::read_admin_token(data_dir));
   check_acks(reader, ledgers, result);
   if (!reader.error().empty()) {
     result.error = reader.error();

@@ -157,7 +157,7 @@ HttpAnswer ChaosClient::send(LoadOp op, const char* method, const std::string& p
                              const std::string& body, const char* type) {
   ++requests_;
   if (const int port = port_.load(); http_ == nullptr || port != connected_port_) {
-    http_ = std::make_unique<HttpLoadClient>(port, config_.timeout_s);
+    http_ = std::make_unique<HttpLoadClient>(port, config_.timeout_s, config_.token);
     connected_port_ = port;
   }
   HttpAnswer answer = http_->request(method, path, body.empty() ? "" : type, body);

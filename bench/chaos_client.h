@@ -37,6 +37,7 @@ struct ChaosClientConfig {
   int32_t timeout_s = 10;
   uint64_t seed = 1;
   std::string cycle = "200ms";  // the policy's scheduling cycle (apply sends it too)
+  std::string token;            // the administrator's API token
 };
 
 class ChaosClient {

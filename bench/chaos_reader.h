@@ -50,7 +50,7 @@ inline std::string workload_key(const nlohmann::json& workload) {
 
 class ChaosReader {
  public:
-  explicit ChaosReader(int port) : http_(port, 60) {}
+  ChaosReader(int port, const std::string& token) : http_(port, 60, token) {}
 
   // The body of a 200, or a discarded value; `status` is the answer's.
   nlohmann::json get(const std::string& path, int& status) {

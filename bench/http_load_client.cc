@@ -154,6 +154,7 @@ HttpAnswer HttpLoadClient::request(std::string_view method, std::string_view pat
   request_.clear();
   request_.append(method).append(" ").append(path).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n");
   if (!content_type.empty()) request_.append("Content-Type: ").append(content_type).append("\r\n");
+  if (!bearer_.empty()) request_.append("Authorization: Bearer ").append(bearer_).append("\r\n");
   request_.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n\r\n");
   request_.append(body);
   if (!send_all(request_, answer.error) || !read_answer(answer)) {

@@ -17,6 +17,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace allot::bench {
 
@@ -28,7 +29,9 @@ struct HttpAnswer {
 
 class HttpLoadClient {
  public:
-  explicit HttpLoadClient(int port, int timeout_s = 120) : port_(port), timeout_s_(timeout_s) {}
+  // `bearer`: an API or session token sent with every request ("" for none).
+  explicit HttpLoadClient(int port, int timeout_s = 120, std::string bearer = {})
+      : port_(port), timeout_s_(timeout_s), bearer_(std::move(bearer)) {}
   ~HttpLoadClient();
   HttpLoadClient(const HttpLoadClient&) = delete;
   HttpLoadClient& operator=(const HttpLoadClient&) = delete;
@@ -49,6 +52,7 @@ class HttpLoadClient {
 
   int port_;
   int timeout_s_;
+  std::string bearer_;
   int fd_ = -1;
   std::string request_;  // reused between requests
   std::string buffer_;   // bytes received and not yet consumed

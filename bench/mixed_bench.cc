@@ -36,8 +36,11 @@ struct Sample {
 
 class MixedClient {
  public:
-  MixedClient(const MixedConfig& config, int port, int id)
-      : config_(config), http_(port, config.timeout_s), rng_(config.seed * 7919 + id), id_(id) {}
+  MixedClient(const MixedConfig& config, int port, const std::string& token, int id)
+      : config_(config),
+        http_(port, config.timeout_s, token),
+        rng_(config.seed * 7919 + id),
+        id_(id) {}
 
   void run_until(SteadyClock::time_point end) {
     while (SteadyClock::now() < end) step();
@@ -149,14 +152,15 @@ void summarise(const std::vector<std::unique_ptr<MixedClient>>& clients, MixedRe
   }
 }
 
-std::string drive(const MixedConfig& config, int port, MixedReport& report, std::FILE* log) {
-  HttpLoadClient setup(port, 60);
+std::string drive(const MixedConfig& config, int port, const std::string& token,
+                  MixedReport& report, std::FILE* log) {
+  HttpLoadClient setup(port, 60, token);
   const HttpAnswer applied =
       setup.post("/api/v1/apply", "application/yaml", load_policy_yaml({.nodes = config.nodes}));
   if (applied.status != 200) return "apply of the policy failed: " + applied.body + applied.error;
   std::vector<std::unique_ptr<MixedClient>> clients;
   for (int32_t i = 0; i < config.clients; ++i) {
-    clients.push_back(std::make_unique<MixedClient>(config, port, i));
+    clients.push_back(std::make_unique<MixedClient>(config, port, token, i));
   }
   std::fprintf(log, "%d clients for %d s\n", config.clients, config.seconds);
   const SteadyClock::time_point start = SteadyClock::now();
@@ -189,7 +193,7 @@ MixedReport run_mixed(const MixedConfig& config, std::FILE* log) {
       report.error = "allotd did not start: " + error;
     } else {
       std::fprintf(log, "allotd %d on port %d\n", allotd.pid(), allotd.port());
-      report.error = drive(config, allotd.port(), report, log);
+      report.error = drive(config, allotd.port(), allotd.admin_token(), report, log);
       allotd.stop(kStopLimit);
     }
   }

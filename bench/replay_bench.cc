@@ -18,6 +18,7 @@
 #include "bench/replay_workload.h"
 #include "cli/client/api_client.h"
 #include "cli/client/api_paths.h"
+#include "cli/client/credentials.h"
 #include "cli/client/server_address.h"
 #include "service/simulation/arrival_stream.h"
 #include "service/simulation/simulation_runner.h"
@@ -37,7 +38,9 @@ int64_t unix_ms_now() {
 
 Result<ApiClient> open_client(const std::string& server) {
   ALLOT_ASSIGN_OR_RETURN(std::string url, cli::server_address(server));
-  return ApiClient(std::move(url));
+  cli::ApiClientOptions options;
+  ALLOT_ASSIGN_OR_RETURN(options.bearer_token, cli::bearer_token("", url));
+  return ApiClient(std::move(url), options);
 }
 
 Result<std::string> read_text(const std::string& path) {

@@ -24,7 +24,12 @@ port="${ALLOT_DEMO_PORT:-7800}"
 server="http://127.0.0.1:${port}"
 export ALLOT_SERVER="${server}"
 
-if "${allot}" get teams >/dev/null 2>&1; then
+answers() {
+  python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)" \
+    "${server}/readyz" >/dev/null 2>&1
+}
+
+if answers; then
   echo "An allotd already answers on ${server}; stop it first (kill \$(cat ${data_dir}/allotd.pid))." >&2
   exit 1
 fi
@@ -44,10 +49,16 @@ echo "== start allotd on ${server} (data in ${data_dir})"
   >"${data_dir}/allotd.log" 2>&1 &
 echo $! >"${data_dir}/allotd.pid"
 for _ in $(seq 1 100); do
-  if "${allot}" get teams >/dev/null 2>&1; then break; fi
+  if answers && [[ -s "${data_dir}/admin-token" ]]; then break; fi
   sleep 0.1
 done
-"${allot}" get teams >/dev/null
+
+# Deny by default: allotd wrote the first administrator's token, once; the
+# demo's logins are kept in its own folder, not in ~/.config/allot.
+export ALLOT_CREDENTIALS="${data_path}/credentials.json"
+echo "== allot login --token-file ${data_dir}/admin-token (the first administrator)"
+"${allot}" login --token-file "${data_dir}/admin-token"
+"${allot}" whoami
 
 echo "== allot apply -f examples/org/policy.yaml"
 "${allot}" apply -f examples/org/policy.yaml
@@ -64,13 +75,21 @@ sleep 8
 echo "== allot describe workload sweep -n research"
 "${allot}" describe workload sweep -n research
 
+echo "== a member of research sees research's work only, and may not touch llm-training's"
+member_credentials="${data_path}/research-member.json"
+ALLOT_CREDENTIALS="${member_credentials}" "${allot}" login \
+  --token-file "${data_dir}/admin-token" --team research --role team-member
+ALLOT_CREDENTIALS="${member_credentials}" "${allot}" get workloads -A
+ALLOT_CREDENTIALS="${member_credentials}" "${allot}" auth can-i cancel workloads -n llm-training || true
+ALLOT_CREDENTIALS="${member_credentials}" "${allot}" cancel llama-pretrain -n llm-training || true
+
 cat <<NEXT
 
 allotd runs on ${server} (pid $(cat "${data_dir}/allotd.pid")); its data, team folders and
 pod logs are in ${data_dir} (logs under ${data_dir}/logs, allotd's own log in
 ${data_dir}/allotd.log). What to try next:
 
-  export ALLOT_SERVER=${server}
+  export ALLOT_SERVER=${server} ALLOT_CREDENTIALS=${data_path}/credentials.json
   ${allot} get workloads -A -o wide        every workload, where it runs, why
   ${allot} top                             quota, usage, borrowed and lent per team
   ${allot} logs llama-pretrain -n llm-training -f
@@ -79,7 +98,9 @@ ${data_dir}/allotd.log). What to try next:
   ${allot} get nodes
   touch ${data_dir}/fail-h100-pool-0        fail a node: its work is requeued elsewhere
   ${allot} apply -f examples/org/policy.yaml --dry-run
-  curl -s ${server}/api/v1/teams | python3 -m json.tool    the REST API (docs/api.md)
+  ${allot} whoami; ${allot} auth can-i delete teams
+  curl -s -H "Authorization: Bearer \$(cat ${data_dir}/admin-token)" ${server}/api/v1/teams
+                                           the REST API (docs/api.md)
   ${allot} simulate --scenario examples/scenarios/seed-reclaim.yaml   a what-if simulation
 
 Stop allotd: kill \$(cat ${data_dir}/allotd.pid)

@@ -42,6 +42,15 @@ std::string AllotdChild::stderr_text() const {
   return text.str();
 }
 
+std::string read_admin_token(const std::string& data_dir) {
+  std::ifstream in(data_dir + "/admin-token");
+  std::string token;
+  std::getline(in, token);
+  return token;
+}
+
+std::string AllotdChild::admin_token() const { return read_admin_token(launch_.data_dir); }
+
 std::string AllotdChild::start(std::chrono::milliseconds deadline) {
   if (running()) return "allotd is already running";
   std::vector<std::string> args = {launch_.binary, "--listen", launch_.listen, "--data-dir",

@@ -40,6 +40,10 @@ struct ProcessExit {
   double seconds = 0;  // from the signal to the exit
 };
 
+// The first administrator's API token that allotd wrote to DATA/admin-token
+// on its first start; "" when there is none.
+std::string read_admin_token(const std::string& data_dir);
+
 class AllotdChild {
  public:
   explicit AllotdChild(AllotdLaunch launch) : launch_(std::move(launch)) {}
@@ -58,6 +62,9 @@ class AllotdChild {
   [[nodiscard]] const AllotdLaunch& launch() const { return launch_; }
   // What allotd wrote on stderr so far.
   [[nodiscard]] std::string stderr_text() const;
+  // The first administrator's API token, which allotd writes to
+  // DATA/admin-token on its first start; "" until it exists.
+  [[nodiscard]] std::string admin_token() const;
 
  private:
   ProcessExit wait_for_exit(std::chrono::milliseconds deadline);

@@ -19,6 +19,7 @@
 #include "app/leadership.h"
 #include "app/signal_stop.h"
 #include "app/spdlog_logger.h"
+#include "backends/local/atomic_file.h"
 #include "backends/local/data_layout.h"
 #include "backends/local/health_checker.h"
 #include "backends/local/local_executor.h"
@@ -213,6 +214,21 @@ int serve(const Flags& flags, allot::Logger& logger) {
     if (!announced) announce(listen->first, *port);
     safe.serve();
     return 0;
+  }
+  // Deny by default, with a first administrator (kubeadm's admin.conf):
+  // on first start its token is written, once, for the operator to use.
+  const allot::Result<std::optional<std::string>> admin_token = plane.access().bootstrap_admin();
+  if (!admin_token.ok())
+    return fail("cannot make the first administrator: " + admin_token.status().to_string());
+  if (*admin_token) {
+    const std::string path = data_dir + "/admin-token";
+    if (const allot::Status written =
+            allot::local::write_file_atomically(path, **admin_token + "\n", 0600);
+        !written.ok()) {
+      return fail("cannot write " + path + ": " + written.to_string());
+    }
+    logger.info("first start: the administrator's API token is in the data folder",
+                {{"file", path}, {"user", "admin"}});
   }
   allot::server::ApiServerOptions server_options;
   server_options.http.worker_threads = flags.threads;

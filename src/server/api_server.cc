@@ -17,6 +17,7 @@ Router api_routes(ControlPlane& plane) {
   add_policy_routes(router, plane);
   add_node_routes(router, plane);
   add_workload_routes(router, plane);
+  add_access_routes(router, plane);
   return router;
 }
 
@@ -38,13 +39,43 @@ std::unique_ptr<RateLimiter> limiter_of(const ApiServerOptions& options) {
   return std::make_unique<RateLimiter>(options.rate_per_second, std::max(1.0, options.rate_burst));
 }
 
+bool needs_no_login(const HttpRequest& request) {
+  return request.path == "/healthz" || request.path == "/readyz" ||
+         (request.method == "POST" && request.path == "/api/v1/sessions");
+}
+
+HttpResponse unauthenticated_answer(const Status& status) {
+  HttpResponse response;
+  send_error(response, status);
+  response.set_header("WWW-Authenticate", "Bearer realm=\"allot\"");
+  return response;
+}
+
+// Deny by default: the caller is known before any route runs.
+bool authenticated(const AccessControl& access, HttpRequest& request, HttpResponse& response) {
+  if (needs_no_login(request)) return true;
+  Result<Principal> caller = access.authenticate(request.get_header_value("Authorization"));
+  if (!caller.ok()) {
+    response = unauthenticated_answer(caller.status());
+    return false;
+  }
+  request.caller = std::move(caller).value();
+  return true;
+}
+
 }  // namespace
 
-HttpService routed_service(const Router& router, RateLimiter* limiter) {
+HttpService routed_service(const Router& router, RateLimiter* limiter,
+                           const AccessControl* access) {
   HttpService service;
-  service.refuse_before_body = [limiter](const HttpRequest& head) -> std::optional<HttpResponse> {
+  service.refuse_before_body = [limiter,
+                                access](const HttpRequest& head) -> std::optional<HttpResponse> {
     if (limiter != nullptr) {
       if (std::optional<HttpResponse> refused = over_rate(*limiter, head)) return refused;
+    }
+    // No credential at all: refused before its body is read.
+    if (access != nullptr && !needs_no_login(head) && !head.has_header("Authorization")) {
+      return unauthenticated_answer(access->authenticate("").status());
     }
     const std::optional<FramingRefusal> refusal = framing_refusal(head);
     if (!refusal) return std::nullopt;
@@ -52,7 +83,8 @@ HttpService routed_service(const Router& router, RateLimiter* limiter) {
     send_error(response, refusal->http_status, refusal->code, refusal->message);
     return response;
   };
-  service.handle = [&router](HttpRequest& request, HttpResponse& response) {
+  service.handle = [&router, access](HttpRequest& request, HttpResponse& response) {
+    if (access != nullptr && !authenticated(*access, request, response)) return;
     router.dispatch(request, response);
   };
   return service;
@@ -61,6 +93,6 @@ HttpService routed_service(const Router& router, RateLimiter* limiter) {
 ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
     : router_(api_routes(plane)),
       limiter_(limiter_of(options)),
-      http_(options.http, routed_service(router_, limiter_.get())) {}
+      http_(options.http, routed_service(router_, limiter_.get(), &plane.access())) {}
 
 }  // namespace allot::server

@@ -48,6 +48,10 @@ class ApiServer {
 // The service of a Router: the rate limit (when `limiter` is not null) and
 // allot's framing checks before the body, then dispatch. The router and the
 // limiter must outlive the service.
-HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr);
+// With `access`, every request but the probes and the login (POST
+// /api/v1/sessions) must carry a valid bearer token: 401 otherwise, before
+// any route runs; the principal is then in HttpRequest::caller.
+HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
+                           const AccessControl* access = nullptr);
 
 }  // namespace allot::server

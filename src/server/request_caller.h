@@ -1,9 +1,9 @@
 // The caller of a request: the Principal every use case is asked for.
 //
-// Contract: allotd has no authentication yet, so every request is served as
-// Principal::anonymous_admin() (what the API did before principals existed).
-// The identity issue replaces this one function with bearer-token
-// verification (OIDC, team credentials); no route builds a Principal itself.
+// Contract: the API server authenticates every request before it reaches a
+// route (server/api_server.h: a bearer API token or session token, 401
+// otherwise), so a route that needs a caller always finds one; a route
+// registered for unauthenticated requests (the login) must not call this.
 // Stateless.
 #pragma once
 
@@ -12,6 +12,6 @@
 
 namespace allot::server {
 
-Principal caller_of(const HttpRequest& req);
+const Principal& caller_of(const HttpRequest& req);
 
 }  // namespace allot::server

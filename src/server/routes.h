@@ -14,5 +14,7 @@ void add_health_routes(Router& http, const ControlPlane& plane);
 void add_policy_routes(Router& http, ControlPlane& plane);
 void add_node_routes(Router& http, ControlPlane& plane);
 void add_workload_routes(Router& http, ControlPlane& plane);
+// Sessions (login), whoami, access reviews (can-i), API token rotation.
+void add_access_routes(Router& http, ControlPlane& plane);
 
 }  // namespace allot::server

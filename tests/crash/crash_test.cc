@@ -127,8 +127,11 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
-std::unique_ptr<httplib::Client> client_for(int port) {
+// A client of allotd on `port`, logged in with the first administrator's
+// API token (DATA/admin-token).
+std::unique_ptr<httplib::Client> client_for(int port, const std::string& token) {
   auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
+  client->set_bearer_token_auth(token);
   client->set_keep_alive(true);
   client->set_connection_timeout(2, 0);
   client->set_read_timeout(20, 0);
@@ -207,7 +210,7 @@ struct Ack {
 // kClients threads submitting without pause until stop(); keep-alive clients.
 class Submitters {
  public:
-  Submitters(int port, int round) {
+  Submitters(int port, int round, std::string token) : token_(std::move(token)) {
     for (int c = 0; c < kClients; ++c) {
       threads_.emplace_back([this, port, round, c] { run(port, round, c); });
     }
@@ -232,7 +235,7 @@ class Submitters {
 
  private:
   void run(int port, int round, int client) {
-    const std::unique_ptr<httplib::Client> http = client_for(port);
+    const std::unique_ptr<httplib::Client> http = client_for(port, token_);
     for (int i = 0; !stopping_; ++i) {
       const std::string team = kTeams[(client + i) % std::size(kTeams)];
       const std::string name =
@@ -260,6 +263,7 @@ class Submitters {
     }
   }
 
+  std::string token_;
   std::vector<std::thread> threads_;
   std::atomic<bool> stopping_{false};
   std::atomic<size_t> acknowledged_{0};
@@ -424,7 +428,7 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
   ASSERT_TRUE(started.empty()) << started;
   int port = server.port();
   {
-    const std::unique_ptr<httplib::Client> http = client_for(port);
+    const std::unique_ptr<httplib::Client> http = client_for(port, server.admin_token());
     const httplib::Result applied = http->Post("/api/v1/apply", kPolicy, "application/yaml");
     ASSERT_TRUE(applied);
     ASSERT_EQ(applied->status, 200) << applied->body;
@@ -435,7 +439,7 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
   for (int crash = 0; crash < kCrashes; ++crash) {
     const size_t kill_after =
         std::uniform_int_distribution<size_t>(kMinAcksBeforeKill, kMaxAcksBeforeKill)(rng);
-    Submitters submitters(port, crash);
+    Submitters submitters(port, crash, server.admin_token());
     // The kill point: enough acknowledged submits of this round, and pods running.
     const bool due = poll_until(
         [&] {
@@ -457,7 +461,7 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
     const std::string restarted = server.start(kAllotdFlags);
     ASSERT_TRUE(restarted.empty()) << restarted;
     port = server.port();
-    const std::unique_ptr<httplib::Client> http = client_for(port);
+    const std::unique_ptr<httplib::Client> http = client_for(port, server.admin_token());
     EXPECT_TRUE(poll_until(
         [&] {
           const httplib::Result ready = http->Get("/readyz");
@@ -481,7 +485,7 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
   }
 
   // Everything finishes: requeued work runs again; nothing stays allocated.
-  const std::unique_ptr<httplib::Client> http = client_for(port);
+  const std::unique_ptr<httplib::Client> http = client_for(port, server.admin_token());
   EXPECT_TRUE(poll_until(
       [&] {
         const json page =

@@ -74,6 +74,13 @@ AllotdProcess::~AllotdProcess() {
 
 std::string AllotdProcess::stderr_text() const { return child_ ? child_->stderr_text() : ""; }
 
+std::string AllotdProcess::admin_token() const {
+  std::ifstream in(data_dir() / "admin-token");
+  std::string token;
+  std::getline(in, token);
+  return token;
+}
+
 std::string AllotdProcess::start(std::vector<std::string> extra_flags,
                                  std::chrono::milliseconds deadline) {
   if (running()) return "allotd is already running";

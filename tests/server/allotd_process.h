@@ -60,6 +60,8 @@ class AllotdProcess {
   }
   // What allotd wrote on stderr so far (for failure messages).
   [[nodiscard]] std::string stderr_text() const;
+  // The first administrator's API token (DATA/admin-token); "" before the first start.
+  [[nodiscard]] std::string admin_token() const;
 
   // The binary under test.
   static std::string binary();

@@ -113,6 +113,7 @@ TEST_F(ApplyTest, UnknownRouteIs404WithAJsonError) {
 // client that streams its manifest is served.
 TEST_F(ApplyTest, AChunkedBodyWithinTheLimitIsApplied) {
   httplib::Client client("127.0.0.1", allotd_.port());
+  client.set_bearer_token_auth(allotd_.admin_token());
   const std::string policy = example_policy();
   const httplib::Result res = client.Post(
       "/api/v1/apply",
@@ -130,6 +131,7 @@ TEST_F(ApplyTest, AChunkedBodyWithinTheLimitIsApplied) {
 
 TEST_F(ApplyTest, ACompressedBodyIs415BeforeItIsInflated) {
   httplib::Client client("127.0.0.1", allotd_.port());
+  client.set_bearer_token_auth(allotd_.admin_token());
   const httplib::Headers gzip = {{"Content-Encoding", "gzip"}};
 
   const httplib::Result res = client.Post(
@@ -150,6 +152,7 @@ TEST_F(ApplyTest, AMultipartBodyIs415) {
 
 TEST_F(ApplyTest, TooManyHeaderFieldsAre431) {
   httplib::Client client("127.0.0.1", allotd_.port());
+  client.set_bearer_token_auth(allotd_.admin_token());
   httplib::Headers headers;
   for (int i = 0; i < 150; ++i) headers.emplace("X-Filler-" + std::to_string(i), "1");
 

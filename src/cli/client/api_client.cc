@@ -70,6 +70,7 @@ ApiClient::ApiClient(std::string base_url, ApiClientOptions options)
   client_->set_tcp_nodelay(true);
   client_->set_write_timeout(seconds, micros);
   client_->set_default_headers({{"Accept", "application/json"}, {"User-Agent", "allot-cli"}});
+  if (!options.bearer_token.empty()) client_->set_bearer_token_auth(options.bearer_token);
 }
 
 ApiClient::~ApiClient() = default;

@@ -42,6 +42,7 @@ struct ApiResponse {
 struct ApiClientOptions {
   std::chrono::milliseconds connect_timeout{5'000};
   std::chrono::milliseconds read_timeout{60'000};
+  std::string bearer_token;  // sent as Authorization: Bearer; "" for none (credentials.h)
 };
 
 class ApiClient {

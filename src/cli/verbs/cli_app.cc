@@ -8,11 +8,13 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/verbs/apply_command.h"
+#include "cli/verbs/auth_command.h"
 #include "cli/verbs/cancel_command.h"
 #include "cli/verbs/delete_command.h"
 #include "cli/verbs/describe_command.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/get_command.h"
+#include "cli/verbs/login_command.h"
 #include "cli/verbs/logs_command.h"
 #include "cli/verbs/run_command.h"
 #include "cli/verbs/simulate_command.h"
@@ -45,6 +47,12 @@ std::vector<Verb> all_verbs() {
       {"top", "Quota and usage per team, flavor and resource", make_top_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",
        make_simulate_command},
+      {"login", "Log in to allotd with an API token (a session, bound to a team and role if asked)",
+       make_login_command},
+      {"whoami", "Show who you are to allotd: subject, groups, team and role", make_whoami_command},
+      {"auth", "Ask allotd about access: allot auth can-i VERB RESOURCE [-n NS]",
+       make_auth_command},
+      {"token", "Manage API tokens: allot token rotate ID", make_token_command},
   };
 }
 

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/time.h"
+#include "cli/client/credentials.h"
 #include "cli/client/server_address.h"
 #include "cli/verbs/exit_codes.h"
 
@@ -23,6 +24,9 @@ void add_server_flags(CLI::App& subcommand, ServerFlags& flags) {
                                  : std::string();
           },
           "URL"));
+  subcommand.add_option("--token", flags.token,
+                        "bearer token for allotd (default: $ALLOT_TOKEN, then the session "
+                        "'allot login' saved for the server)");
   subcommand
       .add_option("--request-timeout", flags.request_timeout,
                   "how long one request to allotd may take (e.g. 500ms, 30s, 2m)")
@@ -38,6 +42,9 @@ Result<ApiClient> open_api_client(const ServerFlags& flags) {
   }
   ALLOT_ASSIGN_OR_RETURN(std::string url, server_address(flags.server));
   ApiClientOptions options;
+  if (!flags.anonymous) {
+    ALLOT_ASSIGN_OR_RETURN(options.bearer_token, bearer_token(flags.token, url));
+  }
   options.read_timeout = std::chrono::milliseconds(timeout->ms());
   options.connect_timeout = std::min(options.connect_timeout, options.read_timeout);
   return ApiClient(std::move(url), options);

@@ -21,6 +21,8 @@ namespace allot::cli {
 
 struct ServerFlags {
   std::string server;
+  std::string token;       // --token; else ALLOT_TOKEN, else the saved login (client/credentials.h)
+  bool anonymous = false;  // send no token (the login itself)
   std::string request_timeout = "30s";
 };
 

@@ -10,9 +10,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "model/principal.h"
 
 namespace allot::server {
 
@@ -32,6 +35,9 @@ struct HttpRequest {
   std::string body;
   std::vector<std::string> matches;
   std::string remote_address;  // the peer's IP address, for logs and rate limits
+  // Who sent it, once the API server authenticated it (server/api_server.h);
+  // empty before and on the routes that need no login.
+  std::optional<Principal> caller;
 
   [[nodiscard]] bool has_param(std::string_view name) const;
   // The first value of `name`, or "" when absent.

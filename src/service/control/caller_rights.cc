@@ -1,16 +1,45 @@
 #include "service/control/caller_rights.h"
 
-#include <string>
+#include <algorithm>
+#include <cctype>
+
+#include "authz/resource_catalog.h"
 
 namespace allot {
 
-Status authorize(const Principal& caller, std::initializer_list<std::string_view> action) {
-  if (caller.admin) return {};
-  std::string what;
-  for (std::string_view part : action) what += part;
-  return Status(ErrorCode::kPermissionDenied,
-                "'" + caller.subject + "' may not " + what +
-                    ": no role grants it (only admins may act until RBAC exists)");
+std::string resource_of_kind(std::string_view kind) {
+  std::string resource;
+  for (char c : kind) resource += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return resource + (resource.ends_with("s") ? "es" : "s");
+}
+
+bool VisibleNamespaces::contains(std::string_view namespace_name) const {
+  return everywhere ||
+         std::binary_search(namespaces.begin(), namespaces.end(), namespace_name,
+                            [](std::string_view a, std::string_view b) { return a < b; });
+}
+
+Result<VisibleNamespaces> visible_namespaces(const AccessControl& access, const Principal& caller,
+                                             std::string_view resource,
+                                             const WorkloadQuery& query) {
+  if (!query.namespace_name.empty()) {
+    ALLOT_RETURN_IF_ERROR(access.authorize(caller, "list", resource, query.namespace_name));
+    return VisibleNamespaces{false, {query.namespace_name}};
+  }
+  if (caller.admin) return VisibleNamespaces{true, {}};
+  const std::shared_ptr<const Authorizer> authorizer = access.authorizer();
+  const Authorizer::Reach reach = authorizer->reach(
+      authorizer->resolve(caller), AccessRequest{"list", api_group_of(resource), resource, {}, {}});
+  return VisibleNamespaces{reach.everywhere, reach.namespaces};
+}
+
+Status authorize_apply(const AccessControl& access, const Principal& caller,
+                       const ParsedManifests& parsed) {
+  for (const ManifestDocument& document : parsed.documents) {
+    ALLOT_RETURN_IF_ERROR(access.authorize(caller, "update", resource_of_kind(document.kind),
+                                           document.namespace_name, document.name));
+  }
+  return {};
 }
 
 }  // namespace allot

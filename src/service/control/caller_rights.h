@@ -1,24 +1,44 @@
-// Caller rights: the one check every use case of the control plane makes
-// before it reads or changes anything.
+// Caller rights: how the control plane's use cases name what they ask
+// AccessControl (access_control.h) to authorize, in RBAC's terms.
 //
-// Contract: deny by default. Until the authz layer exists (RBAC over
-// namespaces, separating seeing from acting), a caller may do something only
-// when it is an admin (Principal::admin); everyone else gets
-// kPermissionDenied naming the action. allotd serves every request as
-// Principal::anonymous_admin() until identity exists, so nothing a user can
-// see changes. Pure.
+// Contract: pure. Policy kinds are resources of the API group "allot" in
+// Kubernetes' plural form (Team -> teams, PriorityClass -> priorityclasses);
+// authorize_apply() asks `update` on every object of an apply (creating or
+// changing it: kubectl apply's meaning), all before anything changes.
+// visible_namespaces() is how lists show each caller only what it may list.
 #pragma once
 
-#include <initializer_list>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "api/manifest_parser.h"
+#include "base/result.h"
 #include "base/status.h"
 #include "model/principal.h"
+#include "model/views/workload_view.h"
+#include "service/control/access_control.h"
 
 namespace allot {
 
-// `action` says what was asked, in parts joined for the error only
-// ({"cancel workload ", ns, "/", name}): an allowed call builds no text.
-Status authorize(const Principal& caller, std::initializer_list<std::string_view> action);
+std::string resource_of_kind(std::string_view kind);
+
+// Where a caller may list a namespaced resource: everywhere, or in a set of
+// namespaces (none for a caller without bindings, who then sees nothing).
+struct VisibleNamespaces {
+  bool everywhere = false;
+  std::vector<std::string> namespaces;  // sorted
+
+  [[nodiscard]] bool contains(std::string_view namespace_name) const;
+};
+
+// What a list of `resource` may show the caller: a list of one namespace
+// the caller may not list is kPermissionDenied (the reason says why); a list
+// across namespaces shows only those it may list.
+Result<VisibleNamespaces> visible_namespaces(const AccessControl& access, const Principal& caller,
+                                             std::string_view resource, const WorkloadQuery& query);
+
+Status authorize_apply(const AccessControl& access, const Principal& caller,
+                       const ParsedManifests& parsed);
 
 }  // namespace allot

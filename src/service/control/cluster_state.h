@@ -28,6 +28,7 @@
 #include "base/logger.h"
 #include "base/mutex.h"
 #include "base/status.h"
+#include "service/control/access_control.h"
 #include "service/control/durable_watermark.h"
 #include "service/control/policy_gate.h"
 #include "service/control/server_state.h"
@@ -37,7 +38,8 @@ namespace allot {
 
 class ClusterState {
  public:
-  ClusterState(Store& store, Logger& logger, std::string checkpoint_root);
+  ClusterState(Store& store, Logger& logger, std::string checkpoint_root,
+               const AccessControl& access);
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 
@@ -59,6 +61,8 @@ class ClusterState {
   void set_next_id(WorkloadId id) { next_id_ = id.value(); }
 
   Store& store() { return store_; }
+  // Who may do what: every use case asks it first (access_control.h).
+  const AccessControl& access() const { return access_; }
 
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { stored_.wait_until_waiting(count); }
@@ -72,6 +76,7 @@ class ClusterState {
   void nothing_to_store();
 
   Store& store_;
+  const AccessControl& access_;
   Logger& logger_;
   PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(writer_mu_, mu_);
   Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(mu_);

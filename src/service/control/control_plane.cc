@@ -8,7 +8,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
                            const Clock& clock, Logger& logger, const ControlPlaneOptions& options)
     : clock_(clock),
       run_loop_thread_(options.run_loop_thread),
-      cluster_(store, logger, options.checkpoint_root),
+      access_(store, clock),
+      cluster_(store, logger, options.checkpoint_root, access_),
       actions_(executor, signal_),
       health_(cluster_, health, clock, logger, options.health_interval),
       policies_(cluster_, signal_, clock),
@@ -19,7 +20,9 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
 ControlPlane::~ControlPlane() { shutdown(); }
 
 Status ControlPlane::start() {
-  ALLOT_RETURN_IF_ERROR(load_state(cluster_));
+  std::vector<ObjectRecord> access_objects;
+  ALLOT_RETURN_IF_ERROR(load_state(cluster_, access_objects));
+  ALLOT_RETURN_IF_ERROR(access_.load(access_objects));
   ALLOT_RETURN_IF_ERROR(requeue_interrupted(cluster_, clock_.now()));
   health_.start(clock_.now());
   ready_ = true;

@@ -1,6 +1,7 @@
 // ControlPlane: allotd's service layer put together (DESIGN.md section 10).
 // It owns the state and its rooms, each a use case group of its own:
 //
+//   access()     AccessControl    authenticate, sessions, authorize (every room asks it)
 //   policies()   PolicyService    apply, delete and read the policy; top
 //   workloads()  WorkloadService  submit, cancel, delete, list, get, events, logs
 //   nodes()      NodeService      list, get, cordon, drain, uncordon
@@ -28,6 +29,7 @@
 #include "base/clock.h"
 #include "base/logger.h"
 #include "base/status.h"
+#include "service/control/access_control.h"
 #include "service/control/action_runner.h"
 #include "service/control/admission_loop.h"
 #include "service/control/cluster_state.h"
@@ -62,6 +64,7 @@ class ControlPlane final : public PodEventSink {
   void shutdown();
   [[nodiscard]] bool ready() const { return ready_.load(); }
 
+  AccessControl& access() { return access_; }
   PolicyService& policies() { return policies_; }
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
@@ -81,6 +84,7 @@ class ControlPlane final : public PodEventSink {
  private:
   const Clock& clock_;
   bool run_loop_thread_;
+  AccessControl access_;
   ClusterState cluster_;
   LoopSignal signal_;
   ActionRunner actions_;

@@ -37,15 +37,6 @@ void drain_node(const std::string& name, ServerState& state, Timestamp now, Writ
   }
 }
 
-const char* action_name(NodeAction action) {
-  switch (action) {
-    case NodeAction::kCordon: return "cordon";
-    case NodeAction::kDrain: return "drain";
-    case NodeAction::kUncordon: return "uncordon";
-  }
-  return "act on";
-}
-
 }  // namespace
 
 NodeAllocations node_allocations(const ServerState& state, const std::string* only) {
@@ -91,7 +82,7 @@ NodeView node_view(const ServerState& state, const NodeAllocations& allocations,
 
 Result<NodeView> NodeService::act(const Principal& caller, const std::string& name,
                                   NodeAction action) {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {action_name(action), " node ", name}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "update", "nodes", "", name));
   Actions actions;
   {
     ClusterWriter writer(cluster_);
@@ -121,7 +112,7 @@ Result<NodeView> NodeService::act(const Principal& caller, const std::string& na
 }
 
 Result<NodePage> NodeService::list(const Principal& caller, const NodeQuery& query) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {"list nodes"}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", "nodes", ""));
   NodePage page;
   const CommittedRead read(cluster_);
   const auto& compiled = cluster_.view().policy.compiled();
@@ -137,7 +128,7 @@ Result<NodePage> NodeService::list(const Principal& caller, const NodeQuery& que
 }
 
 Result<NodeView> NodeService::get(const Principal& caller, const std::string& name) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {"get node ", name}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "get", "nodes", "", name));
   const CommittedRead read(cluster_);
   const auto& compiled = cluster_.view().policy.compiled();
   const NodeIndex index = compiled ? compiled->node_by_name(name) : NodeIndex();

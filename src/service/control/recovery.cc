@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "service/control/access_control.h"
 #include "service/control/node_conditions.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
@@ -94,12 +95,16 @@ void end_interrupted_run(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
 
 }  // namespace
 
-Status load_state(ClusterState& cluster) {
+Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objects) {
   ALLOT_ASSIGN_OR_RETURN(StoredState stored, cluster.store().load());
   std::map<DocumentKey, nlohmann::json> documents;
   WriterLock lock(cluster.mutex());
   ServerState& state = cluster.state();
   for (const ObjectRecord& object : stored.objects) {
+    if (AccessControl::is_access_kind(object.kind)) {
+      access_objects.push_back(object);
+      continue;
+    }
     if (object.kind == kNodeConditionKind) {
       ALLOT_ASSIGN_OR_RETURN(state.nodes[object.name], decode_node_condition(object.document));
       continue;

@@ -14,13 +14,16 @@
 // before returning.
 #pragma once
 
+#include <vector>
+
 #include "base/status.h"
 #include "base/time.h"
 #include "service/control/cluster_state.h"
 
 namespace allot {
 
-Status load_state(ClusterState& cluster);
+// Objects of AccessControl's kinds (tokens, session keys) go to `access_objects`.
+Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objects);
 
 Status requeue_interrupted(ClusterState& cluster, Timestamp now);
 

@@ -31,8 +31,8 @@ Status no_such_workload(const std::string& ns, const std::string& name) {
 
 Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Workload& workload,
                                                WorkloadId id) {
-  ALLOT_RETURN_IF_ERROR(authorize(
-      caller, {"create workload ", workload.meta.namespace_name, "/", workload.meta.name}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(
+      caller, "create", "workloads", workload.meta.namespace_name, workload.meta.name));
   // Validated and inserted under one policy (policy_gate.h).
   const SubmitHold submit(cluster_.policy_gate());
   const Timestamp now = clock_.now();
@@ -62,7 +62,7 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
 
 Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std::string& ns,
                                              const std::string& name) {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {"cancel workload ", ns, "/", name}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "cancel", "workloads", ns, name));
   Actions actions;
   WorkloadView view;
   {
@@ -85,7 +85,7 @@ Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std:
 
 Status WorkloadService::remove(const Principal& caller, const std::string& ns,
                                const std::string& name) {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {"delete workload ", ns, "/", name}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "delete", "workloads", ns, name));
   Actions actions;
   {
     ClusterWriter writer(cluster_);
@@ -114,13 +114,17 @@ Status WorkloadService::remove(const Principal& caller, const std::string& ns,
 
 Result<WorkloadPage> WorkloadService::list(const Principal& caller,
                                            const WorkloadQuery& query) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {"list workloads"}));
+  ALLOT_ASSIGN_OR_RETURN(const VisibleNamespaces visible,
+                         visible_namespaces(cluster_.access(), caller, "workloads", query));
   WorkloadPage page;
   page.items.reserve(std::min<size_t>(query.limit, 10000));
   const CommittedRead read(cluster_);
   const auto& all = cluster_.view().workloads.all();
   for (auto it = all.upper_bound(WorkloadId(query.after_uid)); it != all.end(); ++it) {
-    if (!matches(it->second, query)) continue;
+    if (!matches(it->second, query) ||
+        !visible.contains(it->second.doc.workload.meta.namespace_name)) {
+      continue;
+    }
     if (page.items.size() == query.limit) {
       page.continue_token = std::to_string(std::prev(it)->first.value());
       break;
@@ -132,7 +136,7 @@ Result<WorkloadPage> WorkloadService::list(const Principal& caller,
 
 Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::string& ns,
                                           const std::string& name) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {"get workload ", ns, "/", name}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "get", "workloads", ns, name));
   const Timestamp now = clock_.now();
   const CommittedRead read(cluster_);
   const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
@@ -150,7 +154,7 @@ Result<WorkloadId> WorkloadService::id_of(const std::string& ns, const std::stri
 Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& caller,
                                                                const std::string& ns,
                                                                const std::string& name) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {"read events of workload ", ns, "/", name}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", "events", ns, name));
   ALLOT_ASSIGN_OR_RETURN(const WorkloadId id, id_of(ns, name));
   ALLOT_ASSIGN_OR_RETURN(const std::vector<EventRecord> events, cluster_.store().events(id));
   std::vector<WorkloadEventView> views;
@@ -164,7 +168,7 @@ Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& 
 
 Result<LogChunk> WorkloadService::log(const Principal& caller, const std::string& ns,
                                       const std::string& name, int32_t pod, int64_t offset) const {
-  ALLOT_RETURN_IF_ERROR(authorize(caller, {"read logs of workload ", ns, "/", name}));
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "get", "workloads/logs", ns, name));
   WorkloadId id;
   int64_t pods = 0;
   {

@@ -1,0 +1,107 @@
+// AccessControl: who is calling, and what they may do (issue 11, DESIGN.md
+// section 4). A room of the control plane: it holds the API tokens (their
+// hashes), the session signing keys and the Authorizer, and answers
+// authenticate(), open_session() and authorize().
+//
+// Contract:
+// - Deny by default: a request without a valid credential is
+//   kUnauthenticated; an authenticated caller may do only what its RBAC
+//   bindings grant (authz/authorizer.h), and a session only what its role
+//   grants in its team as well. Principal::admin (allotd itself: the loop,
+//   recovery) passes every check.
+// - bootstrap_admin(): on first start (no API token stored) it issues the
+//   token of the local user `admin`, in the group system:admins (bound to
+//   cluster-admin), commits its hash, and returns the token: the only time
+//   it exists in clear (allotd writes it to DATA/admin-token, 0600).
+// - Credentials: an API token (`allot_...`, looked up by its SHA-256) or a
+//   session token (`allots_...`, HMAC under the key ring, expiring). A token
+//   record that expired authenticates nobody.
+// - open_session(): exchanges an API token for a session bound to a team
+//   and a role the caller holds there (every rule of the role within what
+//   its bindings grant in that namespace); kPermissionDenied otherwise. A
+//   session lasts 8 hours by default, 12 at most, never past the credential
+//   that opened it.
+// - Stored as objects of kinds "ApiToken" (name: the token's id) and
+//   "SessionKeys" (written with the first session); load() takes them from
+//   recovery. Secrets never appear in
+//   errors or logs.
+// Thread-safe: reads share a lock, token and key changes take it alone.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "authz/authorizer.h"
+#include "authz/decision.h"
+#include "base/clock.h"
+#include "base/result.h"
+#include "identity/credentials/api_token.h"
+#include "identity/credentials/session_token.h"
+#include "model/principal.h"
+#include "store/store.h"
+
+namespace allot {
+
+inline constexpr std::string_view kApiTokenKind = "ApiToken";
+inline constexpr std::string_view kSessionKeysKind = "SessionKeys";
+inline constexpr std::string_view kAdminUser = "admin";
+
+struct SessionRequest {
+  std::string token;  // the credential: an API token
+  std::string team;   // empty with an empty role: a cluster-wide session
+  std::string role;
+  std::optional<Duration> lifetime;
+};
+
+struct OpenedSession {
+  std::string token;
+  identity::SessionClaims claims;
+};
+
+class AccessControl {
+ public:
+  AccessControl(Store& store, const Clock& clock);
+
+  static bool is_access_kind(std::string_view kind);
+
+  // The stored tokens and keys (from recovery); creates the keys when none.
+  Status load(const std::vector<ObjectRecord>& objects);
+  Result<std::optional<std::string>> bootstrap_admin();
+  // Replaces the API token `id` (the caller must be allowed to update
+  // serviceaccounts cluster-wide, i.e. be a cluster admin); returns the new token.
+  Result<std::string> rotate_api_token(const Principal& caller, const std::string& id);
+
+  Result<Principal> authenticate(std::string_view bearer) const;
+  Result<OpenedSession> open_session(const SessionRequest& request);
+
+  // kPermissionDenied with the authorizer's reason, or OK.
+  Status authorize(const Principal& caller, std::string_view verb, std::string_view resource,
+                   std::string_view namespace_name, std::string_view name = {}) const;
+  [[nodiscard]] Decision review(const Principal& caller, std::string_view verb,
+                                std::string_view resource, std::string_view namespace_name,
+                                std::string_view name = {}) const;
+  [[nodiscard]] std::shared_ptr<const Authorizer> authorizer() const;
+
+ private:
+  Result<Principal> principal_of_token(std::string_view token) const;
+  Status check_role_held(const Principal& caller, const std::string& team,
+                         const std::string& role) const;
+  Status commit_token(const identity::ApiTokenRecord& record);
+  // Stores the key ring the first time a session is signed with it.
+  Status store_keys_once();
+
+  Store& store_;
+  const Clock& clock_;
+  mutable std::shared_mutex mutex_;
+  std::unordered_map<std::string, identity::ApiTokenRecord> tokens_by_hash_;
+  identity::SessionKeyRing keys_;
+  bool keys_stored_ = false;
+  std::shared_ptr<const Authorizer> authorizer_;
+};
+
+}  // namespace allot

@@ -20,8 +20,8 @@ bool is_attribute_name(std::string_view name) {
 }
 
 Status bad_path(std::string_view text, std::string_view why) {
-  return scim_error(ScimType::kInvalidPath, "invalid attribute path " + quote_input(text) + ": " +
-                                                std::string(why));
+  return scim_error(ScimType::kInvalidPath,
+                    "invalid attribute path " + quote_input(text) + ": " + std::string(why));
 }
 
 // Splits "urn:...:User:name.givenName" into the URN and the rest; a known

@@ -64,8 +64,8 @@ json resource_type(ResourceKind kind, const DiscoveryOptions& options) {
 }
 
 json resource_types(const DiscoveryOptions& options) {
-  return list_of(json::array({resource_type(ResourceKind::kUser, options),
-                              resource_type(ResourceKind::kGroup, options)}));
+  return list_of(json::array(
+      {resource_type(ResourceKind::kUser, options), resource_type(ResourceKind::kGroup, options)}));
 }
 
 json schemas(const DiscoveryOptions& options) {

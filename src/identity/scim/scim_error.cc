@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view kKeywordMarker = "scimType=";
 
 constexpr std::array kAllTypes = {
-    ScimType::kInvalidFilter, ScimType::kTooMany,     ScimType::kUniqueness,
+    ScimType::kInvalidFilter, ScimType::kTooMany,       ScimType::kUniqueness,
     ScimType::kMutability,    ScimType::kInvalidSyntax, ScimType::kInvalidPath,
     ScimType::kNoTarget,      ScimType::kInvalidValue,  ScimType::kInvalidVers,
 };
@@ -37,14 +37,14 @@ int http_status_of(ErrorCode code) {
   }
 }
 
-// Every byte outside printable ASCII (and the backslash) as \xNN; at most
+// Every byte outside printable ASCII as \xNN; at most
 // `max_bytes` bytes of `text`, then "...".
 std::string printable(std::string_view text, size_t max_bytes) {
   constexpr std::string_view kHex = "0123456789abcdef";
   std::string out;
   for (size_t i = 0; i < text.size() && i < max_bytes; ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte >= 0x20 && byte < 0x7f && byte != '\\') {
+    if (byte >= 0x20 && byte < 0x7f) {
       out += static_cast<char>(byte);
     } else {
       out += "\\x";

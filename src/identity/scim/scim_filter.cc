@@ -66,7 +66,8 @@ class Parser {
   // The keyword `word` at pos_ (any case), not followed by a name character.
   [[nodiscard]] bool at_word(std::string_view word) const {
     const std::string_view rest = text_.substr(pos_);
-    return istarts_with(rest, word) && (rest.size() == word.size() || !is_path_char(rest[word.size()]));
+    return istarts_with(rest, word) &&
+           (rest.size() == word.size() || !is_path_char(rest[word.size()]));
   }
   [[nodiscard]] std::string_view read_word() {
     const size_t start = pos_;
@@ -75,10 +76,10 @@ class Parser {
   }
   [[nodiscard]] Status error(std::string why) const { return error_at(pos_, std::move(why)); }
   [[nodiscard]] Status error_at(size_t offset, std::string why) const {
-    return scim_error(error_type_, "invalid " + std::string(error_type_ == ScimType::kInvalidFilter
-                                                                ? "filter"
-                                                                : "path") +
-                                       ": " + why + " at offset " + std::to_string(offset),
+    return scim_error(error_type_,
+                      "invalid " +
+                          std::string(error_type_ == ScimType::kInvalidFilter ? "filter" : "path") +
+                          ": " + why + " at offset " + std::to_string(offset),
                       "offset " + std::to_string(offset));
   }
 
@@ -172,7 +173,8 @@ Result<AttributePath> Parser::parse_path(bool allow_whole_schema) {
   const size_t start = pos_;
   while (pos_ < text_.size() && is_path_char(text_[pos_])) ++pos_;
   if (pos_ == start) {
-    return error_at(start, "expected an attribute path, found " + quote_input(text_.substr(start, 1)));
+    return error_at(start,
+                    "expected an attribute path, found " + quote_input(text_.substr(start, 1)));
   }
   Result<AttributePath> path = parse_attribute_path(text_.substr(start, pos_ - start));
   if (!path.ok()) return error_at(start, path.status().message());
@@ -214,8 +216,8 @@ Result<nlohmann::json> Parser::parse_literal() {
     return error_at(start, "expected a value (a string, number, true, false or null), found " +
                                quote_input(word));
   }
-  while (pos_ < text_.size() && (std::string_view("0123456789+-.eE").find(text_[pos_]) !=
-                                 std::string_view::npos)) {
+  while (pos_ < text_.size() &&
+         (std::string_view("0123456789+-.eE").find(text_[pos_]) != std::string_view::npos)) {
     ++pos_;
   }
   if (pos_ == start) return error("expected a value (a string, number, true, false or null)");

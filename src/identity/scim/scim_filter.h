@@ -48,9 +48,9 @@ enum class CompareOp { kEq, kNe, kCo, kSw, kEw, kGt, kGe, kLt, kLe, kPr };
 struct FilterNode {
   enum class Kind { kCompare, kAnd, kOr, kNot, kValuePath };
   Kind kind = Kind::kCompare;
-  AttributePath path;        // kCompare, kValuePath (the multi-valued attribute)
+  AttributePath path;  // kCompare, kValuePath (the multi-valued attribute)
   CompareOp op = CompareOp::kPr;
-  nlohmann::json value;      // kCompare: the literal (null for pr)
+  nlohmann::json value;  // kCompare: the literal (null for pr)
   // kAnd/kOr: two or more operands; kNot: one; kValuePath: the filter inside
   // the brackets, whose paths are relative to one value of `path`.
   std::vector<FilterNode> children;

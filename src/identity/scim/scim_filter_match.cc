@@ -25,7 +25,8 @@ std::string_view operator_name(CompareOp op) {
 }
 
 std::string operand_to_string(const FilterNode& operand) {
-  const bool group = operand.kind == FilterNode::Kind::kAnd || operand.kind == FilterNode::Kind::kOr;
+  const bool group =
+      operand.kind == FilterNode::Kind::kAnd || operand.kind == FilterNode::Kind::kOr;
   return group ? "(" + filter_to_string(operand) + ")" : filter_to_string(operand);
 }
 
@@ -70,7 +71,8 @@ const nlohmann::json* raw_value(const AttributePath& path, const Scope& scope) {
   return find_member(*container, path.attribute);
 }
 
-void add_leaf(const nlohmann::json& value, std::string_view sub, std::vector<const nlohmann::json*>& out) {
+void add_leaf(const nlohmann::json& value, std::string_view sub,
+              std::vector<const nlohmann::json*>& out) {
   if (!sub.empty()) {
     if (const nlohmann::json* member = find_member(value, sub)) {
       if (member->is_array()) {
@@ -132,7 +134,8 @@ bool compare_one(const nlohmann::json& actual, CompareOp op, const nlohmann::jso
     return compare_strings(actual.get<std::string>(), expected.get<std::string>(), op,
                            leaf != nullptr && leaf->case_exact);
   }
-  if (actual.is_boolean() && expected.is_boolean()) return op == CompareOp::kEq && actual == expected;
+  if (actual.is_boolean() && expected.is_boolean())
+    return op == CompareOp::kEq && actual == expected;
   if (actual.is_number() && expected.is_number()) {
     switch (op) {
       case CompareOp::kEq: return actual == expected;
@@ -151,7 +154,13 @@ bool evaluate(const FilterNode& node, const Scope& scope);
 bool evaluate_compare(const FilterNode& node, const Scope& scope) {
   const std::vector<const nlohmann::json*> values = leaf_values(node.path, scope);
   bool present = false;
-  for (const nlohmann::json* value : values) present = present || is_present(*value);
+  if (node.path.sub_attribute.empty()) {
+    // A complex attribute is present with any sub-attribute, not only "value".
+    const nlohmann::json* raw = raw_value(node.path, scope);
+    present = raw != nullptr && is_present(*raw);
+  } else {
+    for (const nlohmann::json* value : values) present = present || is_present(*value);
+  }
   if (node.op == CompareOp::kPr) return present;
   if (node.value.is_null()) {
     if (node.op == CompareOp::kEq) return !present;
@@ -160,7 +169,8 @@ bool evaluate_compare(const FilterNode& node, const Scope& scope) {
   const CompareOp op = node.op == CompareOp::kNe ? CompareOp::kEq : node.op;
   const PathDefs defs = defs_for(node.path, scope);
   bool any = false;
-  for (const nlohmann::json* value : values) any = any || compare_one(*value, op, node.value, defs.leaf);
+  for (const nlohmann::json* value : values)
+    any = any || compare_one(*value, op, node.value, defs.leaf);
   return node.op == CompareOp::kNe ? !any : any;
 }
 
@@ -230,7 +240,8 @@ bool value_matches(const FilterNode& filter, const nlohmann::json& element,
                    const AttributeDef* attribute) {
   // A value path inside a value path does not parse, so `kind` is never read.
   static const AttributeDef kUnknown{};
-  return evaluate(filter, Scope{&element, ResourceKind::kUser, attribute != nullptr ? attribute : &kUnknown});
+  return evaluate(
+      filter, Scope{&element, ResourceKind::kUser, attribute != nullptr ? attribute : &kUnknown});
 }
 
 }  // namespace allot::scim

@@ -80,8 +80,8 @@ class Patcher {
   Status apply_plain(OpKind op, const AttributeDef& def, json& container, const json* value);
   Status apply_sub(OpKind op, const AttributeDef& def, const AttributeDef& sub, json& container,
                    const json* value);
-  Status apply_filtered(OpKind op, const PatchPath& path, const AttributeDef& def,
-                        json& container, const json* value);
+  Status apply_filtered(OpKind op, const PatchPath& path, const AttributeDef& def, json& container,
+                        const json* value);
   Status apply_to_extension(OpKind op, const SchemaDef& extension, const json* value);
   Status check_read_only(OpKind op, const PatchPath& path, const ResolvedAttribute& resolved,
                          const json* value) const;
@@ -135,7 +135,8 @@ Status Patcher::apply(OpKind op, const PatchPath& path, const json* value) {
   return apply_plain(op, *resolved->attribute, container, value);
 }
 
-Status Patcher::apply_plain(OpKind op, const AttributeDef& def, json& container, const json* value) {
+Status Patcher::apply_plain(OpKind op, const AttributeDef& def, json& container,
+                            const json* value) {
   json* current = find_member(container, def.name);
   if (op == OpKind::kRemove) {
     if (value == nullptr || !def.multi_valued || current == nullptr || !current->is_array()) {
@@ -154,8 +155,9 @@ Status Patcher::apply_plain(OpKind op, const AttributeDef& def, json& container,
   }
   if (def.multi_valued && (op == OpKind::kAdd) && current != nullptr && current->is_array()) {
     for (const json& item : as_array(*value)) {
-      auto same = std::find_if(current->begin(), current->end(),
-                               [&item](const json& existing) { return same_value(existing, item); });
+      auto same = std::find_if(current->begin(), current->end(), [&item](const json& existing) {
+        return same_value(existing, item);
+      });
       if (same == current->end()) {
         current->push_back(item);
       } else if (same->is_object() && item.is_object()) {
@@ -207,8 +209,9 @@ Status Patcher::apply_sub(OpKind op, const AttributeDef& def, const AttributeDef
 Status Patcher::apply_filtered(OpKind op, const PatchPath& path, const AttributeDef& def,
                                json& container, const json* value) {
   if (!def.multi_valued) {
-    return scim_error(ScimType::kInvalidPath, "a value filter needs a multi-valued attribute, and " +
-                                                  def.name + " is single-valued");
+    return scim_error(
+        ScimType::kInvalidPath,
+        "a value filter needs a multi-valued attribute, and " + def.name + " is single-valued");
   }
   const FilterNode& filter = *path.value_filter;
   const std::string& sub = path.attribute.sub_attribute;

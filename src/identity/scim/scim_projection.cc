@@ -33,7 +33,8 @@ struct Holder {
 };
 
 Holder holder_of(const json& resource, const AttributePath& path) {
-  if (path.schema.empty() || iequals(path.schema, kUserSchema) || iequals(path.schema, kGroupSchema)) {
+  if (path.schema.empty() || iequals(path.schema, kUserSchema) ||
+      iequals(path.schema, kGroupSchema)) {
     return {&resource, ""};
   }
   for (auto it = resource.begin(); it != resource.end(); ++it) {

@@ -50,8 +50,10 @@ Result<nlohmann::json> normalize_single(const AttributeDef& def, const nlohmann:
     case AttributeType::kComplex: return normalize_complex(def, value, where);
     case AttributeType::kBoolean:
       if (value.is_boolean()) return value;
-      if (value.is_string() && iequals(value.get_ref<const std::string&>(), "true")) return json_true();
-      if (value.is_string() && iequals(value.get_ref<const std::string&>(), "false")) return json_false();
+      if (value.is_string() && iequals(value.get_ref<const std::string&>(), "true"))
+        return json_true();
+      if (value.is_string() && iequals(value.get_ref<const std::string&>(), "false"))
+        return json_false();
       return bad_value(where, "expected a boolean");
     case AttributeType::kInteger:
       if (value.is_number_integer()) return value;
@@ -140,7 +142,9 @@ Result<NormalizedResource> normalize_resource(ResourceKind kind, const nlohmann:
     if (part == nullptr || part->is_null()) continue;
     if (!part->is_object()) return bad_value(extension->id, "expected an object");
     nlohmann::json normalized = nlohmann::json::object();
-    const auto find_extension = [extension](std::string_view name) { return extension->find(name); };
+    const auto find_extension = [extension](std::string_view name) {
+      return extension->find(name);
+    };
     ALLOT_RETURN_IF_ERROR(
         normalize_members(*part, find_extension, extension->id + ":", normalized));
     if (normalized.empty()) continue;

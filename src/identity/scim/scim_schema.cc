@@ -40,14 +40,15 @@ AttributeDef reference_attr(std::string name, std::vector<std::string> types) {
 }
 
 // emails, phoneNumbers, ims, photos, entitlements, roles, x509Certificates.
-AttributeDef multi_valued_attr(std::string name, AttributeType value_type, std::string description) {
-  return complex_attr(std::move(name), true,
-                      {typed_attr("value", value_type, "The value."),
-                       string_attr("display", "A human-readable name, for display only."),
-                       string_attr("type", "A label indicating the attribute's function."),
-                       typed_attr("primary", AttributeType::kBoolean,
-                                  "Whether this is the primary value.")},
-                      std::move(description));
+AttributeDef multi_valued_attr(std::string name, AttributeType value_type,
+                               std::string description) {
+  return complex_attr(
+      std::move(name), true,
+      {typed_attr("value", value_type, "The value."),
+       string_attr("display", "A human-readable name, for display only."),
+       string_attr("type", "A label indicating the attribute's function."),
+       typed_attr("primary", AttributeType::kBoolean, "Whether this is the primary value.")},
+      std::move(description));
 }
 
 SchemaDef make_user_schema() {
@@ -130,12 +131,12 @@ SchemaDef make_group_schema() {
   AttributeDef member_value = string_attr("value", "The id of the member.");
   member_value.mutability = Mutability::kImmutable;
   member_value.case_exact = true;
-  AttributeDef members = complex_attr(
-      "members", true,
-      {member_value, reference_attr("$ref", {"User", "Group"}),
-       string_attr("display", "The member's name, for display only."),
-       string_attr("type", "User or Group.")},
-      "A list of members of the Group.");
+  AttributeDef members =
+      complex_attr("members", true,
+                   {member_value, reference_attr("$ref", {"User", "Group"}),
+                    string_attr("display", "The member's name, for display only."),
+                    string_attr("type", "User or Group.")},
+                   "A list of members of the Group.");
   return {std::string(kGroupSchema), "Group", "Group", {display_name, members}};
 }
 

@@ -23,8 +23,16 @@ inline constexpr std::string_view kGroupSchema = "urn:ietf:params:scim:schemas:c
 
 enum class ResourceKind { kUser, kGroup };
 
-enum class AttributeType { kString, kBoolean, kDecimal, kInteger, kDateTime, kReference, kComplex,
-                           kBinary };
+enum class AttributeType {
+  kString,
+  kBoolean,
+  kDecimal,
+  kInteger,
+  kDateTime,
+  kReference,
+  kComplex,
+  kBinary
+};
 enum class Mutability { kReadOnly, kReadWrite, kImmutable, kWriteOnly };
 enum class Returned { kAlways, kNever, kDefault, kRequest };
 enum class Uniqueness { kNone, kServer, kGlobal };

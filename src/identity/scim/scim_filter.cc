@@ -3,6 +3,7 @@
 #include "identity/scim/scim_filter.h"
 
 #include <array>
+#include <cmath>
 #include <utility>
 
 #include "identity/scim/scim_error.h"
@@ -223,7 +224,9 @@ Result<nlohmann::json> Parser::parse_literal() {
   if (pos_ == start) return error("expected a value (a string, number, true, false or null)");
   nlohmann::json number =
       nlohmann::json::parse(text_.substr(start, pos_ - start), nullptr, /*allow_exceptions=*/false);
-  if (number.is_discarded() || !number.is_number()) {
+  // 1e999 reads as infinity, which JSON cannot write back: refused.
+  if (number.is_discarded() || !number.is_number() ||
+      (number.is_number_float() && !std::isfinite(number.get<double>()))) {
     return error_at(start, "invalid number " + quote_input(text_.substr(start, pos_ - start)));
   }
   return number;

@@ -322,6 +322,10 @@ Status in_operation(const Status& status, size_t index) {
 
 Result<PatchResult> apply_patch(ResourceKind kind, const nlohmann::json& resource,
                                 const nlohmann::json& request) {
+  if (nested_deeper_than(request, kMaxValueDepth)) {
+    return scim_error(ScimType::kInvalidSyntax, "a PATCH body nested deeper than " +
+                                                    std::to_string(kMaxValueDepth) + " levels");
+  }
   const json* operations = find_member(request, "Operations");
   if (operations == nullptr || !operations->is_array()) {
     return scim_error(ScimType::kInvalidSyntax,

@@ -122,9 +122,22 @@ Status take_password(const nlohmann::json& body, NormalizedResource& out) {
 
 }  // namespace
 
+bool nested_deeper_than(const nlohmann::json& value, int limit) {
+  if (!value.is_structured()) return false;
+  if (limit <= 0) return true;
+  for (const nlohmann::json& item : value) {
+    if (nested_deeper_than(item, limit - 1)) return true;
+  }
+  return false;
+}
+
 Result<NormalizedResource> normalize_resource(ResourceKind kind, const nlohmann::json& body) {
   if (!body.is_object()) {
     return scim_error(ScimType::kInvalidSyntax, "a resource must be a JSON object");
+  }
+  if (nested_deeper_than(body, kMaxValueDepth)) {
+    return scim_error(ScimType::kInvalidSyntax, "a resource nested deeper than " +
+                                                    std::to_string(kMaxValueDepth) + " levels");
   }
   const SchemaDef& core = core_schema(kind);
   NormalizedResource out;

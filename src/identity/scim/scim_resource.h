@@ -13,7 +13,8 @@
 // empty values (unassigned). "schemas" is recomputed. The password (write-only,
 // returned never) is taken out of the resource and handed back on its own.
 // Errors are kInvalidArgument with scimType invalidValue (a wrong type, a
-// missing userName or displayName) or invalidSyntax (not an object), with
+// missing userName or displayName) or invalidSyntax (not an object, nested
+// deeper than kMaxValueDepth), with
 // the attribute's path in the details. Pure, thread-safe.
 #pragma once
 
@@ -26,6 +27,14 @@
 #include "identity/scim/scim_schema.h"
 
 namespace allot::scim {
+
+// How deeply a resource or a PATCH body may nest arrays and objects: SCIM
+// needs 6 ({"Operations":[{"value":{"members":[{"value":..}]}}]}); the limit
+// keeps recursive copies of what a client sent shallow.
+inline constexpr int kMaxValueDepth = 16;
+
+// Whether `value` nests deeper than `limit` (a scalar is 0, {} and [] are 1).
+bool nested_deeper_than(const nlohmann::json& value, int limit);
 
 struct NormalizedResource {
   nlohmann::json resource;              // no id, no meta, no password

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "identity/scim/scim_error.h"
+#include "identity/scim/scim_resource.h"
 
 namespace allot::scim {
 namespace {
@@ -259,6 +260,16 @@ TEST(ScimPatch, ABodyWithoutOperationsIsInvalidSyntax) {
     ASSERT_FALSE(result.ok()) << body;
     EXPECT_EQ(scim_type_of(result.status()), ScimType::kInvalidSyntax) << body;
   }
+}
+
+TEST(ScimPatch, ABodyNestedTooDeeplyIsRefused) {
+  std::string deep = "1";
+  for (int i = 0; i < kMaxValueDepth; ++i) deep = "[" + deep + "]";
+  const json request =
+      patch_request((R"([{"op": "add", "path": "displayName", "value": )" + deep + "}]").c_str());
+  const Result<PatchResult> result = apply_patch(ResourceKind::kUser, ana(), request);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(scim_type_of(result.status()), ScimType::kInvalidSyntax) << result.status().to_string();
 }
 
 TEST(ScimPatch, AFailingOperationLeavesNoPartialResult) {

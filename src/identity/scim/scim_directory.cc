@@ -167,7 +167,7 @@ Result<WriteResult> ScimDirectory::store(ResourceKind kind, json resource,
   if (const json* existing = find(kind, id)) {
     sequence = table(kind).by_id.at(std::string(id));
     resource["id"] = std::string(id);
-    resource["meta"] = (*existing)["meta"];
+    if (const json* meta = find_member(*existing, "meta")) resource["meta"] = *meta;
   } else {
     sequence = next_sequence_++;
     resource["id"] = std::string(id);

@@ -220,7 +220,8 @@ Status Patcher::apply_filtered(OpKind op, const PatchPath& path, const Attribute
   bool matched = false;
   if (current != nullptr && current->is_array()) {
     for (json& item : *current) {
-      if (!value_matches(filter, item, &def)) {
+      // An earlier operation of the request may have left a scalar here.
+      if (!item.is_object() || !value_matches(filter, item, &def)) {
         kept.push_back(std::move(item));
         continue;
       }

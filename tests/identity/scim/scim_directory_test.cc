@@ -212,8 +212,9 @@ TEST_F(ScimDirectoryTest, MembershipGivesGroupsOfAUserAndDeleteRemovesIt) {
   EXPECT_TRUE(directory_.members_of(admins).value().empty());
   EXPECT_EQ(directory_.get(ResourceKind::kUser, ana).status().code(), ErrorCode::kNotFound);
   EXPECT_EQ(directory_.remove(ResourceKind::kUser, ana, kT0).code(), ErrorCode::kNotFound);
-  // Its name is free again.
+  // Its name is free again, and a new user comes after every existing one.
   EXPECT_FALSE(create_user("ANA@x.org").empty());
+  EXPECT_EQ(user_names({}), (std::vector<std::string>{"bo@x.org", "ANA@x.org"}));
 }
 
 TEST_F(ScimDirectoryTest, MembersMustExistAndExcludedAttributesHidesThem) {

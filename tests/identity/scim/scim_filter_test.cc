@@ -159,6 +159,7 @@ INSTANTIATE_TEST_SUITE_P(
                     ErrorCase{R"(userName eq "\x")", 12},                     // not a JSON escape
                     ErrorCase{"userName eq tru", 12},                         // not a literal
                     ErrorCase{"userName eq 1.2.3", 12},                       // not a number
+                    ErrorCase{"loginCount gt 1e999", 14},                     // not finite
                     ErrorCase{R"((userName eq "a")", 16},                     // ')' missing
                     ErrorCase{R"(userName eq "a"))", 15},                     // ')' extra
                     ErrorCase{R"(userName eq "a" and)", 19},                  // and of nothing

@@ -239,6 +239,11 @@ INSTANTIATE_TEST_SUITE_P(
                       {"op": "replace", "path": "emails[type eq \"fax\" or type eq \"x\"].value",
                        "value": "x"}])",
                   ScimType::kNoTarget, "Operations[1]"},
+        // A value filter never acts on a scalar an earlier operation left.
+        ErrorCase{R"([{"op": "replace", "path": "emails", "value": ["x"]},
+                      {"op": "replace", "path": "emails[not (type eq \"a\")].value",
+                       "value": "y"}])",
+                  ScimType::kNoTarget, "Operations[1]"},
         ErrorCase{R"([{"op": "replace", "path": "active", "value": "maybe"}])",
                   ScimType::kInvalidValue, "active"},
         ErrorCase{R"([{"op": "replace", "path": "userName", "value": 7}])", ScimType::kInvalidValue,

@@ -22,10 +22,11 @@ Status no_target(std::string why) { return scim_error(ScimType::kNoTarget, std::
 Status bad_value(std::string why) { return scim_error(ScimType::kInvalidValue, std::move(why)); }
 
 // Whether two values of a multi-valued attribute are the same value: equal
-// "value" sub-attributes for complex values, equal JSON otherwise.
+// "value" sub-attributes for complex values (a scalar stands for its own
+// "value": {"value":"u1"} and "u1" are the same member), equal JSON otherwise.
 bool same_value(const json& a, const json& b) {
-  const json* a_value = find_member(a, "value");
-  const json* b_value = find_member(b, "value");
+  const json* a_value = a.is_object() ? find_member(a, "value") : &a;
+  const json* b_value = b.is_object() ? find_member(b, "value") : &b;
   if (a_value != nullptr && b_value != nullptr) return *a_value == *b_value;
   return a == b;
 }
@@ -139,7 +140,8 @@ Status Patcher::apply_plain(OpKind op, const AttributeDef& def, json& container,
                             const json* value) {
   json* current = find_member(container, def.name);
   if (op == OpKind::kRemove) {
-    if (value == nullptr || !def.multi_valued || current == nullptr || !current->is_array()) {
+    if (value == nullptr || value->is_null() || !def.multi_valued || current == nullptr ||
+        !current->is_array()) {
       erase_member(container, def.name);
       return {};
     }

@@ -160,8 +160,9 @@ TEST(ScimPatchMembers, RemovalByValueListByFilterAndByReplace) {
   for (const char* operations :
        {R"([{"op": "remove", "path": "members", "value": [{"value": "u1"}]}])",
         R"([{"op": "remove", "path": "members[value eq \"u1\"]"}])",
+        R"([{"op": "remove", "path": "members", "value": ["u1"]}])",
         R"([{"op": "replace", "path": "members", "value": [{"value": "u2", "type": "User"}]}])"}) {
-    const json result = patched(ResourceKind::kGroup, research(), operations);
+    json result = patched(ResourceKind::kGroup, research(), operations);
     EXPECT_EQ(result["members"], only_u2) << operations;
     EXPECT_EQ(result["displayName"], "Research") << operations;
   }

@@ -1,0 +1,50 @@
+// attributes and excludedAttributes (RFC 7644 sections 3.4.2.5 and 3.9).
+#include "identity/scim/scim_projection.h"
+
+#include <gtest/gtest.h>
+
+namespace allot::scim {
+namespace {
+
+using json = nlohmann::json;
+
+json ana() {
+  return json::parse(R"({
+    "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User",
+                "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
+    "id": "u1", "userName": "ana@x.org", "name": {"givenName": "Ana", "familyName": "Lima"},
+    "emails": [{"value": "ana@x.org", "type": "work"}, {"value": "a@y.org", "type": "home"}],
+    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User":
+        {"department": "R&D", "employeeNumber": "42"},
+    "meta": {"resourceType": "User"}})");
+}
+
+TEST(ScimProjection, AttributesKeepsThoseWithIdAndSchemas) {
+  const json projected =
+      project(ana(), AttributeSelection::from_parameters(
+                         " name.givenName , EMAILS.value,"
+                         "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department",
+                         "id"));
+  EXPECT_EQ(projected, json::parse(R"({
+    "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User",
+                "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
+    "id": "u1", "name": {"givenName": "Ana"},
+    "emails": [{"value": "ana@x.org"}, {"value": "a@y.org"}],
+    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {"department": "R&D"}})"));
+}
+
+TEST(ScimProjection, ExcludedAttributesDropsThoseButNeverId) {
+  json expected = ana();
+  expected.erase("emails");
+  expected["name"].erase("familyName");
+  expected.erase("urn:ietf:params:scim:schemas:extension:enterprise:2.0:User");
+  EXPECT_EQ(project(ana(), AttributeSelection::from_parameters(
+                               "",
+                               "emails,name.familyName,id,schemas,nonsense[,"
+                               "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User")),
+            expected);
+  EXPECT_EQ(project(ana(), {}), ana());
+}
+
+}  // namespace
+}  // namespace allot::scim

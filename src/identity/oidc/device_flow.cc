@@ -16,7 +16,7 @@ using Json = nlohmann::json;
 constexpr Duration kMinInterval = Duration::seconds(1);
 constexpr Duration kMaxInterval = Duration::minutes(5);
 constexpr Duration kSlowDownStep = Duration::seconds(5);
-constexpr int64_t kMaxExpiresInSeconds = 24 * 3600;
+constexpr int64_t kMaxExpiresInSeconds = int64_t{24} * 3600;
 
 Duration clamp_interval(Duration interval) {
   return std::clamp(interval, kMinInterval, kMaxInterval);

@@ -18,7 +18,7 @@
 
 namespace allot::oidc {
 
-inline constexpr size_t kMaxDiscoveryBytes = 256 * 1024;
+inline constexpr size_t kMaxDiscoveryBytes = size_t{256} * 1024;
 
 struct ProviderMetadata {
   std::string issuer;

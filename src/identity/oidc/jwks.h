@@ -26,7 +26,7 @@
 
 namespace allot::oidc {
 
-inline constexpr size_t kMaxJwksBytes = 512 * 1024;
+inline constexpr size_t kMaxJwksBytes = size_t{512} * 1024;
 inline constexpr size_t kMaxJwksKeys = 64;
 
 struct EvpPkeyFree {

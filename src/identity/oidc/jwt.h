@@ -25,7 +25,7 @@
 
 namespace allot::oidc {
 
-inline constexpr size_t kMaxTokenBytes = 16 * 1024;
+inline constexpr size_t kMaxTokenBytes = size_t{16} * 1024;
 
 // The signature algorithms a verifier may allow (RFC 7518 section 3.1).
 enum class JwsAlg { kRs256, kPs256, kEs256 };

@@ -21,7 +21,7 @@ namespace allot::oidc {
 struct OidcHttpOptions {
   Duration connect_timeout = Duration::seconds(5);
   Duration read_timeout = Duration::seconds(10);
-  size_t max_body_bytes = 1024 * 1024;
+  size_t max_body_bytes = size_t{1024} * 1024;
   std::string ca_cert_path;  // empty: the system's CA store
 };
 

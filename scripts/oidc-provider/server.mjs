@@ -1,0 +1,133 @@
+// A real OpenID provider for allot's OIDC tests: panva/node-oidc-provider
+// (package.json pins the version) on 127.0.0.1, on a free port.
+//
+// Usage: node server.mjs DIR
+// Writes DIR/issuer (the issuer URL, once it listens) and serves until killed.
+// - Clients: "allot-cli" (ID tokens RS256) and "allot-cli-es" (ES256), public
+//   (no secret), device authorization grant only.
+// - Accounts (static): ada / ada-password (groups research, admins) and
+//   bob / bob-password (group research). The login form checks the password.
+// - Interactions are this file's own minimal pages: GET /interaction/UID
+//   names the prompt; POST /interaction/UID/login {login, password};
+//   POST /interaction/UID/confirm grants what was asked.
+// - The device pages (/device) are the provider's, with bare HTML around its
+//   forms (hidden xsrf input).
+// Keys (RSA-2048 and P-256) are generated at start, so every run rotates them.
+import { generateKeyPairSync } from 'node:crypto';
+import { writeFileSync, renameSync } from 'node:fs';
+import { createServer } from 'node:http';
+import Provider from 'oidc-provider';
+
+const dir = process.argv[2];
+if (!dir) {
+  console.error('usage: node server.mjs DIR');
+  process.exit(2);
+}
+
+const accounts = {
+  ada: { password: 'ada-password', email: 'ada@example.com', name: 'Ada Lovelace', groups: ['research', 'admins'] },
+  bob: { password: 'bob-password', email: 'bob@example.com', name: 'Bob', groups: ['research'] },
+};
+
+function signingKey(type, options, kid, alg) {
+  const { privateKey } = generateKeyPairSync(type, options);
+  return { ...privateKey.export({ format: 'jwk' }), kid, alg, use: 'sig' };
+}
+
+const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
+const client = (id, alg) => ({
+  client_id: id,
+  client_name: 'allot',
+  token_endpoint_auth_method: 'none',
+  grant_types: [deviceGrant],
+  response_types: [],
+  redirect_uris: [],
+  id_token_signed_response_alg: alg,
+});
+
+const page = (body) => `<!DOCTYPE html><html><body>${body}</body></html>`;
+
+const configuration = {
+  clients: [client('allot-cli', 'RS256'), client('allot-cli-es', 'ES256')],
+  jwks: {
+    keys: [
+      signingKey('rsa', { modulusLength: 2048 }, 'test-rsa', 'RS256'),
+      signingKey('ec', { namedCurve: 'P-256' }, 'test-ec', 'ES256'),
+    ],
+  },
+  async findAccount(ctx, id) {
+    const account = accounts[id];
+    if (!account) return undefined;
+    return {
+      accountId: id,
+      async claims() {
+        return { sub: id, email: account.email, email_verified: true, name: account.name, groups: account.groups };
+      },
+    };
+  },
+  claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+  // The profile claims in the ID token itself (not only at userinfo).
+  conformIdTokenClaims: false,
+  features: {
+    devInteractions: { enabled: false },
+    deviceFlow: {
+      enabled: true,
+      async userCodeInputSource(ctx, form) { ctx.body = page(form); },
+      async userCodeConfirmSource(ctx, form) { ctx.body = page(form); },
+      async successSource(ctx) { ctx.body = page('<p id="success">Signed in</p>'); },
+    },
+  },
+  interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
+  cookies: { keys: ['allot-test-oidc-provider-cookie-key'] },
+  ttl: { DeviceCode: 600, IdToken: 3600, AccessToken: 3600 },
+};
+
+async function readForm(req) {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return new URLSearchParams(text);
+}
+
+// Our interaction pages: login with a static account's password, then consent.
+function interactions(provider) {
+  return async (ctx, next) => {
+    const match = ctx.path.match(/^\/interaction\/([^/]+)(\/login|\/confirm)?$/);
+    if (!match) return next();
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    if (ctx.method === 'GET' && !match[2]) {
+      ctx.type = 'html';
+      ctx.body = page(`<p id="prompt">${details.prompt.name}</p>`);
+      return undefined;
+    }
+    if (ctx.method !== 'POST') return next();
+    if (match[2] === '/login') {
+      const form = await readForm(ctx.req);
+      const account = accounts[form.get('login')];
+      if (!account || account.password !== form.get('password')) {
+        ctx.status = 401;
+        ctx.body = page('<p id="error">wrong login or password</p>');
+        return undefined;
+      }
+      return provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: form.get('login') } },
+        { mergeWithLastSubmission: false });
+    }
+    const { prompt: { details: missing }, params, session } = details;
+    const grant = details.grantId ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    return provider.interactionFinished(ctx.req, ctx.res, { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true });
+  };
+}
+
+const server = createServer();
+server.listen(0, '127.0.0.1', () => {
+  const issuer = `http://127.0.0.1:${server.address().port}`;
+  const provider = new Provider(issuer, configuration);
+  provider.use(interactions(provider));
+  server.on('request', provider.callback());
+  writeFileSync(`${dir}/issuer.tmp`, `${issuer}\n`);
+  renameSync(`${dir}/issuer.tmp`, `${dir}/issuer`);
+  console.log(`oidc-provider listening: ${issuer}`);
+});

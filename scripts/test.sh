@@ -3,7 +3,7 @@
 # test (ctest), builds the asan-ubsan preset and runs the unit, scenario,
 # service, server and crash tests under AddressSanitizer and UBSan, builds the
 # tsan preset (Clang, -Wthread-safety, ThreadSanitizer) and runs the service,
-# server and crash tests under it, runs each fuzz target for 10 s (the fuzz
+# server and crash tests under it, runs each fuzz target for 6 s (the fuzz
 # preset: libFuzzer under ASan and UBSan), searches every log of the run for
 # the secrets the tests plant (scripts/check-secrets.sh), then the format
 # check. The PostgreSQL tests start a server of their own (ctest fixture
@@ -39,8 +39,8 @@ cmake --preset tsan
 cmake --build build/tsan -j"$(nproc)"
 ctest --preset tsan -j2
 
-echo "== fuzz: each target of tests/fuzz for 10 s (libFuzzer under ASan and UBSan)"
-scripts/fuzz.sh 10
+echo "== fuzz: each target of tests/fuzz for 6 s (libFuzzer under ASan and UBSan)"
+scripts/fuzz.sh 6
 
 echo "== secrets: no planted secret in any log of this run"
 scripts/check-secrets.sh "${ALLOT_TEST_LOG_DIR}" build/debug/Testing/Temporary \

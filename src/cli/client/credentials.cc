@@ -59,7 +59,7 @@ Status write_private_file(const std::string& path, const std::string& text) {
                        ::fsync(fd) == 0;
   ::close(fd);
   if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const Status failed = file_error("cannot write the credentials file", path);
+    Status failed = file_error("cannot write the credentials file", path);
     std::remove(temporary.c_str());
     return failed;
   }

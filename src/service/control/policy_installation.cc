@@ -9,10 +9,15 @@
 namespace allot {
 
 void install_policy(ServerState& state, PolicyState policy) {
+  const std::shared_ptr<const CompiledPolicy> before = state.policy.compiled();
   state.policy = std::move(policy);
   state.reservations.clear();
   const auto& compiled = state.policy.compiled();
   state.scheduler = compiled ? std::make_shared<const Scheduler>(compiled) : nullptr;
+  // A change that keeps every request (a quota, a cohort) leaves the live
+  // workloads as they are: with 20,000 of them, recompiling took longer than
+  // the rest of the apply together.
+  if (before && compiled && same_workload_requests(*before, *compiled)) return;
   for (const auto& [id, live] : state.workloads.active()) {
     if (!is_final(live->phase())) compile_request(state.policy, *live);
   }

@@ -1,5 +1,6 @@
 #include "service/control/policy_service.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +64,25 @@ Status check_namespace_changes(const ServerState& state, const Policy& next) {
   return {};
 }
 
+// A workload of an apply: its name reserved (until the apply is in memory or
+// failed), then checked against the policy as it will be.
+Result<LiveWorkload> admit_new_workload(ServerState& state, const PolicyState& next,
+                                        const Workload& workload, Timestamp now,
+                                        ReservedNames& reserved) {
+  const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;
+  if (!state.workloads.reserve_name(key)) {
+    return Status(ErrorCode::kAlreadyExists, "workload " + key + " already exists",
+                  "Workload/" + key);
+  }
+  reserved.add(key);
+  Result<LiveWorkload> live = new_workload(next, workload, WorkloadId(), now);
+  if (!live.ok()) {
+    return Status(live.status().code(), live.status().message(),
+                  "Workload/" + key + ": " + live.status().details());
+  }
+  return live;
+}
+
 std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::string& team) {
   std::vector<QuotaUsageRow> rows;
   for (QuotaUsageRow& row : quota_usage(state)) {
@@ -76,37 +96,35 @@ std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::strin
 Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedManifests& parsed,
                                          bool dry_run) {
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"apply policy"}));
-  MutexLock apply_lock(apply_mu_);
-  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   if (parsed.bundle.scenario) {
     return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
   }
-  ClusterWriter writer(cluster_);
+  MutexLock apply_lock(apply_mu_);
   ApplyResult result{dry_run, {}};
+  // Merged, validated and compiled before the gate: submits go on meanwhile.
+  ALLOT_ASSIGN_OR_RETURN(PolicyState next,
+                         current_policy().with_applied(parsed.documents, result.changes));
+  // Nothing to store or install: the policy in memory is the stored one (a
+  // change commits before it installs), so the answer needs no gate.
+  const bool unchanged =
+      std::all_of(result.changes.begin(), result.changes.end(),
+                  [](const PolicyChange& change) { return change.action == "unchanged"; });
+  if (unchanged && parsed.bundle.workloads.empty()) return result;
+  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
+  ClusterWriter writer(cluster_);
   std::vector<LiveWorkload> created;
   const Timestamp now = clock_.now();
-  PolicyState next;
   ReservedNames reserved(cluster_);
   {
     WriterLock lock(cluster_.mutex());
     ServerState& state = cluster_.state();
-    ALLOT_ASSIGN_OR_RETURN(next, state.policy.with_applied(parsed.documents, result.changes));
     ALLOT_RETURN_IF_ERROR(check_namespace_changes(state, next.policy()));
     // Workloads are validated against the policy as it will be.
     for (const Workload& workload : parsed.bundle.workloads) {
-      const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;
-      if (!state.workloads.reserve_name(key)) {
-        return Status(ErrorCode::kAlreadyExists, "workload " + key + " already exists",
-                      "Workload/" + key);
-      }
-      reserved.add(key);
-      Result<LiveWorkload> live = new_workload(next, workload, WorkloadId(), now);
-      if (!live.ok()) {
-        return Status(live.status().code(), live.status().message(),
-                      "Workload/" + key + ": " + live.status().details());
-      }
-      created.push_back(std::move(live).value());
-      result.changes.push_back({"Workload", key, "created", {}});
+      ALLOT_ASSIGN_OR_RETURN(LiveWorkload live,
+                             admit_new_workload(state, next, workload, now, reserved));
+      result.changes.push_back({"Workload", live.key(), "created", {}});
+      created.push_back(std::move(live));
     }
   }
   if (dry_run) return result;
@@ -130,17 +148,21 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   return result;
 }
 
+PolicyState PolicyService::current_policy() const {
+  ReaderLock lock(cluster_.mutex());
+  return cluster_.view().policy;
+}
+
 Status PolicyService::delete_object(const Principal& caller, const std::string& kind,
                                     const std::string& name) {
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"delete ", kind, " ", name}));
   MutexLock apply_lock(apply_mu_);
+  ALLOT_ASSIGN_OR_RETURN(PolicyState next, current_policy().without({kind, name}));
   const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   ClusterWriter writer(cluster_);
-  PolicyState next;
   {
     ReaderLock lock(cluster_.mutex());
     const ServerState& state = cluster_.view();
-    ALLOT_ASSIGN_OR_RETURN(next, state.policy.without({kind, name}));
     if (kind == "Team") {
       for (const auto& [id, live] : state.workloads.active()) {
         if (!is_final(live->phase()) && live->doc.status.team == name) {

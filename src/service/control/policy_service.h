@@ -7,6 +7,9 @@
 //   (workloads in the same apply included) before anything changes; a failed
 //   apply or a failed commit changes nothing (kUnavailable for the commit).
 //   One policy change at a time; the commit holds the cluster's writer lock.
+//   The new policy is merged and compiled before the policy gate is taken
+//   (submits go on meanwhile); an apply that changes no document and brings
+//   no workload stores nothing and never takes the gate.
 // - delete_object() refuses to delete what the rest of the policy still
 //   names, and a team that still has unfinished work (kFailedPrecondition).
 // - Reads answer only what is stored (CommittedRead).
@@ -25,6 +28,7 @@
 #include "model/views/quota_usage_view.h"
 #include "service/control/cluster_state.h"
 #include "service/control/loop_signal.h"
+#include "service/control/policy_state.h"
 
 namespace allot {
 
@@ -47,6 +51,10 @@ class PolicyService {
   [[nodiscard]] Result<TopView> top(const Principal& caller) const;
 
  private:
+  // A copy of the policy in memory. Only a policy change changes it, under
+  // apply_mu_: while that is held, the copy stays current.
+  [[nodiscard]] PolicyState current_policy() const ALLOT_REQUIRES(apply_mu_);
+
   ClusterState& cluster_;
   LoopSignal& signal_;
   const Clock& clock_;

@@ -45,6 +45,8 @@ Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument
     merged[key] = document.json;
     changes.push_back(std::move(change));
   }
+  // The same documents: the same (valid) state, without compiling it again.
+  if (merged == documents_) return *this;
   Result<PolicyState> next = from_documents(std::move(merged));
   if (!next.ok()) {
     // A manifest that leaves the policy invalid (a dangling reference, a

@@ -4,7 +4,8 @@
 // kind and name); the Policy is parsed from them, validated and compiled, so
 // a PolicyState is always valid. with_applied() and without() return a new
 // state or the first error (located at the document and field); the
-// original is unchanged, so a failed apply changes nothing. An empty policy
+// original is unchanged, so a failed apply changes nothing; documents equal
+// to the applied ones give a copy of the state, not a recompiled one. An empty policy
 // (nothing applied yet) is valid and has no compiled form.
 #pragma once
 

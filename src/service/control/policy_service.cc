@@ -83,6 +83,11 @@ Result<LiveWorkload> admit_new_workload(ServerState& state, const PolicyState& n
   return live;
 }
 
+bool changes_nothing(const std::vector<PolicyChange>& changes) {
+  return std::all_of(changes.begin(), changes.end(),
+                     [](const PolicyChange& change) { return change.action == "unchanged"; });
+}
+
 std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::string& team) {
   std::vector<QuotaUsageRow> rows;
   for (QuotaUsageRow& row : quota_usage(state)) {
@@ -99,19 +104,23 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   if (parsed.bundle.scenario) {
     return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
   }
-  MutexLock apply_lock(apply_mu_);
   ApplyResult result{dry_run, {}};
+  // Nothing to store or install: a read of the policy in memory, which is the
+  // stored one (a change commits before it installs).
+  if (parsed.bundle.workloads.empty()) {
+    ReaderLock lock(cluster_.mutex());
+    result.changes = cluster_.view().policy.changes_of(parsed.documents);
+    if (changes_nothing(result.changes)) return result;
+    result.changes.clear();
+  }
+  MutexLock apply_lock(apply_mu_);
   // Merged, validated and compiled before the gate: submits go on meanwhile.
   ALLOT_ASSIGN_OR_RETURN(PolicyState next,
                          current_policy().with_applied(parsed.documents, result.changes));
-  // Nothing to store or install: the policy in memory is the stored one (a
-  // change commits before it installs), so the answer needs no gate.
-  const bool unchanged =
-      std::all_of(result.changes.begin(), result.changes.end(),
-                  [](const PolicyChange& change) { return change.action == "unchanged"; });
-  if (unchanged && parsed.bundle.workloads.empty()) return result;
-  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
+  if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
+  // The writer first: waiting for the admission loop's cycle holds no submit.
   ClusterWriter writer(cluster_);
+  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   std::vector<LiveWorkload> created;
   const Timestamp now = clock_.now();
   ReservedNames reserved(cluster_);
@@ -158,8 +167,8 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   ALLOT_RETURN_IF_ERROR(authorize(caller, {"delete ", kind, " ", name}));
   MutexLock apply_lock(apply_mu_);
   ALLOT_ASSIGN_OR_RETURN(PolicyState next, current_policy().without({kind, name}));
-  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   ClusterWriter writer(cluster_);
+  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   {
     ReaderLock lock(cluster_.mutex());
     const ServerState& state = cluster_.view();

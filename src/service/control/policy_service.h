@@ -8,8 +8,9 @@
 //   apply or a failed commit changes nothing (kUnavailable for the commit).
 //   One policy change at a time; the commit holds the cluster's writer lock.
 //   The new policy is merged and compiled before the policy gate is taken
-//   (submits go on meanwhile); an apply that changes no document and brings
-//   no workload stores nothing and never takes the gate.
+//   (submits go on meanwhile), and the writer lock before the gate; an apply
+//   that changes no document and brings no workload is a read: it stores
+//   nothing and waits for no other change.
 // - delete_object() refuses to delete what the rest of the policy still
 //   names, and a team that still has unfinished work (kFailedPrecondition).
 // - Reads answer only what is stored (CommittedRead).

@@ -38,6 +38,10 @@ class PolicyState {
   // documents are skipped); `changes` gets one entry per policy document.
   [[nodiscard]] Result<PolicyState> with_applied(const std::vector<ManifestDocument>& documents,
                                                  std::vector<PolicyChange>& changes) const;
+  // The changes with_applied() would report, without validating or
+  // compiling anything.
+  [[nodiscard]] std::vector<PolicyChange> changes_of(
+      const std::vector<ManifestDocument>& documents) const;
   // The state without one object. kNotFound when absent; a state that would
   // be invalid (a team still naming the cohort) is kFailedPrecondition.
   [[nodiscard]] Result<PolicyState> without(const DocumentKey& key) const;

@@ -458,6 +458,37 @@ TEST_F(ControlPlaneTest, APolicyChangeRecompilesTheWaitingWorkOnlyWhenItsRequest
   EXPECT_EQ(phase("research", "a"), "Admitted");
 }
 
+// A quota change gives every workload the request it has: it takes no gate
+// and commits while a submit is in flight. A change that takes a team's quota
+// away changes requests: it waits for the submit in flight, as a delete does.
+TEST_F(ControlPlaneTest, OnlyAPolicyChangeThatChangesRequestsWaitsForASubmitInFlight) {
+  apply_policy();
+  const std::string research = "metadata: {name: research}";
+  std::string smaller = kTwoTeamPolicy;
+  smaller.replace(smaller.find("nominal: 8", smaller.find(research)), 10, "nominal: 6");
+  std::string without_quota = kTwoTeamPolicy;
+  without_quota.replace(without_quota.find("  quota:", without_quota.find(research)),
+                        std::string::npos, "  quota: []\n");
+  for (const std::string* change : {&smaller, &without_quota}) {
+    const size_t before = store_.entered();
+    store_.close();
+    const std::string name = change == &smaller ? "a" : "b";
+    std::thread submitter([&] { submit(workload_yaml(name, "research", 1), "research"); });
+    store_.wait_until_entered(before + 1);  // the submit: validated, its commit held
+    std::thread applier([&] { apply_policy(*change); });
+    const bool committed = store_.wait_until_entered_for(
+        before + 2, std::chrono::milliseconds(change == &smaller ? 5000 : 300));
+    EXPECT_EQ(committed, change == &smaller)
+        << "apply " << (change == &smaller ? "smaller" : "without quota");
+    store_.open();
+    submitter.join();
+    applier.join();
+  }
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "a"), "Pending");  // research has no quota any more
+  EXPECT_EQ(phase("research", "b"), "Pending");
+}
+
 // Issue 10, isolation 9: moving a team to another namespace while it has work
 // would put its waiting work on the quota of whoever takes the old name.
 TEST_F(ControlPlaneTest, ATeamsNamespaceCannotChangeWhileItHasWork) {

@@ -115,9 +115,23 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   }
   MutexLock apply_lock(apply_mu_);
   // Merged, validated and compiled before the gate: submits go on meanwhile.
-  ALLOT_ASSIGN_OR_RETURN(PolicyState next,
-                         current_policy().with_applied(parsed.documents, result.changes));
+  const PolicyState current = current_policy();
+  ALLOT_ASSIGN_OR_RETURN(PolicyState next, current.with_applied(parsed.documents, result.changes));
   if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
+  if (!parsed.bundle.workloads.empty() || !keeps_every_request(current, next)) {
+    return apply_under_gate(parsed, std::move(next), std::move(result));
+  }
+  // A change that gives every workload the request it has (a quota, a
+  // cohort, a weight) needs no gate: a submit validated under either policy
+  // enters the same, and no team's namespace or existence changes.
+  if (dry_run) return result;
+  ClusterWriter writer(cluster_);
+  ALLOT_RETURN_IF_ERROR(store_and_install(std::move(next), {}, result.changes, clock_.now()));
+  return result;
+}
+
+Result<ApplyResult> PolicyService::apply_under_gate(const ParsedManifests& parsed, PolicyState next,
+                                                    ApplyResult result) {
   // The writer first: waiting for the admission loop's cycle holds no submit.
   ClusterWriter writer(cluster_);
   const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
@@ -136,9 +150,16 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
       created.push_back(std::move(live));
     }
   }
-  if (dry_run) return result;
+  if (result.dry_run) return result;
+  ALLOT_RETURN_IF_ERROR(
+      store_and_install(std::move(next), std::move(created), result.changes, now));
+  return result;
+}
+
+Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorkload> created,
+                                        const std::vector<PolicyChange>& changes, Timestamp now) {
   WriteBatch batch;
-  put_changed_documents(next, result.changes, batch);
+  put_changed_documents(next, changes, batch);
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -154,7 +175,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
     for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
   }
   signal_.wake();
-  return result;
+  return {};
 }
 
 PolicyState PolicyService::current_policy() const {

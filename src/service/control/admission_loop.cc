@@ -74,9 +74,8 @@ bool AdmissionLoop::plan_cycle(const ClusterWriter& writer, Timestamp now, Write
   std::shared_ptr<const Scheduler> scheduler;
   {
     // Reading only: readers go on meanwhile. The caller holds the writer
-    // lock, so the only other changes (a submit adding a workload, a policy
-    // change that keeps every request: policy_service.h) cannot matter here;
-    // a new policy is caught below by its new scheduler.
+    // lock, so the only other change (a submit adding a workload) cannot
+    // matter here.
     ReaderLock lock(cluster_.mutex());
     if (!cluster_.view().scheduler) return false;
     scheduler = cluster_.view().scheduler;
@@ -84,7 +83,6 @@ bool AdmissionLoop::plan_cycle(const ClusterWriter& writer, Timestamp now, Write
   }
   if (!input.orphans.empty()) {
     const ChangeLock lock(cluster_, writer);
-    if (scheduler != cluster_.state().scheduler) return true;  // the policy changed: plan again
     evict_orphans(input.orphans, cluster_.state(), now, batch, actions);
   }
   if (input.snapshot.pending.empty() && input.snapshot.admitted.empty()) return false;

@@ -12,8 +12,6 @@
 // - Ordering: a change of existing state holds a ClusterWriter from the change in
 //   memory to its commit, so commits land in the order changes were made.
 //   Inside it, ChangeLock holds the state exclusively and numbers the change.
-//   A policy change commits its documents before it changes the state in
-//   memory (PolicyService), so readers never see it unstored.
 // - Reads answer only what is stored: a CommittedRead holds the state shared;
 //   on leaving it lets go of the state, then waits until every change it
 //   could have seen is stored (DurableWatermark). Writers never wait for it.

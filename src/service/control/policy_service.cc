@@ -123,11 +123,9 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   }
   // A change that gives every workload the request it has (a quota, a
   // cohort, a weight) needs no gate: a submit validated under either policy
-  // enters the same, and no team's namespace or existence changes. Nor the
-  // writer lock: it changes no stored record of the others (its documents
-  // commit before it installs, as every policy change), and a scheduling
-  // cycle that planned under the old policy plans again (admission_loop.cc).
+  // enters the same, and no team's namespace or existence changes.
   if (dry_run) return result;
+  ClusterWriter writer(cluster_);
   ALLOT_RETURN_IF_ERROR(store_and_install(std::move(next), {}, result.changes, clock_.now()));
   return result;
 }

@@ -10,9 +10,9 @@
 //   The new policy is merged and compiled before the policy gate is taken
 //   (submits go on meanwhile), and the writer lock before the gate. An apply
 //   that brings no workload and gives every workload the request it has (a
-//   quota change: policy_installation.h) takes neither the gate nor the
-//   writer lock; one that changes no document is a read: it stores nothing
-//   and waits for no other change.
+//   quota change: policy_installation.h) takes no gate at all; one that
+//   changes no document is a read: it stores nothing and waits for no other
+//   change.
 // - delete_object() refuses to delete what the rest of the policy still
 //   names, and a team that still has unfinished work (kFailedPrecondition).
 // - Reads answer only what is stored (CommittedRead).
@@ -63,6 +63,7 @@ class PolicyService {
   Result<ApplyResult> apply_under_gate(const ParsedManifests& parsed, PolicyState next,
                                        ApplyResult result) ALLOT_REQUIRES(apply_mu_);
   // Commits the changed documents and the new workloads, then installs them.
+  // REQUIRES: the cluster's writer lock.
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
                            const std::vector<PolicyChange>& changes, Timestamp now)
       ALLOT_REQUIRES(apply_mu_);

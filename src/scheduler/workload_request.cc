@@ -138,4 +138,34 @@ Result<PendingWorkload> make_pending_workload(const CompiledPolicy& policy,
   return out;
 }
 
+namespace {
+
+bool same_team_requests(const CompiledTeam& a, const CompiledTeam& b) {
+  return a.name == b.name && a.namespace_name == b.namespace_name &&
+         a.flavor_order == b.flavor_order && a.allowed_classes == b.allowed_classes;
+}
+
+bool same_node_requests(const CompiledNode& a, const CompiledNode& b) {
+  return a.flavor == b.flavor && a.node.capacity == b.node.capacity;
+}
+
+}  // namespace
+
+bool same_workload_requests(const CompiledPolicy& a, const CompiledPolicy& b) {
+  if (a.flavor_count() != b.flavor_count()) return false;
+  for (int32_t f = 0; f < a.flavor_count(); ++f) {
+    const FlavorIndex flavor(static_cast<uint16_t>(f));
+    if (a.flavor_name(flavor) != b.flavor_name(flavor)) return false;
+  }
+  const auto same_class = [](const CompiledPriorityClass& x, const CompiledPriorityClass& y) {
+    return x.name == y.name && x.value == y.value;
+  };
+  return std::equal(a.teams().begin(), a.teams().end(), b.teams().begin(), b.teams().end(),
+                    same_team_requests) &&
+         std::equal(a.priority_classes().begin(), a.priority_classes().end(),
+                    b.priority_classes().begin(), b.priority_classes().end(), same_class) &&
+         std::equal(a.nodes().begin(), a.nodes().end(), b.nodes().begin(), b.nodes().end(),
+                    same_node_requests);
+}
+
 }  // namespace allot

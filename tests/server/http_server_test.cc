@@ -31,7 +31,7 @@ Router test_routes() {
   router.get("/healthz", [](const HttpRequest&, HttpResponse& res) {
     send_json(res, 200, {{"status", "ok"}});
   });
-  router.get("/echo/([0-9]+)", [](const HttpRequest& req, HttpResponse& res) {
+  router.get("/echo/([^/]+)", [](const HttpRequest& req, HttpResponse& res) {
     res.set_content("echo-" + req.matches[1] + ";", "text/plain");
   });
   router.post("/size", [](const HttpRequest& req, HttpResponse& res) {

@@ -3,6 +3,8 @@
 #include "server/http/router.h"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -81,6 +83,61 @@ TEST_F(RouterTest, AThrowingHandlerIsAnswered500) {
   const HttpResponse res = dispatch("DELETE", "/items/a/bad");
   EXPECT_EQ(res.status, 500);
   EXPECT_NE(res.body.find("boom"), std::string::npos);
+}
+
+// The patterns are the regular expressions the routes were written in,
+// matched segment by segment: the whole path, one segment per capture.
+TEST(PathPattern, MatchesTheWholePathSegmentBySegmentAndCapturesInOrder) {
+  const PathPattern item("/api/v1/namespaces/([^/]+)/workloads/([^/]+)/cancel");
+  std::vector<std::string> captures;
+  ASSERT_TRUE(item.match("/api/v1/namespaces/t0/workloads/job-1/cancel", captures));
+  EXPECT_EQ(captures, (std::vector<std::string>{"/api/v1/namespaces/t0/workloads/job-1/cancel",
+                                                "t0", "job-1"}));
+  EXPECT_FALSE(item.match("/api/v1/namespaces/t0/workloads/job-1", captures));
+  EXPECT_FALSE(item.match("/api/v1/namespaces/t0/workloads/job-1/cancel/", captures));
+  EXPECT_FALSE(item.match("/api/v1/namespaces/t0/workloads/job-1/cancelled", captures));
+  EXPECT_FALSE(item.match("/api/v1/namespaces//workloads/job-1/cancel", captures));
+  EXPECT_FALSE(item.match("api/v1/namespaces/t0/workloads/job-1/cancel", captures));
+  EXPECT_FALSE(item.match("/api/v1/namespaces/t0/x/workloads/job-1/cancel", captures));
+}
+
+TEST(PathPattern, AnAlternationMatchesOnlyItsLiteralsAndIsCaptured) {
+  const PathPattern objects("/api/v1/(clusters|teams|cohorts)/([^/]+)");
+  std::vector<std::string> captures;
+  ASSERT_TRUE(objects.match("/api/v1/teams/research", captures));
+  EXPECT_EQ(captures, (std::vector<std::string>{"/api/v1/teams/research", "teams", "research"}));
+  ASSERT_TRUE(objects.match("/api/v1/cohorts/org", captures));
+  EXPECT_EQ(captures[1], "cohorts");
+  EXPECT_FALSE(objects.match("/api/v1/team/research", captures));
+  EXPECT_FALSE(objects.match("/api/v1/teamsx/research", captures));
+  EXPECT_FALSE(objects.match("/api/v1/teams", captures));
+}
+
+TEST(PathPattern, ALiteralPathMatchesItselfOnly) {
+  const PathPattern health("/healthz");
+  std::vector<std::string> captures;
+  ASSERT_TRUE(health.match("/healthz", captures));
+  EXPECT_EQ(captures, (std::vector<std::string>{"/healthz"}));
+  EXPECT_FALSE(health.match("/healthz/", captures));
+  EXPECT_FALSE(health.match("/health", captures));
+  EXPECT_FALSE(health.match("/", captures));
+  EXPECT_FALSE(health.match("", captures));
+}
+
+// Only the forms the routes use are understood; any other is a programming
+// error caught when the route is added, not a route that never matches.
+TEST(PathPatternDeathTest, AnUnknownFormIsRefusedWhenTheRouteIsAdded) {
+  EXPECT_DEATH(PathPattern("/items/([0-9]+)"), "invariant");
+  EXPECT_DEATH(PathPattern("/items/.*"), "invariant");
+  EXPECT_DEATH(PathPattern("items"), "invariant");
+}
+
+// A decoded %2F is a '/' of the path, as it was for the regular expressions:
+// a name with a slash matches no single segment.
+TEST_F(RouterTest, ACaptureIsOneSegmentOfTheDecodedPath) {
+  EXPECT_EQ(dispatch("GET", "/items/a/b").status, 404);
+  EXPECT_EQ(dispatch("GET", "/items/").status, 404);
+  EXPECT_EQ(dispatch("GET", "/items/a b").body, "get a b");
 }
 
 TEST(HttpMessage, HeaderNamesCompareCaseInsensitively) {

@@ -1,6 +1,7 @@
 // ControlPlane use cases, with a recording executor and a manual clock: the
 // workload lifecycle, preemption, cancel, node health, restart, bad input.
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 
@@ -408,6 +409,84 @@ TEST_F(ControlPlaneTest, APolicyChangeWaitsForASubmitInFlightAndThenSeesIt) {
   EXPECT_EQ(deleted.code(), ErrorCode::kFailedPrecondition) << deleted.to_string();
   plane_->loop().run_once();
   EXPECT_EQ(phase("research", "a"), "Admitted");
+}
+
+// Issue 10, item 12: an apply that changes nothing stores nothing and does
+// not wait for the gate, so it cannot hold back submits (200 clients applying
+// the same policy made every request queue behind the gate).
+TEST_F(ControlPlaneTest, AnApplyThatChangesNothingDoesNotWaitForASubmitInFlight) {
+  apply_policy();
+  store_.close();
+  std::thread submitter([this] { submit(workload_yaml("a", "research", 1), "research"); });
+  store_.wait_until_entered(2);  // the policy, then the submit: its commit held, the gate shared
+  std::atomic<bool> answered{false};
+  Result<ApplyResult> again = Status(ErrorCode::kInternal, "not answered");
+  std::thread applier([&] {
+    again = calls_->apply(kTwoTeamPolicy, false);
+    answered = true;
+  });
+  for (int i = 0; i < 200 && !answered.load(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(answered.load()) << "the unchanged apply waited for the submit in flight";
+  store_.open();
+  submitter.join();
+  applier.join();
+  ASSERT_TRUE(again.ok()) << again.status().to_string();
+  for (const PolicyChange& change : again->changes) EXPECT_EQ(change.action, "unchanged");
+  EXPECT_EQ(store_.entered(), 2u) << "an unchanged apply stored something";
+}
+
+// A change that keeps every request (a quota) leaves the waiting work
+// schedulable; one that changes them (a team's quota gone) recompiles it.
+TEST_F(ControlPlaneTest, APolicyChangeRecompilesTheWaitingWorkOnlyWhenItsRequestsChange) {
+  apply_policy();
+  submit(workload_yaml("a", "research", 1), "research");
+  std::string smaller = kTwoTeamPolicy;
+  const std::string research = "metadata: {name: research}";
+  const size_t at = smaller.find("nominal: 8", smaller.find(research));
+  smaller.replace(at, 10, "nominal: 6");
+  apply_policy(smaller);
+  std::string without_quota = kTwoTeamPolicy;
+  without_quota.replace(without_quota.find("  quota:", without_quota.find(research)),
+                        std::string::npos, "  quota: []\n");
+  apply_policy(without_quota);
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "a"), "Pending");
+  apply_policy(smaller);
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "a"), "Admitted");
+}
+
+// A quota change gives every workload the request it has: it takes no gate
+// and commits while a submit is in flight. A change that takes a team's quota
+// away changes requests: it waits for the submit in flight, as a delete does.
+TEST_F(ControlPlaneTest, OnlyAPolicyChangeThatChangesRequestsWaitsForASubmitInFlight) {
+  apply_policy();
+  const std::string research = "metadata: {name: research}";
+  std::string smaller = kTwoTeamPolicy;
+  smaller.replace(smaller.find("nominal: 8", smaller.find(research)), 10, "nominal: 6");
+  std::string without_quota = kTwoTeamPolicy;
+  without_quota.replace(without_quota.find("  quota:", without_quota.find(research)),
+                        std::string::npos, "  quota: []\n");
+  for (const std::string* change : {&smaller, &without_quota}) {
+    const size_t before = store_.entered();
+    store_.close();
+    const std::string name = change == &smaller ? "a" : "b";
+    std::thread submitter([&] { submit(workload_yaml(name, "research", 1), "research"); });
+    store_.wait_until_entered(before + 1);  // the submit: validated, its commit held
+    std::thread applier([&] { apply_policy(*change); });
+    const bool committed = store_.wait_until_entered_for(
+        before + 2, std::chrono::milliseconds(change == &smaller ? 5000 : 300));
+    EXPECT_EQ(committed, change == &smaller)
+        << "apply " << (change == &smaller ? "smaller" : "without quota");
+    store_.open();
+    submitter.join();
+    applier.join();
+  }
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "a"), "Pending");  // research has no quota any more
+  EXPECT_EQ(phase("research", "b"), "Pending");
 }
 
 // Issue 10, isolation 9: moving a team to another namespace while it has work

@@ -94,8 +94,9 @@ struct HttpServer::Loop {
     if (io) io->stop();
   }
 
-  // After the event loop stopped: running handlers finish (their answers are
-  // not written), then every connection is closed.
+  // After the event loop stopped: running handlers finish (a worker may still
+  // write a plain answer; nothing more is read), then every connection is
+  // closed.
   void close_all() {
     workers.join();
     const std::lock_guard lock(mu);

@@ -13,8 +13,9 @@
 // Contract:
 // - An idle or slow connection holds no worker thread: connections are read
 //   and written on `io_threads` event-loop threads; a complete request is
-//   handed to one of `worker_threads` and its answer written back by the
-//   loop. An idle connection holds a socket and a timer, no buffer.
+//   handed to one of `worker_threads`, which writes what the socket takes
+//   of its answer at once (the loop writes the rest, and TLS answers). An
+//   idle connection holds a socket and a timer, no buffer.
 // - Timeouts, each closing the connection: `idle_timeout` between requests,
 //   `header_timeout` from a request's first byte to the end of its header,
 //   `body_timeout` for its body, `write_timeout` for the answer.

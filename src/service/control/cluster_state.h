@@ -15,7 +15,7 @@
 // - Reads answer only what is stored: a CommittedRead holds the state shared;
 //   on leaving it lets go of the state, then waits until every change it
 //   could have seen is stored (DurableWatermark). Writers never wait for it.
-// - Lock order: the writer lock before mutex(); nothing is taken while mutex() is
+// - Lock order: the writer lock, the policy gate, then mutex(); nothing is taken while mutex() is
 //   held except the loop signal's and the watermark's own locks.
 // Thread-safe; the lock discipline is checked by Clang (base/mutex.h).
 #pragma once
@@ -78,8 +78,8 @@ class ClusterState {
   Store& store_;
   const AccessControl& access_;
   Logger& logger_;
-  PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(writer_mu_, mu_);
-  Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(mu_);
+  Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(policy_gate_, mu_);
+  PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(mu_);
   mutable SharedMutex mu_;
   ServerState state_ ALLOT_GUARDED_BY(mu_);
   // Changes of existing state made so far; counted under writer_mu_ and mu_,

@@ -5,7 +5,9 @@
 // the caller holds the state exclusively).
 // - install_policy() replaces the policy, drops the reservations it no longer
 //   backs, rebuilds the scheduler and recompiles every unfinished workload's
-//   request (or says why the policy cannot run it).
+//   request (or says why the policy cannot run it), unless the new policy
+//   gives every workload the same request as the old one
+//   (keeps_every_request(): same_workload_requests(), scheduler/workload_request.h).
 // - compile_request() makes one workload's scheduler request under `policy`.
 // - new_workload() checks a submitted workload against `policy` and returns it
 //   as it enters: Pending, team resolved, request compiled; a workload the
@@ -24,6 +26,10 @@
 namespace allot {
 
 void install_policy(ServerState& state, PolicyState policy);
+
+// True when both policies are compiled and give every workload the same
+// request (or the same reason it has none): same_workload_requests().
+bool keeps_every_request(const PolicyState& before, const PolicyState& after);
 
 void compile_request(const PolicyState& policy, LiveWorkload& live);
 

@@ -1,5 +1,6 @@
 #include "service/control/policy_service.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +64,30 @@ Status check_namespace_changes(const ServerState& state, const Policy& next) {
   return {};
 }
 
+// A workload of an apply: its name reserved (until the apply is in memory or
+// failed), then checked against the policy as it will be.
+Result<LiveWorkload> admit_new_workload(ServerState& state, const PolicyState& next,
+                                        const Workload& workload, Timestamp now,
+                                        ReservedNames& reserved) {
+  const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;
+  if (!state.workloads.reserve_name(key)) {
+    return Status(ErrorCode::kAlreadyExists, "workload " + key + " already exists",
+                  "Workload/" + key);
+  }
+  reserved.add(key);
+  Result<LiveWorkload> live = new_workload(next, workload, WorkloadId(), now);
+  if (!live.ok()) {
+    return Status(live.status().code(), live.status().message(),
+                  "Workload/" + key + ": " + live.status().details());
+  }
+  return live;
+}
+
+bool changes_nothing(const std::vector<PolicyChange>& changes) {
+  return std::all_of(changes.begin(), changes.end(),
+                     [](const PolicyChange& change) { return change.action == "unchanged"; });
+}
+
 std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::string& team) {
   std::vector<QuotaUsageRow> rows;
   for (QuotaUsageRow& row : quota_usage(state)) {
@@ -76,42 +101,65 @@ std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::strin
 Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedManifests& parsed,
                                          bool dry_run) {
   ALLOT_RETURN_IF_ERROR(authorize_apply(cluster_.access(), caller, parsed));
-  MutexLock apply_lock(apply_mu_);
-  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   if (parsed.bundle.scenario) {
     return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
   }
-  ClusterWriter writer(cluster_);
   ApplyResult result{dry_run, {}};
+  // Nothing to store or install: a read of the policy in memory, which is the
+  // stored one (a change commits before it installs).
+  if (parsed.bundle.workloads.empty()) {
+    ReaderLock lock(cluster_.mutex());
+    result.changes = cluster_.view().policy.changes_of(parsed.documents);
+    if (changes_nothing(result.changes)) return result;
+    result.changes.clear();
+  }
+  MutexLock apply_lock(apply_mu_);
+  // Merged, validated and compiled before the gate: submits go on meanwhile.
+  const PolicyState current = current_policy();
+  ALLOT_ASSIGN_OR_RETURN(PolicyState next, current.with_applied(parsed.documents, result.changes));
+  if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
+  if (!parsed.bundle.workloads.empty() || !keeps_every_request(current, next)) {
+    return apply_under_gate(parsed, std::move(next), std::move(result));
+  }
+  // A change that gives every workload the request it has (a quota, a
+  // cohort, a weight) needs no gate: a submit validated under either policy
+  // enters the same, and no team's namespace or existence changes.
+  if (dry_run) return result;
+  ClusterWriter writer(cluster_);
+  ALLOT_RETURN_IF_ERROR(store_and_install(std::move(next), {}, result.changes, clock_.now()));
+  return result;
+}
+
+Result<ApplyResult> PolicyService::apply_under_gate(const ParsedManifests& parsed, PolicyState next,
+                                                    ApplyResult result) {
+  // The writer first: waiting for the admission loop's cycle holds no submit.
+  ClusterWriter writer(cluster_);
+  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   std::vector<LiveWorkload> created;
   const Timestamp now = clock_.now();
-  PolicyState next;
   ReservedNames reserved(cluster_);
   {
     WriterLock lock(cluster_.mutex());
     ServerState& state = cluster_.state();
-    ALLOT_ASSIGN_OR_RETURN(next, state.policy.with_applied(parsed.documents, result.changes));
     ALLOT_RETURN_IF_ERROR(check_namespace_changes(state, next.policy()));
     // Workloads are validated against the policy as it will be.
     for (const Workload& workload : parsed.bundle.workloads) {
-      const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;
-      if (!state.workloads.reserve_name(key)) {
-        return Status(ErrorCode::kAlreadyExists, "workload " + key + " already exists",
-                      "Workload/" + key);
-      }
-      reserved.add(key);
-      Result<LiveWorkload> live = new_workload(next, workload, WorkloadId(), now);
-      if (!live.ok()) {
-        return Status(live.status().code(), live.status().message(),
-                      "Workload/" + key + ": " + live.status().details());
-      }
-      created.push_back(std::move(live).value());
-      result.changes.push_back({"Workload", key, "created", {}});
+      ALLOT_ASSIGN_OR_RETURN(LiveWorkload live,
+                             admit_new_workload(state, next, workload, now, reserved));
+      result.changes.push_back({"Workload", live.key(), "created", {}});
+      created.push_back(std::move(live));
     }
   }
-  if (dry_run) return result;
+  if (result.dry_run) return result;
+  ALLOT_RETURN_IF_ERROR(
+      store_and_install(std::move(next), std::move(created), result.changes, now));
+  return result;
+}
+
+Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorkload> created,
+                                        const std::vector<PolicyChange>& changes, Timestamp now) {
   WriteBatch batch;
-  put_changed_documents(next, result.changes, batch);
+  put_changed_documents(next, changes, batch);
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -127,7 +175,12 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
     for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
   }
   signal_.wake();
-  return result;
+  return {};
+}
+
+PolicyState PolicyService::current_policy() const {
+  ReaderLock lock(cluster_.mutex());
+  return cluster_.view().policy;
 }
 
 Status PolicyService::delete_object(const Principal& caller, const std::string& kind,
@@ -135,13 +188,12 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   ALLOT_RETURN_IF_ERROR(
       cluster_.access().authorize(caller, "delete", resource_of_kind(kind), "", name));
   MutexLock apply_lock(apply_mu_);
-  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
+  ALLOT_ASSIGN_OR_RETURN(PolicyState next, current_policy().without({kind, name}));
   ClusterWriter writer(cluster_);
-  PolicyState next;
+  const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   {
     ReaderLock lock(cluster_.mutex());
     const ServerState& state = cluster_.view();
-    ALLOT_ASSIGN_OR_RETURN(next, state.policy.without({kind, name}));
     if (kind == "Team") {
       for (const auto& [id, live] : state.workloads.active()) {
         if (!is_final(live->phase()) && live->doc.status.team == name) {

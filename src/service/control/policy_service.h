@@ -7,6 +7,12 @@
 //   (workloads in the same apply included) before anything changes; a failed
 //   apply or a failed commit changes nothing (kUnavailable for the commit).
 //   One policy change at a time; the commit holds the cluster's writer lock.
+//   The new policy is merged and compiled before the policy gate is taken
+//   (submits go on meanwhile), and the writer lock before the gate. An apply
+//   that brings no workload and gives every workload the request it has (a
+//   quota change: policy_installation.h) takes no gate at all; one that
+//   changes no document is a read: it stores nothing and waits for no other
+//   change.
 // - delete_object() refuses to delete what the rest of the policy still
 //   names, and a team that still has unfinished work (kFailedPrecondition).
 // - Reads answer only what is stored (CommittedRead).
@@ -24,7 +30,9 @@
 #include "model/views/policy_view.h"
 #include "model/views/quota_usage_view.h"
 #include "service/control/cluster_state.h"
+#include "service/control/live_workload.h"
 #include "service/control/loop_signal.h"
+#include "service/control/policy_state.h"
 
 namespace allot {
 
@@ -47,6 +55,19 @@ class PolicyService {
   [[nodiscard]] Result<TopView> top(const Principal& caller) const;
 
  private:
+  // A copy of the policy in memory. Only a policy change changes it, under
+  // apply_mu_: while that is held, the copy stays current.
+  [[nodiscard]] PolicyState current_policy() const ALLOT_REQUIRES(apply_mu_);
+  // An apply that may change requests or brings workloads: validated and
+  // installed under the policy gate.
+  Result<ApplyResult> apply_under_gate(const ParsedManifests& parsed, PolicyState next,
+                                       ApplyResult result) ALLOT_REQUIRES(apply_mu_);
+  // Commits the changed documents and the new workloads, then installs them.
+  // REQUIRES: the cluster's writer lock.
+  Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
+                           const std::vector<PolicyChange>& changes, Timestamp now)
+      ALLOT_REQUIRES(apply_mu_);
+
   ClusterState& cluster_;
   LoopSignal& signal_;
   const Clock& clock_;

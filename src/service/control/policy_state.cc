@@ -31,9 +31,14 @@ Result<PolicyState> PolicyState::from_documents(std::map<DocumentKey, nlohmann::
   return state;
 }
 
-Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument>& documents,
-                                              std::vector<PolicyChange>& changes) const {
-  std::map<DocumentKey, nlohmann::json> merged = documents_;
+namespace {
+
+// `current` with the policy documents of `documents` applied, one change
+// each in `changes`.
+std::map<DocumentKey, nlohmann::json> merge(const std::map<DocumentKey, nlohmann::json>& current,
+                                            const std::vector<ManifestDocument>& documents,
+                                            std::vector<PolicyChange>& changes) {
+  std::map<DocumentKey, nlohmann::json> merged = current;
   for (const ManifestDocument& document : documents) {
     if (!is_policy_kind(document.kind)) continue;
     const DocumentKey key(document.kind, document.name);
@@ -45,6 +50,23 @@ Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument
     merged[key] = document.json;
     changes.push_back(std::move(change));
   }
+  return merged;
+}
+
+}  // namespace
+
+std::vector<PolicyChange> PolicyState::changes_of(
+    const std::vector<ManifestDocument>& documents) const {
+  std::vector<PolicyChange> changes;
+  merge(documents_, documents, changes);
+  return changes;
+}
+
+Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument>& documents,
+                                              std::vector<PolicyChange>& changes) const {
+  std::map<DocumentKey, nlohmann::json> merged = merge(documents_, documents, changes);
+  // The same documents: the same (valid) state, without compiling it again.
+  if (merged == documents_) return *this;
   Result<PolicyState> next = from_documents(std::move(merged));
   if (!next.ok()) {
     // A manifest that leaves the policy invalid (a dangling reference, a

@@ -4,7 +4,8 @@
 // kind and name); the Policy is parsed from them, validated and compiled, so
 // a PolicyState is always valid. with_applied() and without() return a new
 // state or the first error (located at the document and field); the
-// original is unchanged, so a failed apply changes nothing. An empty policy
+// original is unchanged, so a failed apply changes nothing; documents equal
+// to the applied ones give a copy of the state, not a recompiled one. An empty policy
 // (nothing applied yet) is valid and has no compiled form.
 #pragma once
 
@@ -37,6 +38,10 @@ class PolicyState {
   // documents are skipped); `changes` gets one entry per policy document.
   [[nodiscard]] Result<PolicyState> with_applied(const std::vector<ManifestDocument>& documents,
                                                  std::vector<PolicyChange>& changes) const;
+  // The changes with_applied() would report, without validating or
+  // compiling anything.
+  [[nodiscard]] std::vector<PolicyChange> changes_of(
+      const std::vector<ManifestDocument>& documents) const;
   // The state without one object. kNotFound when absent; a state that would
   // be invalid (a team still naming the cohort) is kFailedPrecondition.
   [[nodiscard]] Result<PolicyState> without(const DocumentKey& key) const;

@@ -1,0 +1,100 @@
+// same_workload_requests(): which policy changes leave every workload's
+// request as it was (so that allotd need not recompile them on an apply).
+#include "scheduler/workload_request.h"
+
+#include <gtest/gtest.h>
+
+namespace allot {
+namespace {
+
+// Teams a and b with 8 GPUs each of flavor h100 in cohort org, two classes,
+// one 8-GPU node.
+Policy base_policy() {
+  Policy p;
+  ResourceFlavor flavor;
+  flavor.meta.name = "h100";
+  p.flavors = {flavor};
+  Cohort org;
+  org.meta.name = "org";
+  p.cohorts = {org};
+  for (const char* name : {"a", "b"}) {
+    Team team;
+    team.meta.name = name;
+    team.namespace_name = name;
+    team.cohort = "org";
+    FlavorQuota quota;
+    quota.flavor = "h100";
+    quota.resources[0] = {8, {}, {}};
+    quota.declared[0] = true;
+    team.quota = {quota};
+    p.teams.push_back(team);
+  }
+  PriorityClass low;
+  low.meta.name = "low";
+  low.value = 10;
+  PriorityClass high;
+  high.meta.name = "high";
+  high.value = 1000;
+  p.priority_classes = {low, high};
+  return p;
+}
+
+std::vector<Node> base_nodes() {
+  Node node;
+  node.name = "n0";
+  node.flavor = "h100";
+  node.capacity[Resource::kGpu] = 8;
+  return {node};
+}
+
+bool same(const Policy& changed, const std::vector<Node>& nodes = base_nodes()) {
+  const CompiledPolicy before = CompiledPolicy::compile(base_policy(), base_nodes()).value();
+  const CompiledPolicy after = CompiledPolicy::compile(changed, nodes).value();
+  return same_workload_requests(before, after) && same_workload_requests(after, before);
+}
+
+TEST(SameWorkloadRequests, QuotaCohortWeightAndGraceChangesKeepEveryRequest) {
+  Policy p = base_policy();
+  EXPECT_TRUE(same(p));
+  p.teams[0].quota[0].resources[0].nominal = 6;
+  p.teams[1].fair_share_weight = 2;
+  p.teams[1].cohort.clear();
+  p.priority_classes[1].preemption_grace_period = Duration::seconds(5);
+  EXPECT_TRUE(same(p));
+}
+
+TEST(SameWorkloadRequests, ATeamsNamespaceFlavorsOrAllowedClassesChangeTheRequests) {
+  Policy moved = base_policy();
+  moved.teams[0].namespace_name = "lab";
+  EXPECT_FALSE(same(moved));
+  Policy no_quota = base_policy();
+  no_quota.teams[1].quota.clear();
+  EXPECT_FALSE(same(no_quota));
+  Policy allowed = base_policy();
+  allowed.teams[0].allowed_priority_classes = {"high"};
+  EXPECT_FALSE(same(allowed));
+  Policy renamed = base_policy();
+  renamed.teams[1].meta.name = "c";
+  EXPECT_FALSE(same(renamed));
+}
+
+TEST(SameWorkloadRequests, PriorityClassesFlavorsAndNodesChangeTheRequests) {
+  Policy value = base_policy();
+  value.priority_classes[0].value = 20;
+  EXPECT_FALSE(same(value));
+  Policy added = base_policy();
+  added.priority_classes.push_back(added.priority_classes[0]);
+  added.priority_classes.back().meta.name = "lowest";
+  added.priority_classes.back().value = 1;
+  EXPECT_FALSE(same(added));  // the new lowest class is the default
+  Policy flavors = base_policy();
+  flavors.flavors.push_back(flavors.flavors[0]);
+  flavors.flavors.back().meta.name = "a100";
+  EXPECT_FALSE(same(flavors));
+  std::vector<Node> bigger = base_nodes();
+  bigger[0].capacity[Resource::kGpu] = 16;
+  EXPECT_FALSE(same(base_policy(), bigger));
+}
+
+}  // namespace
+}  // namespace allot

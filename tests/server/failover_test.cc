@@ -122,7 +122,8 @@ TEST_F(FailoverTest, ALeaderThatLosesItsLockExitsAndTheStandbyTakesOver) {
   ASSERT_TRUE(admin.ok()) << admin.status().to_string();
   ASSERT_TRUE(admin
                   ->execute("SELECT pg_terminate_backend(pid) FROM pg_locks "
-                            "WHERE locktype = 'advisory' AND granted")
+                            "WHERE locktype = 'advisory' AND granted AND database = "
+                            "(SELECT oid FROM pg_database WHERE datname = current_database())")
                   .ok());
 
   ASSERT_TRUE(eventually([&] { return !process_alive(a.pid()); }, std::chrono::seconds(20)))

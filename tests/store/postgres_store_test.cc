@@ -61,12 +61,15 @@ class PostgresStoreTest : public ::testing::Test {
   }
 
   // Ends every other session on this database holding the leadership lock,
-  // as a network partition or a server-side timeout would.
+  // as a network partition or a server-side timeout would. Only this test's
+  // database: other tests share the server (advisory locks are listed for
+  // every database in pg_locks).
   void terminate_lock_holder() {
     PgConnection db = admin();
     Status status = db.execute(
         "SELECT pg_terminate_backend(pid) FROM pg_locks "
-        "WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()");
+        "WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid() AND database = "
+        "(SELECT oid FROM pg_database WHERE datname = current_database())");
     ASSERT_TRUE(status.ok()) << status.to_string();
   }
 

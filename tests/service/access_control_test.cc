@@ -57,7 +57,9 @@ TEST_F(AccessControlTest, TheFirstStartMakesOneAdministratorWhoseTokenIsStoredOn
   const Principal admin = login(token);
   EXPECT_EQ(admin.subject, "admin");
   EXPECT_TRUE(plane_->access().authorize(admin, "delete", "teams", "", "prod").ok());
-  for (const ObjectRecord& object : store_.load()->objects) {
+  const Result<StoredState> stored = store_.load();
+  ASSERT_TRUE(stored.ok());
+  for (const ObjectRecord& object : stored->objects) {
     EXPECT_EQ(object.document.find(token), std::string::npos) << object.kind;
   }
   restart();

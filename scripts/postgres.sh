@@ -25,7 +25,7 @@ if [[ -z "${bin}" ]]; then
   echo "postgres.sh: no PostgreSQL server under /usr/lib/postgresql; run scripts/install-deps.sh" >&2
   exit 1
 fi
-# A socket path must fit in 107 bytes; a short port keeps the name short.
+# A socket path must fit in 107 bytes (the tests keep DIR short, under /tmp).
 port=5432
 conninfo="host=${dir}/socket port=${port} user=postgres dbname=postgres"
 

@@ -43,9 +43,9 @@ echo "== fuzz: each target of tests/fuzz for 6 s (libFuzzer under ASan and UBSan
 scripts/fuzz.sh 6
 
 echo "== secrets: no planted secret in any log of this run"
+# (the tests' PostgreSQL servers live in /tmp/allot-postgres-*: tests/CMakeLists.txt)
 scripts/check-secrets.sh "${ALLOT_TEST_LOG_DIR}" build/debug/Testing/Temporary \
-  build/asan-ubsan/Testing/Temporary build/tsan/Testing/Temporary build/debug/postgres/server.log \
-  build/asan-ubsan/postgres/server.log build/tsan/postgres/server.log
+  build/asan-ubsan/Testing/Temporary build/tsan/Testing/Temporary /tmp/allot-postgres-*/server.log
 
 echo "== format"
 scripts/check-format.sh

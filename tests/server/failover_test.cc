@@ -121,7 +121,7 @@ TEST_F(FailoverTest, ALeaderThatLosesItsLockExitsAndTheStandbyTakesOver) {
   Result<PgConnection> admin = PgConnection::connect(database_->conninfo());
   ASSERT_TRUE(admin.ok()) << admin.status().to_string();
   ASSERT_TRUE(admin
-                  ->execute("SELECT pg_terminate_backend(pid) FROM pg_locks "
+                  ->execute("SELECT pg_terminate_backend(pid, 10000) FROM pg_locks "
                             "WHERE locktype = 'advisory' AND granted AND database = "
                             "(SELECT oid FROM pg_database WHERE datname = current_database())")
                   .ok());

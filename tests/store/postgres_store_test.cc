@@ -63,11 +63,12 @@ class PostgresStoreTest : public ::testing::Test {
   // Ends every other session on this database holding the leadership lock,
   // as a network partition or a server-side timeout would. Only this test's
   // database: other tests share the server (advisory locks are listed for
-  // every database in pg_locks).
+  // every database in pg_locks). The timeout makes the call wait until the
+  // sessions are gone: a bare pg_terminate_backend only signals them.
   void terminate_lock_holder() {
     PgConnection db = admin();
     Status status = db.execute(
-        "SELECT pg_terminate_backend(pid) FROM pg_locks "
+        "SELECT pg_terminate_backend(pid, 10000) FROM pg_locks "
         "WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid() AND database = "
         "(SELECT oid FROM pg_database WHERE datname = current_database())");
     ASSERT_TRUE(status.ok()) << status.to_string();
@@ -145,7 +146,7 @@ TEST_F(PostgresStoreTest, TheStoreReconnectsWhenItsSessionsWereEnded) {
   std::unique_ptr<PostgresStore> store = open(lock.term());
   ASSERT_TRUE(store->commit(put_workloads({workload_record(WorkloadId(1), "nlp", "a")})).ok());
   PgConnection db = admin();
-  ASSERT_TRUE(db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+  ASSERT_TRUE(db.execute("SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity "
                          "WHERE datname = current_database() AND pid <> pg_backend_pid() "
                          "AND pid NOT IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory')")
                   .ok());

@@ -1,5 +1,7 @@
 // Sessions (the login), whoami, access reviews (`allot auth can-i`) and API
 // token rotation (`allot token rotate`). docs/api.md, "Authentication".
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +61,10 @@ Result<SessionRequest> session_request_of(const nlohmann::json& body) {
     if (!body["ttlSeconds"].is_number_integer() || body["ttlSeconds"].get<int64_t>() <= 0) {
       return invalid_argument("ttlSeconds must be a positive integer", "ttlSeconds");
     }
-    request.lifetime = Duration::seconds(body["ttlSeconds"].get<int64_t>());
+    // Capped before it becomes milliseconds: no session outlives 12 hours
+    // (access_control.h), and a huge number must not overflow.
+    constexpr int64_t kLongest = int64_t{12} * 3600;
+    request.lifetime = Duration::seconds(std::min(body["ttlSeconds"].get<int64_t>(), kLongest));
   }
   return request;
 }

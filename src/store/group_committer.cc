@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "store/batch_rules.h"
+
 namespace allot {
 
 GroupCommitter::GroupCommitter(WriteGroup write_group)
@@ -18,6 +20,8 @@ GroupCommitter::~GroupCommitter() {
 }
 
 Status GroupCommitter::commit(WriteBatch batch) {
+  ALLOT_RETURN_IF_ERROR(validate_batch(batch));
+  if (batch.empty()) return {};
   Pending pending{std::move(batch), Status(), {}};
   std::future<void> done = pending.done.get_future();
   {

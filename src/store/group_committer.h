@@ -4,8 +4,10 @@
 // which runs them in one transaction and sets each batch's own status.
 //
 // Contract:
-// - commit() returns the status the WriteGroup set for that batch, after the
-//   group's transaction ended. Callers are woken each through their own
+// - commit() checks the batch first (batch_rules.h: validate_batch) and
+//   returns at once for an invalid or empty one; otherwise it returns the
+//   status the WriteGroup set for that batch, after the group's transaction
+//   ended. Callers are woken each through their own
 //   promise (no herd on one mutex), in queue order.
 // - Groups run one at a time, in the order their batches were queued.
 // - The destructor lets the writer take what is queued, then joins it;
@@ -59,6 +61,14 @@ class GroupCommitter {
   void resume();
   void wait_until_queued(size_t count);
 
+  // The WriteGroup of a store whose writer has begin(), apply(batch),
+  // in_transaction(), commit() and rollback(): one transaction for the group,
+  // each batch applied alone (its own savepoint: a failing batch keeps its
+  // error and the others go on); when the transaction cannot start, is lost
+  // or cannot commit, every batch of it fails (fail_group).
+  template <typename Writer>
+  static bool write_in_one_transaction(Writer& writer, const std::vector<Pending*>& group);
+
   // Gives every batch of `group` that has not failed on its own the
   // kUnavailable error "WHY; no batch of this transaction was stored: CAUSE".
   static void fail_group(const std::vector<Pending*>& group, const std::string& why,
@@ -76,5 +86,29 @@ class GroupCommitter {
   bool stopping_ = false;
   std::thread writer_;  // last: starts once everything above exists
 };
+
+template <typename Writer>
+bool GroupCommitter::write_in_one_transaction(Writer& writer, const std::vector<Pending*>& group) {
+  if (Status begun = writer.begin(); !begun.ok()) {
+    fail_group(group, "the store could not start a transaction", begun);
+    return false;
+  }
+  for (Pending* pending : group) {
+    pending->status = writer.apply(pending->batch);
+    // The database dropped the transaction (an I/O error, a full disk, a
+    // savepoint that could not be undone): nothing of it is safe to commit.
+    if (!writer.in_transaction()) {
+      writer.rollback();
+      fail_group(group, "the store lost its transaction", pending->status);
+      return false;
+    }
+  }
+  if (Status committed = writer.commit(); !committed.ok()) {
+    writer.rollback();
+    fail_group(group, "the store could not commit", committed);
+    return false;
+  }
+  return true;
+}
 
 }  // namespace allot

@@ -73,48 +73,47 @@ class FailoverTest : public ::testing::Test {
     EXPECT_EQ(log.find(kEnvCanary), std::string::npos) << who << " logged an env value";
   }
 
+  // allotd `a` leads (ready, the test policy applied), `b` stands by on the
+  // same data folder.
+  void start_leader_and_standby() {
+    ASSERT_EQ(a_.start(flags("a")), "");
+    ASSERT_TRUE(eventually([&] { return ready(api_a_); }));
+    ASSERT_EQ(b_.start(flags("b")), "");
+    ASSERT_EQ(api_a_.post("/api/v1/apply", kTestPolicy).status, 200);
+  }
+
   std::optional<PostgresTestDatabase> database_;
+  AllotdProcess a_;
+  AllotdProcess b_{a_.data_dir()};  // destroyed first: a_ holds the folder
+  const ApiHttp api_a_{a_};
+  const ApiHttp api_b_{b_};
 };
 
 TEST_F(FailoverTest, TheStandbyTakesOverFromAKilledLeaderWithNothingLost) {
-  AllotdProcess a;
-  ASSERT_EQ(a.start(flags("a")), "");
-  const ApiHttp api_a(a);
-  ASSERT_TRUE(eventually([&] { return ready(api_a); }));
-  AllotdProcess b(a.data_dir());
-  ASSERT_EQ(b.start(flags("b")), "");
-  const ApiHttp api_b(b);
-  EXPECT_NE(standby_reason(api_b).find("the leader is a"), std::string::npos);
-  EXPECT_EQ(api_b.get("/api/v1/workloads").status, 503) << "a standby serves no API";
-  ASSERT_EQ(api_a.post("/api/v1/apply", kTestPolicy).status, 200);
-  for (const char* name : {"w1", "w2", "w3"}) submit(api_a, name);
-  ASSERT_EQ(api_a.del("/api/v1/namespaces/research/workloads/w2").status / 100, 2);
+  start_leader_and_standby();
+  EXPECT_NE(standby_reason(api_b_).find("the leader is a"), std::string::npos);
+  EXPECT_EQ(api_b_.get("/api/v1/workloads").status, 503) << "a standby serves no API";
+  for (const char* name : {"w1", "w2", "w3"}) submit(api_a_, name);
+  ASSERT_EQ(api_a_.del("/api/v1/namespaces/research/workloads/w2").status / 100, 2);
 
-  a.kill();
+  a_.kill();
 
-  ASSERT_TRUE(eventually([&] { return ready(api_b); }, std::chrono::seconds(20)))
-      << b.stderr_text();
-  EXPECT_EQ(names(api_b), (std::set<std::string>{"w1", "w3"}));
-  submit(api_b, "w4");
-  ASSERT_EQ(a.start(flags("a")), "") << "the killed leader comes back";
-  EXPECT_TRUE(eventually([&] { return !standby_reason(api_a).empty(); }));
-  EXPECT_NE(standby_reason(api_a).find("the leader is b"), std::string::npos);
-  EXPECT_EQ(names(api_b), (std::set<std::string>{"w1", "w3", "w4"}));
-  expect_no_secret(a, "the first leader");
-  expect_no_secret(b, "the standby");
-  EXPECT_EQ(api_b.get("/readyz").body.find(kPasswordCanary), std::string::npos);
+  ASSERT_TRUE(eventually([&] { return ready(api_b_); }, std::chrono::seconds(20)))
+      << b_.stderr_text();
+  EXPECT_EQ(names(api_b_), (std::set<std::string>{"w1", "w3"}));
+  submit(api_b_, "w4");
+  ASSERT_EQ(a_.start(flags("a")), "") << "the killed leader comes back";
+  EXPECT_TRUE(eventually([&] { return !standby_reason(api_a_).empty(); }));
+  EXPECT_NE(standby_reason(api_a_).find("the leader is b"), std::string::npos);
+  EXPECT_EQ(names(api_b_), (std::set<std::string>{"w1", "w3", "w4"}));
+  expect_no_secret(a_, "the first leader");
+  expect_no_secret(b_, "the standby");
+  EXPECT_EQ(api_b_.get("/readyz").body.find(kPasswordCanary), std::string::npos);
 }
 
 TEST_F(FailoverTest, ALeaderThatLosesItsLockExitsAndTheStandbyTakesOver) {
-  AllotdProcess a;
-  ASSERT_EQ(a.start(flags("a")), "");
-  const ApiHttp api_a(a);
-  ASSERT_TRUE(eventually([&] { return ready(api_a); }));
-  AllotdProcess b(a.data_dir());
-  ASSERT_EQ(b.start(flags("b")), "");
-  const ApiHttp api_b(b);
-  ASSERT_EQ(api_a.post("/api/v1/apply", kTestPolicy).status, 200);
-  submit(api_a, "before");
+  start_leader_and_standby();
+  submit(api_a_, "before");
 
   // A partition as PostgreSQL sees it: the leader's lock session ends, the
   // process lives.
@@ -126,20 +125,20 @@ TEST_F(FailoverTest, ALeaderThatLosesItsLockExitsAndTheStandbyTakesOver) {
                             "(SELECT oid FROM pg_database WHERE datname = current_database())")
                   .ok());
 
-  ASSERT_TRUE(eventually([&] { return !process_alive(a.pid()); }, std::chrono::seconds(20)))
+  ASSERT_TRUE(eventually([&] { return !process_alive(a_.pid()); }, std::chrono::seconds(20)))
       << "the deposed leader still runs";
   // Whichever sees it first ends the process: the leadership watch (exit 3)
   // or the fenced commit of the control plane's next decision (exit 70).
-  const ProcessExit exit = a.stop();
+  const ProcessExit exit = a_.stop();
   EXPECT_TRUE(exit.exited && (exit.code == 3 || exit.code == 70)) << "exit code " << exit.code;
-  const std::string log = a.stderr_text();
+  const std::string log = a_.stderr_text();
   EXPECT_TRUE(log.find("lost the leadership") != std::string::npos ||
               log.find("no longer the leader") != std::string::npos)
       << log;
-  ASSERT_TRUE(eventually([&] { return ready(api_b); }, std::chrono::seconds(20)));
-  EXPECT_EQ(names(api_b), (std::set<std::string>{"before"}));
-  expect_no_secret(a, "the deposed leader");
-  expect_no_secret(b, "the new leader");
+  ASSERT_TRUE(eventually([&] { return ready(api_b_); }, std::chrono::seconds(20)));
+  EXPECT_EQ(names(api_b_), (std::set<std::string>{"before"}));
+  expect_no_secret(a_, "the deposed leader");
+  expect_no_secret(b_, "the new leader");
 }
 
 }  // namespace

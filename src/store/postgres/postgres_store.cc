@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "store/batch_rules.h"
 #include "store/postgres/pg_schema.h"
 
 namespace allot {
@@ -28,7 +27,7 @@ PostgresStore::PostgresStore(PgBatchWriter writer, PgStateReader reader)
     : reader_(std::move(reader)),
       writer_(std::move(writer)),
       committer_([this](const std::vector<GroupCommitter::Pending*>& group) {
-        return commit_group(group);
+        return GroupCommitter::write_in_one_transaction(writer_, group);
       }) {}
 
 PostgresStore::~PostgresStore() = default;
@@ -43,33 +42,7 @@ Result<std::vector<EventRecord>> PostgresStore::events(WorkloadId workload_id, u
   return reader_.events(workload_id, after);
 }
 
-Status PostgresStore::commit(WriteBatch batch) {
-  ALLOT_RETURN_IF_ERROR(validate_batch(batch));
-  if (batch.empty()) return {};
-  return committer_.commit(std::move(batch));
-}
-
-bool PostgresStore::commit_group(const std::vector<GroupCommitter::Pending*>& group) {
-  if (Status begun = writer_.begin(); !begun.ok()) {
-    GroupCommitter::fail_group(group, "the store could not start a transaction", begun);
-    return false;
-  }
-  for (GroupCommitter::Pending* pending : group) {
-    pending->status = writer_.apply(pending->batch);
-    // A savepoint that could not be undone leaves nothing safe to commit.
-    if (!writer_.in_transaction()) {
-      writer_.rollback();
-      GroupCommitter::fail_group(group, "the store lost its transaction", pending->status);
-      return false;
-    }
-  }
-  if (Status committed = writer_.commit(); !committed.ok()) {
-    writer_.rollback();
-    GroupCommitter::fail_group(group, "the store could not commit", committed);
-    return false;
-  }
-  return true;
-}
+Status PostgresStore::commit(WriteBatch batch) { return committer_.commit(std::move(batch)); }
 
 uint64_t PostgresStore::transactions_committed() const {
   return committer_.transactions_committed();

@@ -60,8 +60,6 @@ class PostgresStore final : public Store {
  private:
   PostgresStore(PgBatchWriter writer, PgStateReader reader);
 
-  bool commit_group(const std::vector<GroupCommitter::Pending*>& group);
-
   std::mutex reader_mutex_;
   PgStateReader reader_;  // guarded by reader_mutex_
 

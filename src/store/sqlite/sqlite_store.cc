@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/batch_rules.h"
 #include "store/sqlite/sqlite_connection.h"
 #include "store/sqlite/sqlite_schema.h"
 
@@ -100,7 +99,7 @@ SqliteStore::SqliteStore(SqliteBatchWriter writer, SqliteStateReader reader)
     : reader_(std::move(reader)),
       writer_(std::move(writer)),
       committer_([this](const std::vector<GroupCommitter::Pending*>& group) {
-        return commit_group(group);
+        return GroupCommitter::write_in_one_transaction(writer_, group);
       }) {}
 
 SqliteStore::~SqliteStore() = default;
@@ -115,32 +114,7 @@ Result<std::vector<EventRecord>> SqliteStore::events(WorkloadId workload_id, uin
   return reader_.events(workload_id, after);
 }
 
-Status SqliteStore::commit(WriteBatch batch) {
-  ALLOT_RETURN_IF_ERROR(validate_batch(batch));
-  if (batch.empty()) return {};
-  return committer_.commit(std::move(batch));
-}
-
-bool SqliteStore::commit_group(const std::vector<GroupCommitter::Pending*>& group) {
-  if (Status begun = writer_.begin(); !begun.ok()) {
-    GroupCommitter::fail_group(group, "the store could not start a transaction", begun);
-    return false;
-  }
-  for (GroupCommitter::Pending* pending : group) {
-    pending->status = writer_.apply(pending->batch);
-    if (!writer_.in_transaction()) {
-      // SQLite rolled back everything itself (I/O error, full disk).
-      GroupCommitter::fail_group(group, "the store lost its transaction", pending->status);
-      return false;
-    }
-  }
-  if (Status committed = writer_.commit(); !committed.ok()) {
-    writer_.rollback();
-    GroupCommitter::fail_group(group, "the store could not commit", committed);
-    return false;
-  }
-  return true;
-}
+Status SqliteStore::commit(WriteBatch batch) { return committer_.commit(std::move(batch)); }
 
 uint64_t SqliteStore::transactions_committed() const { return committer_.transactions_committed(); }
 

@@ -73,10 +73,6 @@ class SqliteStore final : public Store {
  private:
   SqliteStore(SqliteBatchWriter writer, SqliteStateReader reader);
 
-  // Runs one transaction for `group` and sets each batch's status; true when
-  // it committed. On the committer's writer thread only.
-  bool commit_group(const std::vector<GroupCommitter::Pending*>& group);
-
   std::mutex reader_mutex_;
   SqliteStateReader reader_;  // guarded by reader_mutex_
 

@@ -39,9 +39,16 @@ for package in "${packages[@]}"; do
     missing+=("${package}")
   fi
 done
+# Node.js 18+ and npm run the tests' OpenID provider (scripts/oidc-provider).
+# A machine that already has them (Node 20 from NodeSource, say) keeps its
+# own: Debian's npm package would conflict with it. Otherwise Debian's
+# (Node 18 on bookworm).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "install-deps: all ${#packages[@]} packages already installed"
+  echo "install-deps: all ${#packages[@]} packages (and Node.js with npm) already installed"
   exit 0
 fi
 

@@ -123,6 +123,11 @@ TEST_F(AuthTest, ABadLoginIsAClearErrorAndNoSession) {
                 .status,
             400)
       << "a team without a role";
+  const Reply huge = call(port, "POST", "/api/v1/sessions", "",
+                          nlohmann::json{{"token", allotd_.admin_token()},
+                                         {"ttlSeconds", int64_t{9'000'000'000'000'000'000}}}
+                              .dump());
+  EXPECT_EQ(huge.status, 201) << "capped at 12 hours, never overflowed: " << huge.describe();
 }
 
 }  // namespace

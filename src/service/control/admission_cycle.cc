@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "scheduler/explanation_text.h"
+#include "service/control/workload_redaction.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -77,7 +78,7 @@ void preempted(const Preemption& preemption, LiveWorkload& victim, const ServerS
   victim.doc.status.preempted_by = by;
   stop_pods(victim, grace, actions);
   note(victim, "Warning", "Preempting",
-       "preempted by " + by + " (" + std::string(preemption_reason_name(preemption.reason)) +
+       preempted_by_phrase(by) + " (" + std::string(preemption_reason_name(preemption.reason)) +
            "); stopping with a grace period of " + grace.to_string(),
        now, batch);
 }

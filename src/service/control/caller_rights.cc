@@ -33,6 +33,11 @@ Result<VisibleNamespaces> visible_namespaces(const AccessControl& access, const 
   return VisibleNamespaces{reach.everywhere, reach.namespaces};
 }
 
+VisibleNamespaces workload_visibility(const AccessControl& access, const Principal& caller) {
+  Result<VisibleNamespaces> visible = visible_namespaces(access, caller, "workloads", {});
+  return visible.ok() ? *std::move(visible) : VisibleNamespaces{};
+}
+
 Status authorize_apply(const AccessControl& access, const Principal& caller,
                        const ParsedManifests& parsed) {
   for (const ManifestDocument& document : parsed.documents) {

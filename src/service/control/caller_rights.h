@@ -38,6 +38,10 @@ struct VisibleNamespaces {
 Result<VisibleNamespaces> visible_namespaces(const AccessControl& access, const Principal& caller,
                                              std::string_view resource, const WorkloadQuery& query);
 
+// Where the caller may list workloads (never an error): whose workloads it may
+// see named (workload_redaction.h).
+VisibleNamespaces workload_visibility(const AccessControl& access, const Principal& caller);
+
 Status authorize_apply(const AccessControl& access, const Principal& caller,
                        const ParsedManifests& parsed);
 

@@ -6,6 +6,7 @@
 #include "service/control/caller_rights.h"
 #include "service/control/node_conditions.h"
 #include "service/control/pod_lifecycle.h"
+#include "service/control/workload_redaction.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -35,6 +36,11 @@ void drain_node(const std::string& name, ServerState& state, Timestamp now, Writ
              ", then requeued at its original position",
          now, batch);
   }
+}
+
+// Other teams' workloads on a node, as the caller may see them (issue 11, item 5).
+void hide_unseen_workloads(NodeView& view, const VisibleNamespaces& visible) {
+  for (std::string& key : view.workloads) key = redact_workload_key(key, visible);
 }
 
 }  // namespace
@@ -120,8 +126,10 @@ Result<NodePage> NodeService::list(const Principal& caller, const NodeQuery& que
   const NodeAllocations allocations = node_allocations(cluster_.view());
   const size_t end = std::min(compiled->nodes().size(), query.after + query.limit);
   page.items.reserve(end - query.after);
+  const VisibleNamespaces visible = workload_visibility(cluster_.access(), caller);
   for (size_t i = query.after; i < end; ++i) {
     page.items.push_back(node_view(cluster_.view(), allocations, i));
+    hide_unseen_workloads(page.items.back(), visible);
   }
   if (end < compiled->nodes().size()) page.next = end;
   return page;
@@ -133,7 +141,10 @@ Result<NodeView> NodeService::get(const Principal& caller, const std::string& na
   const auto& compiled = cluster_.view().policy.compiled();
   const NodeIndex index = compiled ? compiled->node_by_name(name) : NodeIndex();
   if (!index.valid()) return not_found("node '" + name + "' does not exist");
-  return node_view(cluster_.view(), node_allocations(cluster_.view(), &name), index.value());
+  NodeView view =
+      node_view(cluster_.view(), node_allocations(cluster_.view(), &name), index.value());
+  hide_unseen_workloads(view, workload_visibility(cluster_.access(), caller));
+  return view;
 }
 
 }  // namespace allot

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "service/control/workload_redaction.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -44,7 +45,7 @@ void finish_run(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
       return;
     case RunEnd::kPreempted:
       enter_phase(live, WorkloadPhase::kPreempted, "Preempted",
-                  "preempted by " + status.preempted_by + "; requeued at its original position",
+                  preempted_by_phrase(status.preempted_by) + "; requeued at its original position",
                   now, batch);
       return;
     case RunEnd::kEvicted:

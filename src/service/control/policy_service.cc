@@ -245,8 +245,14 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
 
 Result<TopView> PolicyService::top(const Principal& caller) const {
   // Quota usage per team is aggregate numbers (no workload, user or command):
-  // every authenticated caller may read it (issue 11, item 5).
-  (void)caller;
+  // a caller who may list workloads anywhere may read every team's (issue 11,
+  // item 5); one with no binding sees nothing.
+  const VisibleNamespaces visible = workload_visibility(cluster_.access(), caller);
+  if (!visible.everywhere && visible.namespaces.empty()) {
+    return Status(ErrorCode::kPermissionDenied,
+                  "User \"" + caller.subject +
+                      "\" cannot read quota usage: no binding lets it list workloads anywhere");
+  }
   TopView view;
   const CommittedRead read(cluster_);
   if (cluster_.view().policy.compiled()) view.teams = quota_usage(cluster_.view());

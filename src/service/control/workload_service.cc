@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <utility>
 
+#include "api/workload_json.h"
 #include "service/control/caller_rights.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
 #include "service/control/workload_explanation.h"
+#include "service/control/workload_redaction.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -21,6 +25,51 @@ bool matches(const LiveWorkload& live, const WorkloadQuery& query) {
   if (!query.team.empty() && live.doc.status.team != query.team) return false;
   return query.phases.empty() ||
          std::find(query.phases.begin(), query.phases.end(), live.phase()) != query.phases.end();
+}
+
+// Where the caller may see workloads, asked once and only when a workload
+// names another one (a preemptor): most reads never need it.
+class LazyVisibility {
+ public:
+  LazyVisibility(const AccessControl& access, const Principal& caller)
+      : access_(access), caller_(caller) {}
+  const VisibleNamespaces& get() {
+    if (!visible_) visible_ = workload_visibility(access_, caller_);
+    return *visible_;
+  }
+
+ private:
+  const AccessControl& access_;
+  const Principal& caller_;
+  std::optional<VisibleNamespaces> visible_;
+};
+
+// The preemptor's key, or kOtherTeamsWorkload when the caller may not see it.
+std::string preemptor_as_seen(const std::string& preempted_by, const std::string& own_namespace,
+                              LazyVisibility& visibility) {
+  if (preempted_by.empty() || preempted_by.starts_with(own_namespace + "/")) return preempted_by;
+  return redact_workload_key(preempted_by, visibility.get());
+}
+
+// Hides the preemptor from the status (its field and its message) when the
+// caller may not see it; whether it did.
+bool hide_unseen_preemptor(WorkloadDocument& doc, LazyVisibility& visibility) {
+  WorkloadStatus& status = doc.status;
+  const std::string shown =
+      preemptor_as_seen(status.preempted_by, doc.workload.meta.namespace_name, visibility);
+  if (shown == status.preempted_by) return false;
+  status.preempted_by = shown;
+  status.message = redact_message(status.message, visibility.get());
+  return true;
+}
+
+// The stored encoding, re-encoded with the preemptor hidden when the caller
+// may not see it.
+StoredWorkload as_seen(const LiveWorkload& live, LazyVisibility& visibility) {
+  if (live.doc.status.preempted_by.empty()) return live.stored;
+  WorkloadDocument redacted = live.doc;
+  if (!hide_unseen_preemptor(redacted, visibility)) return live.stored;
+  return std::make_shared<const std::string>(encode_workload(redacted));
 }
 
 Status no_such_workload(const std::string& ns, const std::string& name) {
@@ -116,6 +165,7 @@ Result<WorkloadPage> WorkloadService::list(const Principal& caller,
                                            const WorkloadQuery& query) const {
   ALLOT_ASSIGN_OR_RETURN(const VisibleNamespaces visible,
                          visible_namespaces(cluster_.access(), caller, "workloads", query));
+  LazyVisibility visibility(cluster_.access(), caller);
   WorkloadPage page;
   page.items.reserve(std::min<size_t>(query.limit, 10000));
   const CommittedRead read(cluster_);
@@ -129,7 +179,7 @@ Result<WorkloadPage> WorkloadService::list(const Principal& caller,
       page.continue_token = std::to_string(std::prev(it)->first.value());
       break;
     }
-    page.items.push_back(it->second.stored);
+    page.items.push_back(as_seen(it->second, visibility));
   }
   return page;
 }
@@ -141,7 +191,10 @@ Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::st
   const CommittedRead read(cluster_);
   const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
   if (live == nullptr) return no_such_workload(ns, name);
-  return workload_view(*live, cluster_.view(), now);
+  WorkloadView view = workload_view(*live, cluster_.view(), now);
+  LazyVisibility visibility(cluster_.access(), caller);
+  hide_unseen_preemptor(view.doc, visibility);
+  return view;
 }
 
 Result<WorkloadId> WorkloadService::id_of(const std::string& ns, const std::string& name) const {
@@ -157,11 +210,12 @@ Result<std::vector<WorkloadEventView>> WorkloadService::events(const Principal& 
   ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", "events", ns, name));
   ALLOT_ASSIGN_OR_RETURN(const WorkloadId id, id_of(ns, name));
   ALLOT_ASSIGN_OR_RETURN(const std::vector<EventRecord> events, cluster_.store().events(id));
+  const VisibleNamespaces visible = workload_visibility(cluster_.access(), caller);
   std::vector<WorkloadEventView> views;
   views.reserve(events.size());
   for (const EventRecord& event : events) {
     views.push_back({event.sequence, Timestamp::from_millis(event.at_ms), event.type, event.reason,
-                     event.message});
+                     redact_message(event.message, visible)});
   }
   return views;
 }

@@ -31,7 +31,7 @@ ClusterRole team_admin() {
       kTeamAdmin, {{every,
                     {std::string(kAllotApiGroup)},
                     {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "events",
-                     "serviceaccounts"},
+                     "serviceaccounts", "serviceaccounts/token"},
                     {},
                     {}},
                    {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});

@@ -5,7 +5,8 @@
 //   cluster-admin: every verb on every resource and URL, everywhere.
 //   team-admin:    every ordinary verb (not bind, not escalate) on the
 //                  resources of a namespace: workloads and their logs, exec
-//                  and scale, events, service accounts, Roles and
+//                  and scale, events, service accounts and their tokens
+//                  (the subresource serviceaccounts/token), Roles and
 //                  RoleBindings. It names them rather than holding "*", so
 //                  that, as in Kubernetes, it cannot bind cluster-admin even
 //                  in its own namespace (cluster-admin holds rules it lacks).

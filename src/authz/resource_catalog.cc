@@ -12,6 +12,7 @@ constexpr std::array kResources = {
     ResourceInfo{"workloads/scale", kAllotApiGroup, true},
     ResourceInfo{"events", kAllotApiGroup, true},
     ResourceInfo{"serviceaccounts", kAllotApiGroup, true},
+    ResourceInfo{"serviceaccounts/token", kAllotApiGroup, true},
     ResourceInfo{"roles", kRbacApiGroup, true},
     ResourceInfo{"rolebindings", kRbacApiGroup, true},
     ResourceInfo{"teams", kAllotApiGroup, false},

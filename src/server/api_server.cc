@@ -18,6 +18,7 @@ Router api_routes(ControlPlane& plane) {
   add_node_routes(router, plane);
   add_workload_routes(router, plane);
   add_access_routes(router, plane);
+  add_service_account_routes(router, plane);
   return router;
 }
 

@@ -16,5 +16,7 @@ void add_node_routes(Router& http, ControlPlane& plane);
 void add_workload_routes(Router& http, ControlPlane& plane);
 // Sessions (login), whoami, access reviews (can-i), API token rotation.
 void add_access_routes(Router& http, ControlPlane& plane);
+// Service accounts of the teams' namespaces and their API tokens.
+void add_service_account_routes(Router& http, ControlPlane& plane);
 
 }  // namespace allot::server

@@ -70,8 +70,9 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
       return reads || (one_of(verb, {"create", "cancel"}) && resource == "workloads");
     case Held::kAdmin:
       return !one_of(verb, {"bind", "escalate"}) &&
-             one_of(resource, {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                               "events", "serviceaccounts", "roles", "rolebindings"});
+             one_of(resource,
+                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "events",
+                     "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"});
     default: return false;
   }
 }

@@ -35,8 +35,9 @@ httplib::Client ApiHttp::client() const {
   http.set_connection_timeout(std::chrono::seconds(5));
   http.set_read_timeout(std::chrono::seconds(30));
   http.set_write_timeout(std::chrono::seconds(30));
-  // Every route but the probes needs a login: the tests act as the first administrator.
-  if (const std::string token = allotd_.admin_token(); !token.empty()) {
+  // Every route but the probes needs a login: the tests act as the first
+  // administrator unless given another token.
+  if (const std::string token = token_.value_or(allotd_.admin_token()); !token.empty()) {
     http.set_bearer_token_auth(token);
   }
   return http;

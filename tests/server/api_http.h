@@ -12,7 +12,9 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -34,7 +36,11 @@ struct Reply {
 
 class ApiHttp {
  public:
+  // Sends the first administrator's token (DATA/admin-token).
   explicit ApiHttp(const AllotdProcess& allotd) : allotd_(allotd) {}
+  // Sends `token` instead ("" sends none).
+  ApiHttp(const AllotdProcess& allotd, std::string token)
+      : allotd_(allotd), token_(std::move(token)) {}
 
   [[nodiscard]] Reply get(const std::string& path) const;
   [[nodiscard]] Reply post(const std::string& path, const std::string& body = "",
@@ -48,6 +54,7 @@ class ApiHttp {
   [[nodiscard]] httplib::Client client() const;
 
   const AllotdProcess& allotd_;
+  std::optional<std::string> token_;  // none: the administrator's
 };
 
 bool eventually(const std::function<bool()>& probe,

@@ -1,6 +1,7 @@
 // Issue 11 through the real `allot` binary against a real allotd: `allot
 // login --token-file DATA/admin-token`, `whoami`, `auth can-i`, a session
-// bound to a team and a role, and a command refused with its reason.
+// bound to a team and a role, and a command refused with its reason; a
+// service account made and its token issued and revoked with the CLI.
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -87,6 +88,41 @@ TEST_F(CliLoginTest, ATeamMemberSessionIsRefusedAnotherTeamsWorkWithTheReason) {
   EXPECT_EQ(can_i.exit_code, 1);
   EXPECT_TRUE(can_i.output.starts_with("no")) << can_i.output;
   EXPECT_EQ(allot(member, "auth can-i cancel workloads -n research").exit_code, 0);
+}
+
+TEST_F(CliLoginTest, AServiceAccountsTokenFromCreateTokenWorksUntilDeleted) {
+  apply(kTestPolicy);
+  const std::string admin = credentials("admin");
+  ASSERT_EQ(allot(admin, "login --token-file " + token_file()).exit_code, 0);
+
+  const CliRun created = allot(admin, "create serviceaccount ci -n research");
+  ASSERT_EQ(created.exit_code, 0) << created.output;
+  EXPECT_EQ(created.output, "serviceaccount/ci created\n");
+  const CliRun issued = allot(admin, "create token ci -n research --duration 1h");
+  ASSERT_EQ(issued.exit_code, 0) << issued.output;
+  const std::string token = issued.output.substr(0, issued.output.find('\n'));
+  ASSERT_TRUE(token.starts_with("allot_")) << issued.output;
+  const CliRun listed = allot(admin, "get serviceaccounts -A");
+  EXPECT_NE(listed.output.find("research"), std::string::npos) << listed.output;
+  EXPECT_EQ(listed.output.find(token), std::string::npos);
+  const CliRun tokens = allot(admin, "get tokens --serviceaccount ci -n research");
+  EXPECT_NE(tokens.output.find("research.ci.1"), std::string::npos) << tokens.output;
+
+  const CliRun whoami = allot(credentials("ci"), "whoami --token " + token);
+  EXPECT_EQ(whoami.exit_code, 0) << whoami.output;
+  EXPECT_NE(whoami.output.find("subject: system:serviceaccount:research:ci"), std::string::npos)
+      << whoami.output;
+  const CliRun refused = allot(credentials("ci"), "get workloads -n research --token " + token);
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.output.find("ServiceAccount \"research/ci\" cannot list workloads"),
+            std::string::npos)
+      << refused.output;
+
+  const CliRun revoked = allot(admin, "delete token research.ci.1 -n research --serviceaccount ci");
+  EXPECT_EQ(revoked.exit_code, 0) << revoked.output;
+  EXPECT_NE(allot(credentials("ci"), "whoami --token " + token).exit_code, 0);
+  EXPECT_EQ(allot(admin, "delete serviceaccount ci -n research").exit_code, 0);
+  EXPECT_NE(allot(admin, "get serviceaccount ci -n research").exit_code, 0);
 }
 
 TEST_F(CliLoginTest, WithoutALoginTheCliIsToldToLogIn) {

@@ -63,4 +63,20 @@ std::string workload_path(std::string_view namespace_name, std::string_view name
   return path;
 }
 
+std::string service_accounts_path(std::string_view namespace_name) {
+  if (namespace_name.empty()) return std::string(kApiRoot) + "serviceaccounts";
+  return std::string(kApiRoot) + "namespaces/" + percent_encode(namespace_name) +
+         "/serviceaccounts";
+}
+
+std::string service_account_path(std::string_view namespace_name, std::string_view name,
+                                 std::string_view suffix) {
+  std::string path = service_accounts_path(namespace_name) + "/" + percent_encode(name);
+  if (!suffix.empty()) {
+    path += "/";
+    path += suffix;
+  }
+  return path;
+}
+
 }  // namespace allot::cli

@@ -31,6 +31,13 @@ std::string workloads_path(std::string_view namespace_name);
 std::string workload_path(std::string_view namespace_name, std::string_view name,
                           std::string_view suffix = {});
 
+// /api/v1/serviceaccounts (namespace "") or /api/v1/namespaces/{ns}/serviceaccounts.
+std::string service_accounts_path(std::string_view namespace_name);
+// /api/v1/namespaces/{ns}/serviceaccounts/{name}[/suffix]; suffix: "tokens",
+// "tokens/{id}" (the id escaped by the caller). REQUIRES: namespace_name is not empty.
+std::string service_account_path(std::string_view namespace_name, std::string_view name,
+                                 std::string_view suffix = {});
+
 inline constexpr std::string_view kApplyPath = "/api/v1/apply";
 inline constexpr std::string_view kTopPath = "/api/v1/top";
 

@@ -10,6 +10,7 @@
 #include "cli/verbs/apply_command.h"
 #include "cli/verbs/auth_command.h"
 #include "cli/verbs/cancel_command.h"
+#include "cli/verbs/create_command.h"
 #include "cli/verbs/delete_command.h"
 #include "cli/verbs/describe_command.h"
 #include "cli/verbs/exit_codes.h"
@@ -40,6 +41,8 @@ std::vector<Verb> all_verbs() {
       {"get", "List or show objects: workloads, teams, nodes, cohorts, ...", make_get_command},
       {"describe", "Show one object in words, with its status and events", make_describe_command},
       {"delete", "Delete one object", make_delete_command},
+      {"create", "Create a service account or issue its token: allot create token NAME -n NS",
+       make_create_command},
       {"submit", "Create the Workload documents of a file", make_submit_command},
       {"run", "Run a command as a workload: allot run --team T --gpus N -- CMD", make_run_command},
       {"cancel", "Cancel a workload", make_cancel_command},

@@ -9,6 +9,7 @@
 #include "cli/client/workload_ref.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/server_verb.h"
+#include "cli/verbs/service_account_verbs.h"
 
 namespace allot::cli {
 namespace {
@@ -16,14 +17,30 @@ namespace {
 class DeleteCommand final : public Command {
  public:
   void configure(CLI::App& subcommand) override {
-    subcommand.add_option("kind", kind_, "workload, team, cohort, priorityclass, ...")->required();
-    subcommand.add_option("name", name_, "The object's name (workloads: NAME or NS/NAME)")
+    subcommand
+        .add_option("kind", kind_,
+                    "workload, team, cohort, priorityclass, ..., serviceaccount (sa), token")
         ->required();
-    subcommand.add_option("-n,--namespace", namespace_, "Namespace of the workload");
+    subcommand
+        .add_option("name", name_,
+                    "The object's name (workloads: NAME or NS/NAME; tokens: the token's ID)")
+        ->required();
+    subcommand.add_option("-n,--namespace", namespace_,
+                          "Namespace of the workload or service account");
+    subcommand.add_option("--serviceaccount", service_account_,
+                          "The service account whose token to delete (delete token)");
     add_server_flags(subcommand, server_);
   }
 
   int run(CliIo& io) override {
+    if (const ServiceAccountKind account = service_account_kind_of(kind_);
+        account != ServiceAccountKind::kNone) {
+      return delete_service_account_object(
+          io, account, {name_, namespace_, service_account_, false, ""}, server_);
+    }
+    if (!service_account_.empty()) {
+      return report_error(io, invalid_argument("--serviceaccount applies to tokens"));
+    }
     const Result<std::string> deleted = remove();
     if (!deleted.ok()) return report_error(io, deleted.status());
     io.out << *deleted << " deleted\n";
@@ -54,6 +71,7 @@ class DeleteCommand final : public Command {
   std::string kind_;
   std::string name_;
   std::string namespace_;
+  std::string service_account_;
   ServerFlags server_;
 };
 

@@ -15,6 +15,7 @@
 #include "cli/output/object_tables.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/server_verb.h"
+#include "cli/verbs/service_account_verbs.h"
 
 namespace allot::cli {
 namespace {
@@ -28,6 +29,7 @@ struct GetFlags {
   std::string phase;
   std::string team;
   int64_t limit = 0;
+  std::string service_account;  // tokens only
   ServerFlags server;
 };
 
@@ -40,6 +42,7 @@ Status check_flags(const GetFlags& flags, const KindInfo& kind) {
     return invalid_argument("give either -n NAMESPACE or -A, not both");
   }
   if (flags.limit < 0) return invalid_argument("--limit must be positive");
+  if (!flags.service_account.empty()) return invalid_argument("--serviceaccount applies to tokens");
   return {};
 }
 
@@ -108,7 +111,8 @@ class GetCommand final : public Command {
     subcommand
         .add_option("kind", flags_.kind,
                     "workloads (wl), teams, nodes, cohorts, priorityclasses (pc), "
-                    "resourceflavors (flavors), nodepools, clusters")
+                    "resourceflavors (flavors), nodepools, clusters, serviceaccounts (sa), "
+                    "tokens")
         ->required();
     subcommand.add_option("name", flags_.name, "One object by name (workloads: NAME or NS/NAME)");
     subcommand.add_option("-n,--namespace", flags_.namespace_name, "Namespace of workloads");
@@ -119,10 +123,23 @@ class GetCommand final : public Command {
     subcommand.add_option("--phase", flags_.phase, "Workloads in these phases (Pending,Running)");
     subcommand.add_option("--team", flags_.team, "Workloads of this team");
     subcommand.add_option("--limit", flags_.limit, "At most this many workloads");
+    subcommand.add_option("--serviceaccount", flags_.service_account,
+                          "The service account whose tokens to list (get tokens)");
     add_server_flags(subcommand, flags_.server);
   }
 
   int run(CliIo& io) override {
+    if (const ServiceAccountKind account = service_account_kind_of(flags_.kind);
+        account != ServiceAccountKind::kNone) {
+      if (!flags_.phase.empty() || !flags_.team.empty() || flags_.limit != 0) {
+        return report_error(
+            io, invalid_argument("--phase, --team and --limit apply to workloads only"));
+      }
+      return get_service_accounts(io, account,
+                                  {flags_.name, flags_.namespace_name, flags_.service_account,
+                                   flags_.all_namespaces, flags_.output},
+                                  flags_.server);
+    }
     const Result<KindInfo> kind = parse_resource_kind(flags_.kind);
     if (!kind.ok()) return report_error(io, kind.status());
     if (const Status checked = check_flags(flags_, *kind); !checked.ok()) {

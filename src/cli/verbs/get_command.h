@@ -1,5 +1,5 @@
 // `allot get KIND [NAME] [-n NS | -A] [-o wide|json|yaml] [--phase P]
-// [--team T] [--limit N] [--server URL]`: lists or shows objects of allotd.
+// [--team T] [--limit N] [--serviceaccount SA] [--server URL]`: lists or shows objects of allotd.
 //
 // Contract: KIND is any form api/resource_kinds.h accepts. Workloads are listed
 // across all namespaces unless -n is given (-A says so explicitly), with
@@ -10,6 +10,8 @@
 // the objects are a table (output/object_tables.h; AGE at the time of the call);
 // -o wide adds columns; -o json/yaml print the object, or {"items": [...]}
 // for a list. An empty list prints "No KIND found." on stderr and exits 0.
+// Service accounts (`get serviceaccounts`, `sa`) and their tokens (`get
+// tokens --serviceaccount NAME -n NS`): service_account_verbs.h.
 #pragma once
 
 #include <memory>

@@ -41,8 +41,9 @@ class LoginCommand final : public Command {
   void configure(CLI::App& subcommand) override {
     subcommand
         .add_option("--token-file", token_file_,
-                    "file whose first line is an API token (DATA/admin-token, a service "
-                    "account's); - reads standard input")
+                    "file whose first line is an API token (DATA/admin-token; a service "
+                    "account sends its token as it is, with --token or ALLOT_TOKEN); - reads "
+                    "standard input")
         ->required();
     subcommand.add_option("--team", team_, "the team (namespace) the session is bound to");
     subcommand.add_option("--role", role_, "the role the session acts with in that team");

@@ -13,6 +13,7 @@ namespace {
 constexpr std::string_view kBearerPrefix = "Bearer ";
 constexpr Duration kDefaultSession = Duration::hours(8);
 constexpr Duration kLongestSession = Duration::hours(12);
+constexpr std::string_view kServiceAccountSubjectPrefix = "system:serviceaccount:";
 
 Status unauthenticated(std::string message) {
   return Status(ErrorCode::kUnauthenticated, std::move(message));
@@ -83,6 +84,38 @@ Status AccessControl::commit_token(const identity::ApiTokenRecord& record) {
   std::erase_if(tokens_by_hash_, [&](const auto& entry) { return entry.second.id == record.id; });
   tokens_by_hash_[record.hash] = record;
   return {};
+}
+
+Status AccessControl::commit_api_tokens(WriteBatch batch,
+                                        const std::vector<identity::ApiTokenRecord>& put,
+                                        const std::vector<std::string>& erased) {
+  for (const identity::ApiTokenRecord& record : put) {
+    batch.put_objects.push_back(
+        {std::string(kApiTokenKind), record.id, identity::api_token_record_json(record).dump()});
+  }
+  for (const std::string& id : erased)
+    batch.delete_objects.push_back({std::string(kApiTokenKind), id});
+  ALLOT_RETURN_IF_ERROR(store_.commit(std::move(batch)));
+  std::unique_lock lock(mutex_);
+  std::erase_if(tokens_by_hash_, [&](const auto& entry) {
+    const std::string& id = entry.second.id;
+    return std::find(erased.begin(), erased.end(), id) != erased.end() ||
+           std::any_of(put.begin(), put.end(), [&](const auto& record) { return record.id == id; });
+  });
+  for (const identity::ApiTokenRecord& record : put) tokens_by_hash_[record.hash] = record;
+  return {};
+}
+
+std::vector<identity::ApiTokenRecord> AccessControl::api_tokens_of(std::string_view subject) const {
+  std::vector<identity::ApiTokenRecord> out;
+  {
+    std::shared_lock lock(mutex_);
+    for (const auto& [hash, record] : tokens_by_hash_) {
+      if (record.subject == subject) out.push_back(record);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return out;
 }
 
 Result<std::string> AccessControl::rotate_api_token(const Principal& caller,
@@ -158,6 +191,11 @@ Result<OpenedSession> AccessControl::open_session(const SessionRequest& request)
     return unauthenticated("the credential must be an API token");
   }
   ALLOT_ASSIGN_OR_RETURN(Principal caller, principal_of_token(request.token));
+  if (caller.subject.starts_with(kServiceAccountSubjectPrefix)) {
+    return Status(ErrorCode::kPermissionDenied,
+                  "a service account sends its API token as it is (Authorization: Bearer); it "
+                  "opens no session, so that revoking the token ends its access at once");
+  }
   if (request.team.empty()) {
     ALLOT_RETURN_IF_ERROR(authorize(caller, "*", "*", "", ""));
   } else {

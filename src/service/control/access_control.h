@@ -25,6 +25,11 @@
 //   "SessionKeys" (written with the first session); load() takes them from
 //   recovery. Secrets never appear in
 //   errors or logs.
+// - Service accounts' tokens (service_accounts.h) are API tokens whose
+//   subject is "system:serviceaccount:NS:NAME": that room changes them with
+//   commit_api_tokens(), together with its own objects. A service account
+//   uses its token as it is: it cannot open a session (which would outlive a
+//   revocation).
 // Thread-safe: reads share a lock, token and key changes take it alone.
 #pragma once
 
@@ -77,6 +82,14 @@ class AccessControl {
   Result<std::string> rotate_api_token(const Principal& caller, const std::string& id);
 
   Result<Principal> authenticate(std::string_view bearer) const;
+
+  // For ServiceAccounts: commits `batch` with the token records `put` added
+  // (replacing any of the same id) and the tokens `erased` deleted, then
+  // changes the tokens in memory, so that the next request sees the change.
+  Status commit_api_tokens(WriteBatch batch, const std::vector<identity::ApiTokenRecord>& put,
+                           const std::vector<std::string>& erased);
+  // The records (hashes, never secrets) of `subject`'s tokens, by id.
+  [[nodiscard]] std::vector<identity::ApiTokenRecord> api_tokens_of(std::string_view subject) const;
   Result<OpenedSession> open_session(const SessionRequest& request);
 
   // kPermissionDenied with the authorizer's reason, or OK.

@@ -15,6 +15,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       policies_(cluster_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, actions_, clock),
+      service_accounts_(cluster_, access_, clock),
       loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle) {}
 
 ControlPlane::~ControlPlane() { shutdown(); }
@@ -23,6 +24,7 @@ Status ControlPlane::start() {
   std::vector<ObjectRecord> access_objects;
   ALLOT_RETURN_IF_ERROR(load_state(cluster_, access_objects));
   ALLOT_RETURN_IF_ERROR(access_.load(access_objects));
+  ALLOT_RETURN_IF_ERROR(service_accounts_.load(access_objects));
   ALLOT_RETURN_IF_ERROR(requeue_interrupted(cluster_, clock_.now()));
   health_.start(clock_.now());
   ready_ = true;

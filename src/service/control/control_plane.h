@@ -2,6 +2,7 @@
 // It owns the state and its rooms, each a use case group of its own:
 //
 //   access()     AccessControl    authenticate, sessions, authorize (every room asks it)
+//   service_accounts() ServiceAccounts  the teams' service accounts and their tokens
 //   policies()   PolicyService    apply, delete and read the policy; top
 //   workloads()  WorkloadService  submit, cancel, delete, list, get, events, logs
 //   nodes()      NodeService      list, get, cordon, drain, uncordon
@@ -37,6 +38,7 @@
 #include "service/control/loop_signal.h"
 #include "service/control/node_service.h"
 #include "service/control/policy_service.h"
+#include "service/control/service_accounts.h"
 #include "service/control/workload_service.h"
 #include "store/store.h"
 
@@ -65,6 +67,7 @@ class ControlPlane final : public PodEventSink {
   [[nodiscard]] bool ready() const { return ready_.load(); }
 
   AccessControl& access() { return access_; }
+  ServiceAccounts& service_accounts() { return service_accounts_; }
   PolicyService& policies() { return policies_; }
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
@@ -92,6 +95,7 @@ class ControlPlane final : public PodEventSink {
   PolicyService policies_;
   WorkloadService workloads_;
   NodeService nodes_;
+  ServiceAccounts service_accounts_;
   // Declared last: destroyed (its thread joined) before the rest.
   AdmissionLoop loop_;
   std::atomic<bool> ready_{false};

@@ -14,6 +14,7 @@
 #include "service/control/node_conditions.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
+#include "service/control/service_accounts.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -101,7 +102,8 @@ Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objec
   WriterLock lock(cluster.mutex());
   ServerState& state = cluster.state();
   for (const ObjectRecord& object : stored.objects) {
-    if (AccessControl::is_access_kind(object.kind)) {
+    if (AccessControl::is_access_kind(object.kind) ||
+        ServiceAccounts::is_service_account_kind(object.kind)) {
       access_objects.push_back(object);
       continue;
     }

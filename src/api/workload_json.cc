@@ -128,6 +128,7 @@ void write_status(JsonWriter& out, const WorkloadStatus& status) {
     out.key("stopReason").value(stop_cause_name(status.stopping_for));
   }
   out.key("stopping").value(status.stopping_for != StopCause::kNone);
+  out.key("submittedBy").value(status.submitted_by);
   out.key("team").value(status.team);
   out.end_object();
 }
@@ -361,6 +362,7 @@ Result<WorkloadStatus> decode_status(const Reader& status) {
   if (!parsed) return status.error("unknown phase '" + phase + "'");
   out.phase = *parsed;
   ALLOT_RETURN_IF_ERROR(status.get_to("team", out.team));
+  ALLOT_RETURN_IF_ERROR(status.get_to("submittedBy", out.submitted_by));  // absent before issue 11
   ALLOT_ASSIGN_OR_RETURN(out.created_at, decode_time(status, "createdAt"));
   ALLOT_ASSIGN_OR_RETURN(out.queued_at, decode_time(status, "queuedAt"));
   ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "firstAdmittedAt", out.first_admitted_at));

@@ -49,6 +49,11 @@ struct WorkloadLaunch {
   std::string name;
   std::string namespace_name;
   TeamId team;  // whose identity the pods run under
+  // Who submitted the workload (a Principal's subject, recorded by allotd as
+  // status.submittedBy): pods see it as ALLOT_USER, and a backend that has
+  // per-user identities runs them as that user within the team. Empty: not
+  // known (a workload stored before it was recorded): the team's identity.
+  std::string user;
   std::vector<std::string> command;
   std::map<std::string, std::string> env;
   std::vector<PlacedPod> pods;

@@ -78,6 +78,11 @@ struct PodSetStatus {
 struct WorkloadStatus {
   WorkloadPhase phase = WorkloadPhase::kPending;
   std::string team;
+  // Who submitted it: the caller's Principal subject, set by allotd when it
+  // accepts the workload (never taken from the manifest). Pods see it as
+  // ALLOT_USER and run as that user's account in the team where the backend
+  // has one. Empty: stored before it was recorded, or not known.
+  std::string submitted_by;
   Timestamp created_at;
   Timestamp queued_at;                         // the place in the queue; kept when requeued
   std::optional<Timestamp> first_admitted_at;  // time to admission is measured to this

@@ -38,6 +38,7 @@ WorkloadDocument sample_document() {
   status.preempted_by = "prod/urgent";
   status.reason = "Started";
   status.message = "2 pods running";
+  status.submitted_by = "system:serviceaccount:llm-training:ci";
   return doc;
 }
 
@@ -49,6 +50,19 @@ TEST(WorkloadJson, RoundTripsEveryField) {
   EXPECT_EQ(*back, doc);
   EXPECT_EQ(json["status"]["phase"], "Running");
   EXPECT_EQ(json["spec"]["podSets"][0]["resources"]["memory"], "512Gi");
+}
+
+TEST(WorkloadJson, TheSubmitterIsStoredAndADocumentStoredBeforeItWasKeptStillLoads) {
+  nlohmann::json json = workload_to_json(sample_document());
+  EXPECT_EQ(json["status"]["submittedBy"], "system:serviceaccount:llm-training:ci");
+
+  json["status"].erase("submittedBy");  // as stored before issue 11
+  const Result<WorkloadDocument> old = workload_from_json(json);
+  ASSERT_TRUE(old.ok()) << old.status().to_string();
+  EXPECT_EQ(old->status.submitted_by, "");
+
+  json["status"]["submittedBy"] = 7;
+  EXPECT_EQ(workload_from_json(json).status().code(), ErrorCode::kInvalidArgument);
 }
 
 TEST(WorkloadJson, AStopInProgressIsStoredWithItsCauseAndADeletion) {

@@ -23,7 +23,7 @@ TEST(WorkloadDescription, RunningWorkloadShowsSpecStatusPodsAndEvents) {
                  "startedAt": "2026-11-30T05:00:02.000Z", "finishedAt": null,
                  "flavor": "h100", "podSets": [{"name": "main", "pods": [{"node": "gpu-0", "gpus": [0, 1]}]}],
                  "restarts": 0, "stopping": false, "preemptedBy": "", "exitCode": null,
-                 "reason": "Started", "message": "1 pod running"}})");
+                 "submittedBy": "ana", "reason": "Started", "message": "1 pod running"}})");
   const json events = json::parse(R"({"items": [
       {"sequence": 1, "time": "2026-11-30T05:00:00.000Z", "type": "Pending", "reason": "Created",
        "message": "queued in research"},
@@ -34,6 +34,7 @@ TEST(WorkloadDescription, RunningWorkloadShowsSpecStatusPodsAndEvents) {
             "Namespace:       research\n"
             "UID:             17\n"
             "Team:            research\n"
+            "Submitted by:    ana\n"
             "Kind:            Job\n"
             "Priority class:  batch\n"
             "Command:         python3 sweep.py\n"
@@ -79,6 +80,8 @@ TEST(WorkloadDescription, WaitingWorkloadShowsTheSchedulersExplanation) {
   EXPECT_NE(text.find("Pods:  <none>\n"), std::string::npos);
   EXPECT_NE(text.find("Events:  <none>\n"), std::string::npos);
   EXPECT_NE(text.find("GPUs:            64\n"), std::string::npos);
+  // Stored before submitters were recorded: no line rather than "<none>".
+  EXPECT_EQ(text.find("Submitted by"), std::string::npos) << text;
 }
 
 TEST(WorkloadDescription, UnknownEstimatedStartSaysSo) {

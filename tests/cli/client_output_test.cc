@@ -22,7 +22,7 @@ std::vector<json> two_workloads() {
       "spec": {"priorityClass": "batch",
                "podSets": [{"name": "main", "count": 2, "resources": {"gpu": "4"}}]},
       "status": {"phase": "Running", "team": "research", "createdAt": "2026-11-30T05:00:00.000Z",
-                 "flavor": "h100", "restarts": 1, "reason": "Started",
+                 "flavor": "h100", "restarts": 1, "reason": "Started", "submittedBy": "ana",
                  "podSets": [{"name": "main", "pods": [{"node": "gpu-0", "gpus": [0, 1, 2, 3]},
                                                        {"node": "gpu-1", "gpus": [0, 1, 2, 3]}]}]}})"),
           json::parse(R"({
@@ -39,15 +39,15 @@ TEST(ObjectTables, WorkloadsShowPhaseGpusAndAge) {
       "tiny   llm        llm       Pending  0     65m\n");
 }
 
-TEST(ObjectTables, WideWorkloadsAddPriorityFlavorNodesRestartsAndReason) {
+TEST(ObjectTables, WideWorkloadsAddUserPriorityFlavorNodesRestartsAndReason) {
   EXPECT_EQ(
       objects_table(ResourceKind::kWorkload, two_workloads(), true, at("2026-11-30T05:05:30Z")),
-      "NAME   NAMESPACE  TEAM      PHASE    GPUS  AGE    PRIORITY  FLAVOR  NODES        RESTARTS  "
-      "REASON\n"
-      "sweep  research   research  Running  8     5m30s  batch     h100    gpu-0,gpu-1  1         "
-      "Started\n"
-      "tiny   llm        llm       Pending  0     65m    <none>    <none>  <none>       0         "
-      "<none>\n");
+      "NAME   NAMESPACE  TEAM      PHASE    GPUS  AGE    USER    PRIORITY  FLAVOR  NODES        "
+      "RESTARTS  REASON\n"
+      "sweep  research   research  Running  8     5m30s  ana     batch     h100    gpu-0,gpu-1  "
+      "1         Started\n"
+      "tiny   llm        llm       Pending  0     65m    <none>  <none>    <none>  <none>       "
+      "0         <none>\n");
 }
 
 TEST(ObjectTables, NodesShowStatusAndGpuUse) {

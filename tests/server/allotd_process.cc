@@ -6,6 +6,7 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -40,19 +41,34 @@ void keep_log(const std::filesystem::path& temp_dir) {
       std::filesystem::copy_options::overwrite_existing, ignored);
 }
 
-// The Unix accounts allotd made for this data folder's teams (recorded in
-// DATA/state/team-accounts, "ACCOUNT TEAM" per line): deleted with the folder,
-// since a fresh folder never adopts them and each run would add new ones.
-void delete_recorded_accounts(const std::filesystem::path& data_dir) {
-  if (::geteuid() != 0) return;
-  std::ifstream record(data_dir / "state" / "team-accounts");
+// The accounts recorded in one of DATA/state's records (the account first on
+// each line), when they look like allot's.
+std::vector<std::string> recorded_accounts(const std::filesystem::path& record_path) {
+  std::vector<std::string> accounts;
+  std::ifstream record(record_path);
   std::string line;
   while (std::getline(record, line)) {
     const std::string account = line.substr(0, line.find(' '));
     if (line.starts_with('#') || !account.starts_with("allot-") ||
-        account.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
+        account.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
       continue;
     }
+    accounts.push_back(account);
+  }
+  return accounts;
+}
+
+// The Unix accounts allotd made for this data folder's users and teams
+// (recorded in DATA/state/user-accounts and team-accounts): deleted with the
+// folder, since a fresh folder never adopts them and each run would add new
+// ones. The users first: a team's group is their primary group.
+void delete_recorded_accounts(const std::filesystem::path& data_dir) {
+  if (::geteuid() != 0) return;
+  for (const std::string& account : recorded_accounts(data_dir / "state" / "user-accounts")) {
+    [[maybe_unused]] const int user_rc =
+        std::system(("userdel " + account + " >/dev/null 2>&1").c_str());
+  }
+  for (const std::string& account : recorded_accounts(data_dir / "state" / "team-accounts")) {
     [[maybe_unused]] const int user_rc =
         std::system(("userdel " + account + " >/dev/null 2>&1").c_str());
     [[maybe_unused]] const int group_rc =

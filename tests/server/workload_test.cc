@@ -172,27 +172,75 @@ TEST_F(WorkloadTest, FailingCommandFailsWithItsExitCode) {
   EXPECT_NE(std::find(types.begin(), types.end(), "Warning"), types.end());
 }
 
-TEST_F(WorkloadTest, PodsRunAsTheTeamUnixUser) {
+// The account recorded in DATA/state/<record> whose key (the fields after the
+// account) is `key`, or "(not recorded)".
+std::string recorded_account(const AllotdProcess& allotd, const std::string& record,
+                             const std::string& key) {
+  std::ifstream in(allotd.data_dir() / "state" / record);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t space = line.find(' ');
+    if (!line.starts_with('#') && space != std::string::npos && line.substr(space + 1) == key) {
+      return line.substr(0, space);
+    }
+  }
+  return "(not recorded)";
+}
+
+// Issue 11, item 7: pods run as the submitting user's own account, whose
+// primary group is the team's (issue 10's team account).
+TEST_F(WorkloadTest, PodsRunAsTheSubmittersAccountInTheTeamsGroup) {
   if (geteuid() != 0) GTEST_SKIP() << "pods run as allot-<team> users only when allotd is root";
-  submit("research", "who", {.script = "id -un"});
-  submit("prod", "who", {.script = "id -un"});
+  submit("research", "who", {.script = "id -un; id -gn"});
+  submit("prod", "who", {.script = "id -un; id -gn"});
   wait_phase("research", "who", "Succeeded");
   wait_phase("prod", "who", "Succeeded");
-  // The account recorded for the team: allot-<team>, or with a suffix where
+  // The accounts recorded for the team and for its user (the admin token's
+  // subject): allot-<team> and allot-<team>_admin, or with a suffix where
   // that name was already taken on this machine (issue 10, isolation 7).
-  const auto recorded = [&](const std::string& team) {
-    std::ifstream record(allotd_.data_dir() / "state" / "team-accounts");
-    std::string account;
-    std::string name;
-    while (record >> account >> name) {
-      if (name == team) return account;
-    }
-    return std::string("(not recorded)");
-  };
-  EXPECT_EQ(log("research", "who").body, recorded("research") + "\n");
-  EXPECT_EQ(log("prod", "who").body, recorded("prod") + "\n");
-  EXPECT_TRUE(recorded("research").starts_with("allot-research"));
-  EXPECT_TRUE(recorded("prod").starts_with("allot-prod"));
+  for (const std::string team : {"research", "prod"}) {
+    const std::string group = recorded_account(allotd_, "team-accounts", team);
+    const std::string user = recorded_account(allotd_, "user-accounts", team + " admin");
+    EXPECT_EQ(log(team, "who").body, user + "\n" + group + "\n") << team;
+    EXPECT_TRUE(group.starts_with("allot-" + team)) << group;
+    EXPECT_TRUE(user.starts_with("allot-" + team + "_admin")) << user;
+  }
+}
+
+// Issue 11, item 7: who submitted a workload is the caller allotd
+// authenticated (here the administrator, subject "admin"), never the
+// manifest's word; it is stored, served, survives a restart and reaches the
+// pods as ALLOT_USER.
+TEST_F(WorkloadTest, TheSubmitterIsRecordedServedKeptAndPassedToThePods) {
+  const nlohmann::json created =
+      submit("research", "mine", {.script = "echo \"user=$ALLOT_USER\"; echo \"home=$HOME\""});
+  EXPECT_EQ(created["status"]["submittedBy"], "admin") << created;
+  wait_phase("research", "mine", "Succeeded");
+  const std::string body = log("research", "mine").body;
+  EXPECT_TRUE(body.starts_with("user=admin\n")) << body;
+  if (geteuid() == 0) {
+    const std::string account = recorded_account(allotd_, "user-accounts", "research admin");
+    EXPECT_NE(body.find("home=" + (allotd_.data_dir() / "teams" / "research" / "homes").string() +
+                        "/" + account + "\n"),
+              std::string::npos)
+        << body;
+  }
+  EXPECT_EQ(items("/api/v1/namespaces/research/workloads")[0]["status"]["submittedBy"], "admin");
+
+  ASSERT_EQ(allotd_.restart(), "");
+  EXPECT_EQ(workload("research", "mine")["status"]["submittedBy"], "admin");
+}
+
+TEST_F(WorkloadTest, AManifestCannotNameItsOwnSubmitter) {
+  nlohmann::json forged = workload_json("forged");
+  forged["status"] = {{"submittedBy", "ana"}};
+  Reply reply = api_.post_json("/api/v1/namespaces/research/workloads", forged);
+  EXPECT_EQ(reply.status, 400) << reply.describe();
+  forged.erase("status");
+  forged["metadata"]["submittedBy"] = "ana";
+  reply = api_.post_json("/api/v1/namespaces/research/workloads", forged);
+  EXPECT_EQ(reply.status, 400) << reply.describe();
+  EXPECT_EQ(api_.get("/api/v1/namespaces/research/workloads/forged").status, 404);
 }
 
 TEST_F(WorkloadTest, ListPagesThroughEveryWorkloadWithContinueTokens) {

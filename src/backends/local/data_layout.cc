@@ -16,6 +16,7 @@ namespace {
 
 constexpr mode_t kTraversable = 0711;  // on the way to the pods' own folders
 constexpr mode_t kClosed = 0700;       // allotd's alone
+constexpr mode_t kTeamOnly = 0710;     // root:<team group>: traversable by the team only
 
 bool is_safe_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -55,8 +56,16 @@ DataLayout::DataLayout(std::string data_dir, bool set_owners) : set_owners_(set_
   root_ = std::move(data_dir);
 }
 
+std::string DataLayout::team_dir(std::string_view team) const {
+  return root_ + "/teams/" + path_component(team);
+}
+
 std::string DataLayout::shared_dir(std::string_view team) const {
-  return root_ + "/teams/" + path_component(team) + "/shared";
+  return team_dir(team) + "/shared";
+}
+
+std::string DataLayout::user_home_dir(std::string_view team, std::string_view account) const {
+  return team_dir(team) + "/homes/" + path_component(account);
 }
 
 std::string DataLayout::home_dir(std::string_view user) const {
@@ -91,6 +100,8 @@ std::string DataLayout::pid_path(uint64_t workload_id, int32_t pod_index) const 
 std::string DataLayout::state_dir() const { return root_ + "/state"; }
 
 std::string DataLayout::team_accounts_path() const { return state_dir() + "/team-accounts"; }
+
+std::string DataLayout::user_accounts_path() const { return state_dir() + "/user-accounts"; }
 
 Status DataLayout::ensure_dir(const std::string& path, mode_t mode, uid_t uid, gid_t gid) const {
   if (::mkdir(path.c_str(), mode & 0777) != 0 && errno != EEXIST) {
@@ -130,11 +141,22 @@ Status DataLayout::prepare_root() const {
   return ensure_root_dir(root_);
 }
 
-Status DataLayout::prepare_shared_dir(std::string_view team, DirOwner owner) const {
+// Closed to other teams: they cannot even reach the folders inside.
+Status DataLayout::prepare_team_dir(std::string_view team, gid_t gid) const {
   ALLOT_RETURN_IF_ERROR(ensure_root_dir(root_ + "/teams"));
-  const std::string shared = shared_dir(team);
-  ALLOT_RETURN_IF_ERROR(ensure_root_dir(parent_of(shared)));
-  return ensure_dir(shared, 02770, 0, owner.gid);
+  return ensure_dir(team_dir(team), kTeamOnly, 0, gid);
+}
+
+Status DataLayout::prepare_shared_dir(std::string_view team, DirOwner owner) const {
+  ALLOT_RETURN_IF_ERROR(prepare_team_dir(team, owner.gid));
+  return ensure_dir(shared_dir(team), 02770, 0, owner.gid);
+}
+
+Status DataLayout::prepare_user_home_dir(std::string_view team, std::string_view account,
+                                         DirOwner owner) const {
+  ALLOT_RETURN_IF_ERROR(prepare_team_dir(team, owner.gid));
+  ALLOT_RETURN_IF_ERROR(ensure_dir(team_dir(team) + "/homes", kTeamOnly, 0, owner.gid));
+  return ensure_dir(user_home_dir(team, account), 0700, owner.uid, owner.gid);
 }
 
 Status DataLayout::prepare_home_dir(std::string_view user, DirOwner owner) const {

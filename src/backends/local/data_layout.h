@@ -2,13 +2,17 @@
 // and the creation of those folders with their owners and modes.
 //
 //   DATA/                                   0711 root (traversable, not listable)
-//     teams/<team>/shared                   2770 root:allot-<team> (setgid, the team's own)
-//     homes/<user>                          0700 <user>:<group>
+//     teams/<team>                          0710 root:<team group> (closed to other teams)
+//       shared                              2770 root:<team group> (setgid, the team's own)
+//       homes                               0710 root:<team group>
+//         <user account>                    0700 <user account>:<team group>
+//     homes/<account>                       0700 <account>:<group> (pods of no known user,
+//                                           or of every user when pods do not run as them)
 //     work/<namespace>/<workload>-<id>      0770 <user>:<group> (the pod's working dir)
 //     checkpoints/<ns>/<name>               0770 <user>:<group> (made before the pod starts)
 //     logs/<id>/pod-<index>.log             0640 root:<group> in 0700 root folders
 //     run/<id>-<index>.pid                  0600 root in 0700 root (see pod_pid_file.h)
-//     state/team-accounts                   0600 root in 0700 root (team_account_record.h)
+//     state/team-accounts, user-accounts    0600 root in 0700 root (account_record.h)
 //     allot.db, -wal, -shm                  0600 (the SQLite store, not made here)
 //   every folder on the way to a pod's folders is 0711 root; everything else
 //   is closed to pods (0700 / 0600). Missing parents of DATA are made 0711.
@@ -50,23 +54,32 @@ class DataLayout {
   DataLayout(std::string data_dir, bool set_owners);
 
   [[nodiscard]] const std::string& root() const { return root_; }
+  [[nodiscard]] std::string team_dir(std::string_view team) const;
   [[nodiscard]] std::string shared_dir(std::string_view team) const;
   [[nodiscard]] std::string home_dir(std::string_view user) const;
+  // A submitting user's home in its team's folder (user_identity.h), named
+  // after the user's recorded account (unique, where user names may not map
+  // to distinct folder names).
+  [[nodiscard]] std::string user_home_dir(std::string_view team, std::string_view account) const;
   [[nodiscard]] std::string work_dir(std::string_view namespace_name,
                                      std::string_view workload_name, uint64_t workload_id) const;
   [[nodiscard]] std::string log_dir(uint64_t workload_id) const;
   [[nodiscard]] std::string log_path(uint64_t workload_id, int32_t pod_index) const;
   [[nodiscard]] std::string run_dir() const;
   [[nodiscard]] std::string pid_path(uint64_t workload_id, int32_t pod_index) const;
-  // The backend's own records (team_account_record.h), closed to pods.
+  // The backend's own records (account_record.h), closed to pods.
   [[nodiscard]] std::string state_dir() const;
   [[nodiscard]] std::string team_accounts_path() const;
+  [[nodiscard]] std::string user_accounts_path() const;
 
   // Each creates (or repairs) its folder and the folders above it.
   // prepare_root() is also what allotd calls before it opens its store.
   Status prepare_root() const;
+  // The team's folder and what is in it are its group's (owner.gid).
   Status prepare_shared_dir(std::string_view team, DirOwner owner) const;
   Status prepare_home_dir(std::string_view user, DirOwner owner) const;
+  Status prepare_user_home_dir(std::string_view team, std::string_view account,
+                               DirOwner owner) const;
   Status prepare_work_dir(std::string_view namespace_name, std::string_view workload_name,
                           uint64_t workload_id, DirOwner owner) const;
   Status prepare_log_dir(uint64_t workload_id) const;
@@ -83,6 +96,7 @@ class DataLayout {
   // Creates `path` when missing, then sets its owner (when set_owners_) and mode.
   Status ensure_dir(const std::string& path, mode_t mode, uid_t uid, gid_t gid) const;
   Status ensure_root_dir(const std::string& path) const;  // 0711 root
+  Status prepare_team_dir(std::string_view team, gid_t gid) const;
 
   std::string root_;
   bool set_owners_ = true;

@@ -92,6 +92,7 @@ LocalExecutor::LocalExecutor(LocalExecutorOptions options)
       as_team_users_(options_.run_as_team_users && ::geteuid() == 0),
       layout_(options_.data_dir, ::geteuid() == 0),
       identities_(layout_),
+      user_identities_(layout_),
       self_(current_account()),
       gpus_(machine_gpus(options_)),
       gpu_minors_(machine_gpu_minors(options_.dev_dir, gpus_)),
@@ -216,16 +217,23 @@ Status LocalExecutor::launch_pod(const PodLaunch& pod) {
   return status;
 }
 
-Result<UnixAccount> LocalExecutor::account_for(const std::string& team) {
-  if (!as_team_users_) return self_;
-  return identities_.ensure(team);
+Result<LocalExecutor::PodIdentity> LocalExecutor::identity_for(const PodLaunch& pod) {
+  if (!as_team_users_) return PodIdentity{self_, layout_.home_dir(self_.user), false};
+  ALLOT_ASSIGN_OR_RETURN(const UnixAccount team, identities_.ensure(pod.team));
+  if (pod.user.empty()) return PodIdentity{team, layout_.home_dir(team.user), false};
+  ALLOT_ASSIGN_OR_RETURN(const UnixAccount user, user_identities_.ensure(pod.team, pod.user, team));
+  return PodIdentity{user, layout_.user_home_dir(pod.team, user.user), true};
 }
 
-Status LocalExecutor::prepare_dirs(const PodLaunch& pod, const UnixAccount& account) const {
-  const DirOwner owner{account.uid, account.gid};
+Status LocalExecutor::prepare_dirs(const PodLaunch& pod, const PodIdentity& identity) const {
+  const DirOwner owner{identity.account.uid, identity.account.gid};
   ALLOT_RETURN_IF_ERROR(layout_.prepare_root());
   ALLOT_RETURN_IF_ERROR(layout_.prepare_shared_dir(pod.team, owner));
-  ALLOT_RETURN_IF_ERROR(layout_.prepare_home_dir(account.user, owner));
+  if (identity.per_user) {
+    ALLOT_RETURN_IF_ERROR(layout_.prepare_user_home_dir(pod.team, identity.account.user, owner));
+  } else {
+    ALLOT_RETURN_IF_ERROR(layout_.prepare_home_dir(identity.account.user, owner));
+  }
   ALLOT_RETURN_IF_ERROR(
       layout_.prepare_work_dir(pod.namespace_name, pod.workload_name, pod.workload_id, owner));
   ALLOT_RETURN_IF_ERROR(layout_.prepare_log_dir(pod.workload_id));
@@ -236,13 +244,13 @@ Status LocalExecutor::prepare_dirs(const PodLaunch& pod, const UnixAccount& acco
 }
 
 Status LocalExecutor::start(const PodLaunch& pod) {
-  ALLOT_ASSIGN_OR_RETURN(const UnixAccount account, account_for(pod.team));
-  ALLOT_RETURN_IF_ERROR(prepare_dirs(pod, account));
+  ALLOT_ASSIGN_OR_RETURN(const PodIdentity identity, identity_for(pod));
+  ALLOT_RETURN_IF_ERROR(prepare_dirs(pod, identity));
+  const UnixAccount& account = identity.account;
   SpawnOptions spawn;
   spawn.argv = pod_argv(pod);
-  spawn.env = pod_env(
-      pod, PodPlace{account.user, layout_.home_dir(account.user), layout_.shared_dir(pod.team)},
-      cuda_visible_devices(pod.gpus, gpus_));
+  spawn.env = pod_env(pod, PodPlace{account.user, identity.home_dir, layout_.shared_dir(pod.team)},
+                      cuda_visible_devices(pod.gpus, gpus_));
   spawn.working_dir = layout_.work_dir(pod.namespace_name, pod.workload_name, pod.workload_id);
   if (as_team_users_) spawn.credentials = ProcessCredentials{account.uid, account.gid};
   ALLOT_ASSIGN_OR_RETURN(spawn.output_fd,

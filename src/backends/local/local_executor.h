@@ -14,8 +14,12 @@
 //   an "allot: cannot execute ..." line in its log. A pod already running
 //   under the same (workload, pod index) is refused with kAlreadyExists.
 // - Team users: when run_as_team_users is set and the process is root, pods
-//   run as the team's recorded account (team_identity.h); otherwise (one
-//   warning to the logger) as the current user.
+//   run as the team's recorded account (team_identity.h), or, when the pod
+//   names its submitting user, as that user's recorded account in the team
+//   (user_identity.h: primary group the team's, home
+//   DATA/teams/<team>/homes/<account>, 0700); otherwise (one warning to the
+//   logger) as the current user, with DATA/homes/<user> as their home. Every
+//   pod gets ALLOT_USER when its user is known (pod_command.h).
 // - cgroups (pod_cgroup_pool.h): cgroup v2 under cgroup_root where its parent
 //   offers it (cpu.max, memory.max, pids.max), else cgroup v1 hierarchies
 //   beside it (freezer, pids.max, device rules; no cpu or memory limits: one
@@ -57,6 +61,7 @@
 #include "backends/local/pod_process.h"
 #include "backends/local/pod_supervisor.h"
 #include "backends/local/team_identity.h"
+#include "backends/local/user_identity.h"
 #include "base/logger.h"
 
 namespace allot::local {
@@ -130,9 +135,16 @@ class LocalExecutor : public Executor {
   [[nodiscard]] const DataLayout& layout() const { return layout_; }
 
  private:
+  // Who a pod runs as, and its home.
+  struct PodIdentity {
+    UnixAccount account;
+    std::string home_dir;
+    bool per_user = false;  // the submitting user's own account
+  };
+
   Status start(const PodLaunch& pod);
-  Result<UnixAccount> account_for(const std::string& team);
-  Status prepare_dirs(const PodLaunch& pod, const UnixAccount& account) const;
+  Result<PodIdentity> identity_for(const PodLaunch& pod);
+  Status prepare_dirs(const PodLaunch& pod, const PodIdentity& identity) const;
   Result<PodCgroups> make_cgroups(const PodLaunch& pod);
   void announce();
   void check_proc();
@@ -144,6 +156,7 @@ class LocalExecutor : public Executor {
   bool as_team_users_ = false;
   DataLayout layout_;
   TeamIdentities identities_;
+  UserIdentities user_identities_;
   UnixAccount self_;
   std::vector<GpuDevice> gpus_;
   std::vector<int32_t> gpu_minors_;

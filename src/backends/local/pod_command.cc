@@ -17,6 +17,9 @@ Status validate_pod_launch(const PodLaunch& pod) {
       return invalid_argument("invalid environment variable name '" + name + "'");
     }
   }
+  if (pod.user.find('\0') != std::string::npos) {
+    return invalid_argument("the submitting user's name holds a NUL");
+  }
   return {};
 }
 
@@ -42,6 +45,11 @@ std::vector<std::string> pod_env(const PodLaunch& pod, const PodPlace& place,
   env["ALLOT_WORKLOAD_ID"] = std::to_string(pod.workload_id);
   env["ALLOT_NAMESPACE"] = pod.namespace_name;
   env["ALLOT_TEAM"] = pod.team;
+  if (pod.user.empty()) {
+    env.erase("ALLOT_USER");
+  } else {
+    env["ALLOT_USER"] = pod.user;
+  }
   env["ALLOT_POD_INDEX"] = std::to_string(pod.pod_index);
   env["ALLOT_NODE"] = pod.node;
   env["ALLOT_SHARED_DIR"] = place.shared_dir;

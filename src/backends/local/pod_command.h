@@ -4,14 +4,17 @@
 // - pod_argv(): the pod's command as given (no shell).
 // - pod_env(): a minimal base (PATH, HOME, USER, LANG), then the pod's own
 //   variables over it, then the ones allot owns over those: ALLOT_WORKLOAD,
-//   ALLOT_WORKLOAD_ID, ALLOT_NAMESPACE, ALLOT_TEAM, ALLOT_POD_INDEX,
-//   ALLOT_NODE, ALLOT_SHARED_DIR and CUDA_VISIBLE_DEVICES. Nothing of the
-//   allotd environment leaks in. Sorted "NAME=value" strings.
+//   ALLOT_WORKLOAD_ID, ALLOT_NAMESPACE, ALLOT_TEAM, ALLOT_USER (the
+//   submitting user; removed, never taken from the pod's own variables, when
+//   it is not known), ALLOT_POD_INDEX, ALLOT_NODE, ALLOT_SHARED_DIR and
+//   CUDA_VISIBLE_DEVICES. Nothing of the allotd environment leaks in. Sorted
+//   "NAME=value" strings.
 // - cuda_visible_devices(): the pod's GPU indices joined with commas, each
 //   replaced by the UUID of the discovered GPU with that index when there is
 //   one; "" for a pod without GPUs, so that it sees none.
 // - validate_pod_launch(): rejects what cannot become a process (no command,
-//   a negative GPU index, an empty variable name or one holding '=' or a NUL).
+//   a negative GPU index, an empty variable name or one holding '=' or a NUL,
+//   a value or a user name holding a NUL).
 #pragma once
 
 #include <string>
@@ -28,7 +31,7 @@ inline constexpr const char* kBasePath =
 
 // Where the pod runs and as whom, for its environment.
 struct PodPlace {
-  std::string user;
+  std::string user;  // the Unix account (USER)
   std::string home_dir;
   std::string shared_dir;
 };

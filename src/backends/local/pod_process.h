@@ -23,6 +23,7 @@ struct PodLaunch {
   std::string workload_name;
   std::string namespace_name;
   std::string team;  // its Unix identity is derived from it
+  std::string user;  // who submitted it (ALLOT_USER; its account in the team); may be empty
   std::string node;
   std::vector<int32_t> gpus;  // indices on the node; CUDA_VISIBLE_DEVICES
   ResourceVector resources;   // per pod: cgroup limits where available
@@ -52,8 +53,8 @@ inline std::vector<PodLaunch> pods_of(const WorkloadLaunch& launch) {
   pods.reserve(launch.pods.size());
   for (const PlacedPod& placement : launch.pods) {
     pods.push_back({launch.workload.value(), placement.index, launch.name, launch.namespace_name,
-                    launch.team.str(), placement.node.str(), placement.gpus, placement.resources,
-                    launch.command, launch.env, launch.checkpoint_dir});
+                    launch.team.str(), launch.user, placement.node.str(), placement.gpus,
+                    placement.resources, launch.command, launch.env, launch.checkpoint_dir});
   }
   return pods;
 }

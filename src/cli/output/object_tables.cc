@@ -38,6 +38,7 @@ Row workload_row(const Json& item, bool wide, Timestamp now) {
              std::to_string(requested_gpus(item)),
              age_of(created, now)};
   if (wide) {
+    row.push_back(or_none(text_at(item, {"status", "submittedBy"})));
     row.push_back(or_none(text_at(item, {"spec", "priorityClass"})));
     row.push_back(or_none(text_at(item, {"status", "flavor"})));
     row.push_back(join_or(placed_nodes(item), "<none>"));
@@ -167,7 +168,7 @@ TableShape shape_of(ResourceKind kind) {
   switch (kind) {
     case ResourceKind::kWorkload:
       return {{"NAME", "NAMESPACE", "TEAM", "PHASE", "GPUS", "AGE"},
-              {"PRIORITY", "FLAVOR", "NODES", "RESTARTS", "REASON"},
+              {"USER", "PRIORITY", "FLAVOR", "NODES", "RESTARTS", "REASON"},
               workload_row};
     case ResourceKind::kTeam:
       return {{"NAME", "NAMESPACE", "COHORT", "QUOTA"}, {"WEIGHT", "PRIORITYCLASSES"}, team_row};

@@ -49,6 +49,7 @@ std::string spec_section(const Json& workload) {
   fields.add("Namespace", text_at(workload, {"metadata", "namespace"}));
   fields.add("UID", text_at(workload, {"metadata", "uid"}));
   fields.add("Team", workload_team(workload));
+  fields.add_if_set("Submitted by", text_at(workload, {"status", "submittedBy"}));
   fields.add("Kind", text_at(spec, {"kind"}));
   fields.add("Priority class", text_at(spec, {"priorityClass"}));
   fields.add("Command", command_line(array_at(spec, "command")));

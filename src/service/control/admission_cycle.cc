@@ -189,6 +189,7 @@ WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& chec
   launch.name = workload.meta.name;
   launch.namespace_name = workload.meta.namespace_name;
   launch.team = TeamId(live.doc.status.team);
+  launch.user = live.doc.status.submitted_by;
   launch.command = workload.spec.command;
   launch.env = workload.spec.env;
   if (workload.spec.checkpoint && !checkpoint_root.empty()) {

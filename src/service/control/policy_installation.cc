@@ -45,7 +45,7 @@ void compile_request(const PolicyState& policy, LiveWorkload& live) {
 }
 
 Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& workload,
-                                  WorkloadId id, Timestamp now) {
+                                  WorkloadId id, Timestamp now, std::string submitted_by) {
   const auto& compiled = policy.compiled();
   if (!compiled) {
     return invalid_argument("no team owns namespace '" + workload.meta.namespace_name +
@@ -61,6 +61,7 @@ Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& wor
   live.doc.uid = id;
   live.doc.workload = workload;
   live.doc.status.team = compiled->team(request->team).name;
+  live.doc.status.submitted_by = std::move(submitted_by);
   live.doc.status.created_at = now;
   live.doc.status.queued_at = now;
   live.doc.status.reason = "Submitted";

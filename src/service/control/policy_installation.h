@@ -10,11 +10,13 @@
 //   (keeps_every_request(): same_workload_requests(), scheduler/workload_request.h).
 // - compile_request() makes one workload's scheduler request under `policy`.
 // - new_workload() checks a submitted workload against `policy` and returns it
-//   as it enters: Pending, team resolved, request compiled; a workload the
-//   policy cannot take is kInvalidArgument naming the field.
+//   as it enters: Pending, team resolved, request compiled, `submitted_by`
+//   (the caller's subject) recorded; a workload the policy cannot take is
+//   kInvalidArgument naming the field.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "base/result.h"
 #include "base/time.h"
@@ -34,6 +36,6 @@ bool keeps_every_request(const PolicyState& before, const PolicyState& after);
 void compile_request(const PolicyState& policy, LiveWorkload& live);
 
 Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& workload,
-                                  WorkloadId id, Timestamp now);
+                                  WorkloadId id, Timestamp now, std::string submitted_by);
 
 }  // namespace allot

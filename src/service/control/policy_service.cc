@@ -68,14 +68,14 @@ Status check_namespace_changes(const ServerState& state, const Policy& next) {
 // failed), then checked against the policy as it will be.
 Result<LiveWorkload> admit_new_workload(ServerState& state, const PolicyState& next,
                                         const Workload& workload, Timestamp now,
-                                        ReservedNames& reserved) {
+                                        const std::string& submitted_by, ReservedNames& reserved) {
   const std::string key = workload.meta.namespace_name + "/" + workload.meta.name;
   if (!state.workloads.reserve_name(key)) {
     return Status(ErrorCode::kAlreadyExists, "workload " + key + " already exists",
                   "Workload/" + key);
   }
   reserved.add(key);
-  Result<LiveWorkload> live = new_workload(next, workload, WorkloadId(), now);
+  Result<LiveWorkload> live = new_workload(next, workload, WorkloadId(), now, submitted_by);
   if (!live.ok()) {
     return Status(live.status().code(), live.status().message(),
                   "Workload/" + key + ": " + live.status().details());
@@ -119,7 +119,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   ALLOT_ASSIGN_OR_RETURN(PolicyState next, current.with_applied(parsed.documents, result.changes));
   if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
   if (!parsed.bundle.workloads.empty() || !keeps_every_request(current, next)) {
-    return apply_under_gate(parsed, std::move(next), std::move(result));
+    return apply_under_gate(caller, parsed, std::move(next), std::move(result));
   }
   // A change that gives every workload the request it has (a quota, a
   // cohort, a weight) needs no gate: a submit validated under either policy
@@ -130,7 +130,8 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   return result;
 }
 
-Result<ApplyResult> PolicyService::apply_under_gate(const ParsedManifests& parsed, PolicyState next,
+Result<ApplyResult> PolicyService::apply_under_gate(const Principal& caller,
+                                                    const ParsedManifests& parsed, PolicyState next,
                                                     ApplyResult result) {
   // The writer first: waiting for the admission loop's cycle holds no submit.
   ClusterWriter writer(cluster_);
@@ -144,8 +145,8 @@ Result<ApplyResult> PolicyService::apply_under_gate(const ParsedManifests& parse
     ALLOT_RETURN_IF_ERROR(check_namespace_changes(state, next.policy()));
     // Workloads are validated against the policy as it will be.
     for (const Workload& workload : parsed.bundle.workloads) {
-      ALLOT_ASSIGN_OR_RETURN(LiveWorkload live,
-                             admit_new_workload(state, next, workload, now, reserved));
+      ALLOT_ASSIGN_OR_RETURN(LiveWorkload live, admit_new_workload(state, next, workload, now,
+                                                                   caller.subject, reserved));
       result.changes.push_back({"Workload", live.key(), "created", {}});
       created.push_back(std::move(live));
     }

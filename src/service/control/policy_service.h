@@ -59,9 +59,10 @@ class PolicyService {
   // apply_mu_: while that is held, the copy stays current.
   [[nodiscard]] PolicyState current_policy() const ALLOT_REQUIRES(apply_mu_);
   // An apply that may change requests or brings workloads: validated and
-  // installed under the policy gate.
-  Result<ApplyResult> apply_under_gate(const ParsedManifests& parsed, PolicyState next,
-                                       ApplyResult result) ALLOT_REQUIRES(apply_mu_);
+  // installed under the policy gate; its workloads are `caller`'s.
+  Result<ApplyResult> apply_under_gate(const Principal& caller, const ParsedManifests& parsed,
+                                       PolicyState next, ApplyResult result)
+      ALLOT_REQUIRES(apply_mu_);
   // Commits the changed documents and the new workloads, then installs them.
   // REQUIRES: the cluster's writer lock.
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,

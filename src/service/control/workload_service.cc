@@ -89,7 +89,7 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
   {
     WriterLock lock(cluster_.mutex());
     ServerState& state = cluster_.state();
-    ALLOT_ASSIGN_OR_RETURN(live, new_workload(state.policy, workload, id, now));
+    ALLOT_ASSIGN_OR_RETURN(live, new_workload(state.policy, workload, id, now, caller.subject));
     if (!state.workloads.reserve_name(live.key())) {
       return Status(ErrorCode::kAlreadyExists, "workload " + live.key() + " already exists");
     }

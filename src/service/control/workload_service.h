@@ -6,6 +6,8 @@
 // - create() stores the workload (fsync) before it answers; submits commit
 //   concurrently, sharing group commits, and a failed commit changes nothing
 //   (kUnavailable). The name is held while the commit runs (kAlreadyExists).
+//   The caller's subject is recorded as status.submittedBy: every launch of
+//   the workload carries it (executor.h WorkloadLaunch::user).
 // - cancel() and remove() change existing state under the cluster's writer
 //   lock and commit before the pods are stopped.
 // - Reads answer only what is stored (CommittedRead).

@@ -21,6 +21,7 @@ namespace {
 using testing::ExitRecorder;
 using testing::ScratchDir;
 using testing::ScratchTeams;
+using testing::ScratchUsers;
 using testing::shell_pod;
 
 // Sets the process's umask for the test's length.
@@ -41,6 +42,7 @@ TEST_P(DataFolderClosedTest, OnlyThePodsOwnFoldersAreOpenToThemWhateverTheUmask)
   if (!testing::is_root()) GTEST_SKIP() << "needs root: pods run as team users";
   ScratchDir scratch;
   ScratchTeams teams;
+  ScratchUsers users;
   ExitRecorder exits;
   const UmaskScope umask_scope(GetParam());
   const std::string data = scratch.path() + "/srv/allot/data";  // missing parents too
@@ -62,6 +64,14 @@ TEST_P(DataFolderClosedTest, OnlyThePodsOwnFoldersAreOpenToThemWhateverTheUmask)
   const std::string log = executor->read_log({WorkloadId(41), 0}, 0, 4096).value();
   EXPECT_TRUE(exit->succeeded()) << log;
   EXPECT_EQ(log, "a\nc\n");
+  // A pod of a known user: its home in the team's folder.
+  const std::string user_account = users.add(team, "ana");
+  PodLaunch user_pod = shell_pod(42, team, "echo u > \"$HOME/h\" && cat \"$HOME/h\"");
+  user_pod.user = "ana";
+  ASSERT_TRUE(executor->launch_pod(user_pod).ok());
+  const std::optional<PodExit> user_exit = exits.wait_for(42, 0);
+  ASSERT_TRUE(user_exit.has_value());
+  EXPECT_TRUE(user_exit->succeeded()) << executor->read_log({WorkloadId(42), 0}, 0, 4096).value();
   executor.reset();
 
   // The way to the pods' folders: traversable, not listable; the pods' own: their modes.
@@ -71,17 +81,21 @@ TEST_P(DataFolderClosedTest, OnlyThePodsOwnFoldersAreOpenToThemWhateverTheUmask)
       {scratch.path() + "/srv/allot", 0711},
       {data, 0711},
       {data + "/teams", 0711},
-      {data + "/teams/" + team, 0711},
+      {data + "/teams/" + team, 0710},  // the team's group only
       {data + "/teams/" + team + "/shared", 02770},
+      {data + "/teams/" + team + "/homes", 0710},
+      {data + "/teams/" + team + "/homes/" + user_account, 0700},
       {data + "/homes", 0711},
       {data + "/homes/" + account, 0700},
       {data + "/work", 0711},
       {data + "/work/ns", 0711},
       {data + "/work/ns/job-41", 0770},
+      {data + "/work/ns/job-42", 0770},
       {data + "/checkpoints", 0711},
       {data + "/checkpoints/ns", 0711},
       {data + "/checkpoints/ns/job", 0770},
       {data + "/logs/41/pod-0.log", 0640},  // in a closed folder: the team's group, for allotd
+      {data + "/logs/42/pod-0.log", 0640},
   };
   for (const auto& [path, mode] : open_to_pods) {
     struct stat info {};
@@ -92,10 +106,13 @@ TEST_P(DataFolderClosedTest, OnlyThePodsOwnFoldersAreOpenToThemWhateverTheUmask)
   for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
     const std::string path = entry.path().string();
     if (open_to_pods.contains(path)) continue;
-    const bool inside_pod_folder = path.starts_with(data + "/teams/" + team + "/shared/") ||
-                                   path.starts_with(data + "/homes/" + account + "/") ||
-                                   path.starts_with(data + "/work/ns/job-41/") ||
-                                   path.starts_with(data + "/checkpoints/ns/job/");
+    const bool inside_pod_folder =
+        path.starts_with(data + "/teams/" + team + "/shared/") ||
+        path.starts_with(data + "/homes/" + account + "/") ||
+        path.starts_with(data + "/teams/" + team + "/homes/" + user_account + "/") ||
+        path.starts_with(data + "/work/ns/job-41/") ||
+        path.starts_with(data + "/work/ns/job-42/") ||
+        path.starts_with(data + "/checkpoints/ns/job/");
     if (inside_pod_folder) continue;
     struct stat info {};
     ASSERT_EQ(::lstat(path.c_str(), &info), 0) << path;

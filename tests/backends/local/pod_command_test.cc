@@ -52,6 +52,27 @@ TEST(PodEnv, AllotsVariablesWinOverThePodsWhichWinOverTheBase) {
   EXPECT_EQ(env, expected);
 }
 
+TEST(PodEnv, AllotUserIsTheSubmitterAndNeverThePodsOwnWord) {
+  PodLaunch pod;
+  pod.team = "cv";
+  pod.env = {{"ALLOT_USER", "mallory"}};
+  const PodPlace place{"allot-cv_ana", "/d/teams/cv/homes/allot-cv_ana", "/d/teams/cv/shared"};
+  const auto value_of = [](const std::vector<std::string>& env, const std::string& name) {
+    for (const std::string& entry : env) {
+      if (entry.starts_with(name + "=")) return entry.substr(name.size() + 1);
+    }
+    return std::string("(unset)");
+  };
+  pod.user = "ana";
+  std::vector<std::string> env = pod_env(pod, place, "");
+  EXPECT_EQ(value_of(env, "ALLOT_USER"), "ana");
+  EXPECT_EQ(value_of(env, "USER"), "allot-cv_ana");
+  EXPECT_EQ(value_of(env, "HOME"), "/d/teams/cv/homes/allot-cv_ana");
+  pod.user = "";  // not known: unset, whatever the pod asked for
+  env = pod_env(pod, place, "");
+  EXPECT_EQ(value_of(env, "ALLOT_USER"), "(unset)");
+}
+
 TEST(ValidatePodLaunch, RejectsWhatCannotBecomeAProcess) {
   PodLaunch pod;
   EXPECT_EQ(validate_pod_launch(pod).code(), ErrorCode::kInvalidArgument);  // no command
@@ -63,6 +84,9 @@ TEST(ValidatePodLaunch, RejectsWhatCannotBecomeAProcess) {
   pod.env = {{"", "x"}};
   EXPECT_EQ(validate_pod_launch(pod).code(), ErrorCode::kInvalidArgument);
   pod.env = {{"A", std::string("a\0b", 3)}};
+  EXPECT_EQ(validate_pod_launch(pod).code(), ErrorCode::kInvalidArgument);
+  pod.env = {};
+  pod.user = std::string("an\0a", 4);
   EXPECT_EQ(validate_pod_launch(pod).code(), ErrorCode::kInvalidArgument);
 }
 

@@ -1,6 +1,7 @@
 // Test scaffolding for the local backend: a fresh scratch folder per test,
-// team names unique to the test process (their Unix accounts are deleted at
-// the end), a FIFO a pod can signal readiness through, and a pod builder.
+// team names unique to the test process (their Unix accounts, and those of
+// their users, are deleted at the end), a FIFO a pod can signal readiness
+// through, and a pod builder.
 #pragma once
 
 #include <atomic>
@@ -17,6 +18,7 @@
 
 #include "backends/local/pod_process.h"
 #include "backends/local/team_identity.h"
+#include "backends/local/user_identity.h"
 
 namespace allot::local::testing {
 
@@ -65,6 +67,27 @@ class ScratchTeams {
 
  private:
   std::vector<std::string> teams_;
+};
+
+// The per-user accounts (user_identity.h) of the test's (team, user) pairs,
+// deleted at the end. Declared after ScratchTeams: a team's group cannot be
+// deleted while it is some user's primary group.
+class ScratchUsers {
+ public:
+  ~ScratchUsers() {
+    for (const std::string& account : accounts_) {
+      [[maybe_unused]] const int rc =
+          std::system(("userdel " + account + " >/dev/null 2>&1").c_str());
+    }
+  }
+  // The pair's derived account name, remembered for deletion.
+  std::string add(const std::string& team, const std::string& user) {
+    accounts_.push_back(user_account_name(team, user));
+    return accounts_.back();
+  }
+
+ private:
+  std::vector<std::string> accounts_;
 };
 
 // A FIFO that a pod writes into once it is ready (e.g. its signal traps are set).

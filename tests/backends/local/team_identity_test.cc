@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include "backends/local/account_record.h"
 #include "backends/local/local_executor.h"
-#include "backends/local/team_account_record.h"
 #include "local/exit_recorder.h"
 #include "local/scratch.h"
 
@@ -195,54 +195,65 @@ class ScratchAccounts {
 };
 
 TEST(TeamAccountRecordFile, RoundTripsAnyTeamNameAndRefusesAmbiguity) {
-  const std::map<std::string, std::string> accounts = {
-      {"red.team", "allot-red-team-d604793f"},
-      {"red-team-d604793f", "allot-red-team-d604793f-2"},
-      {"odd name\n%\t", "allot-odd"}};
-  const std::string text = TeamAccountRecord::encode(accounts);
-  const auto decoded = TeamAccountRecord::decode(text, "record");
+  const std::map<AccountKey, std::string> accounts = {
+      {{"red.team"}, "allot-red-team-d604793f"},
+      {{"red-team-d604793f"}, "allot-red-team-d604793f-2"},
+      {{"odd name\n%\t"}, "allot-odd"}};
+  const std::string text = AccountRecord::encode(kTeamAccountsFormat, accounts);
+  const auto decoded = AccountRecord::decode(kTeamAccountsFormat, text, "record");
   ASSERT_TRUE(decoded.ok()) << decoded.status().to_string();
   EXPECT_EQ(*decoded, accounts);
-  const auto shared = TeamAccountRecord::decode("allot-x a\nallot-x b\n", "record");
+  const auto shared =
+      AccountRecord::decode(kTeamAccountsFormat, "allot-x a\nallot-x b\n", "record");
   EXPECT_EQ(shared.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(shared.status().message().find("record:2"), std::string::npos)
       << shared.status().to_string();
-  EXPECT_FALSE(TeamAccountRecord::decode("allot-x a%4\n", "record").ok());
+  EXPECT_FALSE(AccountRecord::decode(kTeamAccountsFormat, "allot-x a%4\n", "record").ok());
+  // A record written before user accounts existed reads as it did.
+  const auto old = AccountRecord::decode(
+      kTeamAccountsFormat,
+      "# allot team accounts v1: ACCOUNT TEAM (percent-encoded)\nallot-a a\nallot-b b%20c\n",
+      "record");
+  ASSERT_TRUE(old.ok()) << old.status().to_string();
+  EXPECT_EQ(old->at({"b c"}), "allot-b");
 }
 
 TEST(TeamAccountRecordFile, IsWrittenAtomicallyWithMode0600WhateverTheUmask) {
   ScratchDir scratch;
   const std::string path = scratch.path() + "/team-accounts";
   const mode_t previous = ::umask(0);
-  auto record = TeamAccountRecord::load(path);
+  auto record = AccountRecord::load(path, kTeamAccountsFormat);
   ASSERT_TRUE(record.ok());
-  const Status added = record->add("team-a", "allot-team-a");
+  const Status added = record->add({"team-a"}, "allot-team-a");
   ::umask(previous);
   ASSERT_TRUE(added.ok()) << added.to_string();
   struct stat info {};
   ASSERT_EQ(::stat(path.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 07777, 0600u);
   EXPECT_NE(::access((path + ".tmp").c_str(), F_OK), 0);
-  const auto again = TeamAccountRecord::load(path);
+  const auto again = AccountRecord::load(path, kTeamAccountsFormat);
   ASSERT_TRUE(again.ok());
-  EXPECT_EQ(again->account_of("team-a"), "allot-team-a");
+  EXPECT_EQ(again->account_of({"team-a"}), "allot-team-a");
 }
 
 TEST(TeamAccountChoice, ACollidingDerivedNameGetsASuffixThatFits) {
   const std::string derived = team_account_name("red.team");
   EXPECT_EQ(derived, team_account_name("red-team-d604793f"));  // the collision of issue 10
-  const auto first = choose_account_name("red-team-d604793f",
+  const auto first = choose_account_name(team_account_name("red-team-d604793f"), "team",
                                          [&](const std::string& name) { return name != derived; });
   ASSERT_TRUE(first.ok());
   EXPECT_EQ(*first, derived + "-2");
   const std::string long_name = team_account_name("a-very-long-team-name-for-vision-one");
-  const auto cut = choose_account_name("a-very-long-team-name-for-vision-one",
+  const auto cut = choose_account_name(long_name, "team",
                                        [&](const std::string& name) { return name != long_name; });
   ASSERT_TRUE(cut.ok());
   EXPECT_LE(cut->size(), 32u);
   EXPECT_TRUE(cut->ends_with("-2")) << *cut;
-  EXPECT_EQ(choose_account_name("x", [](const std::string&) { return false; }).status().code(),
-            ErrorCode::kResourceExhausted);
+  const auto none =
+      choose_account_name("allot-x", "team 'x'", [](const std::string&) { return false; });
+  EXPECT_EQ(none.status().code(), ErrorCode::kResourceExhausted);
+  EXPECT_NE(none.status().message().find("team 'x'"), std::string::npos)
+      << none.status().to_string();
 }
 
 // Issue 10, isolation 7: "red.team" and a team literally named after its

@@ -17,9 +17,12 @@ class DeleteCommand final : public Command {
  public:
   void configure(CLI::App& subcommand) override {
     subcommand.add_option("kind", kind_, "workload, team, cohort, priorityclass, ...")->required();
-    subcommand.add_option("name", name_, "The object's name (workloads: NAME or NS/NAME)")
+    subcommand
+        .add_option("name", name_,
+                    "The object's name (workloads, roles, rolebindings: NAME or NS/NAME)")
         ->required();
-    subcommand.add_option("-n,--namespace", namespace_, "Namespace of the workload");
+    subcommand.add_option("-n,--namespace", namespace_,
+                          "Namespace of the workload, role or rolebinding");
     add_server_flags(subcommand, server_);
   }
 
@@ -42,6 +45,11 @@ class DeleteCommand final : public Command {
     if (kind.kind == ResourceKind::kWorkload) {
       ALLOT_ASSIGN_OR_RETURN(const WorkloadRef ref, parse_workload_ref(name_, namespace_));
       path = workload_path(ref.namespace_name, ref.name);
+      name = ref.name;
+    } else if (kind.namespaced) {
+      ALLOT_ASSIGN_OR_RETURN(const WorkloadRef ref,
+                             parse_namespaced_ref(kind.singular, name_, namespace_));
+      path = namespaced_object_path(kind.plural, ref.namespace_name, ref.name);
       name = ref.name;
     } else {
       path = cluster_object_path(kind.plural, name_);

@@ -254,7 +254,7 @@ TEST_F(RbacHttpTest, UsersOfOneTeamNeitherSeeNorTouchAnothersWork) {
     ASSERT_EQ(everything.status, 200);
     EXPECT_EQ(everything.json["items"].size(), 1u) << user;
     EXPECT_EQ(everything.body.find(foreign), std::string::npos) << user << " saw " << foreign;
-    for (const std::string path :
+    for (const std::string& path :
          {"/api/v1/namespaces/" + other + "/workloads",
           "/api/v1/namespaces/" + other + "/workloads/" + foreign,
           "/api/v1/namespaces/" + other + "/workloads/" + foreign + "/events",

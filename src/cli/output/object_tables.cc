@@ -187,7 +187,11 @@ Row binding_row(const Json& item, bool namespaced) {
   row.push_back(text_at(item, {"roleRef", "kind"}) + "/" + text_at(item, {"roleRef", "name"}));
   std::vector<std::string> subjects;
   for (const Json& subject : array_at(item, "subjects")) {
-    const std::string ns = text_at(subject, {"namespace"});
+    std::string ns = text_at(subject, {"namespace"});
+    // A ServiceAccount of a RoleBinding is, unless it says, of the binding's namespace.
+    if (ns.empty() && text_at(subject, {"kind"}) == "ServiceAccount") {
+      ns = text_at(item, {"metadata", "namespace"});
+    }
     subjects.push_back(text_at(subject, {"kind"}) + "/" + (ns.empty() ? "" : ns + "/") +
                        text_at(subject, {"name"}));
   }

@@ -4,6 +4,8 @@
 // them; they are stored and survive a restart; AccessControl decides with
 // them from the next call; and applying them is itself authorized, with
 // Kubernetes' escalation prevention.
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -352,6 +354,30 @@ rules: [{verbs: [get], apiGroups: [allot], resources: [workloads/logs]}]
   EXPECT_FALSE(may(*session, "cancel", "workloads", "research")) << "the session's role only";
   EXPECT_EQ(plane_->access().open_session({token.token, "prod", "team-viewer", {}}).status().code(),
             ErrorCode::kPermissionDenied);
+}
+
+TEST_F(RbacApplyTest, TheExampleOrganisationsGroupsGetTheirTeamsRoles) {
+  const auto read = [](const std::string& name) {
+    std::ifstream in(std::string(ALLOT_SOURCE_DIR) + "/examples/org/" + name);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const Result<ApplyResult> applied =
+      apply_as(Principal::anonymous_admin(), read("policy.yaml") + "\n---\n" + read("rbac.yaml"));
+  ASSERT_TRUE(applied.ok()) << applied.status().to_string();
+
+  const Principal engineer = Principal::user("ana", {"llm-training-engineers"});
+  const Principal lead = Principal::user("rui", {"research-leads"});
+  EXPECT_TRUE(may(engineer, "create", "workloads", "llm-training"));
+  EXPECT_FALSE(may(engineer, "list", "workloads", "research"));
+  EXPECT_TRUE(may(lead, "create", "rolebindings", "research"));
+  EXPECT_FALSE(may(lead, "create", "rolebindings", "llm-training"));
+  EXPECT_TRUE(may(Principal::user("vic", {"vision-inference-viewers"}), "get", "workloads/logs",
+                  "vision-inference"));
+  EXPECT_TRUE(may(Principal::user("fay", {"finance"}), "list", "workloads", "research"));
+  EXPECT_FALSE(may(Principal::user("fay", {"finance"}), "cancel", "workloads", "research"));
+  EXPECT_TRUE(may(Principal::user("pat", {"platform-admins"}), "delete", "teams", ""));
 }
 
 }  // namespace

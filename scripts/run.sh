@@ -62,6 +62,9 @@ echo "== allot login --token-file ${data_dir}/admin-token (the first administrat
 
 echo "== allot apply -f examples/org/policy.yaml"
 "${allot}" apply -f examples/org/policy.yaml
+echo "== allot apply -f examples/org/rbac.yaml (the teams' directory groups bound to their roles)"
+"${allot}" apply -f examples/org/rbac.yaml
+"${allot}" get rolebindings -A
 echo "== allot submit -f examples/org/demo-workloads.yaml"
 "${allot}" submit -f examples/org/demo-workloads.yaml
 sleep 3

@@ -69,7 +69,8 @@ json apply_result_json(const ApplyResult& result) {
   for (const PolicyChange& change : result.changes) {
     std::string name = change.name;
     std::string ns;
-    if (change.kind == "Workload") {
+    // Namespaced objects (workloads, Roles, RoleBindings) are "namespace/name".
+    if (name.find('/') != std::string::npos) {
       ns = name.substr(0, name.find('/'));
       name = name.substr(name.find('/') + 1);
     }

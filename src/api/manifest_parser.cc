@@ -15,6 +15,7 @@
 #include "api/json_unique_keys.h"
 #include "api/manifest_fields.h"
 #include "api/policy_documents.h"
+#include "api/rbac_documents.h"
 #include "api/scenario_document.h"
 #include "api/team_document.h"
 #include "api/utf8.h"
@@ -47,9 +48,15 @@ constexpr EnumName<Kind> kKindNames[] = {
 
 // Kinds of DESIGN.md section 2 that allot does not model yet.
 constexpr std::string_view kPlannedKinds[] = {
-    "Role",     "ClusterRole",     "RoleBinding", "ClusterRoleBinding",
-    "Contract", "PolicyException", "Budget",      "Signal",
+    "Contract",
+    "PolicyException",
+    "Budget",
+    "Signal",
 };
+
+// Decoded by rbac_documents.h, in Kubernetes' shape.
+constexpr std::string_view kRbacKinds[] = {"Role", "ClusterRole", "RoleBinding",
+                                           "ClusterRoleBinding"};
 
 Result<Kind> decode_kind(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(const std::string kind, field.as_string());
@@ -63,6 +70,7 @@ Result<Kind> decode_kind(const Field& field) {
   for (const EnumName<Kind>& known : kKindNames) {
     known_kinds += (known_kinds.empty() ? "" : ", ") + std::string(known.name);
   }
+  for (std::string_view rbac : kRbacKinds) known_kinds += ", " + std::string(rbac);
   return field.error("unknown kind '" + kind + "'; allot knows " + known_kinds);
 }
 
@@ -113,6 +121,11 @@ Status decode_document(const DocNode& document, ManifestBundle& bundle) {
   const Field root(document, "");
   if (!document.is_map()) {
     return root.error("a manifest document must be a map with apiVersion, kind, metadata and spec");
+  }
+  if (is_rbac_kind(scalar_at(document, "kind"))) {
+    ALLOT_ASSIGN_OR_RETURN(RbacObject object, decode_rbac_document(document));
+    add_rbac_object(std::move(object), bundle.rbac);
+    return {};
   }
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(root));
   ALLOT_ASSIGN_OR_RETURN(const Field api_version, map.require("apiVersion"));

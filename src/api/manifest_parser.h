@@ -6,9 +6,11 @@
 // identity, and the field path, e.g.
 //   details = "document 3 (Team/research): spec.quota[0].resources.gpu.nominal"
 // Unknown kinds, unknown fields, wrong types, negative or malformed quantities
-// and durations are errors. Cross-object references (a team's cohort, a
-// workload's priority class) are not checked here: see validate_policy() and
-// the scheduler's workload admission checks.
+// and durations are errors. The RBAC kinds (Role, ClusterRole, RoleBinding,
+// ClusterRoleBinding) are decoded by decode_rbac_document() (rbac_documents.h)
+// into ManifestBundle::rbac, so that one file may hold both. Cross-object references (a team's
+// cohort, a workload's priority class) are not checked here: see validate_policy() and the
+// scheduler's workload admission checks.
 #pragma once
 
 #include <optional>
@@ -20,6 +22,7 @@
 
 #include "base/result.h"
 #include "model/policy.h"
+#include "model/rbac/rbac_policy.h"
 #include "model/scenario.h"
 #include "model/workload.h"
 
@@ -27,6 +30,9 @@ namespace allot {
 
 struct ManifestBundle {
   Policy policy;
+  // Role, ClusterRole, RoleBinding, ClusterRoleBinding (rbac_documents.h):
+  // Kubernetes' shape, apiVersion allot/v1 or rbac.authorization.k8s.io/v1.
+  RbacPolicy rbac;
   std::vector<Workload> workloads;
   std::optional<Scenario> scenario;
 };

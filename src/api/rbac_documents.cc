@@ -5,7 +5,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "api/manifest_fields.h"
@@ -295,6 +297,24 @@ Result<RbacObject> decode_rbac_document(const DocNode& document) {
   ALLOT_ASSIGN_OR_RETURN(RbacObject object, decode_body(kind, std::move(meta), map));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return object;
+}
+
+void add_rbac_object(RbacObject object, RbacPolicy& policy) {
+  std::visit(
+      [&policy](auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, Role>) policy.roles.push_back(std::move(value));
+        if constexpr (std::is_same_v<T, ClusterRole>) {
+          policy.cluster_roles.push_back(std::move(value));
+        }
+        if constexpr (std::is_same_v<T, RoleBinding>) {
+          policy.role_bindings.push_back(std::move(value));
+        }
+        if constexpr (std::is_same_v<T, ClusterRoleBinding>) {
+          policy.cluster_role_bindings.push_back(std::move(value));
+        }
+      },
+      object);
 }
 
 }  // namespace allot

@@ -38,6 +38,7 @@
 
 #include "api/doc_node.h"
 #include "base/result.h"
+#include "model/rbac/rbac_policy.h"
 #include "model/rbac/role.h"
 #include "model/rbac/role_binding.h"
 
@@ -49,5 +50,8 @@ using RbacObject = std::variant<Role, ClusterRole, RoleBinding, ClusterRoleBindi
 bool is_rbac_kind(std::string_view kind);
 
 Result<RbacObject> decode_rbac_document(const DocNode& document);
+
+// Appends `object` to the list of its kind in `policy`.
+void add_rbac_object(RbacObject object, RbacPolicy& policy);
 
 }  // namespace allot

@@ -3,7 +3,6 @@
 #include <exception>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -18,24 +17,6 @@
 
 namespace allot {
 namespace {
-
-void add(RbacObject object, RbacPolicy& policy) {
-  std::visit(
-      [&policy](auto& value) {
-        using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, Role>) policy.roles.push_back(std::move(value));
-        if constexpr (std::is_same_v<T, ClusterRole>) {
-          policy.cluster_roles.push_back(std::move(value));
-        }
-        if constexpr (std::is_same_v<T, RoleBinding>) {
-          policy.role_bindings.push_back(std::move(value));
-        }
-        if constexpr (std::is_same_v<T, ClusterRoleBinding>) {
-          policy.cluster_role_bindings.push_back(std::move(value));
-        }
-      },
-      object);
-}
 
 Result<RbacPolicy> parse_documents(const std::string& text, std::string_view source) {
   if (Status utf8 = check_utf8(text); !utf8.ok()) {
@@ -60,7 +41,7 @@ Result<RbacPolicy> parse_documents(const std::string& text, std::string_view sou
     const DocNode document(documents[i]);
     Result<RbacObject> object = decode_rbac_document(document);
     if (!object.ok()) return located(object.status(), document_label(document, i + 1, source));
-    add(std::move(object).value(), policy);
+    add_rbac_object(std::move(object).value(), policy);
   }
   return policy;
 }

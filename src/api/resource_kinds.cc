@@ -11,7 +11,7 @@ namespace {
 
 const std::vector<KindInfo>& kind_table() {
   static const std::vector<KindInfo> kTable = {
-      {ResourceKind::kWorkload, "Workload", "workloads", "workload", {"wl"}},
+      {ResourceKind::kWorkload, "Workload", "workloads", "workload", {"wl"}, true},
       {ResourceKind::kTeam, "Team", "teams", "team", {}},
       {ResourceKind::kNode, "Node", "nodes", "node", {"no"}},
       {ResourceKind::kCohort, "Cohort", "cohorts", "cohort", {}},
@@ -23,6 +23,14 @@ const std::vector<KindInfo>& kind_table() {
        {"flavor", "flavors", "rf"}},
       {ResourceKind::kNodePool, "NodePool", "nodepools", "nodepool", {"np"}},
       {ResourceKind::kCluster, "Cluster", "clusters", "cluster", {}},
+      {ResourceKind::kRole, "Role", "roles", "role", {}, true},
+      {ResourceKind::kClusterRole, "ClusterRole", "clusterroles", "clusterrole", {}},
+      {ResourceKind::kRoleBinding, "RoleBinding", "rolebindings", "rolebinding", {}, true},
+      {ResourceKind::kClusterRoleBinding,
+       "ClusterRoleBinding",
+       "clusterrolebindings",
+       "clusterrolebinding",
+       {}},
   };
   return kTable;
 }
@@ -41,6 +49,11 @@ bool names_kind(const KindInfo& info, const std::string& name) {
 }
 
 }  // namespace
+
+bool is_rbac(ResourceKind kind) {
+  return kind == ResourceKind::kRole || kind == ResourceKind::kClusterRole ||
+         kind == ResourceKind::kRoleBinding || kind == ResourceKind::kClusterRoleBinding;
+}
 
 Result<KindInfo> parse_resource_kind(std::string_view text) {
   const std::string name = lower(text);

@@ -9,8 +9,9 @@
 // short forms ("wl", "pc", "flavors", "np", "no"); anything else is
 // kInvalidArgument listing the kinds. kind_by_plural() and
 // kind_by_manifest_name() match exactly (case included), as paths and
-// manifests are written. Workloads are the only namespaced kind. Pure; the
-// table is static and its entries live as long as the program.
+// manifests are written. Workloads, Roles and RoleBindings are namespaced;
+// the RBAC kinds have no short forms (as in kubectl). Pure; the table is
+// static and its entries live as long as the program.
 #pragma once
 
 #include <string_view>
@@ -29,6 +30,10 @@ enum class ResourceKind {
   kResourceFlavor,
   kNodePool,
   kCluster,
+  kRole,
+  kClusterRole,
+  kRoleBinding,
+  kClusterRoleBinding,
 };
 
 struct KindInfo {
@@ -37,7 +42,11 @@ struct KindInfo {
   std::string_view plural;         // the API path segment: "priorityclasses"
   std::string_view singular;       // "priorityclass", as in "priorityclass/batch"
   std::vector<std::string_view> short_names;
+  bool namespaced = false;  // lives in a namespace (a team's)
 };
+
+// The RBAC kinds: Role, ClusterRole, RoleBinding, ClusterRoleBinding.
+bool is_rbac(ResourceKind kind);
 
 Result<KindInfo> parse_resource_kind(std::string_view text);
 

@@ -1,5 +1,6 @@
-// Health, apply, policy objects and top.
+// Health, apply, policy objects (the RBAC kinds included) and top.
 #include <string>
+#include <vector>
 
 #include "api/cluster_view_json.h"
 #include "api/manifest_parser.h"
@@ -43,6 +44,61 @@ Result<std::string> policy_kind_of(const std::string& plural) {
   return std::string(info->manifest_kind);
 }
 
+void send_list(PolicyService& policies, const HttpRequest& req, HttpResponse& res,
+               const std::string& plural, const std::string& namespace_name) {
+  const Result<std::string> kind = policy_kind_of(plural);
+  if (!kind.ok()) return send_error(res, kind.status());
+  const Result<std::vector<PolicyObjectView>> items =
+      policies.list_objects(caller_of(req), *kind, namespace_name);
+  if (!items.ok()) return send_error(res, items.status());
+  const Result<nlohmann::json> body = policy_list_json(*items);
+  if (!body.ok()) return send_error(res, body.status());
+  send_json(res, 200, *body);
+}
+
+void send_object(PolicyService& policies, const HttpRequest& req, HttpResponse& res,
+                 const std::string& plural, const std::string& name,
+                 const std::string& namespace_name) {
+  const Result<std::string> kind = policy_kind_of(plural);
+  if (!kind.ok()) return send_error(res, kind.status());
+  const Result<PolicyObjectView> object =
+      policies.get_object(caller_of(req), *kind, name, namespace_name);
+  if (!object.ok()) return send_error(res, object.status());
+  const Result<nlohmann::json> body = policy_object_json(*object);
+  if (!body.ok()) return send_error(res, body.status());
+  send_json(res, 200, *body);
+}
+
+void delete_object(PolicyService& policies, const HttpRequest& req, HttpResponse& res,
+                   const std::string& plural, const std::string& name,
+                   const std::string& namespace_name) {
+  const Result<std::string> kind = policy_kind_of(plural);
+  if (!kind.ok()) return send_error(res, kind.status());
+  const Status deleted = policies.delete_object(caller_of(req), *kind, name, namespace_name);
+  if (!deleted.ok()) return send_error(res, deleted);
+  const std::string where = namespace_name.empty() ? name : namespace_name + "/" + name;
+  send_json(res, 200, {{"deleted", *kind + "/" + where}});
+}
+
+// Roles and RoleBindings: of one namespace, or (listing) of every namespace
+// the caller may list them in.
+void add_namespaced_rbac_routes(Router& http, PolicyService& policies) {
+  http.get("/api/v1/(roles|rolebindings)", [&policies](const HttpRequest& req, HttpResponse& res) {
+    send_list(policies, req, res, req.matches[1], "");
+  });
+  const std::string kCollection = "/api/v1/namespaces/([^/]+)/(roles|rolebindings)";
+  http.get(kCollection, [&policies](const HttpRequest& req, HttpResponse& res) {
+    send_list(policies, req, res, req.matches[2], req.matches[1]);
+  });
+  const std::string kItem = kCollection + "/([^/]+)";
+  http.get(kItem, [&policies](const HttpRequest& req, HttpResponse& res) {
+    send_object(policies, req, res, req.matches[2], req.matches[3], req.matches[1]);
+  });
+  http.del(kItem, [&policies](const HttpRequest& req, HttpResponse& res) {
+    delete_object(policies, req, res, req.matches[2], req.matches[3], req.matches[1]);
+  });
+}
+
 void apply(PolicyService& policies, const HttpRequest& req, HttpResponse& res) {
   if (!accept_manifest_body(req, res)) return;
   const Result<bool> dry_run = dry_run_of(req);
@@ -66,35 +122,19 @@ void add_policy_routes(Router& http, ControlPlane& plane) {
     send_json(res, 200, top_json(*top));
   });
   const char* kObjects =
-      "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses)";
+      "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses|clusterroles|"
+      "clusterrolebindings)";
   http.get(kObjects, [&policies](const HttpRequest& req, HttpResponse& res) {
-    const Result<std::string> kind = policy_kind_of(req.matches[1]);
-    if (!kind.ok()) return send_error(res, kind.status());
-    const Result<std::vector<PolicyObjectView>> items =
-        policies.list_objects(caller_of(req), *kind);
-    if (!items.ok()) return send_error(res, items.status());
-    const Result<nlohmann::json> body = policy_list_json(*items);
-    if (!body.ok()) return send_error(res, body.status());
-    send_json(res, 200, *body);
+    send_list(policies, req, res, req.matches[1], "");
   });
   const std::string kObject = std::string(kObjects) + "/([^/]+)";
   http.get(kObject, [&policies](const HttpRequest& req, HttpResponse& res) {
-    const Result<std::string> kind = policy_kind_of(req.matches[1]);
-    if (!kind.ok()) return send_error(res, kind.status());
-    const Result<PolicyObjectView> object =
-        policies.get_object(caller_of(req), *kind, req.matches[2]);
-    if (!object.ok()) return send_error(res, object.status());
-    const Result<nlohmann::json> body = policy_object_json(*object);
-    if (!body.ok()) return send_error(res, body.status());
-    send_json(res, 200, *body);
+    send_object(policies, req, res, req.matches[1], req.matches[2], "");
   });
   http.del(kObject, [&policies](const HttpRequest& req, HttpResponse& res) {
-    const Result<std::string> kind = policy_kind_of(req.matches[1]);
-    if (!kind.ok()) return send_error(res, kind.status());
-    const Status deleted = policies.delete_object(caller_of(req), *kind, req.matches[2]);
-    if (!deleted.ok()) return send_error(res, deleted);
-    send_json(res, 200, {{"deleted", *kind + "/" + std::string(req.matches[2])}});
+    delete_object(policies, req, res, req.matches[1], req.matches[2], "");
   });
+  add_namespaced_rbac_routes(http, policies);
 }
 
 }  // namespace allot::server

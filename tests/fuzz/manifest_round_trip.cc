@@ -4,6 +4,7 @@
 
 #include "api/json_unique_keys.h"
 #include "api/manifest_parser.h"
+#include "api/rbac_documents.h"
 #include "api/workload_json.h"
 #include "fuzz_expect.h"
 #include "model/node_inventory.h"
@@ -15,7 +16,7 @@ namespace {
 
 bool is_policy_kind(std::string_view kind) {
   return kind == "Cluster" || kind == "ResourceFlavor" || kind == "NodePool" || kind == "Cohort" ||
-         kind == "Team" || kind == "PriorityClass";
+         kind == "Team" || kind == "PriorityClass" || is_rbac_kind(kind);
 }
 
 // The policy's documents as PolicyState::from_documents() reloads them.
@@ -29,6 +30,8 @@ void check_stored_policy(const ParsedManifests& parsed) {
     fuzz_fail("a valid policy's stored form parses", reloaded.status().to_string() + "\n" + stored);
   }
   fuzz_expect(reloaded->policy == parsed.bundle.policy, "the stored policy reads back the same",
+              stored);
+  fuzz_expect(reloaded->rbac == parsed.bundle.rbac, "the stored RBAC objects read back the same",
               stored);
 }
 

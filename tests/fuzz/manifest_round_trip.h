@@ -8,7 +8,8 @@
 // - a policy that validates compiles with its node pools expanded, and its
 //   stored form (each document's JSON, as PolicyState reloads it after a
 //   restart) parses back to the same Policy: an applied policy that cannot
-//   load again would leave allotd in safe mode;
+//   load again would leave allotd in safe mode; the same for the RBAC
+//   objects (Role, ClusterRole, RoleBinding, ClusterRoleBinding);
 // - every Workload's stored JSON (encode_workload) decodes to the same one.
 // A property that fails aborts (fuzz_expect.h); nothing here may throw.
 #pragma once

@@ -48,9 +48,19 @@ std::string cluster_object_path(std::string_view plural, std::string_view name) 
   return cluster_collection_path(plural) + "/" + percent_encode(name);
 }
 
+std::string namespaced_collection_path(std::string_view plural, std::string_view namespace_name) {
+  if (namespace_name.empty()) return std::string(kApiRoot) + percent_encode(plural);
+  return std::string(kApiRoot) + "namespaces/" + percent_encode(namespace_name) + "/" +
+         percent_encode(plural);
+}
+
+std::string namespaced_object_path(std::string_view plural, std::string_view namespace_name,
+                                   std::string_view name) {
+  return namespaced_collection_path(plural, namespace_name) + "/" + percent_encode(name);
+}
+
 std::string workloads_path(std::string_view namespace_name) {
-  if (namespace_name.empty()) return std::string(kApiRoot) + "workloads";
-  return std::string(kApiRoot) + "namespaces/" + percent_encode(namespace_name) + "/workloads";
+  return namespaced_collection_path("workloads", namespace_name);
 }
 
 std::string workload_path(std::string_view namespace_name, std::string_view name,

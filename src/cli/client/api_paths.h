@@ -24,6 +24,13 @@ std::string with_query(std::string path, const QueryParams& params);
 std::string cluster_collection_path(std::string_view plural);
 std::string cluster_object_path(std::string_view plural, std::string_view name);
 
+// /api/v1/{plural} (namespace "") or /api/v1/namespaces/{ns}/{plural}, and
+// /api/v1/namespaces/{ns}/{plural}/{name}: namespaced kinds (roles,
+// rolebindings). REQUIRES (object path): namespace_name is not empty.
+std::string namespaced_collection_path(std::string_view plural, std::string_view namespace_name);
+std::string namespaced_object_path(std::string_view plural, std::string_view namespace_name,
+                                   std::string_view name);
+
 // /api/v1/workloads (namespace "") or /api/v1/namespaces/{ns}/workloads.
 std::string workloads_path(std::string_view namespace_name);
 // /api/v1/namespaces/{ns}/workloads/{name}[/suffix]; suffix: "events", "logs",

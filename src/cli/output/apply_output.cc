@@ -31,7 +31,15 @@ std::string apply_summary(const nlohmann::json& answer) {
   std::string out;
   for (const nlohmann::json& change : array_at(answer, "changes")) {
     const std::string action = text_at(change, {"action"});
-    out += lower(text_at(change, {"kind"})) + ".allot/" + text_at(change, {"name"}) + " " + action;
+    const std::string kind = text_at(change, {"kind"});
+    const bool rbac = kind == "Role" || kind == "ClusterRole" || kind == "RoleBinding" ||
+                      kind == "ClusterRoleBinding";
+    out += lower(kind) + (rbac ? ".rbac.authorization.k8s.io/" : ".allot/") +
+           text_at(change, {"name"});
+    if (const std::string ns = text_at(change, {"namespace"}); rbac && !ns.empty()) {
+      out += " -n " + ns;
+    }
+    out += " " + action;
     out += dry ? " (dry run)\n" : "\n";
     if (action == "configured") append_diff(out, text_at(change, {"diff"}));
   }

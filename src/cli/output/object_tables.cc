@@ -158,6 +158,48 @@ Row cluster_row(const Json& item, bool wide, Timestamp /*now*/) {
   return row;
 }
 
+// "RULES" of a role: how many rules; wide: every resource they name.
+Row role_row(const Json& item, bool wide, bool namespaced) {
+  Row row = {name_of(item)};
+  if (namespaced) row.push_back(text_at(item, {"metadata", "namespace"}));
+  const Json& rules = array_at(item, "rules");
+  row.push_back(std::to_string(rules.size()));
+  if (!namespaced) {
+    row.push_back(text_at(item, {"metadata", "labels", "allot.dev/builtin"}) == "true" ? "yes"
+                                                                                       : "no");
+  }
+  if (wide) {
+    std::vector<std::string> resources;
+    for (const Json& rule : rules) {
+      for (const Json& resource : array_at(rule, "resources"))
+        resources.push_back(scalar_text(resource));
+      for (const Json& url : array_at(rule, "nonResourceURLs"))
+        resources.push_back(scalar_text(url));
+    }
+    row.push_back(join_or(resources, "<none>", ","));
+  }
+  return row;
+}
+
+// "ClusterRole/team-member", and the subjects as "Group/ml, User/ana, ServiceAccount/ns/ci".
+Row binding_row(const Json& item, bool namespaced) {
+  Row row = {name_of(item)};
+  if (namespaced) row.push_back(text_at(item, {"metadata", "namespace"}));
+  row.push_back(text_at(item, {"roleRef", "kind"}) + "/" + text_at(item, {"roleRef", "name"}));
+  std::vector<std::string> subjects;
+  for (const Json& subject : array_at(item, "subjects")) {
+    std::string ns = text_at(subject, {"namespace"});
+    // A ServiceAccount of a RoleBinding is, unless it says, of the binding's namespace.
+    if (ns.empty() && text_at(subject, {"kind"}) == "ServiceAccount") {
+      ns = text_at(item, {"metadata", "namespace"});
+    }
+    subjects.push_back(text_at(subject, {"kind"}) + "/" + (ns.empty() ? "" : ns + "/") +
+                       text_at(subject, {"name"}));
+  }
+  row.push_back(join_or(subjects, "<none>", ", "));
+  return row;
+}
+
 struct TableShape {
   Row header;
   Row wide_columns;
@@ -186,6 +228,22 @@ TableShape shape_of(ResourceKind kind) {
               node_pool_row};
     case ResourceKind::kCluster:
       return {{"NAME", "BACKEND", "REGION"}, {"ACCOUNT", "FAIRSHARING", "CYCLE"}, cluster_row};
+    case ResourceKind::kRole:
+      return {{"NAME", "NAMESPACE", "RULES"},
+              {"RESOURCES"},
+              [](const Json& item, bool wide, Timestamp) { return role_row(item, wide, true); }};
+    case ResourceKind::kClusterRole:
+      return {{"NAME", "RULES", "BUILTIN"},
+              {"RESOURCES"},
+              [](const Json& item, bool wide, Timestamp) { return role_row(item, wide, false); }};
+    case ResourceKind::kRoleBinding:
+      return {{"NAME", "NAMESPACE", "ROLE", "SUBJECTS"}, {}, [](const Json& item, bool, Timestamp) {
+                return binding_row(item, true);
+              }};
+    case ResourceKind::kClusterRoleBinding:
+      return {{"NAME", "ROLE", "SUBJECTS"}, {}, [](const Json& item, bool, Timestamp) {
+                return binding_row(item, false);
+              }};
   }
   return {{"NAME"}, {}, [](const Json& item, bool, Timestamp) { return Row{name_of(item)}; }};
 }

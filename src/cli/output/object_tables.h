@@ -11,6 +11,12 @@
 //   resourceflavors  NAME LABELS (+ PRICE)
 //   nodepools        NAME CLUSTER FLAVOR COUNT GPU CPU MEMORY (+ TOPOLOGY)
 //   clusters         NAME BACKEND REGION (+ ACCOUNT FAIRSHARING CYCLE)
+//   roles            NAME NAMESPACE RULES (+ RESOURCES)
+//   clusterroles     NAME RULES BUILTIN (+ RESOURCES)
+//   rolebindings     NAME NAMESPACE ROLE SUBJECTS
+//   clusterrolebindings NAME ROLE SUBJECTS
+// (ROLE is "ClusterRole/team-member"; SUBJECTS "Group/ml, User/ana,
+// ServiceAccount/ns/ci"; RULES the number of rules.)
 // Items are the JSON objects of docs/api.md; AGE is measured at `now`. Pure.
 #pragma once
 

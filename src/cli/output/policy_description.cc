@@ -143,10 +143,17 @@ std::string describe_node(const nlohmann::json& node) {
 std::string describe_policy_object(const nlohmann::json& object) {
   FieldList fields;
   fields.add("Name", text_at(object, {"metadata", "name"}));
+  if (const std::string ns = text_at(object, {"metadata", "namespace"}); !ns.empty()) {
+    fields.add("Namespace", ns);
+  }
   fields.add("Kind", text_at(object, {"kind"}));
   std::string out = fields.render();
-  for (const auto& [label, key] : {std::pair<const char*, const char*>{"Spec", "spec"},
-                                   std::pair<const char*, const char*>{"Status", "status"}}) {
+  // The RBAC kinds have no spec: their fields sit at the top level.
+  using Section = std::pair<const char*, const char*>;
+  for (const auto& [label, key] :
+       {Section{"Spec", "spec"}, Section{"Rules", "rules"},
+        Section{"AggregationRule", "aggregationRule"}, Section{"RoleRef", "roleRef"},
+        Section{"Subjects", "subjects"}, Section{"Status", "status"}}) {
     const Json* section = find_at(object, {key});
     if (section == nullptr || section->is_null()) continue;
     out += std::string(label) + ":\n" + indented(json_to_yaml(*section), 2);

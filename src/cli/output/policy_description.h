@@ -10,8 +10,9 @@
 // (allotd today: status.quota, one row per flavor and resource, each with the
 // team's pending and admitted counts).
 // describe_node() writes the node, its capacity and allocation per resource
-// and its workloads. describe_policy_object() writes name, kind and the spec
-// (and status, if any) as YAML, for the other kinds. Pure.
+// and its workloads. describe_policy_object() writes name (namespace), kind
+// and the spec (and status, if any) as YAML, for the other kinds; for the
+// RBAC kinds their rules, aggregationRule, roleRef and subjects. Pure.
 #pragma once
 
 #include <string>

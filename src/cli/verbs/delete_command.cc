@@ -19,14 +19,16 @@ class DeleteCommand final : public Command {
   void configure(CLI::App& subcommand) override {
     subcommand
         .add_option("kind", kind_,
-                    "workload, team, cohort, priorityclass, ..., serviceaccount (sa), token")
+                    "workload, team, cohort, priorityclass, ..., role, rolebinding, "
+                    "serviceaccount (sa), token")
         ->required();
     subcommand
         .add_option("name", name_,
-                    "The object's name (workloads: NAME or NS/NAME; tokens: the token's ID)")
+                    "The object's name (workloads, roles, rolebindings: NAME or NS/NAME; tokens: "
+                    "the token's ID)")
         ->required();
     subcommand.add_option("-n,--namespace", namespace_,
-                          "Namespace of the workload or service account");
+                          "Namespace of the workload, role, rolebinding or service account");
     subcommand.add_option("--serviceaccount", service_account_,
                           "The service account whose token to delete (delete token)");
     add_server_flags(subcommand, server_);
@@ -59,6 +61,11 @@ class DeleteCommand final : public Command {
     if (kind.kind == ResourceKind::kWorkload) {
       ALLOT_ASSIGN_OR_RETURN(const WorkloadRef ref, parse_workload_ref(name_, namespace_));
       path = workload_path(ref.namespace_name, ref.name);
+      name = ref.name;
+    } else if (kind.namespaced) {
+      ALLOT_ASSIGN_OR_RETURN(const WorkloadRef ref,
+                             parse_namespaced_ref(kind.singular, name_, namespace_));
+      path = namespaced_object_path(kind.plural, ref.namespace_name, ref.name);
       name = ref.name;
     } else {
       path = cluster_object_path(kind.plural, name_);

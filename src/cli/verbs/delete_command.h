@@ -2,8 +2,10 @@
 //
 // Contract: workloads (NAME with -n, or NS/NAME) are cancelled if needed and
 // removed with their events (DELETE /api/v1/namespaces/{ns}/workloads/{name});
-// policy objects are deleted with DELETE /api/v1/{kind}/{name}, which allotd
-// refuses (409, exit 2) when it would leave the policy invalid. Nodes cannot
+// roles and rolebindings (NAME with -n, or NS/NAME) with DELETE
+// /api/v1/namespaces/{ns}/{kind}/{name}; other policy objects with DELETE
+// /api/v1/{kind}/{name}, which allotd refuses (409, exit 2) when it would
+// leave the policy invalid, or for a built-in role. Nodes cannot
 // be deleted (they come from node pools). Service accounts (`delete
 // serviceaccount NAME -n NS`, with every token of it) and tokens (`delete
 // token ID -n NS --serviceaccount NAME`): service_account_verbs.h. Prints

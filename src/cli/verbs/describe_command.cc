@@ -56,8 +56,13 @@ class DescribeCommand final : public Command {
     if (kind.kind == ResourceKind::kWorkload) {
       return describe_workload_named(client, name_, namespace_);
     }
-    ALLOT_ASSIGN_OR_RETURN(const nlohmann::json object,
-                           get_json(client, cluster_object_path(kind.plural, name_)));
+    std::string path = cluster_object_path(kind.plural, name_);
+    if (kind.namespaced) {
+      ALLOT_ASSIGN_OR_RETURN(const WorkloadRef ref,
+                             parse_namespaced_ref(kind.singular, name_, namespace_));
+      path = namespaced_object_path(kind.plural, ref.namespace_name, ref.name);
+    }
+    ALLOT_ASSIGN_OR_RETURN(const nlohmann::json object, get_json(client, path));
     switch (kind.kind) {
       case ResourceKind::kTeam: return describe_team(object);
       case ResourceKind::kNode: return describe_node(object);

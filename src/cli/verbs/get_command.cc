@@ -52,6 +52,10 @@ Result<nlohmann::json> get_one(ApiClient& client, const KindInfo& kind, const Ge
     ALLOT_ASSIGN_OR_RETURN(const WorkloadRef ref,
                            parse_workload_ref(flags.name, flags.namespace_name));
     path = workload_path(ref.namespace_name, ref.name);
+  } else if (kind.namespaced) {
+    ALLOT_ASSIGN_OR_RETURN(const WorkloadRef ref,
+                           parse_namespaced_ref(kind.singular, flags.name, flags.namespace_name));
+    path = namespaced_object_path(kind.plural, ref.namespace_name, ref.name);
   } else {
     path = cluster_object_path(kind.plural, flags.name);
   }
@@ -71,8 +75,10 @@ Result<std::vector<nlohmann::json>> get_list(ApiClient& client, const KindInfo& 
   std::vector<nlohmann::json> all;
   std::string token;
   while (true) {
-    const std::string path =
-        with_query(cluster_collection_path(kind.plural), {{"continue", token}});
+    const std::string collection =
+        kind.namespaced ? namespaced_collection_path(kind.plural, flags.namespace_name)
+                        : cluster_collection_path(kind.plural);
+    const std::string path = with_query(collection, {{"continue", token}});
     ALLOT_ASSIGN_OR_RETURN(ApiResponse response, client.get(path));
     ALLOT_ASSIGN_OR_RETURN(nlohmann::json answer, response.json());
     const nlohmann::json& items = array_at(answer, "items");
@@ -111,13 +117,15 @@ class GetCommand final : public Command {
     subcommand
         .add_option("kind", flags_.kind,
                     "workloads (wl), teams, nodes, cohorts, priorityclasses (pc), "
-                    "resourceflavors (flavors), nodepools, clusters, serviceaccounts (sa), "
-                    "tokens")
+                    "resourceflavors (flavors), nodepools, clusters, roles, clusterroles, "
+                    "rolebindings, clusterrolebindings, serviceaccounts (sa), tokens")
         ->required();
-    subcommand.add_option("name", flags_.name, "One object by name (workloads: NAME or NS/NAME)");
-    subcommand.add_option("-n,--namespace", flags_.namespace_name, "Namespace of workloads");
+    subcommand.add_option("name", flags_.name,
+                          "One object by name (workloads, roles, rolebindings: NAME or NS/NAME)");
+    subcommand.add_option("-n,--namespace", flags_.namespace_name,
+                          "Namespace of workloads, roles or rolebindings");
     subcommand.add_flag("-A,--all-namespaces", flags_.all_namespaces,
-                        "Workloads of every namespace (the default without -n)");
+                        "Every namespace you may list (the default without -n)");
     subcommand.add_option("-o,--output", flags_.output, "Output format: wide, json or yaml")
         ->check(CLI::IsMember({"wide", "json", "yaml"}));
     subcommand.add_option("--phase", flags_.phase, "Workloads in these phases (Pending,Running)");

@@ -15,7 +15,7 @@ namespace allot {
 
 struct PolicyChange {
   std::string kind;
-  std::string name;    // "namespace/name" for workloads
+  std::string name;    // "namespace/name" for workloads, Roles and RoleBindings
   std::string action;  // "created", "configured", "unchanged", "deleted"
   std::vector<std::string> diff;
 
@@ -33,6 +33,7 @@ struct PolicyObjectView {
   std::string document;
   // Teams only: the team's quota usage rows.
   std::optional<std::vector<QuotaUsageRow>> quota;
+  std::string namespace_name = {};  // Roles and RoleBindings; empty for cluster-scoped kinds
 };
 
 }  // namespace allot

@@ -235,4 +235,10 @@ std::shared_ptr<const Authorizer> AccessControl::authorizer() const {
   return authorizer_;
 }
 
+void AccessControl::install_rbac(RbacPolicy rbac) {
+  auto next = std::make_shared<const Authorizer>(with_builtin_roles(std::move(rbac)));
+  std::unique_lock lock(mutex_);
+  authorizer_ = std::move(next);
+}
+
 }  // namespace allot

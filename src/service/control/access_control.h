@@ -99,6 +99,9 @@ class AccessControl {
                                 std::string_view resource, std::string_view namespace_name,
                                 std::string_view name = {}) const;
   [[nodiscard]] std::shared_ptr<const Authorizer> authorizer() const;
+  // Replaces the Authorizer with one of `rbac` (the applied RBAC objects)
+  // and the built-in roles; requests that follow are decided by it.
+  void install_rbac(RbacPolicy rbac);
 
  private:
   Result<Principal> principal_of_token(std::string_view token) const;

@@ -4,7 +4,9 @@
 // Contract: pure. Policy kinds are resources of the API group "allot" in
 // Kubernetes' plural form (Team -> teams, PriorityClass -> priorityclasses);
 // authorize_apply() asks `update` on every object of an apply (creating or
-// changing it: kubectl apply's meaning), all before anything changes.
+// changing it: kubectl apply's meaning), all before anything changes, but
+// the RBAC kinds', which rbac_write_check.h authorizes (create or update,
+// and escalation prevention).
 // visible_namespaces() is how lists show each caller only what it may list.
 #pragma once
 

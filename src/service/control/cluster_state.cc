@@ -6,7 +6,7 @@
 namespace allot {
 
 ClusterState::ClusterState(Store& store, Logger& logger, std::string checkpoint_root,
-                           const AccessControl& access)
+                           AccessControl& access)
     : store_(store), access_(access), logger_(logger) {
   WriterLock lock(mu_);
   state_.checkpoint_root = std::move(checkpoint_root);

@@ -38,8 +38,7 @@ namespace allot {
 
 class ClusterState {
  public:
-  ClusterState(Store& store, Logger& logger, std::string checkpoint_root,
-               const AccessControl& access);
+  ClusterState(Store& store, Logger& logger, std::string checkpoint_root, AccessControl& access);
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 
@@ -63,6 +62,8 @@ class ClusterState {
   Store& store() { return store_; }
   // Who may do what: every use case asks it first (access_control.h).
   const AccessControl& access() const { return access_; }
+  // For the policy room, which installs the applied RBAC objects in it.
+  AccessControl& access() { return access_; }
 
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { stored_.wait_until_waiting(count); }
@@ -76,7 +77,7 @@ class ClusterState {
   void nothing_to_store();
 
   Store& store_;
-  const AccessControl& access_;
+  AccessControl& access_;
   Logger& logger_;
   Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(policy_gate_, mu_);
   PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(mu_);

@@ -14,6 +14,12 @@ bool keeps_every_request(const PolicyState& before, const PolicyState& after) {
 }
 
 void install_policy(ServerState& state, PolicyState policy) {
+  // An RBAC change keeps the compiled policy: the scheduler, its
+  // reservations and the workloads' requests stay as they are.
+  if (state.policy.compiled() == policy.compiled()) {
+    state.policy = std::move(policy);
+    return;
+  }
   const bool keeps = keeps_every_request(state.policy, policy);
   state.policy = std::move(policy);
   state.reservations.clear();

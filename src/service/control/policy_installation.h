@@ -8,6 +8,8 @@
 //   request (or says why the policy cannot run it), unless the new policy
 //   gives every workload the same request as the old one
 //   (keeps_every_request(): same_workload_requests(), scheduler/workload_request.h).
+//   A policy with the same compiled form (an RBAC change only) replaces the
+//   documents and nothing else.
 // - compile_request() makes one workload's scheduler request under `policy`.
 // - new_workload() checks a submitted workload against `policy` and returns it
 //   as it enters: Pending, team resolved, request compiled, `submitted_by`

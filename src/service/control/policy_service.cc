@@ -1,13 +1,17 @@
 #include "service/control/policy_service.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "authz/rbac_validation.h"
 #include "service/control/caller_rights.h"
 #include "service/control/policy_installation.h"
+#include "service/control/policy_objects.h"
 #include "service/control/quota_usage.h"
+#include "service/control/rbac_write_check.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -83,6 +87,27 @@ Result<LiveWorkload> admit_new_workload(ServerState& state, const PolicyState& n
   return live;
 }
 
+bool has_rbac_objects(const RbacPolicy& rbac) {
+  return !rbac.roles.empty() || !rbac.cluster_roles.empty() || !rbac.role_bindings.empty() ||
+         !rbac.cluster_role_bindings.empty();
+}
+
+// Roles and RoleBindings live in a namespace; the other kinds in none. A list
+// of a namespaced kind may leave it out (every namespace the caller may list).
+bool is_namespaced_kind(const std::string& kind) { return kind == "Role" || kind == "RoleBinding"; }
+
+Status check_object_namespace(const std::string& kind, const std::string& namespace_name,
+                              bool list = false) {
+  const bool namespaced = is_namespaced_kind(kind);
+  if (namespaced && namespace_name.empty() && !list) {
+    return invalid_argument("a " + kind + " lives in a namespace: name it", "namespace");
+  }
+  if (!namespaced && !namespace_name.empty()) {
+    return invalid_argument("a " + kind + " is cluster-scoped and has no namespace", "namespace");
+  }
+  return {};
+}
+
 bool changes_nothing(const std::vector<PolicyChange>& changes) {
   return std::all_of(changes.begin(), changes.end(),
                      [](const PolicyChange& change) { return change.action == "unchanged"; });
@@ -105,9 +130,11 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
     return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
   }
   ApplyResult result{dry_run, {}};
+  const bool has_rbac = has_rbac_objects(parsed.bundle.rbac);
   // Nothing to store or install: a read of the policy in memory, which is the
-  // stored one (a change commits before it installs).
-  if (parsed.bundle.workloads.empty()) {
+  // stored one (a change commits before it installs). RBAC objects are
+  // authorized against the policy in force, under apply_mu_, first.
+  if (parsed.bundle.workloads.empty() && !has_rbac) {
     ReaderLock lock(cluster_.mutex());
     result.changes = cluster_.view().policy.changes_of(parsed.documents);
     if (changes_nothing(result.changes)) return result;
@@ -116,6 +143,10 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   MutexLock apply_lock(apply_mu_);
   // Merged, validated and compiled before the gate: submits go on meanwhile.
   const PolicyState current = current_policy();
+  if (has_rbac) {
+    ALLOT_RETURN_IF_ERROR(
+        authorize_rbac_writes(cluster_.access(), caller, parsed.bundle.rbac, current));
+  }
   ALLOT_ASSIGN_OR_RETURN(PolicyState next, current.with_applied(parsed.documents, result.changes));
   if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
   if (!parsed.bundle.workloads.empty() || !keeps_every_request(current, next)) {
@@ -170,13 +201,21 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
   }
+  install(std::move(next), std::move(created));
+  return {};
+}
+
+void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created) {
+  std::optional<RbacPolicy> rbac;
   {
     WriterLock lock(cluster_.mutex());
+    if (cluster_.state().policy.rbac() != next.rbac()) rbac = next.rbac();
     install_policy(cluster_.state(), std::move(next));
     for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
   }
+  // Before the answer: the caller's next request is decided by the new bindings.
+  if (rbac) cluster_.access().install_rbac(std::move(*rbac));
   signal_.wake();
-  return {};
 }
 
 PolicyState PolicyService::current_policy() const {
@@ -185,11 +224,16 @@ PolicyState PolicyService::current_policy() const {
 }
 
 Status PolicyService::delete_object(const Principal& caller, const std::string& kind,
-                                    const std::string& name) {
+                                    const std::string& name, const std::string& namespace_name) {
   ALLOT_RETURN_IF_ERROR(
-      cluster_.access().authorize(caller, "delete", resource_of_kind(kind), "", name));
+      cluster_.access().authorize(caller, "delete", resource_of_kind(kind), namespace_name, name));
+  ALLOT_RETURN_IF_ERROR(check_object_namespace(kind, namespace_name));
+  if (is_builtin_rbac_name(kind, name)) {
+    return failed_precondition(kind + " '" + name + "' is built into allot and cannot be deleted");
+  }
   MutexLock apply_lock(apply_mu_);
-  ALLOT_ASSIGN_OR_RETURN(PolicyState next, current_policy().without({kind, name}));
+  ALLOT_ASSIGN_OR_RETURN(PolicyState next,
+                         current_policy().without(document_key(kind, namespace_name, name)));
   ClusterWriter writer(cluster_);
   const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   {
@@ -205,41 +249,55 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
     }
   }
   WriteBatch batch;
-  batch.delete_objects.push_back({kind, name});
+  const DocumentKey key = document_key(kind, namespace_name, name);
+  batch.delete_objects.push_back({key.first, key.second});
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was deleted: " + committed.message());
   }
-  {
-    WriterLock lock(cluster_.mutex());
-    install_policy(cluster_.state(), std::move(next));
-  }
-  signal_.wake();
+  install(std::move(next), {});
   return {};
 }
 
-Result<std::vector<PolicyObjectView>> PolicyService::list_objects(const Principal& caller,
-                                                                  const std::string& kind) const {
-  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", resource_of_kind(kind), ""));
-  std::vector<PolicyObjectView> items;
+Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
+    const Principal& caller, const std::string& kind, const std::string& namespace_name) const {
+  ALLOT_RETURN_IF_ERROR(check_object_namespace(kind, namespace_name, /*list=*/true));
+  const std::string resource = resource_of_kind(kind);
+  VisibleNamespaces visible{true, {}};
+  if (is_namespaced_kind(kind)) {
+    WorkloadQuery where;
+    where.namespace_name = namespace_name;
+    ALLOT_ASSIGN_OR_RETURN(visible, visible_namespaces(cluster_.access(), caller, resource, where));
+  } else {
+    ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", resource, ""));
+  }
+  std::vector<PolicyObjectView> items = builtin_objects(kind);
   const CommittedRead read(cluster_);
   for (const auto& [key, document] : cluster_.view().policy.documents()) {
-    if (key.first == kind) items.push_back({key.first, key.second, document.dump(), std::nullopt});
+    if (key.first != kind) continue;
+    PolicyObjectView view = object_view(key, document);
+    if (visible.contains(view.namespace_name)) items.push_back(std::move(view));
   }
   return items;
 }
 
 Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, const std::string& kind,
-                                                   const std::string& name) const {
+                                                   const std::string& name,
+                                                   const std::string& namespace_name) const {
   ALLOT_RETURN_IF_ERROR(
-      cluster_.access().authorize(caller, "get", resource_of_kind(kind), "", name));
+      cluster_.access().authorize(caller, "get", resource_of_kind(kind), namespace_name, name));
+  ALLOT_RETURN_IF_ERROR(check_object_namespace(kind, namespace_name));
+  for (PolicyObjectView& builtin : builtin_objects(kind)) {
+    if (builtin.name == name) return std::move(builtin);
+  }
   const CommittedRead read(cluster_);
   const ServerState& state = cluster_.view();
-  auto it = state.policy.documents().find({kind, name});
+  const DocumentKey key = document_key(kind, namespace_name, name);
+  auto it = state.policy.documents().find(key);
   if (it == state.policy.documents().end()) {
-    return not_found(kind + " '" + name + "' does not exist");
+    return not_found(kind + " '" + key.second + "' does not exist");
   }
-  PolicyObjectView object{kind, name, it->second.dump(), std::nullopt};
+  PolicyObjectView object = object_view(key, it->second);
   if (kind == "Team" && state.policy.compiled()) object.quota = team_quota(state, name);
   return object;
 }

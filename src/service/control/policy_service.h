@@ -12,9 +12,13 @@
 //   that brings no workload and gives every workload the request it has (a
 //   quota change: policy_installation.h) takes no gate at all; one that
 //   changes no document is a read: it stores nothing and waits for no other
-//   change.
+//   change. An apply with RBAC objects authorizes them against the policy in
+//   force under the same lock (rbac_write_check.h: create or update, and
+//   escalation prevention); once committed, AccessControl decides with them.
 // - delete_object() refuses to delete what the rest of the policy still
-//   names, and a team that still has unfinished work (kFailedPrecondition).
+//   names (a team whose namespace holds Roles or RoleBindings included), a
+//   team that still has unfinished work, and a built-in role
+//   (kFailedPrecondition).
 // - Reads answer only what is stored (CommittedRead).
 // - Every call checks the caller first (caller_rights.h). Thread-safe.
 #pragma once
@@ -43,15 +47,21 @@ class PolicyService {
 
   Result<ApplyResult> apply(const Principal& caller, const ParsedManifests& manifests, bool dry_run)
       ALLOT_EXCLUDES(apply_mu_);
-  // `kind` is the manifest kind ("Team").
-  Status delete_object(const Principal& caller, const std::string& kind, const std::string& name)
-      ALLOT_EXCLUDES(apply_mu_);
+  // `kind` is the manifest kind ("Team"); `namespace_name` is for Roles and
+  // RoleBindings (required for them, empty for the cluster-scoped kinds).
+  Status delete_object(const Principal& caller, const std::string& kind, const std::string& name,
+                       const std::string& namespace_name = {}) ALLOT_EXCLUDES(apply_mu_);
 
-  [[nodiscard]] Result<std::vector<PolicyObjectView>> list_objects(const Principal& caller,
-                                                                   const std::string& kind) const;
+  // Roles and RoleBindings: of `namespace_name`, or of every namespace where
+  // the caller may list them when it is empty. ClusterRoles and
+  // ClusterRoleBindings include the built-ins (authz/builtin_roles.h), first.
+  [[nodiscard]] Result<std::vector<PolicyObjectView>> list_objects(
+      const Principal& caller, const std::string& kind,
+      const std::string& namespace_name = {}) const;
   [[nodiscard]] Result<PolicyObjectView> get_object(const Principal& caller,
                                                     const std::string& kind,
-                                                    const std::string& name) const;
+                                                    const std::string& name,
+                                                    const std::string& namespace_name = {}) const;
   [[nodiscard]] Result<TopView> top(const Principal& caller) const;
 
  private:
@@ -68,6 +78,10 @@ class PolicyService {
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
                            const std::vector<PolicyChange>& changes, Timestamp now)
       ALLOT_REQUIRES(apply_mu_);
+  // Installs a committed policy (and the workloads it brings) in memory, and
+  // its RBAC objects in AccessControl when they changed.
+  // REQUIRES: the cluster's writer lock.
+  void install(PolicyState next, std::vector<LiveWorkload> created) ALLOT_REQUIRES(apply_mu_);
 
   ClusterState& cluster_;
   LoopSignal& signal_;

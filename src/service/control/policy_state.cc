@@ -1,9 +1,12 @@
 #include "service/control/policy_state.h"
 
+#include <set>
 #include <string>
 #include <utility>
 
 #include "api/json_diff.h"
+#include "api/rbac_documents.h"
+#include "authz/rbac_validation.h"
 #include "model/node_inventory.h"
 #include "service/control/input_error.h"
 
@@ -11,23 +14,89 @@ namespace allot {
 
 bool is_policy_kind(std::string_view kind) {
   return kind == "Cluster" || kind == "ResourceFlavor" || kind == "NodePool" || kind == "Cohort" ||
-         kind == "Team" || kind == "PriorityClass";
+         kind == "Team" || kind == "PriorityClass" || is_rbac_kind(kind);
 }
 
+DocumentKey document_key(std::string_view kind, std::string_view namespace_name,
+                         std::string_view name) {
+  if (namespace_name.empty()) return {std::string(kind), std::string(name)};
+  return {std::string(kind), std::string(namespace_name) + "/" + std::string(name)};
+}
+
+namespace {
+
+// Whether `a` and `b` hold the same documents of the scheduling kinds (every
+// kind but the RBAC ones).
+bool same_scheduling_documents(const std::map<DocumentKey, nlohmann::json>& a,
+                               const std::map<DocumentKey, nlohmann::json>& b) {
+  auto next = [](const std::map<DocumentKey, nlohmann::json>& documents, auto it) {
+    while (it != documents.end() && is_rbac_kind(it->first.first)) ++it;
+    return it;
+  };
+  auto ia = next(a, a.begin());
+  auto ib = next(b, b.begin());
+  while (ia != a.end() && ib != b.end()) {
+    if (ia->first != ib->first || ia->second != ib->second) return false;
+    ia = next(a, std::next(ia));
+    ib = next(b, std::next(ib));
+  }
+  return ia == a.end() && ib == b.end();
+}
+
+std::set<std::string> team_namespaces(const Policy& policy) {
+  std::set<std::string> namespaces;
+  for (const Team& team : policy.teams) namespaces.insert(team.namespace_name);
+  return namespaces;
+}
+
+// The documents as one YAML stream; `rbac_only`: only those of the RBAC kinds.
+std::string documents_text(const std::map<DocumentKey, nlohmann::json>& documents, bool rbac_only) {
+  std::string text;
+  for (const auto& [key, json] : documents) {
+    if (rbac_only && !is_rbac_kind(key.first)) continue;
+    text += "---\n" + json.dump() + "\n";
+  }
+  return text;
+}
+
+bool has_scheduling_documents(const std::map<DocumentKey, nlohmann::json>& documents) {
+  for (const auto& [key, json] : documents) {
+    if (!is_rbac_kind(key.first)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Result<PolicyState> PolicyState::from_documents(std::map<DocumentKey, nlohmann::json> documents) {
+  return from_documents(std::move(documents), PolicyState());
+}
+
+Result<PolicyState> PolicyState::from_documents(std::map<DocumentKey, nlohmann::json> documents,
+                                                const PolicyState& previous) {
   PolicyState state;
   state.documents_ = std::move(documents);
   if (state.documents_.empty()) return state;
-  std::string text;
-  for (const auto& [key, json] : state.documents_) {
-    text += "---\n" + json.dump() + "\n";
+  const bool keep_scheduling = previous.compiled_ != nullptr &&
+                               same_scheduling_documents(previous.documents_, state.documents_);
+  ALLOT_ASSIGN_OR_RETURN(
+      ManifestBundle bundle,
+      parse_manifests(documents_text(state.documents_, keep_scheduling), "applied policy"));
+  if (keep_scheduling) {
+    state.policy_ = previous.policy_;
+    state.compiled_ = previous.compiled_;
+  } else {
+    ALLOT_RETURN_IF_ERROR(validate_policy(bundle.policy));
+    if (has_scheduling_documents(state.documents_)) {
+      ALLOT_ASSIGN_OR_RETURN(
+          CompiledPolicy compiled,
+          CompiledPolicy::compile(bundle.policy, expand_node_pools(bundle.policy)));
+      state.compiled_ = std::make_shared<const CompiledPolicy>(std::move(compiled));
+    }
+    state.policy_ = std::move(bundle.policy);
   }
-  ALLOT_ASSIGN_OR_RETURN(ManifestBundle bundle, parse_manifests(text, "applied policy"));
-  ALLOT_RETURN_IF_ERROR(validate_policy(bundle.policy));
-  ALLOT_ASSIGN_OR_RETURN(CompiledPolicy compiled,
-                         CompiledPolicy::compile(bundle.policy, expand_node_pools(bundle.policy)));
-  state.policy_ = std::move(bundle.policy);
-  state.compiled_ = std::make_shared<const CompiledPolicy>(std::move(compiled));
+  ALLOT_RETURN_IF_ERROR(validate_rbac(bundle.rbac, team_namespaces(state.policy_)));
+  state.rbac_ = std::move(bundle.rbac);
   return state;
 }
 
@@ -41,8 +110,8 @@ std::map<DocumentKey, nlohmann::json> merge(const std::map<DocumentKey, nlohmann
   std::map<DocumentKey, nlohmann::json> merged = current;
   for (const ManifestDocument& document : documents) {
     if (!is_policy_kind(document.kind)) continue;
-    const DocumentKey key(document.kind, document.name);
-    PolicyChange change{document.kind, document.name, "created", {}};
+    const DocumentKey key = document_key(document.kind, document.namespace_name, document.name);
+    PolicyChange change{document.kind, key.second, "created", {}};
     if (auto it = merged.find(key); it != merged.end()) {
       change.diff = json_diff(it->second, document.json);
       change.action = change.diff.empty() ? "unchanged" : "configured";
@@ -67,7 +136,7 @@ Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument
   std::map<DocumentKey, nlohmann::json> merged = merge(documents_, documents, changes);
   // The same documents: the same (valid) state, without compiling it again.
   if (merged == documents_) return *this;
-  Result<PolicyState> next = from_documents(std::move(merged));
+  Result<PolicyState> next = from_documents(std::move(merged), *this);
   if (!next.ok()) {
     // A manifest that leaves the policy invalid (a dangling reference, a
     // cycle) is bad input (400), however the validator phrases it.
@@ -81,7 +150,7 @@ Result<PolicyState> PolicyState::without(const DocumentKey& key) const {
   if (remaining.erase(key) == 0) {
     return not_found(key.first + " '" + key.second + "' does not exist");
   }
-  Result<PolicyState> next = from_documents(std::move(remaining));
+  Result<PolicyState> next = from_documents(std::move(remaining), *this);
   if (!next.ok()) {
     return failed_precondition("deleting " + key.first + " '" + key.second +
                                    "' would leave the policy invalid: " + next.status().message(),

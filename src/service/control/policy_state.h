@@ -1,17 +1,22 @@
 // PolicyState: the applied policy of allotd, as documents and compiled.
 //
 // Contract: a value. Documents are the manifests as applied (JSON, keyed by
-// kind and name); the Policy is parsed from them, validated and compiled, so
-// a PolicyState is always valid. with_applied() and without() return a new
+// kind and name; "namespace/name" for the namespaced Roles and RoleBindings:
+// document_key()); the Policy and the RbacPolicy are parsed from them and
+// validated (validate_policy(), validate_rbac(): a Role or RoleBinding lives
+// in a team's namespace, no built-in role is redefined), and the Policy is
+// compiled, so a PolicyState is always valid. A change of RBAC objects only
+// keeps the compiled Policy as it is (the same pointer). with_applied() and without() return a new
 // state or the first error (located at the document and field); the
 // original is unchanged, so a failed apply changes nothing; documents equal
 // to the applied ones give a copy of the state, not a recompiled one. An empty policy
-// (nothing applied yet) is valid and has no compiled form.
+// (nothing applied yet, or RBAC objects only) is valid and has no compiled form.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -20,6 +25,7 @@
 #include "api/manifest_parser.h"
 #include "base/result.h"
 #include "model/policy.h"
+#include "model/rbac/rbac_policy.h"
 #include "model/views/policy_view.h"
 #include "scheduler/compiled_policy.h"
 
@@ -27,12 +33,21 @@ namespace allot {
 
 using DocumentKey = std::pair<std::string, std::string>;  // kind, name
 
+// The key of an object: (kind, name), or (kind, "namespace/name") when it
+// has a namespace.
+DocumentKey document_key(std::string_view kind, std::string_view namespace_name,
+                         std::string_view name);
+
 class PolicyState {
  public:
   PolicyState() = default;
 
   // Rebuilds a state from stored documents.
   static Result<PolicyState> from_documents(std::map<DocumentKey, nlohmann::json> documents);
+  // As above; when `previous` has the same documents of every kind but the
+  // RBAC ones, its Policy and compiled form are kept rather than rebuilt.
+  static Result<PolicyState> from_documents(std::map<DocumentKey, nlohmann::json> documents,
+                                            const PolicyState& previous);
 
   // The state after applying the policy documents of `documents` (Workload
   // documents are skipped); `changes` gets one entry per policy document.
@@ -47,6 +62,8 @@ class PolicyState {
   [[nodiscard]] Result<PolicyState> without(const DocumentKey& key) const;
 
   [[nodiscard]] const Policy& policy() const { return policy_; }
+  // The applied Roles, ClusterRoles and bindings (without the built-ins).
+  [[nodiscard]] const RbacPolicy& rbac() const { return rbac_; }
   // Null while the policy is empty.
   [[nodiscard]] const std::shared_ptr<const CompiledPolicy>& compiled() const { return compiled_; }
   [[nodiscard]] const std::map<DocumentKey, nlohmann::json>& documents() const {
@@ -56,6 +73,7 @@ class PolicyState {
  private:
   std::map<DocumentKey, nlohmann::json> documents_;
   Policy policy_;
+  RbacPolicy rbac_;
   std::shared_ptr<const CompiledPolicy> compiled_;
 };
 

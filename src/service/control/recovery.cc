@@ -94,9 +94,10 @@ void end_interrupted_run(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
   }
 }
 
-}  // namespace
-
-Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objects) {
+// Everything but the RBAC installation, under the state's lock; `rbac` gets
+// the applied RBAC objects.
+Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objects,
+                       RbacPolicy& rbac) {
   ALLOT_ASSIGN_OR_RETURN(StoredState stored, cluster.store().load());
   std::map<DocumentKey, nlohmann::json> documents;
   WriterLock lock(cluster.mutex());
@@ -118,12 +119,23 @@ Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objec
     documents[{object.kind, object.name}] = std::move(json);
   }
   ALLOT_ASSIGN_OR_RETURN(PolicyState policy, PolicyState::from_documents(std::move(documents)));
+  rbac = policy.rbac();
   install_policy(state, std::move(policy));
   std::vector<LiveWorkload> lives(stored.workloads.size());
   ALLOT_RETURN_IF_ERROR(decode_workloads(state.policy, stored.workloads, lives));
   for (LiveWorkload& live : lives) state.workloads.insert(std::move(live));
   // Ids start at 1 and are never handed out twice, also after a delete.
   cluster.set_next_id(WorkloadId(stored.max_workload_id ? stored.max_workload_id->value() + 1 : 1));
+  return {};
+}
+
+}  // namespace
+
+Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objects) {
+  RbacPolicy rbac;
+  ALLOT_RETURN_IF_ERROR(load_into_state(cluster, access_objects, rbac));
+  // The applied RBAC objects decide from the first request on.
+  cluster.access().install_rbac(std::move(rbac));
   return {};
 }
 

@@ -4,7 +4,8 @@
 // Contract: load_state() reads every stored object and workload into the
 // cluster's state (policy documents, node conditions, workloads with their
 // requests compiled under the stored policy) and sets the next workload id
-// past the highest ever stored; an undecodable record is an error and leaves
+// past the highest ever stored, and installs the applied RBAC objects in
+// AccessControl (access_control.h); an undecodable record is an error and leaves
 // allotd unstarted. requeue_interrupted() ends the runs that the previous
 // process left (their processes are gone, or were killed by the executor's
 // own recovery) as their stored stop says: work that was being cancelled is

@@ -16,5 +16,7 @@ void add_node_routes(Router& http, ControlPlane& plane);
 void add_workload_routes(Router& http, ControlPlane& plane);
 // Sessions (login), whoami, access reviews (can-i), API token rotation.
 void add_access_routes(Router& http, ControlPlane& plane);
+// GET /api/v1/authconfig: how to log in (no authentication).
+void add_auth_config_routes(Router& http, const AccessControl& access);
 
 }  // namespace allot::server

@@ -1,5 +1,7 @@
 #include "app/oidc_login.h"
 
+#include <sstream>
+#include <string_view>
 #include <utility>
 
 #include "identity/oidc/discovery.h"
@@ -11,7 +13,18 @@ Status flag_error(const std::string& flag, const std::string& why) {
   return invalid_argument(flag + " " + why, flag);
 }
 
+// Whether the space-separated `scopes` name `scope`.
+bool has_scope(const std::string& scopes, std::string_view scope) {
+  std::istringstream words(scopes);
+  std::string word;
+  while (words >> word) {
+    if (word == scope) return true;
+  }
+  return false;
+}
+
 Result<oidc::VerifierConfig> verifier_config(const OidcFlags& flags) {
+  if (flags.issuer.empty()) return flag_error("--oidc-issuer", "is required with a client id");
   if (!oidc::is_acceptable_endpoint(flags.issuer)) {
     return flag_error("--oidc-issuer",
                       "must be an https URL (http only to 127.0.0.1, [::1] or localhost)");
@@ -19,7 +32,7 @@ Result<oidc::VerifierConfig> verifier_config(const OidcFlags& flags) {
   if (flags.client_id.empty()) return flag_error("--oidc-client-id", "is required with an issuer");
   if (flags.username_claim.empty()) return flag_error("--oidc-username-claim", "is empty");
   if (flags.groups_claim.empty()) return flag_error("--oidc-groups-claim", "is empty");
-  if (flags.scopes.find("openid") == std::string::npos) {
+  if (!has_scope(flags.scopes, "openid")) {
     return flag_error("--oidc-scopes", "must include openid (the ID token is the login)");
   }
   const Result<Duration> refetch = parse_duration(flags.jwks_min_refetch);

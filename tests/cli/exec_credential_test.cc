@@ -31,7 +31,6 @@ TEST(ExecCredential, IsKubectlsV1ObjectWithTheTokenAndItsExpiry) {
 
   EXPECT_EQ(credential, (json{{"apiVersion", "client.authentication.k8s.io/v1"},
                               {"kind", "ExecCredential"},
-                              {"spec", {{"interactive", false}}},
                               {"status", {{"token", kToken}, {"expirationTimestamp", kExpiry}}}}));
 }
 

@@ -361,13 +361,17 @@ TEST(OidcIssuerDown, AllotdStartsAndServesAndSaysWhyOidcTokensCannotBeChecked) {
       << bearer.describe();
 }
 
-TEST(OidcFlags, AnIssuerThatIsNotHttpsStopsAllotdWithTheReason) {
+TEST(OidcFlags, AnIssuerThatIsNotHttpsOrMissingStopsAllotdWithTheReason) {
   AllotdProcess allotd;
   const std::string started =
       allotd.start({"--oidc-issuer", "http://idp.example.com", "--oidc-client-id", kClient},
                    std::chrono::seconds(10));
 
   EXPECT_NE(started.find("--oidc-issuer must be an https URL"), std::string::npos) << started;
+  AllotdProcess without_issuer;
+  const std::string alone =
+      without_issuer.start({"--oidc-client-id", kClient}, std::chrono::seconds(10));
+  EXPECT_NE(alone.find("--oidc-issuer is required with a client id"), std::string::npos) << alone;
 }
 
 }  // namespace

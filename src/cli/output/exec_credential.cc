@@ -7,7 +7,6 @@ namespace allot::cli {
 nlohmann::json exec_credential(const std::string& token, Timestamp expires_at) {
   return {{"apiVersion", kExecCredentialApiVersion},
           {"kind", "ExecCredential"},
-          {"spec", {{"interactive", false}}},
           {"status", {{"token", token}, {"expirationTimestamp", format_rfc3339(expires_at)}}}};
 }
 

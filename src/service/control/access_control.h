@@ -60,7 +60,7 @@ struct SessionRequest {
   std::string team;   // empty with an empty role: a cluster-wide session
   std::string role;
   std::optional<Duration> lifetime;
-  std::string id_token;  // the credential instead of `token`: an OIDC ID token
+  std::string id_token = {};  // the credential instead of `token`: an OIDC ID token
 };
 
 struct OpenedSession {

@@ -5,16 +5,25 @@
 // Writes DIR/issuer (the issuer URL, once it listens) and serves until killed.
 // - Clients: "allot-cli" (ID tokens RS256) and "allot-cli-es" (ES256), public
 //   (no secret), device authorization grant only.
-// - Accounts (static): ada / ada-password (groups research, admins) and
-//   bob / bob-password (group research). The login form checks the password.
+// - Accounts (static): ada / ada-password (groups research, admins),
+//   bob / bob-password (group research) and carol / carol-password (groups
+//   system:admins, research: allotd's cluster administrators, for the tests
+//   that log in to allotd before RBAC bindings can be applied). The login
+//   form checks the password. preferred_username is the account's id.
 // - Interactions are this file's own minimal pages: GET /interaction/UID
 //   names the prompt; POST /interaction/UID/login {login, password};
 //   POST /interaction/UID/confirm grants what was asked.
 // - The device pages (/device) are the provider's, with bare HTML around its
 //   forms (hidden xsrf input).
 // Keys (RSA-2048 and P-256) are generated at start, so every run rotates them.
+// Their private halves are written to DIR/keys/KID.pem (PKCS#8, 0600) so that
+// tests can forge tokens that only the issuer could sign (a wrong iss, an
+// expired exp) and check that allotd refuses them for that reason alone.
+// POST /test/rotate-keys rotates: a new RSA key (kid rsa-N, returned as
+// {"kid"}) is published first and signs from then on; the old keys stay
+// published, as issuers keep them while their tokens live.
 import { generateKeyPairSync } from 'node:crypto';
-import { writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -27,10 +36,15 @@ if (!dir) {
 const accounts = {
   ada: { password: 'ada-password', email: 'ada@example.com', name: 'Ada Lovelace', groups: ['research', 'admins'] },
   bob: { password: 'bob-password', email: 'bob@example.com', name: 'Bob', groups: ['research'] },
+  carol: { password: 'carol-password', email: 'carol@example.com', name: 'Carol', groups: ['system:admins', 'research'] },
 };
+
+mkdirSync(`${dir}/keys`, { recursive: true, mode: 0o700 });
 
 function signingKey(type, options, kid, alg) {
   const { privateKey } = generateKeyPairSync(type, options);
+  writeFileSync(`${dir}/keys/${kid}.pem`, privateKey.export({ format: 'pem', type: 'pkcs8' }),
+    { mode: 0o600 });
   return { ...privateKey.export({ format: 'jwk' }), kid, alg, use: 'sig' };
 }
 
@@ -61,11 +75,17 @@ const configuration = {
     return {
       accountId: id,
       async claims() {
-        return { sub: id, email: account.email, email_verified: true, name: account.name, groups: account.groups };
+        return {
+          sub: id, email: account.email, email_verified: true, name: account.name,
+          preferred_username: id, groups: account.groups,
+        };
       },
     };
   },
-  claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+  claims: {
+    openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'],
+    groups: ['groups'],
+  },
   // The profile claims in the ID token itself (not only at userinfo).
   conformIdTokenClaims: false,
   features: {
@@ -121,12 +141,31 @@ function interactions(provider) {
   };
 }
 
+// A provider over the current keys; its state (the memory adapter) is the
+// module's, so device codes and sessions outlive a rotation.
+function startProvider(issuer) {
+  const provider = new Provider(issuer, configuration);
+  provider.use(interactions(provider));
+  return provider.callback();
+}
+
+let rotations = 0;
 const server = createServer();
 server.listen(0, '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
-  const provider = new Provider(issuer, configuration);
-  provider.use(interactions(provider));
-  server.on('request', provider.callback());
+  let handler = startProvider(issuer);
+  server.on('request', (req, res) => {
+    if (req.method === 'POST' && req.url === '/test/rotate-keys') {
+      rotations += 1;
+      const kid = `rsa-${rotations}`;
+      configuration.jwks.keys.unshift(signingKey('rsa', { modulusLength: 2048 }, kid, 'RS256'));
+      handler = startProvider(issuer);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kid }));
+      return;
+    }
+    handler(req, res);
+  });
   writeFileSync(`${dir}/issuer.tmp`, `${issuer}\n`);
   renameSync(`${dir}/issuer.tmp`, `${dir}/issuer`);
   console.log(`oidc-provider listening: ${issuer}`);

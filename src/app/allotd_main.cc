@@ -1,7 +1,7 @@
 // allotd: the allot server. The only place where allotd's implementations are
 // chosen (DESIGN.md section 10): the SQLite, PostgreSQL or in-memory store,
 // the local executor and health checker, the system clock, spdlog's Logger
-// (on stderr).
+// (on stderr), the OIDC issuer's verifier (app/oidc_login.h).
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "app/leadership.h"
+#include "app/oidc_login.h"
 #include "app/signal_stop.h"
 #include "app/spdlog_logger.h"
 #include "backends/local/atomic_file.h"
@@ -53,6 +54,7 @@ struct Flags {
   double rate_limit = 0;
   double rate_burst = 0;
   std::string log_level = "info";
+  allot::app::OidcFlags oidc;
 };
 
 // Forwards pod exits to the control plane, which is built after the executor
@@ -200,6 +202,14 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::ControlPlaneOptions options;
   options.health_interval = *interval;
   options.checkpoint_root = data_dir + "/checkpoints";
+  std::unique_ptr<allot::app::OidcLogin> oidc;
+  if (!flags.oidc.issuer.empty() || !flags.oidc.client_id.empty()) {
+    auto made = allot::app::OidcLogin::make(flags.oidc);
+    if (!made.ok()) return fail(made.status().to_string());
+    oidc = std::move(made).value();
+    options.id_tokens = &oidc->authenticator();
+    logger.info("OIDC login", {{"issuer", flags.oidc.issuer}, {"client_id", flags.oidc.client_id}});
+  }
   allot::ControlPlane plane(**store, executor, &health, clock, logger, options);
   relay.set_target(&plane);
   const RelayDetach detach{relay};
@@ -247,6 +257,28 @@ int serve(const Flags& flags, allot::Logger& logger) {
   plane.shutdown();
   logger.info("allotd stopped");
   return 0;
+}
+
+void add_oidc_flags(CLI::App& app, allot::app::OidcFlags& oidc) {
+  app.add_option("--oidc-issuer", oidc.issuer,
+                 "OIDC issuer URL (exactly the tokens' iss): ID tokens log in (POST "
+                 "/api/v1/sessions, allot login) and are accepted as bearer tokens (docs/oidc.md)");
+  app.add_option("--oidc-client-id", oidc.client_id,
+                 "the OIDC client (application) id: the tokens' audience, and the client of "
+                 "allot login's device flow");
+  app.add_option("--oidc-username-claim", oidc.username_claim, "the claim that names the user")
+      ->capture_default_str();
+  app.add_option("--oidc-groups-claim", oidc.groups_claim,
+                 "the claim that lists the user's groups (absent: the SCIM directory's only)")
+      ->capture_default_str();
+  app.add_option("--oidc-scopes", oidc.scopes,
+                 "scopes allot login asks for (add groups for Okta's groups claim)")
+      ->capture_default_str();
+  app.add_option("--oidc-ca-file", oidc.ca_file,
+                 "PEM CA certificates for the issuer's TLS (default: the system's)");
+  app.add_option("--oidc-jwks-min-refetch", oidc.jwks_min_refetch,
+                 "least time between fetches of the issuer's keys caused by unknown key ids")
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -304,6 +336,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1e9));
   app.add_option("--log-level", flags.log_level, "debug, info, warn or error (logs go to stderr)")
       ->capture_default_str();
+  add_oidc_flags(app, flags.oidc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -26,12 +26,13 @@ struct AccessRequestView {
   std::vector<std::string> groups;
 };
 
-constexpr size_t kMaxAccessBody = size_t{16} << 10;
+// An OIDC ID token alone may be 16 KiB (identity/oidc/jwt.h).
+constexpr size_t kMaxAccessBody = size_t{32} << 10;
 
 // The body as a JSON object, or an answer sent.
 std::optional<nlohmann::json> json_object_body(const HttpRequest& req, HttpResponse& res) {
   if (req.body.size() > kMaxAccessBody) {
-    send_error(res, invalid_argument("the body is larger than 16 KiB"));
+    send_error(res, invalid_argument("the body is larger than 32 KiB"));
     return std::nullopt;
   }
   nlohmann::json body = nlohmann::json::parse(req.body, nullptr, false);
@@ -52,10 +53,16 @@ Result<std::string> string_member(const nlohmann::json& body, const char* key) {
 Result<SessionRequest> session_request_of(const nlohmann::json& body) {
   SessionRequest request;
   ALLOT_ASSIGN_OR_RETURN(request.token, string_member(body, "token"));
+  ALLOT_ASSIGN_OR_RETURN(request.id_token, string_member(body, "idToken"));
   ALLOT_ASSIGN_OR_RETURN(request.team, string_member(body, "team"));
   ALLOT_ASSIGN_OR_RETURN(request.role, string_member(body, "role"));
-  if (request.token.empty()) {
-    return invalid_argument("a session needs a credential: {\"token\": API_TOKEN}", "token");
+  if (!request.token.empty() && !request.id_token.empty()) {
+    return invalid_argument("a session has one credential: token or idToken, not both", "idToken");
+  }
+  if (request.token.empty() && request.id_token.empty()) {
+    return invalid_argument(
+        "a session needs a credential: {\"token\": API_TOKEN} or {\"idToken\": OIDC_ID_TOKEN}",
+        "token");
   }
   if (body.contains("ttlSeconds")) {
     if (!body["ttlSeconds"].is_number_integer() || body["ttlSeconds"].get<int64_t>() <= 0) {

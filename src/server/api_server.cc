@@ -19,6 +19,7 @@ Router api_routes(ControlPlane& plane) {
   add_workload_routes(router, plane);
   add_access_routes(router, plane);
   add_service_account_routes(router, plane);
+  add_auth_config_routes(router, plane.access());
   return router;
 }
 
@@ -42,7 +43,8 @@ std::unique_ptr<RateLimiter> limiter_of(const ApiServerOptions& options) {
 
 bool needs_no_login(const HttpRequest& request) {
   return request.path == "/healthz" || request.path == "/readyz" ||
-         (request.method == "POST" && request.path == "/api/v1/sessions");
+         (request.method == "POST" && request.path == "/api/v1/sessions") ||
+         (request.method == "GET" && request.path == "/api/v1/authconfig");
 }
 
 HttpResponse unauthenticated_answer(const Status& status) {

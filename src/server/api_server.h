@@ -49,7 +49,7 @@ class ApiServer {
 // allot's framing checks before the body, then dispatch. The router and the
 // limiter must outlive the service.
 // With `access`, every request but the probes and the login (POST
-// /api/v1/sessions) must carry a valid bearer token: 401 otherwise, before
+// /api/v1/sessions, GET /api/v1/authconfig) must carry a valid bearer token: 401 otherwise, before
 // any route runs; the principal is then in HttpRequest::caller.
 HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
                            const AccessControl* access = nullptr);

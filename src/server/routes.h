@@ -18,5 +18,7 @@ void add_workload_routes(Router& http, ControlPlane& plane);
 void add_access_routes(Router& http, ControlPlane& plane);
 // Service accounts of the teams' namespaces and their API tokens.
 void add_service_account_routes(Router& http, ControlPlane& plane);
+// GET /api/v1/authconfig: how to log in (no authentication).
+void add_auth_config_routes(Router& http, const AccessControl& access);
 
 }  // namespace allot::server

@@ -31,8 +31,10 @@ const std::vector<LayerRule>& layer_table() {
         "identity", "api"}},
       {"server",
        {"service", "api", "scheduler", "authz", "accounting", "governance", "model", "base"}},
+      // cli uses identity as an OIDC client (allot login's device flow, RFC 8628).
       {"cli",
-       {"service", "api", "scheduler", "authz", "accounting", "governance", "model", "base"}},
+       {"service", "api", "scheduler", "authz", "accounting", "governance", "identity", "model",
+        "base"}},
       {.layer = "app",
        .may_use = {"base", "model", "scheduler", "authz", "accounting", "governance", "store",
                    "backends", "identity", "api", "service", "server", "cli"},

@@ -152,6 +152,7 @@ constexpr LayerEdge kEdges[] = {
     {"server/a.h", "cli/b.h", false},
     {"cli/a.h", "service/b.h", true},
     {"cli/a.h", "governance/b.h", true},
+    {"cli/a.h", "identity/b.h", true},
     {"cli/a.h", "backends/b.h", false},
     {"cli/a.h", "server/b.h", false},
     {"app/a.cc", "backends/sim/b.h", true},

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/client/api_paths.h"
+#include "cli/verbs/auth_token_command.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/server_verb.h"
 
@@ -25,9 +26,13 @@ class AuthCommand final : public Command {
     can_i->add_option("--as", as_, "ask for another user (needs the right to impersonate)");
     can_i->add_option("--as-group", as_groups_, "groups of --as (repeatable)");
     add_server_flags(*can_i, server_);
+    token_app_ = subcommand.add_subcommand(
+        "token", "Print the saved login's session token (--exec-credential: for kubectl)");
+    token_->configure(*token_app_);
   }
 
   int run(CliIo& io) override {
+    if (token_app_->parsed()) return token_->run(io);
     const Result<nlohmann::json> answer = review();
     if (!answer.ok()) return report_error(io, answer.status());
     const bool allowed = answer->value("allowed", false);
@@ -58,6 +63,8 @@ class AuthCommand final : public Command {
   std::string as_;
   std::vector<std::string> as_groups_;
   ServerFlags server_;
+  std::unique_ptr<Command> token_ = make_auth_token_command();
+  CLI::App* token_app_ = nullptr;
 };
 
 class TokenCommand final : public Command {

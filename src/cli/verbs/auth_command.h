@@ -1,6 +1,7 @@
 // `allot auth can-i VERB RESOURCE [NAME] [-n NS] [--as USER]` answers like
 // kubectl's: "yes" (exit 0) or "no" (exit 1), with allotd's reason
-// (POST /api/v1/accessreviews). `allot token rotate ID` replaces an API
+// (POST /api/v1/accessreviews). `allot auth token [--exec-credential]`
+// prints the saved login (auth_token_command.h). `allot token rotate ID` replaces an API
 // token and prints the new one once (POST /api/v1/tokens/ID/rotate).
 #pragma once
 

@@ -10,9 +10,13 @@
 // process.
 #pragma once
 
+#include <functional>
 #include <istream>
 #include <ostream>
 
+#include "base/clock.h"
+#include "base/time.h"
+#include "identity/oidc/http_port.h"
 #include "service/simulation/simulation_options.h"
 
 namespace CLI {  // NOLINT(readability-identifier-naming): CLI11's own namespace
@@ -21,6 +25,15 @@ class App;
 
 namespace allot::cli {
 
+// What `allot login` (the OIDC device flow) and `allot auth token` need of
+// the outside world: app/ chooses the real ones, tests fake them so that no
+// test waits out a polling interval.
+struct LoginTools {
+  oidc::HttpPort* identity_provider = nullptr;  // HTTP to the issuer; null: no OIDC login
+  const Clock* clock = nullptr;                 // null: these verbs cannot run
+  std::function<void(Duration)> sleep = {};     // between polls of the token endpoint
+};
+
 struct CliIo {
   std::ostream& out;  // results: tables for people, JSON for machines
   std::ostream& err;  // errors and warnings
@@ -28,6 +41,7 @@ struct CliIo {
   std::istream* in = nullptr;
   // The executor on virtual time that `simulate` runs pods on (app/ chooses it).
   SteppedExecutorFactory simulator;
+  LoginTools login = {};
 };
 
 class Command {

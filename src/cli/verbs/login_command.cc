@@ -1,5 +1,6 @@
 #include "cli/verbs/login_command.h"
 
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +9,7 @@
 #include "base/time.h"
 #include "cli/client/credentials.h"
 #include "cli/client/server_address.h"
+#include "cli/verbs/device_login.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/input_files.h"
 #include "cli/verbs/server_verb.h"
@@ -39,12 +41,16 @@ SavedSession session_of(const nlohmann::json& answer) {
 class LoginCommand final : public Command {
  public:
   void configure(CLI::App& subcommand) override {
+    CLI::Option* token_file =
+        subcommand.add_option("--token-file", token_file_,
+                              "file whose first line is an API token (DATA/admin-token; a service "
+                              "account sends its token as it is, with --token or ALLOT_TOKEN); - "
+                              "reads standard input");
     subcommand
-        .add_option("--token-file", token_file_,
-                    "file whose first line is an API token (DATA/admin-token; a service "
-                    "account sends its token as it is, with --token or ALLOT_TOKEN); - reads "
-                    "standard input")
-        ->required();
+        .add_flag("--oidc", oidc_,
+                  "log in at allotd's OIDC identity provider with the device flow (the default "
+                  "without --token-file)")
+        ->excludes(token_file);
     subcommand.add_option("--team", team_, "the team (namespace) the session is bound to");
     subcommand.add_option("--role", role_, "the role the session acts with in that team");
     subcommand.add_option("--ttl", ttl_, "session lifetime, at most 12h (default 8h)");
@@ -61,28 +67,46 @@ class LoginCommand final : public Command {
   }
 
  private:
-  Result<SavedSession> login(CliIo& io) {
-    ALLOT_ASSIGN_OR_RETURN(const std::string credential, token_from_file(token_file_, io));
-    nlohmann::json request = {{"token", credential}, {"team", team_}, {"role", role_}};
-    if (!ttl_.empty()) {
-      ALLOT_ASSIGN_OR_RETURN(const Duration ttl, parse_duration(ttl_));
-      request["ttlSeconds"] = ttl.ms() / 1000;
+  // The credential of the session request: the token file's API token, or
+  // an ID token from the OIDC device flow.
+  Result<nlohmann::json> credential(CliIo& io, ApiClient& client) {
+    if (!token_file_.empty()) {
+      ALLOT_ASSIGN_OR_RETURN(const std::string token, token_from_file(token_file_, io));
+      return nlohmann::json{{"token", token}};
     }
+    ALLOT_ASSIGN_OR_RETURN(const ApiResponse config, client.get("/api/v1/authconfig"));
+    ALLOT_ASSIGN_OR_RETURN(const nlohmann::json answer, config.json());
+    ALLOT_ASSIGN_OR_RETURN(IssuerLogin issuer, issuer_login_of(answer, client.base_url()));
+    ALLOT_ASSIGN_OR_RETURN(std::string id_token, device_login(std::move(issuer), io.login, io.out));
+    return nlohmann::json{{"idToken", std::move(id_token)}};
+  }
+
+  Result<SavedSession> login(CliIo& io) {
     ServerFlags anonymous = server_;
     anonymous.anonymous = true;  // the credential goes in the body, not as a bearer
     ALLOT_ASSIGN_OR_RETURN(ApiClient client, open_api_client(anonymous));
+    // Checked before anyone is asked to log in.
+    std::optional<Duration> ttl;
+    if (!ttl_.empty()) {
+      ALLOT_ASSIGN_OR_RETURN(ttl, parse_duration(ttl_));
+    }
+    const std::string path = credentials_file_path(process_environment());
+    if (path.empty()) return invalid_argument("set HOME or ALLOT_CREDENTIALS to save the login");
+    ALLOT_ASSIGN_OR_RETURN(nlohmann::json request, credential(io, client));
+    request["team"] = team_;
+    request["role"] = role_;
+    if (ttl) request["ttlSeconds"] = ttl->ms() / 1000;
     ALLOT_ASSIGN_OR_RETURN(const ApiResponse response,
                            client.post("/api/v1/sessions", request.dump(), kJsonContentType));
     ALLOT_ASSIGN_OR_RETURN(const nlohmann::json answer, response.json());
     SavedSession session = session_of(answer);
     ALLOT_ASSIGN_OR_RETURN(const std::string url, server_address(server_.server));
-    const std::string path = credentials_file_path(process_environment());
-    if (path.empty()) return invalid_argument("set HOME or ALLOT_CREDENTIALS to save the login");
     ALLOT_RETURN_IF_ERROR(save_session(path, url, session));
     return session;
   }
 
   std::string token_file_;
+  bool oidc_ = false;
   std::string team_;
   std::string role_;
   std::string ttl_;

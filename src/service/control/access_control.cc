@@ -23,11 +23,19 @@ Principal principal_of(std::string subject, std::vector<std::string> groups) {
   return Principal::user(std::move(subject), std::move(groups));
 }
 
+// A JWS in compact form: three parts, two dots; allot's own tokens are told
+// apart first by their prefixes (a session token has one dot).
+bool is_jwt(std::string_view token) {
+  return !identity::is_session_token(token) && !identity::is_api_token(token) &&
+         std::count(token.begin(), token.end(), '.') == 2;
+}
+
 }  // namespace
 
-AccessControl::AccessControl(Store& store, const Clock& clock)
+AccessControl::AccessControl(Store& store, const Clock& clock, IdTokenAuthenticator* id_tokens)
     : store_(store),
       clock_(clock),
+      id_tokens_(id_tokens),
       keys_(identity::SessionKeyRing::fresh(clock.now())),
       authorizer_(std::make_shared<const Authorizer>(with_builtin_roles(RbacPolicy{}))) {}
 
@@ -135,7 +143,23 @@ Result<std::string> AccessControl::rotate_api_token(const Principal& caller,
   return std::move(issued.token);
 }
 
+Result<AccessControl::Login> AccessControl::id_token_login(std::string_view token) const {
+  if (id_tokens_ == nullptr) {
+    return unauthenticated(
+        "OIDC tokens are not accepted: this allotd has no identity provider (allotd "
+        "--oidc-issuer)");
+  }
+  ALLOT_ASSIGN_OR_RETURN(ExternalIdentity identity, id_tokens_->authenticate(token, clock_.now()));
+  return Login{principal_of(std::move(identity.subject), std::move(identity.groups)),
+               identity.expires_at};
+}
+
 Result<Principal> AccessControl::principal_of_token(std::string_view token) const {
+  // Verified outside the lock: it may fetch the issuer's keys.
+  if (is_jwt(token)) {
+    ALLOT_ASSIGN_OR_RETURN(Login login, id_token_login(token));
+    return std::move(login.caller);
+  }
   const Timestamp now = clock_.now();
   std::shared_lock lock(mutex_);
   if (identity::is_session_token(token)) {
@@ -183,10 +207,8 @@ Status AccessControl::check_role_held(const Principal& caller, const std::string
   return {};
 }
 
-Result<OpenedSession> AccessControl::open_session(const SessionRequest& request) {
-  if (request.team.empty() != request.role.empty()) {
-    return invalid_argument("a session names both a team and a role, or neither", "team");
-  }
+Result<AccessControl::Login> AccessControl::login_of(const SessionRequest& request) const {
+  if (!request.id_token.empty()) return id_token_login(request.id_token);
   if (!identity::is_api_token(request.token)) {
     return unauthenticated("the credential must be an API token");
   }
@@ -196,6 +218,18 @@ Result<OpenedSession> AccessControl::open_session(const SessionRequest& request)
                   "a service account sends its API token as it is (Authorization: Bearer); it "
                   "opens no session, so that revoking the token ends its access at once");
   }
+  std::shared_lock lock(mutex_);
+  const auto it = tokens_by_hash_.find(identity::api_token_hash(request.token));
+  if (it == tokens_by_hash_.end()) return Login{std::move(caller), std::nullopt};
+  return Login{std::move(caller), it->second.expires_at};
+}
+
+Result<OpenedSession> AccessControl::open_session(const SessionRequest& request) {
+  if (request.team.empty() != request.role.empty()) {
+    return invalid_argument("a session names both a team and a role, or neither", "team");
+  }
+  ALLOT_ASSIGN_OR_RETURN(Login login, login_of(request));
+  const Principal& caller = login.caller;
   if (request.team.empty()) {
     ALLOT_RETURN_IF_ERROR(authorize(caller, "*", "*", "", ""));
   } else {
@@ -206,12 +240,17 @@ Result<OpenedSession> AccessControl::open_session(const SessionRequest& request)
   const Duration lifetime = std::min(request.lifetime.value_or(kDefaultSession), kLongestSession);
   identity::SessionClaims claims{caller.subject, caller.groups, request.team,
                                  request.role,   now,           now + lifetime};
+  if (login.expires_at) claims.expires_at = std::min(claims.expires_at, *login.expires_at);
+  // An ID token within its expiry leeway would open a session already over.
+  if (claims.expires_at <= now) return unauthenticated("the credential has expired");
   std::shared_lock lock(mutex_);
-  const auto it = tokens_by_hash_.find(identity::api_token_hash(request.token));
-  if (it != tokens_by_hash_.end() && it->second.expires_at) {
-    claims.expires_at = std::min(claims.expires_at, *it->second.expires_at);
-  }
   return OpenedSession{identity::sign_session(claims, keys_.current()), std::move(claims)};
+}
+
+LoginMethods AccessControl::login_methods() const {
+  LoginMethods methods;
+  if (id_tokens_ != nullptr) methods.oidc = id_tokens_->login_config(clock_.now());
+  return methods;
 }
 
 Decision AccessControl::review(const Principal& caller, std::string_view verb,

@@ -15,12 +15,15 @@
 //   it exists in clear (allotd writes it to DATA/admin-token, 0600).
 // - Credentials: an API token (`allot_...`, looked up by its SHA-256) or a
 //   session token (`allots_...`, HMAC under the key ring, expiring). A token
-//   record that expired authenticates nobody.
-// - open_session(): exchanges an API token for a session bound to a team
-//   and a role the caller holds there (every rule of the role within what
-//   its bindings grant in that namespace); kPermissionDenied otherwise. A
-//   session lasts 8 hours by default, 12 at most, never past the credential
-//   that opened it.
+//   record that expired authenticates nobody. With an IdTokenAuthenticator
+//   (allotd --oidc-issuer), any other token of three dot-separated parts
+//   (a JWT) is an OIDC ID or access token, verified by it (as kubectl's
+//   OIDC bearer tokens are); without one, a JWT is refused as such.
+// - open_session(): exchanges an API token or an OIDC ID token for a session
+//   bound to a team and a role the caller holds there (every rule of the
+//   role within what its bindings grant in that namespace);
+//   kPermissionDenied otherwise. A session lasts 8 hours by default, 12 at
+//   most, never past the credential that opened it (an ID token's `exp`).
 // - Stored as objects of kinds "ApiToken" (name: the token's id) and
 //   "SessionKeys" (written with the first session); load() takes them from
 //   recovery. Secrets never appear in
@@ -48,6 +51,7 @@
 #include "identity/credentials/api_token.h"
 #include "identity/credentials/session_token.h"
 #include "model/principal.h"
+#include "service/control/id_token_authenticator.h"
 #include "store/store.h"
 
 namespace allot {
@@ -57,10 +61,11 @@ inline constexpr std::string_view kSessionKeysKind = "SessionKeys";
 inline constexpr std::string_view kAdminUser = "admin";
 
 struct SessionRequest {
-  std::string token;  // the credential: an API token
+  std::string token;  // the credential: an API token (or id_token)
   std::string team;   // empty with an empty role: a cluster-wide session
   std::string role;
   std::optional<Duration> lifetime;
+  std::string id_token = {};  // the credential instead of `token`: an OIDC ID token
 };
 
 struct OpenedSession {
@@ -68,9 +73,16 @@ struct OpenedSession {
   identity::SessionClaims claims;
 };
 
+// How clients may log in (GET /api/v1/authconfig).
+struct LoginMethods {
+  std::optional<OidcLoginConfig> oidc;  // none without --oidc-issuer
+  bool local = false;                   // the local provider's passwords
+};
+
 class AccessControl {
  public:
-  AccessControl(Store& store, const Clock& clock);
+  // `id_tokens` (may be null: no OIDC login) must outlive this.
+  AccessControl(Store& store, const Clock& clock, IdTokenAuthenticator* id_tokens = nullptr);
 
   static bool is_access_kind(std::string_view kind);
 
@@ -91,6 +103,7 @@ class AccessControl {
   // The records (hashes, never secrets) of `subject`'s tokens, by id.
   [[nodiscard]] std::vector<identity::ApiTokenRecord> api_tokens_of(std::string_view subject) const;
   Result<OpenedSession> open_session(const SessionRequest& request);
+  [[nodiscard]] LoginMethods login_methods() const;
 
   // kPermissionDenied with the authorizer's reason, or OK.
   Status authorize(const Principal& caller, std::string_view verb, std::string_view resource,
@@ -104,6 +117,13 @@ class AccessControl {
   void install_rbac(RbacPolicy rbac);
 
  private:
+  // Who the credential of a session request is, and until when it is valid.
+  struct Login {
+    Principal caller;
+    std::optional<Timestamp> expires_at;
+  };
+  Result<Login> login_of(const SessionRequest& request) const;
+  Result<Login> id_token_login(std::string_view token) const;
   Result<Principal> principal_of_token(std::string_view token) const;
   Status check_role_held(const Principal& caller, const std::string& team,
                          const std::string& role) const;
@@ -113,6 +133,7 @@ class AccessControl {
 
   Store& store_;
   const Clock& clock_;
+  IdTokenAuthenticator* const id_tokens_;
   mutable std::shared_mutex mutex_;
   std::unordered_map<std::string, identity::ApiTokenRecord> tokens_by_hash_;
   identity::SessionKeyRing keys_;

@@ -8,7 +8,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
                            const Clock& clock, Logger& logger, const ControlPlaneOptions& options)
     : clock_(clock),
       run_loop_thread_(options.run_loop_thread),
-      access_(store, clock),
+      access_(store, clock, options.id_tokens),
       cluster_(store, logger, options.checkpoint_root, access_),
       actions_(executor, signal_),
       health_(cluster_, health, clock, logger, options.health_interval),

@@ -51,6 +51,9 @@ struct ControlPlaneOptions {
   Duration idle_cycle = Duration::seconds(1);
   Duration health_interval = Duration::seconds(10);
   std::string checkpoint_root;
+  // OIDC logins (allotd --oidc-issuer; app/ builds it; null: none). Must
+  // outlive the plane.
+  IdTokenAuthenticator* id_tokens = nullptr;
 };
 
 class ControlPlane final : public PodEventSink {

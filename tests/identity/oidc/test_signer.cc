@@ -61,6 +61,15 @@ TestSigner TestSigner::ec(std::string kid) {
   return {std::move(kid), false, EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256")};
 }
 
+TestSigner TestSigner::from_private_pem(std::string kid, const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  require(bio != nullptr, "BIO");
+  EVP_PKEY* key = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
+  BIO_free(bio);
+  require(key != nullptr, "PEM private key");
+  return {std::move(kid), EVP_PKEY_is_a(key, "RSA") == 1, key};
+}
+
 Json TestSigner::jwk() const {
   if (is_rsa_) {
     return {{"kty", "RSA"},

@@ -16,6 +16,9 @@ class TestSigner {
  public:
   static TestSigner rsa(std::string kid);
   static TestSigner ec(std::string kid);
+  // A signer with someone else's private key (PKCS#8 PEM, RSA or EC P-256):
+  // the tests' OpenID provider writes its keys so (scripts/oidc-provider).
+  static TestSigner from_private_pem(std::string kid, const std::string& pem);
 
   // The public JWK (with kid, use "sig", alg).
   [[nodiscard]] nlohmann::json jwk() const;

@@ -132,7 +132,31 @@ Result<Principal> AccessControl::authenticate(std::string_view bearer) const {
   if (!bearer.starts_with(kBearerPrefix)) {
     return unauthenticated("the Authorization header must be 'Bearer TOKEN'");
   }
-  return principal_of_token(bearer.substr(kBearerPrefix.size()));
+  ALLOT_ASSIGN_OR_RETURN(Principal principal,
+                         principal_of_token(bearer.substr(kBearerPrefix.size())));
+  return with_directory(std::move(principal));
+}
+
+void AccessControl::attach_directory(const DirectoryView* directory, PasswordLogin* passwords) {
+  directory_ = directory;
+  passwords_ = passwords;
+}
+
+Result<Principal> AccessControl::with_directory(Principal principal) const {
+  if (directory_ == nullptr || principal.subject.starts_with("system:")) return principal;
+  std::optional<DirectoryStanding> standing = directory_->standing(principal.subject);
+  if (!standing) return principal;
+  if (!standing->active) {
+    return unauthenticated("the user \"" + principal.subject +
+                           "\" is deactivated or no longer in the directory");
+  }
+  for (std::string& group : standing->groups) {
+    if (std::find(principal.groups.begin(), principal.groups.end(), group) ==
+        principal.groups.end()) {
+      principal.groups.push_back(std::move(group));
+    }
+  }
+  return principal;
 }
 
 Status AccessControl::check_role_held(const Principal& caller, const std::string& team,
@@ -158,21 +182,46 @@ Result<OpenedSession> AccessControl::open_session(const SessionRequest& request)
     return unauthenticated("the credential must be an API token");
   }
   ALLOT_ASSIGN_OR_RETURN(Principal caller, principal_of_token(request.token));
-  if (request.team.empty()) {
-    ALLOT_RETURN_IF_ERROR(authorize(caller, "*", "*", "", ""));
+  std::optional<Timestamp> not_after;
+  {
+    std::shared_lock lock(mutex_);
+    const auto it = tokens_by_hash_.find(identity::api_token_hash(request.token));
+    if (it != tokens_by_hash_.end()) not_after = it->second.expires_at;
+  }
+  return issue_session(caller, request.team, request.role, request.lifetime, not_after);
+}
+
+Result<OpenedSession> AccessControl::open_password_session(const PasswordSessionRequest& request) {
+  if (request.team.empty() != request.role.empty()) {
+    return invalid_argument("a session names both a team and a role, or neither", "team");
+  }
+  if (passwords_ == nullptr) {
+    return unauthenticated("this server has no local users (the local provider is off)");
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::string subject,
+                         passwords_->verify(request.user_name, request.password));
+  return issue_session(Principal::user(std::move(subject)), request.team, request.role,
+                       request.lifetime, std::nullopt);
+}
+
+Result<OpenedSession> AccessControl::issue_session(const Principal& caller,
+                                                   const std::string& team,
+                                                   const std::string& role,
+                                                   std::optional<Duration> lifetime,
+                                                   std::optional<Timestamp> not_after) {
+  ALLOT_ASSIGN_OR_RETURN(const Principal effective, with_directory(caller));
+  if (team.empty()) {
+    ALLOT_RETURN_IF_ERROR(authorize(effective, "*", "*", "", ""));
   } else {
-    ALLOT_RETURN_IF_ERROR(check_role_held(caller, request.team, request.role));
+    ALLOT_RETURN_IF_ERROR(check_role_held(effective, team, role));
   }
   ALLOT_RETURN_IF_ERROR(store_keys_once());
   const Timestamp now = clock_.now();
-  const Duration lifetime = std::min(request.lifetime.value_or(kDefaultSession), kLongestSession);
-  identity::SessionClaims claims{caller.subject, caller.groups, request.team,
-                                 request.role,   now,           now + lifetime};
+  const Duration length = std::min(lifetime.value_or(kDefaultSession), kLongestSession);
+  // The credential's groups only: directory groups are added per request.
+  identity::SessionClaims claims{caller.subject, caller.groups, team, role, now, now + length};
+  if (not_after) claims.expires_at = std::min(claims.expires_at, *not_after);
   std::shared_lock lock(mutex_);
-  const auto it = tokens_by_hash_.find(identity::api_token_hash(request.token));
-  if (it != tokens_by_hash_.end() && it->second.expires_at) {
-    claims.expires_at = std::min(claims.expires_at, *it->second.expires_at);
-  }
   return OpenedSession{identity::sign_session(claims, keys_.current()), std::move(claims)};
 }
 

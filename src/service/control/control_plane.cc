@@ -8,6 +8,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
                            const Clock& clock, Logger& logger, const ControlPlaneOptions& options)
     : clock_(clock),
       run_loop_thread_(options.run_loop_thread),
+      scim_(store, clock, scim_ids_),
+      local_login_(scim_, clock),
       access_(store, clock),
       cluster_(store, logger, options.checkpoint_root, access_),
       actions_(executor, signal_),
@@ -15,7 +17,9 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       policies_(cluster_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, actions_, clock),
-      loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle) {}
+      loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle) {
+  access_.attach_directory(&scim_.directory_view(), &local_login_);
+}
 
 ControlPlane::~ControlPlane() { shutdown(); }
 
@@ -23,6 +27,7 @@ Status ControlPlane::start() {
   std::vector<ObjectRecord> access_objects;
   ALLOT_RETURN_IF_ERROR(load_state(cluster_, access_objects));
   ALLOT_RETURN_IF_ERROR(access_.load(access_objects));
+  ALLOT_RETURN_IF_ERROR(scim_.load(access_objects));
   ALLOT_RETURN_IF_ERROR(requeue_interrupted(cluster_, clock_.now()));
   health_.start(clock_.now());
   ready_ = true;

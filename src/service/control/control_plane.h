@@ -2,6 +2,8 @@
 // It owns the state and its rooms, each a use case group of its own:
 //
 //   access()     AccessControl    authenticate, sessions, authorize (every room asks it)
+//   scim()       ScimService      the SCIM directory (service/identity), whose
+//                                 groups and deactivations AccessControl applies
 //   policies()   PolicyService    apply, delete and read the policy; top
 //   workloads()  WorkloadService  submit, cancel, delete, list, get, events, logs
 //   nodes()      NodeService      list, get, cordon, drain, uncordon
@@ -38,6 +40,9 @@
 #include "service/control/node_service.h"
 #include "service/control/policy_service.h"
 #include "service/control/workload_service.h"
+#include "service/identity/local_login.h"
+#include "service/identity/scim_service.h"
+#include "service/identity/uuid_ids.h"
 #include "store/store.h"
 
 namespace allot {
@@ -65,6 +70,7 @@ class ControlPlane final : public PodEventSink {
   [[nodiscard]] bool ready() const { return ready_.load(); }
 
   AccessControl& access() { return access_; }
+  ScimService& scim() { return scim_; }
   PolicyService& policies() { return policies_; }
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
@@ -84,6 +90,9 @@ class ControlPlane final : public PodEventSink {
  private:
   const Clock& clock_;
   bool run_loop_thread_;
+  UuidIds scim_ids_;
+  ScimService scim_;
+  LocalLogin local_login_;
   AccessControl access_;
   ClusterState cluster_;
   LoopSignal signal_;

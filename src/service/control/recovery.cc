@@ -15,6 +15,7 @@
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
 #include "service/control/workload_transitions.h"
+#include "service/identity/scim_service.h"
 
 namespace allot {
 namespace {
@@ -101,7 +102,7 @@ Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objec
   WriterLock lock(cluster.mutex());
   ServerState& state = cluster.state();
   for (const ObjectRecord& object : stored.objects) {
-    if (AccessControl::is_access_kind(object.kind)) {
+    if (AccessControl::is_access_kind(object.kind) || ScimService::is_directory_kind(object.kind)) {
       access_objects.push_back(object);
       continue;
     }

@@ -432,7 +432,12 @@ Status ScimDirectory::load_record(StoredResource record) {
   if (id.empty() || meta == nullptr || !meta->is_object()) {
     return invalid_argument("a stored SCIM resource without an id or meta", quote_input(id));
   }
-  ALLOT_ASSIGN_OR_RETURN(NormalizedResource normalized, normalize_resource(kind, record.resource));
+  Result<NormalizedResource> checked = normalize_resource(kind, record.resource);
+  if (!checked.ok()) {
+    return checked.status().with_context(std::string(resource_type_name(kind)) + " " +
+                                         quote_input(id));
+  }
+  NormalizedResource normalized = std::move(checked).value();
   if (record.sequence == 0 || sequence_of(ResourceKind::kUser, id) ||
       sequence_of(ResourceKind::kGroup, id) || users_.by_sequence.contains(record.sequence) ||
       groups_.by_sequence.contains(record.sequence) ||

@@ -36,14 +36,35 @@ SavedSession session_of(const nlohmann::json& answer) {
   return session;
 }
 
+// The local provider's credential: the user name, and the password as the
+// first line of standard input (never an argument: ps would show it).
+Result<nlohmann::json> local_credential(const std::string& user_name, bool password_stdin,
+                                        CliIo& io) {
+  if (user_name.empty() || !password_stdin) {
+    return invalid_argument("--local needs --username and --password-stdin", "--local");
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::string text, read_input_file("-", io));
+  const size_t end = text.find_first_of("\r\n");
+  if (end != std::string::npos) text.resize(end);
+  if (text.empty()) return invalid_argument("no password on standard input", "--password-stdin");
+  return nlohmann::json{{"username", user_name}, {"password", std::move(text)}};
+}
+
 class LoginCommand final : public Command {
  public:
   void configure(CLI::App& subcommand) override {
+    CLI::Option* token_file =
+        subcommand.add_option("--token-file", token_file_,
+                              "file whose first line is an API token (DATA/admin-token, a "
+                              "service account's); - reads standard input");
+    CLI::Option* local = subcommand.add_flag(
+        "--local", local_, "log in to allotd's local provider (a directory user's password)");
+    token_file->excludes(local);
+    subcommand.add_option("--username", user_name_, "with --local: the user name")->needs(local);
     subcommand
-        .add_option("--token-file", token_file_,
-                    "file whose first line is an API token (DATA/admin-token, a service "
-                    "account's); - reads standard input")
-        ->required();
+        .add_flag("--password-stdin", password_stdin_,
+                  "with --local: read the password from the first line of standard input")
+        ->needs(local);
     subcommand.add_option("--team", team_, "the team (namespace) the session is bound to");
     subcommand.add_option("--role", role_, "the role the session acts with in that team");
     subcommand.add_option("--ttl", ttl_, "session lifetime, at most 12h (default 8h)");
@@ -60,9 +81,19 @@ class LoginCommand final : public Command {
   }
 
  private:
+  Result<nlohmann::json> credential(CliIo& io) {
+    if (local_) return local_credential(user_name_, password_stdin_, io);
+    if (token_file_.empty()) {
+      return invalid_argument("allot login needs --token-file FILE or --local", "--token-file");
+    }
+    ALLOT_ASSIGN_OR_RETURN(std::string token, token_from_file(token_file_, io));
+    return nlohmann::json{{"token", std::move(token)}};
+  }
+
   Result<SavedSession> login(CliIo& io) {
-    ALLOT_ASSIGN_OR_RETURN(const std::string credential, token_from_file(token_file_, io));
-    nlohmann::json request = {{"token", credential}, {"team", team_}, {"role", role_}};
+    ALLOT_ASSIGN_OR_RETURN(nlohmann::json request, credential(io));
+    request["team"] = team_;
+    request["role"] = role_;
     if (!ttl_.empty()) {
       ALLOT_ASSIGN_OR_RETURN(const Duration ttl, parse_duration(ttl_));
       request["ttlSeconds"] = ttl.ms() / 1000;
@@ -82,6 +113,9 @@ class LoginCommand final : public Command {
   }
 
   std::string token_file_;
+  bool local_ = false;
+  std::string user_name_;
+  bool password_stdin_ = false;
   std::string team_;
   std::string role_;
   std::string ttl_;

@@ -276,7 +276,8 @@ int main(int argc, char** argv) {
   scim.allotd = api.allotd;
   std::string scim_output = "table";
   CLI::App* scim_command = app.add_subcommand(
-      "scim", "SCIM provisioning of a real allotd: 10,000 users, 1,000 groups, a 5,000-member PATCH");
+      "scim",
+      "SCIM provisioning of a real allotd: 10,000 users, 1,000 groups, a 5,000-member PATCH");
   add_scim_flags(*scim_command, scim, scim_output);
   app.add_subcommand("micro", "Google Benchmark microbenchmarks (e.g. --benchmark_filter=quota)");
   try {

@@ -62,8 +62,9 @@ std::string post_all(int port, int32_t clients, int32_t count, const std::string
         latencies[static_cast<size_t>(i)] = ms_since(start);
         if (!res || res->status != 201) {
           std::lock_guard lock(mu);
-          error = path + " answered " + (res ? std::to_string(res->status) + " " + res->body
-                                             : httplib::to_string(res.error()));
+          error = path + " answered " +
+                  (res ? std::to_string(res->status) + " " + res->body
+                       : httplib::to_string(res.error()));
           next = count;
           return;
         }
@@ -135,25 +136,26 @@ std::string provision(const ScimBenchConfig& config, int port, ScimBenchReport& 
            {"Operations", {{{"op", "Add"}, {"path", "members"}, {"value", members}}}}}
           .dump();
   report.patch_body_bytes = static_cast<int64_t>(patch.size());
-  std::fprintf(log, "PATCH one group with %zu members (%zu bytes)\n", members.size(),
-               patch.size());
+  std::fprintf(log, "PATCH one group with %zu members (%zu bytes)\n", members.size(), patch.size());
   const auto http = client(port);
   start = SteadyClock::now();
   const httplib::Result res = http->Patch("/scim/v2/Groups/" + groups[0], patch, kScimType);
   report.patch_ms = ms_since(start);
   if (!res || res->status != 200) {
-    return "the membership PATCH answered " + (res ? std::to_string(res->status) + " " + res->body
-                                                   : httplib::to_string(res.error()));
+    return "the membership PATCH answered " +
+           (res ? std::to_string(res->status) + " " + res->body : httplib::to_string(res.error()));
   }
   const httplib::Result group = http->Get("/scim/v2/Groups/" + groups[0]);
   if (group && group->status == 200) {
     report.members_after =
         static_cast<int64_t>(json::parse(group->body).value("members", json::array()).size());
   }
-  const std::string check = "id eq \"" + groups[0] + "\" and members[value eq \"" + users[0] + "\"]";
-  report.member_check_p50_ms = get_p50(
-      port, "/scim/v2/Groups?excludedAttributes=members&filter=" + httplib::detail::encode_query_param(check),
-      50);
+  const std::string check =
+      "id eq \"" + groups[0] + "\" and members[value eq \"" + users[0] + "\"]";
+  report.member_check_p50_ms = get_p50(port,
+                                       "/scim/v2/Groups?excludedAttributes=members&filter=" +
+                                           httplib::detail::encode_query_param(check),
+                                       50);
   report.user_page_p50_ms = get_p50(port, "/scim/v2/Users?startIndex=5001&count=100", 50);
   return {};
 }

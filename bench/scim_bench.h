@@ -41,8 +41,8 @@ struct ScimBenchReport {
   double group_p50_ms = 0;
   double group_p99_ms = 0;
   int64_t patch_body_bytes = 0;
-  double patch_ms = 0;         // the one membership PATCH
-  int64_t members_after = 0;   // counted in the group after it
+  double patch_ms = 0;        // the one membership PATCH
+  int64_t members_after = 0;  // counted in the group after it
   double member_check_p50_ms = 0;
   double user_page_p50_ms = 0;
   double restart_ready_s = 0;  // exec to /readyz 200, on the provisioned data

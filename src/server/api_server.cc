@@ -104,7 +104,7 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
 ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
     : router_(api_routes(plane)),
       limiter_(limiter_of(options)),
-      http_(options.http,
-            routed_service(router_, limiter_.get(), &plane.access(), &plane.scim())) {}
+      http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim())) {
+}
 
 }  // namespace allot::server

@@ -54,11 +54,10 @@ scim::ResourceKind kind_of(const HttpRequest& req) {
 }
 
 void list(const ScimService& scim, const HttpRequest& req, HttpResponse& res) {
-  const ScimListParameters parameters{req.get_param_value("filter"),
-                                      req.get_param_value("startIndex"),
-                                      req.get_param_value("count"),
-                                      req.get_param_value("attributes"),
-                                      req.get_param_value("excludedAttributes")};
+  const ScimListParameters parameters{
+      req.get_param_value("filter"), req.get_param_value("startIndex"),
+      req.get_param_value("count"), req.get_param_value("attributes"),
+      req.get_param_value("excludedAttributes")};
   const Result<scim::ListQuery> query = scim_list_query(parameters);
   if (!query.ok()) return send_scim_error(res, query.status());
   const Result<json> page = scim.list(kind_of(req), *query);
@@ -67,10 +66,9 @@ void list(const ScimService& scim, const HttpRequest& req, HttpResponse& res) {
 }
 
 void get(const ScimService& scim, const HttpRequest& req, HttpResponse& res) {
-  const Result<json> resource =
-      scim.get(kind_of(req), req.matches[2],
-               scim_selection(req.get_param_value("attributes"),
-                              req.get_param_value("excludedAttributes")));
+  const Result<json> resource = scim.get(
+      kind_of(req), req.matches[2],
+      scim_selection(req.get_param_value("attributes"), req.get_param_value("excludedAttributes")));
   if (!resource.ok()) return send_scim_error(res, resource.status());
   send_resource(res, 200, *resource);
 }
@@ -163,12 +161,11 @@ void add_scim_routes(Router& http, ControlPlane& plane) {
   scim_route(http, "PUT", resource, scim, [](ScimService& s, const auto& req, auto& res) {
     write(s, Write::kReplace, req, res);
   });
-  scim_route(http, "PATCH", resource, scim, [](ScimService& s, const auto& req, auto& res) {
-    write(s, Write::kPatch, req, res);
-  });
+  scim_route(http, "PATCH", resource, scim,
+             [](ScimService& s, const auto& req, auto& res) { write(s, Write::kPatch, req, res); });
   scim_route(http, "DELETE", resource, scim, remove);
-  for (const std::string discovery_path :
-       {"/(ServiceProviderConfig)", "/(ResourceTypes|Schemas)", "/(ResourceTypes|Schemas)/([^/]+)"}) {
+  for (const std::string discovery_path : {"/(ServiceProviderConfig)", "/(ResourceTypes|Schemas)",
+                                           "/(ResourceTypes|Schemas)/([^/]+)"}) {
     scim_route(http, "GET", discovery_path, scim, discovery);
   }
   // Everything else under /scim/v2, a few segments deep: SCIM's 404 or 405.

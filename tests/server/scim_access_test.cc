@@ -121,11 +121,11 @@ TEST_F(ScimAccessTest, TheCLILogsInToTheLocalProvider) {
   create_group("system:admins", {ana});
   const std::string credentials = temp_file("ana-credentials.json");
   const auto allot = [&](const std::string& password, const std::string& args) {
-    const std::string command = "printf '%s\\n' " + shell_quote(password) +
-                                " | ALLOT_CREDENTIALS=" + shell_quote(credentials) +
-                                " ALLOT_TOKEN= ALLOT_SERVER=http://127.0.0.1:" +
-                                std::to_string(allotd_.port()) + " " + ALLOT_CLI + " " + args +
-                                " 2>&1";
+    const std::string command =
+        "printf '%s\\n' " + shell_quote(password) +
+        " | ALLOT_CREDENTIALS=" + shell_quote(credentials) +
+        " ALLOT_TOKEN= ALLOT_SERVER=http://127.0.0.1:" + std::to_string(allotd_.port()) + " " +
+        ALLOT_CLI + " " + args + " 2>&1";
     std::string output;
     std::FILE* pipe = ::popen(command.c_str(), "r");
     std::array<char, 4096> buffer{};
@@ -146,7 +146,8 @@ TEST_F(ScimAccessTest, TheCLILogsInToTheLocalProvider) {
   EXPECT_EQ(who_code, 0) << who;
   EXPECT_NE(who.find("system:admins"), std::string::npos) << who;
 
-  const auto [bad_code, bad] = allot("guess", "login --local --username ana@x.org --password-stdin");
+  const auto [bad_code, bad] =
+      allot("guess", "login --local --username ana@x.org --password-stdin");
   EXPECT_NE(bad_code, 0);
   EXPECT_NE(bad.find("user name or password is wrong"), std::string::npos) << bad;
   const auto [usage_code, usage] = allot("x", "login --local --password-stdin");

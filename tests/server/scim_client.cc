@@ -50,8 +50,8 @@ Reply ScimTest::call(const std::string& method, const std::string& path, const s
   return reply;
 }
 
-Reply ScimTest::scim(const std::string& method, const std::string& path,
-                     const nlohmann::json& body, const std::string& token) {
+Reply ScimTest::scim(const std::string& method, const std::string& path, const nlohmann::json& body,
+                     const std::string& token) {
   return call(method, "/scim/v2" + path, token, body.is_null() ? "" : body.dump());
 }
 
@@ -67,8 +67,8 @@ std::string ScimTest::create_group(const std::string& name,
                                    const std::vector<std::string>& members) {
   nlohmann::json list = nlohmann::json::array();
   for (const std::string& id : members) list.push_back({{"value", id}});
-  const Reply reply = scim(
-      "POST", "/Groups", {{"schemas", {kGroupSchema}}, {"displayName", name}, {"members", list}});
+  const Reply reply = scim("POST", "/Groups",
+                           {{"schemas", {kGroupSchema}}, {"displayName", name}, {"members", list}});
   EXPECT_EQ(reply.status, 201) << reply.describe();
   return reply.json.is_object() ? reply.json.value("id", "") : "";
 }
@@ -79,9 +79,8 @@ void ScimTest::patch(const std::string& path, const nlohmann::json& operation) {
 }
 
 std::string ScimTest::login(const std::string& user_name, const std::string& password) {
-  const Reply reply =
-      call("POST", "/api/v1/sessions", "",
-           nlohmann::json{{"username", user_name}, {"password", password}}.dump());
+  const Reply reply = call("POST", "/api/v1/sessions", "",
+                           nlohmann::json{{"username", user_name}, {"password", password}}.dump());
   return reply.status == 201 ? reply.json.value("token", "") : "";
 }
 

@@ -15,8 +15,8 @@ namespace {
 using json = nlohmann::json;
 
 TEST_F(ScimTest, TheSCIMTokenAndAllotsCredentialsReachOnlyTheirOwnRoutes) {
-  for (const std::string& token : {std::string(), std::string("wrong-token-0123456789"),
-                                   allotd_.admin_token()}) {
+  for (const std::string& token :
+       {std::string(), std::string("wrong-token-0123456789"), allotd_.admin_token()}) {
     const Reply refused = scim("GET", "/Users", nullptr, token);
     expect_scim_error(refused, 401);
     EXPECT_NE(refused.header("WWW-Authenticate").find("Bearer"), std::string::npos);
@@ -60,8 +60,7 @@ TEST_F(ScimTest, EntraProvisionsAUserAndAGroupInItsOwnShapes) {
 
   // The default dialect: capitalised ops, string booleans, a value path Entra
   // uses for a user without a work email, the enterprise attribute by URN.
-  const Reply patched = scim(
-      "PATCH", "/Users/" + ana, patch_body(json::parse(R"([
+  const Reply patched = scim("PATCH", "/Users/" + ana, patch_body(json::parse(R"([
         {"op": "Replace", "path": "displayName", "value": "Ana M. Lima"},
         {"op": "Add", "path": "emails[type eq \"work\"].value", "value": "ana@contoso.com"},
         {"op": "Replace", "path": "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department",
@@ -110,9 +109,9 @@ TEST_F(ScimTest, EntraProvisionsAUserAndAGroupInItsOwnShapes) {
 }
 
 TEST_F(ScimTest, OktaProvisionsUpdatesAndDeactivatesInItsOwnShapes) {
-  const Reply lookup = scim(
-      "GET", "/Users?filter=" + query_value(R"(userName eq "bo@okta.example")") +
-                 "&startIndex=1&count=100");
+  const Reply lookup =
+      scim("GET", "/Users?filter=" + query_value(R"(userName eq "bo@okta.example")") +
+                      "&startIndex=1&count=100");
   ASSERT_EQ(lookup.status, 200) << lookup.describe();
   EXPECT_EQ(lookup.json["Resources"], json::array());
   const json okta_user = json::parse(R"({
@@ -136,9 +135,9 @@ TEST_F(ScimTest, OktaProvisionsUpdatesAndDeactivatesInItsOwnShapes) {
   EXPECT_EQ(put.json["name"]["familyName"], "Eklund");
   EXPECT_EQ(put.json["meta"]["created"], created.json["meta"]["created"]);
 
-  const Reply group = scim("POST", "/Groups",
-                           {{"schemas", {kGroupSchema}}, {"displayName", "Okta Eng"},
-                            {"members", json::array()}});
+  const Reply group =
+      scim("POST", "/Groups",
+           {{"schemas", {kGroupSchema}}, {"displayName", "Okta Eng"}, {"members", json::array()}});
   ASSERT_EQ(group.status, 201);
   const std::string eng = group.json.value("id", "");
   patch("/Groups/" + eng, {{"op", "add"},
@@ -188,18 +187,17 @@ TEST_F(ScimTest, BadRequestsGetRFC7644Errors) {
                     "invalidFilter");
   expect_scim_error(scim("GET", "/Users?filter=" + query_value("(userName eq \"a\"")), 400,
                     "invalidFilter");
-  expect_scim_error(
-      scim("PATCH", "/Users/" + ana,
-           patch_body({{{"op", "replace"}, {"path", "noSuchThing"}, {"value", 1}}})),
-      400, "invalidPath");
+  expect_scim_error(scim("PATCH", "/Users/" + ana,
+                         patch_body({{{"op", "replace"}, {"path", "noSuchThing"}, {"value", 1}}})),
+                    400, "invalidPath");
   expect_scim_error(scim("POST", "/Users", {{"userName", 42}}), 400, "invalidValue");
-  expect_scim_error(call("POST", "/scim/v2/Users", kScimToken, "{not json"), 400,
-                    "invalidSyntax");
+  expect_scim_error(call("POST", "/scim/v2/Users", kScimToken, "{not json"), 400, "invalidSyntax");
   expect_scim_error(scim("PATCH", "/Users/" + ana, {{"op", "replace"}}), 400, "invalidSyntax");
   expect_scim_error(scim("PATCH", "/Users/" + ana, patch_body({{{"op", "Frobnicate"}}})), 400,
                     "invalidSyntax");
-  expect_scim_error(scim("POST", "/Groups", {{"displayName", "G"}, {"members", {{{"value", "ghost"}}}}}),
-                    400, "invalidValue");
+  expect_scim_error(
+      scim("POST", "/Groups", {{"displayName", "G"}, {"members", {{{"value", "ghost"}}}}}), 400,
+      "invalidValue");
   expect_scim_error(scim("GET", "/Users/no-such-id"), 404);
   expect_scim_error(scim("PUT", "/Groups/no-such-id", {{"displayName", "G"}}), 404);
   expect_scim_error(scim("GET", "/Bulk"), 404);

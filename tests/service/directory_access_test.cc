@@ -53,7 +53,8 @@ class DirectoryAccessTest : public ControlPlaneTest {
 
   // Whether the bearer may delete teams (cluster-admin) on this request.
   Status may_administer(const std::string& bearer) {
-    ALLOT_ASSIGN_OR_RETURN(const Principal caller, plane_->access().authenticate("Bearer " + bearer));
+    ALLOT_ASSIGN_OR_RETURN(const Principal caller,
+                           plane_->access().authenticate("Bearer " + bearer));
     return plane_->access().authorize(caller, "delete", "teams", "", "prod");
   }
 

@@ -102,8 +102,8 @@ std::optional<std::pair<std::string, std::string>> narrowing_lookup(ResourceKind
   return std::nullopt;
 }
 
-ResourceChange change_of(ResourceKind kind, std::string id, uint64_t sequence,
-                         const json* before, const json* after) {
+ResourceChange change_of(ResourceKind kind, std::string id, uint64_t sequence, const json* before,
+                         const json* after) {
   ResourceChange change{kind, std::move(id), sequence, std::nullopt, std::nullopt};
   if (before != nullptr) change.before = *before;
   if (after != nullptr) change.after = *after;
@@ -294,8 +294,8 @@ void ScimDirectory::drop_member_everywhere(std::string_view member_id, Timestamp
                                   }),
                    members->end());
     touch(group, now);
-    change.resources.push_back(change_of(ResourceKind::kGroup, string_member(group, "id"),
-                                         sequence, &before, &group));
+    change.resources.push_back(
+        change_of(ResourceKind::kGroup, string_member(group, "id"), sequence, &before, &group));
     put(ResourceKind::kGroup, sequence, std::move(group));
   }
 }

@@ -15,8 +15,8 @@
 //   returned (RFC 7643: returned never): the write hands it back once in
 //   WriteResult::password, for the caller to hash (Argon2id) and keep apart.
 // - remove (DELETE) deletes; removing a User or Group takes it out of every
-//   group's members (an index of members answers which groups). A User with active=false stays (listed, returned) but
-//   is_active() is false: that is how Entra and Okta deprovision.
+//   group's members (an index of members answers which groups). A User with active=false stays
+//   (listed, returned) but is_active() is false: that is how Entra and Okta deprovision.
 // - list: the filter (scim_filter.h) over resources in creation order, then
 //   startIndex (1-based; below 1 means 1) and count (default and maximum in
 //   DirectoryOptions; negative means 0). Creation order never changes, so a
@@ -41,8 +41,8 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>

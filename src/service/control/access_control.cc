@@ -204,8 +204,7 @@ Result<OpenedSession> AccessControl::open_password_session(const PasswordSession
                        request.lifetime, std::nullopt);
 }
 
-Result<OpenedSession> AccessControl::issue_session(const Principal& caller,
-                                                   const std::string& team,
+Result<OpenedSession> AccessControl::issue_session(const Principal& caller, const std::string& team,
                                                    const std::string& role,
                                                    std::optional<Duration> lifetime,
                                                    std::optional<Timestamp> not_after) {

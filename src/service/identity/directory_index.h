@@ -44,8 +44,8 @@ class DirectoryIndex final : public DirectoryView {
   void index(scim::ResourceKind kind, const nlohmann::json& resource, bool add);
 
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, User> users_by_name_;        // lower-cased userName
-  std::unordered_map<std::string, std::string> group_names_;   // group id -> displayName
+  std::unordered_map<std::string, User> users_by_name_;               // lower-cased userName
+  std::unordered_map<std::string, std::string> group_names_;          // group id -> displayName
   std::unordered_map<std::string, std::set<std::string>> groups_of_;  // member id -> group ids
   std::unordered_set<std::string> retired_names_;
 };

@@ -15,10 +15,9 @@ Result<std::optional<int64_t>> whole_number(std::string_view name, std::string_v
   int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size()) {
-    return scim::scim_error(scim::ScimType::kInvalidValue,
-                            std::string(name) + " must be a whole number, not " +
-                                scim::quote_input(text),
-                            name);
+    return scim::scim_error(
+        scim::ScimType::kInvalidValue,
+        std::string(name) + " must be a whole number, not " + scim::quote_input(text), name);
   }
   return std::optional<int64_t>(value);
 }
@@ -32,9 +31,9 @@ Result<json> parse_scim_body(std::string_view body) {
                             "the request body must be a JSON object");
   }
   if (scim::nested_deeper_than(parsed, scim::kMaxValueDepth)) {
-    return scim::scim_error(scim::ScimType::kInvalidSyntax,
-                            "the request body nests deeper than " +
-                                std::to_string(scim::kMaxValueDepth) + " levels");
+    return scim::scim_error(
+        scim::ScimType::kInvalidSyntax,
+        "the request body nests deeper than " + std::to_string(scim::kMaxValueDepth) + " levels");
   }
   return parsed;
 }

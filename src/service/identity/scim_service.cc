@@ -42,7 +42,9 @@ ScimService::ScimService(Store& store, const Clock& clock, scim::IdGenerator& id
       options_(std::move(options)),
       directory_(ids, directory_options(options_)) {}
 
-bool ScimService::is_directory_kind(std::string_view kind) { return allot::is_directory_kind(kind); }
+bool ScimService::is_directory_kind(std::string_view kind) {
+  return allot::is_directory_kind(kind);
+}
 
 Status ScimService::load(const std::vector<ObjectRecord>& objects) {
   std::vector<scim::StoredResource> records;
@@ -78,9 +80,10 @@ Status ScimService::enable(std::string token) {
   if (shaped) token_hash_ = identity::sha256_hex(token);
   identity::wipe_secret(token);
   if (!shaped) {
-    return invalid_argument("the SCIM token must have at least 16 bytes and no spaces or "
-                            "control characters",
-                            "--scim-token-file");
+    return invalid_argument(
+        "the SCIM token must have at least 16 bytes and no spaces or "
+        "control characters",
+        "--scim-token-file");
   }
   return {};
 }
@@ -140,8 +143,7 @@ Result<json> ScimService::write(Verb verb, scim::ResourceKind kind, const std::s
       Result<std::string> hash = identity::hash_password(*written->password);
       if (!hash.ok()) {
         directory_.revert(written->change);
-        return scim::scim_error(scim::ScimType::kInvalidValue, hash.status().message(),
-                                "password");
+        return scim::scim_error(scim::ScimType::kInvalidValue, hash.status().message(), "password");
       }
       password.emplace(user_id, std::move(*hash));
     }
@@ -164,9 +166,9 @@ Status ScimService::commit(const scim::DirectoryChange& change,
   const Status stored = store_.commit(batch_of(change, passwords, names, retired_names_));
   if (!stored.ok()) {
     directory_.revert(change);
-    return Status(ErrorCode::kUnavailable,
-                  "the directory change could not be stored, and was not made: " +
-                      stored.message());
+    return Status(
+        ErrorCode::kUnavailable,
+        "the directory change could not be stored, and was not made: " + stored.message());
   }
   for (const auto& [user_id, hash] : passwords.set) password_hashes_[user_id] = hash;
   for (const std::string& user_id : passwords.dropped) password_hashes_.erase(user_id);

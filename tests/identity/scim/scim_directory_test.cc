@@ -211,8 +211,7 @@ TEST_F(ScimDirectoryTest, MembershipGivesGroupsOfAUserAndDeleteRemovesIt) {
   EXPECT_EQ(directory_.members_of(research).value(), std::vector<std::string>{bo});
   EXPECT_TRUE(directory_.members_of(admins).value().empty());
   EXPECT_EQ(directory_.get(ResourceKind::kUser, ana).status().code(), ErrorCode::kNotFound);
-  EXPECT_EQ(directory_.remove(ResourceKind::kUser, ana, kT0).status().code(),
-            ErrorCode::kNotFound);
+  EXPECT_EQ(directory_.remove(ResourceKind::kUser, ana, kT0).status().code(), ErrorCode::kNotFound);
   // Its name is free again, and a new user comes after every existing one.
   EXPECT_FALSE(create_user("ANA@x.org").empty());
   EXPECT_EQ(user_names({}), (std::vector<std::string>{"bo@x.org", "ANA@x.org"}));
@@ -351,8 +350,8 @@ TEST_F(ScimDirectoryTest, RecordsThatNoWriteProducedAreRefused) {
   create_user("ana@x.org");
   const std::vector<StoredResource> good = directory_.records();
   std::vector<std::vector<StoredResource>> bad(5, good);
-  bad[0].push_back(good[0]);        // the same id twice
-  bad[1][0].sequence = 0;           // no sequence
+  bad[0].push_back(good[0]);         // the same id twice
+  bad[1][0].sequence = 0;            // no sequence
   bad[2][0].resource.erase("meta");  // not written by the directory
   bad[3][0].resource["userName"] = 7;
   bad[4][0].resource["password"] = "s3cret";  // never stored
@@ -417,11 +416,11 @@ TEST_F(ScimDirectoryTest, RevertUndoesAWriteWholly) {
   EXPECT_EQ(directory_.records(), before);
   EXPECT_FALSE(directory_.find_user_id("bo@x.org").has_value());
 
-  const Result<WriteResult> patched = directory_.patch(
-      ResourceKind::kGroup, research,
-      json::parse(R"({"Operations": [{"op": "remove", "path": "members"},
+  const Result<WriteResult> patched =
+      directory_.patch(ResourceKind::kGroup, research,
+                       json::parse(R"({"Operations": [{"op": "remove", "path": "members"},
                                      {"op": "replace", "path": "displayName", "value": "X"}]})"),
-      kT0);
+                       kT0);
   ASSERT_TRUE(patched.ok());
   EXPECT_TRUE(directory_.groups_of(ana).empty());
   directory_.revert(patched->change);
@@ -433,9 +432,9 @@ TEST_F(ScimDirectoryTest, RevertUndoesAWriteWholly) {
   directory_.revert(*removed);
   EXPECT_EQ(directory_.records(), before);
   EXPECT_EQ(directory_.groups_of(ana), std::vector<std::string>{"Research"});
-  EXPECT_EQ(scim_type_of(directory_.create(ResourceKind::kUser, user_body("ANA@x.org"), kT0)
-                             .status()),
-            ScimType::kUniqueness)
+  EXPECT_EQ(
+      scim_type_of(directory_.create(ResourceKind::kUser, user_body("ANA@x.org"), kT0).status()),
+      ScimType::kUniqueness)
       << "the name index came back too";
 }
 
@@ -448,21 +447,21 @@ TEST_F(ScimDirectoryTest, ThousandsOfMembersAreAddedAndRemovedInOneRequest) {
   }
   const std::string group = create_group("Big", {users[0]});
   // Entra's form; the one already there is not listed twice.
-  const Result<WriteResult> added = directory_.patch(
-      ResourceKind::kGroup, group,
-      json{{"schemas", {"urn:ietf:params:scim:api:messages:2.0:PatchOp"}},
-           {"Operations", {{{"op", "Add"}, {"path", "members"}, {"value", add}}}}},
-      kT0);
+  const Result<WriteResult> added =
+      directory_.patch(ResourceKind::kGroup, group,
+                       json{{"schemas", {"urn:ietf:params:scim:api:messages:2.0:PatchOp"}},
+                            {"Operations", {{{"op", "Add"}, {"path", "members"}, {"value", add}}}}},
+                       kT0);
   ASSERT_TRUE(added.ok()) << added.status().to_string();
   EXPECT_EQ(directory_.members_of(group).value().size(), 3000U);
   EXPECT_EQ(directory_.groups_of(users[2999]), std::vector<std::string>{"Big"});
   const json remove = json::array({{{"value", users[5]}}, {{"value", users[7]}}});
-  ASSERT_TRUE(directory_
-                  .patch(ResourceKind::kGroup, group,
-                         json{{"Operations",
-                               {{{"op", "Remove"}, {"path", "members"}, {"value", remove}}}}},
-                         kT0)
-                  .ok());
+  ASSERT_TRUE(
+      directory_
+          .patch(ResourceKind::kGroup, group,
+                 json{{"Operations", {{{"op", "Remove"}, {"path", "members"}, {"value", remove}}}}},
+                 kT0)
+          .ok());
   const std::vector<std::string> members = directory_.members_of(group).value();
   EXPECT_EQ(members.size(), 2998U);
   EXPECT_EQ(members[5], users[6]) << "the order of the rest is kept";

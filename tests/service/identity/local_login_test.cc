@@ -58,10 +58,11 @@ TEST_F(LocalLoginTest, EveryRefusalReadsTheSameAndNeverEchoesThePassword) {
 }
 
 TEST_F(LocalLoginTest, ADeactivatedUserCannotLogIn) {
-  ASSERT_TRUE(scim_
-                  .patch(ResourceKind::kUser, ana_,
-                         {{"Operations", {{{"op", "replace"}, {"path", "active"}, {"value", false}}}}})
-                  .ok());
+  ASSERT_TRUE(
+      scim_
+          .patch(ResourceKind::kUser, ana_,
+                 {{"Operations", {{{"op", "replace"}, {"path", "active"}, {"value", false}}}}})
+          .ok());
   EXPECT_EQ(login_.verify("ana@x.org", "c0rrect-h0rse").status().code(),
             ErrorCode::kUnauthenticated);
 }

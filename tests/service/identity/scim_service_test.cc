@@ -149,8 +149,7 @@ TEST_F(ScimServiceTest, CreationOrderAndMembershipSurviveARestart) {
   ASSERT_EQ(page["Resources"].size(), 3U);
   EXPECT_EQ(page["Resources"][0]["userName"], "c@x.org");
   EXPECT_EQ(page["Resources"][2]["userName"], "b@x.org");
-  EXPECT_EQ(again->directory_view().standing("B@X.ORG"),
-            (DirectoryStanding{true, {"Research"}}));
+  EXPECT_EQ(again->directory_view().standing("B@X.ORG"), (DirectoryStanding{true, {"Research"}}));
   // New users still come after the loaded ones.
   ASSERT_TRUE(again->create(ResourceKind::kUser, user("d@x.org")).ok());
   EXPECT_EQ(again->list(ResourceKind::kUser, {})->at("Resources")[3]["userName"], "d@x.org");
@@ -167,8 +166,7 @@ TEST_F(ScimServiceTest, AFailedCommitUndoesTheWriteAndIsUnavailable) {
   EXPECT_EQ(ScimService::error_response(created.status()).http_status, 503);
   EXPECT_EQ(scim_.remove(ResourceKind::kUser, ana).code(), ErrorCode::kUnavailable);
   EXPECT_EQ(scim_.list(ResourceKind::kGroup, {}).value(), before) << "ana is still a member";
-  EXPECT_EQ(scim_.directory_view().standing("ana@x.org"),
-            (DirectoryStanding{true, {"Research"}}));
+  EXPECT_EQ(scim_.directory_view().standing("ana@x.org"), (DirectoryStanding{true, {"Research"}}));
   EXPECT_FALSE(scim_.directory_view().standing("bo@x.org").has_value());
   store_.failing = false;
   EXPECT_TRUE(scim_.create(ResourceKind::kUser, user("bo@x.org")).ok()) << "the name is free";
@@ -228,8 +226,7 @@ TEST_F(ScimServiceTest, DeactivatedDeletedAndRenamedUsersStandRefused) {
   // Membership changes count at once.
   ASSERT_TRUE(scim_
                   .patch(ResourceKind::kGroup, admins,
-                         patch({{{"op", "Remove"},
-                                 {"path", "members[value eq \"" + ana + "\"]"}}}))
+                         patch({{{"op", "Remove"}, {"path", "members[value eq \"" + ana + "\"]"}}}))
                   .ok());
   EXPECT_EQ(view.standing("ana@x.org"), (DirectoryStanding{true, {}}));
 

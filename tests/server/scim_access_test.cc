@@ -38,7 +38,7 @@ class ScimAccessTest : public ScimTest {
 };
 
 TEST_F(ScimAccessTest, UsersGroupsMembershipAndPasswordsSurviveARestart) {
-  const std::string ana = create_user("ana@x.org", "c0rrect-h0rse");
+  const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
   const std::string bo = create_user("bo@x.org");
   const std::string admins = create_group("system:admins", {ana, bo});
   const json before_users = scim("GET", "/Users").json;
@@ -49,7 +49,7 @@ TEST_F(ScimAccessTest, UsersGroupsMembershipAndPasswordsSurviveARestart) {
   EXPECT_EQ(scim("GET", "/Users").json, before_users);
   EXPECT_EQ(scim("GET", "/Groups").json, before_groups);
   EXPECT_EQ(scim("GET", "/Users/" + ana).json["groups"][0]["value"], admins);
-  const std::string session = login("ana@x.org", "c0rrect-h0rse");
+  const std::string session = login("ana@x.org", "allot-canary-secret-pw-1");
   ASSERT_FALSE(session.empty()) << "the password hash was stored";
   EXPECT_EQ(administer(session), 200) << "and the membership";
   // New users still come last, and names stay unique.
@@ -59,10 +59,10 @@ TEST_F(ScimAccessTest, UsersGroupsMembershipAndPasswordsSurviveARestart) {
 }
 
 TEST_F(ScimAccessTest, ADirectoryGroupGrantsItsBindingsFromTheNextRequest) {
-  const std::string ana = create_user("ana@x.org", "c0rrect-h0rse");
+  const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
   // system:admins is bound to cluster-admin by the built-in bindings.
   const std::string admins = create_group("system:admins", {ana});
-  const std::string session = login("ana@x.org", "c0rrect-h0rse");
+  const std::string session = login("ana@x.org", "allot-canary-secret-pw-1");
   ASSERT_FALSE(session.empty());
   EXPECT_EQ(whoami(session)["groups"], json::array({"system:admins"}));
   EXPECT_EQ(administer(session), 200);
@@ -78,15 +78,15 @@ TEST_F(ScimAccessTest, ADirectoryGroupGrantsItsBindingsFromTheNextRequest) {
 }
 
 TEST_F(ScimAccessTest, ADeactivatedUserIsRefusedAtOnceEvenWithALiveSession) {
-  const std::string ana = create_user("ana@x.org", "c0rrect-h0rse");
+  const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
   create_group("system:admins", {ana});
-  const std::string session = login("ana@x.org", "c0rrect-h0rse");
+  const std::string session = login("ana@x.org", "allot-canary-secret-pw-1");
   ASSERT_EQ(administer(session), 200);
 
   patch("/Users/" + ana, {{"op", "Replace"}, {"path", "active"}, {"value", "False"}});
   const Reply refused = call("GET", "/api/v1/whoami", session);
   EXPECT_EQ(refused.status, 401) << refused.describe();
-  EXPECT_TRUE(login("ana@x.org", "c0rrect-h0rse").empty());
+  EXPECT_TRUE(login("ana@x.org", "allot-canary-secret-pw-1").empty());
   patch("/Users/" + ana, {{"op", "Replace"}, {"path", "active"}, {"value", "True"}});
   EXPECT_EQ(administer(session), 200);
   EXPECT_EQ(scim("DELETE", "/Users/" + ana).status, 204);
@@ -94,7 +94,7 @@ TEST_F(ScimAccessTest, ADeactivatedUserIsRefusedAtOnceEvenWithALiveSession) {
 }
 
 TEST_F(ScimAccessTest, LocalLoginsSayNothingAboutWhoExistsAndLockAfterFailures) {
-  create_user("ana@x.org", "c0rrect-h0rse");
+  create_user("ana@x.org", "allot-canary-secret-pw-1");
   const auto attempt = [this](const std::string& user, const std::string& password) {
     return call("POST", "/api/v1/sessions", "",
                 json{{"username", user}, {"password", password}}.dump());
@@ -107,17 +107,17 @@ TEST_F(ScimAccessTest, LocalLoginsSayNothingAboutWhoExistsAndLockAfterFailures) 
   EXPECT_EQ(attempt("ana@x.org", "").status, 400);
 
   for (int i = 0; i < 4; ++i) attempt("ana@x.org", "guess");  // 5 failures in all
-  const Reply locked = attempt("ana@x.org", "c0rrect-h0rse");
+  const Reply locked = attempt("ana@x.org", "allot-canary-secret-pw-1");
   EXPECT_EQ(locked.status, 401);
   EXPECT_NE(locked.json.value("message", "").find("too many failed logins"), std::string::npos)
       << locked.describe();
   const std::string logs = allotd_.stderr_text();
-  EXPECT_EQ(logs.find("c0rrect-h0rse"), std::string::npos);
+  EXPECT_EQ(logs.find("allot-canary-secret-pw-1"), std::string::npos);
   EXPECT_EQ(logs.find("guess"), std::string::npos);
 }
 
 TEST_F(ScimAccessTest, TheCLILogsInToTheLocalProvider) {
-  const std::string ana = create_user("ana@x.org", "c0rrect-h0rse");
+  const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
   create_group("system:admins", {ana});
   const std::string credentials = temp_file("ana-credentials.json");
   const auto allot = [&](const std::string& password, const std::string& args) {
@@ -138,10 +138,10 @@ TEST_F(ScimAccessTest, TheCLILogsInToTheLocalProvider) {
   };
 
   const auto [code, output] =
-      allot("c0rrect-h0rse", "login --local --username ana@x.org --password-stdin");
+      allot("allot-canary-secret-pw-1", "login --local --username ana@x.org --password-stdin");
   ASSERT_EQ(code, 0) << output;
   EXPECT_NE(output.find("logged in as ana@x.org"), std::string::npos) << output;
-  EXPECT_EQ(output.find("c0rrect-h0rse"), std::string::npos);
+  EXPECT_EQ(output.find("allot-canary-secret-pw-1"), std::string::npos);
   const auto [who_code, who] = allot("", "whoami");
   EXPECT_EQ(who_code, 0) << who;
   EXPECT_NE(who.find("system:admins"), std::string::npos) << who;

@@ -13,7 +13,7 @@
 
 namespace allot::server_test {
 
-inline constexpr const char* kScimToken = "scim-secret-5b1f0c9e7a2d4c83";
+inline constexpr const char* kScimToken = "allot-canary-secret-scim-5b1f0c9e7a2d";
 inline constexpr const char* kPatchOp = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 inline constexpr const char* kUserSchema = "urn:ietf:params:scim:schemas:core:2.0:User";
 inline constexpr const char* kGroupSchema = "urn:ietf:params:scim:schemas:core:2.0:Group";

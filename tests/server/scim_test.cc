@@ -120,7 +120,7 @@ TEST_F(ScimTest, OktaProvisionsUpdatesAndDeactivatesInItsOwnShapes) {
     "name": {"givenName": "Bo", "familyName": "Ek"},
     "emails": [{"primary": true, "value": "bo@okta.example", "type": "work"}],
     "displayName": "Bo Ek", "locale": "en-US", "externalId": "00u1abcd2EFGH3ijk4x7",
-    "groups": [], "password": "Okta-synced-Passw0rd", "active": true})");
+    "groups": [], "password": "allot-canary-secret-okta-pw", "active": true})");
   const Reply created = scim("POST", "/Users", okta_user);
   ASSERT_EQ(created.status, 201) << created.describe();
   EXPECT_FALSE(created.json.contains("password")) << "returned never";

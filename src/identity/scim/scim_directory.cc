@@ -256,7 +256,7 @@ Result<json> ScimDirectory::get(ResourceKind kind, std::string_view id,
   if (stored == nullptr) {
     return not_found(std::string(resource_type_name(kind)) + " " + quote_input(id) + " not found");
   }
-  return project(view(kind, *stored), selection);
+  return project(kind == ResourceKind::kUser ? view(kind, *stored) : *stored, selection);
 }
 
 Result<WriteResult> ScimDirectory::replace(ResourceKind kind, std::string_view id, const json& body,
@@ -347,13 +347,20 @@ Result<ListResponse> ScimDirectory::list(ResourceKind kind, const ListQuery& que
                                             options_.max_page_size);
   ListResponse response;
   response.start_index = start;
+  json user_view;
   for (const json* stored : candidates(kind, filter ? &*filter : nullptr)) {
-    // Users are matched with their groups, as a GET returns them.
-    if (filter && !filter_matches(*filter, view(kind, *stored), kind)) continue;
+    // Users are matched with their groups, as a GET returns them; a group as
+    // it is stored (not copied: it may have thousands of members).
+    if (filter) {
+      const bool user = kind == ResourceKind::kUser;
+      if (user) user_view = view(kind, *stored);
+      if (!filter_matches(*filter, user ? user_view : *stored, kind)) continue;
+    }
     ++response.total_results;
     if (response.total_results >= start &&
         static_cast<int64_t>(response.resources.size()) < count) {
-      response.resources.push_back(project(view(kind, *stored), query.selection));
+      response.resources.push_back(
+          project(kind == ResourceKind::kUser ? view(kind, *stored) : *stored, query.selection));
     }
   }
   return response;

@@ -1,5 +1,6 @@
 #include "service/identity/local_login.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -20,7 +21,9 @@ LocalLogin::LocalLogin(const ScimService& directory, const Clock& clock, LocalLo
     : directory_(directory),
       clock_(clock),
       options_(options),
-      throttle_(options.max_failures, options.lock_for) {}
+      throttle_(options.max_failures, options.lock_for),
+      check_slots_(
+          std::clamp<std::ptrdiff_t>(options.max_concurrent_checks, 1, kMaxConcurrentChecks)) {}
 
 const std::string& LocalLogin::decoy_hash() {
   std::call_once(decoy_once_, [this] {
@@ -42,7 +45,10 @@ Result<std::string> LocalLogin::verify(std::string_view user_name, std::string_v
   }
   const std::optional<StoredPassword> stored = directory_.password_of(user_name);
   // The same work whether or not the user exists.
-  const bool matches = identity::verify_password(stored ? stored->hash : decoy_hash(), password);
+  const std::string& hash = stored ? stored->hash : decoy_hash();
+  check_slots_.acquire();
+  const bool matches = identity::verify_password(hash, password);
+  check_slots_.release();
   std::lock_guard lock(mutex_);
   if (!stored || !matches) {
     throttle_.record_failure(key, clock_.now());

@@ -11,10 +11,15 @@
 // login_throttle.h): `max_failures` failures of one name (lower-cased, known
 // or not) lock it for `lock_for` from the last one, on the injected clock;
 // a locked name is refused before its password is checked. A success clears
-// the name's failures. Thread-safe.
+// the name's failures. At most `max_concurrent_checks` Argon2id checks run at
+// once (each takes 64 MiB and ~0.1 s, and the login needs no credential);
+// others wait their turn. Thread-safe.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <mutex>
+#include <semaphore>
 #include <string>
 #include <string_view>
 
@@ -28,7 +33,10 @@ namespace allot {
 struct LocalLoginOptions {
   int32_t max_failures = 5;
   Duration lock_for = Duration::minutes(15);
+  int32_t max_concurrent_checks = 4;  // 1..kMaxConcurrentChecks
 };
+
+inline constexpr std::ptrdiff_t kMaxConcurrentChecks = 64;
 
 class LocalLogin final : public PasswordLogin {
  public:
@@ -46,6 +54,7 @@ class LocalLogin final : public PasswordLogin {
   LocalLoginOptions options_;
   std::mutex mutex_;
   identity::LoginThrottle throttle_;  // guarded by mutex_
+  std::counting_semaphore<kMaxConcurrentChecks> check_slots_;
   std::once_flag decoy_once_;
   std::string decoy_hash_;
 };

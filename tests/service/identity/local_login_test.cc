@@ -4,6 +4,8 @@
 #include "service/identity/local_login.h"
 
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -83,6 +85,19 @@ TEST_F(LocalLoginTest, RepeatedFailuresLockTheNameUntilTheLockRunsOut) {
   // The success cleared the count: two failures do not lock.
   for (int i = 0; i < 2; ++i) EXPECT_FALSE(login_.verify("ana@x.org", "guess").ok());
   EXPECT_TRUE(login_.verify("ana@x.org", "c0rrect-h0rse").ok());
+}
+
+TEST_F(LocalLoginTest, ConcurrentLoginsBeyondTheCheckSlotsAllGetTheirAnswer) {
+  LocalLogin narrow(scim_, clock_, {100, Duration::minutes(10), 2});
+  std::vector<int> ok(6, 0);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < ok.size(); ++i) {
+    threads.emplace_back([&, i] {
+      ok[i] = narrow.verify("ana@x.org", i % 2 == 0 ? "c0rrect-h0rse" : "guess").ok() ? 1 : 0;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(ok, (std::vector<int>{1, 0, 1, 0, 1, 0}));
 }
 
 }  // namespace

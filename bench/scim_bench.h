@@ -8,7 +8,8 @@
 //   request (Entra's form: {"op":"Add","path":"members","value":[...]}),
 //   timed, then checked by a GET of the group;
 // - the membership check Entra sends (`id eq G and members[value eq U]`,
-//   excludedAttributes=members) and a page of 100 users, p50 of 50 each;
+//   excludedAttributes=members) and a page of 100 users from the middle of
+//   the list, p50 of 50 each;
 // - a restart on the same data: exec to /readyz, the directory reloaded.
 //
 // Contract: progress goes to `log`; a failure ends the bench early with

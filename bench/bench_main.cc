@@ -4,6 +4,8 @@
 // `mixed` many clients sending every kind of request to a real allotd;
 // `chaos` the same while allotd is killed with SIGKILL and nodes fail, with
 // the invariants checked after each restart;
+// `scim` provisions 10,000 users and 1,000 groups through /scim/v2 of a real
+// allotd and times a 5,000-member PATCH;
 // `replay` runs a scenario through a running allotd in real time and compares
 // it with its simulation; `micro` runs the Google Benchmark microbenchmarks.
 #include <cstdio>
@@ -22,6 +24,7 @@
 #include "bench/replay_report.h"
 #include "bench/scale_bench.h"
 #include "bench/scale_report.h"
+#include "bench/scim_bench.h"
 #include "cli/client/api_client.h"
 
 namespace {
@@ -134,6 +137,19 @@ void add_replay_flags(CLI::App& command, allot::bench::ReplayConfig& c, std::str
                      "file's server:, then http://127.0.0.1:7800)");
 }
 
+void add_scim_flags(CLI::App& command, allot::bench::ScimBenchConfig& c, std::string& output) {
+  command.add_option("-o,--output", output, "json or table")->check(kOutputs);
+  command.add_option("--allotd", c.allotd, "the allotd binary (default: the one of this build)");
+  command.add_option("--users", c.users, "Users POSTed")->check(CLI::Range(1, 1'000'000));
+  command.add_option("--groups", c.groups, "Groups POSTed")->check(CLI::Range(1, 100'000));
+  command.add_option("--members", c.members, "members added to one group in one PATCH")
+      ->check(CLI::Range(1, 1'000'000));
+  command.add_option("--clients", c.clients, "concurrent provisioning clients")
+      ->check(CLI::Range(1, 1'000));
+  command.add_option("--allotd-threads", c.allotd_threads, "allotd --threads")
+      ->check(CLI::Range(1, 4'096));
+}
+
 template <typename Report>
 void print(const Report& report, const std::string& output) {
   if (output == "json") {
@@ -167,6 +183,14 @@ int run_connections(const allot::bench::ConnectionsConfig& config, const std::st
   const allot::bench::ConnectionsReport report = allot::bench::run_connections(config, stderr);
   const std::string text = output == "json" ? allot::bench::connections_report_json(report)
                                             : allot::bench::connections_report_text(report);
+  std::fputs(text.c_str(), stdout);
+  return report.error.empty() ? 0 : 1;
+}
+
+int run_scim(const allot::bench::ScimBenchConfig& config, const std::string& output) {
+  const allot::bench::ScimBenchReport report = allot::bench::run_scim_bench(config, stderr);
+  const std::string text = output == "json" ? allot::bench::scim_bench_json(report)
+                                            : allot::bench::scim_bench_text(report);
   std::fputs(text.c_str(), stdout);
   return report.error.empty() ? 0 : 1;
 }
@@ -248,6 +272,13 @@ int main(int argc, char** argv) {
   CLI::App* chaos_command = app.add_subcommand(
       "chaos", "mixed load while allotd is killed with SIGKILL and nodes fail; invariants checked");
   add_chaos_flags(*chaos_command, chaos, chaos_output);
+  allot::bench::ScimBenchConfig scim;
+  scim.allotd = api.allotd;
+  std::string scim_output = "table";
+  CLI::App* scim_command = app.add_subcommand(
+      "scim",
+      "SCIM provisioning of a real allotd: 10,000 users, 1,000 groups, a 5,000-member PATCH");
+  add_scim_flags(*scim_command, scim, scim_output);
   app.add_subcommand("micro", "Google Benchmark microbenchmarks (e.g. --benchmark_filter=quota)");
   try {
     app.parse(argc, argv);
@@ -260,5 +291,6 @@ int main(int argc, char** argv) {
   if (connections_command->parsed()) return run_connections(connections, connections_output);
   if (mixed_command->parsed()) return run_mixed(mixed, mixed_output);
   if (chaos_command->parsed()) return run_chaos(chaos, chaos_output);
+  if (scim_command->parsed()) return run_scim(scim, scim_output);
   return run_api(api, api_output);
 }

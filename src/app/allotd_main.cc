@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -55,6 +56,7 @@ struct Flags {
   double rate_burst = 0;
   std::string log_level = "info";
   allot::app::OidcFlags oidc;
+  std::string scim_token_file;
 };
 
 // Forwards pod exits to the control plane, which is built after the executor
@@ -151,6 +153,16 @@ void raise_open_file_limit() {
   setrlimit(RLIMIT_NOFILE, &limit);
 }
 
+// SCIM on, with the token of --scim-token-file (its whole content, without
+// the line end): the plane keeps only its hash, and the text read is wiped.
+allot::Status enable_scim(const std::string& path, allot::ScimService& scim) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return allot::invalid_argument("cannot read " + path, "--scim-token-file");
+  std::string token((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  while (!token.empty() && (token.back() == '\n' || token.back() == '\r')) token.pop_back();
+  return scim.enable(std::move(token));
+}
+
 int serve(const Flags& flags, allot::Logger& logger) {
   auto listen = parse_listen(flags.listen);
   if (!listen.ok()) return fail(listen.status().to_string());
@@ -239,6 +251,13 @@ int serve(const Flags& flags, allot::Logger& logger) {
     }
     logger.info("first start: the administrator's API token is in the data folder",
                 {{"file", path}, {"user", "admin"}});
+  }
+  if (!flags.scim_token_file.empty()) {
+    if (const allot::Status enabled = enable_scim(flags.scim_token_file, plane.scim());
+        !enabled.ok()) {
+      return fail("--scim-token-file " + flags.scim_token_file + ": " + enabled.to_string());
+    }
+    logger.info("SCIM is served at /scim/v2", {{"token_file", flags.scim_token_file}});
   }
   allot::server::ApiServerOptions server_options;
   server_options.http.worker_threads = flags.threads;
@@ -337,6 +356,10 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", flags.log_level, "debug, info, warn or error (logs go to stderr)")
       ->capture_default_str();
   add_oidc_flags(app, flags.oidc);
+  app.add_option("--scim-token-file", flags.scim_token_file,
+                 "serve SCIM 2.0 at /scim/v2 (Entra ID, Okta provisioning) to clients that bear "
+                 "the token in FILE (its whole content, 16 bytes or more); without it /scim/v2 "
+                 "answers 404");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

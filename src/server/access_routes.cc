@@ -50,20 +50,17 @@ Result<std::string> string_member(const nlohmann::json& body, const char* key) {
   return body[key].get<std::string>();
 }
 
-Result<SessionRequest> session_request_of(const nlohmann::json& body) {
-  SessionRequest request;
-  ALLOT_ASSIGN_OR_RETURN(request.token, string_member(body, "token"));
-  ALLOT_ASSIGN_OR_RETURN(request.id_token, string_member(body, "idToken"));
-  ALLOT_ASSIGN_OR_RETURN(request.team, string_member(body, "team"));
-  ALLOT_ASSIGN_OR_RETURN(request.role, string_member(body, "role"));
-  if (!request.token.empty() && !request.id_token.empty()) {
-    return invalid_argument("a session has one credential: token or idToken, not both", "idToken");
-  }
-  if (request.token.empty() && request.id_token.empty()) {
-    return invalid_argument(
-        "a session needs a credential: {\"token\": API_TOKEN} or {\"idToken\": OIDC_ID_TOKEN}",
-        "token");
-  }
+// What every login may say besides its credential: "team", "role", "ttlSeconds".
+struct SessionScopeRequest {
+  std::string team;
+  std::string role;
+  std::optional<Duration> lifetime;
+};
+
+Result<SessionScopeRequest> session_scope_of(const nlohmann::json& body) {
+  SessionScopeRequest scope;
+  ALLOT_ASSIGN_OR_RETURN(scope.team, string_member(body, "team"));
+  ALLOT_ASSIGN_OR_RETURN(scope.role, string_member(body, "role"));
   if (body.contains("ttlSeconds")) {
     if (!body["ttlSeconds"].is_number_integer() || body["ttlSeconds"].get<int64_t>() <= 0) {
       return invalid_argument("ttlSeconds must be a positive integer", "ttlSeconds");
@@ -71,17 +68,56 @@ Result<SessionRequest> session_request_of(const nlohmann::json& body) {
     // Capped before it becomes milliseconds: no session outlives 12 hours
     // (access_control.h), and a huge number must not overflow.
     constexpr int64_t kLongest = int64_t{12} * 3600;
-    request.lifetime = Duration::seconds(std::min(body["ttlSeconds"].get<int64_t>(), kLongest));
+    scope.lifetime = Duration::seconds(std::min(body["ttlSeconds"].get<int64_t>(), kLongest));
   }
+  return scope;
+}
+
+Result<SessionRequest> session_request_of(const nlohmann::json& body) {
+  SessionRequest request;
+  ALLOT_ASSIGN_OR_RETURN(request.token, string_member(body, "token"));
+  ALLOT_ASSIGN_OR_RETURN(request.id_token, string_member(body, "idToken"));
+  if (!request.token.empty() && !request.id_token.empty()) {
+    return invalid_argument("a session has one credential: token or idToken, not both", "idToken");
+  }
+  if (request.token.empty() && request.id_token.empty()) {
+    return invalid_argument(
+        "a session needs a credential: {\"token\": API_TOKEN}, {\"idToken\": OIDC_ID_TOKEN} or "
+        "{\"username\", \"password\"}",
+        "token");
+  }
+  ALLOT_ASSIGN_OR_RETURN(SessionScopeRequest scope, session_scope_of(body));
+  request.team = std::move(scope.team);
+  request.role = std::move(scope.role);
+  request.lifetime = scope.lifetime;
   return request;
+}
+
+// The local provider's login: {"username", "password"[, "team", "role", "ttlSeconds"]}.
+Result<OpenedSession> open_password_session(AccessControl& access, const nlohmann::json& body) {
+  PasswordSessionRequest request;
+  ALLOT_ASSIGN_OR_RETURN(request.user_name, string_member(body, "username"));
+  ALLOT_ASSIGN_OR_RETURN(request.password, string_member(body, "password"));
+  if (request.user_name.empty() || request.password.empty()) {
+    return invalid_argument("a local login needs {\"username\", \"password\"}", "username");
+  }
+  ALLOT_ASSIGN_OR_RETURN(SessionScopeRequest scope, session_scope_of(body));
+  request.team = std::move(scope.team);
+  request.role = std::move(scope.role);
+  request.lifetime = scope.lifetime;
+  return access.open_password_session(request);
+}
+
+Result<OpenedSession> session_of(AccessControl& access, const nlohmann::json& body) {
+  if (body.contains("username")) return open_password_session(access, body);
+  ALLOT_ASSIGN_OR_RETURN(const SessionRequest request, session_request_of(body));
+  return access.open_session(request);
 }
 
 void open_session(AccessControl& access, const HttpRequest& req, HttpResponse& res) {
   const std::optional<nlohmann::json> body = json_object_body(req, res);
   if (!body) return;
-  const Result<SessionRequest> request = session_request_of(*body);
-  if (!request.ok()) return send_error(res, request.status());
-  const Result<OpenedSession> session = access.open_session(*request);
+  const Result<OpenedSession> session = session_of(access, *body);
   if (!session.ok()) return send_error(res, session.status());
   const identity::SessionClaims& claims = session->claims;
   send_json(res, 201,

@@ -7,6 +7,7 @@
 #include "server/http_responses.h"
 #include "server/request_framing.h"
 #include "server/routes.h"
+#include "server/scim_routes.h"
 
 namespace allot::server {
 namespace {
@@ -20,6 +21,7 @@ Router api_routes(ControlPlane& plane) {
   add_access_routes(router, plane);
   add_service_account_routes(router, plane);
   add_auth_config_routes(router, plane.access());
+  add_scim_routes(router, plane);
   return router;
 }
 
@@ -68,16 +70,24 @@ bool authenticated(const AccessControl& access, HttpRequest& request, HttpRespon
 
 }  // namespace
 
-HttpService routed_service(const Router& router, RateLimiter* limiter,
-                           const AccessControl* access) {
+HttpService routed_service(const Router& router, RateLimiter* limiter, const AccessControl* access,
+                           const ScimService* scim) {
   HttpService service;
-  service.refuse_before_body = [limiter,
-                                access](const HttpRequest& head) -> std::optional<HttpResponse> {
+  service.refuse_before_body = [limiter, access,
+                                scim](const HttpRequest& head) -> std::optional<HttpResponse> {
     if (limiter != nullptr) {
       if (std::optional<HttpResponse> refused = over_rate(*limiter, head)) return refused;
     }
+    // SCIM has a token of its own (scim_routes.h).
+    const bool own_token = scim != nullptr && is_scim_path(head.path);
+    if (own_token) {
+      if (std::optional<HttpResponse> refused = scim_refusal_before_body(head, *scim)) {
+        return refused;
+      }
+    }
     // No credential at all: refused before its body is read.
-    if (access != nullptr && !needs_no_login(head) && !head.has_header("Authorization")) {
+    if (access != nullptr && !own_token && !needs_no_login(head) &&
+        !head.has_header("Authorization")) {
       return unauthenticated_answer(access->authenticate("").status());
     }
     const std::optional<FramingRefusal> refusal = framing_refusal(head);
@@ -86,8 +96,9 @@ HttpService routed_service(const Router& router, RateLimiter* limiter,
     send_error(response, refusal->http_status, refusal->code, refusal->message);
     return response;
   };
-  service.handle = [&router, access](HttpRequest& request, HttpResponse& response) {
-    if (access != nullptr && !authenticated(*access, request, response)) return;
+  service.handle = [&router, access, scim](HttpRequest& request, HttpResponse& response) {
+    const bool own_token = scim != nullptr && is_scim_path(request.path);
+    if (access != nullptr && !own_token && !authenticated(*access, request, response)) return;
     router.dispatch(request, response);
   };
   return service;
@@ -96,6 +107,7 @@ HttpService routed_service(const Router& router, RateLimiter* limiter,
 ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
     : router_(api_routes(plane)),
       limiter_(limiter_of(options)),
-      http_(options.http, routed_service(router_, limiter_.get(), &plane.access())) {}
+      http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim())) {
+}
 
 }  // namespace allot::server

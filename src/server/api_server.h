@@ -50,8 +50,11 @@ class ApiServer {
 // limiter must outlive the service.
 // With `access`, every request but the probes and the login (POST
 // /api/v1/sessions, GET /api/v1/authconfig) must carry a valid bearer token: 401 otherwise, before
-// any route runs; the principal is then in HttpRequest::caller.
+// any route runs; the principal is then in HttpRequest::caller. With `scim`,
+// /scim/v2 is left to the SCIM routes and their own token (scim_routes.h):
+// AccessControl does not see those requests.
 HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
-                           const AccessControl* access = nullptr);
+                           const AccessControl* access = nullptr,
+                           const ScimService* scim = nullptr);
 
 }  // namespace allot::server

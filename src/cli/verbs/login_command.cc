@@ -38,6 +38,20 @@ SavedSession session_of(const nlohmann::json& answer) {
   return session;
 }
 
+// The local provider's credential: the user name, and the password as the
+// first line of standard input (never an argument: ps would show it).
+Result<nlohmann::json> local_credential(const std::string& user_name, bool password_stdin,
+                                        CliIo& io) {
+  if (user_name.empty() || !password_stdin) {
+    return invalid_argument("--local needs --username and --password-stdin", "--local");
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::string text, read_input_file("-", io));
+  const size_t end = text.find_first_of("\r\n");
+  if (end != std::string::npos) text.resize(end);
+  if (text.empty()) return invalid_argument("no password on standard input", "--password-stdin");
+  return nlohmann::json{{"username", user_name}, {"password", std::move(text)}};
+}
+
 class LoginCommand final : public Command {
  public:
   void configure(CLI::App& subcommand) override {
@@ -46,11 +60,21 @@ class LoginCommand final : public Command {
                               "file whose first line is an API token (DATA/admin-token; a service "
                               "account sends its token as it is, with --token or ALLOT_TOKEN); - "
                               "reads standard input");
+    CLI::Option* oidc =
+        subcommand
+            .add_flag("--oidc", oidc_,
+                      "log in at allotd's OIDC identity provider with the device flow (the "
+                      "default without --token-file or --local)")
+            ->excludes(token_file);
+    CLI::Option* local = subcommand.add_flag(
+        "--local", local_, "log in to allotd's local provider (a directory user's password)");
+    token_file->excludes(local);
+    oidc->excludes(local);
+    subcommand.add_option("--username", user_name_, "with --local: the user name")->needs(local);
     subcommand
-        .add_flag("--oidc", oidc_,
-                  "log in at allotd's OIDC identity provider with the device flow (the default "
-                  "without --token-file)")
-        ->excludes(token_file);
+        .add_flag("--password-stdin", password_stdin_,
+                  "with --local: read the password from the first line of standard input")
+        ->needs(local);
     subcommand.add_option("--team", team_, "the team (namespace) the session is bound to");
     subcommand.add_option("--role", role_, "the role the session acts with in that team");
     subcommand.add_option("--ttl", ttl_, "session lifetime, at most 12h (default 8h)");
@@ -67,9 +91,11 @@ class LoginCommand final : public Command {
   }
 
  private:
-  // The credential of the session request: the token file's API token, or
-  // an ID token from the OIDC device flow.
+  // The credential of the session request: the token file's API token, a
+  // directory user's name and password (--local), or an ID token from the
+  // OIDC device flow.
   Result<nlohmann::json> credential(CliIo& io, ApiClient& client) {
+    if (local_) return local_credential(user_name_, password_stdin_, io);
     if (!token_file_.empty()) {
       ALLOT_ASSIGN_OR_RETURN(const std::string token, token_from_file(token_file_, io));
       return nlohmann::json{{"token", token}};
@@ -107,6 +133,9 @@ class LoginCommand final : public Command {
 
   std::string token_file_;
   bool oidc_ = false;
+  bool local_ = false;
+  std::string user_name_;
+  bool password_stdin_ = false;
   std::string team_;
   std::string role_;
   std::string ttl_;

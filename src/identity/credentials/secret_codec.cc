@@ -73,4 +73,10 @@ bool constant_time_equal(std::string_view a, std::string_view b) {
   return a.size() == b.size() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
+void wipe_secret(std::string& secret) {
+  ensure_sodium();
+  sodium_memzero(secret.data(), secret.size());
+  secret.clear();
+}
+
 }  // namespace allot::identity

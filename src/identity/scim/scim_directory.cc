@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_set>
 #include <utility>
 
 #include "identity/scim/scim_error.h"
@@ -13,8 +14,6 @@ namespace allot::scim {
 namespace {
 
 using json = nlohmann::json;
-
-constexpr int kStateFormat = 1;
 
 // "2026-12-02T07:25:44.123Z": RFC 3339 in UTC, fixed width, so that dateTime
 // filters compare as text (days from civil, H. Hinnant's algorithm).
@@ -92,6 +91,25 @@ std::optional<std::pair<std::string, std::string>> indexed_lookup(ResourceKind k
   return std::nullopt;
 }
 
+// The same for a filter, or for one operand of an `and` (Entra asks
+// `id eq "g" and members[value eq "u"]`): the index narrows, the filter decides.
+std::optional<std::pair<std::string, std::string>> narrowing_lookup(ResourceKind kind,
+                                                                    const FilterNode& filter) {
+  if (filter.kind != FilterNode::Kind::kAnd) return indexed_lookup(kind, filter);
+  for (const FilterNode& operand : filter.children) {
+    if (auto lookup = indexed_lookup(kind, operand)) return lookup;
+  }
+  return std::nullopt;
+}
+
+ResourceChange change_of(ResourceKind kind, std::string id, uint64_t sequence, const json* before,
+                         const json* after) {
+  ResourceChange change{kind, std::move(id), sequence, std::nullopt, std::nullopt};
+  if (before != nullptr) change.before = *before;
+  if (after != nullptr) change.after = *after;
+  return change;
+}
+
 }  // namespace
 
 json ListResponse::to_json() const {
@@ -113,6 +131,13 @@ const json* ScimDirectory::find(ResourceKind kind, std::string_view id) const {
   return it == t.by_id.end() ? nullptr : &t.by_sequence.at(it->second);
 }
 
+std::optional<uint64_t> ScimDirectory::sequence_of(ResourceKind kind, std::string_view id) const {
+  const Table& t = table(kind);
+  const auto it = t.by_id.find(std::string(id));
+  if (it == t.by_id.end()) return std::nullopt;
+  return it->second;
+}
+
 Status ScimDirectory::check_unique(ResourceKind kind, const json& resource,
                                    std::string_view own_id) const {
   const Table& t = table(kind);
@@ -130,17 +155,15 @@ Status ScimDirectory::check_members(json& group, std::string_view own_id) const 
   json* members = find_member(group, "members");
   if (members == nullptr) return {};
   json kept = json::array();
+  std::unordered_set<std::string> seen;
   for (json& member : *members) {
-    const std::string id = string_member(member, "value");
+    std::string id = string_member(member, "value");
     const bool is_user = find(ResourceKind::kUser, id) != nullptr;
     if (id.empty() || id == own_id || (!is_user && find(ResourceKind::kGroup, id) == nullptr)) {
       return scim_error(ScimType::kInvalidValue,
                         "members: no User or Group with id " + quote_input(id), "members");
     }
-    const bool duplicate = std::any_of(kept.begin(), kept.end(), [&id](const json& other) {
-      return string_member(other, "value") == id;
-    });
-    if (duplicate) continue;
+    if (!seen.insert(std::move(id)).second) continue;  // listed twice
     member["type"] = is_user ? "User" : "Group";
     kept.push_back(std::move(member));
   }
@@ -148,14 +171,44 @@ Status ScimDirectory::check_members(json& group, std::string_view own_id) const 
   return {};
 }
 
+void ScimDirectory::index_members(uint64_t group_sequence, const json& group, bool add) {
+  const json* members = find_member(group, "members");
+  if (members == nullptr || !members->is_array()) return;
+  for (const json& member : *members) {
+    const std::string id = string_member(member, "value");
+    if (add) {
+      groups_by_member_[id].insert(group_sequence);
+      continue;
+    }
+    const auto it = groups_by_member_.find(id);
+    if (it == groups_by_member_.end()) continue;
+    it->second.erase(group_sequence);
+    if (it->second.empty()) groups_by_member_.erase(it);
+  }
+}
+
 void ScimDirectory::put(ResourceKind kind, uint64_t sequence, json resource) {
   Table& t = table(kind);
   if (const auto old = t.by_sequence.find(sequence); old != t.by_sequence.end()) {
     t.by_name.erase(name_key(kind, old->second));
+    if (kind == ResourceKind::kGroup) index_members(sequence, old->second, false);
   }
+  if (kind == ResourceKind::kGroup) index_members(sequence, resource, true);
   t.by_id[string_member(resource, "id")] = sequence;
   t.by_name[name_key(kind, resource)] = sequence;
   t.by_sequence[sequence] = std::move(resource);
+}
+
+void ScimDirectory::erase(ResourceKind kind, std::string_view id) {
+  Table& t = table(kind);
+  const auto it = t.by_id.find(std::string(id));
+  if (it == t.by_id.end()) return;
+  const uint64_t sequence = it->second;
+  const json& stored = t.by_sequence.at(sequence);
+  t.by_name.erase(name_key(kind, stored));
+  if (kind == ResourceKind::kGroup) index_members(sequence, stored, false);
+  t.by_id.erase(it);
+  t.by_sequence.erase(sequence);
 }
 
 Result<WriteResult> ScimDirectory::store(ResourceKind kind, json resource,
@@ -164,7 +217,10 @@ Result<WriteResult> ScimDirectory::store(ResourceKind kind, json resource,
   ALLOT_RETURN_IF_ERROR(check_unique(kind, resource, id));
   if (kind == ResourceKind::kGroup) ALLOT_RETURN_IF_ERROR(check_members(resource, id));
   uint64_t sequence = 0;
-  if (const json* existing = find(kind, id)) {
+  const json* existing = find(kind, id);
+  std::optional<json> before;
+  if (existing != nullptr) {
+    before = *existing;
     sequence = table(kind).by_id.at(std::string(id));
     resource["id"] = std::string(id);
     if (const json* meta = find_member(*existing, "meta")) resource["meta"] = *meta;
@@ -177,8 +233,11 @@ Result<WriteResult> ScimDirectory::store(ResourceKind kind, json resource,
                         {"location", options_.base_location + endpoint + "/" + std::string(id)}};
   }
   touch(resource, now);
+  DirectoryChange change;
+  change.resources.push_back(
+      change_of(kind, std::string(id), sequence, before ? &*before : nullptr, &resource));
   put(kind, sequence, resource);
-  return WriteResult{view(kind, resource), std::move(password)};
+  return WriteResult{view(kind, resource), std::move(password), std::move(change)};
 }
 
 Result<WriteResult> ScimDirectory::create(ResourceKind kind, const json& body, Timestamp now) {
@@ -197,7 +256,7 @@ Result<json> ScimDirectory::get(ResourceKind kind, std::string_view id,
   if (stored == nullptr) {
     return not_found(std::string(resource_type_name(kind)) + " " + quote_input(id) + " not found");
   }
-  return project(view(kind, *stored), selection);
+  return project(kind == ResourceKind::kUser ? view(kind, *stored) : *stored, selection);
 }
 
 Result<WriteResult> ScimDirectory::replace(ResourceKind kind, std::string_view id, const json& body,
@@ -219,39 +278,54 @@ Result<WriteResult> ScimDirectory::patch(ResourceKind kind, std::string_view id,
   return store(kind, std::move(patched.resource), std::move(patched.password), id, now);
 }
 
-void ScimDirectory::drop_member_everywhere(std::string_view member_id, Timestamp now) {
-  for (auto& [sequence, group] : groups_.by_sequence) {
+void ScimDirectory::drop_member_everywhere(std::string_view member_id, Timestamp now,
+                                           DirectoryChange& change) {
+  const auto listed = groups_by_member_.find(std::string(member_id));
+  if (listed == groups_by_member_.end()) return;
+  const std::set<uint64_t> sequences = listed->second;  // put() changes the index
+  for (const uint64_t sequence : sequences) {
+    const json& before = groups_.by_sequence.at(sequence);
+    json group = before;
     json* members = find_member(group, "members");
     if (members == nullptr || !members->is_array()) continue;
-    const size_t before = members->size();
     members->erase(std::remove_if(members->begin(), members->end(),
                                   [member_id](const json& member) {
                                     return string_member(member, "value") == member_id;
                                   }),
                    members->end());
-    if (members->size() != before) touch(group, now);
+    touch(group, now);
+    change.resources.push_back(
+        change_of(ResourceKind::kGroup, string_member(group, "id"), sequence, &before, &group));
+    put(ResourceKind::kGroup, sequence, std::move(group));
   }
 }
 
-Status ScimDirectory::remove(ResourceKind kind, std::string_view id, Timestamp now) {
+Result<DirectoryChange> ScimDirectory::remove(ResourceKind kind, std::string_view id,
+                                              Timestamp now) {
   const json* stored = find(kind, id);
   if (stored == nullptr) {
     return not_found(std::string(resource_type_name(kind)) + " " + quote_input(id) + " not found");
   }
-  Table& t = table(kind);
-  const uint64_t sequence = t.by_id.at(std::string(id));
-  t.by_name.erase(name_key(kind, *stored));
-  t.by_id.erase(std::string(id));
-  t.by_sequence.erase(sequence);
-  drop_member_everywhere(id, now);
-  return {};
+  DirectoryChange change;
+  change.resources.push_back(
+      change_of(kind, std::string(id), *sequence_of(kind, id), stored, nullptr));
+  erase(kind, id);
+  drop_member_everywhere(id, now, change);
+  return change;
+}
+
+void ScimDirectory::revert(const DirectoryChange& change) {
+  for (auto it = change.resources.rbegin(); it != change.resources.rend(); ++it) {
+    if (it->after) erase(it->kind, it->id);
+    if (it->before) put(it->kind, it->sequence, *it->before);
+  }
 }
 
 std::vector<const json*> ScimDirectory::candidates(ResourceKind kind,
                                                    const FilterNode* filter) const {
   std::vector<const json*> out;
   const Table& t = table(kind);
-  if (const auto lookup = filter != nullptr ? indexed_lookup(kind, *filter) : std::nullopt) {
+  if (const auto lookup = filter != nullptr ? narrowing_lookup(kind, *filter) : std::nullopt) {
     const auto& index = lookup->first == "name" ? t.by_name : t.by_id;
     if (const auto it = index.find(lookup->second); it != index.end()) {
       out.push_back(&t.by_sequence.at(it->second));
@@ -273,13 +347,20 @@ Result<ListResponse> ScimDirectory::list(ResourceKind kind, const ListQuery& que
                                             options_.max_page_size);
   ListResponse response;
   response.start_index = start;
+  json user_view;
   for (const json* stored : candidates(kind, filter ? &*filter : nullptr)) {
-    // Users are matched with their groups, as a GET returns them.
-    if (filter && !filter_matches(*filter, view(kind, *stored), kind)) continue;
+    // Users are matched with their groups, as a GET returns them; a group as
+    // it is stored (not copied: it may have thousands of members).
+    if (filter) {
+      const bool user = kind == ResourceKind::kUser;
+      if (user) user_view = view(kind, *stored);
+      if (!filter_matches(*filter, user ? user_view : *stored, kind)) continue;
+    }
     ++response.total_results;
     if (response.total_results >= start &&
         static_cast<int64_t>(response.resources.size()) < count) {
-      response.resources.push_back(project(view(kind, *stored), query.selection));
+      response.resources.push_back(
+          project(kind == ResourceKind::kUser ? view(kind, *stored) : *stored, query.selection));
     }
   }
   return response;
@@ -288,21 +369,18 @@ Result<ListResponse> ScimDirectory::list(ResourceKind kind, const ListQuery& que
 json ScimDirectory::view(ResourceKind kind, const json& stored) const {
   if (kind != ResourceKind::kUser) return stored;
   json out = stored;
-  const std::string id = string_member(stored, "id");
+  const auto listed = groups_by_member_.find(string_member(stored, "id"));
+  if (listed == groups_by_member_.end()) return out;
   json groups = json::array();
-  for (const auto& [sequence, group] : groups_.by_sequence) {
-    const json* members = find_member(group, "members");
-    if (members == nullptr) continue;
-    for (const json& member : *members) {
-      if (string_member(member, "value") != id) continue;
-      const std::string group_id = string_member(group, "id");
-      groups.push_back({{"value", group_id},
-                        {"$ref", options_.base_location + "/Groups/" + group_id},
-                        {"display", string_member(group, "displayName")},
-                        {"type", "direct"}});
-    }
+  for (const uint64_t sequence : listed->second) {
+    const json& group = groups_.by_sequence.at(sequence);
+    const std::string group_id = string_member(group, "id");
+    groups.push_back({{"value", group_id},
+                      {"$ref", options_.base_location + "/Groups/" + group_id},
+                      {"display", string_member(group, "displayName")},
+                      {"type", "direct"}});
   }
-  if (!groups.empty()) out["groups"] = std::move(groups);
+  out["groups"] = std::move(groups);
   return out;
 }
 
@@ -322,13 +400,10 @@ std::optional<std::string> ScimDirectory::find_user_id(std::string_view user_nam
 std::vector<std::string> ScimDirectory::groups_of(std::string_view user_id) const {
   std::vector<std::string> names;
   if (find(ResourceKind::kUser, user_id) == nullptr) return names;
-  for (const auto& [sequence, group] : groups_.by_sequence) {
-    const json* members = find_member(group, "members");
-    if (members == nullptr) continue;
-    const bool member = std::any_of(members->begin(), members->end(), [user_id](const json& m) {
-      return string_member(m, "value") == user_id;
-    });
-    if (member) names.push_back(string_member(group, "displayName"));
+  const auto listed = groups_by_member_.find(std::string(user_id));
+  if (listed == groups_by_member_.end()) return names;
+  for (const uint64_t sequence : listed->second) {
+    names.push_back(string_member(groups_.by_sequence.at(sequence), "displayName"));
   }
   return names;
 }
@@ -343,58 +418,56 @@ Result<std::vector<std::string>> ScimDirectory::members_of(std::string_view grou
   return ids;
 }
 
-json ScimDirectory::to_json() const {
-  json state = {{"format", kStateFormat}, {"nextSequence", next_sequence_}};
+std::vector<StoredResource> ScimDirectory::records() const {
+  std::vector<StoredResource> out;
+  out.reserve(users_.by_sequence.size() + groups_.by_sequence.size());
   for (ResourceKind kind : {ResourceKind::kUser, ResourceKind::kGroup}) {
-    json entries = json::array();
     for (const auto& [sequence, resource] : table(kind).by_sequence) {
-      entries.push_back({{"sequence", sequence}, {"resource", resource}});
+      out.push_back({kind, sequence, resource});
     }
-    state[kind == ResourceKind::kUser ? "users" : "groups"] = std::move(entries);
   }
-  return state;
+  std::sort(out.begin(), out.end(), [](const StoredResource& a, const StoredResource& b) {
+    return a.sequence < b.sequence;
+  });
+  return out;
 }
 
-Status ScimDirectory::load_entry(ResourceKind kind, const json& entry) {
-  const json* sequence = find_member(entry, "sequence");
-  const json* resource = find_member(entry, "resource");
-  if (sequence == nullptr || !sequence->is_number_unsigned() || resource == nullptr ||
-      !resource->is_object()) {
-    return invalid_argument("a SCIM directory entry needs a sequence and a resource");
+Status ScimDirectory::load_record(StoredResource record) {
+  const ResourceKind kind = record.kind;
+  const std::string id = string_member(record.resource, "id");
+  const json* meta = find_member(record.resource, "meta");
+  if (id.empty() || meta == nullptr || !meta->is_object()) {
+    return invalid_argument("a stored SCIM resource without an id or meta", quote_input(id));
   }
-  ALLOT_ASSIGN_OR_RETURN(NormalizedResource normalized, normalize_resource(kind, *resource));
-  const std::string id = string_member(*resource, "id");
-  const json* meta = find_member(*resource, "meta");
-  const auto number = sequence->get<uint64_t>();
-  if (id.empty() || meta == nullptr || !meta->is_object() || number == 0 ||
-      number >= next_sequence_ || table(kind).by_sequence.contains(number) ||
-      find(ResourceKind::kUser, id) != nullptr || find(ResourceKind::kGroup, id) != nullptr ||
-      table(kind).by_name.contains(name_key(kind, normalized.resource))) {
-    return invalid_argument("a SCIM directory entry with a bad or repeated id, name or sequence",
-                            id);
+  Result<NormalizedResource> checked = normalize_resource(kind, record.resource);
+  if (!checked.ok()) {
+    return checked.status().with_context(std::string(resource_type_name(kind)) + " " +
+                                         quote_input(id));
+  }
+  NormalizedResource normalized = std::move(checked).value();
+  if (record.sequence == 0 || sequence_of(ResourceKind::kUser, id) ||
+      sequence_of(ResourceKind::kGroup, id) || users_.by_sequence.contains(record.sequence) ||
+      groups_.by_sequence.contains(record.sequence) ||
+      table(kind).by_name.contains(name_key(kind, normalized.resource)) ||
+      normalized.password.has_value()) {
+    return invalid_argument("a stored SCIM resource with a bad or repeated id, name or sequence",
+                            quote_input(id));
   }
   normalized.resource["id"] = id;
   normalized.resource["meta"] = *meta;
-  put(kind, number, std::move(normalized.resource));
+  next_sequence_ = std::max(next_sequence_, record.sequence + 1);
+  put(kind, record.sequence, std::move(normalized.resource));
   return {};
 }
 
-Result<ScimDirectory> ScimDirectory::from_json(const json& state, IdGenerator& ids,
-                                               DirectoryOptions options) {
+Result<ScimDirectory> ScimDirectory::from_records(std::vector<StoredResource> records,
+                                                  IdGenerator& ids, DirectoryOptions options) {
   ScimDirectory directory(ids, std::move(options));
-  const json* format = find_member(state, "format");
-  const json* next = find_member(state, "nextSequence");
-  if (format == nullptr || *format != kStateFormat || next == nullptr ||
-      !next->is_number_unsigned()) {
-    return invalid_argument("not a SCIM directory document (format 1)");
-  }
-  directory.next_sequence_ = next->get<uint64_t>();
-  for (ResourceKind kind : {ResourceKind::kUser, ResourceKind::kGroup}) {
-    const json* entries = find_member(state, kind == ResourceKind::kUser ? "users" : "groups");
-    if (entries == nullptr || !entries->is_array()) {
-      return invalid_argument("a SCIM directory document needs users and groups arrays");
-    }
-    for (const json& entry : *entries) ALLOT_RETURN_IF_ERROR(directory.load_entry(kind, entry));
+  std::sort(records.begin(), records.end(), [](const StoredResource& a, const StoredResource& b) {
+    return a.sequence < b.sequence;
+  });
+  for (StoredResource& record : records) {
+    ALLOT_RETURN_IF_ERROR(directory.load_record(std::move(record)));
   }
   return directory;
 }

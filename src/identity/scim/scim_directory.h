@@ -15,8 +15,8 @@
 //   returned (RFC 7643: returned never): the write hands it back once in
 //   WriteResult::password, for the caller to hash (Argon2id) and keep apart.
 // - remove (DELETE) deletes; removing a User or Group takes it out of every
-//   group's members. A User with active=false stays (listed, returned) but
-//   is_active() is false: that is how Entra and Okta deprovision.
+//   group's members (an index of members answers which groups). A User with active=false stays
+//   (listed, returned) but is_active() is false: that is how Entra and Okta deprovision.
 // - list: the filter (scim_filter.h) over resources in creation order, then
 //   startIndex (1-based; below 1 means 1) and count (default and maximum in
 //   DirectoryOptions; negative means 0). Creation order never changes, so a
@@ -29,10 +29,12 @@
 // - groups_of(user) gives the displayName of each group the user is a
 //   direct member of: the group subjects of RBAC.
 //
-// Persistence: the whole directory is one JSON document (to_json(),
-// from_json()), written by the caller after each successful write and read at
-// start; it holds no password. Every failed call leaves the directory
-// unchanged.
+// Persistence, one record per resource: every successful write reports the
+// resources it touched (DirectoryChange, scim_directory_change.h) for the
+// caller to store in one batch; revert() undoes a write whose commit failed;
+// from_records() rebuilds the directory from the stored records (creation
+// order from their sequences). No record holds a password. Every failed call
+// leaves the directory unchanged.
 //
 // Thread-compatible: the caller serialises writes (one mutex in the server).
 #pragma once
@@ -40,6 +42,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -49,6 +52,7 @@
 
 #include "base/result.h"
 #include "base/time.h"
+#include "identity/scim/scim_directory_change.h"
 #include "identity/scim/scim_filter.h"
 #include "identity/scim/scim_projection.h"
 #include "identity/scim/scim_schema.h"
@@ -75,6 +79,7 @@ struct DirectoryOptions {
 struct WriteResult {
   nlohmann::json resource;              // as a GET returns it
   std::optional<std::string> password;  // cleartext the client sent: hash it, never keep it
+  DirectoryChange change;               // what to store
 };
 
 struct ListQuery {
@@ -105,7 +110,8 @@ class ScimDirectory {
                               Timestamp now);
   Result<WriteResult> patch(ResourceKind kind, std::string_view id, const nlohmann::json& request,
                             Timestamp now);
-  Status remove(ResourceKind kind, std::string_view id, Timestamp now);
+  // The change: the resource deleted, then each group it was taken out of.
+  Result<DirectoryChange> remove(ResourceKind kind, std::string_view id, Timestamp now);
   Result<ListResponse> list(ResourceKind kind, const ListQuery& query) const;
 
   // Whether the user exists and is not deactivated (active=false).
@@ -118,11 +124,17 @@ class ScimDirectory {
   // The member ids of a group (Users and Groups), in their order.
   Result<std::vector<std::string>> members_of(std::string_view group_id) const;
 
-  [[nodiscard]] nlohmann::json to_json() const;
-  // REQUIRES: `ids` outlives the directory. Errors: kInvalidArgument for a
-  // document that is not one to_json() wrote.
-  static Result<ScimDirectory> from_json(const nlohmann::json& state, IdGenerator& ids,
-                                         DirectoryOptions options = {});
+  // Puts back what `change` replaced and removes what it created.
+  // REQUIRES: `change` is what the latest successful write returned.
+  void revert(const DirectoryChange& change);
+
+  // Every resource as stored, in creation order.
+  [[nodiscard]] std::vector<StoredResource> records() const;
+  // REQUIRES: `ids` outlives the directory. Errors: kInvalidArgument, naming
+  // the resource, for a record that is not one a write produced (not
+  // normalized, no id or meta, a repeated id, name or sequence).
+  static Result<ScimDirectory> from_records(std::vector<StoredResource> records, IdGenerator& ids,
+                                            DirectoryOptions options = {});
 
  private:
   // One kind's resources: stored normalized, with id and meta, in creation order.
@@ -137,6 +149,7 @@ class ScimDirectory {
     return kind == ResourceKind::kUser ? users_ : groups_;
   }
   const nlohmann::json* find(ResourceKind kind, std::string_view id) const;
+  std::optional<uint64_t> sequence_of(ResourceKind kind, std::string_view id) const;
   Status check_unique(ResourceKind kind, const nlohmann::json& resource,
                       std::string_view own_id) const;
   Status check_members(nlohmann::json& group, std::string_view own_id) const;
@@ -144,8 +157,10 @@ class ScimDirectory {
                             std::optional<std::string> password, std::string_view id,
                             Timestamp now);
   void put(ResourceKind kind, uint64_t sequence, nlohmann::json resource);
-  Status load_entry(ResourceKind kind, const nlohmann::json& entry);
-  void drop_member_everywhere(std::string_view member_id, Timestamp now);
+  void erase(ResourceKind kind, std::string_view id);
+  void index_members(uint64_t group_sequence, const nlohmann::json& group, bool add);
+  Status load_record(StoredResource record);
+  void drop_member_everywhere(std::string_view member_id, Timestamp now, DirectoryChange& change);
   nlohmann::json view(ResourceKind kind, const nlohmann::json& stored) const;
   // The resources a filter can match, in creation order (an index answers
   // `userName eq`/`id eq`); every resource for nullptr.
@@ -156,6 +171,8 @@ class ScimDirectory {
   uint64_t next_sequence_ = 1;
   Table users_;
   Table groups_;
+  // Member id (User or Group) -> the sequences of the groups that list it.
+  std::unordered_map<std::string, std::set<uint64_t>> groups_by_member_;
 };
 
 }  // namespace allot::scim

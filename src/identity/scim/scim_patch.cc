@@ -3,6 +3,8 @@
 #include "identity/scim/scim_patch.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -21,14 +23,15 @@ using json = nlohmann::json;
 Status no_target(std::string why) { return scim_error(ScimType::kNoTarget, std::move(why)); }
 Status bad_value(std::string why) { return scim_error(ScimType::kInvalidValue, std::move(why)); }
 
-// Whether two values of a multi-valued attribute are the same value: equal
-// "value" sub-attributes for complex values (a scalar stands for its own
-// "value": {"value":"u1"} and "u1" are the same member), equal JSON otherwise.
-bool same_value(const json& a, const json& b) {
-  const json* a_value = a.is_object() ? find_member(a, "value") : &a;
-  const json* b_value = b.is_object() ? find_member(b, "value") : &b;
-  if (a_value != nullptr && b_value != nullptr) return *a_value == *b_value;
-  return a == b;
+// Two values of a multi-valued attribute are the same value when their
+// "value" sub-attributes are equal (a scalar stands for its own "value":
+// {"value":"u1"} and "u1" are the same member), or else when they are equal
+// JSON. This key is equal exactly when the values are the same, so that adding
+// or removing thousands of members (Entra adds a group's members in one
+// request) is a hash lookup per value, not a scan.
+std::string value_key(const json& item) {
+  const json* value = item.is_object() ? find_member(item, "value") : &item;
+  return value != nullptr ? "v" + value->dump() : "o" + item.dump();
 }
 
 // Merges `from`'s members into `into`, replacing `into` if it is not an object.
@@ -146,24 +149,24 @@ Status Patcher::apply_plain(OpKind op, const AttributeDef& def, json& container,
       return {};
     }
     // Entra: {"op":"remove","path":"members","value":[{"value":"id"}]}.
+    std::unordered_set<std::string> gone;
+    for (const json& item : as_array(*value)) gone.insert(value_key(item));
     json kept = json::array();
-    for (const json& item : *current) {
-      bool removed = false;
-      for (const json& gone : as_array(*value)) removed = removed || same_value(item, gone);
-      if (!removed) kept.push_back(item);
+    for (json& item : *current) {
+      if (!gone.contains(value_key(item))) kept.push_back(std::move(item));
     }
     *current = std::move(kept);
     return {};
   }
   if (def.multi_valued && (op == OpKind::kAdd) && current != nullptr && current->is_array()) {
+    std::unordered_map<std::string, size_t> position;
+    for (size_t i = 0; i < current->size(); ++i) position.emplace(value_key((*current)[i]), i);
     for (const json& item : as_array(*value)) {
-      auto same = std::find_if(current->begin(), current->end(), [&item](const json& existing) {
-        return same_value(existing, item);
-      });
-      if (same == current->end()) {
+      const auto [same, added] = position.emplace(value_key(item), current->size());
+      if (added) {
         current->push_back(item);
-      } else if (same->is_object() && item.is_object()) {
-        merge_object(*same, item);
+      } else if ((*current)[same->second].is_object() && item.is_object()) {
+        merge_object((*current)[same->second], item);
       }
     }
     return {};

@@ -1,6 +1,9 @@
 #include "identity/scim/scim_projection.h"
 
+#include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "identity/scim/scim_attribute_path.h"
 #include "identity/scim/scim_names.h"
@@ -112,11 +115,30 @@ AttributeSelection AttributeSelection::from_parameters(std::string_view attribut
 nlohmann::json project(const nlohmann::json& resource, const AttributeSelection& selection) {
   if (!resource.is_object()) return resource;
   if (selection.attributes.empty()) {
-    json out = resource;
+    // Whole top-level attributes are left out as the copy is made, so that
+    // excludedAttributes=members never copies a large group's members.
+    std::vector<AttributePath> rest;
+    std::vector<std::string> skipped;
     for (const std::string& name : selection.excluded_attributes) {
-      const Result<AttributePath> path = parse_attribute_path(name);
-      if (path.ok()) exclude(out, *path);
+      Result<AttributePath> path = parse_attribute_path(name);
+      if (!path.ok()) continue;
+      const bool whole = path->sub_attribute.empty() && !path->attribute.empty() &&
+                         holder_of(resource, *path).key.empty() &&
+                         holder_of(resource, *path).object != nullptr;
+      if (whole && !iequals(path->attribute, "id") && !iequals(path->attribute, "schemas")) {
+        skipped.push_back(path->attribute);
+      } else {
+        rest.push_back(std::move(path).value());
+      }
     }
+    json out = json::object();
+    for (auto it = resource.begin(); it != resource.end(); ++it) {
+      const bool left_out = std::any_of(skipped.begin(), skipped.end(), [&it](const auto& name) {
+        return iequals(it.key(), name);
+      });
+      if (!left_out) out[it.key()] = it.value();
+    }
+    for (const AttributePath& path : rest) exclude(out, path);
     return out;
   }
   json out = json::object();

@@ -189,7 +189,31 @@ Result<Principal> AccessControl::authenticate(std::string_view bearer) const {
   if (!bearer.starts_with(kBearerPrefix)) {
     return unauthenticated("the Authorization header must be 'Bearer TOKEN'");
   }
-  return principal_of_token(bearer.substr(kBearerPrefix.size()));
+  ALLOT_ASSIGN_OR_RETURN(Principal principal,
+                         principal_of_token(bearer.substr(kBearerPrefix.size())));
+  return with_directory(std::move(principal));
+}
+
+void AccessControl::attach_directory(const DirectoryView* directory, PasswordLogin* passwords) {
+  directory_ = directory;
+  passwords_ = passwords;
+}
+
+Result<Principal> AccessControl::with_directory(Principal principal) const {
+  if (directory_ == nullptr || principal.subject.starts_with("system:")) return principal;
+  std::optional<DirectoryStanding> standing = directory_->standing(principal.subject);
+  if (!standing) return principal;
+  if (!standing->active) {
+    return unauthenticated("the user \"" + principal.subject +
+                           "\" is deactivated or no longer in the directory");
+  }
+  for (std::string& group : standing->groups) {
+    if (std::find(principal.groups.begin(), principal.groups.end(), group) ==
+        principal.groups.end()) {
+      principal.groups.push_back(std::move(group));
+    }
+  }
+  return principal;
 }
 
 Status AccessControl::check_role_held(const Principal& caller, const std::string& team,
@@ -229,18 +253,39 @@ Result<OpenedSession> AccessControl::open_session(const SessionRequest& request)
     return invalid_argument("a session names both a team and a role, or neither", "team");
   }
   ALLOT_ASSIGN_OR_RETURN(Login login, login_of(request));
-  const Principal& caller = login.caller;
-  if (request.team.empty()) {
-    ALLOT_RETURN_IF_ERROR(authorize(caller, "*", "*", "", ""));
+  return issue_session(login.caller, request.team, request.role, request.lifetime,
+                       login.expires_at);
+}
+
+Result<OpenedSession> AccessControl::open_password_session(const PasswordSessionRequest& request) {
+  if (request.team.empty() != request.role.empty()) {
+    return invalid_argument("a session names both a team and a role, or neither", "team");
+  }
+  if (passwords_ == nullptr) {
+    return unauthenticated("this server has no local users (the local provider is off)");
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::string subject,
+                         passwords_->verify(request.user_name, request.password));
+  return issue_session(Principal::user(std::move(subject)), request.team, request.role,
+                       request.lifetime, std::nullopt);
+}
+
+Result<OpenedSession> AccessControl::issue_session(const Principal& caller, const std::string& team,
+                                                   const std::string& role,
+                                                   std::optional<Duration> lifetime,
+                                                   std::optional<Timestamp> not_after) {
+  ALLOT_ASSIGN_OR_RETURN(const Principal effective, with_directory(caller));
+  if (team.empty()) {
+    ALLOT_RETURN_IF_ERROR(authorize(effective, "*", "*", "", ""));
   } else {
-    ALLOT_RETURN_IF_ERROR(check_role_held(caller, request.team, request.role));
+    ALLOT_RETURN_IF_ERROR(check_role_held(effective, team, role));
   }
   ALLOT_RETURN_IF_ERROR(store_keys_once());
   const Timestamp now = clock_.now();
-  const Duration lifetime = std::min(request.lifetime.value_or(kDefaultSession), kLongestSession);
-  identity::SessionClaims claims{caller.subject, caller.groups, request.team,
-                                 request.role,   now,           now + lifetime};
-  if (login.expires_at) claims.expires_at = std::min(claims.expires_at, *login.expires_at);
+  const Duration length = std::min(lifetime.value_or(kDefaultSession), kLongestSession);
+  // The credential's groups only: directory groups are added per request.
+  identity::SessionClaims claims{caller.subject, caller.groups, team, role, now, now + length};
+  if (not_after) claims.expires_at = std::min(claims.expires_at, *not_after);
   // An ID token within its expiry leeway would open a session already over.
   if (claims.expires_at <= now) return unauthenticated("the credential has expired");
   std::shared_lock lock(mutex_);
@@ -250,6 +295,7 @@ Result<OpenedSession> AccessControl::open_session(const SessionRequest& request)
 LoginMethods AccessControl::login_methods() const {
   LoginMethods methods;
   if (id_tokens_ != nullptr) methods.oidc = id_tokens_->login_config(clock_.now());
+  methods.local = passwords_ != nullptr;
   return methods;
 }
 

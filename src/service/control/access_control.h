@@ -24,6 +24,17 @@
 //   role within what its bindings grant in that namespace);
 //   kPermissionDenied otherwise. A session lasts 8 hours by default, 12 at
 //   most, never past the credential that opened it (an ID token's `exp`).
+// - The directory (attach_directory(), service/identity): on every request,
+//   API token or session, a caller whose subject is a directory User (its
+//   userName, ignoring case) gets the displayName of each group it is a
+//   direct member of, besides the groups its credential carries; a
+//   deactivated, deleted or renamed User is kUnauthenticated whatever it
+//   presents. Subjects "system:..." (allotd's own identities, service
+//   accounts) are not looked up. Sessions store only the credential's
+//   groups, so a membership change counts from the next request.
+// - open_password_session(): the local provider (a directory User's
+//   password, PasswordLogin) instead of an API token, with the same team,
+//   role and lifetime rules.
 // - Stored as objects of kinds "ApiToken" (name: the token's id) and
 //   "SessionKeys" (written with the first session); load() takes them from
 //   recovery. Secrets never appear in
@@ -52,6 +63,8 @@
 #include "identity/credentials/session_token.h"
 #include "model/principal.h"
 #include "service/control/id_token_authenticator.h"
+#include "service/identity/directory_view.h"
+#include "service/identity/password_login.h"
 #include "store/store.h"
 
 namespace allot {
@@ -66,6 +79,15 @@ struct SessionRequest {
   std::string role;
   std::optional<Duration> lifetime;
   std::string id_token = {};  // the credential instead of `token`: an OIDC ID token
+};
+
+// A login to the local provider: a directory User's name and password.
+struct PasswordSessionRequest {
+  std::string user_name;
+  std::string password;
+  std::string team;
+  std::string role;
+  std::optional<Duration> lifetime;
 };
 
 struct OpenedSession {
@@ -104,6 +126,12 @@ class AccessControl {
   [[nodiscard]] std::vector<identity::ApiTokenRecord> api_tokens_of(std::string_view subject) const;
   Result<OpenedSession> open_session(const SessionRequest& request);
   [[nodiscard]] LoginMethods login_methods() const;
+  Result<OpenedSession> open_password_session(const PasswordSessionRequest& request);
+
+  // The directory consulted on every request and the local provider's
+  // password check; either may be null (none). REQUIRES: called before
+  // serving; both outlive this.
+  void attach_directory(const DirectoryView* directory, PasswordLogin* passwords);
 
   // kPermissionDenied with the authorizer's reason, or OK.
   Status authorize(const Principal& caller, std::string_view verb, std::string_view resource,
@@ -125,6 +153,14 @@ class AccessControl {
   Result<Login> login_of(const SessionRequest& request) const;
   Result<Login> id_token_login(std::string_view token) const;
   Result<Principal> principal_of_token(std::string_view token) const;
+  // `principal` with its directory groups; kUnauthenticated for a User the
+  // directory deactivated or no longer has.
+  Result<Principal> with_directory(Principal principal) const;
+  // Checks the team and role against what `caller` holds (with its directory
+  // groups) and signs a session with the credential's own groups.
+  Result<OpenedSession> issue_session(const Principal& caller, const std::string& team,
+                                      const std::string& role, std::optional<Duration> lifetime,
+                                      std::optional<Timestamp> not_after);
   Status check_role_held(const Principal& caller, const std::string& team,
                          const std::string& role) const;
   Status commit_token(const identity::ApiTokenRecord& record);
@@ -139,6 +175,8 @@ class AccessControl {
   identity::SessionKeyRing keys_;
   bool keys_stored_ = false;
   std::shared_ptr<const Authorizer> authorizer_;
+  const DirectoryView* directory_ = nullptr;
+  PasswordLogin* passwords_ = nullptr;
 };
 
 }  // namespace allot

@@ -8,6 +8,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
                            const Clock& clock, Logger& logger, const ControlPlaneOptions& options)
     : clock_(clock),
       run_loop_thread_(options.run_loop_thread),
+      scim_(store, clock, scim_ids_),
+      local_login_(scim_, clock),
       access_(store, clock, options.id_tokens),
       cluster_(store, logger, options.checkpoint_root, access_),
       actions_(executor, signal_),
@@ -16,7 +18,9 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, actions_, clock),
       service_accounts_(cluster_, access_, clock),
-      loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle) {}
+      loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle) {
+  access_.attach_directory(&scim_.directory_view(), &local_login_);
+}
 
 ControlPlane::~ControlPlane() { shutdown(); }
 
@@ -25,6 +29,7 @@ Status ControlPlane::start() {
   ALLOT_RETURN_IF_ERROR(load_state(cluster_, access_objects));
   ALLOT_RETURN_IF_ERROR(access_.load(access_objects));
   ALLOT_RETURN_IF_ERROR(service_accounts_.load(access_objects));
+  ALLOT_RETURN_IF_ERROR(scim_.load(access_objects));
   ALLOT_RETURN_IF_ERROR(requeue_interrupted(cluster_, clock_.now()));
   health_.start(clock_.now());
   ready_ = true;

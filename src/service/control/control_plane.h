@@ -3,6 +3,8 @@
 //
 //   access()     AccessControl    authenticate, sessions, authorize (every room asks it)
 //   service_accounts() ServiceAccounts  the teams' service accounts and their tokens
+//   scim()       ScimService      the SCIM directory (service/identity), whose
+//                                 groups and deactivations AccessControl applies
 //   policies()   PolicyService    apply, delete and read the policy; top
 //   workloads()  WorkloadService  submit, cancel, delete, list, get, events, logs
 //   nodes()      NodeService      list, get, cordon, drain, uncordon
@@ -40,6 +42,9 @@
 #include "service/control/policy_service.h"
 #include "service/control/service_accounts.h"
 #include "service/control/workload_service.h"
+#include "service/identity/local_login.h"
+#include "service/identity/scim_service.h"
+#include "service/identity/uuid_ids.h"
 #include "store/store.h"
 
 namespace allot {
@@ -71,6 +76,7 @@ class ControlPlane final : public PodEventSink {
 
   AccessControl& access() { return access_; }
   ServiceAccounts& service_accounts() { return service_accounts_; }
+  ScimService& scim() { return scim_; }
   PolicyService& policies() { return policies_; }
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
@@ -90,6 +96,9 @@ class ControlPlane final : public PodEventSink {
  private:
   const Clock& clock_;
   bool run_loop_thread_;
+  UuidIds scim_ids_;
+  ScimService scim_;
+  LocalLogin local_login_;
   AccessControl access_;
   ClusterState cluster_;
   LoopSignal signal_;

@@ -16,6 +16,7 @@
 #include "service/control/policy_installation.h"
 #include "service/control/service_accounts.h"
 #include "service/control/workload_transitions.h"
+#include "service/identity/scim_service.h"
 
 namespace allot {
 namespace {
@@ -104,7 +105,8 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
   ServerState& state = cluster.state();
   for (const ObjectRecord& object : stored.objects) {
     if (AccessControl::is_access_kind(object.kind) ||
-        ServiceAccounts::is_service_account_kind(object.kind)) {
+        ServiceAccounts::is_service_account_kind(object.kind) ||
+        ScimService::is_directory_kind(object.kind)) {
       access_objects.push_back(object);
       continue;
     }

@@ -23,8 +23,9 @@
 
 namespace allot {
 
-// Objects of AccessControl's kinds (tokens, session keys) and service accounts go to
-// `access_objects`.
+// Objects of AccessControl's kinds (tokens, session keys), of service
+// accounts and of the directory's (ScimService: SCIM resources, passwords) go
+// to `access_objects`.
 Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objects);
 
 Status requeue_interrupted(ClusterState& cluster, Timestamp now);

@@ -60,5 +60,16 @@ TEST(SecretCodec, Base64urlIsStrict) {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");  // FIPS 180-2
 }
 
+TEST(SecretCodec, AWipedSecretIsGoneFromItsBuffer) {
+  std::string secret = "scim-token-0123456789abcdef";
+  secret.reserve(64);
+  const char* bytes = secret.data();
+  const size_t size = secret.size();
+  wipe_secret(secret);
+  EXPECT_TRUE(secret.empty());
+  EXPECT_EQ(secret.data(), bytes) << "cleared in place, not reallocated";
+  EXPECT_EQ(std::string(bytes, size), std::string(size, '\0'));
+}
+
 }  // namespace
 }  // namespace allot::identity

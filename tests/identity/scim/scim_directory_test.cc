@@ -211,7 +211,7 @@ TEST_F(ScimDirectoryTest, MembershipGivesGroupsOfAUserAndDeleteRemovesIt) {
   EXPECT_EQ(directory_.members_of(research).value(), std::vector<std::string>{bo});
   EXPECT_TRUE(directory_.members_of(admins).value().empty());
   EXPECT_EQ(directory_.get(ResourceKind::kUser, ana).status().code(), ErrorCode::kNotFound);
-  EXPECT_EQ(directory_.remove(ResourceKind::kUser, ana, kT0).code(), ErrorCode::kNotFound);
+  EXPECT_EQ(directory_.remove(ResourceKind::kUser, ana, kT0).status().code(), ErrorCode::kNotFound);
   // Its name is free again, and a new user comes after every existing one.
   EXPECT_FALSE(create_user("ANA@x.org").empty());
   EXPECT_EQ(user_names({}), (std::vector<std::string>{"bo@x.org", "ANA@x.org"}));
@@ -274,7 +274,7 @@ TEST_F(ScimDirectoryTest, APasswordIsHandedOutOnceAndNeverStoredOrReturned) {
        {created->resource.dump(), replaced->resource.dump(), patched->resource.dump(),
         directory_.get(ResourceKind::kUser, id).value().dump(),
         directory_.list(ResourceKind::kUser, {}).value().to_json().dump(),
-        directory_.to_json().dump()}) {
+        json(directory_.records().back().resource).dump()}) {
     EXPECT_EQ(text.find("s3cret"), std::string::npos) << text;
     EXPECT_EQ(text.find("password"), std::string::npos) << text;
   }
@@ -318,35 +318,168 @@ TEST_F(ScimDirectoryTest, ReplaceKeepsIdAndCreatedAndIgnoresReadOnlyInput) {
             ErrorCode::kNotFound);
 }
 
-TEST_F(ScimDirectoryTest, StateRoundTripsThroughJson) {
+TEST_F(ScimDirectoryTest, RecordsRoundTripResourceByResource) {
   const std::string ana = create_user("ana@x.org");
   create_user("bo@x.org");
   const std::string research = create_group("Research", {ana});
-  const json state = directory_.to_json();
-  Result<ScimDirectory> loaded = ScimDirectory::from_json(state, ids_);
+  ASSERT_TRUE(directory_.remove(ResourceKind::kUser, create_user("gone@x.org"), kT0).ok());
+  const std::vector<StoredResource> records = directory_.records();
+  ASSERT_EQ(records.size(), 3U);
+  EXPECT_EQ(records[2].kind, ResourceKind::kGroup);
+  EXPECT_EQ(records[2].resource["id"], research);
+  EXPECT_FALSE(records[0].resource.contains("groups")) << "computed, never stored";
+
+  // Loaded in any order: the sequences give the creation order back.
+  std::vector<StoredResource> shuffled(records.rbegin(), records.rend());
+  Result<ScimDirectory> loaded = ScimDirectory::from_records(shuffled, ids_);
   ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
-  EXPECT_EQ(loaded->to_json(), state);
+  EXPECT_EQ(loaded->records(), records);
   EXPECT_EQ(loaded->groups_of(ana), std::vector<std::string>{"Research"});
-  EXPECT_EQ(loaded->find_user_id("BO@X.ORG").has_value(), true);
-  // New resources still come after the loaded ones.
-  ASSERT_TRUE(loaded->create(ResourceKind::kUser, user_body("cy@x.org"), kT0).ok());
-  const ListResponse all = loaded->list(ResourceKind::kUser, {}).value();
-  ASSERT_EQ(all.resources.size(), 3U);
-  EXPECT_EQ(all.resources[2]["userName"], "cy@x.org");
-  // Its uniqueness index came back too.
+  EXPECT_EQ(loaded->get(ResourceKind::kUser, ana).value()["groups"][0]["value"], research);
+  EXPECT_TRUE(loaded->find_user_id("BO@X.ORG").has_value());
+  // New resources still come after the loaded ones, and names stay unique.
+  const Result<WriteResult> cy = loaded->create(ResourceKind::kUser, user_body("cy@x.org"), kT0);
+  ASSERT_TRUE(cy.ok());
+  EXPECT_GT(cy->change.resources[0].sequence, records.back().sequence);
+  EXPECT_EQ(loaded->list(ResourceKind::kUser, {}).value().resources.back()["userName"], "cy@x.org");
   EXPECT_EQ(scim_type_of(loaded->create(ResourceKind::kUser, user_body("ANA@x.org"), kT0).status()),
             ScimType::kUniqueness);
+}
 
-  for (const char* bad :
-       {R"({})", R"({"format": 2, "nextSequence": 1, "users": [], "groups": []})",
-        R"({"format": 1, "nextSequence": 1, "users": [{"sequence": 1}], "groups": []})"}) {
-    EXPECT_EQ(ScimDirectory::from_json(json::parse(bad), ids_).status().code(),
-              ErrorCode::kInvalidArgument)
-        << bad;
+TEST_F(ScimDirectoryTest, RecordsThatNoWriteProducedAreRefused) {
+  create_user("ana@x.org");
+  const std::vector<StoredResource> good = directory_.records();
+  std::vector<std::vector<StoredResource>> bad(5, good);
+  bad[0].push_back(good[0]);         // the same id twice
+  bad[1][0].sequence = 0;            // no sequence
+  bad[2][0].resource.erase("meta");  // not written by the directory
+  bad[3][0].resource["userName"] = 7;
+  bad[4][0].resource["password"] = "s3cret";  // never stored
+  for (const std::vector<StoredResource>& records : bad) {
+    const Result<ScimDirectory> loaded = ScimDirectory::from_records(records, ids_);
+    EXPECT_EQ(loaded.status().code(), ErrorCode::kInvalidArgument);
+    EXPECT_EQ(loaded.status().to_string().find("s3cret"), std::string::npos);
   }
-  json repeated = state;
-  repeated["users"].push_back(repeated["users"][0]);
-  EXPECT_FALSE(ScimDirectory::from_json(repeated, ids_).ok());
+  StoredResource twin = good[0];
+  twin.sequence = 9;
+  twin.resource["id"] = "other";
+  twin.resource["userName"] = "ANA@x.org";  // the same name
+  EXPECT_FALSE(ScimDirectory::from_records({good[0], twin}, ids_).ok());
+}
+
+TEST_F(ScimDirectoryTest, AWriteReportsEachResourceItTouched) {
+  const Result<WriteResult> created =
+      directory_.create(ResourceKind::kUser, user_body("ana@x.org"), kT0);
+  ASSERT_TRUE(created.ok());
+  const std::string ana = created->resource["id"];
+  ASSERT_EQ(created->change.resources.size(), 1U);
+  const ResourceChange& made = created->change.resources[0];
+  EXPECT_EQ(made.kind, ResourceKind::kUser);
+  EXPECT_EQ(made.id, ana);
+  EXPECT_FALSE(made.before.has_value());
+  EXPECT_EQ(made.after, directory_.records()[0].resource);
+
+  const std::string research = create_group("Research", {ana});
+  const std::string ops = create_group("Ops", {ana});
+  create_group("Idle");
+  const Result<WriteResult> renamed = directory_.patch(
+      ResourceKind::kGroup, research,
+      json::parse(R"({"Operations": [{"op": "replace", "value": {"displayName": "R&D"}}]})"), kT0);
+  ASSERT_TRUE(renamed.ok());
+  ASSERT_EQ(renamed->change.resources.size(), 1U);
+  EXPECT_EQ((*renamed->change.resources[0].before)["displayName"], "Research");
+  EXPECT_EQ((*renamed->change.resources[0].after)["displayName"], "R&D");
+
+  // Deleting a user touches it and each group that listed it, nothing else.
+  const Result<DirectoryChange> removed = directory_.remove(ResourceKind::kUser, ana, kT0);
+  ASSERT_TRUE(removed.ok());
+  ASSERT_EQ(removed->resources.size(), 3U);
+  EXPECT_EQ(removed->resources[0].id, ana);
+  EXPECT_FALSE(removed->resources[0].after.has_value());
+  std::set<std::string> groups;
+  for (size_t i = 1; i < 3; ++i) {
+    groups.insert(removed->resources[i].id);
+    EXPECT_EQ((*removed->resources[i].after)["members"], json::array());
+    EXPECT_EQ((*removed->resources[i].before)["members"].size(), 1U);
+  }
+  EXPECT_EQ(groups, (std::set<std::string>{research, ops}));
+}
+
+TEST_F(ScimDirectoryTest, RevertUndoesAWriteWholly) {
+  const std::string ana = create_user("ana@x.org");
+  const std::string research = create_group("Research", {ana});
+  const std::vector<StoredResource> before = directory_.records();
+
+  const Result<WriteResult> created =
+      directory_.create(ResourceKind::kUser, user_body("bo@x.org"), kT0);
+  directory_.revert(created->change);
+  EXPECT_EQ(directory_.records(), before);
+  EXPECT_FALSE(directory_.find_user_id("bo@x.org").has_value());
+
+  const Result<WriteResult> patched =
+      directory_.patch(ResourceKind::kGroup, research,
+                       json::parse(R"({"Operations": [{"op": "remove", "path": "members"},
+                                     {"op": "replace", "path": "displayName", "value": "X"}]})"),
+                       kT0);
+  ASSERT_TRUE(patched.ok());
+  EXPECT_TRUE(directory_.groups_of(ana).empty());
+  directory_.revert(patched->change);
+  EXPECT_EQ(directory_.records(), before);
+  EXPECT_EQ(directory_.groups_of(ana), std::vector<std::string>{"Research"});
+
+  const Result<DirectoryChange> removed = directory_.remove(ResourceKind::kUser, ana, kT0);
+  ASSERT_TRUE(removed.ok());
+  directory_.revert(*removed);
+  EXPECT_EQ(directory_.records(), before);
+  EXPECT_EQ(directory_.groups_of(ana), std::vector<std::string>{"Research"});
+  EXPECT_EQ(
+      scim_type_of(directory_.create(ResourceKind::kUser, user_body("ANA@x.org"), kT0).status()),
+      ScimType::kUniqueness)
+      << "the name index came back too";
+}
+
+TEST_F(ScimDirectoryTest, ThousandsOfMembersAreAddedAndRemovedInOneRequest) {
+  std::vector<std::string> users;
+  json add = json::array();
+  for (int i = 0; i < 3000; ++i) {
+    users.push_back(create_user("u" + std::to_string(i)));
+    add.push_back({{"value", users.back()}});
+  }
+  const std::string group = create_group("Big", {users[0]});
+  // Entra's form; the one already there is not listed twice.
+  const Result<WriteResult> added =
+      directory_.patch(ResourceKind::kGroup, group,
+                       json{{"schemas", {"urn:ietf:params:scim:api:messages:2.0:PatchOp"}},
+                            {"Operations", {{{"op", "Add"}, {"path", "members"}, {"value", add}}}}},
+                       kT0);
+  ASSERT_TRUE(added.ok()) << added.status().to_string();
+  EXPECT_EQ(directory_.members_of(group).value().size(), 3000U);
+  EXPECT_EQ(directory_.groups_of(users[2999]), std::vector<std::string>{"Big"});
+  const json remove = json::array({{{"value", users[5]}}, {{"value", users[7]}}});
+  ASSERT_TRUE(
+      directory_
+          .patch(ResourceKind::kGroup, group,
+                 json{{"Operations", {{{"op", "Remove"}, {"path", "members"}, {"value", remove}}}}},
+                 kT0)
+          .ok());
+  const std::vector<std::string> members = directory_.members_of(group).value();
+  EXPECT_EQ(members.size(), 2998U);
+  EXPECT_EQ(members[5], users[6]) << "the order of the rest is kept";
+  EXPECT_TRUE(directory_.groups_of(users[7]).empty());
+}
+
+TEST_F(ScimDirectoryTest, AnIdLookupInsideAnAndStillAppliesTheWholeFilter) {
+  const std::string ana = create_user("ana@x.org");
+  const std::string bo = create_user("bo@x.org");
+  const std::string research = create_group("Research", {ana});
+  ListQuery query;
+  // Entra's membership check.
+  query.filter = "id eq \"" + research + "\" and members[value eq \"" + ana + "\"]";
+  EXPECT_EQ(directory_.list(ResourceKind::kGroup, query).value().total_results, 1);
+  query.filter = "id eq \"" + research + "\" and members[value eq \"" + bo + "\"]";
+  EXPECT_EQ(directory_.list(ResourceKind::kGroup, query).value().total_results, 0);
+  query.filter = R"(members[value eq "x"] and displayName eq "RESEARCH")";
+  EXPECT_EQ(directory_.list(ResourceKind::kGroup, query).value().total_results, 0);
 }
 
 }  // namespace

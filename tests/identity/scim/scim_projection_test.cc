@@ -46,5 +46,18 @@ TEST(ScimProjection, ExcludedAttributesDropsThoseButNeverId) {
   EXPECT_EQ(project(ana(), {}), ana());
 }
 
+TEST(ScimProjection, ExcludedAttributesMatchWhateverTheCaseOrSchemaPrefix) {
+  json expected = ana();
+  expected.erase("emails");
+  expected.erase("userName");
+  expected["urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"].erase("employeeNumber");
+  EXPECT_EQ(project(ana(), AttributeSelection::from_parameters(
+                               "",
+                               "EMAILS, urn:ietf:params:scim:schemas:core:2.0:User:username,"
+                               "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:"
+                               "employeeNumber")),
+            expected);
+}
+
 }  // namespace
 }  // namespace allot::scim

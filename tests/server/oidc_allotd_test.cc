@@ -195,7 +195,8 @@ TEST_F(OidcAllotdTest, TheLoginConfigNamesTheIssuerWithoutAuthentication) {
   EXPECT_EQ(oidc.value("scopes", ""), "openid profile groups");
   EXPECT_EQ(oidc.value("deviceAuthorizationEndpoint", ""), issuer_ + "/device/auth");
   EXPECT_EQ(oidc.value("tokenEndpoint", ""), issuer_ + "/token");
-  EXPECT_EQ(config.json.value("localLogin", true), false);
+  // The local provider always answers: directory users provisioned with a password.
+  EXPECT_EQ(config.json.value("localLogin", false), true);
 }
 
 TEST_F(OidcAllotdTest, TheCliLogsInWithTheDeviceGrantToASessionBoundToATeamAndRole) {

@@ -33,5 +33,21 @@ TEST(LoginThrottle, ASuccessClearsTheCountAndAnExpiredLockStartsAgain) {
   EXPECT_FALSE(throttle.locked("ana", kNow + Duration::minutes(2)));
 }
 
+TEST(LoginThrottle, GuessedNamesCannotGrowItWithoutBound) {
+  LoginThrottle throttle(5, Duration::minutes(15), /*max_names=*/3);
+  for (int i = 0; i < 5; ++i) throttle.record_failure("ana", kNow);
+  ASSERT_TRUE(throttle.locked("ana", kNow));
+  throttle.record_failure("guess-1", kNow + Duration::minutes(1));
+  throttle.record_failure("guess-2", kNow + Duration::minutes(2));
+  EXPECT_EQ(throttle.names(), 3u);
+  // Full, every name fresh: the name failed longest ago (ana) makes room.
+  throttle.record_failure("guess-3", kNow + Duration::minutes(3));
+  EXPECT_EQ(throttle.names(), 3u);
+  EXPECT_FALSE(throttle.locked("ana", kNow + Duration::minutes(3)));
+  // Full again, all stale: they are forgotten at once.
+  throttle.record_failure("guess-4", kNow + Duration::minutes(30));
+  EXPECT_EQ(throttle.names(), 1u);
+}
+
 }  // namespace
 }  // namespace allot::identity

@@ -1,10 +1,22 @@
 #include "store/group_committer.h"
 
+#include <iterator>
+#include <memory>
 #include <utility>
 
 #include "store/batch_rules.h"
 
 namespace allot {
+
+namespace {
+
+std::future<Status> ready(Status status) {
+  std::promise<Status> outcome;
+  outcome.set_value(std::move(status));
+  return outcome.get_future();
+}
+
+}  // namespace
 
 GroupCommitter::GroupCommitter(WriteGroup write_group)
     : write_group_(std::move(write_group)), writer_([this] { run_writer(); }) {}
@@ -19,20 +31,19 @@ GroupCommitter::~GroupCommitter() {
   writer_.join();
 }
 
-Status GroupCommitter::commit(WriteBatch batch) {
-  ALLOT_RETURN_IF_ERROR(validate_batch(batch));
-  if (batch.empty()) return {};
-  Pending pending{std::move(batch), Status(), {}};
-  std::future<void> done = pending.done.get_future();
+std::future<Status> GroupCommitter::queue(WriteBatch batch) {
+  if (Status valid = validate_batch(batch); !valid.ok()) return ready(std::move(valid));
+  if (batch.empty()) return ready(Status());
+  auto pending = std::make_unique<Pending>(Pending{std::move(batch), Status(), {}});
+  std::future<Status> outcome = pending->done.get_future();
   {
     std::lock_guard lock(mutex_);
-    if (stopping_) return Status(ErrorCode::kUnavailable, "the store is closing");
-    queue_.push_back(&pending);
+    if (stopping_) return ready(Status(ErrorCode::kUnavailable, "the store is closing"));
+    queue_.push_back(std::move(pending));
     // Under the lock: once it is released, the committer may be closing.
     changed_.notify_all();
   }
-  done.wait();
-  return std::move(pending.status);
+  return outcome;
 }
 
 void GroupCommitter::run_writer() {
@@ -40,16 +51,19 @@ void GroupCommitter::run_writer() {
   for (;;) {
     changed_.wait(lock, [this] { return stopping_ || (!paused_ && !queue_.empty()); });
     if (queue_.empty()) return;  // stopping, and everything is committed
-    const std::vector<Pending*> group(queue_.begin(), queue_.end());
+    std::vector<std::unique_ptr<Pending>> owned(std::make_move_iterator(queue_.begin()),
+                                                std::make_move_iterator(queue_.end()));
     queue_.clear();
     lock.unlock();
+    std::vector<Pending*> group;
+    group.reserve(owned.size());
+    for (const auto& pending : owned) group.push_back(pending.get());
     const bool committed = write_group_(group);
     lock.lock();
     if (committed) ++transactions_committed_;
     lock.unlock();
-    // The promise is moved out first: its caller may return (destroying the
-    // Pending) as soon as it is set.
-    for (Pending* pending : group) std::promise<void>(std::move(pending->done)).set_value();
+    for (const auto& pending : owned) pending->done.set_value(std::move(pending->status));
+    owned.clear();
     lock.lock();
   }
 }

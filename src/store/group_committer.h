@@ -1,14 +1,15 @@
-// GroupCommitter: the group commit that the database stores share. commit()
-// queues a batch and waits; one writer thread takes every batch queued at
-// that moment and hands them, as one group, to the store's `WriteGroup`,
-// which runs them in one transaction and sets each batch's own status.
+// GroupCommitter: the group commit that the database stores share. queue()
+// queues a batch and returns a future (commit() waits for it); one writer
+// thread takes every batch queued at that moment and hands them, as one
+// group, to the store's `WriteGroup`, which runs them in one transaction and
+// sets each batch's own status.
 //
 // Contract:
-// - commit() checks the batch first (batch_rules.h: validate_batch) and
-//   returns at once for an invalid or empty one; otherwise it returns the
+// - queue() checks the batch first (batch_rules.h: validate_batch) and gives
+//   a ready future for an invalid or empty one; otherwise its future gets the
 //   status the WriteGroup set for that batch, after the group's transaction
-//   ended. Callers are woken each through their own
-//   promise (no herd on one mutex), in queue order.
+//   ended. Callers are woken each through their own promise (no herd on one
+//   mutex), in queue order. commit() is queue() and a wait.
 // - Groups run one at a time, in the order their batches were queued.
 // - The destructor lets the writer take what is queued, then joins it;
 //   commit() calls that start after the destructor began fail with
@@ -25,9 +26,11 @@
 #include <deque>
 #include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -37,11 +40,11 @@ namespace allot {
 
 class GroupCommitter {
  public:
-  // Lives on its caller's stack until the group's transaction ended.
+  // Owned by the queue, then by the writer thread until its group ended.
   struct Pending {
     WriteBatch batch;
     Status status;  // set by the WriteGroup
-    std::promise<void> done;
+    std::promise<Status> done;
   };
   // Runs one transaction for the group and sets each Pending's status; returns
   // true when the transaction committed.
@@ -52,7 +55,8 @@ class GroupCommitter {
   GroupCommitter(const GroupCommitter&) = delete;
   GroupCommitter& operator=(const GroupCommitter&) = delete;
 
-  Status commit(WriteBatch batch);
+  std::future<Status> queue(WriteBatch batch);
+  Status commit(WriteBatch batch) { return queue(std::move(batch)).get(); }
 
   // Transactions committed so far (groups whose WriteGroup returned true).
   [[nodiscard]] uint64_t transactions_committed() const;
@@ -80,7 +84,7 @@ class GroupCommitter {
   WriteGroup write_group_;
   mutable std::mutex mutex_;         // guards everything below but the thread
   std::condition_variable changed_;  // a batch was queued, or pause/stop changed
-  std::deque<Pending*> queue_;       // owned by the callers waiting in commit()
+  std::deque<std::unique_ptr<Pending>> queue_;
   uint64_t transactions_committed_ = 0;
   bool paused_ = false;
   bool stopping_ = false;

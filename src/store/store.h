@@ -7,6 +7,11 @@
 // - Thread-safe. Concurrent commit() calls may share one transaction (group
 //   commit); each caller still gets its own batch's outcome. Batches become
 //   visible in the order commit() calls were queued.
+// - queue_commit() queues a batch as commit() does and returns at once; its
+//   future gives the outcome commit() would have returned, once the batch is
+//   durable (or failed). Batches queued by either call become visible in the
+//   order they were queued, so a caller can order its batches with a lock of
+//   its own held only while it queues them, not while they are stored.
 // - Documents are opaque to the store: the service encodes them (JSON via the
 //   api layer). The store only reads the columns it indexes.
 // - load() returns everything needed to rebuild state at startup.
@@ -24,9 +29,11 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -106,10 +113,21 @@ class Store {
   // whose (namespace, name) belongs to another id fails with kAlreadyExists.
   virtual Status commit(WriteBatch batch) = 0;
 
+  // Queues the batch and returns at once (see the contract above). The
+  // default commits before it returns, for stores without a queue of their
+  // own (MemoryStore): the future is ready.
+  virtual std::future<Status> queue_commit(WriteBatch batch);
+
   // A workload's events in sequence order; `after` skips those with a
   // sequence <= after (a sequence, not an id). Unknown ids, the invalid id
   // included, give an empty list.
   virtual Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) = 0;
 };
+
+inline std::future<Status> Store::queue_commit(WriteBatch batch) {
+  std::promise<Status> outcome;
+  outcome.set_value(commit(std::move(batch)));
+  return outcome.get_future();
+}
 
 }  // namespace allot

@@ -1,6 +1,8 @@
 // Group commit in SqliteStore: batches queued together share one transaction,
 // yet each caller gets its own batch's outcome. The writer is paused while
 // batches queue up, so that grouping does not depend on timing.
+#include <chrono>
+#include <future>
 #include <memory>
 #include <string>
 #include <thread>
@@ -149,6 +151,22 @@ TEST_F(SqliteGroupCommit, ClosingTheStoreCommitsWhatIsQueued) {
   std::unique_ptr<SqliteStore> reopened = open_ok();
   ASSERT_NE(reopened, nullptr);
   EXPECT_EQ(stored_ids(*reopened), (std::vector<WorkloadId>{WorkloadId(1), WorkloadId(2)}));
+}
+
+// queue_commit() returns before the batch is stored; its future tells when.
+TEST_F(SqliteGroupCommit, AQueuedBatchIsStoredOnlyWhenItsFutureIsReady) {
+  std::unique_ptr<SqliteStore> store = open_ok();
+  ASSERT_NE(store, nullptr);
+  store->pause_writer();
+  std::future<Status> stored =
+      store->queue_commit(put_workloads({workload_record(WorkloadId(1), "nlp", "train")}));
+  store->wait_until_queued(1);
+
+  EXPECT_EQ(stored.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
+  EXPECT_TRUE(stored_ids(*store).empty());
+  store->resume_writer();
+  EXPECT_TRUE(stored.get().ok());
+  EXPECT_EQ(stored_ids(*store), (std::vector<WorkloadId>{WorkloadId(1)}));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -174,6 +175,27 @@ TEST_P(StoreContract, ABatchMayFreeANameAndGiveItToAnotherId) {
 
   commit_ok(std::move(batch));
 
+  EXPECT_EQ(load().workloads,
+            (std::vector<WorkloadRecord>{workload_record(WorkloadId(2), "nlp", "train")}));
+}
+
+// A caller that orders its batches (allotd's control plane) queues them and
+// waits later: they apply in the order queued, each with its own outcome.
+TEST_P(StoreContract, QueuedBatchesApplyInQueueOrderEachWithItsOutcome) {
+  std::future<Status> first =
+      store().queue_commit(put_workloads({workload_record(WorkloadId(1), "nlp", "train")}));
+  WriteBatch free_name;
+  free_name.delete_workloads = {WorkloadId(1)};
+  std::future<Status> second = store().queue_commit(std::move(free_name));
+  std::future<Status> third =
+      store().queue_commit(put_workloads({workload_record(WorkloadId(2), "nlp", "train")}));
+  std::future<Status> taken =
+      store().queue_commit(put_workloads({workload_record(WorkloadId(3), "nlp", "train")}));
+
+  EXPECT_TRUE(first.get().ok());
+  EXPECT_TRUE(second.get().ok());
+  EXPECT_TRUE(third.get().ok());
+  EXPECT_EQ(taken.get().code(), ErrorCode::kAlreadyExists);
   EXPECT_EQ(load().workloads,
             (std::vector<WorkloadRecord>{workload_record(WorkloadId(2), "nlp", "train")}));
 }

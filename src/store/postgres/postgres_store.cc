@@ -44,6 +44,10 @@ Result<std::vector<EventRecord>> PostgresStore::events(WorkloadId workload_id, u
 
 Status PostgresStore::commit(WriteBatch batch) { return committer_.commit(std::move(batch)); }
 
+std::future<Status> PostgresStore::queue_commit(WriteBatch batch) {
+  return committer_.queue(std::move(batch));
+}
+
 uint64_t PostgresStore::transactions_committed() const {
   return committer_.transactions_committed();
 }

@@ -12,7 +12,8 @@
 //   read what the previous leader committed last).
 // - Durability: a commit returns after PostgreSQL's COMMIT did, which with
 //   the default synchronous_commit=on means its WAL was flushed.
-// - Group commit as SqliteStore's (store/group_committer.h): one writer
+// - Group commit as SqliteStore's (store/group_committer.h; queue_commit()
+//   queues a batch and returns its future): one writer
 //   thread runs every queued batch in one transaction, each in its own
 //   SAVEPOINT, so a failing batch is rolled back alone.
 // - Reads (load, events) go through the reader connection; a connection
@@ -25,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -49,6 +51,7 @@ class PostgresStore final : public Store {
 
   Result<StoredState> load() override;
   Status commit(WriteBatch batch) override;
+  std::future<Status> queue_commit(WriteBatch batch) override;
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override;
 
   [[nodiscard]] uint64_t transactions_committed() const;

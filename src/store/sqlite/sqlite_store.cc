@@ -116,6 +116,10 @@ Result<std::vector<EventRecord>> SqliteStore::events(WorkloadId workload_id, uin
 
 Status SqliteStore::commit(WriteBatch batch) { return committer_.commit(std::move(batch)); }
 
+std::future<Status> SqliteStore::queue_commit(WriteBatch batch) {
+  return committer_.queue(std::move(batch));
+}
+
 uint64_t SqliteStore::transactions_committed() const { return committer_.transactions_committed(); }
 
 void SqliteStore::pause_writer() { committer_.pause(); }

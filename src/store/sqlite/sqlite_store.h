@@ -8,11 +8,12 @@
 // - Durability: synchronous=FULL, so a COMMIT fsyncs the WAL before commit()
 //   returns.
 // - Group commit (store/group_committer.h): commit() queues its batch and
-//   waits. One writer thread takes every queued batch and runs them in one transaction (BEGIN
-//   IMMEDIATE ... COMMIT), each inside its own SAVEPOINT: a failing batch is rolled back alone and
-//   only its caller sees its error. Callers are woken after COMMIT returned, each through its own
-//   promise: no herd of callers on one mutex. When the transaction cannot start or COMMIT fails,
-//   every batch of it that had not failed on its own fails with kUnavailable.
+//   waits (queue_commit() queues it and returns its future). One writer thread takes every queued
+//   batch and runs them in one transaction (BEGIN IMMEDIATE ... COMMIT), each inside its own
+//   SAVEPOINT: a failing batch is rolled back alone and only its caller sees its error. Callers are
+//   woken after COMMIT returned, each through its own promise: no herd of callers on one mutex.
+//   When the transaction cannot start or COMMIT fails, every batch of it that had not failed on its
+//   own fails with kUnavailable.
 // - Reads (load, events) go through a second connection and see committed
 //   data only; in WAL mode they do not wait for the writer.
 // - The destructor commits what is queued and joins the writer; callers
@@ -23,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,6 +59,7 @@ class SqliteStore final : public Store {
 
   Result<StoredState> load() override;
   Status commit(WriteBatch batch) override;
+  std::future<Status> queue_commit(WriteBatch batch) override;
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override;
 
   // Transactions the writer has committed since open(). Lower than the number

@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -18,6 +20,7 @@
 #include "base/logger.h"
 #include "control_plane_calls.h"
 #include "service/control/control_plane.h"
+#include "store/group_committer.h"
 #include "store/memory_store.h"
 
 namespace allot::testing {
@@ -97,6 +100,7 @@ class RecordingExecutor final : public Executor {
  public:
   void launch(const WorkloadLaunch& launch) override {
     std::lock_guard lock(mu_);
+    calls.push_back("launch " + std::to_string(launch.workload.value()));
     workload_launches.push_back(launch);
     for (const PlacedPod& pod : launch.pods) {
       launches.push_back({launch.workload.value(), pod.index, launch.team.str(), pod.node.str(),
@@ -113,7 +117,13 @@ class RecordingExecutor final : public Executor {
   }
   void stop(WorkloadId workload, Duration grace) override {
     std::lock_guard lock(mu_);
+    calls.push_back("stop " + std::to_string(workload.value()));
     stops.emplace_back(workload.value(), grace);
+  }
+  // Safe while other threads launch and stop.
+  size_t stop_count() {
+    std::lock_guard lock(mu_);
+    return stops.size();
   }
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t) override {
     const std::string text =
@@ -129,6 +139,7 @@ class RecordingExecutor final : public Executor {
   std::vector<RecordedPod> launches;
   std::vector<WorkloadLaunch> workload_launches;
   std::vector<std::pair<uint64_t, Duration>> stops;
+  std::vector<std::string> calls;  // "launch <uid>", "stop <uid>", in order
   bool fail_launches = false;
 
  private:
@@ -148,35 +159,28 @@ class ScriptedHealth final : public NodeHealthChecker {
   std::map<std::string, std::string> unhealthy;
 };
 
-// A MemoryStore whose commits can be held: close() makes commit() wait (after
-// counting it as entered) until open().
+// A MemoryStore behind a queue whose commits can be held: close() keeps
+// queued batches from being committed (after counting them as entered)
+// until open(). Batches commit in the order they were queued, as a database
+// store's (store/group_committer.h).
 class GatedStore final : public Store {
  public:
   Result<StoredState> load() override { return store_.load(); }
-  Status commit(WriteBatch batch) override {
+  Status commit(WriteBatch batch) override { return queue_commit(std::move(batch)).get(); }
+  std::future<Status> queue_commit(WriteBatch batch) override {
     {
-      std::unique_lock lock(mu_);
+      std::lock_guard lock(mu_);
       ++entered_;
-      changed_.notify_all();
-      changed_.wait(lock, [this] { return open_; });
     }
-    return store_.commit(std::move(batch));
+    changed_.notify_all();
+    return committer_.queue(std::move(batch));
   }
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override {
     return store_.events(workload_id, after);
   }
 
-  void close() {
-    std::lock_guard lock(mu_);
-    open_ = false;
-  }
-  void open() {
-    {
-      std::lock_guard lock(mu_);
-      open_ = true;
-    }
-    changed_.notify_all();
-  }
+  void close() { committer_.pause(); }
+  void open() { committer_.resume(); }
   // Returns once `count` commits entered since the store was made.
   void wait_until_entered(size_t count) {
     std::unique_lock lock(mu_);
@@ -197,8 +201,14 @@ class GatedStore final : public Store {
   MemoryStore store_;
   std::mutex mu_;
   std::condition_variable changed_;
-  bool open_ = true;
   size_t entered_ = 0;
+  // Last: its writer thread commits into store_.
+  GroupCommitter committer_{[this](const std::vector<GroupCommitter::Pending*>& group) {
+    for (GroupCommitter::Pending* pending : group) {
+      pending->status = store_.commit(std::move(pending->batch));
+    }
+    return true;
+  }};
 };
 
 // The event of a pod's exit.

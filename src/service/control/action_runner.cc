@@ -4,9 +4,63 @@
 
 namespace allot {
 
+Actions ActionRunner::sequence(Actions actions) {
+  Actions now;
+  MutexLock lock(mu_);
+  for (StopAction& stop : actions.stops) {
+    auto [it, idle] = busy_.try_emplace(stop.workload);
+    if (idle) {
+      now.stops.push_back(stop);
+    } else {
+      it->second.emplace_back(stop);  // after the earlier action on its workload
+    }
+  }
+  for (WorkloadLaunch& launch : actions.launches) {
+    auto [it, idle] = busy_.try_emplace(launch.workload);
+    if (idle) {
+      now.launches.push_back(std::move(launch));
+    } else {
+      it->second.emplace_back(std::move(launch));
+    }
+  }
+  return now;
+}
+
 void ActionRunner::carry_out(Actions actions) {
-  for (const StopAction& stop : actions.stops) executor_.stop(stop.workload, stop.grace);
-  for (const WorkloadLaunch& launch : actions.launches) executor_.launch(launch);
+  for (const StopAction& stop : actions.stops) {
+    run(stop);
+    done(stop.workload);
+  }
+  for (const WorkloadLaunch& launch : actions.launches) {
+    run(launch);
+    done(launch.workload);
+  }
+}
+
+void ActionRunner::run(const Action& action) {
+  if (const auto* stop = std::get_if<StopAction>(&action)) {
+    executor_.stop(stop->workload, stop->grace);
+  } else {
+    executor_.launch(std::get<WorkloadLaunch>(action));
+  }
+}
+
+void ActionRunner::done(WorkloadId workload) {
+  for (;;) {
+    Action next;
+    {
+      MutexLock lock(mu_);
+      const auto it = busy_.find(workload);
+      if (it == busy_.end()) return;
+      if (it->second.empty()) {
+        busy_.erase(it);
+        return;
+      }
+      next = std::move(it->second.front());
+      it->second.pop_front();
+    }
+    run(next);
+  }
 }
 
 void ActionRunner::on_pod_event(const PodEvent& event) {

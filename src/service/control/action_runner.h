@@ -3,20 +3,31 @@
 // each pod (started, exited, could not start), for the admission loop.
 //
 // Contract:
-// - carry_out() runs only after the decisions it carries were committed
-//   (DESIGN: decisions are persisted before they are carried out), on the
-//   caller's thread: the admission loop waits for the local backend's forks
-//   (a backend that submits asynchronously returns at once).
+// - Decisions are carried out only after they were committed (DESIGN:
+//   decisions are persisted before they are carried out). sequence() is
+//   called with each change's actions once it is stored, in the order the
+//   changes were made, one call at a time (commit_pipeline.h); it returns
+//   the actions to carry out now, with carry_out(), on any thread. An action
+//   on a workload whose earlier action is not carried out yet waits for it
+//   and is carried out right after it, by the thread that carried that one
+//   out: so the executor sees each workload's actions in order (a stop never
+//   overtakes the launch it stops), while actions on different workloads
+//   never wait for each other (a launch forks pods: it may take long). The
+//   caller of carry_out() waits for the local backend's forks (a backend that
+//   submits asynchronously returns at once).
 // - on_pod_event() may be called from any executor thread; it queues the
 //   event and wakes the loop.
 // - take_reports() hands over everything queued since its last call: the
 //   pods that started, and the exits in the order they came.
-// Thread-safe.
+// Thread-safe; no lock is held while the executor is called.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <unordered_map>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "backends/executor.h"
@@ -35,6 +46,8 @@ class ActionRunner final : public PodEventSink {
  public:
   ActionRunner(Executor& executor, LoopSignal& signal) : executor_(executor), signal_(signal) {}
 
+  [[nodiscard]] Actions sequence(Actions actions) ALLOT_EXCLUDES(mu_);
+  // REQUIRES: `actions` came from sequence().
   void carry_out(Actions actions) ALLOT_EXCLUDES(mu_);
   void on_pod_event(const PodEvent& event) override ALLOT_EXCLUDES(mu_);
   PodReports take_reports() ALLOT_EXCLUDES(mu_);
@@ -42,10 +55,19 @@ class ActionRunner final : public PodEventSink {
   Executor& executor() { return executor_; }
 
  private:
+  using Action = std::variant<StopAction, WorkloadLaunch>;
+
+  void run(const Action& action);
+  // The workload's action was carried out: carries out those that waited for it.
+  void done(WorkloadId workload) ALLOT_EXCLUDES(mu_);
+
   Executor& executor_;
   LoopSignal& signal_;
   Mutex mu_;
   PodReports reports_ ALLOT_GUARDED_BY(mu_);
+  // Workloads with an action sequenced and not yet carried out, and the
+  // actions that wait for it, in order.
+  std::unordered_map<WorkloadId, std::deque<Action>> busy_ ALLOT_GUARDED_BY(mu_);
 };
 
 }  // namespace allot

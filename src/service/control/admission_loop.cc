@@ -68,29 +68,48 @@ void AdmissionLoop::apply_reports(Timestamp now, WriteBatch& batch, Actions& act
   state.workloads.prune_finished();
 }
 
-bool AdmissionLoop::plan_cycle(const ClusterWriter& writer, Timestamp now, WriteBatch& batch,
-                               Actions& actions) {
-  CycleInput input;
-  std::shared_ptr<const Scheduler> scheduler;
+CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
+  ClusterWriter writer(cluster_);
+  PlanInput input;
+  if (take_snapshot(writer, now, input)) {
+    // Planning reads only the snapshot: readers and submits go on meanwhile.
+    apply_if_current(writer, input, input.scheduler->plan(input.snapshot), now);
+  }
+  return writer.defer_wait();
+}
+
+bool AdmissionLoop::take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input) {
+  std::vector<WorkloadId> orphans;
   {
-    // Reading only: readers go on meanwhile. The caller holds the writer
-    // lock, so the only other change (a submit adding a workload) cannot
-    // matter here.
+    // Reading only: readers go on meanwhile. The writer lock keeps every
+    // other change out but submits, which only add pending work.
     ReaderLock lock(cluster_.mutex());
     if (!cluster_.view().scheduler) return false;
-    scheduler = cluster_.view().scheduler;
-    input = build_snapshot(cluster_.view(), now);
+    input.scheduler = cluster_.view().scheduler;
+    CycleInput cycle = build_snapshot(cluster_.view(), now);
+    input.snapshot = std::move(cycle.snapshot);
+    orphans = std::move(cycle.orphans);
   }
-  if (!input.orphans.empty()) {
-    const ChangeLock lock(cluster_, writer);
-    evict_orphans(input.orphans, cluster_.state(), now, batch, actions);
+  if (!orphans.empty()) {
+    ChangeLock lock(cluster_, writer);
+    WriteBatch batch;
+    Actions actions;
+    evict_orphans(orphans, cluster_.state(), now, batch, actions);
+    lock.queue(std::move(batch), std::move(actions));
   }
-  if (input.snapshot.pending.empty() && input.snapshot.admitted.empty()) return false;
-  // Planning reads only the snapshot: readers and submits go on meanwhile.
-  const Plan plan = scheduler->plan(input.snapshot);
-  const ChangeLock lock(cluster_, writer);
-  if (scheduler != cluster_.state().scheduler) return true;  // the policy changed: plan again
-  apply_plan(plan, cluster_.state(), now, batch, actions);
+  return !input.snapshot.pending.empty() || !input.snapshot.admitted.empty();
+}
+
+bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& input,
+                                     const Plan& plan, Timestamp now) {
+  ChangeLock lock(cluster_, writer);
+  ServerState& state = cluster_.state();
+  // A new policy (a new scheduler) may have renumbered teams, flavors and nodes.
+  if (input.scheduler != state.scheduler) return false;
+  WriteBatch batch;
+  Actions actions;
+  apply_plan(plan, state, now, batch, actions);
+  lock.queue(std::move(batch), std::move(actions));
   return true;
 }
 
@@ -98,30 +117,31 @@ Timestamp AdmissionLoop::run_once() {
   const Duration period = cycle_period();
   const std::vector<NodeHealthReport> reports = health_.check_if_due();
   const Timestamp now = clock_.now();
-  Actions actions;
   Timestamp next_deadline;
+  bool cycle_due = false;
+  CommitTicket made;
   {
     ClusterWriter writer(cluster_);
-    WriteBatch batch;
-    bool cycle_due = false;
     {
-      const ChangeLock lock(cluster_, writer);
+      ChangeLock lock(cluster_, writer);
       // Taken before the reports are drained: a report that comes after the
       // drain wakes the next pass.
       cycle_due = signal_.take_flags() || now - last_cycle_ >= period;
+      WriteBatch batch;
+      Actions actions;
       apply_reports(now, batch, actions);
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
+      lock.queue(std::move(batch), std::move(actions));
     }
-    // Nothing to store yet: readers need not wait for the plan.
-    if (batch.empty()) writer.nothing_to_store();
-    if (cycle_due) {
-      last_cycle_ = now;
-      plan_cycle(writer, now, batch, actions);
-    }
-    writer.commit_or_die(std::move(batch));
+    made = writer.defer_wait();
   }
-  actions_.carry_out(std::move(actions));
+  if (cycle_due) {
+    last_cycle_ = now;
+    made.add(run_cycle(now));
+  }
+  // Stored, then carried out: every change of this pass, and those before.
+  cluster_.finish(made);
   return std::min({next_deadline, health_.next_due(), now + period});
 }
 

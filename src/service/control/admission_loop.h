@@ -6,7 +6,8 @@
 //
 // Contract:
 // - run_once() is one pass; it returns when the next pass is due at the
-//   latest. Tests call it directly (no thread, a manual clock).
+//   latest, with everything it decided stored and handed to the executor
+//   (action_runner.h). Tests call it directly (no thread, a manual clock).
 // - start() runs passes on a thread of its own until stop(). Between passes
 //   the loop rests as long as the pass took, then while only new submits
 //   come up to kRestPerWork times as long in all (LoopSignal), so that a
@@ -15,6 +16,7 @@
 // Thread-safe: passes run on one thread at a time.
 #pragma once
 
+#include <memory>
 #include <thread>
 
 #include "base/clock.h"
@@ -50,14 +52,26 @@ class AdmissionLoop {
   // multiples of the time the pass took.
   static constexpr int kRestPerWork = 4;
 
+  // What a plan is made from.
+  struct PlanInput {
+    std::shared_ptr<const Scheduler> scheduler;
+    Snapshot snapshot;
+  };
+
   void run();
   [[nodiscard]] Duration cycle_period() const;
   // Applies the executor's reports. REQUIRES: the state held exclusively.
   void apply_reports(Timestamp now, WriteBatch& batch, Actions& actions)
       ALLOT_REQUIRES(cluster_.mutex());
-  // Plans a cycle and carries it into the state (not yet out). Returns false
-  // when there was nothing to plan.
-  bool plan_cycle(const ClusterWriter& writer, Timestamp now, WriteBatch& batch, Actions& actions);
+  // A scheduling cycle; returns the changes it made, not yet waited for.
+  CommitTicket run_cycle(Timestamp now);
+  // The snapshot to plan from, after evicting the work the policy can no
+  // longer place. False when there is nothing to plan.
+  bool take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input);
+  // Carries the plan into the state (not yet out) unless the policy
+  // changed; false when it did.
+  bool apply_if_current(ClusterWriter& writer, const PlanInput& input, const Plan& plan,
+                        Timestamp now);
 
   ClusterState& cluster_;
   LoopSignal& signal_;

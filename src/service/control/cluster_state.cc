@@ -1,24 +1,26 @@
 #include "service/control/cluster_state.h"
 
 #include <cstdlib>
+#include <future>
 #include <utility>
+
+#include "base/check.h"
 
 namespace allot {
 
 ClusterState::ClusterState(Store& store, Logger& logger, std::string checkpoint_root,
-                           AccessControl& access)
-    : store_(store), access_(access), logger_(logger) {
+                           AccessControl& access, ActionRunner& actions)
+    : store_(store),
+      access_(access),
+      logger_(logger),
+      actions_(actions),
+      pipeline_([&actions](Actions stored) { return actions.sequence(std::move(stored)); },
+                [this](const Status& status) { die(status); }) {
   WriterLock lock(mu_);
   state_.checkpoint_root = std::move(checkpoint_root);
 }
 
-void ClusterState::commit_or_die(WriteBatch batch) {
-  const uint64_t made = changes_made_.load();
-  const Status status = batch.empty() ? Status() : store_.commit(std::move(batch));
-  if (status.ok()) {
-    stored_.advance(made);
-    return;
-  }
+void ClusterState::die(const Status& status) {
   // The decisions in memory are not on disk and cannot be taken back; carrying
   // them out could lose them. The store on disk is the truth a restart uses.
   logger_.error("fatal: cannot store the control plane's decisions; exiting",
@@ -26,7 +28,10 @@ void ClusterState::commit_or_die(WriteBatch batch) {
   std::_Exit(70);
 }
 
-void ClusterState::nothing_to_store() { stored_.advance(changes_made_.load()); }
+void ClusterState::finish(const CommitTicket& ticket) {
+  pipeline_.finish(ticket.last);
+  for (uint64_t change : ticket.with_actions) actions_.carry_out(pipeline_.take_ready(change));
+}
 
 Status ClusterState::commit_creation(WriteBatch batch) { return store_.commit(std::move(batch)); }
 
@@ -34,14 +39,34 @@ ClusterWriter::ClusterWriter(ClusterState& cluster) : cluster_(cluster) {
   cluster_.writer_mu_.lock();
 }
 
-ClusterWriter::~ClusterWriter() { cluster_.writer_mu_.unlock(); }
-
-ChangeLock::ChangeLock(ClusterState& cluster, const ClusterWriter& /*writer*/) : cluster_(cluster) {
-  cluster_.mu_.lock();
-  cluster_.changes_made_.fetch_add(1);
+ClusterWriter::~ClusterWriter() {
+  cluster_.writer_mu_.unlock();
+  if (ticket_.last != 0) cluster_.finish(ticket_);
 }
 
-ChangeLock::~ChangeLock() { cluster_.mu_.unlock(); }
+CommitTicket ClusterWriter::defer_wait() { return std::exchange(ticket_, {}); }
+
+ChangeLock::ChangeLock(ClusterState& cluster, ClusterWriter& writer)
+    : cluster_(cluster), writer_(writer) {
+  cluster_.mu_.lock();
+  change_ = cluster_.changes_made_.fetch_add(1) + 1;
+  writer_.ticket_.last = change_;
+}
+
+ChangeLock::~ChangeLock() {
+  // Numbered changes are queued without a gap, so that the watermark passes them.
+  if (!queued_) cluster_.pipeline_.queue(change_, {}, {});
+  cluster_.mu_.unlock();
+}
+
+void ChangeLock::queue(WriteBatch batch, Actions actions) {
+  ALLOT_CHECK(!queued_);
+  queued_ = true;
+  std::future<Status> stored;
+  if (!batch.empty()) stored = cluster_.store_.queue_commit(std::move(batch));
+  if (!actions.empty()) writer_.ticket_.with_actions.push_back(change_);
+  cluster_.pipeline_.queue(change_, std::move(stored), std::move(actions));
+}
 
 CommittedRead::CommittedRead(const ClusterState& cluster) : cluster_(cluster) {
   cluster_.mu_.lock_shared();
@@ -50,7 +75,7 @@ CommittedRead::CommittedRead(const ClusterState& cluster) : cluster_(cluster) {
 
 CommittedRead::~CommittedRead() {
   cluster_.mu_.unlock_shared();
-  cluster_.stored_.wait_until_stored(seen_);
+  cluster_.pipeline_.stored().wait_until_stored(seen_);
 }
 
 }  // namespace allot

@@ -1,44 +1,71 @@
 // ClusterState: allotd's state in memory (ServerState), the locks that guard
-// it, and the path of its changes to disk: every room of the control plane
-// (policy, workloads, nodes, the admission loop, health) reads and changes
-// the state through here.
+// it, and the path of its changes to disk and out to the executor: every
+// room of the control plane (policy, workloads, nodes, the admission loop,
+// health) reads and changes the state through here.
 //
 // Contract:
-// - Durability: commit_or_die() returns only once the Store committed the
-//   batch (fsync); a failed commit there ends the process, since decisions
-//   in memory cannot be taken back (the store is the truth a restart uses).
-//   commit_creation() is for new workloads only: it may fail (kUnavailable)
-//   and commits concurrently with other creations (group commit).
-// - Ordering: a change of existing state holds a ClusterWriter from the change in
-//   memory to its commit, so commits land in the order changes were made.
-//   Inside it, ChangeLock holds the state exclusively and numbers the change.
+// - A change of existing state holds a ClusterWriter, and a ChangeLock from
+//   the change in memory to the queueing of its batch (ChangeLock::queue):
+//   the batch is queued with the state still held exclusively, so batches
+//   reach the store in the order the changes were made, before anyone could
+//   see them or build on them (new workloads' commits included: a delete
+//   that frees a name is queued before a submit can take it).
+// - Durability: nobody waits for the disk with the state or the writer lock
+//   held. A ClusterWriter, when it ends, lets go of the writer lock, then
+//   waits until every change made under it, and every change before them, is
+//   stored (fsync), and carries out their actions (launches, stops) on the
+//   executor, each workload's in the order they were decided
+//   (commit_pipeline.h, action_runner.h); so a use case answers only what is
+//   stored, and concurrent changes share group commits. A failed commit of such a change ends the
+//   process, since decisions in memory cannot be taken back (the store is the truth a restart
+//   uses). commit_creation() is for new workloads only: it may fail (kUnavailable) and commits
+//   concurrently with other creations.
 // - Reads answer only what is stored: a CommittedRead holds the state shared;
 //   on leaving it lets go of the state, then waits until every change it
 //   could have seen is stored (DurableWatermark). Writers never wait for it.
-// - Lock order: the writer lock, the policy gate, then mutex(); nothing is taken while mutex() is
-//   held except the loop signal's and the watermark's own locks.
+// - Lock order: the policy gate, the writer lock, then mutex(); nothing is
+//   taken while mutex() is held except the loop signal's, the commit queue's
+//   (and the store's queue under it) and the watermark's own locks. Waiting
+//   for commits (finish) takes the pipeline's lock with none of these held.
 // Thread-safe; the lock discipline is checked by Clang (base/mutex.h).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "base/logger.h"
 #include "base/mutex.h"
 #include "base/status.h"
 #include "service/control/access_control.h"
-#include "service/control/durable_watermark.h"
+#include "service/control/action_runner.h"
+#include "service/control/commit_pipeline.h"
 #include "service/control/policy_gate.h"
 #include "service/control/server_state.h"
 #include "store/store.h"
 
 namespace allot {
 
+// What a writer waits for: its last change, and those of its changes that
+// have actions to carry out.
+struct CommitTicket {
+  uint64_t last = 0;  // 0: none
+  std::vector<uint64_t> with_actions;
+
+  void add(const CommitTicket& later) {
+    last = std::max(last, later.last);
+    with_actions.insert(with_actions.end(), later.with_actions.begin(), later.with_actions.end());
+  }
+};
+
 class ClusterState {
  public:
-  ClusterState(Store& store, Logger& logger, std::string checkpoint_root, AccessControl& access);
+  // Decisions are carried out on `actions` once stored.
+  ClusterState(Store& store, Logger& logger, std::string checkpoint_root, AccessControl& access,
+               ActionRunner& actions);
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 
@@ -65,33 +92,40 @@ class ClusterState {
   // For the policy room, which installs the applied RBAC objects in it.
   AccessControl& access() { return access_; }
 
+  // Returns once the ticket's changes (ClusterWriter::defer_wait) and every
+  // change before them are stored, and its actions carried out.
+  void finish(const CommitTicket& ticket) ALLOT_EXCLUDES(writer_mu_, mu_);
+
   // For tests: returns once `count` reads wait for a commit to land.
-  void wait_until_reads_wait(size_t count) const { stored_.wait_until_waiting(count); }
+  void wait_until_reads_wait(size_t count) const { pipeline_.stored().wait_until_waiting(count); }
 
  private:
   friend class ClusterWriter;
   friend class ChangeLock;
   friend class CommittedRead;
 
-  void commit_or_die(WriteBatch batch);
-  void nothing_to_store();
+  // Ends the process: a change of existing state could not be stored.
+  [[noreturn]] void die(const Status& status);
 
   Store& store_;
   AccessControl& access_;
   Logger& logger_;
-  Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(policy_gate_, mu_);
-  PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(mu_);
+  ActionRunner& actions_;
+  PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(writer_mu_, mu_);
+  Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(mu_);
   mutable SharedMutex mu_;
   ServerState state_ ALLOT_GUARDED_BY(mu_);
   // Changes of existing state made so far; counted under writer_mu_ and mu_,
   // read by readers under mu_ shared.
   std::atomic<uint64_t> changes_made_{0};
-  DurableWatermark stored_;
+  CommitPipeline pipeline_;
   std::atomic<uint64_t> next_id_{1};
 };
 
 // The right to change existing state: holds the cluster's writer lock, which
-// orders changes with their commits, for its scope.
+// orders changes, for its scope. When it ends it lets go of the lock, then
+// waits until every change made under it is stored and carried out (see the
+// contract above), unless the caller took that wait over (defer_wait).
 class ALLOT_SCOPED_CAPABILITY ClusterWriter {
  public:
   explicit ClusterWriter(ClusterState& cluster) ALLOT_ACQUIRE(cluster.writer_mu_);
@@ -99,29 +133,38 @@ class ALLOT_SCOPED_CAPABILITY ClusterWriter {
   ClusterWriter(const ClusterWriter&) = delete;
   ClusterWriter& operator=(const ClusterWriter&) = delete;
 
-  // Commits the batch, then marks every change made so far as stored. A
-  // failed commit ends the process (see the contract above).
-  // REQUIRES: no ChangeLock held.
-  void commit_or_die(WriteBatch batch) { cluster_.commit_or_die(std::move(batch)); }
-  // Marks every change made so far as stored, when none needs a commit.
-  void nothing_to_store() { cluster_.nothing_to_store(); }
+  // The changes made under this writer so far, for a caller that waits for
+  // them later with ClusterState::finish(); the writer's end does not.
+  [[nodiscard]] CommitTicket defer_wait();
 
  private:
+  friend class ChangeLock;
+
   ClusterState& cluster_;
+  CommitTicket ticket_;  // the changes made under this writer, not deferred
 };
 
-// Holds the state exclusively to change it ahead of the writer's
-// commit_or_die(), numbering the change for the watermark. The writer is the
-// proof that the writer lock is held.
+// Holds the state exclusively to change it, numbering the change. The change
+// ends with its batch queued for commit (queue(), or an empty one at the
+// end of the scope), with the state still held. The writer is the proof
+// that the writer lock is held.
 class ALLOT_SCOPED_CAPABILITY ChangeLock {
  public:
-  ChangeLock(ClusterState& cluster, const ClusterWriter& writer) ALLOT_ACQUIRE(cluster.mu_);
+  ChangeLock(ClusterState& cluster, ClusterWriter& writer) ALLOT_ACQUIRE(cluster.mu_);
   ~ChangeLock() ALLOT_RELEASE();
   ChangeLock(const ChangeLock&) = delete;
   ChangeLock& operator=(const ChangeLock&) = delete;
 
+  // Queues the change's batch for commit behind every change before it,
+  // with the actions to carry out once it is stored; returns at once (the
+  // writer waits). At most once per ChangeLock.
+  void queue(WriteBatch batch, Actions actions = {});
+
  private:
   ClusterState& cluster_;
+  ClusterWriter& writer_;
+  uint64_t change_;
+  bool queued_ = false;
 };
 
 // Holds the state shared for reading; on leaving, lets go of it and waits

@@ -11,12 +11,12 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       scim_(store, clock, scim_ids_),
       local_login_(scim_, clock),
       access_(store, clock, options.id_tokens),
-      cluster_(store, logger, options.checkpoint_root, access_),
       actions_(executor, signal_),
+      cluster_(store, logger, options.checkpoint_root, access_, actions_),
       health_(cluster_, health, clock, logger, options.health_interval),
       policies_(cluster_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
-      nodes_(cluster_, signal_, actions_, clock),
+      nodes_(cluster_, signal_, clock),
       service_accounts_(cluster_, access_, clock),
       loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle) {
   access_.attach_directory(&scim_.directory_view(), &local_login_);

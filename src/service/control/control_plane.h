@@ -100,9 +100,9 @@ class ControlPlane final : public PodEventSink {
   ScimService scim_;
   LocalLogin local_login_;
   AccessControl access_;
-  ClusterState cluster_;
   LoopSignal signal_;
   ActionRunner actions_;
+  ClusterState cluster_;  // carries decisions out on actions_
   HealthMonitor health_;
   PolicyService policies_;
   WorkloadService workloads_;

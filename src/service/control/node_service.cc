@@ -89,30 +89,28 @@ NodeView node_view(const ServerState& state, const NodeAllocations& allocations,
 Result<NodeView> NodeService::act(const Principal& caller, const std::string& name,
                                   NodeAction action) {
   ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "update", "nodes", "", name));
-  Actions actions;
   {
+    // The writer's end waits until the change is stored and carried out.
     ClusterWriter writer(cluster_);
-    WriteBatch batch;
     const Timestamp now = clock_.now();
-    {
-      const ChangeLock lock(cluster_, writer);
-      ServerState& state = cluster_.state();
-      const auto& compiled = state.policy.compiled();
-      if (!compiled || !compiled->node_by_name(name).valid()) {
-        return not_found("node '" + name + "' does not exist");
-      }
-      NodeState& node = state.nodes[name];
-      node.cordoned = action != NodeAction::kUncordon;
-      node.auto_cordoned = false;
-      node.reason = action == NodeAction::kUncordon ? std::string()
-                    : action == NodeAction::kDrain  ? "drained by an operator"
-                                                    : "cordoned by an operator";
-      put_node_condition(state, name, batch);
-      if (action == NodeAction::kDrain) drain_node(name, state, now, batch, actions);
+    ChangeLock lock(cluster_, writer);
+    ServerState& state = cluster_.state();
+    const auto& compiled = state.policy.compiled();
+    if (!compiled || !compiled->node_by_name(name).valid()) {
+      return not_found("node '" + name + "' does not exist");
     }
-    writer.commit_or_die(std::move(batch));
+    NodeState& node = state.nodes[name];
+    node.cordoned = action != NodeAction::kUncordon;
+    node.auto_cordoned = false;
+    node.reason = action == NodeAction::kUncordon ? std::string()
+                  : action == NodeAction::kDrain  ? "drained by an operator"
+                                                  : "cordoned by an operator";
+    WriteBatch batch;
+    Actions actions;
+    put_node_condition(state, name, batch);
+    if (action == NodeAction::kDrain) drain_node(name, state, now, batch, actions);
+    lock.queue(std::move(batch), std::move(actions));
   }
-  actions_.carry_out(std::move(actions));
   signal_.wake();
   return get(caller, name);
 }

@@ -3,8 +3,10 @@
 // drain (its work is stopped with its grace period and requeued at its
 // original position) and uncordon.
 //
-// Contract: actions change existing state under the cluster's writer lock
-// and commit before pods are stopped; reads answer only what is stored.
+// Contract: actions change existing state under the cluster's writer lock;
+// they answer once the change is stored and its pods were told to stop,
+// holding no lock meanwhile (cluster_state.h); reads answer only what is
+// stored.
 // Every call checks the caller first (caller_rights.h). Thread-safe.
 #pragma once
 
@@ -16,7 +18,6 @@
 #include "base/result.h"
 #include "model/principal.h"
 #include "model/views/node_view.h"
-#include "service/control/action_runner.h"
 #include "service/control/cluster_state.h"
 #include "service/control/loop_signal.h"
 
@@ -24,8 +25,8 @@ namespace allot {
 
 class NodeService {
  public:
-  NodeService(ClusterState& cluster, LoopSignal& signal, ActionRunner& actions, const Clock& clock)
-      : cluster_(cluster), signal_(signal), actions_(actions), clock_(clock) {}
+  NodeService(ClusterState& cluster, LoopSignal& signal, const Clock& clock)
+      : cluster_(cluster), signal_(signal), clock_(clock) {}
 
   // Returns the node after the action.
   Result<NodeView> act(const Principal& caller, const std::string& name, NodeAction action);
@@ -38,7 +39,6 @@ class NodeService {
  private:
   ClusterState& cluster_;
   LoopSignal& signal_;
-  ActionRunner& actions_;
   const Clock& clock_;
 };
 

@@ -7,12 +7,11 @@
 // team), and a team with a submit in flight counts as having work. Submits do
 // not wait for each other.
 //
-// Contract: acquired after ClusterState's writer lock (a policy change takes
-// the writer first, so that its wait for the admission loop's cycle holds
-// back no submit; a submit never takes the writer) and before the state lock.
-// A policy change that asks for the gate is served before the submits that
-// come after it: new submits wait while a change waits for the submits in
-// flight. (std::shared_mutex on glibc prefers readers: with 200 clients a
+// Contract: acquired before ClusterState's writer lock and the state lock (a
+// policy change takes the writer only to install what it stored; a submit
+// never takes the writer). A policy change that asks for the gate is served
+// before the submits that come after it: new submits wait while a change
+// waits for the submits in flight. (std::shared_mutex on glibc prefers readers: with 200 clients a
 // submit was nearly always in flight, and an apply waited for a gap.)
 // Thread-safe; the lock discipline is checked by Clang (base/mutex.h).
 #pragma once

@@ -156,7 +156,6 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   // cohort, a weight) needs no gate: a submit validated under either policy
   // enters the same, and no team's namespace or existence changes.
   if (dry_run) return result;
-  ClusterWriter writer(cluster_);
   ALLOT_RETURN_IF_ERROR(store_and_install(std::move(next), {}, result.changes, clock_.now()));
   return result;
 }
@@ -164,8 +163,6 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
 Result<ApplyResult> PolicyService::apply_under_gate(const Principal& caller,
                                                     const ParsedManifests& parsed, PolicyState next,
                                                     ApplyResult result) {
-  // The writer first: waiting for the admission loop's cycle holds no submit.
-  ClusterWriter writer(cluster_);
   const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   std::vector<LiveWorkload> created;
   const Timestamp now = clock_.now();
@@ -197,6 +194,8 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
     live.request.id = live.doc.uid;
     enter_phase(live, WorkloadPhase::kPending, "Submitted", "waiting for admission", now, batch);
   }
+  // Stored before it is installed, holding no lock that cancels or the
+  // admission loop need: nothing in memory changes until it is stored.
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
@@ -208,6 +207,8 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created) {
   std::optional<RbacPolicy> rbac;
   {
+    // The writer lock: a scheduling cycle planning under it meets no new policy.
+    ClusterWriter writer(cluster_);
     WriterLock lock(cluster_.mutex());
     if (cluster_.state().policy.rbac() != next.rbac()) rbac = next.rbac();
     install_policy(cluster_.state(), std::move(next));
@@ -234,7 +235,6 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   MutexLock apply_lock(apply_mu_);
   ALLOT_ASSIGN_OR_RETURN(PolicyState next,
                          current_policy().without(document_key(kind, namespace_name, name)));
-  ClusterWriter writer(cluster_);
   const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   {
     ReaderLock lock(cluster_.mutex());

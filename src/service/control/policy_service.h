@@ -6,9 +6,12 @@
 // - apply() validates every document against the policy as it will be
 //   (workloads in the same apply included) before anything changes; a failed
 //   apply or a failed commit changes nothing (kUnavailable for the commit).
-//   One policy change at a time; the commit holds the cluster's writer lock.
-//   The new policy is merged and compiled before the policy gate is taken
-//   (submits go on meanwhile), and the writer lock before the gate. An apply
+//   One policy change at a time. The new policy is merged and compiled
+//   before the policy gate is taken (submits go on meanwhile); it is stored
+//   before anything in memory changes, holding no lock that cancels or the
+//   admission loop need, then installed under the cluster's writer lock
+//   (taken after the gate), so that a scheduling cycle that plans under that
+//   lock meets no new policy (admission_loop.h). An apply
 //   that brings no workload and gives every workload the request it has (a
 //   quota change: policy_installation.h) takes no gate at all; one that
 //   changes no document is a read: it stores nothing and waits for no other
@@ -73,8 +76,8 @@ class PolicyService {
   Result<ApplyResult> apply_under_gate(const Principal& caller, const ParsedManifests& parsed,
                                        PolicyState next, ApplyResult result)
       ALLOT_REQUIRES(apply_mu_);
-  // Commits the changed documents and the new workloads, then installs them.
-  // REQUIRES: the cluster's writer lock.
+  // Commits the changed documents and the new workloads, then installs them
+  // under the cluster's writer lock.
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
                            const std::vector<PolicyChange>& changes, Timestamp now)
       ALLOT_REQUIRES(apply_mu_);

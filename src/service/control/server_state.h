@@ -48,6 +48,8 @@ struct ServerState {
 struct StopAction {
   WorkloadId workload;
   Duration grace;
+
+  friend bool operator==(const StopAction&, const StopAction&) = default;
 };
 
 struct Actions {
@@ -55,6 +57,8 @@ struct Actions {
   std::vector<WorkloadLaunch> launches;
 
   [[nodiscard]] bool empty() const { return stops.empty() && launches.empty(); }
+
+  friend bool operator==(const Actions&, const Actions&) = default;
 };
 
 }  // namespace allot

@@ -112,22 +112,21 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
 Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std::string& ns,
                                              const std::string& name) {
   ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "cancel", "workloads", ns, name));
-  Actions actions;
   WorkloadView view;
   {
+    // The writer's end waits until the cancel is stored and its pods are
+    // told to stop; it holds no lock meanwhile.
     ClusterWriter writer(cluster_);
+    ChangeLock lock(cluster_, writer);
+    ServerState& state = cluster_.state();
+    LiveWorkload* live = state.workloads.find(ns, name);
+    if (live == nullptr) return no_such_workload(ns, name);
     WriteBatch batch;
-    {
-      const ChangeLock lock(cluster_, writer);
-      ServerState& state = cluster_.state();
-      LiveWorkload* live = state.workloads.find(ns, name);
-      if (live == nullptr) return no_such_workload(ns, name);
-      ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
-      view.doc = live->doc;
-    }
-    writer.commit_or_die(std::move(batch));
+    Actions actions;
+    ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
+    view.doc = live->doc;
+    lock.queue(std::move(batch), std::move(actions));
   }
-  actions_.carry_out(std::move(actions));
   signal_.wake();
   return view;
 }
@@ -135,28 +134,25 @@ Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std:
 Status WorkloadService::remove(const Principal& caller, const std::string& ns,
                                const std::string& name) {
   ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "delete", "workloads", ns, name));
-  Actions actions;
   {
-    ClusterWriter writer(cluster_);
+    ClusterWriter writer(cluster_);  // its end waits for the commit, as cancel's
+    ChangeLock lock(cluster_, writer);
+    ServerState& state = cluster_.state();
+    LiveWorkload* live = state.workloads.find(ns, name);
+    if (live == nullptr) return no_such_workload(ns, name);
+    const WorkloadId id = live->id();
     WriteBatch batch;
-    {
-      const ChangeLock lock(cluster_, writer);
-      ServerState& state = cluster_.state();
-      LiveWorkload* live = state.workloads.find(ns, name);
-      if (live == nullptr) return no_such_workload(ns, name);
-      const WorkloadId id = live->id();
-      if (!is_final(live->phase())) {
-        ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
-        // Stored with the stop, so that a restart before the pods stopped still erases it.
-        live->doc.status.deleting = true;
-        store_record(*live, batch);
-      }
-      state.erase_when_stopped.push_back(id);
-      erase_deleted_workloads(state, batch);
+    Actions actions;
+    if (!is_final(live->phase())) {
+      ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
+      // Stored with the stop, so that a restart before the pods stopped still erases it.
+      live->doc.status.deleting = true;
+      store_record(*live, batch);
     }
-    writer.commit_or_die(std::move(batch));
+    state.erase_when_stopped.push_back(id);
+    erase_deleted_workloads(state, batch);
+    lock.queue(std::move(batch), std::move(actions));
   }
-  actions_.carry_out(std::move(actions));
   signal_.wake();
   return {};
 }

@@ -9,7 +9,11 @@
 //   The caller's subject is recorded as status.submittedBy: every launch of
 //   the workload carries it (executor.h WorkloadLaunch::user).
 // - cancel() and remove() change existing state under the cluster's writer
-//   lock and commit before the pods are stopped.
+//   lock and queue their commit with the state still held; they answer once
+//   it is stored and the pods were told to stop, without holding any lock
+//   meanwhile, so concurrent changes share group commits
+//   (cluster_state.h). An answer, a refusal included, reflects only stored
+//   state.
 // - Reads answer only what is stored (CommittedRead).
 // - Every call checks the caller first (caller_rights.h). Thread-safe.
 #pragma once

@@ -1,7 +1,8 @@
-// The control plane under concurrent changes: cancels, deletes and node
-// actions answer only once stored, hold no lock while they wait, and their
-// pods are stopped in the order the changes were made (cluster_state.h,
-// commit_pipeline.h, action_runner.h).
+// The control plane under concurrent changes: a scheduling cycle plans
+// without the writer lock and drops a plan that went stale meanwhile
+// (admission_loop.h); cancels, deletes and node actions answer only once
+// stored, hold no lock while they wait, and their pods are stopped in the
+// order the changes were made (cluster_state.h, commit_pipeline.h).
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -14,6 +15,111 @@
 
 namespace allot::testing {
 namespace {
+
+// kTwoTeamPolicy with no grace period for low priority work: a preempted
+// victim's capacity is its beneficiary's in the same plan.
+std::string policy_without_low_grace() {
+  std::string policy = kTwoTeamPolicy;
+  const size_t low = policy.find("metadata: {name: low}");
+  policy.replace(policy.find("preemptionGracePeriod: 30s", low), 26, "preemptionGracePeriod: 0s");
+  return policy;
+}
+
+TEST_F(ControlPlaneTest, APlanThatAdmitsWorkCancelledWhilePlanningIsPlannedAgain) {
+  apply_policy();
+  submit(workload_yaml("a", "prod", 8), "prod");
+  const uint64_t b = submit(workload_yaml("b", "prod", 8), "prod");
+  int plans = 0;
+  after_planning_ = [&] {
+    if (++plans == 1) {
+      EXPECT_TRUE(calls_->cancel_workload("prod", "a").ok());
+    }
+  };
+
+  plane_->loop().run_once();
+
+  EXPECT_EQ(plans, 2) << "the plan admitting the cancelled workload was applied";
+  EXPECT_EQ(phase("prod", "a"), "Cancelled");
+  EXPECT_EQ(phase("prod", "b"), "Admitted");
+  ASSERT_EQ(executor_.launches.size(), 1u);
+  EXPECT_EQ(executor_.launches[0].workload_id, b);
+}
+
+TEST_F(ControlPlaneTest, APlanOntoANodeCordonedWhilePlanningIsNotApplied) {
+  apply_policy();
+  submit(workload_yaml("wide", "prod", 8, 2), "prod");  // both nodes
+  int plans = 0;
+  after_planning_ = [&] {
+    if (++plans == 1) {
+      EXPECT_TRUE(calls_->node_action("pool-0", NodeAction::kCordon).ok());
+    }
+  };
+
+  plane_->loop().run_once();
+
+  EXPECT_EQ(plans, 2);
+  EXPECT_EQ(phase("prod", "wide"), "Pending");
+  EXPECT_TRUE(executor_.launches.empty()) << "launched on " << executor_.launches[0].node;
+}
+
+// The victim of a preemption without grace is cancelled while the plan is
+// made: it stops with its own grace and keeps its GPUs until its pods exit,
+// so the beneficiary must wait instead of taking the same GPUs.
+TEST_F(ControlPlaneTest, APlanWhoseVictimStartedStoppingWhilePlanningIsNotApplied) {
+  apply_policy(policy_without_low_grace());
+  const uint64_t sweep = submit(workload_yaml("sweep", "research", 8, 2), "research");
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  ASSERT_EQ(phase("research", "sweep"), "Running");
+  submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
+  int plans = 0;
+  after_planning_ = [&] {
+    if (++plans == 1) {
+      EXPECT_TRUE(calls_->cancel_workload("research", "sweep").ok());
+    }
+  };
+
+  plane_->loop().run_once();
+
+  EXPECT_EQ(plans, 2);
+  EXPECT_EQ(phase("prod", "urgent"), "Pending") << "admitted onto the GPUs of a running victim";
+  EXPECT_EQ(executor_.launches.size(), 2u);  // sweep's pods only
+  after_planning_ = nullptr;
+  exit_pods(sweep, 143, /*stopped=*/true);
+  EXPECT_EQ(phase("research", "sweep"), "Cancelled");
+  EXPECT_EQ(phase("prod", "urgent"), "Admitted");
+}
+
+// Without the cancel, the same plan admits the beneficiary at once: the
+// test above is about the stale plan, not about the policy.
+TEST_F(ControlPlaneTest, APreemptionWithoutGraceAdmitsItsBeneficiaryInTheSamePlan) {
+  apply_policy(policy_without_low_grace());
+  submit(workload_yaml("sweep", "research", 8, 2), "research");
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
+
+  plane_->loop().run_once();
+
+  EXPECT_EQ(phase("prod", "urgent"), "Admitted");
+}
+
+// A plan that keeps going stale is made holding the writer lock at last, so
+// that a stream of changes cannot starve the cycle.
+TEST_F(ControlPlaneTest, ACycleWhosePlansKeepGoingStalePlansHoldingTheWriterLock) {
+  apply_policy();
+  for (int i = 0; i < 4; ++i) submit(workload_yaml("w" + std::to_string(i), "prod", 4), "prod");
+  int plans = 0;
+  after_planning_ = [&] {
+    EXPECT_TRUE(calls_->cancel_workload("prod", "w" + std::to_string(plans++)).ok());
+  };
+
+  plane_->loop().run_once();
+
+  EXPECT_EQ(plans, 2) << "the plan made holding the writer lock is not interrupted";
+  EXPECT_EQ(phase("prod", "w2"), "Admitted");
+  EXPECT_EQ(phase("prod", "w3"), "Admitted");
+}
 
 // Issue 10, data loss 5: a cancel answers only once it is stored, and only
 // then are the pods told to stop. While it waits for the disk it holds no

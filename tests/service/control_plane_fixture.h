@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -233,6 +234,9 @@ class ControlPlaneTest : public ::testing::Test {
     ControlPlaneOptions options;
     options.run_loop_thread = false;
     options.health_interval = Duration::seconds(10);
+    options.after_planning = [this] {
+      if (after_planning_) after_planning_();
+    };
     plane_ = std::make_unique<ControlPlane>(store_, executor_, &health_, clock_, logger_, options);
     calls_ = std::make_unique<ControlPlaneCalls>(*plane_);
     executor_.sink = plane_.get();
@@ -280,6 +284,8 @@ class ControlPlaneTest : public ::testing::Test {
   ManualClock clock_{Timestamp::from_millis(1'800'000'000'000)};
   std::unique_ptr<ControlPlane> plane_;
   std::unique_ptr<ControlPlaneCalls> calls_;
+  // Called by the loop between a cycle's plan and its application.
+  std::function<void()> after_planning_;
 };
 
 }  // namespace allot::testing

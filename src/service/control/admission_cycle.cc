@@ -182,6 +182,39 @@ void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch&
   }
 }
 
+std::string stale_plan_reason(const Plan& plan, const ServerState& state) {
+  const CompiledPolicy& policy = *state.policy.compiled();
+  const auto waits = [&](WorkloadId id) {
+    const LiveWorkload* live = state.workloads.find(id);
+    return live != nullptr && live->run.waiting() && is_waiting(live->phase()) &&
+           live->unschedulable.empty();
+  };
+  for (const Preemption& preemption : plan.preemptions) {
+    const LiveWorkload* victim = state.workloads.find(preemption.victim);
+    if (victim == nullptr || !victim->run.holds_capacity() || victim->run.stopping()) {
+      return "victim " + std::to_string(preemption.victim.value()) + " is stopping or gone";
+    }
+    if (!waits(preemption.beneficiary)) {
+      return "beneficiary " + std::to_string(preemption.beneficiary.value()) + " no longer waits";
+    }
+  }
+  for (const Admission& admission : plan.admissions) {
+    if (!waits(admission.workload)) {
+      return "workload " + std::to_string(admission.workload.value()) + " no longer waits";
+    }
+    for (const PodSetAssignment& pod_set : admission.assignment) {
+      for (const PodPlacement& pod : pod_set.pods) {
+        const std::string& name = policy.node(pod.node).node.name;
+        const auto it = state.nodes.find(name);
+        if (it != state.nodes.end() && (!it->second.healthy || it->second.cordoned)) {
+          return "node " + name + " is no longer schedulable";
+        }
+      }
+    }
+  }
+  return {};
+}
+
 WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& checkpoint_root) {
   const Workload& workload = live.doc.workload;
   WorkloadLaunch launch;

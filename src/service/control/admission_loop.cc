@@ -69,13 +69,32 @@ void AdmissionLoop::apply_reports(Timestamp now, WriteBatch& batch, Actions& act
 }
 
 CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
+  CommitTicket made;
+  for (int attempt = 0; attempt < kOptimisticPlans; ++attempt) {
+    PlanInput input;
+    {
+      ClusterWriter writer(cluster_);
+      const bool any = take_snapshot(writer, now, input);
+      made.add(writer.defer_wait());
+      if (!any) return made;
+    }
+    // Planning reads only the snapshot: every request goes on meanwhile.
+    const Plan plan = input.scheduler->plan(input.snapshot);
+    if (after_planning_) after_planning_();
+    ClusterWriter writer(cluster_);
+    const bool applied = apply_if_current(writer, input, plan, now);
+    made.add(writer.defer_wait());
+    if (applied) return made;
+  }
+  // Changes kept making the plans stale: this one holds the writer lock, so
+  // nothing it relies on changes before it is applied.
   ClusterWriter writer(cluster_);
   PlanInput input;
   if (take_snapshot(writer, now, input)) {
-    // Planning reads only the snapshot: readers and submits go on meanwhile.
     apply_if_current(writer, input, input.scheduler->plan(input.snapshot), now);
   }
-  return writer.defer_wait();
+  made.add(writer.defer_wait());
+  return made;
 }
 
 bool AdmissionLoop::take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input) {
@@ -105,7 +124,7 @@ bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& inp
   ChangeLock lock(cluster_, writer);
   ServerState& state = cluster_.state();
   // A new policy (a new scheduler) may have renumbered teams, flavors and nodes.
-  if (input.scheduler != state.scheduler) return false;
+  if (input.scheduler != state.scheduler || !stale_plan_reason(plan, state).empty()) return false;
   WriteBatch batch;
   Actions actions;
   apply_plan(plan, state, now, batch, actions);

@@ -8,6 +8,15 @@
 // - run_once() is one pass; it returns when the next pass is due at the
 //   latest, with everything it decided stored and handed to the executor
 //   (action_runner.h). Tests call it directly (no thread, a manual clock).
+// - A cycle plans on a snapshot taken under the writer lock, then lets go of
+//   the lock while the scheduler plans: cancels, deletes and node changes go
+//   on meanwhile. It takes the lock again to apply the plan only if nothing
+//   the plan relies on changed (stale_plan_reason(), admission_cycle.h; the
+//   policy, compared by its scheduler); a stale plan is dropped whole and the
+//   cycle plans again. After kOptimisticPlans stale plans in one pass, it
+//   plans holding the writer lock, so a stream of changes cannot starve it.
+//   `after_planning` (for tests) is called between a plan made without the
+//   writer lock and its application, with no lock held.
 // - start() runs passes on a thread of its own until stop(). Between passes
 //   the loop rests as long as the pass took, then while only new submits
 //   come up to kRestPerWork times as long in all (LoopSignal), so that a
@@ -16,8 +25,11 @@
 // Thread-safe: passes run on one thread at a time.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <thread>
+#include <utility>
 
 #include "base/clock.h"
 #include "base/time.h"
@@ -31,13 +43,15 @@ namespace allot {
 class AdmissionLoop {
  public:
   AdmissionLoop(ClusterState& cluster, LoopSignal& signal, ActionRunner& actions,
-                HealthMonitor& health, const Clock& clock, Duration idle_cycle)
+                HealthMonitor& health, const Clock& clock, Duration idle_cycle,
+                std::function<void()> after_planning = {})
       : cluster_(cluster),
         signal_(signal),
         actions_(actions),
         health_(health),
         clock_(clock),
-        idle_cycle_(idle_cycle) {}
+        idle_cycle_(idle_cycle),
+        after_planning_(std::move(after_planning)) {}
   ~AdmissionLoop() { stop(); }
   AdmissionLoop(const AdmissionLoop&) = delete;
   AdmissionLoop& operator=(const AdmissionLoop&) = delete;
@@ -51,6 +65,8 @@ class AdmissionLoop {
   // How long the loop rests after a pass while only submits come, in all, in
   // multiples of the time the pass took.
   static constexpr int kRestPerWork = 4;
+  // Plans made without the writer lock in one pass before one is made holding it.
+  static constexpr int kOptimisticPlans = 2;
 
   // What a plan is made from.
   struct PlanInput {
@@ -68,8 +84,8 @@ class AdmissionLoop {
   // The snapshot to plan from, after evicting the work the policy can no
   // longer place. False when there is nothing to plan.
   bool take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input);
-  // Carries the plan into the state (not yet out) unless the policy
-  // changed; false when it did.
+  // Carries the plan into the state (not yet out) unless it is stale; false
+  // when it is.
   bool apply_if_current(ClusterWriter& writer, const PlanInput& input, const Plan& plan,
                         Timestamp now);
 
@@ -79,6 +95,7 @@ class AdmissionLoop {
   HealthMonitor& health_;
   const Clock& clock_;
   Duration idle_cycle_;
+  std::function<void()> after_planning_;
   Timestamp last_cycle_;  // used by the pass's thread only
   std::thread thread_;
 };

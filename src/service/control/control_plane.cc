@@ -18,7 +18,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),
       service_accounts_(cluster_, access_, clock),
-      loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle) {
+      loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle,
+            options.after_planning) {
   access_.attach_directory(&scim_.directory_view(), &local_login_);
 }
 

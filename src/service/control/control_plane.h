@@ -25,6 +25,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
 
 #include "backends/executor.h"
@@ -59,6 +60,9 @@ struct ControlPlaneOptions {
   // OIDC logins (allotd --oidc-issuer; app/ builds it; null: none). Must
   // outlive the plane.
   IdTokenAuthenticator* id_tokens = nullptr;
+  // For tests: called on the loop's thread between a cycle's plan and its
+  // application, with no lock held (admission_loop.h).
+  std::function<void()> after_planning;
 };
 
 class ControlPlane final : public PodEventSink {

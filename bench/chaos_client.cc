@@ -14,12 +14,6 @@ namespace {
 // busy loop of connects on the two cores allotd restarts on.
 constexpr std::chrono::milliseconds kOutageBackoff{20};
 
-// Acknowledged writes dominate: once acknowledged, a later request without an
-// answer does not make the write unknown again.
-void record(WriteOutcome& slot, WriteOutcome outcome) {
-  if (slot != WriteOutcome::kAcked) slot = outcome;
-}
-
 // False when the connect failed: allotd was down and nothing was sent.
 bool sent(const HttpAnswer& answer) {
   return answer.status != 0 || !answer.error.starts_with("connect");
@@ -135,7 +129,7 @@ void ChaosClient::cancel(TrackedWorkload& workload) {
     ++ledger_.acked_cancels;
   }
   if (outcome == WriteOutcome::kUnknown) ++ledger_.unknown_writes;
-  record(workload.cancel, outcome);
+  record_outcome(workload.cancel, outcome);
 }
 
 void ChaosClient::erase(TrackedWorkload& workload) {
@@ -146,7 +140,7 @@ void ChaosClient::erase(TrackedWorkload& workload) {
   if (outcome == WriteOutcome::kAcked) ++ledger_.acked_deletes;
   // A 404 says it is gone; nothing this client sends can bring it back.
   if (answer.status == 404) outcome = WriteOutcome::kAcked;
-  record(workload.erase, outcome);
+  record_outcome(workload.erase, outcome);
   if (workload.erase == WriteOutcome::kAcked) {
     const size_t index = static_cast<size_t>(&workload - ledger_.workloads.data());
     std::erase(live_, index);

@@ -32,6 +32,18 @@ inline WriteOutcome outcome_of(int status, bool sent = true) {
   return WriteOutcome::kRefused;
 }
 
+// The outcome of a write after another request of the same write: an
+// acknowledged one stands, and one that may have landed (unknown) stays so
+// unless a later one is acknowledged: a later request that was refused or
+// never sent (allotd down) does not undo it. (A delete without an answer,
+// stored before a kill, and its retry that found allotd down made a deleted
+// workload "acknowledged, must exist".)
+inline void record_outcome(WriteOutcome& slot, WriteOutcome outcome) {
+  if (slot == WriteOutcome::kAcked) return;
+  if (slot == WriteOutcome::kUnknown && outcome != WriteOutcome::kAcked) return;
+  slot = outcome;
+}
+
 struct TrackedWorkload {
   std::string team;
   std::string name;

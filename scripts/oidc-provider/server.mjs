@@ -7,8 +7,8 @@
 //   (no secret), device authorization grant only.
 // - Accounts (static): ada / ada-password (groups research, admins),
 //   bob / bob-password (group research) and carol / carol-password (groups
-//   system:admins, research: allotd's cluster administrators, for the tests
-//   that log in to allotd before RBAC bindings can be applied). The login
+//   platform-admins, research: the tests bind platform-admins to
+//   cluster-admin; a "system:" group would be dropped by allotd). The login
 //   form checks the password. preferred_username is the account's id.
 // - Interactions are this file's own minimal pages: GET /interaction/UID
 //   names the prompt; POST /interaction/UID/login {login, password};
@@ -36,7 +36,7 @@ if (!dir) {
 const accounts = {
   ada: { password: 'ada-password', email: 'ada@example.com', name: 'Ada Lovelace', groups: ['research', 'admins'] },
   bob: { password: 'bob-password', email: 'bob@example.com', name: 'Bob', groups: ['research'] },
-  carol: { password: 'carol-password', email: 'carol@example.com', name: 'Carol', groups: ['system:admins', 'research'] },
+  carol: { password: 'carol-password', email: 'carol@example.com', name: 'Carol', groups: ['platform-admins', 'research'] },
 };
 
 mkdirSync(`${dir}/keys`, { recursive: true, mode: 0o700 });

@@ -11,20 +11,30 @@
 // then do only what that role grants in that namespace, and only what its
 // bindings grant as well.
 //
-// Until identity exists (SCIM, OIDC, tokens), allotd serves every request as
-// anonymous_admin(): the API has no authentication yet and every caller may
-// do everything, which is what the API did before principals existed.
-// system() is allotd itself (the admission loop, recovery). Both are in the
-// group "system:admins", which authz's built-in ClusterRoleBinding binds to
-// cluster-admin (as Kubernetes binds "system:masters").
+// Names that start "system:" are allot's own: the group "system:admins"
+// (bound to cluster-admin by authz's built-in ClusterRoleBinding, as
+// Kubernetes binds "system:masters"), service accounts, allotd itself
+// (system()). No identity from outside may carry one: SCIM refuses such a
+// userName or group displayName, an OIDC token naming such a user is refused
+// and such groups of its groups claim are dropped, and the directory's groups
+// are filtered the same way (is_reserved_name). anonymous_admin() and
+// system() are for allotd's own work and tests; requests never get them.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace allot {
+
+inline constexpr std::string_view kReservedNamePrefix = "system:";
+
+// True for a name only allot itself may give (see above).
+inline bool is_reserved_name(std::string_view name) {
+  return name.starts_with(kReservedNamePrefix);
+}
 
 // The team and role a session is limited to: a Role of that namespace or a
 // ClusterRole, applied in that namespace.

@@ -96,6 +96,13 @@ class OidcAllotdTest : public AllotdTest {
     issuer_ = issuer_url();
     if (issuer_.empty()) GTEST_SKIP() << "no provider: run through ctest (fixture oidc_provider)";
     AllotdTest::SetUp();
+    const Reply bound = call(allotd_.port(), "POST", "/api/v1/apply", allotd_.admin_token(),
+                             R"({"apiVersion": "rbac.authorization.k8s.io/v1",
+      "kind": "ClusterRoleBinding", "metadata": {"name": "platform-admins"},
+      "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                  "name": "cluster-admin"},
+      "subjects": [{"kind": "Group", "name": "platform-admins"}]})");
+    ASSERT_EQ(bound.status, 200) << bound.describe();
   }
 
   std::vector<std::string> allotd_flags() override {
@@ -221,7 +228,7 @@ TEST_F(OidcAllotdTest, TheCliLogsInWithTheDeviceGrantToASessionBoundToATeamAndRo
   const CliRun whoami = run_allot(credentials, allotd_.port(), "whoami");
   EXPECT_EQ(whoami.exit_code, 0) << whoami.output;
   EXPECT_NE(whoami.output.find("subject: carol"), std::string::npos) << whoami.output;
-  EXPECT_NE(whoami.output.find("system:admins, research"), std::string::npos) << whoami.output;
+  EXPECT_NE(whoami.output.find("platform-admins, research"), std::string::npos) << whoami.output;
   EXPECT_NE(whoami.output.find("team:    research"), std::string::npos) << whoami.output;
   EXPECT_NE(whoami.output.find("role:    team-member"), std::string::npos) << whoami.output;
   // A cluster administrator, but the session acts as a team-member of research only.
@@ -254,9 +261,9 @@ TEST_F(OidcAllotdTest, AnIdTokenIsAcceptedAsABearerAndOpensSessionsNoLongerThanI
   const Reply me = call(allotd_.port(), "GET", "/api/v1/whoami", id_token);
   ASSERT_EQ(me.status, 200) << me.describe();
   EXPECT_EQ(me.json.value("subject", ""), "carol");
-  EXPECT_EQ(me.json["groups"], (json{"system:admins", "research"}));
+  EXPECT_EQ(me.json["groups"], (json{"platform-admins", "research"}));
   EXPECT_EQ(call(allotd_.port(), "GET", "/api/v1/teams", id_token).status, 200)
-      << "system:admins is bound to cluster-admin";
+      << "platform-admins is bound to cluster-admin";
 
   const Reply session = call(allotd_.port(), "POST", "/api/v1/sessions", "",
                              json{{"idToken", id_token}, {"ttlSeconds", 12 * 3600}}.dump());
@@ -267,6 +274,18 @@ TEST_F(OidcAllotdTest, AnIdTokenIsAcceptedAsABearerAndOpensSessionsNoLongerThanI
   const int64_t exp = claims.value("exp", int64_t{0});
   EXPECT_LE(session.json.value("expiresAt", ""), format_rfc3339(Timestamp::from_millis(exp * 1000)))
       << "never after the ID token";
+
+  // An issuer cannot grant allot's own groups: "system:admins" is dropped.
+  const std::string posing =
+      provider_key("test-rsa")
+          .sign(claims_for(issuer_, "mallory",
+                           {"system:admins", "system:serviceaccounts", "research"}));
+  const Reply posed = call(allotd_.port(), "GET", "/api/v1/whoami", posing);
+  ASSERT_EQ(posed.status, 200) << posed.describe();
+  EXPECT_EQ(posed.json["groups"], (json{"research"}));
+  EXPECT_EQ(call(allotd_.port(), "GET", "/api/v1/teams", posing).status, 403);
+  expect_refused(provider_key("test-rsa").sign(claims_for(issuer_, "system:allotd", {})),
+                 "names a reserved system: user");
 
   // Someone with no binding is who they are, and may hold no role.
   const std::string ada =
@@ -283,7 +302,7 @@ TEST_F(OidcAllotdTest, AnIdTokenIsAcceptedAsABearerAndOpensSessionsNoLongerThanI
 
 TEST_F(OidcAllotdTest, ForgedAndMistakenTokensAreRefusedEachForItsReason) {
   const TestSigner key = provider_key("test-rsa");
-  const json good = claims_for(issuer_, "carol", {"system:admins"});
+  const json good = claims_for(issuer_, "carol", {"platform-admins"});
   ASSERT_EQ(call(allotd_.port(), "GET", "/api/v1/whoami", key.sign(good)).status, 200)
       << "the provider's key signs tokens allotd accepts";
 
@@ -319,7 +338,7 @@ TEST_F(OidcAllotdTest, ForgedAndMistakenTokensAreRefusedEachForItsReason) {
 
 TEST_F(OidcAllotdTest, ATokenSignedWithARotatedInKeyIsAcceptedAfterTheJwksRefetch) {
   // allotd has the issuer's keys of now.
-  const json claims = claims_for(issuer_, "carol", {"system:admins"});
+  const json claims = claims_for(issuer_, "carol", {"platform-admins"});
   ASSERT_EQ(
       call(allotd_.port(), "GET", "/api/v1/whoami", provider_key("test-rsa").sign(claims)).status,
       200);
@@ -353,7 +372,7 @@ TEST(OidcIssuerDown, AllotdStartsAndServesAndSaysWhyOidcTokensCannotBeChecked) {
   EXPECT_FALSE(config.json["oidc"].contains("deviceAuthorizationEndpoint"));
   EXPECT_NE(config.json["oidc"].value("discoveryError", "").find("discovery"), std::string::npos)
       << config.describe();
-  json claims = claims_for("http://127.0.0.1:1", "carol", {"system:admins"});
+  json claims = claims_for("http://127.0.0.1:1", "carol", {"platform-admins"});
   const Reply bearer =
       call(allotd.port(), "GET", "/api/v1/whoami", TestSigner::rsa("k").sign(claims));
   EXPECT_EQ(bearer.status, 503) << bearer.describe();

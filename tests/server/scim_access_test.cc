@@ -21,8 +21,21 @@ using json = nlohmann::json;
 constexpr const char* kCohort = R"({"apiVersion": "allot/v1", "kind": "Cohort",
                                     "metadata": {"name": "org-2"}})";
 
+// The directory group the tests make administrators, as an organisation
+// would: bound to cluster-admin by a ClusterRoleBinding it applies.
+constexpr const char* kAdminsBinding = R"({"apiVersion": "rbac.authorization.k8s.io/v1",
+  "kind": "ClusterRoleBinding", "metadata": {"name": "platform-admins"},
+  "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+              "name": "cluster-admin"},
+  "subjects": [{"kind": "Group", "name": "platform-admins"}]})";
+
 class ScimAccessTest : public ScimTest {
  protected:
+  void SetUp() override {
+    ScimTest::SetUp();
+    const Reply bound = call("POST", "/api/v1/apply", allotd_.admin_token(), kAdminsBinding);
+    ASSERT_EQ(bound.status, 200) << bound.describe();
+  }
   // Whether `token` may act as a cluster administrator now (200), or the status.
   int administer(const std::string& token) {
     return call("POST", "/api/v1/apply", token, kCohort).status;
@@ -40,7 +53,7 @@ class ScimAccessTest : public ScimTest {
 TEST_F(ScimAccessTest, UsersGroupsMembershipAndPasswordsSurviveARestart) {
   const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
   const std::string bo = create_user("bo@x.org");
-  const std::string admins = create_group("system:admins", {ana, bo});
+  const std::string admins = create_group("platform-admins", {ana, bo});
   const json before_users = scim("GET", "/Users").json;
   const json before_groups = scim("GET", "/Groups").json;
 
@@ -60,11 +73,10 @@ TEST_F(ScimAccessTest, UsersGroupsMembershipAndPasswordsSurviveARestart) {
 
 TEST_F(ScimAccessTest, ADirectoryGroupGrantsItsBindingsFromTheNextRequest) {
   const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
-  // system:admins is bound to cluster-admin by the built-in bindings.
-  const std::string admins = create_group("system:admins", {ana});
+  const std::string admins = create_group("platform-admins", {ana});
   const std::string session = login("ana@x.org", "allot-canary-secret-pw-1");
   ASSERT_FALSE(session.empty());
-  EXPECT_EQ(whoami(session)["groups"], json::array({"system:admins"}));
+  EXPECT_EQ(whoami(session)["groups"], json::array({"platform-admins"}));
   EXPECT_EQ(administer(session), 200);
 
   remove_member(admins, ana);
@@ -77,9 +89,43 @@ TEST_F(ScimAccessTest, ADirectoryGroupGrantsItsBindingsFromTheNextRequest) {
   EXPECT_EQ(administer(session), 403);
 }
 
+// "system:admins" is allot's own group, bound to cluster-admin (principal.h):
+// a directory may not create it, rename a group to it, or name a user so.
+TEST_F(ScimAccessTest, TheDirectoryCannotPoseAsAllotsOwnNames) {
+  const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
+  expect_scim_error(scim("POST", "/Groups",
+                         {{"schemas", {kGroupSchema}},
+                          {"displayName", "system:admins"},
+                          {"members", {{{"value", ana}}}}}),
+                    400, "invalidValue");
+  expect_scim_error(scim("POST", "/Users", {{"schemas", {kUserSchema}}, {"userName", "system:x"}}),
+                    400, "invalidValue");
+  const std::string group = create_group("ops", {ana});
+  expect_scim_error(
+      scim("PATCH", "/Groups/" + group,
+           patch_body({{{"op", "replace"}, {"path", "displayName"}, {"value", "system:admins"}}})),
+      400, "invalidValue");
+  expect_scim_error(scim("PUT", "/Groups/" + group,
+                         {{"schemas", {kGroupSchema}}, {"displayName", "system:admins"}}),
+                    400, "invalidValue");
+  expect_scim_error(scim("PATCH", "/Users/" + ana,
+                         patch_body({{{"op", "replace"}, {"value", {{"userName", "system:y"}}}}})),
+                    400, "invalidValue");
+  EXPECT_EQ(scim("GET", "/Groups/" + group).json["displayName"], "ops") << "nothing applied";
+  EXPECT_EQ(scim("GET", "/Groups?filter=" + query_value("displayName sw \"system:\""))
+                .json.value("totalResults", -1),
+            0);
+  // ana holds no binding: a cluster-wide session is refused, as it would not
+  // be had "system:admins" been created or taken.
+  const Reply session =
+      call("POST", "/api/v1/sessions", "",
+           json{{"username", "ana@x.org"}, {"password", "allot-canary-secret-pw-1"}}.dump());
+  EXPECT_EQ(session.status, 403) << session.describe();
+}
+
 TEST_F(ScimAccessTest, ADeactivatedUserIsRefusedAtOnceEvenWithALiveSession) {
   const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
-  create_group("system:admins", {ana});
+  create_group("platform-admins", {ana});
   const std::string session = login("ana@x.org", "allot-canary-secret-pw-1");
   ASSERT_EQ(administer(session), 200);
 
@@ -118,7 +164,7 @@ TEST_F(ScimAccessTest, LocalLoginsSayNothingAboutWhoExistsAndLockAfterFailures) 
 
 TEST_F(ScimAccessTest, TheCLILogsInToTheLocalProvider) {
   const std::string ana = create_user("ana@x.org", "allot-canary-secret-pw-1");
-  create_group("system:admins", {ana});
+  create_group("platform-admins", {ana});
   const std::string credentials = temp_file("ana-credentials.json");
   const auto allot = [&](const std::string& password, const std::string& args) {
     const std::string command =
@@ -144,7 +190,7 @@ TEST_F(ScimAccessTest, TheCLILogsInToTheLocalProvider) {
   EXPECT_EQ(output.find("allot-canary-secret-pw-1"), std::string::npos);
   const auto [who_code, who] = allot("", "whoami");
   EXPECT_EQ(who_code, 0) << who;
-  EXPECT_NE(who.find("system:admins"), std::string::npos) << who;
+  EXPECT_NE(who.find("platform-admins"), std::string::npos) << who;
 
   const auto [bad_code, bad] =
       allot("guess", "login --local --username ana@x.org --password-stdin");

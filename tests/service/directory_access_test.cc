@@ -25,12 +25,16 @@ json op(const std::string& name, const std::string& path, const json& value = nu
 class DirectoryAccessTest : public ControlPlaneTest {
  protected:
   void SetUp() override {
+    apply_policy(
+        "apiVersion: allot/v1\nkind: ClusterRoleBinding\nmetadata: {name: platform-admins}\n"
+        "subjects: [{kind: Group, name: platform-admins}]\n"
+        "roleRef: {kind: ClusterRole, name: cluster-admin}\n");
     const Result<json> ana = plane_->scim().create(
         ResourceKind::kUser, {{"userName", "ana@x.org"}, {"password", "c0rrect-h0rse"}});
     ASSERT_TRUE(ana.ok()) << ana.status().to_string();
     ana_ = ana->value("id", "");
     const Result<json> admins =
-        plane_->scim().create(ResourceKind::kGroup, {{"displayName", "system:admins"}});
+        plane_->scim().create(ResourceKind::kGroup, {{"displayName", "platform-admins"}});
     ASSERT_TRUE(admins.ok());
     admins_ = admins->value("id", "");
   }
@@ -69,7 +73,7 @@ TEST_F(DirectoryAccessTest, GroupMembershipCountsFromTheNextRequest) {
   patch(ResourceKind::kGroup, admins_, op("Add", "members", {{{"value", ana_}}}));
   EXPECT_TRUE(may_administer(token).ok());
   const Principal caller = plane_->access().authenticate("Bearer " + token).value();
-  EXPECT_EQ(caller.groups, std::vector<std::string>{"system:admins"});
+  EXPECT_EQ(caller.groups, std::vector<std::string>{"platform-admins"});
 
   patch(ResourceKind::kGroup, admins_, op("Remove", "members[value eq \"" + ana_ + "\"]"));
   EXPECT_EQ(may_administer(token).code(), ErrorCode::kPermissionDenied);
@@ -120,12 +124,36 @@ TEST_F(DirectoryAccessTest, SubjectsTheDirectoryNeverHadAndSystemSubjectsAreLeft
   EXPECT_TRUE(may_administer(admin).ok());
   // A directory User cannot pose as one of allotd's own identities.
   const std::string robot = "system:serviceaccount:prod:ci";
-  ASSERT_TRUE(
-      plane_->scim().create(ResourceKind::kUser, {{"userName", robot}, {"active", false}}).ok());
+  EXPECT_EQ(plane_->scim()
+                .create(ResourceKind::kUser, {{"userName", robot}, {"active", false}})
+                .status()
+                .code(),
+            ErrorCode::kInvalidArgument);
   const std::string token = token_of(robot);
   const Result<Principal> caller = plane_->access().authenticate("Bearer " + token);
   ASSERT_TRUE(caller.ok()) << caller.status().to_string();
   EXPECT_TRUE(caller->groups.empty());
+}
+
+// A directory stored before SCIM refused "system:" names keeps such a group
+// in its records: it loads, and grants nothing.
+TEST_F(DirectoryAccessTest, AStoredSystemGroupOfTheDirectoryGrantsNothing) {
+  WriteBatch batch;
+  const json group = {{"schemas", {"urn:ietf:params:scim:schemas:core:2.0:Group"}},
+                      {"id", "legacy-admins"},
+                      {"displayName", "system:admins"},
+                      {"members", {{{"value", ana_}, {"type", "User"}}}},
+                      {"meta", {{"resourceType", "Group"}}}};
+  batch.put_objects.push_back(
+      {"ScimGroup", "legacy-admins", json{{"sequence", 99}, {"resource", group}}.dump()});
+  ASSERT_TRUE(store_.commit(std::move(batch)).ok());
+  const std::string token = token_of("ana@x.org");  // restarts: the directory is loaded again
+
+  ASSERT_TRUE(plane_->scim().get(ResourceKind::kGroup, "legacy-admins", {}).ok()) << "it loaded";
+  const Result<Principal> caller = plane_->access().authenticate("Bearer " + token);
+  ASSERT_TRUE(caller.ok()) << caller.status().to_string();
+  EXPECT_TRUE(caller->groups.empty());
+  EXPECT_EQ(may_administer(token).code(), ErrorCode::kPermissionDenied);
 }
 
 TEST_F(DirectoryAccessTest, APasswordSessionFollowsTheTeamAndRoleRules) {

@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "fake_jwks_source.h"
 #include "identity/oidc/token_verifier.h"
+#include "model/rbac/rbac_policy.h"
 #include "service/control/access_control.h"
 #include "service/control/oidc_authenticator.h"
 #include "store/memory_store.h"
@@ -56,7 +57,16 @@ class OidcLoginTest : public ::testing::Test {
         verifier_(verifier_config(), keys_),
         authenticator_(verifier_, [this] { return discover(); }, {}),
         clock_(at(kNow)),
-        access_(store_, clock_, &authenticator_) {}
+        access_(store_, clock_, &authenticator_) {
+    // The organisation's administrators' group, bound as it would apply it.
+    RbacPolicy rbac;
+    ClusterRoleBinding admins;
+    admins.meta.name = "platform-admins";
+    admins.subjects.push_back({SubjectKind::kGroup, "platform-admins", ""});
+    admins.role_ref = {RoleRefKind::kClusterRole, "cluster-admin"};
+    rbac.cluster_role_bindings.push_back(std::move(admins));
+    access_.install_rbac(std::move(rbac));
+  }
 
   Result<oidc::ProviderMetadata> discover() {
     ++discoveries_;
@@ -187,15 +197,29 @@ TEST_F(OidcLoginTest, AnIdTokenIsABearerTokenOfItsUser) {
   EXPECT_FALSE(caller->scope.has_value());
 }
 
+// "system:" names are allot's own (principal.h): an issuer cannot grant them.
+TEST_F(OidcLoginTest, AnIssuersSystemGroupsAreDroppedAndItsSystemUsersRefused) {
+  const Result<Principal> caller =
+      access_.authenticate("Bearer " + token(claims_of("mallory", {"system:admins", "research"})));
+  const Result<Principal> posing =
+      access_.authenticate("Bearer " + token(claims_of("system:allotd", {})));
+
+  ASSERT_TRUE(caller.ok()) << caller.status().to_string();
+  EXPECT_EQ(caller->groups, std::vector<std::string>{"research"});
+  EXPECT_EQ(access_.authorize(*caller, "delete", "teams", "", "prod").code(),
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(posing.status().code(), ErrorCode::kUnauthenticated);
+}
+
 TEST_F(OidcLoginTest, ASessionOpenedWithAnIdTokenEndsNoLaterThanTheToken) {
   SessionRequest request;
-  request.id_token = token(claims_of("root", {"system:admins"}));
+  request.id_token = token(claims_of("root", {"platform-admins"}));
 
   const Result<OpenedSession> session = access_.open_session(request);
 
   ASSERT_TRUE(session.ok()) << session.status().to_string();
   EXPECT_EQ(session->claims.subject, "root");
-  EXPECT_EQ(session->claims.groups, std::vector<std::string>{"system:admins"});
+  EXPECT_EQ(session->claims.groups, std::vector<std::string>{"platform-admins"});
   EXPECT_EQ(session->claims.expires_at, at(kNow + 3600)) << "the token's exp, not 8 hours";
   const Result<Principal> caller = access_.authenticate("Bearer " + session->token);
   ASSERT_TRUE(caller.ok()) << caller.status().to_string();
@@ -206,7 +230,7 @@ TEST_F(OidcLoginTest, ASessionIsBoundToATeamAndARoleTheUserHolds) {
   SessionRequest request;
   request.team = "research";
   request.role = "team-viewer";
-  request.id_token = token(claims_of("root", {"system:admins"}));
+  request.id_token = token(claims_of("root", {"platform-admins"}));
   SessionRequest stranger = request;
   stranger.id_token = token(claims_of("ana", {"research"}));
 
@@ -222,7 +246,7 @@ TEST_F(OidcLoginTest, ASessionIsBoundToATeamAndARoleTheUserHolds) {
 
 TEST_F(OidcLoginTest, ATokenInItsExpiryLeewayOpensNoSession) {
   SessionRequest request;
-  json claims = claims_of("root", {"system:admins"});
+  json claims = claims_of("root", {"platform-admins"});
   claims["exp"] = kNow - 30;  // within the 60 s leeway: still a valid token
   request.id_token = token(claims);
 

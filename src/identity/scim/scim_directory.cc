@@ -214,6 +214,7 @@ void ScimDirectory::erase(ResourceKind kind, std::string_view id) {
 Result<WriteResult> ScimDirectory::store(ResourceKind kind, json resource,
                                          std::optional<std::string> password, std::string_view id,
                                          Timestamp now) {
+  ALLOT_RETURN_IF_ERROR(check_not_reserved(kind, resource));
   ALLOT_RETURN_IF_ERROR(check_unique(kind, resource, id));
   if (kind == ResourceKind::kGroup) ALLOT_RETURN_IF_ERROR(check_members(resource, id));
   uint64_t sequence = 0;

@@ -5,6 +5,7 @@
 
 #include "identity/scim/scim_error.h"
 #include "identity/scim/scim_names.h"
+#include "model/principal.h"
 
 namespace allot::scim {
 namespace {
@@ -121,6 +122,18 @@ Status take_password(const nlohmann::json& body, NormalizedResource& out) {
 }
 
 }  // namespace
+
+Status check_not_reserved(ResourceKind kind, const nlohmann::json& resource) {
+  const std::string_view name = kind == ResourceKind::kUser ? "userName" : "displayName";
+  const nlohmann::json* value = find_member(resource, name);
+  if (value != nullptr && value->is_string() &&
+      is_reserved_name(value->get_ref<const std::string&>())) {
+    return bad_value(std::string(name), "names starting with \"" +
+                                            std::string(kReservedNamePrefix) +
+                                            "\" are reserved for allot itself");
+  }
+  return {};
+}
 
 bool nested_deeper_than(const nlohmann::json& value, int limit) {
   if (!value.is_structured()) return false;

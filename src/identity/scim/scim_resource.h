@@ -43,4 +43,11 @@ struct NormalizedResource {
 
 Result<NormalizedResource> normalize_resource(ResourceKind kind, const nlohmann::json& body);
 
+// invalidValue when a User's userName or a Group's displayName starts with
+// "system:", a name of allot's own (model/principal.h): a group
+// "system:admins" would make its members cluster administrators. Checked on
+// every write (POST, PUT, PATCH), not on load: a directory stored before the
+// rule loads, and its such names grant nothing (AccessControl skips them).
+Status check_not_reserved(ResourceKind kind, const nlohmann::json& resource);
+
 }  // namespace allot::scim

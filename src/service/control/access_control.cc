@@ -200,7 +200,7 @@ void AccessControl::attach_directory(const DirectoryView* directory, PasswordLog
 }
 
 Result<Principal> AccessControl::with_directory(Principal principal) const {
-  if (directory_ == nullptr || principal.subject.starts_with("system:")) return principal;
+  if (directory_ == nullptr || is_reserved_name(principal.subject)) return principal;
   std::optional<DirectoryStanding> standing = directory_->standing(principal.subject);
   if (!standing) return principal;
   if (!standing->active) {
@@ -208,6 +208,7 @@ Result<Principal> AccessControl::with_directory(Principal principal) const {
                            "\" is deactivated or no longer in the directory");
   }
   for (std::string& group : standing->groups) {
+    if (is_reserved_name(group)) continue;  // stored before SCIM refused them (principal.h)
     if (std::find(principal.groups.begin(), principal.groups.end(), group) ==
         principal.groups.end()) {
       principal.groups.push_back(std::move(group));

@@ -1,11 +1,13 @@
 #include "service/control/oidc_authenticator.h"
 
+#include <string>
 #include <utility>
+#include <vector>
+
+#include "model/principal.h"
 
 namespace allot {
 namespace {
-
-constexpr std::string_view kReservedPrefix = "system:";
 
 Status refused(const std::string& why) {
   return {ErrorCode::kUnauthenticated, "OIDC token refused: " + why};
@@ -35,10 +37,14 @@ Result<ExternalIdentity> OidcAuthenticator::authenticate(std::string_view token,
     return refused("claim " + claim + " (the username claim, --oidc-username-claim) is missing");
   }
   std::string subject = it->get<std::string>();
-  if (subject.starts_with(kReservedPrefix)) {
+  if (is_reserved_name(subject)) {
     return refused("claim " + claim + " names a reserved system: user");
   }
-  return ExternalIdentity{std::move(subject), std::move(verified->groups), verified->expires_at};
+  // A group the issuer calls "system:..." is not allot's group of that name
+  // (principal.h): it is dropped, never trusted.
+  std::vector<std::string> groups = std::move(verified->groups);
+  std::erase_if(groups, [](const std::string& group) { return is_reserved_name(group); });
+  return ExternalIdentity{std::move(subject), std::move(groups), verified->expires_at};
 }
 
 OidcLoginConfig OidcAuthenticator::login_config(Timestamp now) {

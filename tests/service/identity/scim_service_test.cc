@@ -218,9 +218,9 @@ TEST_F(ScimServiceTest, AnEmptyOrHugePasswordIsAnInvalidValueAndChangesNothing) 
 TEST_F(ScimServiceTest, DeactivatedDeletedAndRenamedUsersStandRefused) {
   const std::string ana = create(ResourceKind::kUser, user("ana@x.org"));
   const std::string bo = create(ResourceKind::kUser, user("bo@x.org"));
-  const std::string admins = create(ResourceKind::kGroup, group("system:admins", {ana}));
+  const std::string admins = create(ResourceKind::kGroup, group("platform-admins", {ana}));
   const DirectoryView& view = scim_.directory_view();
-  EXPECT_EQ(view.standing("ana@x.org"), (DirectoryStanding{true, {"system:admins"}}));
+  EXPECT_EQ(view.standing("ana@x.org"), (DirectoryStanding{true, {"platform-admins"}}));
   EXPECT_FALSE(view.standing("admin").has_value()) << "never known: the directory says nothing";
 
   // Membership changes count at once.

@@ -4,7 +4,9 @@
 // taken back at a restart. RBAC decides who manages them and what they may do.
 #include "service/control/service_accounts.h"
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -152,6 +154,64 @@ TEST_F(ServiceAccountsTest, RevokingATokenOrDeletingTheAccountEndsItsAccessAtOnc
     EXPECT_NE(object.kind, kServiceAccountKind);
     EXPECT_EQ(object.document.find(kCiSubject), std::string::npos) << object.name;
   }
+}
+
+// A team made again with the namespace would find the accounts and their
+// tokens would act in it: the team cannot go, nor move, while it has any.
+TEST_F(ServiceAccountsTest, ATeamWithAccountsCanNeitherBeDeletedNorMoveItsNamespace) {
+  create("research", "ci");
+  const IssuedToken token = issue("research", "ci");
+
+  const Status deleted = plane_->policies().delete_object(admin_, "Team", "research");
+  const Result<ApplyResult> moved = calls_->apply(
+      "apiVersion: allot/v1\nkind: Team\nmetadata: {name: research}\n"
+      "spec: {namespace: lab, cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: "
+      "8}}}]}\n",
+      false);
+
+  EXPECT_EQ(deleted.code(), ErrorCode::kFailedPrecondition);
+  EXPECT_NE(deleted.message().find("service account 'research/ci'"), std::string::npos)
+      << deleted.to_string();
+  EXPECT_EQ(moved.status().code(), ErrorCode::kFailedPrecondition) << moved.status().to_string();
+  EXPECT_NE(moved.status().message().find("cannot move from namespace 'research' to 'lab'"),
+            std::string::npos)
+      << moved.status().to_string();
+  EXPECT_EQ(login(token.token).subject, kCiSubject) << "nothing was applied";
+
+  ASSERT_TRUE(accounts().delete_account(admin_, "research", "ci").ok());
+  const Status now_deleted = plane_->policies().delete_object(admin_, "Team", "research");
+  EXPECT_TRUE(now_deleted.ok()) << now_deleted.to_string();
+  EXPECT_EQ(accounts().create(admin_, "research", "ci").status().code(), ErrorCode::kNotFound)
+      << "no team, no account";
+}
+
+// A rotation looks the token up, stores the new hash, then installs it: a
+// revoke in between would be undone. Token changes are serialised, so the
+// revoke waits for the rotation's commit and then removes the new token.
+TEST_F(ServiceAccountsTest, ARevokeDuringARotationWaitsAndIsNeverUndone) {
+  create("research", "ci");
+  const IssuedToken token = issue("research", "ci");
+  const size_t entered = store_.entered();
+  store_.close();
+
+  Result<std::string> rotated = Status(ErrorCode::kInternal, "not run");
+  Status revoked(ErrorCode::kInternal, "not run");
+  std::thread rotation([&] { rotated = plane_->access().rotate_api_token(admin_, token.view.id); });
+  store_.wait_until_entered(entered + 1);
+  std::thread revoke(
+      [&] { revoked = accounts().revoke_token(admin_, "research", "ci", token.view.id); });
+  EXPECT_FALSE(store_.wait_until_entered_for(entered + 2, std::chrono::milliseconds(200)))
+      << "the revoke reached the store while the rotation was storing";
+  store_.open();
+  rotation.join();
+  revoke.join();
+
+  ASSERT_TRUE(rotated.ok()) << rotated.status().to_string();
+  EXPECT_TRUE(revoked.ok()) << revoked.to_string();
+  EXPECT_EQ(authenticate(*rotated), ErrorCode::kUnauthenticated);
+  EXPECT_EQ(token_ids("research", "ci"), std::vector<std::string>{});
+  restart();
+  EXPECT_EQ(authenticate(*rotated), ErrorCode::kUnauthenticated) << "nor after a restart";
 }
 
 TEST_F(ServiceAccountsTest, ATokenExpiresOnTheClock) {

@@ -73,6 +73,7 @@ Status AccessControl::store_keys_once() {
 }
 
 Result<std::optional<std::string>> AccessControl::bootstrap_admin() {
+  const std::lock_guard writes(token_writes_mu_);
   {
     std::shared_lock lock(mutex_);
     if (!tokens_by_hash_.empty()) return std::optional<std::string>();
@@ -84,6 +85,7 @@ Result<std::optional<std::string>> AccessControl::bootstrap_admin() {
 }
 
 Status AccessControl::commit_token(const identity::ApiTokenRecord& record) {
+  // REQUIRES: token_writes_mu_ held.
   WriteBatch batch;
   batch.put_objects.push_back(
       {std::string(kApiTokenKind), record.id, identity::api_token_record_json(record).dump()});
@@ -97,6 +99,7 @@ Status AccessControl::commit_token(const identity::ApiTokenRecord& record) {
 Status AccessControl::commit_api_tokens(WriteBatch batch,
                                         const std::vector<identity::ApiTokenRecord>& put,
                                         const std::vector<std::string>& erased) {
+  const std::lock_guard writes(token_writes_mu_);
   for (const identity::ApiTokenRecord& record : put) {
     batch.put_objects.push_back(
         {std::string(kApiTokenKind), record.id, identity::api_token_record_json(record).dump()});
@@ -129,6 +132,10 @@ std::vector<identity::ApiTokenRecord> AccessControl::api_tokens_of(std::string_v
 Result<std::string> AccessControl::rotate_api_token(const Principal& caller,
                                                     const std::string& id) {
   ALLOT_RETURN_IF_ERROR(authorize(caller, "update", "serviceaccounts", "", id));
+  // Held from the lookup to the install: a revoke (or an account's deletion)
+  // between them would otherwise be undone by this commit, and two rotations
+  // could install in the other order than they were stored.
+  const std::lock_guard writes(token_writes_mu_);
   std::optional<identity::ApiTokenRecord> current;
   {
     std::shared_lock lock(mutex_);

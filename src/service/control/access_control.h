@@ -48,6 +48,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -163,6 +164,7 @@ class AccessControl {
                                       std::optional<Timestamp> not_after);
   Status check_role_held(const Principal& caller, const std::string& team,
                          const std::string& role) const;
+  // REQUIRES: token_writes_mu_ held.
   Status commit_token(const identity::ApiTokenRecord& record);
   // Stores the key ring the first time a session is signed with it.
   Status store_keys_once();
@@ -170,6 +172,10 @@ class AccessControl {
   Store& store_;
   const Clock& clock_;
   IdTokenAuthenticator* const id_tokens_;
+  // Serialises changes of API tokens from their read to their install, so
+  // that memory and the store agree (taken before mutex_; after a
+  // ServiceAccounts room's lock).
+  std::mutex token_writes_mu_;
   mutable std::shared_mutex mutex_;
   std::unordered_map<std::string, identity::ApiTokenRecord> tokens_by_hash_;
   identity::SessionKeyRing keys_;

@@ -21,6 +21,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle,
             options.after_planning) {
   access_.attach_directory(&scim_.directory_view(), &local_login_);
+  policies_.set_namespace_contents(&service_accounts_);
 }
 
 ControlPlane::~ControlPlane() { shutdown(); }

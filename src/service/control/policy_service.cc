@@ -108,6 +108,28 @@ Status check_object_namespace(const std::string& kind, const std::string& namesp
   return {};
 }
 
+// Refuses a policy under which a namespace that holds objects outside the
+// policy (service accounts) belongs to its team no more (namespace_contents.h).
+Status check_namespaces_kept(const Policy& before, const Policy& after,
+                             const NamespaceContents* contents) {
+  if (contents == nullptr) return {};
+  for (const Team& team : before.teams) {
+    const Team* kept = after.find_team(team.meta.name);
+    if (kept != nullptr && kept->namespace_name == team.namespace_name) continue;
+    const std::optional<std::string> object = contents->first_object_in(team.namespace_name);
+    if (!object) continue;
+    const std::string change = kept == nullptr
+                                   ? "cannot be deleted"
+                                   : "cannot move from namespace '" + team.namespace_name +
+                                         "' to '" + kept->namespace_name + "'";
+    return failed_precondition("team '" + team.meta.name + "' " + change + " while its " + *object +
+                                   " lives in '" + team.namespace_name +
+                                   "': delete the team's service accounts first",
+                               "Team/" + team.meta.name);
+  }
+  return {};
+}
+
 bool changes_nothing(const std::vector<PolicyChange>& changes) {
   return std::all_of(changes.begin(), changes.end(),
                      [](const PolicyChange& change) { return change.action == "unchanged"; });
@@ -150,7 +172,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   ALLOT_ASSIGN_OR_RETURN(PolicyState next, current.with_applied(parsed.documents, result.changes));
   if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
   if (!parsed.bundle.workloads.empty() || !keeps_every_request(current, next)) {
-    return apply_under_gate(caller, parsed, std::move(next), std::move(result));
+    return apply_under_gate(caller, parsed, current, std::move(next), std::move(result));
   }
   // A change that gives every workload the request it has (a quota, a
   // cohort, a weight) needs no gate: a submit validated under either policy
@@ -161,9 +183,12 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
 }
 
 Result<ApplyResult> PolicyService::apply_under_gate(const Principal& caller,
-                                                    const ParsedManifests& parsed, PolicyState next,
+                                                    const ParsedManifests& parsed,
+                                                    const PolicyState& current, PolicyState next,
                                                     ApplyResult result) {
   const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
+  ALLOT_RETURN_IF_ERROR(
+      check_namespaces_kept(current.policy(), next.policy(), namespace_contents_));
   std::vector<LiveWorkload> created;
   const Timestamp now = clock_.now();
   ReservedNames reserved(cluster_);
@@ -233,9 +258,12 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
     return failed_precondition(kind + " '" + name + "' is built into allot and cannot be deleted");
   }
   MutexLock apply_lock(apply_mu_);
+  const PolicyState current = current_policy();
   ALLOT_ASSIGN_OR_RETURN(PolicyState next,
-                         current_policy().without(document_key(kind, namespace_name, name)));
+                         current.without(document_key(kind, namespace_name, name)));
   const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
+  ALLOT_RETURN_IF_ERROR(
+      check_namespaces_kept(current.policy(), next.policy(), namespace_contents_));
   {
     ReaderLock lock(cluster_.mutex());
     const ServerState& state = cluster_.view();

@@ -39,6 +39,7 @@
 #include "service/control/cluster_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/loop_signal.h"
+#include "service/control/namespace_contents.h"
 #include "service/control/policy_state.h"
 
 namespace allot {
@@ -67,6 +68,10 @@ class PolicyService {
                                                     const std::string& namespace_name = {}) const;
   [[nodiscard]] Result<TopView> top(const Principal& caller) const;
 
+  // What lives in the teams' namespaces outside the policy: a team holding
+  // any cannot go or move (namespace_contents.h). Set once, before serving.
+  void set_namespace_contents(const NamespaceContents* contents) { namespace_contents_ = contents; }
+
  private:
   // A copy of the policy in memory. Only a policy change changes it, under
   // apply_mu_: while that is held, the copy stays current.
@@ -74,8 +79,8 @@ class PolicyService {
   // An apply that may change requests or brings workloads: validated and
   // installed under the policy gate; its workloads are `caller`'s.
   Result<ApplyResult> apply_under_gate(const Principal& caller, const ParsedManifests& parsed,
-                                       PolicyState next, ApplyResult result)
-      ALLOT_REQUIRES(apply_mu_);
+                                       const PolicyState& current, PolicyState next,
+                                       ApplyResult result) ALLOT_REQUIRES(apply_mu_);
   // Commits the changed documents and the new workloads, then installs them
   // under the cluster's writer lock.
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
@@ -89,6 +94,7 @@ class PolicyService {
   ClusterState& cluster_;
   LoopSignal& signal_;
   const Clock& clock_;
+  const NamespaceContents* namespace_contents_ = nullptr;
   // One policy change at a time; taken before the cluster's writer lock.
   Mutex apply_mu_;
 };

@@ -119,6 +119,8 @@ Result<ServiceAccountView> ServiceAccounts::create(const Principal& caller,
                                                    const std::string& name) {
   ALLOT_RETURN_IF_ERROR(check_names(namespace_name, name));
   ALLOT_RETURN_IF_ERROR(access_.authorize(caller, "create", kAccounts, namespace_name, name));
+  // The team stays until the account is stored (namespace_contents.h).
+  const SubmitHold team_stays(cluster_.policy_gate());
   MutexLock lock(mu_);
   ALLOT_RETURN_IF_ERROR(check_team(namespace_name));
   Key key{namespace_name, name};
@@ -232,6 +234,14 @@ Status ServiceAccounts::revoke_token(const Principal& caller, const std::string&
     return not_found(account_text(namespace_name, name) + " has no token '" + shown + "'", shown);
   }
   return access_.commit_api_tokens(WriteBatch{}, {}, {id});
+}
+
+std::optional<std::string> ServiceAccounts::first_object_in(
+    const std::string& namespace_name) const {
+  MutexLock lock(mu_);
+  const auto it = accounts_.lower_bound({namespace_name, ""});
+  if (it == accounts_.end() || it->first.first != namespace_name) return std::nullopt;
+  return account_text(it->first.first, it->first.second);
 }
 
 }  // namespace allot

@@ -24,10 +24,12 @@
 //   request (AccessControl forgets the hashes once the batch is durable).
 // - Nothing changes unless its batch is durable; stored as objects of kind
 //   "ServiceAccount" (name "<namespace>/<name>"), taken back by load().
-// - Deleting a team does not delete its service accounts (known gap: delete
-//   them first; a team made again with that namespace finds them).
+// - A team whose namespace holds an account can neither be deleted nor
+//   change its namespace (NamespaceContents): delete the accounts first. An
+//   account is created under the policy gate, held shared from the check that
+//   its team exists to its commit.
 // Thread-safe: changes are serialised by one lock, held across their commit
-// (lock order: this room, then the cluster's state, then AccessControl).
+// (lock order: the policy gate, this room, the cluster's state, AccessControl).
 #pragma once
 
 #include <map>
@@ -44,6 +46,7 @@
 #include "model/views/service_account_view.h"
 #include "service/control/access_control.h"
 #include "service/control/cluster_state.h"
+#include "service/control/namespace_contents.h"
 #include "store/store.h"
 
 namespace allot {
@@ -53,7 +56,7 @@ inline constexpr size_t kMaxTokensPerAccount = 50;
 inline constexpr Duration kShortestTokenLifetime = Duration::minutes(10);
 inline constexpr Duration kLongestTokenLifetime = Duration::hours(24 * 3650);
 
-class ServiceAccounts {
+class ServiceAccounts final : public NamespaceContents {
  public:
   ServiceAccounts(ClusterState& cluster, AccessControl& access, const Clock& clock)
       : cluster_(cluster), access_(access), clock_(clock) {}
@@ -82,6 +85,9 @@ class ServiceAccounts {
       const Principal& caller, const std::string& namespace_name, const std::string& name) const;
   Status revoke_token(const Principal& caller, const std::string& namespace_name,
                       const std::string& name, const std::string& id);
+
+  [[nodiscard]] std::optional<std::string> first_object_in(
+      const std::string& namespace_name) const override;
 
  private:
   using Key = std::pair<std::string, std::string>;  // namespace, name

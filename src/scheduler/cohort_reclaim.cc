@@ -29,8 +29,7 @@ CohortReclaim::CohortReclaim(const QuotaTree& tree, TeamIndex preemptor, FlavorI
                              const ResourceVector& request, std::vector<int32_t> contested)
     : tree_(tree),
       team_node_(tree.policy().team(preemptor).quota_node),
-      contested_(std::move(contested)),
-      path_index_(tree.policy().quota_node_count(), -1) {
+      contested_(std::move(contested)) {
   const CompiledPolicy& policy = tree.policy();
   // What is left of the request at each level once the guarantees below it
   // (the part of their quota never lent upward) have absorbed what they can.
@@ -41,7 +40,6 @@ CohortReclaim::CohortReclaim(const QuotaTree& tree, TeamIndex preemptor, FlavorI
   }
   bool advantage = false;
   for (int32_t node = team_node_; node != kNoParent; node = policy.parent(node)) {
-    path_index_[node] = static_cast<int32_t>(path_.size());
     path_.push_back(node);
     advantage_.push_back(advantage);
     bool fits = true;
@@ -59,8 +57,8 @@ CohortReclaim::Relation CohortReclaim::relation_to(TeamIndex other) const {
   const CompiledPolicy& policy = tree_.policy();
   for (int32_t node = policy.team(other).quota_node; node != kNoParent;
        node = policy.parent(node)) {
-    const int32_t index = path_index_[node];
-    if (index >= 0) return {node, advantage_[index]};
+    const auto it = std::find(path_.begin(), path_.end(), node);
+    if (it != path_.end()) return {node, advantage_[static_cast<size_t>(it - path_.begin())]};
   }
   return {};
 }
@@ -83,7 +81,7 @@ int32_t CohortReclaim::child_of_lca(int32_t quota_node, int32_t lca) const {
 }
 
 bool CohortReclaim::on_preemptor_path(int32_t quota_node) const {
-  return path_index_[quota_node] >= 0;
+  return std::find(path_.begin(), path_.end(), quota_node) != path_.end();
 }
 
 bool CohortReclaim::preemptor_under_nominal() const {

@@ -38,6 +38,11 @@ CohortReclaim::CohortReclaim(const QuotaTree& tree, TeamIndex preemptor, FlavorI
     const int32_t fr = CompiledPolicy::fr_of(flavor, r);
     if (request[r] != 0 && policy.governed(fr)) remaining.emplace_back(fr, request[r]);
   }
+  for (int32_t fr : contested_) {
+    const auto resource = static_cast<Resource>(fr % kResourceCount);
+    if (tree.usage(team_node_, fr) + request[resource] > tree.nominal(team_node_, fr))
+      request_within_nominal_ = false;
+  }
   bool advantage = false;
   for (int32_t node = team_node_; node != kNoParent; node = policy.parent(node)) {
     path_.push_back(node);

@@ -57,11 +57,15 @@ class CohortReclaim {
   [[nodiscard]] const std::vector<int32_t>& contested() const { return contested_; }
   // True when the preemptor's team uses less than its nominal of every contested fr.
   [[nodiscard]] bool preemptor_under_nominal() const;
+  // True when the preemptor's team stays within its nominal of every contested
+  // fr once the request is added (it claims only its own guarantee).
+  [[nodiscard]] bool request_within_nominal() const { return request_within_nominal_; }
 
  private:
   const QuotaTree& tree_;
   int32_t team_node_;
   std::vector<int32_t> contested_;
+  bool request_within_nominal_ = true;
   std::vector<int32_t> path_;        // the preemptor's team, then its cohorts up to the root
   std::vector<bool> advantage_;      // by path index: advantage over work first met there
   std::vector<int32_t> path_index_;  // by quota node: index in path_, or -1

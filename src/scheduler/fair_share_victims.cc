@@ -108,6 +108,13 @@ bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candida
       fitted = take(r, candidates[work[head++]], PreemptionReason::kWithinTeam, true, choice);
       continue;
     }
+    if (r.reclaim.request_within_nominal()) {
+      // A preemptor that claims only its nominal reclaims it whatever the
+      // shares (Kueue's FairSharingPreemptWithinNominal, on by default).
+      fitted =
+          take(r, candidates[work[head++]], PreemptionReason::kReclaimWithinCohort, true, choice);
+      continue;
+    }
     // Shares are compared at the children of the two teams' lowest common cohort.
     const int32_t lca = candidates[work[head]].lca;
     const double preemptor_share = weighted_share_after(

@@ -23,7 +23,8 @@
 // the cohort tree, recomputed after each removal; a victim only while the
 // preemptor's share after admission stays at or below the victim side's share
 // after the removal (shares compared at the children of their lowest common
-// ancestor).
+// ancestor). A preemptor that stays within its nominal skips the share test
+// (Kueue's FairSharingPreemptWithinNominal).
 //
 // Both modes remove candidates until the preemptor fits quota and nodes, then
 // put back, latest first, each one that turns out unneeded: no victim can be

@@ -2,6 +2,7 @@
 // strategy, LessThanOrEqualToFinalShare): victims one at a time from the team
 // at the end of the highest-share path down the cohort tree.
 #include <cmath>
+#include <limits>
 
 #include "scheduler/fair_share.h"
 #include "scheduler/victim_selector.h"
@@ -65,8 +66,11 @@ int32_t VictimSelector::next_fair_share_target(const Request& r, int32_t cohort)
   return best_team;
 }
 
-bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
-                                     VictimChoice* choice) {
+// Buckets the candidates by team, and lists under each cohort its children
+// that hold candidates, in the order of their best candidate. Returns the
+// cohorts whose lists were filled.
+std::vector<int32_t> VictimSelector::index_fair_share_candidates(
+    const std::vector<Candidate>& candidates) {
   const CompiledPolicy& policy = quota_.policy();
   const auto nodes = static_cast<size_t>(policy.quota_node_count());
   team_candidates_.resize(policy.team_count());
@@ -79,7 +83,6 @@ bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candida
   for (uint32_t pos = 0; pos < candidates.size(); ++pos) {
     const int32_t team_node = policy.team(admitted_[candidates[pos].index].team).quota_node;
     if (!registered[team_node]) {
-      // Each cohort lists its children in the order of their best candidate.
       for (int32_t child = team_node; policy.parent(child) != kNoParent && !registered[child];
            child = policy.parent(child)) {
         registered[child] = true;
@@ -91,7 +94,38 @@ bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candida
     }
     team_candidates_[team_node].push_back(pos);
   }
-  const int32_t preemptor_node = policy.team(r.preemptor.team).quota_node;
+  return touched;
+}
+
+// Kueue's first strategy against one target team: its candidates in order,
+// the first whose removal leaves the target side's share at or above the
+// preemptor side's share after admission is taken; the others are dropped.
+bool VictimSelector::take_by_share(const Request& r, int32_t target,
+                                   const std::vector<Candidate>& candidates, VictimChoice* choice) {
+  const std::vector<uint32_t>& work = team_candidates_[target];
+  size_t& head = team_cursor_[target];
+  const int32_t preemptor_node = quota_.policy().team(r.preemptor.team).quota_node;
+  // Shares are compared at the children of the two teams' lowest common cohort.
+  const int32_t lca = candidates[work[head]].lca;
+  const double preemptor_share = weighted_share_after(
+      quota_, r.reclaim.child_of_lca(preemptor_node, lca), r.preemptor.team, r.flavor, r.total);
+  const int32_t target_side = r.reclaim.child_of_lca(target, lca);
+  while (head < work.size()) {
+    const Candidate& c = candidates[work[head++]];
+    const double target_share = weighted_share_after(quota_, target_side, TeamIndex(target),
+                                                     r.flavor, usage_of(c.index) * -1);
+    if (preemptor_share <= target_share) {
+      return take(r, c, PreemptionReason::kFairShare, true, choice);
+    }
+    share_refused_ = true;
+  }
+  return false;
+}
+
+bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
+                                     VictimChoice* choice) {
+  const std::vector<int32_t> touched = index_fair_share_candidates(candidates);
+  const int32_t preemptor_node = quota_.policy().team(r.preemptor.team).quota_node;
   const int32_t root = root_of(preemptor_node);
   bool fitted = false;
   if (root == preemptor_node) {  // no cohort: only the team's own work
@@ -99,36 +133,21 @@ bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candida
       if ((fitted = take(r, c, PreemptionReason::kWithinTeam, true, choice))) break;
     }
   }
+  // One victim per round; the shares moved, so the target is chosen again.
   while (!fitted && root != preemptor_node && !pruned_[root]) {
     const int32_t target = next_fair_share_target(r, root);
     if (target < 0) continue;
-    const std::vector<uint32_t>& work = team_candidates_[target];
-    size_t& head = team_cursor_[target];
+    const uint32_t next = team_candidates_[target][team_cursor_[target]];
     if (target == preemptor_node) {
-      fitted = take(r, candidates[work[head++]], PreemptionReason::kWithinTeam, true, choice);
-      continue;
-    }
-    if (r.reclaim.request_within_nominal()) {
+      ++team_cursor_[target];
+      fitted = take(r, candidates[next], PreemptionReason::kWithinTeam, true, choice);
+    } else if (r.reclaim.request_within_nominal()) {
       // A preemptor that claims only its nominal reclaims it whatever the
       // shares (Kueue's FairSharingPreemptWithinNominal, on by default).
-      fitted =
-          take(r, candidates[work[head++]], PreemptionReason::kReclaimWithinCohort, true, choice);
-      continue;
-    }
-    // Shares are compared at the children of the two teams' lowest common cohort.
-    const int32_t lca = candidates[work[head]].lca;
-    const double preemptor_share = weighted_share_after(
-        quota_, r.reclaim.child_of_lca(preemptor_node, lca), r.preemptor.team, r.flavor, r.total);
-    const int32_t target_side = r.reclaim.child_of_lca(target, lca);
-    while (head < work.size()) {
-      const Candidate& c = candidates[work[head++]];
-      const double target_share = weighted_share_after(quota_, target_side, TeamIndex(target),
-                                                       r.flavor, usage_of(c.index) * -1);
-      if (preemptor_share <= target_share) {
-        fitted = take(r, c, PreemptionReason::kFairShare, true, choice);
-        break;  // the shares moved: choose the target again
-      }
-      share_refused_ = true;
+      ++team_cursor_[target];
+      fitted = take(r, candidates[next], PreemptionReason::kReclaimWithinCohort, true, choice);
+    } else {
+      fitted = take_by_share(r, target, candidates, choice);
     }
   }
   for (int32_t cohort : touched) live_children_[cohort].clear();

@@ -102,6 +102,9 @@ class VictimSelector {
                                   bool allow_borrowing, VictimChoice* choice);
   [[nodiscard]] bool find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
                                      VictimChoice* choice);
+  std::vector<int32_t> index_fair_share_candidates(const std::vector<Candidate>& candidates);
+  [[nodiscard]] bool take_by_share(const Request& r, int32_t target,
+                                   const std::vector<Candidate>& candidates, VictimChoice* choice);
   // Fair sharing: the team at the end of the highest-share path from `cohort`
   // down (-1 when that path ended in a pruned cohort, or nothing is left).
   int32_t next_fair_share_target(const Request& r, int32_t cohort);

@@ -5,8 +5,6 @@
 #include <limits>
 #include <tuple>
 
-#include "scheduler/fair_share.h"
-
 namespace allot {
 namespace {
 
@@ -35,8 +33,6 @@ VictimSelector::VictimSelector(QuotaTree& quota, CapacityIndex& capacity,
 // What was known about a team's usage no longer holds once its work moves.
 void VictimSelector::forget_shares_of(TeamIndex team) {
   if (!team_share_now_.empty()) team_share_now_[team.value()] = kUnknownShare;
-  if (!borrowing_cache_.empty()) borrowing_cache_[team.value()] = -1;
-  if (team == preemptor_team_) preemptor_share_ = kUnknownShare;
 }
 
 const ResourceVector& VictimSelector::usage_of(uint32_t index) {
@@ -66,8 +62,8 @@ const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex fla
   }
   auto it = groups_.find(key(root, flavor));
   if (it == groups_.end()) return empty_group_;
-  // Sorted by preference on first use; collect() only filters and moves
-  // own-team work last.
+  // Sorted by preference on first use; collect() only filters and splits
+  // the candidates into Kueue's lists.
   if (sorted_groups_.insert(it->first).second) {
     std::sort(it->second.begin(), it->second.end(), [&](uint32_t a, uint32_t b) {
       const AdmittedWorkload& x = admitted_[a];
@@ -80,109 +76,104 @@ const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex fla
   return it->second;
 }
 
-std::vector<VictimSelector::Candidate> VictimSelector::collect(const PendingWorkload& preemptor,
-                                                               FlavorIndex flavor, bool* too_young,
+// Whether another team's workload `w` may be taken, and how (Kueue's
+// classifyPreemptionVariant). What depends only on the team is worked out
+// once per collect().
+bool VictimSelector::cross_team_candidate(const Request& r, const AdmittedWorkload& w,
+                                          Candidate* out) {
+  const CompiledPolicy& policy = quota_.policy();
+  const TeamPreemption& rules = policy.team(r.preemptor.team).preemption;
+  const bool lower = w.priority < r.preemptor.priority;
+  if (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && !lower) return false;
+  int8_t& open = team_open_[w.team.value()];
+  if (open < 0) {
+    open = 0;
+    const int32_t node = policy.team(w.team).quota_node;
+    const CohortReclaim::Relation relation = r.reclaim.relation_to(w.team);
+    if (policy.fair_sharing()) {
+      // Fair sharing: any team of the tree that uses more than its nominal.
+      open = relation.lca >= 0 && above_quota(quota_, node, r.reclaim.contested()) ? 1 : 0;
+      team_variant_[w.team.value()] = Variant::kFairShare;
+    } else if (relation.lca >= 0 && r.reclaim.still_above_quota(w.team, relation.lca)) {
+      open = 1;
+      team_variant_[w.team.value()] =
+          relation.advantage ? Variant::kHierarchical : Variant::kWithoutBorrowing;
+    }
+    team_lca_[w.team.value()] = relation.lca;
+  }
+  if (open == 0) return false;
+  Variant variant = team_variant_[w.team.value()];
+  if (variant == Variant::kWithoutBorrowing) {
+    // borrowWithinCohort opens lower-priority work at or below the threshold
+    // to a preemptor that borrows.
+    const bool open_while_borrowing =
+        rules.borrow_within_cohort == BorrowWithinCohortPolicy::kLowerPriority && lower &&
+        (!rules.borrow_max_priority_threshold.has_value() ||
+         w.priority <= *rules.borrow_max_priority_threshold);
+    if (open_while_borrowing) variant = Variant::kWhileBorrowing;
+  }
+  *out = {out->index, variant, team_lca_[w.team.value()]};
+  return true;
+}
+
+std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r, bool* too_young,
                                                                bool* any_allowed) {
   const CompiledPolicy& policy = quota_.policy();
+  const PendingWorkload& preemptor = r.preemptor;
   const TeamPreemption& rules = policy.team(preemptor.team).preemption;
-  const bool cross_team_allowed = rules.reclaim_within_cohort != ReclaimPolicy::kNever ||
-                                  rules.borrow_within_cohort != BorrowWithinCohortPolicy::kNever;
+  const bool cross_team_allowed = rules.reclaim_within_cohort != ReclaimPolicy::kNever;
   *any_allowed = cross_team_allowed || rules.within_team != WithinTeamPolicy::kNever;
-  const int32_t preemptor_root = root_of(policy.team(preemptor.team).quota_node);
   std::vector<Candidate> out;
   if (!*any_allowed) return out;
-  // Only teams that borrow now can lose work to another team (removing
-  // victims never makes a team borrow), so the others are skipped early.
-  borrowing_cache_.assign(policy.team_count(), -1);
-  auto team_borrows = [&](TeamIndex team) {
-    int8_t& cached = borrowing_cache_[team.value()];
-    if (cached < 0) cached = quota_.borrowing(team, flavor) ? 1 : 0;
-    return cached == 1;
-  };
-  for (uint32_t i : group(preemptor_root, flavor)) {
+  team_open_.assign(policy.team_count(), -1);
+  team_lca_.resize(policy.team_count());
+  team_variant_.resize(policy.team_count());
+  const int32_t root = root_of(policy.team(preemptor.team).quota_node);
+  for (uint32_t i : group(root, r.flavor)) {
     const AdmittedWorkload& w = admitted_[i];
     if (unavailable_[i] || w.id == preemptor.preempted_by) continue;
-    const bool same_team = w.team == preemptor.team;
-    if (same_team) {
+    Candidate c{i, Variant::kWithinTeam, -1};
+    if (w.team == preemptor.team) {
       if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority)
         continue;
-    } else {
-      if (!cross_team_allowed || !team_borrows(w.team)) continue;
+    } else if (!cross_team_allowed || !cross_team_candidate(r, w, &c)) {
+      continue;
     }
     if (now_ < w.admitted_at + policy.priority_class(w.priority_class).min_runtime) {
       *too_young = true;
       continue;
     }
-    out.push_back({i, same_team});
+    out.push_back(c);
   }
-  std::stable_partition(out.begin(), out.end(), [](const Candidate& c) { return !c.same_team; });
+  // Kueue's order of the lists: work the preemptor has a hierarchical
+  // advantage over (and, under fair sharing, all other teams' work), then
+  // other teams' work, then its own team's.
+  const auto rank = [](const Candidate& c) {
+    if (c.variant == Variant::kWithinTeam) return 2;
+    return c.variant == Variant::kHierarchical || c.variant == Variant::kFairShare ? 0 : 1;
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const Candidate& a, const Candidate& b) { return rank(a) < rank(b); });
   return out;
 }
 
-PreemptionReason VictimSelector::reason_for(const PendingWorkload& preemptor, FlavorIndex flavor,
-                                            const ResourceVector& total, const Candidate& c) const {
-  if (c.same_team) return PreemptionReason::kWithinTeam;
-  if (quota_.policy().fair_sharing()) return PreemptionReason::kFairShare;
-  return quota_.would_borrow(preemptor.team, flavor, total)
-             ? PreemptionReason::kBorrowWithinCohort
-             : PreemptionReason::kReclaimWithinCohort;
+bool VictimSelector::quota_fits(const Request& r, bool allow_borrowing) const {
+  return quota_.fits(r.preemptor.team, r.flavor, r.total) &&
+         (allow_borrowing || !quota_.would_borrow(r.preemptor.team, r.flavor, r.total));
 }
 
-bool VictimSelector::still_eligible(const PendingWorkload& preemptor, FlavorIndex flavor,
-                                    const ResourceVector& total, const Candidate& c) {
-  if (c.same_team) return true;
-  const AdmittedWorkload& victim = admitted_[c.index];
-  // Only capacity that the victim's team borrows may be taken back.
-  int8_t& borrows = borrowing_cache_[victim.team.value()];
-  if (borrows < 0) borrows = quota_.borrowing(victim.team, flavor) ? 1 : 0;
-  if (borrows == 0) return false;
-  const CompiledPolicy& policy = quota_.policy();
-  const TeamPreemption& rules = policy.team(preemptor.team).preemption;
-  const bool lower = victim.priority < preemptor.priority;
-  if (policy.fair_sharing()) {
-    if (rules.reclaim_within_cohort == ReclaimPolicy::kNever) return false;
-    if (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && !lower) return false;
-    // The preemptor's share after admission must stay at or below the
-    // victim's share after removal, so two teams cannot take turns.
-    if (std::isnan(preemptor_share_)) {
-      preemptor_share_ = weighted_share_after(quota_, policy.team(preemptor.team).quota_node,
-                                              preemptor.team, flavor, total);
-    }
-    // Removing work only lowers a team's share: its share now bounds it.
-    double& share_now = team_share_now_[victim.team.value()];
-    if (std::isnan(share_now))
-      share_now = weighted_share(quota_, policy.team(victim.team).quota_node);
-    const double victim_share =
-        preemptor_share_ > share_now
-            ? share_now
-            : weighted_share_after(quota_, policy.team(victim.team).quota_node, victim.team, flavor,
-                                   usage_of(c.index) * -1);
-    if (preemptor_share_ > victim_share) share_refused_ = true;
-    return preemptor_share_ <= victim_share;
-  }
-  if (!quota_.would_borrow(preemptor.team, flavor, total)) {
-    return rules.reclaim_within_cohort == ReclaimPolicy::kAny ||
-           (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && lower);
-  }
-  return rules.borrow_within_cohort == BorrowWithinCohortPolicy::kLowerPriority && lower &&
-         (!rules.borrow_max_priority_threshold.has_value() ||
-          victim.priority <= *rules.borrow_max_priority_threshold);
-}
-
-bool VictimSelector::fits(const PendingWorkload& preemptor, FlavorIndex flavor,
-                          const ResourceVector& total, std::span<const int32_t> counts,
-                          std::vector<NodeIndex>* used_nodes) {
-  if (!quota_.fits(preemptor.team, flavor, total)) return false;
-  if (!total.fits_in(capacity_.flavor_free(flavor))) return false;
+bool VictimSelector::fits(const Request& r, bool allow_borrowing) {
+  if (!quota_fits(r, allow_borrowing)) return false;
+  if (!r.total.fits_in(capacity_.flavor_free(r.flavor))) return false;
   GangPlacer placer(capacity_);
   auto placed = placer.place(
-      {preemptor.id, flavor, preemptor.pod_sets, counts, Timestamp::infinite_future()});
+      {r.preemptor.id, r.flavor, r.preemptor.pod_sets, r.counts, Timestamp::infinite_future()});
   if (!placed) return false;
-  used_nodes->clear();
+  used_nodes_.clear();
   for (const auto& set : *placed) {
-    for (const auto& pod : set.pods) used_nodes->push_back(pod.node);
+    for (const auto& pod : set.pods) used_nodes_.push_back(pod.node);
   }
-  std::sort(used_nodes->begin(), used_nodes->end());
+  std::sort(used_nodes_.begin(), used_nodes_.end());
   return true;
 }
 
@@ -208,61 +199,115 @@ void VictimSelector::restore(uint32_t index) {
   }
 }
 
+bool VictimSelector::take(const Request& r, const Candidate& c, PreemptionReason reason,
+                          bool allow_borrowing, VictimChoice* choice) {
+  remove(c.index);
+  removed_.push_back(c.index);
+  choice->victims.emplace_back(c.index, reason);
+  return fits(r, allow_borrowing);
+}
+
+void VictimSelector::minimize(const Request& r, bool allow_borrowing, VictimChoice* choice) {
+  for (size_t i = removed_.size(); i-- > 0;) {
+    const uint32_t index = removed_[i];
+    restore(index);
+    const bool spare_ok = quota_fits(r, allow_borrowing) &&
+                          (!any_node_in(admitted_[index], used_nodes_) || fits(r, allow_borrowing));
+    if (spare_ok) {
+      choice->victims.erase(choice->victims.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      remove(index);
+    }
+  }
+  // Work opened by borrowWithinCohort is reported as such only when the
+  // preemptor does borrow once the victims are gone.
+  const bool borrows = quota_.would_borrow(r.preemptor.team, r.flavor, r.total);
+  for (auto& [index, reason] : choice->victims) {
+    if (reason == PreemptionReason::kBorrowWithinCohort && !borrows)
+      reason = PreemptionReason::kReclaimWithinCohort;
+    restore(index);
+  }
+  removed_.clear();
+  choice->within_nominal = !allow_borrowing;
+}
+
+bool VictimSelector::classic_pass(const Request& r, const std::vector<Candidate>& candidates,
+                                  bool allow_borrowing, VictimChoice* choice) {
+  choice->victims.clear();
+  removed_.clear();
+  for (const Candidate& c : candidates) {
+    PreemptionReason reason = PreemptionReason::kWithinTeam;
+    if (c.variant != Variant::kWithinTeam) {
+      if (allow_borrowing && c.variant == Variant::kWithoutBorrowing) continue;
+      if (!r.reclaim.still_above_quota(admitted_[c.index].team, c.lca)) continue;
+      reason = c.variant == Variant::kWhileBorrowing ? PreemptionReason::kBorrowWithinCohort
+                                                     : PreemptionReason::kReclaimWithinCohort;
+    }
+    if (take(r, c, reason, allow_borrowing, choice)) {
+      minimize(r, allow_borrowing, choice);
+      return true;
+    }
+  }
+  for (auto it = removed_.rbegin(); it != removed_.rend(); ++it) restore(*it);
+  removed_.clear();
+  choice->victims.clear();
+  return false;
+}
+
+// Kueue's classicalPreemptions: which of the two passes (borrowing allowed or
+// not) to try, and in what order.
+bool VictimSelector::find_classic(const Request& r, const std::vector<Candidate>& candidates,
+                                  VictimChoice* choice) {
+  const TeamPreemption& rules = quota_.policy().team(r.preemptor.team).preemption;
+  bool any_cross = false;
+  bool any_hierarchical = false;
+  for (const Candidate& c : candidates) {
+    any_cross = any_cross || c.variant != Variant::kWithinTeam;
+    any_hierarchical = any_hierarchical || c.variant == Variant::kHierarchical;
+  }
+  const bool borrowing_forbidden = rules.borrow_within_cohort == BorrowWithinCohortPolicy::kNever;
+  std::vector<bool> passes;
+  if (!any_cross || (borrowing_forbidden && !r.reclaim.preemptor_under_nominal())) {
+    passes = {true};
+  } else if (borrowing_forbidden && !any_hierarchical) {
+    passes = {false, true};
+  } else {
+    passes = {true, false};
+  }
+  for (const bool allow_borrowing : passes) {
+    if (classic_pass(r, candidates, allow_borrowing, choice)) return true;
+  }
+  return false;
+}
+
 VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex flavor,
                                   const ResourceVector& total, std::span<const int32_t> counts) {
+  const CohortReclaim reclaim(quota_, preemptor.team, flavor, total,
+                              contested_resources(quota_, preemptor.team, flavor, total));
+  const Request request{preemptor, flavor, total, counts, reclaim};
   bool too_young = false;
   bool any_allowed = false;
-  const std::vector<Candidate> candidates = collect(preemptor, flavor, &too_young, &any_allowed);
+  const std::vector<Candidate> candidates = collect(request, &too_young, &any_allowed);
   VictimChoice choice;
   if (!any_allowed) {
     choice.verdict = PreemptionVerdict::kNotAllowed;
     return choice;
   }
-  share_refused_ = false;
-  preemptor_team_ = preemptor.team;
-  preemptor_share_ = kUnknownShare;
-  team_share_now_.assign(quota_.policy().team_count(), kUnknownShare);
-  std::vector<Candidate> removed;
-  std::vector<NodeIndex> used_nodes;
-  bool fitted = false;
-  size_t next_check = 1;  // placement checks at 1, 2, 4, ... removals keep search cheap
-  for (const Candidate& c : candidates) {
-    if (!still_eligible(preemptor, flavor, total, c)) continue;
-    const PreemptionReason reason = reason_for(preemptor, flavor, total, c);
-    remove(c.index);
-    removed.push_back(c);
-    choice.victims.emplace_back(c.index, reason);
-    if (removed.size() >= next_check || quota_.fits(preemptor.team, flavor, total)) {
-      if (fits(preemptor, flavor, total, counts, &used_nodes)) {
-        fitted = true;
-        break;
-      }
-      if (removed.size() >= next_check) next_check *= 2;
-    }
-  }
-  if (!fitted) {
-    for (auto it = removed.rbegin(); it != removed.rend(); ++it) restore(it->index);
-    choice.victims.clear();
-    choice.verdict = candidates.empty() ? (too_young ? PreemptionVerdict::kCandidatesTooYoung
-                                                     : PreemptionVerdict::kNoCandidates)
-                                        : (share_refused_ ? PreemptionVerdict::kFairShareRefused
-                                                          : PreemptionVerdict::kInsufficient);
+  if (candidates.empty()) {
+    choice.verdict =
+        too_young ? PreemptionVerdict::kCandidatesTooYoung : PreemptionVerdict::kNoCandidates;
     return choice;
   }
-  // Put back every victim that is not needed, latest first.
-  for (size_t i = removed.size(); i-- > 0;) {
-    const uint32_t index = removed[i].index;
-    restore(index);
-    const bool spare_ok = quota_.fits(preemptor.team, flavor, total) &&
-                          (!any_node_in(admitted_[index], used_nodes) ||
-                           fits(preemptor, flavor, total, counts, &used_nodes));
-    if (spare_ok) {
-      choice.victims.erase(choice.victims.begin() + static_cast<std::ptrdiff_t>(i));
-    } else {
-      remove(index);
-    }
+  share_refused_ = false;
+  removed_.clear();
+  const bool fitted = quota_.policy().fair_sharing() ? find_fair_share(request, candidates, &choice)
+                                                     : find_classic(request, candidates, &choice);
+  if (!fitted) {
+    choice.victims.clear();
+    choice.verdict =
+        share_refused_ ? PreemptionVerdict::kFairShareRefused : PreemptionVerdict::kInsufficient;
+    return choice;
   }
-  for (const auto& [index, reason] : choice.victims) restore(index);
   choice.verdict = PreemptionVerdict::kPreempting;
   return choice;
 }

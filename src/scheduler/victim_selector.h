@@ -1,17 +1,34 @@
 // VictimSelector: chooses a minimal set of running workloads to preempt so
 // that a pending workload fits, as each team's preemption policy allows
-// (DESIGN.md section 3, "Preemption").
+// (DESIGN.md section 3, "Preemption"; Kueue's semantics, pkg/scheduler/preemption).
 //
-// Candidates: other teams' borrowed work (reclaimWithinCohort while the
-// preemptor stays within its nominal quota; borrowWithinCohort below a
-// priority threshold while it borrows; the fair-share rule when fair sharing
-// is on), then lower-priority work of its own team (withinTeam). Never a
-// workload younger than its class's minRuntime, never one already stopping,
-// never the workload that last preempted the preemptor (no loops). Preferred
-// order: other teams first, lower priority, most recently started, least work
-// lost since the last checkpoint. Candidates are removed in that order until
-// the preemptor fits quota and nodes; then each one that turns out unneeded
-// is put back (the set is minimal: no victim can be spared).
+// Candidates: lower-priority work of the preemptor's own team (withinTeam),
+// and, under reclaimWithinCohort, work of other teams of its cohort tree that
+// use more than their quota of a contested resource. Never a workload younger
+// than its class's minRuntime, never one already stopping, never the workload
+// that last preempted the preemptor (no loops).
+//
+// Classic mode (Kueue's classical preemption): other teams' work comes first,
+// the work the preemptor has a hierarchical advantage over (cohort_reclaim.h)
+// before the rest, then its own team's; within each, lower priority, most
+// recently started, least work lost since the last checkpoint. Work that the
+// borrowWithinCohort policy does not open to a borrowing preemptor may be
+// taken only in a pass where the preemptor must end within its nominal; the
+// pass that allows borrowing and the one that does not are both tried. A
+// cross-team candidate is skipped once its team (or a cohort between it and
+// the common ancestor) no longer uses more than its quota.
+//
+// Fair sharing (Kueue's first fair-sharing strategy only): one victim at a
+// time from the team with the highest weighted share, chosen at each level of
+// the cohort tree, recomputed after each removal; a victim only while the
+// preemptor's share after admission stays at or below the victim side's share
+// after the removal (shares compared at the children of their lowest common
+// ancestor). A preemptor that stays within its nominal skips the share test
+// (Kueue's FairSharingPreemptWithinNominal).
+//
+// Both modes remove candidates until the preemptor fits quota and nodes, then
+// put back, latest first, each one that turns out unneeded: no victim can be
+// spared.
 //
 // Contract: find() leaves the QuotaTree and CapacityIndex as it found them.
 #pragma once
@@ -24,6 +41,7 @@
 #include <vector>
 
 #include "scheduler/capacity_index.h"
+#include "scheduler/cohort_reclaim.h"
 #include "scheduler/gang_placer.h"
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
@@ -33,6 +51,9 @@ namespace allot {
 struct VictimChoice {
   PreemptionVerdict verdict = PreemptionVerdict::kNoCandidates;
   std::vector<std::pair<uint32_t, PreemptionReason>> victims;  // index into admitted
+  // The preemptor must stay within its nominal once the victims are gone
+  // (the victims include work taken only on that condition).
+  bool within_nominal = false;
 };
 
 class VictimSelector {
@@ -50,21 +71,51 @@ class VictimSelector {
   void release(uint32_t index) { remove(index); }
 
  private:
+  // Why a candidate may be taken (Kueue's preemption variants).
+  enum class Variant : uint8_t {
+    kWithinTeam,        // lower-priority work of the preemptor's team
+    kHierarchical,      // the preemptor fits a subtree quota the victim's team borrows from
+    kWithoutBorrowing,  // only if the preemptor then stays within its nominal
+    kWhileBorrowing,    // borrowWithinCohort: even while the preemptor borrows
+    kFairShare,         // fair sharing: judged by weighted shares
+  };
   struct Candidate {
     uint32_t index;
-    bool same_team;
+    Variant variant;
+    int32_t lca;  // lowest cohort holding the victim's and the preemptor's teams
   };
-  std::vector<Candidate> collect(const PendingWorkload& preemptor, FlavorIndex flavor,
-                                 bool* too_young, bool* any_allowed);
-  // Whether removing candidate c is still justified given current usage.
-  // Not const: records in share_refused_ when the fair-share rule says no.
-  [[nodiscard]] bool still_eligible(const PendingWorkload& preemptor, FlavorIndex flavor,
-                                    const ResourceVector& total, const Candidate& c);
-  [[nodiscard]] PreemptionReason reason_for(const PendingWorkload& preemptor, FlavorIndex flavor,
-                                            const ResourceVector& total, const Candidate& c) const;
-  [[nodiscard]] bool fits(const PendingWorkload& preemptor, FlavorIndex flavor,
-                          const ResourceVector& total, std::span<const int32_t> counts,
-                          std::vector<NodeIndex>* used_nodes);
+  // What one find() works with.
+  struct Request {
+    const PendingWorkload& preemptor;
+    FlavorIndex flavor;
+    const ResourceVector& total;
+    std::span<const int32_t> counts;
+    const CohortReclaim& reclaim;
+  };
+
+  std::vector<Candidate> collect(const Request& r, bool* too_young, bool* any_allowed);
+  [[nodiscard]] bool cross_team_candidate(const Request& r, const AdmittedWorkload& w,
+                                          Candidate* out);
+  [[nodiscard]] bool find_classic(const Request& r, const std::vector<Candidate>& candidates,
+                                  VictimChoice* choice);
+  [[nodiscard]] bool classic_pass(const Request& r, const std::vector<Candidate>& candidates,
+                                  bool allow_borrowing, VictimChoice* choice);
+  [[nodiscard]] bool find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
+                                     VictimChoice* choice);
+  std::vector<int32_t> index_fair_share_candidates(const std::vector<Candidate>& candidates);
+  [[nodiscard]] bool take_by_share(const Request& r, int32_t target,
+                                   const std::vector<Candidate>& candidates, VictimChoice* choice);
+  // Fair sharing: the team at the end of the highest-share path from `cohort`
+  // down (-1 when that path ended in a pruned cohort, or nothing is left).
+  int32_t next_fair_share_target(const Request& r, int32_t cohort);
+  [[nodiscard]] double current_share(const Request& r, int32_t quota_node);
+  // Removes a victim and reports whether the preemptor now fits.
+  bool take(const Request& r, const Candidate& c, PreemptionReason reason, bool allow_borrowing,
+            VictimChoice* choice);
+  // Puts back, latest first, every victim that is not needed, then restores all.
+  void minimize(const Request& r, bool allow_borrowing, VictimChoice* choice);
+  [[nodiscard]] bool quota_fits(const Request& r, bool allow_borrowing) const;
+  [[nodiscard]] bool fits(const Request& r, bool allow_borrowing);
   void forget_shares_of(TeamIndex team);
   // What admitted workload `index` holds, computed once per selector.
   const ResourceVector& usage_of(uint32_t index);
@@ -83,15 +134,25 @@ class VictimSelector {
   bool grouped_ = false;
   std::unordered_map<uint64_t, std::vector<uint32_t>> groups_;
   std::unordered_set<uint64_t> sorted_groups_;
-  // Per collect(): whether each team borrows now (-1: not known yet).
-  std::vector<int8_t> borrowing_cache_;
+  // Per collect(), by team: -1 not known yet, else whether its work may be
+  // a cross-team candidate and the relation that says how (kept in team_lca_).
+  std::vector<int8_t> team_open_;
+  std::vector<int32_t> team_lca_;
+  std::vector<Variant> team_variant_;
   // Set in find() when the fair-share rule turned a candidate down.
   bool share_refused_ = false;
   // By admitted index: what each workload holds, filled on first use.
   std::vector<ResourceVector> usage_;
-  // Per find(): fair-share figures, recomputed when a team's usage moves.
-  TeamIndex preemptor_team_;
-  double preemptor_share_ = 0;
+  // Per find(): nodes the preemptor fits on, from the last successful fits().
+  std::vector<NodeIndex> used_nodes_;
+  std::vector<uint32_t> removed_;
+  // Fair sharing, per find(): candidates by team (cursor into each), the
+  // children of each cohort that still hold candidates, pruned quota nodes,
+  // and team shares, recomputed when a team's usage moves.
+  std::vector<std::vector<uint32_t>> team_candidates_;
+  std::vector<size_t> team_cursor_;
+  std::vector<std::vector<int32_t>> live_children_;
+  std::vector<bool> pruned_;
   std::vector<double> team_share_now_;
   std::vector<uint32_t> empty_group_;
 };

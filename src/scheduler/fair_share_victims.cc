@@ -1,0 +1,163 @@
+// VictimSelector under fair sharing (Kueue's fairPreemptions with its first
+// strategy, LessThanOrEqualToFinalShare): victims one at a time from the team
+// at the end of the highest-share path down the cohort tree.
+#include <cmath>
+#include <limits>
+
+#include "scheduler/fair_share.h"
+#include "scheduler/victim_selector.h"
+
+namespace allot {
+
+// A team's share only moves when its work does (forget_shares_of); the
+// preemptor's side counts the incoming workload, as Kueue's simulation does.
+double VictimSelector::current_share(const Request& r, int32_t quota_node) {
+  const CompiledPolicy& policy = quota_.policy();
+  if (r.reclaim.on_preemptor_path(quota_node)) {
+    return weighted_share_after(quota_, quota_node, r.preemptor.team, r.flavor, r.total);
+  }
+  if (!policy.is_team(quota_node)) return weighted_share(quota_, quota_node);
+  double& share = team_share_now_[quota_node];
+  if (std::isnan(share)) share = weighted_share(quota_, quota_node);
+  return share;
+}
+
+int32_t VictimSelector::next_fair_share_target(const Request& r, int32_t cohort) {
+  const CompiledPolicy& policy = quota_.policy();
+  int32_t best_team = -1;
+  double best_team_share = -1;
+  int32_t best_cohort = -1;
+  double best_cohort_share = -1;
+  for (int32_t child : live_children_[cohort]) {
+    if (pruned_[child]) continue;
+    const double share = current_share(r, child);
+    if (!policy.is_team(child)) {
+      // A cohort that does not borrow has nothing to give back, unless the
+      // preemptor is inside it.
+      if (share <= 0 && !r.reclaim.on_preemptor_path(child)) {
+        pruned_[child] = true;
+      } else if (share >= best_cohort_share) {
+        best_cohort = child;
+        best_cohort_share = share;
+      }
+      continue;
+    }
+    const std::vector<uint32_t>& work = team_candidates_[child];
+    const size_t head = team_cursor_[child];
+    if (head >= work.size() || (share <= 0 && TeamIndex(child) != r.preemptor.team)) {
+      pruned_[child] = true;
+      continue;
+    }
+    // Equal shares: the team whose next candidate comes first in preference.
+    if (share > best_team_share ||
+        (share == best_team_share &&
+         work[head] < team_candidates_[best_team][team_cursor_[best_team]])) {
+      best_team = child;
+      best_team_share = share;
+    }
+  }
+  if (best_team < 0 && best_cohort < 0) {
+    pruned_[cohort] = true;
+    return -1;
+  }
+  if (best_cohort >= 0 && best_cohort_share >= best_team_share) {
+    return next_fair_share_target(r, best_cohort);
+  }
+  return best_team;
+}
+
+// Buckets the candidates by team, and lists under each cohort its children
+// that hold candidates, in the order of their best candidate. Returns the
+// cohorts whose lists were filled.
+std::vector<int32_t> VictimSelector::index_fair_share_candidates(
+    const std::vector<Candidate>& candidates) {
+  const CompiledPolicy& policy = quota_.policy();
+  const auto nodes = static_cast<size_t>(policy.quota_node_count());
+  team_candidates_.resize(policy.team_count());
+  team_cursor_.assign(policy.team_count(), 0);
+  live_children_.resize(nodes);
+  pruned_.assign(nodes, false);
+  team_share_now_.assign(policy.team_count(), std::numeric_limits<double>::quiet_NaN());
+  std::vector<bool> registered(nodes, false);
+  std::vector<int32_t> touched;
+  for (uint32_t pos = 0; pos < candidates.size(); ++pos) {
+    const int32_t team_node = policy.team(admitted_[candidates[pos].index].team).quota_node;
+    if (!registered[team_node]) {
+      for (int32_t child = team_node; policy.parent(child) != kNoParent && !registered[child];
+           child = policy.parent(child)) {
+        registered[child] = true;
+        live_children_[policy.parent(child)].push_back(child);
+        touched.push_back(policy.parent(child));
+      }
+      registered[team_node] = true;
+      team_candidates_[team_node].clear();
+    }
+    team_candidates_[team_node].push_back(pos);
+  }
+  return touched;
+}
+
+// Kueue's first strategy against one target team: its candidates in order,
+// the first whose removal leaves the target side's share at or above the
+// preemptor side's share after admission is taken; the others are dropped.
+bool VictimSelector::take_by_share(const Request& r, int32_t target,
+                                   const std::vector<Candidate>& candidates, VictimChoice* choice) {
+  const std::vector<uint32_t>& work = team_candidates_[target];
+  size_t& head = team_cursor_[target];
+  const int32_t preemptor_node = quota_.policy().team(r.preemptor.team).quota_node;
+  // Shares are compared at the children of the two teams' lowest common cohort.
+  const int32_t lca = candidates[work[head]].lca;
+  const double preemptor_share = weighted_share_after(
+      quota_, r.reclaim.child_of_lca(preemptor_node, lca), r.preemptor.team, r.flavor, r.total);
+  const int32_t target_side = r.reclaim.child_of_lca(target, lca);
+  while (head < work.size()) {
+    const Candidate& c = candidates[work[head++]];
+    const double target_share = weighted_share_after(quota_, target_side, TeamIndex(target),
+                                                     r.flavor, usage_of(c.index) * -1);
+    if (preemptor_share <= target_share) {
+      return take(r, c, PreemptionReason::kFairShare, true, choice);
+    }
+    share_refused_ = true;
+  }
+  return false;
+}
+
+bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
+                                     VictimChoice* choice) {
+  const std::vector<int32_t> touched = index_fair_share_candidates(candidates);
+  const int32_t preemptor_node = quota_.policy().team(r.preemptor.team).quota_node;
+  const int32_t root = root_of(preemptor_node);
+  bool fitted = false;
+  if (root == preemptor_node) {  // no cohort: only the team's own work
+    for (const Candidate& c : candidates) {
+      if ((fitted = take(r, c, PreemptionReason::kWithinTeam, true, choice))) break;
+    }
+  }
+  // One victim per round; the shares moved, so the target is chosen again.
+  while (!fitted && root != preemptor_node && !pruned_[root]) {
+    const int32_t target = next_fair_share_target(r, root);
+    if (target < 0) continue;
+    const uint32_t next = team_candidates_[target][team_cursor_[target]];
+    if (target == preemptor_node) {
+      ++team_cursor_[target];
+      fitted = take(r, candidates[next], PreemptionReason::kWithinTeam, true, choice);
+    } else if (r.reclaim.request_within_nominal()) {
+      // A preemptor that claims only its nominal reclaims it whatever the
+      // shares (Kueue's FairSharingPreemptWithinNominal, on by default).
+      ++team_cursor_[target];
+      fitted = take(r, candidates[next], PreemptionReason::kReclaimWithinCohort, true, choice);
+    } else {
+      fitted = take_by_share(r, target, candidates, choice);
+    }
+  }
+  for (int32_t cohort : touched) live_children_[cohort].clear();
+  if (fitted) {
+    minimize(r, true, choice);
+    return true;
+  }
+  for (auto it = removed_.rbegin(); it != removed_.rend(); ++it) restore(*it);
+  removed_.clear();
+  return false;
+}
+
+}  // namespace allot

@@ -1,0 +1,258 @@
+// Property tests of the victim search over random cohort trees and running
+// work: every victim set that VictimSelector returns makes the preemptor fit,
+// is minimal (sparing any one victim makes it not fit), takes only work the
+// policy allows, and leaves the quota tree and node capacity as it found them.
+#include <algorithm>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "model/node_inventory.h"
+#include "scheduler/capacity_index.h"
+#include "scheduler/gang_placer.h"
+#include "scheduler/quota_tree.h"
+#include "scheduler/scheduler.h"
+#include "scheduler/topology.h"
+#include "scheduler/victim_selector.h"
+
+namespace allot {
+namespace {
+
+FlavorQuota gpu_quota(int64_t nominal, std::optional<int64_t> borrow, std::optional<int64_t> lend) {
+  FlavorQuota q;
+  q.flavor = "a";
+  q.resources[0] = {nominal, borrow, lend};
+  q.declared[0] = true;
+  return q;
+}
+
+std::optional<int64_t> maybe(std::mt19937_64& rng, int64_t most) {
+  if (rng() % 2 == 0) return std::nullopt;
+  return 4 * static_cast<int64_t>(rng() % static_cast<uint64_t>(most / 4 + 1));
+}
+
+// One flavor, 8 nodes x 8 GPUs; a root cohort and a nested one, each with an
+// own pool at random; 5 teams with random limits and preemption policies.
+Policy random_policy(std::mt19937_64& rng, bool fair_sharing) {
+  Policy p;
+  p.clusters.push_back({});
+  p.clusters[0].meta.name = "main";
+  p.clusters[0].scheduling.fair_sharing = fair_sharing;
+  ResourceFlavor flavor;
+  flavor.meta.name = "a";
+  p.flavors.push_back(flavor);
+  NodePool pool;
+  pool.meta.name = "pool-a";
+  pool.flavor = "a";
+  pool.count = 8;
+  pool.resources = ResourceVector(8, 96000, int64_t{1} << 40);
+  pool.topology = {2, 2};
+  p.node_pools.push_back(pool);
+  Cohort root;
+  root.meta.name = "root";
+  Cohort child;
+  child.meta.name = "child";
+  child.parent = "root";
+  if (rng() % 2 == 0) root.quota = {gpu_quota(8, std::nullopt, std::nullopt)};
+  if (rng() % 2 == 0) child.quota = {gpu_quota(8, std::nullopt, maybe(rng, 8))};
+  p.cohorts = {root, child};
+  for (int i = 0; i < 3; ++i) {
+    PriorityClass pc;
+    pc.meta.name = "p" + std::to_string(i);
+    pc.value = i * 100;
+    pc.preemption_grace_period = Duration::seconds(30);
+    p.priority_classes.push_back(pc);
+  }
+  for (int t = 0; t < 5; ++t) {
+    Team team;
+    team.meta.name = "t" + std::to_string(t);
+    team.namespace_name = team.meta.name;
+    team.cohort = t < 3 ? "child" : "root";
+    team.fair_share_weight = 1.0 + static_cast<double>(rng() % 3);
+    team.quota = {gpu_quota(4 * static_cast<int64_t>(rng() % 4), maybe(rng, 16), maybe(rng, 8))};
+    static constexpr ReclaimPolicy kReclaim[] = {ReclaimPolicy::kAny, ReclaimPolicy::kLowerPriority,
+                                                 ReclaimPolicy::kNever};
+    team.preemption.reclaim_within_cohort = kReclaim[rng() % 3];
+    team.preemption.within_team =
+        rng() % 4 == 0 ? WithinTeamPolicy::kNever : WithinTeamPolicy::kLowerPriority;
+    if (rng() % 2 == 0) {
+      team.preemption.borrow_within_cohort = BorrowWithinCohortPolicy::kLowerPriority;
+      if (rng() % 2 == 0) team.preemption.borrow_max_priority_threshold = 100;
+    }
+    p.teams.push_back(team);
+  }
+  return p;
+}
+
+PendingWorkload random_workload(std::mt19937_64& rng, const CompiledPolicy& policy, uint64_t id,
+                                Timestamp now) {
+  PendingWorkload w;
+  w.id = WorkloadId(id);
+  w.team = TeamIndex(static_cast<uint32_t>(rng() % policy.team_count()));
+  w.priority_class = PriorityClassIndex(static_cast<uint16_t>(rng() % 3));
+  w.priority = policy.priority_class(w.priority_class).value;
+  w.queued_at = now;
+  PodSetRequest set;
+  static constexpr int64_t kSizes[] = {1, 2, 4, 8};
+  set.per_pod = ResourceVector(kSizes[rng() % 4], 1000, 0);
+  set.count = static_cast<int32_t>(1 + rng() % 3);
+  set.min_count = set.count;
+  w.pod_sets = {set};
+  return w;
+}
+
+// Running work: a few cycles of random arrivals, admitted as the scheduler
+// decides (no preemption carried out), each admission started a minute apart.
+std::vector<AdmittedWorkload> random_running(std::mt19937_64& rng, const CompiledPolicy& policy,
+                                             const Scheduler& scheduler, uint64_t* next_id) {
+  Snapshot s;
+  s.nodes.assign(policy.node_count(), NodeCondition{});
+  for (int step = 0; step < 6; ++step) {
+    s.now = s.now + Duration::seconds(60);
+    for (int i = 0; i < 4; ++i)
+      s.pending.push_back(random_workload(rng, policy, (*next_id)++, s.now));
+    const Plan plan = scheduler.plan(s);
+    for (const Admission& a : plan.admissions) {
+      auto it = std::find_if(s.pending.begin(), s.pending.end(),
+                             [&](const PendingWorkload& w) { return w.id == a.workload; });
+      s.admitted.push_back(admitted_from(*it, a.flavor, a.assignment, s.now));
+      s.pending.erase(it);
+    }
+  }
+  return s.admitted;
+}
+
+struct Cluster {
+  QuotaTree quota;
+  CapacityIndex capacity;
+};
+
+void hold_all(Cluster& c, const std::vector<AdmittedWorkload>& running,
+              const std::vector<bool>& skip) {
+  for (size_t i = 0; i < running.size(); ++i) {
+    if (skip[i]) continue;
+    const AdmittedWorkload& w = running[i];
+    c.quota.add_usage(w.team, w.flavor, w.usage());
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods) {
+        c.capacity.hold(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
+      }
+    }
+  }
+}
+
+// Whether `w` fits quota (within its nominal if asked) and nodes.
+bool fits(Cluster& c, const PendingWorkload& w, const ResourceVector& total, bool within_nominal) {
+  const FlavorIndex flavor(0);
+  if (!c.quota.fits(w.team, flavor, total)) return false;
+  if (within_nominal && c.quota.would_borrow(w.team, flavor, total)) return false;
+  const std::vector<int32_t> counts{w.pod_sets[0].count};
+  return GangPlacer(c.capacity)
+      .place({w.id, flavor, w.pod_sets, counts, Timestamp::infinite_future()})
+      .has_value();
+}
+
+struct Outcome {
+  int searches = 0;
+  int preempting = 0;
+};
+
+void check_one_search(const CompiledPolicy& policy, const Topology& topology,
+                      const std::vector<AdmittedWorkload>& running, const PendingWorkload& w,
+                      uint64_t seed, Outcome* outcome) {
+  const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
+  const std::vector<bool> none(running.size(), false);
+  Cluster c{QuotaTree(policy), CapacityIndex(policy, topology, {})};
+  hold_all(c, running, none);
+  if (fits(c, w, total, false)) return;  // no preemption is needed
+  ++outcome->searches;
+  const int64_t avail_before = c.quota.available(policy.team(w.team).quota_node, 0);
+  const ResourceVector free_before = c.capacity.flavor_free(FlavorIndex(0));
+  const std::vector<bool> unavailable(running.size(), false);
+  VictimSelector selector(c.quota, c.capacity, running, unavailable,
+                          Timestamp() + Duration::hours(1));
+  const std::vector<int32_t> counts{w.pod_sets[0].count};
+  const VictimChoice choice = selector.find(w, FlavorIndex(0), total, counts);
+  ASSERT_EQ(c.quota.available(policy.team(w.team).quota_node, 0), avail_before) << "seed " << seed;
+  ASSERT_EQ(c.capacity.flavor_free(FlavorIndex(0)), free_before) << "seed " << seed;
+  if (choice.verdict != PreemptionVerdict::kPreempting) {
+    ASSERT_TRUE(choice.victims.empty());
+    return;
+  }
+  ++outcome->preempting;
+  ASSERT_FALSE(choice.victims.empty());
+  std::vector<bool> gone(running.size(), false);
+  for (const auto& [index, reason] : choice.victims) {
+    ASSERT_FALSE(gone[index]) << "seed " << seed << ": a victim chosen twice";
+    gone[index] = true;
+    const AdmittedWorkload& v = running[index];
+    if (v.team == w.team) {
+      EXPECT_LT(v.priority, w.priority) << "seed " << seed << ": own-team victim not lower";
+    } else {
+      // Only a team above its nominal can lose work to another team.
+      QuotaTree before(policy);
+      for (const AdmittedWorkload& a : running) before.add_usage(a.team, a.flavor, a.usage());
+      EXPECT_TRUE(before.borrowing(v.team, FlavorIndex(0)))
+          << "seed " << seed << ": victim of a team within its nominal";
+      EXPECT_NE(policy.team(w.team).preemption.reclaim_within_cohort, ReclaimPolicy::kNever);
+    }
+  }
+  {  // Without the victims it fits.
+    Cluster after{QuotaTree(policy), CapacityIndex(policy, topology, {})};
+    hold_all(after, running, gone);
+    EXPECT_TRUE(fits(after, w, total, choice.within_nominal))
+        << "seed " << seed << ": the preemptor does not fit without its victims";
+  }
+  for (const auto& [index, reason] : choice.victims) {  // Sparing any one, it does not.
+    gone[index] = false;
+    Cluster spared{QuotaTree(policy), CapacityIndex(policy, topology, {})};
+    hold_all(spared, running, gone);
+    EXPECT_FALSE(fits(spared, w, total, choice.within_nominal))
+        << "seed " << seed << ": victim " << running[index].id.value() << " was not needed";
+    gone[index] = true;
+  }
+}
+
+Outcome run_searches(uint64_t seed, bool fair_sharing) {
+  std::mt19937_64 rng(seed);
+  const Policy p = random_policy(rng, fair_sharing);
+  auto policy = std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+  const Scheduler scheduler(policy);
+  const Topology topology(*policy);
+  uint64_t next_id = 1;
+  const std::vector<AdmittedWorkload> running = random_running(rng, *policy, scheduler, &next_id);
+  Outcome outcome;
+  for (int i = 0; i < 12; ++i) {
+    const PendingWorkload w =
+        random_workload(rng, *policy, next_id++, Timestamp() + Duration::hours(1));
+    check_one_search(*policy, topology, running, w, seed, &outcome);
+    if (::testing::Test::HasFatalFailure()) break;
+  }
+  return outcome;
+}
+
+TEST(VictimSelectorProperties, VictimSetIsMinimalAndSufficientClassic) {
+  Outcome total;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const Outcome o = run_searches(seed, false);
+    total.searches += o.searches;
+    total.preempting += o.preempting;
+  }
+  EXPECT_GT(total.preempting, 20) << "the random worlds rarely preempt (" << total.searches
+                                  << " searches)";
+}
+
+TEST(VictimSelectorProperties, VictimSetIsMinimalAndSufficientFairSharing) {
+  Outcome total;
+  for (uint64_t seed = 500; seed <= 560; ++seed) {
+    const Outcome o = run_searches(seed, true);
+    total.searches += o.searches;
+    total.preempting += o.preempting;
+  }
+  EXPECT_GT(total.preempting, 20) << "the random worlds rarely preempt (" << total.searches
+                                  << " searches)";
+}
+
+}  // namespace
+}  // namespace allot

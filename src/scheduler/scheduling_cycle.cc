@@ -179,18 +179,6 @@ void SchedulingCycle::note_terminating(uint32_t admitted_index) {
   stop_by = stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
 }
 
-void SchedulingCycle::apply_held_reservations() {
-  for (const HeldReservation& r : snapshot_.reservations) {
-    if (!pending_index_of_.contains(r.workload.value())) continue;
-    holds_reservation_.insert(r.workload.value());
-    for (NodeIndex node : r.nodes) {
-      if (node.valid() && node.value() < static_cast<uint32_t>(policy_.node_count())) {
-        capacity_.reserve(node, r.workload, r.starts_at);
-      }
-    }
-  }
-}
-
 Plan SchedulingCycle::run() {
   evict_and_account();
   apply_held_reservations();
@@ -293,6 +281,9 @@ bool SchedulingCycle::try_flavor(const PendingWorkload& w, FlavorIndex flavor, F
     return true;
   }
   failure->reason = quota_fits ? PendingReason::kNoFittingNodes : PendingReason::kQuotaExhausted;
+  if (quota_fits && !reserved_quota_.empty() && !reservations_allow(w, flavor, total)) {
+    failure->reason = PendingReason::kHeldForReservation;
+  }
   return false;
 }
 
@@ -300,6 +291,9 @@ bool SchedulingCycle::fits_with(const PendingWorkload& w, FlavorIndex flavor,
                                 const std::vector<int32_t>& counts,
                                 std::vector<PodSetAssignment>* placement, bool quota_known_to_fit) {
   if (!quota_known_to_fit && !quota_.fits(w.team, flavor, total_of(w, counts))) return false;
+  if (!reserved_quota_.empty() && !reservations_allow(w, flavor, total_of(w, counts))) {
+    return false;
+  }
   if (known_not_to_place(w, flavor, counts[0])) return false;
   GangPlacer placer(capacity_);
   auto placed = placer.place({w.id, flavor, w.pod_sets, counts, finish_by(w)});
@@ -405,6 +399,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   }
   GangPlacer(capacity_).commit(w.pod_sets, placement);
   quota_.add_usage(w.team, flavor, total);
+  if (!reserved_quota_.empty()) note_admission_for_reservations(w, flavor, total);
   admission.assignment = std::move(placement);
   if (timeline_) timeline_->add(finish_by(w), flavor, w.pod_sets, admission.assignment);
   plan_.admissions.push_back(std::move(admission));

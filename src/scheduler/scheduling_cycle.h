@@ -22,6 +22,7 @@
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/release_timeline.h"
+#include "scheduler/reserved_quota.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/team_queues.h"
 #include "scheduler/topology.h"
@@ -72,6 +73,15 @@ class SchedulingCycle {
       const PendingWorkload& w) const;
   void remember_preemption_failure(const PendingWorkload& w, PreemptionVerdict verdict);
   bool try_reserve(const PendingWorkload& w, FlavorIndex flavor, PendingExplanation* explanation);
+  // Reservations (cycle_reservations.cc).
+  [[nodiscard]] std::vector<QuotaRelease> quota_releases(FlavorIndex flavor) const;
+  // Whether admitting `total` for w leaves every reserved gang its quota at its start.
+  bool reservations_allow(const PendingWorkload& w, FlavorIndex flavor,
+                          const ResourceVector& total);
+  void note_admission_for_reservations(const PendingWorkload& w, FlavorIndex flavor,
+                                       const ResourceVector& total);
+  void drop_reservation(WorkloadId gang);
+  [[nodiscard]] int32_t priority_of_pending(WorkloadId id) const;
   void explain(const PendingWorkload& w, uint32_t pending_index, const Failure& failure,
                PreemptionVerdict verdict);
   void finish_explanations();
@@ -98,14 +108,20 @@ class SchedulingCycle {
   std::vector<bool> team_blocked_;          // StrictFIFO head failed
   std::vector<int32_t> reservations_left_;  // per flavor
   std::optional<VictimSelector> selector_;  // one per cycle: groups admitted work once
-  std::vector<std::vector<std::pair<ResourceVector, int32_t>>> failed_reservations_;
+  struct FailedReservation {
+    ResourceVector per_pod;
+    int32_t pods = 0;
+    int32_t priority = 0;
+  };
+  std::vector<std::vector<FailedReservation>> failed_reservations_;  // per flavor
+  std::vector<ReservedQuota> reserved_quota_;  // the quota each reserved gang needs at its start
   struct UnplaceableShape {
     ResourceVector per_pod;
     int32_t pods = 0;
     Timestamp finish_by;
   };
   std::vector<std::vector<UnplaceableShape>> unplaceable_;  // per flavor, this cycle
-  std::unordered_set<uint64_t> holds_reservation_;
+  std::unordered_set<uint64_t> holds_reservation_;          // workloads with held reservations
   struct PreemptionFailure {
     int32_t priority = 0;
     ResourceVector per_pod;
@@ -115,8 +131,7 @@ class SchedulingCycle {
     size_t admissions_seen = 0;
     PreemptionVerdict verdict = PreemptionVerdict::kInsufficient;
   };
-  std::vector<std::vector<PreemptionFailure>>
-      preemption_failures_;  // per team, this cycle         // workloads with held reservations
+  std::vector<std::vector<PreemptionFailure>> preemption_failures_;  // per team, this cycle
   std::vector<ResourceVector> flavor_capacity_;
   Plan plan_;
 };

@@ -68,8 +68,10 @@ std::vector<QuotaRelease> SchedulingCycle::quota_releases(FlavorIndex flavor) co
 bool SchedulingCycle::reservations_allow(const PendingWorkload& w, FlavorIndex flavor,
                                          const ResourceVector& total) {
   const Timestamp end = finish_by(w);
-  return std::all_of(reserved_quota_.begin(), reserved_quota_.end(),
-                     [&](ReservedQuota& r) { return r.allows(w.id, w.team, flavor, total, end); });
+  const bool borrows = quota_.would_borrow(w.team, flavor, total);
+  return std::all_of(reserved_quota_.begin(), reserved_quota_.end(), [&](ReservedQuota& r) {
+    return r.allows(w.id, w.team, flavor, total, end, borrows);
+  });
 }
 
 void SchedulingCycle::note_admission_for_reservations(const PendingWorkload& w, FlavorIndex flavor,
@@ -93,7 +95,7 @@ void SchedulingCycle::drop_reservation(WorkloadId gang) {
   plan_.reservations.erase(it);
   for (PendingExplanation& e : plan_.explanations) {
     if (e.workload == gang && e.reason == PendingReason::kReserved) {
-      e.reason = PendingReason::kNoFittingNodes;
+      e.reason = e.fr >= 0 ? PendingReason::kQuotaExhausted : PendingReason::kNoFittingNodes;
       e.estimated_start = Timestamp::infinite_future();
     }
   }
@@ -127,11 +129,12 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
     if (r.workload == w.id) held = r.nodes;
   }
   if (holds_reservation_.contains(w.id.value())) drop_reservation(w.id);
-  GangReservationRequest request{&w, flavor, snapshot_.now, quota_at, held, [&](NodeIndex node) {
-                                   return !capacity_.reserved(node) ||
-                                          priority_of_pending(capacity_.reserved_for(node)) <
-                                              w.priority;
-                                 }};
+  // A gang may take the nodes of a less important gang's reservation.
+  const auto reservable = [&](NodeIndex node) {
+    return !capacity_.reserved(node) ||
+           (gang && priority_of_pending(capacity_.reserved_for(node)) < w.priority);
+  };
+  GangReservationRequest request{&w, flavor, snapshot_.now, quota_at, held, reservable};
   // Who held each node before: a less important gang whose node it takes
   // gives up its reservation and plans again next cycle.
   std::vector<std::pair<NodeIndex, WorkloadId>> holders;

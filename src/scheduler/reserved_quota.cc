@@ -31,8 +31,8 @@ ReservedQuota::ReservedQuota(QuotaTree quota, std::span<const QuotaRelease> rele
 }
 
 bool ReservedQuota::allows(WorkloadId workload, TeamIndex team, FlavorIndex flavor,
-                           const ResourceVector& amount, Timestamp finish_by) {
-  if (!concerns(workload, flavor, finish_by)) return true;
+                           const ResourceVector& amount, Timestamp finish_by, bool borrows) {
+  if (!concerns(workload, flavor, finish_by) || (team != team_ && !borrows)) return true;
   at_start_.add_usage(team, flavor, amount);
   const bool fits = at_start_.fits(team_, flavor_, request_);
   at_start_.remove_usage(team, flavor, amount);

@@ -5,7 +5,9 @@
 // the earliest moment its team's quota fits once that work has ended
 // (earliest_quota_fit). Until its start, work may be admitted in the flavor
 // only if it ends by the start, or if the gang's quota at the start stays
-// enough with it (work of a team that shares no quota with the gang, say).
+// enough with it (work of a team that shares no quota with the gang, say),
+// or if it is another team's work within that team's nominal quota: a
+// team's guarantee is never held back for someone else's gang.
 // Without this, small jobs that free and retake the quota one by one would
 // keep a gang waiting for as long as they keep coming.
 //
@@ -47,9 +49,10 @@ class ReservedQuota {
 
   [[nodiscard]] WorkloadId gang() const { return gang_; }
   [[nodiscard]] Timestamp starts_at() const { return starts_at_; }
-  // Whether `amount` for `team`, ending by `finish_by`, leaves the gang its quota at the start.
+  // Whether `amount` for `team`, ending by `finish_by`, leaves the gang its
+  // quota at the start (`borrows`: it takes `team` above its nominal now).
   [[nodiscard]] bool allows(WorkloadId workload, TeamIndex team, FlavorIndex flavor,
-                            const ResourceVector& amount, Timestamp finish_by);
+                            const ResourceVector& amount, Timestamp finish_by, bool borrows);
   void admitted(WorkloadId workload, TeamIndex team, FlavorIndex flavor,
                 const ResourceVector& amount, Timestamp finish_by);
 

@@ -251,7 +251,10 @@ bool SchedulingCycle::try_admit(const PendingWorkload& w, Failure* failure) {
     if (try_flavor(w, f, &attempt)) return true;
     if (!facts_[&w - snapshot_.pending.data()].total.fits_in(flavor_capacity_[f.value()])) continue;
     exceeds_everywhere = false;
-    if (attempt.reason == PendingReason::kNoFittingNodes && !first_node_failure) {
+    // Quota allows it now, but nodes (or a reserved gang) do not.
+    const bool quota_allows = attempt.reason == PendingReason::kNoFittingNodes ||
+                              attempt.reason == PendingReason::kHeldForReservation;
+    if (quota_allows && !first_node_failure) {
       first_node_failure = attempt;
     } else if (attempt.reason == PendingReason::kQuotaExhausted && !first_quota_failure) {
       first_quota_failure = attempt;

@@ -40,10 +40,12 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
     }
     e.estimated_start = snapshot_.now + longest;
   }
-  // Blocked by nodes, or a gang blocked by quota that running work will give back.
+  // Blocked by nodes; or a gang blocked by quota that running work will give
+  // back, or by another gang's reservation.
   const bool gang = w.pod_sets.size() > 1 || (!w.pod_sets.empty() && w.pod_sets[0].count > 1);
   if (failure.flavor.valid() && (failure.reason == PendingReason::kNoFittingNodes ||
-                                 (failure.reason == PendingReason::kQuotaExhausted && gang))) {
+                                 (failure.reason == PendingReason::kQuotaExhausted && gang) ||
+                                 (failure.reason == PendingReason::kHeldForReservation && gang))) {
     try_reserve(w, failure.flavor, &e);
   }
   plan_.explanations.push_back(e);

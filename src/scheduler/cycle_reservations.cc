@@ -2,6 +2,7 @@
 // held again, new ones for blocked gangs (nodes and quota), and the check
 // that keeps other work off what a reserved gang needs at its start.
 #include <algorithm>
+#include <map>
 
 #include "scheduler/reservation_planner.h"
 #include "scheduler/scheduling_cycle.h"
@@ -20,6 +21,7 @@ int32_t pod_count(const PendingWorkload& w) {
 // Held reservations are marked before any admission of the cycle, so that
 // work taken ahead of the gang backfills only what ends before its start.
 void SchedulingCycle::apply_held_reservations() {
+  std::map<uint16_t, std::vector<QuotaRelease>> releases;  // per flavor, when first needed
   for (const HeldReservation& r : snapshot_.reservations) {
     auto it = pending_index_of_.find(r.workload.value());
     if (it == pending_index_of_.end()) continue;
@@ -32,12 +34,18 @@ void SchedulingCycle::apply_held_reservations() {
       }
     }
     const PendingWorkload& w = snapshot_.pending[it->second];
-    if (flavor.valid() && pod_count(w) > 1) {
-      const std::vector<QuotaRelease> releases = quota_releases(flavor);
-      reserved_quota_.emplace_back(quota_, releases, w.id, w.team, flavor, facts_[it->second].total,
-                                   r.starts_at);
-    }
+    if (!flavor.valid() || pod_count(w) <= 1) continue;
+    auto [at, fresh] = releases.try_emplace(flavor.value());
+    if (fresh) at->second = quota_releases(flavor);
+    add_reserved_quota(ReservedQuota(quota_, at->second, w.id, w.team, flavor,
+                                     facts_[it->second].total, r.starts_at, w.max_runtime,
+                                     policy_.cycle()));
   }
+}
+
+void SchedulingCycle::add_reserved_quota(ReservedQuota reserved) {
+  for (ReservedQuota& other : reserved_quota_) reserved.link(other);
+  reserved_quota_.push_back(std::move(reserved));
 }
 
 // What admitted work (and this cycle's admissions) gives back in `flavor`,
@@ -91,7 +99,6 @@ void SchedulingCycle::drop_reservation(WorkloadId gang) {
   auto it = std::find_if(plan_.reservations.begin(), plan_.reservations.end(),
                          [&](const Reservation& r) { return r.workload == gang; });
   if (it == plan_.reservations.end()) return;
-  ++reservations_left_[it->flavor.value()];
   plan_.reservations.erase(it);
   for (PendingExplanation& e : plan_.explanations) {
     if (e.workload == gang && e.reason == PendingReason::kReserved) {
@@ -106,11 +113,49 @@ int32_t SchedulingCycle::priority_of_pending(WorkloadId id) const {
   return it == pending_index_of_.end() ? INT32_MAX : snapshot_.pending[it->second].priority;
 }
 
+void SchedulingCycle::record_reservation(const PendingWorkload& w, Reservation reservation,
+                                         PendingExplanation* explanation) {
+  if (pod_count(w) <= 1) --reservations_left_[reservation.flavor.value()];
+  explanation->reason = PendingReason::kReserved;
+  explanation->estimated_start = reservation.starts_at;
+  plan_.reservations.push_back(std::move(reservation));
+}
+
+// A reservation carried from the last plan keeps its nodes and its start
+// while its start is still ahead, its nodes still hold the gang then, and
+// its quota still holds: that is what makes the start stable.
+bool SchedulingCycle::keep_held_reservation(const PendingWorkload& w, FlavorIndex flavor,
+                                            PendingExplanation* explanation) {
+  auto held = std::find_if(snapshot_.reservations.begin(), snapshot_.reservations.end(),
+                           [&](const HeldReservation& r) { return r.workload == w.id; });
+  if (held == snapshot_.reservations.end() || held->starts_at <= snapshot_.now) return false;
+  for (NodeIndex node : held->nodes) {
+    if (!node.valid() || node.value() >= static_cast<uint32_t>(policy_.node_count()) ||
+        policy_.node(node).flavor != flavor || capacity_.reserved_for(node) != w.id) {
+      return false;
+    }
+  }
+  if (pod_count(w) > 1 &&
+      std::none_of(reserved_quota_.begin(), reserved_quota_.end(),
+                   [&](const ReservedQuota& r) { return r.gang() == w.id && r.holds(); })) {
+    return false;
+  }
+  if (!reservation_covers(capacity_, timeline(), w, held->nodes, held->starts_at, snapshot_.now)) {
+    return false;
+  }
+  record_reservation(w, {w.id, flavor, held->nodes, held->starts_at}, explanation);
+  return true;
+}
+
 bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
                                   PendingExplanation* explanation) {
   const int32_t pods = pod_count(w);
   const bool gang = pods > 1;
   if (!gang && reservations_left_[flavor.value()] <= 0) return false;
+  if (holds_reservation_.contains(w.id.value())) {
+    if (keep_held_reservation(w, flavor, explanation)) return true;
+    drop_reservation(w.id);
+  }
   ResourceVector per_pod;
   for (const PodSetRequest& set : w.pod_sets) {
     if (per_pod.fits_in(set.per_pod)) per_pod = set.per_pod;
@@ -128,35 +173,46 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
   for (const HeldReservation& r : snapshot_.reservations) {
     if (r.workload == w.id) held = r.nodes;
   }
-  if (holds_reservation_.contains(w.id.value())) drop_reservation(w.id);
   // A gang may take the nodes of a less important gang's reservation.
   const auto reservable = [&](NodeIndex node) {
     return !capacity_.reserved(node) ||
            (gang && priority_of_pending(capacity_.reserved_for(node)) < w.priority);
   };
   GangReservationRequest request{&w, flavor, snapshot_.now, quota_at, held, reservable};
-  // Who held each node before: a less important gang whose node it takes
-  // gives up its reservation and plans again next cycle.
-  std::vector<std::pair<NodeIndex, WorkloadId>> holders;
-  for (NodeIndex node : capacity_.topology().nodes_of_flavor(flavor)) {
-    if (capacity_.reserved(node)) holders.emplace_back(node, capacity_.reserved_for(node));
+  std::optional<Reservation> reservation;
+  std::optional<ReservedQuota> reserved;
+  // A gang that shares quota with a reserved gang starts when that one ends
+  // unless both fit side by side.
+  for (size_t round = 0; round <= reserved_quota_.size(); ++round) {
+    reservation = plan_gang_reservation(capacity_, timeline(), request);
+    if (!reservation || !gang) break;
+    reserved.emplace(quota_, releases, w.id, w.team, flavor, total, reservation->starts_at,
+                     w.max_runtime, policy_.cycle());
+    Timestamp later = reservation->starts_at;
+    for (const ReservedQuota& other : reserved_quota_) {
+      if (reserved->conflicts_with(other)) later = std::max(later, other.ends_at());
+    }
+    const Timestamp planned = reservation->starts_at;
+    if (later == planned && reserved->holds()) break;
+    reservation.reset();
+    if (later == planned || later == Timestamp::infinite_future()) break;
+    request.not_before = later;
   }
-  std::optional<Reservation> reservation = reserve_for_gang(capacity_, timeline(), request);
   if (!reservation) {
     failed.push_back({per_pod, pods, w.priority});
     return false;
   }
-  for (const auto& [node, holder] : holders) {
-    if (holder != w.id && capacity_.reserved_for(node) == w.id) drop_reservation(holder);
+  // Nodes taken from a less important gang: that gang plans again next cycle.
+  std::vector<WorkloadId> displaced;
+  for (NodeIndex node : reservation->nodes) {
+    if (capacity_.reserved(node)) displaced.push_back(capacity_.reserved_for(node));
+    capacity_.reserve(node, w.id, reservation->starts_at);
   }
-  if (!gang) --reservations_left_[flavor.value()];
-  if (gang) {
-    reserved_quota_.emplace_back(quota_, releases, w.id, w.team, flavor, total,
-                                 reservation->starts_at);
+  for (WorkloadId other : displaced) {
+    if (other != w.id) drop_reservation(other);
   }
-  explanation->reason = PendingReason::kReserved;
-  explanation->estimated_start = reservation->starts_at;
-  plan_.reservations.push_back(std::move(*reservation));
+  if (reserved) add_reserved_quota(std::move(*reserved));
+  record_reservation(w, std::move(*reservation), explanation);
   return true;
 }
 

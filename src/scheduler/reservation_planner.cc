@@ -77,19 +77,38 @@ Timestamp earliest_cover(const std::vector<Candidate>& candidates, int32_t pods)
   return Timestamp::infinite_future();
 }
 
-}  // namespace
-
-std::optional<Reservation> reserve_for_gang(CapacityIndex& capacity,
-                                            const ReleaseTimeline& timeline,
-                                            const GangReservationRequest& request) {
-  const PendingWorkload& workload = *request.workload;
-  // Node-granular: every pod is counted at the largest pod shape of the gang.
+// Node-granular: every pod is counted at the largest pod shape of the gang.
+ResourceVector largest_pod(const PendingWorkload& workload, int32_t* pods) {
   ResourceVector per_pod;
-  int32_t pods = 0;
+  *pods = 0;
   for (const PodSetRequest& set : workload.pod_sets) {
     if (per_pod.fits_in(set.per_pod)) per_pod = set.per_pod;
-    pods += set.count;
+    *pods += set.count;
   }
+  return per_pod;
+}
+
+}  // namespace
+
+bool reservation_covers(const CapacityIndex& capacity, const ReleaseTimeline& timeline,
+                        const PendingWorkload& workload, std::span<const NodeIndex> nodes,
+                        Timestamp at, Timestamp now) {
+  int32_t pods = 0;
+  const ResourceVector per_pod = largest_pod(workload, &pods);
+  int32_t covered = 0;
+  for (NodeIndex node : nodes) {
+    if (!capacity.schedulable(node)) return false;
+    covered += pods_at(node_steps(capacity, timeline, node, per_pod, pods, now), at);
+  }
+  return covered >= pods;
+}
+
+std::optional<Reservation> plan_gang_reservation(const CapacityIndex& capacity,
+                                                 const ReleaseTimeline& timeline,
+                                                 const GangReservationRequest& request) {
+  const PendingWorkload& workload = *request.workload;
+  int32_t pods = 0;
+  const ResourceVector per_pod = largest_pod(workload, &pods);
   if (pods == 0) return std::nullopt;
   const CompiledPolicy& policy = capacity.policy();
   std::vector<Candidate> candidates;
@@ -124,7 +143,6 @@ std::optional<Reservation> reserve_for_gang(CapacityIndex& capacity,
     if (covered >= pods) break;
     covered += n;
     reservation.nodes.push_back(candidate->node);
-    capacity.reserve(candidate->node, workload.id, starts_at);
   }
   std::sort(reservation.nodes.begin(), reservation.nodes.end());
   return reservation;

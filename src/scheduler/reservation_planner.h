@@ -10,11 +10,11 @@
 // them (backfill). Nodes it already held (`held`) are preferred when the
 // times tie, so a reservation keeps its nodes from cycle to cycle.
 //
-// Contract: reserve_for_gang() marks the chosen nodes in the CapacityIndex;
-// it never takes capacity. `reservable` says which nodes it may use (free of
-// reservations, its own, or held for a less important gang). Returns nothing
-// when the start cannot be known (not enough reservable nodes whose running
-// work declares maxRuntime).
+// Contract: plan_gang_reservation() reads the CapacityIndex and changes
+// nothing (the caller marks the nodes). `reservable` says which nodes it may
+// use (free of reservations, its own, or held for a less important gang).
+// Returns nothing when the start cannot be known (not enough reservable nodes
+// whose running work declares maxRuntime).
 #pragma once
 
 #include <functional>
@@ -36,8 +36,13 @@ struct GangReservationRequest {
   std::function<bool(NodeIndex)> reservable;
 };
 
-std::optional<Reservation> reserve_for_gang(CapacityIndex& capacity,
-                                            const ReleaseTimeline& timeline,
-                                            const GangReservationRequest& request);
+std::optional<Reservation> plan_gang_reservation(const CapacityIndex& capacity,
+                                                 const ReleaseTimeline& timeline,
+                                                 const GangReservationRequest& request);
+
+// Whether `nodes` hold all the workload's pods at `at` (a held reservation still good).
+bool reservation_covers(const CapacityIndex& capacity, const ReleaseTimeline& timeline,
+                        const PendingWorkload& workload, std::span<const NodeIndex> nodes,
+                        Timestamp at, Timestamp now);
 
 }  // namespace allot

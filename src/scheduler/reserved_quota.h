@@ -11,6 +11,11 @@
 // Without this, small jobs that free and retake the quota one by one would
 // keep a gang waiting for as long as they keep coming.
 //
+// Several reserved gangs that share quota are linked (link()): each one that
+// will be running at another's start counts in that other's quota then; a
+// gang whose window would leave another without its quota starts after that
+// one ends instead (conflicts_with()).
+//
 // Contract: a value (it copies the quota tree as it will be at the start).
 // The caller asks allows() before every admission in the flavor and reports
 // each one with admitted(). A gang that would not fit at its start even so
@@ -43,12 +48,24 @@ Timestamp earliest_quota_fit(QuotaTree quota, std::span<const QuotaRelease> rele
 class ReservedQuota {
  public:
   // `quota` is the usage now; releases that end by `starts_at` are taken out.
+  // `runtime`: the gang's declared maxRuntime (Duration::max(): none);
+  // `cycle`: a gang starts at the first cycle at or after its start, so it
+  // may run up to one cycle later than start + runtime.
   ReservedQuota(QuotaTree quota, std::span<const QuotaRelease> releases, WorkloadId gang,
                 TeamIndex team, FlavorIndex flavor, const ResourceVector& request,
-                Timestamp starts_at);
+                Timestamp starts_at, Duration runtime, Duration cycle);
 
   [[nodiscard]] WorkloadId gang() const { return gang_; }
+  [[nodiscard]] FlavorIndex flavor() const { return flavor_; }
   [[nodiscard]] Timestamp starts_at() const { return starts_at_; }
+  [[nodiscard]] Timestamp ends_at() const { return ends_at_; }
+  // The gang fits its quota at its start (with the work and gangs counted so far).
+  [[nodiscard]] bool holds() const { return holds_; }
+  [[nodiscard]] bool running_at(Timestamp t) const { return starts_at_ <= t && t < ends_at_; }
+  // Whether the two gangs' windows would leave either without its quota at its start.
+  [[nodiscard]] bool conflicts_with(const ReservedQuota& other) const;
+  // Counts each gang in the other's quota at its start when it will be running then.
+  void link(ReservedQuota& other);
   // Whether `amount` for `team`, ending by `finish_by`, leaves the gang its
   // quota at the start (`borrows`: it takes `team` above its nominal now).
   [[nodiscard]] bool allows(WorkloadId workload, TeamIndex team, FlavorIndex flavor,
@@ -57,9 +74,9 @@ class ReservedQuota {
                 const ResourceVector& amount, Timestamp finish_by);
 
  private:
-  [[nodiscard]] bool concerns(WorkloadId workload, FlavorIndex flavor, Timestamp finish_by) const {
-    return holds_ && workload != gang_ && flavor == flavor_ && finish_by > starts_at_;
-  }
+  [[nodiscard]] bool concerns(WorkloadId workload, FlavorIndex flavor, Timestamp finish_by) const;
+  // Whether the gang still fits at its start with `amount` more for `team`.
+  [[nodiscard]] bool fits_with(TeamIndex team, const ResourceVector& amount);
 
   QuotaTree at_start_;
   WorkloadId gang_;
@@ -67,7 +84,9 @@ class ReservedQuota {
   FlavorIndex flavor_;
   ResourceVector request_;
   Timestamp starts_at_;
+  Timestamp ends_at_;
   bool holds_ = false;
+  std::vector<WorkloadId> linked_;  // gangs already counted at the start
 };
 
 }  // namespace allot

@@ -81,6 +81,11 @@ class SchedulingCycle {
   void note_admission_for_reservations(const PendingWorkload& w, FlavorIndex flavor,
                                        const ResourceVector& total);
   void drop_reservation(WorkloadId gang);
+  void add_reserved_quota(ReservedQuota reserved);
+  bool keep_held_reservation(const PendingWorkload& w, FlavorIndex flavor,
+                             PendingExplanation* explanation);
+  void record_reservation(const PendingWorkload& w, Reservation reservation,
+                          PendingExplanation* explanation);
   [[nodiscard]] int32_t priority_of_pending(WorkloadId id) const;
   void explain(const PendingWorkload& w, uint32_t pending_index, const Failure& failure,
                PreemptionVerdict verdict);

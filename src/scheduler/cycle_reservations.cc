@@ -2,13 +2,14 @@
 // held again, new ones for blocked gangs (nodes and quota), and the check
 // that keeps other work off what a reserved gang needs at its start.
 #include <algorithm>
-#include <map>
 
 #include "scheduler/reservation_planner.h"
 #include "scheduler/scheduling_cycle.h"
 
 namespace allot {
 namespace {
+
+bool release_order(const QuotaRelease& a, const QuotaRelease& b) { return a.at < b.at; }
 
 int32_t pod_count(const PendingWorkload& w) {
   int32_t pods = 0;
@@ -21,7 +22,6 @@ int32_t pod_count(const PendingWorkload& w) {
 // Held reservations are marked before any admission of the cycle, so that
 // work taken ahead of the gang backfills only what ends before its start.
 void SchedulingCycle::apply_held_reservations() {
-  std::map<uint16_t, std::vector<QuotaRelease>> releases;  // per flavor, when first needed
   for (const HeldReservation& r : snapshot_.reservations) {
     auto it = pending_index_of_.find(r.workload.value());
     if (it == pending_index_of_.end()) continue;
@@ -35,9 +35,7 @@ void SchedulingCycle::apply_held_reservations() {
     }
     const PendingWorkload& w = snapshot_.pending[it->second];
     if (!flavor.valid() || pod_count(w) <= 1) continue;
-    auto [at, fresh] = releases.try_emplace(flavor.value());
-    if (fresh) at->second = quota_releases(flavor);
-    add_reserved_quota(ReservedQuota(quota_, at->second, w.id, w.team, flavor,
+    add_reserved_quota(ReservedQuota(quota_, quota_releases(flavor), w.id, w.team, flavor,
                                      facts_[it->second].total, r.starts_at, w.max_runtime,
                                      policy_.cycle()));
   }
@@ -49,9 +47,15 @@ void SchedulingCycle::add_reserved_quota(ReservedQuota reserved) {
 }
 
 // What admitted work (and this cycle's admissions) gives back in `flavor`,
-// by its declared end; stopping work by the end of its grace period.
-std::vector<QuotaRelease> SchedulingCycle::quota_releases(FlavorIndex flavor) const {
-  std::vector<QuotaRelease> releases;
+// by its declared end; stopping work by the end of its grace period. Built
+// once per flavor and cycle; admissions are added as they happen (victims
+// chosen later still count as running until their end: a later start, never
+// an earlier one).
+const std::vector<QuotaRelease>& SchedulingCycle::quota_releases(FlavorIndex flavor) {
+  if (quota_releases_.empty()) quota_releases_.resize(policy_.flavor_count());
+  std::optional<std::vector<QuotaRelease>>& cached = quota_releases_[flavor.value()];
+  if (cached) return *cached;
+  std::vector<QuotaRelease>& releases = cached.emplace();
   for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
     const AdmittedWorkload& w = snapshot_.admitted[i];
     if (w.flavor != flavor) continue;
@@ -68,8 +72,7 @@ std::vector<QuotaRelease> SchedulingCycle::quota_releases(FlavorIndex flavor) co
     const PendingWorkload& w = snapshot_.pending[pending_index_of_.at(a.workload.value())];
     releases.push_back({finish_by(w), w.team, a.usage});
   }
-  std::stable_sort(releases.begin(), releases.end(),
-                   [](const QuotaRelease& a, const QuotaRelease& b) { return a.at < b.at; });
+  std::stable_sort(releases.begin(), releases.end(), release_order);
   return releases;
 }
 
@@ -84,6 +87,13 @@ bool SchedulingCycle::reservations_allow(const PendingWorkload& w, FlavorIndex f
 
 void SchedulingCycle::note_admission_for_reservations(const PendingWorkload& w, FlavorIndex flavor,
                                                       const ResourceVector& total) {
+  if (!quota_releases_.empty() && quota_releases_[flavor.value()]) {
+    std::vector<QuotaRelease>& releases = *quota_releases_[flavor.value()];
+    const QuotaRelease release{finish_by(w), w.team, total};
+    releases.insert(std::upper_bound(releases.begin(), releases.end(), release, release_order),
+                    release);
+  }
+  if (reserved_quota_.empty()) return;
   std::erase_if(reserved_quota_, [&](const ReservedQuota& r) { return r.gang() == w.id; });
   for (ReservedQuota& r : reserved_quota_) r.admitted(w.id, w.team, flavor, total, finish_by(w));
 }
@@ -165,7 +175,7 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
     if (f.per_pod.fits_in(per_pod) && f.pods <= pods && w.priority <= f.priority) return false;
   }
   const ResourceVector& total = facts_[static_cast<size_t>(&w - snapshot_.pending.data())].total;
-  const std::vector<QuotaRelease> releases = quota_releases(flavor);
+  const std::vector<QuotaRelease>& releases = quota_releases(flavor);
   const Timestamp quota_at =
       earliest_quota_fit(quota_, releases, w.team, flavor, total, snapshot_.now);
   if (quota_at == Timestamp::infinite_future()) return false;
@@ -189,7 +199,7 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
     reserved.emplace(quota_, releases, w.id, w.team, flavor, total, reservation->starts_at,
                      w.max_runtime, policy_.cycle());
     Timestamp later = reservation->starts_at;
-    for (const ReservedQuota& other : reserved_quota_) {
+    for (ReservedQuota& other : reserved_quota_) {
       if (reserved->conflicts_with(other)) later = std::max(later, other.ends_at());
     }
     const Timestamp planned = reservation->starts_at;

@@ -59,12 +59,10 @@ void ReservedQuota::admitted(WorkloadId workload, TeamIndex team, FlavorIndex fl
   if (concerns(workload, flavor, finish_by)) at_start_.add_usage(team, flavor, amount);
 }
 
-bool ReservedQuota::conflicts_with(const ReservedQuota& other) const {
+bool ReservedQuota::conflicts_with(ReservedQuota& other) {
   if (other.flavor_ != flavor_ || !holds_ || !other.holds_) return false;
-  auto self = *this;
-  auto peer = other;
-  return (other.running_at(starts_at_) && !self.fits_with(other.team_, other.request_)) ||
-         (running_at(other.starts_at_) && !peer.fits_with(team_, request_));
+  return (other.running_at(starts_at_) && !fits_with(other.team_, other.request_)) ||
+         (running_at(other.starts_at_) && !other.fits_with(team_, request_));
 }
 
 void ReservedQuota::link(ReservedQuota& other) {

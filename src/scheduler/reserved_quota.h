@@ -63,7 +63,8 @@ class ReservedQuota {
   [[nodiscard]] bool holds() const { return holds_; }
   [[nodiscard]] bool running_at(Timestamp t) const { return starts_at_ <= t && t < ends_at_; }
   // Whether the two gangs' windows would leave either without its quota at its start.
-  [[nodiscard]] bool conflicts_with(const ReservedQuota& other) const;
+  // (Both are asked, then left as they were.)
+  [[nodiscard]] bool conflicts_with(ReservedQuota& other);
   // Counts each gang in the other's quota at its start when it will be running then.
   void link(ReservedQuota& other);
   // Whether `amount` for `team`, ending by `finish_by`, leaves the gang its

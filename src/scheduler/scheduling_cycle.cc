@@ -402,7 +402,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   }
   GangPlacer(capacity_).commit(w.pod_sets, placement);
   quota_.add_usage(w.team, flavor, total);
-  if (!reserved_quota_.empty()) note_admission_for_reservations(w, flavor, total);
+  note_admission_for_reservations(w, flavor, total);
   admission.assignment = std::move(placement);
   if (timeline_) timeline_->add(finish_by(w), flavor, w.pod_sets, admission.assignment);
   plan_.admissions.push_back(std::move(admission));

@@ -74,7 +74,7 @@ class SchedulingCycle {
   void remember_preemption_failure(const PendingWorkload& w, PreemptionVerdict verdict);
   bool try_reserve(const PendingWorkload& w, FlavorIndex flavor, PendingExplanation* explanation);
   // Reservations (cycle_reservations.cc).
-  [[nodiscard]] std::vector<QuotaRelease> quota_releases(FlavorIndex flavor) const;
+  const std::vector<QuotaRelease>& quota_releases(FlavorIndex flavor);
   // Whether admitting `total` for w leaves every reserved gang its quota at its start.
   bool reservations_allow(const PendingWorkload& w, FlavorIndex flavor,
                           const ResourceVector& total);
@@ -119,7 +119,9 @@ class SchedulingCycle {
     int32_t priority = 0;
   };
   std::vector<std::vector<FailedReservation>> failed_reservations_;  // per flavor
-  std::vector<ReservedQuota> reserved_quota_;  // the quota each reserved gang needs at its start
+  std::vector<ReservedQuota> reserved_quota_;
+  std::vector<std::optional<std::vector<QuotaRelease>>>
+      quota_releases_;  // per flavor, lazily  // the quota each reserved gang needs at its start
   struct UnplaceableShape {
     ResourceVector per_pod;
     int32_t pods = 0;

@@ -131,12 +131,19 @@ std::optional<Reservation> plan_gang_reservation(const CapacityIndex& capacity,
   for (const Candidate& c : candidates) {
     if (const int32_t n = pods_at(c.steps, starts_at); n > 0) ready.emplace_back(n, &c);
   }
-  std::sort(ready.begin(), ready.end(), [](const auto& a, const auto& b) {
-    return std::make_tuple(-a.first, !a.second->held, a.second->block, a.second->rack,
-                           a.second->node) < std::make_tuple(-b.first, !b.second->held,
-                                                             b.second->block, b.second->rack,
-                                                             b.second->node);
-  });
+  // Fullest first; then the nodes it held; then the nodes that are busy
+  // longest before the start (reserving a node that is free now idles it);
+  // then by place, so that the gang's nodes share blocks and racks.
+  const auto key = [&](const std::pair<int32_t, const Candidate*>& r) {
+    const Candidate& c = *r.second;
+    Timestamp ready_at = c.steps.front().at;
+    for (const Step& s : c.steps) {
+      if (s.pods <= r.first) ready_at = s.at;
+    }
+    return std::make_tuple(-r.first, !c.held, -ready_at.ms(), c.block, c.rack, c.node);
+  };
+  std::sort(ready.begin(), ready.end(),
+            [&](const auto& a, const auto& b) { return key(a) < key(b); });
   Reservation reservation{workload.id, request.flavor, {}, starts_at};
   int32_t covered = 0;
   for (const auto& [n, candidate] : ready) {

@@ -278,15 +278,14 @@ bool SchedulingCycle::try_flavor(const PendingWorkload& w, FlavorIndex flavor, F
   failure->shortfall = quota_.shortfall(w.team, flavor, total);
   const bool quota_fits = failure->shortfall.fr == -1;
   std::vector<PodSetAssignment> placement;
+  held_for_reservation_ = false;
   std::optional<std::vector<int32_t>> counts = fit_counts(w, flavor, quota_fits, &placement);
   if (counts) {
     admit(w, flavor, *counts, std::move(placement));
     return true;
   }
   failure->reason = quota_fits ? PendingReason::kNoFittingNodes : PendingReason::kQuotaExhausted;
-  if (quota_fits && !reserved_quota_.empty() && !reservations_allow(w, flavor, total)) {
-    failure->reason = PendingReason::kHeldForReservation;
-  }
+  if (quota_fits && held_for_reservation_) failure->reason = PendingReason::kHeldForReservation;
   return false;
 }
 
@@ -294,14 +293,16 @@ bool SchedulingCycle::fits_with(const PendingWorkload& w, FlavorIndex flavor,
                                 const std::vector<int32_t>& counts,
                                 std::vector<PodSetAssignment>* placement, bool quota_known_to_fit) {
   if (!quota_known_to_fit && !quota_.fits(w.team, flavor, total_of(w, counts))) return false;
-  if (!reserved_quota_.empty() && !reservations_allow(w, flavor, total_of(w, counts))) {
-    return false;
-  }
   if (known_not_to_place(w, flavor, counts[0])) return false;
   GangPlacer placer(capacity_);
   auto placed = placer.place({w.id, flavor, w.pod_sets, counts, finish_by(w)});
   if (!placed) {
     remember_unplaceable(w, flavor, counts);
+    return false;
+  }
+  // Only work that could start now is checked against reserved gangs' quota.
+  if (!reserved_quota_.empty() && !reservations_allow(w, flavor, total_of(w, counts))) {
+    held_for_reservation_ = true;
     return false;
   }
   *placement = std::move(*placed);

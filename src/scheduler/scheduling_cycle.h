@@ -119,9 +119,12 @@ class SchedulingCycle {
     int32_t priority = 0;
   };
   std::vector<std::vector<FailedReservation>> failed_reservations_;  // per flavor
+  // The quota each reserved gang needs at its start.
   std::vector<ReservedQuota> reserved_quota_;
-  std::vector<std::optional<std::vector<QuotaRelease>>>
-      quota_releases_;  // per flavor, lazily  // the quota each reserved gang needs at its start
+  // What admitted work gives back when, per flavor (built when first needed).
+  std::vector<std::optional<std::vector<QuotaRelease>>> quota_releases_;
+  // The last fits_with() found nodes, but a reserved gang needs the quota.
+  bool held_for_reservation_ = false;
   struct UnplaceableShape {
     ResourceVector per_pod;
     int32_t pods = 0;

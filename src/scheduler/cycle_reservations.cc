@@ -171,8 +171,17 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
     if (per_pod.fits_in(set.per_pod)) per_pod = set.per_pod;
   }
   auto& failed = failed_reservations_[flavor.value()];
+  // A gang that could take no reservation's nodes fails where any gang failed.
+  const bool may_take_over =
+      gang &&
+      std::any_of(plan_.reservations.begin(), plan_.reservations.end(), [&](const Reservation& r) {
+        return r.flavor == flavor && priority_of_pending(r.workload) < w.priority;
+      });
   for (const FailedReservation& f : failed) {
-    if (f.per_pod.fits_in(per_pod) && f.pods <= pods && w.priority <= f.priority) return false;
+    if (f.per_pod.fits_in(per_pod) && f.pods <= pods &&
+        (w.priority <= f.priority || !may_take_over)) {
+      return false;
+    }
   }
   const ResourceVector& total = facts_[static_cast<size_t>(&w - snapshot_.pending.data())].total;
   const std::vector<QuotaRelease>& releases = quota_releases(flavor);
@@ -219,7 +228,9 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
     capacity_.reserve(node, w.id, reservation->starts_at);
   }
   for (WorkloadId other : displaced) {
-    if (other != w.id) drop_reservation(other);
+    if (other == w.id) continue;
+    drop_reservation(other);
+    failed.clear();  // the nodes it kept are free again: earlier failures say nothing now
   }
   if (reserved) add_reserved_quota(std::move(*reserved));
   record_reservation(w, std::move(*reservation), explanation);

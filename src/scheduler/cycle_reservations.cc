@@ -157,6 +157,30 @@ bool SchedulingCycle::keep_held_reservation(const PendingWorkload& w, FlavorInde
   return true;
 }
 
+// A gang that shares quota with a reserved gang starts when that one ends
+// unless both fit side by side; *reserved gets the quota it will hold.
+std::optional<Reservation> SchedulingCycle::plan_beside_other_gangs(
+    const PendingWorkload& w, bool gang, std::span<const QuotaRelease> releases,
+    const ResourceVector& total, GangReservationRequest& request,
+    std::optional<ReservedQuota>* reserved) {
+  for (size_t round = 0; round <= reserved_quota_.size(); ++round) {
+    std::optional<Reservation> reservation = plan_gang_reservation(capacity_, timeline(), request);
+    if (!reservation || !gang) return reservation;
+    reserved->emplace(quota_, releases, w.id, w.team, request.flavor, total, reservation->starts_at,
+                      w.max_runtime, policy_.cycle());
+    const Timestamp planned = reservation->starts_at;
+    Timestamp later = planned;
+    for (ReservedQuota& other : reserved_quota_) {
+      if ((*reserved)->conflicts_with(other)) later = std::max(later, other.ends_at());
+    }
+    if (later == planned && (*reserved)->holds()) return reservation;
+    if (later == planned || later == Timestamp::infinite_future()) break;
+    request.not_before = later;
+  }
+  reserved->reset();
+  return std::nullopt;
+}
+
 bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
                                   PendingExplanation* explanation) {
   const int32_t pods = pod_count(w);
@@ -198,25 +222,9 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
            (gang && priority_of_pending(capacity_.reserved_for(node)) < w.priority);
   };
   GangReservationRequest request{&w, flavor, snapshot_.now, quota_at, held, reservable};
-  std::optional<Reservation> reservation;
   std::optional<ReservedQuota> reserved;
-  // A gang that shares quota with a reserved gang starts when that one ends
-  // unless both fit side by side.
-  for (size_t round = 0; round <= reserved_quota_.size(); ++round) {
-    reservation = plan_gang_reservation(capacity_, timeline(), request);
-    if (!reservation || !gang) break;
-    reserved.emplace(quota_, releases, w.id, w.team, flavor, total, reservation->starts_at,
-                     w.max_runtime, policy_.cycle());
-    Timestamp later = reservation->starts_at;
-    for (ReservedQuota& other : reserved_quota_) {
-      if (reserved->conflicts_with(other)) later = std::max(later, other.ends_at());
-    }
-    const Timestamp planned = reservation->starts_at;
-    if (later == planned && reserved->holds()) break;
-    reservation.reset();
-    if (later == planned || later == Timestamp::infinite_future()) break;
-    request.not_before = later;
-  }
+  std::optional<Reservation> reservation =
+      plan_beside_other_gangs(w, gang, releases, total, request, &reserved);
   if (!reservation) {
     failed.push_back({per_pod, pods, w.priority});
     return false;

@@ -22,6 +22,7 @@
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/release_timeline.h"
+#include "scheduler/reservation_planner.h"
 #include "scheduler/reserved_quota.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/team_queues.h"
@@ -86,6 +87,11 @@ class SchedulingCycle {
                              PendingExplanation* explanation);
   void record_reservation(const PendingWorkload& w, Reservation reservation,
                           PendingExplanation* explanation);
+  std::optional<Reservation> plan_beside_other_gangs(const PendingWorkload& w, bool gang,
+                                                     std::span<const QuotaRelease> releases,
+                                                     const ResourceVector& total,
+                                                     GangReservationRequest& request,
+                                                     std::optional<ReservedQuota>* reserved);
   [[nodiscard]] int32_t priority_of_pending(WorkloadId id) const;
   void explain(const PendingWorkload& w, uint32_t pending_index, const Failure& failure,
                PreemptionVerdict verdict);

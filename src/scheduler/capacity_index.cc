@@ -112,6 +112,11 @@ void CapacityIndex::reserve(NodeIndex node, WorkloadId for_workload, Timestamp f
   reserved_for_[node.value()] = for_workload;
 }
 
+void CapacityIndex::unreserve(NodeIndex node) {
+  reserved_from_[node.value()] = Timestamp::infinite_future();
+  reserved_for_[node.value()] = WorkloadId();
+}
+
 bool CapacityIndex::usable_by(NodeIndex node, WorkloadId workload, Timestamp finish_by) const {
   const auto i = node.value();
   if (!schedulable_[i]) return false;

@@ -35,6 +35,7 @@ class CapacityIndex {
   void hold(NodeIndex node, const ResourceVector& amount, uint64_t gpu_mask);
 
   void reserve(NodeIndex node, WorkloadId for_workload, Timestamp from);
+  void unreserve(NodeIndex node);
   [[nodiscard]] bool reserved(NodeIndex node) const {
     return reserved_from_[node.value()] != Timestamp::infinite_future();
   }

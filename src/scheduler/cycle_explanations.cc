@@ -2,7 +2,6 @@
 // pending, who holds what it needs, and when it may start.
 #include <algorithm>
 
-#include "scheduler/reservation_planner.h"
 #include "scheduler/scheduling_cycle.h"
 
 namespace allot {
@@ -14,32 +13,6 @@ Resource primary_resource(const ResourceVector& total) {
 }
 
 }  // namespace
-
-bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
-                                  PendingExplanation* explanation) {
-  if (reservations_left_[flavor.value()] <= 0) return false;
-  ResourceVector per_pod;
-  int32_t pods = 0;
-  for (const PodSetRequest& set : w.pod_sets) {
-    if (per_pod.fits_in(set.per_pod)) per_pod = set.per_pod;
-    pods += set.count;
-  }
-  auto& failed = failed_reservations_[flavor.value()];
-  for (const auto& [shape, count] : failed) {
-    if (shape.fits_in(per_pod) && count <= pods) return false;
-  }
-  std::optional<Reservation> reservation =
-      reserve_for_gang(capacity_, timeline(), w, flavor, snapshot_.now);
-  if (!reservation) {
-    failed.emplace_back(per_pod, pods);
-    return false;
-  }
-  --reservations_left_[flavor.value()];
-  explanation->reason = PendingReason::kReserved;
-  explanation->estimated_start = reservation->starts_at;
-  plan_.reservations.push_back(std::move(*reservation));
-  return true;
-}
 
 void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
                               const Failure& failure, PreemptionVerdict verdict) {
@@ -67,7 +40,12 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
     }
     e.estimated_start = snapshot_.now + longest;
   }
-  if (failure.reason == PendingReason::kNoFittingNodes && failure.flavor.valid()) {
+  // Blocked by nodes; or a gang blocked by quota that running work will give
+  // back, or by another gang's reservation.
+  const bool gang = w.pod_sets.size() > 1 || (!w.pod_sets.empty() && w.pod_sets[0].count > 1);
+  if (failure.flavor.valid() && (failure.reason == PendingReason::kNoFittingNodes ||
+                                 (failure.reason == PendingReason::kQuotaExhausted && gang) ||
+                                 (failure.reason == PendingReason::kHeldForReservation && gang))) {
     try_reserve(w, failure.flavor, &e);
   }
   plan_.explanations.push_back(e);

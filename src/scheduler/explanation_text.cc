@@ -47,6 +47,7 @@ std::string_view pending_reason_name(PendingReason reason) {
     case PendingReason::kReserved: return "Reserved";
     case PendingReason::kBlockedByStrictFifo: return "BlockedByStrictFIFO";
     case PendingReason::kNoUsableFlavor: return "NoUsableFlavor";
+    case PendingReason::kHeldForReservation: return "HeldForReservation";
   }
   return "Unknown";
 }
@@ -109,6 +110,10 @@ std::string describe_pending(const CompiledPolicy& policy, const PendingExplanat
       break;
     case PendingReason::kNoUsableFlavor:
       text = "Its team has no quota in any flavor it may run on.";
+      break;
+    case PendingReason::kHeldForReservation:
+      text = "Quota allows it now, but a gang reserved in flavor " + policy.flavor_name(e.flavor) +
+             " needs that quota when it starts, and this workload would still be running then.";
       break;
   }
   text += verdict_text(e.preemption);

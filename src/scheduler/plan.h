@@ -64,6 +64,7 @@ enum class PendingReason : uint8_t {
   kReserved,              // nodes reserved; starts at estimated_start
   kBlockedByStrictFifo,   // an earlier workload of the team is blocked
   kNoUsableFlavor,        // the team has no quota in any flavor it asks for
+  kHeldForReservation,    // quota allows it now, but a reserved gang needs it at its start
 };
 
 enum class PreemptionVerdict : uint8_t {

@@ -16,7 +16,9 @@
 namespace allot {
 
 struct SchedulerOptions {
-  // At most this many reservations for blocked gangs per flavor and cycle.
+  // At most this many reservations per flavor and cycle for single-pod
+  // workloads blocked by fragmentation. Gangs (more than one pod) are not
+  // counted: every blocked gang that can be served gets one, most important first.
   int32_t max_reservations_per_flavor = 4;
   // Whether to compute estimated start times (costs a sort of running work).
   bool estimate_start_times = true;

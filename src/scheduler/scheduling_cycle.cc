@@ -179,18 +179,6 @@ void SchedulingCycle::note_terminating(uint32_t admitted_index) {
   stop_by = stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
 }
 
-void SchedulingCycle::apply_held_reservations() {
-  for (const HeldReservation& r : snapshot_.reservations) {
-    if (!pending_index_of_.contains(r.workload.value())) continue;
-    holds_reservation_.insert(r.workload.value());
-    for (NodeIndex node : r.nodes) {
-      if (node.valid() && node.value() < static_cast<uint32_t>(policy_.node_count())) {
-        capacity_.reserve(node, r.workload, r.starts_at);
-      }
-    }
-  }
-}
-
 Plan SchedulingCycle::run() {
   evict_and_account();
   apply_held_reservations();
@@ -263,7 +251,10 @@ bool SchedulingCycle::try_admit(const PendingWorkload& w, Failure* failure) {
     if (try_flavor(w, f, &attempt)) return true;
     if (!facts_[&w - snapshot_.pending.data()].total.fits_in(flavor_capacity_[f.value()])) continue;
     exceeds_everywhere = false;
-    if (attempt.reason == PendingReason::kNoFittingNodes && !first_node_failure) {
+    // Quota allows it now, but nodes (or a reserved gang) do not.
+    const bool quota_allows = attempt.reason == PendingReason::kNoFittingNodes ||
+                              attempt.reason == PendingReason::kHeldForReservation;
+    if (quota_allows && !first_node_failure) {
       first_node_failure = attempt;
     } else if (attempt.reason == PendingReason::kQuotaExhausted && !first_quota_failure) {
       first_quota_failure = attempt;
@@ -287,12 +278,14 @@ bool SchedulingCycle::try_flavor(const PendingWorkload& w, FlavorIndex flavor, F
   failure->shortfall = quota_.shortfall(w.team, flavor, total);
   const bool quota_fits = failure->shortfall.fr == -1;
   std::vector<PodSetAssignment> placement;
+  held_for_reservation_ = false;
   std::optional<std::vector<int32_t>> counts = fit_counts(w, flavor, quota_fits, &placement);
   if (counts) {
     admit(w, flavor, *counts, std::move(placement));
     return true;
   }
   failure->reason = quota_fits ? PendingReason::kNoFittingNodes : PendingReason::kQuotaExhausted;
+  if (quota_fits && held_for_reservation_) failure->reason = PendingReason::kHeldForReservation;
   return false;
 }
 
@@ -305,6 +298,11 @@ bool SchedulingCycle::fits_with(const PendingWorkload& w, FlavorIndex flavor,
   auto placed = placer.place({w.id, flavor, w.pod_sets, counts, finish_by(w)});
   if (!placed) {
     remember_unplaceable(w, flavor, counts);
+    return false;
+  }
+  // Only work that could start now is checked against reserved gangs' quota.
+  if (!reserved_quota_.empty() && !reservations_allow(w, flavor, total_of(w, counts))) {
+    held_for_reservation_ = true;
     return false;
   }
   *placement = std::move(*placed);
@@ -405,6 +403,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   }
   GangPlacer(capacity_).commit(w.pod_sets, placement);
   quota_.add_usage(w.team, flavor, total);
+  note_admission_for_reservations(w, flavor, total);
   admission.assignment = std::move(placement);
   if (timeline_) timeline_->add(finish_by(w), flavor, w.pod_sets, admission.assignment);
   plan_.admissions.push_back(std::move(admission));

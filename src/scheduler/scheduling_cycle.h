@@ -22,6 +22,8 @@
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/release_timeline.h"
+#include "scheduler/reservation_planner.h"
+#include "scheduler/reserved_quota.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/team_queues.h"
 #include "scheduler/topology.h"
@@ -72,6 +74,25 @@ class SchedulingCycle {
       const PendingWorkload& w) const;
   void remember_preemption_failure(const PendingWorkload& w, PreemptionVerdict verdict);
   bool try_reserve(const PendingWorkload& w, FlavorIndex flavor, PendingExplanation* explanation);
+  // Reservations (cycle_reservations.cc).
+  const std::vector<QuotaRelease>& quota_releases(FlavorIndex flavor);
+  // Whether admitting `total` for w leaves every reserved gang its quota at its start.
+  bool reservations_allow(const PendingWorkload& w, FlavorIndex flavor,
+                          const ResourceVector& total);
+  void note_admission_for_reservations(const PendingWorkload& w, FlavorIndex flavor,
+                                       const ResourceVector& total);
+  void drop_reservation(WorkloadId gang);
+  void add_reserved_quota(ReservedQuota reserved);
+  bool keep_held_reservation(const PendingWorkload& w, FlavorIndex flavor,
+                             PendingExplanation* explanation);
+  void record_reservation(const PendingWorkload& w, Reservation reservation,
+                          PendingExplanation* explanation);
+  std::optional<Reservation> plan_beside_other_gangs(const PendingWorkload& w, bool gang,
+                                                     std::span<const QuotaRelease> releases,
+                                                     const ResourceVector& total,
+                                                     GangReservationRequest& request,
+                                                     std::optional<ReservedQuota>* reserved);
+  [[nodiscard]] int32_t priority_of_pending(WorkloadId id) const;
   void explain(const PendingWorkload& w, uint32_t pending_index, const Failure& failure,
                PreemptionVerdict verdict);
   void finish_explanations();
@@ -98,14 +119,25 @@ class SchedulingCycle {
   std::vector<bool> team_blocked_;          // StrictFIFO head failed
   std::vector<int32_t> reservations_left_;  // per flavor
   std::optional<VictimSelector> selector_;  // one per cycle: groups admitted work once
-  std::vector<std::vector<std::pair<ResourceVector, int32_t>>> failed_reservations_;
+  struct FailedReservation {
+    ResourceVector per_pod;
+    int32_t pods = 0;
+    int32_t priority = 0;
+  };
+  std::vector<std::vector<FailedReservation>> failed_reservations_;  // per flavor
+  // The quota each reserved gang needs at its start.
+  std::vector<ReservedQuota> reserved_quota_;
+  // What admitted work gives back when, per flavor (built when first needed).
+  std::vector<std::optional<std::vector<QuotaRelease>>> quota_releases_;
+  // The last fits_with() found nodes, but a reserved gang needs the quota.
+  bool held_for_reservation_ = false;
   struct UnplaceableShape {
     ResourceVector per_pod;
     int32_t pods = 0;
     Timestamp finish_by;
   };
   std::vector<std::vector<UnplaceableShape>> unplaceable_;  // per flavor, this cycle
-  std::unordered_set<uint64_t> holds_reservation_;
+  std::unordered_set<uint64_t> holds_reservation_;          // workloads with held reservations
   struct PreemptionFailure {
     int32_t priority = 0;
     ResourceVector per_pod;
@@ -115,8 +147,7 @@ class SchedulingCycle {
     size_t admissions_seen = 0;
     PreemptionVerdict verdict = PreemptionVerdict::kInsufficient;
   };
-  std::vector<std::vector<PreemptionFailure>>
-      preemption_failures_;  // per team, this cycle         // workloads with held reservations
+  std::vector<std::vector<PreemptionFailure>> preemption_failures_;  // per team, this cycle
   std::vector<ResourceVector> flavor_capacity_;
   Plan plan_;
 };

@@ -48,6 +48,7 @@ class Checker {
     check_placement(e["placement"]);
     check_partial(e["partial"]);
     check_reserved(e["reserved"]);
+    check_not_reserved(e["notReserved"]);
     return std::move(errors_);
   }
 
@@ -193,6 +194,23 @@ class Checker {
           errors_.push_back(who + ": reservation starts at " + std::to_string(it->starts_at.ms()) +
                             "ms, expected " + std::to_string(want.ms()) + "ms");
         }
+      }
+      if (item.second["nodes"]) {
+        Names want = expected_names(item.second["nodes"]);
+        Names got;
+        for (NodeIndex n : it->nodes) got.insert(s_.policy->node(n).node.name);
+        if (want != got) {
+          errors_.push_back(who + ": reserved nodes " + join(got) + ", expected " + join(want));
+        }
+      }
+    }
+  }
+
+  void check_not_reserved(const YAML::Node& names) {
+    for (const auto& item : names) {
+      const std::string who = item.as<std::string>();
+      for (const Reservation& r : plan_.reservations) {
+        if (name(r.workload) == who) errors_.push_back(who + ": expected no reservation");
       }
     }
   }

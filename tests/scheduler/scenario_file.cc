@@ -152,6 +152,25 @@ void link_terminating(LoadedScenario& out, const YAML::Node& running) {
   }
 }
 
+// The previous cycle's reservations: {workload, nodes, startsAt}.
+Status add_reservations(LoadedScenario& out, const YAML::Node& reservations) {
+  for (const auto& entry : reservations) {
+    HeldReservation held;
+    held.workload = id_by_name(out, entry["workload"].as<std::string>());
+    if (!held.workload.valid()) {
+      return not_found("reservation for unknown workload " + entry["workload"].as<std::string>());
+    }
+    for (const auto& name : entry["nodes"]) {
+      const NodeIndex node = out.policy->node_by_name(name.as<std::string>());
+      if (!node.valid()) return not_found("unknown node " + name.as<std::string>());
+      held.nodes.push_back(node);
+    }
+    held.starts_at = Timestamp::epoch() + duration_or(entry["startsAt"], Duration());
+    out.snapshot.reservations.push_back(std::move(held));
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<LoadedScenario> load_scheduler_scenario(const std::string& path) {
@@ -186,6 +205,7 @@ Result<LoadedScenario> load_scheduler_scenario(const std::string& path) {
     ALLOT_RETURN_IF_ERROR(add_running(out, scheduler, spec["running"], &next_id));
   if (spec["pending"]) ALLOT_RETURN_IF_ERROR(add_pending(out, spec["pending"], &next_id));
   if (spec["running"]) link_terminating(out, spec["running"]);
+  if (spec["reservations"]) ALLOT_RETURN_IF_ERROR(add_reservations(out, spec["reservations"]));
   if (spec["nodes"]) {
     for (const auto& item : spec["nodes"]) {
       const NodeIndex node = out.policy->node_by_name(item.first.as<std::string>());

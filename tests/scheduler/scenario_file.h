@@ -14,6 +14,8 @@
 //          checkpointAt?, podSets, nodes?: [node per pod], terminating?, preemptedFor?}
 //     pending:                      # the event: workloads waiting to be admitted
 //       - {name, namespace, priorityClass, queuedAt, maxRuntimeSeconds?, podSets, preemptedBy?}
+//     reservations:                 # the previous cycle's plan reserved (optional)
+//       - {workload: ns/name, nodes: [...], startsAt: 40m}
 //     expect:                       # the decision (every key optional)
 //       admitted: [ns/name, ...]            # exactly these are admitted
 //       preempted: [ns/name, ...]           # exactly these are preempted
@@ -24,7 +26,8 @@
 //       preemptionReasons: {victim: ReclaimWithinCohort}
 //       placement: {ns/name: {flavor: h100, racks: 1, nodes: [...]}}
 //       partial: {ns/name: [3]}             # admitted pod counts per pod set
-//       reserved: {ns/name: {startsAt: 2h}}
+//       reserved: {ns/name: {startsAt: 2h, nodes: [...]}}  # nodes: exactly these
+//       notReserved: [ns/name, ...]         # pending without a reservation
 //       estimatedStart: {ns/name: 1h30m}
 //       explanation: {ns/name: "text that the explanation contains"}
 //

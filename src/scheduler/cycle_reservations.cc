@@ -1,0 +1,248 @@
+// The reservation half of SchedulingCycle: the previous plan's reservations
+// held again, new ones for blocked gangs (nodes and quota), and the check
+// that keeps other work off what a reserved gang needs at its start.
+#include <algorithm>
+
+#include "scheduler/reservation_planner.h"
+#include "scheduler/scheduling_cycle.h"
+
+namespace allot {
+namespace {
+
+bool release_order(const QuotaRelease& a, const QuotaRelease& b) { return a.at < b.at; }
+
+int32_t pod_count(const PendingWorkload& w) {
+  int32_t pods = 0;
+  for (const PodSetRequest& set : w.pod_sets) pods += set.count;
+  return pods;
+}
+
+}  // namespace
+
+// Held reservations are marked before any admission of the cycle, so that
+// work taken ahead of the gang backfills only what ends before its start.
+void SchedulingCycle::apply_held_reservations() {
+  for (const HeldReservation& r : snapshot_.reservations) {
+    auto it = pending_index_of_.find(r.workload.value());
+    if (it == pending_index_of_.end()) continue;
+    holds_reservation_.insert(r.workload.value());
+    FlavorIndex flavor;
+    for (NodeIndex node : r.nodes) {
+      if (node.valid() && node.value() < static_cast<uint32_t>(policy_.node_count())) {
+        capacity_.reserve(node, r.workload, r.starts_at);
+        flavor = policy_.node(node).flavor;
+      }
+    }
+    const PendingWorkload& w = snapshot_.pending[it->second];
+    if (!flavor.valid() || pod_count(w) <= 1) continue;
+    add_reserved_quota(ReservedQuota(quota_, quota_releases(flavor), w.id, w.team, flavor,
+                                     facts_[it->second].total, r.starts_at, w.max_runtime,
+                                     policy_.cycle()));
+  }
+}
+
+void SchedulingCycle::add_reserved_quota(ReservedQuota reserved) {
+  for (ReservedQuota& other : reserved_quota_) reserved.link(other);
+  reserved_quota_.push_back(std::move(reserved));
+}
+
+// What admitted work (and this cycle's admissions) gives back in `flavor`,
+// by its declared end; stopping work by the end of its grace period. Built
+// once per flavor and cycle; admissions are added as they happen (victims
+// chosen later still count as running until their end: a later start, never
+// an earlier one).
+const std::vector<QuotaRelease>& SchedulingCycle::quota_releases(FlavorIndex flavor) {
+  if (quota_releases_.empty()) quota_releases_.resize(policy_.flavor_count());
+  std::optional<std::vector<QuotaRelease>>& cached = quota_releases_[flavor.value()];
+  if (cached) return *cached;
+  std::vector<QuotaRelease>& releases = cached.emplace();
+  for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
+    const AdmittedWorkload& w = snapshot_.admitted[i];
+    if (w.flavor != flavor) continue;
+    Timestamp end = w.max_runtime == Duration::max()
+                        ? Timestamp::infinite_future()
+                        : std::max(w.admitted_at + w.max_runtime, snapshot_.now);
+    if (unavailable_[i]) {
+      end = std::min(end, snapshot_.now + policy_.priority_class(w.priority_class).grace_period);
+    }
+    releases.push_back({end, w.team, w.usage()});
+  }
+  for (const Admission& a : plan_.admissions) {
+    if (a.flavor != flavor) continue;
+    const PendingWorkload& w = snapshot_.pending[pending_index_of_.at(a.workload.value())];
+    releases.push_back({finish_by(w), w.team, a.usage});
+  }
+  std::stable_sort(releases.begin(), releases.end(), release_order);
+  return releases;
+}
+
+bool SchedulingCycle::reservations_allow(const PendingWorkload& w, FlavorIndex flavor,
+                                         const ResourceVector& total) {
+  const Timestamp end = finish_by(w);
+  const bool borrows = quota_.would_borrow(w.team, flavor, total);
+  return std::all_of(reserved_quota_.begin(), reserved_quota_.end(), [&](ReservedQuota& r) {
+    return r.allows(w.id, w.team, flavor, total, end, borrows);
+  });
+}
+
+void SchedulingCycle::note_admission_for_reservations(const PendingWorkload& w, FlavorIndex flavor,
+                                                      const ResourceVector& total) {
+  if (!quota_releases_.empty() && quota_releases_[flavor.value()]) {
+    std::vector<QuotaRelease>& releases = *quota_releases_[flavor.value()];
+    const QuotaRelease release{finish_by(w), w.team, total};
+    releases.insert(std::upper_bound(releases.begin(), releases.end(), release, release_order),
+                    release);
+  }
+  if (reserved_quota_.empty()) return;
+  std::erase_if(reserved_quota_, [&](const ReservedQuota& r) { return r.gang() == w.id; });
+  for (ReservedQuota& r : reserved_quota_) r.admitted(w.id, w.team, flavor, total, finish_by(w));
+}
+
+// A gang's own reservation is given up before it is planned again, and a
+// less important gang's reservation gives way to it.
+void SchedulingCycle::drop_reservation(WorkloadId gang) {
+  for (int32_t n = 0; n < policy_.node_count(); ++n) {
+    const NodeIndex node(static_cast<uint32_t>(n));
+    if (capacity_.reserved(node) && capacity_.reserved_for(node) == gang) capacity_.unreserve(node);
+  }
+  std::erase_if(reserved_quota_, [&](const ReservedQuota& r) { return r.gang() == gang; });
+  auto it = std::find_if(plan_.reservations.begin(), plan_.reservations.end(),
+                         [&](const Reservation& r) { return r.workload == gang; });
+  if (it == plan_.reservations.end()) return;
+  plan_.reservations.erase(it);
+  for (PendingExplanation& e : plan_.explanations) {
+    if (e.workload == gang && e.reason == PendingReason::kReserved) {
+      e.reason = e.fr >= 0 ? PendingReason::kQuotaExhausted : PendingReason::kNoFittingNodes;
+      e.estimated_start = Timestamp::infinite_future();
+    }
+  }
+}
+
+int32_t SchedulingCycle::priority_of_pending(WorkloadId id) const {
+  auto it = pending_index_of_.find(id.value());
+  return it == pending_index_of_.end() ? INT32_MAX : snapshot_.pending[it->second].priority;
+}
+
+void SchedulingCycle::record_reservation(const PendingWorkload& w, Reservation reservation,
+                                         PendingExplanation* explanation) {
+  if (pod_count(w) <= 1) --reservations_left_[reservation.flavor.value()];
+  explanation->reason = PendingReason::kReserved;
+  explanation->estimated_start = reservation.starts_at;
+  plan_.reservations.push_back(std::move(reservation));
+}
+
+// A reservation carried from the last plan keeps its nodes and its start
+// while its start is still ahead, its nodes still hold the gang then, and
+// its quota still holds: that is what makes the start stable.
+bool SchedulingCycle::keep_held_reservation(const PendingWorkload& w, FlavorIndex flavor,
+                                            PendingExplanation* explanation) {
+  auto held = std::find_if(snapshot_.reservations.begin(), snapshot_.reservations.end(),
+                           [&](const HeldReservation& r) { return r.workload == w.id; });
+  if (held == snapshot_.reservations.end() || held->starts_at <= snapshot_.now) return false;
+  for (NodeIndex node : held->nodes) {
+    if (!node.valid() || node.value() >= static_cast<uint32_t>(policy_.node_count()) ||
+        policy_.node(node).flavor != flavor || capacity_.reserved_for(node) != w.id) {
+      return false;
+    }
+  }
+  if (pod_count(w) > 1 &&
+      std::none_of(reserved_quota_.begin(), reserved_quota_.end(),
+                   [&](const ReservedQuota& r) { return r.gang() == w.id && r.holds(); })) {
+    return false;
+  }
+  if (!reservation_covers(capacity_, timeline(), w, held->nodes, held->starts_at, snapshot_.now)) {
+    return false;
+  }
+  record_reservation(w, {w.id, flavor, held->nodes, held->starts_at}, explanation);
+  return true;
+}
+
+// A gang that shares quota with a reserved gang starts when that one ends
+// unless both fit side by side; *reserved gets the quota it will hold.
+std::optional<Reservation> SchedulingCycle::plan_beside_other_gangs(
+    const PendingWorkload& w, bool gang, std::span<const QuotaRelease> releases,
+    const ResourceVector& total, GangReservationRequest& request,
+    std::optional<ReservedQuota>* reserved) {
+  for (size_t round = 0; round <= reserved_quota_.size(); ++round) {
+    std::optional<Reservation> reservation = plan_gang_reservation(capacity_, timeline(), request);
+    if (!reservation || !gang) return reservation;
+    reserved->emplace(quota_, releases, w.id, w.team, request.flavor, total, reservation->starts_at,
+                      w.max_runtime, policy_.cycle());
+    const Timestamp planned = reservation->starts_at;
+    Timestamp later = planned;
+    for (ReservedQuota& other : reserved_quota_) {
+      if ((*reserved)->conflicts_with(other)) later = std::max(later, other.ends_at());
+    }
+    if (later == planned && (*reserved)->holds()) return reservation;
+    if (later == planned || later == Timestamp::infinite_future()) break;
+    request.not_before = later;
+  }
+  reserved->reset();
+  return std::nullopt;
+}
+
+bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
+                                  PendingExplanation* explanation) {
+  const int32_t pods = pod_count(w);
+  const bool gang = pods > 1;
+  if (!gang && reservations_left_[flavor.value()] <= 0) return false;
+  if (holds_reservation_.contains(w.id.value())) {
+    if (keep_held_reservation(w, flavor, explanation)) return true;
+    drop_reservation(w.id);
+  }
+  ResourceVector per_pod;
+  for (const PodSetRequest& set : w.pod_sets) {
+    if (per_pod.fits_in(set.per_pod)) per_pod = set.per_pod;
+  }
+  auto& failed = failed_reservations_[flavor.value()];
+  // A gang that could take no reservation's nodes fails where any gang failed.
+  const bool may_take_over =
+      gang &&
+      std::any_of(plan_.reservations.begin(), plan_.reservations.end(), [&](const Reservation& r) {
+        return r.flavor == flavor && priority_of_pending(r.workload) < w.priority;
+      });
+  for (const FailedReservation& f : failed) {
+    if (f.per_pod.fits_in(per_pod) && f.pods <= pods &&
+        (w.priority <= f.priority || !may_take_over)) {
+      return false;
+    }
+  }
+  const ResourceVector& total = facts_[static_cast<size_t>(&w - snapshot_.pending.data())].total;
+  const std::vector<QuotaRelease>& releases = quota_releases(flavor);
+  const Timestamp quota_at =
+      earliest_quota_fit(quota_, releases, w.team, flavor, total, snapshot_.now);
+  if (quota_at == Timestamp::infinite_future()) return false;
+  std::vector<NodeIndex> held;
+  for (const HeldReservation& r : snapshot_.reservations) {
+    if (r.workload == w.id) held = r.nodes;
+  }
+  // A gang may take the nodes of a less important gang's reservation.
+  const auto reservable = [&](NodeIndex node) {
+    return !capacity_.reserved(node) ||
+           (gang && priority_of_pending(capacity_.reserved_for(node)) < w.priority);
+  };
+  GangReservationRequest request{&w, flavor, snapshot_.now, quota_at, held, reservable};
+  std::optional<ReservedQuota> reserved;
+  std::optional<Reservation> reservation =
+      plan_beside_other_gangs(w, gang, releases, total, request, &reserved);
+  if (!reservation) {
+    failed.push_back({per_pod, pods, w.priority});
+    return false;
+  }
+  // Nodes taken from a less important gang: that gang plans again next cycle.
+  std::vector<WorkloadId> displaced;
+  for (NodeIndex node : reservation->nodes) {
+    if (capacity_.reserved(node)) displaced.push_back(capacity_.reserved_for(node));
+    capacity_.reserve(node, w.id, reservation->starts_at);
+  }
+  for (WorkloadId other : displaced) {
+    if (other == w.id) continue;
+    drop_reservation(other);
+    failed.clear();  // the nodes it kept are free again: earlier failures say nothing now
+  }
+  if (reserved) add_reserved_quota(std::move(*reserved));
+  record_reservation(w, std::move(*reservation), explanation);
+  return true;
+}
+
+}  // namespace allot

@@ -59,7 +59,8 @@ class Replay {
   Result<nlohmann::json> run(std::FILE* log);
 
  private:
-  Status submit_all(const ArrivalStream& arrivals, Clock::time_point start);
+  Status submit_all(const ArrivalStream& arrivals, const PodLatencies& latencies,
+                    Clock::time_point start);
   void sample_usage(Clock::time_point start, const std::atomic<bool>& done);
   Result<std::vector<nlohmann::json>> fetch_all(ApiClient& client) const;
   Status wait_until_finished(ApiClient& client) const;
@@ -70,7 +71,8 @@ class Replay {
   std::string primary_ = "cpu";
 };
 
-Status Replay::submit_all(const ArrivalStream& arrivals, Clock::time_point start) {
+Status Replay::submit_all(const ArrivalStream& arrivals, const PodLatencies& latencies,
+                          Clock::time_point start) {
   std::atomic<size_t> next{0};
   std::mutex error_mu;
   Status first_error;
@@ -84,7 +86,7 @@ Status Replay::submit_all(const ArrivalStream& arrivals, Clock::time_point start
         std::this_thread::sleep_until(start + std::chrono::milliseconds(arrival.at.ms()));
         const Result<ApiResponse> sent =
             client->post(cli::workloads_path(arrival.workload.meta.namespace_name),
-                         replay_workload_body(arrival), cli::kJsonContentType);
+                         replay_workload_body(arrival, latencies), cli::kJsonContentType);
         if (!sent.ok()) {
           std::lock_guard lock(error_mu);
           if (first_error.ok()) first_error = sent.status();
@@ -204,7 +206,10 @@ Result<nlohmann::json> Replay::run(std::FILE* log) {
   const Clock::time_point start = Clock::now();
   std::atomic<bool> done{false};
   std::thread sampler([&] { sample_usage(start, done); });
-  Status outcome = submit_all(arrivals, start);
+  const Scenario& scenario = *parsed.bundle.scenario;
+  const PodLatencies latencies{scenario.pod_start_latency.value_or(Duration()),
+                               scenario.pod_stop_latency};
+  Status outcome = submit_all(arrivals, latencies, start);
   if (outcome.ok()) outcome = wait_until_finished(client);
   done = true;
   sampler.join();

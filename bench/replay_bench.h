@@ -5,7 +5,9 @@
 //
 // Contract: applies the scenario's policy documents, submits each arrival at
 // its time from `submitters` concurrent clients as a workload whose pods run
-// `sleep RUNTIME` (replay_workload.h), samples GET /api/v1/top every
+// `sleep RUNTIME` (replay_workload.h; with the Scenario's podStartLatency and
+// podStopLatency, which the simulation models too, the pods start that much
+// later and take that long to exit on SIGTERM), samples GET /api/v1/top every
 // `sample_ms` for the usage figures, waits until every workload finished,
 // then simulates the scenario and returns both side by side
 // (replay_report.h). Needs a running, fresh allotd (names must not exist

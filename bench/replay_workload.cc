@@ -1,5 +1,7 @@
 #include "bench/replay_workload.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "api/workload_json.h"
@@ -17,9 +19,23 @@ std::string sleep_seconds(Duration duration) {
   return text;
 }
 
-std::string replay_workload_body(const Arrival& arrival) {
+std::vector<std::string> replay_command(Duration runtime, const PodLatencies& latencies) {
+  const bool starts_late = latencies.start > Duration();
+  if (!starts_late && !latencies.stop) return {"sleep", sleep_seconds(runtime)};
+  std::string script;
+  if (latencies.stop) {
+    script += "trap 'sleep " + sleep_seconds(std::max(*latencies.stop, Duration())) +
+              "; exit 143' TERM; ";
+  }
+  // In the background, so that the trap runs as soon as the signal comes.
+  if (starts_late) script += "sleep " + sleep_seconds(latencies.start) + " & wait $!; ";
+  script += "sleep " + sleep_seconds(runtime) + " & wait $!";
+  return {"sh", "-c", script};
+}
+
+std::string replay_workload_body(const Arrival& arrival, const PodLatencies& latencies) {
   WorkloadSpec spec = arrival.workload.spec;
-  spec.command = {"sleep", sleep_seconds(arrival.runtime)};
+  spec.command = replay_command(arrival.runtime, latencies);
   nlohmann::json spec_json = workload_spec_to_json(spec);
   const nlohmann::json body = {
       {"apiVersion", "allot/v1"},

@@ -60,6 +60,10 @@ Result<Scenario> decode_scenario(ObjectMeta meta, const Field& spec) {
   scenario.meta = std::move(meta);
   ALLOT_RETURN_IF_ERROR(map.read(
       "cycle", scenario.cycle, [](const Field& f) { return f.as_duration(Duration::millis(1)); }));
+  ALLOT_RETURN_IF_ERROR(map.read("podStartLatency", scenario.pod_start_latency,
+                                 [](const Field& f) { return f.as_duration(Duration()); }));
+  ALLOT_RETURN_IF_ERROR(map.read("podStopLatency", scenario.pod_stop_latency,
+                                 [](const Field& f) { return f.as_duration(Duration()); }));
   ALLOT_RETURN_IF_ERROR(map.read("workloads", scenario.workloads, [](const Field& f) {
     return decode_list<ScenarioArrival>(f, decode_arrival);
   }));

@@ -10,10 +10,13 @@
 //   workload on its first launch: how long its pods run (a gang's pods run in
 //   lockstep), whether its progress survives a stop, how its pods exit when
 //   the work is done, or why they cannot start.
-// - A stopped run ends at min(now + grace, its natural end); if the natural
-//   end comes first (or at the same instant) it completes instead. A later
-//   stop can only bring the end earlier. A checkpointed workload's next run
-//   needs only what is left; any other starts over.
+// - A run's work begins `start_latency` after its launch (the run holds its
+//   capacity meanwhile; every run pays it, and progress counts only after it).
+// - A stopped run ends at min(now + stop time, its natural end), where the
+//   stop time is the grace period, or `stop_latency` when that is shorter;
+//   if the natural end comes first (or at the same instant) it completes
+//   instead. A later stop can only bring the end earlier. A checkpointed
+//   workload's next run needs only what is left; any other starts over.
 // - launch() reports every pod kRunning (or its launch failure) before it
 //   returns; events come only from the caller's thread, inside launch() and
 //   advance_to().
@@ -21,6 +24,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "backends/executor.h"
@@ -33,6 +37,10 @@ struct VirtualWork {
   bool checkpointed = false;  // progress survives a stop
   int exit_code = 0;          // how its pods exit once the work is done
   std::string launch_error;   // non-empty: its pods cannot start, and why
+  Duration start_latency;     // from each launch until the work begins
+  // How long its pods take to end once asked to stop, within the grace
+  // period; unset: they use the whole grace period.
+  std::optional<Duration> stop_latency;
 };
 
 using VirtualWorkModel = std::function<VirtualWork(const WorkloadLaunch& launch)>;

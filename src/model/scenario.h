@@ -49,6 +49,14 @@ struct ScenarioNodeEvent {
 struct Scenario {
   ObjectMeta meta;
   std::optional<Duration> cycle;  // overrides the Cluster's scheduling cycle
+  // Real backends are not instant. podStartLatency: from a launch until the
+  // pods' work begins (the run holds its quota meanwhile, and pays it again
+  // on every restart). podStopLatency: how long a pod takes to end once it is
+  // asked to stop (SIGTERM), within its grace period, which bounds it (a pod
+  // with no grace period is killed at once). Unset: start at once, and use
+  // the whole grace period.
+  std::optional<Duration> pod_start_latency;
+  std::optional<Duration> pod_stop_latency;
   std::vector<ScenarioArrival> workloads;
   std::vector<ScenarioGenerator> generators;
   std::vector<ScenarioNodeEvent> node_events;

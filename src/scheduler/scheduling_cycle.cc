@@ -177,10 +177,33 @@ void SchedulingCycle::note_terminating(uint32_t admitted_index) {
   Timestamp& stop_by = victims_stop_by_[it->second];
   const Timestamp candidate = snapshot_.now + grace;
   stop_by = stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
+  inflight_.add_victim(it->second, w);
+}
+
+// Capacity on its way to a beneficiary is nobody else's meanwhile: what its
+// stopping victims do not hold of its need is held for it in quota.
+void SchedulingCycle::hold_for_beneficiaries() {
+  for (const auto& [index, beneficiary] : inflight_.all()) {
+    const ResourceVector& held = inflight_.hold(index, facts_[index].total);
+    if (!held.is_zero()) quota_.add_usage(snapshot_.pending[index].team, beneficiary.flavor, held);
+  }
+}
+
+void SchedulingCycle::set_held(uint32_t pending_index, bool held) {
+  if (!inflight_.waiting(pending_index)) return;
+  const InflightPreemptions::Beneficiary& b = inflight_.at(pending_index);
+  if (b.held.is_zero()) return;
+  const TeamIndex team = snapshot_.pending[pending_index].team;
+  if (held) {
+    quota_.add_usage(team, b.flavor, b.held);
+  } else {
+    quota_.remove_usage(team, b.flavor, b.held);
+  }
 }
 
 Plan SchedulingCycle::run() {
   evict_and_account();
+  hold_for_beneficiaries();
   apply_held_reservations();
   order_ = policy_.fair_sharing()
                ? make_fair_share_order(quota_, queues_, snapshot_.pending, facts_)
@@ -215,7 +238,11 @@ Plan SchedulingCycle::run() {
 void SchedulingCycle::process(uint32_t pending_index) {
   const PendingWorkload& w = snapshot_.pending[pending_index];
   Failure failure;
+  // What was held for it is its own to admit with; admitted (in any flavor),
+  // it holds what it uses instead.
+  set_held(pending_index, false);
   if (try_admit(w, &failure)) return;
+  set_held(pending_index, true);
   PreemptionVerdict verdict = PreemptionVerdict::kNotNeeded;
   if (failure.reason == PendingReason::kQuotaExhausted ||
       failure.reason == PendingReason::kNoFittingNodes) {

@@ -19,6 +19,7 @@
 
 #include "scheduler/admission_order.h"
 #include "scheduler/capacity_index.h"
+#include "scheduler/inflight_preemptions.h"
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/release_timeline.h"
@@ -48,6 +49,9 @@ class SchedulingCycle {
 
   void evict_and_account();
   void note_terminating(uint32_t admitted_index);
+  void hold_for_beneficiaries();
+  // Takes back (held=false) or puts back what is held for a waiting beneficiary.
+  void set_held(uint32_t pending_index, bool held);
   void apply_held_reservations();
   void process(uint32_t pending_index);
   bool try_admit(const PendingWorkload& w, Failure* failure);
@@ -115,6 +119,7 @@ class SchedulingCycle {
   std::optional<ReleaseTimeline> timeline_;
   std::vector<bool> unavailable_;           // admitted: stopping or chosen as victim
   std::vector<Timestamp> victims_stop_by_;  // pending: when its victims stop (if any)
+  InflightPreemptions inflight_;            // pending: what its stopping victims hold
   std::vector<bool> team_preempted_;
   std::vector<bool> team_blocked_;          // StrictFIFO head failed
   std::vector<int32_t> reservations_left_;  // per flavor

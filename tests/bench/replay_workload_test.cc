@@ -39,5 +39,23 @@ TEST(ReplayWorkload, PodsRunSleepForTheRuntimeInsteadOfTheScenarioCommand) {
   EXPECT_EQ(body["spec"]["podSets"][0]["count"], 2);
 }
 
+TEST(ReplayWorkload, LatenciesWrapTheSleepInAShellThatStartsLateAndStopsSlowly) {
+  EXPECT_EQ(replay_command(Duration::millis(200), {}), (std::vector<std::string>{"sleep", "0.2"}));
+  EXPECT_EQ(
+      replay_command(Duration::millis(200), {Duration::seconds(1), Duration::seconds(5)}),
+      (std::vector<std::string>{
+          "sh", "-c", "trap 'sleep 5; exit 143' TERM; sleep 1 & wait $!; sleep 0.2 & wait $!"}));
+  EXPECT_EQ(replay_command(Duration::seconds(2), {Duration::seconds(1), std::nullopt}),
+            (std::vector<std::string>{"sh", "-c", "sleep 1 & wait $!; sleep 2 & wait $!"}));
+  Arrival arrival;
+  arrival.runtime = Duration::seconds(3);
+  arrival.workload.meta.name = "a";
+  arrival.workload.meta.namespace_name = "t";
+  const nlohmann::json body =
+      nlohmann::json::parse(replay_workload_body(arrival, {Duration(), Duration::seconds(5)}));
+  EXPECT_EQ(body["spec"]["command"],
+            nlohmann::json({"sh", "-c", "trap 'sleep 5; exit 143' TERM; sleep 3 & wait $!"}));
+}
+
 }  // namespace
 }  // namespace allot::bench

@@ -158,9 +158,29 @@ bool same_plan(const Plan& a, const Plan& b) {
   return true;
 }
 
+// A preemption in flight is capacity on its way to its beneficiary: while
+// one of its victims is stopping, no second victim is taken for it. Returns
+// how many beneficiaries waited for their victims in this plan.
+int check_no_second_victim(const Snapshot& before, const Plan& plan, uint64_t seed, int step) {
+  for (const Preemption& p : plan.preemptions) {
+    for (const AdmittedWorkload& a : before.admitted) {
+      EXPECT_FALSE(a.terminating && a.preempted_for == p.beneficiary)
+          << "seed " << seed << " step " << step << ": workload " << p.beneficiary.value()
+          << " took victim " << p.victim.value() << " while its victim " << a.id.value()
+          << " was still stopping";
+    }
+  }
+  return static_cast<int>(std::count_if(
+      plan.explanations.begin(), plan.explanations.end(),
+      [](const auto& e) { return e.preemption == PreemptionVerdict::kWaitingForVictims; }));
+}
+
 // Carries a plan out, as the server or the simulator would (grace periods
 // end at the next cycle here, which is allowed: a victim may stop early).
-void apply(World& world, const Plan& plan) {
+// With `stop_one_in` > 1 a stopping victim stops at each cycle with a chance
+// of 1 in that many, so that a beneficiary waits while some of its victims
+// have stopped and others not.
+void apply(World& world, const Plan& plan, std::mt19937_64& rng, uint64_t stop_one_in) {
   Snapshot& s = world.state;
   std::map<uint64_t, PendingWorkload> pending;
   for (auto& p : s.pending) pending.emplace(p.id.value(), p);
@@ -168,6 +188,10 @@ void apply(World& world, const Plan& plan) {
   for (AdmittedWorkload& a : s.admitted) {
     const bool evicted = std::any_of(plan.evictions.begin(), plan.evictions.end(),
                                      [&](const Eviction& e) { return e.workload == a.id; });
+    if (a.terminating && !evicted && stop_one_in > 1 && rng() % stop_one_in != 0) {
+      kept.push_back(a);  // still in its grace period
+      continue;
+    }
     if (a.terminating || evicted) {
       PendingWorkload back{a.id,        a.team,     a.priority_class, a.priority,
                            a.queued_at, a.pod_sets, a.max_runtime,    a.preempted_for};
@@ -230,8 +254,10 @@ int check_guarantee(const CompiledPolicy& policy, const Snapshot& before, const 
   return checks;
 }
 
-// Returns how many times the guarantee property was checked.
-int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes) {
+// Returns how many times the guarantee property was checked; adds to *waits
+// how many beneficiaries waited for stopping victims.
+int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_t stop_one_in = 1,
+                     int* waits = nullptr) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
   const Policy p = random_policy(rng, fair_sharing);
@@ -261,8 +287,10 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes) {
       return guarantee_checks;
     }
     const Snapshot before = world.state;
-    apply(world, plan);
+    apply(world, plan, rng, stop_one_in);
     check_invariants(*policy, before, plan, world.state.admitted);
+    const int waited = check_no_second_victim(before, plan, seed, step);
+    if (waits != nullptr) *waits += waited;
     if (::testing::Test::HasFatalFailure()) return guarantee_checks;
     if (whole_nodes && !fair_sharing) {
       guarantee_checks += check_guarantee(*policy, before, plan, seed, step);
@@ -277,6 +305,14 @@ TEST(SchedulerProperties, InvariantsHoldOverRandomOperationsClassic) {
 
 TEST(SchedulerProperties, InvariantsHoldOverRandomOperationsFairSharing) {
   for (uint64_t seed = 100; seed <= 115; ++seed) run_random_world(seed, true, false);
+}
+
+TEST(SchedulerProperties, NoSecondVictimWhileTheFirstIsStopping) {
+  int waits = 0;
+  for (uint64_t seed = 300; seed <= 330; ++seed) {
+    run_random_world(seed, seed % 2 == 0, seed % 3 == 0, /*stop_one_in=*/3, &waits);
+  }
+  EXPECT_GT(waits, 100) << "the random worlds rarely left a beneficiary waiting for its victims";
 }
 
 TEST(SchedulerProperties, TeamUnderNominalIsServedInTheSameCycle) {

@@ -185,5 +185,44 @@ TEST(SimulationRunner, PreemptionWaitsForMinRuntimeThenTheGracePeriod) {
   EXPECT_EQ(report.admissions, 3);
 }
 
+// kMinRuntime with the Scenario's pod latencies.
+std::string with_latencies(const std::string& start, const std::string& stop) {
+  std::string yaml = kMinRuntime;
+  const std::string head = "metadata: {name: min-runtime}\nspec:\n";
+  const size_t at = yaml.find(head);
+  EXPECT_NE(at, std::string::npos);
+  yaml.insert(at + head.size(),
+              "  podStartLatency: " + start + "\n  podStopLatency: " + stop + "\n");
+  return yaml;
+}
+
+TEST(SimulationRunner, PodStartAndStopLatenciesDelayWorkAndStops) {
+  const LoadedScenario loaded = parse_scenario(with_latencies("1s", "2s"));
+  ASSERT_EQ(loaded.scenario.pod_start_latency, Duration::seconds(1));
+  PlanInvariants invariants(loaded.policy);
+  SimulationOptions options = virtual_options();
+  invariants.attach(options);
+  const SimulationReport report = run_ok(loaded, options);
+  EXPECT_TRUE(invariants.violations().empty()) << invariants.violations().front();
+
+  const WorkloadRecord& low = record_of(report, "low-job");
+  const WorkloadRecord& high = record_of(report, "high-job");
+  // Preempted at 10s; its pods take 2s of their 5s grace to stop.
+  EXPECT_EQ(high.admitted_s, 12.0);
+  EXPECT_EQ(high.finished_s, 23.0);  // 1s to start, then 10s of work
+  EXPECT_EQ(low.preemptions, 1);
+  // Restarted at 23s: it pays the start latency again, then its 100s.
+  EXPECT_EQ(low.finished_s, 124.0);
+  EXPECT_EQ(report.preemptions, 1);
+}
+
+TEST(SimulationRunner, PodStopLatencyIsBoundedByTheGracePeriod) {
+  const LoadedScenario loaded = parse_scenario(with_latencies("0s", "30s"));
+  const SimulationReport report = run_ok(loaded);
+  // The 5s grace period ends the stop: the pods are killed at 15s.
+  EXPECT_EQ(record_of(report, "high-job").admitted_s, 15.0);
+  EXPECT_EQ(record_of(report, "low-job").finished_s, 125.0);
+}
+
 }  // namespace
 }  // namespace allot

@@ -45,7 +45,9 @@ void VirtualExecutor::launch(const WorkloadLaunch& launch) {
       events.push_back(std::move(event));
     }
     if (!work.pods.empty()) {
-      runs_.start(work_of(launch.workload), work.remaining, work.model.checkpointed, now_);
+      const Duration latency = std::max(work.model.start_latency, Duration());
+      runs_.start(work_of(launch.workload), work.remaining + latency, work.model.checkpointed,
+                  now_);
     }
   }
   report(events);
@@ -54,7 +56,11 @@ void VirtualExecutor::launch(const WorkloadLaunch& launch) {
 void VirtualExecutor::stop(WorkloadId workload, Duration grace) {
   MutexLock lock(mu_);
   if (!workload.valid() || !runs_.is_running(work_of(workload))) return;
-  runs_.stop(work_of(workload), std::max(grace, Duration()), now_);
+  Duration stop_time = std::max(grace, Duration());
+  if (const auto& latency = work_.at(workload.value()).model.stop_latency) {
+    stop_time = std::min(stop_time, std::max(*latency, Duration()));
+  }
+  runs_.stop(work_of(workload), stop_time, now_);
 }
 
 Result<std::string> VirtualExecutor::read_log(PodId pod, int64_t /*offset*/,
@@ -97,7 +103,9 @@ void VirtualExecutor::advance_to(Timestamp time) {
       for (const SimEvent& ended : runs_.take_due(next)) {
         Work& work = work_.at(ended.work.value());
         const bool completed = ended.kind == SimEventKind::kCompleted;
-        work.remaining = ended.remaining;
+        // The start latency is paid again by the next run: what is left of
+        // the work itself is never more than before this run.
+        work.remaining = std::min(work.remaining, ended.remaining);
         for (int32_t index : work.pods) {
           PodEvent event;
           event.pod = {WorkloadId(ended.work.value()), index};

@@ -36,6 +36,8 @@ SimulationLoop::SimulationLoop(SimulationLoopInput input, const SimulationOption
     VirtualWork work;
     work.runtime = arrival.runtime;
     work.checkpointed = arrival.checkpointed;
+    work.start_latency = options_.pod_start_latency;
+    work.stop_latency = options_.pod_stop_latency;
     return work;
   });
   snapshot_.nodes.resize(static_cast<size_t>(input_.policy->node_count()));

@@ -12,8 +12,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include "backends/stepped_executor.h"
+#include "base/time.h"
 #include "scheduler/plan.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
@@ -32,6 +34,10 @@ struct SimulationOptions {
   // so that a scheduler bug that preempts in a loop cannot hang the caller.
   int64_t max_cycles = 10'000'000;
   SchedulerOptions scheduler;
+  // The backend's latencies (a Scenario's podStartLatency and podStopLatency,
+  // which run_simulation() takes from the Scenario): see VirtualWork.
+  Duration pod_start_latency;
+  std::optional<Duration> pod_stop_latency;
   SteppedExecutorFactory executor;
   CycleObserver on_cycle;
   ProgressObserver on_progress;

@@ -113,7 +113,10 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
 Result<SimulationReport> run_simulation(const Policy& policy, const Scenario& scenario,
                                         const SimulationOptions& options) {
   ALLOT_ASSIGN_OR_RETURN(ArrivalStream arrivals, ArrivalStream::from_scenario(scenario));
-  return run_simulation(policy, arrivals, scenario.node_events, scenario.cycle, options);
+  SimulationOptions with_latencies = options;
+  if (scenario.pod_start_latency) with_latencies.pod_start_latency = *scenario.pod_start_latency;
+  if (scenario.pod_stop_latency) with_latencies.pod_stop_latency = scenario.pod_stop_latency;
+  return run_simulation(policy, arrivals, scenario.node_events, scenario.cycle, with_latencies);
 }
 
 Result<SimulationReport> run_simulation(const Policy& policy, const ArrivalStream& arrivals,

@@ -4,15 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "policy_builders.h"
+
 namespace allot {
 namespace {
 
-FlavorQuota gpus(int64_t nominal) {
-  FlavorQuota q;
-  q.flavor = "h100";
-  q.resources[0] = {nominal, std::nullopt, std::nullopt};
-  q.declared[0] = true;
-  return q;
+FlavorQuota gpus(int64_t nominal, std::optional<int64_t> borrow = std::nullopt,
+                 std::optional<int64_t> lend = std::nullopt) {
+  return testing::gpu_quota("h100", nominal, borrow, lend);
 }
 
 // root(own 0) { pool(own 8) { q(0), sibling(0) }, outside(0), lender(8) }

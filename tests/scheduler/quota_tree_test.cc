@@ -5,19 +5,16 @@
 #include <gtest/gtest.h>
 
 #include "model/node_inventory.h"
+#include "policy_builders.h"
 #include "scheduler/fair_share.h"
 #include "scheduler/team_ceiling.h"
 
 namespace allot {
 namespace {
 
-FlavorQuota gpus(int64_t nominal, std::optional<int64_t> borrow = {},
-                 std::optional<int64_t> lend = {}) {
-  FlavorQuota q;
-  q.flavor = "h100";
-  q.resources[0] = {nominal, borrow, lend};
-  q.declared[0] = true;
-  return q;
+FlavorQuota gpus(int64_t nominal, std::optional<int64_t> borrow = std::nullopt,
+                 std::optional<int64_t> lend = std::nullopt) {
+  return testing::gpu_quota("h100", nominal, borrow, lend);
 }
 
 // root { mid { a(10, lend 4), b(6, borrow 2) }, c(20) }

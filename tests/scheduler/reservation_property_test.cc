@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "model/node_inventory.h"
+#include "policy_builders.h"
 #include "scheduler/explanation_text.h"
 #include "scheduler/scheduler.h"
 
@@ -18,14 +19,6 @@ namespace allot {
 namespace {
 
 constexpr Duration kCycle = Duration::seconds(30);
-
-FlavorQuota gpu_quota(int64_t nominal) {
-  FlavorQuota q;
-  q.flavor = "h100";
-  q.resources[0] = {nominal, std::nullopt, std::nullopt};
-  q.declared[0] = true;
-  return q;
-}
 
 // 8 nodes x 8 GPUs; team ml has 40 GPUs of quota, team other (nominal 0)
 // borrows from it: quota binds before the nodes do. One priority, no
@@ -38,16 +31,7 @@ std::shared_ptr<const CompiledPolicy> gang_policy() {
   p.clusters.push_back({});
   p.clusters[0].meta.name = "main";
   p.clusters[0].scheduling.cycle = kCycle;
-  ResourceFlavor flavor;
-  flavor.meta.name = "h100";
-  p.flavors.push_back(flavor);
-  NodePool pool;
-  pool.meta.name = "pool";
-  pool.flavor = "h100";
-  pool.count = 8;
-  pool.resources = ResourceVector(8, 96000, int64_t{1} << 40);
-  pool.topology = {2, 2};
-  p.node_pools.push_back(pool);
+  testing::add_gpu_pool(p, "h100", "pool");
   Cohort root;
   root.meta.name = "root";
   p.cohorts = {root};
@@ -61,7 +45,7 @@ std::shared_ptr<const CompiledPolicy> gang_policy() {
     team.meta.name = name;
     team.namespace_name = name;
     team.cohort = "root";
-    team.quota = {gpu_quota(nominal)};
+    team.quota = {testing::gpu_quota("h100", nominal)};
     p.teams.push_back(team);
   }
   return std::make_shared<const CompiledPolicy>(

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "model/node_inventory.h"
+#include "policy_builders.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/scheduler.h"
 
@@ -18,14 +19,7 @@ struct World {
   Snapshot state;
 };
 
-FlavorQuota gpu_quota(const std::string& flavor, int64_t nominal, std::optional<int64_t> borrow,
-                      std::optional<int64_t> lend) {
-  FlavorQuota q;
-  q.flavor = flavor;
-  q.resources[0] = {nominal, borrow, lend};
-  q.declared[0] = true;
-  return q;
-}
+using testing::gpu_quota;
 
 // 2 flavors x 8 nodes x 8 GPUs (nominal quotas never exceed capacity); 2 cohorts (one nested) with
 // 4 teams of mixed limits.
@@ -34,18 +28,7 @@ Policy random_policy(std::mt19937_64& rng, bool fair_sharing) {
   p.clusters.push_back({});
   p.clusters[0].meta.name = "main";
   p.clusters[0].scheduling.fair_sharing = fair_sharing;
-  for (const char* f : {"a", "b"}) {
-    ResourceFlavor flavor;
-    flavor.meta.name = f;
-    p.flavors.push_back(flavor);
-    NodePool pool;
-    pool.meta.name = std::string("pool-") + f;
-    pool.flavor = f;
-    pool.count = 8;
-    pool.resources = ResourceVector(8, 96000, int64_t{1} << 40);
-    pool.topology = {2, 2};
-    p.node_pools.push_back(pool);
-  }
+  for (const char* f : {"a", "b"}) testing::add_gpu_pool(p, f, std::string("pool-") + f);
   Cohort root;
   root.meta.name = "root";
   Cohort child;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "model/node_inventory.h"
+#include "policy_builders.h"
 #include "scheduler/capacity_index.h"
 #include "scheduler/gang_placer.h"
 #include "scheduler/quota_tree.h"
@@ -17,14 +18,6 @@
 
 namespace allot {
 namespace {
-
-FlavorQuota gpu_quota(int64_t nominal, std::optional<int64_t> borrow, std::optional<int64_t> lend) {
-  FlavorQuota q;
-  q.flavor = "a";
-  q.resources[0] = {nominal, borrow, lend};
-  q.declared[0] = true;
-  return q;
-}
 
 std::optional<int64_t> maybe(std::mt19937_64& rng, int64_t most) {
   if (rng() % 2 == 0) return std::nullopt;
@@ -38,23 +31,14 @@ Policy random_policy(std::mt19937_64& rng, bool fair_sharing) {
   p.clusters.push_back({});
   p.clusters[0].meta.name = "main";
   p.clusters[0].scheduling.fair_sharing = fair_sharing;
-  ResourceFlavor flavor;
-  flavor.meta.name = "a";
-  p.flavors.push_back(flavor);
-  NodePool pool;
-  pool.meta.name = "pool-a";
-  pool.flavor = "a";
-  pool.count = 8;
-  pool.resources = ResourceVector(8, 96000, int64_t{1} << 40);
-  pool.topology = {2, 2};
-  p.node_pools.push_back(pool);
+  testing::add_gpu_pool(p, "a", "pool-a");
   Cohort root;
   root.meta.name = "root";
   Cohort child;
   child.meta.name = "child";
   child.parent = "root";
-  if (rng() % 2 == 0) root.quota = {gpu_quota(8, std::nullopt, std::nullopt)};
-  if (rng() % 2 == 0) child.quota = {gpu_quota(8, std::nullopt, maybe(rng, 8))};
+  if (rng() % 2 == 0) root.quota = {testing::gpu_quota("a", 8, std::nullopt, std::nullopt)};
+  if (rng() % 2 == 0) child.quota = {testing::gpu_quota("a", 8, std::nullopt, maybe(rng, 8))};
   p.cohorts = {root, child};
   for (int i = 0; i < 3; ++i) {
     PriorityClass pc;
@@ -69,7 +53,8 @@ Policy random_policy(std::mt19937_64& rng, bool fair_sharing) {
     team.namespace_name = team.meta.name;
     team.cohort = t < 3 ? "child" : "root";
     team.fair_share_weight = 1.0 + static_cast<double>(rng() % 3);
-    team.quota = {gpu_quota(4 * static_cast<int64_t>(rng() % 4), maybe(rng, 16), maybe(rng, 8))};
+    team.quota = {testing::gpu_quota("a", 4 * static_cast<int64_t>(rng() % 4), maybe(rng, 16),
+                                     maybe(rng, 8))};
     static constexpr ReclaimPolicy kReclaim[] = {ReclaimPolicy::kAny, ReclaimPolicy::kLowerPriority,
                                                  ReclaimPolicy::kNever};
     team.preemption.reclaim_within_cohort = kReclaim[rng() % 3];

@@ -8,10 +8,12 @@
 // allotd and times a 5,000-member PATCH;
 // `replay` runs a scenario through a running allotd in real time and compares
 // it with its simulation; `micro` runs the Google Benchmark microbenchmarks.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -52,6 +54,21 @@ void add_scale_flags(CLI::App& command, allot::bench::ScaleConfig& c, std::strin
   command.add_option("--preemption-runs", c.preemption_runs, "urgent gangs timed")
       ->check(CLI::Range(1, 100'000));
   command.add_flag("--fair-sharing", c.fair_sharing, "weighted DRS ordering instead of classic");
+  command
+      .add_option_function<std::vector<std::string>>(
+          "--phases",
+          [&c](const std::vector<std::string>& phases) {
+            const auto has = [&](const char* name) {
+              return std::find(phases.begin(), phases.end(), name) != phases.end();
+            };
+            c.phase_full = has("full");
+            c.phase_steady = has("steady");
+            c.phase_preemption = has("preemption");
+            c.phase_small = has("small");
+          },
+          "measurements to take (default all): full steady preemption small")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"full", "steady", "preemption", "small"}));
 }
 
 void add_api_flags(CLI::App& command, allot::bench::ApiConfig& c, std::string& output) {

@@ -7,6 +7,7 @@
 
 #include "bench/admitted_state.h"
 #include "bench/alloc_counter.h"
+#include "bench/plan_summary.h"
 #include "bench/scale_policy.h"
 #include "bench/stopwatch.h"
 #include "bench/workload_generator.h"
@@ -77,7 +78,7 @@ int64_t admitted_gpus(const Plan& plan) {
 // The fresh state: nothing admitted, everything pending. Returns the first plan.
 [[gnu::noinline]] Plan measure_full_pass(const Scheduler& scheduler, const Snapshot& fresh,
                                          ScaleReport& report) {
-  Passes passes = time_passes(scheduler, fresh, report.config.runs);
+  Passes passes = time_passes(scheduler, fresh, report.config.phase_full ? report.config.runs : 1);
   report.full_pass_runs_ms = passes.wall_ms;
   report.full_pass_ms = median(passes.wall_ms);
   report.full_pass_cpu_ms = median(passes.cpu_ms);
@@ -124,6 +125,7 @@ int64_t admitted_gpus(const Plan& plan) {
     wall_ms.push_back(elapsed.wall_ms);
     cpu_ms.push_back(elapsed.cpu_ms);
     victims += static_cast<int64_t>(plan.preemptions.size());
+    report.preemption_digest = plan_digest(plan, report.preemption_digest);
     if (plan.preemptions.empty()) {
       ++report.preemption_runs_without_victims;
       const PendingWorkload& w = full.pending.front();
@@ -183,14 +185,17 @@ ScaleReport run_scale(const ScaleConfig& config, std::FILE* log) {
   steady.now = kNow;
   steady.admitted = std::move(state.admitted);
   steady.pending = std::move(state.pending);
-  measure_steady_pass(scheduler, steady, report);
-  std::fprintf(log, "steady pass: %.1f ms (cpu %.1f ms); preemption runs...\n",
-               report.steady_pass_ms, report.steady_pass_cpu_ms);
-
-  measure_preemptions(scheduler, generator, steady, log, report);
-  std::fprintf(log, "preemption p99: %.2f ms (cpu %.2f ms); 3,000-pending passes...\n",
-               report.preemption_p99_ms, report.preemption_p99_cpu_ms);
-  measure_slurm_sized_pass(scheduler, generator, report);
+  if (config.phase_steady) {
+    measure_steady_pass(scheduler, steady, report);
+    std::fprintf(log, "steady pass: %.1f ms (cpu %.1f ms)\n", report.steady_pass_ms,
+                 report.steady_pass_cpu_ms);
+  }
+  if (config.phase_preemption) {
+    measure_preemptions(scheduler, generator, steady, log, report);
+    std::fprintf(log, "preemption p99: %.2f ms (cpu %.2f ms)\n", report.preemption_p99_ms,
+                 report.preemption_p99_cpu_ms);
+  }
+  if (config.phase_small) measure_slurm_sized_pass(scheduler, generator, report);
   return report;
 }
 

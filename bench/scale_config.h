@@ -36,6 +36,13 @@ struct ScaleConfig {
   int32_t runs = 5;               // plan() runs per median
   int32_t preemption_runs = 100;  // urgent gangs timed
   bool fair_sharing = false;      // weighted DRS ordering instead of classic
+  // Which measurements to take (`--phases`): the first pass is always planned
+  // once, since the steady state is built from it, but timed `runs` times
+  // only with `full`.
+  bool phase_full = true;
+  bool phase_steady = true;
+  bool phase_preemption = true;
+  bool phase_small = true;  // the 3,000-pending pass
 };
 
 }  // namespace allot::bench

@@ -1,6 +1,8 @@
 #include "bench/scale_report.h"
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +13,12 @@ constexpr const char* kSlurmNote =
     "The issue reports Slurm's main scheduler passing over 3,000 pending jobs in 3-7 ms on this "
     "machine (without quotas); pass_3000_ms is one allot plan() over 3,000 pending workloads of "
     "the same mix on this cluster, with quotas, placement and explanations.";
+
+std::string digest_hex(uint64_t digest) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digest));
+  return text;
+}
 
 double round3(double v) { return std::round(v * 1000) / 1000; }
 
@@ -25,7 +33,8 @@ nlohmann::ordered_json to_json(const PlanSummary& s) {
           {"preemptions", s.preemptions},
           {"reservations", s.reservations},
           {"pending_reasons", s.pending_reasons},
-          {"preemption_verdicts", s.preemption_verdicts}};
+          {"preemption_verdicts", s.preemption_verdicts},
+          {"digest", digest_hex(s.digest)}};
 }
 
 void print_summary(const char* title, const PlanSummary& s, std::FILE* out) {
@@ -88,6 +97,7 @@ void print_json(const ScaleReport& r, std::FILE* out) {
   j["preemption_p99_cpu_ms"] = round3(r.preemption_p99_cpu_ms);
   j["preemption_runs_without_victims"] = r.preemption_runs_without_victims;
   j["preemption_victims_mean"] = round3(r.preemption_victims_mean);
+  j["preemption_plans_digest"] = digest_hex(r.preemption_digest);
   j["snapshot_bytes_per_pending"] = round3(r.snapshot_bytes_per_pending);
   j["plan_peak_bytes_per_pending"] = round3(r.plan_peak_bytes_per_pending);
   j["bytes_per_pending"] = round3(r.bytes_per_pending);

@@ -46,6 +46,7 @@ struct ScaleReport {
   double preemption_p99_cpu_ms = 0;
   int32_t preemption_runs_without_victims = 0;
   double preemption_victims_mean = 0;
+  uint64_t preemption_digest = 0;  // plan_digest() chained over the runs' plans
 
   double snapshot_bytes_per_pending = 0;
   double plan_peak_bytes_per_pending = 0;

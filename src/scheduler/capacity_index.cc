@@ -17,11 +17,13 @@ CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topol
       flavor_free_(policy.flavor_count()),
       rack_free_(policy.rack_count()),
       block_free_(policy.block_count()),
-      buckets_(policy.flavor_count()) {
+      buckets_(policy.flavor_count()),
+      bucket_sizes_(policy.flavor_count()) {
   free_.reserve(policy.node_count());
   for (int32_t f = 0; f < policy.flavor_count(); ++f) {
     buckets_[f].assign(topology.max_gpus(FlavorIndex(static_cast<uint16_t>(f))) + 1,
                        std::vector<uint64_t>((policy.node_count() + 63) / 64, 0));
+    bucket_sizes_[f].assign(buckets_[f].size(), 0);
   }
   for (int32_t i = 0; i < policy.node_count(); ++i) {
     const NodeIndex node(i);
@@ -38,7 +40,17 @@ CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topol
     rack_free_[topology.rack_of(node)] += capacity;
     block_free_[topology.block_of(node)] += capacity;
     buckets_[flavor][gpus][i / 64] |= uint64_t{1} << (i % 64);
+    ++bucket_sizes_[flavor][gpus];
   }
+}
+
+int64_t CapacityIndex::gpu_pod_slots(FlavorIndex f, int64_t gpus) const {
+  const std::vector<int32_t>& sizes = bucket_sizes_[f.value()];
+  int64_t slots = 0;
+  for (auto free = static_cast<size_t>(gpus); free < sizes.size(); ++free) {
+    slots += static_cast<int64_t>(sizes[free]) * (static_cast<int64_t>(free) / gpus);
+  }
+  return slots;
 }
 
 void CapacityIndex::adjust_totals(NodeIndex node, const ResourceVector& delta, bool add) {
@@ -58,10 +70,13 @@ void CapacityIndex::adjust_totals(NodeIndex node, const ResourceVector& delta, b
 
 void CapacityIndex::move_bucket(NodeIndex node, int64_t from_gpus, int64_t to_gpus) {
   if (from_gpus == to_gpus) return;
-  auto& buckets = buckets_[topology_->flavor_of(node).value()];
+  const auto flavor = topology_->flavor_of(node).value();
+  auto& buckets = buckets_[flavor];
   const uint32_t i = node.value();
   buckets[from_gpus][i / 64] &= ~(uint64_t{1} << (i % 64));
   buckets[to_gpus][i / 64] |= uint64_t{1} << (i % 64);
+  --bucket_sizes_[flavor][from_gpus];
+  ++bucket_sizes_[flavor][to_gpus];
 }
 
 void CapacityIndex::allocate(NodeIndex node, const ResourceVector& amount, uint64_t gpu_mask) {
@@ -87,8 +102,9 @@ void CapacityIndex::hold(NodeIndex node, const ResourceVector& amount, uint64_t 
     // Over-committed (the node shrank under running work): take it out of
     // scheduling for this cycle rather than trust its numbers.
     adjust_totals(node, free_[i], false);
-    buckets_[topology_->flavor_of(node).value()][free_[i].gpu()][i / 64] &=
-        ~(uint64_t{1} << (i % 64));
+    const auto flavor = topology_->flavor_of(node).value();
+    buckets_[flavor][free_[i].gpu()][i / 64] &= ~(uint64_t{1} << (i % 64));
+    --bucket_sizes_[flavor][free_[i].gpu()];
     schedulable_[i] = false;
   }
   free_[i] -= amount;

@@ -70,6 +70,10 @@ class CapacityIndex {
     }
     return static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
   }
+  // How many pods of `gpus` GPUs each (> 0) the schedulable nodes of the
+  // flavor could take by their free GPU counts alone: a bound that no
+  // placement can beat (CPU, memory and reservations only lower it).
+  [[nodiscard]] int64_t gpu_pod_slots(FlavorIndex f, int64_t gpus) const;
   [[nodiscard]] int32_t bucket_count(FlavorIndex f) const {
     return static_cast<int32_t>(buckets_[f.value()].size());
   }
@@ -94,6 +98,7 @@ class CapacityIndex {
   std::vector<ResourceVector> rack_free_;
   std::vector<ResourceVector> block_free_;
   std::vector<std::vector<std::vector<uint64_t>>> buckets_;  // bitsets over node index
+  std::vector<std::vector<int32_t>> bucket_sizes_;           // nodes in each bucket
 };
 
 }  // namespace allot

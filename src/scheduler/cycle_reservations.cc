@@ -100,15 +100,25 @@ void SchedulingCycle::note_admission_for_reservations(const PendingWorkload& w, 
 
 // A gang's own reservation is given up before it is planned again, and a
 // less important gang's reservation gives way to it.
+// Only nodes of the gang's reservations (held from the last plan, or made in
+// this cycle) can be reserved for it, so only those are looked at.
 void SchedulingCycle::drop_reservation(WorkloadId gang) {
-  for (int32_t n = 0; n < policy_.node_count(); ++n) {
-    const NodeIndex node(static_cast<uint32_t>(n));
-    if (capacity_.reserved(node) && capacity_.reserved_for(node) == gang) capacity_.unreserve(node);
+  const auto unreserve = [&](const std::vector<NodeIndex>& nodes) {
+    for (NodeIndex node : nodes) {
+      if (node.valid() && node.value() < static_cast<uint32_t>(policy_.node_count()) &&
+          capacity_.reserved(node) && capacity_.reserved_for(node) == gang) {
+        capacity_.unreserve(node);
+      }
+    }
+  };
+  for (const HeldReservation& r : snapshot_.reservations) {
+    if (r.workload == gang) unreserve(r.nodes);
   }
   std::erase_if(reserved_quota_, [&](const ReservedQuota& r) { return r.gang() == gang; });
   auto it = std::find_if(plan_.reservations.begin(), plan_.reservations.end(),
                          [&](const Reservation& r) { return r.workload == gang; });
   if (it == plan_.reservations.end()) return;
+  unreserve(it->nodes);
   plan_.reservations.erase(it);
   for (PendingExplanation& e : plan_.explanations) {
     if (e.workload == gang && e.reason == PendingReason::kReserved) {

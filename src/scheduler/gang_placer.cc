@@ -28,10 +28,24 @@ ResourceVector total_request(const PlacementRequest& request, int32_t* pods) {
 
 }  // namespace
 
+// The cheap pre-check: each pod set's pods must fit the free GPU counts of
+// the flavor's nodes, whatever the topology (a necessary condition only).
+bool GangPlacer::enough_gpu_slots(const PlacementRequest& request) const {
+  for (size_t i = 0; i < request.pod_sets.size(); ++i) {
+    const int64_t gpus = request.pod_sets[i].per_pod.gpu();
+    if (gpus > 0 && request.counts[i] > 0 &&
+        capacity_->gpu_pod_slots(request.flavor, gpus) < request.counts[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::optional<std::vector<PodSetAssignment>> GangPlacer::place(const PlacementRequest& request) {
   int32_t pods = 0;
   const ResourceVector total = total_request(request, &pods);
   if (!total.fits_in(capacity_->flavor_free(request.flavor))) return std::nullopt;
+  if (!enough_gpu_slots(request)) return std::nullopt;
   if (pods <= 1) return place_anywhere(request);
   const Topology& topology = capacity_->topology();
   if (total.fits_in(topology.largest_rack(request.flavor))) {

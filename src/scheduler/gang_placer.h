@@ -1,11 +1,12 @@
 // GangPlacer: finds nodes and GPUs for all pods of a workload at once (gang
 // semantics), or reports that none exist now.
 //
-// Strategy: one pod goes to the best-fitting node (fewest free GPUs that
-// still hold it). Several pods go into one rack if any rack can hold them all
-// (the fullest such rack first), else one block, else anywhere in the flavor,
-// each pod on the best-fitting node of that domain. Nodes reserved for another
-// gang are used only by work that ends before the reservation starts.
+// Strategy: a request whose pods cannot fit the free GPU counts of the
+// flavor's nodes fails at once (CapacityIndex::gpu_pod_slots). One pod goes
+// to the best-fitting node (fewest free GPUs that still hold it). Several pods go into one rack if
+// any rack can hold them all (the fullest such rack first), else one block, else anywhere in the
+// flavor, each pod on the best-fitting node of that domain. Nodes reserved for another gang are
+// used only by work that ends before the reservation starts.
 //
 // Contract: place() leaves the CapacityIndex as it found it; commit() applies
 // a placement. Deterministic: ties go to the lowest node index.
@@ -44,6 +45,7 @@ class GangPlacer {
     ResourceVector amount;
     uint64_t gpus = 0;
   };
+  [[nodiscard]] bool enough_gpu_slots(const PlacementRequest& request) const;
   // Places every pod within `domain` (nodes), or none; allocations are undone.
   std::optional<std::vector<PodSetAssignment>> place_in(const PlacementRequest& request,
                                                         std::span<const NodeIndex> domain);

@@ -5,33 +5,50 @@
 namespace allot {
 
 QuotaTree::QuotaTree(const CompiledPolicy& policy)
-    : policy_(&policy), fr_count_(policy.fr_count()) {
+    : policy_(&policy), fr_count_(policy.fr_count()), usage_stride_(policy.fr_count()) {
   const size_t size = static_cast<size_t>(policy.quota_node_count()) * fr_count_;
-  subtree_.assign(size, 0);
-  guard_.assign(size, 0);
+  auto limits = std::make_shared<Limits>();
+  limits->subtree.assign(size, 0);
+  limits->guard.assign(size, 0);
   usage_.assign(size, 0);
   available_cache_.assign(size, 0);
   available_epoch_.assign(size, 0);
   for (int32_t node : policy.bottom_up_order()) {
     for (int32_t fr = 0; fr < fr_count_; ++fr) {
-      const QuotaLimits& limits = policy.limits(node, fr);
-      int64_t subtree = limits.nominal;
-      for (int32_t child : policy.children(node))
-        subtree += at(subtree_, child, fr) - at(guard_, child, fr);
-      at(subtree_, node, fr) = subtree;
-      at(guard_, node, fr) = limits.lending_limit == kNoLimit
-                                 ? 0
-                                 : std::max<int64_t>(0, subtree - limits.lending_limit);
+      const QuotaLimits& quota = policy.limits(node, fr);
+      int64_t subtree = quota.nominal;
+      for (int32_t child : policy.children(node)) {
+        subtree += limits->subtree[limit_slot(child, fr)] - limits->guard[limit_slot(child, fr)];
+      }
+      limits->subtree[limit_slot(node, fr)] = subtree;
+      limits->guard[limit_slot(node, fr)] =
+          quota.lending_limit == kNoLimit ? 0 : std::max<int64_t>(0, subtree - quota.lending_limit);
     }
   }
+  limits_ = std::move(limits);
+}
+
+QuotaTree QuotaTree::flavor_slice(FlavorIndex flavor) const {
+  QuotaTree slice(*this, Uninitialized{});
+  slice.fr_base_ = CompiledPolicy::fr_of(flavor, static_cast<Resource>(0));
+  slice.usage_stride_ = kResourceCount;
+  const auto nodes = static_cast<size_t>(policy_->quota_node_count());
+  slice.usage_.resize(nodes * kResourceCount);
+  for (size_t node = 0; node < nodes; ++node) {
+    for (int32_t r = 0; r < kResourceCount; ++r) {
+      slice.usage_[node * kResourceCount + r] =
+          usage(static_cast<int32_t>(node), slice.fr_base_ + r);
+    }
+  }
+  return slice;
 }
 
 void QuotaTree::change_usage(int32_t quota_node, int32_t fr, int64_t delta) {
   ++epoch_;
   int32_t node = quota_node;
   while (node != kNoParent && delta != 0) {
-    int64_t& usage = at(usage_, node, fr);
-    const int64_t guard = at(guard_, node, fr);
+    int64_t& usage = usage_[usage_slot(node, fr)];
+    const int64_t guard = this->guard(node, fr);
     const int64_t before = std::max<int64_t>(0, usage - guard);
     usage += delta;
     const int64_t after = std::max<int64_t>(0, usage - guard);
@@ -59,26 +76,26 @@ void QuotaTree::remove_usage(TeamIndex team, FlavorIndex flavor, const ResourceV
 int64_t QuotaTree::cap(int32_t quota_node, int32_t fr) const {
   const QuotaLimits& limits = policy_->limits(quota_node, fr);
   if (limits.borrowing_limit == kNoLimit) return kNoLimit;
-  const int64_t guard = at(guard_, quota_node, fr);
-  return (at(subtree_, quota_node, fr) - guard) -
-         std::max<int64_t>(0, at(usage_, quota_node, fr) - guard) + limits.borrowing_limit;
+  const int64_t guard = this->guard(quota_node, fr);
+  return (subtree_quota(quota_node, fr) - guard) -
+         std::max<int64_t>(0, usage(quota_node, fr) - guard) + limits.borrowing_limit;
 }
 
 int64_t QuotaTree::available(int32_t quota_node, int32_t fr) const {
-  const size_t slot = static_cast<size_t>(quota_node) * fr_count_ + fr;
+  if (available_cache_.empty()) return compute_available(quota_node, fr);
+  const size_t slot = limit_slot(quota_node, fr);
   if (available_epoch_[slot] == epoch_) return available_cache_[slot];
-  const int32_t parent = policy_->parent(quota_node);
-  int64_t result = 0;
-  if (parent == kNoParent) {
-    result = at(subtree_, quota_node, fr) - at(usage_, quota_node, fr);
-  } else {
-    const int64_t own =
-        std::max<int64_t>(0, at(guard_, quota_node, fr) - at(usage_, quota_node, fr));
-    result = own + std::min(available(parent, fr), cap(quota_node, fr));
-  }
+  const int64_t result = compute_available(quota_node, fr);
   available_cache_[slot] = result;
   available_epoch_[slot] = epoch_;
   return result;
+}
+
+int64_t QuotaTree::compute_available(int32_t quota_node, int32_t fr) const {
+  const int32_t parent = policy_->parent(quota_node);
+  if (parent == kNoParent) return subtree_quota(quota_node, fr) - usage(quota_node, fr);
+  const int64_t own = std::max<int64_t>(0, guard(quota_node, fr) - usage(quota_node, fr));
+  return own + std::min(available(parent, fr), cap(quota_node, fr));
 }
 
 bool QuotaTree::fits(TeamIndex team, FlavorIndex flavor, const ResourceVector& request) const {
@@ -111,7 +128,7 @@ bool QuotaTree::would_borrow(TeamIndex team, FlavorIndex flavor,
   for (Resource r : kAllResources) {
     const int32_t fr = CompiledPolicy::fr_of(flavor, r);
     if (request[r] == 0 || !policy_->governed(fr)) continue;
-    if (at(usage_, node, fr) + request[r] > policy_->limits(node, fr).nominal) return true;
+    if (usage(node, fr) + request[r] > policy_->limits(node, fr).nominal) return true;
   }
   return false;
 }
@@ -120,8 +137,7 @@ bool QuotaTree::borrowing(TeamIndex team, FlavorIndex flavor) const {
   const int32_t node = policy_->team(team).quota_node;
   for (Resource r : kAllResources) {
     const int32_t fr = CompiledPolicy::fr_of(flavor, r);
-    if (policy_->governed(fr) && at(usage_, node, fr) > policy_->limits(node, fr).nominal)
-      return true;
+    if (policy_->governed(fr) && usage(node, fr) > policy_->limits(node, fr).nominal) return true;
   }
   return false;
 }

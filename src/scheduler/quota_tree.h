@@ -9,11 +9,15 @@
 //   avail(n)    = max(0, guard(n) - U(n)) + min(avail(parent), cap(n)),
 //   cap(n)      = (S(n) - guard(n)) - max(0, U(n) - guard(n)) + B(n)  (unlimited if B unset)
 //
-// Contract: a value type, cheap to copy (flat arrays). Ungoverned
-// flavor-resources (declared by no quota) always fit. Not thread-safe.
+// Contract: a value type. Copies share the limits (subtree quota and guard,
+// fixed by the policy) and copy the usage; flavor_slice() copies only one
+// flavor's usage and keeps no cache, for the many copies that reservations
+// take. Ungoverned flavor-resources (declared by no quota) always fit. Not
+// thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "base/quantity.h"
@@ -33,6 +37,11 @@ class QuotaTree {
  public:
   explicit QuotaTree(const CompiledPolicy& policy);
 
+  // A copy that holds only `flavor`'s usage and no availability cache (every
+  // answer is computed afresh). REQUIRES: only `flavor` is asked about or
+  // changed on the copy.
+  [[nodiscard]] QuotaTree flavor_slice(FlavorIndex flavor) const;
+
   // Adds (or, with a negative amount, removes) a team's usage in a flavor.
   void add_usage(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount);
   void remove_usage(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount);
@@ -51,13 +60,13 @@ class QuotaTree {
   [[nodiscard]] bool borrowing(TeamIndex team, FlavorIndex flavor) const;
 
   [[nodiscard]] int64_t usage(int32_t quota_node, int32_t fr) const {
-    return at(usage_, quota_node, fr);
+    return usage_[usage_slot(quota_node, fr)];
   }
   [[nodiscard]] int64_t subtree_quota(int32_t quota_node, int32_t fr) const {
-    return at(subtree_, quota_node, fr);
+    return limits_->subtree[limit_slot(quota_node, fr)];
   }
   [[nodiscard]] int64_t guard(int32_t quota_node, int32_t fr) const {
-    return at(guard_, quota_node, fr);
+    return limits_->guard[limit_slot(quota_node, fr)];
   }
   [[nodiscard]] int64_t nominal(int32_t quota_node, int32_t fr) const {
     return policy_->limits(quota_node, fr).nominal;
@@ -65,22 +74,40 @@ class QuotaTree {
   [[nodiscard]] const CompiledPolicy& policy() const { return *policy_; }
 
  private:
-  [[nodiscard]] int64_t at(const std::vector<int64_t>& v, int32_t node, int32_t fr) const {
-    return v[static_cast<size_t>(node) * fr_count_ + fr];
+  struct Uninitialized {};
+  // Shares `from`'s policy and limits; no usage, no cache.
+  QuotaTree(const QuotaTree& from, Uninitialized)
+      : policy_(from.policy_),
+        fr_count_(from.fr_count_),
+        usage_stride_(from.usage_stride_),
+        limits_(from.limits_) {}
+
+  // What the policy fixes: shared by all copies.
+  struct Limits {
+    std::vector<int64_t> subtree;
+    std::vector<int64_t> guard;
+  };
+  [[nodiscard]] size_t limit_slot(int32_t node, int32_t fr) const {
+    return static_cast<size_t>(node) * fr_count_ + fr;
   }
-  int64_t& at(std::vector<int64_t>& v, int32_t node, int32_t fr) {
-    return v[static_cast<size_t>(node) * fr_count_ + fr];
+  // A flavor slice keeps usage_ only for fr in [fr_base_, fr_base_ + usage_stride_).
+  [[nodiscard]] size_t usage_slot(int32_t node, int32_t fr) const {
+    return static_cast<size_t>(node) * usage_stride_ + (fr - fr_base_);
   }
   void change_usage(int32_t quota_node, int32_t fr, int64_t delta);
   [[nodiscard]] int64_t cap(int32_t quota_node, int32_t fr) const;
 
+  [[nodiscard]] int64_t compute_available(int32_t quota_node, int32_t fr) const;
+
   const CompiledPolicy* policy_;
   int32_t fr_count_;
-  std::vector<int64_t> subtree_;
-  std::vector<int64_t> guard_;
+  int32_t fr_base_ = 0;
+  int32_t usage_stride_;
+  std::shared_ptr<const Limits> limits_;
   std::vector<int64_t> usage_;
   // available() is asked far more often than usage changes: its results are
   // cached until the next change of usage (any change bumps the epoch).
+  // Empty in a flavor slice (no cache).
   uint64_t epoch_ = 1;
   mutable std::vector<int64_t> available_cache_;
   mutable std::vector<uint64_t> available_epoch_;

@@ -5,23 +5,32 @@
 
 namespace allot {
 
-Timestamp earliest_quota_fit(QuotaTree quota, std::span<const QuotaRelease> releases,
+Timestamp earliest_quota_fit(QuotaTree& quota, std::span<const QuotaRelease> releases,
                              TeamIndex team, FlavorIndex flavor, const ResourceVector& request,
                              Timestamp now) {
   if (quota.fits(team, flavor, request)) return now;
-  for (const QuotaRelease& release : releases) {
+  Timestamp fit = Timestamp::infinite_future();
+  size_t taken = 0;
+  for (; taken < releases.size(); ++taken) {
+    const QuotaRelease& release = releases[taken];
     if (release.at == Timestamp::infinite_future()) break;
     quota.remove_usage(release.team, flavor, release.amount);
-    if (quota.fits(team, flavor, request)) return std::max(release.at, now);
+    if (quota.fits(team, flavor, request)) {
+      fit = std::max(release.at, now);
+      ++taken;
+      break;
+    }
   }
-  return Timestamp::infinite_future();
+  // Put back in reverse order: each step undoes its removal exactly.
+  while (taken-- > 0) quota.add_usage(releases[taken].team, flavor, releases[taken].amount);
+  return fit;
 }
 
-ReservedQuota::ReservedQuota(QuotaTree quota, std::span<const QuotaRelease> releases,
+ReservedQuota::ReservedQuota(const QuotaTree& quota, std::span<const QuotaRelease> releases,
                              WorkloadId gang, TeamIndex team, FlavorIndex flavor,
                              const ResourceVector& request, Timestamp starts_at, Duration runtime,
                              Duration cycle)
-    : at_start_(std::move(quota)),
+    : at_start_(quota.flavor_slice(flavor)),
       gang_(gang),
       team_(team),
       flavor_(flavor),

@@ -16,7 +16,8 @@
 // gang whose window would leave another without its quota starts after that
 // one ends instead (conflicts_with()).
 //
-// Contract: a value (it copies the quota tree as it will be at the start).
+// Contract: a value (it copies the flavor's part of the quota tree as it will
+// be at the start: QuotaTree::flavor_slice).
 // The caller asks allows() before every admission in the flavor and reports
 // each one with admitted(). A gang that would not fit at its start even so
 // (running work overran its bound) holds nothing. Not thread-safe.
@@ -41,7 +42,9 @@ struct QuotaRelease {
 
 // The earliest time, now or one of the releases (REQUIRES: sorted by at), by
 // which `request` fits `team`'s quota in `flavor`; infinite_future() if never.
-Timestamp earliest_quota_fit(QuotaTree quota, std::span<const QuotaRelease> releases,
+// Releases are taken out of `quota` one by one and put back before it returns
+// (the tree is left exactly as it was; no copy is made).
+Timestamp earliest_quota_fit(QuotaTree& quota, std::span<const QuotaRelease> releases,
                              TeamIndex team, FlavorIndex flavor, const ResourceVector& request,
                              Timestamp now);
 
@@ -51,7 +54,7 @@ class ReservedQuota {
   // `runtime`: the gang's declared maxRuntime (Duration::max(): none);
   // `cycle`: a gang starts at the first cycle at or after its start, so it
   // may run up to one cycle later than start + runtime.
-  ReservedQuota(QuotaTree quota, std::span<const QuotaRelease> releases, WorkloadId gang,
+  ReservedQuota(const QuotaTree& quota, std::span<const QuotaRelease> releases, WorkloadId gang,
                 TeamIndex team, FlavorIndex flavor, const ResourceVector& request,
                 Timestamp starts_at, Duration runtime, Duration cycle);
 

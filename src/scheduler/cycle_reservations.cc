@@ -226,10 +226,18 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
   for (const HeldReservation& r : snapshot_.reservations) {
     if (r.workload == w.id) held = r.nodes;
   }
-  // A gang may take the nodes of a less important gang's reservation.
+  // A gang may take the nodes of a less important gang's reservation (a
+  // gang's nodes come together: the last gang's priority is kept at hand).
+  WorkloadId last_gang;
+  int32_t last_priority = 0;
   const auto reservable = [&](NodeIndex node) {
-    return !capacity_.reserved(node) ||
-           (gang && priority_of_pending(capacity_.reserved_for(node)) < w.priority);
+    if (!capacity_.reserved(node)) return true;
+    if (!gang) return false;
+    if (capacity_.reserved_for(node) != last_gang) {
+      last_gang = capacity_.reserved_for(node);
+      last_priority = priority_of_pending(last_gang);
+    }
+    return last_priority < w.priority;
   };
   GangReservationRequest request{&w, flavor, snapshot_.now, quota_at, held, reservable};
   std::optional<ReservedQuota> reserved;

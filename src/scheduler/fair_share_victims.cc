@@ -9,15 +9,14 @@
 
 namespace allot {
 
-// A team's share only moves when its work does (forget_shares_of); the
-// preemptor's side counts the incoming workload, as Kueue's simulation does.
+// A team's or cohort's share only moves when the work of a team under it
+// does (forget_shares_of); the preemptor's side counts the incoming workload,
+// as Kueue's simulation does.
 double VictimSelector::current_share(const Request& r, int32_t quota_node) {
-  const CompiledPolicy& policy = quota_.policy();
   if (r.reclaim.on_preemptor_path(quota_node)) {
     return weighted_share_after(quota_, quota_node, r.preemptor.team, r.flavor, r.total);
   }
-  if (!policy.is_team(quota_node)) return weighted_share(quota_, quota_node);
-  double& share = team_share_now_[quota_node];
+  double& share = share_now_[quota_node];
   if (std::isnan(share)) share = weighted_share(quota_, quota_node);
   return share;
 }
@@ -77,7 +76,7 @@ std::vector<int32_t> VictimSelector::index_fair_share_candidates(
   team_cursor_.assign(policy.team_count(), 0);
   live_children_.resize(nodes);
   pruned_.assign(nodes, false);
-  team_share_now_.assign(policy.team_count(), std::numeric_limits<double>::quiet_NaN());
+  share_now_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   std::vector<bool> registered(nodes, false);
   std::vector<int32_t> touched;
   for (uint32_t pos = 0; pos < candidates.size(); ++pos) {

@@ -1,6 +1,7 @@
 #include "scheduler/reservation_planner.h"
 
 #include <algorithm>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -20,10 +21,11 @@ struct Step {
   int32_t pods = 0;
 };
 
-std::vector<Step> node_steps(const CapacityIndex& capacity, const ReleaseTimeline& timeline,
-                             NodeIndex node, const ResourceVector& per_pod, int32_t cap,
-                             Timestamp now) {
-  std::vector<Step> steps;
+// Appends the node's steps to `steps` (one buffer for all nodes: no
+// allocation per node).
+void node_steps(const CapacityIndex& capacity, const ReleaseTimeline& timeline, NodeIndex node,
+                const ResourceVector& per_pod, int32_t cap, Timestamp now,
+                std::vector<Step>& steps) {
   ResourceVector free = capacity.free(node);
   int32_t pods = pods_in(free, per_pod, cap);
   if (pods > 0) steps.push_back({now, pods});
@@ -33,10 +35,9 @@ std::vector<Step> node_steps(const CapacityIndex& capacity, const ReleaseTimelin
     const int32_t more = pods_in(free, per_pod, cap);
     if (more > pods) steps.push_back({std::max(release.at, now), pods = more});
   }
-  return steps;
 }
 
-int32_t pods_at(const std::vector<Step>& steps, Timestamp t) {
+int32_t pods_at(std::span<const Step> steps, Timestamp t) {
   int32_t pods = 0;
   for (const Step& s : steps) {
     if (s.at > t) break;
@@ -50,7 +51,7 @@ struct Candidate {
   int32_t block = 0;
   int32_t rack = 0;
   bool held = false;
-  std::vector<Step> steps;
+  std::span<const Step> steps;  // into the planner's one buffer
 };
 
 // The earliest time by which the candidates hold `pods` pods together.
@@ -96,9 +97,12 @@ bool reservation_covers(const CapacityIndex& capacity, const ReleaseTimeline& ti
   int32_t pods = 0;
   const ResourceVector per_pod = largest_pod(workload, &pods);
   int32_t covered = 0;
+  std::vector<Step> steps;
   for (NodeIndex node : nodes) {
     if (!capacity.schedulable(node)) return false;
-    covered += pods_at(node_steps(capacity, timeline, node, per_pod, pods, now), at);
+    steps.clear();
+    node_steps(capacity, timeline, node, per_pod, pods, now, steps);
+    covered += pods_at(steps, at);
   }
   return covered >= pods;
 }
@@ -112,15 +116,23 @@ std::optional<Reservation> plan_gang_reservation(const CapacityIndex& capacity,
   if (pods == 0) return std::nullopt;
   const CompiledPolicy& policy = capacity.policy();
   std::vector<Candidate> candidates;
+  std::vector<Step> steps;
+  std::vector<size_t> first_step;  // by candidate: where its steps start in `steps`
   for (NodeIndex node : capacity.topology().nodes_of_flavor(request.flavor)) {
     if (!capacity.schedulable(node) || !per_pod.fits_in(policy.node(node).node.capacity)) continue;
     if (!request.reservable(node)) continue;
-    std::vector<Step> steps = node_steps(capacity, timeline, node, per_pod, pods, request.now);
-    if (steps.empty()) continue;
+    const size_t first = steps.size();
+    node_steps(capacity, timeline, node, per_pod, pods, request.now, steps);
+    if (steps.size() == first) continue;
     const bool held =
         std::find(request.held.begin(), request.held.end(), node) != request.held.end();
-    candidates.push_back(
-        {node, policy.node(node).block, policy.node(node).rack, held, std::move(steps)});
+    candidates.push_back({node, policy.node(node).block, policy.node(node).rack, held, {}});
+    first_step.push_back(first);
+  }
+  // The buffer no longer grows: the spans can point into it.
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const size_t end = i + 1 < candidates.size() ? first_step[i + 1] : steps.size();
+    candidates[i].steps = std::span<const Step>(steps).subspan(first_step[i], end - first_step[i]);
   }
   Timestamp starts_at = earliest_cover(candidates, pods);
   if (starts_at == Timestamp::infinite_future()) return std::nullopt;

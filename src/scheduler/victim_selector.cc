@@ -32,7 +32,11 @@ VictimSelector::VictimSelector(QuotaTree& quota, CapacityIndex& capacity,
 
 // What was known about a team's usage no longer holds once its work moves.
 void VictimSelector::forget_shares_of(TeamIndex team) {
-  if (!team_share_now_.empty()) team_share_now_[team.value()] = kUnknownShare;
+  if (share_now_.empty()) return;
+  const CompiledPolicy& policy = quota_.policy();
+  for (int32_t node = policy.team(team).quota_node; node != kNoParent; node = policy.parent(node)) {
+    share_now_[node] = kUnknownShare;
+  }
 }
 
 const ResourceVector& VictimSelector::usage_of(uint32_t index) {
@@ -49,7 +53,7 @@ int32_t VictimSelector::root_of(int32_t quota_node) const {
   return quota_node;
 }
 
-const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex flavor) {
+const std::vector<VictimSelector::Slot>& VictimSelector::group(int32_t root, FlavorIndex flavor) {
   const auto key = [](int32_t r, FlavorIndex f) {
     return (static_cast<uint64_t>(r) << 16) | f.value();
   };
@@ -64,7 +68,8 @@ const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex fla
   if (it == groups_.end()) return empty_group_;
   // Sorted by preference on first use; collect() only filters and splits
   // the candidates into Kueue's lists.
-  if (sorted_groups_.insert(it->first).second) {
+  auto [sorted, fresh] = sorted_groups_.try_emplace(it->first);
+  if (fresh) {
     std::sort(it->second.begin(), it->second.end(), [&](uint32_t a, uint32_t b) {
       const AdmittedWorkload& x = admitted_[a];
       const AdmittedWorkload& y = admitted_[b];
@@ -72,15 +77,20 @@ const std::vector<uint32_t>& VictimSelector::group(int32_t root, FlavorIndex fla
                              x.id) < std::make_tuple(y.priority, -y.admitted_at.ms(),
                                                      (now_ - y.last_checkpoint).ms(), y.id);
     });
+    sorted->second.reserve(it->second.size());
+    for (uint32_t i : it->second) {
+      const AdmittedWorkload& w = admitted_[i];
+      const Duration min_runtime = quota_.policy().priority_class(w.priority_class).min_runtime;
+      sorted->second.push_back({i, w.team, w.priority, w.id, w.admitted_at + min_runtime});
+    }
   }
-  return it->second;
+  return sorted->second;
 }
 
 // Whether another team's workload `w` may be taken, and how (Kueue's
 // classifyPreemptionVariant). What depends only on the team is worked out
 // once per collect().
-bool VictimSelector::cross_team_candidate(const Request& r, const AdmittedWorkload& w,
-                                          Candidate* out) {
+bool VictimSelector::cross_team_candidate(const Request& r, const Slot& w, Candidate* out) {
   const CompiledPolicy& policy = quota_.policy();
   const TeamPreemption& rules = policy.team(r.preemptor.team).preemption;
   const bool lower = w.priority < r.preemptor.priority;
@@ -129,8 +139,8 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
   team_lca_.resize(policy.team_count());
   team_variant_.resize(policy.team_count());
   const int32_t root = root_of(policy.team(preemptor.team).quota_node);
-  for (uint32_t i : group(root, r.flavor)) {
-    const AdmittedWorkload& w = admitted_[i];
+  for (const Slot& w : group(root, r.flavor)) {
+    const uint32_t i = w.index;
     if (unavailable_[i] || w.id == preemptor.preempted_by) continue;
     Candidate c{i, Variant::kWithinTeam, -1};
     if (w.team == preemptor.team) {
@@ -139,7 +149,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
     } else if (!cross_team_allowed || !cross_team_candidate(r, w, &c)) {
       continue;
     }
-    if (now_ < w.admitted_at + policy.priority_class(w.priority_class).min_runtime) {
+    if (now_ < w.ripe) {
       *too_young = true;
       continue;
     }
@@ -152,9 +162,15 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
     if (c.variant == Variant::kWithinTeam) return 2;
     return c.variant == Variant::kHierarchical || c.variant == Variant::kFairShare ? 0 : 1;
   };
-  std::stable_sort(out.begin(), out.end(),
-                   [&](const Candidate& a, const Candidate& b) { return rank(a) < rank(b); });
-  return out;
+  // (Three linear passes: a stable split by rank.)
+  std::vector<Candidate> ranked;
+  ranked.reserve(out.size());
+  for (int wanted = 0; wanted <= 2; ++wanted) {
+    for (const Candidate& c : out) {
+      if (rank(c) == wanted) ranked.push_back(c);
+    }
+  }
+  return ranked;
 }
 
 bool VictimSelector::quota_fits(const Request& r, bool allow_borrowing) const {

@@ -36,7 +36,6 @@
 #include <cstdint>
 #include <span>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -93,9 +92,18 @@ class VictimSelector {
     const CohortReclaim& reclaim;
   };
 
+  // What collect() reads of an admitted workload, kept contiguous in
+  // preference order so that the scan over a group stays in cache.
+  struct Slot {
+    uint32_t index;  // into admitted
+    TeamIndex team;
+    int32_t priority;
+    WorkloadId id;
+    Timestamp ripe;  // admitted_at + its class's minRuntime
+  };
+
   std::vector<Candidate> collect(const Request& r, bool* too_young, bool* any_allowed);
-  [[nodiscard]] bool cross_team_candidate(const Request& r, const AdmittedWorkload& w,
-                                          Candidate* out);
+  [[nodiscard]] bool cross_team_candidate(const Request& r, const Slot& w, Candidate* out);
   [[nodiscard]] bool find_classic(const Request& r, const std::vector<Candidate>& candidates,
                                   VictimChoice* choice);
   [[nodiscard]] bool classic_pass(const Request& r, const std::vector<Candidate>& candidates,
@@ -123,8 +131,9 @@ class VictimSelector {
   void restore(uint32_t index);
   [[nodiscard]] int32_t root_of(int32_t quota_node) const;
   // Admitted workloads grouped by (root of the cohort tree, flavor), built on
-  // first use: candidates never come from another tree or flavor.
-  const std::vector<uint32_t>& group(int32_t root, FlavorIndex flavor);
+  // first use, in preference order: candidates never come from another tree
+  // or flavor.
+  const std::vector<Slot>& group(int32_t root, FlavorIndex flavor);
 
   QuotaTree& quota_;
   CapacityIndex& capacity_;
@@ -133,7 +142,7 @@ class VictimSelector {
   Timestamp now_;
   bool grouped_ = false;
   std::unordered_map<uint64_t, std::vector<uint32_t>> groups_;
-  std::unordered_set<uint64_t> sorted_groups_;
+  std::unordered_map<uint64_t, std::vector<Slot>> sorted_groups_;
   // Per collect(), by team: -1 not known yet, else whether its work may be
   // a cross-team candidate and the relation that says how (kept in team_lca_).
   std::vector<int8_t> team_open_;
@@ -148,13 +157,13 @@ class VictimSelector {
   std::vector<uint32_t> removed_;
   // Fair sharing, per find(): candidates by team (cursor into each), the
   // children of each cohort that still hold candidates, pruned quota nodes,
-  // and team shares, recomputed when a team's usage moves.
+  // and team and cohort shares, recomputed when a team's usage moves.
   std::vector<std::vector<uint32_t>> team_candidates_;
   std::vector<size_t> team_cursor_;
   std::vector<std::vector<int32_t>> live_children_;
   std::vector<bool> pruned_;
-  std::vector<double> team_share_now_;
-  std::vector<uint32_t> empty_group_;
+  std::vector<double> share_now_;  // by quota node
+  std::vector<Slot> empty_group_;
 };
 
 }  // namespace allot

@@ -44,6 +44,15 @@ CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topol
   }
 }
 
+bool CapacityIndex::has_gpu_pod_slots(FlavorIndex f, int64_t gpus, int64_t pods) const {
+  const std::vector<int32_t>& sizes = bucket_sizes_[f.value()];
+  int64_t slots = 0;
+  for (auto free = static_cast<int64_t>(sizes.size()) - 1; free >= gpus && slots < pods; --free) {
+    slots += static_cast<int64_t>(sizes[static_cast<size_t>(free)]) * (free / gpus);
+  }
+  return slots >= pods;
+}
+
 int64_t CapacityIndex::gpu_pod_slots(FlavorIndex f, int64_t gpus) const {
   const std::vector<int32_t>& sizes = bucket_sizes_[f.value()];
   int64_t slots = 0;

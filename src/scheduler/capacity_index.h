@@ -74,6 +74,9 @@ class CapacityIndex {
   // flavor could take by their free GPU counts alone: a bound that no
   // placement can beat (CPU, memory and reservations only lower it).
   [[nodiscard]] int64_t gpu_pod_slots(FlavorIndex f, int64_t gpus) const;
+  // gpu_pod_slots(f, gpus) >= pods, counted from the emptiest nodes down and
+  // stopped as soon as it holds.
+  [[nodiscard]] bool has_gpu_pod_slots(FlavorIndex f, int64_t gpus, int64_t pods) const;
   [[nodiscard]] int32_t bucket_count(FlavorIndex f) const {
     return static_cast<int32_t>(buckets_[f.value()].size());
   }

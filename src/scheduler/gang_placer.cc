@@ -16,6 +16,23 @@ struct DomainCandidate {
   }
 };
 
+// Tries the domains fullest first and returns the first placement found.
+// The order is taken from a heap one domain at a time: the first domain
+// usually places, and sorting them all would cost more than trying it.
+template <typename PlaceIn>
+std::optional<std::vector<PodSetAssignment>> first_that_places(
+    std::vector<DomainCandidate>& candidates, PlaceIn place_in) {
+  const auto later = [](const DomainCandidate& a, const DomainCandidate& b) { return b < a; };
+  std::make_heap(candidates.begin(), candidates.end(), later);
+  while (!candidates.empty()) {
+    std::pop_heap(candidates.begin(), candidates.end(), later);
+    const int32_t domain = candidates.back().domain;
+    candidates.pop_back();
+    if (auto placed = place_in(domain)) return placed;
+  }
+  return std::nullopt;
+}
+
 ResourceVector total_request(const PlacementRequest& request, int32_t* pods) {
   ResourceVector total;
   *pods = 0;
@@ -34,7 +51,7 @@ bool GangPlacer::enough_gpu_slots(const PlacementRequest& request) const {
   for (size_t i = 0; i < request.pod_sets.size(); ++i) {
     const int64_t gpus = request.pod_sets[i].per_pod.gpu();
     if (gpus > 0 && request.counts[i] > 0 &&
-        capacity_->gpu_pod_slots(request.flavor, gpus) < request.counts[i]) {
+        !capacity_->has_gpu_pod_slots(request.flavor, gpus, request.counts[i])) {
       return false;
     }
   }
@@ -65,11 +82,8 @@ std::optional<std::vector<PodSetAssignment>> GangPlacer::place_in_racks(
     const ResourceVector& free = capacity_->rack_free(rack);
     if (total.fits_in(free)) candidates.push_back({free.gpu(), free.cpu_millis(), rack});
   }
-  std::sort(candidates.begin(), candidates.end());
-  for (const DomainCandidate& c : candidates) {
-    if (auto placed = place_in(request, topology.nodes_of_rack(c.domain))) return placed;
-  }
-  return std::nullopt;
+  return first_that_places(
+      candidates, [&](int32_t rack) { return place_in(request, topology.nodes_of_rack(rack)); });
 }
 
 std::optional<std::vector<PodSetAssignment>> GangPlacer::place_in_blocks(
@@ -80,11 +94,8 @@ std::optional<std::vector<PodSetAssignment>> GangPlacer::place_in_blocks(
     const ResourceVector& free = capacity_->block_free(block);
     if (total.fits_in(free)) candidates.push_back({free.gpu(), free.cpu_millis(), block});
   }
-  std::sort(candidates.begin(), candidates.end());
-  for (const DomainCandidate& c : candidates) {
-    if (auto placed = place_in(request, topology.nodes_of_block(c.domain))) return placed;
-  }
-  return std::nullopt;
+  return first_that_places(
+      candidates, [&](int32_t block) { return place_in(request, topology.nodes_of_block(block)); });
 }
 
 NodeIndex GangPlacer::best_in_domain(const PlacementRequest& request, const ResourceVector& per_pod,

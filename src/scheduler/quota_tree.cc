@@ -26,6 +26,8 @@ QuotaTree::QuotaTree(const CompiledPolicy& policy)
     }
   }
   limits_ = std::move(limits);
+  subtree_ = limits_->subtree.data();
+  guard_ = limits_->guard.data();
 }
 
 QuotaTree QuotaTree::flavor_slice(FlavorIndex flavor) const {

@@ -63,10 +63,10 @@ class QuotaTree {
     return usage_[usage_slot(quota_node, fr)];
   }
   [[nodiscard]] int64_t subtree_quota(int32_t quota_node, int32_t fr) const {
-    return limits_->subtree[limit_slot(quota_node, fr)];
+    return subtree_[limit_slot(quota_node, fr)];
   }
   [[nodiscard]] int64_t guard(int32_t quota_node, int32_t fr) const {
-    return limits_->guard[limit_slot(quota_node, fr)];
+    return guard_[limit_slot(quota_node, fr)];
   }
   [[nodiscard]] int64_t nominal(int32_t quota_node, int32_t fr) const {
     return policy_->limits(quota_node, fr).nominal;
@@ -80,7 +80,9 @@ class QuotaTree {
       : policy_(from.policy_),
         fr_count_(from.fr_count_),
         usage_stride_(from.usage_stride_),
-        limits_(from.limits_) {}
+        limits_(from.limits_),
+        subtree_(from.subtree_),
+        guard_(from.guard_) {}
 
   // What the policy fixes: shared by all copies.
   struct Limits {
@@ -104,6 +106,9 @@ class QuotaTree {
   int32_t fr_base_ = 0;
   int32_t usage_stride_;
   std::shared_ptr<const Limits> limits_;
+  // Into *limits_, which every copy keeps alive and nobody changes.
+  const int64_t* subtree_ = nullptr;
+  const int64_t* guard_ = nullptr;
   std::vector<int64_t> usage_;
   // available() is asked far more often than usage changes: its results are
   // cached until the next change of usage (any change bumps the epoch).

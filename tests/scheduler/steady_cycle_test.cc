@@ -183,9 +183,12 @@ TEST(CapacityIndexSlots, CountPodsByFreeGpusThroughRandomAllocations) {
     }
     for (FlavorIndex flavor : {kH100, kA100}) {
       for (int64_t per_pod = 1; per_pod <= 9; ++per_pod) {
-        ASSERT_EQ(capacity.gpu_pod_slots(flavor, per_pod),
-                  slots_by_counting(capacity, policy, flavor, per_pod))
+        const int64_t counted = slots_by_counting(capacity, policy, flavor, per_pod);
+        ASSERT_EQ(capacity.gpu_pod_slots(flavor, per_pod), counted)
             << "step " << step << " per_pod " << per_pod;
+        for (int64_t pods : {int64_t{1}, counted, counted + 1, int64_t{64}}) {
+          ASSERT_EQ(capacity.has_gpu_pod_slots(flavor, per_pod, pods), counted >= pods);
+        }
       }
     }
   }

@@ -18,12 +18,14 @@ CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topol
       rack_free_(policy.rack_count()),
       block_free_(policy.block_count()),
       buckets_(policy.flavor_count()),
-      bucket_sizes_(policy.flavor_count()) {
+      bucket_sizes_(policy.flavor_count()),
+      open_bucket_sizes_(policy.flavor_count()) {
   free_.reserve(policy.node_count());
   for (int32_t f = 0; f < policy.flavor_count(); ++f) {
     buckets_[f].assign(topology.max_gpus(FlavorIndex(static_cast<uint16_t>(f))) + 1,
                        std::vector<uint64_t>((policy.node_count() + 63) / 64, 0));
     bucket_sizes_[f].assign(buckets_[f].size(), 0);
+    open_bucket_sizes_[f].assign(buckets_[f].size(), 0);
   }
   for (int32_t i = 0; i < policy.node_count(); ++i) {
     const NodeIndex node(i);
@@ -41,11 +43,14 @@ CapacityIndex::CapacityIndex(const CompiledPolicy& policy, const Topology& topol
     block_free_[topology.block_of(node)] += capacity;
     buckets_[flavor][gpus][i / 64] |= uint64_t{1} << (i % 64);
     ++bucket_sizes_[flavor][gpus];
+    ++open_bucket_sizes_[flavor][gpus];
   }
 }
 
-bool CapacityIndex::has_gpu_pod_slots(FlavorIndex f, int64_t gpus, int64_t pods) const {
-  const std::vector<int32_t>& sizes = bucket_sizes_[f.value()];
+bool CapacityIndex::has_gpu_pod_slots(FlavorIndex f, int64_t gpus, int64_t pods,
+                                      bool open_only) const {
+  const std::vector<int32_t>& sizes =
+      open_only ? open_bucket_sizes_[f.value()] : bucket_sizes_[f.value()];
   int64_t slots = 0;
   for (auto free = static_cast<int64_t>(sizes.size()) - 1; free >= gpus && slots < pods; --free) {
     slots += static_cast<int64_t>(sizes[static_cast<size_t>(free)]) * (free / gpus);
@@ -86,6 +91,10 @@ void CapacityIndex::move_bucket(NodeIndex node, int64_t from_gpus, int64_t to_gp
   buckets[to_gpus][i / 64] |= uint64_t{1} << (i % 64);
   --bucket_sizes_[flavor][from_gpus];
   ++bucket_sizes_[flavor][to_gpus];
+  if (!reserved(node)) {
+    --open_bucket_sizes_[flavor][from_gpus];
+    ++open_bucket_sizes_[flavor][to_gpus];
+  }
 }
 
 void CapacityIndex::allocate(NodeIndex node, const ResourceVector& amount, uint64_t gpu_mask) {
@@ -114,6 +123,7 @@ void CapacityIndex::hold(NodeIndex node, const ResourceVector& amount, uint64_t 
     const auto flavor = topology_->flavor_of(node).value();
     buckets_[flavor][free_[i].gpu()][i / 64] &= ~(uint64_t{1} << (i % 64));
     --bucket_sizes_[flavor][free_[i].gpu()];
+    if (!reserved(node)) --open_bucket_sizes_[flavor][free_[i].gpu()];
     schedulable_[i] = false;
   }
   free_[i] -= amount;
@@ -133,11 +143,23 @@ void CapacityIndex::release(NodeIndex node, const ResourceVector& amount, uint64
 }
 
 void CapacityIndex::reserve(NodeIndex node, WorkloadId for_workload, Timestamp from) {
+  count_reserved(node, -1);
   reserved_from_[node.value()] = from;
   reserved_for_[node.value()] = for_workload;
+  count_reserved(node, +1);
+}
+
+void CapacityIndex::count_reserved(NodeIndex node, int32_t delta) {
+  if (!reserved(node)) return;
+  const uint64_t owner = reserved_for_[node.value()].value();
+  if ((reserved_nodes_of_[owner] += delta) == 0) reserved_nodes_of_.erase(owner);
+  if (schedulable_[node.value()]) {
+    open_bucket_sizes_[topology_->flavor_of(node).value()][free_[node.value()].gpu()] -= delta;
+  }
 }
 
 void CapacityIndex::unreserve(NodeIndex node) {
+  count_reserved(node, -1);
   reserved_from_[node.value()] = Timestamp::infinite_future();
   reserved_for_[node.value()] = WorkloadId();
 }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "base/quantity.h"
@@ -75,8 +76,15 @@ class CapacityIndex {
   // placement can beat (CPU, memory and reservations only lower it).
   [[nodiscard]] int64_t gpu_pod_slots(FlavorIndex f, int64_t gpus) const;
   // gpu_pod_slots(f, gpus) >= pods, counted from the emptiest nodes down and
-  // stopped as soon as it holds.
-  [[nodiscard]] bool has_gpu_pod_slots(FlavorIndex f, int64_t gpus, int64_t pods) const;
+  // stopped as soon as it holds. With `open_only`, only nodes that are not
+  // reserved count (what work without a declared end may use, unless it
+  // holds a reservation itself).
+  [[nodiscard]] bool has_gpu_pod_slots(FlavorIndex f, int64_t gpus, int64_t pods,
+                                       bool open_only = false) const;
+  // Whether any node is reserved for `workload`.
+  [[nodiscard]] bool holds_reserved_nodes(WorkloadId workload) const {
+    return reserved_nodes_of_.contains(workload.value());
+  }
   [[nodiscard]] int32_t bucket_count(FlavorIndex f) const {
     return static_cast<int32_t>(buckets_[f.value()].size());
   }
@@ -89,6 +97,9 @@ class CapacityIndex {
  private:
   void adjust_totals(NodeIndex node, const ResourceVector& delta, bool add);
   void move_bucket(NodeIndex node, int64_t from_gpus, int64_t to_gpus);
+  // Counts (+1) or uncounts (-1) a reserved node for its workload and in the
+  // open bucket sizes.
+  void count_reserved(NodeIndex node, int32_t delta);
 
   const CompiledPolicy* policy_;
   const Topology* topology_;
@@ -102,6 +113,8 @@ class CapacityIndex {
   std::vector<ResourceVector> block_free_;
   std::vector<std::vector<std::vector<uint64_t>>> buckets_;  // bitsets over node index
   std::vector<std::vector<int32_t>> bucket_sizes_;           // nodes in each bucket
+  std::vector<std::vector<int32_t>> open_bucket_sizes_;      // of them, not reserved
+  std::unordered_map<uint64_t, int32_t> reserved_nodes_of_;  // by workload, when > 0
 };
 
 }  // namespace allot

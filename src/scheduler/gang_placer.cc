@@ -47,11 +47,15 @@ ResourceVector total_request(const PlacementRequest& request, int32_t* pods) {
 
 // The cheap pre-check: each pod set's pods must fit the free GPU counts of
 // the flavor's nodes, whatever the topology (a necessary condition only).
+// Work without a declared end that holds no reservation may use no reserved
+// node (CapacityIndex::usable_by): only the open nodes count for it.
 bool GangPlacer::enough_gpu_slots(const PlacementRequest& request) const {
+  const bool open_only = request.finish_by == Timestamp::infinite_future() &&
+                         !capacity_->holds_reserved_nodes(request.workload);
   for (size_t i = 0; i < request.pod_sets.size(); ++i) {
     const int64_t gpus = request.pod_sets[i].per_pod.gpu();
     if (gpus > 0 && request.counts[i] > 0 &&
-        !capacity_->has_gpu_pod_slots(request.flavor, gpus, request.counts[i])) {
+        !capacity_->has_gpu_pod_slots(request.flavor, gpus, request.counts[i], open_only)) {
       return false;
     }
   }

@@ -146,17 +146,18 @@ TEST(EarliestQuotaFit, InPlaceGivesTheCopysAnswerAndLeavesTheTreeAsItWas) {
 }
 
 int64_t slots_by_counting(const CapacityIndex& capacity, const CompiledPolicy& policy,
-                          FlavorIndex flavor, int64_t per_pod) {
+                          FlavorIndex flavor, int64_t per_pod, bool open_only = false) {
   int64_t slots = 0;
   for (int32_t n = 0; n < policy.node_count(); ++n) {
     const NodeIndex node(n);
     if (policy.node(node).flavor != flavor || !capacity.schedulable(node)) continue;
+    if (open_only && capacity.reserved(node)) continue;
     slots += capacity.free(node).gpu() / per_pod;
   }
   return slots;
 }
 
-TEST(CapacityIndexSlots, CountPodsByFreeGpusThroughRandomAllocations) {
+TEST(CapacityIndexSlots, CountPodsByFreeGpusThroughRandomAllocationsAndReservations) {
   const CompiledPolicy policy = two_flavor_policy();
   const Topology topology(policy);
   std::vector<NodeCondition> conditions(policy.node_count());
@@ -169,10 +170,18 @@ TEST(CapacityIndexSlots, CountPodsByFreeGpusThroughRandomAllocations) {
     uint64_t mask;
   };
   std::vector<Held> held;
+  const Timestamp start = Timestamp::from_millis(5'000);
   for (int step = 0; step < 500; ++step) {
     const NodeIndex node(static_cast<int32_t>(random() % policy.node_count()));
     const int64_t want = static_cast<int64_t>(random() % 4) + 1;
-    if (random() % 3 != 0 && capacity.free(node).gpu() >= want) {
+    if (random() % 4 == 0) {
+      // Reservations come and go, and pass from one workload to another.
+      if (random() % 2 == 0) {
+        capacity.reserve(node, WorkloadId(1 + random() % 3), start);
+      } else {
+        capacity.unreserve(node);
+      }
+    } else if (random() % 3 != 0 && capacity.free(node).gpu() >= want) {
       const uint64_t mask = capacity.pick_gpus(node, want);
       capacity.hold(node, gpus(want), mask);
       held.push_back({node, want, mask});
@@ -186,10 +195,20 @@ TEST(CapacityIndexSlots, CountPodsByFreeGpusThroughRandomAllocations) {
         const int64_t counted = slots_by_counting(capacity, policy, flavor, per_pod);
         ASSERT_EQ(capacity.gpu_pod_slots(flavor, per_pod), counted)
             << "step " << step << " per_pod " << per_pod;
-        for (int64_t pods : {int64_t{1}, counted, counted + 1, int64_t{64}}) {
+        const int64_t open = slots_by_counting(capacity, policy, flavor, per_pod, true);
+        for (int64_t pods : {int64_t{1}, counted, counted + 1, open, open + 1, int64_t{64}}) {
           ASSERT_EQ(capacity.has_gpu_pod_slots(flavor, per_pod, pods), counted >= pods);
+          ASSERT_EQ(capacity.has_gpu_pod_slots(flavor, per_pod, pods, true), open >= pods);
         }
       }
+    }
+    for (uint64_t w = 1; w <= 3; ++w) {
+      bool any = false;
+      for (int32_t n = 0; n < policy.node_count(); ++n) {
+        any = any || (capacity.reserved(NodeIndex(n)) &&
+                      capacity.reserved_for(NodeIndex(n)) == WorkloadId(w));
+      }
+      ASSERT_EQ(capacity.holds_reserved_nodes(WorkloadId(w)), any) << "workload " << w;
     }
   }
 }
@@ -218,6 +237,19 @@ TEST(GangPlacerPreCheck, RefusesAGangThatTheFreeGpuCountsCannotHold) {
   const std::vector<int32_t> nine{9};
   EXPECT_TRUE(placer.place({WorkloadId(2), kA100, fives, eight}).has_value());
   EXPECT_FALSE(placer.place({WorkloadId(3), kA100, fives, nine}).has_value());
+  // One node reserved for workload 4: work without an end may not use it,
+  // workload 4 may, and so may work that ends before the reservation starts.
+  NodeIndex first_a100;
+  for (int32_t n = 0; n < policy.node_count() && !first_a100.valid(); ++n) {
+    if (policy.node(NodeIndex(n)).flavor == kA100) first_a100 = NodeIndex(n);
+  }
+  const Timestamp start = Timestamp::from_millis(10'000);
+  capacity.reserve(first_a100, WorkloadId(4), start);
+  EXPECT_FALSE(placer.place({WorkloadId(5), kA100, fives, eight}).has_value());
+  EXPECT_TRUE(placer.place({WorkloadId(4), kA100, fives, eight}).has_value());
+  EXPECT_TRUE(placer.place({WorkloadId(5), kA100, fives, eight, start}).has_value());
+  capacity.unreserve(first_a100);
+  EXPECT_TRUE(placer.place({WorkloadId(5), kA100, fives, eight}).has_value());
 }
 
 }  // namespace

@@ -91,8 +91,8 @@ TEST_F(CheckpointTest, ARunningWorkloadReportsACheckpointOverTheApi) {
 
   const Reply reported = api_.post_json(path, {{"at", "2026-01-02T03:04:05Z"}});
   ASSERT_EQ(reported.status, 200) << reported.describe();
-  EXPECT_EQ(reported.json["status"]["lastCheckpointAt"], "2026-01-02T03:04:05Z");
-  EXPECT_EQ(workload("research", "busy")["status"]["lastCheckpointAt"], "2026-01-02T03:04:05Z");
+  EXPECT_EQ(reported.json["status"]["lastCheckpointAt"], "2026-01-02T03:04:05.000Z");
+  EXPECT_EQ(workload("research", "busy")["status"]["lastCheckpointAt"], "2026-01-02T03:04:05.000Z");
   EXPECT_EQ(api_.post_json(path, {{"at", "yesterday"}}).status, 400);
   EXPECT_EQ(api_.post_json("/api/v1/namespaces/research/workloads/nobody/checkpoint",
                            nlohmann::json::object())

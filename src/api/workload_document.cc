@@ -72,6 +72,10 @@ Result<CheckpointSpec> decode_checkpoint(const Field& field) {
   CheckpointSpec checkpoint;
   ALLOT_RETURN_IF_ERROR(map.read_required_string("env", checkpoint.env));
   if (!is_env_name(checkpoint.env)) return map.get("env")->error(env_name_error(checkpoint.env));
+  ALLOT_RETURN_IF_ERROR(map.read_seconds("intervalSeconds", checkpoint.interval));
+  if (checkpoint.interval && *checkpoint.interval <= Duration()) {
+    return map.get("intervalSeconds")->error("must be at least 1 (seconds between checkpoints)");
+  }
   ALLOT_RETURN_IF_ERROR(map.finish());
   return checkpoint;
 }

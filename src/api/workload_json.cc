@@ -77,8 +77,13 @@ void write_pod_sets(JsonWriter& out, const std::vector<PodSet>& pod_sets) {
 
 void write_spec(JsonWriter& out, const WorkloadSpec& spec) {
   out.begin_object();
-  if (spec.checkpoint)
-    out.key("checkpoint").begin_object().key("env").value(spec.checkpoint->env).end_object();
+  if (spec.checkpoint) {
+    out.key("checkpoint").begin_object().key("env").value(spec.checkpoint->env);
+    if (spec.checkpoint->interval) {
+      write_seconds(out.key("intervalSeconds"), *spec.checkpoint->interval);
+    }
+    out.end_object();
+  }
   if (!spec.command.empty()) write_strings(out.key("command"), spec.command);
   if (!spec.env.empty()) write_string_map(out.key("env"), spec.env);
   if (spec.idle_timeout) write_seconds(out.key("idleTimeoutSeconds"), *spec.idle_timeout);
@@ -116,6 +121,7 @@ void write_status(JsonWriter& out, const WorkloadStatus& status) {
   write_time(out.key("finishedAt"), status.finished_at);
   write_time(out.key("firstAdmittedAt"), status.first_admitted_at);
   out.key("flavor").value(status.flavor);
+  if (status.last_checkpoint_at) write_time(out.key("lastCheckpointAt"), status.last_checkpoint_at);
   out.key("message").value(status.message);
   out.key("phase").value(workload_phase_name(status.phase));
   write_pod_set_status(out.key("podSets"), status.pod_sets);
@@ -305,7 +311,11 @@ Result<WorkloadSpec> decode_spec(const Reader& spec) {
   if (spec.has("checkpoint")) {
     ALLOT_ASSIGN_OR_RETURN(const Reader checkpoint, spec.at("checkpoint"));
     ALLOT_ASSIGN_OR_RETURN(const std::string env, checkpoint.get<std::string>("env"));
-    out.checkpoint = CheckpointSpec{env};
+    out.checkpoint = CheckpointSpec{env, std::nullopt};
+    if (checkpoint.has("intervalSeconds")) {
+      ALLOT_ASSIGN_OR_RETURN(out.checkpoint->interval,
+                             decode_seconds(checkpoint, "intervalSeconds"));
+    }
   }
   return out;
 }
@@ -369,6 +379,7 @@ Result<WorkloadStatus> decode_status(const Reader& status) {
   ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "admittedAt", out.admitted_at));
   ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "startedAt", out.started_at));
   ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "finishedAt", out.finished_at));
+  ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "lastCheckpointAt", out.last_checkpoint_at));
   ALLOT_RETURN_IF_ERROR(status.get_to("flavor", out.flavor));
   ALLOT_ASSIGN_OR_RETURN(out.pod_sets, decode_pod_set_status(status));
   ALLOT_RETURN_IF_ERROR(status.get_to("restarts", out.restarts));

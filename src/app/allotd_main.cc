@@ -213,7 +213,6 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::SystemClock clock;
   allot::ControlPlaneOptions options;
   options.health_interval = *interval;
-  options.checkpoint_root = data_dir + "/checkpoints";
   std::unique_ptr<allot::app::OidcLogin> oidc;
   if (!flags.oidc.issuer.empty() || !flags.oidc.client_id.empty()) {
     auto made = allot::app::OidcLogin::make(flags.oidc);

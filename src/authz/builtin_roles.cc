@@ -30,8 +30,8 @@ ClusterRole team_admin() {
   return cluster_role(
       kTeamAdmin, {{every,
                     {std::string(kAllotApiGroup)},
-                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "events",
-                     "serviceaccounts", "serviceaccounts/token"},
+                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
+                     "workloads/checkpoint", "events", "serviceaccounts", "serviceaccounts/token"},
                     {},
                     {}},
                    {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
@@ -55,7 +55,8 @@ std::vector<ClusterRole> builtin_cluster_roles() {
       team_admin(),
       cluster_role(kTeamMember,
                    {team_reading(),
-                    {{"create", "cancel"}, {std::string(kAllotApiGroup)}, {"workloads"}, {}, {}}}),
+                    {{"create", "cancel"}, {std::string(kAllotApiGroup)}, {"workloads"}, {}, {}},
+                    {{"create"}, {std::string(kAllotApiGroup)}, {"workloads/checkpoint"}, {}, {}}}),
       cluster_role(kTeamViewer, {team_reading()}),
   };
 }

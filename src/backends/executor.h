@@ -16,6 +16,14 @@
 //   equivalent), then after `grace` a hard kill. Each stopped pod's exit is
 //   reported with `stopped = true`. Stopping an unknown or finished workload
 //   does nothing.
+// - checkpoint_dir() names the folder a workload's checkpoints go to on the
+//   backend: under its team's storage, the same for every run of the
+//   workload and across restarts of allotd; empty (the default) when the
+//   backend keeps none. last_checkpoint() says when the newest file in such
+//   a folder was written (the workload's last checkpoint as it reports it by
+//   writing there); nullopt (the default) when there is none or the backend
+//   cannot tell. It may read storage: never call it holding a lock that
+//   other requests wait on.
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -65,6 +73,14 @@ struct WorkloadLaunch {
   friend bool operator==(const WorkloadLaunch&, const WorkloadLaunch&) = default;
 };
 
+// Whose checkpoint folder: a workload of a team (executor.h, checkpoint_dir()).
+struct CheckpointOwner {
+  TeamId team;
+  std::string namespace_name;
+  std::string name;
+  WorkloadId workload;
+};
+
 enum class PodPhase : uint8_t { kRunning, kExited };
 
 struct PodEvent {
@@ -101,6 +117,14 @@ class Executor {
 
   // Where a pod's log lives, for people (may be empty for remote backends).
   [[nodiscard]] virtual std::string log_location(PodId pod) const = 0;
+
+  [[nodiscard]] virtual std::string checkpoint_dir(const CheckpointOwner& /*owner*/) const {
+    return {};
+  }
+  [[nodiscard]] virtual std::optional<Timestamp> last_checkpoint(
+      const std::string& /*checkpoint_dir*/) const {
+    return std::nullopt;
+  }
 };
 
 }  // namespace allot

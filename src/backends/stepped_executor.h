@@ -16,7 +16,9 @@
 //   stop time is the grace period, or `stop_latency` when that is shorter;
 //   if the natural end comes first (or at the same instant) it completes
 //   instead. A later stop can only bring the end earlier. A checkpointed
-//   workload's next run needs only what is left; any other starts over.
+//   workload's next run needs only what is left after its last checkpoint
+//   (all of the progress, or that floored to its checkpoint interval); any
+//   other starts over.
 // - launch() reports every pod kRunning (or its launch failure) before it
 //   returns; events come only from the caller's thread, inside launch() and
 //   advance_to().
@@ -35,9 +37,12 @@ namespace allot {
 struct VirtualWork {
   Duration runtime;           // the work of every pod, from its first start
   bool checkpointed = false;  // progress survives a stop
-  int exit_code = 0;          // how its pods exit once the work is done
-  std::string launch_error;   // non-empty: its pods cannot start, and why
-  Duration start_latency;     // from each launch until the work begins
+  // With `checkpointed`: a checkpoint every interval of progress, and a stop
+  // keeps only the last one (model/checkpoint_progress.h); unset: all of it.
+  std::optional<Duration> checkpoint_interval;
+  int exit_code = 0;         // how its pods exit once the work is done
+  std::string launch_error;  // non-empty: its pods cannot start, and why
+  Duration start_latency;    // from each launch until the work begins
   // How long its pods take to end once asked to stop, within the grace
   // period; unset: they use the whole grace period.
   std::optional<Duration> stop_latency;

@@ -14,7 +14,8 @@
 namespace allot {
 
 // One explicit arrival: `workload` arrives at `at` and, once running, needs
-// `runtime` of work (a preempted workload without checkpoint starts over).
+// `runtime` of work (a preempted workload without checkpoint starts over; one
+// with checkpoints resumes from its last, model/checkpoint_progress.h).
 struct ScenarioArrival {
   Duration at;
   Duration runtime;

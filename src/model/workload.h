@@ -30,6 +30,10 @@ struct PodSet {
 
 struct CheckpointSpec {
   std::string env;  // variable that carries the checkpoint directory
+  // How often the workload writes a checkpoint (spec.checkpoint.intervalSeconds),
+  // for the simulator: a preempted run keeps its progress floored to a multiple
+  // of it. Unset: it checkpoints continuously (nothing is lost). Positive.
+  std::optional<Duration> interval;
   friend bool operator==(const CheckpointSpec&, const CheckpointSpec&) = default;
 };
 

@@ -89,9 +89,12 @@ struct WorkloadStatus {
   std::optional<Timestamp> admitted_at;        // of the current or last run
   std::optional<Timestamp> started_at;
   std::optional<Timestamp> finished_at;
-  std::string flavor;                         // while admitted or running
-  std::vector<PodSetStatus> pod_sets;         // while admitted or running
-  int32_t restarts = 0;                       // times it was preempted or evicted
+  std::string flavor;                  // while admitted or running
+  std::vector<PodSetStatus> pod_sets;  // while admitted or running
+  int32_t restarts = 0;                // times it was preempted or evicted
+  // The last checkpoint the workload reported (POST .../checkpoint, or the
+  // newest file in its checkpoint folder); kept across its runs.
+  std::optional<Timestamp> last_checkpoint_at;
   StopCause stopping_for = StopCause::kNone;  // its pods are being stopped, and why
   bool deleting = false;             // deleted while it ran: erased once its pods have stopped
   std::string preempted_by;          // "namespace/name" of the last preemptor

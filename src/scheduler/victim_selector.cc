@@ -21,6 +21,12 @@ bool any_node_in(const AdmittedWorkload& w, const std::vector<NodeIndex>& nodes)
 
 }  // namespace
 
+// Work a preemption would throw away: since the last checkpoint of the
+// current run, or since its start when none was reported during it.
+int64_t VictimSelector::work_lost(const AdmittedWorkload& w) const {
+  return (now_ - std::max(w.last_checkpoint, w.admitted_at)).ms();
+}
+
 VictimSelector::VictimSelector(QuotaTree& quota, CapacityIndex& capacity,
                                const std::vector<AdmittedWorkload>& admitted,
                                const std::vector<bool>& unavailable, Timestamp now)
@@ -73,9 +79,8 @@ const std::vector<VictimSelector::Slot>& VictimSelector::group(int32_t root, Fla
     std::sort(it->second.begin(), it->second.end(), [&](uint32_t a, uint32_t b) {
       const AdmittedWorkload& x = admitted_[a];
       const AdmittedWorkload& y = admitted_[b];
-      return std::make_tuple(x.priority, -x.admitted_at.ms(), (now_ - x.last_checkpoint).ms(),
-                             x.id) < std::make_tuple(y.priority, -y.admitted_at.ms(),
-                                                     (now_ - y.last_checkpoint).ms(), y.id);
+      return std::make_tuple(x.priority, work_lost(x), -x.admitted_at.ms(), x.id) <
+             std::make_tuple(y.priority, work_lost(y), -y.admitted_at.ms(), y.id);
     });
     sorted->second.reserve(it->second.size());
     for (uint32_t i : it->second) {

@@ -10,8 +10,9 @@
 //
 // Classic mode (Kueue's classical preemption): other teams' work comes first,
 // the work the preemptor has a hierarchical advantage over (cohort_reclaim.h)
-// before the rest, then its own team's; within each, lower priority, most
-// recently started, least work lost since the last checkpoint. Work that the
+// before the rest, then its own team's; within each, lower priority, least
+// work lost (since the last checkpoint of the current run, else since its
+// start: the most recently started first), then most recently started. Work that the
 // borrowWithinCohort policy does not open to a borrowing preemptor may be
 // taken only in a pass where the preemptor must end within its nominal; the
 // pass that allows borrowing and the one that does not are both tried. A
@@ -127,6 +128,7 @@ class VictimSelector {
   void forget_shares_of(TeamIndex team);
   // What admitted workload `index` holds, computed once per selector.
   const ResourceVector& usage_of(uint32_t index);
+  [[nodiscard]] int64_t work_lost(const AdmittedWorkload& w) const;
   void remove(uint32_t index);
   void restore(uint32_t index);
   [[nodiscard]] int32_t root_of(int32_t quota_node) const;

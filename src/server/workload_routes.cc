@@ -1,7 +1,11 @@
-// Workloads: create, list, get, cancel, delete, events, logs.
+// Workloads: create, list, get, cancel, delete, events, logs, checkpoint reports.
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
+#include "api/rfc3339.h"
 #include "api/workload_submission.h"
 #include "api/workload_view_json.h"
 #include "server/http_responses.h"
@@ -77,6 +81,26 @@ void logs(const WorkloadService& workloads, const HttpRequest& req, HttpResponse
   res.set_content(chunk->data, "text/plain; charset=utf-8");
 }
 
+// The body is empty (a checkpoint now) or {"at": "<RFC 3339 time>"}.
+void report_checkpoint(WorkloadService& workloads, const HttpRequest& req, HttpResponse& res) {
+  std::optional<Timestamp> at;
+  if (req.body.find_first_not_of(" \t\r\n") != std::string::npos) {
+    const nlohmann::json body = nlohmann::json::parse(req.body, nullptr, false);
+    if (body.is_discarded() || !body.is_object()) {
+      return send_error(res, invalid_argument("the body must be a JSON object", "body"));
+    }
+    if (body.contains("at")) {
+      if (!body["at"].is_string()) {
+        return send_error(res, invalid_argument("at: expected an RFC 3339 time", "at"));
+      }
+      const Result<Timestamp> parsed = parse_rfc3339(body["at"].get<std::string>());
+      if (!parsed.ok()) return send_error(res, parsed.status().with_context("at"));
+      at = *parsed;
+    }
+  }
+  answer_view(res, workloads.report_checkpoint(caller_of(req), req.matches[1], req.matches[2], at));
+}
+
 }  // namespace
 
 void add_workload_routes(Router& http, ControlPlane& plane) {
@@ -103,6 +127,9 @@ void add_workload_routes(Router& http, ControlPlane& plane) {
   });
   http.post(kItem + "/cancel", [&workloads](const HttpRequest& req, HttpResponse& res) {
     answer_view(res, workloads.cancel(caller_of(req), req.matches[1], req.matches[2]));
+  });
+  http.post(kItem + "/checkpoint", [&workloads](const HttpRequest& req, HttpResponse& res) {
+    report_checkpoint(workloads, req, res);
   });
   http.get(kItem + "/events", [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Result<std::vector<WorkloadEventView>> events =

@@ -23,7 +23,7 @@ WorkloadDocument sample_document() {
   spec.command = {"python3", "train.py"};
   spec.env = {{"EPOCHS", "3"}};
   spec.max_runtime = Duration::seconds(3600);
-  spec.checkpoint = CheckpointSpec{"CKPT"};
+  spec.checkpoint = CheckpointSpec{"CKPT", Duration::seconds(600)};
   WorkloadStatus& status = doc.status;
   status.phase = WorkloadPhase::kRunning;
   status.team = "llm-training";

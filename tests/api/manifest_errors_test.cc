@@ -75,6 +75,10 @@ TEST(ManifestErrors, RefusesEnvironmentNamesAProcessCannotReceive) {
       parse_error(document("Workload", "w", "{" + pod_sets + "checkpoint: {env: 'A=B'}}", "ns"))
           .details(),
       "document 1 (Workload/w): spec.checkpoint.env");
+  const Status no_interval = parse_error(document(
+      "Workload", "w", "{" + pod_sets + "checkpoint: {env: C, intervalSeconds: 0}}", "ns"));
+  EXPECT_EQ(no_interval.details(), "document 1 (Workload/w): spec.checkpoint.intervalSeconds");
+  EXPECT_NE(no_interval.message().find("at least 1"), std::string::npos) << no_interval.message();
   EXPECT_TRUE(parse_manifests(
                   document("Workload", "w", "{" + pod_sets + "env: {MY_VAR.x-1: v, _B: w}}", "ns"))
                   .ok());

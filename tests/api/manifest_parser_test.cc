@@ -193,7 +193,7 @@ spec:
       kind: TrainingJob
       runtime: 1h
       maxRuntimeSeconds: 7200
-      checkpoint: {env: CKPT}
+      checkpoint: {env: CKPT, intervalSeconds: 600}
       podSets: [{name: workers, count: 2, minCount: 1, resources: {gpu: 8}, flavor: h100}]
   generators:
     - {namePrefix: probe, namespace: research, count: 3, every: 1m, start: 10s,
@@ -212,6 +212,7 @@ spec:
   EXPECT_EQ(train.max_runtime, Duration::hours(2));
   ASSERT_TRUE(train.checkpoint.has_value());
   EXPECT_EQ(train.checkpoint->env, "CKPT");
+  EXPECT_EQ(train.checkpoint->interval, Duration::minutes(10));
   EXPECT_EQ(train.pod_sets[0].min_count, 1);
   EXPECT_EQ(train.pod_sets[0].flavor, "h100");
 

@@ -67,12 +67,13 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
   switch (user.role) {
     case Held::kViewer: return reads;
     case Held::kMember:
-      return reads || (one_of(verb, {"create", "cancel"}) && resource == "workloads");
+      return reads || (one_of(verb, {"create", "cancel"}) && resource == "workloads") ||
+             (verb == "create" && resource == "workloads/checkpoint");
     case Held::kAdmin:
       return !one_of(verb, {"bind", "escalate"}) &&
-             one_of(resource,
-                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "events",
-                     "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"});
+             one_of(resource, {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
+                               "workloads/checkpoint", "events", "serviceaccounts",
+                               "serviceaccounts/token", "roles", "rolebindings"});
     default: return false;
   }
 }

@@ -61,6 +61,18 @@ TEST(WorkloadDescription, RunningWorkloadShowsSpecStatusPodsAndEvents) {
             "  9m58s  Running  Started  1 pod running\n");
 }
 
+TEST(WorkloadDescription, ShowsTheLastCheckpointAWorkloadReported) {
+  const json workload = json::parse(R"({
+      "metadata": {"name": "train", "namespace": "research", "uid": 4},
+      "spec": {"podSets": [{"name": "main", "count": 1, "resources": {"gpu": 8}}],
+               "checkpoint": {"env": "ALLOT_CHECKPOINT_DIR"}},
+      "status": {"phase": "Running", "team": "research", "restarts": 1,
+                 "lastCheckpointAt": "2026-11-30T05:00:02.000Z"}})");
+  const std::string text = describe_workload(workload, json::object(), Timestamp());
+  EXPECT_NE(text.find("  Restarts:         1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  Last checkpoint:  2026-11-30T05:00:02.000Z\n"), std::string::npos) << text;
+}
+
 TEST(WorkloadDescription, WaitingWorkloadShowsTheSchedulersExplanation) {
   const json workload = json::parse(R"({
       "metadata": {"name": "big", "namespace": "research", "uid": 3},

@@ -4,6 +4,7 @@
 // made as the anonymous admin, as allotd serves requests today.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,12 @@ class ControlPlaneCalls {
   }
   Result<nlohmann::json> cancel_workload(const std::string& ns, const std::string& name) {
     ALLOT_ASSIGN_OR_RETURN(WorkloadView view, plane_.workloads().cancel(caller_, ns, name));
+    return workload_view_json(view);
+  }
+  Result<nlohmann::json> report_checkpoint(const std::string& ns, const std::string& name,
+                                           std::optional<Timestamp> at = std::nullopt) {
+    ALLOT_ASSIGN_OR_RETURN(WorkloadView view,
+                           plane_.workloads().report_checkpoint(caller_, ns, name, at));
     return workload_view_json(view);
   }
   Status delete_workload(const std::string& ns, const std::string& name) {

@@ -135,6 +135,17 @@ class RecordingExecutor final : public Executor {
     return "/logs/" + std::to_string(pod.workload.value()) + "/pod-" + std::to_string(pod.index) +
            ".log";
   }
+  // With keeps_checkpoints: a folder per workload, whose newest file's time
+  // is what checkpoint_times says (set between passes of the loop).
+  [[nodiscard]] std::string checkpoint_dir(const CheckpointOwner& owner) const override {
+    if (!keeps_checkpoints) return {};
+    return "/checkpoints/" + owner.team.str() + "/" + owner.namespace_name + "/" + owner.name +
+           "-" + std::to_string(owner.workload.value());
+  }
+  [[nodiscard]] std::optional<Timestamp> last_checkpoint(const std::string& dir) const override {
+    const auto it = checkpoint_times.find(dir);
+    return it == checkpoint_times.end() ? std::nullopt : std::optional<Timestamp>(it->second);
+  }
 
   PodEventSink* sink = nullptr;
   std::vector<RecordedPod> launches;
@@ -142,6 +153,8 @@ class RecordingExecutor final : public Executor {
   std::vector<std::pair<uint64_t, Duration>> stops;
   std::vector<std::string> calls;  // "launch <uid>", "stop <uid>", in order
   bool fail_launches = false;
+  bool keeps_checkpoints = false;
+  std::map<std::string, Timestamp> checkpoint_times;
 
  private:
   std::mutex mu_;

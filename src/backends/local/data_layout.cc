@@ -14,9 +14,10 @@
 namespace allot::local {
 namespace {
 
-constexpr mode_t kTraversable = 0711;  // on the way to the pods' own folders
-constexpr mode_t kClosed = 0700;       // allotd's alone
-constexpr mode_t kTeamOnly = 0710;     // root:<team group>: traversable by the team only
+constexpr mode_t kTraversable = 0711;   // on the way to the pods' own folders
+constexpr mode_t kClosed = 0700;        // allotd's alone
+constexpr mode_t kTeamOnly = 0710;      // root:<team group>: traversable by the team only
+constexpr mode_t kTeamListable = 0750;  // root:<team group>: listable by the team only
 
 bool is_safe_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -72,15 +73,29 @@ std::string DataLayout::home_dir(std::string_view user) const {
   return root_ + "/homes/" + path_component(user);
 }
 
+namespace {
+
 // "<name>-<id>", its name cut so that the folder's name fits NAME_MAX (a
 // Kubernetes name may have 253 characters); the id keeps it unique.
-std::string DataLayout::work_dir(std::string_view namespace_name, std::string_view workload_name,
-                                 uint64_t workload_id) const {
+std::string workload_folder(std::string_view workload_name, uint64_t workload_id) {
   constexpr size_t kMaxComponent = 255;  // NAME_MAX of Linux file systems
   const std::string suffix = "-" + std::to_string(workload_id);
   const std::string_view name = workload_name.substr(0, kMaxComponent - suffix.size());
+  return path_component(std::string(name) + suffix);
+}
+
+}  // namespace
+
+std::string DataLayout::work_dir(std::string_view namespace_name, std::string_view workload_name,
+                                 uint64_t workload_id) const {
   return root_ + "/work/" + path_component(namespace_name) + "/" +
-         path_component(std::string(name) + suffix);
+         workload_folder(workload_name, workload_id);
+}
+
+std::string DataLayout::checkpoint_dir(std::string_view team, std::string_view namespace_name,
+                                       std::string_view workload_name, uint64_t workload_id) const {
+  return team_dir(team) + "/checkpoints/" + path_component(namespace_name) + "/" +
+         workload_folder(workload_name, workload_id);
 }
 
 std::string DataLayout::log_dir(uint64_t workload_id) const {
@@ -172,19 +187,15 @@ Status DataLayout::prepare_work_dir(std::string_view namespace_name, std::string
   return ensure_dir(work, 0770, owner.uid, owner.gid);
 }
 
-Status DataLayout::prepare_checkpoint_dir(const std::string& path, DirOwner owner) const {
-  const std::string base = root_ + "/checkpoints";
-  if (!path.starts_with(base + "/") || path.find("/..") != std::string::npos) {
-    return invalid_argument("checkpoint folder " + path + " is not under " + base);
-  }
-  std::vector<std::string> parents;
-  for (std::string parent = parent_of(path); parent.size() >= base.size();
-       parent = parent_of(parent)) {
-    parents.push_back(parent);
-  }
-  for (auto it = parents.rbegin(); it != parents.rend(); ++it) {
-    ALLOT_RETURN_IF_ERROR(ensure_root_dir(*it));
-  }
+// Inside the team's folder: other teams cannot reach it; the team may list
+// the checkpoint folders of its workloads.
+Status DataLayout::prepare_checkpoint_dir(std::string_view team, std::string_view namespace_name,
+                                          std::string_view workload_name, uint64_t workload_id,
+                                          DirOwner owner) const {
+  ALLOT_RETURN_IF_ERROR(prepare_team_dir(team, owner.gid));
+  const std::string path = checkpoint_dir(team, namespace_name, workload_name, workload_id);
+  ALLOT_RETURN_IF_ERROR(ensure_dir(team_dir(team) + "/checkpoints", kTeamListable, 0, owner.gid));
+  ALLOT_RETURN_IF_ERROR(ensure_dir(parent_of(path), kTeamListable, 0, owner.gid));
   return ensure_dir(path, 0770, owner.uid, owner.gid);
 }
 

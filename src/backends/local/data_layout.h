@@ -6,10 +6,13 @@
 //       shared                              2770 root:<team group> (setgid, the team's own)
 //       homes                               0710 root:<team group>
 //         <user account>                    0700 <user account>:<team group>
+//       checkpoints                         0750 root:<team group>
+//         <namespace>                       0750 root:<team group>
+//           <workload>-<id>                 0770 <user>:<team group> (made before the
+//                                           pod starts; kept across its runs)
 //     homes/<account>                       0700 <account>:<group> (pods of no known user,
 //                                           or of every user when pods do not run as them)
 //     work/<namespace>/<workload>-<id>      0770 <user>:<group> (the pod's working dir)
-//     checkpoints/<ns>/<name>               0770 <user>:<group> (made before the pod starts)
 //     logs/<id>/pod-<index>.log             0640 root:<group> in 0700 root folders
 //     run/<id>-<index>.pid                  0600 root in 0700 root (see pod_pid_file.h)
 //     state/team-accounts, user-accounts    0600 root in 0700 root (account_record.h)
@@ -63,6 +66,11 @@ class DataLayout {
   [[nodiscard]] std::string user_home_dir(std::string_view team, std::string_view account) const;
   [[nodiscard]] std::string work_dir(std::string_view namespace_name,
                                      std::string_view workload_name, uint64_t workload_id) const;
+  // A workload's checkpoint folder, in its team's folder; the same for every
+  // run of the workload (its id keeps it apart from a later namesake).
+  [[nodiscard]] std::string checkpoint_dir(std::string_view team, std::string_view namespace_name,
+                                           std::string_view workload_name,
+                                           uint64_t workload_id) const;
   [[nodiscard]] std::string log_dir(uint64_t workload_id) const;
   [[nodiscard]] std::string log_path(uint64_t workload_id, int32_t pod_index) const;
   [[nodiscard]] std::string run_dir() const;
@@ -83,9 +91,11 @@ class DataLayout {
   Status prepare_work_dir(std::string_view namespace_name, std::string_view workload_name,
                           uint64_t workload_id, DirOwner owner) const;
   Status prepare_log_dir(uint64_t workload_id) const;
-  // `path` must lie under ROOT/checkpoints/: its parents are made traversable
-  // (root's), the folder itself the team's (0770). kInvalidArgument elsewhere.
-  Status prepare_checkpoint_dir(const std::string& path, DirOwner owner) const;
+  // checkpoint_dir(): its parents listable by the team (root:<group>, 0750),
+  // the folder itself the pod's user's and the team's (0770).
+  Status prepare_checkpoint_dir(std::string_view team, std::string_view namespace_name,
+                                std::string_view workload_name, uint64_t workload_id,
+                                DirOwner owner) const;
   Status prepare_run_dir() const;
   Status prepare_state_dir() const;  // 0700 root
 

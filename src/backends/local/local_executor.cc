@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "backends/local/cgroup_pool.h"
+#include "backends/local/checkpoint_scan.h"
 #include "backends/local/errno_status.h"
 #include "backends/local/gpu_device_rules.h"
 #include "backends/local/pod_command.h"
@@ -180,6 +181,21 @@ void LocalExecutor::announce_gpu_isolation() {
       {{"reason", why}});
 }
 
+std::string LocalExecutor::checkpoint_dir(const CheckpointOwner& owner) const {
+  return layout_.checkpoint_dir(owner.team.str(), owner.namespace_name, owner.name,
+                                owner.workload.value());
+}
+
+std::optional<Timestamp> LocalExecutor::last_checkpoint(const std::string& checkpoint_dir) const {
+  const std::string teams = layout_.root() + "/teams/";
+  if (!checkpoint_dir.starts_with(teams) ||
+      checkpoint_dir.find("/checkpoints/") == std::string::npos ||
+      checkpoint_dir.find("/..") != std::string::npos) {
+    return std::nullopt;
+  }
+  return newest_file_time(checkpoint_dir);
+}
+
 std::vector<StalePod> LocalExecutor::kill_stale_pods(const std::string& data_dir) {
   return local::kill_stale_pods(DataLayout(data_dir, false).run_dir());
 }
@@ -238,7 +254,14 @@ Status LocalExecutor::prepare_dirs(const PodLaunch& pod, const PodIdentity& iden
       layout_.prepare_work_dir(pod.namespace_name, pod.workload_name, pod.workload_id, owner));
   ALLOT_RETURN_IF_ERROR(layout_.prepare_log_dir(pod.workload_id));
   if (!pod.checkpoint_dir.empty()) {
-    ALLOT_RETURN_IF_ERROR(layout_.prepare_checkpoint_dir(pod.checkpoint_dir, owner));
+    const std::string own =
+        layout_.checkpoint_dir(pod.team, pod.namespace_name, pod.workload_name, pod.workload_id);
+    if (pod.checkpoint_dir != own) {
+      return invalid_argument("checkpoint folder " + pod.checkpoint_dir +
+                              " is not the workload's (" + own + ")");
+    }
+    ALLOT_RETURN_IF_ERROR(layout_.prepare_checkpoint_dir(
+        pod.team, pod.namespace_name, pod.workload_name, pod.workload_id, owner));
   }
   return layout_.prepare_run_dir();
 }

@@ -104,6 +104,13 @@ class LocalExecutor : public Executor {
   void stop(WorkloadId workload, Duration grace) override;
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
   [[nodiscard]] std::string log_location(PodId pod) const override;
+  // DATA/teams/<team>/checkpoints/<namespace>/<name>-<id> (data_layout.h);
+  // a launch naming any other folder is refused.
+  [[nodiscard]] std::string checkpoint_dir(const CheckpointOwner& owner) const override;
+  // The newest file's modification time (checkpoint_scan.h); nullopt for a
+  // folder that is not a checkpoint folder of this data directory.
+  [[nodiscard]] std::optional<Timestamp> last_checkpoint(
+      const std::string& checkpoint_dir) const override;
 
   // Starts one pod; its exit is reported through the sink. An error when it
   // cannot start (nothing is reported then): a pod that fails validation

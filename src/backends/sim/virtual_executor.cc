@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "model/checkpoint_progress.h"
 
 namespace allot::sim {
 namespace {
@@ -12,6 +13,16 @@ constexpr int kStopSignal = 15;  // SIGTERM: what a real stop sends first
 constexpr int kCannotStart = 127;
 
 SimWorkId work_of(WorkloadId workload) { return SimWorkId(workload.value()); }
+
+// The work the next run needs once `ended` ended a run that began needing
+// `remaining`. The start latency is paid again by the next run; a run's
+// progress counts from the end of it, as far as its checkpoints keep it.
+Duration remaining_after(const VirtualWork& model, Duration remaining, const SimEvent& ended) {
+  if (ended.kind == SimEventKind::kCompleted) return Duration();
+  const Duration latency = std::max(model.start_latency, Duration());
+  const Duration progress = std::min(ended.at - ended.started_at - latency, remaining);
+  return remaining - CheckpointModel{model.checkpointed, model.checkpoint_interval}.kept(progress);
+}
 
 }  // namespace
 
@@ -103,9 +114,7 @@ void VirtualExecutor::advance_to(Timestamp time) {
       for (const SimEvent& ended : runs_.take_due(next)) {
         Work& work = work_.at(ended.work.value());
         const bool completed = ended.kind == SimEventKind::kCompleted;
-        // The start latency is paid again by the next run: what is left of
-        // the work itself is never more than before this run.
-        work.remaining = std::min(work.remaining, ended.remaining);
+        work.remaining = remaining_after(work.model, work.remaining, ended);
         for (int32_t index : work.pods) {
           PodEvent event;
           event.pod = {WorkloadId(ended.work.value()), index};

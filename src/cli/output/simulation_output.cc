@@ -23,6 +23,10 @@ std::string overall_table(const SimulationReport& report, double runtime_s) {
   table.add_row({"admissions", std::to_string(report.admissions)});
   table.add_row({"preemptions", std::to_string(report.preemptions)});
   table.add_row({"evictions", std::to_string(report.evictions)});
+  table.add_row({"work lost to preemption (" + report.primary_resource + "-seconds)",
+                 fixed(report.lost_to_preemption, 0)});
+  table.add_row({"work lost to evictions (" + report.primary_resource + "-seconds)",
+                 fixed(report.lost_to_eviction, 0)});
   table.add_row({"workloads", std::to_string(report.workloads.size())});
   table.add_row({"never admitted", std::to_string(report.never_admitted.size())});
   table.add_row({"scheduling cycles", std::to_string(report.cycles)});
@@ -71,6 +75,8 @@ nlohmann::json simulation_json(const SimulationReport& report, double runtime_s)
           {"admissions", report.admissions},
           {"preemptions", report.preemptions},
           {"evictions", report.evictions},
+          {"lost_to_preemption_s", report.lost_to_preemption},
+          {"lost_to_eviction_s", report.lost_to_eviction},
           {"cycles", report.cycles},
           {"primary_resource", report.primary_resource},
           {"runtime_s", runtime_s},

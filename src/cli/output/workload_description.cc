@@ -77,13 +77,14 @@ std::string status_section(const Json& status) {
   fields.add_if_set("Flavor", text_at(status, {"flavor"}));
   const std::string restarts = text_at(status, {"restarts"});
   fields.add("Restarts", restarts.empty() ? "0" : restarts);
-  constexpr std::array<std::pair<const char*, const char*>, 6> kTimes = {{
+  constexpr std::array<std::pair<const char*, const char*>, 7> kTimes = {{
       {"Created", "createdAt"},
       {"Queued", "queuedAt"},
       {"First admitted", "firstAdmittedAt"},
       {"Admitted", "admittedAt"},
       {"Started", "startedAt"},
       {"Finished", "finishedAt"},
+      {"Last checkpoint", "lastCheckpointAt"},
   }};
   for (const auto& [label, key] : kTimes) {
     fields.add_if_set(label, text_at(status, {key}));

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "scheduler/explanation_text.h"
+#include "service/control/workload_checkpoints.h"
 #include "service/control/workload_redaction.h"
 #include "service/control/workload_transitions.h"
 
@@ -36,8 +37,7 @@ bool to_admitted(const LiveWorkload& live, const CompiledPolicy& policy, Timesta
   out.priority = live.request.priority;
   out.queued_at = status.queued_at;
   out.admitted_at = status.admitted_at.value_or(now);
-  // Checkpointing work is treated as checkpointed continuously, as in simulations.
-  out.last_checkpoint = live.doc.workload.spec.checkpoint ? now : out.admitted_at;
+  out.last_checkpoint = last_checkpoint(live, out.admitted_at);
   out.max_runtime = live.request.max_runtime;
   out.flavor = policy.flavor_by_name(status.flavor);
   out.pod_sets = live.request.pod_sets;
@@ -108,7 +108,7 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
   if (admission.partial) message += ", partially (" + std::to_string(live.pods) + " pods)";
   if (admission.backfill) message += ", as backfill before a reservation";
   enter_phase(live, WorkloadPhase::kAdmitted, "Admitted", std::move(message), now, batch);
-  actions.launches.push_back(workload_launch(live, state.checkpoint_root));
+  actions.launches.push_back(workload_launch(live, checkpoint_folder(state, live)));
 }
 
 }  // namespace
@@ -215,7 +215,7 @@ std::string stale_plan_reason(const Plan& plan, const ServerState& state) {
   return {};
 }
 
-WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& checkpoint_root) {
+WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& checkpoint_folder) {
   const Workload& workload = live.doc.workload;
   WorkloadLaunch launch;
   launch.workload = live.id();
@@ -225,11 +225,7 @@ WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& chec
   launch.user = live.doc.status.submitted_by;
   launch.command = workload.spec.command;
   launch.env = workload.spec.env;
-  if (workload.spec.checkpoint && !checkpoint_root.empty()) {
-    launch.checkpoint_dir =
-        checkpoint_root + "/" + workload.meta.namespace_name + "/" + workload.meta.name;
-    launch.env[workload.spec.checkpoint->env] = launch.checkpoint_dir;
-  }
+  add_run_env(live, checkpoint_folder, launch);
   int32_t index = 0;
   for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {
     for (const PodAssignment& placement : live.doc.status.pod_sets[i].pods) {

@@ -48,7 +48,8 @@ void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch&
 // REQUIRES: state.policy.compiled() is the policy the plan was made under.
 std::string stale_plan_reason(const Plan& plan, const ServerState& state);
 
-// An admitted workload with its placed pods, ready to launch.
-WorkloadLaunch workload_launch(const LiveWorkload& workload, const std::string& checkpoint_root);
+// An admitted workload with its placed pods, ready to launch, with its
+// checkpoint folder (workload_checkpoints.h; empty: none).
+WorkloadLaunch workload_launch(const LiveWorkload& workload, const std::string& checkpoint_folder);
 
 }  // namespace allot

@@ -135,6 +135,8 @@ bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& inp
 Timestamp AdmissionLoop::run_once() {
   const Duration period = cycle_period();
   const std::vector<NodeHealthReport> reports = health_.check_if_due();
+  const std::vector<CheckpointReport> checkpoints =
+      checkpoints_ != nullptr ? checkpoints_->scan_if_due() : std::vector<CheckpointReport>();
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
@@ -150,6 +152,7 @@ Timestamp AdmissionLoop::run_once() {
       Actions actions;
       apply_reports(now, batch, actions);
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
+      if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
       lock.queue(std::move(batch), std::move(actions));
     }
@@ -161,7 +164,9 @@ Timestamp AdmissionLoop::run_once() {
   }
   // Stored, then carried out: every change of this pass, and those before.
   cluster_.finish(made);
-  return std::min({next_deadline, health_.next_due(), now + period});
+  const Timestamp next_scan =
+      checkpoints_ != nullptr ? checkpoints_->next_due() : Timestamp::infinite_future();
+  return std::min({next_deadline, health_.next_due(), next_scan, now + period});
 }
 
 }  // namespace allot

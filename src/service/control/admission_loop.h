@@ -34,6 +34,7 @@
 #include "base/clock.h"
 #include "base/time.h"
 #include "service/control/action_runner.h"
+#include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
@@ -57,6 +58,9 @@ class AdmissionLoop {
   AdmissionLoop& operator=(const AdmissionLoop&) = delete;
 
   Timestamp run_once();
+  // Each pass then also reads, when due, the checkpoint times that running
+  // workloads report in their folders (checkpoint_watcher.h). Before start().
+  void watch_checkpoints(CheckpointWatcher* watcher) { checkpoints_ = watcher; }
 
   void start();
   void stop();
@@ -96,6 +100,7 @@ class AdmissionLoop {
   const Clock& clock_;
   Duration idle_cycle_;
   std::function<void()> after_planning_;
+  CheckpointWatcher* checkpoints_ = nullptr;
   Timestamp last_cycle_;  // used by the pass's thread only
   std::thread thread_;
 };

@@ -8,8 +8,8 @@
 
 namespace allot {
 
-ClusterState::ClusterState(Store& store, Logger& logger, std::string checkpoint_root,
-                           AccessControl& access, ActionRunner& actions)
+ClusterState::ClusterState(Store& store, Logger& logger, AccessControl& access,
+                           ActionRunner& actions)
     : store_(store),
       access_(access),
       logger_(logger),
@@ -17,7 +17,9 @@ ClusterState::ClusterState(Store& store, Logger& logger, std::string checkpoint_
       pipeline_([&actions](Actions stored) { return actions.sequence(std::move(stored)); },
                 [this](const Status& status) { die(status); }) {
   WriterLock lock(mu_);
-  state_.checkpoint_root = std::move(checkpoint_root);
+  state_.checkpoint_dir = [&executor = actions.executor()](const CheckpointOwner& owner) {
+    return executor.checkpoint_dir(owner);
+  };
 }
 
 void ClusterState::die(const Status& status) {

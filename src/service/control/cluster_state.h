@@ -64,8 +64,7 @@ struct CommitTicket {
 class ClusterState {
  public:
   // Decisions are carried out on `actions` once stored.
-  ClusterState(Store& store, Logger& logger, std::string checkpoint_root, AccessControl& access,
-               ActionRunner& actions);
+  ClusterState(Store& store, Logger& logger, AccessControl& access, ActionRunner& actions);
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 

@@ -12,8 +12,9 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       local_login_(scim_, clock),
       access_(store, clock, options.id_tokens),
       actions_(executor, signal_),
-      cluster_(store, logger, options.checkpoint_root, access_, actions_),
+      cluster_(store, logger, access_, actions_),
       health_(cluster_, health, clock, logger, options.health_interval),
+      checkpoints_(cluster_, executor, clock, options.checkpoint_scan_interval),
       policies_(cluster_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),
@@ -22,6 +23,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
             options.after_planning) {
   access_.attach_directory(&scim_.directory_view(), &local_login_);
   policies_.set_namespace_contents(&service_accounts_);
+  loop_.watch_checkpoints(&checkpoints_);
 }
 
 ControlPlane::~ControlPlane() { shutdown(); }
@@ -34,6 +36,7 @@ Status ControlPlane::start() {
   ALLOT_RETURN_IF_ERROR(scim_.load(access_objects));
   ALLOT_RETURN_IF_ERROR(requeue_interrupted(cluster_, clock_.now()));
   health_.start(clock_.now());
+  checkpoints_.start(clock_.now());
   ready_ = true;
   if (run_loop_thread_) loop_.start();
   return {};

@@ -36,6 +36,7 @@
 #include "service/control/access_control.h"
 #include "service/control/action_runner.h"
 #include "service/control/admission_loop.h"
+#include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
@@ -56,7 +57,9 @@ struct ControlPlaneOptions {
   // scheduling.cycle replaces it when shorter.
   Duration idle_cycle = Duration::seconds(1);
   Duration health_interval = Duration::seconds(10);
-  std::string checkpoint_root;
+  // How often the checkpoint folders of running workloads are read for their
+  // newest file (checkpoint_watcher.h).
+  Duration checkpoint_scan_interval = Duration::seconds(10);
   // OIDC logins (allotd --oidc-issuer; app/ builds it; null: none). Must
   // outlive the plane.
   IdTokenAuthenticator* id_tokens = nullptr;
@@ -108,6 +111,7 @@ class ControlPlane final : public PodEventSink {
   ActionRunner actions_;
   ClusterState cluster_;  // carries decisions out on actions_
   HealthMonitor health_;
+  CheckpointWatcher checkpoints_;
   PolicyService policies_;
   WorkloadService workloads_;
   NodeService nodes_;

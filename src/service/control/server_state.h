@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -40,7 +41,8 @@ struct ServerState {
   WorkloadTable workloads;
   std::map<std::string, NodeState> nodes;  // by node name; absent: healthy, schedulable
   std::vector<HeldReservation> reservations;
-  std::string checkpoint_root;  // where checkpoint directories of workloads go
+  // The executor's checkpoint folder of a workload (executor.h); unset: none.
+  std::function<std::string(const CheckpointOwner&)> checkpoint_dir;
   // Deleted workloads that still stop: erased once their pods have exited.
   std::vector<WorkloadId> erase_when_stopped;
 };

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,12 @@ class WorkloadService {
   Result<WorkloadView> cancel(const Principal& caller, const std::string& ns,
                               const std::string& name);
   Status remove(const Principal& caller, const std::string& ns, const std::string& name);
+  // The workload reports a checkpoint taken at `at` (unset: now; a time to
+  // come counts as now): `create` on workloads/checkpoint. Only while it
+  // runs (kFailedPrecondition otherwise). Stored before it answers, as
+  // cancel(). Defined in checkpoint_report.cc.
+  Result<WorkloadView> report_checkpoint(const Principal& caller, const std::string& ns,
+                                         const std::string& name, std::optional<Timestamp> at);
 
   [[nodiscard]] Result<WorkloadPage> list(const Principal& caller,
                                           const WorkloadQuery& query) const;

@@ -36,6 +36,7 @@ SimulationLoop::SimulationLoop(SimulationLoopInput input, const SimulationOption
     VirtualWork work;
     work.runtime = arrival.runtime;
     work.checkpointed = arrival.checkpointed;
+    work.checkpoint_interval = arrival.checkpoint_interval;
     work.start_latency = options_.pod_start_latency;
     work.stop_latency = options_.pod_stop_latency;
     return work;
@@ -136,8 +137,21 @@ void SimulationLoop::end_pod(Timestamp at, const PodEvent& event) {
   } else {
     ALLOT_CHECK(is_requeue(end));  // the simulator stops work only to requeue it
     traced.restarts = live.run.restarts;
+    count_lost_work(id, end, at);
     make_pending(id);
   }
+}
+
+// The progress of the run that ended at `at` that its checkpoints did not
+// keep: the next run does it again.
+void SimulationLoop::count_lost_work(WorkloadId id, RunEnd end, Timestamp at) {
+  const LiveWorkload& live = live_[id.value()];
+  const Duration progress = at - live.started_at - options_.pod_start_latency;
+  const Duration lost = input_.arrivals[id.value()].checkpoints().lost(progress);
+  trace_->workloads[id.value()].lost_work += lost;
+  int64_t& total =
+      end == RunEnd::kPreempted ? trace_->lost_to_preemption : trace_->lost_to_eviction;
+  total += lost.ms() * live.amount;
 }
 
 void SimulationLoop::make_pending(WorkloadId id) {
@@ -171,12 +185,20 @@ void SimulationLoop::refresh_snapshot(Timestamp now) {
   snapshot_.now = now;
   merge_tail_by_id(snapshot_.pending, pending_sorted_);
   pending_sorted_ = snapshot_.pending.size();
-  // Checkpointing work is treated as checkpointed continuously: nothing is lost.
   for (AdmittedWorkload& admitted : snapshot_.admitted) {
     if (input_.arrivals[admitted.id.value()].checkpointed) {
-      admitted.last_checkpoint = now;
+      admitted.last_checkpoint = modelled_checkpoint(admitted, now);
     }
   }
+}
+
+// When a checkpointing run last wrote a checkpoint: continuously (now), else
+// at the last whole interval of its progress; its start when none yet.
+Timestamp SimulationLoop::modelled_checkpoint(const AdmittedWorkload& admitted,
+                                              Timestamp now) const {
+  const Timestamp work_began = live_[admitted.id.value()].started_at + options_.pod_start_latency;
+  const Duration kept = input_.arrivals[admitted.id.value()].checkpoints().kept(now - work_began);
+  return kept > Duration() ? work_began + kept : admitted.admitted_at;
 }
 
 WorkloadRun* SimulationLoop::ArrivedRuns::find_run(WorkloadId workload) {

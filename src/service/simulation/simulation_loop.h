@@ -5,10 +5,12 @@
 // SteppedExecutor port; app/ chooses the sim backend) cycle by cycle and records what happened into
 // a SimulationTrace. Each cycle at virtual time t:
 //   1. completions and stops due by t are applied (end_run(): a stopped
-//      workload is requeued with its original queued_at and restarts + 1);
+//      workload is requeued with its original queued_at and restarts + 1;
+//      the progress its checkpoints did not keep is counted as lost work);
 //   2. node health changes due by t are applied;
 //   3. arrivals due by t become pending (queued_at = their arrival time);
-//   4. the Snapshot is refreshed and Scheduler::plan() called;
+//   4. the Snapshot is refreshed (each running workload's last checkpoint as
+//      its checkpoint model has it) and Scheduler::plan() called;
 //   5. the plan is carried out by the plan-effects core that allotd uses too
 //      (scheduler/plan_effects.h): evictions (stop now), preemptions (stop
 //      after the plan's grace period), admissions (start running).
@@ -28,6 +30,7 @@
 #include "base/quantity.h"
 #include "base/status.h"
 #include "base/time.h"
+#include "model/checkpoint_progress.h"
 #include "scheduler/compiled_policy.h"
 #include "scheduler/plan_effects.h"
 #include "scheduler/scheduler.h"
@@ -41,6 +44,11 @@ struct SimulatedArrival {
   PendingWorkload request;  // request.id == position in the arrivals; queued_at == arrival
   Duration runtime;
   bool checkpointed = false;  // progress survives a stop
+  // With `checkpointed`: progress is kept in multiples of it (spec.checkpoint.
+  // intervalSeconds); unset: all of it.
+  std::optional<Duration> checkpoint_interval;
+
+  [[nodiscard]] CheckpointModel checkpoints() const { return {checkpointed, checkpoint_interval}; }
 };
 
 struct NodeHealthChange {
@@ -106,6 +114,9 @@ class SimulationLoop {
   void admit(const Admission& admission, Timestamp now);
   void end_pod(Timestamp at, const PodEvent& event);
   void make_pending(WorkloadId id);
+  void count_lost_work(WorkloadId id, RunEnd end, Timestamp at);
+  [[nodiscard]] Timestamp modelled_checkpoint(const AdmittedWorkload& admitted,
+                                              Timestamp now) const;
   AdmittedWorkload* find_admitted(WorkloadId id);
   [[nodiscard]] Timestamp next_event_time() const;
   [[nodiscard]] Timestamp next_min_runtime_expiry(Timestamp now) const;

@@ -166,6 +166,7 @@ WorkloadRecord workload_record(const TracedWorkload& workload) {
   }
   record.preemptions = workload.preemptions;
   record.restarts = workload.restarts;
+  record.lost_work_s = static_cast<double>(workload.lost_work.ms()) / 1000.0;
   record.state = workload.finished_at ? "Succeeded" : (workload.running ? "Running" : "Pending");
   return record;
 }
@@ -191,6 +192,8 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
   report.admissions = trace.admissions;
   report.preemptions = trace.preemptions;
   report.evictions = trace.evictions;
+  report.lost_to_preemption = static_cast<double>(trace.lost_to_preemption) / 1000.0;
+  report.lost_to_eviction = static_cast<double>(trace.lost_to_eviction) / 1000.0;
   report.cycles = trace.cycles;
 
   std::optional<Timestamp> first_arrival;

@@ -33,6 +33,7 @@ struct TracedWorkload {
   std::optional<Timestamp> finished_at;
   int32_t preemptions = 0;
   int32_t restarts = 0;
+  Duration lost_work;    // progress of stopped runs not kept by a checkpoint
   bool running = false;  // still running when the trace ended
 };
 
@@ -55,6 +56,10 @@ struct SimulationTrace {
   int64_t preemptions = 0;
   int64_t evictions = 0;
   int64_t cycles = 0;
+  // Primary resource x milliseconds of work that stopped runs did not keep
+  // (simulation_loop.h), by why they stopped.
+  int64_t lost_to_preemption = 0;
+  int64_t lost_to_eviction = 0;
 };
 
 SimulationReport summarize_simulation(const SimulationTrace& trace);

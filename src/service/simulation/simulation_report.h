@@ -19,6 +19,9 @@
 //   overall, the sums over teams and their ratio.
 // - per team, usage_series: mean allocation of the primary resource in at
 //   most 500 equal buckets over [first arrival, end] (usage_series.h).
+// - lost_to_preemption / lost_to_eviction: primary resource (base units) x seconds of
+//   progress that stopped runs threw away (not kept by a checkpoint; see
+//   model/checkpoint_progress.h); per workload, lost_work_s in seconds.
 // Allocation is counted while work runs (admission to completion or stop).
 #pragma once
 
@@ -72,8 +75,9 @@ struct WorkloadRecord {
   std::optional<double> admitted_s;  // first admission
   std::optional<double> finished_s;
   int32_t preemptions = 0;
-  int32_t restarts = 0;  // runs stopped before completion (preemptions, evictions)
-  std::string state;     // "Succeeded", "Pending" or "Running"
+  int32_t restarts = 0;    // runs stopped before completion (preemptions, evictions)
+  double lost_work_s = 0;  // work redone: progress of stopped runs no checkpoint kept
+  std::string state;       // "Succeeded", "Pending" or "Running"
 
   friend bool operator==(const WorkloadRecord&, const WorkloadRecord&) = default;
 };
@@ -85,6 +89,10 @@ struct SimulationReport {
   int64_t admissions = 0;
   int64_t preemptions = 0;
   int64_t evictions = 0;
+  // Work lost, in primary-resource seconds (GPU-seconds when gpu is primary):
+  // the progress of preempted (evicted) runs that no checkpoint kept.
+  double lost_to_preemption = 0;
+  double lost_to_eviction = 0;
   int64_t cycles = 0;            // scheduling cycles run (fewer when idle cycles are skipped)
   int64_t owed_cycles = 0;       // summed over teams
   int64_t compliant_cycles = 0;  // summed over teams

@@ -102,8 +102,9 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
     traced.team = request->team.value();
     traced.arrived_at = arrival.at;
     trace.workloads.push_back(std::move(traced));
-    input.arrivals.push_back(
-        {std::move(request).value(), arrival.runtime, workload.spec.checkpoint.has_value()});
+    const std::optional<CheckpointSpec>& checkpoint = workload.spec.checkpoint;
+    input.arrivals.push_back({std::move(request).value(), arrival.runtime, checkpoint.has_value(),
+                              checkpoint ? checkpoint->interval : std::nullopt});
   }
   return {};
 }

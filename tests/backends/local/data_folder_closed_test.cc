@@ -56,7 +56,10 @@ TEST_P(DataFolderClosedTest, OnlyThePodsOwnFoldersAreOpenToThemWhateverTheUmask)
   PodLaunch pod = shell_pod(41, team,
                             "echo a > \"$HOME/h\" && echo b > \"$ALLOT_SHARED_DIR/s\" && "
                             "echo c > w && echo d > \"$CKPT/k\" && cat \"$HOME/h\" w");
-  pod.checkpoint_dir = data + "/checkpoints/ns/job";
+  const std::string checkpoints = data + "/teams/" + team + "/checkpoints";
+  pod.checkpoint_dir = checkpoints + "/ns/job-41";
+  ASSERT_EQ(executor->checkpoint_dir({TeamId(team), "ns", "job", WorkloadId(41)}),
+            pod.checkpoint_dir);
   pod.env["CKPT"] = pod.checkpoint_dir;
   ASSERT_TRUE(executor->launch_pod(pod).ok());
   const std::optional<PodExit> exit = exits.wait_for(41, 0);
@@ -91,9 +94,9 @@ TEST_P(DataFolderClosedTest, OnlyThePodsOwnFoldersAreOpenToThemWhateverTheUmask)
       {data + "/work/ns", 0711},
       {data + "/work/ns/job-41", 0770},
       {data + "/work/ns/job-42", 0770},
-      {data + "/checkpoints", 0711},
-      {data + "/checkpoints/ns", 0711},
-      {data + "/checkpoints/ns/job", 0770},
+      {checkpoints, 0750},  // in the team's folder: listable by the team's group
+      {checkpoints + "/ns", 0750},
+      {checkpoints + "/ns/job-41", 0770},
       {data + "/logs/41/pod-0.log", 0640},  // in a closed folder: the team's group, for allotd
       {data + "/logs/42/pod-0.log", 0640},
   };
@@ -112,7 +115,7 @@ TEST_P(DataFolderClosedTest, OnlyThePodsOwnFoldersAreOpenToThemWhateverTheUmask)
         path.starts_with(data + "/teams/" + team + "/homes/" + user_account + "/") ||
         path.starts_with(data + "/work/ns/job-41/") ||
         path.starts_with(data + "/work/ns/job-42/") ||
-        path.starts_with(data + "/checkpoints/ns/job/");
+        path.starts_with(checkpoints + "/ns/job-41/");
     if (inside_pod_folder) continue;
     struct stat info {};
     ASSERT_EQ(::lstat(path.c_str(), &info), 0) << path;

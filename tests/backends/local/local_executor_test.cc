@@ -94,7 +94,9 @@ TEST_F(LocalExecutorTest, ReportsTheExitCodeOfARealProcessOnce) {
 // Issue 10, clear errors 13: checkpoint folders were never created (the data
 // folder is root's), so a checkpointing pod could not write its checkpoints.
 TEST_F(LocalExecutorTest, APodCanWriteItsCheckpointFolderWhichOutlivesTheRun) {
-  const std::string folder = scratch_.data_dir() + "/checkpoints/ns/job";
+  // Issue 12: in its team's storage, one per workload.
+  const std::string folder = executor().checkpoint_dir({TeamId("a"), "ns", "job", WorkloadId(30)});
+  EXPECT_EQ(folder, scratch_.data_dir() + "/teams/a/checkpoints/ns/job-30");
   PodLaunch pod = shell_pod(30, "a", "echo step-7 > \"$CKPT/latest\"");
   pod.checkpoint_dir = folder;
   pod.env["CKPT"] = folder;
@@ -108,13 +110,39 @@ TEST_F(LocalExecutorTest, APodCanWriteItsCheckpointFolderWhichOutlivesTheRun) {
   EXPECT_EQ(text, "step-7");
 }
 
-TEST_F(LocalExecutorTest, ACheckpointFolderOutsideTheDataFolderIsRefused) {
-  PodLaunch pod = shell_pod(31, "a", "true");
-  pod.checkpoint_dir = scratch_.data_dir() + "/work/../../elsewhere";
+TEST_F(LocalExecutorTest, ACheckpointFolderThatIsNotTheWorkloadsOwnIsRefused) {
+  for (const std::string& other :
+       {scratch_.data_dir() + "/work/../../elsewhere", scratch_.data_dir() + "/checkpoints/ns/job",
+        executor().checkpoint_dir({TeamId("b"), "ns", "job", WorkloadId(31)}),
+        executor().checkpoint_dir({TeamId("a"), "ns", "job", WorkloadId(32)})}) {
+    PodLaunch pod = shell_pod(31, "a", "true");
+    pod.checkpoint_dir = other;
 
-  const Status launched = executor().launch_pod(pod);
+    const Status launched = executor().launch_pod(pod);
 
-  EXPECT_EQ(launched.code(), ErrorCode::kInvalidArgument) << launched.to_string();
+    EXPECT_EQ(launched.code(), ErrorCode::kInvalidArgument)
+        << other << ": " << launched.to_string();
+  }
+}
+
+// The last checkpoint a workload reports by writing into its folder: the
+// newest regular file's time, below too; never through a symbolic link.
+TEST_F(LocalExecutorTest, TheLastCheckpointIsTheNewestFileInTheFolder) {
+  const std::string folder = executor().checkpoint_dir({TeamId("a"), "ns", "job", WorkloadId(33)});
+  PodLaunch pod = shell_pod(33, "a",
+                            "mkdir -p \"$CKPT/step-2\" && touch -d @1700000000 \"$CKPT/old\" && "
+                            "touch -d @1700000100 \"$CKPT/step-2/model\" && "
+                            "touch -d @1700000050 \"$CKPT/middle\" && "
+                            "ln -s /etc/hostname \"$CKPT/link\"");
+  pod.checkpoint_dir = folder;
+  pod.env["CKPT"] = folder;
+  EXPECT_EQ(executor().last_checkpoint(folder), std::nullopt) << "no folder yet";
+
+  ASSERT_TRUE(run(pod).succeeded()) << read_log(33, 0);
+
+  EXPECT_EQ(executor().last_checkpoint(folder), Timestamp::from_millis(1'700'000'100'000));
+  EXPECT_EQ(executor().last_checkpoint(scratch_.data_dir() + "/logs"), std::nullopt)
+      << "not a checkpoint folder";
 }
 
 TEST_F(LocalExecutorTest, LogCapturesStdoutAndStderr) {

@@ -30,7 +30,8 @@ ClusterRole team_admin() {
   return cluster_role(
       kTeamAdmin, {{every,
                     {std::string(kAllotApiGroup)},
-                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "events",
+                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
+                     "workloads/resume", "events",
                      "serviceaccounts", "serviceaccounts/token"},
                     {},
                     {}},
@@ -55,7 +56,8 @@ std::vector<ClusterRole> builtin_cluster_roles() {
       team_admin(),
       cluster_role(kTeamMember,
                    {team_reading(),
-                    {{"create", "cancel"}, {std::string(kAllotApiGroup)}, {"workloads"}, {}, {}}}),
+                    {{"create", "cancel"}, {std::string(kAllotApiGroup)}, {"workloads"}, {}, {}},
+                    {{"update"}, {std::string(kAllotApiGroup)}, {"workloads/resume"}, {}, {}}}),
       cluster_role(kTeamViewer, {team_reading()}),
   };
 }

@@ -16,6 +16,11 @@
 //   equivalent), then after `grace` a hard kill. Each stopped pod's exit is
 //   reported with `stopped = true`. Stopping an unknown or finished workload
 //   does nothing.
+// - activity() reads how busy a workload's pods are (docs/spaces.md): the CPU
+//   time its processes used so far and its heartbeat file's mtime, judged by
+//   scheduler/space_idle.h. nullopt when the backend cannot tell, or the
+//   workload has no running pod here: nothing is then judged idle. The
+//   default says nullopt, so a backend without it never suspends a Space.
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -30,7 +35,9 @@
 #include "base/quantity.h"
 #include "base/result.h"
 #include "base/time.h"
+#include "model/activity_sample.h"
 #include "model/ids.h"
+
 
 namespace allot {
 
@@ -101,6 +108,12 @@ class Executor {
 
   // Where a pod's log lives, for people (may be empty for remote backends).
   [[nodiscard]] virtual std::string log_location(PodId pod) const = 0;
+
+  // How busy the workload's running pods are now (see the contract).
+  [[nodiscard]] virtual std::optional<ActivitySample> activity(WorkloadId workload) {
+    (void)workload;
+    return std::nullopt;
+  }
 };
 
 }  // namespace allot

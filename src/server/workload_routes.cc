@@ -1,4 +1,4 @@
-// Workloads: create, list, get, cancel, delete, events, logs.
+// Workloads: create, list, get, cancel, resume, delete, events, logs.
 #include <string>
 #include <string_view>
 
@@ -103,6 +103,9 @@ void add_workload_routes(Router& http, ControlPlane& plane) {
   });
   http.post(kItem + "/cancel", [&workloads](const HttpRequest& req, HttpResponse& res) {
     answer_view(res, workloads.cancel(caller_of(req), req.matches[1], req.matches[2]));
+  });
+  http.post(kItem + "/resume", [&workloads](const HttpRequest& req, HttpResponse& res) {
+    answer_view(res, workloads.resume(caller_of(req), req.matches[1], req.matches[2]));
   });
   http.get(kItem + "/events", [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Result<std::vector<WorkloadEventView>> events =

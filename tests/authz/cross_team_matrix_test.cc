@@ -67,11 +67,13 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
   switch (user.role) {
     case Held::kViewer: return reads;
     case Held::kMember:
-      return reads || (one_of(verb, {"create", "cancel"}) && resource == "workloads");
+      return reads || (one_of(verb, {"create", "cancel"}) && resource == "workloads") ||
+             (verb == "update" && resource == "workloads/resume");
     case Held::kAdmin:
       return !one_of(verb, {"bind", "escalate"}) &&
              one_of(resource,
-                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "events",
+                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
+                     "workloads/resume", "events",
                      "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"});
     default: return false;
   }

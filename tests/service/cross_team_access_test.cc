@@ -120,13 +120,15 @@ bool role_grants(const std::string& role, const std::string& verb, const std::st
     return contains({"get", "list", "watch", "create", "update", "patch", "delete",
                      "deletecollection", "cancel"},
                     verb) &&
-           contains({"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "events",
+           contains({"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
+                     "workloads/resume", "events",
                      "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"},
                     resource);
   }
   const bool reading = contains(reads, verb) && contains(team_reads, resource);
   if (role == "team-member") {
-    return reading || ((verb == "create" || verb == "cancel") && resource == "workloads");
+    return reading || ((verb == "create" || verb == "cancel") && resource == "workloads") ||
+           (verb == "update" && resource == "workloads/resume");
   }
   if (role == "team-viewer") return reading;
   return false;

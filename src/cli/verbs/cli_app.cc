@@ -10,6 +10,7 @@
 #include "cli/verbs/apply_command.h"
 #include "cli/verbs/auth_command.h"
 #include "cli/verbs/cancel_command.h"
+#include "cli/verbs/resume_command.h"
 #include "cli/verbs/create_command.h"
 #include "cli/verbs/delete_command.h"
 #include "cli/verbs/describe_command.h"
@@ -46,6 +47,7 @@ std::vector<Verb> all_verbs() {
       {"submit", "Create the Workload documents of a file", make_submit_command},
       {"run", "Run a command as a workload: allot run --team T --gpus N -- CMD", make_run_command},
       {"cancel", "Cancel a workload", make_cancel_command},
+      {"resume", "Resume a suspended Space", make_resume_command},
       {"logs", "Print a workload pod's log (-f follows it)", make_logs_command},
       {"top", "Quota and usage per team, flavor and resource", make_top_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",

@@ -9,6 +9,7 @@
 
 #include "service/control/admission_cycle.h"
 #include "service/control/pod_lifecycle.h"
+#include "service/control/space_lifecycle.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -132,9 +133,24 @@ bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& inp
   return true;
 }
 
+std::map<WorkloadId, ActivitySample> AdmissionLoop::sample_spaces() {
+  std::vector<WorkloadId> spaces;
+  {
+    ReaderLock lock(cluster_.mutex());
+    spaces = watched_spaces(cluster_.view());
+  }
+  // Reading /proc and cgroup files holds no lock.
+  std::map<WorkloadId, ActivitySample> samples;
+  for (const WorkloadId id : spaces) {
+    if (auto sample = actions_.executor().activity(id)) samples.emplace(id, *sample);
+  }
+  return samples;
+}
+
 Timestamp AdmissionLoop::run_once() {
   const Duration period = cycle_period();
   const std::vector<NodeHealthReport> reports = health_.check_if_due();
+  const std::map<WorkloadId, ActivitySample> activity = sample_spaces();
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
@@ -151,6 +167,8 @@ Timestamp AdmissionLoop::run_once() {
       apply_reports(now, batch, actions);
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
+      next_deadline = std::min(
+          next_deadline, suspend_idle_spaces(cluster_.state(), activity, now, batch, actions));
       lock.queue(std::move(batch), std::move(actions));
     }
     made = writer.defer_wait();

@@ -1,7 +1,7 @@
 // AdmissionLoop: allotd's loop on real time (DESIGN.md section 3). Each pass
 // applies what the executor reported (pod starts and exits), the health
 // checks when due and maxRuntime, and runs a scheduling cycle when something
-// changed or the cycle period passed; the plan is committed before it is
+// changed or the cycle period passed; it suspends idle Spaces (space_lifecycle.h); the plan is committed before it is
 // carried out (pods launched or stopped).
 //
 // Contract:
@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -76,6 +77,8 @@ class AdmissionLoop {
 
   void run();
   [[nodiscard]] Duration cycle_period() const;
+  // The activity of the running Spaces (space_lifecycle.h), read with no lock held.
+  std::map<WorkloadId, ActivitySample> sample_spaces();
   // Applies the executor's reports. REQUIRES: the state held exclusively.
   void apply_reports(Timestamp now, WriteBatch& batch, Actions& actions)
       ALLOT_REQUIRES(cluster_.mutex());

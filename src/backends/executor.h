@@ -38,7 +38,6 @@
 #include "model/activity_sample.h"
 #include "model/ids.h"
 
-
 namespace allot {
 
 // One pod of a launch: where it runs and what it is given there.

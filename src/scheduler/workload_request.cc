@@ -105,9 +105,10 @@ Status check_idle_timeout(const WorkloadSpec& spec) {
       return invalid_argument("idleTimeoutSeconds must be positive", field);
     }
   } else if (spec.idle_timeout) {
-    return invalid_argument("idleTimeoutSeconds applies only to kind Space (only a Space is "
-                            "suspended when idle)",
-                            field);
+    return invalid_argument(
+        "idleTimeoutSeconds applies only to kind Space (only a Space is "
+        "suspended when idle)",
+        field);
   }
   return {};
 }

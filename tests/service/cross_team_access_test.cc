@@ -121,8 +121,8 @@ bool role_grants(const std::string& role, const std::string& verb, const std::st
                      "deletecollection", "cancel"},
                     verb) &&
            contains({"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                     "workloads/resume", "events",
-                     "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"},
+                     "workloads/resume", "events", "serviceaccounts", "serviceaccounts/token",
+                     "roles", "rolebindings"},
                     resource);
   }
   const bool reading = contains(reads, verb) && contains(team_reads, resource);

@@ -23,6 +23,10 @@ std::string overall_table(const SimulationReport& report, double runtime_s) {
   table.add_row({"admissions", std::to_string(report.admissions)});
   table.add_row({"preemptions", std::to_string(report.preemptions)});
   table.add_row({"evictions", std::to_string(report.evictions)});
+  if (report.suspensions > 0 || report.resumes > 0) {  // only scenarios with Spaces
+    table.add_row({"spaces suspended", std::to_string(report.suspensions)});
+    table.add_row({"spaces resumed", std::to_string(report.resumes)});
+  }
   table.add_row({"workloads", std::to_string(report.workloads.size())});
   table.add_row({"never admitted", std::to_string(report.never_admitted.size())});
   table.add_row({"scheduling cycles", std::to_string(report.cycles)});

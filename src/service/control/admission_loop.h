@@ -1,8 +1,8 @@
 // AdmissionLoop: allotd's loop on real time (DESIGN.md section 3). Each pass
 // applies what the executor reported (pod starts and exits), the health
 // checks when due and maxRuntime, and runs a scheduling cycle when something
-// changed or the cycle period passed; it suspends idle Spaces (space_lifecycle.h); the plan is committed before it is
-// carried out (pods launched or stopped).
+// changed or the cycle period passed; it suspends idle Spaces (space_lifecycle.h); the plan is
+// committed before it is carried out (pods launched or stopped).
 //
 // Contract:
 // - run_once() is one pass; it returns when the next pass is due at the

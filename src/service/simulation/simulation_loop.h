@@ -8,6 +8,11 @@
 //      workload is requeued with its original queued_at and restarts + 1);
 //   2. node health changes due by t are applied;
 //   3. arrivals due by t become pending (queued_at = their arrival time);
+//      Spaces due to be resumed become pending at the front of their team's
+//      queue (scheduler/space_idle.h), and running Spaces idle past their
+//      idleTimeoutSeconds are stopped for a suspension (with their priority
+//      class's grace period): once stopped they hold nothing and are not
+//      queued; their progress is kept (docs/spaces.md);
 //   4. the Snapshot is refreshed and Scheduler::plan() called;
 //   5. the plan is carried out by the plan-effects core that allotd uses too
 //      (scheduler/plan_effects.h): evictions (stop now), preemptions (stop
@@ -19,6 +24,7 @@
 // Single-threaded; deterministic.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -32,6 +38,7 @@
 #include "scheduler/plan_effects.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
+#include "scheduler/space_idle.h"
 #include "service/simulation/simulation_metrics.h"
 #include "service/simulation/simulation_options.h"
 
@@ -41,6 +48,12 @@ struct SimulatedArrival {
   PendingWorkload request;  // request.id == position in the arrivals; queued_at == arrival
   Duration runtime;
   bool checkpointed = false;  // progress survives a stop
+  // A Space (docs/spaces.md): suspended after idle_timeout without activity;
+  // active for idle_after per run (unset: always); resumed resume_after after
+  // a suspension (unset: never).
+  std::optional<Duration> idle_timeout;
+  std::optional<Duration> idle_after;
+  std::optional<Duration> resume_after;
 };
 
 struct NodeHealthChange {
@@ -75,7 +88,9 @@ class SimulationLoop {
     int64_t amount = 0;    // primary resource held while running
     int32_t pods = 0;      // of the current run
     int32_t pods_ended = 0;
-    bool completed = true;  // every pod that ended so far exited 0, unstopped
+    bool completed = true;               // every pod that ended so far exited 0, unstopped
+    SpaceActivity activity;              // a Space's, during its current run
+    std::optional<Timestamp> queued_at;  // set once resumed: its place in the queue since
   };
   // Keeps the executor's pod events, with their time, for the cycle to apply.
   class EventBuffer final : public PodEventSink {
@@ -100,6 +115,9 @@ class SimulationLoop {
   void apply_executor_events(Timestamp now);
   void apply_node_events(Timestamp now);
   void apply_arrivals(Timestamp now);
+  void apply_resumes(Timestamp now);
+  void suspend_idle_spaces(Timestamp now);
+  [[nodiscard]] Timestamp next_space_event() const;
   void refresh_snapshot(Timestamp now);
   bool carry_out(const Plan& plan, Timestamp now);
   void stop(const StopEffect& stop);
@@ -125,6 +143,7 @@ class SimulationLoop {
   size_t pending_sorted_ = 0;
   size_t next_arrival_ = 0;
   size_t next_node_event_ = 0;
+  std::multimap<Timestamp, WorkloadId> resumes_;  // suspended Spaces, by when they resume
   SimulationTrace* trace_ = nullptr;
 };
 

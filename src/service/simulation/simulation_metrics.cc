@@ -166,7 +166,11 @@ WorkloadRecord workload_record(const TracedWorkload& workload) {
   }
   record.preemptions = workload.preemptions;
   record.restarts = workload.restarts;
-  record.state = workload.finished_at ? "Succeeded" : (workload.running ? "Running" : "Pending");
+  record.suspensions = workload.suspensions;
+  record.state = workload.finished_at ? "Succeeded"
+                 : workload.running   ? "Running"
+                 : workload.suspended ? "Suspended"
+                                      : "Pending";
   return record;
 }
 
@@ -191,6 +195,8 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
   report.admissions = trace.admissions;
   report.preemptions = trace.preemptions;
   report.evictions = trace.evictions;
+  report.suspensions = trace.suspensions;
+  report.resumes = trace.resumes;
   report.cycles = trace.cycles;
 
   std::optional<Timestamp> first_arrival;
@@ -203,7 +209,7 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
       last_completion = workload.finished_at;
     }
     report.workloads.push_back(workload_record(workload));
-    if (!workload.finished_at && !workload.running) {
+    if (!workload.finished_at && !workload.running && !workload.suspended) {
       report.never_admitted.push_back(workload.namespace_name + "/" + workload.name);
     }
   }

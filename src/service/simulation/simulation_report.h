@@ -72,8 +72,9 @@ struct WorkloadRecord {
   std::optional<double> admitted_s;  // first admission
   std::optional<double> finished_s;
   int32_t preemptions = 0;
-  int32_t restarts = 0;  // runs stopped before completion (preemptions, evictions)
-  std::string state;     // "Succeeded", "Pending" or "Running"
+  int32_t restarts = 0;     // runs stopped before completion (preemptions, evictions)
+  int32_t suspensions = 0;  // a Space's, for being idle (docs/spaces.md)
+  std::string state;        // "Succeeded", "Pending", "Running" or "Suspended"
 
   friend bool operator==(const WorkloadRecord&, const WorkloadRecord&) = default;
 };
@@ -85,6 +86,8 @@ struct SimulationReport {
   int64_t admissions = 0;
   int64_t preemptions = 0;
   int64_t evictions = 0;
+  int64_t suspensions = 0;       // idle Spaces suspended (their time suspended costs nothing)
+  int64_t resumes = 0;           // suspended Spaces resumed
   int64_t cycles = 0;            // scheduling cycles run (fewer when idle cycles are skipped)
   int64_t owed_cycles = 0;       // summed over teams
   int64_t compliant_cycles = 0;  // summed over teams

@@ -102,8 +102,11 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
     traced.team = request->team.value();
     traced.arrived_at = arrival.at;
     trace.workloads.push_back(std::move(traced));
+    // A Space's folder survives its suspension: its progress does too.
+    const bool space = workload.spec.kind == WorkloadKind::kSpace;
     input.arrivals.push_back(
-        {std::move(request).value(), arrival.runtime, workload.spec.checkpoint.has_value()});
+        {std::move(request).value(), arrival.runtime, workload.spec.checkpoint.has_value() || space,
+         workload.spec.idle_timeout, arrival.idle_after, arrival.resume_after});
   }
   return {};
 }

@@ -29,7 +29,7 @@ Result<WorkloadQuery> query_of(const HttpRequest& req, std::string ns) {
     if (!phase) {
       return invalid_argument("unknown phase '" + name +
                                   "'; phases are Pending, Admitted, Running, Succeeded, Failed, "
-                                  "Preempted, Cancelled",
+                                  "Preempted, Cancelled, Suspended",
                               "phase");
     }
     query.phases.push_back(*phase);

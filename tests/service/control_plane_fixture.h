@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -135,6 +136,17 @@ class RecordingExecutor final : public Executor {
     return "/logs/" + std::to_string(pod.workload.value()) + "/pod-" + std::to_string(pod.index) +
            ".log";
   }
+  // What the test says a workload's pods are doing (idle Spaces); none: no reading.
+  std::optional<ActivitySample> activity(WorkloadId workload) override {
+    std::lock_guard lock(mu_);
+    auto it = activity_samples.find(workload.value());
+    if (it == activity_samples.end()) return std::nullopt;
+    return it->second;
+  }
+  void set_activity(uint64_t workload, ActivitySample sample) {
+    std::lock_guard lock(mu_);
+    activity_samples[workload] = sample;
+  }
 
   PodEventSink* sink = nullptr;
   std::vector<RecordedPod> launches;
@@ -144,6 +156,7 @@ class RecordingExecutor final : public Executor {
   bool fail_launches = false;
 
  private:
+  std::map<uint64_t, ActivitySample> activity_samples;
   std::mutex mu_;
 };
 

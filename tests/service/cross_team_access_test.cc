@@ -307,7 +307,7 @@ TEST_F(CrossTeamAccess, EveryVerbOnEveryResourceInEveryNamespaceIsWhatTheRolesMe
     }
   }
   EXPECT_EQ(wrong, 0u);
-  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (9 * 5 + 9));
+  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (10 * 5 + 9));
 }
 
 TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLeaks) {

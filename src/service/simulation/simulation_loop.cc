@@ -306,6 +306,7 @@ void SimulationLoop::admit(const Admission& admission, Timestamp now) {
   const SimulatedArrival& arrival = input_.arrivals[id.value()];
   AdmittedWorkload admitted =
       admitted_from(arrival.request, admission.flavor, admission.assignment, now);
+  if (live.queued_at) admitted.queued_at = *live.queued_at;  // a resumed Space's place
   live.amount = admitted.usage()[input_.primary];
   live.started_at = now;
   live.activity = start_activity(now);

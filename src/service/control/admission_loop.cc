@@ -134,11 +134,16 @@ bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& inp
 }
 
 std::map<WorkloadId, ActivitySample> AdmissionLoop::sample_spaces() {
+  // Reading /proc is not free: at most once a kSampleEvery, however busy the loop is.
+  const Timestamp now = clock_.now();
+  if (now - last_sampled_ < kSampleEvery) return {};
   std::vector<WorkloadId> spaces;
   {
     ReaderLock lock(cluster_.mutex());
     spaces = watched_spaces(cluster_.view());
   }
+  if (spaces.empty()) return {};
+  last_sampled_ = now;
   // Reading /proc and cgroup files holds no lock.
   std::map<WorkloadId, ActivitySample> samples;
   for (const WorkloadId id : spaces) {

@@ -68,6 +68,9 @@ class AdmissionLoop {
   static constexpr int kRestPerWork = 4;
   // Plans made without the writer lock in one pass before one is made holding it.
   static constexpr int kOptimisticPlans = 2;
+  // The least time between two readings of the Spaces' activity: a Space may
+  // be suspended up to this much after its idle deadline.
+  static constexpr Duration kSampleEvery = Duration::seconds(1);
 
   // What a plan is made from.
   struct PlanInput {
@@ -77,7 +80,8 @@ class AdmissionLoop {
 
   void run();
   [[nodiscard]] Duration cycle_period() const;
-  // The activity of the running Spaces (space_lifecycle.h), read with no lock held.
+  // The activity of the running Spaces (space_lifecycle.h), read with no lock
+  // held; none when read less than kSampleEvery ago.
   std::map<WorkloadId, ActivitySample> sample_spaces();
   // Applies the executor's reports. REQUIRES: the state held exclusively.
   void apply_reports(Timestamp now, WriteBatch& batch, Actions& actions)
@@ -99,7 +103,8 @@ class AdmissionLoop {
   const Clock& clock_;
   Duration idle_cycle_;
   std::function<void()> after_planning_;
-  Timestamp last_cycle_;  // used by the pass's thread only
+  Timestamp last_cycle_;    // used by the pass's thread only
+  Timestamp last_sampled_;  // the Spaces' activity; the pass's thread only
   std::thread thread_;
 };
 

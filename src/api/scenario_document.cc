@@ -16,7 +16,15 @@ Result<ScenarioArrival> decode_arrival(const Field& field) {
   ALLOT_RETURN_IF_ERROR(map.read_required_name("namespace", arrival.workload.meta.namespace_name));
   ALLOT_RETURN_IF_ERROR(map.read_required_duration("runtime", arrival.runtime));
   ALLOT_RETURN_IF_ERROR(read_workload_basics(map, arrival.workload.spec));
+  ALLOT_RETURN_IF_ERROR(map.read_seconds("idleTimeoutSeconds", arrival.workload.spec.idle_timeout));
+  const auto duration = [](const Field& f) { return f.as_duration(Duration()); };
+  ALLOT_RETURN_IF_ERROR(map.read("idleAfter", arrival.idle_after, duration));
+  ALLOT_RETURN_IF_ERROR(map.read("resumeAfter", arrival.resume_after, duration));
   ALLOT_RETURN_IF_ERROR(map.finish());
+  if ((arrival.idle_after || arrival.resume_after) &&
+      arrival.workload.spec.kind != WorkloadKind::kSpace) {
+    return field.error("idleAfter and resumeAfter describe a Space: the arrival needs kind: Space");
+  }
   return arrival;
 }
 

@@ -27,14 +27,15 @@ PolicyRule team_reading() {
 ClusterRole team_admin() {
   const std::vector<std::string> every = {
       "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "cancel"};
-  return cluster_role(
-      kTeamAdmin, {{every,
-                    {std::string(kAllotApiGroup)},
-                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                     "workloads/checkpoint", "events", "serviceaccounts", "serviceaccounts/token"},
-                    {},
-                    {}},
-                   {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
+  return cluster_role(kTeamAdmin,
+                      {{every,
+                        {std::string(kAllotApiGroup)},
+                        {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
+                         "workloads/checkpoint", "workloads/resume", "events", "serviceaccounts",
+                         "serviceaccounts/token"},
+                        {},
+                        {}},
+                       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
 }
 
 template <typename T>
@@ -56,7 +57,8 @@ std::vector<ClusterRole> builtin_cluster_roles() {
       cluster_role(kTeamMember,
                    {team_reading(),
                     {{"create", "cancel"}, {std::string(kAllotApiGroup)}, {"workloads"}, {}, {}},
-                    {{"create"}, {std::string(kAllotApiGroup)}, {"workloads/checkpoint"}, {}, {}}}),
+                    {{"create"}, {std::string(kAllotApiGroup)}, {"workloads/checkpoint"}, {}, {}},
+                    {{"update"}, {std::string(kAllotApiGroup)}, {"workloads/resume"}, {}, {}}}),
       cluster_role(kTeamViewer, {team_reading()}),
   };
 }

@@ -11,6 +11,7 @@ constexpr std::array kResources = {
     ResourceInfo{"workloads/exec", kAllotApiGroup, true},
     ResourceInfo{"workloads/scale", kAllotApiGroup, true},
     ResourceInfo{"workloads/checkpoint", kAllotApiGroup, true},
+    ResourceInfo{"workloads/resume", kAllotApiGroup, true},
     ResourceInfo{"events", kAllotApiGroup, true},
     ResourceInfo{"serviceaccounts", kAllotApiGroup, true},
     ResourceInfo{"serviceaccounts/token", kAllotApiGroup, true},

@@ -24,6 +24,11 @@
 //   writing there); nullopt (the default) when there is none or the backend
 //   cannot tell. It may read storage: never call it holding a lock that
 //   other requests wait on.
+// - activity() reads how busy a workload's pods are (docs/spaces.md): the CPU
+//   time its processes used so far and its heartbeat file's mtime, judged by
+//   scheduler/space_idle.h. nullopt when the backend cannot tell, or the
+//   workload has no running pod here: nothing is then judged idle. The
+//   default says nullopt, so a backend without it never suspends a Space.
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -38,6 +43,7 @@
 #include "base/quantity.h"
 #include "base/result.h"
 #include "base/time.h"
+#include "model/activity_sample.h"
 #include "model/ids.h"
 
 namespace allot {
@@ -123,6 +129,11 @@ class Executor {
   }
   [[nodiscard]] virtual std::optional<Timestamp> last_checkpoint(
       const std::string& /*checkpoint_dir*/) const {
+    return std::nullopt;
+  }
+  // How busy the workload's running pods are now (see the contract).
+  [[nodiscard]] virtual std::optional<ActivitySample> activity(WorkloadId workload) {
+    (void)workload;
     return std::nullopt;
   }
 };

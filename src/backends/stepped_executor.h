@@ -19,6 +19,9 @@
 //   workload's next run needs only what is left after its last checkpoint
 //   (all of the progress, or that floored to its checkpoint interval); any
 //   other starts over.
+// - activity() of a running workload reports a heartbeat at now(), or, for
+//   work with `active_for`, at the latest at its run's work start +
+//   active_for; no CPU time. nullopt when it does not run.
 // - launch() reports every pod kRunning (or its launch failure) before it
 //   returns; events come only from the caller's thread, inside launch() and
 //   advance_to().
@@ -46,6 +49,9 @@ struct VirtualWork {
   // How long its pods take to end once asked to stop, within the grace
   // period; unset: they use the whole grace period.
   std::optional<Duration> stop_latency;
+  // A Space's use (docs/spaces.md): its tools touch its heartbeat for this
+  // long after each run's work begins, then it is idle. Unset: always active.
+  std::optional<Duration> active_for;
 };
 
 using VirtualWorkModel = std::function<VirtualWork(const WorkloadLaunch& launch)>;

@@ -16,10 +16,16 @@ namespace allot {
 // One explicit arrival: `workload` arrives at `at` and, once running, needs
 // `runtime` of work (a preempted workload without checkpoint starts over; one
 // with checkpoints resumes from its last, model/checkpoint_progress.h).
+// A Space (docs/spaces.md) may say how it is used: `idle_after` (idleAfter),
+// how long each of its runs is active before its user leaves it (then it is
+// suspended idleTimeoutSeconds later); `resume_after` (resumeAfter), how long
+// after a suspension its user comes back and resumes it (unset: never).
 struct ScenarioArrival {
   Duration at;
   Duration runtime;
   Workload workload;
+  std::optional<Duration> idle_after;
+  std::optional<Duration> resume_after;
 
   friend bool operator==(const ScenarioArrival&, const ScenarioArrival&) = default;
 };

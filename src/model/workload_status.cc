@@ -5,11 +5,11 @@
 namespace allot {
 namespace {
 
-constexpr std::array<std::string_view, 7> kPhaseNames = {
-    "Pending", "Admitted", "Running", "Succeeded", "Failed", "Preempted", "Cancelled"};
+constexpr std::array<std::string_view, 8> kPhaseNames = {
+    "Pending", "Admitted", "Running", "Succeeded", "Failed", "Preempted", "Cancelled", "Suspended"};
 
-constexpr std::array<std::string_view, 6> kStopCauseNames = {
-    "", "Preempted", "Evicted", "Cancelled", "PodFailed", "MaxRuntimeExceeded"};
+constexpr std::array<std::string_view, 7> kStopCauseNames = {
+    "", "Preempted", "Evicted", "Cancelled", "PodFailed", "MaxRuntimeExceeded", "Idle"};
 
 }  // namespace
 

@@ -5,6 +5,8 @@
 //   Pending -> Admitted -> Running -> Succeeded | Failed
 //   Admitted | Running -> Preempted (requeued; back in its queue at queued_at)
 //   any non-final phase -> Cancelled
+//   Running -> Suspended (a Space idle past its idleTimeoutSeconds; holds no
+//   quota and is not queued) -> Pending (resumed: docs/spaces.md)
 // Pending and Preempted are both waiting for admission.
 #pragma once
 
@@ -26,6 +28,7 @@ enum class WorkloadPhase : uint8_t {
   kFailed,
   kPreempted,
   kCancelled,
+  kSuspended,  // a Space stopped for being idle: no quota, not queued, folder kept
 };
 
 // "Pending", "Admitted", ... as shown to users and stored.
@@ -42,9 +45,11 @@ enum class StopCause : uint8_t {
   kCancel,      // cancelled once stopped
   kFail,        // a pod failed: the others are stopped, then it has failed
   kMaxRuntime,  // ran past maxRuntimeSeconds: failed once stopped
+  kSuspend,     // a Space idle past its idleTimeoutSeconds: suspended once stopped
 };
 
-// "", "Preempted", "Evicted", "Cancelled", "PodFailed", "MaxRuntimeExceeded".
+// "", "Preempted", "Evicted", "Cancelled", "PodFailed", "MaxRuntimeExceeded",
+// "Idle".
 std::string_view stop_cause_name(StopCause cause);
 // Inverse of stop_cause_name(); nullopt when unknown.
 std::optional<StopCause> parse_stop_cause(std::string_view name);

@@ -92,6 +92,27 @@ Status convert_pod_set(const CompiledPolicy& policy, const CompiledTeam& team, c
   return {};
 }
 
+// A Space is suspended after idleTimeoutSeconds without activity
+// (docs/spaces.md): it needs one; no other kind is ever suspended, so none
+// may declare one.
+Status check_idle_timeout(const WorkloadSpec& spec) {
+  const char* field = "spec.idleTimeoutSeconds";
+  if (spec.kind == WorkloadKind::kSpace) {
+    if (!spec.idle_timeout) {
+      return invalid_argument("a Space needs idleTimeoutSeconds (how long it may be idle)", field);
+    }
+    if (spec.idle_timeout->ms() <= 0) {
+      return invalid_argument("idleTimeoutSeconds must be positive", field);
+    }
+  } else if (spec.idle_timeout) {
+    return invalid_argument(
+        "idleTimeoutSeconds applies only to kind Space (only a Space is "
+        "suspended when idle)",
+        field);
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<PendingWorkload> make_pending_workload(const CompiledPolicy& policy,
@@ -135,6 +156,7 @@ Result<PendingWorkload> make_pending_workload(const CompiledPolicy& policy,
     }
     out.max_runtime = *workload.spec.max_runtime;
   }
+  ALLOT_RETURN_IF_ERROR(check_idle_timeout(workload.spec));
   return out;
 }
 

@@ -5,7 +5,9 @@
 // unknown namespace/team, unknown or disallowed priority class, no pod sets,
 // count < 1, minCount > count, a pod set flavor the team has no quota for,
 // pod sets pinned to two different flavors (a workload runs on one flavor), a
-// pod larger than every node of every flavor the team may use.
+// pod larger than every node of every flavor the team may use; a Space
+// without a positive idleTimeoutSeconds, or another kind with one (only a
+// Space is suspended when idle: docs/spaces.md).
 // same_workload_requests() says whether two policies agree on everything
 // make_pending_workload() reads, so that a policy change which keeps them
 // (a quota, a cohort, a weight) need not recompile every live workload.

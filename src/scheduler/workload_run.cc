@@ -13,6 +13,7 @@ RunEnd end_of(StopCause cause) {
     case StopCause::kCancel: return RunEnd::kCancelled;
     case StopCause::kPreempt: return RunEnd::kPreempted;
     case StopCause::kEvict: return RunEnd::kEvicted;
+    case StopCause::kSuspend: return RunEnd::kSuspended;
   }
   return RunEnd::kFailed;
 }
@@ -38,15 +39,24 @@ bool request_stop(WorkloadRun& run, StopCause cause) {
   return true;
 }
 
+void resume_run(WorkloadRun& run) {
+  ALLOT_CHECK(run.suspended());
+  run.state = RunState::kWaiting;
+}
+
 void withdraw(WorkloadRun& run) {
-  ALLOT_CHECK(run.waiting());
+  ALLOT_CHECK(run.waiting() || run.suspended());
   run.state = RunState::kEnded;
 }
 
 RunEnd end_run(WorkloadRun& run, bool completed) {
   ALLOT_CHECK(run.running());
   const RunEnd end = completed ? RunEnd::kSucceeded : end_of(run.stop);
-  run.state = is_requeue(end) ? RunState::kWaiting : RunState::kEnded;
+  if (end == RunEnd::kSuspended) {
+    run.state = RunState::kSuspended;
+  } else {
+    run.state = is_requeue(end) ? RunState::kWaiting : RunState::kEnded;
+  }
   if (is_requeue(end)) ++run.restarts;
   run.stop = StopCause::kNone;
   run.released = false;

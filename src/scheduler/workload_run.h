@@ -15,7 +15,9 @@
 //   asked meanwhile. Otherwise its stop cause decides: preempted or evicted
 //   work is requeued at its original position (queued_at is never changed by
 //   a requeue) with restarts + 1; cancelled work is cancelled; work that ran
-//   past its maxRuntime, or a pod of which failed, has failed.
+//   past its maxRuntime, or a pod of which failed, has failed; a Space stopped
+//   for being idle (kSuspend) is suspended: neither queued nor ended, until
+//   resume_run() puts it back in its queue (docs/spaces.md).
 // Pure value type; no I/O, no clock.
 #pragma once
 
@@ -26,7 +28,7 @@
 
 namespace allot {
 
-enum class RunState : uint8_t { kWaiting, kRunning, kEnded };
+enum class RunState : uint8_t { kWaiting, kRunning, kEnded, kSuspended };
 
 // StopCause (why a run is being stopped) is the model's (model/workload_status.h).
 
@@ -37,6 +39,7 @@ enum class RunEnd : uint8_t {
   kCancelled,
   kPreempted,  // requeued
   kEvicted,    // requeued
+  kSuspended,  // a Space stopped for being idle: out of its queue until resumed
 };
 
 // 24 bytes: allotd keeps one per workload it has ever seen. Its place in its
@@ -53,6 +56,7 @@ struct WorkloadRun {
 
   [[nodiscard]] bool waiting() const { return state == RunState::kWaiting; }
   [[nodiscard]] bool running() const { return state == RunState::kRunning; }
+  [[nodiscard]] bool suspended() const { return state == RunState::kSuspended; }
   [[nodiscard]] bool stopping() const { return stop != StopCause::kNone; }
   // Whether the scheduler sees it as holding capacity.
   [[nodiscard]] bool holds_capacity() const { return running() && !released; }
@@ -69,12 +73,17 @@ void start_run(WorkloadRun& run);
 // REQUIRES: cause != kNone.
 bool request_stop(WorkloadRun& run, StopCause cause);
 
-// A waiting workload leaves its queue for good (cancelled while waiting).
-// REQUIRES: run.waiting().
+// A waiting or suspended workload ends for good (cancelled while waiting).
+// REQUIRES: run.waiting() || run.suspended().
 void withdraw(WorkloadRun& run);
 
+// A suspended workload goes back to its queue (resumed).
+// REQUIRES: run.suspended().
+void resume_run(WorkloadRun& run);
+
 // How the run ends, once every pod of it has ended; `completed`: every pod
-// exited 0 without being stopped. Leaves the run waiting (requeued) or ended.
+// exited 0 without being stopped. Leaves the run waiting (requeued),
+// suspended or ended.
 // REQUIRES: run.running().
 RunEnd end_run(WorkloadRun& run, bool completed);
 

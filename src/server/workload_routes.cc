@@ -1,4 +1,5 @@
-// Workloads: create, list, get, cancel, delete, events, logs, checkpoint reports.
+// Workloads: create, list, get, cancel, resume, delete, events, logs, checkpoint
+// reports.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,7 +34,7 @@ Result<WorkloadQuery> query_of(const HttpRequest& req, std::string ns) {
     if (!phase) {
       return invalid_argument("unknown phase '" + name +
                                   "'; phases are Pending, Admitted, Running, Succeeded, Failed, "
-                                  "Preempted, Cancelled",
+                                  "Preempted, Cancelled, Suspended",
                               "phase");
     }
     query.phases.push_back(*phase);
@@ -130,6 +131,9 @@ void add_workload_routes(Router& http, ControlPlane& plane) {
   });
   http.post(kItem + "/checkpoint", [&workloads](const HttpRequest& req, HttpResponse& res) {
     report_checkpoint(workloads, req, res);
+  });
+  http.post(kItem + "/resume", [&workloads](const HttpRequest& req, HttpResponse& res) {
+    answer_view(res, workloads.resume(caller_of(req), req.matches[1], req.matches[2]));
   });
   http.get(kItem + "/events", [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Result<std::vector<WorkloadEventView>> events =

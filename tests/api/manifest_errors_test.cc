@@ -357,6 +357,18 @@ TEST(ManifestErrors, ScenarioEntriesNeedTheirRequiredFields) {
                          "unknown field 'command'"));
 }
 
+TEST(ManifestErrors, IdleAfterAndResumeAfterDescribeASpace) {
+  EXPECT_TRUE(fails_with(document("Scenario", "s",
+                                  "{workloads: [{at: 0s, name: a, namespace: n, runtime: 1s, "
+                                  "kind: Job, idleAfter: 1m, podSets: [{resources: {}}]}]}"),
+                         "document 1 (Scenario/s): spec.workloads[0]", "needs kind: Space"));
+  EXPECT_TRUE(fails_with(document("Scenario", "s",
+                                  "{workloads: [{at: 0s, name: a, namespace: n, runtime: 1s, "
+                                  "kind: Space, idleTimeoutSeconds: 60, idleAfter: soon, "
+                                  "podSets: [{resources: {}}]}]}"),
+                         "document 1 (Scenario/s): spec.workloads[0].idleAfter", ""));
+}
+
 TEST(ManifestErrors, ABundleHoldsAtMostOneScenario) {
   EXPECT_TRUE(
       fails_with(document("Scenario", "a", "{}") + "---\n" + document("Scenario", "b", "{}"),

@@ -228,6 +228,26 @@ spec:
   EXPECT_EQ(scenario.node_events[1], (ScenarioNodeEvent{Duration::hours(1), "h100-pool-3", true}));
 }
 
+TEST(ManifestParser, ScenarioSpaceArrivalReadsItsUse) {
+  const ManifestBundle bundle = parse_ok(R"(
+apiVersion: allot/v1
+kind: Scenario
+metadata: {name: spaces}
+spec:
+  workloads:
+    - {at: 0s, name: notebook, namespace: research, kind: Space, runtime: 1h,
+       idleTimeoutSeconds: 600, idleAfter: 20m, resumeAfter: 1h,
+       podSets: [{resources: {gpu: 1}}]}
+)");
+  ASSERT_TRUE(bundle.scenario.has_value());
+  ASSERT_EQ(bundle.scenario->workloads.size(), 1u);
+  const ScenarioArrival& notebook = bundle.scenario->workloads[0];
+  EXPECT_EQ(notebook.workload.spec.kind, WorkloadKind::kSpace);
+  EXPECT_EQ(notebook.workload.spec.idle_timeout, Duration::minutes(10));
+  EXPECT_EQ(notebook.idle_after, Duration::minutes(20));
+  EXPECT_EQ(notebook.resume_after, Duration::hours(1));
+}
+
 TEST(ManifestParser, GeneratorPrefixDefaultsToTheNamespaceWithoutAPriorityClass) {
   const ManifestBundle bundle = parse_ok(R"(
 apiVersion: allot/v1

@@ -68,11 +68,13 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
     case Held::kViewer: return reads;
     case Held::kMember:
       return reads || (one_of(verb, {"create", "cancel"}) && resource == "workloads") ||
-             (verb == "create" && resource == "workloads/checkpoint");
+             (verb == "create" && resource == "workloads/checkpoint") ||
+             (verb == "update" && resource == "workloads/resume");
     case Held::kAdmin:
       return !one_of(verb, {"bind", "escalate"}) &&
              one_of(resource, {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                               "workloads/checkpoint", "events", "serviceaccounts",
+                               "workloads/checkpoint", "workloads/resume", "events",
+                               "serviceaccounts",
                                "serviceaccounts/token", "roles", "rolebindings"});
     default: return false;
   }

@@ -1,4 +1,4 @@
-// get/describe/delete of workloads, submit, run, cancel and logs against
+// get/describe/delete of workloads, submit, run, cancel, resume and logs against
 // FakeAllotd, and what happens when allotd cannot be reached.
 #include <cstdlib>
 #include <string>
@@ -239,6 +239,22 @@ TEST_F(WorkloadVerbs, CancelOfAFinishedWorkloadExitsTwo) {
   const CliOutcome outcome = allot({"cancel", "sweep", "-n", "research"});
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_EQ(outcome.err, "error: workload research/sweep has finished\n");
+}
+
+TEST_F(WorkloadVerbs, ResumePostsToResume) {
+  server_.reply("POST", "/api/v1/namespaces/research/workloads/notebook/resume", 200,
+                workload("notebook", 18, "Pending"));
+  const CliOutcome outcome = allot({"resume", "notebook", "-n", "research"});
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(outcome.out, "workload/notebook resumed\n");
+}
+
+TEST_F(WorkloadVerbs, ResumeOfAWorkloadThatIsNotSuspendedExitsTwo) {
+  server_.reply_error("POST", "/api/v1/namespaces/research/workloads/sweep/resume", 409,
+                      "failed_precondition", "workload research/sweep is not suspended");
+  const CliOutcome outcome = allot({"resume", "research/sweep"});
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_EQ(outcome.err, "error: workload research/sweep is not suspended\n");
 }
 
 TEST_F(WorkloadVerbs, LogsPrintsThePodsLogOnce) {

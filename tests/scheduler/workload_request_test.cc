@@ -98,3 +98,46 @@ TEST(SameWorkloadRequests, PriorityClassesFlavorsAndNodesChangeTheRequests) {
 
 }  // namespace
 }  // namespace allot
+
+namespace allot {
+namespace {
+
+Workload one_gpu_workload(WorkloadKind kind, std::optional<Duration> idle_timeout) {
+  Workload workload;
+  workload.meta.name = "w";
+  workload.meta.namespace_name = "a";
+  workload.spec.kind = kind;
+  workload.spec.priority_class = "low";
+  PodSet pod_set;
+  pod_set.resources[Resource::kGpu] = 1;
+  workload.spec.pod_sets = {pod_set};
+  workload.spec.idle_timeout = idle_timeout;
+  return workload;
+}
+
+Status request_status(const Workload& workload) {
+  const CompiledPolicy policy = CompiledPolicy::compile(base_policy(), base_nodes()).value();
+  return make_pending_workload(policy, workload, WorkloadId(1), Timestamp()).status();
+}
+
+TEST(IdleTimeout, SpaceNeedsAPositiveIdleTimeout) {
+  EXPECT_TRUE(request_status(one_gpu_workload(WorkloadKind::kSpace, Duration::seconds(60))).ok());
+  for (const std::optional<Duration> bad :
+       {std::optional<Duration>(), std::optional<Duration>(Duration())}) {
+    const Status status = request_status(one_gpu_workload(WorkloadKind::kSpace, bad));
+    EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(status.to_string().find("spec.idleTimeoutSeconds"), std::string::npos)
+        << status.to_string();
+  }
+}
+
+TEST(IdleTimeout, OtherKindsRefuseOne) {
+  EXPECT_TRUE(request_status(one_gpu_workload(WorkloadKind::kJob, std::nullopt)).ok());
+  const Status status =
+      request_status(one_gpu_workload(WorkloadKind::kTrainingJob, Duration::seconds(60)));
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("only to kind Space"), std::string::npos) << status.to_string();
+}
+
+}  // namespace
+}  // namespace allot

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -146,6 +147,17 @@ class RecordingExecutor final : public Executor {
     const auto it = checkpoint_times.find(dir);
     return it == checkpoint_times.end() ? std::nullopt : std::optional<Timestamp>(it->second);
   }
+  // What the test says a workload's pods are doing (idle Spaces); none: no reading.
+  std::optional<ActivitySample> activity(WorkloadId workload) override {
+    std::lock_guard lock(mu_);
+    auto it = activity_samples.find(workload.value());
+    if (it == activity_samples.end()) return std::nullopt;
+    return it->second;
+  }
+  void set_activity(uint64_t workload, ActivitySample sample) {
+    std::lock_guard lock(mu_);
+    activity_samples[workload] = sample;
+  }
 
   PodEventSink* sink = nullptr;
   std::vector<RecordedPod> launches;
@@ -157,6 +169,7 @@ class RecordingExecutor final : public Executor {
   std::map<std::string, Timestamp> checkpoint_times;
 
  private:
+  std::map<uint64_t, ActivitySample> activity_samples;
   std::mutex mu_;
 };
 

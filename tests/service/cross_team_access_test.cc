@@ -121,14 +121,16 @@ bool role_grants(const std::string& role, const std::string& verb, const std::st
                      "deletecollection", "cancel"},
                     verb) &&
            contains({"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                     "workloads/checkpoint", "events", "serviceaccounts", "serviceaccounts/token",
+                     "workloads/checkpoint", "workloads/resume", "events", "serviceaccounts",
+                     "serviceaccounts/token",
                      "roles", "rolebindings"},
                     resource);
   }
   const bool reading = contains(reads, verb) && contains(team_reads, resource);
   if (role == "team-member") {
     return reading || ((verb == "create" || verb == "cancel") && resource == "workloads") ||
-           (verb == "create" && resource == "workloads/checkpoint");
+           (verb == "create" && resource == "workloads/checkpoint") ||
+           (verb == "update" && resource == "workloads/resume");
   }
   if (role == "team-viewer") return reading;
   return false;
@@ -307,7 +309,7 @@ TEST_F(CrossTeamAccess, EveryVerbOnEveryResourceInEveryNamespaceIsWhatTheRolesMe
     }
   }
   EXPECT_EQ(wrong, 0u);
-  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (10 * 5 + 9));
+  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (11 * 5 + 9));
 }
 
 TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLeaks) {

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -17,6 +18,7 @@
 #include "backends/local/checkpoint_scan.h"
 #include "backends/local/errno_status.h"
 #include "backends/local/gpu_device_rules.h"
+#include "backends/local/pod_activity.h"
 #include "backends/local/pod_command.h"
 #include "backends/local/pod_trace.h"
 #include "backends/local/proc_hidepid.h"
@@ -196,6 +198,28 @@ std::optional<Timestamp> LocalExecutor::last_checkpoint(const std::string& check
   return newest_file_time(checkpoint_dir);
 }
 
+std::optional<ActivitySample> LocalExecutor::activity(WorkloadId workload) {
+  std::string heartbeat;
+  {
+    std::lock_guard lock(launch_mu_);
+    auto it = work_dirs_.find(workload.value());
+    if (it == work_dirs_.end()) return std::nullopt;
+    heartbeat = heartbeat_path(it->second);
+  }
+  // The pid files of its running pods: "<id>-<pod>.pid" under the run folder.
+  std::vector<PodTrace> traces;
+  const std::string prefix = std::to_string(workload.value()) + "-";
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(layout_.run_dir(), error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix) || !name.ends_with(".pid")) continue;
+    if (auto read = read_pod_pid_file(entry.path().string()); read.ok()) {
+      traces.push_back(read->first);
+    }
+  }
+  return read_pod_activity(traces, heartbeat);
+}
+
 std::vector<StalePod> LocalExecutor::kill_stale_pods(const std::string& data_dir) {
   return local::kill_stale_pods(DataLayout(data_dir, false).run_dir());
 }
@@ -275,6 +299,14 @@ Status LocalExecutor::start(const PodLaunch& pod) {
   spawn.env = pod_env(pod, PodPlace{account.user, identity.home_dir, layout_.shared_dir(pod.team)},
                       cuda_visible_devices(pod.gpus, gpus_));
   spawn.working_dir = layout_.work_dir(pod.namespace_name, pod.workload_name, pod.workload_id);
+  std::erase_if(spawn.env, [](const std::string& entry) {
+    return entry.starts_with(std::string(kHeartbeatEnv) + "=");
+  });
+  spawn.env.push_back(std::string(kHeartbeatEnv) + "=" + heartbeat_path(spawn.working_dir));
+  {
+    std::lock_guard lock(launch_mu_);
+    work_dirs_[pod.workload_id] = spawn.working_dir;
+  }
   if (as_team_users_) spawn.credentials = ProcessCredentials{account.uid, account.gid};
   ALLOT_ASSIGN_OR_RETURN(spawn.output_fd,
                          layout_.open_log(pod.workload_id, pod.pod_index, account.gid));

@@ -36,6 +36,10 @@
 //   Where the cgroup v1 devices controller is used, a pod cannot open the
 //   machine's other /dev/nvidia<N> (gpu_device_rules.h); elsewhere (cgroup v2
 //   needs eBPF, not done; no cgroups) one warning: CUDA_VISIBLE_DEVICES only.
+// - Activity (docs/spaces.md): every pod gets ALLOT_HEARTBEAT_FILE, a file in
+//   its workload's working folder that its tools may touch; activity() reads
+//   its mtime and the CPU time of the pods' processes (pod_activity.h). The
+//   working folder is never removed: a suspended Space finds it again.
 // - /proc: at construction, when /proc does not hide other users' processes
 //   (proc_hidepid.h), one warning naming the host setting; with
 //   remount_proc_hidepid, /proc is remounted with hidepid=invisible instead.
@@ -46,6 +50,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -111,6 +116,9 @@ class LocalExecutor : public Executor {
   // folder that is not a checkpoint folder of this data directory.
   [[nodiscard]] std::optional<Timestamp> last_checkpoint(
       const std::string& checkpoint_dir) const override;
+  // The CPU time of the workload's running pods and its heartbeat file's
+  // mtime (pod_activity.h); nullopt when none of its pods runs.
+  [[nodiscard]] std::optional<ActivitySample> activity(WorkloadId workload) override;
 
   // Starts one pod; its exit is reported through the sink. An error when it
   // cannot start (nothing is reported then): a pod that fails validation
@@ -171,6 +179,9 @@ class LocalExecutor : public Executor {
   std::unique_ptr<PodCgroupPool> cgroups_;
   std::mutex launch_mu_;
   std::set<PodKey> launching_;  // guarded by launch_mu_
+  // The working folder of each workload launched here, for its heartbeat
+  // file; guarded by launch_mu_.
+  std::map<uint64_t, std::string> work_dirs_;
   // Turns the supervisor's exits into the port's events for options_.sink.
   class ExitForwarder final : public PodExitSink {
    public:

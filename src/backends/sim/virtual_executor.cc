@@ -57,6 +57,7 @@ void VirtualExecutor::launch(const WorkloadLaunch& launch) {
     }
     if (!work.pods.empty()) {
       const Duration latency = std::max(work.model.start_latency, Duration());
+      work.work_begins = now_ + latency;
       runs_.start(work_of(launch.workload), work.remaining + latency, work.model.checkpointed,
                   now_);
     }
@@ -86,6 +87,18 @@ Result<std::string> VirtualExecutor::read_log(PodId pod, int64_t /*offset*/,
 }
 
 std::string VirtualExecutor::log_location(PodId /*pod*/) const { return {}; }
+
+std::optional<ActivitySample> VirtualExecutor::activity(WorkloadId workload) {
+  MutexLock lock(mu_);
+  if (!workload.valid() || !runs_.is_running(work_of(workload))) return std::nullopt;
+  const Work& work = work_.at(workload.value());
+  ActivitySample sample;
+  sample.heartbeat = now_;
+  if (work.model.active_for) {
+    sample.heartbeat = std::min(now_, work.work_begins + *work.model.active_for);
+  }
+  return sample;
+}
 
 Timestamp VirtualExecutor::now() const {
   MutexLock lock(mu_);

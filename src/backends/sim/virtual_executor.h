@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -28,6 +29,7 @@ class VirtualExecutor final : public SteppedExecutor {
   void stop(WorkloadId workload, Duration grace) override;
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
   [[nodiscard]] std::string log_location(PodId pod) const override;
+  [[nodiscard]] std::optional<ActivitySample> activity(WorkloadId workload) override;
 
   [[nodiscard]] Timestamp now() const override;
   [[nodiscard]] Timestamp next_event_time() const override;
@@ -39,6 +41,7 @@ class VirtualExecutor final : public SteppedExecutor {
     Duration remaining;         // what the next run needs
     std::vector<int32_t> pods;  // the pod indices of the current run
     int32_t pod_slots = 0;      // 1 + the highest pod index ever launched
+    Timestamp work_begins;      // of the current run: its launch + start latency
   };
   void report(const std::vector<PodEvent>& events);
 

@@ -27,6 +27,10 @@ std::string overall_table(const SimulationReport& report, double runtime_s) {
                  fixed(report.lost_to_preemption, 0)});
   table.add_row({"work lost to evictions (" + report.primary_resource + "-seconds)",
                  fixed(report.lost_to_eviction, 0)});
+  if (report.suspensions > 0 || report.resumes > 0) {  // only scenarios with Spaces
+    table.add_row({"spaces suspended", std::to_string(report.suspensions)});
+    table.add_row({"spaces resumed", std::to_string(report.resumes)});
+  }
   table.add_row({"workloads", std::to_string(report.workloads.size())});
   table.add_row({"never admitted", std::to_string(report.never_admitted.size())});
   table.add_row({"scheduling cycles", std::to_string(report.cycles)});

@@ -126,7 +126,7 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now) {
   }
   for (const auto& [id, pointer] : state.workloads.active()) {
     const LiveWorkload& live = *pointer;
-    if (is_final(live.phase()) || live.run.released) continue;
+    if (is_final(live.phase()) || live.run.released || live.run.suspended()) continue;
     if (holds_quota(live.phase())) {
       AdmittedWorkload admitted;
       if (!live.unschedulable.empty() || !to_admitted(live, policy, now, admitted)) {

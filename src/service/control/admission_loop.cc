@@ -9,6 +9,7 @@
 
 #include "service/control/admission_cycle.h"
 #include "service/control/pod_lifecycle.h"
+#include "service/control/space_lifecycle.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -132,11 +133,31 @@ bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& inp
   return true;
 }
 
+std::map<WorkloadId, ActivitySample> AdmissionLoop::sample_spaces() {
+  // Reading /proc is not free: at most once a kSampleEvery, however busy the loop is.
+  const Timestamp now = clock_.now();
+  if (now - last_sampled_ < kSampleEvery) return {};
+  std::vector<WorkloadId> spaces;
+  {
+    ReaderLock lock(cluster_.mutex());
+    spaces = watched_spaces(cluster_.view());
+  }
+  if (spaces.empty()) return {};
+  last_sampled_ = now;
+  // Reading /proc and cgroup files holds no lock.
+  std::map<WorkloadId, ActivitySample> samples;
+  for (const WorkloadId id : spaces) {
+    if (auto sample = actions_.executor().activity(id)) samples.emplace(id, *sample);
+  }
+  return samples;
+}
+
 Timestamp AdmissionLoop::run_once() {
   const Duration period = cycle_period();
   const std::vector<NodeHealthReport> reports = health_.check_if_due();
   const std::vector<CheckpointReport> checkpoints =
       checkpoints_ != nullptr ? checkpoints_->scan_if_due() : std::vector<CheckpointReport>();
+  const std::map<WorkloadId, ActivitySample> activity = sample_spaces();
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
@@ -154,6 +175,8 @@ Timestamp AdmissionLoop::run_once() {
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
       if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
+      next_deadline = std::min(
+          next_deadline, suspend_idle_spaces(cluster_.state(), activity, now, batch, actions));
       lock.queue(std::move(batch), std::move(actions));
     }
     made = writer.defer_wait();

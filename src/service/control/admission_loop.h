@@ -1,8 +1,8 @@
 // AdmissionLoop: allotd's loop on real time (DESIGN.md section 3). Each pass
 // applies what the executor reported (pod starts and exits), the health
 // checks when due and maxRuntime, and runs a scheduling cycle when something
-// changed or the cycle period passed; the plan is committed before it is
-// carried out (pods launched or stopped).
+// changed or the cycle period passed; it suspends idle Spaces (space_lifecycle.h); the plan is
+// committed before it is carried out (pods launched or stopped).
 //
 // Contract:
 // - run_once() is one pass; it returns when the next pass is due at the
@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -71,6 +72,9 @@ class AdmissionLoop {
   static constexpr int kRestPerWork = 4;
   // Plans made without the writer lock in one pass before one is made holding it.
   static constexpr int kOptimisticPlans = 2;
+  // The least time between two readings of the Spaces' activity: a Space may
+  // be suspended up to this much after its idle deadline.
+  static constexpr Duration kSampleEvery = Duration::seconds(1);
 
   // What a plan is made from.
   struct PlanInput {
@@ -80,6 +84,9 @@ class AdmissionLoop {
 
   void run();
   [[nodiscard]] Duration cycle_period() const;
+  // The activity of the running Spaces (space_lifecycle.h), read with no lock
+  // held; none when read less than kSampleEvery ago.
+  std::map<WorkloadId, ActivitySample> sample_spaces();
   // Applies the executor's reports. REQUIRES: the state held exclusively.
   void apply_reports(Timestamp now, WriteBatch& batch, Actions& actions)
       ALLOT_REQUIRES(cluster_.mutex());
@@ -101,7 +108,8 @@ class AdmissionLoop {
   Duration idle_cycle_;
   std::function<void()> after_planning_;
   CheckpointWatcher* checkpoints_ = nullptr;
-  Timestamp last_cycle_;  // used by the pass's thread only
+  Timestamp last_cycle_;    // used by the pass's thread only
+  Timestamp last_sampled_;  // the Spaces' activity; the pass's thread only
   std::thread thread_;
 };
 

@@ -45,6 +45,7 @@ namespace {
 
 RunState run_state_of(WorkloadPhase phase) {
   if (is_final(phase)) return RunState::kEnded;
+  if (phase == WorkloadPhase::kSuspended) return RunState::kSuspended;
   return holds_quota(phase) ? RunState::kRunning : RunState::kWaiting;
 }
 

@@ -21,6 +21,7 @@
 #include "scheduler/plan.h"
 #include "scheduler/plan_effects.h"
 #include "scheduler/snapshot.h"
+#include "scheduler/space_idle.h"
 #include "scheduler/workload_run.h"
 
 namespace allot {
@@ -41,6 +42,9 @@ struct LiveWorkload {
   std::optional<int32_t> failed_exit_code;
   bool pods_all_succeeded = true;  // so far in this run: exit 0, not stopped
   std::optional<PendingExplanation> explanation;
+  // A running Space's activity (space_lifecycle.h); in memory only: after a
+  // restart its run starts again, and so does the record.
+  SpaceActivity activity;
 
   [[nodiscard]] WorkloadId id() const { return doc.uid; }
   [[nodiscard]] WorkloadPhase phase() const { return doc.status.phase; }

@@ -52,6 +52,12 @@ void finish_run(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
       enter_phase(live, WorkloadPhase::kPreempted, "Evicted",
                   "its node failed or was drained; requeued at its original position", now, batch);
       return;
+    case RunEnd::kSuspended:
+      enter_phase(live, WorkloadPhase::kSuspended, "Idle",
+                  "suspended for being idle longer than idleTimeoutSeconds: its pods stopped, its "
+                  "quota released, its working folder kept; `allot resume` requeues it",
+                  now, batch);
+      return;
   }
 }
 
@@ -101,10 +107,11 @@ Status cancel_workload(LiveWorkload& workload, const ServerState& state, Timesta
     return failed_precondition("workload " + workload.key() + " already finished (" +
                                std::string(workload_phase_name(workload.phase())) + ")");
   }
-  if (is_waiting(workload.phase())) {
+  if (is_waiting(workload.phase()) || workload.phase() == WorkloadPhase::kSuspended) {
+    const bool suspended = workload.phase() == WorkloadPhase::kSuspended;
     withdraw(workload.run);
-    enter_phase(workload, WorkloadPhase::kCancelled, "Cancelled", "cancelled while waiting", now,
-                batch);
+    enter_phase(workload, WorkloadPhase::kCancelled, "Cancelled",
+                suspended ? "cancelled while suspended" : "cancelled while waiting", now, batch);
     return {};
   }
   if (!request_stop(workload.run, StopCause::kCancel)) return {};  // already cancelling

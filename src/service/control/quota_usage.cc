@@ -24,7 +24,11 @@ std::vector<std::vector<int64_t>> usage_by_team(const ServerState& state,
                                           std::vector<int64_t>(policy.fr_count(), 0));
   for (const auto& [id, pointer] : state.workloads.active()) {
     const LiveWorkload& live = *pointer;
-    if (!live.unschedulable.empty() || is_final(live.phase())) continue;
+    // A suspended Space holds nothing and waits for no admission.
+    if (!live.unschedulable.empty() || is_final(live.phase()) ||
+        live.phase() == WorkloadPhase::kSuspended) {
+      continue;
+    }
     const TeamIndex team = live.request.team;
     if (is_waiting(live.phase())) {
       ++counts[team.value()].pending;

@@ -86,6 +86,12 @@ void end_interrupted_run(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
       enter_phase(live, WorkloadPhase::kFailed, "MaxRuntimeExceeded",
                   "ran past maxRuntimeSeconds and was being stopped; " + why, now, batch);
       return;
+    case RunEnd::kSuspended:
+      enter_phase(live, WorkloadPhase::kSuspended, "Idle",
+                  "was being suspended for being idle; " + why +
+                      "; its quota is released, `allot resume` requeues it",
+                  now, batch);
+      return;
     case RunEnd::kSucceeded:  // not reached: nothing completed
     case RunEnd::kPreempted:
     case RunEnd::kEvicted:

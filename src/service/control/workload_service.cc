@@ -10,6 +10,7 @@
 #include "service/control/caller_rights.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
+#include "service/control/space_lifecycle.h"
 #include "service/control/workload_explanation.h"
 #include "service/control/workload_redaction.h"
 #include "service/control/workload_transitions.h"
@@ -126,6 +127,26 @@ Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std:
     ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
     view.doc = live->doc;
     lock.queue(std::move(batch), std::move(actions));
+  }
+  signal_.wake();
+  return view;
+}
+
+Result<WorkloadView> WorkloadService::resume(const Principal& caller, const std::string& ns,
+                                             const std::string& name) {
+  ALLOT_RETURN_IF_ERROR(
+      cluster_.access().authorize(caller, "update", "workloads/resume", ns, name));
+  WorkloadView view;
+  {
+    ClusterWriter writer(cluster_);  // its end waits for the commit, as cancel's
+    ChangeLock lock(cluster_, writer);
+    ServerState& state = cluster_.state();
+    LiveWorkload* live = state.workloads.find(ns, name);
+    if (live == nullptr) return no_such_workload(ns, name);
+    WriteBatch batch;
+    ALLOT_RETURN_IF_ERROR(resume_space(*live, state, caller.subject, clock_.now(), batch));
+    view.doc = live->doc;
+    lock.queue(std::move(batch), Actions());
   }
   signal_.wake();
   return view;

@@ -8,7 +8,7 @@
 //   (kUnavailable). The name is held while the commit runs (kAlreadyExists).
 //   The caller's subject is recorded as status.submittedBy: every launch of
 //   the workload carries it (executor.h WorkloadLaunch::user).
-// - cancel() and remove() change existing state under the cluster's writer
+// - cancel(), resume() and remove() change existing state under the cluster's writer
 //   lock and queue their commit with the state still held; they answer once
 //   it is stored and the pods were told to stop, without holding any lock
 //   meanwhile, so concurrent changes share group commits
@@ -47,6 +47,11 @@ class WorkloadService {
   // REQUIRES: id from allocate_id(). Returns the workload as stored.
   Result<StoredWorkload> create(const Principal& caller, const Workload& workload, WorkloadId id);
   Result<WorkloadView> cancel(const Principal& caller, const std::string& ns,
+                              const std::string& name);
+  // Requeues a Suspended Space at the front of its team's queue
+  // (space_lifecycle.h); RBAC `update` on workloads/resume. Stored before it
+  // answers, as cancel().
+  Result<WorkloadView> resume(const Principal& caller, const std::string& ns,
                               const std::string& name);
   Status remove(const Principal& caller, const std::string& ns, const std::string& name);
   // The workload reports a checkpoint taken at `at` (unset: now; a time to

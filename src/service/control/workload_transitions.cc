@@ -44,6 +44,7 @@ void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason
     case WorkloadPhase::kRunning: status.started_at = now; break;
     case WorkloadPhase::kPending:
     case WorkloadPhase::kPreempted:
+    case WorkloadPhase::kSuspended:
       status.flavor.clear();
       status.pod_sets.clear();
       break;

@@ -81,7 +81,8 @@ Result<ArrivalStream> ArrivalStream::from_scenario(const Scenario& scenario) {
   arrivals.reserve(static_cast<size_t>(total));
   for (const ScenarioArrival& explicit_arrival : scenario.workloads) {
     arrivals.push_back({Timestamp::epoch() + explicit_arrival.at, explicit_arrival.runtime,
-                        explicit_arrival.workload});
+                        explicit_arrival.workload, explicit_arrival.idle_after,
+                        explicit_arrival.resume_after});
   }
   int64_t longest = 0;
   for (const ScenarioGenerator& generator : scenario.generators) {

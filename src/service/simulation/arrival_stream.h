@@ -9,6 +9,7 @@
 // Immutable value; thread-compatible.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "base/result.h"
@@ -22,6 +23,8 @@ struct Arrival {
   Timestamp at;      // virtual time of submission (0 = start of the simulation)
   Duration runtime;  // work it needs once running
   Workload workload;
+  std::optional<Duration> idle_after;    // a Space: active this long per run (scenario.h)
+  std::optional<Duration> resume_after;  // a Space: resumed this long after a suspension
 
   friend bool operator==(const Arrival&, const Arrival&) = default;
 };

@@ -39,6 +39,7 @@ SimulationLoop::SimulationLoop(SimulationLoopInput input, const SimulationOption
     work.checkpoint_interval = arrival.checkpoint_interval;
     work.start_latency = options_.pod_start_latency;
     work.stop_latency = options_.pod_stop_latency;
+    work.active_for = arrival.idle_after;
     return work;
   });
   snapshot_.nodes.resize(static_cast<size_t>(input_.policy->node_count()));
@@ -71,6 +72,8 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     apply_executor_events(now);
     apply_node_events(now);
     apply_arrivals(now);
+    apply_resumes(now);
+    suspend_idle_spaces(now);
     refresh_snapshot(now);
     const Plan plan = scheduler_.plan(snapshot_);
     guarantees.observe(snapshot_, plan);
@@ -134,8 +137,13 @@ void SimulationLoop::end_pod(Timestamp at, const PodEvent& event) {
   const RunEnd end = end_run(live.run, live.completed);
   if (end == RunEnd::kSucceeded) {
     traced.finished_at = at;
+  } else if (end == RunEnd::kSuspended) {
+    traced.suspended = true;
+    if (const auto& resume_after = input_.arrivals[id.value()].resume_after) {
+      resumes_.emplace(at + *resume_after, id);
+    }
   } else {
-    ALLOT_CHECK(is_requeue(end));  // the simulator stops work only to requeue it
+    ALLOT_CHECK(is_requeue(end));  // else the simulator stops work only to requeue it
     traced.restarts = live.run.restarts;
     count_lost_work(id, end, at);
     make_pending(id);
@@ -157,6 +165,7 @@ void SimulationLoop::count_lost_work(WorkloadId id, RunEnd end, Timestamp at) {
 void SimulationLoop::make_pending(WorkloadId id) {
   PendingWorkload request = input_.arrivals[id.value()].request;  // original queued_at
   request.preempted_by = live_[id.value()].run.preempted_by;
+  if (const auto& resumed = live_[id.value()].queued_at) request.queued_at = *resumed;
   snapshot_.pending.push_back(std::move(request));
 }
 
@@ -179,6 +188,63 @@ void SimulationLoop::apply_arrivals(Timestamp now) {
     options_.on_progress(static_cast<int64_t>(next_arrival_),
                          static_cast<int64_t>(input_.arrivals.size()));
   }
+}
+
+// A returning user: the Space goes back to its queue, first among its
+// team's waiting work of its priority.
+void SimulationLoop::apply_resumes(Timestamp now) {
+  while (!resumes_.empty() && resumes_.begin()->first <= now) {
+    const WorkloadId id = resumes_.begin()->second;
+    resumes_.erase(resumes_.begin());
+    LiveWorkload& live = live_[id.value()];
+    if (!live.run.suspended()) continue;
+    const PendingWorkload& request = input_.arrivals[id.value()].request;
+    std::vector<Timestamp> waiting;
+    for (const PendingWorkload& other : snapshot_.pending) {
+      if (other.team == request.team && other.priority == request.priority) {
+        waiting.push_back(other.queued_at);
+      }
+    }
+    live.queued_at = resumed_queue_position(live.queued_at.value_or(request.queued_at), waiting);
+    resume_run(live.run);
+    trace_->workloads[id.value()].suspended = false;
+    ++trace_->resumes;
+    make_pending(id);
+  }
+}
+
+// Spaces idle past their timeout stop (with their class's grace period) and
+// are suspended once stopped (end_pod()).
+void SimulationLoop::suspend_idle_spaces(Timestamp now) {
+  for (AdmittedWorkload& admitted : snapshot_.admitted) {
+    const SimulatedArrival& arrival = input_.arrivals[admitted.id.value()];
+    LiveWorkload& live = live_[admitted.id.value()];
+    if (!arrival.idle_timeout || !live.run.running() || live.run.stopping()) continue;
+    const std::optional<ActivitySample> sample = executor_->activity(admitted.id);
+    if (!sample) continue;
+    observe_activity(live.activity, *sample, now);
+    if (!is_idle(live.activity, *arrival.idle_timeout, now)) continue;
+    request_stop(live.run, StopCause::kSuspend);
+    admitted.terminating = true;
+    ++trace_->workloads[admitted.id.value()].suspensions;
+    ++trace_->suspensions;
+    const Duration grace = admitted.priority_class.valid()
+                               ? input_.policy->priority_class(admitted.priority_class).grace_period
+                               : Duration();
+    executor_->stop(admitted.id, grace);
+  }
+}
+
+// The next resume, or the earliest idle deadline of a running Space.
+Timestamp SimulationLoop::next_space_event() const {
+  Timestamp next = resumes_.empty() ? Timestamp::infinite_future() : resumes_.begin()->first;
+  for (const AdmittedWorkload& admitted : snapshot_.admitted) {
+    const SimulatedArrival& arrival = input_.arrivals[admitted.id.value()];
+    const LiveWorkload& live = live_[admitted.id.value()];
+    if (!arrival.idle_timeout || !live.run.running() || live.run.stopping()) continue;
+    next = std::min(next, idle_deadline(live.activity, *arrival.idle_timeout));
+  }
+  return next;
 }
 
 void SimulationLoop::refresh_snapshot(Timestamp now) {
@@ -262,8 +328,10 @@ void SimulationLoop::admit(const Admission& admission, Timestamp now) {
   const SimulatedArrival& arrival = input_.arrivals[id.value()];
   AdmittedWorkload admitted =
       admitted_from(arrival.request, admission.flavor, admission.assignment, now);
+  if (live.queued_at) admitted.queued_at = *live.queued_at;  // a resumed Space's place
   live.amount = admitted.usage()[input_.primary];
   live.started_at = now;
+  live.activity = start_activity(now);
   live.pods_ended = 0;
   live.completed = true;
   TracedWorkload& traced = trace_->workloads[id.value()];
@@ -295,7 +363,7 @@ Timestamp SimulationLoop::next_event_time() const {
   if (next_node_event_ < input_.node_events.size()) {
     next = std::min(next, input_.node_events[next_node_event_].at);
   }
-  return next;
+  return std::min(next, next_space_event());
 }
 
 // The earliest time after `now` at which a running workload leaves its

@@ -9,6 +9,11 @@
 //      the progress its checkpoints did not keep is counted as lost work);
 //   2. node health changes due by t are applied;
 //   3. arrivals due by t become pending (queued_at = their arrival time);
+//      Spaces due to be resumed become pending at the front of their team's
+//      queue (scheduler/space_idle.h), and running Spaces idle past their
+//      idleTimeoutSeconds are stopped for a suspension (with their priority
+//      class's grace period): once stopped they hold nothing and are not
+//      queued; their progress is kept (docs/spaces.md);
 //   4. the Snapshot is refreshed (each running workload's last checkpoint as
 //      its checkpoint model has it) and Scheduler::plan() called;
 //   5. the plan is carried out by the plan-effects core that allotd uses too
@@ -21,6 +26,7 @@
 // Single-threaded; deterministic.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -35,6 +41,7 @@
 #include "scheduler/plan_effects.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
+#include "scheduler/space_idle.h"
 #include "service/simulation/simulation_metrics.h"
 #include "service/simulation/simulation_options.h"
 
@@ -49,6 +56,12 @@ struct SimulatedArrival {
   std::optional<Duration> checkpoint_interval;
 
   [[nodiscard]] CheckpointModel checkpoints() const { return {checkpointed, checkpoint_interval}; }
+  // A Space (docs/spaces.md): suspended after idle_timeout without activity;
+  // active for idle_after per run (unset: always); resumed resume_after after
+  // a suspension (unset: never).
+  std::optional<Duration> idle_timeout;
+  std::optional<Duration> idle_after;
+  std::optional<Duration> resume_after;
 };
 
 struct NodeHealthChange {
@@ -83,7 +96,9 @@ class SimulationLoop {
     int64_t amount = 0;    // primary resource held while running
     int32_t pods = 0;      // of the current run
     int32_t pods_ended = 0;
-    bool completed = true;  // every pod that ended so far exited 0, unstopped
+    bool completed = true;               // every pod that ended so far exited 0, unstopped
+    SpaceActivity activity;              // a Space's, during its current run
+    std::optional<Timestamp> queued_at;  // set once resumed: its place in the queue since
   };
   // Keeps the executor's pod events, with their time, for the cycle to apply.
   class EventBuffer final : public PodEventSink {
@@ -108,6 +123,9 @@ class SimulationLoop {
   void apply_executor_events(Timestamp now);
   void apply_node_events(Timestamp now);
   void apply_arrivals(Timestamp now);
+  void apply_resumes(Timestamp now);
+  void suspend_idle_spaces(Timestamp now);
+  [[nodiscard]] Timestamp next_space_event() const;
   void refresh_snapshot(Timestamp now);
   bool carry_out(const Plan& plan, Timestamp now);
   void stop(const StopEffect& stop);
@@ -136,6 +154,7 @@ class SimulationLoop {
   size_t pending_sorted_ = 0;
   size_t next_arrival_ = 0;
   size_t next_node_event_ = 0;
+  std::multimap<Timestamp, WorkloadId> resumes_;  // suspended Spaces, by when they resume
   SimulationTrace* trace_ = nullptr;
 };
 

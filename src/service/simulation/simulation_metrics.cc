@@ -167,7 +167,11 @@ WorkloadRecord workload_record(const TracedWorkload& workload) {
   record.preemptions = workload.preemptions;
   record.restarts = workload.restarts;
   record.lost_work_s = static_cast<double>(workload.lost_work.ms()) / 1000.0;
-  record.state = workload.finished_at ? "Succeeded" : (workload.running ? "Running" : "Pending");
+  record.suspensions = workload.suspensions;
+  record.state = workload.finished_at ? "Succeeded"
+                 : workload.running   ? "Running"
+                 : workload.suspended ? "Suspended"
+                                      : "Pending";
   return record;
 }
 
@@ -194,6 +198,8 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
   report.evictions = trace.evictions;
   report.lost_to_preemption = static_cast<double>(trace.lost_to_preemption) / 1000.0;
   report.lost_to_eviction = static_cast<double>(trace.lost_to_eviction) / 1000.0;
+  report.suspensions = trace.suspensions;
+  report.resumes = trace.resumes;
   report.cycles = trace.cycles;
 
   std::optional<Timestamp> first_arrival;
@@ -206,7 +212,7 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
       last_completion = workload.finished_at;
     }
     report.workloads.push_back(workload_record(workload));
-    if (!workload.finished_at && !workload.running) {
+    if (!workload.finished_at && !workload.running && !workload.suspended) {
       report.never_admitted.push_back(workload.namespace_name + "/" + workload.name);
     }
   }

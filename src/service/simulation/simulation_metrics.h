@@ -33,8 +33,10 @@ struct TracedWorkload {
   std::optional<Timestamp> finished_at;
   int32_t preemptions = 0;
   int32_t restarts = 0;
-  Duration lost_work;    // progress of stopped runs not kept by a checkpoint
-  bool running = false;  // still running when the trace ended
+  Duration lost_work;       // progress of stopped runs not kept by a checkpoint
+  int32_t suspensions = 0;  // a Space's, for being idle
+  bool running = false;     // still running when the trace ended
+  bool suspended = false;   // a Space suspended (not resumed yet)
 };
 
 struct TracedTeam {
@@ -55,6 +57,8 @@ struct SimulationTrace {
   int64_t admissions = 0;
   int64_t preemptions = 0;
   int64_t evictions = 0;
+  int64_t suspensions = 0;  // of idle Spaces
+  int64_t resumes = 0;
   int64_t cycles = 0;
   // Primary resource x milliseconds of work that stopped runs did not keep
   // (simulation_loop.h), by why they stopped.

@@ -75,9 +75,10 @@ struct WorkloadRecord {
   std::optional<double> admitted_s;  // first admission
   std::optional<double> finished_s;
   int32_t preemptions = 0;
-  int32_t restarts = 0;    // runs stopped before completion (preemptions, evictions)
-  double lost_work_s = 0;  // work redone: progress of stopped runs no checkpoint kept
-  std::string state;       // "Succeeded", "Pending" or "Running"
+  int32_t restarts = 0;     // runs stopped before completion (preemptions, evictions)
+  double lost_work_s = 0;   // work redone: progress of stopped runs no checkpoint kept
+  int32_t suspensions = 0;  // a Space's, for being idle (docs/spaces.md)
+  std::string state;        // "Succeeded", "Pending", "Running" or "Suspended"
 
   friend bool operator==(const WorkloadRecord&, const WorkloadRecord&) = default;
 };
@@ -93,6 +94,8 @@ struct SimulationReport {
   // the progress of preempted (evicted) runs that no checkpoint kept.
   double lost_to_preemption = 0;
   double lost_to_eviction = 0;
+  int64_t suspensions = 0;       // idle Spaces suspended (their time suspended costs nothing)
+  int64_t resumes = 0;           // suspended Spaces resumed
   int64_t cycles = 0;            // scheduling cycles run (fewer when idle cycles are skipped)
   int64_t owed_cycles = 0;       // summed over teams
   int64_t compliant_cycles = 0;  // summed over teams

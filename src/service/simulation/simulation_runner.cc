@@ -102,9 +102,13 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
     traced.team = request->team.value();
     traced.arrived_at = arrival.at;
     trace.workloads.push_back(std::move(traced));
+    // A Space's folder survives its suspension: its progress does too.
+    const bool space = workload.spec.kind == WorkloadKind::kSpace;
     const std::optional<CheckpointSpec>& checkpoint = workload.spec.checkpoint;
-    input.arrivals.push_back({std::move(request).value(), arrival.runtime, checkpoint.has_value(),
-                              checkpoint ? checkpoint->interval : std::nullopt});
+    input.arrivals.push_back({std::move(request).value(), arrival.runtime,
+                              checkpoint.has_value() || space,
+                              checkpoint ? checkpoint->interval : std::nullopt,
+                              workload.spec.idle_timeout, arrival.idle_after, arrival.resume_after});
   }
   return {};
 }

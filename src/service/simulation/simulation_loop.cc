@@ -43,7 +43,11 @@ SimulationLoop::SimulationLoop(SimulationLoopInput input, const SimulationOption
   snapshot_.nodes.resize(static_cast<size_t>(input_.policy->node_count()));
   for (size_t i = 0; i < input_.arrivals.size(); ++i) {
     ALLOT_CHECK(input_.arrivals[i].request.id == WorkloadId(i));
+    if (const auto& at = input_.arrivals[i].withdraw_at)
+      withdrawals_.emplace_back(*at, WorkloadId(i));
   }
+  std::stable_sort(withdrawals_.begin(), withdrawals_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 Status SimulationLoop::run(SimulationTrace& trace) {
@@ -71,6 +75,7 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     apply_node_events(now);
     apply_arrivals(now);
     refresh_snapshot(now);
+    apply_withdrawals(now);
     const Plan plan = scheduler_.plan(snapshot_);
     guarantees.observe(snapshot_, plan);
     if (options_.on_cycle) {
@@ -133,6 +138,9 @@ void SimulationLoop::end_pod(Timestamp at, const PodEvent& event) {
   const RunEnd end = end_run(live.run, live.completed);
   if (end == RunEnd::kSucceeded) {
     traced.finished_at = at;
+  } else if (end == RunEnd::kCancelled) {
+    traced.finished_at = at;  // a withdrawn endpoint replica
+    traced.withdrawn = true;
   } else {
     ALLOT_CHECK(is_requeue(end));  // the simulator stops work only to requeue it
     traced.restarts = live.run.restarts;
@@ -164,6 +172,35 @@ void SimulationLoop::apply_arrivals(Timestamp now) {
   if (options_.on_progress && next_arrival_ != before) {
     options_.on_progress(static_cast<int64_t>(next_arrival_),
                          static_cast<int64_t>(input_.arrivals.size()));
+  }
+}
+
+// Runs after refresh_snapshot(): pending is sorted, and stays so.
+void SimulationLoop::apply_withdrawals(Timestamp now) {
+  bool erased = false;
+  while (next_withdrawal_ < withdrawals_.size() && withdrawals_[next_withdrawal_].first <= now) {
+    const WorkloadId id = withdrawals_[next_withdrawal_++].second;
+    LiveWorkload& live = live_[id.value()];
+    TracedWorkload& traced = trace_->workloads[id.value()];
+    if (live.run.waiting()) {
+      withdraw(live.run);
+      traced.finished_at = now;
+      traced.withdrawn = true;
+      erased = true;
+    } else if (live.run.running()) {
+      const bool was_stopping = live.run.stopping();
+      request_stop(live.run, StopCause::kCancel);
+      if (AdmittedWorkload* admitted = find_admitted(id)) admitted->terminating = true;
+      const PriorityClassIndex priority_class = input_.arrivals[id.value()].request.priority_class;
+      if (!was_stopping)
+        executor_->stop(id, input_.policy->priority_class(priority_class).grace_period);
+    }
+  }
+  if (erased) {
+    std::erase_if(snapshot_.pending, [&](const PendingWorkload& p) {
+      return live_[p.id.value()].run.state == RunState::kEnded;
+    });
+    pending_sorted_ = snapshot_.pending.size();
   }
 }
 
@@ -272,6 +309,9 @@ Timestamp SimulationLoop::next_event_time() const {
   }
   if (next_node_event_ < input_.node_events.size()) {
     next = std::min(next, input_.node_events[next_node_event_].at);
+  }
+  if (next_withdrawal_ < withdrawals_.size()) {
+    next = std::min(next, withdrawals_[next_withdrawal_].first);
   }
   return next;
 }

@@ -8,6 +8,8 @@
 //      workload is requeued with its original queued_at and restarts + 1);
 //   2. node health changes due by t are applied;
 //   3. arrivals due by t become pending (queued_at = their arrival time);
+//      endpoint replicas due to be withdrawn leave their queue, or are
+//      stopped for good (a cancel: never requeued);
 //   4. the Snapshot is refreshed and Scheduler::plan() called;
 //   5. the plan is carried out by the plan-effects core that allotd uses too
 //      (scheduler/plan_effects.h): evictions (stop now), preemptions (stop
@@ -41,6 +43,9 @@ struct SimulatedArrival {
   PendingWorkload request;  // request.id == position in the arrivals; queued_at == arrival
   Duration runtime;
   bool checkpointed = false;  // progress survives a stop
+  // An endpoint replica that stops being wanted then: stopped (its stop is
+  // final, not a requeue) or taken out of its queue, for good.
+  std::optional<Timestamp> withdraw_at;
 };
 
 struct NodeHealthChange {
@@ -100,6 +105,7 @@ class SimulationLoop {
   void apply_executor_events(Timestamp now);
   void apply_node_events(Timestamp now);
   void apply_arrivals(Timestamp now);
+  void apply_withdrawals(Timestamp now);
   void refresh_snapshot(Timestamp now);
   bool carry_out(const Plan& plan, Timestamp now);
   void stop(const StopEffect& stop);
@@ -125,6 +131,8 @@ class SimulationLoop {
   size_t pending_sorted_ = 0;
   size_t next_arrival_ = 0;
   size_t next_node_event_ = 0;
+  std::vector<std::pair<Timestamp, WorkloadId>> withdrawals_;  // by time
+  size_t next_withdrawal_ = 0;
   SimulationTrace* trace_ = nullptr;
 };
 

@@ -166,7 +166,9 @@ WorkloadRecord workload_record(const TracedWorkload& workload) {
   }
   record.preemptions = workload.preemptions;
   record.restarts = workload.restarts;
-  record.state = workload.finished_at ? "Succeeded" : (workload.running ? "Running" : "Pending");
+  record.state = workload.withdrawn     ? "ScaledDown"
+                 : workload.finished_at ? "Succeeded"
+                                        : (workload.running ? "Running" : "Pending");
   return record;
 }
 

@@ -73,7 +73,7 @@ struct WorkloadRecord {
   std::optional<double> finished_s;
   int32_t preemptions = 0;
   int32_t restarts = 0;  // runs stopped before completion (preemptions, evictions)
-  std::string state;     // "Succeeded", "Pending" or "Running"
+  std::string state;     // "Succeeded", "Pending", "Running" or "ScaledDown" (endpoint replica)
 
   friend bool operator==(const WorkloadRecord&, const WorkloadRecord&) = default;
 };

@@ -105,11 +105,11 @@ struct WorkloadStatus {
   std::vector<PodSetStatus> pod_sets;         // while admitted or running
   int32_t restarts = 0;                       // times it was preempted or evicted
   StopCause stopping_for = StopCause::kNone;  // its pods are being stopped, and why
-  bool deleting = false;             // deleted while it ran: erased once its pods have stopped
-  std::string preempted_by;          // "namespace/name" of the last preemptor
-  std::optional<int32_t> exit_code;  // of the first failed pod, or 0
-  std::string reason;                // of the last transition ("Admitted", "Preempted", ...)
-  std::string message;               // human words for the reason
+  bool deleting = false;                  // deleted while it ran: erased once its pods have stopped
+  std::string preempted_by;               // "namespace/name" of the last preemptor
+  std::optional<int32_t> exit_code;       // of the first failed pod, or 0
+  std::string reason;                     // of the last transition ("Admitted", "Preempted", ...)
+  std::string message;                    // human words for the reason
   std::optional<ReplicaCounts> replicas;  // InferenceEndpoints only
 
   friend bool operator==(const WorkloadStatus&, const WorkloadStatus&) = default;

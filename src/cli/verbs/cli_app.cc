@@ -18,6 +18,7 @@
 #include "cli/verbs/login_command.h"
 #include "cli/verbs/logs_command.h"
 #include "cli/verbs/run_command.h"
+#include "cli/verbs/scale_command.h"
 #include "cli/verbs/simulate_command.h"
 #include "cli/verbs/submit_command.h"
 #include "cli/verbs/top_command.h"
@@ -46,6 +47,7 @@ std::vector<Verb> all_verbs() {
       {"submit", "Create the Workload documents of a file", make_submit_command},
       {"run", "Run a command as a workload: allot run --team T --gpus N -- CMD", make_run_command},
       {"cancel", "Cancel a workload", make_cancel_command},
+      {"scale", "Set an inference endpoint's replicas", make_scale_command},
       {"logs", "Print a workload pod's log (-f follows it)", make_logs_command},
       {"top", "Quota and usage per team, flavor and resource", make_top_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/endpoint_fields.h"
 #include "api/workload_document.h"
 
 namespace allot {
@@ -60,6 +61,19 @@ Result<ScenarioNodeEvent> decode_node_event(const Field& field) {
   return event;
 }
 
+// `scale: {at, namespace, workload, replicas}`: an endpoint's desired replicas change.
+Result<ScenarioScaleEvent> decode_scale_event(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  ScenarioScaleEvent event;
+  ALLOT_RETURN_IF_ERROR(map.read_required_duration("at", event.at));
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("namespace", event.namespace_name));
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("workload", event.workload));
+  ALLOT_RETURN_IF_ERROR(
+      map.read_required("replicas", event.replicas, int_decoder<int32_t>(0, kMaxReplicas)));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return event;
+}
+
 }  // namespace
 
 Result<Scenario> decode_scenario(ObjectMeta meta, const Field& spec) {
@@ -80,6 +94,9 @@ Result<Scenario> decode_scenario(ObjectMeta meta, const Field& spec) {
   }));
   ALLOT_RETURN_IF_ERROR(map.read("nodeEvents", scenario.node_events, [](const Field& f) {
     return decode_list<ScenarioNodeEvent>(f, decode_node_event);
+  }));
+  ALLOT_RETURN_IF_ERROR(map.read("scale", scenario.scale_events, [](const Field& f) {
+    return decode_list<ScenarioScaleEvent>(f, decode_scale_event);
   }));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return scenario;

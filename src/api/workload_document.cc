@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "api/endpoint_fields.h"
 #include "api/resource_fields.h"
 
 namespace allot {
@@ -114,7 +115,8 @@ Status read_workload_basics(MapReader& map, WorkloadSpec& spec) {
   ALLOT_RETURN_IF_ERROR(map.read_string("priorityClass", spec.priority_class));
   ALLOT_RETURN_IF_ERROR(map.read_required("podSets", spec.pod_sets, decode_pod_sets));
   ALLOT_RETURN_IF_ERROR(map.read_seconds("maxRuntimeSeconds", spec.max_runtime));
-  return map.read("checkpoint", spec.checkpoint, decode_checkpoint);
+  ALLOT_RETURN_IF_ERROR(map.read("checkpoint", spec.checkpoint, decode_checkpoint));
+  return read_endpoint_fields(map, spec);
 }
 
 Result<Workload> decode_workload(ObjectMeta meta, const Field& spec) {

@@ -23,7 +23,8 @@ inline constexpr int32_t kMaxPodsPerPodSet = 100'000;
 Result<std::vector<PodSet>> decode_pod_sets(const Field& field);
 
 // Reads the fields every workload description has (kind, priorityClass,
-// podSets, maxRuntimeSeconds, checkpoint) from `map` into `spec`.
+// podSets, maxRuntimeSeconds, checkpoint, and an InferenceEndpoint's replicas
+// and scaling: api/endpoint_fields.h) from `map` into `spec`.
 Status read_workload_basics(MapReader& map, WorkloadSpec& spec);
 
 // The `spec` of a Workload document; adds command, env and idleTimeoutSeconds.

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/endpoint_fields.h"
 #include "api/json_writer.h"
 #include "api/rfc3339.h"
 #include "base/quantity.h"
@@ -75,6 +76,15 @@ void write_pod_sets(JsonWriter& out, const std::vector<PodSet>& pod_sets) {
   out.end_array();
 }
 
+// Inside the spec object: its keys follow priorityClass in sorted order.
+void write_endpoint(JsonWriter& out, const EndpointSpec& endpoint) {
+  out.key("replicas").begin_object().key("max").value(endpoint.max_replicas);
+  out.key("min").value(endpoint.min_replicas).end_object();
+  write_seconds(out.key("scaleDownWindowSeconds"), endpoint.scale_down_window);
+  out.key("scaleOn").value(scale_signal_name(endpoint.scale_on));
+  if (endpoint.scale_on != ScaleSignal::kExternal) out.key("target").value(endpoint.target);
+}
+
 void write_spec(JsonWriter& out, const WorkloadSpec& spec) {
   out.begin_object();
   if (spec.checkpoint) {
@@ -91,6 +101,7 @@ void write_spec(JsonWriter& out, const WorkloadSpec& spec) {
   if (spec.max_runtime) write_seconds(out.key("maxRuntimeSeconds"), *spec.max_runtime);
   write_pod_sets(out.key("podSets"), spec.pod_sets);
   if (!spec.priority_class.empty()) out.key("priorityClass").value(spec.priority_class);
+  if (spec.endpoint) write_endpoint(out, *spec.endpoint);
   out.end_object();
 }
 
@@ -128,6 +139,11 @@ void write_status(JsonWriter& out, const WorkloadStatus& status) {
   out.key("preemptedBy").value(status.preempted_by);
   out.key("queuedAt").value(format_rfc3339(status.queued_at));
   out.key("reason").value(status.reason);
+  if (status.replicas) {
+    out.key("replicas").begin_object().key("admitted").value(status.replicas->admitted);
+    out.key("desired").value(status.replicas->desired);
+    out.key("ready").value(status.replicas->ready).end_object();
+  }
   out.key("restarts").value(status.restarts);
   write_time(out.key("startedAt"), status.started_at);
   if (status.stopping_for != StopCause::kNone) {
@@ -295,6 +311,23 @@ Result<WorkloadKind> decode_kind(const Reader& spec) {
   return spec.error("unknown workload kind '" + kind + "'");
 }
 
+Result<EndpointSpec> decode_endpoint(const Reader& spec) {
+  EndpointSpec out;
+  ALLOT_ASSIGN_OR_RETURN(const Reader replicas, spec.at("replicas"));
+  ALLOT_ASSIGN_OR_RETURN(out.min_replicas, replicas.get<int32_t>("min"));
+  ALLOT_ASSIGN_OR_RETURN(out.max_replicas, replicas.get<int32_t>("max"));
+  if (spec.has("scaleDownWindowSeconds")) {
+    ALLOT_ASSIGN_OR_RETURN(out.scale_down_window, decode_seconds(spec, "scaleDownWindowSeconds"));
+  }
+  std::string signal = "external";
+  ALLOT_RETURN_IF_ERROR(spec.get_to("scaleOn", signal));
+  const std::optional<ScaleSignal> parsed = parse_scale_signal(signal);
+  if (!parsed) return spec.error("unknown scaleOn '" + signal + "'");
+  out.scale_on = *parsed;
+  ALLOT_RETURN_IF_ERROR(spec.get_to("target", out.target));
+  return out;
+}
+
 Result<WorkloadSpec> decode_spec(const Reader& spec) {
   WorkloadSpec out;
   ALLOT_ASSIGN_OR_RETURN(out.kind, decode_kind(spec));
@@ -316,6 +349,9 @@ Result<WorkloadSpec> decode_spec(const Reader& spec) {
       ALLOT_ASSIGN_OR_RETURN(out.checkpoint->interval,
                              decode_seconds(checkpoint, "intervalSeconds"));
     }
+  }
+  if (spec.has("replicas")) {
+    ALLOT_ASSIGN_OR_RETURN(out.endpoint, decode_endpoint(spec));
   }
   return out;
 }
@@ -390,6 +426,14 @@ Result<WorkloadStatus> decode_status(const Reader& status) {
   }
   ALLOT_RETURN_IF_ERROR(status.get_to("reason", out.reason));
   ALLOT_RETURN_IF_ERROR(status.get_to("message", out.message));
+  if (status.has("replicas")) {
+    ALLOT_ASSIGN_OR_RETURN(const Reader replicas, status.at("replicas"));
+    ReplicaCounts counts;
+    ALLOT_RETURN_IF_ERROR(replicas.get_to("desired", counts.desired));
+    ALLOT_RETURN_IF_ERROR(replicas.get_to("admitted", counts.admitted));
+    ALLOT_RETURN_IF_ERROR(replicas.get_to("ready", counts.ready));
+    out.replicas = counts;
+  }
   return out;
 }
 

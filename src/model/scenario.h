@@ -53,6 +53,17 @@ struct ScenarioNodeEvent {
   friend bool operator==(const ScenarioNodeEvent&, const ScenarioNodeEvent&) = default;
 };
 
+// An InferenceEndpoint's desired replica count becomes `replicas` at `at`
+// (within its [min, max]); it starts at min when the endpoint arrives.
+struct ScenarioScaleEvent {
+  Duration at;
+  std::string namespace_name;
+  std::string workload;
+  int32_t replicas = 0;
+
+  friend bool operator==(const ScenarioScaleEvent&, const ScenarioScaleEvent&) = default;
+};
+
 struct Scenario {
   ObjectMeta meta;
   std::optional<Duration> cycle;  // overrides the Cluster's scheduling cycle
@@ -67,6 +78,7 @@ struct Scenario {
   std::vector<ScenarioArrival> workloads;
   std::vector<ScenarioGenerator> generators;
   std::vector<ScenarioNodeEvent> node_events;
+  std::vector<ScenarioScaleEvent> scale_events;  // `scale:` in the Scenario's spec
 
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };

@@ -37,6 +37,26 @@ struct CheckpointSpec {
   friend bool operator==(const CheckpointSpec&, const CheckpointSpec&) = default;
 };
 
+// How an InferenceEndpoint's desired replica count is set (docs/endpoints.md):
+// external: by `POST .../workloads/{name}/scale {"replicas": N}`; queueDepth:
+// ceil(queued requests / target); cpu: ceil(replicas x mean CPU% / target).
+enum class ScaleSignal { kExternal, kQueueDepth, kCpu };
+
+// The replica range and scaling rule of an InferenceEndpoint. Each replica is
+// one instance of the workload's pod sets, scheduled as a gang of its own;
+// replicas [0, min) are guaranteed (within the team's nominal quota, at the
+// endpoint's priority), replicas [min, max) are burst (borrowed or idle
+// capacity, below every priority class).
+struct EndpointSpec {
+  int32_t min_replicas = 1;
+  int32_t max_replicas = 1;
+  ScaleSignal scale_on = ScaleSignal::kExternal;
+  double target = 0;  // queueDepth: requests per replica; cpu: percent per replica
+  Duration scale_down_window = Duration::seconds(300);
+
+  friend bool operator==(const EndpointSpec&, const EndpointSpec&) = default;
+};
+
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::kJob;
   std::string priority_class;
@@ -46,6 +66,7 @@ struct WorkloadSpec {
   std::optional<Duration> max_runtime;
   std::optional<CheckpointSpec> checkpoint;
   std::optional<Duration> idle_timeout;  // spaces
+  std::optional<EndpointSpec> endpoint;  // kind InferenceEndpoint only (required there)
 
   friend bool operator==(const WorkloadSpec&, const WorkloadSpec&) = default;
 };

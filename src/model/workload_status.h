@@ -80,6 +80,18 @@ struct PodSetStatus {
   friend bool operator==(const PodSetStatus&, const PodSetStatus&) = default;
 };
 
+// An InferenceEndpoint's replicas (docs/endpoints.md): how many it wants
+// (stored; set by its scale route), and, in a view, how many are admitted
+// (admitted or running) and ready (running). Replica i is the workload
+// "<endpoint>-<i>" of the same namespace.
+struct ReplicaCounts {
+  int32_t desired = 0;
+  int32_t admitted = 0;
+  int32_t ready = 0;
+
+  friend bool operator==(const ReplicaCounts&, const ReplicaCounts&) = default;
+};
+
 struct WorkloadStatus {
   WorkloadPhase phase = WorkloadPhase::kPending;
   std::string team;
@@ -101,11 +113,12 @@ struct WorkloadStatus {
   // newest file in its checkpoint folder); kept across its runs.
   std::optional<Timestamp> last_checkpoint_at;
   StopCause stopping_for = StopCause::kNone;  // its pods are being stopped, and why
-  bool deleting = false;             // deleted while it ran: erased once its pods have stopped
-  std::string preempted_by;          // "namespace/name" of the last preemptor
-  std::optional<int32_t> exit_code;  // of the first failed pod, or 0
-  std::string reason;                // of the last transition ("Admitted", "Preempted", ...)
-  std::string message;               // human words for the reason
+  bool deleting = false;                  // deleted while it ran: erased once its pods have stopped
+  std::string preempted_by;               // "namespace/name" of the last preemptor
+  std::optional<int32_t> exit_code;       // of the first failed pod, or 0
+  std::string reason;                     // of the last transition ("Admitted", "Preempted", ...)
+  std::string message;                    // human words for the reason
+  std::optional<ReplicaCounts> replicas;  // InferenceEndpoints only
 
   friend bool operator==(const WorkloadStatus&, const WorkloadStatus&) = default;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "scheduler/endpoint_replicas.h"
 #include "scheduler/gang_placer.h"
 #include "scheduler/reservation_planner.h"
 #include "scheduler/victim_selector.h"
@@ -69,6 +70,7 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       options_(options),
       snapshot_(snapshot),
       quota_(policy),
+      burst_usage_(policy.team_count(), policy.flavor_count()),
       capacity_(policy, topology, snapshot.nodes),
       queues_(snapshot.pending, policy.team_count()),
       unavailable_(snapshot.admitted.size(), false),
@@ -151,6 +153,7 @@ void SchedulingCycle::evict_and_account() {
       unavailable_[i] = true;
     }
     team_usage[static_cast<size_t>(w.team.value()) * flavors + w.flavor.value()] += w.usage();
+    if (w.replica_role == ReplicaRole::kBurst) burst_usage_.add(w.team, w.flavor, w.usage());
     for (size_t s = 0; s < w.assignment.size(); ++s) {
       for (const PodPlacement& pod : w.assignment[s].pods) {
         held.add(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
@@ -303,7 +306,16 @@ bool SchedulingCycle::try_flavor(const PendingWorkload& w, FlavorIndex flavor, F
   // One walk of the quota tree says both whether the full size fits and, if
   // not, which limit binds.
   failure->shortfall = quota_.shortfall(w.team, flavor, total);
+  // A guaranteed endpoint replica never borrows (endpoint_replicas.h).
+  if (w.guaranteed() && failure->shortfall.fr == -1) {
+    failure->shortfall =
+        nominal_shortfall(quota_, w.team, flavor, total, burst_usage_.of(w.team, flavor));
+  }
   const bool quota_fits = failure->shortfall.fr == -1;
+  if (w.guaranteed() && !quota_fits) {
+    failure->reason = PendingReason::kQuotaExhausted;
+    return false;
+  }
   std::vector<PodSetAssignment> placement;
   held_for_reservation_ = false;
   std::optional<std::vector<int32_t>> counts = fit_counts(w, flavor, quota_fits, &placement);
@@ -430,6 +442,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   }
   GangPlacer(capacity_).commit(w.pod_sets, placement);
   quota_.add_usage(w.team, flavor, total);
+  if (w.replica_role == ReplicaRole::kBurst) burst_usage_.add(w.team, flavor, total);
   note_admission_for_reservations(w, flavor, total);
   admission.assignment = std::move(placement);
   if (timeline_) timeline_->add(finish_by(w), flavor, w.pod_sets, admission.assignment);

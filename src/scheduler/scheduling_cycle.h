@@ -19,6 +19,7 @@
 
 #include "scheduler/admission_order.h"
 #include "scheduler/capacity_index.h"
+#include "scheduler/endpoint_replicas.h"
 #include "scheduler/inflight_preemptions.h"
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
@@ -110,6 +111,7 @@ class SchedulingCycle {
   const SchedulerOptions& options_;
   const Snapshot& snapshot_;
   QuotaTree quota_;
+  BurstUsage burst_usage_;  // endpoints' burst replicas (endpoint_replicas.h)
   CapacityIndex capacity_;
   TeamQueues queues_;
   std::vector<PendingFacts> facts_;

@@ -24,6 +24,7 @@ AdmittedWorkload admitted_from(const PendingWorkload& pending, FlavorIndex flavo
   a.flavor = flavor;
   a.pod_sets = pending.pod_sets;
   a.assignment = std::move(assignment);
+  a.replica_role = pending.replica_role;
   return a;
 }
 
@@ -37,6 +38,7 @@ PendingWorkload requeued_from(const AdmittedWorkload& admitted) {
   p.pod_sets = admitted.pod_sets;
   p.max_runtime = admitted.max_runtime;
   p.preempted_by = admitted.preempted_for;
+  p.replica_role = admitted.replica_role;
   return p;
 }
 

@@ -41,6 +41,9 @@ struct PodSetAssignment {
   friend bool operator==(const PodSetAssignment&, const PodSetAssignment&) = default;
 };
 
+// Whether a workload is a replica of an InferenceEndpoint, and which kind.
+enum class ReplicaRole : uint8_t { kNone, kGuaranteed, kBurst };
+
 struct PendingWorkload {
   WorkloadId id;
   TeamIndex team;
@@ -50,6 +53,11 @@ struct PendingWorkload {
   std::vector<PodSetRequest> pod_sets;
   Duration max_runtime = Duration::max();  // declared bound, used for backfill
   WorkloadId preempted_by;                 // the last workload that preempted this one
+  // An endpoint's replica (scheduler/endpoint_replicas.h). Guaranteed: admitted
+  // only within its team's nominal quota, never another team's victim.
+  ReplicaRole replica_role = ReplicaRole::kNone;
+
+  [[nodiscard]] bool guaranteed() const { return replica_role == ReplicaRole::kGuaranteed; }
 };
 
 struct AdmittedWorkload {
@@ -66,6 +74,9 @@ struct AdmittedWorkload {
   std::vector<PodSetAssignment> assignment;  // one per pod set
   bool terminating = false;                  // preempted or evicted; holds capacity until it stops
   WorkloadId preempted_for;                  // the beneficiary while terminating after a preemption
+  ReplicaRole replica_role = ReplicaRole::kNone;  // see PendingWorkload
+
+  [[nodiscard]] bool guaranteed() const { return replica_role == ReplicaRole::kGuaranteed; }
 
   // Total resources held: sum over pod sets of per_pod * assigned count.
   [[nodiscard]] ResourceVector usage() const;

@@ -151,7 +151,8 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
     if (w.team == preemptor.team) {
       if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority)
         continue;
-    } else if (!cross_team_allowed || !cross_team_candidate(r, w, &c)) {
+    } else if (!cross_team_allowed || w.guaranteed() || !cross_team_candidate(r, w, &c)) {
+      // An endpoint's guaranteed replica is never another team's victim.
       continue;
     }
     if (now_ < w.ripe) {
@@ -179,8 +180,10 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
 }
 
 bool VictimSelector::quota_fits(const Request& r, bool allow_borrowing) const {
+  // A guaranteed endpoint replica must fit within nominal even where borrowing is allowed.
+  const bool may_borrow = allow_borrowing && !r.preemptor.guaranteed();
   return quota_.fits(r.preemptor.team, r.flavor, r.total) &&
-         (allow_borrowing || !quota_.would_borrow(r.preemptor.team, r.flavor, r.total));
+         (may_borrow || !quota_.would_borrow(r.preemptor.team, r.flavor, r.total));
 }
 
 bool VictimSelector::fits(const Request& r, bool allow_borrowing) {
@@ -288,7 +291,9 @@ bool VictimSelector::find_classic(const Request& r, const std::vector<Candidate>
   }
   const bool borrowing_forbidden = rules.borrow_within_cohort == BorrowWithinCohortPolicy::kNever;
   std::vector<bool> passes;
-  if (!any_cross || (borrowing_forbidden && !r.reclaim.preemptor_under_nominal())) {
+  if (r.preemptor.guaranteed()) {
+    passes = {false};  // it is admitted only within nominal (endpoint_replicas.h)
+  } else if (!any_cross || (borrowing_forbidden && !r.reclaim.preemptor_under_nominal())) {
     passes = {true};
   } else if (borrowing_forbidden && !any_hierarchical) {
     passes = {false, true};

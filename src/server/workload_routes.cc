@@ -1,8 +1,11 @@
-// Workloads: create, list, get, cancel, resume, delete, events, logs, checkpoint
-// reports.
+// Workloads: create, list, get, cancel, resume, delete, scale (endpoints),
+// events, logs, checkpoint reports.
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -60,6 +63,28 @@ void create(WorkloadService& workloads, const HttpRequest& req, HttpResponse& re
   const Result<StoredWorkload> created = workloads.create(caller_of(req), *workload, id);
   if (!created.ok()) return send_error(res, created.status());
   send_raw_json(res, 201, **created);
+}
+
+// {"replicas": N} or {"signal": value}: nothing else (docs/api.md).
+Result<ScaleRequest> scale_request_of(const std::string& text) {
+  constexpr size_t kMaxScaleBody = 4096;
+  if (text.size() > kMaxScaleBody) return invalid_argument("the body is larger than 4 KiB");
+  const nlohmann::json body = nlohmann::json::parse(text, nullptr, false);
+  if (!body.is_object()) return invalid_argument("the body must be a JSON object");
+  ScaleRequest request;
+  for (const auto& [key, value] : body.items()) {
+    if (key == "replicas" && value.is_number_integer() &&
+        std::in_range<int32_t>(value.get<int64_t>())) {
+      request.replicas = static_cast<int32_t>(value.get<int64_t>());
+    } else if (key == "signal" && value.is_number()) {
+      request.signal = value.get<double>();
+    } else if (key == "replicas" || key == "signal") {
+      return invalid_argument(key + " must be a number", key);
+    } else {
+      return invalid_argument("unknown field '" + key + "'; expected replicas or signal", key);
+    }
+  }
+  return request;
 }
 
 void answer_view(HttpResponse& res, const Result<WorkloadView>& view) {
@@ -134,6 +159,11 @@ void add_workload_routes(Router& http, ControlPlane& plane) {
   });
   http.post(kItem + "/resume", [&workloads](const HttpRequest& req, HttpResponse& res) {
     answer_view(res, workloads.resume(caller_of(req), req.matches[1], req.matches[2]));
+  });
+  http.post(kItem + "/scale", [&workloads](const HttpRequest& req, HttpResponse& res) {
+    const Result<ScaleRequest> request = scale_request_of(req.body);
+    if (!request.ok()) return send_error(res, request.status());
+    answer_view(res, workloads.scale(caller_of(req), req.matches[1], req.matches[2], *request));
   });
   http.get(kItem + "/events", [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Result<std::vector<WorkloadEventView>> events =

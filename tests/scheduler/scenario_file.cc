@@ -5,6 +5,7 @@
 
 #include "api/manifest_parser.h"
 #include "model/node_inventory.h"
+#include "scheduler/endpoint_replicas.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/workload_request.h"
 
@@ -30,7 +31,20 @@ YAML::Node workload_manifest(const YAML::Node& entry) {
   if (entry["priorityClass"]) doc["spec"]["priorityClass"] = entry["priorityClass"];
   if (entry["maxRuntimeSeconds"]) doc["spec"]["maxRuntimeSeconds"] = entry["maxRuntimeSeconds"];
   doc["spec"]["podSets"] = entry["podSets"];
+  // An InferenceEndpoint's replica: kind, replicas, and `replica: i` (its index).
+  for (const char* key : {"kind", "replicas", "scaleOn", "target"}) {
+    if (entry[key]) doc["spec"][key] = entry[key];
+  }
   return doc;
+}
+
+// The request of one entry: an endpoint's replica when it names `replica`.
+Result<PendingWorkload> request_of(const CompiledPolicy& policy, const Workload& workload,
+                                   const YAML::Node& entry, WorkloadId id, Timestamp at) {
+  if (entry["replica"]) {
+    return make_replica_request(policy, workload, entry["replica"].as<int32_t>(), id, at);
+  }
+  return make_pending_workload(policy, workload, id, at);
 }
 
 Result<std::vector<Workload>> parse_entries(const YAML::Node& entries) {
@@ -105,7 +119,7 @@ Status add_running(LoadedScenario& out, const Scheduler& scheduler, const YAML::
     const Timestamp started = Timestamp::epoch() + duration_or(entry["startedAt"], Duration());
     const WorkloadId id(++*next_id);
     ALLOT_ASSIGN_OR_RETURN(PendingWorkload p,
-                           make_pending_workload(*out.policy, workloads[i], id, started));
+                           request_of(*out.policy, workloads[i], entry, id, started));
     Result<AdmittedWorkload> admitted =
         entry["nodes"] ? pin_running(*out.policy, p, entry["nodes"], out.snapshot, started)
                        : place_running(scheduler, p, out.snapshot, started);
@@ -134,7 +148,7 @@ Status add_pending(LoadedScenario& out, const YAML::Node& pending, uint64_t* nex
     const Timestamp queued = Timestamp::epoch() + duration_or(entry["queuedAt"], Duration());
     const WorkloadId id(++*next_id);
     ALLOT_ASSIGN_OR_RETURN(PendingWorkload p,
-                           make_pending_workload(*out.policy, workloads[i], id, queued));
+                           request_of(*out.policy, workloads[i], entry, id, queued));
     out.names[id.value()] = key_of(entry);
     if (entry["preemptedBy"])
       p.preempted_by = id_by_name(out, entry["preemptedBy"].as<std::string>());

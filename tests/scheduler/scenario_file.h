@@ -31,6 +31,10 @@
 //       estimatedStart: {ns/name: 1h30m}
 //       explanation: {ns/name: "text that the explanation contains"}
 //
+// An entry may be one replica of an InferenceEndpoint: `kind: InferenceEndpoint`,
+// `replicas: {min, max}` and `replica: i` (0-based; i < min is guaranteed, the
+// rest burst: scheduler/endpoint_replicas.h).
+//
 // Running workloads without `nodes` are placed by the scheduler itself, one
 // by one in file order, before the cycle under test.
 #pragma once

@@ -63,7 +63,7 @@ Policy random_policy(std::mt19937_64& rng, bool fair_sharing) {
 }
 
 PendingWorkload random_workload(std::mt19937_64& rng, const CompiledPolicy& policy, uint64_t id,
-                                Timestamp now, bool whole_nodes) {
+                                Timestamp now, bool whole_nodes, bool replicas = false) {
   PendingWorkload w;
   w.id = WorkloadId(id);
   w.team = TeamIndex(static_cast<uint32_t>(rng() % policy.team_count()));
@@ -77,6 +77,11 @@ PendingWorkload random_workload(std::mt19937_64& rng, const CompiledPolicy& poli
   set.min_count = set.count;
   w.pod_sets = {set};
   if (rng() % 2 == 0) w.max_runtime = Duration::seconds(static_cast<int64_t>(60 + rng() % 600));
+  // Endpoint replicas (endpoint_replicas.h): a quarter guaranteed, a quarter burst.
+  if (replicas && rng() % 2 == 0) {
+    w.replica_role = rng() % 2 == 0 ? ReplicaRole::kGuaranteed : ReplicaRole::kBurst;
+    if (w.replica_role == ReplicaRole::kBurst) w.priority = -1;  // below classes 0, 100, 200
+  }
   return w;
 }
 
@@ -176,8 +181,8 @@ void apply(World& world, const Plan& plan, std::mt19937_64& rng, uint64_t stop_o
       continue;
     }
     if (a.terminating || evicted) {
-      PendingWorkload back{a.id,        a.team,     a.priority_class, a.priority,
-                           a.queued_at, a.pod_sets, a.max_runtime,    a.preempted_for};
+      PendingWorkload back{a.id,       a.team,        a.priority_class, a.priority,    a.queued_at,
+                           a.pod_sets, a.max_runtime, a.preempted_for,  a.replica_role};
       pending.emplace(a.id.value(), back);
       continue;
     }
@@ -237,10 +242,43 @@ int check_guarantee(const CompiledPolicy& policy, const Snapshot& before, const 
   return checks;
 }
 
+// Endpoint replicas: guaranteed ones together never use more than their
+// team's nominal quota, and are never another team's victim. Returns how many
+// guaranteed replicas were running.
+int check_replicas(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
+                   const std::vector<AdmittedWorkload>& after, uint64_t seed, int step) {
+  QuotaTree guaranteed(policy);
+  int running = 0;
+  for (const AdmittedWorkload& w : after) {
+    if (!w.guaranteed()) continue;
+    guaranteed.add_usage(w.team, w.flavor, w.usage());
+    ++running;
+  }
+  for (int32_t fr = 0; fr < policy.fr_count(); ++fr) {
+    if (!policy.governed(fr)) continue;
+    for (int32_t t = 0; t < policy.team_count(); ++t) {
+      EXPECT_LE(guaranteed.usage(t, fr), guaranteed.nominal(t, fr))
+          << "seed " << seed << " step " << step << ": guaranteed replicas borrow";
+    }
+  }
+  for (const Preemption& p : plan.preemptions) {
+    const auto victim = std::find_if(before.admitted.begin(), before.admitted.end(),
+                                     [&](const AdmittedWorkload& w) { return w.id == p.victim; });
+    const auto beneficiary =
+        std::find_if(before.pending.begin(), before.pending.end(),
+                     [&](const PendingWorkload& w) { return w.id == p.beneficiary; });
+    if (victim == before.admitted.end() || beneficiary == before.pending.end()) continue;
+    EXPECT_FALSE(victim->guaranteed() && victim->team != beneficiary->team)
+        << "seed " << seed << " step " << step << ": a guaranteed replica is another team's victim";
+  }
+  return running;
+}
+
 // Returns how many times the guarantee property was checked; adds to *waits
-// how many beneficiaries waited for stopping victims.
+// how many beneficiaries waited for stopping victims; with `replicas`, some
+// workloads are endpoint replicas and *waits counts running guaranteed ones.
 int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_t stop_one_in = 1,
-                     int* waits = nullptr) {
+                     int* waits = nullptr, bool replicas = false) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
   const Policy p = random_policy(rng, fair_sharing);
@@ -254,7 +292,7 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
     world.state.now = world.state.now + Duration::seconds(15);
     for (int i = static_cast<int>(rng() % 4); i > 0; --i) {
       world.state.pending.push_back(
-          random_workload(rng, *policy, next_id++, world.state.now, whole_nodes));
+          random_workload(rng, *policy, next_id++, world.state.now, whole_nodes, replicas));
     }
     if (!world.state.admitted.empty() && rng() % 3 == 0) {  // a completion
       world.state.admitted.erase(world.state.admitted.begin() +
@@ -273,7 +311,12 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
     apply(world, plan, rng, stop_one_in);
     check_invariants(*policy, before, plan, world.state.admitted);
     const int waited = check_no_second_victim(before, plan, seed, step);
-    if (waits != nullptr) *waits += waited;
+    if (replicas) {
+      const int running = check_replicas(*policy, before, plan, world.state.admitted, seed, step);
+      if (waits != nullptr) *waits += running;
+    } else if (waits != nullptr) {
+      *waits += waited;
+    }
     if (::testing::Test::HasFatalFailure()) return guarantee_checks;
     if (whole_nodes && !fair_sharing) {
       guarantee_checks += check_guarantee(*policy, before, plan, seed, step);
@@ -302,6 +345,15 @@ TEST(SchedulerProperties, TeamUnderNominalIsServedInTheSameCycle) {
   int checks = 0;
   for (uint64_t seed = 200; seed <= 280; ++seed) checks += run_random_world(seed, false, true);
   EXPECT_GT(checks, 5) << "the random worlds rarely put a team under its nominal";
+}
+
+TEST(SchedulerProperties, GuaranteedReplicasNeverBorrowNorFallToOtherTeams) {
+  int guaranteed_running = 0;
+  for (uint64_t seed = 500; seed <= 530; ++seed) {
+    run_random_world(seed, seed % 2 == 0, seed % 3 == 0, /*stop_one_in=*/2, &guaranteed_running,
+                     /*replicas=*/true);
+  }
+  EXPECT_GT(guaranteed_running, 100) << "the random worlds rarely ran a guaranteed replica";
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "cli/verbs/logs_command.h"
 #include "cli/verbs/resume_command.h"
 #include "cli/verbs/run_command.h"
+#include "cli/verbs/scale_command.h"
 #include "cli/verbs/simulate_command.h"
 #include "cli/verbs/submit_command.h"
 #include "cli/verbs/top_command.h"
@@ -48,6 +49,7 @@ std::vector<Verb> all_verbs() {
       {"run", "Run a command as a workload: allot run --team T --gpus N -- CMD", make_run_command},
       {"cancel", "Cancel a workload", make_cancel_command},
       {"resume", "Resume a suspended Space", make_resume_command},
+      {"scale", "Set an inference endpoint's replicas", make_scale_command},
       {"logs", "Print a workload pod's log (-f follows it)", make_logs_command},
       {"top", "Quota and usage per team, flavor and resource", make_top_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "service/control/admission_cycle.h"
+#include "service/control/endpoint_control.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/space_lifecycle.h"
 #include "service/control/workload_transitions.h"
@@ -172,6 +173,11 @@ Timestamp AdmissionLoop::run_once() {
       WriteBatch batch;
       Actions actions;
       apply_reports(now, batch, actions);
+      // Endpoints' replicas follow their desired counts (endpoint_control.h).
+      if (cycle_due) {
+        reconcile_endpoints(
+            cluster_.state(), [this] { return cluster_.allocate_id(); }, now, batch, actions);
+      }
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
       if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);

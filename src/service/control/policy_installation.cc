@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "scheduler/workload_request.h"
+#include "service/control/endpoint_control.h"
 #include "service/control/input_error.h"
 
 namespace allot {
@@ -41,10 +42,11 @@ void compile_request(const PolicyState& policy, LiveWorkload& live) {
     return;
   }
   Result<PendingWorkload> request =
-      make_pending_workload(*compiled, live.doc.workload, live.id(), live.doc.status.queued_at);
+      workload_request(*compiled, live.doc.workload, live.id(), live.doc.status.queued_at);
   if (request.ok()) {
     live.request = std::move(request).value();
     live.unschedulable.clear();
+    if (is_endpoint_parent(live.doc.workload)) live.unschedulable = kEndpointRunsAsReplicas;
   } else {
     live.unschedulable = "the current policy cannot run it: " + request.status().message();
   }
@@ -61,7 +63,7 @@ Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& wor
   if (workload.spec.command.empty()) {
     return invalid_argument("a workload needs a command (spec.command)", "spec.command");
   }
-  Result<PendingWorkload> request = make_pending_workload(*compiled, workload, id, now);
+  Result<PendingWorkload> request = workload_request(*compiled, workload, id, now);
   if (!request.ok()) return as_input_error(request.status());
   LiveWorkload live;
   live.doc.uid = id;
@@ -73,6 +75,10 @@ Result<LiveWorkload> new_workload(const PolicyState& policy, const Workload& wor
   live.doc.status.reason = "Submitted";
   live.doc.status.message = "waiting for admission";
   live.request = std::move(request).value();
+  if (is_endpoint_parent(workload)) {
+    live.unschedulable = kEndpointRunsAsReplicas;
+    live.doc.status.replicas = ReplicaCounts{workload.spec.endpoint->min_replicas, 0, 0};
+  }
   return live;
 }
 

@@ -8,6 +8,7 @@
 
 #include "api/workload_json.h"
 #include "service/control/caller_rights.h"
+#include "service/control/endpoint_control.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
 #include "service/control/space_lifecycle.h"
@@ -83,6 +84,11 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
                                                WorkloadId id) {
   ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(
       caller, "create", "workloads", workload.meta.namespace_name, workload.meta.name));
+  if (workload.meta.labels.contains(kReplicaOfLabel)) {
+    return invalid_argument(
+        std::string("the label ") + kReplicaOfLabel + " is set by allotd on an endpoint's replicas",
+        "metadata.labels");
+  }
   // Validated and inserted under one policy (policy_gate.h).
   const SubmitHold submit(cluster_.policy_gate());
   const Timestamp now = clock_.now();
@@ -125,6 +131,10 @@ Result<WorkloadView> WorkloadService::cancel(const Principal& caller, const std:
     WriteBatch batch;
     Actions actions;
     ALLOT_RETURN_IF_ERROR(cancel_workload(*live, state, clock_.now(), batch, actions));
+    if (is_endpoint_parent(live->doc.workload)) {
+      reconcile_endpoint(
+          state, *live, [this] { return cluster_.allocate_id(); }, clock_.now(), batch, actions);
+    }
     view.doc = live->doc;
     lock.queue(std::move(batch), std::move(actions));
   }
@@ -170,6 +180,11 @@ Status WorkloadService::remove(const Principal& caller, const std::string& ns,
       live->doc.status.deleting = true;
       store_record(*live, batch);
     }
+    if (is_endpoint_parent(live->doc.workload)) {
+      live->doc.status.deleting = true;  // its replicas go with it
+      reconcile_endpoint(
+          state, *live, [this] { return cluster_.allocate_id(); }, clock_.now(), batch, actions);
+    }
     state.erase_when_stopped.push_back(id);
     erase_deleted_workloads(state, batch);
     lock.queue(std::move(batch), std::move(actions));
@@ -209,6 +224,9 @@ Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::st
   const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
   if (live == nullptr) return no_such_workload(ns, name);
   WorkloadView view = workload_view(*live, cluster_.view(), now);
+  if (is_endpoint_parent(live->doc.workload)) {
+    view.doc.status.replicas = replica_counts(cluster_.view().workloads, *live);
+  }
   LazyVisibility visibility(cluster_.access(), caller);
   hide_unseen_preemptor(view.doc, visibility);
   return view;

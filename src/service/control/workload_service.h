@@ -15,10 +15,14 @@
 //   (cluster_state.h). An answer, a refusal included, reflects only stored
 //   state.
 // - Reads answer only what is stored (CommittedRead).
+// - An InferenceEndpoint is stored as one workload that is never scheduled;
+//   its replicas are workloads of their own (endpoint_control.h). Cancelling
+//   or deleting it stops them; a manifest may not set the replica labels.
 // - Every call checks the caller first (caller_rights.h). Thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +34,7 @@
 #include "model/workload.h"
 #include "service/control/action_runner.h"
 #include "service/control/cluster_state.h"
+#include "service/control/endpoint_control.h"
 #include "service/control/loop_signal.h"
 
 namespace allot {
@@ -60,6 +65,11 @@ class WorkloadService {
   // cancel(). Defined in checkpoint_report.cc.
   Result<WorkloadView> report_checkpoint(const Principal& caller, const std::string& ns,
                                          const std::string& name, std::optional<Timestamp> at);
+  // An InferenceEndpoint's desired replica count (endpoint_control.h): stored
+  // with the endpoint; the loop then creates or cancels its replicas.
+  // Authorized as `update` on `workloads/scale`. Defined in workload_scale.cc.
+  Result<WorkloadView> scale(const Principal& caller, const std::string& ns,
+                             const std::string& name, const ScaleRequest& request);
 
   [[nodiscard]] Result<WorkloadPage> list(const Principal& caller,
                                           const WorkloadQuery& query) const;
@@ -79,6 +89,8 @@ class WorkloadService {
   LoopSignal& signal_;
   ActionRunner& actions_;
   const Clock& clock_;
+  // Endpoints' scale-down windows, by endpoint; guarded by the cluster's writer lock.
+  std::map<WorkloadId, ReplicaScaler> scalers_;
 };
 
 }  // namespace allot

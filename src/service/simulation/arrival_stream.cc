@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "service/simulation/endpoint_arrivals.h"
+
 namespace allot {
 namespace {
 
@@ -103,6 +105,7 @@ Result<ArrivalStream> ArrivalStream::from_scenario(const Scenario& scenario) {
       arrivals.push_back(std::move(arrival));
     }
   }
+  ALLOT_ASSIGN_OR_RETURN(arrivals, expand_endpoints(std::move(arrivals), scenario.scale_events));
   return create(std::move(arrivals));
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -20,11 +21,19 @@
 namespace allot {
 
 struct Arrival {
+  Arrival() = default;
+  Arrival(Timestamp at_time, Duration work, Workload submitted)
+      : at(at_time), runtime(work), workload(std::move(submitted)) {}
+
   Timestamp at;      // virtual time of submission (0 = start of the simulation)
   Duration runtime;  // work it needs once running
   Workload workload;
   std::optional<Duration> idle_after;    // a Space: active this long per run (scenario.h)
   std::optional<Duration> resume_after;  // a Space: resumed this long after a suspension
+  // An InferenceEndpoint's replica (endpoint_arrivals.h): its index, and when
+  // it stops being wanted (stopped, or taken out of its queue, for good).
+  int32_t replica = -1;
+  std::optional<Timestamp> withdraw_at;
 
   friend bool operator==(const Arrival&, const Arrival&) = default;
 };
@@ -36,7 +45,8 @@ class ArrivalStream {
   // Sorts `arrivals` by time (stable) and checks them: names present and
   // unique per namespace, times and runtimes not negative.
   static Result<ArrivalStream> create(std::vector<Arrival> arrivals);
-  // Expands the scenario's explicit workloads and generators into arrivals.
+  // Expands the scenario's explicit workloads and generators into arrivals,
+  // and each InferenceEndpoint into its replicas' (endpoint_arrivals.h).
   static Result<ArrivalStream> from_scenario(const Scenario& scenario);
 
   [[nodiscard]] const std::vector<Arrival>& arrivals() const { return arrivals_; }

@@ -45,7 +45,11 @@ SimulationLoop::SimulationLoop(SimulationLoopInput input, const SimulationOption
   snapshot_.nodes.resize(static_cast<size_t>(input_.policy->node_count()));
   for (size_t i = 0; i < input_.arrivals.size(); ++i) {
     ALLOT_CHECK(input_.arrivals[i].request.id == WorkloadId(i));
+    if (const auto& at = input_.arrivals[i].withdraw_at)
+      withdrawals_.emplace_back(*at, WorkloadId(i));
   }
+  std::stable_sort(withdrawals_.begin(), withdrawals_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 Status SimulationLoop::run(SimulationTrace& trace) {
@@ -75,6 +79,7 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     apply_resumes(now);
     suspend_idle_spaces(now);
     refresh_snapshot(now);
+    apply_withdrawals(now);
     const Plan plan = scheduler_.plan(snapshot_);
     guarantees.observe(snapshot_, plan);
     if (options_.on_cycle) {
@@ -142,6 +147,9 @@ void SimulationLoop::end_pod(Timestamp at, const PodEvent& event) {
     if (const auto& resume_after = input_.arrivals[id.value()].resume_after) {
       resumes_.emplace(at + *resume_after, id);
     }
+  } else if (end == RunEnd::kCancelled) {
+    traced.finished_at = at;  // a withdrawn endpoint replica
+    traced.withdrawn = true;
   } else {
     ALLOT_CHECK(is_requeue(end));  // else the simulator stops work only to requeue it
     traced.restarts = live.run.restarts;
@@ -245,6 +253,35 @@ Timestamp SimulationLoop::next_space_event() const {
     next = std::min(next, idle_deadline(live.activity, *arrival.idle_timeout));
   }
   return next;
+}
+
+// Runs after refresh_snapshot(): pending is sorted, and stays so.
+void SimulationLoop::apply_withdrawals(Timestamp now) {
+  bool erased = false;
+  while (next_withdrawal_ < withdrawals_.size() && withdrawals_[next_withdrawal_].first <= now) {
+    const WorkloadId id = withdrawals_[next_withdrawal_++].second;
+    LiveWorkload& live = live_[id.value()];
+    TracedWorkload& traced = trace_->workloads[id.value()];
+    if (live.run.waiting()) {
+      withdraw(live.run);
+      traced.finished_at = now;
+      traced.withdrawn = true;
+      erased = true;
+    } else if (live.run.running()) {
+      const bool was_stopping = live.run.stopping();
+      request_stop(live.run, StopCause::kCancel);
+      if (AdmittedWorkload* admitted = find_admitted(id)) admitted->terminating = true;
+      const PriorityClassIndex priority_class = input_.arrivals[id.value()].request.priority_class;
+      if (!was_stopping)
+        executor_->stop(id, input_.policy->priority_class(priority_class).grace_period);
+    }
+  }
+  if (erased) {
+    std::erase_if(snapshot_.pending, [&](const PendingWorkload& p) {
+      return live_[p.id.value()].run.state == RunState::kEnded;
+    });
+    pending_sorted_ = snapshot_.pending.size();
+  }
 }
 
 void SimulationLoop::refresh_snapshot(Timestamp now) {
@@ -362,6 +399,9 @@ Timestamp SimulationLoop::next_event_time() const {
   }
   if (next_node_event_ < input_.node_events.size()) {
     next = std::min(next, input_.node_events[next_node_event_].at);
+  }
+  if (next_withdrawal_ < withdrawals_.size()) {
+    next = std::min(next, withdrawals_[next_withdrawal_].first);
   }
   return std::min(next, next_space_event());
 }

@@ -13,7 +13,9 @@
 //      queue (scheduler/space_idle.h), and running Spaces idle past their
 //      idleTimeoutSeconds are stopped for a suspension (with their priority
 //      class's grace period): once stopped they hold nothing and are not
-//      queued; their progress is kept (docs/spaces.md);
+//      queued; their progress is kept (docs/spaces.md); endpoint replicas due
+//      to be withdrawn leave their queue, or are stopped for good (a cancel:
+//      never requeued);
 //   4. the Snapshot is refreshed (each running workload's last checkpoint as
 //      its checkpoint model has it) and Scheduler::plan() called;
 //   5. the plan is carried out by the plan-effects core that allotd uses too
@@ -62,6 +64,9 @@ struct SimulatedArrival {
   std::optional<Duration> idle_timeout;
   std::optional<Duration> idle_after;
   std::optional<Duration> resume_after;
+  // An endpoint replica that stops being wanted then: stopped (its stop is
+  // final, not a requeue) or taken out of its queue, for good.
+  std::optional<Timestamp> withdraw_at;
 };
 
 struct NodeHealthChange {
@@ -126,6 +131,7 @@ class SimulationLoop {
   void apply_resumes(Timestamp now);
   void suspend_idle_spaces(Timestamp now);
   [[nodiscard]] Timestamp next_space_event() const;
+  void apply_withdrawals(Timestamp now);
   void refresh_snapshot(Timestamp now);
   bool carry_out(const Plan& plan, Timestamp now);
   void stop(const StopEffect& stop);
@@ -155,6 +161,8 @@ class SimulationLoop {
   size_t next_arrival_ = 0;
   size_t next_node_event_ = 0;
   std::multimap<Timestamp, WorkloadId> resumes_;  // suspended Spaces, by when they resume
+  std::vector<std::pair<Timestamp, WorkloadId>> withdrawals_;  // by time
+  size_t next_withdrawal_ = 0;
   SimulationTrace* trace_ = nullptr;
 };
 

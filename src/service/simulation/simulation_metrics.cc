@@ -168,10 +168,11 @@ WorkloadRecord workload_record(const TracedWorkload& workload) {
   record.restarts = workload.restarts;
   record.lost_work_s = static_cast<double>(workload.lost_work.ms()) / 1000.0;
   record.suspensions = workload.suspensions;
-  record.state = workload.finished_at ? "Succeeded"
-                 : workload.running   ? "Running"
-                 : workload.suspended ? "Suspended"
-                                      : "Pending";
+  record.state = workload.withdrawn     ? "ScaledDown"
+                 : workload.finished_at ? "Succeeded"
+                 : workload.running     ? "Running"
+                 : workload.suspended   ? "Suspended"
+                                        : "Pending";
   return record;
 }
 

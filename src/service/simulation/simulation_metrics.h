@@ -31,6 +31,7 @@ struct TracedWorkload {
   Timestamp arrived_at;
   std::optional<Timestamp> first_admitted_at;
   std::optional<Timestamp> finished_at;
+  bool withdrawn = false;  // an endpoint replica scaled down (finished_at: when)
   int32_t preemptions = 0;
   int32_t restarts = 0;
   Duration lost_work;       // progress of stopped runs not kept by a checkpoint

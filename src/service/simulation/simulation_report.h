@@ -78,7 +78,8 @@ struct WorkloadRecord {
   int32_t restarts = 0;     // runs stopped before completion (preemptions, evictions)
   double lost_work_s = 0;   // work redone: progress of stopped runs no checkpoint kept
   int32_t suspensions = 0;  // a Space's, for being idle (docs/spaces.md)
-  std::string state;        // "Succeeded", "Pending", "Running" or "Suspended"
+  // "Succeeded", "Pending", "Running", "Suspended" or "ScaledDown" (endpoint replica)
+  std::string state;
 
   friend bool operator==(const WorkloadRecord&, const WorkloadRecord&) = default;
 };

@@ -7,6 +7,7 @@
 
 #include "model/node_inventory.h"
 #include "scheduler/compiled_policy.h"
+#include "scheduler/endpoint_replicas.h"
 #include "scheduler/workload_request.h"
 #include "service/simulation/simulation_loop.h"
 #include "service/simulation/simulation_metrics.h"
@@ -90,7 +91,9 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
     const Arrival& arrival = arrivals.arrivals()[i];
     const Workload& workload = arrival.workload;
     Result<PendingWorkload> request =
-        make_pending_workload(compiled, workload, WorkloadId(i), arrival.at);
+        arrival.replica >= 0
+            ? make_replica_request(compiled, workload, arrival.replica, WorkloadId(i), arrival.at)
+            : make_pending_workload(compiled, workload, WorkloadId(i), arrival.at);
     if (!request.ok()) {
       return request.status().with_context("Workload/" + workload.meta.namespace_name + "/" +
                                            workload.meta.name);
@@ -108,7 +111,8 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
     input.arrivals.push_back({std::move(request).value(), arrival.runtime,
                               checkpoint.has_value() || space,
                               checkpoint ? checkpoint->interval : std::nullopt,
-                              workload.spec.idle_timeout, arrival.idle_after, arrival.resume_after});
+                              workload.spec.idle_timeout, arrival.idle_after, arrival.resume_after,
+                              arrival.withdraw_at});
   }
   return {};
 }

@@ -27,15 +27,15 @@ PolicyRule team_reading() {
 ClusterRole team_admin() {
   const std::vector<std::string> every = {
       "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "cancel"};
-  return cluster_role(kTeamAdmin,
-                      {{every,
-                        {std::string(kAllotApiGroup)},
-                        {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                         "workloads/checkpoint", "workloads/resume", "events", "serviceaccounts",
-                         "serviceaccounts/token"},
-                        {},
-                        {}},
-                       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
+  return cluster_role(
+      kTeamAdmin,
+      {{every,
+        {std::string(kAllotApiGroup)},
+        {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "workloads/checkpoint",
+         "workloads/resume", "events", "serviceaccounts", "serviceaccounts/token"},
+        {},
+        {}},
+       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
 }
 
 template <typename T>

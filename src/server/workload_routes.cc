@@ -7,8 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include "api/rfc3339.h"
 #include "api/workload_submission.h"
 #include "api/workload_view_json.h"

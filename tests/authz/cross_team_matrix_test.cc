@@ -72,10 +72,10 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
              (verb == "update" && resource == "workloads/resume");
     case Held::kAdmin:
       return !one_of(verb, {"bind", "escalate"}) &&
-             one_of(resource, {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                               "workloads/checkpoint", "workloads/resume", "events",
-                               "serviceaccounts",
-                               "serviceaccounts/token", "roles", "rolebindings"});
+             one_of(resource,
+                    {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
+                     "workloads/checkpoint", "workloads/resume", "events", "serviceaccounts",
+                     "serviceaccounts/token", "roles", "rolebindings"});
     default: return false;
   }
 }

@@ -122,8 +122,7 @@ bool role_grants(const std::string& role, const std::string& verb, const std::st
                     verb) &&
            contains({"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
                      "workloads/checkpoint", "workloads/resume", "events", "serviceaccounts",
-                     "serviceaccounts/token",
-                     "roles", "rolebindings"},
+                     "serviceaccounts/token", "roles", "rolebindings"},
                     resource);
   }
   const bool reading = contains(reads, verb) && contains(team_reads, resource);

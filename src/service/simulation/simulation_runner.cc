@@ -108,11 +108,10 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
     // A Space's folder survives its suspension: its progress does too.
     const bool space = workload.spec.kind == WorkloadKind::kSpace;
     const std::optional<CheckpointSpec>& checkpoint = workload.spec.checkpoint;
-    input.arrivals.push_back({std::move(request).value(), arrival.runtime,
-                              checkpoint.has_value() || space,
-                              checkpoint ? checkpoint->interval : std::nullopt,
-                              workload.spec.idle_timeout, arrival.idle_after, arrival.resume_after,
-                              arrival.withdraw_at});
+    input.arrivals.push_back(
+        {std::move(request).value(), arrival.runtime, checkpoint.has_value() || space,
+         checkpoint ? checkpoint->interval : std::nullopt, workload.spec.idle_timeout,
+         arrival.idle_after, arrival.resume_after, arrival.withdraw_at});
   }
   return {};
 }

@@ -86,7 +86,8 @@ const std::vector<VictimSelector::Slot>& VictimSelector::group(int32_t root, Fla
     for (uint32_t i : it->second) {
       const AdmittedWorkload& w = admitted_[i];
       const Duration min_runtime = quota_.policy().priority_class(w.priority_class).min_runtime;
-      sorted->second.push_back({i, w.team, w.priority, w.id, w.admitted_at + min_runtime});
+      sorted->second.push_back(
+          {i, w.team, w.priority, w.id, w.admitted_at + min_runtime, w.guaranteed()});
     }
   }
   return sorted->second;
@@ -151,7 +152,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
     if (w.team == preemptor.team) {
       if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority)
         continue;
-    } else if (!cross_team_allowed || w.guaranteed() || !cross_team_candidate(r, w, &c)) {
+    } else if (!cross_team_allowed || w.guaranteed || !cross_team_candidate(r, w, &c)) {
       // An endpoint's guaranteed replica is never another team's victim.
       continue;
     }

@@ -100,7 +100,8 @@ class VictimSelector {
     TeamIndex team;
     int32_t priority;
     WorkloadId id;
-    Timestamp ripe;  // admitted_at + its class's minRuntime
+    Timestamp ripe;   // admitted_at + its class's minRuntime
+    bool guaranteed;  // an endpoint's guaranteed replica (never another team's victim)
   };
 
   std::vector<Candidate> collect(const Request& r, bool* too_young, bool* any_allowed);

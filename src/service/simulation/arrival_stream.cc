@@ -82,9 +82,11 @@ Result<ArrivalStream> ArrivalStream::from_scenario(const Scenario& scenario) {
   std::vector<Arrival> arrivals;
   arrivals.reserve(static_cast<size_t>(total));
   for (const ScenarioArrival& explicit_arrival : scenario.workloads) {
-    arrivals.push_back({Timestamp::epoch() + explicit_arrival.at, explicit_arrival.runtime,
-                        explicit_arrival.workload, explicit_arrival.idle_after,
-                        explicit_arrival.resume_after});
+    Arrival arrival(Timestamp::epoch() + explicit_arrival.at, explicit_arrival.runtime,
+                    explicit_arrival.workload);
+    arrival.idle_after = explicit_arrival.idle_after;
+    arrival.resume_after = explicit_arrival.resume_after;
+    arrivals.push_back(std::move(arrival));
   }
   int64_t longest = 0;
   for (const ScenarioGenerator& generator : scenario.generators) {

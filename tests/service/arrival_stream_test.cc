@@ -18,9 +18,9 @@ Timestamp at_ms(int64_t ms) { return Timestamp::from_millis(ms); }
 
 TEST(ArrivalStream, ArrivalsAreSortedByTimeKeepingTheGivenOrderOfTies) {
   Result<ArrivalStream> stream = ArrivalStream::create({
-      {at_ms(500), Duration::seconds(1), workload("late"), std::nullopt, std::nullopt},
-      {at_ms(0), Duration::seconds(1), workload("first"), std::nullopt, std::nullopt},
-      {at_ms(0), Duration::seconds(1), workload("second"), std::nullopt, std::nullopt},
+      {at_ms(500), Duration::seconds(1), workload("late")},
+      {at_ms(0), Duration::seconds(1), workload("first")},
+      {at_ms(0), Duration::seconds(1), workload("second")},
   });
   ASSERT_TRUE(stream.ok()) << stream.status().to_string();
   ASSERT_EQ(stream->size(), 3u);
@@ -31,8 +31,8 @@ TEST(ArrivalStream, ArrivalsAreSortedByTimeKeepingTheGivenOrderOfTies) {
 
 TEST(ArrivalStream, DuplicateNamesInANamespaceAreRejected) {
   Result<ArrivalStream> stream = ArrivalStream::create({
-      {at_ms(0), Duration::seconds(1), workload("same"), std::nullopt, std::nullopt},
-      {at_ms(1), Duration::seconds(1), workload("same"), std::nullopt, std::nullopt},
+      {at_ms(0), Duration::seconds(1), workload("same")},
+      {at_ms(1), Duration::seconds(1), workload("same")},
   });
   ASSERT_FALSE(stream.ok());
   EXPECT_EQ(stream.status().code(), ErrorCode::kInvalidArgument);
@@ -40,15 +40,15 @@ TEST(ArrivalStream, DuplicateNamesInANamespaceAreRejected) {
 
 TEST(ArrivalStream, TheSameNameInTwoNamespacesIsFine) {
   Result<ArrivalStream> stream = ArrivalStream::create({
-      {at_ms(0), Duration::seconds(1), workload("same", "a"), std::nullopt, std::nullopt},
-      {at_ms(0), Duration::seconds(1), workload("same", "b"), std::nullopt, std::nullopt},
+      {at_ms(0), Duration::seconds(1), workload("same", "a")},
+      {at_ms(0), Duration::seconds(1), workload("same", "b")},
   });
   EXPECT_TRUE(stream.ok());
 }
 
 TEST(ArrivalStream, NegativeRuntimeIsRejected) {
-  Result<ArrivalStream> stream = ArrivalStream::create(
-      {{at_ms(0), Duration::seconds(-1), workload("w"), std::nullopt, std::nullopt}});
+  Result<ArrivalStream> stream =
+      ArrivalStream::create({{at_ms(0), Duration::seconds(-1), workload("w")}});
   ASSERT_FALSE(stream.ok());
   EXPECT_NE(stream.status().details().find("runtime"), std::string::npos);
 }

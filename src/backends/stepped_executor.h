@@ -19,6 +19,9 @@
 //   workload's next run needs only what is left after its last checkpoint
 //   (all of the progress, or that floored to its checkpoint interval); any
 //   other starts over.
+// - suspend() is a stop after which the next run needs only what is left:
+//   all of the run's progress is kept, checkpoints or not (a Space's
+//   suspension keeps its folder and its user's place, docs/spaces.md).
 // - activity() of a running workload reports a heartbeat at now(), or, for
 //   work with `active_for`, at the latest at its run's work start +
 //   active_for; no CPU time. nullopt when it does not run.
@@ -63,6 +66,8 @@ class SteppedExecutor : public Executor {
   [[nodiscard]] virtual Timestamp now() const = 0;
   // When the next pod event is due; Timestamp::infinite_future() when idle.
   [[nodiscard]] virtual Timestamp next_event_time() const = 0;
+  // stop() that keeps the run's progress (see the contract).
+  virtual void suspend(WorkloadId workload, Duration grace) = 0;
   // Reports every event due at or before `time`, then stands at `time`.
   // REQUIRES: time >= now().
   virtual void advance_to(Timestamp time) = 0;

@@ -41,10 +41,13 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
     e.estimated_start = snapshot_.now + longest;
   }
   // Blocked by nodes; or a gang blocked by quota that running work will give
-  // back, or by another gang's reservation.
+  // back, or by another gang's reservation. Not an endpoint's guaranteed
+  // replica refused for quota: it may not borrow, and the time a reservation
+  // counts on is when the quota fits with borrowing.
   const bool gang = w.pod_sets.size() > 1 || (!w.pod_sets.empty() && w.pod_sets[0].count > 1);
+  const bool quota_wait = gang && !w.guaranteed();
   if (failure.flavor.valid() && (failure.reason == PendingReason::kNoFittingNodes ||
-                                 (failure.reason == PendingReason::kQuotaExhausted && gang) ||
+                                 (failure.reason == PendingReason::kQuotaExhausted && quota_wait) ||
                                  (failure.reason == PendingReason::kHeldForReservation && gang))) {
     try_reserve(w, failure.flavor, &e);
   }

@@ -511,7 +511,8 @@ std::optional<PreemptionVerdict> SchedulingCycle::known_preemption_failure(
   for (const PreemptionFailure& f : preemption_failures_[w.team.value()]) {
     if (f.admissions_seen == plan_.admissions.size() && w.priority <= f.priority &&
         f.per_pod.fits_in(w.pod_sets[0].per_pod) && f.pods <= w.pod_sets[0].count &&
-        f.pinned == facts.pinned && (!f.preempted_by.valid() || f.preempted_by == w.preempted_by)) {
+        f.pinned == facts.pinned && (!f.preempted_by.valid() || f.preempted_by == w.preempted_by) &&
+        (!f.guaranteed || w.guaranteed())) {
       return f.verdict;
     }
   }
@@ -526,7 +527,7 @@ void SchedulingCycle::remember_preemption_failure(const PendingWorkload& w,
   if (failures.size() >= kMaxFailuresPerTeam) failures.erase(failures.begin());
   failures.push_back({w.priority, w.pod_sets[0].per_pod, w.pod_sets[0].count,
                       facts_[static_cast<size_t>(&w - snapshot_.pending.data())].pinned,
-                      w.preempted_by, plan_.admissions.size(), verdict});
+                      w.preempted_by, plan_.admissions.size(), verdict, w.guaranteed()});
 }
 
 }  // namespace allot

@@ -153,6 +153,9 @@ class SchedulingCycle {
     WorkloadId preempted_by;
     size_t admissions_seen = 0;
     PreemptionVerdict verdict = PreemptionVerdict::kInsufficient;
+    // An endpoint's guaranteed replica searched without borrowing: its
+    // failure says nothing of work that may borrow.
+    bool guaranteed = false;
   };
   std::vector<std::vector<PreemptionFailure>> preemption_failures_;  // per team, this cycle
   std::vector<ResourceVector> flavor_capacity_;

@@ -53,7 +53,10 @@ TEST_F(EndpointSimulation, BurstReplicasRunOnIdleCapacityAndAreReclaimedFirst) {
     EXPECT_EQ(replica.submitted_s, 150 * kMinute) << name;  // the scale event
     EXPECT_LE(*replica.admitted_s, 150 * kMinute + 1) << name;
     EXPECT_EQ(replica.preemptions, 1) << name << ": research's eval reclaimed it";
+    EXPECT_EQ(replica.lost_work_s, 0) << name << ": a replica serves; nothing is done again";
   }
+  // Research's reclaimed jobs (no checkpoints) lose their progress all the same.
+  EXPECT_GT(record_of(report_, "r-0").lost_work_s, 0);
   const WorkloadRecord& eval = record_of(report_, "eval");
   ASSERT_TRUE(eval.admitted_s.has_value());
   EXPECT_LE(*eval.admitted_s, 180 * kMinute + 35);  // the burst replicas' grace period

@@ -17,11 +17,15 @@ SimWorkId work_of(WorkloadId workload) { return SimWorkId(workload.value()); }
 // The work the next run needs once `ended` ended a run that began needing
 // `remaining`. The start latency is paid again by the next run; a run's
 // progress counts from the end of it, as far as its checkpoints keep it.
-Duration remaining_after(const VirtualWork& model, Duration remaining, const SimEvent& ended) {
+Duration remaining_after(const VirtualWork& model, Duration remaining, const SimEvent& ended,
+                         bool suspended) {
   if (ended.kind == SimEventKind::kCompleted) return Duration();
   const Duration latency = std::max(model.start_latency, Duration());
   const Duration progress = std::min(ended.at - ended.started_at - latency, remaining);
-  return remaining - CheckpointModel{model.checkpointed, model.checkpoint_interval}.kept(progress);
+  const CheckpointModel kept = suspended
+                                   ? CheckpointModel{true, std::nullopt}
+                                   : CheckpointModel{model.checkpointed, model.checkpoint_interval};
+  return remaining - kept.kept(progress);
 }
 
 }  // namespace
@@ -73,6 +77,15 @@ void VirtualExecutor::stop(WorkloadId workload, Duration grace) {
     stop_time = std::min(stop_time, std::max(*latency, Duration()));
   }
   runs_.stop(work_of(workload), stop_time, now_);
+}
+
+void VirtualExecutor::suspend(WorkloadId workload, Duration grace) {
+  {
+    MutexLock lock(mu_);
+    if (!workload.valid() || !runs_.is_running(work_of(workload))) return;
+    work_.at(workload.value()).suspending = true;
+  }
+  stop(workload, grace);
 }
 
 Result<std::string> VirtualExecutor::read_log(PodId pod, int64_t /*offset*/,
@@ -127,7 +140,8 @@ void VirtualExecutor::advance_to(Timestamp time) {
       for (const SimEvent& ended : runs_.take_due(next)) {
         Work& work = work_.at(ended.work.value());
         const bool completed = ended.kind == SimEventKind::kCompleted;
-        work.remaining = remaining_after(work.model, work.remaining, ended);
+        work.remaining = remaining_after(work.model, work.remaining, ended, work.suspending);
+        work.suspending = false;
         for (int32_t index : work.pods) {
           PodEvent event;
           event.pod = {WorkloadId(ended.work.value()), index};

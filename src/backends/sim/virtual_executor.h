@@ -27,6 +27,7 @@ class VirtualExecutor final : public SteppedExecutor {
 
   void launch(const WorkloadLaunch& launch) override;
   void stop(WorkloadId workload, Duration grace) override;
+  void suspend(WorkloadId workload, Duration grace) override;
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
   [[nodiscard]] std::string log_location(PodId pod) const override;
   [[nodiscard]] std::optional<ActivitySample> activity(WorkloadId workload) override;
@@ -42,6 +43,7 @@ class VirtualExecutor final : public SteppedExecutor {
     std::vector<int32_t> pods;  // the pod indices of the current run
     int32_t pod_slots = 0;      // 1 + the highest pod index ever launched
     Timestamp work_begins;      // of the current run: its launch + start latency
+    bool suspending = false;    // the current run keeps all its progress
   };
   void report(const std::vector<PodEvent>& events);
 

@@ -161,6 +161,7 @@ void SimulationLoop::end_pod(Timestamp at, const PodEvent& event) {
 // The progress of the run that ended at `at` that its checkpoints did not
 // keep: the next run does it again.
 void SimulationLoop::count_lost_work(WorkloadId id, RunEnd end, Timestamp at) {
+  if (input_.arrivals[id.value()].replica) return;  // serving: nothing to do again
   const LiveWorkload& live = live_[id.value()];
   const Duration progress = at - live.started_at - options_.pod_start_latency;
   const Duration lost = input_.arrivals[id.value()].checkpoints().lost(progress);
@@ -239,7 +240,7 @@ void SimulationLoop::suspend_idle_spaces(Timestamp now) {
     const Duration grace = admitted.priority_class.valid()
                                ? input_.policy->priority_class(admitted.priority_class).grace_period
                                : Duration();
-    executor_->stop(admitted.id, grace);
+    executor_->suspend(admitted.id, grace);
   }
 }
 

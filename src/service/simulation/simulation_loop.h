@@ -64,6 +64,8 @@ struct SimulatedArrival {
   std::optional<Duration> idle_timeout;
   std::optional<Duration> idle_after;
   std::optional<Duration> resume_after;
+  // An endpoint replica: it serves, so a stopped run loses no work.
+  bool replica = false;
   // An endpoint replica that stops being wanted then: stopped (its stop is
   // final, not a requeue) or taken out of its queue, for good.
   std::optional<Timestamp> withdraw_at;

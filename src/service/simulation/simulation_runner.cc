@@ -105,13 +105,13 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
     traced.team = request->team.value();
     traced.arrived_at = arrival.at;
     trace.workloads.push_back(std::move(traced));
-    // A Space's folder survives its suspension: its progress does too.
-    const bool space = workload.spec.kind == WorkloadKind::kSpace;
+    // Progress is kept across a Space's suspension whatever its checkpoints
+    // (SteppedExecutor::suspend); `checkpointed` is what spec.checkpoint says.
     const std::optional<CheckpointSpec>& checkpoint = workload.spec.checkpoint;
-    input.arrivals.push_back(
-        {std::move(request).value(), arrival.runtime, checkpoint.has_value() || space,
-         checkpoint ? checkpoint->interval : std::nullopt, workload.spec.idle_timeout,
-         arrival.idle_after, arrival.resume_after, arrival.withdraw_at});
+    input.arrivals.push_back({std::move(request).value(), arrival.runtime, checkpoint.has_value(),
+                              checkpoint ? checkpoint->interval : std::nullopt,
+                              workload.spec.idle_timeout, arrival.idle_after, arrival.resume_after,
+                              arrival.replica >= 0, arrival.withdraw_at});
   }
   return {};
 }

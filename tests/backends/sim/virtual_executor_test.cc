@@ -107,6 +107,22 @@ TEST(VirtualExecutor, WorkWithoutCheckpointsStartsOverAfterAStop) {
   EXPECT_EQ(f.executor.next_event_time(), at_s(150));
 }
 
+TEST(VirtualExecutor, ASuspendedRunKeepsItsProgressWithoutCheckpointsAndOnlyThatRun) {
+  Fixture f(work_of(Duration::seconds(100)));
+  f.executor.launch(gang(1, 1));
+  f.executor.advance_to(at_s(40));
+  f.executor.suspend(WorkloadId(1), Duration());
+  f.executor.advance_to(at_s(50));
+  f.executor.launch(gang(1, 1));
+  EXPECT_EQ(f.executor.next_event_time(), at_s(110)) << "60 s of work were left";
+
+  f.executor.advance_to(at_s(70));
+  f.executor.stop(WorkloadId(1), Duration());  // a preemption: no checkpoints, all 60 s again
+  f.executor.advance_to(at_s(80));
+  f.executor.launch(gang(1, 1));
+  EXPECT_EQ(f.executor.next_event_time(), at_s(140));
+}
+
 TEST(VirtualExecutor, LaunchingARunningWorkloadAgainChangesNothing) {
   Fixture f(work_of(Duration::seconds(10)));
   f.executor.launch(gang(1, 1));

@@ -130,6 +130,32 @@ TEST_F(HttpServerTest, PipelinedRequestsAreAllAnsweredInOrder) {
   }
 }
 
+// A worker reads what a readable socket holds; what has not come yet is read
+// by the loop (the pauses let the worker find the socket dry first). Either
+// way the answer is the whole request's, and the connection goes on.
+TEST_F(HttpServerTest, AHeaderArrivingInPiecesIsAnsweredAndTheConnectionGoesOn) {
+  start(small());
+  RawConnection client(port_);
+  ASSERT_TRUE(client.send("GET /echo/9 HTTP/1.1\r\nHo"));
+  std::this_thread::sleep_for(milliseconds(100));
+  ASSERT_TRUE(client.send("st: x\r\n\r\n"));
+  EXPECT_NE(client.read_until("echo-9;", 1, kAnswerDeadline).find("echo-9;"), std::string::npos);
+  ASSERT_TRUE(client.send("GET /echo/10 HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_NE(client.read_until("echo-10;", 1, kAnswerDeadline).find("echo-10;"), std::string::npos);
+}
+
+TEST_F(HttpServerTest, ABodyArrivingInPiecesIsReadWholeAndTheConnectionGoesOn) {
+  start(small());
+  RawConnection client(port_);
+  ASSERT_TRUE(client.send("POST /size HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n" +
+                          std::string(4000, 'a')));
+  std::this_thread::sleep_for(milliseconds(100));
+  ASSERT_TRUE(client.send(std::string(6000, 'b')));
+  EXPECT_NE(client.read_until("size=", 1, kAnswerDeadline).find("size=10000"), std::string::npos);
+  ASSERT_TRUE(client.send("GET /echo/11 HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_NE(client.read_until("echo-11;", 1, kAnswerDeadline).find("echo-11;"), std::string::npos);
+}
+
 TEST_F(HttpServerTest, AKeptAliveConnectionServesRequestAfterRequest) {
   start(small());
   RawConnection client(port_);

@@ -97,6 +97,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   // Between requests: no buffer, no parser, one timer (plain); a small
   // read of the first bytes (TLS).
   void wait_for_request() {
+    on_worker_ = false;
     if (buffer_.size() > 0) return read_header();  // pipelined
     buffer_.shrink_to_fit();
     if constexpr (kTls) {
@@ -115,12 +116,57 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
       if (ec) return;
       if (const std::shared_ptr<Connection> self = weak.lock()) self->close();
     });
-    lowest().socket().async_wait(Tcp::socket::wait_read,
-                                 [self = this->shared_from_this()](const beast::error_code& ec) {
-                                   self->idle_timer_.cancel();
-                                   if (ec) return self->close();
-                                   self->read_header();
-                                 });
+    lowest().socket().async_wait(
+        Tcp::socket::wait_read, [self = this->shared_from_this()](const beast::error_code& ec) {
+          self->idle_timer_.cancel();
+          if (ec) return self->close();
+          net::post(self->context_.workers, [self] { self->read_on_worker(); });
+        });
+  }
+
+  // Plain connections, on a worker once the socket is readable. Most
+  // requests arrive whole: the worker reads, checks and handles them and
+  // writes the answer itself, and the loop only waits for readability (the
+  // loop thread neither parses nor arms read timers, and answers need no
+  // hop back: issue 10, durable submits). When the socket runs dry before a
+  // request is whole, the loop reads the rest under its timeouts.
+  void read_on_worker() {
+    on_worker_ = true;
+    parser_.emplace();
+    parser_->header_limit(static_cast<uint32_t>(options().max_header_bytes));
+    parser_->body_limit(boost::none);
+    beast::error_code ec;
+    set_non_blocking(ec);
+    if (!ec) http::read_header(lowest().socket(), buffer_, *parser_, ec);
+    if (would_block(ec)) return to_loop([](Connection& c) { c.continue_header(); });
+    on_header(ec);
+  }
+
+  // The loop reads the rest of a header that the worker began.
+  void continue_header() {
+    lowest().expires_after(options().header_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
+                              self->on_header(ec);
+                            });
+  }
+
+  // Hands the connection from the worker to the loop.
+  template <typename Step>
+  void to_loop(Step step) {
+    on_worker_ = false;
+    net::post(stream_.get_executor(), [self = this->shared_from_this(), step] { step(*self); });
+  }
+
+  static bool would_block(const beast::error_code& ec) {
+    return ec == net::error::would_block || ec == net::error::try_again;
+  }
+
+  // The socket is put in non-blocking mode once (an ioctl), not per request.
+  void set_non_blocking(beast::error_code& ec) {
+    if (non_blocking_) return;
+    lowest().socket().non_blocking(true, ec);
+    non_blocking_ = !ec;
   }
 
   void read_header() {
@@ -204,6 +250,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   }
 
   void send_continue() {
+    on_worker_ = false;
     auto answer =
         std::make_shared<http::response<http::empty_body>>(http::status::continue_, version_);
     lowest().expires_after(options().write_timeout);
@@ -217,6 +264,16 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
 
   void read_body() {
     parser_->body_limit(options().max_body_bytes);
+    if (on_worker_) {
+      beast::error_code ec;
+      http::read(lowest().socket(), buffer_, *parser_, ec);
+      if (!would_block(ec)) return on_body(ec);
+      return to_loop([](Connection& c) { c.continue_body(); });
+    }
+    continue_body();
+  }
+
+  void continue_body() {
     lowest().expires_after(options().body_timeout);
     http::async_read(stream_, buffer_, *parser_,
                      [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
@@ -238,6 +295,12 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     lowest().expires_never();
     request_.body = std::move(parser_->get().body());
     parser_.reset();
+    if (on_worker_) {
+      HttpResponse response;
+      context_.service.handle(request_, response);
+      request_ = HttpRequest{};
+      return answer(std::move(response));
+    }
     net::post(context_.workers,
               [self = this->shared_from_this(), request = std::move(request_)]() mutable {
                 HttpResponse response;
@@ -304,13 +367,12 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   void write_at_once(bool close_now) {
     serializer_.emplace(out_);
     beast::error_code failed;
-    lowest().socket().non_blocking(true, failed);
+    set_non_blocking(failed);
     while (!failed && !serializer_->is_done()) {
       http::write_some(lowest().socket(), *serializer_, failed);
     }
-    if (failed != net::error::would_block && failed != net::error::try_again) {
-      return on_sent(failed, close_now);
-    }
+    if (!would_block(failed)) return on_sent(failed, close_now);
+    on_worker_ = false;
     lowest().expires_after(options().write_timeout);
     http::async_write(stream_, *serializer_,
                       [self = this->shared_from_this(), close_now](
@@ -363,6 +425,10 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   unsigned version_ = 11;
   bool keep_alive_ = true;
   bool head_request_ = false;
+  bool non_blocking_ = false;  // the socket's mode was set (plain)
+  // A worker owns the connection and reads without waiting (plain only; no
+  // operation of the connection is in flight meanwhile).
+  bool on_worker_ = false;
   size_t lingered_ = 0;
   const ConnectionContext& context_;
   std::string remote_address_;

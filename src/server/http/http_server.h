@@ -11,11 +11,15 @@
 // threads, and RESTinio is a thinner layer over the same Asio.
 //
 // Contract:
-// - An idle or slow connection holds no worker thread: connections are read
-//   and written on `io_threads` event-loop threads; a complete request is
-//   handed to one of `worker_threads`, which writes what the socket takes
-//   of its answer at once (the loop writes the rest, and TLS answers). An
-//   idle connection holds a socket and a timer, no buffer.
+// - An idle or slow connection holds no worker thread: the `io_threads`
+//   event-loop threads wait for connections to become readable. A plain
+//   connection that is readable goes to one of `worker_threads`, which reads
+//   without waiting what the socket holds and, when the request is whole
+//   (the usual case), runs the handler and writes what the socket takes of
+//   the answer at once; the loop reads the rest of a request that arrives in
+//   pieces (under the header and body timeouts) and writes the rest of an
+//   answer, and does all of it for TLS. An idle connection holds a socket and
+//   a timer, no buffer.
 // - Timeouts, each closing the connection: `idle_timeout` between requests,
 //   `header_timeout` from a request's first byte to the end of its header,
 //   `body_timeout` for its body, `write_timeout` for the answer.

@@ -72,18 +72,24 @@ void expand_one(const Arrival& endpoint, const std::vector<DesiredStep>& steps,
   const Timestamp end = endpoint.at + endpoint.runtime;
   for (int32_t replica = 0; replica < endpoint.workload.spec.endpoint->max_replicas; ++replica) {
     int32_t stretch = 0;
-    std::optional<Timestamp> since;
+    // A flag and a time rather than std::optional: GCC 12 at -O2 takes the
+    // optional's time for maybe uninitialised (-Werror=maybe-uninitialized).
+    bool open = false;
+    Timestamp since;
     for (size_t s = 0; s < steps.size(); ++s) {
       const bool wanted = steps[s].replicas > replica;
-      if (wanted && !since) since = steps[s].at;
-      if (!wanted && since) {
-        if (steps[s].at > *since)
-          out.push_back(replica_arrival(endpoint, replica, ++stretch, *since, steps[s].at));
-        since.reset();
+      if (wanted && !open) {
+        open = true;
+        since = steps[s].at;
+      }
+      if (!wanted && open) {
+        if (steps[s].at > since)
+          out.push_back(replica_arrival(endpoint, replica, ++stretch, since, steps[s].at));
+        open = false;
       }
     }
-    if (since && end > *since)
-      out.push_back(replica_arrival(endpoint, replica, ++stretch, *since, end));
+    if (open && end > since)
+      out.push_back(replica_arrival(endpoint, replica, ++stretch, since, end));
   }
 }
 

@@ -50,6 +50,11 @@ class ControlPlaneCalls {
                            plane_.workloads().report_checkpoint(caller_, ns, name, at));
     return workload_view_json(view);
   }
+  Result<nlohmann::json> scale_workload(const std::string& ns, const std::string& name,
+                                        const ScaleRequest& request) {
+    ALLOT_ASSIGN_OR_RETURN(WorkloadView view, plane_.workloads().scale(caller_, ns, name, request));
+    return workload_view_json(view);
+  }
   Result<nlohmann::json> resume_workload(const std::string& ns, const std::string& name) {
     ALLOT_ASSIGN_OR_RETURN(WorkloadView view, plane_.workloads().resume(caller_, ns, name));
     return workload_view_json(view);

@@ -153,12 +153,24 @@ std::map<WorkloadId, ActivitySample> AdmissionLoop::sample_spaces() {
   return samples;
 }
 
+std::optional<std::vector<CpuReading>> AdmissionLoop::read_endpoint_cpu() {
+  const Timestamp now = clock_.now();
+  if (!autoscaler_.due(now)) return std::nullopt;
+  std::vector<CpuReplica> replicas;
+  {
+    ReaderLock lock(cluster_.mutex());
+    replicas = CpuAutoscaler::cpu_replicas(cluster_.view());
+  }
+  return autoscaler_.read(replicas, actions_.executor(), now);  // no lock held
+}
+
 Timestamp AdmissionLoop::run_once() {
   const Duration period = cycle_period();
   const std::vector<NodeHealthReport> reports = health_.check_if_due();
   const std::vector<CheckpointReport> checkpoints =
       checkpoints_ != nullptr ? checkpoints_->scan_if_due() : std::vector<CheckpointReport>();
   const std::map<WorkloadId, ActivitySample> activity = sample_spaces();
+  const std::optional<std::vector<CpuReading>> cpu = read_endpoint_cpu();
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
@@ -173,6 +185,7 @@ Timestamp AdmissionLoop::run_once() {
       WriteBatch batch;
       Actions actions;
       apply_reports(now, batch, actions);
+      if (cpu && autoscaler_.apply(*cpu, cluster_.state(), now, batch)) cycle_due = true;
       // Endpoints' replicas follow their desired counts (endpoint_control.h).
       if (cycle_due) {
         reconcile_endpoints(

@@ -1,8 +1,10 @@
 // AdmissionLoop: allotd's loop on real time (DESIGN.md section 3). Each pass
 // applies what the executor reported (pod starts and exits), the health
 // checks when due and maxRuntime, and runs a scheduling cycle when something
-// changed or the cycle period passed; it suspends idle Spaces (space_lifecycle.h); the plan is
-// committed before it is carried out (pods launched or stopped).
+// changed or the cycle period passed; it suspends idle Spaces (space_lifecycle.h), reads
+// checkpoint folders (checkpoint_watcher.h) and the CPU use of cpu endpoints' replicas
+// (endpoint_autoscale.h); the plan is committed before it is carried out (pods launched
+// or stopped).
 //
 // Contract:
 // - run_once() is one pass; it returns when the next pass is due at the
@@ -29,6 +31,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -37,6 +40,7 @@
 #include "service/control/action_runner.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
+#include "service/control/endpoint_autoscale.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
 
@@ -87,6 +91,8 @@ class AdmissionLoop {
   // The activity of the running Spaces (space_lifecycle.h), read with no lock
   // held; none when read less than kSampleEvery ago.
   std::map<WorkloadId, ActivitySample> sample_spaces();
+  // cpu endpoints' replicas, when a reading is due (endpoint_autoscale.h).
+  std::optional<std::vector<CpuReading>> read_endpoint_cpu();
   // Applies the executor's reports. REQUIRES: the state held exclusively.
   void apply_reports(Timestamp now, WriteBatch& batch, Actions& actions)
       ALLOT_REQUIRES(cluster_.mutex());
@@ -108,8 +114,9 @@ class AdmissionLoop {
   Duration idle_cycle_;
   std::function<void()> after_planning_;
   CheckpointWatcher* checkpoints_ = nullptr;
-  Timestamp last_cycle_;    // used by the pass's thread only
-  Timestamp last_sampled_;  // the Spaces' activity; the pass's thread only
+  Timestamp last_cycle_;      // used by the pass's thread only
+  Timestamp last_sampled_;    // the Spaces' activity; the pass's thread only
+  CpuAutoscaler autoscaler_;  // the pass's thread only
   std::thread thread_;
 };
 

@@ -151,6 +151,7 @@ void erase_deleted_workloads(ServerState& state, WriteBatch& batch) {
     const LiveWorkload* live = state.workloads.find(id);
     if (live != nullptr && !is_final(live->phase())) return false;
     state.workloads.erase(id);
+    state.endpoint_scalers.erase(id);  // an endpoint's scaling window goes with it
     batch.delete_workloads.push_back(id);
     std::erase_if(batch.put_workloads, [id](const WorkloadRecord& r) { return r.id == id; });
     std::erase_if(batch.events, [id](const EventRecord& e) { return e.workload_id == id; });

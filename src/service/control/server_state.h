@@ -18,6 +18,7 @@
 
 #include "backends/executor.h"
 #include "base/time.h"
+#include "scheduler/replica_scaling.h"
 #include "scheduler/scheduler.h"
 #include "service/control/live_workload.h"
 #include "service/control/policy_state.h"
@@ -45,6 +46,10 @@ struct ServerState {
   std::function<std::string(const CheckpointOwner&)> checkpoint_dir;
   // Deleted workloads that still stop: erased once their pods have exited.
   std::vector<WorkloadId> erase_when_stopped;
+  // The scaling rule of each queueDepth or cpu endpoint, with its scale-down
+  // window (in memory: a restart starts it afresh), shared by the scale route
+  // and the CPU autoscaler (endpoint_autoscale.h).
+  std::map<WorkloadId, ReplicaScaler> endpoint_scalers;
 };
 
 struct StopAction {

@@ -30,7 +30,7 @@ Result<WorkloadView> WorkloadService::scale(const Principal& caller, const std::
     const EndpointSpec& spec = *live->doc.workload.spec.endpoint;
     ReplicaCounts& replicas = live->doc.status.replicas.emplace(
         live->doc.status.replicas.value_or(ReplicaCounts{spec.min_replicas, 0, 0}));
-    auto scaler = scalers_.try_emplace(live->id(), spec).first;
+    auto scaler = state.endpoint_scalers.try_emplace(live->id(), spec).first;
     ALLOT_ASSIGN_OR_RETURN(const int32_t desired,
                            desired_replicas(spec, request, replicas.desired, now, scaler->second));
     WriteBatch batch;

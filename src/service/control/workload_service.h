@@ -89,8 +89,6 @@ class WorkloadService {
   LoopSignal& signal_;
   ActionRunner& actions_;
   const Clock& clock_;
-  // Endpoints' scale-down windows, by endpoint; guarded by the cluster's writer lock.
-  std::map<WorkloadId, ReplicaScaler> scalers_;
 };
 
 }  // namespace allot

@@ -26,6 +26,10 @@ packages=(
   # preset (-Wthread-safety and ThreadSanitizer) and libFuzzer for the fuzz
   # preset (tests/fuzz, scripts/fuzz.sh)
   clang-format clang-tidy clang libclang-rt-14-dev libfuzzer-14-dev
+  # the Slurm backend's tests: a real Slurm 22.05 that scripts/slurm.sh starts
+  # without systemd (munge, MariaDB for slurmdbd, the daemons and the clients)
+  slurmctld slurmd slurmdbd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
+  mariadb-server curl
   # scripts
   python3
   # the local executor: team accounts (useradd/groupadd), process tools

@@ -27,6 +27,24 @@ Result<SchedulingSettings> decode_scheduling(const Field& field) {
   return settings;
 }
 
+// spec.slurm: where the Slurm cluster is; clusterName and partition required.
+Result<SlurmSettings> decode_slurm(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  SlurmSettings slurm;
+  ALLOT_RETURN_IF_ERROR(map.read_string("clusterName", slurm.cluster_name));
+  ALLOT_RETURN_IF_ERROR(map.read_string("partition", slurm.partition));
+  ALLOT_RETURN_IF_ERROR(map.read_string("rest", slurm.rest_url));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  if (slurm.cluster_name.empty() || slurm.partition.empty()) {
+    return field.error("a Slurm cluster needs clusterName (Slurm's ClusterName) and partition");
+  }
+  if (!slurm.rest_url.empty() && !slurm.rest_url.starts_with("http://") &&
+      !slurm.rest_url.starts_with("https://")) {
+    return field.error("rest must be slurmrestd's URL (http:// or https://)");
+  }
+  return slurm;
+}
+
 Result<FlavorPrice> decode_price(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
   FlavorPrice price;
@@ -59,7 +77,12 @@ Result<Cluster> decode_cluster(ObjectMeta meta, const Field& spec) {
   ALLOT_RETURN_IF_ERROR(map.read_string("orchestratorVersion", cluster.orchestrator_version));
   ALLOT_RETURN_IF_ERROR(map.read_string("maxDataClassification", cluster.max_data_classification));
   ALLOT_RETURN_IF_ERROR(map.read("scheduling", cluster.scheduling, decode_scheduling));
+  const bool has_slurm = spec.node().is_map() && spec.node().find("slurm").has_value();
+  ALLOT_RETURN_IF_ERROR(map.read("slurm", cluster.slurm, decode_slurm));
   ALLOT_RETURN_IF_ERROR(map.finish());
+  if (cluster.backend != BackendKind::kSlurm && has_slurm) {
+    return spec.error("slurm is for a Cluster with backend slurm only");
+  }
   return cluster;
 }
 

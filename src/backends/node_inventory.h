@@ -18,6 +18,7 @@
 // local backend has no inventory of its own (its nodes are the policy's).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct InventoryNode {
   bool up = true;           // it answers and can run work
   bool drained = false;     // taken out of service in the backend by its operators
   std::string reason;       // the backend's words, when down or drained
+  std::string flavor;       // the kind of accelerator where the backend names it; empty: not said
+  // The backend's node labels (Slurm features; `rack-N`/`block-N` features
+  // become rack/block labels): topology and constraints.
+  std::map<std::string, std::string> labels;
 
   friend bool operator==(const InventoryNode&, const InventoryNode&) = default;
 };

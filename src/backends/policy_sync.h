@@ -41,13 +41,24 @@ struct FlavorLimit {
   friend bool operator==(const FlavorLimit&, const FlavorLimit&) = default;
 };
 
+// A priority class as the backend will hold it (a Slurm QoS): work of a class
+// that preempts may take the place of work of every class of lower value.
+struct SyncedPriorityClass {
+  std::string name;
+  int32_t value = 0;
+  bool preempts_lower = true;  // preemptionPolicy PreemptLowerPriority
+
+  friend bool operator==(const SyncedPriorityClass&, const SyncedPriorityClass&) = default;
+};
+
 // One team as the backend will hold it.
 struct SyncedTeam {
   TeamId team;
-  std::string parent;                // its cohort, or empty under the root
-  std::vector<FlavorLimit> ceiling;  // governed resources only: the rest is not limited
-  double fair_share_weight = 1.0;    // as the policy says; the backend rounds as it must
-  std::vector<std::string> users;    // who may submit as the team
+  std::string parent;                         // its cohort, or empty under the root
+  std::vector<FlavorLimit> ceiling;           // governed resources only: the rest is not limited
+  double fair_share_weight = 1.0;             // as the policy says; the backend rounds as it must
+  std::vector<std::string> users;             // who may submit as the team
+  std::vector<std::string> priority_classes;  // the classes it may use; empty: all
 
   friend bool operator==(const SyncedTeam&, const SyncedTeam&) = default;
 };
@@ -64,6 +75,10 @@ struct BackendPolicy {
   std::string root;  // what allot manages in the backend (a root account, a label)
   std::vector<SyncedCohort> cohorts;
   std::vector<SyncedTeam> teams;
+  std::vector<SyncedPriorityClass> priority_classes;  // in the policy's order
+  // Every flavor of the policy: a backend that tells kinds of accelerator
+  // apart (Slurm's typed GRES) does so only when there are several.
+  std::vector<std::string> flavors;
 
   friend bool operator==(const BackendPolicy&, const BackendPolicy&) = default;
 };

@@ -17,6 +17,18 @@ struct SchedulingSettings {
   friend bool operator==(const SchedulingSettings&, const SchedulingSettings&) = default;
 };
 
+// Where a Slurm cluster is (backend: slurm; docs/slurm.md): allot's
+// accounts are made in Slurm's accounting for `cluster_name`, its work runs
+// in `partition`; `rest_url` is slurmrestd's, when allot should use it
+// rather than the commands.
+struct SlurmSettings {
+  std::string cluster_name;
+  std::string partition;
+  std::string rest_url;  // empty: the commands (sacctmgr, scontrol, sbatch)
+
+  friend bool operator==(const SlurmSettings&, const SlurmSettings&) = default;
+};
+
 struct Cluster {
   ObjectMeta meta;
   BackendKind backend = BackendKind::kLocal;
@@ -25,6 +37,7 @@ struct Cluster {
   std::string orchestrator_version;
   std::string max_data_classification;
   SchedulingSettings scheduling;
+  SlurmSettings slurm;  // backend kSlurm only
 
   friend bool operator==(const Cluster&, const Cluster&) = default;
 };

@@ -434,5 +434,27 @@ TEST(ManifestErrors, HostileInputIsAnErrorNotACrash) {
   }
 }
 
+// Issue 13: a Slurm cluster says where it is (spec.slurm, optional until allotd
+// runs the Slurm backend), and only a Slurm cluster may.
+TEST(ManifestErrors, ASlurmClusterNeedsItsClusterNameAndPartition) {
+  EXPECT_TRUE(fails_with(document("Cluster", "hpc", "{backend: slurm, slurm: {clusterName: c}}"),
+                         "document 1 (Cluster/hpc): spec.slurm", "needs clusterName"));
+  EXPECT_TRUE(fails_with(
+      document("Cluster", "hpc",
+               "{backend: slurm, slurm: {clusterName: c, partition: gpu, rest: 'ftp://x'}}"),
+      "document 1 (Cluster/hpc): spec.slurm", "slurmrestd's URL"));
+  EXPECT_TRUE(fails_with(
+      document("Cluster", "main", "{backend: local, slurm: {clusterName: c, partition: gpu}}"),
+      "document 1 (Cluster/main): spec", "backend slurm only"));
+}
+
+TEST(ManifestErrors, ASlurmClusterParsesWhereItIs) {
+  const ManifestBundle bundle = parse_ok(document(
+      "Cluster", "hpc",
+      "{backend: slurm, slurm: {clusterName: c1, partition: gpu, rest: 'http://127.0.0.1:6820'}}"));
+  ASSERT_EQ(bundle.policy.clusters.size(), 1u);
+  EXPECT_EQ(bundle.policy.clusters[0].slurm, (SlurmSettings{"c1", "gpu", "http://127.0.0.1:6820"}));
+}
+
 }  // namespace
 }  // namespace allot

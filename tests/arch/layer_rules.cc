@@ -62,7 +62,7 @@ const std::vector<ImplementationRule>& implementation_table() {
       {"store/postgres", kStorePorts},         // allot_store_postgres
       {"backends/local", kBackendPorts},       // allot_local
       {"backends/sim", kBackendPorts},         // allot_sim
-      {"backends/slurm", kBackendPorts},       // not yet present
+      {"backends/slurm", kBackendPorts},       // allot_slurm
       {"backends/kubernetes", kBackendPorts},  // not yet present
   };
   return kTable;

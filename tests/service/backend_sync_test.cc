@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "service/backend_sync/backend_policy.h"
+#include "service/backend_sync/inventory_nodes.h"
 #include "service/backend_sync/inventory_reconciliation.h"
 
 namespace allot {
@@ -75,6 +76,35 @@ TEST(BackendPolicy, CarriesTheTreeWithEachTeamsCeilingAndWeight) {
   EXPECT_TRUE(backend.teams[2].users.empty()) << "the identity directory fills users";
 }
 
+TEST(BackendPolicy, CarriesPriorityClassesTheTeamsAllowedClassesAndTheFlavors) {
+  Policy p;
+  ResourceFlavor h100;
+  h100.meta.name = "h100";
+  ResourceFlavor a100;
+  a100.meta.name = "a100";
+  p.flavors = {h100, a100};
+  PriorityClass batch;
+  batch.meta.name = "batch";
+  batch.value = 10;
+  PriorityClass polite;
+  polite.meta.name = "polite";
+  polite.value = 500;
+  polite.preemption_policy = PreemptionPolicy::kNever;
+  p.priority_classes = {batch, polite};
+  Team vision = team("vision", "", gpus(8));
+  vision.allowed_priority_classes = {"polite"};
+  p.teams = {vision, team("nlp", "", gpus(8))};
+  const CompiledPolicy compiled = CompiledPolicy::compile(p, {}).value();
+
+  const BackendPolicy backend = backend_policy_of(compiled, "allot");
+
+  EXPECT_EQ(backend.priority_classes,
+            (std::vector<SyncedPriorityClass>{{"batch", 10, true}, {"polite", 500, false}}));
+  EXPECT_EQ(backend.teams[0].priority_classes, (std::vector<std::string>{"polite"}));
+  EXPECT_TRUE(backend.teams[1].priority_classes.empty()) << "all classes";
+  EXPECT_EQ(backend.flavors, (std::vector<std::string>{"h100", "a100"}));
+}
+
 InventoryNode listed(const std::string& name, int64_t gpu_count) {
   InventoryNode n;
   n.name = NodeId(name);
@@ -117,6 +147,36 @@ TEST(InventoryReconciliation, ADrainedNodeIsDrainedAndUnknownNodesAreListed) {
   EXPECT_EQ(result.nodes,
             (std::vector<InventoryVerdict>{{"n1", true, true, "drained in the backend"}}));
   EXPECT_EQ(result.unknown, (std::vector<std::string>{"a-extra", "zz-extra"}));
+}
+
+TEST(InventoryNodes, BackendNodesBecomeAllotNodesWithFlavorTopologyAndHealth) {
+  InventoryNode typed = listed("node1", 8);
+  typed.flavor = "a100";
+  typed.labels = {{"rack", "3"}, {"block", "1"}, {"emulated", ""}};
+  InventoryNode drained = listed("node2", 8);
+  drained.flavor = "h100";
+  drained.drained = true;
+  InventoryNode down = listed("node3", 4);
+  down.flavor = "v100";
+  down.up = false;
+
+  const InventoryNodes two = nodes_of_inventory("hpc", {typed, drained, down}, {"h100", "a100"});
+  const InventoryNodes one = nodes_of_inventory("hpc", {down}, {"h100"});
+
+  ASSERT_EQ(two.nodes.size(), 2u);
+  EXPECT_EQ(two.nodes[0].name, "node1");
+  EXPECT_EQ(two.nodes[0].pool, "hpc");
+  EXPECT_EQ(two.nodes[0].flavor, "a100");
+  EXPECT_EQ(two.nodes[0].rack, 3);
+  EXPECT_EQ(two.nodes[0].block, 1);
+  EXPECT_EQ(two.nodes[0].capacity, typed.capacity);
+  EXPECT_TRUE(two.nodes[1].cordoned);
+  EXPECT_TRUE(two.nodes[1].healthy);
+  EXPECT_EQ(two.unmatched,
+            (std::vector<std::string>{"node3: GPU type v100 is not a flavor of the policy"}));
+  ASSERT_EQ(one.nodes.size(), 1u) << "one flavor: every node is of it";
+  EXPECT_EQ(one.nodes[0].flavor, "h100");
+  EXPECT_FALSE(one.nodes[0].healthy);
 }
 
 }  // namespace

@@ -30,7 +30,17 @@ BackendPolicy backend_policy_of(const CompiledPolicy& policy, std::string root) 
     for (const ResourceCeiling& limit : team_ceiling(policy, TeamIndex(t))) {
       synced.ceiling.push_back({policy.flavor_name(limit.flavor), limit.resource, limit.amount});
     }
+    for (PriorityClassIndex allowed : team.allowed_classes) {
+      synced.priority_classes.push_back(policy.priority_class(allowed).name);
+    }
     out.teams.push_back(std::move(synced));
+  }
+  for (const CompiledPriorityClass& pc : policy.priority_classes()) {
+    out.priority_classes.push_back(
+        {pc.name, pc.value, pc.preemption_policy == PreemptionPolicy::kPreemptLowerPriority});
+  }
+  for (int32_t f = 0; f < policy.flavor_count(); ++f) {
+    out.flavors.push_back(policy.flavor_name(FlavorIndex(f)));
   }
   return out;
 }

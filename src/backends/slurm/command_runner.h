@@ -1,0 +1,60 @@
+// CommandRunner: how the Slurm backend runs Slurm's client commands
+// (sacctmgr, scontrol, squeue): a port of its own, so that the backend's
+// logic is tested with a fake and the real runner in one place.
+//
+// Contract of ProcessRunner (the real one):
+// - run(argv) starts argv[0], looked up in the PATH of the environment it was
+//   given, with exactly that environment (SLURM_CONF among it), no shell,
+//   stdin from /dev/null; it collects stdout and stderr apart (each up to
+//   kMaxOutput bytes; the rest is read and dropped) and waits at most
+//   `timeout`, after which the child is SIGKILLed and `timed_out` is set.
+// - A program that cannot be started (not installed) is kFailedPrecondition
+//   naming it; a non-zero exit is not an error here: the caller reads
+//   `exit_code` and `err`.
+// - Thread-safe: no shared state; reaps only its own child.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/time.h"
+
+namespace allot::slurm {
+
+struct CommandResult {
+  int exit_code = 0;
+  bool timed_out = false;
+  std::string out;
+  std::string err;
+
+  [[nodiscard]] bool succeeded() const { return !timed_out && exit_code == 0; }
+};
+
+class CommandRunner {
+ public:
+  virtual ~CommandRunner() = default;
+  // REQUIRES: !argv.empty().
+  virtual Result<CommandResult> run(const std::vector<std::string>& argv) = 0;
+};
+
+class ProcessRunner final : public CommandRunner {
+ public:
+  static constexpr size_t kMaxOutput = size_t{16} << 20;
+
+  // `env`: "NAME=value" entries; PATH among them is where programs are found.
+  ProcessRunner(std::vector<std::string> env, Duration timeout)
+      : env_(std::move(env)), timeout_(timeout) {}
+  Result<CommandResult> run(const std::vector<std::string>& argv) override;
+
+ private:
+  std::vector<std::string> env_;
+  Duration timeout_;
+};
+
+// The environment a ProcessRunner needs to reach a Slurm cluster: this
+// process's PATH (or a standard one) and SLURM_CONF when not empty.
+std::vector<std::string> slurm_environment(const std::string& slurm_conf);
+
+}  // namespace allot::slurm

@@ -115,14 +115,14 @@ bool contains(const std::set<std::string>& set, const std::string& item) {
 bool role_grants(const std::string& role, const std::string& verb, const std::string& resource) {
   if (role == "cluster-admin") return true;
   const std::set<std::string> reads = {"get", "list", "watch"};
-  const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events"};
+  const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events", "reports"};
   if (role == "team-admin") {
     return contains({"get", "list", "watch", "create", "update", "patch", "delete",
                      "deletecollection", "cancel"},
                     verb) &&
            contains({"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                     "workloads/checkpoint", "workloads/resume", "events", "serviceaccounts",
-                     "serviceaccounts/token", "roles", "rolebindings"},
+                     "workloads/checkpoint", "workloads/resume", "events", "reports",
+                     "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"},
                     resource);
   }
   const bool reading = contains(reads, verb) && contains(team_reads, resource);

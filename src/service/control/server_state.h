@@ -20,6 +20,7 @@
 #include "base/time.h"
 #include "scheduler/scheduler.h"
 #include "service/control/live_workload.h"
+#include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
 #include "store/store.h"
 
@@ -45,6 +46,8 @@ struct ServerState {
   std::function<std::string(const CheckpointOwner&)> checkpoint_dir;
   // Deleted workloads that still stop: erased once their pods have exited.
   std::vector<WorkloadId> erase_when_stopped;
+  // Rate cards, capacity, missing data (metering_state.h).
+  MeteringState metering;
 };
 
 struct StopAction {

@@ -25,7 +25,7 @@ struct Admission {
   bool borrowing = false;  // the team's usage exceeds its nominal quota with this
   // The part of `usage` above the team's nominal quota at admission (per
   // governed resource): what metering counts as borrowed; the rest is own.
-  ResourceVector borrowed;
+  ResourceVector borrowed = {};
   bool partial = false;   // some pod set got fewer pods than it asked for
   bool backfill = false;  // runs on reserved nodes, finishing before the reservation
 };

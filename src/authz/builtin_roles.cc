@@ -20,8 +20,11 @@ ClusterRole cluster_role(std::string_view name, std::vector<PolicyRule> rules) {
 std::vector<std::string> reading() { return {"get", "list", "watch"}; }
 
 PolicyRule team_reading() {
-  return {
-      reading(), {std::string(kAllotApiGroup)}, {"workloads", "workloads/logs", "events"}, {}, {}};
+  return {reading(),
+          {std::string(kAllotApiGroup)},
+          {"workloads", "workloads/logs", "events", "reports"},
+          {},
+          {}};
 }
 
 ClusterRole team_admin() {
@@ -32,7 +35,7 @@ ClusterRole team_admin() {
       {{every,
         {std::string(kAllotApiGroup)},
         {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "workloads/checkpoint",
-         "workloads/resume", "events", "serviceaccounts", "serviceaccounts/token"},
+         "workloads/resume", "events", "reports", "serviceaccounts", "serviceaccounts/token"},
         {},
         {}},
        {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});

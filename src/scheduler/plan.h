@@ -23,8 +23,11 @@ struct Admission {
   std::vector<PodSetAssignment> assignment;  // one per pod set
   ResourceVector usage;
   bool borrowing = false;  // the team's usage exceeds its nominal quota with this
-  bool partial = false;    // some pod set got fewer pods than it asked for
-  bool backfill = false;   // runs on reserved nodes, finishing before the reservation
+  // The part of `usage` above the team's nominal quota at admission (per
+  // governed resource): what metering counts as borrowed; the rest is own.
+  ResourceVector borrowed = {};
+  bool partial = false;   // some pod set got fewer pods than it asked for
+  bool backfill = false;  // runs on reserved nodes, finishing before the reservation
 };
 
 enum class PreemptionReason : uint8_t {

@@ -135,6 +135,22 @@ bool QuotaTree::would_borrow(TeamIndex team, FlavorIndex flavor,
   return false;
 }
 
+ResourceVector QuotaTree::borrowed_part(TeamIndex team, FlavorIndex flavor,
+                                        const ResourceVector& request) const {
+  const int32_t node = policy_->team(team).quota_node;
+  ResourceVector borrowed;
+  for (Resource r : kAllResources) {
+    const int32_t fr = CompiledPolicy::fr_of(flavor, r);
+    if (request[r] == 0 || !policy_->governed(fr)) continue;
+    const int64_t nominal = policy_->limits(node, fr).nominal;
+    const int64_t before = usage(node, fr);
+    const int64_t over_after = std::max<int64_t>(0, before + request[r] - nominal);
+    const int64_t over_before = std::max<int64_t>(0, before - nominal);
+    borrowed[r] = over_after - over_before;
+  }
+  return borrowed;
+}
+
 bool QuotaTree::borrowing(TeamIndex team, FlavorIndex flavor) const {
   const int32_t node = policy_->team(team).quota_node;
   for (Resource r : kAllResources) {

@@ -56,6 +56,10 @@ class QuotaTree {
   // True when usage + request exceeds the team's nominal for some governed resource.
   [[nodiscard]] bool would_borrow(TeamIndex team, FlavorIndex flavor,
                                   const ResourceVector& request) const;
+  // The part of `request` that would lie above the team's nominal quota, per
+  // governed resource (0 for ungoverned ones): what it borrows.
+  [[nodiscard]] ResourceVector borrowed_part(TeamIndex team, FlavorIndex flavor,
+                                             const ResourceVector& request) const;
   // True when the team uses more than its nominal of some governed resource of the flavor.
   [[nodiscard]] bool borrowing(TeamIndex team, FlavorIndex flavor) const;
 

@@ -430,6 +430,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   admission.flavor = flavor;
   admission.usage = total;
   admission.borrowing = quota_.would_borrow(w.team, flavor, total);
+  admission.borrowed = quota_.borrowed_part(w.team, flavor, total);
   for (size_t i = 0; i < counts.size(); ++i) {
     admission.partial = admission.partial || counts[i] != w.pod_sets[i].count;
   }

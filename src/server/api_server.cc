@@ -17,6 +17,7 @@ Router api_routes(ControlPlane& plane) {
   add_health_routes(router, plane);
   add_policy_routes(router, plane);
   add_node_routes(router, plane);
+  add_report_routes(router, plane);
   add_workload_routes(router, plane);
   add_access_routes(router, plane);
   add_service_account_routes(router, plane);

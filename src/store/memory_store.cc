@@ -16,7 +16,19 @@ Result<StoredState> MemoryStore::load() {
   state.workloads.reserve(workloads_.size());
   for (const auto& [id, workload] : workloads_) state.workloads.push_back(workload);
   state.max_workload_id = max_workload_id_;
+  for (const auto& [key, allocation] : allocations_) {
+    if (!allocation.end_ms) state.open_allocations.push_back(allocation);
+  }
   return state;
+}
+
+Result<std::vector<AllocationRecord>> MemoryStore::allocations(int64_t from_ms, int64_t to_ms) {
+  std::lock_guard lock(mutex_);
+  std::vector<AllocationRecord> found;
+  for (const auto& [key, allocation] : allocations_) {
+    if (overlaps(allocation, from_ms, to_ms)) found.push_back(allocation);
+  }
+  return found;
 }
 
 Status MemoryStore::commit(WriteBatch batch) {
@@ -85,6 +97,10 @@ void MemoryStore::apply(WriteBatch& batch) {
   for (EventRecord& event : batch.events) {
     event.sequence = next_sequence_++;
     events_[event.workload_id].push_back(std::move(event));
+  }
+  for (AllocationRecord& allocation : batch.put_allocations) {
+    const std::pair key{allocation.workload_id, allocation.start_ms};
+    allocations_[key] = std::move(allocation);
   }
 }
 

@@ -31,6 +31,7 @@ class MemoryStore final : public Store {
   Result<StoredState> load() override;
   Status commit(WriteBatch batch) override;
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override;
+  Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override;
 
  private:
   // (kind, name) of an object or (namespace, name) of a workload.
@@ -51,6 +52,7 @@ class MemoryStore final : public Store {
   std::map<WorkloadId, WorkloadRecord> workloads_;
   std::map<NameKey, WorkloadId> workload_ids_;                       // (namespace, name) -> id
   std::unordered_map<WorkloadId, std::vector<EventRecord>> events_;  // per workload, by sequence
+  std::map<std::pair<WorkloadId, int64_t>, AllocationRecord> allocations_;  // by key
   uint64_t next_sequence_ = 1;
   std::optional<WorkloadId> max_workload_id_;  // nullopt until a workload is put
 };

@@ -18,8 +18,14 @@
 // - Events are append-only; their `sequence` is assigned by the store and
 //   grows with commit order.
 // - Within one batch the parts apply in this order: object deletes, object
-//   puts, workload deletes, workload puts, events. So a batch may free a
-//   workload name and give it to another id.
+//   puts, workload deletes, workload puts, events, allocation puts. So a batch
+//   may free a workload name and give it to another id.
+// - Allocations are the metering ledger (DESIGN.md section 6): one interval
+//   per admission, keyed by (workload_id, start_ms); a put inserts or replaces
+//   the interval of its key (an admission opens it, the release of the
+//   capacity closes it with end_ms). They are never deleted, not even with
+//   their workload: the ledger is never recomputed. load() returns the open
+//   ones; allocations(from, to) those that overlap [from, to).
 // - Ids are WorkloadIds; a put's must be in 1..INT64_MAX (kInvalidArgument
 //   otherwise), so neither WorkloadId(0) nor the invalid WorkloadId() is ever
 //   stored. Event sequences and `after` are plain integers: not ids.
@@ -36,6 +42,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/quantity.h"
 #include "base/result.h"
 #include "base/status.h"
 #include "model/ids.h"
@@ -82,16 +89,31 @@ struct EventRecord {
   friend bool operator==(const EventRecord&, const EventRecord&) = default;
 };
 
+struct AllocationRecord {
+  WorkloadId workload_id;         // in 1..INT64_MAX
+  int64_t start_ms = 0;           // the admission
+  std::optional<int64_t> end_ms;  // the release of the capacity; none while open
+  std::string team;
+  std::string user;           // who submitted the workload
+  std::string workload_name;  // "namespace/name"
+  std::string flavor;
+  ResourceVector own;       // within the team's nominal quota
+  ResourceVector borrowed;  // borrowed from the cohort
+
+  friend bool operator==(const AllocationRecord&, const AllocationRecord&) = default;
+};
+
 struct WriteBatch {
   std::vector<ObjectRecord> put_objects;  // insert or replace by (kind, name)
   std::vector<ObjectKey> delete_objects;
   std::vector<WorkloadRecord> put_workloads;  // insert or replace by id
   std::vector<WorkloadId> delete_workloads;   // their events go too
   std::vector<EventRecord> events;
+  std::vector<AllocationRecord> put_allocations;  // insert or replace by (workload_id, start_ms)
 
   [[nodiscard]] bool empty() const {
     return put_objects.empty() && delete_objects.empty() && put_workloads.empty() &&
-           delete_workloads.empty() && events.empty();
+           delete_workloads.empty() && events.empty() && put_allocations.empty();
   }
 };
 
@@ -100,6 +122,8 @@ struct StoredState {
   std::vector<WorkloadRecord> workloads;  // ordered by id
   // The highest id ever committed (also deleted ones); nullopt when none ever was.
   std::optional<WorkloadId> max_workload_id;
+  // The allocations still open, ordered by (workload_id, start_ms).
+  std::vector<AllocationRecord> open_allocations;
 };
 
 class Store {
@@ -122,6 +146,10 @@ class Store {
   // sequence <= after (a sequence, not an id). Unknown ids, the invalid id
   // included, give an empty list.
   virtual Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) = 0;
+
+  // The allocations that overlap [from_ms, to_ms): start_ms < to_ms and open
+  // or end_ms > from_ms; ordered by (workload_id, start_ms).
+  virtual Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) = 0;
 };
 
 inline std::future<Status> Store::queue_commit(WriteBatch batch) {

@@ -88,6 +88,22 @@ TEST(QuotaTree, BorrowingLimitBindsAtTheTeam) {
   EXPECT_FALSE(tree.would_borrow(TeamIndex(kB), kH100, ResourceVector(6, 0, 0)));
 }
 
+TEST(QuotaTree, TheBorrowedPartIsWhatAnAdmissionAddsAboveNominal) {
+  const CompiledPolicy policy = tree_policy();
+  QuotaTree tree(policy);  // team b: nominal 6 GPUs
+  EXPECT_EQ(tree.borrowed_part(TeamIndex(kB), kH100, ResourceVector(4, 0, 0)),
+            ResourceVector(0, 0, 0));
+  tree.add_usage(TeamIndex(kB), kH100, ResourceVector(4, 0, 0));
+  EXPECT_EQ(tree.borrowed_part(TeamIndex(kB), kH100, ResourceVector(3, 0, 0)),
+            ResourceVector(1, 0, 0));  // 2 of its own left, 1 borrowed
+  tree.add_usage(TeamIndex(kB), kH100, ResourceVector(3, 0, 0));
+  EXPECT_EQ(tree.borrowed_part(TeamIndex(kB), kH100, ResourceVector(1, 0, 0)),
+            ResourceVector(1, 0, 0));  // already above nominal: all of it borrowed
+  // CPUs are not governed here: never counted as borrowed.
+  EXPECT_EQ(tree.borrowed_part(TeamIndex(kB), kH100, ResourceVector(0, 5000, 0)),
+            ResourceVector(0, 0, 0));
+}
+
 TEST(QuotaTree, UngovernedResourcesAlwaysFit) {
   const CompiledPolicy policy = tree_policy();
   QuotaTree tree(policy);

@@ -205,6 +205,9 @@ class GatedStore final : public Store {
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override {
     return store_.events(workload_id, after);
   }
+  Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override {
+    return store_.allocations(from_ms, to_ms);
+  }
 
   void close() { committer_.pause(); }
   void open() { committer_.resume(); }

@@ -115,14 +115,14 @@ bool contains(const std::set<std::string>& set, const std::string& item) {
 bool role_grants(const std::string& role, const std::string& verb, const std::string& resource) {
   if (role == "cluster-admin") return true;
   const std::set<std::string> reads = {"get", "list", "watch"};
-  const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events"};
+  const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events", "reports"};
   if (role == "team-admin") {
     return contains({"get", "list", "watch", "create", "update", "patch", "delete",
                      "deletecollection", "cancel"},
                     verb) &&
            contains({"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                     "workloads/checkpoint", "workloads/resume", "events", "serviceaccounts",
-                     "serviceaccounts/token", "roles", "rolebindings"},
+                     "workloads/checkpoint", "workloads/resume", "events", "reports",
+                     "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"},
                     resource);
   }
   const bool reading = contains(reads, verb) && contains(team_reads, resource);
@@ -280,6 +280,19 @@ roleRef: {kind: ClusterRole, name: cluster-admin}
     check(user, "top",
           expected(user, "list", "workloads", user.team.empty() ? "vision" : user.team),
           top.status(), top.ok() ? top_json(*top).dump() : "");
+    // Usage by workload: a team's roles see their team's rows only (workload names show it).
+    const UsageReportRequest usage{clock_.now() - Duration::hours(1),
+                                   clock_.now(),
+                                   {GroupKey::kWorkload},
+                                   IdleMode::kSeparate};
+    const Result<UsageReportResult> report = plane_->reports().usage(user.principal, usage);
+    std::string rows;
+    if (report.ok()) {
+      for (const UsageRow& row : report->report.rows) rows += row.keys.front() + "\n";
+    }
+    check(user, "usage report",
+          expected(user, "get", "reports", user.team.empty() ? "vision" : user.team),
+          report.status(), rows);
   }
 
   size_t calls_ = 0;
@@ -308,7 +321,7 @@ TEST_F(CrossTeamAccess, EveryVerbOnEveryResourceInEveryNamespaceIsWhatTheRolesMe
     }
   }
   EXPECT_EQ(wrong, 0u);
-  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (11 * 5 + 9));
+  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (12 * 5 + 9));
 }
 
 TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLeaks) {
@@ -318,6 +331,7 @@ TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLe
       ASSERT_NE(submit(workload_yaml(job(ns, "target-" + std::to_string(i)), ns, 1), ns), 0u);
     }
   }
+  clock_.advance(Duration::minutes(1));  // usage to report
   for (size_t i = 0; i < users.size(); ++i) {
     for (const std::string& ns : kTeams) {
       reads_in(users[i], ns);

@@ -30,6 +30,9 @@ class LeadingPostgresStore final : public Store {
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after) override {
     return store_->events(workload_id, after);
   }
+  Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override {
+    return store_->allocations(from_ms, to_ms);
+  }
 
  private:
   PostgresTestDatabase database_;

@@ -309,5 +309,80 @@ TEST_P(StoreContract, ConcurrentCommitsAreAllVisibleWithUniqueSequences) {
   EXPECT_EQ(sequences.size(), kThreads * kBatches);
 }
 
+AllocationRecord allocation(uint64_t id, int64_t start, std::optional<int64_t> end) {
+  return {WorkloadId(id),
+          start,
+          end,
+          "vision",
+          "ana@x.org",
+          "vision/train-" + std::to_string(id),
+          "h100",
+          ResourceVector(4, 16000, int64_t{1} << 40),
+          ResourceVector(2, 500, 0)};
+}
+
+std::vector<AllocationRecord> allocations_ok(Store& store, int64_t from, int64_t to) {
+  Result<std::vector<AllocationRecord>> found = store.allocations(from, to);
+  EXPECT_TRUE(found.ok()) << found.status().to_string();
+  return found.ok() ? std::move(found).value() : std::vector<AllocationRecord>();
+}
+
+TEST_P(StoreContract, AllocationsOpenLoadWithEveryFieldAndAPutClosesThem) {
+  WriteBatch open;
+  open.put_allocations = {allocation(2, 100, std::nullopt), allocation(1, 50, std::nullopt)};
+  commit_ok(std::move(open));
+  EXPECT_EQ(load().open_allocations,
+            (std::vector<AllocationRecord>{allocation(1, 50, std::nullopt),
+                                           allocation(2, 100, std::nullopt)}));
+  WriteBatch close;
+  close.put_allocations = {allocation(1, 50, 70)};
+  commit_ok(std::move(close));
+  EXPECT_EQ(load().open_allocations,
+            (std::vector<AllocationRecord>{allocation(2, 100, std::nullopt)}));
+  EXPECT_EQ(
+      allocations_ok(store(), 0, 1000),
+      (std::vector<AllocationRecord>{allocation(1, 50, 70), allocation(2, 100, std::nullopt)}));
+}
+
+TEST_P(StoreContract, AllocationsAreThoseOverlappingTheHalfOpenRange) {
+  WriteBatch batch;
+  batch.put_allocations = {allocation(1, 0, 10), allocation(2, 10, 20),
+                           allocation(3, 20, std::nullopt), allocation(4, 5, 5)};
+  commit_ok(std::move(batch));
+  const auto ids = [](const std::vector<AllocationRecord>& found) {
+    std::vector<uint64_t> out;
+    for (const AllocationRecord& a : found) out.push_back(a.workload_id.value());
+    return out;
+  };
+  EXPECT_EQ(ids(allocations_ok(store(), 10, 20)), (std::vector<uint64_t>{2}));
+  EXPECT_EQ(ids(allocations_ok(store(), 9, 21)), (std::vector<uint64_t>{1, 2, 3}));
+  EXPECT_EQ(ids(allocations_ok(store(), 1000, 2000)), (std::vector<uint64_t>{3}));
+}
+
+TEST_P(StoreContract, AllocationsOutliveTheirWorkloadAndCommitWithTheBatch) {
+  commit_ok(put_workloads({workload_record(WorkloadId(7), "vision", "train")}));
+  WriteBatch both =
+      put_workloads({workload_record(WorkloadId(8), "vision", "train")});  // name taken
+  both.put_allocations = {allocation(8, 5, std::nullopt)};
+  EXPECT_EQ(store().commit(std::move(both)).code(), ErrorCode::kAlreadyExists);
+  EXPECT_TRUE(load().open_allocations.empty());  // nothing of a refused batch
+  WriteBatch admitted;
+  admitted.put_allocations = {allocation(7, 5, 9)};
+  commit_ok(std::move(admitted));
+  WriteBatch deleted;
+  deleted.delete_workloads = {WorkloadId(7)};
+  commit_ok(std::move(deleted));
+  EXPECT_EQ(allocations_ok(store(), 0, 100).size(), 1u);
+}
+
+TEST_P(StoreContract, AllocationsThatEndBeforeTheyStartAreInvalid) {
+  WriteBatch batch;
+  batch.put_allocations = {allocation(1, 10, 5)};
+  EXPECT_EQ(store().commit(std::move(batch)).code(), ErrorCode::kInvalidArgument);
+  WriteBatch zero;
+  zero.put_allocations = {allocation(0, 10, std::nullopt)};
+  EXPECT_EQ(store().commit(std::move(zero)).code(), ErrorCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace allot

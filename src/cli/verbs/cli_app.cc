@@ -17,6 +17,7 @@
 #include "cli/verbs/get_command.h"
 #include "cli/verbs/login_command.h"
 #include "cli/verbs/logs_command.h"
+#include "cli/verbs/report_command.h"
 #include "cli/verbs/resume_command.h"
 #include "cli/verbs/run_command.h"
 #include "cli/verbs/scale_command.h"
@@ -52,6 +53,8 @@ std::vector<Verb> all_verbs() {
       {"scale", "Set an inference endpoint's replicas", make_scale_command},
       {"logs", "Print a workload pod's log (-f follows it)", make_logs_command},
       {"top", "Quota and usage per team, flavor and resource", make_top_command},
+      {"report", "Usage and cost from the metering ledger: allot report usage --from --to",
+       make_report_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",
        make_simulate_command},
       {"login", "Log in to allotd with an API token (a session, bound to a team and role if asked)",

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "scheduler/explanation_text.h"
+#include "service/control/metering.h"
 #include "service/control/workload_checkpoints.h"
 #include "service/control/workload_redaction.h"
 #include "service/control/workload_transitions.h"
@@ -77,6 +78,8 @@ void preempted(const Preemption& preemption, LiveWorkload& victim, const ServerS
   const LiveWorkload* beneficiary = state.workloads.find(preemption.beneficiary);
   const std::string by = beneficiary ? beneficiary->key() : "another workload";
   victim.doc.status.preempted_by = by;
+  // Without a grace period its capacity is free now (the beneficiary may take it in this plan).
+  if (victim.run.released) close_allocation(victim, now, batch);
   stop_pods(victim, grace, actions);
   note(victim, "Warning", "Preempting",
        preempted_by_phrase(by) + " (" + std::string(preemption_reason_name(preemption.reason)) +
@@ -109,6 +112,7 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
   if (admission.partial) message += ", partially (" + std::to_string(live.pods) + " pods)";
   if (admission.backfill) message += ", as backfill before a reservation";
   enter_phase(live, WorkloadPhase::kAdmitted, "Admitted", std::move(message), now, batch);
+  open_allocation(live, admission.usage, admission.borrowed, now, batch);
   actions.launches.push_back(workload_launch(live, checkpoint_folder(state, live)));
 }
 

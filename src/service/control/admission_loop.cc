@@ -9,6 +9,7 @@
 
 #include "service/control/admission_cycle.h"
 #include "service/control/endpoint_control.h"
+#include "service/control/metering.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/space_lifecycle.h"
 #include "service/control/workload_transitions.h"
@@ -193,6 +194,7 @@ Timestamp AdmissionLoop::run_once() {
       }
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
       if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
+      heartbeat_if_due(cluster_.state().metering, now, batch);
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
       next_deadline = std::min(
           next_deadline, suspend_idle_spaces(cluster_.state(), activity, now, batch, actions));

@@ -18,6 +18,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       policies_(cluster_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),
+      reports_(cluster_, clock),
       service_accounts_(cluster_, access_, clock),
       loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle,
             options.after_planning) {

@@ -42,6 +42,7 @@
 #include "service/control/loop_signal.h"
 #include "service/control/node_service.h"
 #include "service/control/policy_service.h"
+#include "service/control/report_service.h"
 #include "service/control/service_accounts.h"
 #include "service/control/workload_service.h"
 #include "service/identity/local_login.h"
@@ -87,6 +88,7 @@ class ControlPlane final : public PodEventSink {
   PolicyService& policies() { return policies_; }
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
+  ReportService& reports() { return reports_; }
   AdmissionLoop& loop() { return loop_; }
 
   // PodEventSink: called from executor threads.
@@ -115,6 +117,7 @@ class ControlPlane final : public PodEventSink {
   PolicyService policies_;
   WorkloadService workloads_;
   NodeService nodes_;
+  ReportService reports_;
   ServiceAccounts service_accounts_;
   // Declared last: destroyed (its thread joined) before the rest.
   AdmissionLoop loop_;

@@ -23,6 +23,7 @@
 #include "scheduler/snapshot.h"
 #include "scheduler/space_idle.h"
 #include "scheduler/workload_run.h"
+#include "store/store.h"
 
 namespace allot {
 
@@ -45,6 +46,8 @@ struct LiveWorkload {
   // A running Space's activity (space_lifecycle.h); in memory only: after a
   // restart its run starts again, and so does the record.
   SpaceActivity activity;
+  // The open interval of the metering ledger while it holds quota (metering.h).
+  std::optional<AllocationRecord> allocation;
 
   [[nodiscard]] WorkloadId id() const { return doc.uid; }
   [[nodiscard]] WorkloadPhase phase() const { return doc.status.phase; }

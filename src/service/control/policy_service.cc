@@ -8,6 +8,7 @@
 
 #include "authz/rbac_validation.h"
 #include "service/control/caller_rights.h"
+#include "service/control/metering.h"
 #include "service/control/policy_installation.h"
 #include "service/control/policy_objects.h"
 #include "service/control/quota_usage.h"
@@ -214,6 +215,8 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
                                         const std::vector<PolicyChange>& changes, Timestamp now) {
   WriteBatch batch;
   put_changed_documents(next, changes, batch);
+  MeteringChanges metering = metering_changes_of(next, now);
+  put_metering_changes(metering, batch);
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -225,11 +228,17 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
   }
-  install(std::move(next), std::move(created));
+  install(std::move(next), std::move(created), std::move(metering));
   return {};
 }
 
-void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created) {
+MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Timestamp now) const {
+  ReaderLock lock(cluster_.mutex());
+  return metering_changes(cluster_.view().metering, next.policy(), now);
+}
+
+void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
+                            MeteringChanges metering) {
   std::optional<RbacPolicy> rbac;
   {
     // The writer lock: a scheduling cycle planning under it meets no new policy.
@@ -238,6 +247,7 @@ void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created)
     if (cluster_.state().policy.rbac() != next.rbac()) rbac = next.rbac();
     install_policy(cluster_.state(), std::move(next));
     for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
+    apply_metering_changes(std::move(metering), cluster_.state().metering);
   }
   // Before the answer: the caller's next request is decided by the new bindings.
   if (rbac) cluster_.access().install_rbac(std::move(*rbac));
@@ -279,11 +289,13 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   WriteBatch batch;
   const DocumentKey key = document_key(kind, namespace_name, name);
   batch.delete_objects.push_back({key.first, key.second});
+  MeteringChanges metering = metering_changes_of(next, clock_.now());
+  put_metering_changes(metering, batch);
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was deleted: " + committed.message());
   }
-  install(std::move(next), {});
+  install(std::move(next), {}, std::move(metering));
   return {};
 }
 

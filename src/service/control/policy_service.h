@@ -39,6 +39,7 @@
 #include "service/control/cluster_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/loop_signal.h"
+#include "service/control/metering.h"
 #include "service/control/namespace_contents.h"
 #include "service/control/policy_state.h"
 
@@ -86,10 +87,15 @@ class PolicyService {
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
                            const std::vector<PolicyChange>& changes, Timestamp now)
       ALLOT_REQUIRES(apply_mu_);
-  // Installs a committed policy (and the workloads it brings) in memory, and
-  // its RBAC objects in AccessControl when they changed.
+  // Installs a committed policy (and the workloads it brings, and the metering
+  // changes stored with it) in memory, and its RBAC objects in AccessControl
+  // when they changed.
   // REQUIRES: the cluster's writer lock.
-  void install(PolicyState next, std::vector<LiveWorkload> created) ALLOT_REQUIRES(apply_mu_);
+  void install(PolicyState next, std::vector<LiveWorkload> created, MeteringChanges metering)
+      ALLOT_REQUIRES(apply_mu_);
+  // The rate card versions and capacities `next` changes (metering.h).
+  MeteringChanges metering_changes_of(const PolicyState& next, Timestamp now) const
+      ALLOT_REQUIRES(apply_mu_);
 
   ClusterState& cluster_;
   LoopSignal& signal_;

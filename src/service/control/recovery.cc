@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "service/control/access_control.h"
+#include "service/control/metering.h"
 #include "service/control/node_conditions.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
@@ -116,6 +117,10 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
       access_objects.push_back(object);
       continue;
     }
+    if (is_metering_kind(object.kind)) {
+      ALLOT_RETURN_IF_ERROR(load_metering_object(object, state.metering));
+      continue;
+    }
     if (object.kind == kNodeConditionKind) {
       ALLOT_ASSIGN_OR_RETURN(state.nodes[object.name], decode_node_condition(object.document));
       continue;
@@ -132,6 +137,8 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
   std::vector<LiveWorkload> lives(stored.workloads.size());
   ALLOT_RETURN_IF_ERROR(decode_workloads(state.policy, stored.workloads, lives));
   for (LiveWorkload& live : lives) state.workloads.insert(std::move(live));
+  finish_metering_load(state.metering);
+  attach_open_allocations(std::move(stored.open_allocations), state);
   // Ids start at 1 and are never handed out twice, also after a delete.
   cluster.set_next_id(WorkloadId(stored.max_workload_id ? stored.max_workload_id->value() + 1 : 1));
   return {};
@@ -149,6 +156,7 @@ Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objec
 
 Status requeue_interrupted(ClusterState& cluster, Timestamp now) {
   WriteBatch batch;
+  MeteringChanges changes;
   {
     WriterLock lock(cluster.mutex());
     ServerState& state = cluster.state();
@@ -157,9 +165,15 @@ Status requeue_interrupted(ClusterState& cluster, Timestamp now) {
       if (live.run.running()) end_interrupted_run(live, now, batch);
     }
     erase_deleted_workloads(state, batch);
+    record_restart(state, now, batch);
+    changes = metering_changes(state.metering, state.policy.policy(), now);
+    put_metering_changes(changes, batch);
   }
   if (batch.empty()) return {};
-  return cluster.store().commit(std::move(batch));
+  ALLOT_RETURN_IF_ERROR(cluster.store().commit(std::move(batch)));
+  WriterLock lock(cluster.mutex());
+  apply_metering_changes(std::move(changes), cluster.state().metering);
+  return {};
 }
 
 }  // namespace allot

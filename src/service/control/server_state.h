@@ -21,6 +21,7 @@
 #include "scheduler/replica_scaling.h"
 #include "scheduler/scheduler.h"
 #include "service/control/live_workload.h"
+#include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
 #include "store/store.h"
 
@@ -50,6 +51,8 @@ struct ServerState {
   // window (in memory: a restart starts it afresh), shared by the scale route
   // and the CPU autoscaler (endpoint_autoscale.h).
   std::map<WorkloadId, ReplicaScaler> endpoint_scalers;
+  // Rate cards, capacity, missing data (metering_state.h).
+  MeteringState metering;
 };
 
 struct StopAction {

@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "service/control/metering.h"
+
 namespace allot {
 
 WorkloadRecord make_record(const LiveWorkload& workload) {
@@ -52,6 +54,8 @@ void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason
     case WorkloadPhase::kFailed:
     case WorkloadPhase::kCancelled: status.finished_at = now; break;
   }
+  // The capacity is released: the metering ledger's interval ends with this batch.
+  if (!holds_quota(phase)) close_allocation(workload, now, batch);
   status.reason = reason;
   status.message = message;
   batch.events.push_back({0, workload.id(), now.ms(), std::string(workload_phase_name(phase)),

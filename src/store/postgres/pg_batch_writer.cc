@@ -27,6 +27,20 @@ constexpr std::string_view kAppendEvent =
     "INSERT INTO allot_events (workload_id, at_ms, type, reason, message) "
     "VALUES ($1, $2, $3, $4, $5)";
 
+// $3 is the end, taken only when $14 is 0 (an open interval's end is NULL).
+constexpr std::string_view kPutAllocation =
+    "INSERT INTO allot_allocations (workload_id, start_ms, end_ms, team, submitted_by, "
+    "workload_name, flavor, own_gpu, own_cpu_millis, own_memory_bytes, borrowed_gpu, "
+    "borrowed_cpu_millis, borrowed_memory_bytes) VALUES ($1, $2, CASE WHEN $14 = 1 THEN NULL "
+    "ELSE $3 END, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
+    "ON CONFLICT (workload_id, start_ms) DO UPDATE SET end_ms = excluded.end_ms, "
+    "team = excluded.team, submitted_by = excluded.submitted_by, "
+    "workload_name = excluded.workload_name, flavor = excluded.flavor, "
+    "own_gpu = excluded.own_gpu, own_cpu_millis = excluded.own_cpu_millis, "
+    "own_memory_bytes = excluded.own_memory_bytes, borrowed_gpu = excluded.borrowed_gpu, "
+    "borrowed_cpu_millis = excluded.borrowed_cpu_millis, "
+    "borrowed_memory_bytes = excluded.borrowed_memory_bytes";
+
 // Ids are in 1..INT64_MAX (validate_batch), so the cast keeps them.
 int64_t as_sql(WorkloadId id) { return static_cast<int64_t>(id.value()); }
 
@@ -101,6 +115,19 @@ Status PgBatchWriter::apply_parts(const WriteBatch& batch) {
         .bytes(event.reason)
         .bytes(event.message);
     ALLOT_RETURN_IF_ERROR(db_.query(kAppendEvent, params).status());
+  }
+  return put_allocations(batch);
+}
+
+Status PgBatchWriter::put_allocations(const WriteBatch& batch) {
+  for (const AllocationRecord& a : batch.put_allocations) {
+    PgParams params;
+    params.int64(as_sql(a.workload_id)).int64(a.start_ms).int64(a.end_ms.value_or(0));
+    params.text(a.team).bytes(a.user).bytes(a.workload_name).text(a.flavor);
+    params.int64(a.own.gpu()).int64(a.own.cpu_millis()).int64(a.own.memory_bytes());
+    params.int64(a.borrowed.gpu()).int64(a.borrowed.cpu_millis()).int64(a.borrowed.memory_bytes());
+    params.int64(a.end_ms ? 0 : 1);
+    ALLOT_RETURN_IF_ERROR(db_.query(kPutAllocation, params).status());
   }
   return {};
 }

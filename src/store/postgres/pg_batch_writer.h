@@ -40,6 +40,7 @@ class PgBatchWriter {
   Status check_term();
   Status apply_parts(const WriteBatch& batch);
   Status put_workloads(const WriteBatch& batch);
+  Status put_allocations(const WriteBatch& batch);
 
   PgConnection db_;
   int64_t term_;

@@ -18,7 +18,7 @@ struct Migration {
 // Append only: a released step is never edited, a change is a new step.
 // Names and kinds are text compared byte-wise (COLLATE "C"), as SQLite does;
 // documents and event messages are bytea: the store keeps every byte.
-constexpr std::array<Migration, 1> kMigrations = {{
+constexpr std::array<Migration, 2> kMigrations = {{
     {1, R"sql(
       CREATE TABLE allot_objects (
         kind text COLLATE "C" NOT NULL,
@@ -56,6 +56,28 @@ constexpr std::array<Migration, 1> kMigrations = {{
         elected_at timestamptz
       );
       INSERT INTO allot_leader (id, term, holder) VALUES (1, 0, '');
+    )sql"},
+    // The metering ledger (store.h: allocations). end_ms is NULL while open.
+    {2, R"sql(
+      CREATE TABLE allot_allocations (
+        workload_id bigint NOT NULL,
+        start_ms bigint NOT NULL,
+        end_ms bigint,
+        team text COLLATE "C" NOT NULL,
+        submitted_by bytea NOT NULL,
+        workload_name bytea NOT NULL,
+        flavor text COLLATE "C" NOT NULL,
+        own_gpu bigint NOT NULL,
+        own_cpu_millis bigint NOT NULL,
+        own_memory_bytes bigint NOT NULL,
+        borrowed_gpu bigint NOT NULL,
+        borrowed_cpu_millis bigint NOT NULL,
+        borrowed_memory_bytes bigint NOT NULL,
+        PRIMARY KEY (workload_id, start_ms)
+      );
+      CREATE INDEX allot_allocations_by_start ON allot_allocations (start_ms);
+      CREATE INDEX allot_allocations_open ON allot_allocations (workload_id, start_ms)
+        WHERE end_ms IS NULL;
     )sql"},
 }};
 

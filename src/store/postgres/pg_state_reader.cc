@@ -1,5 +1,6 @@
 #include "store/postgres/pg_state_reader.h"
 
+#include <array>
 #include <limits>
 #include <optional>
 #include <string>
@@ -20,7 +21,53 @@ auto with_one_reconnect(PgConnection& db, Read read) -> decltype(read()) {
   return read();
 }
 
+constexpr std::string_view kAllocationColumns =
+    "SELECT workload_id, start_ms, coalesce(end_ms, 0), end_ms IS NULL, team, submitted_by, "
+    "workload_name, flavor, own_gpu, own_cpu_millis, own_memory_bytes, borrowed_gpu, "
+    "borrowed_cpu_millis, borrowed_memory_bytes FROM allot_allocations ";
+
+Result<AllocationRecord> allocation_row(const PgResult& rows, int row) {
+  AllocationRecord a;
+  ALLOT_ASSIGN_OR_RETURN(int64_t id, rows.int64(row, 0));
+  a.workload_id = WorkloadId(static_cast<uint64_t>(id));
+  ALLOT_ASSIGN_OR_RETURN(a.start_ms, rows.int64(row, 1));
+  ALLOT_ASSIGN_OR_RETURN(int64_t end, rows.int64(row, 2));
+  if (!rows.boolean(row, 3)) a.end_ms = end;
+  a.team = rows.bytes(row, 4);
+  a.user = rows.bytes(row, 5);
+  a.workload_name = rows.bytes(row, 6);
+  a.flavor = rows.bytes(row, 7);
+  std::array<int64_t, 6> amounts{};
+  for (size_t i = 0; i < amounts.size(); ++i) {
+    ALLOT_ASSIGN_OR_RETURN(amounts[i], rows.int64(row, 8 + static_cast<int>(i)));
+  }
+  a.own = {amounts[0], amounts[1], amounts[2]};
+  a.borrowed = {amounts[3], amounts[4], amounts[5]};
+  return a;
+}
+
 }  // namespace
+
+Result<std::vector<AllocationRecord>> PgStateReader::query_allocations(std::string_view where,
+                                                                       const PgParams& params) {
+  ALLOT_ASSIGN_OR_RETURN(PgResult rows,
+                         db_.query(std::string(kAllocationColumns) + std::string(where), params));
+  std::vector<AllocationRecord> found;
+  found.reserve(static_cast<size_t>(rows.rows()));
+  for (int row = 0; row < rows.rows(); ++row) {
+    ALLOT_ASSIGN_OR_RETURN(AllocationRecord a, allocation_row(rows, row));
+    found.push_back(std::move(a));
+  }
+  return found;
+}
+
+Result<std::vector<AllocationRecord>> PgStateReader::allocations(int64_t from_ms, int64_t to_ms) {
+  return with_one_reconnect(db_, [&] {
+    return query_allocations(
+        "WHERE start_ms < $2 AND (end_ms IS NULL OR end_ms > $1) ORDER BY workload_id, start_ms",
+        PgParams().int64(from_ms).int64(to_ms));
+  });
+}
 
 Result<StoredState> PgStateReader::load() {
   return with_one_reconnect(db_, [this] { return load_once(); });
@@ -55,6 +102,9 @@ Status PgStateReader::read_state(StoredState& state) {
                   std::to_string(max_value));
   }
   if (max_value > 0) state.max_workload_id = WorkloadId(static_cast<uint64_t>(max_value));
+  ALLOT_ASSIGN_OR_RETURN(
+      state.open_allocations,
+      query_allocations("WHERE end_ms IS NULL ORDER BY workload_id, start_ms", PgParams()));
   return {};
 }
 

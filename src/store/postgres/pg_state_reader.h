@@ -23,8 +23,12 @@ class PgStateReader {
 
   Result<StoredState> load();
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after);
+  Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms);
 
  private:
+  // Runs a query of allocation rows (kAllocationColumns) and decodes them.
+  Result<std::vector<AllocationRecord>> query_allocations(std::string_view where,
+                                                          const PgParams& params);
   Result<StoredState> load_once();
   Result<std::vector<EventRecord>> events_once(WorkloadId workload_id, uint64_t after);
   Status read_state(StoredState& state);

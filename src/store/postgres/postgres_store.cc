@@ -42,6 +42,11 @@ Result<std::vector<EventRecord>> PostgresStore::events(WorkloadId workload_id, u
   return reader_.events(workload_id, after);
 }
 
+Result<std::vector<AllocationRecord>> PostgresStore::allocations(int64_t from_ms, int64_t to_ms) {
+  std::lock_guard lock(reader_mutex_);
+  return reader_.allocations(from_ms, to_ms);
+}
+
 Status PostgresStore::commit(WriteBatch batch) { return committer_.commit(std::move(batch)); }
 
 std::future<Status> PostgresStore::queue_commit(WriteBatch batch) {

@@ -27,6 +27,12 @@ constexpr std::string_view kAppendEvent =
     "INSERT INTO events (workload_id, at_ms, type, reason, message) "
     "VALUES (?1, ?2, ?3, ?4, ?5)";
 
+constexpr std::string_view kPutAllocation =
+    "INSERT OR REPLACE INTO allocations (workload_id, start_ms, end_ms, team, submitted_by, "
+    "workload_name, flavor, own_gpu, own_cpu_millis, own_memory_bytes, borrowed_gpu, "
+    "borrowed_cpu_millis, borrowed_memory_bytes) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+
 // SQLite keeps integers signed; ids and sequences round-trip through the cast.
 // The invalid WorkloadId (never stored, see validate_batch) binds as -1 and
 // matches no row.
@@ -55,12 +61,14 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
       SqliteStatement raise_max_id,
       prepare("UPDATE meta SET value = max(value, ?1) WHERE key = 'max_workload_id'"));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement append_event, prepare(kAppendEvent));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_allocation, prepare(kPutAllocation));
   return SqliteBatchWriter(
       std::move(db),
       Statements{std::move(begin), std::move(commit), std::move(rollback), std::move(savepoint),
                  std::move(release), std::move(rollback_to), std::move(delete_object),
                  std::move(put_object), std::move(delete_events), std::move(delete_workload),
-                 std::move(put_workload), std::move(raise_max_id), std::move(append_event)});
+                 std::move(put_workload), std::move(raise_max_id), std::move(append_event),
+                 std::move(put_allocation)});
 }
 
 SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements)
@@ -90,7 +98,8 @@ Status SqliteBatchWriter::apply_parts(const WriteBatch& batch) {
   ALLOT_RETURN_IF_ERROR(put_objects(batch));
   ALLOT_RETURN_IF_ERROR(delete_workloads(batch));
   ALLOT_RETURN_IF_ERROR(put_workloads(batch));
-  return append_events(batch);
+  ALLOT_RETURN_IF_ERROR(append_events(batch));
+  return put_allocations(batch);
 }
 
 Status SqliteBatchWriter::delete_objects(const WriteBatch& batch) {
@@ -146,6 +155,25 @@ Status SqliteBatchWriter::append_events(const WriteBatch& batch) {
                               .bind(4, event.reason)
                               .bind(5, event.message)
                               .execute());
+  }
+  return {};
+}
+
+Status SqliteBatchWriter::put_allocations(const WriteBatch& batch) {
+  for (const AllocationRecord& a : batch.put_allocations) {
+    SqliteStatement& put = statements_.put_allocation;
+    put.bind(1, as_sql(a.workload_id)).bind(2, a.start_ms);
+    if (a.end_ms) {
+      put.bind(3, *a.end_ms);
+    } else {
+      put.bind_null(3);
+    }
+    put.bind(4, a.team).bind(5, a.user).bind(6, a.workload_name).bind(7, a.flavor);
+    put.bind(8, a.own.gpu()).bind(9, a.own.cpu_millis()).bind(10, a.own.memory_bytes());
+    put.bind(11, a.borrowed.gpu())
+        .bind(12, a.borrowed.cpu_millis())
+        .bind(13, a.borrowed.memory_bytes());
+    ALLOT_RETURN_IF_ERROR(put.execute());
   }
   return {};
 }

@@ -44,6 +44,7 @@ class SqliteBatchWriter {
   Status delete_workloads(const WriteBatch& batch);
   Status put_workloads(const WriteBatch& batch);
   Status append_events(const WriteBatch& batch);
+  Status put_allocations(const WriteBatch& batch);
 
   SqliteConnection db_;
   struct Statements {
@@ -60,6 +61,7 @@ class SqliteBatchWriter {
     SqliteStatement put_workload;
     SqliteStatement raise_max_id;
     SqliteStatement append_event;
+    SqliteStatement put_allocation;
   } statements_;
 };
 

@@ -13,7 +13,7 @@ struct Migration {
 };
 
 // Append only: a released step is never edited, a change is a new step.
-constexpr std::array<Migration, 1> kMigrations = {{
+constexpr std::array<Migration, 2> kMigrations = {{
     {1, R"sql(
       CREATE TABLE objects (
         kind TEXT NOT NULL,
@@ -45,6 +45,27 @@ constexpr std::array<Migration, 1> kMigrations = {{
         value INTEGER NOT NULL
       ) WITHOUT ROWID;
       INSERT INTO meta (key, value) VALUES ('max_workload_id', 0);
+    )sql"},
+    // The metering ledger (store.h: allocations). end_ms is NULL while open.
+    {2, R"sql(
+      CREATE TABLE allocations (
+        workload_id INTEGER NOT NULL,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER,
+        team TEXT NOT NULL,
+        submitted_by TEXT NOT NULL,
+        workload_name TEXT NOT NULL,
+        flavor TEXT NOT NULL,
+        own_gpu INTEGER NOT NULL,
+        own_cpu_millis INTEGER NOT NULL,
+        own_memory_bytes INTEGER NOT NULL,
+        borrowed_gpu INTEGER NOT NULL,
+        borrowed_cpu_millis INTEGER NOT NULL,
+        borrowed_memory_bytes INTEGER NOT NULL,
+        PRIMARY KEY (workload_id, start_ms)
+      ) WITHOUT ROWID;
+      CREATE INDEX allocations_by_start ON allocations (start_ms);
+      CREATE INDEX allocations_open ON allocations (workload_id, start_ms) WHERE end_ms IS NULL;
     )sql"},
 }};
 

@@ -12,6 +12,18 @@ constexpr std::string_view kEvents =
     "SELECT sequence, workload_id, at_ms, type, reason, message FROM events "
     "WHERE workload_id = ?1 AND sequence > ?2 ORDER BY sequence";
 
+constexpr std::string_view kOpenAllocations =
+    "SELECT workload_id, start_ms, end_ms, team, submitted_by, workload_name, flavor, own_gpu, "
+    "own_cpu_millis, own_memory_bytes, borrowed_gpu, borrowed_cpu_millis, borrowed_memory_bytes "
+    "FROM allocations WHERE end_ms IS NULL ORDER BY workload_id, start_ms";
+
+// The same columns, in the same order, as kOpenAllocations.
+constexpr std::string_view kAllocations =
+    "SELECT workload_id, start_ms, end_ms, team, submitted_by, workload_name, flavor, own_gpu, "
+    "own_cpu_millis, own_memory_bytes, borrowed_gpu, borrowed_cpu_millis, borrowed_memory_bytes "
+    "FROM allocations WHERE start_ms < ?2 AND (end_ms IS NULL OR end_ms > ?1) "
+    "ORDER BY workload_id, start_ms";
+
 // Sequences are positive int64s (SQLite's integers).
 constexpr uint64_t kMaxSequence = std::numeric_limits<int64_t>::max();
 
@@ -62,11 +74,13 @@ Result<SqliteStateReader> SqliteStateReader::create(SqliteConnection db) {
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement max_workload_id,
                          prepare("SELECT value FROM meta WHERE key = 'max_workload_id'"));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement events, prepare(kEvents));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement open_allocations, prepare(kOpenAllocations));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement allocations, prepare(kAllocations));
   return SqliteStateReader(
       std::move(db),
       Statements{std::move(begin), std::move(end), std::move(count_objects), std::move(objects),
                  std::move(count_workloads), std::move(workloads), std::move(max_workload_id),
-                 std::move(events)});
+                 std::move(events), std::move(open_allocations), std::move(allocations)});
 }
 
 SqliteStateReader::SqliteStateReader(SqliteConnection db, Statements statements)
@@ -97,7 +111,37 @@ Status SqliteStateReader::read_state(StoredState& state) {
                   std::to_string(max_value));
   }
   if (max_value > 0) state.max_workload_id = WorkloadId(static_cast<uint64_t>(max_value));
-  return {};
+  ResetOnExit reset_open(statements_.open_allocations);
+  return read_allocations(statements_.open_allocations, state.open_allocations);
+}
+
+Status SqliteStateReader::read_allocations(SqliteStatement& rows,
+                                           std::vector<AllocationRecord>& out) {
+  for (;;) {
+    ALLOT_ASSIGN_OR_RETURN(bool has_row, rows.step());
+    if (!has_row) return {};
+    AllocationRecord a;
+    a.workload_id = workload_id_column(rows, 0);
+    a.start_ms = rows.column_int64(1);
+    if (!rows.column_is_null(2)) a.end_ms = rows.column_int64(2);
+    a.team = rows.column_text(3);
+    a.user = rows.column_text(4);
+    a.workload_name = rows.column_text(5);
+    a.flavor = rows.column_text(6);
+    a.own = {rows.column_int64(7), rows.column_int64(8), rows.column_int64(9)};
+    a.borrowed = {rows.column_int64(10), rows.column_int64(11), rows.column_int64(12)};
+    out.push_back(std::move(a));
+  }
+}
+
+Result<std::vector<AllocationRecord>> SqliteStateReader::allocations(int64_t from_ms,
+                                                                     int64_t to_ms) {
+  std::vector<AllocationRecord> found;
+  SqliteStatement& rows = statements_.allocations;
+  ResetOnExit reset(rows);
+  rows.bind(1, from_ms).bind(2, to_ms);
+  ALLOT_RETURN_IF_ERROR(read_allocations(rows, found));
+  return found;
 }
 
 Status SqliteStateReader::read_objects(std::vector<ObjectRecord>& objects) {

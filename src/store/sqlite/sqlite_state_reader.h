@@ -24,6 +24,7 @@ class SqliteStateReader {
 
   Result<StoredState> load();
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after);
+  Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms);
 
  private:
   struct Statements;
@@ -32,6 +33,7 @@ class SqliteStateReader {
   Status read_state(StoredState& state);
   Status read_objects(std::vector<ObjectRecord>& objects);
   Status read_workloads(std::vector<WorkloadRecord>& workloads);
+  static Status read_allocations(SqliteStatement& rows, std::vector<AllocationRecord>& out);
 
   SqliteConnection db_;
   struct Statements {
@@ -43,6 +45,8 @@ class SqliteStateReader {
     SqliteStatement workloads;
     SqliteStatement max_workload_id;
     SqliteStatement events;
+    SqliteStatement open_allocations;
+    SqliteStatement allocations;
   } statements_;
 };
 

@@ -57,6 +57,12 @@ SqliteStatement& SqliteStatement::bind(int index, std::string_view text) {
   return *this;
 }
 
+SqliteStatement& SqliteStatement::bind_null(int index) {
+  const int rc = sqlite3_bind_null(statement_.get(), index);
+  if (rc != SQLITE_OK && bind_error_ == SQLITE_OK) bind_error_ = rc;
+  return *this;
+}
+
 Status SqliteStatement::execute() {
   ResetOnExit reset(*this);
   if (bind_error_ != SQLITE_OK) return error(bind_error_);
@@ -75,6 +81,10 @@ Result<bool> SqliteStatement::step() {
 
 int64_t SqliteStatement::column_int64(int column) const {
   return sqlite3_column_int64(statement_.get(), column);
+}
+
+bool SqliteStatement::column_is_null(int column) const {
+  return sqlite3_column_type(statement_.get(), column) == SQLITE_NULL;
 }
 
 std::string SqliteStatement::column_text(int column) const {

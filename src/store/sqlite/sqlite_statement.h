@@ -36,6 +36,7 @@ class SqliteStatement {
   // Parameters are numbered from 1, as in SQL ("?1").
   SqliteStatement& bind(int index, int64_t value);
   SqliteStatement& bind(int index, std::string_view text);
+  SqliteStatement& bind_null(int index);
 
   // Runs a statement that returns no rows to completion, then resets it.
   Status execute();
@@ -44,6 +45,7 @@ class SqliteStatement {
   // Columns of the current row, numbered from 0. REQUIRES: step() gave true.
   [[nodiscard]] int64_t column_int64(int column) const;
   [[nodiscard]] std::string column_text(int column) const;
+  [[nodiscard]] bool column_is_null(int column) const;
   // Rewinds and clears the bindings. A query that is not reset keeps its read
   // transaction open: use ResetOnExit around every query.
   void reset();

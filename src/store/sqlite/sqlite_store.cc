@@ -114,6 +114,11 @@ Result<std::vector<EventRecord>> SqliteStore::events(WorkloadId workload_id, uin
   return reader_.events(workload_id, after);
 }
 
+Result<std::vector<AllocationRecord>> SqliteStore::allocations(int64_t from_ms, int64_t to_ms) {
+  std::lock_guard lock(reader_mutex_);
+  return reader_.allocations(from_ms, to_ms);
+}
+
 Status SqliteStore::commit(WriteBatch batch) { return committer_.commit(std::move(batch)); }
 
 std::future<Status> SqliteStore::queue_commit(WriteBatch batch) {

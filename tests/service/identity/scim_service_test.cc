@@ -40,6 +40,9 @@ class FlakyStore final : public Store {
   Result<std::vector<EventRecord>> events(WorkloadId id, uint64_t after = 0) override {
     return store_.events(id, after);
   }
+  Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override {
+    return store_.allocations(from_ms, to_ms);
+  }
   std::vector<ObjectRecord> objects() { return store_.load().value().objects; }
 
   bool failing = false;

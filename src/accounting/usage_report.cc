@@ -1,0 +1,337 @@
+#include "accounting/usage_report.h"
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+#include <utility>
+
+#include "accounting/calendar_day.h"
+#include "accounting/idle_sharing.h"
+
+namespace allot {
+namespace {
+
+constexpr std::array<std::pair<GroupKey, std::string_view>, 5> kGroupKeys = {{
+    {GroupKey::kTeam, "team"},
+    {GroupKey::kUser, "user"},
+    {GroupKey::kWorkload, "workload"},
+    {GroupKey::kFlavor, "flavor"},
+    {GroupKey::kDay, "day"},
+}};
+
+constexpr std::array<std::pair<IdleMode, std::string_view>, 3> kIdleModes = {{
+    {IdleMode::kSeparate, "separate"},
+    {IdleMode::kShareEven, "share-even"},
+    {IdleMode::kShareNominal, "share-nominal"},
+}};
+
+// Where idle is measured: one flavor, day (empty unless grouped by day) and version.
+struct CellKey {
+  std::string flavor;
+  std::string day;
+  int64_t version = kNoRateCard;
+  auto operator<=>(const CellKey&) const = default;  // NOLINT(modernize-use-nullptr)
+};
+
+struct Cell {
+  ResourceTime capacity;
+  ResourceTime allocated;
+};
+
+using RowKey = std::vector<std::string>;
+
+// Cuts a span into the pieces that are counted: inside the covered periods,
+// per day when grouped by day, per rate card version.
+class Slicer {
+ public:
+  Slicer(std::vector<Period> covered, bool by_day, const RateCard& rates)
+      : covered_(std::move(covered)), by_day_(by_day), rates_(rates) {}
+
+  template <typename Visit>
+  void slice(const std::string& flavor, Timestamp start, std::optional<Timestamp> end,
+             Visit&& visit) const {
+    for (const Period& span : covered_) {
+      const Timestamp from = std::max(start, span.from);
+      const Timestamp to = end ? std::min(*end, span.to) : span.to;
+      if (from < to) slice_days(flavor, from, to, visit);
+    }
+  }
+
+ private:
+  template <typename Visit>
+  void slice_days(const std::string& flavor, Timestamp from, Timestamp to, Visit& visit) const {
+    while (from < to) {
+      const Timestamp piece_end =
+          by_day_ ? std::min(to, day_start(from) + Duration::millis(kMillisPerDay)) : to;
+      const std::string day = by_day_ ? day_label(from) : std::string();
+      for (const RateCard::Segment& segment : rates_.segments(flavor, from, piece_end)) {
+        visit(day, segment.version, segment.to - segment.from);
+      }
+      from = piece_end;
+    }
+  }
+
+  std::vector<Period> covered_;
+  bool by_day_;
+  const RateCard& rates_;
+};
+
+bool has_key(const UsageQuery& query, GroupKey key) {
+  return std::find(query.by.begin(), query.by.end(), key) != query.by.end();
+}
+
+Status check_query(const UsageQuery& query) {
+  if (query.from >= query.to) return invalid_argument("the report's `from` must be before `to`");
+  for (size_t i = 0; i < query.by.size(); ++i) {
+    if (std::count(query.by.begin(), query.by.end(), query.by[i]) > 1) {
+      return invalid_argument(std::string("`by` names '") +
+                              std::string(group_key_name(query.by[i])) + "' twice");
+    }
+  }
+  if (query.idle == IdleMode::kSeparate) return {};
+  for (GroupKey key : query.by) {
+    if (key == GroupKey::kUser || key == GroupKey::kWorkload) {
+      return invalid_argument(std::string("idle=") + std::string(idle_mode_name(query.idle)) +
+                              " shares idle capacity among teams; `by` may then name only team, "
+                              "flavor and day, not '" +
+                              std::string(group_key_name(key)) + "'");
+    }
+  }
+  return {};
+}
+
+RowKey allocation_key(const UsageQuery& query, const AllocationInterval& a,
+                      const std::string& day) {
+  RowKey key;
+  for (GroupKey k : query.by) {
+    switch (k) {
+      case GroupKey::kTeam: key.push_back(a.team.str()); break;
+      case GroupKey::kUser: key.push_back(a.user); break;
+      case GroupKey::kWorkload: key.push_back(a.workload_name); break;
+      case GroupKey::kFlavor: key.push_back(a.flavor); break;
+      case GroupKey::kDay: key.push_back(day); break;
+    }
+  }
+  return key;
+}
+
+RowKey idle_key(const UsageQuery& query, const TeamId& team, const CellKey& cell) {
+  RowKey key;
+  for (GroupKey k : query.by) {
+    if (k == GroupKey::kTeam) key.push_back(team.str());
+    if (k == GroupKey::kFlavor) key.push_back(cell.flavor);
+    if (k == GroupKey::kDay) key.push_back(cell.day);
+  }
+  return key;
+}
+
+bool visible(const UsageQuery& query, const TeamId& team) {
+  return !query.visible_teams || query.visible_teams->contains(team);
+}
+
+// The state of one report while it is built.
+struct Builder {
+  const UsageLedger& ledger;
+  const UsageQuery& query;
+  Slicer slicer;
+  std::map<CellKey, Cell> cells;
+  std::map<RowKey, UsageFigures> rows;
+  std::map<std::string, FlavorBalance> flavors;
+
+  void add_allocations() {
+    for (const AllocationInterval& a : ledger.allocations) {
+      const bool shown = visible(query, a.team);
+      slicer.slice(a.flavor, a.start, a.end, [&](const std::string& day, int64_t v, Duration d) {
+        const ResourceTime own = ResourceTime::of(a.own, d);
+        const ResourceTime borrowed = ResourceTime::of(a.borrowed, d);
+        cells[{a.flavor, day, v}].allocated += own + borrowed;
+        if (!shown) return;
+        PricedTime& row = rows[allocation_key(query, a, day)].by_version[v];
+        row.own += own;
+        row.borrowed += borrowed;
+      });
+    }
+  }
+
+  void add_capacity() {
+    for (const CapacityInterval& c : ledger.capacity) {
+      slicer.slice(c.flavor, c.start, c.end, [&](const std::string& day, int64_t v, Duration d) {
+        cells[{c.flavor, day, v}].capacity += ResourceTime::of(c.capacity, d);
+      });
+    }
+  }
+
+  // The teams that share a flavor's idle, by name, with their nominal quota.
+  std::vector<std::pair<TeamId, ResourceVector>> sharers(const std::string& flavor) const {
+    std::map<TeamId, ResourceVector> teams;
+    for (const NominalQuota& q : ledger.nominal) {
+      if (q.flavor == flavor) teams[q.team] += q.nominal;
+    }
+    return {teams.begin(), teams.end()};
+  }
+
+  // Shares one resource of a cell's idle; returns what was handed out.
+  WideInt share(const CellKey& key, Resource r, WideInt idle,
+                const std::vector<std::pair<TeamId, ResourceVector>>& teams) {
+    std::vector<WideInt> weights;
+    WideInt sum = 0;
+    for (const auto& [team, nominal] : teams) {
+      weights.push_back(query.idle == IdleMode::kShareEven ? 1 : nominal[r]);
+      sum += weights.back();
+    }
+    if (sum == 0) return 0;
+    const std::vector<WideInt> shares = split_exact(idle, weights);
+    for (size_t i = 0; i < teams.size(); ++i) {
+      if (shares[i] == 0 || !visible(query, teams[i].first)) continue;
+      rows[idle_key(query, teams[i].first, key)].by_version[key.version].idle[r] += shares[i];
+    }
+    return idle;
+  }
+
+  void settle_idle() {
+    for (const auto& [key, cell] : cells) {
+      FlavorBalance& balance = flavors[key.flavor];
+      balance.flavor = key.flavor;
+      balance.capacity += cell.capacity;
+      balance.allocated += cell.allocated;
+      ResourceTime idle = cell.capacity - cell.allocated;
+      if (query.idle != IdleMode::kSeparate) {
+        const auto teams = sharers(key.flavor);
+        for (Resource r : kAllResources) {
+          if (teams.empty() || idle[r] == 0) continue;
+          const WideInt shared = share(key, r, idle[r], teams);
+          balance.shared_idle[r] += shared;
+          idle[r] -= shared;
+        }
+      }
+      if (!idle.is_zero()) balance.idle.by_version[key.version].idle += idle;
+    }
+  }
+};
+
+std::vector<Period> clipped_missing(const UsageLedger& ledger, const UsageQuery& query) {
+  const Period whole{query.from, query.to};
+  std::vector<Period> inside = subtract_periods(whole, subtract_periods(whole, ledger.missing));
+  return inside;
+}
+
+void collect_versions(const UsageFigures& figures, std::set<int64_t>& versions) {
+  for (const auto& [version, time] : figures.by_version) {
+    if (version != kNoRateCard) versions.insert(version);
+  }
+}
+
+Status name_rate_cards(const UsageLedger& ledger, UsageReport& report) {
+  std::set<int64_t> versions;
+  for (const UsageRow& row : report.rows) collect_versions(row.figures, versions);
+  for (const FlavorBalance& f : report.flavors) collect_versions(f.idle, versions);
+  for (int64_t version : versions) {
+    const RateCardVersion* found = ledger.rates.find(version);
+    if (found == nullptr) continue;
+    if (!report.currency.empty() && report.currency != found->price.currency) {
+      return invalid_argument("the rate cards in [from, to) use more than one currency (" +
+                              report.currency + ", " + found->price.currency +
+                              "); report a period with one currency");
+    }
+    report.currency = found->price.currency;
+    report.rate_cards.push_back(*found);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view group_key_name(GroupKey key) {
+  for (const auto& [k, name] : kGroupKeys) {
+    if (k == key) return name;
+  }
+  return "?";
+}
+
+Result<GroupKey> parse_group_key(std::string_view name) {
+  for (const auto& [k, text] : kGroupKeys) {
+    if (text == name) return k;
+  }
+  return invalid_argument("unknown grouping '" + std::string(name) +
+                          "': expected team, user, workload, flavor or day");
+}
+
+std::string_view idle_mode_name(IdleMode mode) {
+  for (const auto& [m, name] : kIdleModes) {
+    if (m == mode) return name;
+  }
+  return "?";
+}
+
+Result<IdleMode> parse_idle_mode(std::string_view name) {
+  for (const auto& [m, text] : kIdleModes) {
+    if (text == name) return m;
+  }
+  return invalid_argument("unknown idle mode '" + std::string(name) +
+                          "': expected separate, share-even or share-nominal");
+}
+
+PricedTime UsageFigures::sum() const {
+  PricedTime total;
+  for (const auto& [version, time] : by_version) {
+    total.own += time.own;
+    total.borrowed += time.borrowed;
+    total.idle += time.idle;
+  }
+  return total;
+}
+
+double cost_of(const ResourceTime& time, const FlavorPrice& price) {
+  return time.hours(Resource::kGpu) * price.gpu_hour + time.hours(Resource::kCpu) * price.cpu_hour +
+         time.hours(Resource::kMemory) * price.memory_gib_hour;
+}
+
+Costs UsageFigures::costs(const RateCard& rates) const {
+  Costs costs;
+  for (const auto& [version, time] : by_version) {
+    const FlavorPrice& price = rates.price(version);
+    costs.own += cost_of(time.own, price);
+    costs.borrowed += cost_of(time.borrowed, price);
+    costs.idle += cost_of(time.idle, price);
+  }
+  return costs;
+}
+
+void UsageFigures::add(const UsageFigures& other) {
+  for (const auto& [version, time] : other.by_version) {
+    PricedTime& mine = by_version[version];
+    mine.own += time.own;
+    mine.borrowed += time.borrowed;
+    mine.idle += time.idle;
+  }
+}
+
+Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQuery& query) {
+  ALLOT_RETURN_IF_ERROR(check_query(query));
+  const Period whole{query.from, query.to};
+  Builder builder{
+      ledger,
+      query,
+      Slicer(subtract_periods(whole, ledger.missing), has_key(query, GroupKey::kDay), ledger.rates),
+      {},
+      {},
+      {}};
+  builder.add_allocations();
+  builder.add_capacity();
+  builder.settle_idle();
+
+  UsageReport report;
+  report.query = query;
+  report.missing = clipped_missing(ledger, query);
+  for (auto& [key, figures] : builder.rows) {
+    report.totals.add(figures);
+    report.rows.push_back({key, std::move(figures)});
+  }
+  if (!query.visible_teams) {
+    for (auto& [flavor, balance] : builder.flavors) report.flavors.push_back(std::move(balance));
+  }
+  ALLOT_RETURN_IF_ERROR(name_rate_cards(ledger, report));
+  return report;
+}
+
+}  // namespace allot

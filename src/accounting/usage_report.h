@@ -1,0 +1,116 @@
+// The usage report: allocation intervals turned into GPU-, CPU- and
+// memory-GiB-hours, own vs borrowed, priced by the rate card, grouped by the
+// requested keys over [from, to), with idle capacity separate or shared.
+//
+// Contract: build_usage_report() is pure and deterministic: the same ledger
+// and query always give the same report (rows in key order). Semantics:
+// - An interval counts over its overlap with [from, to) minus the
+//   missing-data periods (allotd was down: neither usage nor capacity is
+//   counted there); an open interval counts up to `to`.
+// - Each piece is priced by the rate card version of its flavor in force at
+//   its time; figures keep one entry per version.
+// - Idle = capacity x time - allocated, per flavor (per day too when grouped
+//   by day) and rate card version, exactly; so per flavor
+//   own + borrowed + idle == capacity x time, to the millisecond. Idle may be
+//   negative when more was allocated than the recorded capacity.
+// - kSeparate: idle is its own line per flavor. kShareEven: each flavor's
+//   idle is divided evenly among the teams with a nominal quota in it;
+//   kShareNominal: in proportion to their nominal quota, per resource. Idle
+//   no team can take (no nominal quota) stays separate. Shared idle needs the
+//   rows grouped by team, flavor and/or day only (kInvalidArgument otherwise).
+// - visible_teams restricts the rows to those teams' allocations (a
+//   team-scoped caller); the separate idle line and the per-flavor balance,
+//   which describe the whole cluster, are then left out.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "accounting/ledger.h"
+#include "accounting/rate_card.h"
+#include "accounting/resource_time.h"
+#include "base/result.h"
+#include "model/ids.h"
+
+namespace allot {
+
+enum class GroupKey { kTeam, kUser, kWorkload, kFlavor, kDay };
+enum class IdleMode { kSeparate, kShareEven, kShareNominal };
+
+std::string_view group_key_name(GroupKey key);  // "team", "user", ...
+Result<GroupKey> parse_group_key(std::string_view name);
+std::string_view idle_mode_name(IdleMode mode);  // "separate", "share-even", ...
+Result<IdleMode> parse_idle_mode(std::string_view name);
+
+struct UsageQuery {
+  Timestamp from;
+  Timestamp to;
+  std::vector<GroupKey> by = {GroupKey::kTeam};
+  IdleMode idle = IdleMode::kSeparate;
+  std::optional<std::set<TeamId>> visible_teams;  // none: every team
+};
+
+struct UsageLedger {
+  std::vector<AllocationInterval> allocations;
+  std::vector<CapacityInterval> capacity;
+  std::vector<Period> missing;
+  std::vector<NominalQuota> nominal;
+  RateCard rates;
+};
+
+// Resource x time of one rate card version.
+struct PricedTime {
+  ResourceTime own;
+  ResourceTime borrowed;
+  ResourceTime idle;  // shared idle (rows), or the idle line itself
+
+  friend bool operator==(const PricedTime&, const PricedTime&) = default;
+};
+
+struct Costs {
+  double own = 0;
+  double borrowed = 0;
+  double idle = 0;
+  [[nodiscard]] double total() const { return own + borrowed + idle; }
+};
+
+struct UsageFigures {
+  std::map<int64_t, PricedTime> by_version;  // rate card version -> time
+
+  [[nodiscard]] PricedTime sum() const;
+  [[nodiscard]] Costs costs(const RateCard& rates) const;
+  void add(const UsageFigures& other);
+};
+
+struct UsageRow {
+  std::vector<std::string> keys;  // one per UsageQuery::by, in its order
+  UsageFigures figures;
+};
+
+// One flavor's balance: capacity x time == allocated + idle (shared or not).
+struct FlavorBalance {
+  std::string flavor;
+  ResourceTime capacity;
+  ResourceTime allocated;
+  UsageFigures idle;  // the idle left separate (idle part of each version)
+  ResourceTime shared_idle;
+};
+
+struct UsageReport {
+  UsageQuery query;
+  std::vector<UsageRow> rows;               // by keys
+  std::vector<FlavorBalance> flavors;       // empty for a team-scoped report
+  std::vector<Period> missing;              // clipped to [from, to)
+  std::vector<RateCardVersion> rate_cards;  // the versions the figures name
+  std::string currency;                     // empty when nothing is priced
+  UsageFigures totals;                      // the rows' sum (shared idle included)
+};
+
+double cost_of(const ResourceTime& time, const FlavorPrice& price);
+
+Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQuery& query);
+
+}  // namespace allot

@@ -1,0 +1,148 @@
+#include "cli/output/usage_report_output.h"
+
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+#include "cli/output/text_table.h"
+
+namespace allot::cli {
+namespace {
+
+// The figures of a row, in column order.
+constexpr const char* kFigures[] = {"gpuHours", "ownGpuHours",    "borrowedGpuHours",
+                                    "cpuHours", "memoryGiBHours", "idleGpuHours",
+                                    "cost",     "ownCost",        "borrowedCost"};
+constexpr const char* kTitles[] = {"GPU-H", "OWN GPU-H", "BORROWED GPU-H",
+                                   "CPU-H", "MEM GIB-H", "IDLE GPU-H",
+                                   "COST",  "OWN COST",  "BORROWED COST"};
+
+std::vector<std::string> keys_of(const nlohmann::json& report) {
+  std::vector<std::string> keys;
+  for (const auto& key : report.value("by", nlohmann::json::array())) {
+    if (key.is_string()) keys.push_back(key.get<std::string>());
+  }
+  return keys;
+}
+
+double number(const nlohmann::json& object, const char* field) {
+  const auto it = object.find(field);
+  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+std::string text(const nlohmann::json& object, const std::string& field) {
+  const auto it = object.find(field);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string rounded(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  return buffer;
+}
+
+std::string unrounded(double value) {
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+std::string csv_field(const std::string& value) {
+  if (value.find_first_of(",\"\n") == std::string::npos) return value;
+  std::string quoted = "\"";
+  for (char c : value) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+void add_figures(std::vector<std::string>& cells, const nlohmann::json& row, bool round) {
+  for (const char* field : kFigures) {
+    cells.push_back(round ? rounded(number(row, field)) : unrounded(number(row, field)));
+  }
+}
+
+void describe_idle(const nlohmann::json& report, std::ostringstream& out) {
+  const nlohmann::json idle = report.value("idle", nlohmann::json::object());
+  for (const auto& flavor : idle.value("flavors", nlohmann::json::array())) {
+    out << "idle " << text(flavor, "flavor") << ": " << rounded(number(flavor, "idleGpuHours"))
+        << " GPU-h (" << rounded(number(flavor, "idleCost")) << " " << text(report, "currency")
+        << ") of " << rounded(number(flavor, "capacityGpuHours")) << " GPU-h capacity, "
+        << rounded(number(flavor, "allocatedGpuHours")) << " allocated, "
+        << rounded(number(flavor, "sharedIdleGpuHours")) << " idle shared (" << text(idle, "mode")
+        << ")\n";
+  }
+}
+
+void describe_period(const nlohmann::json& report, std::ostringstream& out) {
+  for (const auto& gap : report.value("missingData", nlohmann::json::array())) {
+    out << "missing data: " << text(gap, "from") << " to " << text(gap, "to")
+        << " (allotd was down)\n";
+  }
+  for (const auto& card : report.value("rateCards", nlohmann::json::array())) {
+    out << "rate card " << card.value("version", 0) << ": " << text(card, "flavor") << " from "
+        << text(card, "from") << ", " << unrounded(number(card, "gpuHour")) << "/GPU-h "
+        << unrounded(number(card, "cpuHour")) << "/CPU-h "
+        << unrounded(number(card, "memoryGiBHour")) << "/GiB-h " << text(card, "currency") << "\n";
+  }
+  out << "period " << text(report, "from") << " to " << text(report, "to") << ", content hash "
+      << text(report, "contentHash") << "\n";
+}
+
+}  // namespace
+
+std::string usage_report_table(const nlohmann::json& report) {
+  const std::vector<std::string> keys = keys_of(report);
+  std::vector<std::string> header;
+  for (const std::string& key : keys) {
+    std::string title = key;
+    for (char& c : title) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    header.push_back(title);
+  }
+  header.insert(header.end(), std::begin(kTitles), std::end(kTitles));
+  TextTable table(header);
+  for (const auto& row : report.value("rows", nlohmann::json::array())) {
+    std::vector<std::string> cells;
+    for (const std::string& key : keys) cells.push_back(text(row, key));
+    add_figures(cells, row, true);
+    table.add_row(std::move(cells));
+  }
+  std::vector<std::string> total(keys.size(), "");
+  if (!total.empty()) total[0] = "TOTAL";
+  add_figures(total, report.value("totals", nlohmann::json::object()), true);
+  table.add_row(std::move(total));
+  std::ostringstream out;
+  out << table.render();
+  if (!text(report, "currency").empty()) out << "costs in " << text(report, "currency") << "\n";
+  describe_idle(report, out);
+  describe_period(report, out);
+  return out.str();
+}
+
+std::string usage_report_csv(const nlohmann::json& report) {
+  const std::vector<std::string> keys = keys_of(report);
+  std::ostringstream out;
+  std::vector<std::string> header = keys;
+  header.insert(header.end(), std::begin(kFigures), std::end(kFigures));
+  header.push_back("currency");
+  for (size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
+  out << "\n";
+  const auto line = [&](const nlohmann::json& row, bool is_total) {
+    std::vector<std::string> cells;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      cells.push_back(is_total ? (i == 0 ? "total" : "") : csv_field(text(row, keys[i])));
+    }
+    add_figures(cells, row, false);
+    cells.push_back(csv_field(text(report, "currency")));
+    for (size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
+    out << "\n";
+  };
+  for (const auto& row : report.value("rows", nlohmann::json::array())) line(row, false);
+  line(report.value("totals", nlohmann::json::object()), true);
+  return out.str();
+}
+
+}  // namespace allot::cli

@@ -1,0 +1,98 @@
+#include "service/control/report_service.h"
+
+#include <utility>
+
+#include "authz/resource_catalog.h"
+
+namespace allot {
+namespace {
+
+AllocationInterval interval_of(AllocationRecord record) {
+  AllocationInterval a;
+  a.workload = record.workload_id;
+  a.workload_name = std::move(record.workload_name);
+  a.team = TeamId(std::move(record.team));
+  a.user = std::move(record.user);
+  a.flavor = std::move(record.flavor);
+  a.own = record.own;
+  a.borrowed = record.borrowed;
+  a.start = Timestamp::from_millis(record.start_ms);
+  if (record.end_ms) a.end = Timestamp::from_millis(*record.end_ms);
+  return a;
+}
+
+std::vector<NominalQuota> nominal_quotas(const Policy& policy) {
+  std::vector<NominalQuota> quotas;
+  for (const Team& team : policy.teams) {
+    for (const FlavorQuota& quota : team.quota) {
+      ResourceVector nominal;
+      for (Resource r : kAllResources) nominal[r] = quota.of(r).nominal;
+      quotas.push_back({TeamId(team.meta.name), quota.flavor, nominal});
+    }
+  }
+  return quotas;
+}
+
+}  // namespace
+
+Result<std::optional<std::set<TeamId>>> ReportService::visible_teams(
+    const Principal& caller) const {
+  if (caller.admin) return std::optional<std::set<TeamId>>();
+  const std::shared_ptr<const Authorizer> authorizer = cluster_.access().authorizer();
+  const Authorizer::Reach reach =
+      authorizer->reach(authorizer->resolve(caller),
+                        AccessRequest{"get", api_group_of("reports"), "reports", {}, {}});
+  if (reach.everywhere) return std::optional<std::set<TeamId>>();
+  std::set<TeamId> teams;
+  {
+    ReaderLock lock(cluster_.mutex());
+    const Policy& policy = cluster_.view().policy.policy();
+    for (const std::string& ns : reach.namespaces) {
+      if (const Team* team = policy.find_team_by_namespace(ns))
+        teams.insert(TeamId(team->meta.name));
+    }
+  }
+  if (teams.empty()) {
+    return Status(ErrorCode::kPermissionDenied,
+                  "\"" + caller.subject +
+                      "\" cannot get reports: no binding grants it in any "
+                      "team's namespace");
+  }
+  return std::optional<std::set<TeamId>>(std::move(teams));
+}
+
+Result<UsageReportResult> ReportService::usage(const Principal& caller,
+                                               const UsageReportRequest& request) const {
+  ALLOT_ASSIGN_OR_RETURN(std::optional<std::set<TeamId>> visible, visible_teams(caller));
+  UsageQuery query{request.from, std::min(request.to, clock_.now()), request.by, request.idle,
+                   std::move(visible)};
+  if (query.from >= query.to) {
+    return invalid_argument(
+        "the report's period is empty: `from` must be before `to` and before now");
+  }
+  UsageLedger ledger;
+  std::vector<RateCardVersion> versions;
+  {
+    ReaderLock lock(cluster_.mutex());
+    const ServerState& state = cluster_.view();
+    versions = state.metering.rate_cards;
+    ledger.capacity = state.metering.capacity;
+    ledger.missing = state.metering.gaps;
+    ledger.nominal = nominal_quotas(state.policy.policy());
+  }
+  Result<RateCard> rates = RateCard::create(std::move(versions));
+  if (!rates.ok()) {
+    return Status(ErrorCode::kInternal,
+                  "the stored rate cards are inconsistent: " + rates.status().message());
+  }
+  ledger.rates = *rates;
+  ALLOT_ASSIGN_OR_RETURN(std::vector<AllocationRecord> records,
+                         cluster_.store().allocations(query.from.ms(), query.to.ms()));
+  ledger.allocations.reserve(records.size());
+  for (AllocationRecord& record : records)
+    ledger.allocations.push_back(interval_of(std::move(record)));
+  ALLOT_ASSIGN_OR_RETURN(UsageReport report, build_usage_report(ledger, query));
+  return UsageReportResult{std::move(report), std::move(ledger.rates)};
+}
+
+}  // namespace allot

@@ -1,0 +1,189 @@
+// Metering through the control plane on a manual clock (issue 14): the
+// ledger is written with the admission, the preemption and the restart that
+// cause it, and the usage report reconciles to the second with hand-computed
+// figures.
+//
+// The cluster (kTwoTeamPolicy): flavor gpu on 2 nodes of 8 GPUs, 64 CPUs and
+// 256 GiB; teams prod and research with 8 GPUs nominal each in one cohort.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "control_plane_fixture.h"
+
+namespace allot::testing {
+namespace {
+
+constexpr int64_t kHourMs = 3'600'000;
+
+std::string priced_policy(double gpu_hour) {
+  std::string policy = kTwoTeamPolicy;
+  const std::string flavor = "metadata: {name: gpu}\n";
+  policy.replace(
+      policy.find(flavor), flavor.size(),
+      flavor + "spec: {price: {currency: EUR, gpuHour: " + std::to_string(gpu_hour) + "}}\n");
+  return policy;
+}
+
+std::string research_viewer_binding() {
+  return "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: "
+         "viewers, namespace: research}\nsubjects: [{kind: User, name: rita}]\nroleRef: {apiGroup: "
+         "rbac.authorization.k8s.io, kind: ClusterRole, name: team-viewer}\n";
+}
+
+class MeteringControl : public ControlPlaneTest {
+ protected:
+  Timestamp at(int64_t ms) const { return start_ + Duration::millis(ms); }
+
+  UsageReport report(UsageReportRequest request,
+                     const Principal& caller = Principal::anonymous_admin()) {
+    Result<UsageReportResult> result = plane_->reports().usage(caller, request);
+    EXPECT_TRUE(result.ok()) << result.status().to_string();
+    if (!result.ok()) return {};
+    rates_ = result->rates;
+    return result->report;
+  }
+
+  const UsageRow* row(const UsageReport& report, const std::string& key) {
+    for (const UsageRow& r : report.rows) {
+      if (r.keys.front() == key) return &r;
+    }
+    ADD_FAILURE() << "no row " << key;
+    return nullptr;
+  }
+
+  // allocated + idle == capacity x time, to the millisecond, per flavor.
+  static void expect_reconciles(const UsageReport& report) {
+    ASSERT_FALSE(report.flavors.empty());
+    for (const FlavorBalance& f : report.flavors) {
+      EXPECT_EQ(f.allocated + f.shared_idle + f.idle.sum().idle, f.capacity) << f.flavor;
+    }
+  }
+
+  bool holds(const std::string& ns, const std::string& name) {
+    const std::string now = phase(ns, name);
+    return now == "Admitted" || now == "Running";
+  }
+
+  Timestamp start_ = clock_.now();
+  RateCard rates_;
+};
+
+TEST_F(MeteringControl, OwnBorrowedARateChangeAndAPreemptionReconcileToTheSecond) {
+  apply_policy(priced_policy(2));
+  // research: 12 GPUs, 8 within its nominal, 4 borrowed from prod's idle quota.
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 6, 2), "research");
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+
+  clock_.advance(Duration::hours(1));
+  apply_policy(priced_policy(3));  // rate card version 2 from 1h
+
+  clock_.advance(Duration::hours(1));
+  submit(workload_yaml("p1", "prod", 8, 1, "high"), "prod");  // reclaims its nominal
+  plane_->loop().run_once();
+  ASSERT_EQ(phase("prod", "p1"), "Pending");
+  clock_.advance(Duration::seconds(10));
+  exit_pods(r1, 143, /*stopped=*/true);  // r1's pods stop 10 s into the grace period
+  plane_->loop().run_once();
+  ASSERT_EQ(phase("research", "r1"), "Preempted");  // requeued
+  ASSERT_TRUE(holds("prod", "p1"));
+
+  clock_.advance(Duration::hours(1) - Duration::seconds(10));
+  const UsageReport usage =
+      report({at(0), at(3 * kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate});
+  const double r1_hours = 2 + 10.0 / 3600;  // 0h .. 2h10s
+  const double p1_hours = 1 - 10.0 / 3600;  // 2h10s .. 3h
+  const PricedTime research = row(usage, "research")->figures.sum();
+  EXPECT_DOUBLE_EQ(research.own.hours(Resource::kGpu), 8 * r1_hours);
+  EXPECT_DOUBLE_EQ(research.borrowed.hours(Resource::kGpu), 4 * r1_hours);
+  const Costs research_cost = row(usage, "research")->figures.costs(rates_);
+  EXPECT_NEAR(research_cost.own + research_cost.borrowed, 12 * 1 * 2.0 + 12 * (r1_hours - 1) * 3.0,
+              1e-9);
+  EXPECT_NEAR(research_cost.borrowed, 4 * 1 * 2.0 + 4 * (r1_hours - 1) * 3.0, 1e-9);
+  const PricedTime prod = row(usage, "prod")->figures.sum();
+  EXPECT_DOUBLE_EQ(prod.own.hours(Resource::kGpu), 8 * p1_hours);
+  EXPECT_DOUBLE_EQ(prod.borrowed.hours(Resource::kGpu), 0);
+  ASSERT_EQ(usage.rate_cards.size(), 2u);
+  EXPECT_EQ(usage.rate_cards[1].from, at(kHourMs));
+  EXPECT_EQ(usage.currency, "EUR");
+  ASSERT_EQ(usage.flavors.size(), 1u);
+  EXPECT_DOUBLE_EQ(usage.flavors[0].capacity.hours(Resource::kGpu), 16 * 3);
+  EXPECT_DOUBLE_EQ(usage.flavors[0].idle.sum().idle.hours(Resource::kGpu),
+                   48 - 12 * r1_hours - 8 * p1_hours);
+  expect_reconciles(usage);
+  EXPECT_TRUE(usage.missing.empty());
+}
+
+TEST_F(MeteringControl, ARestartClosesTheOpenIntervalAndShowsTheDowntimeAsMissingData) {
+  apply_policy(priced_policy(2));
+  submit(workload_yaml("r1", "research", 8), "research");
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+  clock_.advance(Duration::minutes(30));
+  plane_->loop().run_once();  // the last heartbeat: 30m
+  clock_.advance(Duration::minutes(15));
+  restart();  // allotd was down from 30m to 45m
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));  // requeued and admitted again at 45m
+  clock_.advance(Duration::minutes(15));
+
+  const UsageReport usage = report({at(0), at(kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate});
+  ASSERT_EQ(usage.missing.size(), 1u);
+  EXPECT_EQ(usage.missing[0], (Period{at(30 * 60'000), at(45 * 60'000)}));
+  // Counted: 0..30m and 45m..60m, nothing of the downtime, nothing twice.
+  EXPECT_DOUBLE_EQ(row(usage, "research")->figures.sum().own.hours(Resource::kGpu), 8 * 0.75);
+  EXPECT_DOUBLE_EQ(usage.flavors[0].capacity.hours(Resource::kGpu), 16 * 0.75);
+  expect_reconciles(usage);
+  // The interrupted run's interval was closed at the restart, not left open.
+  const Result<StoredState> stored = store_.load();
+  ASSERT_TRUE(stored.ok());
+  ASSERT_EQ(stored->open_allocations.size(), 1u);
+  EXPECT_EQ(stored->open_allocations[0].start_ms, at(45 * 60'000).ms());
+}
+
+TEST_F(MeteringControl, SharedIdleGoesToTheTeamsAndATeamViewerSeesOnlyItsTeam) {
+  apply_policy(priced_policy(2) + research_viewer_binding());
+  submit(workload_yaml("r1", "research", 4), "research");
+  submit(workload_yaml("p1", "prod", 2), "prod");
+  plane_->loop().run_once();
+  clock_.advance(Duration::hours(2));
+
+  const UsageReport even =
+      report({at(0), at(2 * kHourMs), {GroupKey::kTeam}, IdleMode::kShareEven});
+  // Idle: 32 - 8 - 4 = 20 GPU-hours, 10 each (both have 8 GPUs nominal).
+  EXPECT_DOUBLE_EQ(row(even, "prod")->figures.sum().idle.hours(Resource::kGpu), 10);
+  EXPECT_DOUBLE_EQ(row(even, "research")->figures.sum().idle.hours(Resource::kGpu), 10);
+  expect_reconciles(even);
+
+  const Principal rita = Principal::user("rita");
+  const UsageReport mine =
+      report({at(0), at(2 * kHourMs), {GroupKey::kTeam}, IdleMode::kShareNominal}, rita);
+  ASSERT_EQ(mine.rows.size(), 1u);
+  EXPECT_EQ(mine.rows[0].keys.front(), "research");
+  EXPECT_DOUBLE_EQ(mine.rows[0].figures.sum().own.hours(Resource::kGpu), 8);
+  EXPECT_DOUBLE_EQ(mine.rows[0].figures.sum().idle.hours(Resource::kGpu), 10);
+  EXPECT_TRUE(mine.flavors.empty());  // the cluster's idle line is not a team's to see
+
+  const Result<UsageReportResult> stranger = plane_->reports().usage(
+      Principal::user("mallory"), {at(0), at(kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate});
+  EXPECT_EQ(stranger.status().code(), ErrorCode::kPermissionDenied);
+}
+
+TEST_F(MeteringControl, APeriodInTheFutureIsClippedToNowAndAnEmptyOneIsRefused) {
+  apply_policy(priced_policy(2));
+  submit(workload_yaml("r1", "research", 8), "research");
+  plane_->loop().run_once();
+  clock_.advance(Duration::hours(1));
+  const UsageReport usage =
+      report({at(0), at(10 * kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate});
+  EXPECT_EQ(usage.query.to, clock_.now());
+  EXPECT_DOUBLE_EQ(row(usage, "research")->figures.sum().own.hours(Resource::kGpu), 8);
+  const Result<UsageReportResult> future = plane_->reports().usage(
+      Principal::anonymous_admin(),
+      {at(2 * kHourMs), at(3 * kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate});
+  EXPECT_EQ(future.status().code(), ErrorCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace allot::testing

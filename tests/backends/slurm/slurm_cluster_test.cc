@@ -71,7 +71,14 @@ class SlurmCluster : public ::testing::Test {
   // Removes every account under this test's root, the root, and its QoS.
   void purge() {
     if (slurm_conf().empty()) return;
-    sh({"scancel", "--account=" + root() + "-vision," + root() + "-nlp"});
+    const std::string accounts = root() + "-vision," + root() + "-nlp";
+    sh({"scancel", "--account=" + accounts});
+    // A cancelled job holds its node until it has ended (COMPLETING), which
+    // takes a while on a loaded machine: the next test needs whole nodes.
+    for (int i = 0; i < 600; ++i) {
+      if (sh({"squeue", "-h", "-A", accounts, "-o", "%i"}).out.empty()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     const SlurmAccounting mine = managed_part(sync_.read_accounting().value(), root());
     for (auto it = mine.associations.rbegin(); it != mine.associations.rend(); ++it) {
       if (it->user.empty())
@@ -88,11 +95,11 @@ class SlurmCluster : public ::testing::Test {
     return nullptr;
   }
 
-  // Polls squeue (Slurm decides on its own time) for up to 30 s.
+  // Polls squeue (Slurm decides on its own time) for up to 60 s.
   std::string job_field(const std::string& job, const std::string& format,
                         const std::string& want) {
     std::string got;
-    for (int i = 0; i < 300; ++i) {
+    for (int i = 0; i < 600; ++i) {
       got = sh({"squeue", "-h", "-j", job, "-o", format}).out;
       while (!got.empty() && (got.back() == '\n' || got.back() == ' ')) got.pop_back();
       if (got == want) break;
@@ -229,7 +236,8 @@ TEST_F(SlurmCluster, ATeamThatLeftIsKeptAtZeroGpusWhileItHasJobsThenRemoved) {
   without_nlp.teams.pop_back();
 
   const SyncReport kept = sync_.apply(without_nlp).value();
-  const SlurmAssociation* held = account(sync_.read_accounting().value(), nlp);
+  const SlurmAccounting while_busy = sync_.read_accounting().value();
+  const SlurmAssociation* held = account(while_busy, nlp);
   sh({"scancel", job});
   ASSERT_EQ(job_field(job, "%T", ""), "");
   const SyncReport removed = sync_.apply(without_nlp).value();

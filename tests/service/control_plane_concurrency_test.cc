@@ -159,6 +159,10 @@ TEST_F(ControlPlaneTest, ACancelAnswersOnlyOnceStoredAndHoldsNoLockWhileItWaits)
 // reach the executor in that order, whichever thread carries them out.
 TEST_F(ControlPlaneTest, AStopNeverOvertakesTheLaunchItStops) {
   apply_policy();
+  // The metering heartbeat is stored on the loop's first pass (and then every
+  // 10 s of the manual clock, which stands still): written now, so that the
+  // next commit the loop makes is the admission.
+  plane_->loop().run_once();
   const uint64_t uid = submit(workload_yaml("a", "prod", 1), "prod");
   const size_t before = store_.entered();
   store_.close();

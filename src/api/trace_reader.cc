@@ -8,9 +8,25 @@
 
 #include "api/csv_trace.h"
 #include "api/philly_trace.h"
+#include "api/trace_csv.h"
 
 namespace allot {
 namespace {
+
+Status check_trace_path(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::file_status file = std::filesystem::status(path, error);
+  if (file.type() == std::filesystem::file_type::not_found) {
+    return not_found("trace file not found", path);
+  }
+  if (error) {
+    return failed_precondition("cannot access trace file: " + error.message(), path);
+  }
+  if (std::filesystem::is_directory(file)) {
+    return invalid_argument("expected a trace file, got a directory", path);
+  }
+  return {};
+}
 
 bool in_window(const TraceJob& job, const TraceWindow& window) {
   return (!window.from || job.submit >= *window.from) && (!window.to || job.submit < *window.to);
@@ -49,19 +65,43 @@ Result<std::vector<TraceJob>> parse_trace(std::string_view text, TraceFormat for
   return jobs;
 }
 
+Result<TraceFormat> detect_trace_format(std::string_view text, std::string_view source_name) {
+  const size_t end = text.find('\n');
+  const std::string_view header = text.substr(0, end == std::string_view::npos ? text.size() : end);
+  if (header.find_first_not_of(" \t\r") == std::string_view::npos) {
+    return invalid_argument("the trace is empty (no header line)",
+                            std::string(source_name) + ": line 1");
+  }
+  Result<TraceCsv> reader = TraceCsv::open(header, source_name);
+  if (reader.ok()) {
+    const auto has = [&](std::string_view column) { return reader->column(column).has_value(); };
+    if (has("timestamp") && has("num_gpus") && has("cluster")) {
+      return TraceFormat::kPhilly;
+    }
+    if (has("submit_s") && has("gpus") && has("team")) {
+      return TraceFormat::kCsv;
+    }
+  }
+  return invalid_argument(
+      "cannot tell the trace format from its header (philly: timestamp,...,num_gpus,...,cluster; "
+      "csv: submit_s,duration_s,gpus,team); pass --format philly|csv",
+      std::string(source_name) + ": line 1");
+}
+
+Result<TraceFormat> detect_trace_file_format(const std::string& path) {
+  ALLOT_RETURN_IF_ERROR(check_trace_path(path));
+  std::ifstream in(path, std::ios::binary);
+  std::string header;
+  std::getline(in, header);
+  if (in.bad() || (!in && !in.eof())) {
+    return failed_precondition("cannot read trace file", path);
+  }
+  return detect_trace_format(header, path);
+}
+
 Result<std::vector<TraceJob>> load_trace_file(const std::string& path, TraceFormat format,
                                               const TraceWindow& window) {
-  std::error_code error;
-  const std::filesystem::file_status file = std::filesystem::status(path, error);
-  if (file.type() == std::filesystem::file_type::not_found) {
-    return not_found("trace file not found", path);
-  }
-  if (error) {
-    return failed_precondition("cannot access trace file: " + error.message(), path);
-  }
-  if (std::filesystem::is_directory(file)) {
-    return invalid_argument("expected a trace file, got a directory", path);
-  }
+  ALLOT_RETURN_IF_ERROR(check_trace_path(path));
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (in) {

@@ -41,6 +41,14 @@ Result<Timestamp> parse_trace_time(std::string_view text, TraceFormat format);
 Result<std::vector<TraceJob>> parse_trace(std::string_view text, TraceFormat format,
                                           std::string_view source_name,
                                           const TraceWindow& window = {});
+// The format whose header `text` starts with: philly when it has the columns
+// timestamp, num_gpus and cluster, csv when it has submit_s, gpus and team;
+// otherwise kInvalidArgument located at "source_name: line 1", asking for
+// --format.
+Result<TraceFormat> detect_trace_format(std::string_view text, std::string_view source_name);
+// Reads the first line of `path` and detects its format (as above).
+Result<TraceFormat> detect_trace_file_format(const std::string& path);
+
 // Reads and parses `path`; a missing or unreadable file names it.
 Result<std::vector<TraceJob>> load_trace_file(const std::string& path, TraceFormat format,
                                               const TraceWindow& window = {});

@@ -284,7 +284,7 @@ std::string trace_args(const std::string& trace_text) {
 TEST(AllotBinary, TraceReplayPrintsEveryPolicyInJson) {
   const Outcome outcome = run_allot(trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n5,10,"
                                                "8,alpha\n7,10,0,alpha\n9,10,1,gamma\n") +
-                                    " --cycle 1s -o json");
+                                    " --cycle 1s --allow-skips -o json");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const nlohmann::json json = nlohmann::json::parse(outcome.out);
   EXPECT_EQ(json["jobs_read"], 4);
@@ -302,6 +302,9 @@ TEST(AllotBinary, TraceReplayPrintsEveryPolicyInJson) {
     EXPECT_TRUE(run["overall"].contains(key)) << key;
   }
   EXPECT_TRUE(run.contains("runtime_s"));
+  EXPECT_EQ(run["cycle_s"], 1.0);
+  EXPECT_EQ(run["cycle_source"], "override");
+  EXPECT_EQ(json["load_factor"], 1.0);
   nlohmann::json first = run;
   nlohmann::json second = json["policies"]["allot_cli_TraceReplayPrintsEveryPolicyInJson_second"];
   first.erase("runtime_s");
@@ -366,10 +369,75 @@ TEST(AllotBinary, MalformedTraceIsReportedWithLineAndColumn) {
   EXPECT_NE(outcome.err.find("trace.csv: line 3: column gpus"), std::string::npos) << outcome.err;
 }
 
-TEST(AllotBinary, TraceWithoutFormatIsAnError) {
-  const Outcome outcome = run_allot("simulate --trace x.csv --policy p.yaml");
-  EXPECT_EQ(outcome.exit_code, 2);
-  EXPECT_NE(outcome.err.find("--format"), std::string::npos) << outcome.err;
+TEST(AllotBinary, TraceFormatIsInferredFromTheHeaderElseAnErrorNamingTheLine) {
+  const Outcome inferred = run_allot(trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n"));
+  ASSERT_EQ(inferred.exit_code, 0) << inferred.err;
+  const std::string trace = temp_path("odd.csv");
+  write_file(trace, "when,what\n1,2\n");
+  const std::string policy = temp_path("p.yaml");
+  write_file(policy, kTracePolicy);
+  const Outcome unknown = run_allot("simulate --trace '" + trace + "' --policy '" + policy + "'");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("odd.csv: line 1"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("--format"), std::string::npos) << unknown.err;
+}
+
+std::string trace_args_without_format(const std::string& trace_text) {
+  std::string args = trace_args(trace_text);
+  args.erase(args.find(" --format csv"), std::string(" --format csv").size());
+  return args;
+}
+
+TEST(AllotBinary, AnEmptyTraceIsAnError) {
+  const Outcome outcome = run_allot(trace_args_without_format("submit_s,duration_s,gpus,team\n"));
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
+  EXPECT_NE(outcome.err.find("no jobs to replay"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("trace.csv"), std::string::npos) << outcome.err;
+}
+
+TEST(AllotBinary, JobsOfUnknownTeamsFailTheReplayUnlessAllowed) {
+  const std::string trace = "submit_s,duration_s,gpus,team\n0,100,8,alpha\n9,10,1,gamma\n";
+  const Outcome failed = run_allot(trace_args_without_format(trace));
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_NE(failed.err.find("gamma (1)"), std::string::npos) << failed.err;
+  EXPECT_NE(failed.err.find("--team-prefix"), std::string::npos) << failed.err;
+  const Outcome allowed = run_allot(trace_args_without_format(trace) + " --allow-skips");
+  ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_NE(allowed.out.find("lacks: gamma (1)"), std::string::npos) << allowed.out;
+  EXPECT_NE(allowed.err.find("warning: "), std::string::npos) << allowed.err;
+}
+
+TEST(AllotBinary, AJobThatCanNeverStartIsWarnedAboutUpFrontWithItsLine) {
+  const Outcome outcome = run_allot(trace_args_without_format(
+      "submit_s,duration_s,gpus,team\n0,100,8,alpha\n1,10,16,alpha\n2,10,1,alpha\n"));
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("can never start: line 3 (alpha, 16 GPUs > team limit 8)"),
+            std::string::npos)
+      << outcome.err;
+  EXPECT_NE(outcome.out.find("1s (policy)"), std::string::npos) << outcome.out;
+}
+
+TEST(AllotBinary, ASweepPrintsOneRowPerValueAndPolicy) {
+  const Outcome outcome = run_allot(
+      trace_args_without_format("submit_s,duration_s,gpus,team\n0,100,8,alpha\n5,10,8,alpha\n") +
+      " --load-factor 1,2,4 --capacity-factor 1,1/2 -o json");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const nlohmann::json json = nlohmann::json::parse(outcome.out);
+  ASSERT_EQ(json["sweep"].size(), 6U);
+  EXPECT_EQ(json["sweep"][1]["load_factor"], 2.0);
+  EXPECT_EQ(json["sweep"][3]["capacity_factor"], 0.5);
+  const Outcome table = run_allot(
+      trace_args_without_format("submit_s,duration_s,gpus,team\n0,100,8,alpha\n5,10,8,alpha\n") +
+      " --load-factor 1,2,4");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("LOAD"), std::string::npos) << table.out;
+  for (const char* load : {"\n1 ", "\n2 ", "\n4 "}) {  // rows start with the load factor
+    EXPECT_EQ(count_of(table.out, load), 2U) << load << table.out;
+  }
+  const Outcome bad =
+      run_allot(trace_args("submit_s,duration_s,gpus,team\n0,1,1,alpha\n") + " --load-factor 1,-2");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--load-factor"), std::string::npos) << bad.err;
 }
 
 }  // namespace

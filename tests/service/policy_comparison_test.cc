@@ -44,6 +44,7 @@ std::vector<TraceJob> jobs(std::string_view text = kJobs) {
 StudyOptions options() {
   StudyOptions study;
   study.trace_origin = "jobs.csv";
+  study.cycle = Duration::seconds(10);
   study.executor = sim::virtual_executor_factory();
   return study;
 }

@@ -39,6 +39,23 @@ nlohmann::json skipped_json(const SkippedJobs& skipped) {
           {"unknown_team", std::move(unknown)}};
 }
 
+nlohmann::json unfit_json(const std::vector<UnfitJob>& unfit) {
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const UnfitJob& job : unfit) {
+    jobs.push_back({{"line", job.line},
+                    {"namespace", job.namespace_name},
+                    {"gpus", job.gpus},
+                    {"limit", job.limit},
+                    {"reason", job.reason == UnfitReason::kTeamLimit ? "team_limit" : "cluster"},
+                    {"blocked_lines", job.blocked_lines}});
+  }
+  return jobs;
+}
+
+std::string cycle_text(const PolicyRun& run) {
+  return run.cycle.to_string() + (run.cycle_overridden ? " (--cycle)" : " (policy)");
+}
+
 nlohmann::json run_json(const PolicyRun& run) {
   nlohmann::json teams = nlohmann::json::object();
   for (const TeamTraceMetrics& team : run.summary.teams) {
@@ -47,6 +64,9 @@ nlohmann::json run_json(const PolicyRun& run) {
   return {{"overall", metrics_json(run.summary.overall)},
           {"teams", std::move(teams)},
           {"skipped_jobs", skipped_json(run.skipped)},
+          {"unfit_jobs", unfit_json(run.unfit)},
+          {"cycle_s", run.cycle.secs()},
+          {"cycle_source", run.cycle_overridden ? "override" : "policy"},
           {"never_admitted", run.never_admitted},
           {"cycles", run.cycles},
           {"runtime_s", run.runtime_s}};
@@ -62,7 +82,9 @@ std::string overall_table(const PolicyComparison& comparison) {
   const std::vector<std::pair<std::string, Cell>> rows = {
       {"jobs", [](const PolicyRun& r) { return std::to_string(r.summary.overall.jobs); }},
       {"skipped jobs", [](const PolicyRun& r) { return std::to_string(r.skipped.total()); }},
+      {"unfit jobs (never fit)", [](const PolicyRun& r) { return std::to_string(r.unfit.size()); }},
       {"never admitted", [](const PolicyRun& r) { return std::to_string(r.never_admitted); }},
+      {"scheduling cycle", [](const PolicyRun& r) { return cycle_text(r); }},
       {"mean queueing delay",
        [](const PolicyRun& r) { return seconds(r.summary.overall.mean_queue_s); }},
       {"median queueing delay",
@@ -129,10 +151,24 @@ nlohmann::json trace_comparison_json(const PolicyComparison& comparison) {
   return {{"jobs_read", comparison.jobs}, {"policies", std::move(policies)}};
 }
 
+std::string unknown_teams_text(const SkippedJobs& skipped) {
+  std::string text;
+  for (const auto& [name, count] : skipped.unknown_team) {
+    text += (text.empty() ? "" : ", ") + name + " (" + std::to_string(count) + ")";
+  }
+  return text;
+}
+
 std::string trace_comparison_table(const PolicyComparison& comparison) {
   std::string out = "Trace: " + std::to_string(comparison.jobs) + " jobs\n\n";
   out += overall_table(comparison);
   out += "\n" + teams_table(comparison);
+  for (const PolicyRun& run : comparison.runs) {
+    if (!run.skipped.unknown_team.empty()) {
+      out += "\nSkipped jobs of teams that " + run.name +
+             " lacks: " + unknown_teams_text(run.skipped) + "\n";
+    }
+  }
   return out;
 }
 

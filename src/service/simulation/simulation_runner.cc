@@ -15,22 +15,6 @@
 namespace allot {
 namespace {
 
-Result<Duration> choose_cycle(const Policy& policy, std::optional<Duration> cycle) {
-  Duration chosen = Duration::seconds(1);
-  std::string where = "Cluster.spec.scheduling.cycle";
-  if (cycle) {
-    chosen = *cycle;
-    where = "Scenario.spec.cycle";
-  } else if (!policy.clusters.empty()) {
-    chosen = policy.clusters.front().scheduling.cycle;
-    where = "Cluster/" + policy.clusters.front().meta.name + ".spec.scheduling.cycle";
-  }
-  if (chosen <= Duration()) {
-    return invalid_argument("the scheduling cycle must be positive", where);
-  }
-  return chosen;
-}
-
 Result<std::vector<NodeHealthChange>> resolve_node_events(
     const CompiledPolicy& policy, const std::vector<ScenarioNodeEvent>& events) {
   std::vector<NodeHealthChange> changes;
@@ -118,6 +102,22 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
 
 }  // namespace
 
+Result<Duration> simulation_cycle(const Policy& policy, std::optional<Duration> cycle) {
+  Duration chosen = Duration::seconds(1);
+  std::string where = "Cluster.spec.scheduling.cycle";
+  if (cycle) {
+    chosen = *cycle;
+    where = "Scenario.spec.cycle";
+  } else if (!policy.clusters.empty()) {
+    chosen = policy.clusters.front().scheduling.cycle;
+    where = "Cluster/" + policy.clusters.front().meta.name + ".spec.scheduling.cycle";
+  }
+  if (chosen <= Duration()) {
+    return invalid_argument("the scheduling cycle must be positive", where);
+  }
+  return chosen;
+}
+
 Result<SimulationReport> run_simulation(const Policy& policy, const Scenario& scenario,
                                         const SimulationOptions& options) {
   ALLOT_ASSIGN_OR_RETURN(ArrivalStream arrivals, ArrivalStream::from_scenario(scenario));
@@ -140,7 +140,7 @@ Result<SimulationReport> run_simulation(const Policy& policy, const ArrivalStrea
   SimulationLoopInput input;
   input.policy = compiled;
   input.primary = primary;
-  ALLOT_ASSIGN_OR_RETURN(input.cycle, choose_cycle(policy, cycle));
+  ALLOT_ASSIGN_OR_RETURN(input.cycle, simulation_cycle(policy, cycle));
   ALLOT_ASSIGN_OR_RETURN(input.node_events, resolve_node_events(*compiled, node_events));
   SimulationTrace trace = empty_trace(policy, *compiled, nodes, primary);
   ALLOT_RETURN_IF_ERROR(prepare_arrivals(*compiled, arrivals, input, trace));

@@ -34,6 +34,10 @@ namespace allot {
 Result<SimulationReport> run_simulation(const Policy& policy, const Scenario& scenario,
                                         const SimulationOptions& options = {});
 
+// The cycle a run uses: `cycle` when set, else the first Cluster's
+// scheduling.cycle, else 1s; kInvalidArgument (naming its source) unless positive.
+Result<Duration> simulation_cycle(const Policy& policy, std::optional<Duration> cycle);
+
 // `cycle` unset: the Cluster's scheduling cycle, else 1s.
 Result<SimulationReport> run_simulation(const Policy& policy, const ArrivalStream& arrivals,
                                         const std::vector<ScenarioNodeEvent>& node_events,

@@ -1,9 +1,14 @@
 // StudyOptions: how a policy comparison (policy_comparison.h) replays its
 // trace, apart from the jobs and the policies themselves.
 //
-// Contract: plain value. `cycle` is the scheduling cycle of every run (traces
-// are replayed with a coarse cycle; REQUIRES: positive, else the study fails
-// with kInvalidArgument). `namespace_prefix` turns trace teams into
+// Contract: plain value. `cycle`, when set, overrides the scheduling cycle of
+// every run (positive, else the study fails with kInvalidArgument); unset,
+// each policy runs with its own Cluster's scheduling.cycle (run_simulation's
+// choice). `load_factor` compresses the trace's inter-arrival times
+// (trace_arrivals.h; > 0). `max_unknown_team_share`, when set, fails the study
+// (kFailedPrecondition, before any replay) when a policy would skip more than
+// that share of the jobs for naming a team it lacks; unset, any number is
+// skipped and counted. `namespace_prefix` turns trace teams into
 // namespaces (trace_arrivals.h). `trace_origin` names the trace in errors
 // about its jobs (the edge passes the file's path). `on_progress` is called
 // while a policy replays, with its name, the jobs arrived so far and the
@@ -16,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "backends/stepped_executor.h"
@@ -28,7 +34,9 @@ using PolicyProgressObserver =
 using Stopwatch = std::function<double()>;
 
 struct StudyOptions {
-  Duration cycle = Duration::seconds(10);
+  std::optional<Duration> cycle;
+  double load_factor = 1.0;
+  std::optional<double> max_unknown_team_share;
   std::string namespace_prefix;
   std::string trace_origin;
   PolicyProgressObserver on_progress;

@@ -230,6 +230,33 @@ TEST(PolicyComparison, MeanQueueingUnderHardQuotaGrowsWithTheLoadFactor) {
   EXPECT_GT(means.back(), means.front());
 }
 
+TEST(PolicyComparison, GpuHoursOwnBorrowedAndIdleArePricedWithTheFlavorsPrice) {
+  Policy priced = hard_quota();
+  priced.flavors[0].price.gpu_hour = 2.5;
+  const std::vector<TraceJob> trace =
+      jobs("submit_s,duration_s,gpus,team\n0,3600,8,alpha\n0,1800,8,beta\n");
+  StudyOptions study = options();
+  study.cycle = Duration::seconds(10);
+  const Result<PolicyComparison> comparison = compare_policies(trace, {{"p", priced, ""}}, study);
+  ASSERT_TRUE(comparison.ok()) << comparison.status().to_string();
+  const TraceSummary& summary = comparison->runs[0].summary;
+  EXPECT_DOUBLE_EQ(summary.overall.own_gpu_hours, 12.0);  // 8 x 1 h + 8 x 0.5 h
+  EXPECT_DOUBLE_EQ(summary.overall.borrowed_gpu_hours, 0.0);
+  EXPECT_DOUBLE_EQ(summary.overall.idle_gpu_hours, 12.0);  // 24 GPUs x 1 h - 12
+  ASSERT_TRUE(summary.overall.cost.has_value());
+  EXPECT_DOUBLE_EQ(*summary.overall.cost, 30.0);
+  EXPECT_DOUBLE_EQ(*summary.overall.idle_cost, 30.0);
+  EXPECT_EQ(summary.currency, "USD");
+  EXPECT_DOUBLE_EQ(summary.teams[0].metrics.own_gpu_hours, 8.0);
+  EXPECT_DOUBLE_EQ(*summary.teams[1].metrics.cost, 10.0);
+  // Without a price there is no cost, only hours.
+  const Result<PolicyComparison> unpriced =
+      compare_policies(trace, {{"p", hard_quota(), ""}}, study);
+  ASSERT_TRUE(unpriced.ok());
+  EXPECT_FALSE(unpriced->runs[0].summary.overall.cost.has_value());
+  EXPECT_DOUBLE_EQ(unpriced->runs[0].summary.overall.own_gpu_hours, 12.0);
+}
+
 TEST(TraceFormat, IsInferredFromTheHeader) {
   EXPECT_EQ(*detect_trace_format("timestamp,duration,num_gpus,gpu_time,cluster\n1,2", "a"),
             TraceFormat::kPhilly);

@@ -14,6 +14,10 @@ namespace {
 std::string seconds(double value) { return seconds_text(value); }
 std::string percent(double ratio) { return percent_text(ratio); }
 
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
 nlohmann::json metrics_json(const TraceMetrics& metrics) {
   return {{"jobs", metrics.jobs},
           {"finished", metrics.finished},
@@ -24,6 +28,11 @@ nlohmann::json metrics_json(const TraceMetrics& metrics) {
           {"mean_jct_s", metrics.mean_jct_s},
           {"utilization", metrics.utilization},
           {"borrowed_gpu_hours", metrics.borrowed_gpu_hours},
+          {"own_gpu_hours", metrics.own_gpu_hours},
+          {"idle_gpu_hours", metrics.idle_gpu_hours},
+          {"cost", optional_json(metrics.cost)},
+          {"borrowed_cost", optional_json(metrics.borrowed_cost)},
+          {"idle_cost", optional_json(metrics.idle_cost)},
           {"preemptions", metrics.preemptions},
           {"guarantee_compliance", metrics.guarantee_compliance}};
 }
@@ -65,11 +74,18 @@ nlohmann::json run_json(const PolicyRun& run) {
           {"teams", std::move(teams)},
           {"skipped_jobs", skipped_json(run.skipped)},
           {"unfit_jobs", unfit_json(run.unfit)},
+          {"gpu_hour_price", optional_json(run.summary.gpu_hour_price)},
+          {"currency", run.summary.currency},
           {"cycle_s", run.cycle.secs()},
           {"cycle_source", run.cycle_overridden ? "override" : "policy"},
           {"never_admitted", run.never_admitted},
           {"cycles", run.cycles},
           {"runtime_s", run.runtime_s}};
+}
+
+// "1234.50 USD", or "-" when the policy has no price.
+std::string money(const std::optional<double>& amount, const std::string& currency) {
+  return amount ? fixed(*amount, 2) + " " + currency : "-";
 }
 
 using Cell = std::function<std::string(const PolicyRun&)>;
@@ -96,8 +112,16 @@ std::string overall_table(const PolicyComparison& comparison) {
       {"mean JCT", [](const PolicyRun& r) { return seconds(r.summary.overall.mean_jct_s); }},
       {"utilization (gpu)",
        [](const PolicyRun& r) { return percent(r.summary.overall.utilization); }},
+      {"own GPU-hours",
+       [](const PolicyRun& r) { return fixed(r.summary.overall.own_gpu_hours, 1); }},
       {"borrowed GPU-hours",
        [](const PolicyRun& r) { return fixed(r.summary.overall.borrowed_gpu_hours, 1); }},
+      {"idle GPU-hours",
+       [](const PolicyRun& r) { return fixed(r.summary.overall.idle_gpu_hours, 1); }},
+      {"cost (own + borrowed)",
+       [](const PolicyRun& r) { return money(r.summary.overall.cost, r.summary.currency); }},
+      {"idle cost",
+       [](const PolicyRun& r) { return money(r.summary.overall.idle_cost, r.summary.currency); }},
       {"preemptions",
        [](const PolicyRun& r) { return std::to_string(r.summary.overall.preemptions); }},
       {"guarantee compliance",
@@ -141,6 +165,36 @@ std::string teams_table(const PolicyComparison& comparison) {
   return table.render();
 }
 
+// GPU-hours own / borrowed per team (and cost when priced), one column per policy.
+std::string team_hours_table(const PolicyComparison& comparison) {
+  std::vector<std::string> header = {"TEAM (GPU-HOURS OWN / BORROWED, COST)"};
+  std::vector<std::string> teams;
+  std::map<std::string, std::vector<std::string>> cells;
+  for (const PolicyRun& run : comparison.runs) {
+    header.push_back(run.name);
+    for (const TeamTraceMetrics& team : run.summary.teams) {
+      std::vector<std::string>& row = cells[team.team];
+      if (row.empty()) {
+        teams.push_back(team.team);
+      }
+      row.resize(header.size() - 2);
+      std::string cell =
+          fixed(team.metrics.own_gpu_hours, 1) + " / " + fixed(team.metrics.borrowed_gpu_hours, 1);
+      if (team.metrics.cost) {
+        cell += ", " + money(team.metrics.cost, run.summary.currency);
+      }
+      row.push_back(std::move(cell));
+    }
+  }
+  TextTable table(header);
+  for (const std::string& team : teams) {
+    std::vector<std::string> row = {team};
+    row.insert(row.end(), cells[team].begin(), cells[team].end());
+    table.add_row(std::move(row));
+  }
+  return table.render();
+}
+
 }  // namespace
 
 nlohmann::json trace_comparison_json(const PolicyComparison& comparison) {
@@ -163,6 +217,7 @@ std::string trace_comparison_table(const PolicyComparison& comparison) {
   std::string out = "Trace: " + std::to_string(comparison.jobs) + " jobs\n\n";
   out += overall_table(comparison);
   out += "\n" + teams_table(comparison);
+  out += "\n" + team_hours_table(comparison);
   for (const PolicyRun& run : comparison.runs) {
     if (!run.skipped.unknown_team.empty()) {
       out += "\nSkipped jobs of teams that " + run.name +

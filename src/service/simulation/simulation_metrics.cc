@@ -116,6 +116,7 @@ TeamMetrics team_metrics(const SimulationTrace& trace, size_t team,
     metrics.borrowed_share = allocation.above_nominal / allocation.total;
   }
   metrics.borrowed_hours = allocation.above_nominal / kMillisPerHour;
+  metrics.allocated_hours = allocation.total / kMillisPerHour;
   metrics.nominal = nominal;
   metrics.owed_cycles = trace.teams[team].owed_cycles;
   metrics.compliant_cycles = trace.teams[team].compliant_cycles;
@@ -221,9 +222,11 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
     const Duration wall = *last_completion - *first_arrival;
     report.wall_s = wall.secs();
     if (trace.capacity > 0) {
-      report.utilization =
-          allocated_within(trace.segments, first_arrival->ms(), last_completion->ms()) /
-          (static_cast<double>(trace.capacity) * static_cast<double>(wall.ms()));
+      const double allocated =
+          allocated_within(trace.segments, first_arrival->ms(), last_completion->ms());
+      const double capacity = static_cast<double>(trace.capacity) * static_cast<double>(wall.ms());
+      report.utilization = allocated / capacity;
+      report.idle_hours = (capacity - allocated) / kMillisPerHour;
     }
   }
 

@@ -12,7 +12,10 @@
 //   pending or running work; waits: first admission - arrival, over admitted
 //   workloads; borrowed_share: the share of the team's allocated
 //   resource-time that lay above its nominal quota; borrowed_hours: that
-//   resource-time itself, in resource-hours (GPU-hours when gpu is primary).
+//   resource-time itself, in resource-hours (GPU-hours when gpu is primary);
+//   allocated_hours: all of the team's allocated resource-time, in hours.
+// - idle_hours: capacity x wall_s minus the resource-time allocated over
+//   [first arrival, last completion], in resource-hours (0 when wall_s is 0).
 // - per class, tta_mean_s: mean time from arrival to first admission.
 // - per team, owed_cycles / compliant_cycles / guarantee_compliance: see
 //   guarantee_tracker.h (compliance is 1.0 when the team was never owed);
@@ -47,9 +50,10 @@ struct TeamMetrics {
   double p95_wait_s = 0;
   double max_wait_s = 0;
   double borrowed_share = 0;
-  double borrowed_hours = 0;  // primary resource x hours allocated above nominal
-  int64_t jobs = 0;           // workloads submitted by the team
-  int64_t nominal = 0;        // of the primary resource, summed over flavors
+  double borrowed_hours = 0;   // primary resource x hours allocated above nominal
+  double allocated_hours = 0;  // primary resource x hours allocated
+  int64_t jobs = 0;            // workloads submitted by the team
+  int64_t nominal = 0;         // of the primary resource, summed over flavors
   int64_t owed_cycles = 0;
   int64_t compliant_cycles = 0;
   double guarantee_compliance = 1.0;
@@ -88,6 +92,7 @@ struct SimulationReport {
   std::string primary_resource;  // "gpu" or "cpu"
   double wall_s = 0;
   double utilization = 0;
+  double idle_hours = 0;  // primary resource x hours not allocated, over wall_s
   int64_t admissions = 0;
   int64_t preemptions = 0;
   int64_t evictions = 0;

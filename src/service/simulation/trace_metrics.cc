@@ -59,6 +59,31 @@ TraceMetrics metrics_of(Samples samples) {
   return metrics;
 }
 
+// The one GPU-hour price of the policy's flavors, if they agree (see the header).
+std::optional<FlavorPrice> uniform_gpu_price(const Policy& policy) {
+  std::optional<FlavorPrice> price;
+  for (const ResourceFlavor& flavor : policy.flavors) {
+    if (flavor.price.gpu_hour <= 0) {
+      continue;
+    }
+    if (price &&
+        (price->gpu_hour != flavor.price.gpu_hour || price->currency != flavor.price.currency)) {
+      return std::nullopt;
+    }
+    price = flavor.price;
+  }
+  return price;
+}
+
+void add_cost(TraceMetrics& metrics, const std::optional<FlavorPrice>& price) {
+  if (!price) {
+    return;
+  }
+  metrics.cost = (metrics.own_gpu_hours + metrics.borrowed_gpu_hours) * price->gpu_hour;
+  metrics.borrowed_cost = metrics.borrowed_gpu_hours * price->gpu_hour;
+  metrics.idle_cost = metrics.idle_gpu_hours * price->gpu_hour;
+}
+
 }  // namespace
 
 TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& policy) {
@@ -90,12 +115,24 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
     if (it != report.teams.end()) {
       team.metrics.utilization = it->usage;
       team.metrics.borrowed_gpu_hours = it->borrowed_hours;
+      team.metrics.own_gpu_hours = it->allocated_hours - it->borrowed_hours;
+      summary.overall.own_gpu_hours += team.metrics.own_gpu_hours;
       team.metrics.guarantee_compliance = it->guarantee_compliance;
       team.nominal = it->nominal;
       team.usage_series = it->usage_series;
       summary.overall.borrowed_gpu_hours += it->borrowed_hours;
     }
     summary.teams.push_back(std::move(team));
+  }
+  summary.overall.idle_gpu_hours = report.idle_hours;
+  const std::optional<FlavorPrice> price = uniform_gpu_price(policy);
+  if (price) {
+    summary.gpu_hour_price = price->gpu_hour;
+    summary.currency = price->currency;
+  }
+  add_cost(summary.overall, price);
+  for (TeamTraceMetrics& team : summary.teams) {
+    add_cost(team.metrics, price);
   }
   return summary;
 }

@@ -9,6 +9,14 @@
 // - utilization: overall, the report's (allocated / capacity of the primary
 //   resource); per team, its usage (allocation / nominal while it had work);
 // - borrowed_gpu_hours: primary-resource hours allocated above nominal;
+//   own_gpu_hours: those allocated within nominal (allocated - borrowed);
+//   idle_gpu_hours (overall only; 0 per team): capacity hours over the
+//   report's wall time that nobody was allocated;
+// - cost, borrowed_cost, idle_cost: those hours (own + borrowed, borrowed,
+//   idle) x the GPU-hour price, when the policy has one (TraceSummary::
+//   gpu_hour_price: every ResourceFlavor with a nonzero gpu price has the
+//   same price and currency); unset otherwise (flavors with different prices
+//   would need the allocation per flavor, which the report does not keep);
 // - preemptions: overall the report's count, per team those its workloads
 //   suffered;
 // - guarantee_compliance: compliant cycles / owed cycles, per team and over
@@ -21,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +48,11 @@ struct TraceMetrics {
   double mean_jct_s = 0;
   double utilization = 0;
   double borrowed_gpu_hours = 0;
+  double own_gpu_hours = 0;
+  double idle_gpu_hours = 0;
+  std::optional<double> cost;
+  std::optional<double> borrowed_cost;
+  std::optional<double> idle_cost;
   int64_t preemptions = 0;
   double guarantee_compliance = 1.0;
 
@@ -56,8 +70,10 @@ struct TeamTraceMetrics {
 
 struct TraceSummary {
   TraceMetrics overall;
-  std::vector<TeamTraceMetrics> teams;  // policy order
-  std::vector<double> queue_delays_s;   // sorted
+  std::vector<TeamTraceMetrics> teams;   // policy order
+  std::vector<double> queue_delays_s;    // sorted
+  std::optional<double> gpu_hour_price;  // see above
+  std::string currency;                  // of the price, "" when none
 
   friend bool operator==(const TraceSummary&, const TraceSummary&) = default;
 };

@@ -1,7 +1,6 @@
 #include "service/simulation/guarantee_tracker.h"
 
 #include <algorithm>
-#include <unordered_set>
 #include <utility>
 
 #include "base/check.h"
@@ -27,31 +26,51 @@ bool queue_order(const PendingWorkload* a, const PendingWorkload* b) {
   return a->id < b->id;
 }
 
+// Sorted workload ids: a plan names every blocked workload of a StrictFIFO
+// team each cycle, so building these must not allocate per id (a hash set's
+// nodes were a third of a deep-backlog replay).
+class IdSet {
+ public:
+  void reserve(size_t size) { ids_.reserve(size); }
+  void add(uint64_t id) { ids_.push_back(id); }
+  void seal() { std::sort(ids_.begin(), ids_.end()); }
+  [[nodiscard]] bool contains(uint64_t id) const {
+    return std::binary_search(ids_.begin(), ids_.end(), id);
+  }
+
+ private:
+  std::vector<uint64_t> ids_;
+};
+
 // Workloads the plan serves, and those the guarantee does not judge.
 struct PlanOutcome {
-  std::unordered_set<uint64_t> served;
-  std::unordered_set<uint64_t> not_judged;
+  IdSet served;
+  IdSet not_judged;
 };
 
 PlanOutcome outcome_of(const Plan& plan) {
   PlanOutcome outcome;
+  outcome.served.reserve(plan.admissions.size() + plan.preemptions.size());
   for (const Admission& admission : plan.admissions) {
-    outcome.served.insert(admission.workload.value());
+    outcome.served.add(admission.workload.value());
   }
   for (const Preemption& preemption : plan.preemptions) {
-    outcome.served.insert(preemption.beneficiary.value());
+    outcome.served.add(preemption.beneficiary.value());
   }
+  outcome.not_judged.reserve(plan.explanations.size());
   for (const PendingExplanation& explanation : plan.explanations) {
     switch (explanation.preemption) {
       case PreemptionVerdict::kPreempting:
       case PreemptionVerdict::kWaitingForVictims:
-      case PreemptionVerdict::kDeferred: outcome.served.insert(explanation.workload.value()); break;
+      case PreemptionVerdict::kDeferred: outcome.served.add(explanation.workload.value()); break;
       default: break;
     }
     if (explanation.reason == PendingReason::kBlockedByStrictFifo) {
-      outcome.not_judged.insert(explanation.workload.value());
+      outcome.not_judged.add(explanation.workload.value());
     }
   }
+  outcome.served.seal();
+  outcome.not_judged.seal();
   return outcome;
 }
 

@@ -5,10 +5,12 @@
 //   node web/tests/tasks_paint_bench.mjs build/release/src/app/allotd [N]
 //
 // Starts a real allotd (allotd.mjs), submits N workloads to a team without
-// nodes (they stay Pending) from 32 concurrent clients, then opens Tasks,
+// quota (they stay Pending) from 32 concurrent clients, then opens Tasks,
 // logged in, in headless Chromium and prints the time from navigation to
-// the first rows of workloads on screen, and the browser's first-contentful-paint.
+// the first rows of workloads on screen, and the browser's first-contentful-paint;
+// then allotd's CPU over 10 s idle, with no dashboard and with one open.
 import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { client, startAllotd } from './allotd.mjs';
 
 const [binary, countText] = process.argv.slice(2);
@@ -24,6 +26,11 @@ apiVersion: allot/v1
 kind: Cluster
 metadata: {name: local}
 spec: {backend: local, scheduling: {cycle: 10s}}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: node}
+spec: {cluster: local, flavor: gpu, count: 1, resources: {gpu: 1, cpu: 4, memory: 4Gi}}
 ---
 apiVersion: allot/v1
 kind: PriorityClass
@@ -72,6 +79,23 @@ spec: {quota: [{flavor: gpu, resources: {gpu: {nominal: 0}}}]}
     console.log(`figure: round ${round}: Tasks showed ${rows} of ${total} workloads ${shown} ms after navigation (first-contentful-paint ${fcp} ms)`);
     await page.goto('about:blank');
   }
+  // allotd's CPU while idle, without and with a dashboard open on Overview.
+  const cpuSeconds = () => {
+    const fields = readFileSync(`/proc/${allotd.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  const idle = async (what) => {
+    const before = cpuSeconds();
+    await new Promise((r) => setTimeout(r, 10000));
+    console.log(`figure: allotd CPU over 10 s ${what}: ${(cpuSeconds() - before).toFixed(2)} s`);
+  };
+  await idle('with no dashboard open');
+  await page.goto(`${allotd.base}/ui/#/overview`);
+  await page.getByText('GPUs total').waitFor();
+  await idle('with one dashboard open on Overview');
+  await page.goto(`${allotd.base}/ui/#/tasks`);
+  await page.locator('table.tasks tbody tr').first().waitFor();
+  await idle('with one dashboard open on Tasks');
   await browser.close();
 } finally {
   await allotd.stop();

@@ -10,7 +10,8 @@
 //   only, no inline script, no frames), X-Content-Type-Options: nosniff,
 //   X-Frame-Options: DENY and Referrer-Policy: no-referrer. Without assets
 //   (null), /ui answers 404 saying how to build them.
-// - POST /ui/session logs in as POST /api/v1/sessions does (session_login.h)
+// - POST /ui/session (a JSON body only: 415 otherwise, so that no form of
+//   another site logs a browser in) logs in as POST /api/v1/sessions does (session_login.h)
 //   and answers 201 with the session (no token) and its `csrfToken`, the
 //   token itself only in the session cookie (session_cookie.h).
 //   GET /ui/session (logged in) is whoami with the `csrfToken` of the cookie.

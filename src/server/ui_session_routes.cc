@@ -15,6 +15,12 @@ namespace {
 
 void log_in(AccessControl& access, bool secure, const HttpRequest& req, HttpResponse& res) {
   res.set_header("Cache-Control", "no-store");
+  // JSON only: a form of another site cannot send it without a CORS
+  // preflight, so no site logs a browser in as someone else.
+  if (!req.get_header_value("Content-Type").starts_with("application/json")) {
+    return send_error(res, 415, "unsupported_media_type",
+                      "the login is a JSON object (Content-Type: application/json)");
+  }
   const std::optional<nlohmann::json> body = json_object_body(req, res);
   if (!body) return;
   const Result<OpenedSession> session = open_session_from(access, *body);

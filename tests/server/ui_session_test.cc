@@ -115,6 +115,13 @@ TEST_F(UiSessionTest, ARefusedLoginSetsNoCookie) {
   const httplib::Result bad = send("POST", "/ui/session", {}, "not json");
   ASSERT_TRUE(bad);
   EXPECT_EQ(bad->status, 400);
+  // What a form of another site could send: refused before any check.
+  httplib::Client http("127.0.0.1", allotd_.port());
+  const httplib::Result form = http.Post(
+      "/ui/session", nlohmann::json{{"token", allotd_.admin_token()}}.dump(), "text/plain");
+  ASSERT_TRUE(form);
+  EXPECT_EQ(form->status, 415) << form->body;
+  EXPECT_TRUE(form->get_header_value("Set-Cookie").empty());
 }
 
 }  // namespace

@@ -89,6 +89,7 @@ export function client(base, token) {
     return { status: response.status, json, text };
   };
   return {
+    call,
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, body),
     apply: (yaml) => call('POST', '/api/v1/apply', yaml, 'application/yaml'),

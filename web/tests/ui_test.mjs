@@ -6,7 +6,8 @@
 // Checks: every view renders with data; login and logout; a viewer of team
 // alpha never sees team beta's workload names in the DOM or in any response
 // the page fetched, and gets no cancel button; a member cancels its own
-// workload and is refused (403, with the reason) on another team's; a pending
+// workload and is refused (403, with the reason) on another team's, and a
+// refused click shows the server's reason; a pending
 // workload shows its explanation; a new workload appears within 2 s; no
 // serious axe-core violations; no CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
@@ -332,6 +333,21 @@ async function runChecks(browser, allotd, admin) {
     assert(status === 403, `without CSRF: ${status}`);
     const w = await admin.get('/api/v1/namespaces/alpha/workloads/alpha-train');
     assert(!w.json.status.stopping && w.json.status.phase === 'Running', 'not cancelled');
+  });
+  await check("an action the server refuses shows the server's reason", async () => {
+    const { page } = member;
+    await visit(page, '#/tasks/alpha/alpha-huge', 'alpha/alpha-huge', 'member-pending');
+    const cancel = page.getByRole('button', { name: 'Cancel workload' });
+    await cancel.waitFor();
+    // The binding goes after the page showed the button: the server decides.
+    const removed = await admin.call('DELETE', '/api/v1/namespaces/alpha/rolebindings/ana');
+    assert(removed.status === 200, `delete binding: ${removed.status} ${removed.text}`);
+    await cancel.click();
+    const shown = await page.locator('.actions + .problem, p.problem[role="status"]').first().textContent();
+    assert(/cannot cancel/.test(shown), `shown: ${shown}`);
+    await page.screenshot({ path: join(artifacts, 'member-refused.png') });
+    const w = await admin.get('/api/v1/namespaces/alpha/workloads/alpha-huge');
+    assert(w.json.status.phase === 'Pending', 'still pending');
   });
   await member.context.close();
 }

@@ -19,6 +19,10 @@ export async function startAllotd(binary) {
     ['--listen', '127.0.0.1:0', '--data-dir', data, '--scim-token-file', join(dir, 'scim-token')],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // Never left behind, whatever ends the test.
+  process.on('exit', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const port = await new Promise((resolve, reject) => {

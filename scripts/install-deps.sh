@@ -30,6 +30,8 @@ packages=(
   # without systemd (munge, MariaDB for slurmdbd, the daemons and the clients)
   slurmctld slurmd slurmdbd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
   mariadb-server curl
+  # the web dashboard's browser tests (web/tests: playwright-core drives it)
+  chromium
   # scripts
   python3
   # the local executor: team accounts (useradd/groupadd), process tools
@@ -43,7 +45,8 @@ for package in "${packages[@]}"; do
     missing+=("${package}")
   fi
 done
-# Node.js 18+ and npm run the tests' OpenID provider (scripts/oidc-provider).
+# Node.js 18+ and npm run the tests' OpenID provider (scripts/oidc-provider)
+# and build the web dashboard (scripts/web.sh).
 # A machine that already has them (Node 20 from NodeSource, say) keeps its
 # own: Debian's npm package would conflict with it. Otherwise Debian's
 # (Node 18 on bookworm).

@@ -131,6 +131,10 @@ allotd runs on ${server} (pid $(cat "${data_dir}/allotd.pid")); its data, team f
 pod logs are in ${data_dir} (logs under ${data_dir}/logs, allotd's own log in
 ${data_dir}/allotd.log). What to try next:
 
+  ${server}/ui/                 the web dashboard (docs/web.md): log in as ana with the
+                                           password in ${data_dir}/passwords/ana, team research,
+                                           role team-member; or with the API token in
+                                           ${data_dir}/admin-token
   export ALLOT_SERVER=${server} ALLOT_CREDENTIALS=${data_path}/credentials.json
   ${allot} get workloads -A -o wide        every workload, where it runs, why
   ${allot} top                             quota, usage, borrowed and lent per team

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "app/oidc_login.h"
 #include "app/signal_stop.h"
 #include "app/spdlog_logger.h"
+#include "app/ui_files.h"
 #include "backends/local/atomic_file.h"
 #include "backends/local/data_layout.h"
 #include "backends/local/health_checker.h"
@@ -52,6 +54,7 @@ struct Flags {
   size_t threads = 64;
   std::string tls_cert;
   std::string tls_key;
+  std::string ui_dir;  // empty: the ui folder beside the binary, when there is one
   double rate_limit = 0;
   double rate_burst = 0;
   std::string log_level = "info";
@@ -163,6 +166,21 @@ allot::Status enable_scim(const std::string& path, allot::ScimService& scim) {
   return scim.enable(std::move(token));
 }
 
+// The web dashboard's files: --ui-dir, else the build's folder beside the
+// binary when it is there; without either, /ui says it is not installed.
+allot::Result<std::shared_ptr<const allot::server::UiAssets>> ui_of(const Flags& flags,
+                                                                    allot::Logger& logger) {
+  std::filesystem::path dir = flags.ui_dir;
+  if (dir.empty()) {
+    dir = allot::app::default_ui_dir();
+    if (dir.empty() || !std::filesystem::exists(dir / "index.html")) {
+      logger.info("no web UI beside the binary: /ui is off", {{"dir", dir.string()}});
+      return std::shared_ptr<const allot::server::UiAssets>();
+    }
+  }
+  return allot::app::load_ui_files(dir);
+}
+
 int serve(const Flags& flags, allot::Logger& logger) {
   auto listen = parse_listen(flags.listen);
   if (!listen.ok()) return fail(listen.status().to_string());
@@ -264,6 +282,9 @@ int serve(const Flags& flags, allot::Logger& logger) {
   server_options.http.tls_key_file = flags.tls_key;
   server_options.rate_per_second = flags.rate_limit;
   server_options.rate_burst = flags.rate_burst > 0 ? flags.rate_burst : flags.rate_limit;
+  allot::Result<std::shared_ptr<const allot::server::UiAssets>> ui = ui_of(flags, logger);
+  if (!ui.ok()) return fail(ui.status().to_string());
+  server_options.ui = std::move(ui).value();
   allot::server::ApiServer server(plane, server_options);
   const auto port = server.bind(listen->first, listen->second);
   if (!port.ok()) return fail(port.status().to_string());
@@ -344,6 +365,9 @@ int main(int argc, char** argv) {
   app.add_option("--tls-cert", flags.tls_cert,
                  "serve HTTPS: PEM file of the certificate chain (with --tls-key)");
   app.add_option("--tls-key", flags.tls_key, "PEM file of the certificate's private key");
+  app.add_option("--ui-dir", flags.ui_dir,
+                 "the web dashboard's built files, served at /ui (default: the folder ui beside "
+                 "this binary, when it is there; docs/web.md)");
   app.add_option("--rate-limit", flags.rate_limit,
                  "requests a second per client address (0: no limit; /healthz and /readyz are "
                  "never limited)")

@@ -8,12 +8,17 @@
 #include "server/request_framing.h"
 #include "server/routes.h"
 #include "server/scim_routes.h"
+#include "server/session_cookie.h"
+#include "server/ui_routes.h"
 
 namespace allot::server {
 namespace {
 
-Router api_routes(ControlPlane& plane) {
+Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   Router router;
+  // Before the static files' /ui/NAME, which would take GET /ui/session.
+  add_ui_session_routes(router, plane.access(), !options.http.tls_cert_file.empty());
+  add_ui_routes(router, options.ui);
   add_health_routes(router, plane);
   add_policy_routes(router, plane);
   add_node_routes(router, plane);
@@ -46,6 +51,7 @@ std::unique_ptr<RateLimiter> limiter_of(const ApiServerOptions& options) {
 
 bool needs_no_login(const HttpRequest& request) {
   return request.path == "/healthz" || request.path == "/readyz" ||
+         is_public_ui_request(request.method, request.path) ||
          (request.method == "POST" && request.path == "/api/v1/sessions") ||
          (request.method == "GET" && request.path == "/api/v1/authconfig");
 }
@@ -57,9 +63,40 @@ HttpResponse unauthenticated_answer(const Status& status) {
   return response;
 }
 
+bool changes_state(const HttpRequest& request) {
+  return request.method != "GET" && request.method != "HEAD";
+}
+
+// The web UI's session cookie (session_cookie.h), when there is no
+// Authorization header: a change needs the session's CSRF token as well.
+Result<Principal> cookie_caller(const AccessControl& access, const HttpRequest& request,
+                                HttpResponse& response) {
+  const std::string token = session_cookie_value(request.get_header_value("Cookie"));
+  Result<Principal> caller = access.authenticate("Bearer " + token);
+  if (!caller.ok()) {
+    response = unauthenticated_answer(caller.status());
+    return caller;
+  }
+  if (changes_state(request) &&
+      !same_secret(request.get_header_value(std::string(kCsrfHeader)), csrf_token_for(token))) {
+    const Status refused(ErrorCode::kPermissionDenied,
+                         "a change made with the session cookie needs the session's " +
+                             std::string(kCsrfHeader) + " header (GET /ui/session)");
+    send_error(response, refused);
+    return refused;
+  }
+  return caller;
+}
+
 // Deny by default: the caller is known before any route runs.
 bool authenticated(const AccessControl& access, HttpRequest& request, HttpResponse& response) {
   if (needs_no_login(request)) return true;
+  if (!request.has_header("Authorization")) {
+    Result<Principal> caller = cookie_caller(access, request, response);
+    if (!caller.ok()) return false;
+    request.caller = std::move(caller).value();
+    return true;
+  }
   Result<Principal> caller = access.authenticate(request.get_header_value("Authorization"));
   if (!caller.ok()) {
     response = unauthenticated_answer(caller.status());
@@ -67,6 +104,11 @@ bool authenticated(const AccessControl& access, HttpRequest& request, HttpRespon
   }
   request.caller = std::move(caller).value();
   return true;
+}
+
+bool has_credential(const HttpRequest& head) {
+  return head.has_header("Authorization") ||
+         !session_cookie_value(head.get_header_value("Cookie")).empty();
 }
 
 }  // namespace
@@ -87,8 +129,7 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
       }
     }
     // No credential at all: refused before its body is read.
-    if (access != nullptr && !own_token && !needs_no_login(head) &&
-        !head.has_header("Authorization")) {
+    if (access != nullptr && !own_token && !needs_no_login(head) && !has_credential(head)) {
       return unauthenticated_answer(access->authenticate("").status());
     }
     const std::optional<FramingRefusal> refusal = framing_refusal(head);
@@ -98,6 +139,8 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
     return response;
   };
   service.handle = [&router, access, scim](HttpRequest& request, HttpResponse& response) {
+    // The router has no empty segment: the dashboard's "/ui/" is its "/ui".
+    if (request.path == "/ui/") request.path = "/ui";
     const bool own_token = scim != nullptr && is_scim_path(request.path);
     if (access != nullptr && !own_token && !authenticated(*access, request, response)) return;
     router.dispatch(request, response);
@@ -106,7 +149,7 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
 }
 
 ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
-    : router_(api_routes(plane)),
+    : router_(api_routes(plane, options)),
       limiter_(limiter_of(options)),
       http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim())) {
 }

@@ -19,6 +19,7 @@
 #include "server/http/http_server.h"
 #include "server/http/router.h"
 #include "server/rate_limiter.h"
+#include "server/ui_assets.h"
 #include "service/control/control_plane.h"
 
 namespace allot::server {
@@ -27,6 +28,9 @@ struct ApiServerOptions {
   HttpServerOptions http;
   double rate_per_second = 0;  // 0: no limit
   double rate_burst = 0;       // at least 1 when limited
+  // The web dashboard's files, served at /ui (ui_routes.h); null: /ui says
+  // it is not installed.
+  std::shared_ptr<const UiAssets> ui;
 };
 
 class ApiServer {
@@ -48,11 +52,13 @@ class ApiServer {
 // The service of a Router: the rate limit (when `limiter` is not null) and
 // allot's framing checks before the body, then dispatch. The router and the
 // limiter must outlive the service.
-// With `access`, every request but the probes and the login (POST
-// /api/v1/sessions, GET /api/v1/authconfig) must carry a valid bearer token: 401 otherwise, before
-// any route runs; the principal is then in HttpRequest::caller. With `scim`,
-// /scim/v2 is left to the SCIM routes and their own token (scim_routes.h):
-// AccessControl does not see those requests.
+// With `access`, every request but the probes, the login (POST
+// /api/v1/sessions, GET /api/v1/authconfig) and the web UI's public paths
+// (ui_routes.h) must carry a valid bearer token, or the web UI's session
+// cookie (with its CSRF header on a change: session_cookie.h): 401 otherwise
+// (403 without the CSRF header), before any route runs; the principal is then in
+// HttpRequest::caller. With `scim`, /scim/v2 is left to the SCIM routes and their own token
+// (scim_routes.h): AccessControl does not see those requests.
 HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
                            const AccessControl* access = nullptr,
                            const ScimService* scim = nullptr);

@@ -1,0 +1,36 @@
+// The web dashboard's routes (docs/web.md): its static files at /ui and its
+// cookie session at /ui/session.
+//
+// Contract:
+// - GET /ui/ (and /ui) is index.html, GET /ui/NAME and /ui/assets/NAME the built files
+//   (UiAssets), without a login: they hold no data. index.html and the other
+//   top-level files are `Cache-Control: no-cache`; /ui/assets/ (hashed names)
+//   `public, max-age=31536000, immutable`. Every /ui answer has a strict
+//   Content-Security-Policy (scripts, styles and connections from allotd
+//   only, no inline script, no frames), X-Content-Type-Options: nosniff,
+//   X-Frame-Options: DENY and Referrer-Policy: no-referrer. Without assets
+//   (null), /ui answers 404 saying how to build them.
+// - POST /ui/session (a JSON body only: 415 otherwise, so that no form of
+//   another site logs a browser in) logs in as POST /api/v1/sessions does (session_login.h)
+//   and answers 201 with the session (no token) and its `csrfToken`, the
+//   token itself only in the session cookie (session_cookie.h).
+//   GET /ui/session (logged in) is whoami with the `csrfToken` of the cookie.
+//   DELETE /ui/session clears the cookie (with the CSRF header when a cookie
+//   is sent); the session token itself stays valid until it expires.
+#pragma once
+
+#include <memory>
+
+#include "server/http/router.h"
+#include "server/ui_assets.h"
+#include "service/control/access_control.h"
+
+namespace allot::server {
+
+void add_ui_routes(Router& http, std::shared_ptr<const UiAssets> assets);
+void add_ui_session_routes(Router& http, AccessControl& access, bool secure_cookie);
+
+// Paths the routes above serve without a login (api_server.cc).
+bool is_public_ui_request(std::string_view method, std::string_view path);
+
+}  // namespace allot::server

@@ -1,0 +1,46 @@
+// Live data: a hook that fetches, then fetches again every second while the
+// page is visible (a hidden tab asks nothing), so that a change shows within
+// two seconds. `refresh` fetches at once (after an action).
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+
+export const LIVE_INTERVAL_MS = 1000;
+
+export function useLive(load, deps) {
+  const [state, setState] = useState({ data: null, error: null, loading: true });
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  const generation = useRef(0);
+
+  const refresh = useCallback(async () => {
+    const mine = ++generation.current;
+    try {
+      const data = await loadRef.current();
+      if (mine === generation.current) setState({ data, error: null, loading: false });
+    } catch (error) {
+      if (mine === generation.current) setState((old) => ({ ...old, error, loading: false }));
+    }
+  }, []);
+
+  useEffect(() => {
+    setState({ data: null, error: null, loading: true });
+    refresh();
+    let timer = null;
+    const schedule = () => {
+      clearInterval(timer);
+      timer = document.hidden ? null : setInterval(refresh, LIVE_INTERVAL_MS);
+    };
+    const onVisibility = () => {
+      if (!document.hidden) refresh();
+      schedule();
+    };
+    schedule();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      generation.current++;
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, deps);
+
+  return { ...state, refresh };
+}

@@ -1,0 +1,34 @@
+// Pieces every view uses: the state of a fetch, stat tiles, empty states.
+export function Problem({ error }) {
+  if (!error) return null;
+  const denied = error.status === 403;
+  return (
+    <p class="problem" role="alert">
+      {denied ? 'Not visible to you: ' : 'The server said: '}
+      {error.message}
+    </p>
+  );
+}
+
+export function Loading({ state }) {
+  if (state.loading && !state.data) return <p aria-busy="true">Loading…</p>;
+  return <Problem error={state.error} />;
+}
+
+export function Stat({ label, value, hint }) {
+  return (
+    <div class="stat">
+      <div class="stat-value">{value}</div>
+      <div class="stat-label">{label}</div>
+      {hint ? <div class="stat-hint">{hint}</div> : null}
+    </div>
+  );
+}
+
+export function Empty({ children }) {
+  return <p class="empty">{children}</p>;
+}
+
+export function Phase({ phase }) {
+  return <span class={`phase phase-${(phase || '').toLowerCase()}`}>{phase || '—'}</span>;
+}

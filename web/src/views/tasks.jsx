@@ -1,0 +1,127 @@
+// Tasks: the workloads the caller may list, a page at a time from the
+// server (limit and continue: 100,000 stored workloads cost one page),
+// filtered by namespace and phase on the server, sorted within the page,
+// each linking to its own page.
+import { useState } from 'preact/hooks';
+import { api, query } from '../api.js';
+import { useLive } from '../live.js';
+import { formatAge } from '../format.js';
+import { Empty, Loading, Phase } from './common.jsx';
+
+const PHASES = ['', 'Pending', 'Admitted', 'Running', 'Succeeded', 'Failed', 'Preempted', 'Cancelled', 'Suspended'];
+const PAGE = 50;
+
+function gpusOf(w) {
+  return (w.spec.podSets || []).reduce((n, p) => n + (p.count || 1) * (Number(p.resources && p.resources.gpu) || 0), 0);
+}
+
+const COLUMNS = [
+  { id: 'name', label: 'Name', value: (w) => w.metadata.name },
+  { id: 'namespace', label: 'Namespace', value: (w) => w.metadata.namespace },
+  { id: 'phase', label: 'Phase', value: (w) => w.status.phase },
+  { id: 'priority', label: 'Priority', value: (w) => w.spec.priorityClass || '' },
+  { id: 'user', label: 'User', value: (w) => w.status.submittedBy || '' },
+  { id: 'gpus', label: 'GPUs', value: gpusOf },
+  { id: 'age', label: 'Age', value: (w) => -new Date(w.status.createdAt).getTime() },
+];
+
+function sorted(items, sort) {
+  const column = COLUMNS.find((c) => c.id === sort.by);
+  const out = [...items];
+  out.sort((a, b) => {
+    const x = column.value(a);
+    const y = column.value(b);
+    const order = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
+    return sort.desc ? -order : order;
+  });
+  return out;
+}
+
+export function Tasks() {
+  const [filter, setFilter] = useState({ team: '', phase: '' });
+  const [pages, setPages] = useState(['']); // continue tokens of the pages seen
+  const [sort, setSort] = useState({ by: 'age', desc: true });
+  const token = pages[pages.length - 1];
+  const state = useLive(
+    () => api.get(`/api/v1/workloads${query({ limit: PAGE, continue: token, team: filter.team, phase: filter.phase })}`),
+    [filter.team, filter.phase, token],
+  );
+  const change = (key) => (event) => {
+    setFilter({ ...filter, [key]: event.target.value });
+    setPages(['']);
+  };
+  const items = state.data ? sorted(state.data.items || [], sort) : [];
+  const next = state.data && state.data.continue;
+  const sortBy = (id) => setSort({ by: id, desc: sort.by === id ? !sort.desc : false });
+  return (
+    <>
+      <h1>Tasks</h1>
+      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
+        <label>
+          Namespace
+          <input name="team" value={filter.team} onChange={change('team')} placeholder="all visible" />
+        </label>
+        <label>
+          Phase
+          <select name="phase" value={filter.phase} onChange={change('phase')}>
+            {PHASES.map((p) => (
+              <option value={p}>{p || 'any'}</option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <Loading state={state} />
+      {state.data && items.length === 0 ? (
+        <Empty>
+          No workloads here{filter.team || filter.phase ? ' with these filters' : ''}. Submit one with{' '}
+          <code>allot run --team TEAM --gpus 1 -- CMD</code>.
+        </Empty>
+      ) : null}
+      {items.length ? (
+        <table class="tasks">
+          <caption class="sr-only">Workloads, page {pages.length}</caption>
+          <thead>
+            <tr>
+              {COLUMNS.map((c) => (
+                <th scope="col" aria-sort={sort.by === c.id ? (sort.desc ? 'descending' : 'ascending') : undefined}>
+                  <button type="button" class="link" onClick={() => sortBy(c.id)}>
+                    {c.label}
+                    {sort.by === c.id ? (sort.desc ? ' ▼' : ' ▲') : ''}
+                  </button>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((w) => (
+              <tr>
+                <td>
+                  <a href={`#/tasks/${encodeURIComponent(w.metadata.namespace)}/${encodeURIComponent(w.metadata.name)}`}>
+                    {w.metadata.name}
+                  </a>
+                </td>
+                <td>{w.metadata.namespace}</td>
+                <td>
+                  <Phase phase={w.status.phase} />
+                </td>
+                <td>{w.spec.priorityClass || '—'}</td>
+                <td>{w.status.submittedBy || '—'}</td>
+                <td>{gpusOf(w)}</td>
+                <td>{formatAge(w.status.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <nav class="pager" aria-label="Pages">
+        <button type="button" disabled={pages.length === 1} onClick={() => setPages(pages.slice(0, -1))}>
+          Previous page
+        </button>
+        <span>Page {pages.length}</span>
+        <button type="button" disabled={!next} onClick={() => setPages([...pages, next])}>
+          Next page
+        </button>
+      </nav>
+    </>
+  );
+}

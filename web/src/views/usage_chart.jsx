@@ -1,0 +1,95 @@
+// GPU-hours over time from the usage report (GET /api/v1/reports/usage,
+// docs/cost.md), own and borrowed, with a range picker (1 h, 24 h, 7 d,
+// 30 d); one SVG bar chart, drawn here without a chart library.
+import { useState } from 'preact/hooks';
+import { api, query } from '../api.js';
+import { useLive } from '../live.js';
+import { hours } from '../format.js';
+import { Loading, Empty } from './common.jsx';
+
+const RANGES = [
+  { id: '1h', label: '1 h', ms: 3600e3 },
+  { id: '24h', label: '24 h', ms: 86400e3 },
+  { id: '7d', label: '7 d', ms: 7 * 86400e3 },
+  { id: '30d', label: '30 d', ms: 30 * 86400e3 },
+];
+
+export function RangePicker({ value, onChange }) {
+  return (
+    <div class="range" role="group" aria-label="Time range">
+      {RANGES.map((r) => (
+        <button type="button" aria-pressed={value === r.id} onClick={() => onChange(r.id)}>
+          {r.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Bars({ points }) {
+  const width = 600;
+  const height = 160;
+  const most = Math.max(1e-9, ...points.map((p) => p.own + p.borrowed));
+  const step = width / Math.max(1, points.length);
+  return (
+    <svg viewBox={`0 0 ${width} ${height + 20}`} class="chart" role="img" aria-label="GPU-hours per period, own and borrowed">
+      {points.map((p, i) => {
+        const own = (p.own / most) * height;
+        const borrowed = (p.borrowed / most) * height;
+        const x = i * step + step * 0.1;
+        const w = step * 0.8;
+        return (
+          <g>
+            <title>{`${p.label}: ${hours(p.own)} own, ${hours(p.borrowed)} borrowed`}</title>
+            <rect class="bar-own" x={x} y={height - own} width={w} height={own} />
+            <rect class="bar-borrowed" x={x} y={height - own - borrowed} width={w} height={borrowed} />
+            <text x={x + w / 2} y={height + 14} text-anchor="middle" class="axis">
+              {p.label}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+function pointsOf(report, byDay) {
+  const groups = new Map();
+  for (const row of report.rows || []) {
+    const label = byDay ? row.day : row.team;
+    const point = groups.get(label) || { label, own: 0, borrowed: 0 };
+    point.own += row.ownGpuHours || 0;
+    point.borrowed += row.borrowedGpuHours || 0;
+    groups.set(label, point);
+  }
+  return [...groups.values()].sort((a, b) => String(a.label).localeCompare(String(b.label)));
+}
+
+export function UsageChart() {
+  const [range, setRange] = useState('24h');
+  const span = RANGES.find((r) => r.id === range).ms;
+  const byDay = span > 86400e3;
+  const state = useLive(() => {
+    const to = new Date();
+    const from = new Date(to.getTime() - span);
+    return api.get(
+      `/api/v1/reports/usage${query({ from: from.toISOString(), to: to.toISOString(), by: byDay ? 'day' : 'team' })}`,
+    );
+  }, [range]);
+  const points = state.data ? pointsOf(state.data, byDay) : [];
+  return (
+    <section aria-labelledby="usage-title">
+      <h2 id="usage-title">GPU-hours {byDay ? 'per day' : 'per team'}</h2>
+      <RangePicker value={range} onChange={setRange} />
+      <Loading state={state} />
+      {state.data && points.length === 0 ? <Empty>No GPU time was used in this range.</Empty> : null}
+      {points.length ? <Bars points={points} /> : null}
+      {state.data ? (
+        <p class="legend">
+          <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed · total{' '}
+          {hours(state.data.totals ? state.data.totals.gpuHours : 0)}
+        </p>
+      ) : null}
+    </section>
+  );
+}

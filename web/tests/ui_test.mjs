@@ -1,0 +1,358 @@
+// The dashboard in a real headless Chromium (Debian's chromium, driven by
+// playwright-core) against a real allotd with real workloads (allotd.mjs).
+//
+//   node web/tests/ui_test.mjs ALLOTD_BINARY ARTIFACT_DIR
+//
+// Checks: every view renders with data; login and logout; a viewer of team
+// alpha never sees team beta's workload names in the DOM or in any response
+// the page fetched, and gets no cancel button; a member cancels its own
+// workload and is refused (403, with the reason) on another team's, and a
+// refused click shows the server's reason; a pending
+// workload shows its explanation; a new workload appears within 2 s; no
+// serious axe-core violations; no CSP violation. Screenshots of every view
+// go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
+import { chromium } from 'playwright-core';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { client, startAllotd } from './allotd.mjs';
+
+const [binary, artifacts] = process.argv.slice(2);
+if (!binary || !artifacts) {
+  console.error('usage: node ui_test.mjs ALLOTD_BINARY ARTIFACT_DIR');
+  process.exit(2);
+}
+mkdirSync(artifacts, { recursive: true });
+const CHROMIUM = process.env.ALLOT_CHROMIUM || '/usr/bin/chromium';
+const SECRET = 'beta-secret-job';
+const PASSWORD = 'allot-web-test-pw-1';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const POLICY = `apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+apiVersion: allot/v1
+kind: Cluster
+metadata: {name: local}
+spec: {backend: local, scheduling: {cycle: 1s}}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: node}
+spec: {cluster: local, flavor: gpu, count: 2, resources: {gpu: 4, cpu: 16, memory: 16Gi}}
+---
+apiVersion: allot/v1
+kind: Cohort
+metadata: {name: org}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: low}
+spec: {value: 10, preemptionPolicy: PreemptLowerPriority, preemptionGracePeriod: 1s}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: alpha}
+spec: {cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: 4}}}]}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: beta}
+spec: {cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: 4}}}]}
+`;
+
+function binding(ns, name, user, role) {
+  return `---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ${name}, namespace: ${ns}}
+subjects: [{kind: User, name: ${user}}]
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ${role}}
+`;
+}
+
+function workload(name, gpus, script, count = 1) {
+  return {
+    apiVersion: 'allot/v1',
+    kind: 'Workload',
+    metadata: { name },
+    spec: { priorityClass: 'low', podSets: [{ count, resources: { gpu: gpus } }], command: ['/bin/sh', '-c', script] },
+  };
+}
+
+let failures = 0;
+const started = Date.now();
+async function check(name, body) {
+  const t0 = Date.now();
+  try {
+    await body();
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (error) {
+    failures++;
+    console.log(`FAIL ${name}: ${error && error.stack ? error.stack : error}`);
+  }
+}
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+async function setUp(admin) {
+  let reply = await admin.apply(POLICY + binding('alpha', 'ana', 'ana', 'team-member') +
+    binding('alpha', 'vic', 'vic', 'team-viewer') + binding('beta', 'bob', 'bob', 'team-member'));
+  assert(reply.status === 200, `apply: ${reply.status} ${reply.text}`);
+  for (const user of ['ana', 'vic', 'bob']) {
+    const status = await admin.scim('POST', '/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: user, active: true, password: PASSWORD,
+    });
+    assert(status === 201, `SCIM user ${user}: ${status}`);
+  }
+  const submit = async (ns, body) => {
+    reply = await admin.post(`/api/v1/namespaces/${ns}/workloads`, body);
+    assert(reply.status === 201, `submit ${body.metadata.name}: ${reply.status} ${reply.text}`);
+  };
+  await submit('alpha', workload('alpha-train', 1, 'echo hello-from-alpha; sleep 600'));
+  await submit('alpha', workload('alpha-huge', 4, 'true', 2));
+  await submit('beta', workload(SECRET, 1, 'sleep 600'));
+  for (let i = 0; i < 100; i++) {
+    const w = await admin.get('/api/v1/namespaces/alpha/workloads/alpha-train');
+    const b = await admin.get(`/api/v1/namespaces/beta/workloads/${SECRET}`);
+    if (w.json.status.phase === 'Running' && b.json.status.phase === 'Running') return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the workloads did not start');
+}
+
+// A browser page of its own, with every response body it fetched and every
+// console error (a CSP violation is one) recorded.
+async function openPage(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  const seen = { bodies: [], errors: [] };
+  page.on('response', async (response) => {
+    try {
+      seen.bodies.push({ url: response.url(), status: response.status(), body: await response.text() });
+    } catch {}
+  });
+  // A refused request is a console error too (401 before the login): only
+  // script errors and Content-Security-Policy violations count.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
+      seen.errors.push(message.text());
+    }
+  });
+  page.on('pageerror', (error) => seen.errors.push(String(error)));
+  await page.goto(`${base}/ui/`);
+  return { context, page, seen };
+}
+
+async function logIn(page, fields) {
+  await page.waitForSelector('form');
+  if (fields.token) {
+    await page.getByRole('button', { name: 'Use an API token instead' }).click();
+    await page.getByLabel('API token').fill(fields.token);
+  } else {
+    await page.getByLabel('User name').fill(fields.username);
+    await page.getByLabel('Password').fill(fields.password);
+  }
+  if (fields.team) await page.getByLabel('Team (namespace)').fill(fields.team);
+  if (fields.role) await page.getByLabel('Role').selectOption(fields.role);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+}
+
+async function axeCheck(page, where) {
+  await page.evaluate(`${axeSource}\n;0`);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert(!serious.length, `${where}: axe: ${serious.map((v) => `${v.id} (${v.nodes.length}: ${v.nodes[0].target})`).join('; ')}`);
+}
+
+async function visit(page, hash, heading, shot) {
+  await page.evaluate((h) => (location.hash = h), hash);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+  await page.screenshot({ path: join(artifacts, `${shot}.png`), fullPage: true });
+}
+
+async function main() {
+  const allotd = await startAllotd(binary);
+  const admin = client(allotd.base, allotd.adminToken);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    await setUp(admin);
+    await runChecks(browser, allotd, admin);
+  } finally {
+    await browser.close();
+    await allotd.stop();
+  }
+}
+
+async function runChecks(browser, allotd, admin) {
+  await check('the page and its assets are served with strict headers', async () => {
+    const index = await fetch(`${allotd.base}/ui/`);
+    const csp = index.headers.get('content-security-policy') || '';
+    assert(csp.includes("script-src 'self'") && !csp.includes('unsafe-inline'), `CSP: ${csp}`);
+    assert(index.headers.get('cache-control') === 'no-cache', 'index is no-cache');
+    assert(index.headers.get('x-content-type-options') === 'nosniff', 'nosniff');
+    const html = await index.text();
+    assert(!/<script>|<script [^>]*>[^<]/.test(html), 'no inline script');
+    const asset = /\/ui\/assets\/main-[A-Z0-9]+\.js/.exec(html)[0];
+    const js = await fetch(allotd.base + asset);
+    assert(/immutable/.test(js.headers.get('cache-control')), 'hashed assets are immutable');
+    const gz = gzipSync(Buffer.from(await js.arrayBuffer())).length;
+    console.log(`figure: JavaScript of the first view ${gz} bytes gzipped`);
+    assert(gz <= 200 * 1024, 'JS <= 200 KB gzipped');
+  });
+
+  const adminPage = await openPage(browser, allotd.base);
+  await check('an administrator logs in with an API token and every view renders with data', async () => {
+    const { page } = adminPage;
+    await logIn(page, { token: allotd.adminToken });
+    await visit(page, '#/overview', 'Overview', 'overview');
+    await page.getByText('GPUs total').waitFor();
+    assert((await page.locator('.stat-value').first().textContent()) === '8 GPUs', '8 GPUs total');
+    await visit(page, '#/hardware', 'Hardware', 'hardware');
+    assert((await page.locator('tbody tr').count()) === 2, 'two nodes');
+    await page.locator('.gpu-allocated').first().waitFor();
+    await visit(page, '#/teams', 'Teams', 'teams');
+    await page.getByRole('cell', { name: 'beta' }).first().waitFor();
+    await visit(page, '#/tasks', 'Tasks', 'tasks');
+    await page.getByRole('link', { name: SECRET }).waitFor();
+    for (const view of ['overview', 'hardware', 'teams', 'tasks']) {
+      await page.evaluate((h) => (location.hash = h), `#/${view}`);
+      await page.waitForTimeout(150);
+      await axeCheck(page, view);
+    }
+  });
+
+  await check('a pending workload shows the scheduler explanation', async () => {
+    const { page } = adminPage;
+    await visit(page, '#/tasks/alpha/alpha-huge', 'alpha/alpha-huge', 'workload-pending');
+    const text = await page.getByTestId('explanation').textContent();
+    assert(text && text.length > 10, `explanation: ${text}`);
+    await axeCheck(page, 'workload page');
+  });
+
+  await check('a new workload appears on Tasks within 2 s, without a reload', async () => {
+    const { page } = adminPage;
+    await visit(page, '#/tasks', 'Tasks', 'tasks-before');
+    const t0 = Date.now();
+    const reply = await admin.post('/api/v1/namespaces/alpha/workloads', workload('alpha-live', 1, 'sleep 600'));
+    assert(reply.status === 201, `submit: ${reply.status}`);
+    await page.getByRole('link', { name: 'alpha-live' }).waitFor({ timeout: 2000 });
+    console.log(`figure: live update shown ${Date.now() - t0} ms after the submit`);
+  });
+
+  await check('the theme switches to dark and the page stays accessible', async () => {
+    const { page } = adminPage;
+    await page.getByRole('button', { name: /Theme/ }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.screenshot({ path: join(artifacts, 'tasks-dark.png') });
+    await axeCheck(page, 'dark tasks');
+  });
+
+  await check('no console error or CSP violation on the administrator pages', async () => {
+    assert(!adminPage.seen.errors.length, adminPage.seen.errors.join('\n'));
+    const refused = adminPage.seen.bodies.filter((r) => r.status >= 400 && !r.url.endsWith('/ui/session'));
+    const unexpected = refused.filter((r) => !/\/logs\?/.test(r.url));
+    assert(!unexpected.length, unexpected.map((r) => `${r.status} ${r.url} ${r.body}`).join('\n'));
+  });
+  await adminPage.context.close();
+
+  const viewer = await openPage(browser, allotd.base);
+  await check('a viewer of alpha sees alpha, never beta\'s workload names, and no cancel button', async () => {
+    const { page, seen } = viewer;
+    await logIn(page, { username: 'vic', password: PASSWORD, team: 'alpha', role: 'team-viewer' });
+    await visit(page, '#/overview', 'Overview', 'viewer-overview');
+    await visit(page, '#/hardware', 'Hardware', 'viewer-hardware');
+    await page.locator('.problem').waitFor();
+    await visit(page, '#/teams', 'Teams', 'viewer-teams');
+    await visit(page, '#/tasks', 'Tasks', 'viewer-tasks');
+    await page.getByRole('link', { name: 'alpha-train' }).waitFor();
+    await visit(page, '#/tasks/alpha/alpha-train', 'alpha/alpha-train', 'viewer-workload');
+    await page.getByText('hello-from-alpha').waitFor();
+    await page.waitForTimeout(300); // the access reviews have answered
+    assert((await page.getByRole('button', { name: 'Cancel workload' }).count()) === 0, 'no cancel button');
+    await visit(page, `#/tasks/beta/${SECRET}`, `beta/${SECRET}`, 'viewer-other-team');
+    await page.locator('.problem').waitFor();
+    const dom = await page.evaluate(() => document.body.innerText);
+    assert(!dom.includes('sleep 600'), 'no other workload detail');
+    await visit(page, '#/tasks', 'Tasks', 'viewer-tasks-again');
+    assert(!(await page.content()).includes(SECRET), 'beta name not in the DOM');
+    const leaked = seen.bodies.filter((r) => r.body.includes(SECRET) && !r.url.includes(`/workloads/${SECRET}`));
+    assert(!leaked.length, `beta's name in ${leaked.map((r) => r.url).join(', ')}`);
+    const refused = seen.bodies.filter((r) => r.url.includes(`/workloads/${SECRET}`));
+    assert(refused.every((r) => !r.body.includes('"spec"')), 'the refused GET shows nothing');
+  });
+
+  await check('logout clears the session: the API refuses the page afterwards', async () => {
+    const { page } = viewer;
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    const status = await page.evaluate(() => fetch('/api/v1/workloads').then((r) => r.status));
+    assert(status === 401, `after logout: ${status}`);
+    await page.screenshot({ path: join(artifacts, 'login.png') });
+    await axeCheck(page, 'login');
+  });
+  await viewer.context.close();
+
+  const member = await openPage(browser, allotd.base);
+  await check('a member cancels its own workload from its page', async () => {
+    const { page } = member;
+    await logIn(page, { username: 'ana', password: PASSWORD, team: 'alpha', role: 'team-member' });
+    await visit(page, '#/tasks/alpha/alpha-live', 'alpha/alpha-live', 'member-workload');
+    await page.getByRole('button', { name: 'Cancel workload' }).click();
+    await page.getByText('Cancel accepted.').waitFor();
+    const w = await admin.get('/api/v1/namespaces/alpha/workloads/alpha-live');
+    assert(w.json.status.phase === 'Cancelled' || w.json.status.stopping, `phase ${w.json.status.phase}`);
+  });
+
+  await check("a member cannot cancel another team's workload: 403 with the reason", async () => {
+    const { page } = member;
+    const answer = await page.evaluate(async (name) => {
+      const who = await fetch('/ui/session').then((r) => r.json());
+      const r = await fetch(`/api/v1/namespaces/beta/workloads/${name}/cancel`, {
+        method: 'POST',
+        headers: { 'X-CSRF-Token': who.csrfToken },
+      });
+      return { status: r.status, body: await r.json() };
+    }, SECRET);
+    assert(answer.status === 403 && /cannot cancel/.test(answer.body.message), JSON.stringify(answer));
+    const b = await admin.get(`/api/v1/namespaces/beta/workloads/${SECRET}`);
+    assert(b.json.status.phase === 'Running' && !b.json.status.stopping, 'still running');
+  });
+
+  await check('a change without the CSRF header is refused', async () => {
+    const { page } = member;
+    const status = await page.evaluate(() =>
+      fetch('/api/v1/namespaces/alpha/workloads/alpha-train/cancel', { method: 'POST' }).then((r) => r.status),
+    );
+    assert(status === 403, `without CSRF: ${status}`);
+    const w = await admin.get('/api/v1/namespaces/alpha/workloads/alpha-train');
+    assert(!w.json.status.stopping && w.json.status.phase === 'Running', 'not cancelled');
+  });
+  await check("an action the server refuses shows the server's reason", async () => {
+    const { page } = member;
+    await visit(page, '#/tasks/alpha/alpha-huge', 'alpha/alpha-huge', 'member-pending');
+    const cancel = page.getByRole('button', { name: 'Cancel workload' });
+    await cancel.waitFor();
+    // The binding goes after the page showed the button: the server decides.
+    const removed = await admin.call('DELETE', '/api/v1/namespaces/alpha/rolebindings/ana');
+    assert(removed.status === 200, `delete binding: ${removed.status} ${removed.text}`);
+    await cancel.click();
+    const shown = await page.locator('.actions + .problem, p.problem[role="status"]').first().textContent();
+    assert(/cannot cancel/.test(shown), `shown: ${shown}`);
+    await page.screenshot({ path: join(artifacts, 'member-refused.png') });
+    const w = await admin.get('/api/v1/namespaces/alpha/workloads/alpha-huge');
+    assert(w.json.status.phase === 'Pending', 'still pending');
+  });
+  await member.context.close();
+}
+
+await main();
+console.log(`${failures ? 'FAILED' : 'passed'}: ${failures} failure(s) in ${Date.now() - started} ms; screenshots in ${artifacts}`);
+if (existsSync(artifacts)) console.log(`artefacts: ${readdirSync(artifacts).join(' ')}`);
+process.exit(failures ? 1 : 0);

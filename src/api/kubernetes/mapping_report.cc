@@ -134,7 +134,7 @@ std::string format_mapping_report(const std::vector<MappingNote>& notes, std::st
   const std::string c(comment);
   std::string text = c + "allot -> Kubernetes mapping report: what Kueue cannot express\n";
   for (const MappingNote& note : notes) {
-    text += c + "\n";
+    text += std::string(comment.substr(0, comment.find_last_not_of(' ') + 1)) + "\n";
     text += c + "- " + note.setting + "\n";
     text += c + "    lost: " + note.lost + "\n";
     text += c + "    rendered: " + note.rendered + "\n";

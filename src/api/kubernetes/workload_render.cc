@@ -21,7 +21,7 @@ json resources_json(const ResourceVector& resources) {
 }
 
 json pod_template(const Workload& workload, const PodSet& pod_set, const std::string& image,
-                  const PriorityClass* priority, std::string_view container) {
+                  const PriorityClass* priority, std::string_view container, bool indexed) {
   json env = json::array();
   for (const auto& [name, value] : workload.spec.env)
     env.push_back({{"name", name}, {"value", value}});
@@ -29,6 +29,13 @@ json pod_template(const Workload& workload, const PodSet& pod_set, const std::st
     env.push_back(
         {{"name", workload.spec.checkpoint->env}, {"value", "/checkpoints/" + workload.meta.name}});
   }
+  // allot's pod index, as an Indexed Job numbers its pods (a PyTorchJob sets RANK).
+  if (indexed)
+    env.push_back({{"name", "ALLOT_POD_INDEX"},
+                   {"valueFrom",
+                    {{"fieldRef",
+                      {{"fieldPath",
+                        "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}});
   json main = {
       {"name", container}, {"image", image}, {"resources", resources_json(pod_set.resources)}};
   if (!workload.spec.command.empty()) main["command"] = workload.spec.command;
@@ -78,13 +85,18 @@ Result<KubernetesObject> render_workload(const Workload& workload, const Policy&
   }
   object.manifest["metadata"]["labels"] = labels;
   const PodSet& first = spec.pod_sets.front();
+  if (!training && first.min_count > 0 && first.min_count < first.count) {
+    // Kueue's partial admission: the Job may start with fewer pods.
+    object.manifest["metadata"]["annotations"] = {
+        {"kueue.x-k8s.io/job-min-parallelism", std::to_string(first.min_count)}};
+  }
   if (!training) {
     json job = {{"suspend", true},
                 {"parallelism", first.count},
                 {"completions", first.count},
                 {"completionMode", "Indexed"},
                 {"backoffLimit", 0},
-                {"template", pod_template(workload, first, image, priority, first.name)}};
+                {"template", pod_template(workload, first, image, priority, first.name, true)}};
     if (spec.max_runtime) job["activeDeadlineSeconds"] = spec.max_runtime->ms() / 1000;
     object.manifest["spec"] = job;
     return object;
@@ -93,13 +105,13 @@ Result<KubernetesObject> render_workload(const Workload& workload, const Policy&
     return invalid_argument("the Master pod set of a PyTorchJob has one pod",
                             "spec.podSets[0].count");
   }
-  json replicas = {
-      {"Master", replica_spec(1, pod_template(workload, first, image, priority, "pytorch"))}};
+  json replicas = {{"Master", replica_spec(1, pod_template(workload, first, image, priority,
+                                                           "pytorch", false))}};
   const PodSet& workers = spec.pod_sets.back();
   const int32_t worker_count = spec.pod_sets.size() == 2 ? workers.count : first.count - 1;
   if (worker_count > 0) {
-    replicas["Worker"] =
-        replica_spec(worker_count, pod_template(workload, workers, image, priority, "pytorch"));
+    replicas["Worker"] = replica_spec(
+        worker_count, pod_template(workload, workers, image, priority, "pytorch", false));
   }
   json run_policy = {{"suspend", true}};
   if (spec.max_runtime) run_policy["activeDeadlineSeconds"] = spec.max_runtime->ms() / 1000;

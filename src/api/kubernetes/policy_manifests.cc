@@ -71,10 +71,11 @@ std::vector<json> policy_manifests(const Policy& policy) {
     json spec = json::object();
     if (!flavor.node_labels.empty()) spec["nodeLabels"] = flavor.node_labels;
     if (!flavor.topology_levels.empty()) spec["topologyLevels"] = flavor.topology_levels;
-    spec["price"] = {{"gpuHour", flavor.price.gpu_hour},
-                     {"cpuHour", flavor.price.cpu_hour},
-                     {"memoryGiBHour", flavor.price.memory_gib_hour},
-                     {"currency", flavor.price.currency}};
+    if (flavor.price != FlavorPrice{})
+      spec["price"] = {{"gpuHour", flavor.price.gpu_hour},
+                       {"cpuHour", flavor.price.cpu_hour},
+                       {"memoryGiBHour", flavor.price.memory_gib_hour},
+                       {"currency", flavor.price.currency}};
     documents.push_back(document("ResourceFlavor", flavor.meta.name, spec));
   }
   for (const Cohort& cohort : policy.cohorts) {

@@ -1,4 +1,5 @@
 // A Kueue ClusterQueue into an allot Team (kueue_import.h).
+#include <cstdint>
 #include <string>
 
 #include "api/kubernetes/kubernetes_names.h"
@@ -23,8 +24,10 @@ Status read_borrow(const KueueDoc& doc, const json& borrow, TeamPreemption& pree
   }
   if (borrow.contains("maxPriorityThreshold")) {
     const json& threshold = borrow.at("maxPriorityThreshold");
-    if (!threshold.is_number_integer())
-      return doc.error(path + ".maxPriorityThreshold", "expected an integer");
+    if (!threshold.is_number_integer() || threshold.get<int64_t>() < INT32_MIN ||
+        threshold.get<int64_t>() > INT32_MAX) {
+      return doc.error(path + ".maxPriorityThreshold", "expected an int32");
+    }
     preemption.borrow_max_priority_threshold = threshold.get<int32_t>();
   }
   return Status();

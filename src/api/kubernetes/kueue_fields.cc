@@ -72,7 +72,7 @@ Status read_group_flavor(const KueueDoc& doc, const json& entry, const std::stri
 }  // namespace
 
 Status KueueDoc::expect_object(const json& value, std::string_view path) const {
-  if (value.is_null() || value.is_object()) return Status();
+  if (value.is_object()) return Status();
   return error(path, "expected a map");
 }
 

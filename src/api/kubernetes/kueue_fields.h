@@ -26,7 +26,7 @@ struct KueueDoc {
   [[nodiscard]] Status error(std::string_view path, std::string message) const {
     return invalid_argument(std::move(message), where + ": " + std::string(path));
   }
-  // An object at `path` (null: an empty one); error if it is another type.
+  // Error unless `value` (at `path`) is a map.
   Status expect_object(const nlohmann::json& value, std::string_view path) const;
   Status expect_only(const nlohmann::json& object, std::string_view path,
                      std::initializer_list<std::string_view> keys) const;

@@ -68,8 +68,10 @@ Status read_topology(const KueueDoc& doc, const std::string& name, const json& s
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string path = "spec.levels[" + std::to_string(i) + "]";
     ALLOT_RETURN_IF_ERROR(doc.expect_only(list[i], path, {"nodeLabel"}));
+    ALLOT_RETURN_IF_ERROR(doc.expect_object(list[i], path));
     std::string label;
     ALLOT_RETURN_IF_ERROR(doc.read_string(list[i], path, "nodeLabel", label));
+    if (label.empty()) return doc.error(path + ".nodeLabel", "a level names a node label");
     if (label == "kubernetes.io/hostname") continue;
     std::string level = label.substr(label.rfind('/') + 1);
     if (level.starts_with("topology-")) level = level.substr(9);
@@ -104,7 +106,8 @@ Status read_priority_class(const KueueDoc& doc, const std::string& name, const j
   const int64_t value = document.at("value").get<int64_t>();
   if (value < INT32_MIN || value > INT32_MAX) return doc.error("value", "value is not an int32");
   pc.value = static_cast<int32_t>(value);
-  const json annotations = document["metadata"].value("annotations", json::object());
+  const json annotations = document.at("metadata").value("annotations", json::object());
+  ALLOT_RETURN_IF_ERROR(doc.expect_object(annotations, "metadata.annotations"));
   if (annotations.value("allot.dev/preemption-policy", "") == "Never") {
     pc.preemption_policy = PreemptionPolicy::kNever;
   }
@@ -128,7 +131,8 @@ Status read_local_queue(const KueueDoc& doc, const json& document, const json& s
   if (spec.value("stopPolicy", "None") != "None") {
     return doc.error("spec.stopPolicy", "allot cannot hold or drain a queue");
   }
-  std::string ns = document["metadata"].value("namespace", "");
+  std::string ns;
+  ALLOT_RETURN_IF_ERROR(doc.read_string(document.at("metadata"), "metadata", "namespace", ns));
   if (ns.empty()) return doc.error("metadata.namespace", "a LocalQueue lives in a namespace");
   std::string queue;
   ALLOT_RETURN_IF_ERROR(doc.read_string(spec, "spec", "clusterQueue", queue));
@@ -159,7 +163,9 @@ Status read_document(const KueueDoc& doc, const json& document, ImportState& sta
                      "v1beta2), not '" +
                          doc.api_version + "'");
   }
-  const std::string name = document["metadata"].value("name", "");
+  ALLOT_RETURN_IF_ERROR(doc.expect_object(document.value("metadata", json()), "metadata"));
+  std::string name;
+  ALLOT_RETURN_IF_ERROR(doc.read_string(document.at("metadata"), "metadata", "name", name));
   if (name.empty()) return doc.error("metadata.name", "a name is required");
   const json spec = document.value("spec", json::object());
   ALLOT_RETURN_IF_ERROR(doc.expect_object(spec, "spec"));
@@ -228,7 +234,13 @@ Result<Policy> import_kueue(std::string_view yaml_text, std::string_view source_
     const json metadata = document.value("metadata", json::object());
     doc.where +=
         " (" + doc.kind + "/" + (metadata.is_object() ? metadata.value("name", "") : "") + ")";
-    ALLOT_RETURN_IF_ERROR(read_document(doc, document, state));
+    // A value of another shape than Kueue's (a list where a map belongs) is
+    // caught as nlohmann's type error and reported at the document.
+    try {
+      ALLOT_RETURN_IF_ERROR(read_document(doc, document, state));
+    } catch (const json::exception& e) {
+      return invalid_argument(std::string("malformed Kueue object: ") + e.what(), doc.where);
+    }
   }
   ALLOT_RETURN_IF_ERROR(resolve(state, source_name));
   return std::move(state.policy);

@@ -53,6 +53,40 @@ json replica_spec(int32_t replicas, json pod) {
   return {{"replicas", replicas}, {"restartPolicy", "Never"}, {"template", std::move(pod)}};
 }
 
+json job_spec(const Workload& workload, const std::string& image, const PriorityClass* priority) {
+  const PodSet& pods = workload.spec.pod_sets.front();
+  json job = {{"suspend", true},
+              {"parallelism", pods.count},
+              {"completions", pods.count},
+              {"completionMode", "Indexed"},
+              {"backoffLimit", 0},
+              {"template", pod_template(workload, pods, image, priority, pods.name, true)}};
+  if (workload.spec.max_runtime)
+    job["activeDeadlineSeconds"] = workload.spec.max_runtime->ms() / 1000;
+  return job;
+}
+
+Result<json> pytorch_spec(const Workload& workload, const std::string& image,
+                          const PriorityClass* priority) {
+  const WorkloadSpec& spec = workload.spec;
+  const PodSet& first = spec.pod_sets.front();
+  if (spec.pod_sets.size() == 2 && first.count != 1) {
+    return invalid_argument("the Master pod set of a PyTorchJob has one pod",
+                            "spec.podSets[0].count");
+  }
+  json replicas = {{"Master", replica_spec(1, pod_template(workload, first, image, priority,
+                                                           "pytorch", false))}};
+  const PodSet& workers = spec.pod_sets.back();
+  const int32_t worker_count = spec.pod_sets.size() == 2 ? workers.count : first.count - 1;
+  if (worker_count > 0) {
+    replicas["Worker"] = replica_spec(
+        worker_count, pod_template(workload, workers, image, priority, "pytorch", false));
+  }
+  json run_policy = {{"suspend", true}};
+  if (spec.max_runtime) run_policy["activeDeadlineSeconds"] = spec.max_runtime->ms() / 1000;
+  return json{{"pytorchReplicaSpecs", replicas}, {"runPolicy", run_policy}};
+}
+
 }  // namespace
 
 Result<KubernetesObject> render_workload(const Workload& workload, const Policy& policy,
@@ -91,31 +125,10 @@ Result<KubernetesObject> render_workload(const Workload& workload, const Policy&
         {"kueue.x-k8s.io/job-min-parallelism", std::to_string(first.min_count)}};
   }
   if (!training) {
-    json job = {{"suspend", true},
-                {"parallelism", first.count},
-                {"completions", first.count},
-                {"completionMode", "Indexed"},
-                {"backoffLimit", 0},
-                {"template", pod_template(workload, first, image, priority, first.name, true)}};
-    if (spec.max_runtime) job["activeDeadlineSeconds"] = spec.max_runtime->ms() / 1000;
-    object.manifest["spec"] = job;
+    object.manifest["spec"] = job_spec(workload, image, priority);
     return object;
   }
-  if (spec.pod_sets.size() == 2 && first.count != 1) {
-    return invalid_argument("the Master pod set of a PyTorchJob has one pod",
-                            "spec.podSets[0].count");
-  }
-  json replicas = {{"Master", replica_spec(1, pod_template(workload, first, image, priority,
-                                                           "pytorch", false))}};
-  const PodSet& workers = spec.pod_sets.back();
-  const int32_t worker_count = spec.pod_sets.size() == 2 ? workers.count : first.count - 1;
-  if (worker_count > 0) {
-    replicas["Worker"] = replica_spec(
-        worker_count, pod_template(workload, workers, image, priority, "pytorch", false));
-  }
-  json run_policy = {{"suspend", true}};
-  if (spec.max_runtime) run_policy["activeDeadlineSeconds"] = spec.max_runtime->ms() / 1000;
-  object.manifest["spec"] = {{"pytorchReplicaSpecs", replicas}, {"runPolicy", run_policy}};
+  ALLOT_ASSIGN_OR_RETURN(object.manifest["spec"], pytorch_spec(workload, image, priority));
   return object;
 }
 

@@ -140,3 +140,32 @@ TEST(KueueImportTest, BadYamlNamesTheFile) {
 
 }  // namespace
 }  // namespace allot
+
+namespace allot {
+namespace {
+
+// Values of another shape than Kueue's are errors at the document, never a crash.
+TEST(KueueImportTest, MalformedShapesAreErrorsAtTheDocument) {
+  const char* const documents[] = {
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: [q]\n",
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: q}\nspec: []\n",
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: q}\n"
+      "spec: {resourceGroups: [{coveredResources: cpu, flavors: 3}]}\n",
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: q}\n"
+      "spec: {preemption: {borrowWithinCohort: {maxPriorityThreshold: 99999999999}}}\n",
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\nmetadata: {name: t}\n"
+      "spec: {levels: [rack]}\n",
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: l, namespace: [x]}\n"
+      "spec: {clusterQueue: q}\n",
+  };
+  for (const char* text : documents) {
+    Result<Policy> policy = import_kueue(text, "m.yaml", KubernetesNaming::kPlain);
+    ASSERT_FALSE(policy.ok()) << text;
+    EXPECT_EQ(policy.status().code(), ErrorCode::kInvalidArgument) << text;
+    EXPECT_EQ(policy.status().details().rfind("m.yaml: document 1 (", 0), 0U)
+        << text << " -> " << policy.status().to_string();
+  }
+}
+
+}  // namespace
+}  // namespace allot

@@ -92,7 +92,11 @@ nlohmann::json weight_json(double weight) {
 }
 
 Result<double> weight_from_json(const nlohmann::json& value) {
-  if (value.is_number()) return value.get<double>();
+  if (value.is_number()) {
+    const double weight = value.get<double>();
+    if (std::isfinite(weight) && weight >= 0) return weight;
+    return invalid_argument("a weight is a non-negative quantity");
+  }
   if (!value.is_string()) return invalid_argument("a weight is a quantity (\"2\", \"0.5\")");
   std::string text = value.get<std::string>();
   double scale = 1.0;

@@ -75,6 +75,7 @@ Status read_topology(const KueueDoc& doc, const std::string& name, const json& s
     if (label == "kubernetes.io/hostname") continue;
     std::string level = label.substr(label.rfind('/') + 1);
     if (level.starts_with("topology-")) level = level.substr(9);
+    if (level.empty()) return doc.error(path + ".nodeLabel", "no level name in '" + label + "'");
     levels.push_back(level);
   }
   state.topologies[name] = levels;

@@ -100,6 +100,12 @@ Status read_cluster_queue(const KueueDoc& doc, const std::string& name, const js
     return doc.error("metadata.name", "not hyperpod-ns-<team>-clusterqueue (HyperPod)");
   }
   team.namespace_name = team.meta.name;
+  // The one namespace a selector names is the team's (a LocalQueue's overrides it).
+  if (naming == KubernetesNaming::kPlain && spec.contains("namespaceSelector")) {
+    const json labels = spec.at("namespaceSelector").value("matchLabels", json::object());
+    ALLOT_RETURN_IF_ERROR(doc.read_string(labels, "spec.namespaceSelector.matchLabels",
+                                          "kubernetes.io/metadata.name", team.namespace_name));
+  }
   ALLOT_RETURN_IF_ERROR(doc.read_string(spec, "spec", cohort_key, team.cohort));
   if (spec.contains("fairSharing")) {
     const json& fair = spec.at("fairSharing");

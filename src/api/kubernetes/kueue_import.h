@@ -7,7 +7,8 @@
 // policy (flavors, cohorts, teams, priority classes, each in the order of the
 // text) or an error; never part of it. A ClusterQueue becomes a Team (named
 // after it, or after the HyperPod convention with KubernetesNaming::kHyperPod),
-// with the namespace of the LocalQueue that points at it; a Cohort a Cohort;
+// with the namespace of the LocalQueue that points at it (else the one its
+// namespaceSelector names, else its own name); a Cohort a Cohort;
 // a WorkloadPriorityClass a PriorityClass (the allot.dev/ annotations that
 // render_kubernetes() writes are read back). Namespace, ServiceAccount, Role,
 // RoleBinding, ResourceQuota and NetworkPolicy documents are skipped (a

@@ -132,6 +132,15 @@ TEST(KueueImportTest, ReferencesAreCheckedLikeAppliedPolicy) {
   EXPECT_NE(policy.status().to_string().find("missing"), std::string::npos);
 }
 
+TEST(KueueImportTest, ANamespaceSelectorOfOneNamespaceIsTheTeamsNamespace) {
+  const std::string text =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: q}\n"
+      "spec: {namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: team-q}}}\n";
+  Result<Policy> policy = import_kueue(text, "q.yaml", KubernetesNaming::kPlain);
+  ASSERT_TRUE(policy.ok()) << policy.status().to_string();
+  EXPECT_EQ(policy->teams[0].namespace_name, "team-q");
+}
+
 TEST(KueueImportTest, BadYamlNamesTheFile) {
   Result<Policy> policy = import_kueue("kind: [", "bad.yaml", KubernetesNaming::kPlain);
   ASSERT_FALSE(policy.ok());

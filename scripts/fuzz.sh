@@ -29,7 +29,7 @@ fi
 dictionary_of() {
   case "$1" in
     manifest_yaml | manifest_json | workload_submission | scenario) echo tests/fuzz/manifest.dict ;;
-    yaml_shape) echo tests/fuzz/yaml.dict ;;
+    yaml_shape | kueue_import) echo tests/fuzz/yaml.dict ;;
     *) echo "tests/fuzz/$1.dict" ;;
   esac
 }

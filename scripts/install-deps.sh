@@ -45,8 +45,9 @@ for package in "${packages[@]}"; do
     missing+=("${package}")
   fi
 done
-# Node.js 18+ and npm run the tests' OpenID provider (scripts/oidc-provider)
-# and build the web dashboard (scripts/web.sh).
+# Node.js 18+ and npm run the tests' OpenID provider (scripts/oidc-provider),
+# build the web dashboard (scripts/web.sh) and run the Kubernetes schema check
+# (tests/kubernetes/schema, npm ci of its lock file).
 # A machine that already has them (Node 20 from NodeSource, say) keeps its
 # own: Debian's npm package would conflict with it. Otherwise Debian's
 # (Node 18 on bookworm).

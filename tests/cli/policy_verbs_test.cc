@@ -256,3 +256,39 @@ TEST_F(PolicyVerbs, ServerFailuresExitOne) {
 
 }  // namespace
 }  // namespace allot::cli::testing
+
+namespace allot::cli::testing {
+namespace {
+
+// `allot export kubernetes` without -f reads the policy and RBAC objects that allotd serves.
+TEST(KubernetesExportFromAllotd, ReadsEveryPolicyAndRbacKind) {
+  FakeAllotd server;
+  const json empty = {{"items", json::array()}};
+  for (const char* kind : {"clusters", "resourceflavors", "nodepools", "cohorts", "priorityclasses",
+                           "clusterroles", "clusterrolebindings", "roles"}) {
+    server.reply("GET", std::string("/api/v1/") + kind, 200, empty);
+  }
+  server.reply("GET", "/api/v1/teams", 200, json::parse(R"({"items": [
+      {"apiVersion": "allot/v1", "kind": "Team", "metadata": {"name": "research"},
+       "spec": {"quota": []}}]})"));
+  server.reply("GET", "/api/v1/rolebindings", 200, json::parse(R"({"items": [
+      {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+       "metadata": {"name": "viewers", "namespace": "research"},
+       "subjects": [{"kind": "Group", "name": "research-viewers"}],
+       "roleRef": {"kind": "ClusterRole", "name": "team-viewer"}}]})"));
+  const CliOutcome outcome = run_allot({"export", "kubernetes", "--server", server.url()}, "");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("kind: ClusterQueue"), std::string::npos);
+  EXPECT_NE(outcome.out.find("name: oidc:research-viewers"), std::string::npos) << outcome.out;
+  EXPECT_EQ(server.requests_to("GET", "/api/v1/rolebindings").size(), 1U);
+}
+
+TEST(KubernetesExportFromAllotd, AnUnreachableAllotdExitsOne) {
+  const CliOutcome outcome =
+      run_allot({"export", "kubernetes", "--server", "http://127.0.0.1:1"}, "");
+  EXPECT_EQ(outcome.exit_code, 1);
+  EXPECT_NE(outcome.err.find("cannot reach allotd"), std::string::npos) << outcome.err;
+}
+
+}  // namespace
+}  // namespace allot::cli::testing

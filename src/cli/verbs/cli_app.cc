@@ -14,7 +14,9 @@
 #include "cli/verbs/delete_command.h"
 #include "cli/verbs/describe_command.h"
 #include "cli/verbs/exit_codes.h"
+#include "cli/verbs/export_command.h"
 #include "cli/verbs/get_command.h"
+#include "cli/verbs/import_command.h"
 #include "cli/verbs/login_command.h"
 #include "cli/verbs/logs_command.h"
 #include "cli/verbs/report_command.h"
@@ -57,6 +59,10 @@ std::vector<Verb> all_verbs() {
        make_report_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",
        make_simulate_command},
+      {"export", "Render the policy for another system: allot export kubernetes [workload NAME]",
+       make_export_command},
+      {"import", "Read another system's policy: allot import kubernetes -f OBJECTS.yaml",
+       make_import_command},
       {"login", "Log in to allotd with an API token (a session, bound to a team and role if asked)",
        make_login_command},
       {"whoami", "Show who you are to allotd: subject, groups, team and role", make_whoami_command},

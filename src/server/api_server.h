@@ -19,6 +19,7 @@
 #include "server/http/http_server.h"
 #include "server/http/router.h"
 #include "server/rate_limiter.h"
+#include "service/audit/audit_log.h"
 #include "service/control/control_plane.h"
 
 namespace allot::server {
@@ -27,6 +28,8 @@ struct ApiServerOptions {
   HttpServerOptions http;
   double rate_per_second = 0;  // 0: no limit
   double rate_burst = 0;       // at least 1 when limited
+  // The audit log (audit_recording.h); null: none. Must outlive the server.
+  audit::AuditLog* audit = nullptr;
 };
 
 class ApiServer {
@@ -53,8 +56,10 @@ class ApiServer {
 // any route runs; the principal is then in HttpRequest::caller. With `scim`,
 // /scim/v2 is left to the SCIM routes and their own token (scim_routes.h):
 // AccessControl does not see those requests.
+// With `audit`, what audit_recording.h names is recorded, durably, before its
+// answer is sent (refusals before the body included).
 HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
-                           const AccessControl* access = nullptr,
-                           const ScimService* scim = nullptr);
+                           const AccessControl* access = nullptr, const ScimService* scim = nullptr,
+                           audit::AuditLog* audit = nullptr);
 
 }  // namespace allot::server

@@ -172,7 +172,8 @@ TEST(AuditLog, KillDashNineDuringWritesLeavesTheChainIntact) {
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].level, LogLevel::kWarn);
   EXPECT_NE(entries[0].message.find("partial last record"), std::string::npos);
-  EXPECT_EQ(entries[0].field("bytes"), "23");
+  // Our 24-byte fragment (and whatever the kill itself cut short before it).
+  EXPECT_GE(std::stoul(entries[0].field("bytes").value_or("0")), 24u);
   ASSERT_TRUE((*log)->record(event_of("after", "create")).ok());
   ASSERT_TRUE((*log)->close().ok());
   const governance::VerificationReport report = verify(options, root + "/key.pub");

@@ -158,7 +158,8 @@ class ApiBench {
             data_dir_,
             listen,
             (work_ / "allotd.err").string(),
-            {"--no-cgroups", "--threads", std::to_string(config_.allotd_threads)}};
+            {"--no-cgroups", "--threads", std::to_string(config_.allotd_threads), "--audit",
+             config_.audit}};
   }
 
   std::string start() {

@@ -24,6 +24,7 @@ struct ApiConfig {
   int32_t restart_workloads = 100'000;
   int32_t apply_batch = 1'000;  // Workload documents per POST /api/v1/apply while filling
   int32_t allotd_threads = 64;  // allotd --threads
+  std::string audit = "on";     // allotd --audit: on, or off for the A/B of its cost
 };
 
 struct ApiReport {

@@ -32,6 +32,8 @@
 #include "base/time.h"
 #include "server/api_server.h"
 #include "server/safe_mode_server.h"
+#include "service/audit/audit_key.h"
+#include "service/audit/audit_log.h"
 #include "service/control/control_plane.h"
 #include "store/memory_store.h"
 #include "store/postgres/postgres_store.h"
@@ -60,7 +62,48 @@ struct Flags {
   std::string log_level = "info";
   allot::app::OidcFlags oidc;
   std::string scim_token_file;
+  std::string audit = "on";
+  std::string audit_dir;
+  std::string audit_checkpoint_dir;
+  std::string audit_key_file;
+  uint64_t audit_max_file_bytes = 64ull << 20;
+  uint64_t audit_checkpoint_records = 1000;
+  std::string audit_checkpoint_interval = "10s";
 };
+
+// The audit log (docs/governance.md), or null with --audit off. Its key is
+// made at first start; the public key is logged, the secret never.
+allot::Result<std::unique_ptr<allot::audit::AuditLog>> open_audit(const Flags& flags,
+                                                                  const std::string& data_dir,
+                                                                  const allot::Clock& clock,
+                                                                  allot::Logger& logger) {
+  if (flags.audit == "off") {
+    logger.warn("the audit log is off (--audit off): nothing is recorded");
+    return std::unique_ptr<allot::audit::AuditLog>();
+  }
+  if (flags.audit != "on") return allot::invalid_argument("--audit is on or off");
+  ALLOT_ASSIGN_OR_RETURN(const allot::Duration interval,
+                         allot::parse_duration(flags.audit_checkpoint_interval));
+  allot::audit::AuditLogOptions options;
+  options.dir = flags.audit_dir.empty() ? data_dir + "/audit" : flags.audit_dir;
+  options.checkpoint_dir = flags.audit_checkpoint_dir.empty() ? data_dir + "/audit-checkpoints"
+                                                              : flags.audit_checkpoint_dir;
+  options.max_file_bytes = flags.audit_max_file_bytes;
+  options.checkpoint_records = flags.audit_checkpoint_records;
+  options.checkpoint_interval = interval;
+  const std::string key_file =
+      flags.audit_key_file.empty() ? data_dir + "/audit-key" : flags.audit_key_file;
+  ALLOT_ASSIGN_OR_RETURN(allot::identity::SigningKey key,
+                         allot::audit::load_or_create_audit_key(key_file));
+  ALLOT_ASSIGN_OR_RETURN(auto log,
+                         allot::audit::AuditLog::open(options, std::move(key), clock, logger));
+  logger.info("audit log", {{"dir", options.dir},
+                            {"checkpoints", options.checkpoint_dir},
+                            {"public_key", log->public_key_hex()},
+                            {"public_key_file", key_file + ".pub"}});
+  log->start_timer();
+  return log;
+}
 
 // Forwards pod exits to the control plane, which is built after the executor
 // and destroyed before it: the executor's supervisor thread reports exits
@@ -239,6 +282,15 @@ int serve(const Flags& flags, allot::Logger& logger) {
     options.id_tokens = &oidc->authenticator();
     logger.info("OIDC login", {{"issuer", flags.oidc.issuer}, {"client_id", flags.oidc.client_id}});
   }
+  auto audit = open_audit(flags, data_dir, clock, logger);
+  if (!audit.ok()) return fail("audit log: " + audit.status().to_string());
+  if (*audit) {
+    options.audit = [log = audit->get(), &logger](allot::governance::AuditEvent event) {
+      if (const allot::Status recorded = log->record_async(std::move(event)); !recorded.ok()) {
+        logger.error("audit log: a control-plane record failed", {{"error", recorded.message()}});
+      }
+    };
+  }
   allot::ControlPlane plane(**store, executor, &health, clock, logger, options);
   relay.set_target(&plane);
   const RelayDetach detach{relay};
@@ -285,6 +337,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::Result<std::shared_ptr<const allot::server::UiAssets>> ui = ui_of(flags, logger);
   if (!ui.ok()) return fail(ui.status().to_string());
   server_options.ui = std::move(ui).value();
+  server_options.audit = audit->get();
   allot::server::ApiServer server(plane, server_options);
   const auto port = server.bind(listen->first, listen->second);
   if (!port.ok()) return fail(port.status().to_string());
@@ -294,6 +347,11 @@ int serve(const Flags& flags, allot::Logger& logger) {
   server.serve();
   logger.info("allotd stopping");
   plane.shutdown();
+  if (*audit) {
+    if (const allot::Status closed = (*audit)->close(); !closed.ok()) {
+      logger.error("audit log: the last checkpoint failed", {{"error", closed.message()}});
+    }
+  }
   logger.info("allotd stopped");
   return 0;
 }
@@ -317,6 +375,29 @@ void add_oidc_flags(CLI::App& app, allot::app::OidcFlags& oidc) {
                  "PEM CA certificates for the issuer's TLS (default: the system's)");
   app.add_option("--oidc-jwks-min-refetch", oidc.jwks_min_refetch,
                  "least time between fetches of the issuer's keys caused by unknown key ids")
+      ->capture_default_str();
+}
+
+void add_audit_flags(CLI::App& app, Flags& flags) {
+  app.add_option("--audit", flags.audit,
+                 "the tamper-evident audit log (docs/governance.md): on, or off (for A/B "
+                 "measurements only: nothing is then recorded)")
+      ->capture_default_str();
+  app.add_option("--audit-dir", flags.audit_dir, "the audit log's folder (default DATA/audit)");
+  app.add_option("--audit-checkpoint-dir", flags.audit_checkpoint_dir,
+                 "where signed checkpoints go (default DATA/audit-checkpoints)");
+  app.add_option("--audit-key-file", flags.audit_key_file,
+                 "the Ed25519 checkpoint key, made at first start, mode 0600 (default "
+                 "DATA/audit-key; the public key is FILE.pub)");
+  app.add_option("--audit-max-file-bytes", flags.audit_max_file_bytes,
+                 "an audit file is rotated before it grows past this")
+      ->capture_default_str();
+  app.add_option("--audit-checkpoint-records", flags.audit_checkpoint_records,
+                 "a checkpoint every N records (at most 1000)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--audit-checkpoint-interval", flags.audit_checkpoint_interval,
+                 "a checkpoint at least this often while records are added (at most 10s)")
       ->capture_default_str();
 }
 
@@ -383,6 +464,7 @@ int main(int argc, char** argv) {
                  "serve SCIM 2.0 at /scim/v2 (Entra ID, Okta provisioning) to clients that bear "
                  "the token in FILE (its whole content, 16 bytes or more); without it /scim/v2 "
                  "answers 404");
+  add_audit_flags(app, flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -27,6 +27,8 @@ constexpr std::array kResources = {
     ResourceInfo{"priorityclasses", kAllotApiGroup, false},
     ResourceInfo{"clusterroles", kRbacApiGroup, false},
     ResourceInfo{"clusterrolebindings", kRbacApiGroup, false},
+    // The audit log's records (GET /api/v1/audit): cluster-admin by default.
+    ResourceInfo{"auditevents", kAllotApiGroup, false},
 };
 
 constexpr std::array<std::string_view, 11> kVerbs = {

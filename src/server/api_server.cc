@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "server/audit_recording.h"
 #include "server/http_responses.h"
 #include "server/request_framing.h"
 #include "server/routes.h"
@@ -28,6 +29,7 @@ Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   add_service_account_routes(router, plane);
   add_auth_config_routes(router, plane.access());
   add_scim_routes(router, plane);
+  add_audit_routes(router, plane.access(), options.audit);
   return router;
 }
 
@@ -111,39 +113,54 @@ bool has_credential(const HttpRequest& head) {
          !session_cookie_value(head.get_header_value("Cookie")).empty();
 }
 
+// The answer to a request refused before its body is read, if any.
+std::optional<HttpResponse> refusal_before_body(const HttpRequest& head, RateLimiter* limiter,
+                                                const AccessControl* access,
+                                                const ScimService* scim) {
+  if (limiter != nullptr) {
+    if (std::optional<HttpResponse> refused = over_rate(*limiter, head)) return refused;
+  }
+  // SCIM has a token of its own (scim_routes.h).
+  const bool own_token = scim != nullptr && is_scim_path(head.path);
+  if (own_token) {
+    if (std::optional<HttpResponse> refused = scim_refusal_before_body(head, *scim)) {
+      return refused;
+    }
+  }
+  // No credential at all: refused before its body is read.
+  if (access != nullptr && !own_token && !needs_no_login(head) && !has_credential(head)) {
+    return unauthenticated_answer(access->authenticate("").status());
+  }
+  const std::optional<FramingRefusal> refusal = framing_refusal(head);
+  if (!refusal) return std::nullopt;
+  HttpResponse response;
+  send_error(response, refusal->http_status, refusal->code, refusal->message);
+  return response;
+}
+
 }  // namespace
 
 HttpService routed_service(const Router& router, RateLimiter* limiter, const AccessControl* access,
-                           const ScimService* scim) {
+                           const ScimService* scim, audit::AuditLog* audit) {
   HttpService service;
-  service.refuse_before_body = [limiter, access,
-                                scim](const HttpRequest& head) -> std::optional<HttpResponse> {
-    if (limiter != nullptr) {
-      if (std::optional<HttpResponse> refused = over_rate(*limiter, head)) return refused;
+  service.refuse_before_body = [limiter, access, scim,
+                                audit](const HttpRequest& head) -> std::optional<HttpResponse> {
+    std::optional<HttpResponse> refused = refusal_before_body(head, limiter, access, scim);
+    // Denied requests (401, 403) are recorded; other refusals (429, 413, ...) are not.
+    if (refused && audit != nullptr && (refused->status == 401 || refused->status == 403)) {
+      finish_audited(*audit, access, head, *refused, audit->now());
     }
-    // SCIM has a token of its own (scim_routes.h).
-    const bool own_token = scim != nullptr && is_scim_path(head.path);
-    if (own_token) {
-      if (std::optional<HttpResponse> refused = scim_refusal_before_body(head, *scim)) {
-        return refused;
-      }
-    }
-    // No credential at all: refused before its body is read.
-    if (access != nullptr && !own_token && !needs_no_login(head) && !has_credential(head)) {
-      return unauthenticated_answer(access->authenticate("").status());
-    }
-    const std::optional<FramingRefusal> refusal = framing_refusal(head);
-    if (!refusal) return std::nullopt;
-    HttpResponse response;
-    send_error(response, refusal->http_status, refusal->code, refusal->message);
-    return response;
+    return refused;
   };
-  service.handle = [&router, access, scim](HttpRequest& request, HttpResponse& response) {
+  service.handle = [&router, access, scim, audit](HttpRequest& request, HttpResponse& response) {
     // The router has no empty segment: the dashboard's "/ui/" is its "/ui".
     if (request.path == "/ui/") request.path = "/ui";
+    const Timestamp received = audit != nullptr ? audit->now() : Timestamp();
     const bool own_token = scim != nullptr && is_scim_path(request.path);
-    if (access != nullptr && !own_token && !authenticated(*access, request, response)) return;
-    router.dispatch(request, response);
+    if (access == nullptr || own_token || authenticated(*access, request, response)) {
+      router.dispatch(request, response);
+    }
+    if (audit != nullptr) finish_audited(*audit, access, request, response, received);
   };
   return service;
 }
@@ -151,7 +168,7 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
 ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
     : router_(api_routes(plane, options)),
       limiter_(limiter_of(options)),
-      http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim())) {
-}
+      http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim(),
+                                         options.audit)) {}
 
 }  // namespace allot::server

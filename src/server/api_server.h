@@ -20,6 +20,7 @@
 #include "server/http/router.h"
 #include "server/rate_limiter.h"
 #include "server/ui_assets.h"
+#include "service/audit/audit_log.h"
 #include "service/control/control_plane.h"
 
 namespace allot::server {
@@ -31,6 +32,8 @@ struct ApiServerOptions {
   // The web dashboard's files, served at /ui (ui_routes.h); null: /ui says
   // it is not installed.
   std::shared_ptr<const UiAssets> ui;
+  // The audit log (audit_recording.h); null: none. Must outlive the server.
+  audit::AuditLog* audit = nullptr;
 };
 
 class ApiServer {
@@ -59,8 +62,10 @@ class ApiServer {
 // (403 without the CSRF header), before any route runs; the principal is then in
 // HttpRequest::caller. With `scim`, /scim/v2 is left to the SCIM routes and their own token
 // (scim_routes.h): AccessControl does not see those requests.
+// With `audit`, what audit_recording.h names is recorded, durably, before its
+// answer is sent (refusals before the body included).
 HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
-                           const AccessControl* access = nullptr,
-                           const ScimService* scim = nullptr);
+                           const AccessControl* access = nullptr, const ScimService* scim = nullptr,
+                           audit::AuditLog* audit = nullptr);
 
 }  // namespace allot::server

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "server/http/router.h"
+#include "service/audit/audit_log.h"
 #include "service/control/control_plane.h"
 
 namespace allot::server {
@@ -20,6 +21,10 @@ void add_workload_routes(Router& http, ControlPlane& plane);
 void add_access_routes(Router& http, ControlPlane& plane);
 // Service accounts of the teams' namespaces and their API tokens.
 void add_service_account_routes(Router& http, ControlPlane& plane);
+// GET /api/v1/audit (the audit log's records, filtered; RBAC "list
+// auditevents", cluster-admin by default) and GET /api/v1/audit/key (its
+// public key, to any authenticated caller); 404 `audit_disabled` without one.
+void add_audit_routes(Router& http, const AccessControl& access, audit::AuditLog* audit);
 // GET /api/v1/authconfig: how to log in (no authentication).
 void add_auth_config_routes(Router& http, const AccessControl& access);
 

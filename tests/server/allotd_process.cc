@@ -122,4 +122,14 @@ std::string AllotdProcess::restart() {
   return start(flags_);
 }
 
+void AllotdProcess::note_sent(SentRequest sent) const {
+  std::lock_guard lock(sent_mu_);
+  sent_.push_back(std::move(sent));
+}
+
+std::vector<AllotdProcess::SentRequest> AllotdProcess::sent() const {
+  std::lock_guard lock(sent_mu_);
+  return sent_;
+}
+
 }  // namespace allot::server_test

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -67,11 +68,24 @@ class AllotdProcess {
   // The binary under test.
   static std::string binary();
 
+  // What the tests' clients (ApiHttp) sent this allotd that its audit log
+  // must hold (docs/governance.md): every non-GET request and every answer
+  // 401 or 403, with the answer's status. Thread-safe.
+  struct SentRequest {
+    std::string method;
+    std::string target;
+    int status = 0;
+  };
+  void note_sent(SentRequest sent) const;
+  [[nodiscard]] std::vector<SentRequest> sent() const;
+
  private:
   std::filesystem::path temp_dir_;
   std::filesystem::path shared_data_dir_;  // empty: temp_dir_/data
   std::vector<std::string> flags_;
   std::unique_ptr<tools::AllotdChild> child_;
+  mutable std::mutex sent_mu_;
+  mutable std::vector<SentRequest> sent_;
 };
 
 }  // namespace allot::server_test

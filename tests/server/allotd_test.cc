@@ -1,7 +1,12 @@
 #include "allotd_test.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <set>
+
+#include "service/audit/audit_key.h"
+#include "service/audit/audit_reading.h"
 
 namespace allot::server_test {
 
@@ -41,11 +46,13 @@ void AllotdTest::SetUp() {
 }
 
 void AllotdTest::TearDown() {
-  if (!allotd_.running()) return;
-  const ProcessExit exit = allotd_.stop();
-  EXPECT_TRUE(exit.exited && exit.code == 0 && !exit.killed_after_deadline)
-      << "allotd did not stop cleanly on SIGTERM: exited " << exit.exited << ", code " << exit.code
-      << "; stderr: " << allotd_.stderr_text();
+  if (allotd_.running()) {
+    const ProcessExit exit = allotd_.stop();
+    EXPECT_TRUE(exit.exited && exit.code == 0 && !exit.killed_after_deadline)
+        << "allotd did not stop cleanly on SIGTERM: exited " << exit.exited << ", code "
+        << exit.code << "; stderr: " << allotd_.stderr_text();
+  }
+  expect_audited(allotd_);
 }
 
 nlohmann::json AllotdTest::apply(const std::string& yaml) {
@@ -135,6 +142,37 @@ std::string AllotdTest::temp_file(const std::string& name) const {
 void AllotdTest::touch(const std::string& path) {
   std::ofstream out(path);
   ASSERT_TRUE(out.good()) << "cannot create " << path;
+}
+
+// Every request the test sent that changed state or was refused (401, 403)
+// and was answered is in allotd's audit log, which verifies
+// (docs/governance.md: no 2xx without its record).
+void expect_audited(const AllotdProcess& allotd) {
+  const std::filesystem::path data = allotd.data_dir();
+  const std::string dir = (data / "audit").string();
+  if (!std::filesystem::exists(dir)) return;  // allotd never started here
+  const Result<std::string> key = audit::read_audit_public_key((data / "audit-key.pub").string());
+  ASSERT_TRUE(key.ok()) << key.status().message();
+  const Result<governance::VerificationReport> report =
+      audit::verify_audit_log(dir, (data / "audit-checkpoints").string(), *key);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_TRUE(report->ok()) << "audit log: " << report->problems.front().message;
+  std::multiset<std::pair<std::string, int>> recorded;
+  audit::AuditQuery every;
+  every.limit = 10'000'000;
+  const Result<std::vector<std::string>> lines = audit::query_audit_log(dir, every);
+  ASSERT_TRUE(lines.ok()) << lines.status().message();
+  for (const std::string& line : *lines) {
+    const nlohmann::json record = nlohmann::json::parse(line);
+    recorded.emplace(record.value("requestURI", ""), record["responseStatus"].value("code", 0));
+  }
+  for (const AllotdProcess::SentRequest& sent : allotd.sent()) {
+    if (!(sent.status / 100 == 2 || sent.status == 401 || sent.status == 403)) continue;
+    const auto found = recorded.find({sent.target, sent.status});
+    EXPECT_TRUE(found != recorded.end()) << "no audit record of " << sent.method << " "
+                                         << sent.target << " answered " << sent.status;
+    if (found != recorded.end()) recorded.erase(found);
+  }
 }
 
 }  // namespace allot::server_test

@@ -79,6 +79,10 @@ nlohmann::json workload_json(const std::string& name, const WorkloadSpec& spec =
 // Quotes `text` for /bin/sh.
 std::string shell_quote(const std::string& text);
 
+// Adds a failure for each request sent to `allotd` (AllotdProcess::sent)
+// that its audit log lacks, and for an audit log that does not verify.
+void expect_audited(const AllotdProcess& allotd);
+
 class AllotdTest : public ::testing::Test {
  protected:
   void SetUp() override;

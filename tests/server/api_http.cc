@@ -43,14 +43,25 @@ httplib::Client ApiHttp::client() const {
   return http;
 }
 
-Reply ApiHttp::get(const std::string& path) const { return reply_of(client().Get(path)); }
+Reply ApiHttp::noted(const std::string& method, const std::string& path, Reply reply) const {
+  if (method != "GET" || reply.status == 401 || reply.status == 403) {
+    allotd_.note_sent({method, path, reply.status});
+  }
+  return reply;
+}
+
+Reply ApiHttp::get(const std::string& path) const {
+  return noted("GET", path, reply_of(client().Get(path)));
+}
 
 Reply ApiHttp::post(const std::string& path, const std::string& body,
                     const std::string& content_type) const {
-  return reply_of(client().Post(path, body, content_type));
+  return noted("POST", path, reply_of(client().Post(path, body, content_type)));
 }
 
-Reply ApiHttp::del(const std::string& path) const { return reply_of(client().Delete(path)); }
+Reply ApiHttp::del(const std::string& path) const {
+  return noted("DELETE", path, reply_of(client().Delete(path)));
+}
 
 bool eventually(const std::function<bool()>& probe, std::chrono::milliseconds deadline,
                 std::chrono::milliseconds every) {

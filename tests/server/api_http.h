@@ -52,6 +52,8 @@ class ApiHttp {
 
  private:
   [[nodiscard]] httplib::Client client() const;
+  // Notes what the audit log must hold (AllotdProcess::note_sent).
+  Reply noted(const std::string& method, const std::string& path, Reply reply) const;
 
   const AllotdProcess& allotd_;
   std::optional<std::string> token_;  // none: the administrator's

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/verbs/apply_command.h"
+#include "cli/verbs/audit_command.h"
 #include "cli/verbs/auth_command.h"
 #include "cli/verbs/cancel_command.h"
 #include "cli/verbs/create_command.h"
@@ -69,6 +70,8 @@ std::vector<Verb> all_verbs() {
       {"auth", "Ask allotd about access: allot auth can-i VERB RESOURCE [-n NS]",
        make_auth_command},
       {"token", "Manage API tokens: allot token rotate ID", make_token_command},
+      {"audit", "The audit log: allot audit verify (offline) | allot audit log [--user ...]",
+       make_audit_command},
   };
 }
 

@@ -35,6 +35,13 @@ void ClusterState::finish(const CommitTicket& ticket) {
   for (uint64_t change : ticket.with_actions) actions_.carry_out(pipeline_.take_ready(change));
 }
 
+void ClusterState::audit_queued(const WriteBatch& batch) {
+  if (!audit_) return;
+  for (governance::AuditEvent& event : control_audit_events(batch, state_.workloads)) {
+    audit_(std::move(event));
+  }
+}
+
 Status ClusterState::commit_creation(WriteBatch batch) { return store_.commit(std::move(batch)); }
 
 ClusterWriter::ClusterWriter(ClusterState& cluster) : cluster_(cluster) {
@@ -64,6 +71,7 @@ ChangeLock::~ChangeLock() {
 void ChangeLock::queue(WriteBatch batch, Actions actions) {
   ALLOT_CHECK(!queued_);
   queued_ = true;
+  cluster_.audit_queued(batch);
   std::future<Status> stored;
   if (!batch.empty()) stored = cluster_.store_.queue_commit(std::move(batch));
   if (!actions.empty()) writer_.ticket_.with_actions.push_back(change_);

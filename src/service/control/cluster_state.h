@@ -43,6 +43,7 @@
 #include "service/control/access_control.h"
 #include "service/control/action_runner.h"
 #include "service/control/commit_pipeline.h"
+#include "service/control/control_audit.h"
 #include "service/control/policy_gate.h"
 #include "service/control/server_state.h"
 #include "store/store.h"
@@ -98,10 +99,20 @@ class ClusterState {
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { pipeline_.stored().wait_until_waiting(count); }
 
+  // The audit log's sink of the control plane's own decisions (admissions,
+  // preemptions, evictions: control_audit.h), given each as its change is
+  // queued. REQUIRES: set before start; may be empty (no audit log).
+  void set_audit(ControlAuditSink sink) { audit_ = std::move(sink); }
+
  private:
   friend class ClusterWriter;
   friend class ChangeLock;
   friend class CommittedRead;
+
+  // Gives the audit sink the records of `batch`'s control-plane decisions.
+  // REQUIRES: mu_ held exclusively, by the ChangeLock that queues `batch`
+  // (which the analysis cannot see inside ChangeLock's members).
+  void audit_queued(const WriteBatch& batch) ALLOT_NO_THREAD_SAFETY_ANALYSIS;
 
   // Ends the process: a change of existing state could not be stored.
   [[noreturn]] void die(const Status& status);
@@ -110,6 +121,7 @@ class ClusterState {
   AccessControl& access_;
   Logger& logger_;
   ActionRunner& actions_;
+  ControlAuditSink audit_;
   PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(writer_mu_, mu_);
   Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(mu_);
   mutable SharedMutex mu_;

@@ -25,6 +25,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   access_.attach_directory(&scim_.directory_view(), &local_login_);
   policies_.set_namespace_contents(&service_accounts_);
   loop_.watch_checkpoints(&checkpoints_);
+  cluster_.set_audit(options.audit);
 }
 
 ControlPlane::~ControlPlane() { shutdown(); }

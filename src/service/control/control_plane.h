@@ -38,6 +38,7 @@
 #include "service/control/admission_loop.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
+#include "service/control/control_audit.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
 #include "service/control/node_service.h"
@@ -67,6 +68,9 @@ struct ControlPlaneOptions {
   // For tests: called on the loop's thread between a cycle's plan and its
   // application, with no lock held (admission_loop.h).
   std::function<void()> after_planning;
+  // The audit log's sink of admissions, preemptions and evictions
+  // (control_audit.h); empty: none.
+  ControlAuditSink audit;
 };
 
 class ControlPlane final : public PodEventSink {

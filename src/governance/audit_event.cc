@@ -1,0 +1,152 @@
+#include "governance/audit_event.h"
+
+#include <string_view>
+
+namespace allot::governance {
+namespace {
+
+void append_digits(std::string& out, int64_t value, int width) {
+  std::string digits(static_cast<size_t>(width), '0');
+  for (int i = width - 1; i >= 0 && value > 0; --i) {
+    digits[static_cast<size_t>(i)] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  }
+  out += digits;
+}
+
+// Days since 1970-01-01 to the civil date (H. Hinnant's algorithm).
+void civil_from_days(int64_t days, int64_t& year, int64_t& month, int64_t& day) {
+  days += 719468;
+  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+  const int64_t doe = days - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  day = doy - (153 * mp + 2) / 5 + 1;
+  month = mp < 10 ? mp + 3 : mp - 9;
+  year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+}
+
+void append_string_array(std::string& out, const std::vector<std::string>& items) {
+  out += '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ',';
+    append_json_string(out, items[i]);
+  }
+  out += ']';
+}
+
+void append_member(std::string& out, std::string_view key, std::string_view value) {
+  out += ',';
+  append_json_string(out, key);
+  out += ':';
+  append_json_string(out, value);
+}
+
+void append_object_ref(std::string& out, const AuditObjectRef& ref) {
+  out += ",\"objectRef\":{";
+  append_json_string(out, "resource");
+  out += ':';
+  append_json_string(out, ref.resource);
+  if (!ref.namespace_name.empty()) append_member(out, "namespace", ref.namespace_name);
+  if (!ref.name.empty()) append_member(out, "name", ref.name);
+  if (!ref.subresource.empty()) append_member(out, "subresource", ref.subresource);
+  if (!ref.api_group.empty()) append_member(out, "apiGroup", ref.api_group);
+  out += '}';
+}
+
+void append_annotations(std::string& out, const AuditEvent& event) {
+  if (event.decision.empty() && event.reason.empty() && event.rbac_rule.empty()) return;
+  out += ",\"annotations\":{";
+  bool first = true;
+  const auto member = [&](std::string_view key, std::string_view value) {
+    if (value.empty()) return;
+    if (!first) out += ',';
+    first = false;
+    append_json_string(out, key);
+    out += ':';
+    append_json_string(out, value);
+  };
+  member("allot.dev/rbac-rule", event.rbac_rule);
+  member("authorization.k8s.io/decision", event.decision);
+  member("authorization.k8s.io/reason", event.reason);
+  out += '}';
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += "\\u00";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+std::string audit_time_text(Timestamp at) {
+  const int64_t ms = at.ms();
+  const int64_t days = (ms >= 0 ? ms : ms - 86'399'999) / 86'400'000;
+  const int64_t in_day = ms - days * 86'400'000;
+  int64_t year = 0;
+  int64_t month = 0;
+  int64_t day = 0;
+  civil_from_days(days, year, month, day);
+  std::string out;
+  out.reserve(27);
+  append_digits(out, year, 4);
+  out += '-';
+  append_digits(out, month, 2);
+  out += '-';
+  append_digits(out, day, 2);
+  out += 'T';
+  append_digits(out, in_day / 3'600'000, 2);
+  out += ':';
+  append_digits(out, in_day / 60'000 % 60, 2);
+  out += ':';
+  append_digits(out, in_day / 1000 % 60, 2);
+  out += '.';
+  append_digits(out, in_day % 1000 * 1000, 6);
+  out += 'Z';
+  return out;
+}
+
+std::string audit_line(const AuditRecord& record) {
+  const AuditEvent& event = record.event;
+  std::string out;
+  out.reserve(512);
+  out += "{\"sequence\":" + std::to_string(record.sequence) + ",\"previousHash\":";
+  append_json_string(out, record.previous_hash);
+  out += R"(,"apiVersion":"audit.k8s.io/v1","kind":"Event","level":"Metadata")";
+  append_member(out, "auditID", event.audit_id);
+  append_member(out, "stage", event.stage);
+  append_member(out, "requestURI", event.request_uri);
+  append_member(out, "verb", event.verb);
+  out += ",\"user\":{\"username\":";
+  append_json_string(out, event.username);
+  out += ",\"groups\":";
+  append_string_array(out, event.groups);
+  out += "},\"sourceIPs\":";
+  append_string_array(out, event.source_ips);
+  if (event.object_ref) append_object_ref(out, *event.object_ref);
+  out += ",\"responseStatus\":{\"code\":" + std::to_string(event.response_code);
+  if (!event.response_message.empty()) append_member(out, "message", event.response_message);
+  out += '}';
+  append_member(out, "requestReceivedTimestamp", audit_time_text(event.request_received));
+  append_member(out, "stageTimestamp", audit_time_text(event.stage_time));
+  append_annotations(out, event);
+  out += '}';
+  return out;
+}
+
+}  // namespace allot::governance

@@ -1,0 +1,160 @@
+#include "server/audit_recording.h"
+
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "server/http_responses.h"
+
+namespace allot::server {
+namespace {
+
+std::vector<std::string> segments_of(std::string_view path) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < path.size()) {
+    const size_t slash = std::min(path.find('/', start), path.size());
+    if (slash > start) out.emplace_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return out;
+}
+
+std::string verb_of(const std::string& method, const RequestAttributes& attributes) {
+  if (method == "DELETE") return "delete";
+  if (method == "PUT") return "update";
+  if (method == "PATCH") return "patch";
+  if (method == "GET" || method == "HEAD") {
+    return attributes.object.name.empty() ? "list" : "get";
+  }
+  const std::string& sub = attributes.object.subresource;
+  if (attributes.object.name.empty() || sub.empty()) return "create";
+  if (sub == "cancel") return "cancel";
+  if (sub == "tokens" || sub == "checkpoint") return "create";
+  return "update";  // resume, scale, cordon, drain, uncordon, rotate
+}
+
+std::string string_member(const std::string& body, const char* key) {
+  const nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) return {};
+  const auto found = json.find(key);
+  return found != json.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+bool is_login(const HttpRequest& request) {
+  return request.method == "POST" && request.path == "/api/v1/sessions";
+}
+
+void set_user(governance::AuditEvent& event, const HttpRequest& request,
+              const HttpResponse& response) {
+  if (request.caller) {
+    event.username = request.caller->subject;
+    event.groups = request.caller->groups;
+    return;
+  }
+  if (is_login(request)) {
+    // Who logged in (the session's subject) or, refused, the name a
+    // password login gave; never the credential.
+    event.username = response.status / 100 == 2 ? string_member(response.body, "subject")
+                                                : string_member(request.body, "user");
+  }
+  if (event.username.empty()) {
+    event.username = request.path.starts_with("/scim/") ? "system:scim" : "system:anonymous";
+  }
+}
+
+void set_decision(governance::AuditEvent& event, const HttpRequest& request,
+                  const HttpResponse& response, const AccessControl* access) {
+  if (response.status == 401 || response.status == 403) {
+    event.decision = "forbid";
+    event.reason = event.response_message;
+    return;
+  }
+  if (access == nullptr || !request.caller || event.object_ref->resource.empty()) return;
+  if (request.caller->admin) {
+    event.decision = "allow";
+    event.reason = "allotd's own administrator";
+    return;
+  }
+  const governance::AuditObjectRef& ref = *event.object_ref;
+  const std::string resource =
+      ref.subresource.empty() ? ref.resource : ref.resource + "/" + ref.subresource;
+  const Decision decision =
+      access->review(*request.caller, event.verb, resource, ref.namespace_name, ref.name);
+  event.decision = decision.allowed ? "allow" : "forbid";
+  event.reason = decision.why;
+  if (decision.allowed) {
+    event.rbac_rule = decision.binding + " grants " + decision.role + ": " + decision.rule;
+  }
+}
+
+}  // namespace
+
+bool is_audited(const HttpRequest& request, const HttpResponse& response) {
+  if (response.status == 401 || response.status == 403) return true;
+  return request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS";
+}
+
+RequestAttributes request_attributes(const HttpRequest& request) {
+  RequestAttributes attributes;
+  std::vector<std::string> parts = segments_of(request.path);
+  governance::AuditObjectRef& ref = attributes.object;
+  size_t at = 0;
+  if (parts.size() >= 2 && parts[0] == "api" && parts[1] == "v1") {
+    at = 2;
+    ref.api_group = "allot.dev";
+  } else if (parts.size() >= 2 && parts[0] == "scim" && parts[1] == "v2") {
+    at = 2;
+    ref.api_group = "scim";
+  }
+  if (at == 2 && parts.size() >= 4 && parts[2] == "namespaces") {
+    ref.namespace_name = parts[3];
+    at = 4;
+  }
+  if (at < parts.size()) ref.resource = parts[at];
+  if (at + 1 < parts.size()) ref.name = parts[at + 1];
+  if (at + 2 < parts.size()) ref.subresource = parts[at + 2];
+  if (ref.resource == "roles" || ref.resource == "rolebindings" || ref.resource == "clusterroles" ||
+      ref.resource == "clusterrolebindings") {
+    ref.api_group = "rbac.authorization.k8s.io";
+  }
+  attributes.verb = verb_of(request.method, attributes);
+  return attributes;
+}
+
+governance::AuditEvent audit_event_of(const HttpRequest& request, const HttpResponse& response,
+                                      const AccessControl* access, Timestamp received,
+                                      Timestamp done) {
+  RequestAttributes attributes = request_attributes(request);
+  governance::AuditEvent event;
+  event.request_uri = request.target;
+  event.verb = attributes.verb;
+  event.object_ref = std::move(attributes.object);
+  event.source_ips = {request.remote_address};
+  event.response_code = response.status;
+  if (response.status >= 400) event.response_message = string_member(response.body, "message");
+  if (event.response_message.empty() && response.status >= 400) {
+    event.response_message = string_member(response.body, "detail");  // SCIM's errors
+  }
+  set_user(event, request, response);
+  set_decision(event, request, response, access);
+  event.request_received = received;
+  event.stage_time = done;
+  return event;
+}
+
+void finish_audited(audit::AuditLog& log, const AccessControl* access, const HttpRequest& request,
+                    HttpResponse& response, Timestamp received) {
+  if (!is_audited(request, response)) return;
+  const Status recorded =
+      log.record(audit_event_of(request, response, access, received, log.now()));
+  if (recorded.ok()) return;
+  response = HttpResponse{};
+  send_error(response, 503, "audit_unavailable",
+             "the audit log could not record this request, so it is not acknowledged (the "
+             "change may have been applied): " +
+                 recorded.message());
+}
+
+}  // namespace allot::server

@@ -1,0 +1,49 @@
+// What allotd's HTTP edge writes to the audit log (docs/governance.md), and
+// when.
+//
+// Contract:
+// - is_audited(): every request that can change state (any method but GET,
+//   HEAD and OPTIONS: applies, submits, cancels, deletes, cordons, token
+//   issues and rotations, SCIM writes), every login (POST /api/v1/sessions,
+//   which needs no token), and every request answered 401 or 403, whatever
+//   its method. Reads that succeed are not recorded.
+// - audit_event_of() is the record: the caller (or, for a login, who logged
+//   in: the session's subject, or the name a password login gave), the verb
+//   and object read from the path (api/v1[/namespaces/NS]/RESOURCE[/NAME
+//   [/SUBRESOURCE]]), the answer's code and, for a refusal, its message; the
+//   authorizer's decision for that verb and object (`access.review`) with the
+//   binding, role and rule that allowed it. Never a body, a token or a
+//   password.
+// - finish_audited() records it durably (AuditLog::record) before the answer
+//   leaves; if the audit log cannot record it, the answer becomes 503
+//   `audit_unavailable` instead: no 2xx without its record.
+#pragma once
+
+#include <string>
+
+#include "base/time.h"
+#include "governance/audit_event.h"
+#include "server/http/http_message.h"
+#include "service/audit/audit_log.h"
+#include "service/control/access_control.h"
+
+namespace allot::server {
+
+bool is_audited(const HttpRequest& request, const HttpResponse& response);
+
+// The verb and object of a request, as RBAC names them.
+struct RequestAttributes {
+  std::string verb;
+  governance::AuditObjectRef object;
+};
+RequestAttributes request_attributes(const HttpRequest& request);
+
+governance::AuditEvent audit_event_of(const HttpRequest& request, const HttpResponse& response,
+                                      const AccessControl* access, Timestamp received,
+                                      Timestamp done);
+
+// Records the request when is_audited(); see above.
+void finish_audited(audit::AuditLog& log, const AccessControl* access, const HttpRequest& request,
+                    HttpResponse& response, Timestamp received);
+
+}  // namespace allot::server

@@ -1,0 +1,319 @@
+#include "service/audit/audit_log.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "governance/audit_checkpoint.h"
+#include "identity/credentials/secret_codec.h"
+#include "service/audit/audit_files.h"
+
+namespace allot::audit {
+namespace {
+
+using governance::AuditEvent;
+using governance::ChainHead;
+
+Status io_error(const std::string& what, const std::string& path) {
+  return Status(ErrorCode::kUnavailable,
+                "audit log: " + what + " " + path + ": " + std::strerror(errno));
+}
+
+Status make_folder(const std::string& path) {
+  std::error_code error;
+  std::filesystem::create_directories(path, error);
+  if (error) {
+    return Status(ErrorCode::kUnavailable,
+                  "audit log: cannot create " + path + ": " + error.message());
+  }
+  ::chmod(path.c_str(), 0750);
+  return {};
+}
+
+Status sync_folder(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open folder", path);
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  return rc == 0 ? Status() : io_error("cannot sync folder", path);
+}
+
+Status write_all(int fd, std::string_view bytes, const std::string& path) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return io_error("cannot write", path);
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return {};
+}
+
+// The last complete line of `path` (empty: none), cutting off a torn tail.
+Result<std::string> last_line_cutting_torn(const std::string& path, Logger& logger) {
+  std::string last;
+  ALLOT_ASSIGN_OR_RETURN(
+      const std::string torn,
+      for_each_line(path, [&](uint64_t, std::string_view text) { last = std::string(text); }));
+  if (!torn.empty()) {
+    const auto size = std::filesystem::file_size(path);
+    if (::truncate(path.c_str(), static_cast<off_t>(size - torn.size())) != 0) {
+      return io_error("cannot cut the partial last line of", path);
+    }
+    logger.warn("audit log: cut a partial last record (a write cut short before it was synced)",
+                {{"file", path}, {"bytes", std::to_string(torn.size())}});
+  }
+  return last;
+}
+
+struct Recovered {
+  ChainHead head;
+  uint64_t file_number = 1;
+  uint64_t file_bytes = 0;
+};
+
+Result<Recovered> recover_chain(const std::string& dir, Logger& logger) {
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<std::string> files, audit_log_files(dir));
+  Recovered recovered;
+  if (files.empty()) return recovered;
+  const std::string newest = files.back();
+  const std::string name = std::filesystem::path(newest).filename().string();
+  recovered.file_number = std::stoull(name.substr(6, name.size() - 12));
+  for (auto file = files.rbegin(); file != files.rend(); ++file) {
+    ALLOT_ASSIGN_OR_RETURN(const std::string last, last_line_cutting_torn(*file, logger));
+    if (file == files.rbegin()) recovered.file_bytes = std::filesystem::file_size(*file);
+    if (last.empty()) continue;
+    const std::optional<governance::LineHeader> header = governance::parse_line_header(last);
+    if (!header) {
+      return failed_precondition("audit log: the last line of " + *file +
+                                 " is not a record of the log; run `allot audit verify`");
+    }
+    recovered.head = ChainHead{header->sequence, audit_sha256_hex(last)};
+    break;
+  }
+  return recovered;
+}
+
+uint64_t recover_checkpointed(const std::string& path, Logger& logger) {
+  if (!std::filesystem::exists(path)) return 0;
+  Result<std::string> last = last_line_cutting_torn(path, logger);
+  if (!last.ok() || last->empty()) return 0;
+  Result<governance::AuditCheckpoint> checkpoint = governance::parse_checkpoint_line(*last);
+  return checkpoint.ok() ? checkpoint->sequence : 0;
+}
+
+// A random (version 4) UUID, as Kubernetes' auditID.
+std::string random_audit_id() {
+  std::string bytes = identity::random_bytes(16);
+  bytes[6] = static_cast<char>((bytes[6] & 0x0f) | 0x40);
+  bytes[8] = static_cast<char>((bytes[8] & 0x3f) | 0x80);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) id += '-';
+    const auto byte = static_cast<unsigned char>(bytes[i]);
+    id += kHex[byte >> 4];
+    id += kHex[byte & 0xf];
+  }
+  return id;
+}
+
+}  // namespace
+
+AuditLog::AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock,
+                   Logger& logger, ChainHead head)
+    : options_(std::move(options)),
+      key_(std::move(key)),
+      clock_(clock),
+      logger_(logger),
+      chain_(audit_sha256_hex, head),
+      written_(head.sequence),
+      synced_(head.sequence),
+      synced_head_(head),
+      checkpointed_at_(clock.now()) {}
+
+Result<std::unique_ptr<AuditLog>> AuditLog::open(AuditLogOptions options, identity::SigningKey key,
+                                                 const Clock& clock, Logger& logger) {
+  options.checkpoint_records = std::clamp<uint64_t>(options.checkpoint_records, 1, 1000);
+  options.checkpoint_interval = std::min(options.checkpoint_interval, Duration::seconds(10));
+  ALLOT_RETURN_IF_ERROR(make_folder(options.dir));
+  ALLOT_RETURN_IF_ERROR(make_folder(options.checkpoint_dir));
+  ALLOT_ASSIGN_OR_RETURN(const Recovered recovered, recover_chain(options.dir, logger));
+  const std::string checkpoints = options.checkpoint_dir + "/" + std::string(kCheckpointFile);
+  const uint64_t checkpointed = recover_checkpointed(checkpoints, logger);
+  std::unique_ptr<AuditLog> log(
+      new AuditLog(std::move(options), std::move(key), clock, logger, recovered.head));
+  log->checkpointed_ = checkpointed;
+  ALLOT_RETURN_IF_ERROR(log->open_files(recovered.file_number, recovered.file_bytes));
+  return log;
+}
+
+Status AuditLog::open_files(uint64_t file_number, uint64_t file_bytes) {
+  const std::string path = options_.dir + "/" + audit_file_name(file_number);
+  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+  if (fd_ < 0) return io_error("cannot open", path);
+  file_number_ = file_number;
+  file_bytes_ = file_bytes;
+  ALLOT_RETURN_IF_ERROR(sync_folder(options_.dir));
+  const std::string checkpoints = options_.checkpoint_dir + "/" + std::string(kCheckpointFile);
+  checkpoint_fd_ = ::open(checkpoints.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (checkpoint_fd_ < 0) return io_error("cannot open", checkpoints);
+  return sync_folder(options_.checkpoint_dir);
+}
+
+AuditLog::~AuditLog() {
+  if (!closed_) (void)close();
+  if (fd_ >= 0) ::close(fd_);
+  if (checkpoint_fd_ >= 0) ::close(checkpoint_fd_);
+}
+
+Status AuditLog::rotate_locked(std::unique_lock<std::mutex>& lock) {
+  synced_cv_.wait(lock, [&] { return !syncing_; });
+  const std::string old_path = options_.dir + "/" + audit_file_name(file_number_);
+  if (::fdatasync(fd_) != 0) return io_error("cannot sync", old_path);
+  synced_ = written_;
+  synced_head_ = chain_.head();
+  ::close(fd_);
+  const std::string path = options_.dir + "/" + audit_file_name(file_number_ + 1);
+  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+  if (fd_ < 0) return io_error("cannot open", path);
+  ++file_number_;
+  file_bytes_ = 0;
+  synced_cv_.notify_all();
+  return sync_folder(options_.dir);
+}
+
+Result<uint64_t> AuditLog::append(AuditEvent event) {
+  if (event.audit_id.empty()) event.audit_id = random_audit_id();
+  std::unique_lock lock(mu_);
+  if (closed_) return Status(ErrorCode::kUnavailable, "audit log: closed");
+  if (!failure_.ok()) return failure_;
+  governance::AuditChain next = chain_;
+  std::string line = next.append(std::move(event));
+  line += '\n';
+  if (file_bytes_ > 0 && file_bytes_ + line.size() > options_.max_file_bytes) {
+    if (Status rotated = rotate_locked(lock); !rotated.ok()) return failure_ = rotated;
+  }
+  const std::string path = options_.dir + "/" + audit_file_name(file_number_);
+  if (Status written = write_all(fd_, line, path); !written.ok()) return failure_ = written;
+  file_bytes_ += line.size();
+  chain_ = std::move(next);
+  written_ = chain_.head().sequence;
+  return written_;
+}
+
+Status AuditLog::sync_through(uint64_t sequence) {
+  std::unique_lock lock(mu_);
+  while (synced_ < sequence) {
+    if (!failure_.ok()) return failure_;
+    if (syncing_) {
+      synced_cv_.wait(lock);
+      continue;
+    }
+    syncing_ = true;
+    const uint64_t target = written_;
+    const ChainHead target_head = chain_.head();
+    const int fd = fd_;
+    lock.unlock();
+    const int rc = ::fdatasync(fd);
+    lock.lock();
+    syncing_ = false;
+    if (rc != 0) {
+      failure_ = io_error("cannot sync", options_.dir + "/" + audit_file_name(file_number_));
+    } else if (target > synced_) {
+      synced_ = target;
+      synced_head_ = target_head;
+    }
+    synced_cv_.notify_all();
+  }
+  return {};
+}
+
+Status AuditLog::record(AuditEvent event) {
+  ALLOT_ASSIGN_OR_RETURN(const uint64_t sequence, append(std::move(event)));
+  ALLOT_RETURN_IF_ERROR(sync_through(sequence));
+  return checkpoint_if_due();
+}
+
+Status AuditLog::record_async(AuditEvent event) {
+  // No sync and no checkpoint here: the caller may hold the control plane's
+  // state; the next record() or the timer covers it.
+  return append(std::move(event)).status();
+}
+
+Status AuditLog::write_checkpoint(const ChainHead& head) {
+  governance::AuditCheckpoint checkpoint;
+  checkpoint.sequence = head.sequence;
+  checkpoint.record_hash = head.hash;
+  checkpoint.signed_at = governance::audit_time_text(clock_.now());
+  checkpoint.signature = identity::sign_hex(
+      key_, governance::checkpoint_payload(checkpoint.sequence, checkpoint.record_hash,
+                                           checkpoint.signed_at));
+  const std::string path = options_.checkpoint_dir + "/" + std::string(kCheckpointFile);
+  ALLOT_RETURN_IF_ERROR(
+      write_all(checkpoint_fd_, governance::checkpoint_line(checkpoint) + "\n", path));
+  if (::fdatasync(checkpoint_fd_) != 0) return io_error("cannot sync", path);
+  checkpointed_ = head.sequence;
+  checkpointed_at_ = clock_.now();
+  return {};
+}
+
+Status AuditLog::checkpoint_if_due(bool force) {
+  std::lock_guard checkpoint_lock(checkpoint_mu_);
+  uint64_t written = 0;
+  {
+    std::lock_guard lock(mu_);
+    written = written_;
+  }
+  if (written <= checkpointed_) return {};
+  const bool due = force || written - checkpointed_ >= options_.checkpoint_records ||
+                   clock_.now() - checkpointed_at_ >= options_.checkpoint_interval;
+  if (!due) return {};
+  ALLOT_RETURN_IF_ERROR(sync_through(written));
+  ChainHead head;
+  {
+    std::lock_guard lock(mu_);
+    head = synced_head_;
+  }
+  if (head.sequence <= checkpointed_) return {};
+  return write_checkpoint(head);
+}
+
+void AuditLog::start_timer() {
+  timer_ = std::thread([this] {
+    std::unique_lock lock(timer_mu_);
+    while (!timer_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return timer_stop_; })) {
+      lock.unlock();
+      if (Status status = checkpoint_if_due(); !status.ok()) {
+        logger_.error("audit log: checkpoint failed", {{"error", status.message()}});
+      }
+      lock.lock();
+    }
+  });
+}
+
+Status AuditLog::close() {
+  {
+    std::lock_guard lock(timer_mu_);
+    timer_stop_ = true;
+  }
+  timer_cv_.notify_all();
+  if (timer_.joinable()) timer_.join();
+  Status status = checkpoint_if_due(true);
+  std::lock_guard lock(mu_);
+  closed_ = true;
+  return status;
+}
+
+ChainHead AuditLog::head() const {
+  std::lock_guard lock(mu_);
+  return chain_.head();
+}
+
+std::string AuditLog::public_key_hex() const { return identity::public_key_text(key_); }
+
+}  // namespace allot::audit

@@ -1,0 +1,113 @@
+// AuditLog: allotd's tamper-evident audit log writer (docs/governance.md).
+// JSON lines in DATA/audit/audit-NNNNNN.jsonl in one SHA-256 hash chain
+// across files (governance/hash_chain.h), rotated by size, with Ed25519
+// checkpoints in their own folder.
+//
+// Contract:
+// - open() creates the folders (0750) or continues the chain of the files
+//   there: a last line without its newline (a write that kill -9 or a crash
+//   cut short: never acknowledged) is cut off and reported in the log with
+//   its size; a last line that is not a record refuses the start (run
+//   `allot audit verify`). The checkpoint file's torn tail is cut the same way.
+// - record() returns once the record is on disk (written and fdatasync'd;
+//   concurrent callers share one sync: group commit): a request's answer is
+//   sent after it, so no 2xx goes out without its record. record_async()
+//   only appends (the control plane's own events): the next sync covers it.
+//   A failed write or sync fails this call and every later one (kUnavailable).
+// - A checkpoint (the durable head, signed) is written every
+//   `checkpoint_records` records (1..1000) and, from the timer thread
+//   (start_timer), every `checkpoint_interval` (at most 10 s) when records
+//   were added, and by close() (a clean shutdown). Checkpoints cover synced
+//   records only.
+// - A file that would grow past `max_file_bytes` is closed (synced) and the
+//   next one begun; the chain continues.
+// Thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "base/clock.h"
+#include "base/logger.h"
+#include "base/result.h"
+#include "governance/audit_event.h"
+#include "governance/hash_chain.h"
+#include "identity/credentials/signing_key.h"
+
+namespace allot::audit {
+
+struct AuditLogOptions {
+  std::string dir;             // DATA/audit
+  std::string checkpoint_dir;  // DATA/audit-checkpoints
+  uint64_t max_file_bytes = 64ull << 20;
+  uint64_t checkpoint_records = 1000;                    // clamped to 1..1000
+  Duration checkpoint_interval = Duration::seconds(10);  // clamped to at most 10 s
+};
+
+class AuditLog {
+ public:
+  static Result<std::unique_ptr<AuditLog>> open(AuditLogOptions options, identity::SigningKey key,
+                                                const Clock& clock, Logger& logger);
+  ~AuditLog();
+  AuditLog(const AuditLog&) = delete;
+  AuditLog& operator=(const AuditLog&) = delete;
+
+  Status record(governance::AuditEvent event);
+  Status record_async(governance::AuditEvent event);
+  // Writes a checkpoint when records were added since the last one and it is
+  // due by count or time (or `force`, with records to cover).
+  Status checkpoint_if_due(bool force = false);
+  // Starts the thread that checks every second whether a checkpoint is due.
+  void start_timer();
+  // Stops the timer, syncs, writes the last checkpoint. Later records fail.
+  Status close();
+
+  [[nodiscard]] governance::ChainHead head() const;
+  // The log's clock (the records' times).
+  [[nodiscard]] Timestamp now() const { return clock_.now(); }
+  [[nodiscard]] std::string public_key_hex() const;
+  [[nodiscard]] const AuditLogOptions& options() const { return options_; }
+
+ private:
+  AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock, Logger& logger,
+           governance::ChainHead head);
+  Status open_files(uint64_t file_number, uint64_t file_bytes);
+  Result<uint64_t> append(governance::AuditEvent event);
+  Status rotate_locked(std::unique_lock<std::mutex>& lock);
+  Status sync_through(uint64_t sequence);
+  Status write_checkpoint(const governance::ChainHead& head);
+
+  AuditLogOptions options_;
+  identity::SigningKey key_;
+  const Clock& clock_;
+  Logger& logger_;
+
+  mutable std::mutex mu_;
+  std::condition_variable synced_cv_;
+  governance::AuditChain chain_;
+  int fd_ = -1;
+  uint64_t file_number_ = 1;
+  uint64_t file_bytes_ = 0;
+  uint64_t written_ = 0;  // the last sequence written
+  uint64_t synced_ = 0;   // the last sequence on disk
+  governance::ChainHead synced_head_;
+  bool syncing_ = false;
+  bool closed_ = false;
+  Status failure_;
+
+  std::mutex checkpoint_mu_;  // before mu_
+  int checkpoint_fd_ = -1;
+  uint64_t checkpointed_ = 0;
+  Timestamp checkpointed_at_;
+
+  std::mutex timer_mu_;
+  std::condition_variable timer_cv_;
+  bool timer_stop_ = false;
+  std::thread timer_;
+};
+
+}  // namespace allot::audit

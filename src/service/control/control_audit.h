@@ -1,0 +1,27 @@
+// The control plane's own decisions as audit records (docs/governance.md):
+// every admission, preemption and eviction a change stores becomes one
+// record of user "system:allotd" with verb "admit", "preempt" or "evict" on
+// the workload, at the event's time, its message as the response message.
+//
+// Contract: control_audit_events() is pure: the records of the events of
+// `batch` (in order) whose reason is Admitted, Preempted or Evicted; the
+// workload's namespace and name come from `workloads` (the state the change
+// was made on). ControlAuditSink receives them (AuditLog::record_async in
+// allotd: appended at once, made durable by the log's next sync).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "governance/audit_event.h"
+#include "service/control/live_workload.h"
+#include "store/store.h"
+
+namespace allot {
+
+using ControlAuditSink = std::function<void(governance::AuditEvent)>;
+
+std::vector<governance::AuditEvent> control_audit_events(const WriteBatch& batch,
+                                                         const WorkloadTable& workloads);
+
+}  // namespace allot

@@ -30,6 +30,9 @@ packages=(
   # without systemd (munge, MariaDB for slurmdbd, the daemons and the clients)
   slurmctld slurmd slurmdbd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
   mariadb-server curl
+  # /metrics: promtool checks the exposition text and the exported rules, and a
+  # real Prometheus scrapes a live allotd in the tests (scripts/prometheus.sh)
+  prometheus
   # scripts
   python3
   # the local executor: team accounts (useradd/groupadd), process tools

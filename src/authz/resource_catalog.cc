@@ -14,6 +14,7 @@ constexpr std::array kResources = {
     ResourceInfo{"workloads/resume", kAllotApiGroup, true},
     ResourceInfo{"events", kAllotApiGroup, true},
     ResourceInfo{"reports", kAllotApiGroup, true},
+    ResourceInfo{"metrics", kAllotApiGroup, true},
     ResourceInfo{"serviceaccounts", kAllotApiGroup, true},
     ResourceInfo{"serviceaccounts/token", kAllotApiGroup, true},
     ResourceInfo{"roles", kRbacApiGroup, true},

@@ -23,6 +23,7 @@ Router api_routes(ControlPlane& plane) {
   add_service_account_routes(router, plane);
   add_auth_config_routes(router, plane.access());
   add_scim_routes(router, plane);
+  add_metrics_routes(router, plane);
   return router;
 }
 
@@ -72,7 +73,7 @@ bool authenticated(const AccessControl& access, HttpRequest& request, HttpRespon
 }  // namespace
 
 HttpService routed_service(const Router& router, RateLimiter* limiter, const AccessControl* access,
-                           const ScimService* scim) {
+                           const ScimService* scim, ActivityMetrics* activity) {
   HttpService service;
   service.refuse_before_body = [limiter, access,
                                 scim](const HttpRequest& head) -> std::optional<HttpResponse> {
@@ -97,10 +98,18 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
     send_error(response, refusal->http_status, refusal->code, refusal->message);
     return response;
   };
-  service.handle = [&router, access, scim](HttpRequest& request, HttpResponse& response) {
+  service.handle = [&router, access, scim, activity](HttpRequest& request, HttpResponse& response) {
+    const auto started = std::chrono::steady_clock::now();
     const bool own_token = scim != nullptr && is_scim_path(request.path);
-    if (access != nullptr && !own_token && !authenticated(*access, request, response)) return;
-    router.dispatch(request, response);
+    std::string_view route;
+    if (access == nullptr || own_token || authenticated(*access, request, response)) {
+      route = router.dispatch(request, response);
+    }
+    if (activity == nullptr) return;
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    activity->record_request(
+        {std::string(route.empty() ? "none" : route), request.method, response.status},
+        took.count());
   };
   return service;
 }
@@ -108,7 +117,7 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
 ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
     : router_(api_routes(plane)),
       limiter_(limiter_of(options)),
-      http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim())) {
-}
+      http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim(),
+                                         &plane.activity())) {}
 
 }  // namespace allot::server

@@ -53,8 +53,12 @@ class ApiServer {
 // any route runs; the principal is then in HttpRequest::caller. With `scim`,
 // /scim/v2 is left to the SCIM routes and their own token (scim_routes.h):
 // AccessControl does not see those requests.
+// With `activity`, every request that reaches the handler (not those refused
+// before their body: rate limits, no credential, framing) is counted by route
+// label, method and status code with its latency (activity_metrics.h); a
+// request no route matched, or refused by authentication, has route "none".
 HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
-                           const AccessControl* access = nullptr,
-                           const ScimService* scim = nullptr);
+                           const AccessControl* access = nullptr, const ScimService* scim = nullptr,
+                           ActivityMetrics* activity = nullptr);
 
 }  // namespace allot::server

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/explanation_text.h"
 #include "service/control/admission_cycle.h"
 #include "service/control/endpoint_control.h"
 #include "service/control/metering.h"
@@ -131,8 +132,34 @@ bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& inp
   WriteBatch batch;
   Actions actions;
   apply_plan(plan, state, now, batch, actions);
+  if (activity_ != nullptr) record_cycle(plan, now);
   lock.queue(std::move(batch), std::move(actions));
   return true;
+}
+
+void AdmissionLoop::record_cycle(const Plan& plan, Timestamp now) {
+  const ServerState& state = cluster_.state();
+  auto team_of = [&state](const LiveWorkload& live) -> const Team* {
+    return state.policy.policy().find_team_by_namespace(live.doc.workload.meta.namespace_name);
+  };
+  int64_t admitted = 0;
+  for (const Admission& admission : plan.admissions) {
+    const LiveWorkload* live = state.workloads.find(admission.workload);
+    // Only the admissions the plan's effects carried out, timed at their first.
+    if (live == nullptr || live->doc.status.admitted_at != now) continue;
+    ++admitted;
+    const Team* team = team_of(*live);
+    if (team == nullptr || live->doc.status.first_admitted_at != now) continue;
+    activity_->record_admission(team->meta.name, now - live->doc.status.created_at);
+  }
+  for (const Preemption& preemption : plan.preemptions) {
+    const LiveWorkload* live = state.workloads.find(preemption.victim);
+    const Team* team = live != nullptr ? team_of(*live) : nullptr;
+    if (team == nullptr) continue;
+    activity_->record_preemption(team->meta.name,
+                                 std::string(preemption_reason_name(preemption.reason)));
+  }
+  activity_->record_cycle(clock_.now() - now, admitted);
 }
 
 std::map<WorkloadId, ActivitySample> AdmissionLoop::sample_spaces() {

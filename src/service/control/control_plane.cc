@@ -19,12 +19,14 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),
       reports_(cluster_, clock),
+      metrics_(cluster_, reports_, activity_, clock),
       service_accounts_(cluster_, access_, clock),
       loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle,
             options.after_planning) {
   access_.attach_directory(&scim_.directory_view(), &local_login_);
   policies_.set_namespace_contents(&service_accounts_);
   loop_.watch_checkpoints(&checkpoints_);
+  loop_.record_into(&activity_);
 }
 
 ControlPlane::~ControlPlane() { shutdown(); }

@@ -26,6 +26,7 @@ constexpr std::array kResources = {
     ResourceInfo{"nodepools", kAllotApiGroup, false},
     ResourceInfo{"nodes", kAllotApiGroup, false},
     ResourceInfo{"priorityclasses", kAllotApiGroup, false},
+    ResourceInfo{"budgets", kAllotApiGroup, false},
     ResourceInfo{"clusterroles", kRbacApiGroup, false},
     ResourceInfo{"clusterrolebindings", kRbacApiGroup, false},
 };

@@ -336,7 +336,7 @@ TEST_F(CrossTeamAccess, EveryVerbOnEveryResourceInEveryNamespaceIsWhatTheRolesMe
     }
   }
   EXPECT_EQ(wrong, 0u);
-  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 9));
+  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 10));
 }
 
 TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLeaks) {

@@ -199,6 +199,8 @@ Timestamp AdmissionLoop::run_once() {
       checkpoints_ != nullptr ? checkpoints_->scan_if_due() : std::vector<CheckpointReport>();
   const std::map<WorkloadId, ActivitySample> activity = sample_spaces();
   const std::optional<std::vector<CpuReading>> cpu = read_endpoint_cpu();
+  const std::optional<std::vector<BudgetReading>> budgets =
+      budgets_ != nullptr ? budgets_->evaluate_if_due() : std::nullopt;
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
@@ -222,6 +224,7 @@ Timestamp AdmissionLoop::run_once() {
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
       if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
       heartbeat_if_due(cluster_.state().metering, now, batch);
+      if (budgets && budgets_->apply(*budgets, cluster_.state(), now, batch)) cycle_due = true;
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
       next_deadline = std::min(
           next_deadline, suspend_idle_spaces(cluster_.state(), activity, now, batch, actions));

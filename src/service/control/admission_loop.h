@@ -38,6 +38,7 @@
 #include "base/clock.h"
 #include "base/time.h"
 #include "service/control/action_runner.h"
+#include "service/control/budget_monitor.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/endpoint_autoscale.h"
@@ -71,6 +72,9 @@ class AdmissionLoop {
   // admissions with their wait and its preemptions (activity_metrics.h).
   // Before start().
   void record_into(ActivityMetrics* activity) { activity_ = activity; }
+  // Each pass then also evaluates the Budgets when due (budget_monitor.h).
+  // Before start().
+  void watch_budgets(BudgetMonitor* budgets) { budgets_ = budgets; }
 
   void start();
   void stop();
@@ -122,6 +126,7 @@ class AdmissionLoop {
   std::function<void()> after_planning_;
   CheckpointWatcher* checkpoints_ = nullptr;
   ActivityMetrics* activity_ = nullptr;
+  BudgetMonitor* budgets_ = nullptr;
   Timestamp last_cycle_;      // used by the pass's thread only
   Timestamp last_sampled_;    // the Spaces' activity; the pass's thread only
   CpuAutoscaler autoscaler_;  // the pass's thread only

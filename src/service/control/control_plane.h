@@ -38,6 +38,7 @@
 #include "service/control/access_control.h"
 #include "service/control/action_runner.h"
 #include "service/control/admission_loop.h"
+#include "service/control/budget_monitor.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/health_monitor.h"
@@ -126,6 +127,7 @@ class ControlPlane final : public PodEventSink {
   ReportService reports_;
   ActivityMetrics activity_;
   MetricsService metrics_;
+  BudgetMonitor budgets_;
   ServiceAccounts service_accounts_;
   // Declared last: destroyed (its thread joined) before the rest.
   AdmissionLoop loop_;

@@ -7,6 +7,8 @@
 //
 // The cluster (kTwoTeamPolicy): flavor gpu at 2 EUR per GPU-hour; the clock
 // starts at 2027-01-15T08:00:00Z; February starts 16 days 16 hours later.
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -81,6 +83,11 @@ TEST_F(BudgetControl, AlertsOnceStopsAdmissionAtTheLimitAndResumesNextPeriod) {
   EXPECT_EQ(status["stopsAdmission"], false);
   ASSERT_EQ(alerts().size(), 1u);
   EXPECT_NE(alerts()[0].find("/0.5"), std::string::npos);
+  const Result<MetricsSnapshot> metrics = plane_->metrics().snapshot(Principal::anonymous_admin());
+  ASSERT_TRUE(metrics.ok());
+  ASSERT_EQ(metrics->budgets.size(), 1u);
+  EXPECT_DOUBLE_EQ(metrics->budgets[0].spent, 24);
+  EXPECT_EQ(metrics->budgets[0].team, "research");
 
   // 6 h: 48 EUR, exhausted. New work of research waits; r1 runs on.
   clock_.advance(Duration::hours(3));
@@ -143,6 +150,24 @@ TEST_F(BudgetControl, AlertsAreNotRepeatedAfterARestart) {
   clock_.advance(Duration::seconds(20));
   plane_->loop().run_once();
   EXPECT_EQ(alerts().size(), 1u);
+}
+
+std::string example(const std::string& name) {
+  std::ifstream in(std::string(ALLOT_SOURCE_DIR) + "/examples/org/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST_F(BudgetControl, TheOrgExampleBudgetsApplyAndAreEvaluated) {
+  apply_policy(example("policy.yaml") + "\n---\n" + example("budgets.yaml"));
+  plane_->loop().run_once();
+  const Result<nlohmann::json> budgets = calls_->list_objects("Budget");
+  ASSERT_TRUE(budgets.ok()) << budgets.status().to_string();
+  ASSERT_EQ((*budgets)["items"].size(), 2u) << budgets->dump();
+  for (const auto& budget : (*budgets)["items"]) {
+    EXPECT_TRUE(budget.contains("status")) << budget.dump();
+  }
 }
 
 TEST_F(BudgetControl, MalformedBudgetsAreRefusedNamingDocumentAndField) {

@@ -43,6 +43,7 @@ MetricsSnapshot scripted() {
   s.teams.admission_wait["prod"] = wait;
   s.teams.preemptions[{"prod", "ReclaimWithinCohort"}] = 3;
   s.costs = {{"prod", "h100", "EUR", 12.5}};
+  s.budgets = {{"prod-monthly", "prod", "EUR", 50, 12.5}};
   return s;
 }
 
@@ -93,6 +94,11 @@ TEST(PrometheusText, HistogramBucketsAreCumulativeWithInfSumAndCount) {
       has_line(text, R"(allot_preemptions_total{team="prod",reason="ReclaimWithinCohort"} 3)"));
   EXPECT_TRUE(has_line(
       text, R"(allot_team_cost_month_to_date{team="prod",flavor="h100",currency="EUR"} 12.5)"));
+  EXPECT_TRUE(has_line(
+      text, R"(allot_budget_spent{budget="prod-monthly",team="prod",currency="EUR"} 12.5)"));
+  EXPECT_TRUE(has_line(
+      text, R"(allot_budget_amount{budget="prod-monthly",team="prod",currency="EUR"} 50)"));
+  EXPECT_TRUE(has_line(text, R"(allot_budget_used_ratio{budget="prod-monthly",team="prod"} 0.25)"));
 }
 
 TEST(PrometheusText, ClusterFamiliesOnlyWithTheClusterPart) {

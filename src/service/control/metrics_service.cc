@@ -91,6 +91,12 @@ Result<MetricsSnapshot> MetricsService::snapshot(const Principal& caller) const 
       std::erase_if(snapshot.quotas,
                     [&](const QuotaUsageRow& row) { return !sees(visible, row.team); });
       if (!visible) snapshot.cluster = ClusterMetrics{node_samples(state), {}};
+      for (const BudgetReading& reading : state.budgets.readings) {
+        const BudgetSpec& spec = reading.budget.spec;
+        if (!reading.status || !sees(visible, spec.team)) continue;
+        snapshot.budgets.push_back({reading.budget.meta.name, spec.team, spec.currency, spec.amount,
+                                    reading.status->spent});
+      }
     } else if (!visible) {
       snapshot.cluster = ClusterMetrics{};
     }

@@ -71,6 +71,17 @@ struct TeamCost {
   friend bool operator==(const TeamCost&, const TeamCost&) = default;
 };
 
+// A Budget's standing in its current period (service/control/budget_monitor.h).
+struct BudgetSample {
+  std::string name;
+  std::string team;
+  std::string currency;
+  double amount = 0;
+  double spent = 0;
+
+  friend bool operator==(const BudgetSample&, const BudgetSample&) = default;
+};
+
 struct ClusterMetrics {
   std::vector<NodeSample> nodes;
   ClusterActivity activity;
@@ -80,6 +91,7 @@ struct MetricsSnapshot {
   std::vector<QuotaUsageRow> quotas;  // per team, flavor, resource
   TeamActivity teams;
   std::vector<TeamCost> costs;
+  std::vector<BudgetSample> budgets;
   std::optional<ClusterMetrics> cluster;  // only for a cluster-wide caller
 };
 

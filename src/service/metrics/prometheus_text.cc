@@ -187,6 +187,26 @@ void team_activity_families(Exposition& out, const MetricsSnapshot& snapshot) {
   }
 }
 
+void budget_families(Exposition& out, const std::vector<BudgetSample>& budgets) {
+  out.family("allot_budget_spent", "gauge",
+             "Spent by the budget's team since the start of the budget's current period.");
+  for (const BudgetSample& b : budgets) {
+    out.sample("allot_budget_spent", "",
+               {{"budget", b.name}, {"team", b.team}, {"currency", b.currency}}, b.spent);
+  }
+  out.family("allot_budget_amount", "gauge", "The budget's amount per period.");
+  for (const BudgetSample& b : budgets) {
+    out.sample("allot_budget_amount", "",
+               {{"budget", b.name}, {"team", b.team}, {"currency", b.currency}}, b.amount);
+  }
+  out.family("allot_budget_used_ratio", "gauge",
+             "Spent / amount in the current period (1 or more: exhausted).");
+  for (const BudgetSample& b : budgets) {
+    out.sample("allot_budget_used_ratio", "", {{"budget", b.name}, {"team", b.team}},
+               b.spent / b.amount);
+  }
+}
+
 void node_families(Exposition& out, const std::vector<NodeSample>& nodes) {
   out.family("allot_node_healthy", "gauge", "1 when the node's health checks pass, else 0.");
   for (const NodeSample& node : nodes) {
@@ -250,6 +270,7 @@ std::string render_prometheus(const MetricsSnapshot& snapshot) {
   quota_families(out, snapshot);
   workload_families(out, snapshot);
   team_activity_families(out, snapshot);
+  budget_families(out, snapshot.budgets);
   if (snapshot.cluster) {
     node_families(out, snapshot.cluster->nodes);
     cluster_activity_families(out, snapshot.cluster->activity);

@@ -86,7 +86,8 @@ int run(int scrapes) {
     const std::string ns = "team-" + std::to_string(t);
     const WorkloadId id = plane.workloads().allocate_id();
     Result<Workload> workload = decode_workload_submission(
-        "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: w}\nspec:\n  priorityClass: batch\n  podSets: [{count: "
+        "apiVersion: allot/v1\nkind: Workload\nmetadata: {name: w}\nspec:\n  priorityClass: "
+        "batch\n  podSets: [{count: "
         "1, resources: {gpu: 4, cpu: 16}}]\n  command: [/bin/true]\n",
         ns, id);
     if (!workload.ok())

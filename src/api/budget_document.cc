@@ -68,8 +68,9 @@ Result<Budget> decode_budget(ObjectMeta meta, const Field& spec) {
   ALLOT_ASSIGN_OR_RETURN(const Field team, map.require("team"));
   ALLOT_ASSIGN_OR_RETURN(s.team, team.as_name());
   if (std::optional<Field> project = map.get("project")) {
-    return project->error("project budgets need the project dimension of the ledger, which "
-                          "allot does not record yet; budget a team");
+    return project->error(
+        "project budgets need the project dimension of the ledger, which "
+        "allot does not record yet; budget a team");
   }
   ALLOT_RETURN_IF_ERROR(map.read("period", s.period, decode_period));
   ALLOT_ASSIGN_OR_RETURN(const Field amount, map.require("amount"));
@@ -81,9 +82,8 @@ Result<Budget> decode_budget(ObjectMeta meta, const Field& spec) {
   ALLOT_ASSIGN_OR_RETURN(s.currency, currency.as_string());
   if (s.currency.empty()) return currency.error("currency must not be empty");
   ALLOT_RETURN_IF_ERROR(map.read("thresholds", s.thresholds, decode_thresholds));
-  ALLOT_RETURN_IF_ERROR(map.read("action", s.action, [](const Field& f) {
-    return f.as_enum<BudgetAction>(kActionNames);
-  }));
+  ALLOT_RETURN_IF_ERROR(map.read(
+      "action", s.action, [](const Field& f) { return f.as_enum<BudgetAction>(kActionNames); }));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return budget;
 }

@@ -145,7 +145,7 @@ Row budget_row(const Json& item, bool wide, Timestamp /*now*/) {
              used != nullptr && used->is_number()
                  ? std::to_string(static_cast<int>(used->get<double>() * 100 + 0.5)) + "%"
                  : "<none>",
-             or_none(text_at(spec, {"action"})),
+             text_at(spec, {"action"}).empty() ? "alert" : text_at(spec, {"action"}),
              or_none(runs_out.substr(0, 10))};
   if (wide) {
     row.push_back(or_none(text_at(item, {"status", "from"})));

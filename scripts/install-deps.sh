@@ -32,6 +32,9 @@ packages=(
   mariadb-server curl
   # the web dashboard's browser tests (web/tests: playwright-core drives it)
   chromium
+  # /metrics: promtool checks the exposition text and the exported rules, and a
+  # real Prometheus scrapes a live allotd in the tests (scripts/prometheus.sh)
+  prometheus
   # scripts
   python3
   # the local executor: team accounts (useradd/groupadd), process tools

@@ -85,6 +85,27 @@ json apply_result_json(const ApplyResult& result) {
   return {{"dryRun", result.dry_run}, {"changes", std::move(changes)}};
 }
 
+namespace {
+
+json optional_time(const std::optional<Timestamp>& at) {
+  return at ? json(format_rfc3339(*at)) : json(nullptr);
+}
+
+}  // namespace
+
+json budget_standing_json(const BudgetStandingView& standing) {
+  json out = {{"from", optional_time(standing.from)},
+              {"to", optional_time(standing.to)},
+              {"spent", standing.spent},
+              {"used", standing.used},
+              {"reached", standing.reached},
+              {"exhausted", standing.exhausted},
+              {"stopsAdmission", standing.stops_admission},
+              {"runsOut", optional_time(standing.runs_out)}};
+  if (!standing.problem.empty()) out["problem"] = standing.problem;
+  return out;
+}
+
 Result<json> policy_object_json(const PolicyObjectView& object) {
   json out = json::parse(object.document, nullptr, false);
   if (out.is_discarded()) {
@@ -96,6 +117,7 @@ Result<json> policy_object_json(const PolicyObjectView& object) {
     for (const QuotaUsageRow& row : *object.quota) rows.push_back(quota_usage_json(row));
     out["status"] = {{"quota", std::move(rows)}};
   }
+  if (object.budget) out["status"] = budget_standing_json(*object.budget);
   return out;
 }
 

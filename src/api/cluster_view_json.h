@@ -27,6 +27,9 @@ nlohmann::json top_json(const TopView& top);
 nlohmann::json apply_result_json(const ApplyResult& result);
 
 Result<nlohmann::json> policy_object_json(const PolicyObjectView& object);
+// A Budget's status: {from, to, spent, used, reached, exhausted, stopsAdmission,
+// runsOut[, problem]} (times RFC 3339 or null).
+nlohmann::json budget_standing_json(const BudgetStandingView& standing);
 Result<nlohmann::json> policy_list_json(const std::vector<PolicyObjectView>& objects);
 
 }  // namespace allot

@@ -11,6 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "api/budget_document.h"
 #include "api/document_label.h"
 #include "api/json_unique_keys.h"
 #include "api/manifest_fields.h"
@@ -36,7 +37,8 @@ enum class Kind {
   kTeam,
   kPriorityClass,
   kWorkload,
-  kScenario
+  kScenario,
+  kBudget
 };
 
 constexpr EnumName<Kind> kKindNames[] = {
@@ -44,13 +46,13 @@ constexpr EnumName<Kind> kKindNames[] = {
     {"NodePool", Kind::kNodePool}, {"Cohort", Kind::kCohort},
     {"Team", Kind::kTeam},         {"PriorityClass", Kind::kPriorityClass},
     {"Workload", Kind::kWorkload}, {"Scenario", Kind::kScenario},
+    {"Budget", Kind::kBudget},
 };
 
 // Kinds of DESIGN.md section 2 that allot does not model yet.
 constexpr std::string_view kPlannedKinds[] = {
     "Contract",
     "PolicyException",
-    "Budget",
     "Signal",
 };
 
@@ -108,6 +110,7 @@ Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBund
     case Kind::kPriorityClass:
       return append(decode_priority_class(std::move(meta), spec), policy.priority_classes);
     case Kind::kWorkload: return append(decode_workload(std::move(meta), spec), bundle.workloads);
+    case Kind::kBudget: return append(decode_budget(std::move(meta), spec), policy.budgets);
     case Kind::kScenario: {
       ALLOT_ASSIGN_OR_RETURN(bundle.scenario, decode_scenario(std::move(meta), spec));
       return {};

@@ -31,6 +31,7 @@ const std::vector<KindInfo>& kind_table() {
        "clusterrolebindings",
        "clusterrolebinding",
        {}},
+      {ResourceKind::kBudget, "Budget", "budgets", "budget", {}},
   };
   return kTable;
 }

@@ -34,6 +34,7 @@ enum class ResourceKind {
   kClusterRole,
   kRoleBinding,
   kClusterRoleBinding,
+  kBudget,
 };
 
 struct KindInfo {

@@ -22,7 +22,7 @@ std::vector<std::string> reading() { return {"get", "list", "watch"}; }
 PolicyRule team_reading() {
   return {reading(),
           {std::string(kAllotApiGroup)},
-          {"workloads", "workloads/logs", "events", "reports"},
+          {"workloads", "workloads/logs", "events", "reports", "metrics"},
           {},
           {}};
 }
@@ -30,15 +30,15 @@ PolicyRule team_reading() {
 ClusterRole team_admin() {
   const std::vector<std::string> every = {
       "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "cancel"};
-  return cluster_role(
-      kTeamAdmin,
-      {{every,
-        {std::string(kAllotApiGroup)},
-        {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "workloads/checkpoint",
-         "workloads/resume", "events", "reports", "serviceaccounts", "serviceaccounts/token"},
-        {},
-        {}},
-       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
+  return cluster_role(kTeamAdmin,
+                      {{every,
+                        {std::string(kAllotApiGroup)},
+                        {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
+                         "workloads/checkpoint", "workloads/resume", "events", "reports", "metrics",
+                         "serviceaccounts", "serviceaccounts/token"},
+                        {},
+                        {}},
+                       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
 }
 
 template <typename T>

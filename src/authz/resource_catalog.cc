@@ -14,6 +14,7 @@ constexpr std::array kResources = {
     ResourceInfo{"workloads/resume", kAllotApiGroup, true},
     ResourceInfo{"events", kAllotApiGroup, true},
     ResourceInfo{"reports", kAllotApiGroup, true},
+    ResourceInfo{"metrics", kAllotApiGroup, true},
     ResourceInfo{"serviceaccounts", kAllotApiGroup, true},
     ResourceInfo{"serviceaccounts/token", kAllotApiGroup, true},
     ResourceInfo{"roles", kRbacApiGroup, true},
@@ -25,6 +26,7 @@ constexpr std::array kResources = {
     ResourceInfo{"nodepools", kAllotApiGroup, false},
     ResourceInfo{"nodes", kAllotApiGroup, false},
     ResourceInfo{"priorityclasses", kAllotApiGroup, false},
+    ResourceInfo{"budgets", kAllotApiGroup, false},
     ResourceInfo{"clusterroles", kRbacApiGroup, false},
     ResourceInfo{"clusterrolebindings", kRbacApiGroup, false},
     // The audit log's records (GET /api/v1/audit): cluster-admin by default.

@@ -92,6 +92,17 @@ Status check_teams(const Policy& policy) {
   return {};
 }
 
+// A Budget names a team of the policy.
+Status check_budgets(const Policy& policy) {
+  for (const Budget& budget : policy.budgets) {
+    if (policy.find_team(budget.spec.team) == nullptr) {
+      return not_found("unknown team '" + budget.spec.team + "'",
+                       "Budget/" + budget.meta.name + ".spec.team");
+    }
+  }
+  return {};
+}
+
 Status check_node_pools(const Policy& policy) {
   for (const NodePool& pool : policy.node_pools) {
     const std::string where = "NodePool/" + pool.meta.name;
@@ -136,6 +147,8 @@ Status validate_policy(const Policy& policy) {
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.cohorts, "Cohort"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.teams, "Team"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.priority_classes, "PriorityClass"));
+  ALLOT_RETURN_IF_ERROR(check_unique_names(policy.budgets, "Budget"));
+  ALLOT_RETURN_IF_ERROR(check_budgets(policy));
   ALLOT_RETURN_IF_ERROR(check_policy_limits(policy));
   ALLOT_RETURN_IF_ERROR(check_node_pools(policy));
   ALLOT_RETURN_IF_ERROR(check_cohort_tree(policy));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "model/budget.h"
 #include "model/cluster.h"
 #include "model/cohort.h"
 #include "model/node_pool.h"
@@ -24,6 +25,7 @@ struct Policy {
   std::vector<Cohort> cohorts;
   std::vector<Team> teams;
   std::vector<PriorityClass> priority_classes;
+  std::vector<Budget> budgets;  // issue 14: spending limits per team (budget.h)
 
   [[nodiscard]] const Team* find_team(std::string_view name) const;
   [[nodiscard]] const Team* find_team_by_namespace(std::string_view ns) const;

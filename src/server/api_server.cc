@@ -30,6 +30,7 @@ Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   add_auth_config_routes(router, plane.access());
   add_scim_routes(router, plane);
   add_audit_routes(router, plane.access(), options.audit);
+  add_metrics_routes(router, plane);
   return router;
 }
 
@@ -141,7 +142,8 @@ std::optional<HttpResponse> refusal_before_body(const HttpRequest& head, RateLim
 }  // namespace
 
 HttpService routed_service(const Router& router, RateLimiter* limiter, const AccessControl* access,
-                           const ScimService* scim, audit::AuditLog* audit) {
+                           const ScimService* scim, audit::AuditLog* audit,
+                           ActivityMetrics* activity) {
   HttpService service;
   service.refuse_before_body = [limiter, access, scim,
                                 audit](const HttpRequest& head) -> std::optional<HttpResponse> {
@@ -152,15 +154,23 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
     }
     return refused;
   };
-  service.handle = [&router, access, scim, audit](HttpRequest& request, HttpResponse& response) {
+  service.handle = [&router, access, scim, audit, activity](HttpRequest& request,
+                                                            HttpResponse& response) {
+    const auto started = std::chrono::steady_clock::now();
     // The router has no empty segment: the dashboard's "/ui/" is its "/ui".
     if (request.path == "/ui/") request.path = "/ui";
     const Timestamp received = audit != nullptr ? audit->now() : Timestamp();
     const bool own_token = scim != nullptr && is_scim_path(request.path);
+    std::string_view route;
     if (access == nullptr || own_token || authenticated(*access, request, response)) {
-      router.dispatch(request, response);
+      route = router.dispatch(request, response);
     }
     if (audit != nullptr) finish_audited(*audit, access, request, response, received);
+    if (activity == nullptr) return;
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    activity->record_request(
+        {std::string(route.empty() ? "none" : route), request.method, response.status},
+        took.count());
   };
   return service;
 }
@@ -169,6 +179,6 @@ ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
     : router_(api_routes(plane, options)),
       limiter_(limiter_of(options)),
       http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim(),
-                                         options.audit)) {}
+                                         options.audit, &plane.activity())) {}
 
 }  // namespace allot::server

@@ -64,8 +64,12 @@ class ApiServer {
 // (scim_routes.h): AccessControl does not see those requests.
 // With `audit`, what audit_recording.h names is recorded, durably, before its
 // answer is sent (refusals before the body included).
+// With `activity`, every request that reaches the handler (not those refused
+// before their body: rate limits, no credential, framing) is counted by route
+// label, method and status code with its latency (activity_metrics.h); a
+// request no route matched, or refused by authentication, has route "none".
 HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
                            const AccessControl* access = nullptr, const ScimService* scim = nullptr,
-                           audit::AuditLog* audit = nullptr);
+                           audit::AuditLog* audit = nullptr, ActivityMetrics* activity = nullptr);
 
 }  // namespace allot::server

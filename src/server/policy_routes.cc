@@ -122,8 +122,8 @@ void add_policy_routes(Router& http, ControlPlane& plane) {
     send_json(res, 200, top_json(*top));
   });
   const char* kObjects =
-      "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses|clusterroles|"
-      "clusterrolebindings)";
+      "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses|budgets|"
+      "clusterroles|clusterrolebindings)";
   http.get(kObjects, [&policies](const HttpRequest& req, HttpResponse& res) {
     send_list(policies, req, res, req.matches[1], "");
   });

@@ -163,10 +163,26 @@ TEST(ManifestErrors, RejectsAnUnknownKind) {
 }
 
 TEST(ManifestErrors, KindsNotModelledYetSayTheyAreNotSupportedYet) {
-  for (const std::string kind : {"Contract", "PolicyException", "Budget", "Signal"}) {
+  for (const std::string kind : {"Contract", "PolicyException", "Signal"}) {
     EXPECT_TRUE(fails_with(document(kind, "x", "{}"), "document 1 (" + kind + "/x): kind",
                            "kind " + kind + " is not supported yet"));
   }
+}
+
+TEST(ManifestErrors, ABudgetNamesTheFieldAtFaultWithItsPosition) {
+  EXPECT_TRUE(fails_with(document("Budget", "b",
+                                  "{team: research, amount: 5, currency: EUR, "
+                                  "thresholds: [0.5, 1.5]}"),
+                         "document 1 (Budget/b): spec.thresholds[1]", "in (0, 1]"));
+  EXPECT_TRUE(fails_with(document("Budget", "b", "{team: research, amount: 0, currency: EUR}"),
+                         "document 1 (Budget/b): spec.amount", "positive"));
+  EXPECT_TRUE(fails_with(document("Budget", "b", "{team: research, amount: 5}"),
+                         "document 1 (Budget/b): spec.currency", "currency"));
+  const Status status = parse_error(document("Budget", "b",
+                                             "{team: research, amount: 5, currency: EUR, "
+                                             "period: fortnightly}"));
+  EXPECT_NE(status.message().find("line"), std::string::npos) << status.to_string();
+  EXPECT_NE(status.message().find("monthly, weekly"), std::string::npos) << status.to_string();
 }
 
 TEST(ManifestErrors, MetadataNeedsANonEmptyName) {

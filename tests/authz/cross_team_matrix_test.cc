@@ -62,8 +62,9 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
               const std::string& ns) {
   if (user.role == Held::kClusterAdmin) return true;
   if (user.role == Held::kNone || ns != user.team) return false;
-  const bool reads = one_of(verb, {"get", "list", "watch"}) &&
-                     one_of(resource, {"workloads", "workloads/logs", "events", "reports"});
+  const bool reads =
+      one_of(verb, {"get", "list", "watch"}) &&
+      one_of(resource, {"workloads", "workloads/logs", "events", "reports", "metrics"});
   switch (user.role) {
     case Held::kViewer: return reads;
     case Held::kMember:
@@ -74,7 +75,7 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
       return !one_of(verb, {"bind", "escalate"}) &&
              one_of(resource,
                     {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                     "workloads/checkpoint", "workloads/resume", "events", "reports",
+                     "workloads/checkpoint", "workloads/resume", "events", "reports", "metrics",
                      "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"});
     default: return false;
   }

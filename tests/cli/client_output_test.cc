@@ -65,6 +65,22 @@ TEST(ObjectTables, NodesShowStatusAndGpuUse) {
             "0/96  0/1Ti   <none>\n");
 }
 
+TEST(ObjectTables, BudgetsShowSpentUsedAndTheDayTheyRunOut) {
+  const std::vector<json> budgets = {
+      json::parse(R"({"apiVersion": "allot/v1", "kind": "Budget", "metadata": {"name": "rm"},
+          "spec": {"team": "research", "period": "monthly", "amount": 48, "currency": "EUR",
+                   "action": "stopAdmission"},
+          "status": {"from": "2027-01-01T00:00:00.000Z", "to": "2027-02-01T00:00:00.000Z",
+                     "spent": 24, "used": 0.5, "runsOut": "2027-01-29T22:00:00.000Z"}})"),
+      json::parse(R"({"apiVersion": "allot/v1", "kind": "Budget", "metadata": {"name": "q1"},
+          "spec": {"team": "prod", "period": {"from": "2027-01-01T00:00:00Z",
+                   "to": "2027-04-01T00:00:00Z"}, "amount": 900, "currency": "EUR"}})")};
+  EXPECT_EQ(objects_table(ResourceKind::kBudget, budgets, false, Timestamp()),
+            "NAME  TEAM      PERIOD   AMOUNT   SPENT   USED    ACTION         RUNSOUT\n"
+            "rm    research  monthly  48 EUR   24.00   50%     stopAdmission  2027-01-29\n"
+            "q1    prod      fixed    900 EUR  <none>  <none>  alert          <none>\n");
+}
+
 TEST(ObjectTables, TeamsSummariseTheirQuota) {
   const std::vector<json> teams = {json::parse(R"({
       "apiVersion": "allot/v1", "kind": "Team", "metadata": {"name": "research"},

@@ -24,6 +24,7 @@
 #include "api/workload_view_json.h"
 #include "authz/resource_catalog.h"
 #include "control_plane_fixture.h"
+#include "service/metrics/prometheus_text.h"
 
 namespace allot::testing {
 namespace {
@@ -115,13 +116,14 @@ bool contains(const std::set<std::string>& set, const std::string& item) {
 bool role_grants(const std::string& role, const std::string& verb, const std::string& resource) {
   if (role == "cluster-admin") return true;
   const std::set<std::string> reads = {"get", "list", "watch"};
-  const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events", "reports"};
+  const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events", "reports",
+                                            "metrics"};
   if (role == "team-admin") {
     return contains({"get", "list", "watch", "create", "update", "patch", "delete",
                      "deletecollection", "cancel"},
                     verb) &&
            contains({"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                     "workloads/checkpoint", "workloads/resume", "events", "reports",
+                     "workloads/checkpoint", "workloads/resume", "events", "reports", "metrics",
                      "serviceaccounts", "serviceaccounts/token", "roles", "rolebindings"},
                     resource);
   }
@@ -293,6 +295,19 @@ roleRef: {kind: ClusterRole, name: cluster-admin}
     check(user, "usage report",
           expected(user, "get", "reports", user.team.empty() ? "vision" : user.team),
           report.status(), rows);
+    // /metrics: a team's roles see their team's series only.
+    const Result<MetricsSnapshot> metrics = plane_->metrics().snapshot(user.principal);
+    check(user, "metrics",
+          expected(user, "get", "metrics", user.team.empty() ? "vision" : user.team),
+          metrics.status());
+    if (metrics.ok()) {
+      const std::string text = render_prometheus(*metrics);
+      for (const std::string& ns : kTeams) {
+        EXPECT_EQ(text.find("team=\"" + ns + "\"") == std::string::npos,
+                  !expected(user, "get", "metrics", ns))
+            << user.principal.subject << " and the metrics of " << ns;
+      }
+    }
   }
 
   size_t calls_ = 0;
@@ -321,9 +336,9 @@ TEST_F(CrossTeamAccess, EveryVerbOnEveryResourceInEveryNamespaceIsWhatTheRolesMe
     }
   }
   EXPECT_EQ(wrong, 0u);
-  // 12 namespaced resources in 5 namespaces, 10 cluster-scoped ones (the
-  // last, auditevents: the audit log, cluster-admin's only).
-  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (12 * 5 + 10));
+  // 13 namespaced resources in 5 namespaces, 11 cluster-scoped ones (among
+  // them auditevents: the audit log, cluster-admin's only; and budgets).
+  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 11));
 }
 
 TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLeaks) {

@@ -1,6 +1,8 @@
 #include "cli/output/object_tables.h"
 
+#include <cstdio>
 #include <functional>
+#include <string>
 
 #include "cli/client/json_fields.h"
 #include "cli/output/human_time.h"
@@ -114,6 +116,41 @@ Row priority_class_row(const Json& item, bool wide, Timestamp /*now*/) {
     const std::string min_runtime = text_at(spec, {"minRuntimeSeconds"});
     row.push_back(min_runtime.empty() ? "0" : min_runtime);
     row.push_back(or_none(text_at(spec, {"preemptionGracePeriod"})));
+  }
+  return row;
+}
+
+std::string money(const Json* value) {
+  if (value == nullptr || !value->is_number()) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value->get<double>());
+  return text;
+}
+
+// A Budget with its standing (status, once evaluated): spent, the fraction
+// used, and the forecast day it runs out at the current burn.
+Row budget_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json& spec = spec_of(item);
+  const Json* period = find_at(spec, {"period"});
+  const std::string period_text =
+      period == nullptr ? "monthly" : (period->is_object() ? "fixed" : scalar_text(*period));
+  const std::string currency = text_at(spec, {"currency"});
+  const Json* used = find_at(item, {"status", "used"});
+  const std::string runs_out = text_at(item, {"status", "runsOut"});
+  Row row = {name_of(item),
+             text_at(spec, {"team"}),
+             period_text,
+             text_at(spec, {"amount"}) + " " + currency,
+             or_none(money(find_at(item, {"status", "spent"}))),
+             used != nullptr && used->is_number()
+                 ? std::to_string(static_cast<int>(used->get<double>() * 100 + 0.5)) + "%"
+                 : "<none>",
+             text_at(spec, {"action"}).empty() ? "alert" : text_at(spec, {"action"}),
+             or_none(runs_out.substr(0, 10))};
+  if (wide) {
+    row.push_back(or_none(text_at(item, {"status", "from"})));
+    row.push_back(or_none(text_at(item, {"status", "to"})));
+    row.push_back(or_none(text_at(item, {"status", "problem"})));
   }
   return row;
 }
@@ -244,6 +281,10 @@ TableShape shape_of(ResourceKind kind) {
       return {{"NAME", "ROLE", "SUBJECTS"}, {}, [](const Json& item, bool, Timestamp) {
                 return binding_row(item, false);
               }};
+    case ResourceKind::kBudget:
+      return {{"NAME", "TEAM", "PERIOD", "AMOUNT", "SPENT", "USED", "ACTION", "RUNSOUT"},
+              {"FROM", "TO", "PROBLEM"},
+              budget_row};
   }
   return {{"NAME"}, {}, [](const Json& item, bool, Timestamp) { return Row{name_of(item)}; }};
 }

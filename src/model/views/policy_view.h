@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/time.h"
 #include "model/views/quota_usage_view.h"
 
 namespace allot {
@@ -27,6 +28,21 @@ struct ApplyResult {
   std::vector<PolicyChange> changes;  // Workload entries too ("created")
 };
 
+// A Budget's standing as last evaluated (service/control/budget_monitor.h).
+struct BudgetStandingView {
+  std::optional<Timestamp> from;  // the current period; none outside a fixed one
+  std::optional<Timestamp> to;
+  double spent = 0;
+  double used = 0;  // spent / amount
+  std::vector<double> reached;
+  bool exhausted = false;
+  bool stops_admission = false;
+  std::optional<Timestamp> runs_out;  // at the current burn, within the period
+  std::string problem;                // why it could not be evaluated, if so
+
+  friend bool operator==(const BudgetStandingView&, const BudgetStandingView&) = default;
+};
+
 struct PolicyObjectView {
   std::string kind;  // the manifest kind ("Team")
   std::string name;
@@ -34,6 +50,8 @@ struct PolicyObjectView {
   // Teams only: the team's quota usage rows.
   std::optional<std::vector<QuotaUsageRow>> quota;
   std::string namespace_name = {};  // Roles and RoleBindings; empty for cluster-scoped kinds
+  // Budgets only, once evaluated: the standing in the current period.
+  std::optional<BudgetStandingView> budget = {};
 };
 
 }  // namespace allot

@@ -105,11 +105,26 @@ bool PathPattern::match(std::string_view path, std::vector<std::string>& capture
   return true;
 }
 
-void Router::add(std::string_view method, const std::string& pattern, HttpHandler handler) {
-  routes_.push_back(Route{std::string(method), PathPattern(pattern), std::move(handler)});
+std::string route_label(std::string_view pattern) {
+  std::string label;
+  constexpr std::string_view kAny = "([^/]+)";
+  size_t start = 0;
+  for (size_t at = pattern.find(kAny); at != std::string_view::npos;
+       at = pattern.find(kAny, start)) {
+    label.append(pattern.substr(start, at - start));
+    label += '*';
+    start = at + kAny.size();
+  }
+  label.append(pattern.substr(start));
+  return label;
 }
 
-void Router::dispatch(HttpRequest& request, HttpResponse& response) const {
+void Router::add(std::string_view method, const std::string& pattern, HttpHandler handler) {
+  routes_.push_back(
+      Route{std::string(method), PathPattern(pattern), std::move(handler), route_label(pattern)});
+}
+
+std::string_view Router::dispatch(HttpRequest& request, HttpResponse& response) const {
   // Both arms string_views: with "GET" : request.method the common type is a
   // temporary std::string, and the view dangled (at -O2 every POST was a 405).
   const std::string_view method =
@@ -124,10 +139,11 @@ void Router::dispatch(HttpRequest& request, HttpResponse& response) const {
       continue;
     }
     run_guarded(route.handler, request, response);
-    return;
+    return route.label;
   }
   request.matches.clear();
   answer_unmatched(request, allowed, response);
+  return {};
 }
 
 }  // namespace allot::server

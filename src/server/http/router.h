@@ -61,15 +61,23 @@ class Router {
   }
 
   // Fills request.matches (hence not const) and runs the matching handler.
-  void dispatch(HttpRequest& request, HttpResponse& response) const;
+  // Returns the route's label (route_label() of its pattern; empty when no
+  // route matched), valid as long as the router: what /metrics counts
+  // requests by, with bounded cardinality.
+  std::string_view dispatch(HttpRequest& request, HttpResponse& response) const;
 
  private:
   struct Route {
     std::string method;
     PathPattern pattern;
     HttpHandler handler;
+    std::string label;
   };
   std::vector<Route> routes_;
 };
+
+// A pattern as a metrics label: each "([^/]+)" capture becomes "*"
+// ("/api/v1/namespaces/([^/]+)/workloads" -> "/api/v1/namespaces/*/workloads").
+std::string route_label(std::string_view pattern);
 
 }  // namespace allot::server

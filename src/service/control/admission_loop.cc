@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/explanation_text.h"
 #include "service/control/admission_cycle.h"
 #include "service/control/endpoint_control.h"
 #include "service/control/metering.h"
@@ -131,8 +132,34 @@ bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& inp
   WriteBatch batch;
   Actions actions;
   apply_plan(plan, state, now, batch, actions);
+  if (activity_ != nullptr) record_cycle(plan, now);
   lock.queue(std::move(batch), std::move(actions));
   return true;
+}
+
+void AdmissionLoop::record_cycle(const Plan& plan, Timestamp now) {
+  const ServerState& state = cluster_.state();
+  auto team_of = [&state](const LiveWorkload& live) -> const Team* {
+    return state.policy.policy().find_team_by_namespace(live.doc.workload.meta.namespace_name);
+  };
+  int64_t admitted = 0;
+  for (const Admission& admission : plan.admissions) {
+    const LiveWorkload* live = state.workloads.find(admission.workload);
+    // Only the admissions the plan's effects carried out, timed at their first.
+    if (live == nullptr || live->doc.status.admitted_at != now) continue;
+    ++admitted;
+    const Team* team = team_of(*live);
+    if (team == nullptr || live->doc.status.first_admitted_at != now) continue;
+    activity_->record_admission(team->meta.name, now - live->doc.status.created_at);
+  }
+  for (const Preemption& preemption : plan.preemptions) {
+    const LiveWorkload* live = state.workloads.find(preemption.victim);
+    const Team* team = live != nullptr ? team_of(*live) : nullptr;
+    if (team == nullptr) continue;
+    activity_->record_preemption(team->meta.name,
+                                 std::string(preemption_reason_name(preemption.reason)));
+  }
+  activity_->record_cycle(clock_.now() - now, admitted);
 }
 
 std::map<WorkloadId, ActivitySample> AdmissionLoop::sample_spaces() {
@@ -172,6 +199,8 @@ Timestamp AdmissionLoop::run_once() {
       checkpoints_ != nullptr ? checkpoints_->scan_if_due() : std::vector<CheckpointReport>();
   const std::map<WorkloadId, ActivitySample> activity = sample_spaces();
   const std::optional<std::vector<CpuReading>> cpu = read_endpoint_cpu();
+  const std::optional<std::vector<BudgetReading>> budgets =
+      budgets_ != nullptr ? budgets_->evaluate_if_due() : std::nullopt;
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
@@ -195,6 +224,7 @@ Timestamp AdmissionLoop::run_once() {
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
       if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
       heartbeat_if_due(cluster_.state().metering, now, batch);
+      if (budgets && budgets_->apply(*budgets, cluster_.state(), now, batch)) cycle_due = true;
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
       next_deadline = std::min(
           next_deadline, suspend_idle_spaces(cluster_.state(), activity, now, batch, actions));

@@ -38,11 +38,13 @@
 #include "base/clock.h"
 #include "base/time.h"
 #include "service/control/action_runner.h"
+#include "service/control/budget_monitor.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/endpoint_autoscale.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
+#include "service/metrics/activity_metrics.h"
 
 namespace allot {
 
@@ -66,6 +68,13 @@ class AdmissionLoop {
   // Each pass then also reads, when due, the checkpoint times that running
   // workloads report in their folders (checkpoint_watcher.h). Before start().
   void watch_checkpoints(CheckpointWatcher* watcher) { checkpoints_ = watcher; }
+  // Each applied cycle then records its duration (on the loop's clock), its
+  // admissions with their wait and its preemptions (activity_metrics.h).
+  // Before start().
+  void record_into(ActivityMetrics* activity) { activity_ = activity; }
+  // Each pass then also evaluates the Budgets when due (budget_monitor.h).
+  // Before start().
+  void watch_budgets(BudgetMonitor* budgets) { budgets_ = budgets; }
 
   void start();
   void stop();
@@ -105,6 +114,8 @@ class AdmissionLoop {
   // when it is.
   bool apply_if_current(ClusterWriter& writer, const PlanInput& input, const Plan& plan,
                         Timestamp now);
+  // What an applied plan did, for /metrics. REQUIRES: the state held exclusively.
+  void record_cycle(const Plan& plan, Timestamp now) ALLOT_REQUIRES(cluster_.mutex());
 
   ClusterState& cluster_;
   LoopSignal& signal_;
@@ -114,6 +125,8 @@ class AdmissionLoop {
   Duration idle_cycle_;
   std::function<void()> after_planning_;
   CheckpointWatcher* checkpoints_ = nullptr;
+  ActivityMetrics* activity_ = nullptr;
+  BudgetMonitor* budgets_ = nullptr;
   Timestamp last_cycle_;      // used by the pass's thread only
   Timestamp last_sampled_;    // the Spaces' activity; the pass's thread only
   CpuAutoscaler autoscaler_;  // the pass's thread only

@@ -19,6 +19,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),
       reports_(cluster_, clock),
+      metrics_(cluster_, reports_, activity_, clock),
+      budgets_(cluster_, reports_, clock, logger),
       service_accounts_(cluster_, access_, clock),
       loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle,
             options.after_planning) {
@@ -26,6 +28,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   policies_.set_namespace_contents(&service_accounts_);
   loop_.watch_checkpoints(&checkpoints_);
   cluster_.set_audit(options.audit);
+  loop_.record_into(&activity_);
+  loop_.watch_budgets(&budgets_);
 }
 
 ControlPlane::~ControlPlane() { shutdown(); }

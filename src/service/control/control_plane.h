@@ -9,6 +9,8 @@
 //   workloads()  WorkloadService  submit, cancel, delete, list, get, events, logs
 //   nodes()      NodeService      list, get, cordon, drain, uncordon
 //   loop()       AdmissionLoop    the scheduling loop on real time
+//   reports()    ReportService    usage reports from the metering ledger
+//   metrics()    MetricsService   what /metrics shows; activity() records it
 //
 // with ClusterState (the state, its locks, commits and the read watermark),
 // ActionRunner (carrying decisions out on the Executor, collecting its
@@ -36,11 +38,13 @@
 #include "service/control/access_control.h"
 #include "service/control/action_runner.h"
 #include "service/control/admission_loop.h"
+#include "service/control/budget_monitor.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/control_audit.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
+#include "service/control/metrics_service.h"
 #include "service/control/node_service.h"
 #include "service/control/policy_service.h"
 #include "service/control/report_service.h"
@@ -93,6 +97,9 @@ class ControlPlane final : public PodEventSink {
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
   ReportService& reports() { return reports_; }
+  MetricsService& metrics() { return metrics_; }
+  // Where the loop and the server record what happens (activity_metrics.h).
+  ActivityMetrics& activity() { return activity_; }
   AdmissionLoop& loop() { return loop_; }
 
   // PodEventSink: called from executor threads.
@@ -122,6 +129,9 @@ class ControlPlane final : public PodEventSink {
   WorkloadService workloads_;
   NodeService nodes_;
   ReportService reports_;
+  ActivityMetrics activity_;
+  MetricsService metrics_;
+  BudgetMonitor budgets_;
   ServiceAccounts service_accounts_;
   // Declared last: destroyed (its thread joined) before the rest.
   AdmissionLoop loop_;

@@ -316,6 +316,7 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
   for (const auto& [key, document] : cluster_.view().policy.documents()) {
     if (key.first != kind) continue;
     PolicyObjectView view = object_view(key, document);
+    if (kind == "Budget") view.budget = budget_standing(cluster_.view().budgets, view.name);
     if (visible.contains(view.namespace_name)) items.push_back(std::move(view));
   }
   return items;
@@ -339,6 +340,7 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
   }
   PolicyObjectView object = object_view(key, it->second);
   if (kind == "Team" && state.policy.compiled()) object.quota = team_quota(state, name);
+  if (kind == "Budget") object.budget = budget_standing(state.budgets, name);
   return object;
 }
 

@@ -117,6 +117,10 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
       access_objects.push_back(object);
       continue;
     }
+    if (object.kind == kBudgetAlertKind) {
+      state.budgets.alerted.insert(object.name);
+      continue;
+    }
     if (is_metering_kind(object.kind)) {
       ALLOT_RETURN_IF_ERROR(load_metering_object(object, state.metering));
       continue;

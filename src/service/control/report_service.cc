@@ -64,8 +64,11 @@ Result<std::optional<std::set<TeamId>>> ReportService::visible_teams(
 Result<UsageReportResult> ReportService::usage(const Principal& caller,
                                                const UsageReportRequest& request) const {
   ALLOT_ASSIGN_OR_RETURN(std::optional<std::set<TeamId>> visible, visible_teams(caller));
-  UsageQuery query{request.from, std::min(request.to, clock_.now()), request.by, request.idle,
-                   std::move(visible)};
+  return report(UsageQuery{request.from, request.to, request.by, request.idle, std::move(visible)});
+}
+
+Result<UsageReportResult> ReportService::report(UsageQuery query) const {
+  query.to = std::min(query.to, clock_.now());
   if (query.from >= query.to) {
     return invalid_argument(
         "the report's period is empty: `from` must be before `to` and before now");

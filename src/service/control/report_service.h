@@ -42,6 +42,10 @@ class ReportService {
 
   [[nodiscard]] Result<UsageReportResult> usage(const Principal& caller,
                                                 const UsageReportRequest& request) const;
+  // The report of `query` as it stands (its visible_teams, no caller): for
+  // rooms that decide visibility themselves (metrics_service.h). `to` is
+  // clipped to now; kInvalidArgument when the period is then empty.
+  [[nodiscard]] Result<UsageReportResult> report(UsageQuery query) const;
 
  private:
   // Which teams' rows the caller may see: none given means all.

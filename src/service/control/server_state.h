@@ -20,6 +20,7 @@
 #include "base/time.h"
 #include "scheduler/replica_scaling.h"
 #include "scheduler/scheduler.h"
+#include "service/control/budget_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
@@ -53,6 +54,8 @@ struct ServerState {
   std::map<WorkloadId, ReplicaScaler> endpoint_scalers;
   // Rate cards, capacity, missing data (metering_state.h).
   MeteringState metering;
+  // The budgets' standing, the teams they stop, the alerts sent (budget_state.h).
+  BudgetState budgets;
 };
 
 struct StopAction {

@@ -1,10 +1,35 @@
 #include "service/control/workload_explanation.h"
 
+#include <cstdio>
 #include <string>
 
+#include "api/rfc3339.h"
 #include "scheduler/explanation_text.h"
+#include "service/control/budget_monitor.h"
 
 namespace allot {
+namespace {
+
+// Why a budget stops the workload's admission, if one does.
+std::optional<std::string> budget_stopping(const LiveWorkload& live, const ServerState& state) {
+  if (state.budgets.blocked.empty()) return std::nullopt;
+  const std::optional<std::string> team = blocked_team_of(live, state);
+  if (!team) return std::nullopt;
+  const std::string& budget = state.budgets.blocked.at(*team);
+  std::string message = "the budget " + budget + " of team " + *team + " is exhausted";
+  for (const BudgetReading& reading : state.budgets.readings) {
+    if (reading.budget.meta.name != budget || !reading.status) continue;
+    char spent[64];
+    std::snprintf(spent, sizeof spent, "%.2f of %.2f ", reading.status->spent,
+                  reading.budget.spec.amount);
+    message += ": " + std::string(spent) + reading.budget.spec.currency +
+               " spent this period; new admissions wait until " +
+               format_rfc3339(reading.status->period.to) + " (running work runs on)";
+  }
+  return message;
+}
+
+}  // namespace
 
 std::optional<PendingExplanationView> explain_waiting(const LiveWorkload& live,
                                                       const ServerState& state, Timestamp now) {
@@ -13,6 +38,9 @@ std::optional<PendingExplanationView> explain_waiting(const LiveWorkload& live,
   if (!live.unschedulable.empty()) {
     view.reason = "Unschedulable";
     view.message = live.unschedulable;
+  } else if (std::optional<std::string> budget = budget_stopping(live, state)) {
+    view.reason = "BudgetExhausted";
+    view.message = *budget;
   } else if (live.explanation && state.policy.compiled()) {
     const PendingExplanation& e = *live.explanation;
     view.reason = std::string(pending_reason_name(e.reason));

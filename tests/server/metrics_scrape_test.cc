@@ -1,0 +1,132 @@
+// /metrics of a real allotd (issue 14, item 4): `promtool check metrics`
+// accepts its text; a real Prometheus (the ctest fixture `prometheus`,
+// scripts/prometheus.sh) scrapes it with a bearer token, and a PromQL query
+// through Prometheus' HTTP API returns the usage GET /api/v1/top shows
+// (what `allot top` prints); no token is 401, as on every route.
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <sys/wait.h>
+
+#include "allotd_test.h"
+
+namespace allot::server_test {
+namespace {
+
+std::string prometheus_dir() {
+  const char* dir = std::getenv("ALLOT_TEST_PROMETHEUS_DIR");
+  return dir != nullptr ? dir : "";
+}
+
+// Runs `command` through the shell; its exit status and output.
+std::pair<int, std::string> run(const std::string& command) {
+  std::string output;
+  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {-1, ""};
+  std::array<char, 4096> buffer{};
+  size_t got = 0;
+  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    output.append(buffer.data(), got);
+  }
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path + ".new");
+  out << text;
+  out.close();
+  std::rename((path + ".new").c_str(), path.c_str());
+}
+
+class MetricsScrapeTest : public AllotdTest {
+ protected:
+  void SetUp() override {
+    AllotdTest::SetUp();
+    if (HasFatalFailure()) return;
+    apply(kTestPolicy);
+    apply(
+        "apiVersion: allot/v1\nkind: ResourceFlavor\nmetadata: {name: gpu}\n"
+        "spec: {price: {currency: USD, gpuHour: 2.5}}\n");
+  }
+
+  // The GPU usage of `team` as GET /api/v1/top shows it.
+  std::string top_gpu_usage(const std::string& team) {
+    const Reply top = api_.get("/api/v1/top");
+    EXPECT_EQ(top.status, 200) << top.describe();
+    for (const auto& row : top.json["teams"]) {
+      if (row["team"] == team && row["resource"] == "gpu") return row["usage"];
+    }
+    return "";
+  }
+};
+
+TEST_F(MetricsScrapeTest, PromtoolAcceptsTheTextOfALiveAllotd) {
+  submit("research", "train", {.script = "exec sleep 1000", .gpus = 2, .pods = 1});
+  wait_phase("research", "train", "Running");
+  const Reply metrics = api_.get("/metrics");
+  ASSERT_EQ(metrics.status, 200) << metrics.describe();
+  EXPECT_EQ(metrics.header("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+  EXPECT_NE(metrics.body.find("allot_team_usage{team=\"research\",cohort=\"org\",flavor=\"gpu\","
+                              "resource=\"gpu\"} 2\n"),
+            std::string::npos)
+      << metrics.body;
+  EXPECT_NE(metrics.body.find("allot_http_requests_total{route=\"/api/v1/namespaces/*/workloads"),
+            std::string::npos);
+  EXPECT_NE(metrics.body.find("allot_node_healthy{node=\"node-0\""), std::string::npos);
+  const std::string path = temp_file("metrics.txt");
+  write_file(path, metrics.body);
+  const auto [status, output] = run("promtool check metrics < " + path);
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_EQ(output, "") << "promtool's lint findings";
+
+  const Reply anonymous = ApiHttp(allotd_, "").get("/metrics");
+  EXPECT_EQ(anonymous.status, 401) << anonymous.describe();
+}
+
+TEST_F(MetricsScrapeTest, APromQLQueryThroughARealPrometheusReturnsWhatTopShows) {
+  const std::string dir = prometheus_dir();
+  ASSERT_FALSE(dir.empty()) << "ALLOT_TEST_PROMETHEUS_DIR is unset (ctest fixture prometheus)";
+  std::string url;
+  std::ifstream(dir + "/url") >> url;
+  ASSERT_TRUE(url.starts_with("http://127.0.0.1:")) << url;
+  submit("research", "train", {.script = "exec sleep 1000", .gpus = 3, .pods = 1});
+  wait_phase("research", "train", "Running");
+  ASSERT_EQ(top_gpu_usage("research"), "3");
+
+  write_file(dir + "/token", allotd_.admin_token());
+  write_file(dir + "/targets.json", R"([{"targets": ["127.0.0.1:)" +
+                                        std::to_string(allotd_.port()) +
+                                        R"("], "labels": {"instance": "allotd-test"}}])");
+  httplib::Client prometheus(url);
+  const std::string query =
+      "/api/v1/query?query=" +
+      httplib::detail::encode_query_param(
+          R"(allot_team_usage{instance="allotd-test",team="research",resource="gpu"})");
+  nlohmann::json answer;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto reply = prometheus.Get(query);
+    if (reply && reply->status == 200) {
+      answer = nlohmann::json::parse(reply->body, nullptr, false);
+      if (answer.is_object() && !answer["data"]["result"].empty()) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // Prometheus' own pace
+  }
+  write_file(dir + "/targets.json", "[]");
+  ASSERT_FALSE(answer["data"]["result"].empty()) << answer.dump();
+  const auto& sample = answer["data"]["result"][0];
+  EXPECT_EQ(sample["metric"]["flavor"], "gpu");
+  EXPECT_EQ(sample["metric"]["cohort"], "org");
+  EXPECT_EQ(sample["value"][1].get<std::string>(), top_gpu_usage("research"));
+}
+
+}  // namespace
+}  // namespace allot::server_test

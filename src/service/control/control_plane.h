@@ -16,7 +16,10 @@
 //
 // Contract:
 // - start() loads the store and recovers: work that was admitted or running
-//   when the previous process stopped is requeued at its original position.
+//   when the previous process stopped is requeued at its original position
+//   (a backend that keeps jobs, Slurm, adopts them when they are launched
+//   again). The stored policy is carried into the backend again (a failure
+//   is logged: allotd serves on).
 //   Then, unless options.run_loop_thread is false (tests call
 //   loop().run_once()), the admission loop runs on its own thread.
 // - Executors report pod events to the ControlPlane (a PodEventSink), from any
@@ -36,6 +39,7 @@
 #include "service/control/access_control.h"
 #include "service/control/action_runner.h"
 #include "service/control/admission_loop.h"
+#include "service/control/backend_carrier.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/health_monitor.h"
@@ -67,6 +71,10 @@ struct ControlPlaneOptions {
   // For tests: called on the loop's thread between a cycle's plan and its
   // application, with no lock held (admission_loop.h).
   std::function<void()> after_planning;
+  // A backend that owns its nodes and limits (Slurm; backend_carrier.h): the
+  // policy is carried into it when applied and at start, cordon and drain
+  // reach its nodes. Default: none (the local backend). Must outlive the plane.
+  BackendPorts backend;
 };
 
 class ControlPlane final : public PodEventSink {
@@ -104,7 +112,9 @@ class ControlPlane final : public PodEventSink {
 
  private:
   const Clock& clock_;
+  Logger& logger_;
   bool run_loop_thread_;
+  BackendCarrier backend_;
   UuidIds scim_ids_;
   ScimService scim_;
   LocalLogin local_login_;

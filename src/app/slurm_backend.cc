@@ -17,7 +17,7 @@ std::string own_user_name() {
 
 Result<SyncReport> SlurmBackend::PartitionTracking::apply(const BackendPolicy& desired) {
   Result<SyncReport> report = sync_.apply(desired);
-  if (report.ok()) executor_.set_partition(desired.site.partition);
+  if (report.ok()) executor_.set_site(desired.site.partition, desired.flavors.size() > 1);
   return report;
 }
 

@@ -41,6 +41,7 @@ SlurmExecutor::SlurmExecutor(CommandRunner& runner, const Clock& clock,
                              SlurmExecutorOptions options)
     : runner_(runner), clock_(clock), options_(std::move(options)) {
   partition_ = options_.submit.partition;
+  typed_gres_ = options_.submit.typed_gres;
 }
 
 SlurmExecutor::~SlurmExecutor() { shutdown(); }
@@ -74,9 +75,10 @@ void SlurmExecutor::shutdown() {
   if (thread_.joinable()) thread_.join();
 }
 
-void SlurmExecutor::set_partition(std::string partition) {
+void SlurmExecutor::set_site(std::string partition, bool typed_gres) {
   MutexLock lock(mu_);
   partition_ = std::move(partition);
+  typed_gres_ = typed_gres;
 }
 
 Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
@@ -84,6 +86,7 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
   {
     MutexLock lock(mu_);
     settings.partition = partition_;
+    settings.typed_gres = typed_gres_;
   }
   const std::string script_path =
       options_.submit.log_dir + "/" + std::to_string(launch.workload.value()) + ".sbatch";

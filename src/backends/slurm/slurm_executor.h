@@ -71,7 +71,9 @@ class SlurmExecutor final : public Executor {
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
   [[nodiscard]] std::string log_location(PodId pod) const override;
 
-  void set_partition(std::string partition);
+  // Where jobs go and how GPUs are asked (the Cluster's spec.slurm, the
+  // policy's flavors): set when the policy is carried into Slurm.
+  void set_site(std::string partition, bool typed_gres);
   [[nodiscard]] std::optional<SlurmJobView> slurm_view(WorkloadId workload) const;
   // Runs one poll now (tests; the thread does it every interval).
   void poll_once();
@@ -113,6 +115,7 @@ class SlurmExecutor final : public Executor {
   SlurmExecutorOptions options_;
   mutable Mutex mu_;
   std::string partition_ ALLOT_GUARDED_BY(mu_);
+  bool typed_gres_ ALLOT_GUARDED_BY(mu_) = true;
   std::map<WorkloadId, Job> jobs_ ALLOT_GUARDED_BY(mu_);
   std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
   bool stopping_ ALLOT_GUARDED_BY(mu_) = false;

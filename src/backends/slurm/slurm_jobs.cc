@@ -162,7 +162,8 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
   if (!launch.priority_class.empty()) out.argv.push_back("--qos=" + launch.priority_class);
   if (cpus > 0) out.argv.push_back("--cpus-per-task=" + std::to_string(cpus));
   if (gpus > 0) {
-    const std::string type = launch.flavor.empty() ? "" : launch.flavor + ":";
+    const std::string type =
+        launch.flavor.empty() || !settings.typed_gres ? "" : launch.flavor + ":";
     out.argv.push_back("--gres=gpu:" + type + std::to_string(gpus));
   }
   out.argv.push_back(script_path);

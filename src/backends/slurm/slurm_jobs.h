@@ -47,6 +47,9 @@ struct SubmitSettings {
   std::string job_prefix = "allot-";
   std::string partition;  // empty: Slurm's default partition
   std::string log_dir;    // where the pods' logs are written (must exist)
+  // GPUs asked by type (`gpu:<flavor>:N`, Slurm's typed GRES) when the policy
+  // has several flavors; untyped `gpu:N` when it has one (as the sync does).
+  bool typed_gres = true;
 };
 
 struct Submission {

@@ -82,6 +82,15 @@ TEST(SlurmJobs, NoMaxRuntimeIsNoTimeLimitAndNoFlavorIsUntypedGres) {
                            [](const std::string& a) { return a.starts_with("--qos"); }));
 }
 
+TEST(SlurmJobs, WithOneFlavorGpusAreAskedUntypedAsTheSyncLimitsThem) {
+  SubmitSettings settings;
+  settings.typed_gres = false;
+
+  const Submission s = submission_of(launch_of({"n1"}, 2), settings, "/s").value();
+
+  EXPECT_TRUE(has(s.argv, "--gres=gpu:2"));
+}
+
 TEST(SlurmJobs, AGangAskingDifferentThingsOfItsNodesIsRefused) {
   WorkloadLaunch launch = launch_of({"node1", "node1", "node2"}, 1);
 

@@ -1,8 +1,11 @@
 #include "app/slurm_backend.h"
 
 #include <cstdlib>
+#include <fstream>
+#include <random>
 
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace allot::app {
@@ -11,6 +14,24 @@ namespace {
 std::string own_user_name() {
   const passwd* entry = ::getpwuid(::geteuid());
   return entry != nullptr ? entry->pw_name : "root";
+}
+
+// The job name prefix of this allotd's jobs, `allot-<8 hex>-`, made once and
+// kept in DATA/slurm/job-prefix: a restart adopts only its own jobs, never
+// those of another allotd on the same Slurm with the same workload ids.
+Result<std::string> job_prefix(const std::string& folder) {
+  const std::string path = folder + "/job-prefix";
+  std::string prefix;
+  if (std::ifstream in(path); in && std::getline(in, prefix) && !prefix.empty()) return prefix;
+  std::random_device random;
+  char hex[9] = {};
+  std::snprintf(hex, sizeof hex, "%08x", random());
+  prefix = std::string("allot-") + hex + "-";
+  std::ofstream out(path, std::ios::trunc);
+  out << prefix << "\n";
+  out.close();
+  if (!out) return Status(ErrorCode::kInternal, "cannot write " + path);
+  return prefix;
 }
 
 }  // namespace
@@ -36,6 +57,8 @@ Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags
   if (conf.empty() && std::getenv("SLURM_CONF") != nullptr) conf = std::getenv("SLURM_CONF");
   slurm::SlurmExecutorOptions options;
   options.submit.log_dir = data_dir + "/slurm";
+  ::mkdir(options.submit.log_dir.c_str(), 0755);
+  ALLOT_ASSIGN_OR_RETURN(options.submit.job_prefix, job_prefix(options.submit.log_dir));
   options.sink = &sink;
   options.poll_interval = poll;
   std::unique_ptr<SlurmBackend> backend(

@@ -63,6 +63,9 @@ Status SlurmExecutor::start() {
     }
   }
   thread_ = std::thread([this] { loop(); });
+  for (int i = 0; i < std::max(1, options_.submitters); ++i) {
+    submitters_.emplace_back([this] { submit_loop(); });
+  }
   return Status::ok_status();
 }
 
@@ -72,7 +75,10 @@ void SlurmExecutor::shutdown() {
     stopping_ = true;
   }
   wake_.notify_all();
+  queued_.notify_all();
   if (thread_.joinable()) thread_.join();
+  for (std::thread& submitter : submitters_) submitter.join();
+  submitters_.clear();
 }
 
 void SlurmExecutor::set_site(std::string partition, bool typed_gres) {
@@ -104,53 +110,97 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
 
 void SlurmExecutor::launch(const WorkloadLaunch& launch) {
   const auto pods = static_cast<int32_t>(launch.pods.size());
-  {
-    MutexLock lock(mu_);
-    if (jobs_.contains(launch.workload)) return;
-    if (auto found = adoptable_.find(launch.workload); found != adoptable_.end()) {
-      jobs_[launch.workload] = Job{found->second.id, pods, false, false, {}, 0, found->second};
-      adoptable_.erase(found);
-      adopted_.fetch_add(1);
-      wake_.notify_all();
-      return;
-    }
-  }
-  const Result<std::string> id = submit(launch);
-  if (!id.ok()) {
-    PodEvent failed;
-    failed.phase = PodPhase::kExited;
-    failed.exit_code = 127;
-    failed.launch_error = id.status().message();
-    report({{launch.workload, pods, failed}});
+  MutexLock lock(mu_);
+  if (jobs_.contains(launch.workload) || submitting_.contains(launch.workload)) return;
+  if (auto found = adoptable_.find(launch.workload); found != adoptable_.end()) {
+    jobs_[launch.workload] = Job{found->second.id, pods, false, false, {}, 0, found->second};
+    adoptable_.erase(found);
+    adopted_.fetch_add(1);
+    wake_.notify_all();
     return;
   }
-  submitted_.fetch_add(1);
-  MutexLock lock(mu_);
-  jobs_[launch.workload] =
-      Job{*id, pods, false, false, {}, 0, SlurmJob{*id, "", "PENDING", "", "", 0}};
-  wake_.notify_all();
+  queue_.push_back(launch);
+  queued_.notify_one();
+}
+
+void SlurmExecutor::submit_loop() {
+  for (;;) {
+    WorkloadLaunch launch;
+    {
+      MutexLock lock(mu_);
+      while (!stopping_ && queue_.empty()) queued_.wait(mu_);
+      if (stopping_) return;
+      launch = std::move(queue_.front());
+      queue_.pop_front();
+      submitting_.insert(launch.workload);
+    }
+    submitted_one(launch, submit(launch));
+  }
+}
+
+void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std::string>& id) {
+  const auto pods = static_cast<int32_t>(launch.pods.size());
+  bool cancel = false;
+  {
+    MutexLock lock(mu_);
+    submitting_.erase(launch.workload);
+    cancel = cancel_on_submit_.erase(launch.workload) > 0;
+    if (id.ok()) {
+      submitted_.fetch_add(1);
+      Job job{*id, pods, false, cancel, {}, 0, SlurmJob{*id, "", "PENDING", "", "", 0}};
+      jobs_[launch.workload] = std::move(job);
+      wake_.notify_all();
+    }
+  }
+  if (id.ok()) {
+    if (cancel) run_quietly({"scancel", *id});
+    return;
+  }
+  PodEvent failed;
+  failed.phase = PodPhase::kExited;
+  failed.exit_code = 127;
+  failed.stopped = cancel;
+  failed.launch_error = id.status().message();
+  report({{launch.workload, pods, failed}});
+}
+
+std::optional<SlurmExecutor::Report> SlurmExecutor::drop_queued(WorkloadId workload) {
+  const auto queued = std::find_if(queue_.begin(), queue_.end(),
+                                   [&](const WorkloadLaunch& l) { return l.workload == workload; });
+  if (queued == queue_.end()) return std::nullopt;
+  PodEvent dropped;
+  dropped.phase = PodPhase::kExited;
+  dropped.stopped = true;
+  dropped.signal = 15;
+  const Report r{workload, static_cast<int32_t>(queued->pods.size()), dropped};
+  queue_.erase(queued);
+  return r;
 }
 
 void SlurmExecutor::stop(WorkloadId workload, Duration grace) {
   std::vector<std::string> argv;
+  std::optional<Report> dropped;
   {
     MutexLock lock(mu_);
+    dropped = drop_queued(workload);
+    if (submitting_.contains(workload)) cancel_on_submit_.insert(workload);
     const auto found = jobs_.find(workload);
-    if (found == jobs_.end()) return;
-    Job& job = found->second;
-    job.stopping = true;
-    if (!job.running_reported || grace <= Duration()) {
-      argv = {"scancel", job.id};
-    } else {
-      const Timestamp kill_at = clock_.now() + grace;
-      if (job.kill_at && *job.kill_at <= kill_at) return;  // a stop already under way
-      const bool first = !job.kill_at;
-      job.kill_at = kill_at;
-      if (first) argv = {"scancel", "--signal=TERM", "--full", job.id};
-    }
+    if (!dropped && found != jobs_.end()) argv = stop_command(found->second, grace);
   }
+  if (dropped) report({*dropped});
   if (!argv.empty()) run_quietly(argv);
   wake_.notify_all();
+}
+
+std::vector<std::string> SlurmExecutor::stop_command(Job& job, Duration grace) {
+  job.stopping = true;
+  if (!job.running_reported || grace <= Duration()) return {"scancel", job.id};
+  const Timestamp kill_at = clock_.now() + grace;
+  if (job.kill_at && *job.kill_at <= kill_at) return {};  // a stop already under way
+  const bool first = !job.kill_at;
+  job.kill_at = kill_at;
+  if (first) return {"scancel", "--signal=TERM", "--full", job.id};
+  return {};
 }
 
 void SlurmExecutor::run_quietly(const std::vector<std::string>& argv) {

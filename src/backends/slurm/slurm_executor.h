@@ -4,12 +4,12 @@
 // its pods are the job's tasks.
 //
 // Contract (beyond executor.h's):
-// - launch() writes the batch script and runs sbatch on the caller's
-//   thread; a refused submission (unknown account, QoS, node...) reports every
-//   pod kExited 127 with Slurm's words as launch_error. A job of this
-//   workload that Slurm already runs or holds (found by its job name at
-//   start(), e.g. before allotd restarted) is adopted instead of submitted
-//   again.
+// - launch() queues the workload; `submitters` threads write its batch
+//   script and run sbatch (so that a cycle's admissions reach Slurm in
+//   parallel, not one sbatch after another); a refused submission (unknown account, QoS, node...)
+//   reports every pod kExited 127 with Slurm's words as launch_error. A job of this workload that
+//   Slurm already runs or holds (found by its job name at start(), e.g. before allotd restarted) is
+//   adopted instead of submitted again.
 // - One poll thread asks Slurm about every job in ONE `squeue` call per
 //   interval (and one `sacct` call for the jobs squeue no longer shows):
 //   kRunning for every pod once the job runs, kExited for every pod once it
@@ -18,7 +18,9 @@
 // - stop(): a pending job is cancelled at once; a running one gets SIGTERM
 //   (`scancel --signal=TERM --full`), then `scancel` (SIGKILL after Slurm's
 //   KillWait) once `grace` passed on the injected clock. Its pods are
-//   reported with stopped = true.
+//   reported with stopped = true. A workload still queued for sbatch is
+//   dropped (reported exited, stopped, never running); one being submitted
+//   is cancelled as soon as sbatch answered.
 // - read_log(): the pod's task output (`<log_dir>/<id>-<pod>.log`), which
 //   slurmd writes on the node (shared or local storage).
 // - slurm_view() says what Slurm says of a workload's job (views).
@@ -26,8 +28,10 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,6 +49,7 @@ struct SlurmExecutorOptions {
   PodEventSink* sink = nullptr;
   Duration poll_interval = Duration::millis(500);
   int lost_after = 10;  // polls a job may be missing from squeue and sacct
+  int submitters = 4;   // threads running sbatch
 };
 
 // What Slurm says of one workload's job.
@@ -98,6 +103,10 @@ class SlurmExecutor final : public Executor {
   };
 
   Result<std::string> submit(const WorkloadLaunch& launch);
+  void submit_loop();
+  std::optional<Report> drop_queued(WorkloadId workload) ALLOT_REQUIRES(mu_);
+  std::vector<std::string> stop_command(Job& job, Duration grace) ALLOT_REQUIRES(mu_);
+  void submitted_one(const WorkloadLaunch& launch, const Result<std::string>& id);
   void report(const std::vector<Report>& reports);
   void ended(WorkloadId workload, const Job& job, const JobExit& exit, std::vector<Report>& reports)
       ALLOT_REQUIRES(mu_);
@@ -120,10 +129,15 @@ class SlurmExecutor final : public Executor {
   std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
   bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
   CondVar wake_;
+  std::deque<WorkloadLaunch> queue_ ALLOT_GUARDED_BY(mu_);
+  std::set<WorkloadId> submitting_ ALLOT_GUARDED_BY(mu_);
+  std::set<WorkloadId> cancel_on_submit_ ALLOT_GUARDED_BY(mu_);
+  CondVar queued_;
   Mutex poll_mu_;  // one poll at a time
   std::atomic<int64_t> adopted_{0};
   std::atomic<int64_t> submitted_{0};
   std::thread thread_;
+  std::vector<std::thread> submitters_;
 };
 
 }  // namespace allot::slurm

@@ -27,6 +27,7 @@
 #include "bench/scale_bench.h"
 #include "bench/scale_report.h"
 #include "bench/scim_bench.h"
+#include "bench/slurm_bench.h"
 #include "cli/client/api_client.h"
 
 namespace {
@@ -247,6 +248,42 @@ int run_replay(const allot::bench::ReplayConfig& config, const std::string& outp
   return 0;
 }
 
+// `allot-bench slurm`: Slurm alone and allotd on Slurm, side by side (slurm_bench.h).
+int run_slurm(const allot::bench::SlurmBenchConfig& config, const std::string& output) {
+  const allot::Result<nlohmann::json> report = allot::bench::run_slurm_bench(config);
+  if (!report.ok()) {
+    std::fprintf(stderr, "error: %s\n", report.status().to_string().c_str());
+    return 1;
+  }
+  if (output == "json") {
+    std::fputs((report->dump(2) + "\n").c_str(), stdout);
+    return 0;
+  }
+  for (const char* side : {"slurmAlone", "allotOnSlurm"}) {
+    const nlohmann::json& s = (*report)[side];
+    std::printf(
+        "%-13s submits/s %7.1f  all done %7.1f s  jobs/s %6.1f  control-plane CPU %6.1f s\n", side,
+        s["submitsPerSecond"].get<double>(), s["allDoneSeconds"].get<double>(),
+        s["jobsPerSecondEndToEnd"].get<double>(), s["controlPlaneCpuSeconds"].get<double>());
+  }
+  return 0;
+}
+
+void add_slurm_flags(CLI::App& command, allot::bench::SlurmBenchConfig& c, std::string& output) {
+  command.add_option("-o,--output", output, "json or table")->check(kOutputs);
+  command
+      .add_option("--slurm-dir", c.slurm_dir,
+                  "the DIR of a running `scripts/slurm.sh start DIR` (ALLOT_SLURM_NODES=16, "
+                  "untyped GPUs)")
+      ->required();
+  command.add_option("--allotd", c.allotd, "the allotd binary (default: the one of this build)");
+  command.add_option("--jobs", c.jobs, "jobs per side")->check(CLI::Range(1, 1'000'000));
+  command.add_option("--nodes", c.nodes, "Slurm's nodes node1..nodeN, 8 GPUs each")
+      ->check(CLI::Range(1, 10'000));
+  command.add_option("--job-seconds", c.job_seconds, "what each job sleeps")
+      ->check(CLI::Range(0.0, 3600.0));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -298,6 +335,12 @@ int main(int argc, char** argv) {
       "scim",
       "SCIM provisioning of a real allotd: 10,000 users, 1,000 groups, a 5,000-member PATCH");
   add_scim_flags(*scim_command, scim, scim_output);
+  allot::bench::SlurmBenchConfig slurm;
+  slurm.allotd = api.allotd;
+  std::string slurm_output = "table";
+  CLI::App* slurm_command = app.add_subcommand(
+      "slurm", "the same jobs through Slurm alone and through allotd on Slurm, side by side");
+  add_slurm_flags(*slurm_command, slurm, slurm_output);
   app.add_subcommand("micro", "Google Benchmark microbenchmarks (e.g. --benchmark_filter=quota)");
   try {
     app.parse(argc, argv);
@@ -311,5 +354,6 @@ int main(int argc, char** argv) {
   if (mixed_command->parsed()) return run_mixed(mixed, mixed_output);
   if (chaos_command->parsed()) return run_chaos(chaos, chaos_output);
   if (scim_command->parsed()) return run_scim(scim, scim_output);
+  if (slurm_command->parsed()) return run_slurm(slurm, slurm_output);
   return run_api(api, api_output);
 }

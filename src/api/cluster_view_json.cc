@@ -82,7 +82,9 @@ json apply_result_json(const ApplyResult& result) {
                        {"action", change.action},
                        {"diff", diff}});
   }
-  return {{"dryRun", result.dry_run}, {"changes", std::move(changes)}};
+  json out = {{"dryRun", result.dry_run}, {"changes", std::move(changes)}};
+  if (!result.backend_changes.empty()) out["backendChanges"] = result.backend_changes;
+  return out;
 }
 
 namespace {

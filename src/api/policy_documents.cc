@@ -107,6 +107,7 @@ Result<NodePool> decode_node_pool(ObjectMeta meta, const Field& spec) {
       map.read_required("count", pool.count, int_decoder<int32_t>(0, kMaxNodesPerPool)));
   ALLOT_RETURN_IF_ERROR(map.read_required("resources", pool.resources, decode_resources));
   ALLOT_RETURN_IF_ERROR(map.read("topology", pool.topology, decode_topology));
+  ALLOT_RETURN_IF_ERROR(map.read_string_list("nodeNames", pool.node_names));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return pool;
 }

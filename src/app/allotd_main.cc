@@ -1,6 +1,7 @@
 // allotd: the allot server. The only place where allotd's implementations are
 // chosen (DESIGN.md section 10): the SQLite, PostgreSQL or in-memory store,
-// the local executor and health checker, the system clock, spdlog's Logger
+// the local executor and health checker or Slurm's (--backend slurm:
+// app/slurm_backend.h), the system clock, spdlog's Logger
 // (on stderr), the OIDC issuer's verifier (app/oidc_login.h).
 #include <chrono>
 #include <csignal>
@@ -21,6 +22,7 @@
 #include "app/leadership.h"
 #include "app/oidc_login.h"
 #include "app/signal_stop.h"
+#include "app/slurm_backend.h"
 #include "app/spdlog_logger.h"
 #include "app/ui_files.h"
 #include "backends/local/atomic_file.h"
@@ -69,6 +71,8 @@ struct Flags {
   uint64_t audit_max_file_bytes = 64ull << 20;
   uint64_t audit_checkpoint_records = 1000;
   std::string audit_checkpoint_interval = "10s";
+  std::string backend = "local";
+  allot::app::SlurmFlags slurm;
 };
 
 // The audit log (docs/governance.md), or null with --audit off. Its key is
@@ -262,18 +266,37 @@ int serve(const Flags& flags, allot::Logger& logger) {
   std::optional<allot::app::LeadershipWatch> watch;
   if (leadership) watch.emplace(std::move(leadership->lock), std::chrono::seconds(1), logger);
   ExitRelay relay;
-  allot::local::LocalExecutorOptions executor_options;
-  executor_options.data_dir = data_dir;
-  executor_options.sink = &relay;
-  executor_options.use_cgroups = !flags.no_cgroups;
-  executor_options.remount_proc_hidepid = flags.remount_proc_hidepid;
-  executor_options.max_pids_per_pod = flags.max_pids_per_pod;
-  executor_options.logger = &logger;
-  allot::local::LocalExecutor executor(executor_options);
-  allot::local::LocalHealthChecker health({flags.health_command, *timeout});
   allot::SystemClock clock;
   allot::ControlPlaneOptions options;
   options.health_interval = *interval;
+  // The local backend (the default) or Slurm's (docs/slurm.md).
+  std::unique_ptr<allot::local::LocalExecutor> local_executor;
+  std::unique_ptr<allot::local::LocalHealthChecker> local_health;
+  std::unique_ptr<allot::app::SlurmBackend> slurm;
+  allot::Executor* executor = nullptr;
+  allot::NodeHealthChecker* health = nullptr;
+  if (flags.backend == "slurm") {
+    auto made = allot::app::SlurmBackend::make(flags.slurm, data_dir, relay, clock);
+    if (!made.ok()) return fail("--backend slurm: " + made.status().to_string());
+    slurm = std::move(made).value();
+    executor = &slurm->executor();
+    health = &slurm->health();
+    options.backend = slurm->ports();
+    logger.info("Slurm backend", {{"slurm_conf", flags.slurm.conf}, {"poll", flags.slurm.poll}});
+  } else {
+    allot::local::LocalExecutorOptions executor_options;
+    executor_options.data_dir = data_dir;
+    executor_options.sink = &relay;
+    executor_options.use_cgroups = !flags.no_cgroups;
+    executor_options.remount_proc_hidepid = flags.remount_proc_hidepid;
+    executor_options.max_pids_per_pod = flags.max_pids_per_pod;
+    executor_options.logger = &logger;
+    local_executor = std::make_unique<allot::local::LocalExecutor>(executor_options);
+    local_health = std::make_unique<allot::local::LocalHealthChecker>(
+        allot::local::LocalHealthCheckerOptions{flags.health_command, *timeout});
+    executor = local_executor.get();
+    health = local_health.get();
+  }
   std::unique_ptr<allot::app::OidcLogin> oidc;
   if (!flags.oidc.issuer.empty() || !flags.oidc.client_id.empty()) {
     auto made = allot::app::OidcLogin::make(flags.oidc);
@@ -291,7 +314,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
       }
     };
   }
-  allot::ControlPlane plane(**store, executor, &health, clock, logger, options);
+  allot::ControlPlane plane(**store, *executor, health, clock, logger, options);
   relay.set_target(&plane);
   const RelayDetach detach{relay};
   if (const allot::Status started = plane.start(); !started.ok()) {
@@ -460,6 +483,16 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", flags.log_level, "debug, info, warn or error (logs go to stderr)")
       ->capture_default_str();
   add_oidc_flags(app, flags.oidc);
+  app.add_option("--backend", flags.backend,
+                 "where pods run: local (processes on this machine) or slurm (one Slurm job per "
+                 "workload; the Cluster must say backend: slurm; docs/slurm.md)")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->capture_default_str();
+  app.add_option("--slurm-conf", flags.slurm.conf,
+                 "slurm.conf of the Slurm cluster (default: $SLURM_CONF, else Slurm's own)");
+  app.add_option("--slurm-poll", flags.slurm.poll,
+                 "time between the Slurm executor's squeue polls (one call for every job)")
+      ->capture_default_str();
   app.add_option("--scim-token-file", flags.scim_token_file,
                  "serve SCIM 2.0 at /scim/v2 (Entra ID, Okta provisioning) to clients that bear "
                  "the token in FILE (its whole content, 16 bytes or more); without it /scim/v2 "
@@ -470,6 +503,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  // Slurm's node states are polled (one scontrol call): sooner than a check command.
+  if (flags.backend == "slurm" && app.count("--health-interval") == 0) flags.health_interval = "2s";
   const allot::Result<allot::LogLevel> level = allot::parse_log_level(flags.log_level);
   if (!level.ok()) return fail(level.status().to_string());
   const auto logger = allot::app::SpdlogLogger::to_stderr("allotd", *level);

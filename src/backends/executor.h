@@ -75,6 +75,13 @@ struct WorkloadLaunch {
   // it): the backend creates it, writable by the team, before the pods
   // start. Empty: none.
   std::string checkpoint_dir;
+  // For backends that schedule within limits of their own (Slurm: GRES type,
+  // QoS, time limit): the flavor it was admitted on, its priority class and
+  // its maxRuntime (nullopt: none). Backends that run pods themselves ignore
+  // them (allot enforces maxRuntime).
+  std::string flavor;
+  std::string priority_class;
+  std::optional<Duration> max_runtime;
 
   friend bool operator==(const WorkloadLaunch&, const WorkloadLaunch&) = default;
 };

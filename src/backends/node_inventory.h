@@ -46,6 +46,12 @@ class NodeInventory {
  public:
   virtual ~NodeInventory() = default;
   virtual Result<std::vector<InventoryNode>> list() = 0;
+  // allot's cordon and drain carried into the backend (Slurm: `scontrol
+  // update state=DRAIN reason=...`): it starts nothing more on the node;
+  // resume() undoes it. A node the backend does not know is kNotFound; a
+  // backend that cannot be reached kUnavailable.
+  virtual Status drain(const NodeId& node, const std::string& reason) = 0;
+  virtual Status resume(const NodeId& node) = 0;
 };
 
 }  // namespace allot

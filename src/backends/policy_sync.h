@@ -14,6 +14,7 @@
 // - Partial failure is reported, never hidden: the Status names the first
 //   object that failed, and a later apply() finishes the work (each change is
 //   safe to repeat).
+// - dry_run() answers the changes apply() would make, and makes none.
 // - observe() reads what the backend holds now under `root`, in the same
 //   shape, so that drift (a change made in the backend by hand) can be shown
 //   and undone.
@@ -71,8 +72,18 @@ struct SyncedCohort {
   friend bool operator==(const SyncedCohort&, const SyncedCohort&) = default;
 };
 
+// Where in the backend allot's part lives (Slurm: ClusterName and the
+// partition of spec.slurm); empty fields: the backend's configured ones.
+struct BackendSite {
+  std::string cluster;
+  std::string partition;
+
+  friend bool operator==(const BackendSite&, const BackendSite&) = default;
+};
+
 struct BackendPolicy {
   std::string root;  // what allot manages in the backend (a root account, a label)
+  BackendSite site;
   std::vector<SyncedCohort> cohorts;
   std::vector<SyncedTeam> teams;
   std::vector<SyncedPriorityClass> priority_classes;  // in the policy's order
@@ -86,12 +97,16 @@ struct BackendPolicy {
 struct SyncReport {
   std::vector<std::string> changes;   // one line per change made, in the order made
   std::vector<std::string> deferred;  // teams kept until their work ends
+  std::vector<std::string> drift;     // dry run: objects changed in the backend by hand
 };
 
 class PolicySync {
  public:
   virtual ~PolicySync() = default;
   virtual Result<SyncReport> apply(const BackendPolicy& desired) = 0;
+  // The dry run: what apply() would change now (and the drift), changing
+  // nothing; the same checks of the site as apply().
+  virtual Result<SyncReport> dry_run(const BackendPolicy& desired) = 0;
   virtual Result<BackendPolicy> observe() = 0;
 };
 

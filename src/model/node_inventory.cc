@@ -15,7 +15,8 @@ std::vector<Node> expand_node_pools(const Policy& policy) {
     const int32_t per_block = pool.topology.racks_per_block > 0 ? pool.topology.racks_per_block : 1;
     for (int32_t i = 0; i < pool.count; ++i) {
       Node node;
-      node.name = pool.meta.name + "-" + std::to_string(i);
+      node.name = pool.node_names.empty() ? pool.meta.name + "-" + std::to_string(i)
+                                          : pool.node_names[static_cast<size_t>(i)];
       node.pool = pool.meta.name;
       node.flavor = pool.flavor;
       node.capacity = pool.resources;

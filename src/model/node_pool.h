@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "base/quantity.h"
 #include "model/object_meta.h"
@@ -23,6 +24,9 @@ struct NodePool {
   int32_t count = 0;
   ResourceVector resources;  // per node
   PoolTopology topology;
+  // The nodes' names, one per node (a Slurm cluster's NodeNames: docs/slurm.md);
+  // empty: `<pool>-<i>`.
+  std::vector<std::string> node_names;
 
   friend bool operator==(const NodePool&, const NodePool&) = default;
 };

@@ -114,6 +114,20 @@ Status check_node_pools(const Policy& policy) {
                      [&](const Cluster& c) { return c.meta.name == pool.cluster; })) {
       return not_found("unknown Cluster '" + pool.cluster + "'", where + ".spec.cluster");
     }
+    if (!pool.node_names.empty() && pool.node_names.size() != static_cast<size_t>(pool.count)) {
+      return invalid_argument("nodeNames names " + std::to_string(pool.node_names.size()) +
+                                  " nodes but count is " + std::to_string(pool.count),
+                              where + ".spec.nodeNames");
+    }
+  }
+  std::set<std::string> names;
+  for (const NodePool& pool : policy.node_pools) {
+    for (const std::string& name : pool.node_names) {
+      if (!names.insert(name).second) {
+        return invalid_argument("node '" + name + "' is named twice",
+                                "NodePool/" + pool.meta.name + ".spec.nodeNames");
+      }
+    }
   }
   return {};
 }

@@ -48,6 +48,19 @@ TEST(NodeInventory, NamesNodesAfterTheirPool) {
   EXPECT_EQ(nodes[2].name, "h100-pool-2");
 }
 
+TEST(NodeInventory, NodeNamesNameTheNodesAsTheBackendDoes) {
+  Policy policy;
+  policy.node_pools = {pool("slurm", "h100", 2)};
+  policy.node_pools[0].node_names = {"node7", "node9"};
+
+  const std::vector<Node> nodes = expand_node_pools(policy);
+
+  ASSERT_EQ(nodes.size(), 2U);
+  EXPECT_EQ(nodes[0].name, "node7");
+  EXPECT_EQ(nodes[1].name, "node9");
+  EXPECT_EQ(nodes[1].pool, "slurm");
+}
+
 TEST(NodeInventory, NodesCarryThePoolsFlavorAndCapacity) {
   Policy policy;
   policy.node_pools = {pool("h100-pool", "h100", 2)};

@@ -101,6 +101,27 @@ TEST(PolicyValidation, RejectsAPoolOfAnUnknownCluster) {
   EXPECT_EQ(status.details(), "NodePool/h100-pool.spec.cluster");
 }
 
+TEST(PolicyValidation, NodeNamesNameEveryNodeOfThePoolOnce) {
+  Policy policy = valid_policy();
+  policy.node_pools[0].node_names = {"node1", "node2", "node3"};
+  NodePool second = policy.node_pools[0];
+  second.meta.name = "more";
+  second.count = 1;
+  second.node_names = {"node1"};
+
+  const Status too_few = validate_policy(policy);
+  policy.node_pools[0].node_names.push_back("node4");
+  const Status named = validate_policy(policy);
+  policy.node_pools.push_back(second);
+  const Status twice = validate_policy(policy);
+
+  EXPECT_EQ(too_few.details(), "NodePool/h100-pool.spec.nodeNames");
+  EXPECT_EQ(too_few.message(), "nodeNames names 3 nodes but count is 4");
+  EXPECT_TRUE(named.ok()) << named.to_string();
+  EXPECT_EQ(twice.message(), "node 'node1' is named twice");
+  EXPECT_EQ(twice.details(), "NodePool/more.spec.nodeNames");
+}
+
 TEST(PolicyValidation, RejectsAQuotaOfAnUnknownFlavor) {
   Policy policy = valid_policy();
   policy.teams[0].quota[1].flavor = "tpu";

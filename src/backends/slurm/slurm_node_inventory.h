@@ -25,8 +25,8 @@ class SlurmNodeInventory final : public NodeInventory {
   explicit SlurmNodeInventory(CommandRunner& runner) : runner_(runner) {}
 
   Result<std::vector<InventoryNode>> list() override;
-  Status drain(const NodeId& node, const std::string& reason);
-  Status resume(const NodeId& node);
+  Status drain(const NodeId& node, const std::string& reason) override;
+  Status resume(const NodeId& node) override;
 
  private:
   Status update(const NodeId& node, std::vector<std::string> settings);

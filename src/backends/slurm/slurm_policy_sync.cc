@@ -113,6 +113,8 @@ Result<std::set<std::string>> SlurmPolicySync::busy_accounts() {
 
 Result<SyncPlan> SlurmPolicySync::plan(const BackendPolicy& desired) {
   root_ = desired.root;
+  if (!desired.site.cluster.empty()) site_.cluster = desired.site.cluster;
+  if (!desired.site.partition.empty()) site_.partition = desired.site.partition;
   ALLOT_RETURN_IF_ERROR(check_site(desired_accounting(desired)));
   ALLOT_ASSIGN_OR_RETURN(SlurmAccounting observed, read_accounting());
   ALLOT_ASSIGN_OR_RETURN(std::set<std::string> busy, busy_accounts());
@@ -135,6 +137,15 @@ Result<SyncReport> SlurmPolicySync::apply(const BackendPolicy& desired) {
     }
     report.changes.push_back(change.command_line());
   }
+  return report;
+}
+
+Result<SyncReport> SlurmPolicySync::dry_run(const BackendPolicy& desired) {
+  ALLOT_ASSIGN_OR_RETURN(SyncPlan plan, this->plan(desired));
+  SyncReport report;
+  for (const SacctmgrChange& change : plan.changes) report.changes.push_back(change.command_line());
+  report.deferred = std::move(plan.deferred);
+  report.drift = std::move(plan.drift);
   return report;
 }
 

@@ -12,6 +12,8 @@
 // - apply() runs the plan's changes in order; it stops at the first that
 //   fails and answers kUnavailable with the command, Slurm's words and how
 //   many were made (each change is safe to repeat: the next apply finishes).
+// - desired.site, where given, replaces the site of the constructor (the
+//   Cluster's spec.slurm), and is kept for the calls after.
 // - plan() is the dry run: the changes apply() would make now, with the drift.
 // - Thread-compatible (one caller at a time).
 #pragma once
@@ -37,6 +39,8 @@ class SlurmPolicySync final : public PolicySync {
 
   Result<SyncPlan> plan(const BackendPolicy& desired);
   Result<SyncReport> apply(const BackendPolicy& desired) override;
+  // plan() in the port's shape: the sacctmgr command lines, the drift.
+  Result<SyncReport> dry_run(const BackendPolicy& desired) override;
   // allot's part of Slurm in the port's shape: accounts with child accounts
   // are cohorts, the others teams (ceilings read back from GrpTRES: typed
   // GPUs under their flavor, the rest under an empty flavor), QoS as classes

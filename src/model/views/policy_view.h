@@ -26,6 +26,9 @@ struct PolicyChange {
 struct ApplyResult {
   bool dry_run = false;
   std::vector<PolicyChange> changes;  // Workload entries too ("created")
+  // What carrying the policy into the backend changed there (Slurm: the
+  // sacctmgr commands; dry run: would change, and "drift: ..." lines).
+  std::vector<std::string> backend_changes = {};
 };
 
 // A Budget's standing as last evaluated (service/control/budget_monitor.h).

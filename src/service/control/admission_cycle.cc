@@ -232,6 +232,9 @@ WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& chec
   launch.user = live.doc.status.submitted_by;
   launch.command = workload.spec.command;
   launch.env = workload.spec.env;
+  launch.flavor = live.doc.status.flavor;
+  launch.priority_class = workload.spec.priority_class;
+  launch.max_runtime = workload.spec.max_runtime;
   add_run_env(live, checkpoint_folder, launch);
   int32_t index = 0;
   for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {

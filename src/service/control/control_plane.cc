@@ -7,7 +7,9 @@ namespace allot {
 ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* health,
                            const Clock& clock, Logger& logger, const ControlPlaneOptions& options)
     : clock_(clock),
+      logger_(logger),
       run_loop_thread_(options.run_loop_thread),
+      backend_(options.backend),
       scim_(store, clock, scim_ids_),
       local_login_(scim_, clock),
       access_(store, clock, options.id_tokens),
@@ -26,6 +28,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
             options.after_planning) {
   access_.attach_directory(&scim_.directory_view(), &local_login_);
   policies_.set_namespace_contents(&service_accounts_);
+  policies_.set_backend(&backend_);
+  nodes_.set_inventory(options.backend.inventory);
   loop_.watch_checkpoints(&checkpoints_);
   cluster_.set_audit(options.audit);
   loop_.record_into(&activity_);
@@ -41,6 +45,10 @@ Status ControlPlane::start() {
   ALLOT_RETURN_IF_ERROR(service_accounts_.load(access_objects));
   ALLOT_RETURN_IF_ERROR(scim_.load(access_objects));
   ALLOT_RETURN_IF_ERROR(requeue_interrupted(cluster_, clock_.now()));
+  if (const Status carried = policies_.carry_stored_policy(); !carried.ok()) {
+    logger_.warn("the stored policy could not be carried into the backend",
+                 {{"reason", carried.to_string()}});
+  }
   health_.start(clock_.now());
   checkpoints_.start(clock_.now());
   ready_ = true;

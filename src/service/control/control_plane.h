@@ -18,7 +18,10 @@
 //
 // Contract:
 // - start() loads the store and recovers: work that was admitted or running
-//   when the previous process stopped is requeued at its original position.
+//   when the previous process stopped is requeued at its original position
+//   (a backend that keeps jobs, Slurm, adopts them when they are launched
+//   again). The stored policy is carried into the backend again (a failure
+//   is logged: allotd serves on).
 //   Then, unless options.run_loop_thread is false (tests call
 //   loop().run_once()), the admission loop runs on its own thread.
 // - Executors report pod events to the ControlPlane (a PodEventSink), from any
@@ -39,6 +42,7 @@
 #include "service/control/action_runner.h"
 #include "service/control/admission_loop.h"
 #include "service/control/budget_monitor.h"
+#include "service/control/backend_carrier.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/control_audit.h"
@@ -75,6 +79,10 @@ struct ControlPlaneOptions {
   // The audit log's sink of admissions, preemptions and evictions
   // (control_audit.h); empty: none.
   ControlAuditSink audit;
+  // A backend that owns its nodes and limits (Slurm; backend_carrier.h): the
+  // policy is carried into it when applied and at start, cordon and drain
+  // reach its nodes. Default: none (the local backend). Must outlive the plane.
+  BackendPorts backend;
 };
 
 class ControlPlane final : public PodEventSink {
@@ -115,7 +123,9 @@ class ControlPlane final : public PodEventSink {
 
  private:
   const Clock& clock_;
+  Logger& logger_;
   bool run_loop_thread_;
+  BackendCarrier backend_;
   UuidIds scim_ids_;
   ScimService scim_;
   LocalLogin local_login_;

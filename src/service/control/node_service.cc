@@ -89,6 +89,7 @@ NodeView node_view(const ServerState& state, const NodeAllocations& allocations,
 Result<NodeView> NodeService::act(const Principal& caller, const std::string& name,
                                   NodeAction action) {
   ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "update", "nodes", "", name));
+  ALLOT_RETURN_IF_ERROR(carry_into_backend(caller, name, action));
   {
     // The writer's end waits until the change is stored and carried out.
     ClusterWriter writer(cluster_);
@@ -113,6 +114,28 @@ Result<NodeView> NodeService::act(const Principal& caller, const std::string& na
   }
   signal_.wake();
   return get(caller, name);
+}
+
+Status NodeService::carry_into_backend(const Principal& caller, const std::string& name,
+                                       NodeAction action) {
+  if (inventory_ == nullptr) return {};
+  {
+    ReaderLock lock(cluster_.mutex());
+    const auto& compiled = cluster_.view().policy.compiled();
+    if (!compiled || !compiled->node_by_name(name).valid()) {
+      return not_found("node '" + name + "' does not exist");
+    }
+  }
+  const Status done =
+      action == NodeAction::kUncordon
+          ? inventory_->resume(NodeId(name))
+          : inventory_->drain(NodeId(name),
+                              std::string("allot: ") +
+                                  (action == NodeAction::kDrain ? "drained" : "cordoned") + " by " +
+                                  caller.subject);
+  if (done.ok()) return done;
+  return Status(done.code(), "the backend refused; nothing changed: " + done.message(),
+                "node " + name);
 }
 
 Result<NodePage> NodeService::list(const Principal& caller, const NodeQuery& query) const {

@@ -1,7 +1,8 @@
 // NodeService: the nodes of the applied policy as operators see them and act
 // on them: list and get (capacity, allocation, condition, workloads), cordon,
 // drain (its work is stopped with its grace period and requeued at its
-// original position) and uncordon.
+// original position) and uncordon; where the backend owns the nodes, carried
+// into it first.
 //
 // Contract: actions change existing state under the cluster's writer lock;
 // they answer once the change is stored and its pods were told to stop,
@@ -14,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backends/node_inventory.h"
 #include "base/clock.h"
 #include "base/result.h"
 #include "model/principal.h"
@@ -31,15 +33,24 @@ class NodeService {
   // Returns the node after the action.
   Result<NodeView> act(const Principal& caller, const std::string& name, NodeAction action);
 
+  // A backend that owns its nodes (Slurm): cordon and drain drain the node
+  // there too (reason "allot: ..."), uncordon resumes it, before allot
+  // stores the change; a backend that refuses fails the action and nothing
+  // changes. Null: none. Set once, before serving.
+  void set_inventory(NodeInventory* inventory) { inventory_ = inventory; }
+
   // One page in the policy's order. The allocation of every node of the page
   // comes from one pass over the admitted work (not one per node).
   [[nodiscard]] Result<NodePage> list(const Principal& caller, const NodeQuery& query) const;
   [[nodiscard]] Result<NodeView> get(const Principal& caller, const std::string& name) const;
 
  private:
+  Status carry_into_backend(const Principal& caller, const std::string& name, NodeAction action);
+
   ClusterState& cluster_;
   LoopSignal& signal_;
   const Clock& clock_;
+  NodeInventory* inventory_ = nullptr;
 };
 
 // What the admitted work holds on each node, by node name.

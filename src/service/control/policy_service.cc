@@ -178,6 +178,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   // A change that gives every workload the request it has (a quota, a
   // cohort, a weight) needs no gate: a submit validated under either policy
   // enters the same, and no team's namespace or existence changes.
+  ALLOT_RETURN_IF_ERROR(carry(next, result.changes, dry_run, result.backend_changes));
   if (dry_run) return result;
   ALLOT_RETURN_IF_ERROR(store_and_install(std::move(next), {}, result.changes, clock_.now()));
   return result;
@@ -205,6 +206,7 @@ Result<ApplyResult> PolicyService::apply_under_gate(const Principal& caller,
       created.push_back(std::move(live));
     }
   }
+  ALLOT_RETURN_IF_ERROR(carry(next, result.changes, result.dry_run, result.backend_changes));
   if (result.dry_run) return result;
   ALLOT_RETURN_IF_ERROR(
       store_and_install(std::move(next), std::move(created), result.changes, now));
@@ -254,6 +256,25 @@ void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
   signal_.wake();
 }
 
+Status PolicyService::carry(const PolicyState& next, const std::vector<PolicyChange>& changes,
+                            bool dry_run, std::vector<std::string>& lines) {
+  if (backend_ == nullptr) return {};
+  const bool policy_changes = std::any_of(changes.begin(), changes.end(), [](const auto& change) {
+    return change.kind != "Workload" && change.action != "unchanged";
+  });
+  if (!policy_changes) return {};
+  ALLOT_ASSIGN_OR_RETURN(lines, backend_->carry(next, dry_run));
+  return {};
+}
+
+Status PolicyService::carry_stored_policy() {
+  if (backend_ == nullptr || !backend_->active()) return {};
+  MutexLock apply_lock(apply_mu_);
+  const PolicyState current = current_policy();
+  ALLOT_ASSIGN_OR_RETURN(std::vector<std::string> lines, backend_->carry(current, false));
+  return {};
+}
+
 PolicyState PolicyService::current_policy() const {
   ReaderLock lock(cluster_.mutex());
   return cluster_.view().policy;
@@ -286,6 +307,8 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
       }
     }
   }
+  std::vector<std::string> carried;
+  ALLOT_RETURN_IF_ERROR(carry(next, {{kind, name, "deleted", {}}}, false, carried));
   WriteBatch batch;
   const DocumentKey key = document_key(kind, namespace_name, name);
   batch.delete_objects.push_back({key.first, key.second});

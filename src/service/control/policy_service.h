@@ -36,6 +36,7 @@
 #include "model/principal.h"
 #include "model/views/policy_view.h"
 #include "model/views/quota_usage_view.h"
+#include "service/control/backend_carrier.h"
 #include "service/control/cluster_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/loop_signal.h"
@@ -72,6 +73,12 @@ class PolicyService {
   // What lives in the teams' namespaces outside the policy: a team holding
   // any cannot go or move (namespace_contents.h). Set once, before serving.
   void set_namespace_contents(const NamespaceContents* contents) { namespace_contents_ = contents; }
+  // The backend the policy is carried into before it is stored (Slurm:
+  // backend_carrier.h); null or inactive: none. Set once, before serving.
+  void set_backend(BackendCarrier* backend) { backend_ = backend; }
+  // Carries the stored policy into the backend again (at start: what changed
+  // there by hand is undone); ok when there is no backend.
+  Status carry_stored_policy() ALLOT_EXCLUDES(apply_mu_);
 
  private:
   // A copy of the policy in memory. Only a policy change changes it, under
@@ -97,10 +104,17 @@ class PolicyService {
   MeteringChanges metering_changes_of(const PolicyState& next, Timestamp now) const
       ALLOT_REQUIRES(apply_mu_);
 
+  // The policy carried into the backend when a policy document changes
+  // (dry run: what would change), before anything is stored; its lines go to
+  // `lines`.
+  Status carry(const PolicyState& next, const std::vector<PolicyChange>& changes, bool dry_run,
+               std::vector<std::string>& lines) ALLOT_REQUIRES(apply_mu_);
+
   ClusterState& cluster_;
   LoopSignal& signal_;
   const Clock& clock_;
   const NamespaceContents* namespace_contents_ = nullptr;
+  BackendCarrier* backend_ = nullptr;
   // One policy change at a time; taken before the cluster's writer lock.
   Mutex apply_mu_;
 };

@@ -1,0 +1,34 @@
+// `allot-bench slurm`: the same N jobs (1 GPU, `sleep 1`) through Slurm alone
+// (sbatch in a loop, as a user would) and through allotd on Slurm
+// (`allotd --backend slurm`, workloads POSTed to its REST API), one after the
+// other in ONE run, against a running Slurm (scripts/slurm.sh start DIR with
+// ALLOT_SLURM_NODES=16): submit rate, time until all are done, and the CPU
+// time of the control plane (slurmctld + slurmdbd, and allotd for allot).
+// A bench, not a test: nothing is asserted about the figures.
+//
+// Contract: run_slurm_bench() answers the report or why it could not run
+// (Slurm unreachable, allotd not starting, a submission refused). It makes
+// its own accounts (bench-alone, bench-allot) and leaves no job behind.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.h"
+
+namespace allot::bench {
+
+struct SlurmBenchConfig {
+  std::string slurm_dir;  // scripts/slurm.sh's DIR: etc/slurm.conf, run/started.pids
+  std::string allotd;     // the allotd binary
+  int64_t jobs = 2000;
+  int32_t nodes = 16;       // node1..nodeN, 8 GPUs each
+  double job_seconds = 1;   // what each job sleeps
+  double timeout_s = 1800;  // per side
+};
+
+Result<nlohmann::json> run_slurm_bench(const SlurmBenchConfig& config);
+
+}  // namespace allot::bench

@@ -1,0 +1,385 @@
+#include "backends/slurm/slurm_executor.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace allot::slurm {
+namespace {
+
+constexpr int64_t kMaxLogRead = int64_t{4} << 20;
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+std::string joined(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const std::string& id : ids) out += (out.empty() ? "" : ",") + id;
+  return out;
+}
+
+Status write_script(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) return Status(ErrorCode::kInternal, "cannot write the batch script " + path);
+  ::chmod(path.c_str(), 0700);
+  return Status::ok_status();
+}
+
+}  // namespace
+
+SlurmExecutor::SlurmExecutor(CommandRunner& runner, const Clock& clock,
+                             SlurmExecutorOptions options)
+    : runner_(runner), clock_(clock), options_(std::move(options)) {
+  partition_ = options_.submit.partition;
+  typed_gres_ = options_.submit.typed_gres;
+}
+
+SlurmExecutor::~SlurmExecutor() { shutdown(); }
+
+Status SlurmExecutor::start() {
+  ::mkdir(options_.submit.log_dir.c_str(), 0755);
+  ALLOT_ASSIGN_OR_RETURN(CommandResult listed, runner_.run({"squeue", "-h", "-a", "-t", "all", "-O",
+                                                            std::string(kSqueueFormat)}));
+  if (!listed.succeeded()) {
+    return Status(ErrorCode::kUnavailable,
+                  "cannot list Slurm's jobs (squeue): " + trimmed(listed.err));
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, parse_squeue(listed.out));
+  {
+    MutexLock lock(mu_);
+    for (SlurmJob& job : jobs) {
+      const auto workload = workload_of_job_name(options_.submit.job_prefix, job.name);
+      if (workload && !is_final_job_state(job.state)) adoptable_[*workload] = std::move(job);
+    }
+  }
+  thread_ = std::thread([this] { loop(); });
+  for (int i = 0; i < std::max(1, options_.submitters); ++i) {
+    submitters_.emplace_back([this] { submit_loop(); });
+  }
+  return Status::ok_status();
+}
+
+void SlurmExecutor::shutdown() {
+  {
+    MutexLock lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  queued_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  for (std::thread& submitter : submitters_) submitter.join();
+  submitters_.clear();
+}
+
+void SlurmExecutor::set_site(std::string partition, bool typed_gres) {
+  MutexLock lock(mu_);
+  partition_ = std::move(partition);
+  typed_gres_ = typed_gres;
+}
+
+Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
+  SubmitSettings settings = options_.submit;
+  {
+    MutexLock lock(mu_);
+    settings.partition = partition_;
+    settings.typed_gres = typed_gres_;
+  }
+  const std::string script_path =
+      options_.submit.log_dir + "/" + std::to_string(launch.workload.value()) + ".sbatch";
+  ALLOT_ASSIGN_OR_RETURN(Submission submission, submission_of(launch, settings, script_path));
+  ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
+  ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(submission.argv));
+  if (!result.succeeded()) {
+    return Status(ErrorCode::kFailedPrecondition,
+                  "sbatch refused the job: " + trimmed(result.err + result.out));
+  }
+  std::string id = trimmed(result.out);
+  id = id.substr(0, id.find(';'));  // "id;cluster" on multi-cluster sites
+  return id;
+}
+
+void SlurmExecutor::launch(const WorkloadLaunch& launch) {
+  const auto pods = static_cast<int32_t>(launch.pods.size());
+  MutexLock lock(mu_);
+  if (jobs_.contains(launch.workload) || submitting_.contains(launch.workload)) return;
+  if (auto found = adoptable_.find(launch.workload); found != adoptable_.end()) {
+    jobs_[launch.workload] = Job{found->second.id, pods, false, false, {}, 0, found->second};
+    adoptable_.erase(found);
+    adopted_.fetch_add(1);
+    wake_.notify_all();
+    return;
+  }
+  queue_.push_back(launch);
+  queued_.notify_one();
+}
+
+void SlurmExecutor::submit_loop() {
+  for (;;) {
+    WorkloadLaunch launch;
+    {
+      MutexLock lock(mu_);
+      while (!stopping_ && queue_.empty()) queued_.wait(mu_);
+      if (stopping_) return;
+      launch = std::move(queue_.front());
+      queue_.pop_front();
+      submitting_.insert(launch.workload);
+    }
+    submitted_one(launch, submit(launch));
+  }
+}
+
+void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std::string>& id) {
+  const auto pods = static_cast<int32_t>(launch.pods.size());
+  bool cancel = false;
+  {
+    MutexLock lock(mu_);
+    submitting_.erase(launch.workload);
+    cancel = cancel_on_submit_.erase(launch.workload) > 0;
+    if (id.ok()) {
+      submitted_.fetch_add(1);
+      Job job{*id, pods, false, cancel, {}, 0, SlurmJob{*id, "", "PENDING", "", "", 0}};
+      jobs_[launch.workload] = std::move(job);
+      wake_.notify_all();
+    }
+  }
+  if (id.ok()) {
+    if (cancel) run_quietly({"scancel", *id});
+    return;
+  }
+  PodEvent failed;
+  failed.phase = PodPhase::kExited;
+  failed.exit_code = 127;
+  failed.stopped = cancel;
+  failed.launch_error = id.status().message();
+  report({{launch.workload, pods, failed}});
+}
+
+std::optional<SlurmExecutor::Report> SlurmExecutor::drop_queued(WorkloadId workload) {
+  const auto queued = std::find_if(queue_.begin(), queue_.end(),
+                                   [&](const WorkloadLaunch& l) { return l.workload == workload; });
+  if (queued == queue_.end()) return std::nullopt;
+  PodEvent dropped;
+  dropped.phase = PodPhase::kExited;
+  dropped.stopped = true;
+  dropped.signal = 15;
+  const Report r{workload, static_cast<int32_t>(queued->pods.size()), dropped};
+  queue_.erase(queued);
+  return r;
+}
+
+void SlurmExecutor::stop(WorkloadId workload, Duration grace) {
+  std::vector<std::string> argv;
+  std::optional<Report> dropped;
+  {
+    MutexLock lock(mu_);
+    dropped = drop_queued(workload);
+    if (submitting_.contains(workload)) cancel_on_submit_.insert(workload);
+    const auto found = jobs_.find(workload);
+    if (!dropped && found != jobs_.end()) argv = stop_command(found->second, grace);
+  }
+  if (dropped) report({*dropped});
+  if (!argv.empty()) run_quietly(argv);
+  wake_.notify_all();
+}
+
+std::vector<std::string> SlurmExecutor::stop_command(Job& job, Duration grace) {
+  job.stopping = true;
+  if (!job.running_reported || grace <= Duration()) return {"scancel", job.id};
+  const Timestamp kill_at = clock_.now() + grace;
+  if (job.kill_at && *job.kill_at <= kill_at) return {};  // a stop already under way
+  const bool first = !job.kill_at;
+  job.kill_at = kill_at;
+  if (first) return {"scancel", "--signal=TERM", "--full", job.id};
+  return {};
+}
+
+void SlurmExecutor::run_quietly(const std::vector<std::string>& argv) {
+  (void)runner_.run(argv);  // a job already gone is what was wanted; the poll sees the rest
+}
+
+std::vector<std::string> SlurmExecutor::due_kills() {
+  std::vector<std::string> ids;
+  const Timestamp now = clock_.now();
+  for (auto& [workload, job] : jobs_) {
+    if (job.kill_at && *job.kill_at <= now) {
+      ids.push_back(job.id);
+      job.kill_at = Timestamp::infinite_future();
+    }
+  }
+  return ids;
+}
+
+void SlurmExecutor::ended(WorkloadId workload, const Job& job, const JobExit& exit,
+                          std::vector<Report>& reports) {
+  if (!job.running_reported && is_started_job_state(job.last.state)) {
+    reports.push_back({workload, job.pods, PodEvent{}});
+  }
+  PodEvent event;
+  event.phase = PodPhase::kExited;
+  event.exit_code = exit.exit_code;
+  event.signal = exit.signal;
+  event.stopped = job.stopping;
+  reports.push_back({workload, job.pods, event});
+}
+
+void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
+                            std::vector<std::string>& vanished, std::vector<Report>& reports) {
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    Job& job = it->second;
+    const auto found = seen.find(job.id);
+    if (found == seen.end()) {
+      vanished.push_back(job.id);
+      ++it;
+      continue;
+    }
+    job.last = found->second;
+    job.missing_polls = 0;
+    if (is_final_job_state(job.last.state)) {
+      ended(it->first, job, exit_of(job.last), reports);
+      it = jobs_.erase(it);
+      continue;
+    }
+    if (!job.running_reported && is_started_job_state(job.last.state)) {
+      job.running_reported = true;
+      reports.push_back({it->first, job.pods, PodEvent{}});
+    }
+    ++it;
+  }
+}
+
+void SlurmExecutor::settle_vanished(const std::vector<std::string>& vanished,
+                                    const std::map<std::string, SlurmJob>& accounted,
+                                    std::vector<Report>& reports) {
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    Job& job = it->second;
+    if (std::find(vanished.begin(), vanished.end(), job.id) == vanished.end()) {
+      ++it;
+      continue;
+    }
+    const auto found = accounted.find(job.id);
+    if (found != accounted.end() && is_final_job_state(found->second.state)) {
+      job.last.state = found->second.state;
+      job.last.wait_status = found->second.wait_status;
+      ended(it->first, job, exit_of(job.last), reports);
+      it = jobs_.erase(it);
+      continue;
+    }
+    ++job.missing_polls;
+    if (job.missing_polls >= options_.lost_after) {
+      job.last.state = "LOST";
+      ended(it->first, job, JobExit{0, 9, true}, reports);
+      it = jobs_.erase(it);
+      continue;
+    }
+    ++it;
+  }
+}
+
+void SlurmExecutor::poll_once() {
+  MutexLock poll(poll_mu_);
+  std::vector<std::string> kills;
+  {
+    MutexLock lock(mu_);
+    if (jobs_.empty()) return;
+    kills = due_kills();
+  }
+  for (const std::string& id : kills) run_quietly({"scancel", id});
+  const Result<CommandResult> listed =
+      runner_.run({"squeue", "-h", "-a", "-t", "all", "-O", std::string(kSqueueFormat)});
+  if (!listed.ok() || !listed->succeeded()) return;  // Slurm unreachable: keep what we knew
+  const Result<std::vector<SlurmJob>> jobs = parse_squeue(listed->out);
+  if (!jobs.ok()) return;
+  std::map<std::string, SlurmJob> seen;
+  for (const SlurmJob& job : *jobs) seen[job.id] = job;
+  std::vector<Report> reports;
+  std::vector<std::string> vanished;
+  {
+    MutexLock lock(mu_);
+    observe(seen, vanished, reports);
+  }
+  if (!vanished.empty()) {
+    const Result<CommandResult> acct = runner_.run(
+        {"sacct", "-n", "-P", "-X", "-j", joined(vanished), "-o", "JobIDRaw,State,ExitCode"});
+    std::map<std::string, SlurmJob> accounted;
+    if (acct.ok() && acct->succeeded()) {
+      if (const auto parsed = parse_sacct(acct->out); parsed.ok()) {
+        for (const SlurmJob& job : *parsed) accounted[job.id] = job;
+      }
+      MutexLock lock(mu_);
+      settle_vanished(vanished, accounted, reports);
+    }
+  }
+  report(reports);
+}
+
+void SlurmExecutor::report(const std::vector<Report>& reports) {
+  if (options_.sink == nullptr) return;
+  for (const Report& r : reports) {
+    for (int32_t pod = 0; pod < r.pods; ++pod) {
+      PodEvent event = r.event;
+      event.pod = PodId{r.workload, pod};
+      options_.sink->on_pod_event(event);
+    }
+  }
+}
+
+void SlurmExecutor::loop() {
+  for (;;) {
+    {
+      MutexLock lock(mu_);
+      if (stopping_) return;
+      const auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.poll_interval.ms());
+      while (!stopping_ && wake_.wait_until(mu_, deadline)) {
+      }
+      if (stopping_) return;
+    }
+    poll_once();
+  }
+}
+
+std::optional<SlurmJobView> SlurmExecutor::slurm_view(WorkloadId workload) const {
+  MutexLock lock(mu_);
+  const auto found = jobs_.find(workload);
+  if (found == jobs_.end()) return std::nullopt;
+  const SlurmJob& last = found->second.last;
+  return SlurmJobView{found->second.id, last.state, last.reason, last.nodes};
+}
+
+std::string SlurmExecutor::log_location(PodId pod) const {
+  return pod_log_path(options_.submit.log_dir, pod);
+}
+
+Result<std::string> SlurmExecutor::read_log(PodId pod, int64_t offset, int64_t max_bytes) {
+  if (offset < 0 || max_bytes < 0) return invalid_argument("negative log offset or length");
+  const std::string path = log_location(pod);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) {
+      return not_found("no log for pod " + std::to_string(pod.index) + " of workload " +
+                       std::to_string(pod.workload.value()));
+    }
+    return Status(ErrorCode::kUnavailable, "open " + path + ": " + std::strerror(errno));
+  }
+  struct stat info {};
+  std::string out;
+  if (::fstat(fd, &info) == 0 && info.st_size > offset) {
+    out.resize(static_cast<size_t>(std::min({max_bytes, kMaxLogRead, info.st_size - offset})));
+    const ssize_t n = ::pread(fd, out.data(), out.size(), static_cast<off_t>(offset));
+    out.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  }
+  ::close(fd);
+  return out;
+}
+
+}  // namespace allot::slurm

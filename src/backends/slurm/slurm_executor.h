@@ -1,0 +1,143 @@
+// SlurmExecutor: the Executor port on a real Slurm (issue 13, item 3). Each
+// admitted workload becomes one Slurm job through `sbatch` (slurm_jobs.h:
+// placement as --nodelist, the team's account, the class's QoS, typed GRES);
+// its pods are the job's tasks.
+//
+// Contract (beyond executor.h's):
+// - launch() queues the workload; `submitters` threads write its batch
+//   script and run sbatch (so that a cycle's admissions reach Slurm in
+//   parallel, not one sbatch after another); a refused submission (unknown account, QoS, node...)
+//   reports every pod kExited 127 with Slurm's words as launch_error. A job of this workload that
+//   Slurm already runs or holds (found by its job name at start(), e.g. before allotd restarted) is
+//   adopted instead of submitted again.
+// - One poll thread asks Slurm about every job in ONE `squeue` call per
+//   interval (and one `sacct` call for the jobs squeue no longer shows):
+//   kRunning for every pod once the job runs, kExited for every pod once it
+//   ended, with the job's exit status. A job Slurm lost (NODE_FAIL, or known
+//   to neither squeue nor sacct for `lost_after` polls) ends with signal 9.
+// - stop(): a pending job is cancelled at once; a running one gets SIGTERM
+//   (`scancel --signal=TERM --full`), then `scancel` (SIGKILL after Slurm's
+//   KillWait) once `grace` passed on the injected clock. Its pods are
+//   reported with stopped = true. A workload still queued for sbatch is
+//   dropped (reported exited, stopped, never running); one being submitted
+//   is cancelled as soon as sbatch answered.
+// - read_log(): the pod's task output (`<log_dir>/<id>-<pod>.log`), which
+//   slurmd writes on the node (shared or local storage).
+// - slurm_view() says what Slurm says of a workload's job (views).
+// - Thread-safe. Events are delivered with no lock held.
+#pragma once
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/executor.h"
+#include "backends/slurm/command_runner.h"
+#include "backends/slurm/slurm_jobs.h"
+#include "base/clock.h"
+#include "base/mutex.h"
+
+namespace allot::slurm {
+
+struct SlurmExecutorOptions {
+  SubmitSettings submit;  // log_dir is required; created when missing
+  PodEventSink* sink = nullptr;
+  Duration poll_interval = Duration::millis(500);
+  int lost_after = 10;  // polls a job may be missing from squeue and sacct
+  int submitters = 4;   // threads running sbatch
+};
+
+// What Slurm says of one workload's job.
+struct SlurmJobView {
+  std::string job_id;
+  std::string state;
+  std::string reason;
+  std::string nodes;
+};
+
+class SlurmExecutor final : public Executor {
+ public:
+  SlurmExecutor(CommandRunner& runner, const Clock& clock, SlurmExecutorOptions options);
+  ~SlurmExecutor() override;
+  SlurmExecutor(const SlurmExecutor&) = delete;
+  SlurmExecutor& operator=(const SlurmExecutor&) = delete;
+
+  // Finds allot's jobs already in Slurm (to adopt) and starts polling.
+  Status start();
+  void shutdown();
+
+  void launch(const WorkloadLaunch& launch) override;
+  void stop(WorkloadId workload, Duration grace) override;
+  Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
+  [[nodiscard]] std::string log_location(PodId pod) const override;
+
+  // Where jobs go and how GPUs are asked (the Cluster's spec.slurm, the
+  // policy's flavors): set when the policy is carried into Slurm.
+  void set_site(std::string partition, bool typed_gres);
+  [[nodiscard]] std::optional<SlurmJobView> slurm_view(WorkloadId workload) const;
+  // Runs one poll now (tests; the thread does it every interval).
+  void poll_once();
+  // How many jobs were adopted rather than submitted (tests, logs).
+  [[nodiscard]] int64_t adopted() const { return adopted_.load(); }
+  [[nodiscard]] int64_t submitted() const { return submitted_.load(); }
+
+ private:
+  struct Job {
+    std::string id;
+    int32_t pods = 0;
+    bool running_reported = false;
+    bool stopping = false;
+    std::optional<Timestamp> kill_at;
+    int missing_polls = 0;
+    SlurmJob last;
+  };
+  struct Report {
+    WorkloadId workload;
+    int32_t pods = 0;
+    PodEvent event;
+  };
+
+  Result<std::string> submit(const WorkloadLaunch& launch);
+  void submit_loop();
+  std::optional<Report> drop_queued(WorkloadId workload) ALLOT_REQUIRES(mu_);
+  std::vector<std::string> stop_command(Job& job, Duration grace) ALLOT_REQUIRES(mu_);
+  void submitted_one(const WorkloadLaunch& launch, const Result<std::string>& id);
+  void report(const std::vector<Report>& reports);
+  void ended(WorkloadId workload, const Job& job, const JobExit& exit, std::vector<Report>& reports)
+      ALLOT_REQUIRES(mu_);
+  void observe(const std::map<std::string, SlurmJob>& seen, std::vector<std::string>& vanished,
+               std::vector<Report>& reports) ALLOT_REQUIRES(mu_);
+  void settle_vanished(const std::vector<std::string>& vanished,
+                       const std::map<std::string, SlurmJob>& accounted,
+                       std::vector<Report>& reports) ALLOT_REQUIRES(mu_);
+  std::vector<std::string> due_kills() ALLOT_REQUIRES(mu_);
+  void run_quietly(const std::vector<std::string>& argv);
+  void loop();
+
+  CommandRunner& runner_;
+  const Clock& clock_;
+  SlurmExecutorOptions options_;
+  mutable Mutex mu_;
+  std::string partition_ ALLOT_GUARDED_BY(mu_);
+  bool typed_gres_ ALLOT_GUARDED_BY(mu_) = true;
+  std::map<WorkloadId, Job> jobs_ ALLOT_GUARDED_BY(mu_);
+  std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
+  bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
+  CondVar wake_;
+  std::deque<WorkloadLaunch> queue_ ALLOT_GUARDED_BY(mu_);
+  std::set<WorkloadId> submitting_ ALLOT_GUARDED_BY(mu_);
+  std::set<WorkloadId> cancel_on_submit_ ALLOT_GUARDED_BY(mu_);
+  CondVar queued_;
+  Mutex poll_mu_;  // one poll at a time
+  std::atomic<int64_t> adopted_{0};
+  std::atomic<int64_t> submitted_{0};
+  std::thread thread_;
+  std::vector<std::thread> submitters_;
+};
+
+}  // namespace allot::slurm

@@ -1,0 +1,224 @@
+#include "backends/slurm/slurm_jobs.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+namespace allot::slurm {
+namespace {
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr int64_t kDefaultMemMiB = 100;
+
+std::string trimmed(std::string_view text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.remove_suffix(1);
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  return std::string(text);
+}
+
+std::vector<std::string> split(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == sep) {
+      out.push_back(trimmed(text.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+std::optional<int64_t> number(std::string_view text) {
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// A POSIX shell word that stands for exactly `text`.
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// Slurm's time limit: maxRuntime plus a minute, in minutes rounded up; 0
+// (no limit) without one. allot stops the work at maxRuntime itself.
+std::string time_limit(const std::optional<Duration>& max_runtime) {
+  if (!max_runtime) return "0";
+  const int64_t seconds = (max_runtime->ms() + 999) / 1000 + 60;
+  return std::to_string((seconds + 59) / 60);
+}
+
+struct NodeShare {
+  int32_t tasks = 0;
+  ResourceVector resources;
+};
+
+// What each node gives the job, in the order of first placement; Slurm asks
+// the same of every node of a job.
+Result<std::vector<std::pair<std::string, NodeShare>>> shares_of(const WorkloadLaunch& launch) {
+  std::vector<std::pair<std::string, NodeShare>> shares;
+  for (const PlacedPod& pod : launch.pods) {
+    auto it = std::find_if(shares.begin(), shares.end(),
+                           [&](const auto& share) { return share.first == pod.node.str(); });
+    if (it == shares.end()) it = shares.insert(shares.end(), {pod.node.str(), NodeShare{}});
+    it->second.tasks += 1;
+    it->second.resources += pod.resources;
+  }
+  if (shares.empty()) return invalid_argument("a workload without pods cannot be a Slurm job");
+  for (const auto& [node, share] : shares) {
+    const NodeShare& first = shares.front().second;
+    if (share.tasks != first.tasks || share.resources != first.resources) {
+      return invalid_argument("Slurm asks the same of every node of a job, but node " + node +
+                              " has " + std::to_string(share.tasks) + " pod(s) with " +
+                              share.resources.to_string() + " and node " + shares.front().first +
+                              " " + std::to_string(first.tasks) + " with " +
+                              first.resources.to_string());
+    }
+  }
+  return shares;
+}
+
+std::string join(const std::vector<std::pair<std::string, NodeShare>>& shares) {
+  std::string out;
+  for (const auto& share : shares) out += (out.empty() ? "" : ",") + share.first;
+  return out;
+}
+
+std::string command_line(const std::vector<std::string>& command) {
+  std::string out;
+  for (const std::string& word : command) out += " " + shell_quoted(word);
+  return out;
+}
+
+std::string script_of(const WorkloadLaunch& launch, const std::string& log_dir, bool gang) {
+  std::string script = "#!/bin/sh\n# allot workload " + launch.namespace_name + "/" + launch.name +
+                       " (id " + std::to_string(launch.workload.value()) + ")\n";
+  std::map<std::string, std::string> env = launch.env;
+  env.emplace("ALLOT_WORKLOAD", launch.namespace_name + "/" + launch.name);
+  env.emplace("ALLOT_TEAM", launch.team.str());
+  if (!launch.user.empty()) env.emplace("ALLOT_USER", launch.user);
+  for (const auto& [name, value] : env)
+    script += "export " + name + "=" + shell_quoted(value) + "\n";
+  if (!gang) return script + "exec" + command_line(launch.command) + "\n";
+  const std::string logs = log_dir + "/" + std::to_string(launch.workload.value()) + "-%t.log";
+  return script +
+         "exec srun --kill-on-bad-exit=1 --open-mode=append --output=" + shell_quoted(logs) +
+         command_line(launch.command) + "\n";
+}
+
+}  // namespace
+
+std::string job_name_of(std::string_view prefix, WorkloadId workload) {
+  return std::string(prefix) + std::to_string(workload.value());
+}
+
+std::optional<WorkloadId> workload_of_job_name(std::string_view prefix, std::string_view name) {
+  if (!name.starts_with(prefix)) return std::nullopt;
+  const std::optional<int64_t> id = number(name.substr(prefix.size()));
+  if (!id || *id <= 0) return std::nullopt;
+  return WorkloadId(static_cast<uint64_t>(*id));
+}
+
+std::string pod_log_path(const std::string& log_dir, PodId pod) {
+  return log_dir + "/" + std::to_string(pod.workload.value()) + "-" + std::to_string(pod.index) +
+         ".log";
+}
+
+Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
+                                 const std::string& script_path) {
+  if (launch.command.empty()) return invalid_argument("a Slurm job needs a command", "command");
+  ALLOT_ASSIGN_OR_RETURN(auto shares, shares_of(launch));
+  const NodeShare& share = shares.front().second;
+  const bool gang = launch.pods.size() > 1;
+  const int64_t gpus = share.resources.gpu();
+  const int64_t cpus = (share.resources.cpu_millis() / share.tasks + 999) / 1000;
+  int64_t mem_mib = (share.resources.memory_bytes() + kMiB - 1) / kMiB;
+  if (mem_mib == 0) mem_mib = kDefaultMemMiB * share.tasks;
+  Submission out;
+  out.argv = {"sbatch",
+              "--parsable",
+              "--job-name=" + job_name_of(settings.job_prefix, launch.workload),
+              "--account=" + launch.team.str(),
+              "--nodes=" + std::to_string(shares.size()),
+              "--ntasks=" + std::to_string(launch.pods.size()),
+              "--ntasks-per-node=" + std::to_string(share.tasks),
+              "--nodelist=" + join(shares),
+              "--mem=" + std::to_string(mem_mib),
+              "--time=" + time_limit(launch.max_runtime),
+              "--open-mode=append",
+              "--output=" + (gang ? settings.log_dir + "/" +
+                                        std::to_string(launch.workload.value()) + "-batch.log"
+                                  : pod_log_path(settings.log_dir, {launch.workload, 0})),
+              "--chdir=/tmp"};
+  if (!settings.partition.empty()) out.argv.push_back("--partition=" + settings.partition);
+  if (!launch.priority_class.empty()) out.argv.push_back("--qos=" + launch.priority_class);
+  if (cpus > 0) out.argv.push_back("--cpus-per-task=" + std::to_string(cpus));
+  if (gpus > 0) {
+    const std::string type =
+        launch.flavor.empty() || !settings.typed_gres ? "" : launch.flavor + ":";
+    out.argv.push_back("--gres=gpu:" + type + std::to_string(gpus));
+  }
+  out.argv.push_back(script_path);
+  out.script = script_of(launch, settings.log_dir, gang);
+  return out;
+}
+
+Result<std::vector<SlurmJob>> parse_squeue(std::string_view text) {
+  std::vector<SlurmJob> jobs;
+  for (const std::string& line : split(text, '\n')) {
+    if (line.empty()) continue;
+    const std::vector<std::string> f = split(line, '|');
+    const std::optional<int64_t> status = f.size() == 6 ? number(f[5]) : std::nullopt;
+    if (!status) return invalid_argument("cannot read squeue's line \"" + line + "\"");
+    jobs.push_back({f[0], f[1], f[2], f[3], f[4], *status});
+  }
+  return jobs;
+}
+
+Result<std::vector<SlurmJob>> parse_sacct(std::string_view text) {
+  std::vector<SlurmJob> jobs;
+  for (const std::string& line : split(text, '\n')) {
+    if (line.empty()) continue;
+    const std::vector<std::string> f = split(line, '|');
+    const std::vector<std::string> code =
+        f.size() == 3 ? split(f[2], ':') : std::vector<std::string>{};
+    const std::optional<int64_t> exit = code.size() == 2 ? number(code[0]) : std::nullopt;
+    const std::optional<int64_t> signal = code.size() == 2 ? number(code[1]) : std::nullopt;
+    if (!exit || !signal) return invalid_argument("cannot read sacct's line \"" + line + "\"");
+    // "CANCELLED by 0" names who cancelled it: the state is the first word.
+    const std::string state = f[1].substr(0, f[1].find(' '));
+    jobs.push_back({f[0], "", state, "", "", ((*exit & 0xff) << 8) | (*signal & 0x7f)});
+  }
+  return jobs;
+}
+
+bool is_final_job_state(std::string_view state) {
+  return state == "COMPLETED" || state == "FAILED" || state == "CANCELLED" || state == "TIMEOUT" ||
+         state == "NODE_FAIL" || state == "PREEMPTED" || state == "OUT_OF_MEMORY" ||
+         state == "BOOT_FAIL" || state == "DEADLINE";
+}
+
+bool is_started_job_state(std::string_view state) {
+  return state == "RUNNING" || state == "COMPLETING" || state == "SUSPENDED" ||
+         state == "STOPPED" || (is_final_job_state(state) && state != "BOOT_FAIL");
+}
+
+JobExit exit_of(const SlurmJob& job) {
+  if (job.state == "NODE_FAIL" || job.state == "BOOT_FAIL") return {0, 9, true};
+  JobExit out;
+  out.signal = static_cast<int>(job.wait_status & 0x7f);
+  out.exit_code = static_cast<int>((job.wait_status >> 8) & 0xff);
+  // Slurm ended it (time limit, memory) without a status of the program's.
+  if (out.signal == 0 && out.exit_code == 0 && job.state != "COMPLETED") out.signal = 9;
+  return out;
+}
+
+}  // namespace allot::slurm

@@ -1,0 +1,90 @@
+// Slurm jobs as the Slurm executor speaks them (issue 13, item 3): how an
+// admitted workload becomes one `sbatch` job, and what `squeue` and `sacct`
+// say about allot's jobs. Pure: no I/O.
+//
+// Contract:
+// - job_name_of(prefix, id) is `<prefix><id>` ("allot-42"); the job name is
+//   how allot finds its jobs again after a restart (adoption), so it is the
+//   same for every run of a workload. workload_of_job_name() inverts it
+//   (nullopt for any other name).
+// - submission_of() turns a placed launch into sbatch's argv and the batch
+//   script: one job per workload; a gang is one job with --nodes (the
+//   distinct nodes allot placed it on, in --nodelist) and --ntasks (its
+//   pods, one task each, run by srun); --gres=gpu[:<flavor>]:N per node;
+//   --account = the team; --qos = the priority class; --time =
+//   maxRuntime plus a minute (allot stops it first; 0 = no limit);
+//   --mem per node (the pods' memory, MiB rounded up; 100 MiB when a pod asks
+//   none, so that jobs share nodes); --cpus-per-task. Pods of a gang must ask
+//   the same on every node (Slurm's per-node requests); otherwise
+//   kInvalidArgument saying why. Logs go to `<log_dir>/<id>-<pod>.log`,
+//   appended to across runs.
+// - parse_squeue() reads `squeue -h -a -t all -O <kSqueueFormat>` lines;
+//   parse_sacct() reads `sacct -n -P -X -o JobIDRaw,State,ExitCode` lines.
+//   A malformed line is kInvalidArgument naming it.
+// - exit_of() turns a final job into the pods' exit: the raw wait status of
+//   squeue's exit_code (or sacct's "code:signal"); NODE_FAIL, BOOT_FAIL and
+//   a job Slurm lost are ended by signal 9 with `lost` set.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/executor.h"
+#include "base/result.h"
+
+namespace allot::slurm {
+
+inline constexpr std::string_view kSqueueFormat =
+    "JobID:|,Name:|,State:|,Reason:|,NodeList:|,exit_code:";
+
+std::string job_name_of(std::string_view prefix, WorkloadId workload);
+std::optional<WorkloadId> workload_of_job_name(std::string_view prefix, std::string_view name);
+
+struct SubmitSettings {
+  std::string job_prefix = "allot-";
+  std::string partition;  // empty: Slurm's default partition
+  std::string log_dir;    // where the pods' logs are written (must exist)
+  // GPUs asked by type (`gpu:<flavor>:N`, Slurm's typed GRES) when the policy
+  // has several flavors; untyped `gpu:N` when it has one (as the sync does).
+  bool typed_gres = true;
+};
+
+struct Submission {
+  std::vector<std::string> argv;  // sbatch ... (the script comes on stdin-less path)
+  std::string script;             // the batch script's text
+};
+
+// `script_path` is where the caller writes `script` before running argv.
+Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
+                                 const std::string& script_path);
+
+std::string pod_log_path(const std::string& log_dir, PodId pod);
+
+struct SlurmJob {
+  std::string id;
+  std::string name;
+  std::string state;   // RUNNING, PENDING, COMPLETED, ...
+  std::string reason;  // Slurm's reason code ("None", "Resources", ...)
+  std::string nodes;   // node list, compressed ("node[1-2]")
+  int64_t wait_status = 0;
+
+  friend bool operator==(const SlurmJob&, const SlurmJob&) = default;
+};
+
+Result<std::vector<SlurmJob>> parse_squeue(std::string_view text);
+Result<std::vector<SlurmJob>> parse_sacct(std::string_view text);
+
+bool is_final_job_state(std::string_view state);
+bool is_started_job_state(std::string_view state);  // RUNNING, COMPLETING, or final after running
+
+struct JobExit {
+  int exit_code = 0;
+  int signal = 0;
+  bool lost = false;  // Slurm lost it (node failure): not the program's doing
+};
+JobExit exit_of(const SlurmJob& job);
+
+}  // namespace allot::slurm

@@ -1,0 +1,210 @@
+// The Slurm executor against a real Slurm 22.05 (the ctest fixture `slurm`:
+// four emulated nodes, h100 on node1-2, a100 on node3-4): a GPU job runs with
+// CUDA_VISIBLE_DEVICES set by Slurm under its team's account; a gang is one
+// job over two nodes; a stop is reported as stopped; a refused submission is
+// a launch error; a new executor adopts the job of an earlier one.
+#include "backends/slurm/slurm_executor.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/slurm/command_runner.h"
+#include "backends/slurm/slurm_policy_sync.h"
+#include "base/clock.h"
+#include "base/mutex.h"
+
+namespace allot::slurm {
+namespace {
+
+std::string slurm_conf() {
+  const char* conf = std::getenv("ALLOT_TEST_SLURM_CONF");
+  return conf == nullptr ? std::string() : conf;
+}
+
+class EventLog final : public PodEventSink {
+ public:
+  void on_pod_event(const PodEvent& event) override {
+    MutexLock lock(mu_);
+    events_.push_back(event);
+    cv_.notify_all();
+  }
+  // Waits up to 60 s for `count` events of `phase`; returns them.
+  std::vector<PodEvent> wait_for(PodPhase phase, size_t count) {
+    MutexLock lock(mu_);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {
+      std::vector<PodEvent> out;
+      for (const PodEvent& e : events_) {
+        if (e.phase == phase) out.push_back(e);
+      }
+      if (out.size() >= count || !cv_.wait_until(mu_, deadline)) return out;
+    }
+  }
+
+ private:
+  Mutex mu_;
+  CondVar cv_;
+  std::vector<PodEvent> events_ ALLOT_GUARDED_BY(mu_);
+};
+
+class SlurmExecutorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(slurm_conf().empty())
+        << "run under ctest: the `slurm` fixture sets ALLOT_TEST_SLURM_CONF";
+    std::filesystem::create_directories(log_dir_);
+    BackendPolicy policy;
+    policy.root = "texec";
+    policy.flavors = {"a100", "h100"};
+    SyncedTeam team;
+    team.team = TeamId("texec-vision");
+    team.ceiling = {{"h100", Resource::kGpu, 16}, {"a100", Resource::kGpu, 16}};
+    team.users = {"root"};
+    policy.teams = {team};
+    ASSERT_TRUE(sync_.apply(policy).ok());
+  }
+  void TearDown() override {
+    executor_.reset();
+    (void)runner_.run({"scancel", "--account=texec-vision"});
+  }
+
+  std::unique_ptr<SlurmExecutor> make(EventLog& log) {
+    SlurmExecutorOptions options;
+    options.submit.log_dir = log_dir_;
+    options.submit.partition = "gpu";
+    options.submit.job_prefix = "texec-";
+    options.sink = &log;
+    options.poll_interval = Duration::millis(200);
+    auto executor = std::make_unique<SlurmExecutor>(runner_, clock_, options);
+    EXPECT_TRUE(executor->start().ok());
+    return executor;
+  }
+
+  WorkloadLaunch launch(uint64_t id, std::vector<std::string> nodes, std::string command) {
+    WorkloadLaunch l;
+    l.workload = WorkloadId(id + static_cast<uint64_t>(::getpid()) * 1000);
+    l.name = "w" + std::to_string(id);
+    l.namespace_name = "vision";
+    l.team = TeamId("texec-vision");
+    l.command = {"/bin/sh", "-c", std::move(command)};
+    l.flavor = "h100";
+    int32_t index = 0;
+    for (const std::string& node : nodes) {
+      l.pods.push_back({index++, NodeId(node), {}, ResourceVector(1, 1000, int64_t{64} << 20)});
+    }
+    return l;
+  }
+
+  std::string log_of(PodId pod) {
+    const Result<std::string> log = executor_->read_log(pod, 0, 1 << 20);
+    return log.ok() ? *log : "(no log: " + log.status().message() + ")";
+  }
+
+  std::string log_dir_ = "/tmp/allot-slurm-executor-test-" + std::to_string(::getpid());
+  ProcessRunner runner_{slurm_environment(slurm_conf()), Duration::seconds(60)};
+  SlurmPolicySync sync_{runner_, {"allot", "gpu"}};
+  SystemClock clock_;
+  EventLog events_;
+  std::unique_ptr<SlurmExecutor> executor_;
+};
+
+TEST_F(SlurmExecutorTest, AGpuJobRunsUnderItsTeamsAccountWithTheGpusSlurmGaveIt) {
+  executor_ = make(events_);
+  const WorkloadLaunch l = launch(1, {"node2"},
+                                  "echo CVD=$CUDA_VISIBLE_DEVICES ACC=$SLURM_JOB_ACCOUNT "
+                                  "NODE=$SLURMD_NODENAME TEAM=$ALLOT_TEAM; exit 3");
+
+  executor_->launch(l);
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
+
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_EQ(exits[0].pod, (PodId{l.workload, 0}));
+  EXPECT_EQ(exits[0].exit_code, 3);
+  EXPECT_FALSE(exits[0].stopped);
+  EXPECT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u) << "kRunning before kExited";
+  EXPECT_EQ(log_of({l.workload, 0}), "CVD=0 ACC=texec-vision NODE=node2 TEAM=texec-vision\n");
+  EXPECT_EQ(executor_->submitted(), 1);
+}
+
+TEST_F(SlurmExecutorTest, AGangIsOneJobOverTwoNodesWithOneTaskEach) {
+  executor_ = make(events_);
+  const WorkloadLaunch l =
+      launch(2, {"node1", "node2"},
+             "echo rank=$SLURM_PROCID node=$SLURMD_NODENAME gpus=$CUDA_VISIBLE_DEVICES");
+
+  executor_->launch(l);
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 2);
+
+  ASSERT_EQ(exits.size(), 2u);
+  EXPECT_TRUE(exits[0].succeeded() && exits[1].succeeded());
+  EXPECT_EQ(log_of({l.workload, 0}), "rank=0 node=node1 gpus=0\n");
+  EXPECT_EQ(log_of({l.workload, 1}), "rank=1 node=node2 gpus=0\n");
+}
+
+TEST_F(SlurmExecutorTest, AStopWithGraceEndsTheJobAndItsPodsAreReportedStopped) {
+  executor_ = make(events_);
+  const WorkloadLaunch l = launch(3, {"node1"},
+                                  "trap 'echo got TERM; exit 0' TERM; "
+                                  "while :; do sleep 1; done");
+  executor_->launch(l);
+  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  ASSERT_TRUE(executor_->slurm_view(l.workload).has_value());
+  EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node1");
+
+  executor_->stop(l.workload, Duration::seconds(5));
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
+
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].stopped);
+  EXPECT_NE(log_of({l.workload, 0}).find("got TERM"), std::string::npos)
+      << "SIGTERM first, within the grace period";
+}
+
+TEST_F(SlurmExecutorTest, ASubmissionSlurmRefusesIsALaunchError) {
+  executor_ = make(events_);
+  WorkloadLaunch l = launch(4, {"node1"}, "true");
+  l.team = TeamId("texec-nobody");
+
+  executor_->launch(l);
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
+
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_EQ(exits[0].exit_code, 127);
+  EXPECT_NE(exits[0].launch_error.find("sbatch refused the job"), std::string::npos)
+      << exits[0].launch_error;
+}
+
+TEST_F(SlurmExecutorTest, ANewExecutorAdoptsTheJobOfTheOneBeforeInsteadOfSubmittingAgain) {
+  executor_ = make(events_);
+  WorkloadLaunch l = launch(5, {"node3"}, "sleep 60");
+  l.flavor = "a100";
+  executor_->launch(l);
+  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  const std::string job = executor_->slurm_view(l.workload)->job_id;
+  executor_.reset();  // allotd went away; the job runs on
+
+  EventLog after;
+  executor_ = make(after);
+  WorkloadLaunch again = l;
+  again.pods[0].node = NodeId("node4");  // wherever allot places it now
+  executor_->launch(again);
+
+  ASSERT_EQ(after.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  EXPECT_EQ(executor_->adopted(), 1);
+  EXPECT_EQ(executor_->submitted(), 0);
+  EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
+  executor_->stop(l.workload, Duration());
+  const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].stopped);
+}
+
+}  // namespace
+}  // namespace allot::slurm

@@ -181,7 +181,14 @@ TEST_F(SlurmAllotdTest, DISABLED_ANodeSlurmReportsDownHasItsWorkRequeuedElsewher
 TEST_F(SlurmAllotdTest, AnAllotdRestartAdoptsTheJobInsteadOfSubmittingItAgain) {
   submit("sa-research", "steady", {"sleep 300", 1, 1, "low"});
   const nlohmann::json running = wait_phase("sa-research", "steady", "Running");
-  const std::string before = jobs_of(running);
+  // slurmdbd records the job a moment after it starts: wait until sacct has it.
+  std::string before;
+  eventually(
+      [&] {
+        before = jobs_of(running);
+        return before.find("RUNNING") != std::string::npos;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200));
 
   ASSERT_EQ(allotd_.restart(), "");
   wait_phase("sa-research", "steady", "Running");

@@ -230,14 +230,15 @@ Result<Policy> import_kueue(std::string_view yaml_text, std::string_view source_
     doc.where = std::string(source_name) + (source_name.empty() ? "" : ": ") + "document " +
                 std::to_string(index);
     if (!document.is_object()) return invalid_argument("a document is a map", doc.where);
-    doc.kind = document.value("kind", "");
-    doc.api_version = document.value("apiVersion", "");
-    const json metadata = document.value("metadata", json::object());
-    doc.where +=
-        " (" + doc.kind + "/" + (metadata.is_object() ? metadata.value("name", "") : "") + ")";
-    // A value of another shape than Kueue's (a list where a map belongs) is
-    // caught as nlohmann's type error and reported at the document.
+    // A value of another shape than Kueue's (a list where a map belongs, a
+    // kind that is not a string) is caught as nlohmann's type error and
+    // reported at the document.
     try {
+      doc.kind = document.value("kind", "");
+      doc.api_version = document.value("apiVersion", "");
+      const json metadata = document.value("metadata", json::object());
+      doc.where +=
+          " (" + doc.kind + "/" + (metadata.is_object() ? metadata.value("name", "") : "") + ")";
       ALLOT_RETURN_IF_ERROR(read_document(doc, document, state));
     } catch (const json::exception& e) {
       return invalid_argument(std::string("malformed Kueue object: ") + e.what(), doc.where);

@@ -176,5 +176,22 @@ TEST(KueueImportTest, MalformedShapesAreErrorsAtTheDocument) {
   }
 }
 
+// Found by the fuzzer: a kind, apiVersion or name that is not a string threw
+// out of import_kueue(); it is an error at the document, named before its kind.
+TEST(KueueImportTest, AHeaderThatIsNotAStringIsAnErrorAtTheDocument) {
+  const char* const documents[] = {
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: [ClusterQueue]\nmetadata: {name: q}\n",
+      "apiVersion: {v: 1}\nkind: ClusterQueue\nmetadata: {name: q}\n",
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: [q]}\n",
+  };
+  for (const char* text : documents) {
+    Result<Policy> policy = import_kueue(text, "m.yaml", KubernetesNaming::kPlain);
+    ASSERT_FALSE(policy.ok()) << text;
+    EXPECT_EQ(policy.status().code(), ErrorCode::kInvalidArgument) << text;
+    EXPECT_EQ(policy.status().details(), "m.yaml: document 1") << text;
+    EXPECT_NE(policy.status().message().find("type must be string"), std::string::npos) << text;
+  }
+}
+
 }  // namespace
 }  // namespace allot

@@ -139,9 +139,12 @@ std::string overall_table(const PolicyComparison& comparison) {
   return table.render();
 }
 
-// Mean queueing delay per team, one column per policy.
-std::string teams_table(const PolicyComparison& comparison) {
-  std::vector<std::string> header = {"TEAM (MEAN QUEUEING DELAY)"};
+// A table of one row per team and one column per policy, each cell made by
+// `cell_of` from the team's figures in that policy's run.
+using TeamCell = std::function<std::string(const PolicyRun&, const TeamTraceMetrics&)>;
+std::string per_team_table(const PolicyComparison& comparison, const std::string& title,
+                           const TeamCell& cell_of) {
+  std::vector<std::string> header = {title};
   std::vector<std::string> teams;
   std::map<std::string, std::vector<std::string>> cells;
   for (const PolicyRun& run : comparison.runs) {
@@ -152,8 +155,7 @@ std::string teams_table(const PolicyComparison& comparison) {
         teams.push_back(team.team);
       }
       row.resize(header.size() - 2);
-      row.push_back(seconds(team.metrics.mean_queue_s) + " (" + std::to_string(team.metrics.jobs) +
-                    " jobs, " + percent(team.metrics.guarantee_compliance) + " compliant)");
+      row.push_back(cell_of(run, team));
     }
   }
   TextTable table(header);
@@ -165,34 +167,26 @@ std::string teams_table(const PolicyComparison& comparison) {
   return table.render();
 }
 
+// Mean queueing delay per team, one column per policy.
+std::string teams_table(const PolicyComparison& comparison) {
+  return per_team_table(
+      comparison, "TEAM (MEAN QUEUEING DELAY)", [](const PolicyRun&, const TeamTraceMetrics& team) {
+        return seconds(team.metrics.mean_queue_s) + " (" + std::to_string(team.metrics.jobs) +
+               " jobs, " + percent(team.metrics.guarantee_compliance) + " compliant)";
+      });
+}
+
 // GPU-hours own / borrowed per team (and cost when priced), one column per policy.
 std::string team_hours_table(const PolicyComparison& comparison) {
-  std::vector<std::string> header = {"TEAM (GPU-HOURS OWN / BORROWED, COST)"};
-  std::vector<std::string> teams;
-  std::map<std::string, std::vector<std::string>> cells;
-  for (const PolicyRun& run : comparison.runs) {
-    header.push_back(run.name);
-    for (const TeamTraceMetrics& team : run.summary.teams) {
-      std::vector<std::string>& row = cells[team.team];
-      if (row.empty()) {
-        teams.push_back(team.team);
-      }
-      row.resize(header.size() - 2);
-      std::string cell =
-          fixed(team.metrics.own_gpu_hours, 1) + " / " + fixed(team.metrics.borrowed_gpu_hours, 1);
-      if (team.metrics.cost) {
-        cell += ", " + money(team.metrics.cost, run.summary.currency);
-      }
-      row.push_back(std::move(cell));
-    }
-  }
-  TextTable table(header);
-  for (const std::string& team : teams) {
-    std::vector<std::string> row = {team};
-    row.insert(row.end(), cells[team].begin(), cells[team].end());
-    table.add_row(std::move(row));
-  }
-  return table.render();
+  return per_team_table(comparison, "TEAM (GPU-HOURS OWN / BORROWED, COST)",
+                        [](const PolicyRun& run, const TeamTraceMetrics& team) {
+                          std::string cell = fixed(team.metrics.own_gpu_hours, 1) + " / " +
+                                             fixed(team.metrics.borrowed_gpu_hours, 1);
+                          if (team.metrics.cost) {
+                            cell += ", " + money(team.metrics.cost, run.summary.currency);
+                          }
+                          return cell;
+                        });
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ constexpr double kSlurmEndToEndLowPerS = 12;  // trivial jobs, submit to complet
 constexpr double kSlurmEndToEndHighPerS = 15;
 constexpr int64_t kSlurmEmulatedNodes = 4;
 
-double round3(double v) { return std::round(v * 1000) / 1000; }
+double round_to_3(double v) { return std::round(v * 1000) / 1000; }
 
 std::string target_of(const Goal& g) {
   return g.op + " " + std::to_string(static_cast<int64_t>(g.goal));
@@ -44,36 +44,37 @@ void print_json(const ApiReport& r, std::FILE* out) {
                  {"apply_batch", c.apply_batch},
                  {"allotd_threads", c.allotd_threads}};
   if (!r.error.empty()) j["error"] = r.error;
-  j["durable_submits_per_s"] = round3(r.durable_submits_per_s);
+  j["durable_submits_per_s"] = round_to_3(r.durable_submits_per_s);
   j["submits_ok"] = r.submits_ok;
   j["submit_errors"] = r.submit_errors;
-  j["submit_wall_s"] = round3(r.submit_wall_s);
-  j["submit_p50_ms"] = round3(r.submit_p50_ms);
-  j["submit_p99_ms"] = round3(r.submit_p99_ms);
-  j["submit_max_ms"] = round3(r.submit_max_ms);
-  j["submit_allotd_cpu_ms"] = round3(r.submit_allotd_cpu_ms);
-  j["submit_loop_cpu_share"] = round3(r.submit_loop_cpu_share);
-  j["submit_client_cpu_ms"] = round3(r.submit_client_cpu_ms);
+  j["submit_wall_s"] = round_to_3(r.submit_wall_s);
+  j["submit_p50_ms"] = round_to_3(r.submit_p50_ms);
+  j["submit_p99_ms"] = round_to_3(r.submit_p99_ms);
+  j["submit_max_ms"] = round_to_3(r.submit_max_ms);
+  j["submit_allotd_cpu_ms"] = round_to_3(r.submit_allotd_cpu_ms);
+  j["submit_loop_cpu_share"] = round_to_3(r.submit_loop_cpu_share);
+  j["submit_client_cpu_ms"] = round_to_3(r.submit_client_cpu_ms);
   j["list_stored"] = r.list_stored;
   j["list_items"] = r.list_items;
   j["list_bytes"] = r.list_bytes;
-  j["list_10k_p50_ms"] = round3(r.list_10k_p50_ms);
-  j["list_10k_p99_ms"] = round3(r.list_10k_p99_ms);
-  j["list_10k_max_ms"] = round3(r.list_10k_max_ms);
-  j["list_allotd_cpu_ms"] = round3(r.list_allotd_cpu_ms);
+  j["list_10k_p50_ms"] = round_to_3(r.list_10k_p50_ms);
+  j["list_10k_p99_ms"] = round_to_3(r.list_10k_p99_ms);
+  j["list_10k_max_ms"] = round_to_3(r.list_10k_max_ms);
+  j["list_allotd_cpu_ms"] = round_to_3(r.list_allotd_cpu_ms);
   j["filled_by_apply"] = r.filled;
-  j["fill_s"] = round3(r.fill_s);
-  j["fill_workloads_per_s"] = round3(r.fill_per_s);
+  j["fill_s"] = round_to_3(r.fill_s);
+  j["fill_workloads_per_s"] = round_to_3(r.fill_per_s);
   j["restart_stored"] = r.restart_stored;
-  j["stop_s"] = round3(r.stop_s);
-  j["restart_100k_s"] = round3(r.restart_100k_s);
-  j["restart_first_list_s"] = round3(r.restart_first_list_s);
-  j["restart_allotd_cpu_s"] = round3(r.restart_allotd_cpu_s);
-  j["rss_after_restart_mib"] = round3(r.rss_after_restart_mib);
+  j["stop_s"] = round_to_3(r.stop_s);
+  j["restart_100k_s"] = round_to_3(r.restart_100k_s);
+  j["restart_first_list_s"] = round_to_3(r.restart_first_list_s);
+  j["restart_allotd_cpu_s"] = round_to_3(r.restart_allotd_cpu_s);
+  j["rss_after_restart_mib"] = round_to_3(r.rss_after_restart_mib);
   j["listed_after_restart"] = r.listed_after_restart;
   nlohmann::ordered_json goals = nlohmann::ordered_json::object();
   for (const Goal& g : goals_of(r)) {
-    goals[g.name] = {{"goal", target_of(g)}, {"measured", round3(g.measured)}, {"met", g.met()}};
+    goals[g.name] = {
+        {"goal", target_of(g)}, {"measured", round_to_3(g.measured)}, {"met", g.met()}};
   }
   j["goals"] = goals;
   j["slurm_reference"] = {

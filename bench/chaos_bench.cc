@@ -28,15 +28,15 @@ namespace fs = std::filesystem;
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-constexpr milliseconds kStartLimit{60'000};
-constexpr milliseconds kStopLimit{120'000};
+constexpr milliseconds kChaosStartLimit{60'000};
+constexpr milliseconds kChaosStopLimit{120'000};
 constexpr milliseconds kReadyLimit{60'000};
 // A restart on the same port right after a kill may find it still held.
 constexpr int kRestartAttempts = 20;
 constexpr milliseconds kRestartBackoff{250};
 constexpr const char* kCycle = "200ms";
 
-double seconds_since(SteadyClock::time_point start) {
+double chaos_seconds_since(SteadyClock::time_point start) {
   return std::chrono::duration<double>(SteadyClock::now() - start).count();
 }
 
@@ -63,7 +63,7 @@ class ChaosServer {
     child_ = std::make_unique<tools::AllotdChild>(tools::AllotdLaunch{
         config_.allotd, (work_ / "data").string(), listen,
         (work_ / ("allotd" + (name_.empty() ? "" : "-" + name_) + ".err")).string(), flags});
-    std::string error = child_->start(kStartLimit);
+    std::string error = child_->start(kChaosStartLimit);
     if (error.empty()) port_ = child_->port();
     return error;
   }
@@ -77,7 +77,7 @@ class ChaosServer {
     return error;
   }
   void kill() { child_->kill(); }
-  void stop() { child_->stop(kStopLimit); }
+  void stop() { child_->stop(kChaosStopLimit); }
   [[nodiscard]] int port() const { return port_; }
   [[nodiscard]] pid_t pid() const { return child_->pid(); }
   [[nodiscard]] const std::string& name() const { return name_; }
@@ -191,7 +191,7 @@ ChaosRound check_round(std::string name, double at_s, ClientPool& pool, int port
   pool.gate.pause();
   round.check = check_chaos_invariants(port, pool.ledgers(), data.string());
   pool.gate.resume();
-  round.check_s = seconds_since(start);
+  round.check_s = chaos_seconds_since(start);
   const ChaosCheckResult& c = round.check;
   std::fprintf(log,
                "[%s at %.1f s] checked %lld submits, %lld cancels, %lld deletes acknowledged; "
@@ -240,7 +240,7 @@ void run_rounds(const ChaosConfig& config, ChaosServers& servers, ChaosNodeFaile
         round_length.count() / 4 +
         static_cast<int64_t>(rng() % static_cast<uint64_t>(round_length.count() / 2 + 1)));
     failer.wait_until(SteadyClock::now() + kill_offset);
-    const double at_s = seconds_since(load_start);
+    const double at_s = chaos_seconds_since(load_start);
     std::fprintf(log, "[kill %d at %.1f s] SIGKILL to allotd %d\n", r + 1, at_s,
                  servers.leader().pid());
     const SteadyClock::time_point killed = SteadyClock::now();
@@ -249,7 +249,7 @@ void run_rounds(const ChaosConfig& config, ChaosServers& servers, ChaosNodeFaile
       report.error = error;
       return;
     }
-    const double restart_s = seconds_since(killed);
+    const double restart_s = chaos_seconds_since(killed);
     std::fprintf(log, "[kill %d] allotd %s serves on port %d %.2f s after the kill\n", r + 1,
                  servers.leader().name().c_str(), servers.port.load(), restart_s);
     report.rounds.push_back(
@@ -275,9 +275,9 @@ std::string drive(const ChaosConfig& config, ChaosServers& servers, ChaosNodeFai
   pool.finish();
   if (report.error.empty()) {
     report.rounds.push_back(
-        check_round("final", seconds_since(start), pool, servers.port.load(), data, log));
+        check_round("final", chaos_seconds_since(start), pool, servers.port.load(), data, log));
   }
-  report.wall_s = seconds_since(start);
+  report.wall_s = chaos_seconds_since(start);
   report.node_failures = failer.failures();
   summarise(pool, report);
   return report.error;

@@ -27,7 +27,7 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-constexpr milliseconds kStartLimit{60'000};
+constexpr milliseconds kConnectionsStartLimit{60'000};
 constexpr std::string_view kSlowStart = "GET /healthz HTTP/1.1\r\nHost: bench\r\nX-Slow: ";
 
 int remaining_ms(SteadyClock::time_point end) {
@@ -247,7 +247,7 @@ ConnectionsReport run_connections(const ConnectionsConfig& config, std::FILE* lo
          "127.0.0.1:0",
          (work / "allotd.err").string(),
          {"--no-cgroups", "--memory-store", "--threads", std::to_string(config.allotd_threads)}});
-    if (std::string error = allotd.start(kStartLimit); !error.empty()) {
+    if (std::string error = allotd.start(kConnectionsStartLimit); !error.empty()) {
       report.error = "allotd did not start: " + error;
     } else {
       std::fprintf(log, "allotd %d on port %d\n", allotd.pid(), allotd.port());

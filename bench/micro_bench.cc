@@ -16,11 +16,13 @@
 namespace allot::bench {
 namespace {
 
-constexpr Timestamp kNow = Timestamp::from_millis(1'700'000'000'000);
+constexpr Timestamp kMicroNow = Timestamp::from_millis(1'700'000'000'000);
 constexpr uint64_t kSeed = 1;
-constexpr int64_t kGi = int64_t{1} << 30;
+constexpr int64_t kMicroGi = int64_t{1} << 30;
 
-ResourceVector pod_of(int64_t gpus) { return ResourceVector(gpus, gpus * 12'000, gpus * 64 * kGi); }
+ResourceVector micro_pod_of(int64_t gpus) {
+  return ResourceVector(gpus, gpus * 12'000, gpus * 64 * kMicroGi);
+}
 
 // The default scale cluster, compiled once for all benchmarks that use it.
 const std::shared_ptr<const CompiledPolicy>& large_policy() {
@@ -35,10 +37,10 @@ void quota_tree_fits(benchmark::State& state) {
   std::uniform_int_distribution<int64_t> gpus(0, 30);
   for (int32_t t = 0; t < policy.team_count(); ++t) {
     for (FlavorIndex f : policy.team(TeamIndex(t)).flavor_order) {
-      tree.add_usage(TeamIndex(t), f, pod_of(gpus(rng)));
+      tree.add_usage(TeamIndex(t), f, micro_pod_of(gpus(rng)));
     }
   }
-  const ResourceVector request = pod_of(8);
+  const ResourceVector request = micro_pod_of(8);
   int32_t i = 0;
   for (auto _ : state) {
     const TeamIndex team(static_cast<uint32_t>(i % policy.team_count()));
@@ -61,13 +63,13 @@ void gang_placer_place(benchmark::State& state) {
   for (int32_t n = 0; n < policy.node_count(); ++n) {
     const NodeIndex node(static_cast<uint32_t>(n));
     const int64_t gpus = used(rng);
-    if (gpus > 0) capacity.allocate(node, pod_of(gpus), capacity.pick_gpus(node, gpus));
+    if (gpus > 0) capacity.allocate(node, micro_pod_of(gpus), capacity.pick_gpus(node, gpus));
   }
   const int64_t gpus = state.range(0);
   PodSetRequest set;
   set.count = static_cast<int32_t>(gpus < kGpusPerNode ? 1 : gpus / kGpusPerNode);
   set.min_count = set.count;
-  set.per_pod = pod_of(gpus < kGpusPerNode ? gpus : kGpusPerNode);
+  set.per_pod = micro_pod_of(gpus < kGpusPerNode ? gpus : kGpusPerNode);
   const std::vector<PodSetRequest> pod_sets = {set};
   const std::vector<int32_t> counts = {set.count};
   GangPlacer placer(capacity);
@@ -92,8 +94,9 @@ void plan_small_cluster(benchmark::State& state) {
   const auto policy = compile_scale_policy(config);
   const Scheduler scheduler(policy);
   Snapshot snapshot;
-  snapshot.now = kNow;
-  snapshot.pending = WorkloadGenerator(*policy, config, kNow).pending(config.pending, kSeed, 1);
+  snapshot.now = kMicroNow;
+  snapshot.pending =
+      WorkloadGenerator(*policy, config, kMicroNow).pending(config.pending, kSeed, 1);
   for (auto _ : state) {
     Plan plan = scheduler.plan(snapshot);
     benchmark::DoNotOptimize(plan.admissions.data());

@@ -23,8 +23,8 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-constexpr milliseconds kStartLimit{60'000};
-constexpr milliseconds kStopLimit{120'000};
+constexpr milliseconds kMixedStartLimit{60'000};
+constexpr milliseconds kMixedStopLimit{120'000};
 using Op = LoadOp;
 
 struct Sample {
@@ -189,12 +189,12 @@ MixedReport run_mixed(const MixedConfig& config, std::FILE* log) {
                                "127.0.0.1:0",
                                (work / "allotd.err").string(),
                                {"--threads", std::to_string(config.allotd_threads)}});
-    if (std::string error = allotd.start(kStartLimit); !error.empty()) {
+    if (std::string error = allotd.start(kMixedStartLimit); !error.empty()) {
       report.error = "allotd did not start: " + error;
     } else {
       std::fprintf(log, "allotd %d on port %d\n", allotd.pid(), allotd.port());
       report.error = drive(config, allotd.port(), allotd.admin_token(), report, log);
-      allotd.stop(kStopLimit);
+      allotd.stop(kMixedStopLimit);
     }
   }
   std::error_code ignored;

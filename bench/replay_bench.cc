@@ -130,11 +130,11 @@ void Replay::sample_usage(Clock::time_point start, const std::atomic<bool>& done
     std::this_thread::sleep_until(tick);
     const Result<ApiResponse> top = client->get(std::string(cli::kTopPath));
     if (!top.ok()) continue;
-    const Result<nlohmann::json> json = top->json();
-    if (!json.ok()) continue;
+    const Result<nlohmann::json> top_json = top->json();
+    if (!top_json.ok()) continue;
     UsageSample sample;
     sample.t_s = std::chrono::duration<double>(Clock::now() - start).count();
-    sample.usage = usage_shares(*json, primary_);
+    sample.usage = usage_shares(*top_json, primary_);
     std::lock_guard lock(samples_mu_);
     samples_.push_back(std::move(sample));
   }
@@ -145,8 +145,8 @@ Status Replay::wait_until_finished(ApiClient& client) const {
       "/api/v1/workloads", {{"phase", "Pending,Admitted,Running,Preempted"}, {"limit", "1"}});
   while (true) {
     ALLOT_ASSIGN_OR_RETURN(const ApiResponse answer, client.get(path));
-    ALLOT_ASSIGN_OR_RETURN(const nlohmann::json json, answer.json());
-    if (json["items"].empty()) return {};
+    ALLOT_ASSIGN_OR_RETURN(const nlohmann::json top_json, answer.json());
+    if (top_json["items"].empty()) return {};
     std::this_thread::sleep_for(std::chrono::milliseconds(config_.sample_ms));
   }
 }

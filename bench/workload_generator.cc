@@ -7,13 +7,13 @@
 namespace allot::bench {
 namespace {
 
-constexpr int64_t kGi = int64_t{1} << 30;
-constexpr int64_t kCpuMillisPerGpu = 12'000;
-constexpr int64_t kMemoryPerGpu = 64 * kGi;
+constexpr int64_t kGeneratorGi = int64_t{1} << 30;
+constexpr int64_t kGeneratorCpuMillisPerGpu = 12'000;
+constexpr int64_t kMemoryPerGpu = 64 * kGeneratorGi;
 constexpr int64_t kHourMs = 3'600'000;
 
 ResourceVector pod_of(int64_t gpus) {
-  return ResourceVector(gpus, gpus * kCpuMillisPerGpu, gpus * kMemoryPerGpu);
+  return ResourceVector(gpus, gpus * kGeneratorCpuMillisPerGpu, gpus * kMemoryPerGpu);
 }
 
 PodSetRequest pod_set(int32_t pods, int64_t gpus_per_pod) {

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Runs clang-tidy (.clang-tidy) on the project's sources, using the debug
-# build's compile_commands.json. Not part of scripts/test.sh: it takes minutes.
+# Runs clang-tidy (.clang-tidy) on the project's sources, using the
+# compile_commands.json of a debug configuration without unity batches
+# (build/tidy: configured, not built), so that each file is checked on its
+# own. Not part of scripts/test.sh: it takes minutes.
 #
 #   scripts/tidy.sh                 every src/**/*.cc
 #   scripts/tidy.sh src/base src/model   only these folders (or files)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build=build/debug
+build=build/tidy
 if [[ ! -f "${build}/compile_commands.json" ]]; then
-  cmake --preset debug >/dev/null
+  cmake --preset debug -B "${build}" -DALLOT_UNITY_BUILD=OFF -DALLOT_WEB_UI=OFF >/dev/null
 fi
 if ! command -v clang-tidy >/dev/null 2>&1; then
   echo "tidy: clang-tidy not found; run scripts/install-deps.sh" >&2

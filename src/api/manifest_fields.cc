@@ -10,7 +10,7 @@ namespace allot {
 namespace {
 
 // Largest whole number of seconds that still fits a Duration.
-constexpr int64_t kMaxSeconds = Duration::max().ms() / 1000;
+constexpr int64_t kMaxManifestSeconds = Duration::max().ms() / 1000;
 
 // Kubernetes limits names (DNS-1123 subdomains) to this length.
 constexpr size_t kMaxNameLength = 253;
@@ -130,7 +130,7 @@ Result<Duration> Field::as_duration(Duration min) const {
 }
 
 Result<Duration> Field::as_seconds() const {
-  ALLOT_ASSIGN_OR_RETURN(const int64_t seconds, as_int(0, kMaxSeconds));
+  ALLOT_ASSIGN_OR_RETURN(const int64_t seconds, as_int(0, kMaxManifestSeconds));
   return Duration::seconds(seconds);
 }
 

@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, 2> kApiVersions = {"allot/v1",
 
 enum class RbacKind { kRole, kClusterRole, kRoleBinding, kClusterRoleBinding };
 
-constexpr EnumName<RbacKind> kKindNames[] = {
+constexpr EnumName<RbacKind> kRbacKindNames[] = {
     {"Role", RbacKind::kRole},
     {"ClusterRole", RbacKind::kClusterRole},
     {"RoleBinding", RbacKind::kRoleBinding},
@@ -266,7 +266,7 @@ Status check_api_version(MapReader& map) {
 }  // namespace
 
 bool is_rbac_kind(std::string_view kind) {
-  return std::any_of(std::begin(kKindNames), std::end(kKindNames),
+  return std::any_of(std::begin(kRbacKindNames), std::end(kRbacKindNames),
                      [kind](const EnumName<RbacKind>& known) { return known.name == kind; });
 }
 
@@ -279,7 +279,7 @@ Result<RbacObject> decode_rbac_document(const DocNode& document) {
   ALLOT_RETURN_IF_ERROR(check_api_version(map));
   RbacKind kind = RbacKind::kRole;
   ALLOT_RETURN_IF_ERROR(map.read_required(
-      "kind", kind, [](const Field& f) { return f.as_enum<RbacKind>(kKindNames); }));
+      "kind", kind, [](const Field& f) { return f.as_enum<RbacKind>(kRbacKindNames); }));
   // Looked at, not read: neither is among the fields an unknown one is told to use.
   if (std::optional<DocNode> spec = document.find("spec")) {
     return Field(*spec, "spec")

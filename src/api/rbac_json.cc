@@ -10,7 +10,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kRbacApiVersion = "rbac.authorization.k8s.io/v1";
-constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
+constexpr std::string_view kRbacJsonGroup = "rbac.authorization.k8s.io";
 
 json header(std::string_view kind, const ObjectMeta& meta) {
   json metadata = {{"name", meta.name}};
@@ -41,10 +41,10 @@ json subjects_json(const std::vector<Subject>& subjects) {
   for (const Subject& subject : subjects) {
     switch (subject.kind) {
       case SubjectKind::kUser:
-        out.push_back({{"kind", "User"}, {"apiGroup", kRbacGroup}, {"name", subject.name}});
+        out.push_back({{"kind", "User"}, {"apiGroup", kRbacJsonGroup}, {"name", subject.name}});
         break;
       case SubjectKind::kGroup:
-        out.push_back({{"kind", "Group"}, {"apiGroup", kRbacGroup}, {"name", subject.name}});
+        out.push_back({{"kind", "Group"}, {"apiGroup", kRbacJsonGroup}, {"name", subject.name}});
         break;
       case SubjectKind::kServiceAccount:
         out.push_back({{"kind", "ServiceAccount"},
@@ -57,7 +57,7 @@ json subjects_json(const std::vector<Subject>& subjects) {
 }
 
 json role_ref_json(const RoleRef& ref) {
-  return {{"apiGroup", kRbacGroup},
+  return {{"apiGroup", kRbacJsonGroup},
           {"kind", ref.kind == RoleRefKind::kRole ? "Role" : "ClusterRole"},
           {"name", ref.name}};
 }

@@ -9,7 +9,7 @@ namespace {
 
 // Largest number of seconds a trace time may have (about 30,000 years), far
 // from the overflow of milliseconds in int64.
-constexpr double kMaxSeconds = 1e12;
+constexpr double kMaxTraceSeconds = 1e12;
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
@@ -35,7 +35,7 @@ std::vector<std::string_view> split_fields(std::string_view line) {
   }
 }
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string single_quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 }  // namespace
 
@@ -47,7 +47,7 @@ Result<TraceCsv> TraceCsv::open(std::string_view text, std::string_view source) 
   }
   for (std::string_view name : split_fields(*header)) {
     if (reader.column(name)) {
-      return invalid_argument("column " + quoted(name) + " appears twice", reader.where());
+      return invalid_argument("column " + single_quoted(name) + " appears twice", reader.where());
     }
     reader.header_.emplace_back(name);
   }
@@ -67,7 +67,7 @@ Result<size_t> TraceCsv::required_column(std::string_view name) const {
   if (std::optional<size_t> index = column(name)) {
     return *index;
   }
-  return invalid_argument("the header has no column " + quoted(name), source_ + ": line 1");
+  return invalid_argument("the header has no column " + single_quoted(name), source_ + ": line 1");
 }
 
 Status TraceCsv::check_known_columns(const std::vector<std::string_view>& known) const {
@@ -77,7 +77,7 @@ Status TraceCsv::check_known_columns(const std::vector<std::string_view>& known)
       found = found || candidate == name;
     }
     if (!found) {
-      return invalid_argument("unknown column " + quoted(name), source_ + ": line 1");
+      return invalid_argument("unknown column " + single_quoted(name), source_ + ": line 1");
     }
   }
   return {};
@@ -120,26 +120,26 @@ Result<double> TraceCsv::number(size_t column, bool allow_negative) const {
   const char* end = field.data() + field.size();
   const auto [ptr, error] = std::from_chars(field.data(), end, value);
   if (error != std::errc() || ptr != end || !std::isfinite(value)) {
-    return field_error(column, "not a number " + quoted(field));
+    return field_error(column, "not a number " + single_quoted(field));
   }
   if (value < 0 && !allow_negative) {
-    return field_error(column, "negative value " + quoted(field));
+    return field_error(column, "negative value " + single_quoted(field));
   }
   return value;
 }
 
 Result<int64_t> TraceCsv::count(size_t column) const {
   ALLOT_ASSIGN_OR_RETURN(const double value, number(column, false));
-  if (value != std::floor(value) || value > kMaxSeconds) {
-    return field_error(column, "not a whole number " + quoted(fields_[column]));
+  if (value != std::floor(value) || value > kMaxTraceSeconds) {
+    return field_error(column, "not a whole number " + single_quoted(fields_[column]));
   }
   return static_cast<int64_t>(value);
 }
 
 Result<int64_t> TraceCsv::millis(size_t column, bool allow_negative) const {
   ALLOT_ASSIGN_OR_RETURN(const double value, number(column, allow_negative));
-  if (std::fabs(value) > kMaxSeconds) {
-    return field_error(column, "out of range " + quoted(fields_[column]));
+  if (std::fabs(value) > kMaxTraceSeconds) {
+    return field_error(column, "out of range " + single_quoted(fields_[column]));
   }
   return static_cast<int64_t>(std::llround(value * 1000.0));
 }

@@ -11,8 +11,6 @@
 namespace allot {
 namespace {
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 std::string role_key(std::string_view namespace_name, std::string_view name) {
   return std::string(namespace_name) + "/" + std::string(name);
 }
@@ -101,13 +99,13 @@ void Authorizer::finish_index() {
 void Authorizer::add_roles(const RbacPolicy& policy) {
   for (ClusterRole& role : aggregate_cluster_roles(policy.cluster_roles)) {
     if (cluster_role_names_.intern(role.meta.name) < roles_.size()) continue;  // the first wins
-    roles_.push_back({"ClusterRole " + quoted(role.meta.name), std::move(role.rules), {}});
+    roles_.push_back({"ClusterRole " + in_quotes(role.meta.name), std::move(role.rules), {}});
   }
   const size_t cluster_roles = roles_.size();
   for (const Role& role : policy.roles) {
     const std::string key = role_key(role.meta.namespace_name, role.meta.name);
     if (cluster_roles + role_names_.intern(key) < roles_.size()) continue;
-    roles_.push_back({"Role " + quoted(key), role.rules, {}});
+    roles_.push_back({"Role " + in_quotes(key), role.rules, {}});
   }
   for (CompiledRole& role : roles_) {
     for (const PolicyRule& rule : role.rules) role.rule_texts.push_back(describe_rule(rule));
@@ -145,7 +143,7 @@ void Authorizer::add_cluster_role_binding(const ClusterRoleBinding& binding) {
   const uint32_t role = find_role(RoleRefKind::kClusterRole, binding.role_ref.name, {});
   if (role == kNoId) return;
   const auto index = static_cast<uint32_t>(bindings_.size());
-  bindings_.push_back({"ClusterRoleBinding " + quoted(binding.meta.name), {}, role});
+  bindings_.push_back({"ClusterRoleBinding " + in_quotes(binding.meta.name), {}, role});
   for (const Subject& subject : binding.subjects) {
     const uint32_t subject_id = intern_subject(subject, {});
     building_->cluster_grants[subject_id].push_back(index);
@@ -157,8 +155,8 @@ void Authorizer::add_role_binding(const RoleBinding& binding) {
   const uint32_t role = find_role(binding.role_ref.kind, binding.role_ref.name, namespace_name);
   if (role == kNoId || namespace_name.empty()) return;
   const auto index = static_cast<uint32_t>(bindings_.size());
-  bindings_.push_back(
-      {"RoleBinding " + quoted(role_key(namespace_name, binding.meta.name)), namespace_name, role});
+  bindings_.push_back({"RoleBinding " + in_quotes(role_key(namespace_name, binding.meta.name)),
+                       namespace_name, role});
   const uint32_t namespace_id = namespace_names_.intern(namespace_name);
   auto& by_namespace = building_->namespace_grants;
   if (namespace_id == by_namespace.size()) by_namespace.emplace_back();
@@ -292,9 +290,9 @@ Decision Authorizer::denied(const Caller& caller, const AccessRequest& request) 
   }
   const SessionScope& scope = *caller.scope;
   why += caller.scope_role == kNoId
-             ? ": the session's role " + quoted(scope.role) + " does not exist"
+             ? ": the session's role " + in_quotes(scope.role) + " does not exist"
              : ": the session is limited to " + roles_[caller.scope_role].label + " in namespace " +
-                   quoted(scope.namespace_name);
+                   in_quotes(scope.namespace_name);
   return decision;
 }
 

@@ -14,18 +14,16 @@
 namespace allot {
 namespace {
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 std::string object_text(std::string_view kind, std::string_view namespace_name,
                         std::string_view name) {
   const std::string full = namespace_name.empty()
                                ? std::string(name)
                                : std::string(namespace_name) + "/" + std::string(name);
-  return std::string(kind) + " " + quoted(full);
+  return std::string(kind) + " " + in_quotes(full);
 }
 
 std::string where(std::string_view namespace_name) {
-  return namespace_name.empty() ? "at cluster scope" : "in namespace " + quoted(namespace_name);
+  return namespace_name.empty() ? "at cluster scope" : "in namespace " + in_quotes(namespace_name);
 }
 
 // One write of an RBAC object that grants `rules` where `namespace_name` says.
@@ -155,7 +153,7 @@ Decision check_cluster_role_binding_write(const Authorizer& authorizer, const Pr
   if (ref.kind != RoleRefKind::kClusterRole) {
     Decision decision;
     decision.why =
-        "a ClusterRoleBinding must reference a ClusterRole, not Role " + quoted(ref.name);
+        "a ClusterRoleBinding must reference a ClusterRole, not Role " + in_quotes(ref.name);
     return decision;
   }
   return check_grant_write(authorizer,

@@ -9,22 +9,22 @@
 namespace allot {
 namespace {
 
-constexpr std::string_view kAll = "*";
+constexpr std::string_view kAnyEntry = "*";
 
-bool holds(const std::vector<std::string>& items, std::string_view item) {
+bool lists_entry(const std::vector<std::string>& items, std::string_view item) {
   return std::find(items.begin(), items.end(), item) != items.end();
 }
 
 // Owner entries cover a servant entry when they hold "*" or the entry itself.
 bool covers_literally(const std::vector<std::string>& owner, std::string_view entry) {
-  return holds(owner, kAll) || holds(owner, entry);
+  return lists_entry(owner, kAnyEntry) || lists_entry(owner, entry);
 }
 
 bool covers_resource(const std::vector<std::string>& owner, std::string_view resource) {
   if (covers_literally(owner, resource)) return true;
   const size_t slash = resource.find('/');
   return slash != std::string_view::npos &&
-         holds(owner, std::string(kAll) + std::string(resource.substr(slash)));
+         lists_entry(owner, std::string(kAnyEntry) + std::string(resource.substr(slash)));
 }
 
 bool covers_url(const std::vector<std::string>& owner, std::string_view url) {
@@ -75,7 +75,8 @@ bool rule_covers(const PolicyRule& owner, const PolicyRule& atom) {
   if (!covers_literally(owner.api_groups, atom.api_groups.front())) return false;
   if (!covers_resource(owner.resources, atom.resources.front())) return false;
   if (owner.resource_names.empty()) return true;
-  return !atom.resource_names.empty() && holds(owner.resource_names, atom.resource_names.front());
+  return !atom.resource_names.empty() &&
+         lists_entry(owner.resource_names, atom.resource_names.front());
 }
 
 std::vector<PolicyRule> uncovered_rules(std::span<const PolicyRule> owner,

@@ -16,8 +16,6 @@ std::string list(const std::vector<std::string>& items) {
   return out + "]";
 }
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 void append_quoted(std::string& out, std::string_view text) {
   out += '"';
   out += text;
@@ -25,6 +23,8 @@ void append_quoted(std::string& out, std::string_view text) {
 }
 
 }  // namespace
+
+std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 std::string describe_rule(const PolicyRule& rule) {
   std::string text = "verbs " + list(rule.verbs);
@@ -38,12 +38,12 @@ std::string describe_rule(const PolicyRule& rule) {
 
 std::string describe_subject(const Subject& subject) {
   switch (subject.kind) {
-    case SubjectKind::kUser: return "User " + quoted(subject.name);
-    case SubjectKind::kGroup: return "Group " + quoted(subject.name);
+    case SubjectKind::kUser: return "User " + in_quotes(subject.name);
+    case SubjectKind::kGroup: return "Group " + in_quotes(subject.name);
     case SubjectKind::kServiceAccount:
-      return "ServiceAccount " + quoted(subject.namespace_name + "/" + subject.name);
+      return "ServiceAccount " + in_quotes(subject.namespace_name + "/" + subject.name);
   }
-  return "Subject " + quoted(subject.name);
+  return "Subject " + in_quotes(subject.name);
 }
 
 bool split_service_account(std::string_view subject, std::string_view& namespace_name,

@@ -19,6 +19,9 @@
 
 namespace allot {
 
+// `text` in double quotes, as names appear in every answer: "train-1".
+std::string in_quotes(std::string_view text);
+
 std::string describe_rule(const PolicyRule& rule);
 std::string describe_subject(const Subject& subject);
 std::string describe_caller(std::string_view subject);

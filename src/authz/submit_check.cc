@@ -9,8 +9,6 @@
 namespace allot {
 namespace {
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 std::string listed(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
@@ -36,8 +34,8 @@ Decision authorize_submit(const Authorizer& authorizer, const Principal& princip
             {},
             {},
             {},
-            refused + "team " + quoted(team.meta.name) + " works in namespace " +
-                quoted(team_namespace)};
+            refused + "team " + in_quotes(team.meta.name) + " works in namespace " +
+                in_quotes(team_namespace)};
   }
   const std::string& wanted = workload.spec.priority_class;
   const std::vector<std::string>& allowed = team.allowed_priority_classes;
@@ -47,8 +45,8 @@ Decision authorize_submit(const Authorizer& authorizer, const Principal& princip
             {},
             {},
             {},
-            refused + "team " + quoted(team.meta.name) + " does not allow PriorityClass " +
-                quoted(wanted) + " (it allows " + listed(allowed) + ")"};
+            refused + "team " + in_quotes(team.meta.name) + " does not allow PriorityClass " +
+                in_quotes(wanted) + " (it allows " + listed(allowed) + ")"};
   }
   return decision;
 }

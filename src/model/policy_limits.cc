@@ -32,7 +32,7 @@ std::string total_error(std::string_view what, const std::string& flavor, Resour
          flavor + "' total more than 2^60, the most allot accounts";
 }
 
-Status check_node_pools(const Policy& policy) {
+Status check_node_pool_limits(const Policy& policy) {
   int64_t nodes = 0;
   FlavorTotals totals;
   for (const NodePool& pool : policy.node_pools) {
@@ -111,7 +111,7 @@ Status check_policy_limits(const Policy& policy) {
     return invalid_argument(at_most("cohorts", kMaxPolicyCohorts, cohorts),
                             "Cohort/" + policy.cohorts[kMaxPolicyCohorts].meta.name);
   }
-  ALLOT_RETURN_IF_ERROR(check_node_pools(policy));
+  ALLOT_RETURN_IF_ERROR(check_node_pool_limits(policy));
   return check_quota_totals(policy);
 }
 

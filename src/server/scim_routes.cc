@@ -53,7 +53,7 @@ scim::ResourceKind kind_of(const HttpRequest& req) {
   return scim_resource_kind(req.matches[1]).value_or(scim::ResourceKind::kUser);
 }
 
-void list(const ScimService& scim, const HttpRequest& req, HttpResponse& res) {
+void list_resources(const ScimService& scim, const HttpRequest& req, HttpResponse& res) {
   const ScimListParameters parameters{
       req.get_param_value("filter"), req.get_param_value("startIndex"),
       req.get_param_value("count"), req.get_param_value("attributes"),
@@ -153,7 +153,7 @@ void add_scim_routes(Router& http, ControlPlane& plane) {
   ScimService& scim = plane.scim();
   const std::string resources = "/(Users|Groups)";
   const std::string resource = resources + "/([^/]+)";
-  scim_route(http, "GET", resources, scim, list);
+  scim_route(http, "GET", resources, scim, list_resources);
   scim_route(http, "POST", resources, scim, [](ScimService& s, const auto& req, auto& res) {
     write(s, Write::kCreate, req, res);
   });

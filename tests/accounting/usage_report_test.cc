@@ -12,9 +12,9 @@
 namespace allot {
 namespace {
 
-constexpr int64_t kGiB = int64_t{1} << 30;
+constexpr int64_t kReportGiB = int64_t{1} << 30;
 
-Timestamp at_hour(int64_t h) { return Timestamp::from_millis(h * 3'600'000); }
+Timestamp report_hour(int64_t h) { return Timestamp::from_millis(h * 3'600'000); }
 Timestamp at_minute(int64_t m) { return Timestamp::from_millis(m * 60'000); }
 
 AllocationInterval allocation(uint64_t id, std::string team, std::string user, ResourceVector own,
@@ -34,19 +34,19 @@ AllocationInterval allocation(uint64_t id, std::string team, std::string user, R
 UsageLedger scenario() {
   UsageLedger ledger;
   ledger.allocations = {
-      allocation(1, "a", "ana", {4, 16000, 128 * kGiB}, {2, 8000, 64 * kGiB}, at_hour(1),
-                 at_hour(4)),
-      allocation(2, "b", "bo", {2, 0, 0}, {}, at_hour(0), std::nullopt),
+      allocation(1, "a", "ana", {4, 16000, 128 * kReportGiB}, {2, 8000, 64 * kReportGiB},
+                 report_hour(1), report_hour(4)),
+      allocation(2, "b", "bo", {2, 0, 0}, {}, report_hour(0), std::nullopt),
   };
-  ledger.capacity = {{"h100", {8, 64000, 512 * kGiB}, at_hour(0), std::nullopt}};
-  ledger.nominal = {{TeamId("a"), "h100", {6, 48000, 384 * kGiB}},
-                    {TeamId("b"), "h100", {2, 16000, 128 * kGiB}}};
-  ledger.rates = RateCard::create({{1, "h100", at_hour(0), {2.0, 0.05, 0.01, "USD"}}}).value();
+  ledger.capacity = {{"h100", {8, 64000, 512 * kReportGiB}, report_hour(0), std::nullopt}};
+  ledger.nominal = {{TeamId("a"), "h100", {6, 48000, 384 * kReportGiB}},
+                    {TeamId("b"), "h100", {2, 16000, 128 * kReportGiB}}};
+  ledger.rates = RateCard::create({{1, "h100", report_hour(0), {2.0, 0.05, 0.01, "USD"}}}).value();
   return ledger;
 }
 
 UsageQuery query(std::vector<GroupKey> by, IdleMode idle = IdleMode::kSeparate) {
-  return {at_hour(0), at_hour(10), std::move(by), idle, std::nullopt};
+  return {report_hour(0), report_hour(10), std::move(by), idle, std::nullopt};
 }
 
 const UsageRow& row(const UsageReport& report, const std::vector<std::string>& keys) {
@@ -129,8 +129,8 @@ TEST(UsageReport, SharedIdleNeedsRowsByTeamFlavorOrDay) {
 
 TEST(UsageReport, ARateChangeMidPeriodPricesEachSideWithItsVersion) {
   UsageLedger ledger = scenario();
-  ledger.rates = RateCard::create({{1, "h100", at_hour(0), {2.0, 0, 0, "USD"}},
-                                   {2, "h100", at_hour(5), {3.0, 0, 0, "USD"}}})
+  ledger.rates = RateCard::create({{1, "h100", report_hour(0), {2.0, 0, 0, "USD"}},
+                                   {2, "h100", report_hour(5), {3.0, 0, 0, "USD"}}})
                      .value();
   auto report = build_usage_report(ledger, query({GroupKey::kWorkload}));
   ASSERT_TRUE(report.ok());
@@ -142,7 +142,7 @@ TEST(UsageReport, ARateChangeMidPeriodPricesEachSideWithItsVersion) {
   // w1 ran wholly under version 1.
   EXPECT_EQ(row(*report, {"a/w1"}).figures.by_version.size(), 1u);
   ASSERT_EQ(report->rate_cards.size(), 2u);
-  EXPECT_EQ(report->rate_cards[1].from, at_hour(5));
+  EXPECT_EQ(report->rate_cards[1].from, report_hour(5));
   expect_reconciles(*report);
 }
 
@@ -163,14 +163,14 @@ TEST(UsageReport, PreemptionMidPeriodEndsTheVictimsIntervalAndTheBeneficiaryStar
 
 TEST(UsageReport, MissingDataIsCountedNeitherAsUsageNorAsCapacity) {
   UsageLedger ledger = scenario();
-  ledger.missing = {{at_hour(2), at_hour(3)}, {at_hour(9), at_hour(11)}};
+  ledger.missing = {{report_hour(2), report_hour(3)}, {report_hour(9), report_hour(11)}};
   auto report = build_usage_report(ledger, query({GroupKey::kTeam}));
   ASSERT_TRUE(report.ok());
   EXPECT_DOUBLE_EQ(row(*report, {"a"}).figures.sum().own.hours(Resource::kGpu), 4 * 2.0);
   EXPECT_DOUBLE_EQ(row(*report, {"b"}).figures.sum().own.hours(Resource::kGpu), 2 * 8.0);
   EXPECT_DOUBLE_EQ(report->flavors[0].capacity.hours(Resource::kGpu), 8 * 8.0);
   ASSERT_EQ(report->missing.size(), 2u);
-  EXPECT_EQ(report->missing[1], (Period{at_hour(9), at_hour(10)}));  // clipped to `to`
+  EXPECT_EQ(report->missing[1], (Period{report_hour(9), report_hour(10)}));  // clipped to `to`
   expect_reconciles(*report);
 }
 

@@ -85,11 +85,11 @@ TEST(RbacBundle, ApplyChangesOfNamespacedObjectsNameTheirNamespace) {
                      {{"RoleBinding", "research/members", "created", {}},
                       {"ClusterRole", "log-reader", "unchanged", {}}}};
 
-  const nlohmann::json json = apply_result_json(result);
+  const nlohmann::json result_json = apply_result_json(result);
 
-  EXPECT_EQ(json["changes"][0]["namespace"], "research");
-  EXPECT_EQ(json["changes"][0]["name"], "members");
-  EXPECT_EQ(json["changes"][1]["namespace"], "");
+  EXPECT_EQ(result_json["changes"][0]["namespace"], "research");
+  EXPECT_EQ(result_json["changes"][0]["name"], "members");
+  EXPECT_EQ(result_json["changes"][1]["namespace"], "");
 }
 
 TEST(RbacBundle, TheRbacKindsGoByTheirKubernetesNames) {

@@ -19,7 +19,7 @@ namespace {
 
 using namespace rbac_test;
 
-const std::vector<std::string> kNamespaces = {"a", "b", "c", "d"};
+const std::vector<std::string> kPropertyNamespaces = {"a", "b", "c", "d"};
 const std::vector<std::string> kUsers = {
     "u0", "u1", "u2", "u3", "system:serviceaccount:a:sa", "system:serviceaccount:b:sa"};
 const std::vector<std::string> kGroups = {
@@ -28,7 +28,7 @@ const std::vector<std::string> kVerbs = {"get", "list", "create", "cancel", "del
 const std::vector<std::string> kResources = {
     "workloads", "workloads/logs", "events", "nodes", "roles", "*", "*/logs"};
 const std::vector<std::string> kApiGroups = {"allot", "rbac.authorization.k8s.io", "*"};
-const std::vector<std::string> kNames = {"w1", "w2"};
+const std::vector<std::string> kPropertyNames = {"w1", "w2"};
 
 class RandomPolicy {
  public:
@@ -49,7 +49,7 @@ class RandomPolicy {
 
   PolicyRule random_rule() {
     return rule(some(kVerbs, 2), some(kResources, 2), some(kApiGroups, 1),
-                coin(0.2) ? some(kNames, 1) : Strings{});
+                coin(0.2) ? some(kPropertyNames, 1) : Strings{});
   }
   std::vector<PolicyRule> random_rules() {
     std::vector<PolicyRule> rules;
@@ -61,11 +61,11 @@ class RandomPolicy {
     const int kind = std::uniform_int_distribution<int>(0, 2)(rng_);
     if (kind == 0) return user(pick(kUsers));
     if (kind == 1) return group(pick(kGroups));
-    return service_account(pick(kNamespaces), "sa");
+    return service_account(pick(kPropertyNamespaces), "sa");
   }
 
   RoleBinding random_role_binding(int index) {
-    const std::string& ns = pick(kNamespaces);
+    const std::string& ns = pick(kPropertyNamespaces);
     const RoleRef ref = coin(0.5) ? cluster_role_ref("cr" + std::to_string(index % 5))
                                   : role_ref("r" + std::to_string(index % 3));
     return role_binding(ns, "rb" + std::to_string(index), ref,
@@ -77,7 +77,7 @@ class RandomPolicy {
     for (int i = 0; i < 5; ++i) {
       policy.cluster_roles.push_back(cluster_role("cr" + std::to_string(i), random_rules()));
     }
-    for (const std::string& ns : kNamespaces) {
+    for (const std::string& ns : kPropertyNamespaces) {
       for (int i = 0; i < 3; ++i)
         policy.roles.push_back(role(ns, "r" + std::to_string(i), random_rules()));
     }

@@ -41,8 +41,8 @@ Authorizer org() {
   return Authorizer(with_builtin_roles(policy));
 }
 
-const Principal kAdmin = Principal::user("vadmin", {"vision-admins"});
-const Principal kMember = Principal::user("ana", {"vision-members"});
+const Principal kVisionAdmin = Principal::user("vadmin", {"vision-admins"});
+const Principal kVisionMember = Principal::user("ana", {"vision-members"});
 const Principal kLead = Principal::user("lead");
 const Principal kKeeper = Principal::user("keeper");
 const Principal kRoot = Principal::user("root");
@@ -61,25 +61,26 @@ TEST(Escalation, RoleBindings) {
     return role_binding(std::move(ns), "new", cluster_role_ref(std::move(role)), {user("bob")});
   };
   const std::vector<BindingWrite> cases = {
-      {"team-admin binds team-member in its namespace", kAdmin, binding("vision", "team-member"),
-       true, "holds every permission of ClusterRole"},
-      {"team-admin binds team-admin in its namespace", kAdmin, binding("vision", "team-admin"),
-       true, ""},
-      {"team-admin cannot bind cluster-admin, even in its own namespace", kAdmin,
+      {"team-admin binds team-member in its namespace", kVisionAdmin,
+       binding("vision", "team-member"), true, "holds every permission of ClusterRole"},
+      {"team-admin binds team-admin in its namespace", kVisionAdmin,
+       binding("vision", "team-admin"), true, ""},
+      {"team-admin cannot bind cluster-admin, even in its own namespace", kVisionAdmin,
        binding("vision", "cluster-admin"), false,
        "ClusterRole \"cluster-admin\" grants verbs [*] on [*] in apiGroups [*]"},
-      {"team-admin cannot bind a role with cluster-scoped rules", kAdmin,
+      {"team-admin cannot bind a role with cluster-scoped rules", kVisionAdmin,
        binding("vision", "team-auditor"), false, "does not hold in namespace \"vision\""},
-      {"team-admin cannot write bindings in another team", kAdmin,
+      {"team-admin cannot write bindings in another team", kVisionAdmin,
        binding("research", "team-viewer"), false, "no binding grants it"},
-      {"team-member cannot write bindings at all", kMember, binding("vision", "team-viewer"), false,
+      {"team-member cannot write bindings at all", kVisionMember, binding("vision", "team-viewer"),
+       false,
        "User \"ana\" cannot create rolebindings \"new\" in namespace \"vision\": no binding grants "
        "it"},
       {"bind on the role lets a team-admin bind it", kLead, binding("vision", "team-auditor"), true,
        "grants bind"},
       {"bind on one role is not bind on another", kLead, binding("vision", "cluster-admin"), false,
        "no binding grants bind on it"},
-      {"a missing role needs bind", kAdmin, binding("vision", "ghost"), false,
+      {"a missing role needs bind", kVisionAdmin, binding("vision", "ghost"), false,
        "ClusterRole \"ghost\" does not exist"},
       {"cluster-admin binds cluster-admin anywhere", kRoot, binding("research", "cluster-admin"),
        true, "grants bind"},
@@ -95,7 +96,7 @@ TEST(Escalation, RoleBindings) {
 
 TEST(Escalation, TeamAdminBindingClusterAdminSaysWhy) {
   const Decision decision = check_role_binding_write(
-      org(), kAdmin, "create",
+      org(), kVisionAdmin, "create",
       role_binding("vision", "mine", cluster_role_ref("cluster-admin"), {user("vadmin")}));
   EXPECT_FALSE(decision.allowed);
   EXPECT_EQ(decision.why,
@@ -109,7 +110,8 @@ TEST(Escalation, ClusterRoleBindingsNeedThePermissionsClusterWide) {
   const ClusterRoleBinding viewers = cluster_role_binding("all", "team-viewer", {user("bob")});
   // team-admin of vision holds team-viewer's rules in vision only, and may not
   // write ClusterRoleBindings anyway.
-  EXPECT_FALSE(check_cluster_role_binding_write(authorizer, kAdmin, "create", viewers).allowed);
+  EXPECT_FALSE(
+      check_cluster_role_binding_write(authorizer, kVisionAdmin, "create", viewers).allowed);
   EXPECT_TRUE(check_cluster_role_binding_write(authorizer, kRoot, "create", viewers).allowed);
   const ClusterRoleBinding to_role{meta("x"), {user("bob")}, role_ref("escalator")};
   EXPECT_FALSE(check_cluster_role_binding_write(authorizer, kRoot, "create", to_role).allowed);
@@ -126,23 +128,24 @@ struct RoleWrite {
 TEST(Escalation, Roles) {
   const Authorizer authorizer = org();
   const std::vector<RoleWrite> cases = {
-      {"team-admin writes a role within its rights", kAdmin,
+      {"team-admin writes a role within its rights", kVisionAdmin,
        role("vision", "canceller", {rule({"get", "cancel"}, {"workloads"})}), true, ""},
-      {"... with resourceNames, narrower still", kAdmin,
+      {"... with resourceNames, narrower still", kVisionAdmin,
        role("vision", "one", {rule({"delete"}, {"workloads"}, {"allot"}, {"w"})}), true, ""},
-      {"team-admin cannot grant a verb it lacks", kAdmin,
+      {"team-admin cannot grant a verb it lacks", kVisionAdmin,
        role("vision", "binder", {rule({"bind"}, {"roles"}, {"rbac.authorization.k8s.io"})}), false,
        "grants verbs [bind] on [roles]"},
-      {"team-admin cannot grant *", kAdmin, role("vision", "all", {rule({"*"}, {"workloads"})}),
-       false, "grants verbs [*] on [workloads]"},
-      {"team-admin cannot grant */logs (every resource's logs)", kAdmin,
+      {"team-admin cannot grant *", kVisionAdmin,
+       role("vision", "all", {rule({"*"}, {"workloads"})}), false,
+       "grants verbs [*] on [workloads]"},
+      {"team-admin cannot grant */logs (every resource's logs)", kVisionAdmin,
        role("vision", "logs", {rule({"get"}, {"*/logs"})}), false, "[*/logs]"},
-      {"team-admin cannot write roles in another team", kAdmin,
+      {"team-admin cannot write roles in another team", kVisionAdmin,
        role("research", "r", {rule({"get"}, {"workloads"})}), false, "no binding grants it"},
       {"escalate lets a team-admin grant more", kKeeper,
        role("vision", "all", {rule({"*"}, {"*"}, {"*"})}), true, "grants escalate"},
-      {"team-member cannot write roles", kMember, role("vision", "r", {rule({"get"}, {"events"})}),
-       false, "cannot create roles"},
+      {"team-member cannot write roles", kVisionMember,
+       role("vision", "r", {rule({"get"}, {"events"})}), false, "cannot create roles"},
   };
   for (const RoleWrite& row : cases) {
     const Decision decision = check_role_write(authorizer, row.caller, "create", row.role);

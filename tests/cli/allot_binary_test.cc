@@ -9,42 +9,20 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "allot_executable.h"
+
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
+using Outcome = allot::cli::testing::ExecutableOutcome;
+using allot::cli::testing::read_text_file;
+using allot::cli::testing::write_text_file;
 
 std::string temp_path(const std::string& name) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "allot_cli_" + info->name() + "_" + name;
-}
-
-void write_file(const std::string& path, const std::string& content) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << content;
+  return allot::cli::testing::test_temp_path("allot_cli", name);
 }
 
 Outcome run_allot(const std::string& args) {
-  const std::string out_path = temp_path("stdout");
-  const std::string err_path = temp_path("stderr");
-  const std::string command =
-      std::string("'") + ALLOT_BIN + "' " + args + " >'" + out_path + "' 2>'" + err_path + "'";
-  const int status = std::system(command.c_str());
-  Outcome outcome;
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  outcome.out = read_file(out_path);
-  outcome.err = read_file(err_path);
-  return outcome;
+  return allot::cli::testing::run_allot_executable("allot_cli", args);
 }
 
 // Two teams sharing two 8-GPU nodes; four workloads.
@@ -96,7 +74,7 @@ spec:
 
 std::string small_scenario_file() {
   std::string path = temp_path("scenario.yaml");
-  write_file(path, kSmallScenario);
+  write_text_file(path, kSmallScenario);
   return path;
 }
 
@@ -157,7 +135,7 @@ TEST(AllotBinary, MissingScenarioFileIsReportedWithItsPath) {
 
 TEST(AllotBinary, MalformedScenarioIsReportedWithItsLocation) {
   const std::string path = temp_path("bad.yaml");
-  write_file(path, std::string(kSmallScenario) + R"(
+  write_text_file(path, std::string(kSmallScenario) + R"(
 ---
 apiVersion: allot/v1
 kind: Team
@@ -176,7 +154,7 @@ TEST(AllotBinary, FileWithoutScenarioIsAUsageError) {
   std::string policy_only = kSmallScenario;
   policy_only =
       policy_only.substr(0, policy_only.find("---\napiVersion: allot/v1\nkind: Scenario"));
-  write_file(path, policy_only);
+  write_text_file(path, policy_only);
   const Outcome outcome = run_allot("simulate --scenario '" + path + "'");
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_NE(outcome.err.find("Scenario"), std::string::npos) << outcome.err;
@@ -220,7 +198,7 @@ TEST(AllotBinary, WorkloadsCsvHasTheHeaderAndOneRowPerWorkload) {
   const Outcome outcome = run_allot("simulate --scenario '" + small_scenario_file() +
                                     "' -o json --workloads '" + csv_path + "'");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  std::istringstream csv(read_file(csv_path));
+  std::istringstream csv(read_text_file(csv_path));
   std::string line;
   ASSERT_TRUE(std::getline(csv, line));
   EXPECT_EQ(line,
@@ -274,9 +252,9 @@ std::string trace_args(const std::string& trace_text) {
   const std::string trace = temp_path("trace.csv");
   const std::string first = temp_path("first.yaml");
   const std::string second = temp_path("second.yaml");
-  write_file(trace, trace_text);
-  write_file(first, kTracePolicy);
-  write_file(second, kTracePolicy);
+  write_text_file(trace, trace_text);
+  write_text_file(first, kTracePolicy);
+  write_text_file(second, kTracePolicy);
   return "simulate --trace '" + trace + "' --format csv --policy '" + first + "' --policy '" +
          second + "'";
 }
@@ -334,7 +312,7 @@ TEST(AllotBinary, TraceReplayWritesASelfContainedHtmlReport) {
       trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n5,10,8,alpha\n20,1,2,alpha\n") +
       " --cycle 1s --report '" + report + "'");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  const std::string html = read_file(report);
+  const std::string html = read_text_file(report);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U) << html.substr(0, 100);
   EXPECT_EQ(count_of(html, "<svg"), 2U);  // the delay CDF, then team alpha
   EXPECT_EQ(count_of(html, "</svg>"), 2U);
@@ -373,9 +351,9 @@ TEST(AllotBinary, TraceFormatIsInferredFromTheHeaderElseAnErrorNamingTheLine) {
   const Outcome inferred = run_allot(trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n"));
   ASSERT_EQ(inferred.exit_code, 0) << inferred.err;
   const std::string trace = temp_path("odd.csv");
-  write_file(trace, "when,what\n1,2\n");
+  write_text_file(trace, "when,what\n1,2\n");
   const std::string policy = temp_path("p.yaml");
-  write_file(policy, kTracePolicy);
+  write_text_file(policy, kTracePolicy);
   const Outcome unknown = run_allot("simulate --trace '" + trace + "' --policy '" + policy + "'");
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("odd.csv: line 1"), std::string::npos) << unknown.err;

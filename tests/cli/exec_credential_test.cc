@@ -34,7 +34,7 @@ TEST(ExecCredential, IsKubectlsV1ObjectWithTheTokenAndItsExpiry) {
                               {"status", {{"token", kToken}, {"expirationTimestamp", kExpiry}}}}));
 }
 
-struct Outcome {
+struct CredentialOutcome {
   int exit_code = -1;
   std::string out;
   std::string err;
@@ -56,7 +56,7 @@ class AuthTokenTest : public ::testing::Test {
             .ok());
   }
 
-  Outcome run(const std::vector<std::string>& args, Timestamp now) {
+  CredentialOutcome run(const std::vector<std::string>& args, Timestamp now) {
     ManualClock clock(now);
     std::ostringstream out;
     std::ostringstream err;
@@ -74,8 +74,8 @@ class AuthTokenTest : public ::testing::Test {
 TEST_F(AuthTokenTest, PrintsTheSavedSessionAsAnExecCredential) {
   save();
 
-  const Outcome outcome = run({"auth", "token", "--exec-credential", "--server", kServer},
-                              *parse_rfc3339("2027-01-15T08:00:00Z"));
+  const CredentialOutcome outcome = run({"auth", "token", "--exec-credential", "--server", kServer},
+                                        *parse_rfc3339("2027-01-15T08:00:00Z"));
 
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const json printed = json::parse(outcome.out);
@@ -88,7 +88,7 @@ TEST_F(AuthTokenTest, PrintsTheSavedSessionAsAnExecCredential) {
 TEST_F(AuthTokenTest, WithoutTheFlagPrintsTheBareToken) {
   save();
 
-  const Outcome outcome =
+  const CredentialOutcome outcome =
       run({"auth", "token", "--server", kServer}, *parse_rfc3339("2027-01-15T08:00:00Z"));
 
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
@@ -98,8 +98,8 @@ TEST_F(AuthTokenTest, WithoutTheFlagPrintsTheBareToken) {
 TEST_F(AuthTokenTest, AnExpiredLoginIsAnErrorAndPrintsNothingForKubectl) {
   save();
 
-  const Outcome outcome = run({"auth", "token", "--exec-credential", "--server", kServer},
-                              *parse_rfc3339("2027-01-15T09:00:00Z"));
+  const CredentialOutcome outcome = run({"auth", "token", "--exec-credential", "--server", kServer},
+                                        *parse_rfc3339("2027-01-15T09:00:00Z"));
 
   EXPECT_NE(outcome.exit_code, 0);
   EXPECT_EQ(outcome.out, "");
@@ -111,8 +111,8 @@ TEST_F(AuthTokenTest, AnExpiredLoginIsAnErrorAndPrintsNothingForKubectl) {
 }
 
 TEST_F(AuthTokenTest, NoSavedLoginIsAnErrorThatSaysToLogIn) {
-  const Outcome outcome = run({"auth", "token", "--exec-credential", "--server", kServer},
-                              *parse_rfc3339("2027-01-15T08:00:00Z"));
+  const CredentialOutcome outcome = run({"auth", "token", "--exec-credential", "--server", kServer},
+                                        *parse_rfc3339("2027-01-15T08:00:00Z"));
 
   EXPECT_NE(outcome.exit_code, 0);
   EXPECT_EQ(outcome.out, "");

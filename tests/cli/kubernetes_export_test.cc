@@ -11,33 +11,20 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include "allot_executable.h"
+
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using Outcome = allot::cli::testing::ExecutableOutcome;
+using allot::cli::testing::read_text_file;
+using allot::cli::testing::write_text_file;
 
-std::string read_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream content;
-  content << file.rdbuf();
-  return content.str();
+std::string kube_temp_path(const std::string& name) {
+  return allot::cli::testing::test_temp_path("allot_kube", name);
 }
 
-std::string temp_path(const std::string& name) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "allot_kube_" + info->name() + "_" + name;
-}
-
-Outcome run_allot(const std::string& args) {
-  const std::string out_path = temp_path("stdout");
-  const std::string err_path = temp_path("stderr");
-  const std::string command =
-      std::string("'") + ALLOT_BIN + "' " + args + " >'" + out_path + "' 2>'" + err_path + "'";
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out_path), read_file(err_path)};
+Outcome run_kube_export(const std::string& args) {
+  return allot::cli::testing::run_allot_executable("allot_kube", args);
 }
 
 const std::string kSource = ALLOT_SOURCE_DIR;
@@ -45,13 +32,13 @@ const std::string kOrg =
     "-f '" + kSource + "/examples/org/policy.yaml' -f '" + kSource + "/examples/org/rbac.yaml'";
 
 void expect_golden(const std::string& args, const std::string& golden) {
-  const Outcome outcome = run_allot(args);
+  const Outcome outcome = run_kube_export(args);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const std::string path = kSource + "/tests/kubernetes/golden/" + golden;
   if (std::getenv("ALLOT_UPDATE_GOLDEN") != nullptr) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << outcome.out;
   }
-  EXPECT_EQ(outcome.out, read_file(path))
+  EXPECT_EQ(outcome.out, read_text_file(path))
       << "differs from " << path << " (ALLOT_UPDATE_GOLDEN=1 rewrites it)";
 }
 
@@ -66,15 +53,16 @@ TEST(KubernetesExportTest, ExampleOrganisationMatchesTheGoldenFiles) {
 }
 
 TEST(KubernetesExportTest, OutWritesOneFilePerObjectAndTheMappingReport) {
-  const std::string dir = temp_path("out");
+  const std::string dir = kube_temp_path("out");
   std::filesystem::remove_all(dir);
-  const Outcome outcome = run_allot("export kubernetes " + kOrg + " --out '" + dir + "'");
+  const Outcome outcome = run_kube_export("export kubernetes " + kOrg + " --out '" + dir + "'");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_EQ(outcome.out, "37 objects and MAPPING.md written to " + dir + "\n");
   EXPECT_TRUE(std::filesystem::exists(dir + "/001-namespace-llm-training.yaml"));
   EXPECT_TRUE(
       std::filesystem::exists(dir + "/037-localqueue-vision-inference-vision-inference.yaml"));
-  EXPECT_NE(read_file(dir + "/MAPPING.md").find("reservations and backfill"), std::string::npos);
+  EXPECT_NE(read_text_file(dir + "/MAPPING.md").find("reservations and backfill"),
+            std::string::npos);
   size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     files += entry.is_regular_file();
@@ -82,25 +70,25 @@ TEST(KubernetesExportTest, OutWritesOneFilePerObjectAndTheMappingReport) {
 }
 
 TEST(KubernetesExportTest, ImportPrintsAllotManifestsThatApplyAsPolicy) {
-  const std::string rendered = temp_path("rendered.yaml");
-  const Outcome exported = run_allot("export kubernetes " + kOrg);
+  const std::string rendered = kube_temp_path("rendered.yaml");
+  const Outcome exported = run_kube_export("export kubernetes " + kOrg);
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
   std::ofstream(rendered, std::ios::binary) << exported.out;
-  const Outcome imported = run_allot("import kubernetes -f '" + rendered + "'");
+  const Outcome imported = run_kube_export("import kubernetes -f '" + rendered + "'");
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   EXPECT_NE(imported.out.find("kind: Team"), std::string::npos);
   EXPECT_NE(imported.out.find("borrowingLimit: \"6\""), std::string::npos) << imported.out;
   // What import prints is a policy allot reads: export it again, same Kueue objects.
-  const std::string policy = temp_path("policy.yaml");
+  const std::string policy = kube_temp_path("policy.yaml");
   std::ofstream(policy, std::ios::binary) << imported.out;
-  const Outcome again = run_allot("export kubernetes -f '" + policy + "'");
+  const Outcome again = run_kube_export("export kubernetes -f '" + policy + "'");
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.out.find("name: llm-training"), std::string::npos);
 }
 
 TEST(KubernetesExportTest, ImportOfWhatAllotCannotExpressNamesTheField) {
-  const Outcome outcome = run_allot("import kubernetes -f '" + kSource +
-                                    "/tests/kubernetes/data/kueue-unsupported.yaml'");
+  const Outcome outcome = run_kube_export("import kubernetes -f '" + kSource +
+                                          "/tests/kubernetes/data/kueue-unsupported.yaml'");
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_NE(
       outcome.err.find("(at " + kSource +
@@ -111,9 +99,9 @@ TEST(KubernetesExportTest, ImportOfWhatAllotCannotExpressNamesTheField) {
 }
 
 TEST(KubernetesExportTest, UsageErrorsExitTwo) {
-  EXPECT_EQ(run_allot("export slurm " + kOrg).exit_code, 2);
-  EXPECT_EQ(run_allot("export kubernetes " + kOrg + " --kueue-api v1").exit_code, 2);
-  const Outcome no_image = run_allot("export kubernetes workload sweep " + kOrg);
+  EXPECT_EQ(run_kube_export("export slurm " + kOrg).exit_code, 2);
+  EXPECT_EQ(run_kube_export("export kubernetes " + kOrg + " --kueue-api v1").exit_code, 2);
+  const Outcome no_image = run_kube_export("export kubernetes workload sweep " + kOrg);
   EXPECT_EQ(no_image.exit_code, 2);
   EXPECT_NE(no_image.err.find("--image"), std::string::npos);
 }

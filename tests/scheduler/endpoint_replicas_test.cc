@@ -118,7 +118,7 @@ EndpointSpec scaled(ScaleSignal signal, double target, int32_t min = 1, int32_t 
   return spec;
 }
 
-Timestamp at_s(int64_t s) { return Timestamp::epoch() + Duration::seconds(s); }
+Timestamp endpoint_at_s(int64_t s) { return Timestamp::epoch() + Duration::seconds(s); }
 
 TEST(ReplicaScaler, QueueDepthIsCeilOfDepthOverTargetClamped) {
   const ReplicaScaler scaler(scaled(ScaleSignal::kQueueDepth, 10));
@@ -139,20 +139,21 @@ TEST(ReplicaScaler, CpuScalesTheCurrentCountByUseOverTarget) {
 
 TEST(ReplicaScaler, ExternalTakesTheCountClampedAndAtOnce) {
   ReplicaScaler scaler(scaled(ScaleSignal::kExternal, 0, 2, 5));
-  EXPECT_EQ(scaler.update(4, 0, at_s(0)), 4);
-  EXPECT_EQ(scaler.update(9, 0, at_s(1)), 5);
-  EXPECT_EQ(scaler.update(0, 0, at_s(2)), 2);  // no stabilisation for external
+  EXPECT_EQ(scaler.update(4, 0, endpoint_at_s(0)), 4);
+  EXPECT_EQ(scaler.update(9, 0, endpoint_at_s(1)), 5);
+  EXPECT_EQ(scaler.update(0, 0, endpoint_at_s(2)), 2);  // no stabilisation for external
 }
 
 TEST(ReplicaScaler, ScaleUpAtOnceScaleDownAfterTheWindow) {
   ReplicaScaler scaler(scaled(ScaleSignal::kQueueDepth, 10));
-  EXPECT_EQ(scaler.update(80, 1, at_s(0)), 8);
-  EXPECT_EQ(scaler.update(20, 8, at_s(60)), 8);  // within 300 s of the busy reading
-  EXPECT_EQ(scaler.update(40, 8, at_s(120)), 8);
-  EXPECT_EQ(scaler.update(20, 8, at_s(300)), 4);  // the 8 left the window; 4 at 120 s is in
-  EXPECT_EQ(scaler.update(20, 4, at_s(420)), 2);
-  EXPECT_EQ(scaler.update(90, 2, at_s(421)), 9);  // up: at once
-  EXPECT_EQ(scaler.update(0, 9, at_s(400)), 9);   // out of order: ignored
+  EXPECT_EQ(scaler.update(80, 1, endpoint_at_s(0)), 8);
+  EXPECT_EQ(scaler.update(20, 8, endpoint_at_s(60)), 8);  // within 300 s of the busy reading
+  EXPECT_EQ(scaler.update(40, 8, endpoint_at_s(120)), 8);
+  EXPECT_EQ(scaler.update(20, 8, endpoint_at_s(300)),
+            4);  // the 8 left the window; 4 at 120 s is in
+  EXPECT_EQ(scaler.update(20, 4, endpoint_at_s(420)), 2);
+  EXPECT_EQ(scaler.update(90, 2, endpoint_at_s(421)), 9);  // up: at once
+  EXPECT_EQ(scaler.update(0, 9, endpoint_at_s(400)), 9);   // out of order: ignored
 }
 
 }  // namespace

@@ -18,7 +18,7 @@
 namespace allot {
 namespace {
 
-const FlavorIndex kH100(0);
+const FlavorIndex kSteadyH100(0);
 const FlavorIndex kA100(1);
 constexpr int32_t kTeams = 4;
 
@@ -49,7 +49,7 @@ CompiledPolicy two_flavor_policy() {
   return CompiledPolicy::compile(p, expand_node_pools(p)).value();
 }
 
-ResourceVector gpus(int64_t n) { return ResourceVector(n, 0, 0); }
+ResourceVector steady_gpus(int64_t n) { return ResourceVector(n, 0, 0); }
 
 void expect_same_answers(const QuotaTree& whole, const QuotaTree& slice, FlavorIndex flavor) {
   const CompiledPolicy& policy = whole.policy();
@@ -60,13 +60,13 @@ void expect_same_answers(const QuotaTree& whole, const QuotaTree& slice, FlavorI
   }
   for (int32_t t = 0; t < kTeams; ++t) {
     for (int64_t request : {1, 5, 12, 30}) {
-      const QuotaShortfall a = whole.shortfall(TeamIndex(t), flavor, gpus(request));
-      const QuotaShortfall b = slice.shortfall(TeamIndex(t), flavor, gpus(request));
+      const QuotaShortfall a = whole.shortfall(TeamIndex(t), flavor, steady_gpus(request));
+      const QuotaShortfall b = slice.shortfall(TeamIndex(t), flavor, steady_gpus(request));
       ASSERT_EQ(a.fr, b.fr);
       ASSERT_EQ(a.binding_node, b.binding_node);
       ASSERT_EQ(a.available, b.available);
-      ASSERT_EQ(whole.would_borrow(TeamIndex(t), flavor, gpus(request)),
-                slice.would_borrow(TeamIndex(t), flavor, gpus(request)));
+      ASSERT_EQ(whole.would_borrow(TeamIndex(t), flavor, steady_gpus(request)),
+                slice.would_borrow(TeamIndex(t), flavor, steady_gpus(request)));
     }
     ASSERT_EQ(whole.borrowing(TeamIndex(t), flavor), slice.borrowing(TeamIndex(t), flavor));
   }
@@ -78,8 +78,8 @@ TEST(QuotaTreeSlice, AnswersAsTheWholeTreeDoesThroughRandomChanges) {
   QuotaTree whole(policy);
   // Usage in both flavors before the slice is taken: the slice keeps a100's only.
   for (int32_t t = 0; t < kTeams; ++t) {
-    whole.add_usage(TeamIndex(t), kH100, gpus(3 + t));
-    whole.add_usage(TeamIndex(t), kA100, gpus(2 * t));
+    whole.add_usage(TeamIndex(t), kSteadyH100, steady_gpus(3 + t));
+    whole.add_usage(TeamIndex(t), kA100, steady_gpus(2 * t));
   }
   QuotaTree slice = whole.flavor_slice(kA100);
   expect_same_answers(whole, slice, kA100);
@@ -88,14 +88,14 @@ TEST(QuotaTreeSlice, AnswersAsTheWholeTreeDoesThroughRandomChanges) {
     const int64_t amount = static_cast<int64_t>(random() % 9) + 1;
     const int32_t fr = CompiledPolicy::fr_of(kA100, Resource::kGpu);
     if (random() % 2 == 0 || whole.usage(policy.team(team).quota_node, fr) < amount) {
-      whole.add_usage(team, kA100, gpus(amount));
-      slice.add_usage(team, kA100, gpus(amount));
+      whole.add_usage(team, kA100, steady_gpus(amount));
+      slice.add_usage(team, kA100, steady_gpus(amount));
     } else {
-      whole.remove_usage(team, kA100, gpus(amount));
-      slice.remove_usage(team, kA100, gpus(amount));
+      whole.remove_usage(team, kA100, steady_gpus(amount));
+      slice.remove_usage(team, kA100, steady_gpus(amount));
     }
     // The other flavor moves on the whole tree only; the slice never sees it.
-    whole.add_usage(team, kH100, gpus(1));
+    whole.add_usage(team, kSteadyH100, steady_gpus(1));
     expect_same_answers(whole, slice, kA100);
   }
 }
@@ -122,7 +122,7 @@ TEST(EarliestQuotaFit, InPlaceGivesTheCopysAnswerAndLeavesTheTreeAsItWas) {
     std::vector<QuotaRelease> releases;
     for (int i = 0; i < 12; ++i) {
       const TeamIndex team(static_cast<int32_t>(random() % kTeams));
-      const ResourceVector amount = gpus(static_cast<int64_t>(random() % 6) + 1);
+      const ResourceVector amount = steady_gpus(static_cast<int64_t>(random() % 6) + 1);
       quota.add_usage(team, kA100, amount);
       const Timestamp at = random() % 5 == 0
                                ? Timestamp::infinite_future()
@@ -133,7 +133,7 @@ TEST(EarliestQuotaFit, InPlaceGivesTheCopysAnswerAndLeavesTheTreeAsItWas) {
                      [](const QuotaRelease& a, const QuotaRelease& b) { return a.at < b.at; });
     const QuotaTree before = quota;
     const TeamIndex team(static_cast<int32_t>(random() % kTeams));
-    const ResourceVector request = gpus(static_cast<int64_t>(random() % 30) + 1);
+    const ResourceVector request = steady_gpus(static_cast<int64_t>(random() % 30) + 1);
     const Timestamp expected = earliest_on_a_copy(quota, releases, team, kA100, request, now);
     EXPECT_EQ(earliest_quota_fit(quota, releases, team, kA100, request, now), expected);
     for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
@@ -183,14 +183,14 @@ TEST(CapacityIndexSlots, CountPodsByFreeGpusThroughRandomAllocationsAndReservati
       }
     } else if (random() % 3 != 0 && capacity.free(node).gpu() >= want) {
       const uint64_t mask = capacity.pick_gpus(node, want);
-      capacity.hold(node, gpus(want), mask);
+      capacity.hold(node, steady_gpus(want), mask);
       held.push_back({node, want, mask});
     } else if (!held.empty()) {
       const size_t k = random() % held.size();
-      capacity.release(held[k].node, gpus(held[k].gpus), held[k].mask);
+      capacity.release(held[k].node, steady_gpus(held[k].gpus), held[k].mask);
       held.erase(held.begin() + static_cast<std::ptrdiff_t>(k));
     }
-    for (FlavorIndex flavor : {kH100, kA100}) {
+    for (FlavorIndex flavor : {kSteadyH100, kA100}) {
       for (int64_t per_pod = 1; per_pod <= 9; ++per_pod) {
         const int64_t counted = slots_by_counting(capacity, policy, flavor, per_pod);
         ASSERT_EQ(capacity.gpu_pod_slots(flavor, per_pod), counted)
@@ -221,18 +221,18 @@ TEST(GangPlacerPreCheck, RefusesAGangThatTheFreeGpuCountsCannotHold) {
   // but no node can take a pod of 6.
   for (int32_t n = 0; n < policy.node_count(); ++n) {
     const NodeIndex node(n);
-    if (policy.node(node).flavor == kA100) capacity.hold(node, gpus(3), 0b111);
+    if (policy.node(node).flavor == kA100) capacity.hold(node, steady_gpus(3), 0b111);
   }
   ASSERT_EQ(capacity.flavor_free(kA100).gpu(), 40);
   EXPECT_EQ(capacity.gpu_pod_slots(kA100, 6), 0);
   const std::vector<PodSetRequest> big{
-      {.count = 2, .min_count = 2, .per_pod = gpus(6), .required_flavor = kA100}};
+      {.count = 2, .min_count = 2, .per_pod = steady_gpus(6), .required_flavor = kA100}};
   const std::vector<int32_t> two{2};
   GangPlacer placer(capacity);
   EXPECT_FALSE(placer.place({WorkloadId(1), kA100, big, two}).has_value());
   // Pods of 5 fit, one to a node: eight of them, not nine.
   const std::vector<PodSetRequest> fives{
-      {.count = 8, .min_count = 8, .per_pod = gpus(5), .required_flavor = kA100}};
+      {.count = 8, .min_count = 8, .per_pod = steady_gpus(5), .required_flavor = kA100}};
   const std::vector<int32_t> eight{8};
   const std::vector<int32_t> nine{9};
   EXPECT_TRUE(placer.place({WorkloadId(2), kA100, fives, eight}).has_value());

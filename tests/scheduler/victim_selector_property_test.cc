@@ -26,7 +26,7 @@ std::optional<int64_t> maybe(std::mt19937_64& rng, int64_t most) {
 
 // One flavor, 8 nodes x 8 GPUs; a root cohort and a nested one, each with an
 // own pool at random; 5 teams with random limits and preemption policies.
-Policy random_policy(std::mt19937_64& rng, bool fair_sharing) {
+Policy random_victim_policy(std::mt19937_64& rng, bool fair_sharing) {
   Policy p;
   p.clusters.push_back({});
   p.clusters[0].meta.name = "main";
@@ -200,7 +200,7 @@ void check_one_search(const CompiledPolicy& policy, const Topology& topology,
 
 Outcome run_searches(uint64_t seed, bool fair_sharing) {
   std::mt19937_64 rng(seed);
-  const Policy p = random_policy(rng, fair_sharing);
+  const Policy p = random_victim_policy(rng, fair_sharing);
   auto policy = std::make_shared<const CompiledPolicy>(
       CompiledPolicy::compile(p, expand_node_pools(p)).value());
   const Scheduler scheduler(policy);

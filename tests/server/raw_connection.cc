@@ -12,10 +12,10 @@
 namespace allot::server_test {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
-int remaining_ms(Clock::time_point end) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+int remaining_ms(SteadyClock::time_point end) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - SteadyClock::now());
   return left.count() < 0 ? 0 : static_cast<int>(left.count());
 }
 
@@ -68,7 +68,7 @@ bool RawConnection::read_some(std::string& into, std::chrono::milliseconds wait,
 std::string RawConnection::read_until(std::string_view marker, int count,
                                       std::chrono::milliseconds deadline) {
   std::string got;
-  const Clock::time_point end = Clock::now() + deadline;
+  const SteadyClock::time_point end = SteadyClock::now() + deadline;
   bool closed = false;
   while (!closed && count_of(got, marker) < count) {
     const int left = remaining_ms(end);
@@ -79,7 +79,7 @@ std::string RawConnection::read_until(std::string_view marker, int count,
 
 std::string RawConnection::read_all(std::chrono::milliseconds deadline) {
   std::string got;
-  const Clock::time_point end = Clock::now() + deadline;
+  const SteadyClock::time_point end = SteadyClock::now() + deadline;
   bool closed = false;
   while (!closed) {
     const int left = remaining_ms(end);
@@ -90,7 +90,7 @@ std::string RawConnection::read_all(std::chrono::milliseconds deadline) {
 
 bool RawConnection::closed_by_peer(std::chrono::milliseconds deadline) {
   std::string ignored;
-  const Clock::time_point end = Clock::now() + deadline;
+  const SteadyClock::time_point end = SteadyClock::now() + deadline;
   bool closed = false;
   while (!closed) {
     const int left = remaining_ms(end);

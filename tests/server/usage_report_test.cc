@@ -131,9 +131,10 @@ TEST_F(UsageReportTest, TheCliPrintsATableCsvAndJson) {
   EXPECT_EQ(csv_code, 0) << csv;
   EXPECT_EQ(csv.rfind("team,flavor,gpuHours,ownGpuHours,borrowedGpuHours", 0), 0u) << csv;
   EXPECT_NE(csv.find("\nresearch,gpu,"), std::string::npos) << csv;
-  const auto [json_code, json] = allot("report usage " + period + " -o json");
-  EXPECT_EQ(json_code, 0) << json;
-  EXPECT_TRUE(nlohmann::json::parse(json, nullptr, false).contains("contentHash")) << json;
+  const auto [json_code, usage_json] = allot("report usage " + period + " -o json");
+  EXPECT_EQ(json_code, 0) << usage_json;
+  EXPECT_TRUE(nlohmann::json::parse(usage_json, nullptr, false).contains("contentHash"))
+      << usage_json;
   const auto [bad_code, bad] = allot("report usage " + period + " --by project");
   EXPECT_NE(bad_code, 0) << bad;
 }

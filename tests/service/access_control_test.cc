@@ -14,7 +14,7 @@
 namespace allot::testing {
 namespace {
 
-WorkloadQuery prod_only() {
+WorkloadQuery prod_only_query() {
   WorkloadQuery query;
   query.namespace_name = "prod";
   return query;
@@ -101,7 +101,7 @@ TEST_F(AccessControlTest, ASessionActsOnlyWithItsRoleInItsTeam) {
   EXPECT_NE(denied.message().find("cannot cancel workloads \"p1\" in namespace \"prod\""),
             std::string::npos)
       << denied.message();
-  EXPECT_EQ(plane_->workloads().list(viewer, prod_only()).status().code(),
+  EXPECT_EQ(plane_->workloads().list(viewer, prod_only_query()).status().code(),
             ErrorCode::kPermissionDenied);
   EXPECT_EQ(phase("prod", "p1"), "Pending");
 }

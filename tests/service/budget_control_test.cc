@@ -27,7 +27,7 @@ spec: {team: research, period: monthly, amount: 48, currency: EUR, thresholds: [
        action: stopAdmission}
 )";
 
-std::string priced_policy(const std::string& extra = kBudget) {
+std::string budget_priced_policy(const std::string& extra = kBudget) {
   std::string policy = kTwoTeamPolicy;
   const std::string flavor = "metadata: {name: gpu}\n";
   policy.replace(policy.find(flavor), flavor.size(),
@@ -66,7 +66,7 @@ class BudgetControl : public ControlPlaneTest {
 };
 
 TEST_F(BudgetControl, AlertsOnceStopsAdmissionAtTheLimitAndResumesNextPeriod) {
-  apply_policy(priced_policy());
+  apply_policy(budget_priced_policy());
   const uint64_t r1 = submit(workload_yaml("r1", "research", 4), "research");
   plane_->loop().run_once();
   ASSERT_TRUE(holds("research", "r1"));
@@ -125,7 +125,7 @@ TEST_F(BudgetControl, AlertsOnceStopsAdmissionAtTheLimitAndResumesNextPeriod) {
 TEST_F(BudgetControl, AnAlertOnlyBudgetNeverStopsAdmission) {
   std::string budget = kBudget;
   budget.replace(budget.find("stopAdmission"), 13, "alert");
-  apply_policy(priced_policy(budget));
+  apply_policy(budget_priced_policy(budget));
   submit(workload_yaml("r1", "research", 8), "research");
   plane_->loop().run_once();
   clock_.advance(Duration::hours(4));  // 64 EUR of 48
@@ -140,7 +140,7 @@ TEST_F(BudgetControl, AnAlertOnlyBudgetNeverStopsAdmission) {
 }
 
 TEST_F(BudgetControl, AlertsAreNotRepeatedAfterARestart) {
-  apply_policy(priced_policy());
+  apply_policy(budget_priced_policy());
   submit(workload_yaml("r1", "research", 4), "research");
   plane_->loop().run_once();
   clock_.advance(Duration::hours(3));
@@ -171,7 +171,7 @@ TEST_F(BudgetControl, TheOrgExampleBudgetsApplyAndAreEvaluated) {
 }
 
 TEST_F(BudgetControl, MalformedBudgetsAreRefusedNamingDocumentAndField) {
-  apply_policy(priced_policy(""));
+  apply_policy(budget_priced_policy(""));
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"thresholds: [0.5, 1.5]", "spec.thresholds[1]"},
       {"thresholds: [0.8, 0.5]", "spec.thresholds[1]"},

@@ -7,7 +7,7 @@
 namespace allot {
 namespace {
 
-constexpr std::string_view kPolicy = R"(
+constexpr std::string_view kArrivalsPolicy = R"(
 apiVersion: allot/v1
 kind: ResourceFlavor
 metadata: {name: gpu}
@@ -31,7 +31,7 @@ spec:
 )";
 
 Policy policy() {
-  Result<ManifestBundle> bundle = parse_manifests(kPolicy);
+  Result<ManifestBundle> bundle = parse_manifests(kArrivalsPolicy);
   EXPECT_TRUE(bundle.ok()) << bundle.status().to_string();
   return bundle->policy;
 }

@@ -21,19 +21,19 @@ namespace {
 
 using testing::kHardQuota;
 
-Policy hard_quota() {
+Policy what_if_hard_quota() {
   Result<ManifestBundle> bundle = parse_manifests(kHardQuota);
   EXPECT_TRUE(bundle.ok()) << bundle.status().to_string();
   return bundle->policy;
 }
 
-std::vector<TraceJob> jobs(std::string_view text) {
+std::vector<TraceJob> study_trace_jobs(std::string_view text) {
   Result<std::vector<TraceJob>> parsed = parse_trace(text, TraceFormat::kCsv, "jobs.csv");
   EXPECT_TRUE(parsed.ok()) << parsed.status().to_string();
   return parsed.ok() ? *parsed : std::vector<TraceJob>();
 }
 
-StudyOptions options() {
+StudyOptions what_if_options() {
   StudyOptions study;
   study.trace_origin = "jobs.csv";
   study.executor = sim::virtual_executor_factory();
@@ -45,21 +45,21 @@ int64_t gpu_nominal(const Policy& policy, const std::string& team) {
 }
 
 TEST(CapacityScaling, ScalesPoolsAndQuotasInWholeNodes) {
-  const Result<Policy> third = scale_capacity(hard_quota(), 1.0 / 3);
+  const Result<Policy> third = scale_capacity(what_if_hard_quota(), 1.0 / 3);
   ASSERT_TRUE(third.ok()) << third.status().to_string();
   EXPECT_EQ(third->node_pools.front().count, 1);  // 3 nodes -> 1
   EXPECT_EQ(gpu_nominal(*third, "alpha"), 8);     // 1 node stays 1 (never 0)
   EXPECT_EQ(gpu_nominal(*third, "beta"), 8);      // 2 nodes -> round(0.67) = 1
   EXPECT_EQ(third->find_team("beta")->quota.front().of(Resource::kGpu).borrowing_limit, 0);
-  const Result<Policy> doubled = scale_capacity(hard_quota(), 2);
+  const Result<Policy> doubled = scale_capacity(what_if_hard_quota(), 2);
   ASSERT_TRUE(doubled.ok());
   EXPECT_EQ(doubled->node_pools.front().count, 6);
   EXPECT_EQ(gpu_nominal(*doubled, "beta"), 32);
-  EXPECT_EQ(*scale_capacity(hard_quota(), 1), hard_quota());
+  EXPECT_EQ(*scale_capacity(what_if_hard_quota(), 1), what_if_hard_quota());
 }
 
 TEST(CapacityScaling, AnAmountThatIsNoWholeNodeIsRoundedAsItIs) {
-  Policy policy = hard_quota();
+  Policy policy = what_if_hard_quota();
   policy.teams[0].quota[0].resources[0].nominal = 4;  // half a node
   const Result<Policy> half = scale_capacity(policy, 0.5);
   ASSERT_TRUE(half.ok());
@@ -68,7 +68,8 @@ TEST(CapacityScaling, AnAmountThatIsNoWholeNodeIsRoundedAsItIs) {
 
 TEST(CapacityScaling, TheFactorMustBePositiveAndBounded) {
   for (const double factor : {0.0, -1.0, 1e9}) {
-    EXPECT_EQ(scale_capacity(hard_quota(), factor).status().code(), ErrorCode::kInvalidArgument)
+    EXPECT_EQ(scale_capacity(what_if_hard_quota(), factor).status().code(),
+              ErrorCode::kInvalidArgument)
         << factor;
   }
 }
@@ -77,8 +78,9 @@ TEST(TraceArrivals, ALoadFactorCompressesInterArrivalTimesButNotDurations) {
   TraceArrivalOptions compressed;
   compressed.load_factor = 4;
   const Result<TraceArrivals> converted = trace_arrivals(
-      jobs("submit_s,duration_s,gpus,team\n100,60,1,alpha\n110,60,1,alpha\n101,5,1,beta\n"),
-      hard_quota(), compressed);
+      study_trace_jobs(
+          "submit_s,duration_s,gpus,team\n100,60,1,alpha\n110,60,1,alpha\n101,5,1,beta\n"),
+      what_if_hard_quota(), compressed);
   ASSERT_TRUE(converted.ok()) << converted.status().to_string();
   std::vector<int64_t> at;
   for (const Arrival& arrival : converted->arrivals.arrivals()) {
@@ -87,20 +89,20 @@ TEST(TraceArrivals, ALoadFactorCompressesInterArrivalTimesButNotDurations) {
   EXPECT_EQ(at, (std::vector<int64_t>{0, 250, 2500}));
   EXPECT_EQ(converted->arrivals.arrivals()[2].runtime, Duration::seconds(60));
   compressed.load_factor = 0;
-  EXPECT_EQ(
-      trace_arrivals(jobs("submit_s,duration_s,gpus,team\n0,1,1,alpha\n"), hard_quota(), compressed)
-          .status()
-          .code(),
-      ErrorCode::kInvalidArgument);
+  EXPECT_EQ(trace_arrivals(study_trace_jobs("submit_s,duration_s,gpus,team\n0,1,1,alpha\n"),
+                           what_if_hard_quota(), compressed)
+                .status()
+                .code(),
+            ErrorCode::kInvalidArgument);
 }
 
 TEST(PolicyComparison, DuplicateJobNamesNameBothLines) {
   const Result<PolicyComparison> comparison =
-      compare_policies(jobs("submit_s,duration_s,gpus,team,name\n"
-                            "0,10,1,alpha,same\n"
-                            "1,10,1,beta,other\n"
-                            "2,10,1,alpha,same\n"),
-                       {{"p", hard_quota(), "p.yaml"}}, options());
+      compare_policies(study_trace_jobs("submit_s,duration_s,gpus,team,name\n"
+                                        "0,10,1,alpha,same\n"
+                                        "1,10,1,beta,other\n"
+                                        "2,10,1,alpha,same\n"),
+                       {{"p", what_if_hard_quota(), "p.yaml"}}, what_if_options());
   ASSERT_FALSE(comparison.ok());
   EXPECT_EQ(comparison.status().details(), "jobs.csv: line 4");
   EXPECT_NE(comparison.status().message().find("'same'"), std::string::npos);
@@ -110,7 +112,7 @@ TEST(PolicyComparison, DuplicateJobNamesNameBothLines) {
 
 TEST(PolicyComparison, AnEmptyTraceIsAnError) {
   const Result<PolicyComparison> comparison =
-      compare_policies({}, {{"p", hard_quota(), "p.yaml"}}, options());
+      compare_policies({}, {{"p", what_if_hard_quota(), "p.yaml"}}, what_if_options());
   EXPECT_EQ(comparison.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_EQ(comparison.status().details(), "jobs.csv");
   EXPECT_NE(comparison.status().message().find("no jobs"), std::string::npos);
@@ -121,11 +123,11 @@ constexpr std::string_view kOneUnknownInFive =
     "4,10,1,gamma\n";
 
 TEST(PolicyComparison, TooManyJobsOfUnknownTeamsFailWithTheNamespacesAndThePrefix) {
-  StudyOptions study = options();
+  StudyOptions study = what_if_options();
   study.namespace_prefix = "";
   study.max_unknown_team_share = 0.01;
-  const Result<PolicyComparison> failed =
-      compare_policies(jobs(kOneUnknownInFive), {{"p", hard_quota(), "p.yaml"}}, study);
+  const Result<PolicyComparison> failed = compare_policies(
+      study_trace_jobs(kOneUnknownInFive), {{"p", what_if_hard_quota(), "p.yaml"}}, study);
   ASSERT_EQ(failed.status().code(), ErrorCode::kFailedPrecondition);
   EXPECT_EQ(failed.status().details(), "p.yaml");
   const std::string message = failed.status().message();
@@ -134,30 +136,33 @@ TEST(PolicyComparison, TooManyJobsOfUnknownTeamsFailWithTheNamespacesAndThePrefi
   EXPECT_NE(message.find("--team-prefix"), std::string::npos) << message;
   EXPECT_NE(message.find("--allow-skips"), std::string::npos) << message;
   study.max_unknown_team_share = 0.2;  // exactly at the share: allowed
-  const Result<PolicyComparison> allowed =
-      compare_policies(jobs(kOneUnknownInFive), {{"p", hard_quota(), "p.yaml"}}, study);
+  const Result<PolicyComparison> allowed = compare_policies(
+      study_trace_jobs(kOneUnknownInFive), {{"p", what_if_hard_quota(), "p.yaml"}}, study);
   ASSERT_TRUE(allowed.ok()) << allowed.status().to_string();
   EXPECT_EQ(allowed->runs[0].skipped.unknown_team.at("gamma"), 1);
   study.max_unknown_team_share.reset();
-  EXPECT_TRUE(compare_policies(jobs(kOneUnknownInFive), {{"p", hard_quota(), ""}}, study).ok());
+  EXPECT_TRUE(compare_policies(study_trace_jobs(kOneUnknownInFive),
+                               {{"p", what_if_hard_quota(), ""}}, study)
+                  .ok());
 }
 
 TEST(PolicyComparison, ThePolicysCycleRunsUnlessOverridden) {
-  Policy with_cycle = hard_quota();
+  Policy with_cycle = what_if_hard_quota();
   Cluster cluster;
   cluster.meta.name = "c";
   cluster.scheduling.cycle = Duration::seconds(30);
   with_cycle.clusters.push_back(cluster);
-  StudyOptions study = options();
-  const Result<PolicyComparison> own = compare_policies(
-      jobs(kOneUnknownInFive), {{"own", with_cycle, ""}, {"none", hard_quota(), ""}}, study);
+  StudyOptions study = what_if_options();
+  const Result<PolicyComparison> own =
+      compare_policies(study_trace_jobs(kOneUnknownInFive),
+                       {{"own", with_cycle, ""}, {"none", what_if_hard_quota(), ""}}, study);
   ASSERT_TRUE(own.ok()) << own.status().to_string();
   EXPECT_EQ(own->runs[0].cycle, Duration::seconds(30));
   EXPECT_FALSE(own->runs[0].cycle_overridden);
   EXPECT_EQ(own->runs[1].cycle, Duration::seconds(1));  // no Cluster: 1s
   study.cycle = Duration::seconds(10);
   const Result<PolicyComparison> overridden =
-      compare_policies(jobs(kOneUnknownInFive), {{"own", with_cycle, ""}}, study);
+      compare_policies(study_trace_jobs(kOneUnknownInFive), {{"own", with_cycle, ""}}, study);
   ASSERT_TRUE(overridden.ok());
   EXPECT_EQ(overridden->runs[0].cycle, Duration::seconds(10));
   EXPECT_TRUE(overridden->runs[0].cycle_overridden);
@@ -175,7 +180,8 @@ constexpr std::string_view kUnfit =
 
 TEST(UnfitJobs, AJobOverItsTeamsLimitIsFoundWithItsLineAndTheJobsItBlocks) {
   TraceArrivalOptions arrival;
-  const Result<std::vector<UnfitJob>> unfit = unfit_jobs(jobs(kUnfit), hard_quota(), arrival);
+  const Result<std::vector<UnfitJob>> unfit =
+      unfit_jobs(study_trace_jobs(kUnfit), what_if_hard_quota(), arrival);
   ASSERT_TRUE(unfit.ok()) << unfit.status().to_string();
   ASSERT_EQ(unfit->size(), 1U);
   const UnfitJob& job = unfit->front();
@@ -186,19 +192,19 @@ TEST(UnfitJobs, AJobOverItsTeamsLimitIsFoundWithItsLineAndTheJobsItBlocks) {
   EXPECT_EQ(job.reason, UnfitReason::kTeamLimit);
   EXPECT_EQ(job.blocked_lines, (std::vector<int64_t>{4, 6}));
   // The replay agrees: the unfit job and the two it blocks are never admitted.
-  const Result<PolicyComparison> comparison =
-      compare_policies(jobs(kUnfit), {{"p", hard_quota(), ""}}, options());
+  const Result<PolicyComparison> comparison = compare_policies(
+      study_trace_jobs(kUnfit), {{"p", what_if_hard_quota(), ""}}, what_if_options());
   ASSERT_TRUE(comparison.ok()) << comparison.status().to_string();
   EXPECT_EQ(comparison->runs[0].unfit, *unfit);
   EXPECT_EQ(comparison->runs[0].never_admitted, 3);
 }
 
 TEST(UnfitJobs, AJobLargerThanTheClusterIsNamedAsSuchAndBestEffortBlocksNothing) {
-  Policy roomy = hard_quota();
+  Policy roomy = what_if_hard_quota();
   roomy.teams[1].quota[0].resources[0].nominal = 40;  // beta's quota exceeds the 24 GPUs
   roomy.teams[1].queueing = QueueingStrategy::kBestEffortFifo;
-  const Result<std::vector<UnfitJob>> unfit =
-      unfit_jobs(jobs("submit_s,duration_s,gpus,team\n0,10,32,beta\n1,10,1,beta\n"), roomy, {});
+  const Result<std::vector<UnfitJob>> unfit = unfit_jobs(
+      study_trace_jobs("submit_s,duration_s,gpus,team\n0,10,32,beta\n1,10,1,beta\n"), roomy, {});
   ASSERT_TRUE(unfit.ok()) << unfit.status().to_string();
   ASSERT_EQ(unfit->size(), 1U);
   EXPECT_EQ(unfit->front().reason, UnfitReason::kCluster);
@@ -213,13 +219,13 @@ TEST(PolicyComparison, MeanQueueingUnderHardQuotaGrowsWithTheLoadFactor) {
     text += std::to_string(i * 50) + "," + std::to_string(60 + (i * 37) % 200) + "," +
             std::to_string(1 + (i * 5) % 8) + "," + (i % 3 == 0 ? "beta" : "alpha") + "\n";
   }
-  const std::vector<TraceJob> trace = jobs(text);
+  const std::vector<TraceJob> trace = study_trace_jobs(text);
   std::vector<double> means;
   for (const double load : {1.0, 2.0, 4.0, 8.0}) {
-    StudyOptions study = options();
+    StudyOptions study = what_if_options();
     study.load_factor = load;
     const Result<PolicyComparison> comparison =
-        compare_policies(trace, {{"hard", hard_quota(), ""}}, study);
+        compare_policies(trace, {{"hard", what_if_hard_quota(), ""}}, study);
     ASSERT_TRUE(comparison.ok()) << comparison.status().to_string();
     EXPECT_EQ(comparison->runs[0].summary.overall.jobs, 40);
     means.push_back(comparison->runs[0].summary.overall.mean_queue_s);
@@ -231,11 +237,11 @@ TEST(PolicyComparison, MeanQueueingUnderHardQuotaGrowsWithTheLoadFactor) {
 }
 
 TEST(PolicyComparison, GpuHoursOwnBorrowedAndIdleArePricedWithTheFlavorsPrice) {
-  Policy priced = hard_quota();
+  Policy priced = what_if_hard_quota();
   priced.flavors[0].price.gpu_hour = 2.5;
   const std::vector<TraceJob> trace =
-      jobs("submit_s,duration_s,gpus,team\n0,3600,8,alpha\n0,1800,8,beta\n");
-  StudyOptions study = options();
+      study_trace_jobs("submit_s,duration_s,gpus,team\n0,3600,8,alpha\n0,1800,8,beta\n");
+  StudyOptions study = what_if_options();
   study.cycle = Duration::seconds(10);
   const Result<PolicyComparison> comparison = compare_policies(trace, {{"p", priced, ""}}, study);
   ASSERT_TRUE(comparison.ok()) << comparison.status().to_string();
@@ -251,7 +257,7 @@ TEST(PolicyComparison, GpuHoursOwnBorrowedAndIdleArePricedWithTheFlavorsPrice) {
   EXPECT_DOUBLE_EQ(*summary.teams[1].metrics.cost, 10.0);
   // Without a price there is no cost, only hours.
   const Result<PolicyComparison> unpriced =
-      compare_policies(trace, {{"p", hard_quota(), ""}}, study);
+      compare_policies(trace, {{"p", what_if_hard_quota(), ""}}, study);
   ASSERT_TRUE(unpriced.ok());
   EXPECT_FALSE(unpriced->runs[0].summary.overall.cost.has_value());
   EXPECT_DOUBLE_EQ(unpriced->runs[0].summary.overall.own_gpu_hours, 12.0);

@@ -12,12 +12,6 @@
 namespace allot::local {
 namespace {
 
-std::string parent_of(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
 Status write_all(int fd, const std::string& text, const std::string& path) {
   size_t done = 0;
   while (done < text.size()) {
@@ -40,6 +34,12 @@ Status sync_dir(const std::string& dir) {
 
 }  // namespace
 
+std::string parent_folder(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
 Status write_file_atomically(const std::string& path, const std::string& text, mode_t mode) {
   const std::string temp = path + ".tmp";
   ::unlink(temp.c_str());
@@ -57,7 +57,7 @@ Status write_file_atomically(const std::string& path, const std::string& text, m
     ::unlink(temp.c_str());
     return status;
   }
-  return sync_dir(parent_of(path));
+  return sync_dir(parent_folder(path));
 }
 
 Result<std::string> read_whole_file(const std::string& path, size_t max_bytes) {

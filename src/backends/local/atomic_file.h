@@ -19,6 +19,9 @@
 
 namespace allot::local {
 
+// The folder that holds `path`: "." for a bare name, "/" for a child of the root.
+std::string parent_folder(const std::string& path);
+
 Status write_file_atomically(const std::string& path, const std::string& text, mode_t mode);
 
 // kNotFound when the file does not exist.

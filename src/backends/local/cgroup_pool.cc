@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/local/atomic_file.h"
 #include "backends/local/cgroup_files.h"
 #include "backends/local/errno_status.h"
 #include "base/check.h"
@@ -46,15 +47,9 @@ Status enable_controllers(const std::string& dir, bool with_pids) {
   return write_control_file(dir + "/cgroup.subtree_control", "+cpu +memory");
 }
 
-std::string parent_of(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
 // Why cgroups cannot be used under `root`, or "" when they can (root is then ready).
 std::string prepare(const std::string& root, bool& has_pids) {
-  const std::string parent = parent_of(root);
+  const std::string parent = parent_folder(root);
   std::string controllers;
   if (!read_small_file(parent + "/cgroup.controllers", controllers)) {
     return parent + " is not a cgroup v2 folder (no cgroup.controllers)";

@@ -17,7 +17,7 @@
 namespace allot::local {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 constexpr auto kPollStep = std::chrono::milliseconds(2);
 
 int signal_each(const std::vector<pid_t>& pids, int sig) {
@@ -29,12 +29,12 @@ int signal_each(const std::vector<pid_t>& pids, int sig) {
 }
 
 // Freezes a v1 freezer cgroup, kills everything in it, thaws it.
-int kill_frozen(const std::string& dir, Clock::time_point deadline) {
+int kill_frozen(const std::string& dir, SteadyClock::time_point deadline) {
   const std::string state_file = dir + "/freezer.state";
   (void)write_control_file(state_file, "FROZEN");
   std::string state;
   while (read_small_file(state_file, state) && !state.starts_with("FROZEN") &&
-         Clock::now() < deadline) {
+         SteadyClock::now() < deadline) {
     std::this_thread::sleep_for(kPollStep);  // the kernel freezes asynchronously: poll, bounded
   }
   const int killed = signal_each(cgroup_pids(dir), SIGKILL);
@@ -43,9 +43,9 @@ int kill_frozen(const std::string& dir, Clock::time_point deadline) {
 }
 
 // Signals until the cgroup is empty or the deadline has passed.
-int kill_until_empty(const std::string& dir, Clock::time_point deadline) {
+int kill_until_empty(const std::string& dir, SteadyClock::time_point deadline) {
   int killed = 0;
-  for (std::vector<pid_t> pids = cgroup_pids(dir); !pids.empty() && Clock::now() < deadline;
+  for (std::vector<pid_t> pids = cgroup_pids(dir); !pids.empty() && SteadyClock::now() < deadline;
        pids = cgroup_pids(dir)) {
     killed += signal_each(pids, SIGKILL);
     std::this_thread::sleep_for(kPollStep);
@@ -74,7 +74,8 @@ std::vector<pid_t> cgroup_pids(const std::string& dir) {
 int signal_cgroup(const std::string& dir, int sig, Duration settle) {
   if (!file_exists(dir)) return 0;
   if (sig != SIGKILL) return signal_each(cgroup_pids(dir), sig);
-  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(settle.ms());
+  const SteadyClock::time_point deadline =
+      SteadyClock::now() + std::chrono::milliseconds(settle.ms());
   const int listed = static_cast<int>(cgroup_pids(dir).size());
   if (file_exists(dir + "/cgroup.kill") && write_control_file(dir + "/cgroup.kill", "1").ok())
     return listed;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/local/atomic_file.h"
 #include "backends/local/cgroup_files.h"
 #include "backends/local/errno_status.h"
 #include "base/check.h"
@@ -16,12 +17,6 @@ namespace allot::local {
 namespace {
 
 constexpr const char* kControllers[] = {"freezer", "pids", "devices"};
-
-std::string parent_of(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
 
 }  // namespace
 
@@ -33,7 +28,7 @@ CgroupV1Pool::CgroupV1Pool(std::vector<Hierarchy> hierarchies, std::string reaso
 std::unique_ptr<CgroupV1Pool> CgroupV1Pool::open(const std::string& root) {
   std::string trimmed = root;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-  const std::string mount = parent_of(trimmed);
+  const std::string mount = parent_folder(trimmed);
   const std::string base = trimmed.substr(trimmed.find_last_of('/') + 1);
   std::vector<Hierarchy> found;
   std::string freezer_problem;

@@ -17,7 +17,7 @@
 namespace allot::local {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 constexpr int kFallbackPollMs = 100;  // without a pidfd, how often the child is checked
 
 bool has_ended(pid_t pid) {
@@ -54,12 +54,12 @@ void reap(pid_t pid, CommandOutcome& outcome) {
 }
 
 // Waits for `pid` to end while collecting its output from `read_fd`, until `deadline`.
-bool wait_for_end(pid_t pid, int read_fd, Clock::time_point deadline, std::string& output) {
+bool wait_for_end(pid_t pid, int read_fd, SteadyClock::time_point deadline, std::string& output) {
   const int pidfd = open_pidfd(pid);
   bool pipe_open = true;
   bool ended = false;
   while (!ended) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - SteadyClock::now());
     if (left.count() <= 0) break;
     int timeout = static_cast<int>(std::min<int64_t>(left.count(), INT_MAX));
     if (pidfd < 0) timeout = std::min(timeout, kFallbackPollMs);
@@ -96,8 +96,8 @@ Result<CommandOutcome> run_command(const std::vector<std::string>& argv,
   options.argv = argv;
   options.env = env;
   options.output_fd = pipe_fds[1];
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::milliseconds(std::max<int64_t>(timeout.ms(), 0));
+  const SteadyClock::time_point deadline =
+      SteadyClock::now() + std::chrono::milliseconds(std::max<int64_t>(timeout.ms(), 0));
   Result<SpawnedProcess> spawned = spawn_process(options);
   ::close(pipe_fds[1]);
   if (!spawned.ok()) {

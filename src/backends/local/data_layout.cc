@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/local/atomic_file.h"
 #include "backends/local/errno_status.h"
 
 namespace allot::local {
@@ -22,12 +23,6 @@ constexpr mode_t kTeamListable = 0750;  // root:<team group>: listable by the te
 bool is_safe_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
          c == '_' || c == '-';
-}
-
-std::string parent_of(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
 }
 
 // Opens an existing folder without following a symlink in its last component.
@@ -142,7 +137,7 @@ Status DataLayout::prepare_root() const {
   struct stat info {};
   while (!missing.empty() && missing != "/" && ::stat(missing.c_str(), &info) != 0) {
     to_create.push_back(missing);
-    missing = parent_of(missing);
+    missing = parent_folder(missing);
   }
   for (auto it = to_create.rbegin(); it != to_create.rend(); ++it) {
     if (::mkdir(it->c_str(), kTraversable) != 0) {
@@ -183,7 +178,7 @@ Status DataLayout::prepare_work_dir(std::string_view namespace_name, std::string
                                     uint64_t workload_id, DirOwner owner) const {
   ALLOT_RETURN_IF_ERROR(ensure_root_dir(root_ + "/work"));
   const std::string work = work_dir(namespace_name, workload_name, workload_id);
-  ALLOT_RETURN_IF_ERROR(ensure_root_dir(parent_of(work)));
+  ALLOT_RETURN_IF_ERROR(ensure_root_dir(parent_folder(work)));
   return ensure_dir(work, 0770, owner.uid, owner.gid);
 }
 
@@ -195,7 +190,7 @@ Status DataLayout::prepare_checkpoint_dir(std::string_view team, std::string_vie
   ALLOT_RETURN_IF_ERROR(prepare_team_dir(team, owner.gid));
   const std::string path = checkpoint_dir(team, namespace_name, workload_name, workload_id);
   ALLOT_RETURN_IF_ERROR(ensure_dir(team_dir(team) + "/checkpoints", kTeamListable, 0, owner.gid));
-  ALLOT_RETURN_IF_ERROR(ensure_dir(parent_of(path), kTeamListable, 0, owner.gid));
+  ALLOT_RETURN_IF_ERROR(ensure_dir(parent_folder(path), kTeamListable, 0, owner.gid));
   return ensure_dir(path, 0770, owner.uid, owner.gid);
 }
 

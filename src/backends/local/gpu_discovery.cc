@@ -32,7 +32,7 @@ struct NvmlApi {
   NvmlStringFn uuid = nullptr;
   NvmlStringFn name = nullptr;
   NvmlErrorStringFn error_string = nullptr;  // optional
-  NvmlMinorFn minor = nullptr;               // optional: /dev/nvidia<minor>
+  NvmlMinorFn get_minor = nullptr;           // optional: /dev/nvidia<minor>
 };
 
 template <typename Fn>
@@ -69,7 +69,7 @@ GpuDiscovery list_devices(const NvmlApi& api) {
     if (api.name(device, name, kBufferSize) != 0) name[0] = '\0';
     GpuDevice found{static_cast<int32_t>(i), uuid, name};
     unsigned int minor = 0;
-    if (api.minor != nullptr && api.minor(device, &minor) == 0) {
+    if (api.get_minor != nullptr && api.get_minor(device, &minor) == 0) {
       found.minor = static_cast<int32_t>(minor);
     }
     out.devices.push_back(std::move(found));
@@ -95,7 +95,7 @@ GpuDiscovery discover_gpus(const char* library) {
       load(handle, "nvmlDeviceGetHandleByIndex_v2", api.handle) &&
       load(handle, "nvmlDeviceGetUUID", api.uuid) && load(handle, "nvmlDeviceGetName", api.name);
   load(handle, "nvmlErrorString", api.error_string);
-  load(handle, "nvmlDeviceGetMinorNumber", api.minor);
+  load(handle, "nvmlDeviceGetMinorNumber", api.get_minor);
   if (!loaded) {
     out.reason = std::string(library) + " lacks an NVML function this needs";
   } else if (const NvmlReturn rc = api.init(); rc != 0) {

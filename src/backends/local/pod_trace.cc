@@ -10,7 +10,7 @@
 namespace allot::local {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 constexpr auto kRescanStep = std::chrono::milliseconds(5);
 
 std::set<pid_t> members_in_proc(const PodProcessKey& who) {
@@ -38,7 +38,8 @@ int kill_pod(const PodTrace& trace, bool leader_here, bool scan_proc, Duration s
 }  // namespace
 
 int signal_pod(const PodTrace& trace, int sig, bool until_gone, Duration settle) {
-  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(settle.ms());
+  const SteadyClock::time_point deadline =
+      SteadyClock::now() + std::chrono::milliseconds(settle.ms());
   // The group only while its leader is the pod's (a zombie still is): a group
   // id that is free again could be someone else's.
   const pid_t leader = trace.process.leader;
@@ -53,7 +54,7 @@ int signal_pod(const PodTrace& trace, int sig, bool until_gone, Duration settle)
     // Killed processes leave /proc once reaped; zombies are not members.
     for (std::set<pid_t> left = scan_proc && until_gone ? members_in_proc(trace.process)
                                                         : std::set<pid_t>{};
-         !left.empty() && Clock::now() < deadline; left = members_in_proc(trace.process)) {
+         !left.empty() && SteadyClock::now() < deadline; left = members_in_proc(trace.process)) {
       signalled += signal_each(left, SIGKILL);
       std::this_thread::sleep_for(kRescanStep);
     }

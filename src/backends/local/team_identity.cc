@@ -11,7 +11,7 @@ namespace allot::local {
 namespace {
 
 constexpr size_t kMaxAccountName = 32;
-constexpr std::string_view kPrefix = "allot-";
+constexpr std::string_view kTeamAccountPrefix = "allot-";
 
 }  // namespace
 
@@ -42,10 +42,10 @@ std::string account_name_hash(std::string_view text) {
 std::string team_account_name(std::string_view team) {
   bool faithful = false;
   const std::string mapped = account_name_part(team, faithful);
-  std::string name = std::string(kPrefix) + mapped;
+  std::string name = std::string(kTeamAccountPrefix) + mapped;
   if (faithful && name.size() <= kMaxAccountName) return name;
-  const size_t room = kMaxAccountName - kPrefix.size() - 1 - 8;
-  return std::string(kPrefix) + mapped.substr(0, room) + (mapped.empty() ? "" : "-") +
+  const size_t room = kMaxAccountName - kTeamAccountPrefix.size() - 1 - 8;
+  return std::string(kTeamAccountPrefix) + mapped.substr(0, room) + (mapped.empty() ? "" : "-") +
          account_name_hash(team);
 }
 

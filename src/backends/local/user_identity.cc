@@ -10,8 +10,8 @@
 namespace allot::local {
 namespace {
 
-constexpr size_t kMaxAccountName = 32;
-constexpr std::string_view kPrefix = "allot-";
+constexpr size_t kMaxUserAccountName = 32;
+constexpr std::string_view kUserAccountPrefix = "allot-";
 constexpr std::string_view kServiceAccountPrefix = "system:serviceaccount:";
 constexpr size_t kHashLength = 8;
 
@@ -37,10 +37,10 @@ std::string user_account_name(std::string_view team, std::string_view user) {
   bool user_faithful = false;
   std::string team_mapped = account_name_part(team, team_faithful);
   std::string user_mapped = user_part(team, user, user_faithful);
-  const std::string name = std::string(kPrefix) + team_mapped + "_" + user_mapped;
-  if (team_faithful && user_faithful && name.size() <= kMaxAccountName) return name;
+  const std::string name = std::string(kUserAccountPrefix) + team_mapped + "_" + user_mapped;
+  if (team_faithful && user_faithful && name.size() <= kMaxUserAccountName) return name;
   // Room for both parts beside the prefix, the '_', and "-<hash>".
-  const size_t room = kMaxAccountName - kPrefix.size() - 1 - 1 - kHashLength;
+  const size_t room = kMaxUserAccountName - kUserAccountPrefix.size() - 1 - 1 - kHashLength;
   const size_t team_room =
       std::min(team_mapped.size(), std::max(room / 2, room - std::min(room, user_mapped.size())));
   team_mapped.resize(team_room);
@@ -48,8 +48,8 @@ std::string user_account_name(std::string_view team, std::string_view user) {
   std::string pair(team);
   pair += '\0';
   pair += user;
-  return std::string(kPrefix) + team_mapped + "_" + user_mapped + (user_mapped.empty() ? "" : "-") +
-         account_name_hash(pair);
+  return std::string(kUserAccountPrefix) + team_mapped + "_" + user_mapped +
+         (user_mapped.empty() ? "" : "-") + account_name_hash(pair);
 }
 
 UserIdentities::UserIdentities(DataLayout layout) : layout_(std::move(layout)) {}

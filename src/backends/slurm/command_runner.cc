@@ -15,7 +15,7 @@
 namespace allot::slurm {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 std::string path_of(const std::vector<std::string>& env) {
   for (const std::string& entry : env) {
@@ -64,11 +64,11 @@ std::vector<char*> c_strings(const std::vector<std::string>& items) {
 }
 
 // Collects both pipes until they close or the deadline passes; false on timeout.
-bool collect(int out_fd, int err_fd, Clock::time_point deadline, CommandResult& result) {
+bool collect(int out_fd, int err_fd, SteadyClock::time_point deadline, CommandResult& result) {
   bool out_open = true;
   bool err_open = true;
   while (out_open || err_open) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - SteadyClock::now());
     if (left.count() <= 0) return false;
     pollfd fds[2] = {{out_open ? out_fd : -1, POLLIN, 0}, {err_open ? err_fd : -1, POLLIN, 0}};
     if (::poll(fds, 2, static_cast<int>(std::min<int64_t>(left.count(), 60'000))) < 0 &&
@@ -114,7 +114,8 @@ Result<CommandResult> ProcessRunner::run(const std::vector<std::string>& argv) {
   if (spawn_error == 0) {
     ::fcntl(out_pipe[0], F_SETFL, O_NONBLOCK);
     ::fcntl(err_pipe[0], F_SETFL, O_NONBLOCK);
-    const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_.ms());
+    const SteadyClock::time_point deadline =
+        SteadyClock::now() + std::chrono::milliseconds(timeout_.ms());
     result.timed_out = !collect(out_pipe[0], err_pipe[0], deadline, result);
     if (result.timed_out) ::kill(pid, SIGKILL);
     int status = 0;

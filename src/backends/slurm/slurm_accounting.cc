@@ -6,7 +6,7 @@
 namespace allot::slurm {
 namespace {
 
-std::vector<std::string> split(std::string_view text, char separator) {
+std::vector<std::string> split_on(std::string_view text, char separator) {
   std::vector<std::string> parts;
   size_t start = 0;
   while (true) {
@@ -19,7 +19,7 @@ std::vector<std::string> split(std::string_view text, char separator) {
 
 std::vector<std::string> split_lines(std::string_view output) {
   std::vector<std::string> lines;
-  for (std::string& line : split(output, '\n')) {
+  for (std::string& line : split_on(output, '\n')) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     if (!line.empty()) lines.push_back(std::move(line));
   }
@@ -29,7 +29,7 @@ std::vector<std::string> split_lines(std::string_view output) {
 std::vector<std::string> sorted_list(std::string_view text) {
   std::vector<std::string> items;
   if (text.empty()) return items;
-  for (std::string& item : split(text, ',')) {
+  for (std::string& item : split_on(text, ',')) {
     if (!item.empty()) items.push_back(std::move(item));
   }
   std::sort(items.begin(), items.end());
@@ -92,7 +92,7 @@ std::string format_tres(const TresMap& tres) {
 Result<std::vector<SlurmAssociation>> parse_associations(std::string_view output) {
   std::vector<SlurmAssociation> out;
   for (const std::string& line : split_lines(output)) {
-    const std::vector<std::string> f = split(line, '|');
+    const std::vector<std::string> f = split_on(line, '|');
     if (f.size() != 7)
       return line_error(line, "expected 7 fields (" + std::string(kAssociationFormat) + ")");
     SlurmAssociation a;
@@ -117,7 +117,7 @@ Result<std::vector<SlurmAssociation>> parse_associations(std::string_view output
 Result<std::vector<SlurmQos>> parse_qos(std::string_view output) {
   std::vector<SlurmQos> out;
   for (const std::string& line : split_lines(output)) {
-    const std::vector<std::string> f = split(line, '|');
+    const std::vector<std::string> f = split_on(line, '|');
     if (f.size() != 5)
       return line_error(line, "expected 5 fields (" + std::string(kQosFormat) + ")");
     SlurmQos q;

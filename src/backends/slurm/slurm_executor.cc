@@ -15,12 +15,12 @@ namespace {
 
 constexpr int64_t kMaxLogRead = int64_t{4} << 20;
 
-std::string trimmed(std::string text) {
+std::string trimmed_output(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
 }
 
-std::string joined(const std::vector<std::string>& ids) {
+std::string comma_joined(const std::vector<std::string>& ids) {
   std::string out;
   for (const std::string& id : ids) out += (out.empty() ? "" : ",") + id;
   return out;
@@ -52,7 +52,7 @@ Status SlurmExecutor::start() {
                                                             std::string(kSqueueFormat)}));
   if (!listed.succeeded()) {
     return Status(ErrorCode::kUnavailable,
-                  "cannot list Slurm's jobs (squeue): " + trimmed(listed.err));
+                  "cannot list Slurm's jobs (squeue): " + trimmed_output(listed.err));
   }
   ALLOT_ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, parse_squeue(listed.out));
   {
@@ -101,9 +101,9 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(submission.argv));
   if (!result.succeeded()) {
     return Status(ErrorCode::kFailedPrecondition,
-                  "sbatch refused the job: " + trimmed(result.err + result.out));
+                  "sbatch refused the job: " + trimmed_output(result.err + result.out));
   }
-  std::string id = trimmed(result.out);
+  std::string id = trimmed_output(result.out);
   id = id.substr(0, id.find(';'));  // "id;cluster" on multi-cluster sites
   return id;
 }
@@ -309,7 +309,7 @@ void SlurmExecutor::poll_once() {
   }
   if (!vanished.empty()) {
     const Result<CommandResult> acct = runner_.run(
-        {"sacct", "-n", "-P", "-X", "-j", joined(vanished), "-o", "JobIDRaw,State,ExitCode"});
+        {"sacct", "-n", "-P", "-X", "-j", comma_joined(vanished), "-o", "JobIDRaw,State,ExitCode"});
     std::map<std::string, SlurmJob> accounted;
     if (acct.ok() && acct->succeeded()) {
       if (const auto parsed = parse_sacct(acct->out); parsed.ok()) {

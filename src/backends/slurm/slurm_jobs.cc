@@ -7,21 +7,21 @@
 namespace allot::slurm {
 namespace {
 
-constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr int64_t kBytesPerMiB = int64_t{1} << 20;
 constexpr int64_t kDefaultMemMiB = 100;
 
-std::string trimmed(std::string_view text) {
+std::string trimmed_field(std::string_view text) {
   while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.remove_suffix(1);
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   return std::string(text);
 }
 
-std::vector<std::string> split(std::string_view text, char sep) {
+std::vector<std::string> split_fields(std::string_view text, char sep) {
   std::vector<std::string> out;
   size_t start = 0;
   for (size_t i = 0; i <= text.size(); ++i) {
     if (i == text.size() || text[i] == sep) {
-      out.push_back(trimmed(text.substr(start, i - start)));
+      out.push_back(trimmed_field(text.substr(start, i - start)));
       start = i + 1;
     }
   }
@@ -140,7 +140,7 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
   const bool gang = launch.pods.size() > 1;
   const int64_t gpus = share.resources.gpu();
   const int64_t cpus = (share.resources.cpu_millis() / share.tasks + 999) / 1000;
-  int64_t mem_mib = (share.resources.memory_bytes() + kMiB - 1) / kMiB;
+  int64_t mem_mib = (share.resources.memory_bytes() + kBytesPerMiB - 1) / kBytesPerMiB;
   if (mem_mib == 0) mem_mib = kDefaultMemMiB * share.tasks;
   Submission out;
   out.argv = {"sbatch",
@@ -173,9 +173,9 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
 
 Result<std::vector<SlurmJob>> parse_squeue(std::string_view text) {
   std::vector<SlurmJob> jobs;
-  for (const std::string& line : split(text, '\n')) {
+  for (const std::string& line : split_fields(text, '\n')) {
     if (line.empty()) continue;
-    const std::vector<std::string> f = split(line, '|');
+    const std::vector<std::string> f = split_fields(line, '|');
     const std::optional<int64_t> status = f.size() == 6 ? number(f[5]) : std::nullopt;
     if (!status) return invalid_argument("cannot read squeue's line \"" + line + "\"");
     jobs.push_back({f[0], f[1], f[2], f[3], f[4], *status});
@@ -185,11 +185,11 @@ Result<std::vector<SlurmJob>> parse_squeue(std::string_view text) {
 
 Result<std::vector<SlurmJob>> parse_sacct(std::string_view text) {
   std::vector<SlurmJob> jobs;
-  for (const std::string& line : split(text, '\n')) {
+  for (const std::string& line : split_fields(text, '\n')) {
     if (line.empty()) continue;
-    const std::vector<std::string> f = split(line, '|');
+    const std::vector<std::string> f = split_fields(line, '|');
     const std::vector<std::string> code =
-        f.size() == 3 ? split(f[2], ':') : std::vector<std::string>{};
+        f.size() == 3 ? split_fields(f[2], ':') : std::vector<std::string>{};
     const std::optional<int64_t> exit = code.size() == 2 ? number(code[0]) : std::nullopt;
     const std::optional<int64_t> signal = code.size() == 2 ? number(code[1]) : std::nullopt;
     if (!exit || !signal) return invalid_argument("cannot read sacct's line \"" + line + "\"");

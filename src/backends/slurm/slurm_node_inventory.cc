@@ -5,7 +5,7 @@
 namespace allot::slurm {
 namespace {
 
-std::string trimmed(std::string text) {
+std::string without_trailing_newline(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
 }
@@ -16,8 +16,9 @@ Result<std::vector<InventoryNode>> SlurmNodeInventory::list() {
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run({"scontrol", "-o", "show", "nodes"}));
   if (!result.succeeded()) {
     return Status(ErrorCode::kUnavailable,
-                  "scontrol show nodes failed" + (result.timed_out ? std::string(" (timed out)")
-                                                                   : ": " + trimmed(result.err)));
+                  "scontrol show nodes failed" +
+                      (result.timed_out ? std::string(" (timed out)")
+                                        : ": " + without_trailing_newline(result.err)));
   }
   return parse_slurm_nodes(result.out);
 }
@@ -27,7 +28,7 @@ Status SlurmNodeInventory::update(const NodeId& node, std::vector<std::string> s
   argv.insert(argv.end(), settings.begin(), settings.end());
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(argv));
   if (result.succeeded()) return Status::ok_status();
-  const std::string said = trimmed(result.err + result.out);
+  const std::string said = without_trailing_newline(result.err + result.out);
   if (said.find("Invalid node name") != std::string::npos) {
     return not_found("Slurm has no node \"" + node.str() + "\": " + said);
   }

@@ -15,7 +15,7 @@ std::string first_line(const std::string& text) {
   return "no output";
 }
 
-std::string joined(const std::vector<std::string>& argv) {
+std::string sacctmgr_command_text(const std::vector<std::string>& argv) {
   std::string out;
   for (const std::string& arg : argv) out += (out.empty() ? "" : " ") + arg;
   return out;
@@ -49,7 +49,7 @@ Result<CommandResult> SlurmPolicySync::run_ok(const std::vector<std::string>& ar
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(argv));
   if (result.succeeded()) return result;
   return Status(ErrorCode::kUnavailable,
-                "`" + joined(argv) + "` failed" +
+                "`" + sacctmgr_command_text(argv) + "` failed" +
                     (result.timed_out ? std::string(" (timed out)")
                                       : " (exit " + std::to_string(result.exit_code) +
                                             "): " + first_line(result.err + result.out)));

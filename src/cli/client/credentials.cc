@@ -16,11 +16,6 @@
 namespace allot::cli {
 namespace {
 
-std::string lookup(const Environment& env, std::string_view name) {
-  const auto it = env.find(name);
-  return it == env.end() ? std::string() : it->second;
-}
-
 Status file_error(const std::string& what, const std::string& path) {
   return Status(ErrorCode::kUnavailable, what + ": " + std::strerror(errno), path);
 }
@@ -69,11 +64,11 @@ Status write_private_file(const std::string& path, const std::string& text) {
 }  // namespace
 
 std::string credentials_file_path(const Environment& env) {
-  if (std::string path = lookup(env, kCredentialsEnvVar); !path.empty()) return path;
-  if (std::string config = lookup(env, "XDG_CONFIG_HOME"); !config.empty()) {
+  if (std::string path = env_value(env, kCredentialsEnvVar); !path.empty()) return path;
+  if (std::string config = env_value(env, "XDG_CONFIG_HOME"); !config.empty()) {
     return config + "/allot/credentials.json";
   }
-  if (std::string home = lookup(env, "HOME"); !home.empty()) {
+  if (std::string home = env_value(env, "HOME"); !home.empty()) {
     return home + "/.config/allot/credentials.json";
   }
   return {};
@@ -111,7 +106,7 @@ Status save_session(const std::string& path, const std::string& server_url,
 std::string resolve_token(const std::string& flag, const Environment& env,
                           const std::optional<SavedSession>& saved) {
   if (!flag.empty()) return flag;
-  if (std::string token = lookup(env, kTokenEnvVar); !token.empty()) return token;
+  if (std::string token = env_value(env, kTokenEnvVar); !token.empty()) return token;
   return saved ? saved->token : std::string();
 }
 
@@ -127,7 +122,7 @@ Environment process_environment() {
 Result<std::string> bearer_token(const std::string& flag, const std::string& server_url) {
   const Environment env = process_environment();
   std::optional<SavedSession> saved;
-  if (flag.empty() && lookup(env, kTokenEnvVar).empty()) {
+  if (flag.empty() && env_value(env, kTokenEnvVar).empty()) {
     const std::string path = credentials_file_path(env);
     if (!path.empty()) {
       ALLOT_ASSIGN_OR_RETURN(saved, read_saved_session(path, server_url));

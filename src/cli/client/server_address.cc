@@ -11,11 +11,6 @@
 namespace allot::cli {
 namespace {
 
-std::string lookup(const Environment& env, std::string_view name) {
-  const auto it = env.find(name);
-  return it == env.end() ? std::string() : it->second;
-}
-
 bool valid_port(std::string_view port) {
   if (port.empty() || port.size() > 5) return false;
   int value = 0;
@@ -59,14 +54,19 @@ std::optional<std::string> read_file(const std::string& path) {
 
 }  // namespace
 
+std::string env_value(const Environment& env, std::string_view name) {
+  const auto it = env.find(name);
+  return it == env.end() ? std::string() : it->second;
+}
+
 std::string config_file_path(const Environment& env) {
-  if (std::string explicit_path = lookup(env, kConfigEnvVar); !explicit_path.empty()) {
+  if (std::string explicit_path = env_value(env, kConfigEnvVar); !explicit_path.empty()) {
     return explicit_path;
   }
-  if (const std::string xdg = lookup(env, "XDG_CONFIG_HOME"); !xdg.empty()) {
+  if (const std::string xdg = env_value(env, "XDG_CONFIG_HOME"); !xdg.empty()) {
     return xdg + "/allot/config.yaml";
   }
-  if (const std::string home = lookup(env, "HOME"); !home.empty()) {
+  if (const std::string home = env_value(env, "HOME"); !home.empty()) {
     return home + "/.config/allot/config.yaml";
   }
   return {};
@@ -119,7 +119,7 @@ Result<std::optional<std::string>> server_from_config(const std::string& text,
 Result<std::string> resolve_server_address(const std::string& flag, const Environment& env,
                                            const std::optional<std::string>& config_text) {
   if (!flag.empty()) return normalize_server_url(flag, "--server");
-  if (const std::string from_env = lookup(env, kServerEnvVar); !from_env.empty()) {
+  if (const std::string from_env = env_value(env, kServerEnvVar); !from_env.empty()) {
     return normalize_server_url(from_env, std::string(kServerEnvVar));
   }
   if (config_text) {
@@ -139,10 +139,10 @@ Result<std::string> server_address(const std::string& flag) {
     if (const char* value = std::getenv(name)) env.emplace(name, value);
   }
   std::optional<std::string> config_text;
-  if (flag.empty() && lookup(env, kServerEnvVar).empty()) {
+  if (flag.empty() && env_value(env, kServerEnvVar).empty()) {
     const std::string path = config_file_path(env);
     if (!path.empty()) config_text = read_file(path);
-    if (!config_text && !lookup(env, kConfigEnvVar).empty()) {
+    if (!config_text && !env_value(env, kConfigEnvVar).empty()) {
       return invalid_argument("cannot read the config file named by ALLOT_CONFIG", path);
     }
   }

@@ -28,6 +28,9 @@ inline constexpr std::string_view kConfigEnvVar = "ALLOT_CONFIG";
 // Environment variables by name; unset ones are absent (or empty).
 using Environment = std::map<std::string, std::string, std::less<>>;
 
+// The value of `name` in `env`, or "" when it is not set.
+std::string env_value(const Environment& env, std::string_view name);
+
 // The config file to read, or "" when neither ALLOT_CONFIG, XDG_CONFIG_HOME
 // nor HOME is set.
 std::string config_file_path(const Environment& env);

@@ -22,7 +22,7 @@ const Json& object_at(const Json& value, std::string_view key) {
   return found != nullptr && found->is_object() ? *found : kEmpty;
 }
 
-std::string or_none(const std::string& text) { return text.empty() ? "<none>" : text; }
+std::string none_if_empty(const std::string& text) { return text.empty() ? "<none>" : text; }
 
 std::string quota_table(const Json& spec) {
   TextTable table({"FLAVOR", "RESOURCE", "NOMINAL", "BORROWINGLIMIT", "LENDINGLIMIT"},
@@ -31,8 +31,8 @@ std::string quota_table(const Json& spec) {
   for (const Json& entry : array_at(spec, "quota")) {
     for (const auto& [resource, limits] : object_at(entry, "resources").items()) {
       table.add_row({text_at(entry, {"flavor"}), resource, text_at(limits, {"nominal"}),
-                     or_none(text_at(limits, {"borrowingLimit"})),
-                     or_none(text_at(limits, {"lendingLimit"}))});
+                     none_if_empty(text_at(limits, {"borrowingLimit"})),
+                     none_if_empty(text_at(limits, {"lendingLimit"}))});
       ++rows;
     }
   }

@@ -12,14 +12,13 @@ namespace {
 // How many unfinished workloads the table names before summarising the rest.
 constexpr size_t kNeverAdmittedListed = 10;
 
-std::string seconds(double value) { return seconds_text(value); }
-std::string percent(double ratio) { return percent_text(ratio); }
 std::string class_label(const std::string& name) { return name.empty() ? "(none)" : name; }
 
 std::string overall_table(const SimulationReport& report, double runtime_s) {
   TextTable table({"SIMULATION", "VALUE"});
-  table.add_row({"wall time (virtual)", seconds(report.wall_s)});
-  table.add_row({"utilization (" + report.primary_resource + ")", percent(report.utilization)});
+  table.add_row({"wall time (virtual)", seconds_text(report.wall_s)});
+  table.add_row(
+      {"utilization (" + report.primary_resource + ")", percent_text(report.utilization)});
   table.add_row({"admissions", std::to_string(report.admissions)});
   table.add_row({"preemptions", std::to_string(report.preemptions)});
   table.add_row({"evictions", std::to_string(report.evictions)});
@@ -41,9 +40,9 @@ std::string overall_table(const SimulationReport& report, double runtime_s) {
 std::string teams_table(const SimulationReport& report) {
   TextTable table({"TEAM", "JOBS", "USAGE", "BORROWED", "MEAN WAIT", "P95 WAIT", "MAX WAIT"});
   for (const TeamMetrics& team : report.teams) {
-    table.add_row({team.name, std::to_string(team.jobs), percent(team.usage),
-                   percent(team.borrowed_share), seconds(team.mean_wait_s),
-                   seconds(team.p95_wait_s), seconds(team.max_wait_s)});
+    table.add_row({team.name, std::to_string(team.jobs), percent_text(team.usage),
+                   percent_text(team.borrowed_share), seconds_text(team.mean_wait_s),
+                   seconds_text(team.p95_wait_s), seconds_text(team.max_wait_s)});
   }
   return table.render();
 }
@@ -52,7 +51,7 @@ std::string classes_table(const SimulationReport& report) {
   TextTable table({"PRIORITY CLASS", "JOBS", "MEAN TIME TO ADMISSION"});
   for (const ClassMetrics& priority_class : report.classes) {
     table.add_row({class_label(priority_class.name), std::to_string(priority_class.jobs),
-                   seconds(priority_class.tta_mean_s)});
+                   seconds_text(priority_class.tta_mean_s)});
   }
   return table.render();
 }

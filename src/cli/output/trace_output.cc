@@ -11,9 +11,6 @@
 namespace allot::cli {
 namespace {
 
-std::string seconds(double value) { return seconds_text(value); }
-std::string percent(double ratio) { return percent_text(ratio); }
-
 nlohmann::json optional_json(const std::optional<double>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
@@ -102,16 +99,16 @@ std::string overall_table(const PolicyComparison& comparison) {
       {"never admitted", [](const PolicyRun& r) { return std::to_string(r.never_admitted); }},
       {"scheduling cycle", [](const PolicyRun& r) { return cycle_text(r); }},
       {"mean queueing delay",
-       [](const PolicyRun& r) { return seconds(r.summary.overall.mean_queue_s); }},
+       [](const PolicyRun& r) { return seconds_text(r.summary.overall.mean_queue_s); }},
       {"median queueing delay",
-       [](const PolicyRun& r) { return seconds(r.summary.overall.median_queue_s); }},
+       [](const PolicyRun& r) { return seconds_text(r.summary.overall.median_queue_s); }},
       {"p95 queueing delay",
-       [](const PolicyRun& r) { return seconds(r.summary.overall.p95_queue_s); }},
+       [](const PolicyRun& r) { return seconds_text(r.summary.overall.p95_queue_s); }},
       {"max queueing delay",
-       [](const PolicyRun& r) { return seconds(r.summary.overall.max_queue_s); }},
-      {"mean JCT", [](const PolicyRun& r) { return seconds(r.summary.overall.mean_jct_s); }},
+       [](const PolicyRun& r) { return seconds_text(r.summary.overall.max_queue_s); }},
+      {"mean JCT", [](const PolicyRun& r) { return seconds_text(r.summary.overall.mean_jct_s); }},
       {"utilization (gpu)",
-       [](const PolicyRun& r) { return percent(r.summary.overall.utilization); }},
+       [](const PolicyRun& r) { return percent_text(r.summary.overall.utilization); }},
       {"own GPU-hours",
        [](const PolicyRun& r) { return fixed(r.summary.overall.own_gpu_hours, 1); }},
       {"borrowed GPU-hours",
@@ -125,7 +122,7 @@ std::string overall_table(const PolicyComparison& comparison) {
       {"preemptions",
        [](const PolicyRun& r) { return std::to_string(r.summary.overall.preemptions); }},
       {"guarantee compliance",
-       [](const PolicyRun& r) { return percent(r.summary.overall.guarantee_compliance); }},
+       [](const PolicyRun& r) { return percent_text(r.summary.overall.guarantee_compliance); }},
       {"runtime (real)", [](const PolicyRun& r) { return fixed(r.runtime_s, 3) + "s"; }},
   };
   TextTable table(header);
@@ -171,8 +168,8 @@ std::string per_team_table(const PolicyComparison& comparison, const std::string
 std::string teams_table(const PolicyComparison& comparison) {
   return per_team_table(
       comparison, "TEAM (MEAN QUEUEING DELAY)", [](const PolicyRun&, const TeamTraceMetrics& team) {
-        return seconds(team.metrics.mean_queue_s) + " (" + std::to_string(team.metrics.jobs) +
-               " jobs, " + percent(team.metrics.guarantee_compliance) + " compliant)";
+        return seconds_text(team.metrics.mean_queue_s) + " (" + std::to_string(team.metrics.jobs) +
+               " jobs, " + percent_text(team.metrics.guarantee_compliance) + " compliant)";
       });
 }
 

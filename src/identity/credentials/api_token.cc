@@ -7,7 +7,7 @@
 namespace allot::identity {
 namespace {
 
-constexpr std::string_view kPrefix = "allot_";
+constexpr std::string_view kApiTokenPrefix = "allot_";
 constexpr size_t kSecretBytes = 32;
 constexpr size_t kEncodedLength = 43;  // base64url of 32 bytes, no padding
 
@@ -15,15 +15,16 @@ constexpr size_t kEncodedLength = 43;  // base64url of 32 bytes, no padding
 
 IssuedApiToken issue_api_token(std::string id, std::string subject, std::vector<std::string> groups,
                                Timestamp now, std::optional<Timestamp> expires_at) {
-  std::string token = std::string(kPrefix) + base64url_encode(random_bytes(kSecretBytes));
+  std::string token = std::string(kApiTokenPrefix) + base64url_encode(random_bytes(kSecretBytes));
   ApiTokenRecord record{std::move(id), std::move(subject), std::move(groups), api_token_hash(token),
                         now,           expires_at};
   return {std::move(token), std::move(record)};
 }
 
 bool is_api_token(std::string_view text) {
-  return text.size() == kPrefix.size() + kEncodedLength && text.starts_with(kPrefix) &&
-         base64url_decode(text.substr(kPrefix.size())).has_value();
+  return text.size() == kApiTokenPrefix.size() + kEncodedLength &&
+         text.starts_with(kApiTokenPrefix) &&
+         base64url_decode(text.substr(kApiTokenPrefix.size())).has_value();
 }
 
 std::string api_token_hash(std::string_view token) { return sha256_hex(token); }

@@ -8,7 +8,7 @@
 namespace allot::identity {
 namespace {
 
-constexpr std::string_view kPrefix = "allots_";
+constexpr std::string_view kSessionTokenPrefix = "allots_";
 constexpr size_t kKeyBytes = 32;
 constexpr size_t kMaxTokenBytes = 8192;
 
@@ -92,17 +92,18 @@ std::string sign_session(const SessionClaims& claims, const SessionKey& key) {
                                   {"iat", claims.issued_at.ms()},
                                   {"exp", claims.expires_at.ms()}};
   const std::string body = base64url_encode(payload.dump());
-  return std::string(kPrefix) + body + "." + base64url_encode(hmac_sha256(key.secret, body));
+  return std::string(kSessionTokenPrefix) + body + "." +
+         base64url_encode(hmac_sha256(key.secret, body));
 }
 
-bool is_session_token(std::string_view text) { return text.starts_with(kPrefix); }
+bool is_session_token(std::string_view text) { return text.starts_with(kSessionTokenPrefix); }
 
 Result<SessionClaims> verify_session(std::string_view token, const SessionKeyRing& ring,
                                      Timestamp now) {
   if (!is_session_token(token) || token.size() > kMaxTokenBytes) {
     return unauthenticated("it is not a session token");
   }
-  const std::string_view rest = token.substr(kPrefix.size());
+  const std::string_view rest = token.substr(kSessionTokenPrefix.size());
   const size_t dot = rest.find('.');
   if (dot == std::string_view::npos) return unauthenticated("it has no signature");
   const std::string_view body = rest.substr(0, dot);

@@ -7,7 +7,7 @@
 namespace allot::identity {
 namespace {
 
-void ensure_sodium() { ALLOT_CHECK(sodium_init() >= 0); }
+void ensure_sodium_ready() { ALLOT_CHECK(sodium_init() >= 0); }
 
 const unsigned char* bytes_of(std::string_view text) {
   return reinterpret_cast<const unsigned char*>(text.data());
@@ -38,7 +38,7 @@ std::optional<std::string> from_hex(std::string_view hex, size_t size) {
 }  // namespace
 
 SigningKey generate_signing_key() {
-  ensure_sodium();
+  ensure_sodium_ready();
   SigningKey key{std::string(crypto_sign_SECRETKEYBYTES, '\0'),
                  std::string(crypto_sign_PUBLICKEYBYTES, '\0')};
   crypto_sign_keypair(reinterpret_cast<unsigned char*>(key.public_key.data()),
@@ -47,12 +47,12 @@ SigningKey generate_signing_key() {
 }
 
 std::string signing_key_text(const SigningKey& key) {
-  ensure_sodium();
+  ensure_sodium_ready();
   return to_hex(key.secret);
 }
 
 std::optional<SigningKey> parse_signing_key(std::string_view text) {
-  ensure_sodium();
+  ensure_sodium_ready();
   std::optional<std::string> secret = from_hex(text, crypto_sign_SECRETKEYBYTES);
   if (!secret) return std::nullopt;
   SigningKey key{std::move(*secret), std::string(crypto_sign_PUBLICKEYBYTES, '\0')};
@@ -62,17 +62,17 @@ std::optional<SigningKey> parse_signing_key(std::string_view text) {
 }
 
 std::string public_key_text(const SigningKey& key) {
-  ensure_sodium();
+  ensure_sodium_ready();
   return to_hex(key.public_key);
 }
 
 std::optional<std::string> parse_public_key(std::string_view text) {
-  ensure_sodium();
+  ensure_sodium_ready();
   return from_hex(text, crypto_sign_PUBLICKEYBYTES);
 }
 
 std::string sign_hex(const SigningKey& key, std::string_view message) {
-  ensure_sodium();
+  ensure_sodium_ready();
   std::string signature(crypto_sign_BYTES, '\0');
   crypto_sign_detached(reinterpret_cast<unsigned char*>(signature.data()), nullptr,
                        bytes_of(message), message.size(), bytes_of(key.secret));
@@ -81,7 +81,7 @@ std::string sign_hex(const SigningKey& key, std::string_view message) {
 
 bool verify_hex(std::string_view public_key, std::string_view message,
                 std::string_view signature_hex) {
-  ensure_sodium();
+  ensure_sodium_ready();
   if (public_key.size() != crypto_sign_PUBLICKEYBYTES) return false;
   const std::optional<std::string> signature = from_hex(signature_hex, crypto_sign_BYTES);
   if (!signature) return false;

@@ -32,14 +32,14 @@ bool LoopSignal::take_flags() {
 }
 
 bool LoopSignal::rest_after_work(std::chrono::nanoseconds worked, std::chrono::nanoseconds extra) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point rested = Clock::now() + worked;
+  using SteadyClock = std::chrono::steady_clock;
+  const SteadyClock::time_point rested = SteadyClock::now() + worked;
   MutexLock lock(mu_);
   listening_ = Listen::kStopOnly;
   while (!stopping_ && cv_.wait_until(mu_, rested)) {
   }
   listening_ = Listen::kChanges;
-  const Clock::time_point longer = rested + extra;
+  const SteadyClock::time_point longer = rested + extra;
   while (!stopping_ && !changed_ && cv_.wait_until(mu_, longer)) {
   }
   listening_ = Listen::kStopOnly;

@@ -25,7 +25,7 @@ using testing::ExitRecorder;
 using testing::ReadySignal;
 using testing::ScratchDir;
 using testing::shell_pod;
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 class LocalExecutorTest : public ::testing::Test {
  protected:
@@ -244,11 +244,11 @@ TEST_F(LocalExecutorTest, StopEndsAPodWithSigtermWithinTheGrace) {
   PodLaunch pod = shell_pod(9, "a", "");
   pod.command = {"/bin/sleep", "60"};
   ASSERT_TRUE(executor().launch_pod(pod).ok());
-  const Clock::time_point start = Clock::now();
+  const SteadyClock::time_point start = SteadyClock::now();
   executor().stop(WorkloadId(9), Duration::seconds(15));
   const std::optional<PodExit> exit = exits_.wait_for(9, 0);
   ASSERT_TRUE(exit.has_value());
-  EXPECT_LT(Clock::now() - start, std::chrono::seconds(10));
+  EXPECT_LT(SteadyClock::now() - start, std::chrono::seconds(10));
   EXPECT_TRUE(exit->stopped);
   EXPECT_EQ(exit->signal, SIGTERM);
   EXPECT_FALSE(exit->succeeded());
@@ -262,11 +262,11 @@ TEST_F(LocalExecutorTest, PodIgnoringSigtermIsKilledAfterTheGrace) {
   pod.command.push_back(ready.path());
   ASSERT_TRUE(executor().launch_pod(pod).ok());
   ASSERT_TRUE(ready.wait(std::chrono::seconds(20)));
-  const Clock::time_point start = Clock::now();
+  const SteadyClock::time_point start = SteadyClock::now();
   executor().stop(WorkloadId(10), Duration::millis(300));
   const std::optional<PodExit> exit = exits_.wait_for(10, 0);
   ASSERT_TRUE(exit.has_value());
-  EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(300));
+  EXPECT_GE(SteadyClock::now() - start, std::chrono::milliseconds(300));
   EXPECT_TRUE(exit->stopped);
   EXPECT_EQ(exit->signal, SIGKILL);
 }

@@ -23,7 +23,7 @@ using testing::ExitRecorder;
 using testing::ReadySignal;
 using testing::ScratchDir;
 using testing::shell_pod;
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 TEST(PodActivity, ProcStatCpuTimeIsReadAfterTheCommandName) {
   ScratchDir scratch;
@@ -73,13 +73,13 @@ TEST_F(LocalActivityTest, CpuTimeOfTheRunningPodAndItsHeartbeatFile) {
   ASSERT_TRUE(executor_->launch_pod(pod).ok());
   ASSERT_TRUE(ready.wait(std::chrono::seconds(20)));
 
-  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(20);
+  const SteadyClock::time_point deadline = SteadyClock::now() + std::chrono::seconds(20);
   std::optional<ActivitySample> sample;
   do {
     sample = executor_->activity(WorkloadId(60));
     ASSERT_TRUE(sample.has_value()) << "its pod runs";
     std::this_thread::yield();
-  } while (sample->cpu_micros < 200'000 && Clock::now() < deadline);
+  } while (sample->cpu_micros < 200'000 && SteadyClock::now() < deadline);
   EXPECT_GE(sample->cpu_micros, 200'000) << "the spinning shell's CPU time";
   EXPECT_EQ(sample->heartbeat, std::nullopt) << "not touched yet";
 
@@ -92,7 +92,7 @@ TEST_F(LocalActivityTest, CpuTimeOfTheRunningPodAndItsHeartbeatFile) {
   do {
     sample = executor_->activity(WorkloadId(60));
     std::this_thread::yield();
-  } while ((!sample || !sample->heartbeat) && Clock::now() < deadline);
+  } while ((!sample || !sample->heartbeat) && SteadyClock::now() < deadline);
   ASSERT_TRUE(sample.has_value() && sample->heartbeat.has_value()) << "the heartbeat was touched";
   EXPECT_LE(*sample->heartbeat, wall_now());
   EXPECT_GE(*sample->heartbeat, wall_now() - Duration::seconds(30));

@@ -35,7 +35,7 @@ using testing::ExitRecorder;
 using testing::ReadySignal;
 using testing::ScratchDir;
 using testing::shell_pod;
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 // The processes whose command line is "sleep <seconds>".
 std::vector<pid_t> sleeping_for(const std::string& seconds) {
@@ -52,9 +52,9 @@ std::vector<pid_t> sleeping_for(const std::string& seconds) {
 
 // Polls (bounded) until no "sleep <seconds>" is left; returns those left.
 std::vector<pid_t> wait_until_gone(const std::string& seconds) {
-  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(10);
+  const SteadyClock::time_point deadline = SteadyClock::now() + std::chrono::seconds(10);
   std::vector<pid_t> left = sleeping_for(seconds);
-  while (!left.empty() && Clock::now() < deadline) {
+  while (!left.empty() && SteadyClock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     left = sleeping_for(seconds);
   }

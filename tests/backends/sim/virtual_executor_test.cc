@@ -10,7 +10,7 @@
 namespace allot::sim {
 namespace {
 
-Timestamp at_s(int64_t s) { return Timestamp::epoch() + Duration::seconds(s); }
+Timestamp executor_at_s(int64_t s) { return Timestamp::epoch() + Duration::seconds(s); }
 
 // Records each event with the executor's time while it is reported.
 class TimedLog final : public PodEventSink {
@@ -60,27 +60,28 @@ struct Fixture {
 TEST(VirtualExecutor, PodsEndWhenTheirWorkIsDoneAndAreReportedAtThatTime) {
   Fixture f(work_of(Duration::seconds(30)));
   f.executor.launch(gang(1, 2));
-  EXPECT_EQ(f.executor.next_event_time(), at_s(30));
+  EXPECT_EQ(f.executor.next_event_time(), executor_at_s(30));
 
-  f.executor.advance_to(at_s(45));
+  f.executor.advance_to(executor_at_s(45));
 
   ASSERT_EQ(f.exits().size(), 2u);
   for (const auto& [when, event] : f.exits()) {
-    EXPECT_EQ(when, at_s(30)) << "reported at the time it happened, not when time was advanced";
+    EXPECT_EQ(when, executor_at_s(30))
+        << "reported at the time it happened, not when time was advanced";
     EXPECT_TRUE(event.succeeded());
   }
-  EXPECT_EQ(f.executor.now(), at_s(45));
+  EXPECT_EQ(f.executor.now(), executor_at_s(45));
 }
 
 TEST(VirtualExecutor, AStoppedRunEndsAfterItsGraceUnlessItsWorkEndsFirst) {
   Fixture f(work_of(Duration::seconds(100)));
   f.executor.launch(gang(1, 1));
-  f.executor.advance_to(at_s(10));
+  f.executor.advance_to(executor_at_s(10));
   f.executor.stop(WorkloadId(1), Duration::seconds(5));
-  f.executor.advance_to(at_s(60));
+  f.executor.advance_to(executor_at_s(60));
 
   ASSERT_EQ(f.exits().size(), 1u);
-  EXPECT_EQ(f.exits()[0].first, at_s(15));
+  EXPECT_EQ(f.exits()[0].first, executor_at_s(15));
   EXPECT_TRUE(f.exits()[0].second.stopped);
   EXPECT_FALSE(f.exits()[0].second.succeeded());
 }
@@ -88,46 +89,46 @@ TEST(VirtualExecutor, AStoppedRunEndsAfterItsGraceUnlessItsWorkEndsFirst) {
 TEST(VirtualExecutor, ACheckpointedWorkloadResumesWhereItWasStopped) {
   Fixture f(work_of(Duration::seconds(100), true));
   f.executor.launch(gang(1, 1));
-  f.executor.advance_to(at_s(40));
+  f.executor.advance_to(executor_at_s(40));
   f.executor.stop(WorkloadId(1), Duration());
-  f.executor.advance_to(at_s(50));
+  f.executor.advance_to(executor_at_s(50));
   f.executor.launch(gang(1, 1));
 
-  EXPECT_EQ(f.executor.next_event_time(), at_s(110)) << "60 s of work were left";
+  EXPECT_EQ(f.executor.next_event_time(), executor_at_s(110)) << "60 s of work were left";
 }
 
 TEST(VirtualExecutor, WorkWithoutCheckpointsStartsOverAfterAStop) {
   Fixture f(work_of(Duration::seconds(100)));
   f.executor.launch(gang(1, 1));
-  f.executor.advance_to(at_s(40));
+  f.executor.advance_to(executor_at_s(40));
   f.executor.stop(WorkloadId(1), Duration());
-  f.executor.advance_to(at_s(50));
+  f.executor.advance_to(executor_at_s(50));
   f.executor.launch(gang(1, 1));
 
-  EXPECT_EQ(f.executor.next_event_time(), at_s(150));
+  EXPECT_EQ(f.executor.next_event_time(), executor_at_s(150));
 }
 
 TEST(VirtualExecutor, ASuspendedRunKeepsItsProgressWithoutCheckpointsAndOnlyThatRun) {
   Fixture f(work_of(Duration::seconds(100)));
   f.executor.launch(gang(1, 1));
-  f.executor.advance_to(at_s(40));
+  f.executor.advance_to(executor_at_s(40));
   f.executor.suspend(WorkloadId(1), Duration());
-  f.executor.advance_to(at_s(50));
+  f.executor.advance_to(executor_at_s(50));
   f.executor.launch(gang(1, 1));
-  EXPECT_EQ(f.executor.next_event_time(), at_s(110)) << "60 s of work were left";
+  EXPECT_EQ(f.executor.next_event_time(), executor_at_s(110)) << "60 s of work were left";
 
-  f.executor.advance_to(at_s(70));
+  f.executor.advance_to(executor_at_s(70));
   f.executor.stop(WorkloadId(1), Duration());  // a preemption: no checkpoints, all 60 s again
-  f.executor.advance_to(at_s(80));
+  f.executor.advance_to(executor_at_s(80));
   f.executor.launch(gang(1, 1));
-  EXPECT_EQ(f.executor.next_event_time(), at_s(140));
+  EXPECT_EQ(f.executor.next_event_time(), executor_at_s(140));
 }
 
 TEST(VirtualExecutor, LaunchingARunningWorkloadAgainChangesNothing) {
   Fixture f(work_of(Duration::seconds(10)));
   f.executor.launch(gang(1, 1));
   f.executor.launch(gang(1, 1));
-  f.executor.advance_to(at_s(20));
+  f.executor.advance_to(executor_at_s(20));
 
   EXPECT_EQ(f.log.events.size(), 2u) << "one kRunning and one kExited";
 }

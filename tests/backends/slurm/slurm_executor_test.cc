@@ -23,7 +23,7 @@
 namespace allot::slurm {
 namespace {
 
-std::string slurm_conf() {
+std::string executor_slurm_conf() {
   const char* conf = std::getenv("ALLOT_TEST_SLURM_CONF");
   return conf == nullptr ? std::string() : conf;
 }
@@ -57,7 +57,7 @@ class EventLog final : public PodEventSink {
 class SlurmExecutorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_FALSE(slurm_conf().empty())
+    ASSERT_FALSE(executor_slurm_conf().empty())
         << "run under ctest: the `slurm` fixture sets ALLOT_TEST_SLURM_CONF";
     std::filesystem::create_directories(log_dir_);
     BackendPolicy policy;
@@ -108,7 +108,7 @@ class SlurmExecutorTest : public ::testing::Test {
   }
 
   std::string log_dir_ = "/tmp/allot-slurm-executor-test-" + std::to_string(::getpid());
-  ProcessRunner runner_{slurm_environment(slurm_conf()), Duration::seconds(60)};
+  ProcessRunner runner_{slurm_environment(executor_slurm_conf()), Duration::seconds(60)};
   SlurmPolicySync sync_{runner_, {"allot", "gpu"}};
   SystemClock clock_;
   EventLog events_;

@@ -9,34 +9,37 @@
 namespace allot::identity {
 namespace {
 
-const Timestamp kNow = Timestamp::from_millis(1'700'000'000'000);
+const Timestamp kSessionNow = Timestamp::from_millis(1'700'000'000'000);
 
 SessionClaims claims() {
-  return {"ana", {"vision-team"}, "vision", "team-member", kNow, kNow + Duration::hours(8)};
+  return {"ana",         {"vision-team"}, "vision",
+          "team-member", kSessionNow,     kSessionNow + Duration::hours(8)};
 }
 
 TEST(SessionToken, ASignedSessionVerifiesToItsClaims) {
-  const SessionKeyRing ring = SessionKeyRing::fresh(kNow);
+  const SessionKeyRing ring = SessionKeyRing::fresh(kSessionNow);
   const std::string token = sign_session(claims(), ring.current());
 
-  const Result<SessionClaims> verified = verify_session(token, ring, kNow + Duration::hours(1));
+  const Result<SessionClaims> verified =
+      verify_session(token, ring, kSessionNow + Duration::hours(1));
 
   ASSERT_TRUE(verified.ok()) << verified.status().to_string();
   EXPECT_EQ(*verified, claims());
 }
 
 TEST(SessionToken, AnExpiredSessionIsRefused) {
-  const SessionKeyRing ring = SessionKeyRing::fresh(kNow);
+  const SessionKeyRing ring = SessionKeyRing::fresh(kSessionNow);
   const std::string token = sign_session(claims(), ring.current());
 
-  const Result<SessionClaims> verified = verify_session(token, ring, kNow + Duration::hours(8));
+  const Result<SessionClaims> verified =
+      verify_session(token, ring, kSessionNow + Duration::hours(8));
 
   EXPECT_EQ(verified.status().code(), ErrorCode::kUnauthenticated);
   EXPECT_NE(verified.status().message().find("expired"), std::string::npos);
 }
 
 TEST(SessionToken, AChangedClaimOrSignatureIsRefusedAndTheTokenNeverEchoed) {
-  const SessionKeyRing ring = SessionKeyRing::fresh(kNow);
+  const SessionKeyRing ring = SessionKeyRing::fresh(kSessionNow);
   const std::string token = sign_session(claims(), ring.current());
   const size_t dot = token.find('.');
   // The same signature over claims naming another team.
@@ -49,37 +52,37 @@ TEST(SessionToken, AChangedClaimOrSignatureIsRefusedAndTheTokenNeverEchoed) {
 
   for (const std::string& bad : {forged, flipped, token.substr(0, dot), std::string("allots_x.y"),
                                  std::string("bearer"), token + "x"}) {
-    const Result<SessionClaims> verified = verify_session(bad, ring, kNow);
+    const Result<SessionClaims> verified = verify_session(bad, ring, kSessionNow);
     EXPECT_EQ(verified.status().code(), ErrorCode::kUnauthenticated) << bad;
     EXPECT_EQ(verified.status().to_string().find(bad), std::string::npos);
   }
 }
 
 TEST(SessionToken, RotatingTheKeyLogsNobodyOutAndOldKeysGoAfterTheirSessions) {
-  SessionKeyRing ring = SessionKeyRing::fresh(kNow);
+  SessionKeyRing ring = SessionKeyRing::fresh(kSessionNow);
   const std::string before = sign_session(claims(), ring.current());
 
-  ring.rotate(kNow + Duration::hours(1), Duration::hours(12));
+  ring.rotate(kSessionNow + Duration::hours(1), Duration::hours(12));
   const std::string after = sign_session(claims(), ring.current());
 
   EXPECT_EQ(ring.keys().size(), 2u);
-  EXPECT_TRUE(verify_session(before, ring, kNow + Duration::hours(2)).ok());
-  EXPECT_TRUE(verify_session(after, ring, kNow + Duration::hours(2)).ok());
-  ring.rotate(kNow + Duration::hours(13), Duration::hours(12));
+  EXPECT_TRUE(verify_session(before, ring, kSessionNow + Duration::hours(2)).ok());
+  EXPECT_TRUE(verify_session(after, ring, kSessionNow + Duration::hours(2)).ok());
+  ring.rotate(kSessionNow + Duration::hours(13), Duration::hours(12));
   EXPECT_EQ(ring.keys().size(), 2u) << "the first key is older than any session it signed";
-  EXPECT_FALSE(verify_session(before, ring, kNow + Duration::hours(2)).ok());
+  EXPECT_FALSE(verify_session(before, ring, kSessionNow + Duration::hours(2)).ok());
 }
 
 TEST(SessionToken, AnotherRingsKeyDoesNotVerify) {
-  const SessionKeyRing mine = SessionKeyRing::fresh(kNow);
-  const SessionKeyRing theirs = SessionKeyRing::fresh(kNow);
+  const SessionKeyRing mine = SessionKeyRing::fresh(kSessionNow);
+  const SessionKeyRing theirs = SessionKeyRing::fresh(kSessionNow);
 
-  EXPECT_FALSE(verify_session(sign_session(claims(), theirs.current()), mine, kNow).ok());
+  EXPECT_FALSE(verify_session(sign_session(claims(), theirs.current()), mine, kSessionNow).ok());
 }
 
 TEST(SessionToken, TheRingRoundTripsThroughJson) {
-  SessionKeyRing ring = SessionKeyRing::fresh(kNow);
-  ring.rotate(kNow + Duration::hours(1), Duration::hours(12));
+  SessionKeyRing ring = SessionKeyRing::fresh(kSessionNow);
+  ring.rotate(kSessionNow + Duration::hours(1), Duration::hours(12));
 
   const Result<SessionKeyRing> back = SessionKeyRing::from_json(ring.to_json());
 

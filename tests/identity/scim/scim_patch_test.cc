@@ -203,16 +203,16 @@ TEST(ScimPatch, APasswordIsHandedBackAndNotKept) {
   EXPECT_EQ(result->resource.dump().find("correct horse"), std::string::npos);
 }
 
-struct ErrorCase {
+struct PatchErrorCase {
   const char* operations;
   ScimType type;
   const char* location;  // where the details say it broke
 };
 
-class ScimPatchError : public testing::TestWithParam<ErrorCase> {};
+class ScimPatchError : public testing::TestWithParam<PatchErrorCase> {};
 
 TEST_P(ScimPatchError, IsRefusedWithItsScimType) {
-  const ErrorCase& c = GetParam();
+  const PatchErrorCase& c = GetParam();
   const Status status = patch_error(ResourceKind::kUser, ana(), c.operations);
   EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument) << status.to_string();
   EXPECT_EQ(scim_type_of(status), c.type) << c.operations << ": " << status.to_string();
@@ -222,43 +222,45 @@ TEST_P(ScimPatchError, IsRefusedWithItsScimType) {
 INSTANTIATE_TEST_SUITE_P(
     Errors, ScimPatchError,
     testing::Values(
-        ErrorCase{R"([{"op": "replace", "path": "id", "value": "u9"}])", ScimType::kMutability,
-                  "Operations[0]"},
-        ErrorCase{R"([{"op": "add", "path": "meta.created", "value": "2020-01-01T00:00:00Z"}])",
-                  ScimType::kMutability, "Operations[0]"},
-        ErrorCase{R"([{"op": "remove", "path": "groups"}])", ScimType::kMutability,
-                  "Operations[0]"},
-        ErrorCase{R"([{"op": "replace", "path": "nickname", "value": "A"},
+        PatchErrorCase{R"([{"op": "replace", "path": "id", "value": "u9"}])", ScimType::kMutability,
+                       "Operations[0]"},
+        PatchErrorCase{
+            R"([{"op": "add", "path": "meta.created", "value": "2020-01-01T00:00:00Z"}])",
+            ScimType::kMutability, "Operations[0]"},
+        PatchErrorCase{R"([{"op": "remove", "path": "groups"}])", ScimType::kMutability,
+                       "Operations[0]"},
+        PatchErrorCase{R"([{"op": "replace", "path": "nickname", "value": "A"},
                       {"op": "replace", "path": "shoeSize", "value": "42"}])",
-                  ScimType::kInvalidPath, "Operations[1]"},
-        ErrorCase{R"([{"op": "replace", "path": "emails[type eq ", "value": "x"}])",
-                  ScimType::kInvalidPath, "Operations[0] offset 15"},
-        ErrorCase{R"([{"op": "replace", "path": "name[givenName eq \"A\"]", "value": "x"}])",
-                  ScimType::kInvalidPath, "Operations[0]"},
-        ErrorCase{R"([{"op": "remove"}])", ScimType::kNoTarget, "Operations[0]"},
-        ErrorCase{R"([{"op": "replace", "path": "emails[type co \"w\"].value", "value": "x"},
+                       ScimType::kInvalidPath, "Operations[1]"},
+        PatchErrorCase{R"([{"op": "replace", "path": "emails[type eq ", "value": "x"}])",
+                       ScimType::kInvalidPath, "Operations[0] offset 15"},
+        PatchErrorCase{R"([{"op": "replace", "path": "name[givenName eq \"A\"]", "value": "x"}])",
+                       ScimType::kInvalidPath, "Operations[0]"},
+        PatchErrorCase{R"([{"op": "remove"}])", ScimType::kNoTarget, "Operations[0]"},
+        PatchErrorCase{R"([{"op": "replace", "path": "emails[type co \"w\"].value", "value": "x"},
                       {"op": "replace", "path": "emails[type eq \"fax\" or type eq \"x\"].value",
                        "value": "x"}])",
-                  ScimType::kNoTarget, "Operations[1]"},
+                       ScimType::kNoTarget, "Operations[1]"},
         // A value filter never acts on a scalar an earlier operation left.
-        ErrorCase{R"([{"op": "replace", "path": "emails", "value": ["x"]},
+        PatchErrorCase{R"([{"op": "replace", "path": "emails", "value": ["x"]},
                       {"op": "replace", "path": "emails[not (type eq \"a\")].value",
                        "value": "y"}])",
-                  ScimType::kNoTarget, "Operations[1]"},
-        ErrorCase{R"([{"op": "replace", "path": "active", "value": "maybe"}])",
-                  ScimType::kInvalidValue, "active"},
-        ErrorCase{R"([{"op": "replace", "path": "userName", "value": 7}])", ScimType::kInvalidValue,
-                  "userName"},
-        ErrorCase{R"([{"op": "remove", "path": "userName"}])", ScimType::kInvalidValue, "userName"},
-        ErrorCase{R"([{"op": "replace", "value": "not an object"}])", ScimType::kInvalidValue,
-                  "Operations[0]"},
-        ErrorCase{R"([{"op": "replace", "path": "displayName"}])", ScimType::kInvalidValue,
-                  "Operations[0]"},
-        ErrorCase{R"([{"op": "move", "path": "displayName", "value": "x"}])",
-                  ScimType::kInvalidSyntax, "Operations[0]"},
-        ErrorCase{R"([{"path": "displayName", "value": "x"}])", ScimType::kInvalidSyntax,
-                  "Operations[0]"},
-        ErrorCase{R"([42])", ScimType::kInvalidSyntax, "Operations[0]"}));
+                       ScimType::kNoTarget, "Operations[1]"},
+        PatchErrorCase{R"([{"op": "replace", "path": "active", "value": "maybe"}])",
+                       ScimType::kInvalidValue, "active"},
+        PatchErrorCase{R"([{"op": "replace", "path": "userName", "value": 7}])",
+                       ScimType::kInvalidValue, "userName"},
+        PatchErrorCase{R"([{"op": "remove", "path": "userName"}])", ScimType::kInvalidValue,
+                       "userName"},
+        PatchErrorCase{R"([{"op": "replace", "value": "not an object"}])", ScimType::kInvalidValue,
+                       "Operations[0]"},
+        PatchErrorCase{R"([{"op": "replace", "path": "displayName"}])", ScimType::kInvalidValue,
+                       "Operations[0]"},
+        PatchErrorCase{R"([{"op": "move", "path": "displayName", "value": "x"}])",
+                       ScimType::kInvalidSyntax, "Operations[0]"},
+        PatchErrorCase{R"([{"path": "displayName", "value": "x"}])", ScimType::kInvalidSyntax,
+                       "Operations[0]"},
+        PatchErrorCase{R"([42])", ScimType::kInvalidSyntax, "Operations[0]"}));
 
 TEST(ScimPatch, ABodyWithoutOperationsIsInvalidSyntax) {
   for (const char* body : {R"({})", R"({"Operations": {}})", R"([])", R"("PATCH")"}) {

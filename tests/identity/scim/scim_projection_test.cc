@@ -8,7 +8,7 @@ namespace {
 
 using json = nlohmann::json;
 
-json ana() {
+json projected_ana() {
   return json::parse(R"({
     "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User",
                 "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
@@ -20,11 +20,11 @@ json ana() {
 }
 
 TEST(ScimProjection, AttributesKeepsThoseWithIdAndSchemas) {
-  const json projected =
-      project(ana(), AttributeSelection::from_parameters(
-                         " name.givenName , EMAILS.value,"
-                         "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department",
-                         "id"));
+  const json projected = project(
+      projected_ana(), AttributeSelection::from_parameters(
+                           " name.givenName , EMAILS.value,"
+                           "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department",
+                           "id"));
   EXPECT_EQ(projected, json::parse(R"({
     "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User",
                 "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
@@ -34,29 +34,31 @@ TEST(ScimProjection, AttributesKeepsThoseWithIdAndSchemas) {
 }
 
 TEST(ScimProjection, ExcludedAttributesDropsThoseButNeverId) {
-  json expected = ana();
+  json expected = projected_ana();
   expected.erase("emails");
   expected["name"].erase("familyName");
   expected.erase("urn:ietf:params:scim:schemas:extension:enterprise:2.0:User");
-  EXPECT_EQ(project(ana(), AttributeSelection::from_parameters(
-                               "",
-                               "emails,name.familyName,id,schemas,nonsense[,"
-                               "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User")),
-            expected);
-  EXPECT_EQ(project(ana(), {}), ana());
+  EXPECT_EQ(
+      project(projected_ana(), AttributeSelection::from_parameters(
+                                   "",
+                                   "emails,name.familyName,id,schemas,nonsense[,"
+                                   "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User")),
+      expected);
+  EXPECT_EQ(project(projected_ana(), {}), projected_ana());
 }
 
 TEST(ScimProjection, ExcludedAttributesMatchWhateverTheCaseOrSchemaPrefix) {
-  json expected = ana();
+  json expected = projected_ana();
   expected.erase("emails");
   expected.erase("userName");
   expected["urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"].erase("employeeNumber");
-  EXPECT_EQ(project(ana(), AttributeSelection::from_parameters(
-                               "",
-                               "EMAILS, urn:ietf:params:scim:schemas:core:2.0:User:username,"
-                               "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:"
-                               "employeeNumber")),
-            expected);
+  EXPECT_EQ(
+      project(projected_ana(), AttributeSelection::from_parameters(
+                                   "",
+                                   "EMAILS, urn:ietf:params:scim:schemas:core:2.0:User:username,"
+                                   "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:"
+                                   "employeeNumber")),
+      expected);
 }
 
 }  // namespace

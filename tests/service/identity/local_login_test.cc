@@ -17,7 +17,7 @@ namespace {
 using json = nlohmann::json;
 using scim::ResourceKind;
 
-class CountingIds final : public scim::IdGenerator {
+class LoginCountingIds final : public scim::IdGenerator {
  public:
   std::string next_id() override { return "id-" + std::to_string(++count_); }
 
@@ -37,7 +37,7 @@ class LocalLoginTest : public ::testing::Test {
 
   MemoryStore store_;
   ManualClock clock_{Timestamp::from_millis(1'764'660'000'000)};
-  CountingIds ids_;
+  LoginCountingIds ids_;
   ScimService scim_{store_, clock_, ids_};
   LocalLogin login_{scim_, clock_, {3, Duration::minutes(10)}};
   std::string ana_;

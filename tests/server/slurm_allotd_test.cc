@@ -28,10 +28,7 @@ std::string slurm_conf() {
 }
 
 // scripts/slurm.sh and the folder of the fixture's Slurm (DIR/etc/slurm.conf).
-std::string slurm_script() {
-  const char* script = std::getenv("ALLOT_TEST_SLURM_SCRIPT");
-  return script == nullptr ? std::string("scripts/slurm.sh") : script;
-}
+std::string slurm_script() { return std::string(ALLOT_SOURCE_DIR) + "/scripts/slurm.sh"; }
 std::string slurm_dir() {
   return std::filesystem::path(slurm_conf()).parent_path().parent_path().string();
 }
@@ -231,7 +228,10 @@ TEST_F(SlurmAllotdTest, ASlurmctldRestartLosesNothingAndSubmitsNothingTwice) {
       },
       std::chrono::seconds(30), std::chrono::milliseconds(200));
 
-  ASSERT_TRUE(sh({slurm_script(), "restart-controller", slurm_dir()}).succeeded());
+  const Result<slurm::CommandResult> restarted =
+      runner_.run({slurm_script(), "restart-controller", slurm_dir()});
+  ASSERT_TRUE(restarted.ok()) << restarted.status().to_string();
+  ASSERT_TRUE(restarted->succeeded()) << restarted->out << restarted->err;
   submit("sa-research", "after", {"echo after-restart", 1, 1, "low"});
   wait_phase("sa-research", "after", "Succeeded");
 
@@ -256,7 +256,15 @@ TEST_F(SlurmAllotdTest, BorrowedWorkIsPreemptedInSlurmWhenItsOwnerReclaims) {
 
   EXPECT_NE(phase_of(workload("sa-research", "borrower")), "Running");
   const std::vector<std::string> events = wait_event("sa-research", "borrower", "Preempted");
-  EXPECT_NE(jobs_of(running).find("CANCELLED"), std::string::npos) << jobs_of(running);
+  // slurmdbd records the job's end a moment after slurmctld ends it.
+  std::string recorded;
+  eventually(
+      [&] {
+        recorded = jobs_of(running);
+        return recorded.find("CANCELLED") != std::string::npos;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200));
+  EXPECT_NE(recorded.find("CANCELLED"), std::string::npos) << recorded;
   EXPECT_EQ(sh({"squeue", "-h", "-A", "sa-prod", "-t", "RUNNING", "-o", "%N"}).out.empty(), false);
 }
 

@@ -124,10 +124,10 @@ TEST_F(ControlPlaneTest, APodTheBackendLostRequeuesTheWorkloadInsteadOfFailingIt
   const nlohmann::json job = *calls_->get_workload("prod", "job");
   EXPECT_NE(job["status"]["phase"], "Failed");
   EXPECT_EQ(job["status"]["restarts"], 1);
+  const Result<nlohmann::json> events = calls_->workload_events("prod", "job");
+  ASSERT_TRUE(events.ok());
   std::vector<std::string> reasons;
-  for (const auto& event : (*calls_->workload_events("prod", "job"))["items"]) {
-    reasons.push_back(event["reason"]);
-  }
+  for (const auto& event : (*events)["items"]) reasons.push_back(event["reason"]);
   EXPECT_NE(std::find(reasons.begin(), reasons.end(), "PodLost"), reasons.end());
   EXPECT_NE(std::find(reasons.begin(), reasons.end(), "Evicted"), reasons.end());
   EXPECT_EQ(std::find(reasons.begin(), reasons.end(), "PodFailed"), reasons.end());

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -145,22 +146,30 @@ Result<std::optional<JobOwner>> SlurmExecutor::prepare_owner(const WorkloadLaunc
   return std::optional<JobOwner>(*owner);
 }
 
+bool SlurmExecutor::controller_knows(const std::string& account, const std::string& user) {
+  const Result<CommandResult> shown = runner_.run(
+      {"scontrol", "show", "assoc_mgr", "users=" + user, "accounts=" + account, "flags=assoc"});
+  return shown.ok() && shown->succeeded() &&
+         shown->out.find("Account=" + account + " UserName=" + user + "(") != std::string::npos;
+}
+
 Status SlurmExecutor::ensure_association(const std::string& account, const std::string& user) {
   {
     MutexLock lock(mu_);
     if (associated_.contains({account, user})) return Status::ok_status();
   }
-  const auto present = [&] {
-    const Result<CommandResult> shown =
-        runner_.run({"sacctmgr", "-n", "-P", "show", "assoc", "where", "account=" + account,
-                     "user=" + user, "format=user"});
-    return shown.ok() && shown->succeeded() && trimmed(shown->out) == user;
-  };
-  if (!present()) {
-    // A concurrent add of the same pair fails "nothing new": present() settles it.
+  if (!controller_knows(account, user)) {
+    // "Nothing new added" when it exists (or another thread added it): the
+    // controller's view below settles it.
     ALLOT_ASSIGN_OR_RETURN(CommandResult added, runner_.run({"sacctmgr", "-i", "add", "user", user,
                                                              "Account=" + account}));
-    if (!present()) {
+    // slurmdbd tells slurmctld a moment later; sbatch before that is refused.
+    bool known = controller_knows(account, user);
+    for (int i = 0; i < 100 && !known; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      known = controller_knows(account, user);
+    }
+    if (!known) {
       return Status(ErrorCode::kFailedPrecondition, "cannot associate user " + user +
                                                         " with Slurm account " + account + ": " +
                                                         trimmed(added.err + added.out));

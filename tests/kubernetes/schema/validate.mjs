@@ -1,7 +1,8 @@
 // Validates rendered Kubernetes objects without a kube-apiserver (none runs
 // here), unknown fields refused everywhere as `kubectl apply --validate=strict`
 // refuses them: Kueue's objects against the OpenAPI v3 schema of their CRD and
-// apiVersion (Kueue v0.19.2's CRDs, read in place); core objects against the
+// apiVersion (Kueue v0.19.2's CRDs, read in place) and the CEL rules in it
+// (cel-rules.mjs); core objects against the
 // upstream Kubernetes schemas that kubernetes-models compiles (types, required
 // fields, enums) and the upstream field catalogue of strict-core.mjs (unknown
 // fields); a PyTorchJob as pytorchjob.mjs says (no Kubeflow CRD is at hand).
@@ -21,6 +22,7 @@ import * as rbac from "kubernetes-models/rbac.authorization.k8s.io/v1";
 import * as networking from "kubernetes-models/networking.k8s.io/v1";
 import * as batch from "kubernetes-models/batch/v1";
 import { ObjectMeta } from "@kubernetes-models/apimachinery/apis/meta/v1";
+import { celViolations } from "./cel-rules.mjs";
 import { coreTypeName, unknownFields } from "./strict-core.mjs";
 import { kPyTorchJobSchema, pytorchCoreParts } from "./pytorchjob.mjs";
 
@@ -56,7 +58,7 @@ function loadCrds(dir) {
       // metadata is the apiserver's: only name and namespace are checked here.
       schema.properties.metadata = { type: "object" };
       const key = `${crd.spec.group}/${version.name}/${crd.spec.names.kind}`;
-      validators.set(key, ajv.compile(schema));
+      validators.set(key, { validate: ajv.compile(schema), rules: version.schema.openAPIV3Schema });
     }
   }
   return validators;
@@ -68,10 +70,11 @@ function checkDocument(doc, crds) {
     return "metadata.name is missing";
   }
   if (typeof apiVersion === "string" && apiVersion.startsWith("kueue.x-k8s.io/")) {
-    const validate = crds.get(`${apiVersion}/${kind}`);
-    if (!validate) return `no CRD serves ${apiVersion} ${kind}`;
-    if (validate(doc)) return null;
-    return ajvErrors(validate.errors);
+    const crd = crds.get(`${apiVersion}/${kind}`);
+    if (!crd) return `no CRD serves ${apiVersion} ${kind}`;
+    if (!crd.validate(doc)) return ajvErrors(crd.validate.errors);
+    const violations = celViolations(crd.rules, doc);
+    return violations.length === 0 ? null : violations.join("; ");
   }
   if (apiVersion === "kubeflow.org/v1" && kind === "PyTorchJob") return checkPyTorchJob(doc);
   const group = coreModels[apiVersion];
@@ -129,7 +132,8 @@ for (const file of files(args)) {
     const problem = checkDocument(doc, crds);
     const name = `${file} #${index + 1} ${doc.apiVersion} ${doc.kind}/${doc.metadata?.name}`;
     // An invalid object's comment may say what its refusal must mention.
-    const reason = /refused for: (\S+)/.exec(parsed.commentBefore ?? parsed.contents?.commentBefore ?? "")?.[1];
+    const comment = parsed.commentBefore ?? parsed.contents?.commentBefore ?? "";
+    const reason = /refused for: (.+)$/m.exec(comment)?.[1].trim();
     if (expectInvalid && problem !== null && reason && !problem.includes(reason)) {
       failed++;
       console.log(`FAIL ${name}: refused, but not for ${reason}: ${problem}`);

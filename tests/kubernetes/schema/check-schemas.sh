@@ -3,7 +3,7 @@
 # no kube-apiserver runs here (Debian packages none), so every rendered object
 # is validated against the schema the apiserver would use: Kueue's objects
 # against the CRDs of Kueue v0.19.2 in ../shared/data/kubernetes/ (read in
-# place), core objects against the upstream schemas of npm's kubernetes-models
+# place) and their CEL rules, core objects against the upstream schemas of npm's kubernetes-models
 # and the upstream field catalogue of @kubernetes/client-node, unknown fields
 # refused everywhere (validate.mjs). Renders the example organisation for plain
 # and hyperpod names and both Kueue API versions, two Jobs and a PyTorchJob,

@@ -29,7 +29,10 @@ mkdir -p "${work}"
 cp "${here}/package.json" "${here}"/*.mjs "${work}/"
 if ! cmp -s "${here}/package-lock.json" "${work}/package-lock.json" || [[ ! -d "${work}/node_modules" ]]; then
   cp "${here}/package-lock.json" "${work}/"
-  (cd "${work}" && npm ci --no-audit --no-fund --prefer-offline >"${work}/npm.log" 2>&1) ||
+  # --prefer-offline trusts the cached package lists, which may predate a
+  # pinned version: then the registry is asked again.
+  (cd "${work}" && { npm ci --no-audit --no-fund --prefer-offline >"${work}/npm.log" 2>&1 ||
+    npm ci --no-audit --no-fund >>"${work}/npm.log" 2>&1; }) ||
     { cat "${work}/npm.log" >&2; exit 1; }
 fi
 

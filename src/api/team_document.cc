@@ -1,7 +1,10 @@
 #include "api/team_document.h"
 
+#include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "api/resource_fields.h"
 
@@ -62,6 +65,33 @@ Result<TeamOwners> decode_owners(const Field& field) {
   return owners;
 }
 
+// A Kubernetes namespace name is a DNS-1123 label: at most 63 characters, no dots.
+constexpr size_t kMaxNamespaceLength = 63;
+
+// network: {egressNamespaces: [namespace...]}, sorted; a repeated one is an error.
+Result<TeamNetwork> decode_network(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  TeamNetwork network;
+  if (std::optional<Field> list = map.get("egressNamespaces")) {
+    ALLOT_ASSIGN_OR_RETURN(std::vector<Field> entries, list->elements());
+    for (const Field& entry : entries) {
+      ALLOT_ASSIGN_OR_RETURN(std::string name, entry.as_name());
+      if (name.size() > kMaxNamespaceLength || name.find('.') != std::string::npos) {
+        return entry.error("'" + name + "' is not a namespace name: at most 63 lowercase " +
+                           "letters, digits and '-'");
+      }
+      if (std::find(network.egress_namespaces.begin(), network.egress_namespaces.end(), name) !=
+          network.egress_namespaces.end()) {
+        return entry.error("namespace '" + name + "' is listed twice");
+      }
+      network.egress_namespaces.push_back(std::move(name));
+    }
+  }
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  std::sort(network.egress_namespaces.begin(), network.egress_namespaces.end());
+  return network;
+}
+
 }  // namespace
 
 Result<Team> decode_team(ObjectMeta meta, const Field& spec) {
@@ -78,6 +108,7 @@ Result<Team> decode_team(ObjectMeta meta, const Field& spec) {
   ALLOT_RETURN_IF_ERROR(
       map.read_string_list("allowedPriorityClasses", team.allowed_priority_classes));
   ALLOT_RETURN_IF_ERROR(map.read("owners", team.owners, decode_owners));
+  ALLOT_RETURN_IF_ERROR(map.read("network", team.network, decode_network));
   ALLOT_RETURN_IF_ERROR(map.read_string_map("storage", team.storage));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return team;

@@ -38,6 +38,15 @@ struct TeamOwners {
   friend bool operator==(const TeamOwners&, const TeamOwners&) = default;
 };
 
+// Where a team's pods may open connections besides their own namespace and
+// DNS (rendered as its NetworkPolicy; allot's own executor does not enforce it).
+struct TeamNetwork {
+  // Kubernetes namespaces, sorted and unique; a team's namespace names that team.
+  std::vector<std::string> egress_namespaces;
+
+  friend bool operator==(const TeamNetwork&, const TeamNetwork&) = default;
+};
+
 struct Team {
   ObjectMeta meta;
   std::string namespace_name;  // defaults to the team's name
@@ -48,6 +57,7 @@ struct Team {
   QueueingStrategy queueing = QueueingStrategy::kBestEffortFifo;
   std::vector<std::string> allowed_priority_classes;  // empty: all
   TeamOwners owners;
+  TeamNetwork network;
   // Storage settings (volume, mount, class...), carried verbatim until storage is modelled.
   std::map<std::string, std::string> storage;
 

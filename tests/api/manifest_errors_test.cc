@@ -288,6 +288,20 @@ TEST(ManifestErrors, WrongTypesSayWhatWasExpected) {
                          "expected a map, got a list"));
 }
 
+TEST(ManifestErrors, RejectsEgressNamespacesThatAreNotNamespaceNamesOrRepeat) {
+  EXPECT_TRUE(fails_with(document("Team", "t", "{network: {egressNamespaces: [data, Data]}}"),
+                         "document 1 (Team/t): spec.network.egressNamespaces[1]",
+                         "is not a valid name"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{network: {egressNamespaces: [data.sets]}}"),
+                         "document 1 (Team/t): spec.network.egressNamespaces[0]",
+                         "is not a namespace name"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{network: {egressNamespaces: [data, data]}}"),
+                         "document 1 (Team/t): spec.network.egressNamespaces[1]", "listed twice"));
+  EXPECT_TRUE(fails_with(document("Team", "t", "{network: {ingressNamespaces: [data]}}"),
+                         "document 1 (Team/t): spec.network.ingressNamespaces",
+                         "unknown field 'ingressNamespaces'"));
+}
+
 TEST(ManifestErrors, RejectsMalformedDurations) {
   EXPECT_TRUE(fails_with(document("Cluster", "c", "{scheduling: {cycle: 5 parsecs}}"),
                          "document 1 (Cluster/c): spec.scheduling.cycle", "unknown unit"));

@@ -3,6 +3,7 @@
 #include "api/manifest_parser.h"
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -97,6 +98,17 @@ TEST(ManifestParser, DesignExampleTeamHasItsQuotaPreemptionAndOwners) {
   EXPECT_EQ(team.owners.business, "ana@example.com");
   EXPECT_EQ(team.owners.operations, "ops@example.com");
   EXPECT_EQ(team.owners.cost, "finance@example.com");
+}
+
+TEST(ManifestParser, TeamNetworkEgressNamespacesAreReadSorted) {
+  Result<ManifestBundle> bundle = parse_manifests(
+      document("Team", "t", "{network: {egressNamespaces: [shared-data, monitoring]}}"), "t.yaml");
+  ASSERT_TRUE(bundle.ok()) << bundle.status().to_string();
+  EXPECT_EQ(bundle->policy.teams.at(0).network.egress_namespaces,
+            (std::vector<std::string>{"monitoring", "shared-data"}));
+  Result<ManifestBundle> none = parse_manifests(document("Team", "t", "{}"), "t.yaml");
+  ASSERT_TRUE(none.ok()) << none.status().to_string();
+  EXPECT_TRUE(none->policy.teams.at(0).network.egress_namespaces.empty());
 }
 
 TEST(ManifestParser, DesignExampleWorkloadHasItsPodSetsAndRuntime) {

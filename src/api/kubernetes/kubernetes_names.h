@@ -28,6 +28,9 @@ inline constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
 inline constexpr std::string_view kTeamLabel = "allot.dev/team";
 inline constexpr std::string_view kCohortLabel = "allot.dev/cohort";
+// The node label of a ResourceFlavor with a topology but no node labels of
+// its own (Kueue requires one): its nodes carry allot.dev/flavor=<flavor>.
+inline constexpr std::string_view kFlavorLabel = "allot.dev/flavor";
 inline constexpr std::string_view kGpuResourceName = "nvidia.com/gpu";
 
 std::string team_namespace(const Team& team, KubernetesNaming naming);

@@ -23,10 +23,15 @@ namespace allot {
 KubernetesObject make_object(std::string api_version, std::string kind, std::string namespace_name,
                              std::string name);
 
-// Kueue's resourceGroups for a list of flavor quotas: one group covering every
-// resource that any flavor declares, flavors in order; undeclared resources
-// of a flavor get nominalQuota 0.
-nlohmann::json resource_groups_json(const std::vector<FlavorQuota>& quota);
+// Kueue's resourceGroups for a list of flavor quotas. When the flavors declare
+// two or more distinct sets of resources and those sets are pairwise disjoint
+// (as an import of several groups gives: flavor per group), one group per
+// set, in the order the flavors first name it. Otherwise one group covering
+// every resource that any flavor declares, flavors in order, undeclared
+// resources of a flavor with nominalQuota 0. Borrowing and lending limits
+// only when `has_parent` (a ClusterQueue with a cohort, a Cohort with a
+// parent): Kueue refuses them elsewhere, where they mean nothing.
+nlohmann::json resource_groups_json(const std::vector<FlavorQuota>& quota, bool has_parent);
 
 // ResourceFlavor, Topology, Cohort, ClusterQueue, LocalQueue, WorkloadPriorityClass.
 std::vector<KubernetesObject> render_kueue_objects(const Policy& policy,

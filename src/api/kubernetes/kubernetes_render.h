@@ -9,7 +9,9 @@
 // RoleBinding each for the directory groups and users of allot's bindings
 // (names prefixed with options.subject_prefix), a ResourceQuota no tighter
 // than nominal plus what the team may borrow, a default-deny NetworkPolicy
-// (egress to DNS and to its own namespace only), a LocalQueue and a
+// (egress to DNS, to its own namespace and to its network.egressNamespaces;
+// ingress from its own namespace and from the teams whose egressNamespaces
+// name it), a LocalQueue and a
 // ClusterQueue; per cohort a Cohort, per flavor a ResourceFlavor, per
 // priority class a WorkloadPriorityClass, per distinct topology a Topology.
 // The mapping report lists, in a stable order, every allot setting that

@@ -1,7 +1,9 @@
 #include "api/kubernetes/kueue_fields.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "api/kubernetes/kubernetes_names.h"
 
@@ -108,11 +110,10 @@ Status read_resource_groups(const KueueDoc& doc, const json& groups, std::string
                             std::vector<FlavorQuota>& quota) {
   if (groups.is_null()) return Status();
   if (!groups.is_array()) return doc.error(path, "resourceGroups is a list");
-  if (groups.size() > 1) {
-    return doc.error(at(path, 1),
-                     "allot gives a pod set one flavor for all its resources: several resource "
-                     "groups, each with a flavor of its own, cannot be expressed");
-  }
+  // Flavor per group: each flavor declares the resources of its own group.
+  // Kueue allows a resource and a flavor in one group only; so does allot.
+  std::map<std::string, std::string> covered_at;  // resource -> where covered
+  std::map<std::string, std::string> flavor_at;   // flavor -> where listed
   for (size_t g = 0; g < groups.size(); ++g) {
     const std::string group_path = at(path, g);
     const json& group = groups[g];
@@ -126,12 +127,25 @@ Status read_resource_groups(const KueueDoc& doc, const json& groups, std::string
       covered.push_back(names[i].get<std::string>());
       Result<Resource> resource = resource_from_kubernetes(covered.back());
       if (!resource.ok()) return doc.error(name_path, resource.status().message());
+      auto [seen, fresh] = covered_at.try_emplace(covered.back(), name_path);
+      if (!fresh) {
+        return doc.error(name_path, "resource '" + covered.back() + "' is covered by " +
+                                        seen->second +
+                                        " already: a resource belongs to one "
+                                        "resource group");
+      }
     }
     const json flavors = group.value("flavors", json::array());
     for (size_t i = 0; i < flavors.size(); ++i) {
+      const std::string flavor_path = at(join(group_path, "flavors"), i);
       FlavorQuota flavor;
-      ALLOT_RETURN_IF_ERROR(
-          read_group_flavor(doc, flavors[i], at(join(group_path, "flavors"), i), covered, flavor));
+      ALLOT_RETURN_IF_ERROR(read_group_flavor(doc, flavors[i], flavor_path, covered, flavor));
+      auto [seen, fresh] = flavor_at.try_emplace(flavor.flavor, flavor_path);
+      if (!fresh) {
+        return doc.error(join(flavor_path, "name"),
+                         "flavor '" + flavor.flavor + "' is listed at " + seen->second +
+                             " already: allot gives a flavor one quota, in one resource group");
+      }
       quota.push_back(std::move(flavor));
     }
   }

@@ -34,7 +34,10 @@ struct KueueDoc {
                      std::string& out) const;
 };
 
-// spec.resourceGroups of a ClusterQueue or Cohort into allot's flavor quotas.
+// spec.resourceGroups of a ClusterQueue or Cohort into allot's flavor quotas:
+// flavor per group, each flavor declaring the resources its group covers,
+// flavors in group order. A resource covered by two groups or a flavor listed
+// twice is an error naming the second place.
 Status read_resource_groups(const KueueDoc& doc, const nlohmann::json& groups,
                             std::string_view path, std::vector<FlavorQuota>& quota);
 

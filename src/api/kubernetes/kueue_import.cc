@@ -50,6 +50,8 @@ Status read_flavor(const KueueDoc& doc, const std::string& name, const json& spe
   if (spec.contains("nodeLabels")) {
     for (const auto& [key, value] : spec.at("nodeLabels").items()) {
       if (!value.is_string()) return doc.error("spec.nodeLabels." + key, "expected a string");
+      // The label the export gives a flavor with a topology and no labels.
+      if (key == kFlavorLabel && value.get<std::string>() == name) continue;
       flavor.node_labels[key] = value.get<std::string>();
     }
   }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,11 +21,14 @@ std::string_view reclaim_text(ReclaimPolicy policy) {
   return "Never";
 }
 
+// Kueue refuses borrowWithinCohort other than Never with reclaimWithinCohort
+// Never; allot preempts in no other team then either, so it is Never there.
 json preemption_json(const TeamPreemption& preemption) {
-  json borrow = {{"policy", preemption.borrow_within_cohort == BorrowWithinCohortPolicy::kNever
-                                ? "Never"
-                                : "LowerPriority"}};
-  if (preemption.borrow_max_priority_threshold) {
+  const bool borrow_preempts =
+      preemption.borrow_within_cohort != BorrowWithinCohortPolicy::kNever &&
+      preemption.reclaim_within_cohort != ReclaimPolicy::kNever;
+  json borrow = {{"policy", borrow_preempts ? "LowerPriority" : "Never"}};
+  if (borrow_preempts && preemption.borrow_max_priority_threshold) {
     borrow["maxPriorityThreshold"] = *preemption.borrow_max_priority_threshold;
   }
   return {{"reclaimWithinCohort", reclaim_text(preemption.reclaim_within_cohort)},
@@ -33,16 +37,20 @@ json preemption_json(const TeamPreemption& preemption) {
           {"borrowWithinCohort", borrow}};
 }
 
-json flavor_resources_json(const FlavorQuota& flavor, const std::vector<Resource>& covered) {
+// Limits only with a parent to borrow from and lend to: Kueue refuses them on a
+// ClusterQueue without a cohort and on a root Cohort (they would mean nothing).
+json flavor_resources_json(const FlavorQuota& flavor, const std::vector<Resource>& covered,
+                           bool has_parent) {
   json resources = json::array();
   for (Resource resource : covered) {
     const ResourceQuota& quota = flavor.of(resource);
     json entry = {{"name", kubernetes_resource_name(resource)},
                   {"nominalQuota", quantity_json(resource, quota.nominal)}};
-    if (quota.borrowing_limit) {
+    if (quota.borrowing_limit && has_parent) {
       entry["borrowingLimit"] = quantity_json(resource, *quota.borrowing_limit);
     }
-    if (quota.lending_limit) entry["lendingLimit"] = quantity_json(resource, *quota.lending_limit);
+    if (quota.lending_limit && has_parent)
+      entry["lendingLimit"] = quantity_json(resource, *quota.lending_limit);
     resources.push_back(std::move(entry));
   }
   return resources;
@@ -56,6 +64,10 @@ std::vector<KubernetesObject> render_flavors(const Policy& policy, std::string_v
     json spec = json::object();
     if (!flavor.node_labels.empty()) spec["nodeLabels"] = flavor.node_labels;
     const std::vector<std::string> levels = flavor_topology_levels(flavor, policy);
+    if (!levels.empty() && flavor.node_labels.empty()) {
+      // Kueue requires a node label of a flavor with a topology.
+      spec["nodeLabels"] = {{std::string(kFlavorLabel), flavor.meta.name}};
+    }
     if (!levels.empty()) {
       std::string name;
       for (const std::string& level : levels) name += (name.empty() ? "" : "-") + level;
@@ -81,7 +93,7 @@ KubernetesObject render_cohort(const Cohort& cohort, std::string_view api) {
   KubernetesObject object = make_object(std::string(api), "Cohort", "", cohort.meta.name);
   json spec = {{"fairSharing", {{"weight", weight_json(cohort.fair_share_weight)}}}};
   if (!cohort.parent.empty()) spec["parentName"] = cohort.parent;
-  json groups = resource_groups_json(cohort.quota);
+  json groups = resource_groups_json(cohort.quota, !cohort.parent.empty());
   if (!groups.empty()) spec["resourceGroups"] = groups;
   object.manifest["spec"] = spec;
   return object;
@@ -102,7 +114,7 @@ KubernetesObject render_cluster_queue(const Team& team, const KubernetesRenderOp
   if (!team.cohort.empty()) {
     spec[options.kueue_api == KueueApiVersion::kV1beta1 ? "cohort" : "cohortName"] = team.cohort;
   }
-  json groups = resource_groups_json(team.quota);
+  json groups = resource_groups_json(team.quota, !team.cohort.empty());
   if (!groups.empty()) spec["resourceGroups"] = groups;
   object.manifest["spec"] = spec;
   return object;
@@ -135,23 +147,49 @@ KubernetesObject render_priority_class(const PriorityClass& priority_class,
 
 }  // namespace
 
-json resource_groups_json(const std::vector<FlavorQuota>& quota) {
-  std::vector<Resource> covered;
-  for (Resource resource : kAllResources) {
-    const bool named = std::any_of(quota.begin(), quota.end(), [&](const FlavorQuota& flavor) {
-      return flavor.declared[static_cast<size_t>(resource)];
-    });
-    if (named) covered.push_back(resource);
-  }
-  if (covered.empty() || quota.empty()) return json::array();
-  json names = json::array();
-  for (Resource resource : covered) names.push_back(kubernetes_resource_name(resource));
-  json flavors = json::array();
+json resource_groups_json(const std::vector<FlavorQuota>& quota, bool has_parent) {
+  // The distinct sets of declared resources, in the order the flavors give them.
+  std::vector<std::array<bool, kResourceCount>> sets;
   for (const FlavorQuota& flavor : quota) {
-    flavors.push_back(
-        {{"name", flavor.flavor}, {"resources", flavor_resources_json(flavor, covered)}});
+    if (std::find(sets.begin(), sets.end(), flavor.declared) == sets.end())
+      sets.push_back(flavor.declared);
   }
-  return json::array({{{"coveredResources", names}, {"flavors", flavors}}});
+  // A flavor that declares nothing has no group of its own: one group then.
+  bool disjoint = std::none_of(sets.begin(), sets.end(), [](const auto& set) {
+    return std::none_of(set.begin(), set.end(), [](bool named) { return named; });
+  });
+  for (size_t a = 0; a < sets.size(); ++a) {
+    for (size_t b = a + 1; b < sets.size(); ++b) {
+      for (size_t r = 0; r < kResourceCount; ++r)
+        disjoint = disjoint && !(sets[a][r] && sets[b][r]);
+    }
+  }
+  if (!disjoint || sets.size() < 2) {  // one group covering every resource any flavor names
+    std::array<bool, kResourceCount> all{};
+    for (const auto& set : sets) {
+      for (size_t r = 0; r < kResourceCount; ++r) all[r] = all[r] || set[r];
+    }
+    sets.assign(1, all);
+  }
+  json groups = json::array();
+  for (const auto& set : sets) {
+    std::vector<Resource> covered;
+    json names = json::array();
+    for (Resource resource : kAllResources) {
+      if (!set[static_cast<size_t>(resource)]) continue;
+      covered.push_back(resource);
+      names.push_back(kubernetes_resource_name(resource));
+    }
+    if (covered.empty()) continue;
+    json flavors = json::array();
+    for (const FlavorQuota& flavor : quota) {
+      if (sets.size() > 1 && flavor.declared != set) continue;
+      flavors.push_back({{"name", flavor.flavor},
+                         {"resources", flavor_resources_json(flavor, covered, has_parent)}});
+    }
+    groups.push_back({{"coveredResources", names}, {"flavors", flavors}});
+  }
+  return groups;
 }
 
 std::vector<KubernetesObject> render_kueue_objects(const Policy& policy,

@@ -71,8 +71,29 @@ void add_priority_classes(const Policy& policy, std::vector<MappingNote>& notes)
   }
 }
 
+// Settings of a team's quota and preemption that Kueue reads otherwise.
+void add_team_quota(const Policy& policy, const Team& team, std::vector<MappingNote>& notes) {
+  const std::string where = "Team/" + team.meta.name + ": ";
+  if (resource_groups_json(team.quota, true).size() > 1) {
+    notes.push_back({where + "flavors naming disjoint resources",
+                     "Kueue gives a pod set one flavor per resource group; allot gives it one "
+                     "flavor for all its resources",
+                     "one resource group per set of resources"});
+  }
+  const bool fair = std::any_of(policy.clusters.begin(), policy.clusters.end(),
+                                [](const Cluster& c) { return c.scheduling.fair_sharing; });
+  if (fair && team.preemption.borrow_within_cohort != BorrowWithinCohortPolicy::kNever &&
+      team.preemption.reclaim_within_cohort != ReclaimPolicy::kNever) {
+    notes.push_back({where + "preemption.borrowWithinCohort with fair sharing",
+                     "Kueue applies borrowWithinCohort with classical preemption only, not "
+                     "with fair sharing",
+                     "borrowWithinCohort as set; Kueue ignores it while fair sharing is on"});
+  }
+}
+
 void add_teams(const Policy& policy, std::vector<MappingNote>& notes) {
   for (const Team& team : policy.teams) {
+    add_team_quota(policy, team, notes);
     const std::string where = "Team/" + team.meta.name + ": ";
     if (!team.allowed_priority_classes.empty()) {
       notes.push_back({where + "allowedPriorityClasses",

@@ -59,6 +59,9 @@ json team_spec(const Team& team) {
   if (!team.owners.operations.empty()) owners["operations"] = team.owners.operations;
   if (!team.owners.cost.empty()) owners["cost"] = team.owners.cost;
   if (!owners.empty()) spec["owners"] = owners;
+  if (!team.network.egress_namespaces.empty()) {
+    spec["network"] = {{"egressNamespaces", team.network.egress_namespaces}};
+  }
   if (!team.storage.empty()) spec["storage"] = team.storage;
   return spec;
 }

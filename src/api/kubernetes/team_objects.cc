@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -98,7 +99,28 @@ KubernetesObject render_resource_quota(const Team& team, const Policy& policy,
   return object;
 }
 
-KubernetesObject render_network_policy(const std::string& ns) {
+// The rendered namespace of `name` in an egress list: a team's namespace names
+// that team (hyperpod-ns-<team> with HyperPod names), any other is verbatim.
+std::string egress_namespace(const std::string& name, const Policy& policy,
+                             const KubernetesRenderOptions& options) {
+  const Team* team = policy.find_team_by_namespace(name);
+  return team == nullptr ? name : team_namespace(*team, options.naming);
+}
+
+json namespace_peers(const std::set<std::string>& namespaces) {
+  json peers = json::array();
+  for (const std::string& name : namespaces) {
+    peers.push_back(
+        {{"namespaceSelector", {{"matchLabels", {{"kubernetes.io/metadata.name", name}}}}}});
+  }
+  return peers;
+}
+
+// Default deny; egress to DNS, to its own pods and to the namespaces the team
+// may reach; ingress from its own pods and from the teams that may reach it.
+KubernetesObject render_network_policy(const Team& team, const Policy& policy,
+                                       const KubernetesRenderOptions& options) {
+  const std::string ns = team_namespace(team, options.naming);
   KubernetesObject object =
       make_object("networking.k8s.io/v1", "NetworkPolicy", ns, "allot-default-deny");
   const json dns_ports =
@@ -109,10 +131,27 @@ KubernetesObject render_network_policy(const std::string& ns) {
                            {"podSelector", {{"matchLabels", {{"k8s-app", "kube-dns"}}}}}}})},
       {"ports", dns_ports}};
   const json own = {{"podSelector", json::object()}};
+  json egress = json::array({dns, {{"to", json::array({own})}}});
+  std::set<std::string> reached;
+  for (const std::string& name : team.network.egress_namespaces) {
+    const std::string rendered = egress_namespace(name, policy, options);
+    if (rendered != ns) reached.insert(rendered);
+  }
+  if (!reached.empty()) egress.push_back({{"to", namespace_peers(reached)}});
+  json ingress = json::array({{{"from", json::array({own})}}});
+  std::set<std::string> reaching;
+  for (const Team& other : policy.teams) {
+    if (&other == &team) continue;
+    for (const std::string& name : other.network.egress_namespaces) {
+      if (egress_namespace(name, policy, options) == ns)
+        reaching.insert(team_namespace(other, options.naming));
+    }
+  }
+  if (!reaching.empty()) ingress.push_back({{"from", namespace_peers(reaching)}});
   object.manifest["spec"] = {{"podSelector", json::object()},
                              {"policyTypes", json::array({"Ingress", "Egress"})},
-                             {"ingress", json::array({{{"from", json::array({own})}}})},
-                             {"egress", json::array({dns, {{"to", json::array({own})}}})}};
+                             {"ingress", ingress},
+                             {"egress", egress}};
   return object;
 }
 
@@ -126,10 +165,10 @@ std::vector<KubernetesObject> render_team_objects(const Team& team, const Policy
   KubernetesObject account = make_object("v1", "ServiceAccount", ns, "allot-workload");
   account.manifest["metadata"]["labels"] = {{kTeamLabel, team.meta.name}};
   objects.push_back(std::move(account));
-  if (!resource_groups_json(team.quota).empty()) {
+  if (!resource_groups_json(team.quota, true).empty()) {
     objects.push_back(render_resource_quota(team, policy, ns));
   }
-  objects.push_back(render_network_policy(ns));
+  objects.push_back(render_network_policy(team, policy, options));
   return objects;
 }
 

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "api/manifest_parser.h"
 #include "kubernetes/kubernetes_test_files.h"
 
 namespace allot {
@@ -119,10 +120,14 @@ TEST_F(OrgRenderTest, ViewAndActAreSeparateRolesBoundToPrefixedGroups) {
     EXPECT_EQ(name.find("llm-training"), std::string::npos);
 }
 
+json namespace_peer(const std::string& name) {
+  return {{"namespaceSelector", {{"matchLabels", {{"kubernetes.io/metadata.name", name}}}}}};
+}
+
 TEST_F(OrgRenderTest, NetworkPolicyDeniesByDefaultAndAllowsDnsAndItsOwnNamespace) {
   const KubernetesRendering rendering = render_kubernetes(bundle_.policy, bundle_.rbac, {});
   const KubernetesObject* policy =
-      find(rendering, "NetworkPolicy", "research", "allot-default-deny");
+      find(rendering, "NetworkPolicy", "vision-inference", "allot-default-deny");
   ASSERT_NE(policy, nullptr);
   const json& spec = policy->manifest["spec"];
   EXPECT_EQ(spec["podSelector"], json::object());
@@ -130,6 +135,47 @@ TEST_F(OrgRenderTest, NetworkPolicyDeniesByDefaultAndAllowsDnsAndItsOwnNamespace
   ASSERT_EQ(spec["egress"].size(), 2U);
   EXPECT_EQ(spec["egress"][0]["ports"][0]["port"], 53);
   EXPECT_EQ(spec["egress"][1]["to"][0], json({{"podSelector", json::object()}}));
+  ASSERT_EQ(spec["ingress"].size(), 1U);
+  EXPECT_EQ(spec["ingress"][0]["from"], json::array({{{"podSelector", json::object()}}}));
+}
+
+// research lists llm-training and shared-datasets in network.egressNamespaces:
+// its egress reaches both; llm-training's ingress admits research's namespace.
+TEST_F(OrgRenderTest, NetworkPolicyReachesTheEgressNamespacesAndTheyAdmitTheTeam) {
+  const KubernetesRendering rendering = render_kubernetes(bundle_.policy, bundle_.rbac, {});
+  const KubernetesObject* research =
+      find(rendering, "NetworkPolicy", "research", "allot-default-deny");
+  ASSERT_NE(research, nullptr);
+  const json& egress = research->manifest["spec"]["egress"];
+  ASSERT_EQ(egress.size(), 3U);
+  EXPECT_EQ(egress[2], json({{"to", json::array({namespace_peer("llm-training"),
+                                                 namespace_peer("shared-datasets")})}}));
+  EXPECT_EQ(research->manifest["spec"]["ingress"].size(), 1U);
+  const KubernetesObject* llm =
+      find(rendering, "NetworkPolicy", "llm-training", "allot-default-deny");
+  ASSERT_NE(llm, nullptr);
+  const json& ingress = llm->manifest["spec"]["ingress"];
+  ASSERT_EQ(ingress.size(), 2U);
+  EXPECT_EQ(ingress[1], json({{"from", json::array({namespace_peer("research")})}}));
+  EXPECT_EQ(llm->manifest["spec"]["egress"].size(), 2U);
+}
+
+TEST_F(OrgRenderTest, NetworkPolicyNamesTeamNamespacesAsHyperPodDoes) {
+  KubernetesRenderOptions options;
+  options.naming = KubernetesNaming::kHyperPod;
+  const KubernetesRendering rendering = render_kubernetes(bundle_.policy, bundle_.rbac, options);
+  const KubernetesObject* research =
+      find(rendering, "NetworkPolicy", "hyperpod-ns-research", "allot-default-deny");
+  ASSERT_NE(research, nullptr);
+  // A team's namespace is rendered as that team's; any other stays as written.
+  EXPECT_EQ(
+      research->manifest["spec"]["egress"][2]["to"],
+      json::array({namespace_peer("hyperpod-ns-llm-training"), namespace_peer("shared-datasets")}));
+  const KubernetesObject* llm =
+      find(rendering, "NetworkPolicy", "hyperpod-ns-llm-training", "allot-default-deny");
+  ASSERT_NE(llm, nullptr);
+  EXPECT_EQ(llm->manifest["spec"]["ingress"][1]["from"],
+            json::array({namespace_peer("hyperpod-ns-research")}));
 }
 
 TEST_F(OrgRenderTest, NamespaceCarriesTeamCohortAndCostOwner) {
@@ -190,6 +236,36 @@ TEST(RichRenderTest, CohortTreeTopologyAndPriorityAnnotations) {
   EXPECT_EQ(find(rendering, "ResourceQuota", "solo", "allot-quota")
                 ->manifest["spec"]["hard"]["requests.nvidia.com/gpu"],
             "2");
+}
+
+// What Kueue v0.19.2's webhook and CEL rules refuse is not rendered where it
+// means nothing in allot either: limits without a parent (a team in no cohort,
+// a root Cohort), borrowWithinCohort without reclaimWithinCohort; and a flavor
+// with a topology gets a node label (Kueue requires one).
+TEST(RichRenderTest, WhatKueueRefusesAndMeansNothingIsNotRendered) {
+  const std::string text = std::string(
+      "apiVersion: allot/v1\nkind: ResourceFlavor\nmetadata: {name: bare}\n"
+      "spec: {topologyLevels: [rack]}\n---\n"
+      "apiVersion: allot/v1\nkind: Cohort\nmetadata: {name: root}\n"
+      "spec: {quota: [{flavor: bare, resources: {gpu: {nominal: 8, lendingLimit: 4}}}]}\n---\n"
+      "apiVersion: allot/v1\nkind: Team\nmetadata: {name: alone}\nspec:\n"
+      "  quota: [{flavor: bare, resources: {gpu: {nominal: 2, borrowingLimit: 1, "
+      "lendingLimit: 1}}}]\n"
+      "  preemption: {reclaimWithinCohort: Never, borrowWithinCohort: "
+      "{policy: LowerPriority, maxPriorityThreshold: 5}}\n");
+  Result<ManifestBundle> bundle = parse_manifests(text, "t.yaml");
+  ASSERT_TRUE(bundle.ok()) << bundle.status().to_string();
+  const KubernetesRendering rendering = render_kubernetes(bundle->policy, bundle->rbac, {});
+  const json root = find(rendering, "Cohort", "", "root")->manifest["spec"]["resourceGroups"];
+  EXPECT_EQ(root[0]["flavors"][0]["resources"][0],
+            json({{"name", "nvidia.com/gpu"}, {"nominalQuota", "8"}}));
+  const json& queue = find(rendering, "ClusterQueue", "", "alone")->manifest["spec"];
+  EXPECT_EQ(queue["resourceGroups"][0]["flavors"][0]["resources"][0],
+            json({{"name", "nvidia.com/gpu"}, {"nominalQuota", "2"}}));
+  EXPECT_EQ(queue["preemption"]["borrowWithinCohort"], json({{"policy", "Never"}}));
+  const json& flavor = find(rendering, "ResourceFlavor", "", "bare")->manifest["spec"];
+  EXPECT_EQ(flavor["nodeLabels"], json({{"allot.dev/flavor", "bare"}}));
+  EXPECT_EQ(flavor["topologyName"], "rack");
 }
 
 }  // namespace

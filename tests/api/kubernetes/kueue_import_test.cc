@@ -23,7 +23,7 @@ Result<Policy> import_file(const std::string& relative) {
 TEST(KueueImportTest, DocumentationExamplesBecomeTeamsCohortsAndClasses) {
   Result<Policy> policy = import_file("tests/kubernetes/data/kueue-docs-examples.yaml");
   ASSERT_TRUE(policy.ok()) << policy.status().to_string();
-  ASSERT_EQ(policy->teams.size(), 3U);
+  ASSERT_EQ(policy->teams.size(), 4U);
 
   const Team* single = policy->find_team("cluster-queue");
   ASSERT_NE(single, nullptr);
@@ -69,6 +69,30 @@ TEST(KueueImportTest, DocumentationExamplesBecomeTeamsCohortsAndClasses) {
   EXPECT_EQ(policy->find_flavor("spot")->node_labels.at("instance-type"), "spot");
 }
 
+// Several resource groups: flavor per group, each flavor with its group's
+// resources only, flavors in group order.
+TEST(KueueImportTest, SeveralResourceGroupsGiveEachFlavorItsGroupsResources) {
+  Result<Policy> policy = import_file("tests/kubernetes/data/kueue-docs-examples.yaml");
+  ASSERT_TRUE(policy.ok()) << policy.status().to_string();
+  const Team* c = policy->find_team("team-c-cq");
+  ASSERT_NE(c, nullptr);
+  ASSERT_EQ(c->quota.size(), 3U);
+  const auto declared = [](const FlavorQuota& flavor, Resource resource) {
+    return flavor.declared[static_cast<size_t>(resource)];
+  };
+  EXPECT_EQ(c->quota[0].flavor, "default-flavor");
+  EXPECT_EQ(c->quota[0].of(Resource::kCpu).nominal, 12'000);
+  EXPECT_EQ(c->quota[0].of(Resource::kMemory).nominal, int64_t{48} << 30);
+  EXPECT_FALSE(declared(c->quota[0], Resource::kGpu));
+  EXPECT_EQ(c->quota[1].flavor, "vendor-a");
+  EXPECT_EQ(c->quota[1].of(Resource::kGpu).nominal, 4);
+  EXPECT_EQ(c->quota[1].of(Resource::kGpu).borrowing_limit, 2);
+  EXPECT_FALSE(declared(c->quota[1], Resource::kCpu));
+  EXPECT_FALSE(declared(c->quota[1], Resource::kMemory));
+  EXPECT_EQ(c->quota[2].flavor, "vendor-b");
+  EXPECT_EQ(c->quota[2].of(Resource::kGpu).nominal, 2);
+}
+
 // The documents of kueue-unsupported.yaml, one by one.
 std::vector<std::string> unsupported_documents() {
   const std::string text = read_text(source_path("tests/kubernetes/data/kueue-unsupported.yaml"));
@@ -88,7 +112,11 @@ TEST(KueueImportTest, WhatAllotCannotExpressIsAnErrorNamingTheField) {
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"document 1 (ClusterQueue/pods-quota): spec.resourceGroups[0].coveredResources[2]",
        "'pods'"},
-      {"document 1 (ClusterQueue/two-groups): spec.resourceGroups[1]", "several resource groups"},
+      {"document 1 (ClusterQueue/resource-in-two-groups): "
+       "spec.resourceGroups[1].coveredResources[1]",
+       "covered by spec.resourceGroups[0].coveredResources[0] already"},
+      {"document 1 (ClusterQueue/flavor-in-two-groups): spec.resourceGroups[1].flavors[0].name",
+       "listed at spec.resourceGroups[0].flavors[0] already"},
       {"document 1 (ClusterQueue/with-checks): spec.admissionChecksStrategy", "cannot express"},
       {"document 1 (ClusterQueue/newer-equal): spec.preemption.withinClusterQueue",
        "LowerOrNewerEqualPriority"},

@@ -1,13 +1,17 @@
 // Validates rendered Kubernetes objects without a kube-apiserver (none runs
-// here): Kueue's objects against the OpenAPI v3 schema of their CRD and
-// apiVersion (Kueue v0.19.2's CRDs, read in place), with unknown fields
-// refused as `kubectl apply --validate=strict` refuses them; core objects
-// against the upstream Kubernetes schemas that kubernetes-models compiles.
+// here), unknown fields refused everywhere as `kubectl apply --validate=strict`
+// refuses them: Kueue's objects against the OpenAPI v3 schema of their CRD and
+// apiVersion (Kueue v0.19.2's CRDs, read in place) and the CEL rules in it
+// (cel-rules.mjs); core objects against the
+// upstream Kubernetes schemas that kubernetes-models compiles (types, required
+// fields, enums) and the upstream field catalogue of strict-core.mjs (unknown
+// fields); a PyTorchJob as pytorchjob.mjs says (no Kubeflow CRD is at hand).
 //
 //   node validate.mjs CRD_DIR [--expect-invalid] FILE|DIR...
 //
 // Every YAML document of every file (a DIR: its *.yaml files) is checked;
-// with --expect-invalid every document must FAIL (the check's own test).
+// with --expect-invalid every document must FAIL (the check's own test), and
+// one whose comment says "refused for: TEXT" must fail with TEXT in the reason.
 // Prints one line per document and "N passed, N failed"; exits 1 on any failure.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +21,10 @@ import * as core from "kubernetes-models/v1";
 import * as rbac from "kubernetes-models/rbac.authorization.k8s.io/v1";
 import * as networking from "kubernetes-models/networking.k8s.io/v1";
 import * as batch from "kubernetes-models/batch/v1";
+import { ObjectMeta } from "@kubernetes-models/apimachinery/apis/meta/v1";
+import { celViolations } from "./cel-rules.mjs";
+import { coreTypeName, unknownFields } from "./strict-core.mjs";
+import { kPyTorchJobSchema, pytorchCoreParts } from "./pytorchjob.mjs";
 
 const coreModels = {
   "v1": core,
@@ -50,7 +58,7 @@ function loadCrds(dir) {
       // metadata is the apiserver's: only name and namespace are checked here.
       schema.properties.metadata = { type: "object" };
       const key = `${crd.spec.group}/${version.name}/${crd.spec.names.kind}`;
-      validators.set(key, ajv.compile(schema));
+      validators.set(key, { validate: ajv.compile(schema), rules: version.schema.openAPIV3Schema });
     }
   }
   return validators;
@@ -62,21 +70,48 @@ function checkDocument(doc, crds) {
     return "metadata.name is missing";
   }
   if (typeof apiVersion === "string" && apiVersion.startsWith("kueue.x-k8s.io/")) {
-    const validate = crds.get(`${apiVersion}/${kind}`);
-    if (!validate) return `no CRD serves ${apiVersion} ${kind}`;
-    if (validate(doc)) return null;
-    return validate.errors.map((e) => `${e.instancePath || "/"} ${e.message}` +
-      (e.params && e.params.additionalProperty ? ` (${e.params.additionalProperty})` : "")).join("; ");
+    const crd = crds.get(`${apiVersion}/${kind}`);
+    if (!crd) return `no CRD serves ${apiVersion} ${kind}`;
+    if (!crd.validate(doc)) return ajvErrors(crd.validate.errors);
+    const violations = celViolations(crd.rules, doc);
+    return violations.length === 0 ? null : violations.join("; ");
   }
+  if (apiVersion === "kubeflow.org/v1" && kind === "PyTorchJob") return checkPyTorchJob(doc);
   const group = coreModels[apiVersion];
   const Model = group && group[kind];
-  if (!Model) return `no upstream schema for ${apiVersion} ${kind}`;
+  const type = coreTypeName(kind);
+  if (!Model || !type) return `no upstream schema for ${apiVersion} ${kind}`;
+  return checkCore(Model, type, doc, "");
+}
+
+// kubernetes-models' validation of `value`, then its unknown fields.
+function checkCore(Model, type, value, path) {
   try {
-    new Model(doc).validate();
-    return null;
+    new Model(value).validate();
   } catch (error) {
-    return error.message;
+    return path ? `${path}: ${error.message}` : error.message;
   }
+  const unknown = unknownFields(value, type);
+  return unknown.length === 0 ? null : unknown.map((field) => path + field).join("; ");
+}
+
+const coreParts = { V1ObjectMeta: ObjectMeta, V1PodTemplateSpec: core.PodTemplateSpec };
+const pytorchAjv = new Ajv({ strict: false, allErrors: true });
+const validatePyTorchJob = pytorchAjv.compile(kPyTorchJobSchema);
+
+function checkPyTorchJob(doc) {
+  if (!validatePyTorchJob(doc)) return ajvErrors(validatePyTorchJob.errors);
+  const problems = pytorchCoreParts(doc)
+    .map(([type, value, path]) => checkCore(coreParts[type], type, value, path))
+    .filter((problem) => problem !== null);
+  return problems.length === 0 ? null : problems.join("; ");
+}
+
+// ajv's errors, an unknown field named by its path as strict-core.mjs names it.
+function ajvErrors(errors) {
+  return errors.map((e) => e.keyword === "additionalProperties"
+    ? `${e.instancePath}/${e.params.additionalProperty}: unknown field "${e.params.additionalProperty}"`
+    : `${e.instancePath || "/"} ${e.message}`).join("; ");
 }
 
 function files(paths) {
@@ -96,7 +131,13 @@ for (const file of files(args)) {
     if (doc === null || doc === undefined) return;
     const problem = checkDocument(doc, crds);
     const name = `${file} #${index + 1} ${doc.apiVersion} ${doc.kind}/${doc.metadata?.name}`;
-    if ((problem === null) !== expectInvalid) {
+    // An invalid object's comment may say what its refusal must mention.
+    const comment = parsed.commentBefore ?? parsed.contents?.commentBefore ?? "";
+    const reason = /refused for: (.+)$/m.exec(comment)?.[1].trim();
+    if (expectInvalid && problem !== null && reason && !problem.includes(reason)) {
+      failed++;
+      console.log(`FAIL ${name}: refused, but not for ${reason}: ${problem}`);
+    } else if ((problem === null) !== expectInvalid) {
       passed++;
       console.log(`ok ${name}${problem ? `: refused as expected: ${problem}` : ""}`);
     } else {

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "api/contract_status_json.h"
 #include "api/rfc3339.h"
 
 namespace allot {
@@ -120,6 +121,7 @@ Result<json> policy_object_json(const PolicyObjectView& object) {
     out["status"] = {{"quota", std::move(rows)}};
   }
   if (object.budget) out["status"] = budget_standing_json(*object.budget);
+  if (object.contract) out["status"] = contract_standing_json(*object.contract);
   return out;
 }
 

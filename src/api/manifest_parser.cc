@@ -13,6 +13,7 @@
 
 #include "api/budget_document.h"
 #include "api/document_label.h"
+#include "api/governance_documents.h"
 #include "api/json_unique_keys.h"
 #include "api/manifest_fields.h"
 #include "api/policy_documents.h"
@@ -38,7 +39,9 @@ enum class Kind {
   kPriorityClass,
   kWorkload,
   kScenario,
-  kBudget
+  kBudget,
+  kOrganization,
+  kContract
 };
 
 constexpr EnumName<Kind> kKindNames[] = {
@@ -46,12 +49,12 @@ constexpr EnumName<Kind> kKindNames[] = {
     {"NodePool", Kind::kNodePool}, {"Cohort", Kind::kCohort},
     {"Team", Kind::kTeam},         {"PriorityClass", Kind::kPriorityClass},
     {"Workload", Kind::kWorkload}, {"Scenario", Kind::kScenario},
-    {"Budget", Kind::kBudget},
+    {"Budget", Kind::kBudget},     {"Organization", Kind::kOrganization},
+    {"Contract", Kind::kContract},
 };
 
 // Kinds of DESIGN.md section 2 that allot does not model yet.
 constexpr std::string_view kPlannedKinds[] = {
-    "Contract",
     "PolicyException",
     "Signal",
 };
@@ -111,6 +114,9 @@ Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBund
       return append(decode_priority_class(std::move(meta), spec), policy.priority_classes);
     case Kind::kWorkload: return append(decode_workload(std::move(meta), spec), bundle.workloads);
     case Kind::kBudget: return append(decode_budget(std::move(meta), spec), policy.budgets);
+    case Kind::kOrganization:
+      return append(decode_organization(std::move(meta), spec), policy.organizations);
+    case Kind::kContract: return append(decode_contract(std::move(meta), spec), policy.contracts);
     case Kind::kScenario: {
       ALLOT_ASSIGN_OR_RETURN(bundle.scenario, decode_scenario(std::move(meta), spec));
       return {};

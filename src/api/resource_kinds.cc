@@ -32,6 +32,8 @@ const std::vector<KindInfo>& kind_table() {
        "clusterrolebinding",
        {}},
       {ResourceKind::kBudget, "Budget", "budgets", "budget", {}},
+      {ResourceKind::kOrganization, "Organization", "organizations", "organization", {"org"}},
+      {ResourceKind::kContract, "Contract", "contracts", "contract", {}},
   };
   return kTable;
 }

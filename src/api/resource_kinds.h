@@ -35,6 +35,8 @@ enum class ResourceKind {
   kRoleBinding,
   kClusterRoleBinding,
   kBudget,
+  kOrganization,
+  kContract,
 };
 
 struct KindInfo {

@@ -41,6 +41,20 @@ ClusterRole team_admin() {
                        {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
 }
 
+// Issue 15: decides the lifecycle of connection contracts (and may draft
+// them); reads what a contract refers to.
+ClusterRole contract_approver() {
+  const std::string group(kAllotApiGroup);
+  return cluster_role(kContractApprover,
+                      {{{"get", "list", "watch", "create", "update", "approve", "activate",
+                         "review", "renew", "revoke"},
+                        {group},
+                        {"contracts"},
+                        {},
+                        {}},
+                       {reading(), {group}, {"organizations", "clusters", "teams"}, {}, {}}});
+}
+
 template <typename T>
 void replace_by_name(std::vector<T>& objects, std::vector<T> builtins) {
   std::erase_if(objects, [&](const T& object) {
@@ -63,6 +77,7 @@ std::vector<ClusterRole> builtin_cluster_roles() {
                     {{"create"}, {std::string(kAllotApiGroup)}, {"workloads/checkpoint"}, {}, {}},
                     {{"update"}, {std::string(kAllotApiGroup)}, {"workloads/resume"}, {}, {}}}),
       cluster_role(kTeamViewer, {team_reading()}),
+      contract_approver(),
   };
 }
 

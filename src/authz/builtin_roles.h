@@ -13,6 +13,10 @@
 //   team-member:   get, list, watch workloads, their logs and events; create
 //                  (submit) and cancel workloads.
 //   team-viewer:   get, list, watch workloads, their logs and events.
+//   contract-approver: get, list, watch, create, update contracts and make
+//                  their transitions (verbs approve, activate, review, renew,
+//                  revoke: issue 15); get, list, watch organizations,
+//                  clusters and teams. Bound by a ClusterRoleBinding.
 // The team roles are ClusterRoles, bound per team by RoleBindings in the
 // team's namespace (Kubernetes' admin, edit and view work the same way).
 // with_builtin_roles() adds them to a policy, replacing any object of the
@@ -28,6 +32,7 @@ namespace allot {
 
 inline constexpr std::string_view kClusterAdmin = "cluster-admin";
 inline constexpr std::string_view kTeamAdmin = "team-admin";
+inline constexpr std::string_view kContractApprover = "contract-approver";
 inline constexpr std::string_view kTeamMember = "team-member";
 inline constexpr std::string_view kTeamViewer = "team-viewer";
 // The group of allotd's own principals, bound to cluster-admin by the

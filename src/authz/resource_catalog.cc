@@ -27,15 +27,33 @@ constexpr std::array kResources = {
     ResourceInfo{"nodes", kAllotApiGroup, false},
     ResourceInfo{"priorityclasses", kAllotApiGroup, false},
     ResourceInfo{"budgets", kAllotApiGroup, false},
+    // Issue 15: the organisation level and the connection contracts.
+    ResourceInfo{"organizations", kAllotApiGroup, false},
+    ResourceInfo{"contracts", kAllotApiGroup, false},
     ResourceInfo{"clusterroles", kRbacApiGroup, false},
     ResourceInfo{"clusterrolebindings", kRbacApiGroup, false},
     // The audit log's records (GET /api/v1/audit): cluster-admin by default.
     ResourceInfo{"auditevents", kAllotApiGroup, false},
 };
 
-constexpr std::array<std::string_view, 11> kVerbs = {
-    "get",    "list", "watch",    "create", "update", "patch", "delete", "deletecollection",
-    "cancel", "bind", "escalate",
+constexpr std::array<std::string_view, 16> kVerbs = {
+    "get",
+    "list",
+    "watch",
+    "create",
+    "update",
+    "patch",
+    "delete",
+    "deletecollection",
+    "cancel",
+    "bind",
+    "escalate",
+    // The transitions of a Contract (issue 15).
+    "approve",
+    "activate",
+    "review",
+    "renew",
+    "revoke",
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "model/governance_validation.h"
 #include "model/policy_limits.h"
 
 namespace allot {
@@ -154,6 +155,14 @@ const Cohort* Policy::find_cohort(std::string_view name) const {
   return find_by_name(cohorts, name);
 }
 
+const Cluster* Policy::find_cluster(std::string_view name) const {
+  return find_by_name(clusters, name);
+}
+
+const Organization* Policy::organization() const {
+  return organizations.empty() ? nullptr : &organizations.front();
+}
+
 Status validate_policy(const Policy& policy) {
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.clusters, "Cluster"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.flavors, "ResourceFlavor"));
@@ -162,11 +171,13 @@ Status validate_policy(const Policy& policy) {
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.teams, "Team"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.priority_classes, "PriorityClass"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.budgets, "Budget"));
+  ALLOT_RETURN_IF_ERROR(check_unique_names(policy.contracts, "Contract"));
   ALLOT_RETURN_IF_ERROR(check_budgets(policy));
   ALLOT_RETURN_IF_ERROR(check_policy_limits(policy));
   ALLOT_RETURN_IF_ERROR(check_node_pools(policy));
   ALLOT_RETURN_IF_ERROR(check_cohort_tree(policy));
-  return check_teams(policy);
+  ALLOT_RETURN_IF_ERROR(check_teams(policy));
+  return check_governance(policy);
 }
 
 }  // namespace allot

@@ -11,7 +11,9 @@
 #include "model/budget.h"
 #include "model/cluster.h"
 #include "model/cohort.h"
+#include "model/contract.h"
 #include "model/node_pool.h"
+#include "model/organization.h"
 #include "model/priority_class.h"
 #include "model/resource_flavor.h"
 #include "model/team.h"
@@ -26,19 +28,27 @@ struct Policy {
   std::vector<Team> teams;
   std::vector<PriorityClass> priority_classes;
   std::vector<Budget> budgets;  // issue 14: spending limits per team (budget.h)
+  // Issue 15: the organisation level (at most one) and the connection contracts.
+  std::vector<Organization> organizations;
+  std::vector<Contract> contracts;
 
   [[nodiscard]] const Team* find_team(std::string_view name) const;
   [[nodiscard]] const Team* find_team_by_namespace(std::string_view ns) const;
   [[nodiscard]] const PriorityClass* find_priority_class(std::string_view name) const;
   [[nodiscard]] const ResourceFlavor* find_flavor(std::string_view name) const;
   [[nodiscard]] const Cohort* find_cohort(std::string_view name) const;
+  [[nodiscard]] const Cluster* find_cluster(std::string_view name) const;
+  // The installation's Organization, or nullptr when none is applied.
+  [[nodiscard]] const Organization* organization() const;
 
   friend bool operator==(const Policy&, const Policy&) = default;
 };
 
 // Checks references between objects: flavors of pools and quotas exist, cohorts
 // of teams exist, no cohort is its own ancestor, names are unique, namespaces
-// map to one team. The Status names the object and field at fault.
+// map to one team; at most one Organization, whose levels every
+// maxDataClassification and Contract names; a Contract's cluster and
+// namespaces exist. The Status names the object and field at fault.
 Status validate_policy(const Policy& policy);
 
 }  // namespace allot

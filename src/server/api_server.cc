@@ -25,6 +25,7 @@ Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   add_node_routes(router, plane);
   add_report_routes(router, plane);
   add_workload_routes(router, plane);
+  add_contract_routes(router, plane);
   add_access_routes(router, plane);
   add_service_account_routes(router, plane);
   add_auth_config_routes(router, plane.access());

@@ -120,6 +120,10 @@ RequestAttributes request_attributes(const HttpRequest& request) {
     ref.api_group = "rbac.authorization.k8s.io";
   }
   attributes.verb = verb_of(request.method, attributes);
+  if (ref.resource == "contracts" && request.method == "POST" && !ref.subresource.empty()) {
+    attributes.verb = ref.subresource;  // a contract's transition is its own verb (approve, ...)
+    ref.subresource.clear();
+  }
   return attributes;
 }
 

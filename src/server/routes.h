@@ -19,6 +19,8 @@ void add_report_routes(Router& http, ControlPlane& plane);
 // GET /metrics: Prometheus' text format of what the caller may see (docs/metrics.md).
 void add_metrics_routes(Router& http, ControlPlane& plane);
 void add_workload_routes(Router& http, ControlPlane& plane);
+// POST /api/v1/contracts/{name}/{approve|activate|review|renew|revoke}.
+void add_contract_routes(Router& http, ControlPlane& plane);
 // Sessions (login), whoami, access reviews (can-i), API token rotation.
 void add_access_routes(Router& http, ControlPlane& plane);
 // Service accounts of the teams' namespaces and their API tokens.

@@ -336,9 +336,10 @@ TEST_F(CrossTeamAccess, EveryVerbOnEveryResourceInEveryNamespaceIsWhatTheRolesMe
     }
   }
   EXPECT_EQ(wrong, 0u);
-  // 13 namespaced resources in 5 namespaces, 11 cluster-scoped ones (among
-  // them auditevents: the audit log, cluster-admin's only; and budgets).
-  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 11));
+  // 13 namespaced resources in 5 namespaces, 13 cluster-scoped ones (among
+  // them auditevents: the audit log, cluster-admin's only; budgets;
+  // organizations and contracts).
+  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 13));
 }
 
 TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLeaks) {

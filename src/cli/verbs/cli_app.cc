@@ -11,6 +11,7 @@
 #include "cli/verbs/audit_command.h"
 #include "cli/verbs/auth_command.h"
 #include "cli/verbs/cancel_command.h"
+#include "cli/verbs/contract_command.h"
 #include "cli/verbs/create_command.h"
 #include "cli/verbs/delete_command.h"
 #include "cli/verbs/describe_command.h"
@@ -72,6 +73,10 @@ std::vector<Verb> all_verbs() {
       {"token", "Manage API tokens: allot token rotate ID", make_token_command},
       {"audit", "The audit log: allot audit verify (offline) | allot audit log [--user ...]",
        make_audit_command},
+      {"contract",
+       "Connection contracts: allot contract create -f F | approve|activate|review|renew|revoke "
+       "NAME --reason R | get | describe NAME",
+       make_contract_command},
   };
 }
 

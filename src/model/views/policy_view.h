@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/time.h"
+#include "model/contract.h"
 #include "model/views/quota_usage_view.h"
 
 namespace allot {
@@ -46,6 +47,15 @@ struct BudgetStandingView {
   friend bool operator==(const BudgetStandingView&, const BudgetStandingView&) = default;
 };
 
+// A Contract's status with its review schedule (service/control/contract_service.h).
+struct ContractStandingView {
+  ContractStatus status;
+  std::optional<Timestamp> review_due;  // none before activation
+  std::optional<Timestamp> grace_ends;
+
+  friend bool operator==(const ContractStandingView&, const ContractStandingView&) = default;
+};
+
 struct PolicyObjectView {
   std::string kind;  // the manifest kind ("Team")
   std::string name;
@@ -55,6 +65,8 @@ struct PolicyObjectView {
   std::string namespace_name = {};  // Roles and RoleBindings; empty for cluster-scoped kinds
   // Budgets only, once evaluated: the standing in the current period.
   std::optional<BudgetStandingView> budget = {};
+  // Contracts only: status.phase, its history and the review schedule.
+  std::optional<ContractStandingView> contract = {};
 };
 
 }  // namespace allot

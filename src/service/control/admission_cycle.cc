@@ -6,6 +6,7 @@
 
 #include "scheduler/explanation_text.h"
 #include "service/control/budget_monitor.h"
+#include "service/control/contract_gate.h"
 #include "service/control/metering.h"
 #include "service/control/workload_checkpoints.h"
 #include "service/control/workload_redaction.h"
@@ -140,8 +141,10 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now) {
         continue;
       }
       snapshot.admitted.push_back(std::move(admitted));
-    } else if (live.unschedulable.empty() && !blocked_team_of(live, state)) {
-      // A team whose stopAdmission budget is exhausted waits (budget_monitor.h).
+    } else if (live.unschedulable.empty() && !blocked_team_of(live, state) &&
+               !contract_refusal_of(live, state, now)) {
+      // A team whose stopAdmission budget is exhausted waits (budget_monitor.h),
+      // and so does work no contract in force admits (contract_gate.h).
       PendingWorkload pending = live.request;
       pending.queued_at = live.doc.status.queued_at;
       pending.preempted_by = live.run.preempted_by;

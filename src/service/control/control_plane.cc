@@ -18,6 +18,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       health_(cluster_, health, clock, logger, options.health_interval),
       checkpoints_(cluster_, executor, clock, options.checkpoint_scan_interval),
       policies_(cluster_, signal_, clock),
+      contracts_(cluster_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),
       reports_(cluster_, clock),
@@ -29,6 +30,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   access_.attach_directory(&scim_.directory_view(), &local_login_);
   policies_.set_namespace_contents(&service_accounts_);
   policies_.set_backend(&backend_);
+  policies_.set_directory(&scim_.directory_view());
   nodes_.set_inventory(options.backend.inventory);
   loop_.watch_checkpoints(&checkpoints_);
   cluster_.set_audit(options.audit);

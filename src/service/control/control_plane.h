@@ -45,6 +45,7 @@
 #include "service/control/budget_monitor.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
+#include "service/control/contract_service.h"
 #include "service/control/control_audit.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
@@ -102,6 +103,7 @@ class ControlPlane final : public PodEventSink {
   ServiceAccounts& service_accounts() { return service_accounts_; }
   ScimService& scim() { return scim_; }
   PolicyService& policies() { return policies_; }
+  ContractService& contracts() { return contracts_; }
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
   ReportService& reports() { return reports_; }
@@ -136,6 +138,7 @@ class ControlPlane final : public PodEventSink {
   HealthMonitor health_;
   CheckpointWatcher checkpoints_;
   PolicyService policies_;
+  ContractService contracts_;
   WorkloadService workloads_;
   NodeService nodes_;
   ReportService reports_;

@@ -172,6 +172,11 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   }
   ALLOT_ASSIGN_OR_RETURN(PolicyState next, current.with_applied(parsed.documents, result.changes));
   if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
+  {
+    ReaderLock lock(cluster_.mutex());
+    ALLOT_RETURN_IF_ERROR(check_contract_changes(cluster_.view().contracts, next.policy(),
+                                                 result.changes, directory_));
+  }
   if (!parsed.bundle.workloads.empty() || !keeps_every_request(current, next)) {
     return apply_under_gate(caller, parsed, current, std::move(next), std::move(result));
   }
@@ -180,7 +185,8 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   // enters the same, and no team's namespace or existence changes.
   ALLOT_RETURN_IF_ERROR(carry(next, result.changes, dry_run, result.backend_changes));
   if (dry_run) return result;
-  ALLOT_RETURN_IF_ERROR(store_and_install(std::move(next), {}, result.changes, clock_.now()));
+  ALLOT_RETURN_IF_ERROR(
+      store_and_install(std::move(next), {}, result.changes, clock_.now(), caller.subject));
   return result;
 }
 
@@ -209,16 +215,19 @@ Result<ApplyResult> PolicyService::apply_under_gate(const Principal& caller,
   ALLOT_RETURN_IF_ERROR(carry(next, result.changes, result.dry_run, result.backend_changes));
   if (result.dry_run) return result;
   ALLOT_RETURN_IF_ERROR(
-      store_and_install(std::move(next), std::move(created), result.changes, now));
+      store_and_install(std::move(next), std::move(created), result.changes, now, caller.subject));
   return result;
 }
 
 Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorkload> created,
-                                        const std::vector<PolicyChange>& changes, Timestamp now) {
+                                        const std::vector<PolicyChange>& changes, Timestamp now,
+                                        const std::string& by) {
   WriteBatch batch;
   put_changed_documents(next, changes, batch);
   MeteringChanges metering = metering_changes_of(next, now);
   put_metering_changes(metering, batch);
+  ContractStatusChanges contracts = new_contract_statuses(changes, by, now);
+  put_contract_statuses(contracts, batch);
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -230,7 +239,7 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
   }
-  install(std::move(next), std::move(created), std::move(metering));
+  install(std::move(next), std::move(created), std::move(metering), std::move(contracts));
   return {};
 }
 
@@ -240,7 +249,7 @@ MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Time
 }
 
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
-                            MeteringChanges metering) {
+                            MeteringChanges metering, ContractStatusChanges contracts) {
   std::optional<RbacPolicy> rbac;
   {
     // The writer lock: a scheduling cycle planning under it meets no new policy.
@@ -250,6 +259,7 @@ void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
     install_policy(cluster_.state(), std::move(next));
     for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
     apply_metering_changes(std::move(metering), cluster_.state().metering);
+    install_contract_statuses(std::move(contracts), cluster_.state().contracts);
   }
   // Before the answer: the caller's next request is decided by the new bindings.
   if (rbac) cluster_.access().install_rbac(std::move(*rbac));
@@ -298,6 +308,7 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   {
     ReaderLock lock(cluster_.mutex());
     const ServerState& state = cluster_.view();
+    if (kind == "Contract") ALLOT_RETURN_IF_ERROR(check_contract_delete(state.contracts, name));
     if (kind == "Team") {
       for (const auto& [id, live] : state.workloads.active()) {
         if (!is_final(live->phase()) && live->doc.status.team == name) {
@@ -314,11 +325,14 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   batch.delete_objects.push_back({key.first, key.second});
   MeteringChanges metering = metering_changes_of(next, clock_.now());
   put_metering_changes(metering, batch);
+  ContractStatusChanges contracts;
+  if (kind == "Contract") contracts.erase.push_back(name);
+  put_contract_statuses(contracts, batch);
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was deleted: " + committed.message());
   }
-  install(std::move(next), {}, std::move(metering));
+  install(std::move(next), {}, std::move(metering), std::move(contracts));
   return {};
 }
 
@@ -340,6 +354,10 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
     if (key.first != kind) continue;
     PolicyObjectView view = object_view(key, document);
     if (kind == "Budget") view.budget = budget_standing(cluster_.view().budgets, view.name);
+    if (kind == "Contract") {
+      view.contract =
+          contract_standing(cluster_.view().policy.policy(), cluster_.view().contracts, view.name);
+    }
     if (visible.contains(view.namespace_name)) items.push_back(std::move(view));
   }
   return items;
@@ -364,6 +382,9 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
   PolicyObjectView object = object_view(key, it->second);
   if (kind == "Team" && state.policy.compiled()) object.quota = team_quota(state, name);
   if (kind == "Budget") object.budget = budget_standing(state.budgets, name);
+  if (kind == "Contract") {
+    object.contract = contract_standing(state.policy.policy(), state.contracts, name);
+  }
   return object;
 }
 

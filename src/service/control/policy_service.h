@@ -38,11 +38,13 @@
 #include "model/views/quota_usage_view.h"
 #include "service/control/backend_carrier.h"
 #include "service/control/cluster_state.h"
+#include "service/control/contract_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/loop_signal.h"
 #include "service/control/metering.h"
 #include "service/control/namespace_contents.h"
 #include "service/control/policy_state.h"
+#include "service/identity/directory_view.h"
 
 namespace allot {
 
@@ -76,6 +78,9 @@ class PolicyService {
   // The backend the policy is carried into before it is stored (Slurm:
   // backend_carrier.h); null or inactive: none. Set once, before serving.
   void set_backend(BackendCarrier* backend) { backend_ = backend; }
+  // The directory a Contract's owners must be in (contract_state.h); null:
+  // no owner exists. Set once, before serving.
+  void set_directory(const DirectoryView* directory) { directory_ = directory; }
   // Carries the stored policy into the backend again (at start: what changed
   // there by hand is undone); ok when there is no backend.
   Status carry_stored_policy() ALLOT_EXCLUDES(apply_mu_);
@@ -91,15 +96,16 @@ class PolicyService {
                                        ApplyResult result) ALLOT_REQUIRES(apply_mu_);
   // Commits the changed documents and the new workloads, then installs them
   // under the cluster's writer lock.
+  // The Contracts it creates are requested by `by`.
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
-                           const std::vector<PolicyChange>& changes, Timestamp now)
-      ALLOT_REQUIRES(apply_mu_);
+                           const std::vector<PolicyChange>& changes, Timestamp now,
+                           const std::string& by) ALLOT_REQUIRES(apply_mu_);
   // Installs a committed policy (and the workloads it brings, and the metering
   // changes stored with it) in memory, and its RBAC objects in AccessControl
   // when they changed.
   // REQUIRES: the cluster's writer lock.
-  void install(PolicyState next, std::vector<LiveWorkload> created, MeteringChanges metering)
-      ALLOT_REQUIRES(apply_mu_);
+  void install(PolicyState next, std::vector<LiveWorkload> created, MeteringChanges metering,
+               ContractStatusChanges contracts) ALLOT_REQUIRES(apply_mu_);
   // The rate card versions and capacities `next` changes (metering.h).
   MeteringChanges metering_changes_of(const PolicyState& next, Timestamp now) const
       ALLOT_REQUIRES(apply_mu_);
@@ -115,6 +121,7 @@ class PolicyService {
   const Clock& clock_;
   const NamespaceContents* namespace_contents_ = nullptr;
   BackendCarrier* backend_ = nullptr;
+  const DirectoryView* directory_ = nullptr;
   // One policy change at a time; taken before the cluster's writer lock.
   Mutex apply_mu_;
 };

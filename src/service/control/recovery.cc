@@ -10,7 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/contract_status_json.h"
 #include "service/control/access_control.h"
+#include "service/control/contract_state.h"
 #include "service/control/metering.h"
 #include "service/control/node_conditions.h"
 #include "service/control/pod_lifecycle.h"
@@ -102,6 +104,16 @@ void end_interrupted_run(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
   }
 }
 
+Result<ContractStatus> decode_stored_contract_status(const ObjectRecord& object) {
+  const nlohmann::json json = nlohmann::json::parse(object.document, nullptr, false);
+  Result<ContractStatus> status = decode_contract_status(json);
+  if (!status.ok()) {
+    return invalid_argument("stored ContractStatus '" + object.name +
+                            "' is invalid: " + status.status().to_string());
+  }
+  return status;
+}
+
 // Everything but the RBAC installation, under the state's lock; `rbac` gets
 // the applied RBAC objects.
 Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objects,
@@ -115,6 +127,10 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
         ServiceAccounts::is_service_account_kind(object.kind) ||
         ScimService::is_directory_kind(object.kind)) {
       access_objects.push_back(object);
+      continue;
+    }
+    if (object.kind == kContractStatusKind) {
+      ALLOT_ASSIGN_OR_RETURN(state.contracts[object.name], decode_stored_contract_status(object));
       continue;
     }
     if (object.kind == kBudgetAlertKind) {

@@ -21,6 +21,7 @@
 #include "scheduler/replica_scaling.h"
 #include "scheduler/scheduler.h"
 #include "service/control/budget_state.h"
+#include "service/control/contract_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
@@ -56,6 +57,8 @@ struct ServerState {
   MeteringState metering;
   // The budgets' standing, the teams they stop, the alerts sent (budget_state.h).
   BudgetState budgets;
+  // Each Contract's status: phase and history (contract_state.h).
+  ContractStatuses contracts;
 };
 
 struct StopAction {

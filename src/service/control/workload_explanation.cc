@@ -6,6 +6,7 @@
 #include "api/rfc3339.h"
 #include "scheduler/explanation_text.h"
 #include "service/control/budget_monitor.h"
+#include "service/control/contract_gate.h"
 
 namespace allot {
 namespace {
@@ -38,6 +39,11 @@ std::optional<PendingExplanationView> explain_waiting(const LiveWorkload& live,
   if (!live.unschedulable.empty()) {
     view.reason = "Unschedulable";
     view.message = live.unschedulable;
+  } else if (std::optional<ContractVerdict> contract = contract_refusal_of(live, state, now)) {
+    view.reason = std::string(contract_refusal_name(contract->reason));
+    view.message = contract->message;
+    if (contract->review_due)
+      view.message += " (due " + format_rfc3339(*contract->review_due) + ")";
   } else if (std::optional<std::string> budget = budget_stopping(live, state)) {
     view.reason = "BudgetExhausted";
     view.message = *budget;

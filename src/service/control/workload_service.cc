@@ -8,6 +8,7 @@
 
 #include "api/workload_json.h"
 #include "service/control/caller_rights.h"
+#include "service/control/contract_gate.h"
 #include "service/control/endpoint_control.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
@@ -97,6 +98,7 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
     WriterLock lock(cluster_.mutex());
     ServerState& state = cluster_.state();
     ALLOT_ASSIGN_OR_RETURN(live, new_workload(state.policy, workload, id, now, caller.subject));
+    ALLOT_RETURN_IF_ERROR(check_submit_contracts(state, workload, now));
     if (!state.workloads.reserve_name(live.key())) {
       return Status(ErrorCode::kAlreadyExists, "workload " + live.key() + " already exists");
     }

@@ -22,6 +22,12 @@ std::string string_of(const json& object, std::string_view name) {
 
 }  // namespace
 
+bool DirectoryIndex::has_group(std::string_view display_name) const {
+  std::shared_lock lock(mutex_);
+  return std::any_of(group_names_.begin(), group_names_.end(),
+                     [&](const auto& group) { return group.second == display_name; });
+}
+
 std::optional<DirectoryStanding> DirectoryIndex::standing(std::string_view subject) const {
   const std::string key = scim::ascii_lower(subject);
   std::shared_lock lock(mutex_);

@@ -30,6 +30,7 @@ namespace allot {
 class DirectoryIndex final : public DirectoryView {
  public:
   [[nodiscard]] std::optional<DirectoryStanding> standing(std::string_view subject) const override;
+  [[nodiscard]] bool has_group(std::string_view display_name) const override;
 
   void apply(const scim::DirectoryChange& change, const UserNameChanges& names);
   void load(const std::vector<scim::StoredResource>& records,

@@ -33,6 +33,12 @@ class DirectoryView {
   virtual ~DirectoryView() = default;
   [[nodiscard]] virtual std::optional<DirectoryStanding> standing(
       std::string_view subject) const = 0;
+  // Whether a Group of that displayName exists (exact case). Contracts name
+  // their owners as Users or Groups (issue 15).
+  [[nodiscard]] virtual bool has_group(std::string_view display_name) const {
+    static_cast<void>(display_name);
+    return false;
+  }
 };
 
 }  // namespace allot

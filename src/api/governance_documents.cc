@@ -1,0 +1,130 @@
+#include "api/governance_documents.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace allot {
+namespace {
+
+constexpr EnumName<WorkloadKind> kContractWorkloadKinds[] = {
+    {"TrainingJob", WorkloadKind::kTrainingJob},
+    {"InferenceEndpoint", WorkloadKind::kInferenceEndpoint},
+    {"Space", WorkloadKind::kSpace},
+    {"Job", WorkloadKind::kJob},
+};
+
+Result<ContractOwners> decode_contract_owners(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  ContractOwners owners;
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("business", owners.business));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("operations", owners.operations));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("cost", owners.cost));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return owners;
+}
+
+Result<ContractCluster> decode_contract_cluster(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  ContractCluster cluster;
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("name", cluster.name));
+  ALLOT_RETURN_IF_ERROR(map.read_string("account", cluster.account));
+  ALLOT_RETURN_IF_ERROR(map.read_string("region", cluster.region));
+  ALLOT_RETURN_IF_ERROR(map.read_string("orchestrator", cluster.orchestrator));
+  ALLOT_RETURN_IF_ERROR(map.read_string("orchestratorVersion", cluster.orchestrator_version));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return cluster;
+}
+
+Result<SlurmScope> decode_slurm_scope(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  SlurmScope scope;
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("account", scope.account));
+  ALLOT_RETURN_IF_ERROR(map.read_string("partition", scope.partition));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return scope;
+}
+
+Result<ContractTerms> decode_contract_terms(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  ContractTerms terms;
+  ALLOT_RETURN_IF_ERROR(map.read_string("monitoring", terms.monitoring));
+  ALLOT_RETURN_IF_ERROR(map.read_string("support", terms.support));
+  ALLOT_RETURN_IF_ERROR(map.read_string("decommission", terms.decommission));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return terms;
+}
+
+Result<std::vector<WorkloadKind>> decode_approved_kinds(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<Field> items, field.elements());
+  if (items.empty()) return field.error("a Contract approves at least one workload kind");
+  std::vector<WorkloadKind> kinds;
+  for (const Field& item : items) {
+    ALLOT_ASSIGN_OR_RETURN(const WorkloadKind kind,
+                           item.as_enum<WorkloadKind>(kContractWorkloadKinds));
+    if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) {
+      return item.error("this workload kind is listed twice");
+    }
+    kinds.push_back(kind);
+  }
+  return kinds;
+}
+
+Result<std::vector<std::string>> decode_contract_namespaces(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<Field> items, field.elements());
+  std::vector<std::string> namespaces;
+  for (const Field& item : items) {
+    ALLOT_ASSIGN_OR_RETURN(std::string ns, item.as_name());
+    if (std::find(namespaces.begin(), namespaces.end(), ns) != namespaces.end()) {
+      return item.error("namespace '" + ns + "' is listed twice");
+    }
+    namespaces.push_back(std::move(ns));
+  }
+  return namespaces;
+}
+
+Status decode_contract_reviews(MapReader& map, ContractSpec& spec) {
+  if (std::optional<Field> interval = map.get("reviewInterval")) {
+    ALLOT_ASSIGN_OR_RETURN(spec.review_interval, interval->as_duration(Duration::hours(1)));
+  }
+  return map.read_duration("reviewGracePeriod", spec.review_grace_period);
+}
+
+}  // namespace
+
+Result<Organization> decode_organization(ObjectMeta meta, const Field& spec) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(spec));
+  Organization org;
+  org.meta = std::move(meta);
+  ALLOT_ASSIGN_OR_RETURN(const Field levels, map.require("dataClassifications"));
+  ALLOT_ASSIGN_OR_RETURN(org.data_classifications, levels.as_string_list());
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return org;
+}
+
+Result<Contract> decode_contract(ObjectMeta meta, const Field& spec) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(spec));
+  Contract contract;
+  contract.meta = std::move(meta);
+  ContractSpec& s = contract.spec;
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("project", s.project));
+  ALLOT_RETURN_IF_ERROR(map.read_required("owners", s.owners, decode_contract_owners));
+  ALLOT_RETURN_IF_ERROR(map.read_required("cluster", s.cluster, decode_contract_cluster));
+  ALLOT_RETURN_IF_ERROR(map.read_string("projectRole", s.project_role));
+  ALLOT_RETURN_IF_ERROR(map.read_string("accessRole", s.access_role));
+  ALLOT_RETURN_IF_ERROR(
+      map.read_required("approvedWorkloadKinds", s.approved_workload_kinds, decode_approved_kinds));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("dataClassification", s.data_classification));
+  ALLOT_RETURN_IF_ERROR(map.read("namespaces", s.namespaces, decode_contract_namespaces));
+  ALLOT_RETURN_IF_ERROR(map.read("slurmScope", s.slurm_scope, decode_slurm_scope));
+  ALLOT_RETURN_IF_ERROR(
+      map.read_required_string("schedulingPolicyOwner", s.scheduling_policy_owner));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("exceptionOwner", s.exception_owner));
+  ALLOT_RETURN_IF_ERROR(map.read("terms", s.terms, decode_contract_terms));
+  ALLOT_RETURN_IF_ERROR(decode_contract_reviews(map, s));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return contract;
+}
+
+}  // namespace allot

@@ -1,0 +1,246 @@
+// Connection contracts through the control plane on a manual clock (issue 15,
+// items 2 to 4): an Organization with data classifications, a Contract drafted
+// by one person and approved by another (self-approval refused), activated,
+// admitting its namespace's work; revoked, so new work waits with
+// ContractMissing; a kind the contract does not approve and a classification
+// above the cluster's refused at submit; an overdue review; owners that are
+// not in the directory; status kept across a restart; installs without an
+// Organization unchanged.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "control_plane_fixture.h"
+
+namespace allot::testing {
+namespace {
+
+constexpr const char* kOrganization = R"(
+---
+apiVersion: allot/v1
+kind: Organization
+metadata: {name: acme}
+spec: {dataClassifications: [public, internal, confidential]}
+---
+apiVersion: allot/v1
+kind: ClusterRoleBinding
+metadata: {name: approvers}
+subjects: [{kind: User, name: ana}, {kind: User, name: bob}]
+roleRef: {kind: ClusterRole, name: contract-approver}
+)";
+
+std::string contract_yaml(const std::string& name, const std::string& ns,
+                          const std::string& classification = "internal",
+                          const std::string& kinds = "[Job, TrainingJob]",
+                          const std::string& owner = "ana") {
+  return "apiVersion: allot/v1\nkind: Contract\nmetadata: {name: " + name +
+         "}\nspec:\n  project: " + ns + "-project\n  owners: {business: " + owner +
+         ", operations: ml-ops, cost: bob}\n  cluster: {name: local, orchestrator: local}\n"
+         "  projectRole: training\n  accessRole: team-member\n  approvedWorkloadKinds: " +
+         kinds + "\n  dataClassification: " + classification + "\n  namespaces: [" + ns +
+         "]\n  schedulingPolicyOwner: bob\n  exceptionOwner: ml-ops\n"
+         "  terms: {monitoring: dashboards, support: business hours, decommission: 30 days}\n"
+         "  reviewInterval: 30d\n  reviewGracePeriod: 7d\n";
+}
+
+// kTwoTeamPolicy with the cluster allowed `level`.
+std::string governed_policy(const std::string& level = "internal") {
+  std::string policy = kTwoTeamPolicy;
+  const std::string spec = "spec: {backend: local, scheduling: {cycle: 1s}}";
+  policy.replace(
+      policy.find(spec), spec.size(),
+      "spec: {backend: local, maxDataClassification: " + level + ", scheduling: {cycle: 1s}}");
+  return policy + kOrganization;
+}
+
+class ContractControl : public ControlPlaneTest {
+ protected:
+  void SetUp() override {
+    for (const char* user : {"ana", "bob"}) {
+      ASSERT_TRUE(plane_->scim().create(scim::ResourceKind::kUser, {{"userName", user}}).ok());
+    }
+    ASSERT_TRUE(
+        plane_->scim().create(scim::ResourceKind::kGroup, {{"displayName", "ml-ops"}}).ok());
+  }
+
+  Status apply_as(const std::string& who, const std::string& yaml) {
+    const Result<ParsedManifests> parsed = parse_manifests_with_documents(yaml);
+    if (!parsed.ok()) return parsed.status();
+    return plane_->policies().apply(Principal::user(who), *parsed, false).status();
+  }
+
+  Result<std::string> act(const std::string& who, const std::string& name, ContractAction action,
+                          const std::string& reason = "checked") {
+    Result<PolicyObjectView> view =
+        plane_->contracts().transition(Principal::user(who), name, action, reason);
+    if (!view.ok()) return view.status();
+    return std::string(contract_phase_name(view->contract->status.phase));
+  }
+
+  nlohmann::json explanation(const std::string& ns, const std::string& name) {
+    const Result<nlohmann::json> view = calls_->get_workload(ns, name);
+    return view.ok() ? (*view)["status"]["explanation"] : nlohmann::json();
+  }
+
+  bool holds(const std::string& ns, const std::string& name) {
+    const std::string now = phase(ns, name);
+    return now == "Admitted" || now == "Running";
+  }
+};
+
+TEST_F(ContractControl, DraftApproveActivateAdmitRevokeThenNewWorkWaits) {
+  apply_policy(governed_policy());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("research-local", "research")).ok());
+
+  // Draft: research's work waits, said so; prod has no contract at all.
+  submit(workload_yaml("r1", "research", 1), "research");
+  submit(workload_yaml("p1", "prod", 1), "prod");
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "r1"), "Pending");
+  EXPECT_EQ(explanation("research", "r1")["reason"], "ContractMissing");
+  EXPECT_NE(explanation("research", "r1")["message"].get<std::string>().find("Draft"),
+            std::string::npos);
+  EXPECT_EQ(explanation("prod", "p1")["reason"], "ContractMissing");
+
+  // Ana requested it: she cannot approve it; activating a Draft is refused.
+  Result<std::string> self = act("ana", "research-local", ContractAction::kApprove);
+  EXPECT_EQ(self.status().code(), ErrorCode::kPermissionDenied) << self.status().to_string();
+  EXPECT_EQ(act("bob", "research-local", ContractAction::kActivate).status().code(),
+            ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(act("bob", "research-local", ContractAction::kApprove, " ").status().code(),
+            ErrorCode::kInvalidArgument);
+  // Someone without the role cannot either.
+  EXPECT_EQ(act("carol", "research-local", ContractAction::kApprove).status().code(),
+            ErrorCode::kPermissionDenied);
+
+  EXPECT_EQ(*act("bob", "research-local", ContractAction::kApprove, "data reviewed"), "Approved");
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "r1"), "Pending") << "approved is not active";
+  EXPECT_EQ(*act("ana", "research-local", ContractAction::kActivate), "Active");
+  clock_.advance(Duration::seconds(1));
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("research", "r1"));
+  EXPECT_EQ(phase("prod", "p1"), "Pending");
+
+  // The status: phase, who and when, with each step's reason.
+  const Result<nlohmann::json> contract = calls_->get_object("Contract", "research-local");
+  ASSERT_TRUE(contract.ok());
+  const nlohmann::json& status = (*contract)["status"];
+  EXPECT_EQ(status["phase"], "Active");
+  EXPECT_EQ(status["requestedBy"], "ana");
+  EXPECT_EQ(status["approvedBy"], "bob");
+  ASSERT_EQ(status["history"].size(), 3u);
+  EXPECT_EQ(status["history"][1]["reason"], "data reviewed");
+  EXPECT_EQ(status["history"][1]["by"], "bob");
+  EXPECT_TRUE(status.contains("reviewDue"));
+
+  // A spec changes only while Draft; a live contract cannot be deleted.
+  EXPECT_EQ(apply_as("ana", contract_yaml("research-local", "research", "public")).code(),
+            ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(plane_->policies()
+                .delete_object(Principal::anonymous_admin(), "Contract", "research-local")
+                .code(),
+            ErrorCode::kFailedPrecondition);
+
+  // Revoked: running work runs on (draining is item 5), new work waits.
+  EXPECT_EQ(*act("bob", "research-local", ContractAction::kRevoke, "project ended"), "Revoked");
+  submit(workload_yaml("r2", "research", 1), "research");
+  clock_.advance(Duration::seconds(1));
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("research", "r1"));
+  EXPECT_EQ(phase("research", "r2"), "Pending");
+  EXPECT_EQ(explanation("research", "r2")["reason"], "ContractMissing");
+  EXPECT_EQ(act("bob", "research-local", ContractAction::kRenew).status().code(),
+            ErrorCode::kFailedPrecondition);
+
+  // The status survives a restart.
+  restart();
+  const Result<nlohmann::json> reloaded = calls_->get_object("Contract", "research-local");
+  ASSERT_TRUE(reloaded.ok());
+  EXPECT_EQ((*reloaded)["status"]["phase"], "Revoked");
+  EXPECT_EQ((*reloaded)["status"]["history"].size(), 4u);
+}
+
+TEST_F(ContractControl, AKindNotApprovedOrAClassificationAboveTheClusterIsRefusedAtSubmit) {
+  apply_policy(governed_policy("internal"));
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r", "research", "internal", "[TrainingJob]")).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("p", "prod", "confidential")).ok());
+  for (const char* name : {"r", "p"}) {
+    ASSERT_TRUE(act("bob", name, ContractAction::kApprove).ok());
+    ASSERT_TRUE(act("bob", name, ContractAction::kActivate).ok());
+  }
+  const Result<std::string> job =
+      calls_->create_workload("research", workload_yaml("j", "research", 1));
+  EXPECT_EQ(job.status().code(), ErrorCode::kFailedPrecondition);
+  EXPECT_NE(job.status().message().find("KindNotApproved"), std::string::npos)
+      << job.status().to_string();
+  EXPECT_EQ(job.status().details(), "spec.kind");
+  submit(workload_yaml("t", "research", 1, 1, "low", "  kind: TrainingJob\n"), "research");
+
+  const Result<std::string> secret = calls_->create_workload("prod", workload_yaml("s", "prod", 1));
+  EXPECT_NE(secret.status().message().find("ClassificationAboveCluster"), std::string::npos)
+      << secret.status().to_string();
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("research", "t"));
+
+  // The cluster raised to confidential: prod's work runs.
+  apply_policy(governed_policy("confidential"));
+  submit(workload_yaml("s", "prod", 1), "prod");
+  clock_.advance(Duration::seconds(1));
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("prod", "s"));
+}
+
+TEST_F(ContractControl, AnOverdueReviewStopsNewAdmissionsUntilRenewed) {
+  apply_policy(governed_policy());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r", "research")).ok());
+  ASSERT_TRUE(act("bob", "r", ContractAction::kApprove).ok());
+  ASSERT_TRUE(act("bob", "r", ContractAction::kActivate).ok());
+  // Due after 30 days, grace 7 more: at day 36 still admitted.
+  clock_.advance(Duration::hours(24 * 36));
+  submit(workload_yaml("a", "research", 1), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("research", "a"));
+  EXPECT_EQ(*act("bob", "r", ContractAction::kReview, "annual review"), "UnderReview");
+  clock_.advance(Duration::hours(24 * 2));
+  submit(workload_yaml("b", "research", 1), "research");
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "b"), "Pending");
+  EXPECT_EQ(explanation("research", "b")["reason"], "ReviewOverdue");
+  EXPECT_EQ(*act("ana", "r", ContractAction::kRenew, "still needed"), "Active");
+  clock_.advance(Duration::seconds(1));
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("research", "b"));
+}
+
+TEST_F(ContractControl, BadContractsAreRefusedNamingTheField) {
+  apply_policy(governed_policy());
+  const Status owner = apply_as("ana", contract_yaml("r", "research", "internal", "[Job]", "zed"));
+  EXPECT_EQ(owner.code(), ErrorCode::kNotFound);
+  EXPECT_NE(owner.details().find("spec.owners.business"), std::string::npos) << owner.to_string();
+  const Status level = apply_as("ana", contract_yaml("r", "research", "secret"));
+  EXPECT_NE(level.details().find("spec.dataClassification"), std::string::npos)
+      << level.to_string();
+  const Status ns = apply_as("ana", contract_yaml("r", "nowhere"));
+  EXPECT_NE(ns.details().find("spec.namespaces[0]"), std::string::npos) << ns.to_string();
+  const Status org = apply_as("ana",
+                              "apiVersion: allot/v1\nkind: Organization\nmetadata: {name: other}\n"
+                              "spec: {dataClassifications: [public]}\n");
+  EXPECT_NE(org.message().find("one Organization per installation"), std::string::npos)
+      << org.to_string();
+  const Status cluster = apply_as("ana", governed_policy("secret"));
+  EXPECT_NE(cluster.details().find("maxDataClassification"), std::string::npos)
+      << cluster.to_string();
+}
+
+TEST_F(ContractControl, WithoutAnOrganizationNothingIsEnforced) {
+  apply_policy();
+  submit(workload_yaml("r1", "research", 1), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("research", "r1"));
+  const Status contract = apply_as("ana", contract_yaml("r", "research"));
+  EXPECT_EQ(contract.code(), ErrorCode::kFailedPrecondition) << contract.to_string();
+}
+
+}  // namespace
+}  // namespace allot::testing

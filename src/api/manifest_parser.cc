@@ -18,6 +18,7 @@
 #include "api/policy_documents.h"
 #include "api/rbac_documents.h"
 #include "api/scenario_document.h"
+#include "api/signal_document.h"
 #include "api/team_document.h"
 #include "api/utf8.h"
 #include "api/workload_document.h"
@@ -38,7 +39,8 @@ enum class Kind {
   kPriorityClass,
   kWorkload,
   kScenario,
-  kBudget
+  kBudget,
+  kSignal
 };
 
 constexpr EnumName<Kind> kKindNames[] = {
@@ -46,14 +48,13 @@ constexpr EnumName<Kind> kKindNames[] = {
     {"NodePool", Kind::kNodePool}, {"Cohort", Kind::kCohort},
     {"Team", Kind::kTeam},         {"PriorityClass", Kind::kPriorityClass},
     {"Workload", Kind::kWorkload}, {"Scenario", Kind::kScenario},
-    {"Budget", Kind::kBudget},
+    {"Budget", Kind::kBudget},     {"Signal", Kind::kSignal},
 };
 
 // Kinds of DESIGN.md section 2 that allot does not model yet.
 constexpr std::string_view kPlannedKinds[] = {
     "Contract",
     "PolicyException",
-    "Signal",
 };
 
 // Decoded by rbac_documents.h, in Kubernetes' shape.
@@ -111,6 +112,7 @@ Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBund
       return append(decode_priority_class(std::move(meta), spec), policy.priority_classes);
     case Kind::kWorkload: return append(decode_workload(std::move(meta), spec), bundle.workloads);
     case Kind::kBudget: return append(decode_budget(std::move(meta), spec), policy.budgets);
+    case Kind::kSignal: return append(decode_signal(std::move(meta), spec), policy.signals);
     case Kind::kScenario: {
       ALLOT_ASSIGN_OR_RETURN(bundle.scenario, decode_scenario(std::move(meta), spec));
       return {};

@@ -32,6 +32,7 @@ const std::vector<KindInfo>& kind_table() {
        "clusterrolebinding",
        {}},
       {ResourceKind::kBudget, "Budget", "budgets", "budget", {}},
+      {ResourceKind::kSignal, "Signal", "signals", "signal", {}},
   };
   return kTable;
 }

@@ -35,6 +35,7 @@ enum class ResourceKind {
   kRoleBinding,
   kClusterRoleBinding,
   kBudget,
+  kSignal,
 };
 
 struct KindInfo {

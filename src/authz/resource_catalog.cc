@@ -27,6 +27,7 @@ constexpr std::array kResources = {
     ResourceInfo{"nodes", kAllotApiGroup, false},
     ResourceInfo{"priorityclasses", kAllotApiGroup, false},
     ResourceInfo{"budgets", kAllotApiGroup, false},
+    ResourceInfo{"signals", kAllotApiGroup, false},
     ResourceInfo{"clusterroles", kRbacApiGroup, false},
     ResourceInfo{"clusterrolebindings", kRbacApiGroup, false},
     // The audit log's records (GET /api/v1/audit): cluster-admin by default.

@@ -14,6 +14,7 @@
 #include "model/node_pool.h"
 #include "model/priority_class.h"
 #include "model/resource_flavor.h"
+#include "model/signal.h"
 #include "model/team.h"
 
 namespace allot {
@@ -26,6 +27,7 @@ struct Policy {
   std::vector<Team> teams;
   std::vector<PriorityClass> priority_classes;
   std::vector<Budget> budgets;  // issue 14: spending limits per team (budget.h)
+  std::vector<Signal> signals;  // issue 14: conditions over allot's metrics (signal.h)
 
   [[nodiscard]] const Team* find_team(std::string_view name) const;
   [[nodiscard]] const Team* find_team_by_namespace(std::string_view ns) const;

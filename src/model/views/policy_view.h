@@ -46,6 +46,16 @@ struct BudgetStandingView {
   friend bool operator==(const BudgetStandingView&, const BudgetStandingView&) = default;
 };
 
+// A Signal's state as last evaluated (service/control/signal_monitor.h).
+struct SignalStatusView {
+  std::string state;  // inactive, pending or firing
+  std::optional<Timestamp> since;
+  std::vector<std::string> series;  // the series that match ("node=n1,pool=a")
+  size_t undelivered = 0;           // its events the webhook has not taken yet
+
+  friend bool operator==(const SignalStatusView&, const SignalStatusView&) = default;
+};
+
 struct PolicyObjectView {
   std::string kind;  // the manifest kind ("Team")
   std::string name;
@@ -55,6 +65,8 @@ struct PolicyObjectView {
   std::string namespace_name = {};  // Roles and RoleBindings; empty for cluster-scoped kinds
   // Budgets only, once evaluated: the standing in the current period.
   std::optional<BudgetStandingView> budget = {};
+  // Signals only, once evaluated: the state.
+  std::optional<SignalStatusView> signal = {};
 };
 
 }  // namespace allot

@@ -24,6 +24,7 @@
 #include "service/control/live_workload.h"
 #include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
+#include "service/control/signal_state.h"
 #include "store/store.h"
 
 namespace allot {
@@ -56,6 +57,8 @@ struct ServerState {
   MeteringState metering;
   // The budgets' standing, the teams they stop, the alerts sent (budget_state.h).
   BudgetState budgets;
+  // The signals' trackers and undelivered events (signal_state.h).
+  SignalsState signals;
 };
 
 struct StopAction {

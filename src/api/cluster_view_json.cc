@@ -109,6 +109,16 @@ json budget_standing_json(const BudgetStandingView& standing) {
   return out;
 }
 
+json signal_status_json(const SignalStatusView& status) {
+  std::string series;
+  for (const std::string& one : status.series) series += (series.empty() ? "" : "; ") + one;
+  return {{"state", status.state},
+          {"since", optional_time(status.since)},
+          {"series", status.series},
+          {"firingSeries", status.state == "firing" ? series : ""},
+          {"undeliveredEvents", status.undelivered}};
+}
+
 Result<json> policy_object_json(const PolicyObjectView& object) {
   json out = json::parse(object.document, nullptr, false);
   if (out.is_discarded()) {
@@ -122,6 +132,7 @@ Result<json> policy_object_json(const PolicyObjectView& object) {
   }
   if (object.budget) out["status"] = budget_standing_json(*object.budget);
   if (object.contract) out["status"] = contract_standing_json(*object.contract);
+  if (object.signal) out["status"] = signal_status_json(*object.signal);
   return out;
 }
 

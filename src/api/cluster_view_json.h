@@ -30,6 +30,8 @@ Result<nlohmann::json> policy_object_json(const PolicyObjectView& object);
 // A Budget's status: {from, to, spent, used, reached, exhausted, stopsAdmission,
 // runsOut[, problem]} (times RFC 3339 or null).
 nlohmann::json budget_standing_json(const BudgetStandingView& standing);
+// A Signal's status: {state, since, series, firingSeries, undeliveredEvents}.
+nlohmann::json signal_status_json(const SignalStatusView& status);
 Result<nlohmann::json> policy_list_json(const std::vector<PolicyObjectView>& objects);
 
 }  // namespace allot

@@ -19,6 +19,7 @@
 #include "api/policy_documents.h"
 #include "api/rbac_documents.h"
 #include "api/scenario_document.h"
+#include "api/signal_document.h"
 #include "api/team_document.h"
 #include "api/utf8.h"
 #include "api/workload_document.h"
@@ -41,7 +42,8 @@ enum class Kind {
   kScenario,
   kBudget,
   kOrganization,
-  kContract
+  kContract,
+  kSignal
 };
 
 constexpr EnumName<Kind> kKindNames[] = {
@@ -50,13 +52,12 @@ constexpr EnumName<Kind> kKindNames[] = {
     {"Team", Kind::kTeam},         {"PriorityClass", Kind::kPriorityClass},
     {"Workload", Kind::kWorkload}, {"Scenario", Kind::kScenario},
     {"Budget", Kind::kBudget},     {"Organization", Kind::kOrganization},
-    {"Contract", Kind::kContract},
+    {"Contract", Kind::kContract}, {"Signal", Kind::kSignal},
 };
 
 // Kinds of DESIGN.md section 2 that allot does not model yet.
 constexpr std::string_view kPlannedKinds[] = {
     "PolicyException",
-    "Signal",
 };
 
 // Decoded by rbac_documents.h, in Kubernetes' shape.
@@ -117,6 +118,7 @@ Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBund
     case Kind::kOrganization:
       return append(decode_organization(std::move(meta), spec), policy.organizations);
     case Kind::kContract: return append(decode_contract(std::move(meta), spec), policy.contracts);
+    case Kind::kSignal: return append(decode_signal(std::move(meta), spec), policy.signals);
     case Kind::kScenario: {
       ALLOT_ASSIGN_OR_RETURN(bundle.scenario, decode_scenario(std::move(meta), spec));
       return {};

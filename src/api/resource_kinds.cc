@@ -34,6 +34,7 @@ const std::vector<KindInfo>& kind_table() {
       {ResourceKind::kBudget, "Budget", "budgets", "budget", {}},
       {ResourceKind::kOrganization, "Organization", "organizations", "organization", {"org"}},
       {ResourceKind::kContract, "Contract", "contracts", "contract", {}},
+      {ResourceKind::kSignal, "Signal", "signals", "signal", {}},
   };
   return kTable;
 }

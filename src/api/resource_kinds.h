@@ -37,6 +37,7 @@ enum class ResourceKind {
   kBudget,
   kOrganization,
   kContract,
+  kSignal,
 };
 
 struct KindInfo {

@@ -37,6 +37,7 @@
 #include "service/audit/audit_key.h"
 #include "service/audit/audit_log.h"
 #include "service/control/control_plane.h"
+#include "service/control/http_webhook_sender.h"
 #include "store/memory_store.h"
 #include "store/postgres/postgres_store.h"
 #include "store/sqlite/sqlite_store.h"
@@ -269,6 +270,9 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::SystemClock clock;
   allot::ControlPlaneOptions options;
   options.health_interval = *interval;
+  // The Signals' webhooks (docs/metrics.md, Signals) over HTTP.
+  allot::HttpWebhookSender webhook_sender;
+  options.webhook_sender = &webhook_sender;
   // The local backend (the default) or Slurm's (docs/slurm.md).
   std::unique_ptr<allot::local::LocalExecutor> local_executor;
   std::unique_ptr<allot::local::LocalHealthChecker> local_health;

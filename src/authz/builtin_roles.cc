@@ -27,6 +27,12 @@ PolicyRule team_reading() {
           {}};
 }
 
+// A team's Budgets are cluster-scoped objects that its roles read in the
+// team's namespace (PolicyService: a Budget is read where its team lives).
+PolicyRule team_budget_reading() {
+  return {reading(), {std::string(kAllotApiGroup)}, {"budgets"}, {}, {}};
+}
+
 ClusterRole team_admin() {
   const std::vector<std::string> every = {
       "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "cancel"};
@@ -38,7 +44,8 @@ ClusterRole team_admin() {
                          "serviceaccounts", "serviceaccounts/token"},
                         {},
                         {}},
-                       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}}});
+                       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}},
+                       team_budget_reading()});
 }
 
 // Issue 15: decides the lifecycle of connection contracts (and may draft
@@ -73,10 +80,11 @@ std::vector<ClusterRole> builtin_cluster_roles() {
       team_admin(),
       cluster_role(kTeamMember,
                    {team_reading(),
+                    team_budget_reading(),
                     {{"create", "cancel"}, {std::string(kAllotApiGroup)}, {"workloads"}, {}, {}},
                     {{"create"}, {std::string(kAllotApiGroup)}, {"workloads/checkpoint"}, {}, {}},
                     {{"update"}, {std::string(kAllotApiGroup)}, {"workloads/resume"}, {}, {}}}),
-      cluster_role(kTeamViewer, {team_reading()}),
+      cluster_role(kTeamViewer, {team_reading(), team_budget_reading()}),
       contract_approver(),
   };
 }

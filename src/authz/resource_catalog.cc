@@ -30,6 +30,7 @@ constexpr std::array kResources = {
     // Issue 15: the organisation level and the connection contracts.
     ResourceInfo{"organizations", kAllotApiGroup, false},
     ResourceInfo{"contracts", kAllotApiGroup, false},
+    ResourceInfo{"signals", kAllotApiGroup, false},
     ResourceInfo{"clusterroles", kRbacApiGroup, false},
     ResourceInfo{"clusterrolebindings", kRbacApiGroup, false},
     // The audit log's records (GET /api/v1/audit): cluster-admin by default.

@@ -16,6 +16,7 @@
 #include "model/organization.h"
 #include "model/priority_class.h"
 #include "model/resource_flavor.h"
+#include "model/signal.h"
 #include "model/team.h"
 
 namespace allot {
@@ -31,6 +32,7 @@ struct Policy {
   // Issue 15: the organisation level (at most one) and the connection contracts.
   std::vector<Organization> organizations;
   std::vector<Contract> contracts;
+  std::vector<Signal> signals;  // issue 14: conditions over allot's metrics (signal.h)
 
   [[nodiscard]] const Team* find_team(std::string_view name) const;
   [[nodiscard]] const Team* find_team_by_namespace(std::string_view ns) const;

@@ -122,7 +122,7 @@ void add_policy_routes(Router& http, ControlPlane& plane) {
     send_json(res, 200, top_json(*top));
   });
   const char* kObjects =
-      "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses|budgets|"
+      "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses|budgets|signals|"
       "organizations|contracts|clusterroles|clusterrolebindings)";
   http.get(kObjects, [&policies](const HttpRequest& req, HttpResponse& res) {
     send_list(policies, req, res, req.matches[1], "");

@@ -62,9 +62,10 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
               const std::string& ns) {
   if (user.role == Held::kClusterAdmin) return true;
   if (user.role == Held::kNone || ns != user.team) return false;
+  // Budgets: read by the team's roles in its namespace (issue 14), never written.
   const bool reads =
       one_of(verb, {"get", "list", "watch"}) &&
-      one_of(resource, {"workloads", "workloads/logs", "events", "reports", "metrics"});
+      one_of(resource, {"workloads", "workloads/logs", "events", "reports", "metrics", "budgets"});
   switch (user.role) {
     case Held::kViewer: return reads;
     case Held::kMember:
@@ -72,6 +73,7 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
              (verb == "create" && resource == "workloads/checkpoint") ||
              (verb == "update" && resource == "workloads/resume");
     case Held::kAdmin:
+      if (resource == "budgets") return reads;
       return !one_of(verb, {"bind", "escalate"}) &&
              one_of(resource,
                     {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",

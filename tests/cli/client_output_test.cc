@@ -81,6 +81,27 @@ TEST(ObjectTables, BudgetsShowSpentUsedAndTheDayTheyRunOut) {
             "q1    prod      fixed    900 EUR  <none>  <none>  alert          <none>\n");
 }
 
+TEST(ObjectTables, SignalsShowStateSinceWhenOwnerAndFor) {
+  const std::vector<json> signals = {
+      json::parse(R"({"apiVersion": "allot/v1", "kind": "Signal", "metadata": {"name": "node-down"},
+          "spec": {"expression": "allot_node_healthy == 0", "for": "5m", "owner": "oncall",
+                   "response": {"text": "drain"}, "webhook": "https://hooks.example/a"},
+          "status": {"state": "firing", "since": "2027-01-01T00:00:00.000Z",
+                     "series": ["node=n1"], "firingSeries": "node=n1",
+                     "undeliveredEvents": 0}})"),
+      json::parse(R"({"apiVersion": "allot/v1", "kind": "Signal", "metadata": {"name": "new"},
+          "spec": {"expression": "allot_team_usage > 1", "owner": "ml",
+                   "response": {"text": "look"}}})")};
+  const Timestamp now = *parse_api_time("2027-01-01T00:30:00Z");
+  EXPECT_EQ(objects_table(ResourceKind::kSignal, signals, false, now),
+            "NAME       STATE   SINCE   OWNER   FOR\n"
+            "node-down  firing  30m     oncall  5m\n"
+            "new        <none>  <none>  ml      <none>\n");
+  EXPECT_NE(objects_table(ResourceKind::kSignal, signals, true, now)
+                .find("allot_node_healthy == 0  node=n1  https://hooks.example/a"),
+            std::string::npos);
+}
+
 TEST(ObjectTables, TeamsSummariseTheirQuota) {
   const std::vector<json> teams = {json::parse(R"({
       "apiVersion": "allot/v1", "kind": "Team", "metadata": {"name": "research"},

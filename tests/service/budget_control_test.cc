@@ -205,3 +205,44 @@ TEST_F(BudgetControl, MalformedBudgetsAreRefusedNamingDocumentAndField) {
 
 }  // namespace
 }  // namespace allot::testing
+
+namespace allot::testing {
+namespace {
+
+// Issue 14: a team's roles read their team's Budgets (in the team's
+// namespace), never another team's, and never write one.
+TEST_F(BudgetControl, TeamRolesReadTheirTeamsBudgetsAndNoOthers) {
+  const std::string prod_budget =
+      "---\napiVersion: allot/v1\nkind: Budget\nmetadata: {name: prod-weekly}\n"
+      "spec: {team: prod, period: weekly, amount: 10, currency: EUR}\n";
+  const std::string viewer =
+      "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n"
+      "metadata: {name: viewers, namespace: research}\nsubjects: [{kind: User, name: rv}]\n"
+      "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: team-viewer}\n";
+  apply_policy(priced_policy(std::string(kBudget) + prod_budget + viewer));
+  plane_->loop().run_once();
+  const Principal rv = Principal::user("rv");
+  const Result<std::vector<PolicyObjectView>> listed =
+      plane_->policies().list_objects(rv, "Budget");
+  ASSERT_TRUE(listed.ok()) << listed.status().to_string();
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ(listed->at(0).name, "research-monthly");
+  EXPECT_TRUE(listed->at(0).budget.has_value());  // with its standing
+  EXPECT_TRUE(plane_->policies().get_object(rv, "Budget", "research-monthly").ok());
+  EXPECT_EQ(plane_->policies().get_object(rv, "Budget", "prod-weekly").status().code(),
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(plane_->policies().get_object(rv, "Budget", "nope").status().code(),
+            ErrorCode::kPermissionDenied);  // no existence oracle
+  EXPECT_FALSE(plane_->policies().delete_object(rv, "Budget", "research-monthly").ok());
+  // Someone with no binding lists nothing: denied, as before.
+  EXPECT_EQ(plane_->policies().list_objects(Principal::user("nobody"), "Budget").status().code(),
+            ErrorCode::kPermissionDenied);
+  // The cluster-admin sees both.
+  const Result<std::vector<PolicyObjectView>> all =
+      plane_->policies().list_objects(Principal::system(), "Budget");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 2u);
+}
+
+}  // namespace
+}  // namespace allot::testing

@@ -263,6 +263,7 @@ class ControlPlaneTest : public ::testing::Test {
     ControlPlaneOptions options;
     options.run_loop_thread = false;
     options.health_interval = Duration::seconds(10);
+    options.webhook_sender = webhook_sender_;
     options.after_planning = [this] {
       if (after_planning_) after_planning_();
     };
@@ -315,6 +316,8 @@ class ControlPlaneTest : public ::testing::Test {
   std::unique_ptr<ControlPlaneCalls> calls_;
   // Called by the loop between a cycle's plan and its application.
   std::function<void()> after_planning_;
+  // The Signals' webhooks (set before restart()); null: none.
+  WebhookSender* webhook_sender_ = nullptr;
 };
 
 }  // namespace allot::testing

@@ -116,8 +116,10 @@ bool contains(const std::set<std::string>& set, const std::string& item) {
 bool role_grants(const std::string& role, const std::string& verb, const std::string& resource) {
   if (role == "cluster-admin") return true;
   const std::set<std::string> reads = {"get", "list", "watch"};
-  const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events", "reports",
-                                            "metrics"};
+  const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events",
+                                            "reports",   "metrics",        "budgets"};
+  // A team's Budgets: read by each of its roles in its namespace, never written.
+  if (resource == "budgets") return role != "" && contains(reads, verb);
   if (role == "team-admin") {
     return contains({"get", "list", "watch", "create", "update", "patch", "delete",
                      "deletecollection", "cancel"},
@@ -336,10 +338,10 @@ TEST_F(CrossTeamAccess, EveryVerbOnEveryResourceInEveryNamespaceIsWhatTheRolesMe
     }
   }
   EXPECT_EQ(wrong, 0u);
-  // 13 namespaced resources in 5 namespaces, 13 cluster-scoped ones (among
-  // them auditevents: the audit log, cluster-admin's only; budgets;
+  // 13 namespaced resources in 5 namespaces, 14 cluster-scoped ones (among
+  // them auditevents: the audit log, cluster-admin's only; budgets; signals;
   // organizations and contracts).
-  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 13));
+  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 14));
 }
 
 TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLeaks) {

@@ -5,11 +5,15 @@
 // families only when the snapshot has them.
 #include "service/metrics/prometheus_text.h"
 
+#include <algorithm>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "model/metric_catalog.h"
 #include "service/metrics/activity_metrics.h"
+#include "service/metrics/exposition_points.h"
 #include "service/metrics/histogram.h"
 
 namespace allot {
@@ -168,6 +172,78 @@ TEST(Histogram, ABoundIsInclusive) {
   EXPECT_EQ(h.counts(), (std::vector<uint64_t>{1, 0, 1}));
   EXPECT_DOUBLE_EQ(h.sum(), 3.5);
   EXPECT_EQ(h.count(), 2u);
+}
+
+}  // namespace
+}  // namespace allot
+
+namespace allot {
+namespace {
+
+TEST(PrometheusText, BorrowedRatioIsBorrowedOverNominalWhereBothAreNonzero) {
+  const std::string text = render_prometheus(scripted());
+  EXPECT_TRUE(has_line(
+      text,
+      R"(allot_team_borrowed_ratio{team="prod",cohort="org",flavor="h100",resource="gpu"} 0.5)"));
+  EXPECT_EQ(
+      text.find(
+          R"(allot_team_borrowed_ratio{team="prod",cohort="org",flavor="h100",resource="cpu")"),
+      std::string::npos);
+}
+
+// What a Signal may name (model/metric_catalog.h) is what /metrics writes.
+TEST(PrometheusText, EveryRenderedFamilyIsInTheSignalsCatalogAndBack) {
+  MetricsSnapshot s = scripted();
+  s.cluster = ClusterMetrics{{NodeSample{"n1", "h100", "pool", true, false, {}, {}}}, {}};
+  s.cluster->activity.requests[{"/x", "GET", 200}] = 1;
+  s.cluster->activity.request_duration[{"/x", "GET"}] = Histogram(std::vector<double>{1});
+  const std::string text = render_prometheus(s);
+  std::set<std::string> rendered;
+  size_t at = 0;
+  while ((at = text.find("# TYPE ", at)) != std::string::npos) {
+    at += 7;
+    const std::string name = text.substr(at, text.find(' ', at) - at);
+    rendered.insert(name);
+    const MetricFamily* family = find_metric_family(name);
+    ASSERT_NE(family, nullptr) << name << " is rendered but not in metric_catalog.cc";
+    const std::string type =
+        text.substr(text.find(' ', at) + 1, text.find('\n', at) - text.find(' ', at) - 1);
+    EXPECT_EQ(type, family->type == MetricType::kGauge     ? "gauge"
+                    : family->type == MetricType::kCounter ? "counter"
+                                                           : "histogram")
+        << name;
+  }
+  for (const MetricFamily& family : metric_families()) {
+    EXPECT_TRUE(rendered.contains(std::string(family.name))) << family.name << " is never rendered";
+  }
+}
+
+TEST(ExpositionPoints, ReadsBackWhatTheRendererWritesSortedAndFiltered) {
+  MetricsSnapshot s = scripted();
+  s.quotas[0].team = "we\"ird\\team";
+  const std::string text = render_prometheus(s);
+  const std::vector<MetricPoint> points =
+      exposition_points(text, {"allot_team_borrowed", "allot_admission_wait_seconds_bucket"});
+  ASSERT_FALSE(points.empty());
+  EXPECT_EQ(
+      points[0],
+      (MetricPoint{
+          "allot_team_borrowed",
+          {{"cohort", "org"}, {"flavor", "h100"}, {"resource", "gpu"}, {"team", "we\"ird\\team"}},
+          4}));
+  size_t buckets = 0;
+  for (const MetricPoint& point : points) {
+    if (point.name == "allot_admission_wait_seconds_bucket") ++buckets;
+  }
+  EXPECT_EQ(buckets, 3u);  // 1, 60, +Inf
+  size_t samples = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    if (text[start] != '#') ++samples;
+    start = end + 1;
+  }
+  EXPECT_EQ(exposition_points(text, {}).size(), samples);  // every sample line
 }
 
 }  // namespace

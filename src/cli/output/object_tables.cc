@@ -155,6 +155,22 @@ Row budget_row(const Json& item, bool wide, Timestamp /*now*/) {
   return row;
 }
 
+// A Signal with its state (status, once allotd evaluated it): inactive,
+// pending (the condition holds, not yet for `for`) or firing, and since when.
+Row signal_row(const Json& item, bool wide, Timestamp now) {
+  const Json& spec = spec_of(item);
+  const Json* since = find_at(item, {"status", "since"});
+  Row row = {name_of(item), or_none(text_at(item, {"status", "state"})),
+             since != nullptr && since->is_string() ? age_of(since, now) : "<none>",
+             text_at(spec, {"owner"}), or_none(text_at(spec, {"for"}))};
+  if (wide) {
+    row.push_back(text_at(spec, {"expression"}));
+    row.push_back(or_none(text_at(item, {"status", "firingSeries"})));
+    row.push_back(or_none(text_at(spec, {"webhook"})));
+  }
+  return row;
+}
+
 std::string map_text(const Json* map) {
   if (map == nullptr || !map->is_object()) return {};
   std::vector<std::string> pairs;
@@ -285,6 +301,10 @@ TableShape shape_of(ResourceKind kind) {
       return {{"NAME", "TEAM", "PERIOD", "AMOUNT", "SPENT", "USED", "ACTION", "RUNSOUT"},
               {"FROM", "TO", "PROBLEM"},
               budget_row};
+    case ResourceKind::kSignal:
+      return {{"NAME", "STATE", "SINCE", "OWNER", "FOR"},
+              {"EXPRESSION", "FIRING", "WEBHOOK"},
+              signal_row};
   }
   return {{"NAME"}, {}, [](const Json& item, bool, Timestamp) { return Row{name_of(item)}; }};
 }

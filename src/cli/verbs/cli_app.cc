@@ -61,7 +61,9 @@ std::vector<Verb> all_verbs() {
        make_report_command},
       {"simulate", "Run a what-if simulation of a policy and scenario on virtual time",
        make_simulate_command},
-      {"export", "Render the policy for another system: allot export kubernetes [workload NAME]",
+      {"export",
+       "Render the policy for another system: allot export kubernetes [workload NAME] | "
+       "prometheus-rules",
        make_export_command},
       {"import", "Read another system's policy: allot import kubernetes -f OBJECTS.yaml",
        make_import_command},

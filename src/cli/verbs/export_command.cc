@@ -12,6 +12,7 @@
 
 #include "api/kubernetes/kubernetes_render.h"
 #include "api/kubernetes/workload_render.h"
+#include "api/prometheus_rules.h"
 #include "cli/output/json_yaml.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/kubernetes_policy_source.h"
@@ -41,7 +42,9 @@ Status write_file(const std::filesystem::path& path, const std::string& text) {
 class ExportCommand final : public Command {
  public:
   void configure(CLI::App& subcommand) override {
-    subcommand.add_option("what", what_, "kubernetes [workload NAME]")->required()->expected(1, 3);
+    subcommand.add_option("what", what_, "kubernetes [workload NAME] | prometheus-rules")
+        ->required()
+        ->expected(1, 3);
     subcommand.add_option("-f,--filename", files_, "Policy manifests (repeatable; - for stdin)");
     subcommand.add_option("--out", out_dir_, "Write one file per object into DIR");
     subcommand.add_option("--kueue-api", kueue_api_, "Kueue API version: v1beta1 or v1beta2")
@@ -54,9 +57,11 @@ class ExportCommand final : public Command {
   }
 
   int run(CliIo& io) override {
+    if (what_[0] == "prometheus-rules" && what_.size() == 1) return export_rules(io);
     const bool workload = what_.size() == 3 && what_[1] == "workload";
     if (what_[0] != "kubernetes" || (what_.size() != 1 && !workload)) {
-      return fail(io, invalid_argument("usage: allot export kubernetes [workload NAME]"));
+      return fail(io, invalid_argument(
+                          "usage: allot export kubernetes [workload NAME] | prometheus-rules"));
     }
     Result<ManifestBundle> bundle =
         files_.empty() ? fetch_policy(server_) : read_policy_files(files_, io);
@@ -81,6 +86,23 @@ class ExportCommand final : public Command {
   }
 
  private:
+  // The Signals (of the -f files, or allotd's) as Prometheus alerting rules.
+  int export_rules(CliIo& io) {
+    Result<std::vector<Signal>> signals = std::vector<Signal>{};
+    if (files_.empty()) {
+      signals = fetch_signals(server_);
+    } else {
+      Result<ManifestBundle> bundle = read_policy_files(files_, io);
+      if (!bundle.ok()) return fail(io, bundle.status());
+      signals = std::move(bundle->policy.signals);
+    }
+    if (!signals.ok()) return fail(io, signals.status());
+    io.out << "# allot export prometheus-rules: " << signals->size()
+           << " signals (docs/metrics.md, Signals)\n"
+           << render_prometheus_rules(*signals);
+    return kExitOk;
+  }
+
   int export_workload(CliIo& io, const ManifestBundle& bundle, const std::string& name,
                       const KubernetesRenderOptions& options) {
     if (image_.empty()) return fail(io, invalid_argument("--image is required for a workload"));

@@ -18,6 +18,8 @@ void append(ManifestBundle& into, ManifestBundle from) {
   move_all(into.policy.cohorts, from.policy.cohorts);
   move_all(into.policy.teams, from.policy.teams);
   move_all(into.policy.priority_classes, from.policy.priority_classes);
+  move_all(into.policy.budgets, from.policy.budgets);
+  move_all(into.policy.signals, from.policy.signals);
   move_all(into.rbac.roles, from.rbac.roles);
   move_all(into.rbac.cluster_roles, from.rbac.cluster_roles);
   move_all(into.rbac.role_bindings, from.rbac.role_bindings);
@@ -53,6 +55,19 @@ Result<ManifestBundle> fetch_policy(const ServerFlags& server) {
   ALLOT_ASSIGN_OR_RETURN(ManifestBundle bundle, parse_manifests(text, "allotd"));
   ALLOT_RETURN_IF_ERROR(validate_policy(bundle.policy));
   return bundle;
+}
+
+Result<std::vector<Signal>> fetch_signals(const ServerFlags& server) {
+  ALLOT_ASSIGN_OR_RETURN(ApiClient client, open_api_client(server));
+  ALLOT_ASSIGN_OR_RETURN(ApiResponse response, client.get(cluster_collection_path("signals")));
+  ALLOT_ASSIGN_OR_RETURN(nlohmann::json answer, response.json());
+  std::string text;
+  for (nlohmann::json item : answer.value("items", nlohmann::json::array())) {
+    item.erase("status");  // allotd's evaluation, not part of the manifest
+    text += "---\n" + item.dump() + "\n";
+  }
+  ALLOT_ASSIGN_OR_RETURN(ManifestBundle bundle, parse_manifests(text, "allotd"));
+  return std::move(bundle.policy.signals);
 }
 
 }  // namespace allot::cli

@@ -56,6 +56,16 @@ struct ContractStandingView {
   friend bool operator==(const ContractStandingView&, const ContractStandingView&) = default;
 };
 
+// A Signal's state as last evaluated (service/control/signal_monitor.h).
+struct SignalStatusView {
+  std::string state;  // inactive, pending or firing
+  std::optional<Timestamp> since;
+  std::vector<std::string> series;  // the series that match ("node=n1,pool=a")
+  size_t undelivered = 0;           // its events the webhook has not taken yet
+
+  friend bool operator==(const SignalStatusView&, const SignalStatusView&) = default;
+};
+
 struct PolicyObjectView {
   std::string kind;  // the manifest kind ("Team")
   std::string name;
@@ -67,6 +77,8 @@ struct PolicyObjectView {
   std::optional<BudgetStandingView> budget = {};
   // Contracts only: status.phase, its history and the review schedule.
   std::optional<ContractStandingView> contract = {};
+  // Signals only, once evaluated: the state.
+  std::optional<SignalStatusView> signal = {};
 };
 
 }  // namespace allot

@@ -201,6 +201,8 @@ Timestamp AdmissionLoop::run_once() {
   const std::optional<std::vector<CpuReading>> cpu = read_endpoint_cpu();
   const std::optional<std::vector<BudgetReading>> budgets =
       budgets_ != nullptr ? budgets_->evaluate_if_due() : std::nullopt;
+  const std::optional<std::vector<SignalReading>> signals =
+      signals_ != nullptr ? signals_->sample_if_due() : std::nullopt;
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
@@ -225,6 +227,7 @@ Timestamp AdmissionLoop::run_once() {
       if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
       heartbeat_if_due(cluster_.state().metering, now, batch);
       if (budgets && budgets_->apply(*budgets, cluster_.state(), now, batch)) cycle_due = true;
+      if (signals_ != nullptr) signals_->apply(signals, cluster_.state(), now, batch);
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
       next_deadline = std::min(
           next_deadline, suspend_idle_spaces(cluster_.state(), activity, now, batch, actions));

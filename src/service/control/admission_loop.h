@@ -44,6 +44,7 @@
 #include "service/control/endpoint_autoscale.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
+#include "service/control/signal_monitor.h"
 #include "service/metrics/activity_metrics.h"
 
 namespace allot {
@@ -75,6 +76,8 @@ class AdmissionLoop {
   // Each pass then also evaluates the Budgets when due (budget_monitor.h).
   // Before start().
   void watch_budgets(BudgetMonitor* budgets) { budgets_ = budgets; }
+  // ... and samples /metrics for the Signals and evaluates them (signal_monitor.h).
+  void watch_signals(SignalMonitor* signals) { signals_ = signals; }
 
   void start();
   void stop();
@@ -127,6 +130,7 @@ class AdmissionLoop {
   CheckpointWatcher* checkpoints_ = nullptr;
   ActivityMetrics* activity_ = nullptr;
   BudgetMonitor* budgets_ = nullptr;
+  SignalMonitor* signals_ = nullptr;
   Timestamp last_cycle_;      // used by the pass's thread only
   Timestamp last_sampled_;    // the Spaces' activity; the pass's thread only
   CpuAutoscaler autoscaler_;  // the pass's thread only

@@ -24,6 +24,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       reports_(cluster_, clock),
       metrics_(cluster_, reports_, activity_, clock),
       budgets_(cluster_, reports_, clock, logger),
+      webhooks_(options.webhook_sender, clock, logger),
+      signals_(cluster_, metrics_, webhooks_, clock, logger, options.signal_sample_interval),
       service_accounts_(cluster_, access_, clock),
       loop_(cluster_, signal_, actions_, health_, clock, options.idle_cycle,
             options.after_planning) {
@@ -36,6 +38,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   cluster_.set_audit(options.audit);
   loop_.record_into(&activity_);
   loop_.watch_budgets(&budgets_);
+  loop_.watch_signals(&signals_);
 }
 
 ControlPlane::~ControlPlane() { shutdown(); }
@@ -53,13 +56,18 @@ Status ControlPlane::start() {
   }
   health_.start(clock_.now());
   checkpoints_.start(clock_.now());
+  signals_.resume_deliveries();
   ready_ = true;
-  if (run_loop_thread_) loop_.start();
+  if (run_loop_thread_) {
+    webhooks_.start();
+    loop_.start();
+  }
   return {};
 }
 
 void ControlPlane::shutdown() {
   loop_.stop();
+  webhooks_.stop();
   ready_ = false;
 }
 

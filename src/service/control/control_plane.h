@@ -54,6 +54,8 @@
 #include "service/control/policy_service.h"
 #include "service/control/report_service.h"
 #include "service/control/service_accounts.h"
+#include "service/control/signal_monitor.h"
+#include "service/control/signal_webhooks.h"
 #include "service/control/workload_service.h"
 #include "service/identity/local_login.h"
 #include "service/identity/scim_service.h"
@@ -84,6 +86,11 @@ struct ControlPlaneOptions {
   // policy is carried into it when applied and at start, cordon and drain
   // reach its nodes. Default: none (the local backend). Must outlive the plane.
   BackendPorts backend;
+  // Where the Signals' webhooks are POSTed (webhook_sender.h; app/ builds an
+  // HTTP one). Null: events stay undelivered in the store. Must outlive the plane.
+  WebhookSender* webhook_sender = nullptr;
+  // How often the signals sample /metrics and are evaluated (signal_monitor.h).
+  Duration signal_sample_interval = kSignalSampleEvery;
 };
 
 class ControlPlane final : public PodEventSink {
@@ -108,6 +115,7 @@ class ControlPlane final : public PodEventSink {
   NodeService& nodes() { return nodes_; }
   ReportService& reports() { return reports_; }
   MetricsService& metrics() { return metrics_; }
+  SignalWebhooks& webhooks() { return webhooks_; }
   // Where the loop and the server record what happens (activity_metrics.h).
   ActivityMetrics& activity() { return activity_; }
   AdmissionLoop& loop() { return loop_; }
@@ -145,6 +153,8 @@ class ControlPlane final : public PodEventSink {
   ActivityMetrics activity_;
   MetricsService metrics_;
   BudgetMonitor budgets_;
+  SignalWebhooks webhooks_;
+  SignalMonitor signals_;
   ServiceAccounts service_accounts_;
   // Declared last: destroyed (its thread joined) before the rest.
   AdmissionLoop loop_;

@@ -30,7 +30,7 @@ double use_percent(const CpuReading& before, const CpuReading& now) {
   return used <= 0 ? 0.0 : 100.0 * used / (wall_micros * cores);
 }
 
-struct Signal {
+struct EndpointCpuSignal {
   double total_percent = 0;
   int32_t replicas = 0;
 };
@@ -77,13 +77,13 @@ std::vector<CpuReading> CpuAutoscaler::read(const std::vector<CpuReplica>& repli
 bool CpuAutoscaler::apply(const std::vector<CpuReading>& readings, ServerState& state,
                           Timestamp now, WriteBatch& batch) {
   bool changed = false;
-  std::map<WorkloadId, Signal> signals;  // by endpoint
+  std::map<WorkloadId, EndpointCpuSignal> signals;  // by endpoint
   std::map<WorkloadId, CpuReading> seen;
   for (const CpuReading& reading : readings) {
     const auto before = previous_.find(reading.replica.replica);
     if (before != previous_.end() && reading.at > before->second.at &&
         reading.cpu_micros >= before->second.cpu_micros) {
-      Signal& signal = signals[reading.replica.endpoint];
+      EndpointCpuSignal& signal = signals[reading.replica.endpoint];
       signal.total_percent += use_percent(before->second, reading);
       ++signal.replicas;
     }

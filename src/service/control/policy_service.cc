@@ -336,6 +336,33 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   return {};
 }
 
+namespace {
+
+// The namespace of the team a Budget spends for, where the team's roles read
+// it (builtin_roles.cc); empty when there is no such budget or team.
+std::string budget_namespace(const Policy& policy, const std::string& budget) {
+  for (const Budget& b : policy.budgets) {
+    if (b.meta.name != budget) continue;
+    const Team* team = policy.find_team(b.spec.team);
+    if (team == nullptr) return {};
+    return team->namespace_name.empty() ? team->meta.name : team->namespace_name;
+  }
+  return {};
+}
+
+// Where `caller` may list Budgets: everywhere (cluster-wide `list budgets`),
+// or the namespaces of the teams whose roles it holds; denied when neither.
+Result<VisibleNamespaces> budget_visibility(const AccessControl& access, const Principal& caller) {
+  const Status cluster_wide = access.authorize(caller, "list", "budgets", "");
+  if (cluster_wide.ok()) return VisibleNamespaces{true, {}};
+  ALLOT_ASSIGN_OR_RETURN(VisibleNamespaces visible,
+                         visible_namespaces(access, caller, "budgets", {}));
+  if (!visible.everywhere && visible.namespaces.empty()) return cluster_wide;
+  return visible;
+}
+
+}  // namespace
+
 Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
     const Principal& caller, const std::string& kind, const std::string& namespace_name) const {
   ALLOT_RETURN_IF_ERROR(check_object_namespace(kind, namespace_name, /*list=*/true));
@@ -345,6 +372,8 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
     WorkloadQuery where;
     where.namespace_name = namespace_name;
     ALLOT_ASSIGN_OR_RETURN(visible, visible_namespaces(cluster_.access(), caller, resource, where));
+  } else if (kind == "Budget") {
+    ALLOT_ASSIGN_OR_RETURN(visible, budget_visibility(cluster_.access(), caller));
   } else {
     ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", resource, ""));
   }
@@ -358,7 +387,11 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
       view.contract =
           contract_standing(cluster_.view().policy.policy(), cluster_.view().contracts, view.name);
     }
-    if (visible.contains(view.namespace_name)) items.push_back(std::move(view));
+    if (kind == "Signal") view.signal = signal_status(cluster_.view().signals, view.name);
+    const std::string where = kind == "Budget"
+                                  ? budget_namespace(cluster_.view().policy.policy(), view.name)
+                                  : view.namespace_name;
+    if (visible.contains(where)) items.push_back(std::move(view));
   }
   return items;
 }
@@ -366,8 +399,21 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
 Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, const std::string& kind,
                                                    const std::string& name,
                                                    const std::string& namespace_name) const {
-  ALLOT_RETURN_IF_ERROR(
-      cluster_.access().authorize(caller, "get", resource_of_kind(kind), namespace_name, name));
+  const Status allowed =
+      cluster_.access().authorize(caller, "get", resource_of_kind(kind), namespace_name, name);
+  if (!allowed.ok()) {
+    // A Budget is also read where its team lives, by the team's roles.
+    if (kind != "Budget") return allowed;
+    std::string team_namespace;
+    {
+      const CommittedRead read(cluster_);
+      team_namespace = budget_namespace(cluster_.view().policy.policy(), name);
+    }
+    if (team_namespace.empty() ||
+        !cluster_.access().authorize(caller, "get", "budgets", team_namespace, name).ok()) {
+      return allowed;
+    }
+  }
   ALLOT_RETURN_IF_ERROR(check_object_namespace(kind, namespace_name));
   for (PolicyObjectView& builtin : builtin_objects(kind)) {
     if (builtin.name == name) return std::move(builtin);
@@ -385,6 +431,7 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
   if (kind == "Contract") {
     object.contract = contract_standing(state.policy.policy(), state.contracts, name);
   }
+  if (kind == "Signal") object.signal = signal_status(state.signals, name);
   return object;
 }
 

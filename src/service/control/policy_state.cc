@@ -15,7 +15,7 @@ namespace allot {
 bool is_policy_kind(std::string_view kind) {
   return kind == "Cluster" || kind == "ResourceFlavor" || kind == "NodePool" || kind == "Cohort" ||
          kind == "Team" || kind == "PriorityClass" || kind == "Budget" || kind == "Organization" ||
-         kind == "Contract" || is_rbac_kind(kind);
+         kind == "Contract" || kind == "Signal" || is_rbac_kind(kind);
 }
 
 DocumentKey document_key(std::string_view kind, std::string_view namespace_name,

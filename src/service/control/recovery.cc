@@ -137,6 +137,10 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
       state.budgets.alerted.insert(object.name);
       continue;
     }
+    if (object.kind == kSignalEventKind) {
+      ALLOT_RETURN_IF_ERROR(load_signal_event(object.name, object.document, state.signals));
+      continue;
+    }
     if (is_metering_kind(object.kind)) {
       ALLOT_RETURN_IF_ERROR(load_metering_object(object, state.metering));
       continue;

@@ -25,6 +25,7 @@
 #include "service/control/live_workload.h"
 #include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
+#include "service/control/signal_state.h"
 #include "store/store.h"
 
 namespace allot {
@@ -59,6 +60,8 @@ struct ServerState {
   BudgetState budgets;
   // Each Contract's status: phase and history (contract_state.h).
   ContractStatuses contracts;
+  // The signals' trackers and undelivered events (signal_state.h).
+  SignalsState signals;
 };
 
 struct StopAction {

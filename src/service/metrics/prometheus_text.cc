@@ -140,6 +140,17 @@ void quota_families(Exposition& out, const MetricsSnapshot& snapshot) {
   quota_family(out, snapshot, "allot_team_borrowed",
                "The team's usage above its nominal quota (written where nonzero).",
                &QuotaUsageRow::borrowed, true);
+  out.family("allot_team_borrowed_ratio", "gauge",
+             "The team's borrowed / nominal quota (written where both are nonzero).");
+  for (const QuotaUsageRow& row : snapshot.quotas) {
+    if (row.borrowed == 0 || row.nominal == 0) continue;
+    out.sample("allot_team_borrowed_ratio", "",
+               {{"team", row.team},
+                {"cohort", row.cohort},
+                {"flavor", row.flavor},
+                {"resource", resource_name(row.resource)}},
+               static_cast<double>(row.borrowed) / static_cast<double>(row.nominal));
+  }
   quota_family(out, snapshot, "allot_team_lent",
                "The team's idle nominal quota that other teams of its cohort use (written where "
                "nonzero).",

@@ -1,0 +1,53 @@
+#include "service/control/signal_state.h"
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "api/rfc3339.h"
+
+namespace allot {
+
+std::string signal_event_name(const std::string& signal, Timestamp at, bool fired) {
+  char millis[24];
+  std::snprintf(millis, sizeof millis, "%015lld", static_cast<long long>(at.ms()));
+  return signal + "/" + millis + "/" + (fired ? "fired" : "resolved");
+}
+
+Status load_signal_event(const std::string& name, const std::string& document,
+                         SignalsState& state) {
+  const nlohmann::json event = nlohmann::json::parse(document, nullptr, false);
+  if (!event.is_object() || !event.contains("signal") || !event.contains("at") ||
+      !event.contains("event")) {
+    return invalid_argument("stored SignalEvent '" + name + "' is malformed");
+  }
+  const Result<Timestamp> at = parse_rfc3339(event.value("at", ""));
+  if (!at.ok()) return invalid_argument("stored SignalEvent '" + name + "': bad time");
+  const std::string webhook = event.value("webhook", "");
+  if (!webhook.empty() && !event.value("delivered", false)) {
+    state.undelivered[name] = {webhook, document};
+  }
+  // Names sort by time within a signal: the last one loaded is the latest.
+  SignalTracker& tracker = state.trackers[event.value("signal", "")];
+  if (tracker.since && *tracker.since > *at) return {};
+  const bool fired = event.value("event", "") == "fired";
+  tracker.state = fired ? SignalState::kFiring : SignalState::kInactive;
+  tracker.since = *at;
+  tracker.holding_since = fired ? std::optional<Timestamp>(*at) : std::nullopt;
+  return {};
+}
+
+std::optional<SignalStatusView> signal_status(const SignalsState& state, const std::string& name) {
+  const auto it = state.trackers.find(name);
+  if (it == state.trackers.end()) return std::nullopt;
+  SignalStatusView view{std::string(signal_state_name(it->second.state)), it->second.since, {}, 0};
+  for (const SignalMatch& match : it->second.matches)
+    view.series.push_back(labels_text(match.labels));
+  const std::string prefix = name + "/";
+  for (const auto& [event, record] : state.undelivered) {
+    if (event.starts_with(prefix)) ++view.undelivered;
+  }
+  return view;
+}
+
+}  // namespace allot

@@ -1,0 +1,45 @@
+// SignalsState: what allotd keeps in memory of its Signals (signal_monitor.h):
+// each signal's tracker (inactive, pending, firing, since when) and the
+// events its webhook has not taken yet. Every event is a SignalEvent object
+// in the store (the signals' event log), delivered or not, so a restart
+// restores both: the last event of each signal gives its tracker back (a
+// signal that was firing is firing again, without a second "fired"), and
+// the undelivered ones are delivered again.
+//
+// Contract: value types, guarded by ClusterState's lock as part of
+// ServerState. load_signal_event() reads one stored object; a malformed one
+// is an error naming it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "accounting/signal_evaluation.h"
+#include "base/status.h"
+#include "model/views/policy_view.h"
+
+namespace allot {
+
+inline constexpr std::string_view kSignalEventKind = "SignalEvent";
+
+struct SignalEventRecord {
+  std::string webhook;
+  std::string document;  // JSON: the object's document and the webhook's body
+};
+
+struct SignalsState {
+  std::map<std::string, SignalTracker> trackers;         // by signal
+  std::map<std::string, SignalEventRecord> undelivered;  // by SignalEvent object name
+};
+
+// "<signal>/<at, ms, zero-padded>/<fired|resolved>": one event's object name.
+std::string signal_event_name(const std::string& signal, Timestamp at, bool fired);
+
+Status load_signal_event(const std::string& name, const std::string& document, SignalsState& state);
+
+// The state of the signal `name` as last evaluated; none before.
+std::optional<SignalStatusView> signal_status(const SignalsState& state, const std::string& name);
+
+}  // namespace allot

@@ -1,0 +1,201 @@
+// Signals through the control plane on a manual clock (issue 14, item 5):
+// sampled from allotd's own /metrics, pending until `for` has passed, fired
+// and resolved as SignalEvent objects in the store (the signals' event log),
+// POSTed to a real loopback HTTP server that fails first (retried with
+// backoff, never lost, marked delivered once taken), the state shown by
+// GET /api/v1/signals, and both restored after a restart.
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include "api/rfc3339.h"
+#include "control_plane_fixture.h"
+#include "service/control/http_webhook_sender.h"
+
+namespace allot::testing {
+namespace {
+
+// A webhook receiver on loopback that answers 500 to its first `failures` POSTs.
+class HookServer {
+ public:
+  explicit HookServer(int failures) : failures_(failures) {
+    server_.Post("/hook", [this](const httplib::Request& req, httplib::Response& res) {
+      std::lock_guard lock(mu_);
+      bodies_.push_back(req.body);
+      res.status = static_cast<int>(bodies_.size()) <= failures_ ? 500 : 200;
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::yield();
+  }
+  ~HookServer() {
+    server_.stop();
+    thread_.join();
+  }
+  [[nodiscard]] std::string url() const {
+    return "http://127.0.0.1:" + std::to_string(port_) + "/hook";
+  }
+  std::vector<std::string> bodies() {
+    std::lock_guard lock(mu_);
+    return bodies_;
+  }
+
+ private:
+  httplib::Server server_;
+  int failures_;
+  int port_ = 0;
+  std::mutex mu_;
+  std::vector<std::string> bodies_;
+  std::thread thread_;
+};
+
+constexpr const char* kResearchBusy = "allot_team_admitted_workloads{team=\"research\"} > 0";
+
+std::string signal_yaml(const std::string& webhook, const std::string& expression = kResearchBusy) {
+  return "---\napiVersion: allot/v1\nkind: Signal\nmetadata: {name: research-busy}\n"
+         "spec:\n  expression: '" +
+         expression +
+         "'\n"
+         "  for: 1m\n  owner: research-leads\n"
+         "  response: {text: Look at the queue, runbook: 'https://wiki.example/busy'}\n"
+         "  webhook: '" +
+         webhook + "'\n";
+}
+
+class SignalControl : public ControlPlaneTest {
+ protected:
+  SignalControl() {
+    webhook_sender_ = &sender_;
+    restart();
+  }
+
+  std::vector<nlohmann::json> events() {
+    std::vector<nlohmann::json> out;
+    const Result<StoredState> stored = store_.load();
+    EXPECT_TRUE(stored.ok());
+    if (!stored.ok()) return out;
+    for (const ObjectRecord& object : stored->objects) {
+      if (object.kind == kSignalEventKind) out.push_back(nlohmann::json::parse(object.document));
+    }
+    return out;
+  }
+
+  nlohmann::json status() {
+    const Result<nlohmann::json> list = calls_->list_objects("Signal");
+    EXPECT_TRUE(list.ok()) << list.status().to_string();
+    if (!list.ok() || (*list)["items"].empty()) return {};
+    return (*list)["items"][0].value("status", nlohmann::json());
+  }
+
+  void pass(Duration advance) {
+    clock_.advance(advance);
+    plane_->loop().run_once();
+  }
+
+  HttpWebhookSender sender_{Duration::seconds(2)};
+};
+
+TEST_F(SignalControl, PendingThenFiringAfterForThenResolvedWithTheWebhookRetried) {
+  HookServer hook(1);
+  apply_policy(kTwoTeamPolicy + signal_yaml(hook.url()));
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 4), "research");
+  plane_->loop().run_once();  // sampled before the cycle admits r1
+  EXPECT_EQ(status().value("state", ""), "inactive");
+
+  pass(Duration::seconds(15));
+  EXPECT_EQ(status()["state"], "pending");
+  EXPECT_TRUE(events().empty());
+  pass(Duration::seconds(45));  // held 45 s of the 60
+  EXPECT_EQ(status()["state"], "pending");
+  pass(Duration::seconds(15));  // 60 s: fires
+  nlohmann::json now = status();
+  EXPECT_EQ(now["state"], "firing");
+  EXPECT_EQ(now["since"], format_rfc3339(clock_.now()));
+  EXPECT_EQ(now["series"], nlohmann::json::array({"team=research"}));
+  ASSERT_EQ(events().size(), 1u);
+  EXPECT_EQ(events()[0]["event"], "fired");
+  EXPECT_EQ(events()[0]["owner"], "research-leads");
+  EXPECT_FALSE(events()[0]["delivered"].get<bool>());
+
+  // The first POST fails: the event stays undelivered and is retried after
+  // the backoff, not before.
+  plane_->webhooks().deliver_due();
+  EXPECT_EQ(hook.bodies().size(), 1u);
+  plane_->webhooks().deliver_due();
+  EXPECT_EQ(hook.bodies().size(), 1u);
+  pass(Duration::millis(500));
+  EXPECT_EQ(status()["undeliveredEvents"], 1);
+  EXPECT_FALSE(events()[0]["delivered"].get<bool>());
+  clock_.advance(Duration::millis(500));
+  plane_->webhooks().deliver_due();
+  ASSERT_EQ(hook.bodies().size(), 2u);
+  const nlohmann::json body = nlohmann::json::parse(hook.bodies()[1]);
+  EXPECT_EQ(body["signal"], "research-busy");
+  EXPECT_EQ(body["event"], "fired");
+  EXPECT_EQ(body["response"]["runbook"], "https://wiki.example/busy");
+  EXPECT_EQ(body["series"][0]["labels"]["team"], "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(events()[0]["delivered"].get<bool>());
+  EXPECT_EQ(events()[0]["attempts"], 2);
+  EXPECT_EQ(status()["undeliveredEvents"], 0);
+
+  // Still holding: no second "fired". Then r1 ends and the signal resolves.
+  pass(Duration::seconds(15));
+  EXPECT_EQ(events().size(), 1u);
+  exit_pods(r1, 0);
+  pass(Duration::seconds(15));
+  EXPECT_EQ(status()["state"], "inactive");
+  ASSERT_EQ(events().size(), 2u);
+  EXPECT_EQ(events()[1]["event"], "resolved");
+  plane_->webhooks().deliver_due();
+  ASSERT_EQ(hook.bodies().size(), 3u);
+  EXPECT_EQ(nlohmann::json::parse(hook.bodies()[2])["event"], "resolved");
+}
+
+TEST_F(SignalControl, ARestartKeepsTheStateAndDeliversWhatWasNotDelivered) {
+  HookServer hook(0);
+  // Holds as long as the policy does: across the restart.
+  apply_policy(
+      kTwoTeamPolicy +
+      signal_yaml(hook.url(), "allot_team_nominal_quota{team=\"research\",resource=\"gpu\"} >= 8"));
+  plane_->loop().run_once();
+  pass(Duration::seconds(15));
+  pass(Duration::seconds(60));
+  ASSERT_EQ(events().size(), 1u);  // fired, never delivered: the worker did not run
+
+  restart();
+  EXPECT_EQ(plane_->webhooks().pending(), 1u);
+  EXPECT_EQ(status()["state"], "firing");  // the last event says so
+  plane_->webhooks().deliver_due();
+  ASSERT_EQ(hook.bodies().size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(hook.bodies()[0])["event"], "fired");
+  plane_->loop().run_once();
+  EXPECT_TRUE(events()[0]["delivered"].get<bool>());
+  // Still holding: still firing, no second event.
+  pass(Duration::seconds(15));
+  pass(Duration::seconds(60));
+  EXPECT_EQ(events().size(), 1u);
+  EXPECT_EQ(status()["state"], "firing");
+}
+
+TEST_F(SignalControl, AWebhookThatNeverAnswersDoesNotBlockTheLoop) {
+  // A port nobody listens on: every POST fails at once; the loop never waits.
+  apply_policy(kTwoTeamPolicy + signal_yaml("http://127.0.0.1:9/hook"));
+  submit(workload_yaml("r1", "research", 4), "research");
+  plane_->loop().run_once();
+  pass(Duration::seconds(15));
+  pass(Duration::seconds(60));
+  plane_->webhooks().deliver_due();
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "r1"), "Running");
+  EXPECT_EQ(status()["state"], "firing");
+  EXPECT_EQ(status()["undeliveredEvents"], 1);
+  EXPECT_FALSE(events().at(0)["delivered"].get<bool>());
+}
+
+}  // namespace
+}  // namespace allot::testing

@@ -34,9 +34,12 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
   }
   if (failure.reason == PendingReason::kWaitingForPreemption &&
       verdict == PreemptionVerdict::kPreempting) {
+    // Its victims were the last preemptions added (try_preempt), so only
+    // the end of the list is read.
     Duration longest;
-    for (const Preemption& p : plan_.preemptions) {
-      if (p.beneficiary == w.id) longest = std::max(longest, p.grace_period);
+    for (auto p = plan_.preemptions.rbegin();
+         p != plan_.preemptions.rend() && p->beneficiary == w.id; ++p) {
+      longest = std::max(longest, p->grace_period);
     }
     e.estimated_start = snapshot_.now + longest;
   }
@@ -50,6 +53,9 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
                                  (failure.reason == PendingReason::kQuotaExhausted && quota_wait) ||
                                  (failure.reason == PendingReason::kHeldForReservation && gang))) {
     try_reserve(w, failure.flavor, &e);
+  }
+  if (e.reason == PendingReason::kReserved) {
+    reserved_explanation_[w.id.value()] = plan_.explanations.size();
   }
   plan_.explanations.push_back(e);
   explained_index_.push_back(pending_index);

@@ -2,6 +2,7 @@
 // held again, new ones for blocked gangs (nodes and quota), and the check
 // that keeps other work off what a reserved gang needs at its start.
 #include <algorithm>
+#include <set>
 
 #include "scheduler/reservation_planner.h"
 #include "scheduler/scheduling_cycle.h"
@@ -119,12 +120,17 @@ void SchedulingCycle::drop_reservation(WorkloadId gang) {
                          [&](const Reservation& r) { return r.workload == gang; });
   if (it == plan_.reservations.end()) return;
   unreserve(it->nodes);
+  auto& priorities = reservation_priorities_[it->flavor.value()];
+  priorities.erase(priorities.find(priority_of_pending(gang)));
   plan_.reservations.erase(it);
-  for (PendingExplanation& e : plan_.explanations) {
-    if (e.workload == gang && e.reason == PendingReason::kReserved) {
-      e.reason = e.fr >= 0 ? PendingReason::kQuotaExhausted : PendingReason::kNoFittingNodes;
-      e.estimated_start = Timestamp::infinite_future();
-    }
+  // Its explanation, if it was explained already (each workload is explained once).
+  auto explained = reserved_explanation_.find(gang.value());
+  if (explained == reserved_explanation_.end()) return;
+  PendingExplanation& e = plan_.explanations[explained->second];
+  reserved_explanation_.erase(explained);
+  if (e.reason == PendingReason::kReserved) {
+    e.reason = e.fr >= 0 ? PendingReason::kQuotaExhausted : PendingReason::kNoFittingNodes;
+    e.estimated_start = Timestamp::infinite_future();
   }
 }
 
@@ -138,6 +144,7 @@ void SchedulingCycle::record_reservation(const PendingWorkload& w, Reservation r
   if (pod_count(w) <= 1) --reservations_left_[reservation.flavor.value()];
   explanation->reason = PendingReason::kReserved;
   explanation->estimated_start = reservation.starts_at;
+  reservation_priorities_[reservation.flavor.value()].insert(w.priority);
   plan_.reservations.push_back(std::move(reservation));
 }
 
@@ -206,11 +213,9 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
   }
   auto& failed = failed_reservations_[flavor.value()];
   // A gang that could take no reservation's nodes fails where any gang failed.
+  const std::multiset<int32_t>& reserved_priorities = reservation_priorities_[flavor.value()];
   const bool may_take_over =
-      gang &&
-      std::any_of(plan_.reservations.begin(), plan_.reservations.end(), [&](const Reservation& r) {
-        return r.flavor == flavor && priority_of_pending(r.workload) < w.priority;
-      });
+      gang && !reserved_priorities.empty() && *reserved_priorities.begin() < w.priority;
   for (const FailedReservation& f : failed) {
     if (f.per_pod.fits_in(per_pod) && f.pods <= pods &&
         (w.priority <= f.priority || !may_take_over)) {

@@ -14,7 +14,13 @@ namespace allot {
 // as Kueue's simulation does.
 double VictimSelector::current_share(const Request& r, int32_t quota_node) {
   if (r.reclaim.on_preemptor_path(quota_node)) {
-    return weighted_share_after(quota_, quota_node, r.preemptor.team, r.flavor, r.total);
+    // It depends only on the usage of quota_node and of the nodes below it on
+    // the preemptor's path, so forget_shares_of() forgets it when that moves.
+    double& after = share_after_[quota_node];
+    if (std::isnan(after)) {
+      after = weighted_share_after(quota_, quota_node, r.preemptor.team, r.flavor, r.total);
+    }
+    return after;
   }
   double& share = share_now_[quota_node];
   if (std::isnan(share)) share = weighted_share(quota_, quota_node);
@@ -77,6 +83,7 @@ std::vector<int32_t> VictimSelector::index_fair_share_candidates(
   live_children_.resize(nodes);
   pruned_.assign(nodes, false);
   share_now_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
+  share_after_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   std::vector<bool> registered(nodes, false);
   std::vector<int32_t> touched;
   for (uint32_t pos = 0; pos < candidates.size(); ++pos) {
@@ -106,8 +113,7 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
   const int32_t preemptor_node = quota_.policy().team(r.preemptor.team).quota_node;
   // Shares are compared at the children of the two teams' lowest common cohort.
   const int32_t lca = candidates[work[head]].lca;
-  const double preemptor_share = weighted_share_after(
-      quota_, r.reclaim.child_of_lca(preemptor_node, lca), r.preemptor.team, r.flavor, r.total);
+  const double preemptor_share = current_share(r, r.reclaim.child_of_lca(preemptor_node, lca));
   const int32_t target_side = r.reclaim.child_of_lca(target, lca);
   while (head < work.size()) {
     const Candidate& c = candidates[work[head++]];

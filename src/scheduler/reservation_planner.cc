@@ -68,8 +68,10 @@ Timestamp earliest_cover(const std::vector<Candidate>& candidates, int32_t pods)
       before = s.pods;
     }
   }
-  std::stable_sort(changes.begin(), changes.end(),
-                   [](const Change& a, const Change& b) { return a.at < b.at; });
+  // Every delta is positive (a node's steps only grow), so the running total
+  // first reaches `pods` at the same time whatever the order of equal times.
+  std::sort(changes.begin(), changes.end(),
+            [](const Change& a, const Change& b) { return a.at < b.at; });
   int64_t total = 0;
   for (const Change& c : changes) {
     total += c.delta;

@@ -80,9 +80,13 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       reservations_left_(policy.flavor_count(), options.max_reservations_per_flavor),
       failed_reservations_(policy.flavor_count()),
       unplaceable_(policy.flavor_count()),
+      reservation_priorities_(policy.flavor_count()),
       preemption_failures_(policy.team_count()),
       flavor_capacity_(policy.flavor_count()) {
   facts_.reserve(snapshot.pending.size());
+  // Every pending workload gets one explanation at most: no regrowth.
+  plan_.explanations.reserve(snapshot.pending.size());
+  explained_index_.reserve(snapshot.pending.size());
   pending_index_of_.reserve(snapshot.pending.size());
   for (uint32_t i = 0; i < snapshot.pending.size(); ++i) {
     pending_index_of_.emplace(snapshot.pending[i].id.value(), i);

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
@@ -145,6 +146,10 @@ class SchedulingCycle {
   };
   std::vector<std::vector<UnplaceableShape>> unplaceable_;  // per flavor, this cycle
   std::unordered_set<uint64_t> holds_reservation_;          // workloads with held reservations
+  // Per flavor: the priorities of the gangs holding a reservation in plan_.
+  std::vector<std::multiset<int32_t>> reservation_priorities_;
+  // WorkloadId -> index in plan_.explanations of its explanation while it is kReserved.
+  std::unordered_map<uint64_t, size_t> reserved_explanation_;
   struct PreemptionFailure {
     int32_t priority = 0;
     ResourceVector per_pod;

@@ -42,6 +42,7 @@ void VictimSelector::forget_shares_of(TeamIndex team) {
   const CompiledPolicy& policy = quota_.policy();
   for (int32_t node = policy.team(team).quota_node; node != kNoParent; node = policy.parent(node)) {
     share_now_[node] = kUnknownShare;
+    share_after_[node] = kUnknownShare;
   }
 }
 

@@ -166,6 +166,8 @@ class VictimSelector {
   std::vector<std::vector<int32_t>> live_children_;
   std::vector<bool> pruned_;
   std::vector<double> share_now_;  // by quota node
+  // By quota node on the preemptor's path: its share once the preemptor is admitted.
+  std::vector<double> share_after_;
   std::vector<Slot> empty_group_;
 };
 

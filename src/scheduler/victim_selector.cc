@@ -331,10 +331,8 @@ bool VictimSelector::node_first_passes(const Request& r, const std::vector<Candi
   order.reserve(candidates.size());
   for (const auto& [node, unused_room] : nodes) {
     order.clear();
-    for (const bool on_node : {true, false}) {
-      for (const Candidate& c : candidates) {
-        if ((only_node_of(admitted_[c.index]) == node) == on_node) order.push_back(c);
-      }
+    for (const Candidate& c : candidates) {
+      if (only_node_of(admitted_[c.index]) == node) order.push_back(c);
     }
     if (greedy_pass(r, order, allow_borrowing, choice)) return true;
   }

@@ -31,10 +31,11 @@
 // put back, latest first, each one that turns out unneeded: no victim can be
 // spared. In classic mode, when that walk fails (typically: it took one
 // victim on each of several nodes, and their teams came back within quota
-// before any node had room for the preemptor's pod), it is walked again with
-// the candidates of one node first, for the few nodes (at most 4, most room
-// first) whose free GPUs plus those of the candidates running only there
-// would hold the preemptor's largest pod.
+// before any node had room for the preemptor's pod), the candidates of one
+// node are walked alone, for the few nodes (at most 4, most room first) whose
+// free GPUs plus those of the candidates running only there would hold the
+// preemptor's largest pod (so a node's victims that do not also meet the
+// preemptor's quota are not combined with others').
 //
 // Contract: find() leaves the QuotaTree and CapacityIndex as it found them.
 #pragma once
@@ -118,7 +119,7 @@ class VictimSelector {
   // One greedy walk of `order`: take each candidate still open until the preemptor fits.
   [[nodiscard]] bool greedy_pass(const Request& r, const std::vector<Candidate>& order,
                                  bool allow_borrowing, VictimChoice* choice);
-  // After a failed greedy walk: walks again with one node's candidates first.
+  // After a failed greedy walk: walks the candidates of one node alone.
   [[nodiscard]] bool node_first_passes(const Request& r, const std::vector<Candidate>& candidates,
                                        bool allow_borrowing, VictimChoice* choice);
   [[nodiscard]] bool find_fair_share(const Request& r, const std::vector<Candidate>& candidates,

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace allot {
 namespace {
@@ -17,6 +20,18 @@ bool any_node_in(const AdmittedWorkload& w, const std::vector<NodeIndex>& nodes)
     }
   }
   return false;
+}
+
+// The node every pod of `w` runs on, if they share one.
+std::optional<NodeIndex> only_node_of(const AdmittedWorkload& w) {
+  std::optional<NodeIndex> node;
+  for (const PodSetAssignment& set : w.assignment) {
+    for (const PodPlacement& pod : set.pods) {
+      if (node && *node != pod.node) return std::nullopt;
+      node = pod.node;
+    }
+  }
+  return node;
 }
 
 }  // namespace
@@ -257,11 +272,11 @@ void VictimSelector::minimize(const Request& r, bool allow_borrowing, VictimChoi
   choice->within_nominal = !allow_borrowing;
 }
 
-bool VictimSelector::classic_pass(const Request& r, const std::vector<Candidate>& candidates,
-                                  bool allow_borrowing, VictimChoice* choice) {
+bool VictimSelector::greedy_pass(const Request& r, const std::vector<Candidate>& order,
+                                 bool allow_borrowing, VictimChoice* choice) {
   choice->victims.clear();
   removed_.clear();
-  for (const Candidate& c : candidates) {
+  for (const Candidate& c : order) {
     PreemptionReason reason = PreemptionReason::kWithinTeam;
     if (c.variant != Variant::kWithinTeam) {
       if (allow_borrowing && c.variant == Variant::kWithoutBorrowing) continue;
@@ -277,6 +292,51 @@ bool VictimSelector::classic_pass(const Request& r, const std::vector<Candidate>
   for (auto it = removed_.rbegin(); it != removed_.rend(); ++it) restore(*it);
   removed_.clear();
   choice->victims.clear();
+  return false;
+}
+
+bool VictimSelector::classic_pass(const Request& r, const std::vector<Candidate>& candidates,
+                                  bool allow_borrowing, VictimChoice* choice) {
+  return greedy_pass(r, candidates, allow_borrowing, choice) ||
+         node_first_passes(r, candidates, allow_borrowing, choice);
+}
+
+bool VictimSelector::node_first_passes(const Request& r, const std::vector<Candidate>& candidates,
+                                       bool allow_borrowing, VictimChoice* choice) {
+  constexpr size_t kNodeFirstTries = 4;
+  int64_t largest_pod = 0;
+  for (const PodSetRequest& set : r.preemptor.pod_sets) {
+    largest_pod = std::max(largest_pod, set.per_pod[Resource::kGpu]);
+  }
+  if (largest_pod == 0) return false;
+  // (node, GPUs held by the candidates that run only there), merged by node.
+  std::vector<std::pair<NodeIndex, int64_t>> room;
+  for (const Candidate& c : candidates) {
+    if (const std::optional<NodeIndex> node = only_node_of(admitted_[c.index])) {
+      room.emplace_back(*node, usage_of(c.index)[Resource::kGpu]);
+    }
+  }
+  std::sort(room.begin(), room.end());
+  std::vector<std::pair<NodeIndex, int64_t>> nodes;  // (node, free + freeable GPUs)
+  for (const auto& [node, gpus] : room) {
+    if (nodes.empty() || nodes.back().first != node) {
+      nodes.emplace_back(node, capacity_.free(node)[Resource::kGpu]);
+    }
+    nodes.back().second += gpus;
+  }
+  std::erase_if(nodes, [&](const auto& entry) { return entry.second < largest_pod; });
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (nodes.size() > kNodeFirstTries) nodes.resize(kNodeFirstTries);
+  std::vector<Candidate> order;
+  order.reserve(candidates.size());
+  for (const auto& [node, unused_room] : nodes) {
+    order.clear();
+    for (const Candidate& c : candidates) {
+      if (only_node_of(admitted_[c.index]) == node) order.push_back(c);
+    }
+    if (greedy_pass(r, order, allow_borrowing, choice)) return true;
+  }
   return false;
 }
 

@@ -29,7 +29,13 @@
 //
 // Both modes remove candidates until the preemptor fits quota and nodes, then
 // put back, latest first, each one that turns out unneeded: no victim can be
-// spared.
+// spared. In classic mode, when that walk fails (typically: it took one
+// victim on each of several nodes, and their teams came back within quota
+// before any node had room for the preemptor's pod), the candidates of one
+// node are walked alone, for the few nodes (at most 4, most room first) whose
+// free GPUs plus those of the candidates running only there would hold the
+// preemptor's largest pod (so a node's victims that do not also meet the
+// preemptor's quota are not combined with others').
 //
 // Contract: find() leaves the QuotaTree and CapacityIndex as it found them.
 #pragma once
@@ -110,6 +116,12 @@ class VictimSelector {
                                   VictimChoice* choice);
   [[nodiscard]] bool classic_pass(const Request& r, const std::vector<Candidate>& candidates,
                                   bool allow_borrowing, VictimChoice* choice);
+  // One greedy walk of `order`: take each candidate still open until the preemptor fits.
+  [[nodiscard]] bool greedy_pass(const Request& r, const std::vector<Candidate>& order,
+                                 bool allow_borrowing, VictimChoice* choice);
+  // After a failed greedy walk: walks the candidates of one node alone.
+  [[nodiscard]] bool node_first_passes(const Request& r, const std::vector<Candidate>& candidates,
+                                       bool allow_borrowing, VictimChoice* choice);
   [[nodiscard]] bool find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
                                      VictimChoice* choice);
   std::vector<int32_t> index_fair_share_candidates(const std::vector<Candidate>& candidates);

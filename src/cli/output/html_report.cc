@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -14,83 +16,220 @@
 namespace allot::cli {
 namespace {
 
-constexpr size_t kMaxPoints = 500;
-constexpr double kSecondsPerDay = 86'400.0;
+constexpr size_t kReportMaxPoints = 500;
+constexpr double kReportSecondsPerDay = 86'400.0;
 
-// "-" for a figure that does not exist (no job of a kind).
-std::string figure(double value, int decimals) {
-  return std::isfinite(value) ? fixed(value, decimals) : "-";
+std::string report_factor(double factor) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", factor);
+  return text;
 }
 
-using Cell = std::function<std::string(const PolicyRun&)>;
+std::string report_money(const std::optional<double>& amount, const std::string& currency) {
+  return amount ? grouped(*amount, 2) + " " + escape_xml(currency) : "-";
+}
 
-std::string summary_table(const PolicyComparison& comparison) {
-  const std::vector<std::pair<std::string, Cell>> rows = {
-      {"jobs", [](const PolicyRun& r) { return std::to_string(r.summary.overall.jobs); }},
-      {"finished", [](const PolicyRun& r) { return std::to_string(r.summary.overall.finished); }},
-      {"skipped jobs", [](const PolicyRun& r) { return std::to_string(r.skipped.total()); }},
-      {"never admitted", [](const PolicyRun& r) { return std::to_string(r.never_admitted); }},
-      {"mean queueing delay (s)",
-       [](const PolicyRun& r) { return figure(r.summary.overall.mean_queue_s, 1); }},
-      {"median queueing delay (s)",
-       [](const PolicyRun& r) { return figure(r.summary.overall.median_queue_s, 1); }},
-      {"p95 queueing delay (s)",
-       [](const PolicyRun& r) { return figure(r.summary.overall.p95_queue_s, 1); }},
-      {"max queueing delay (s)",
-       [](const PolicyRun& r) { return figure(r.summary.overall.max_queue_s, 1); }},
-      {"mean JCT (s)", [](const PolicyRun& r) { return figure(r.summary.overall.mean_jct_s, 1); }},
-      {"GPU utilization (%)",
-       [](const PolicyRun& r) { return figure(100 * r.summary.overall.utilization, 1); }},
-      {"borrowed GPU-hours",
-       [](const PolicyRun& r) { return figure(r.summary.overall.borrowed_gpu_hours, 1); }},
-      {"preemptions",
-       [](const PolicyRun& r) { return std::to_string(r.summary.overall.preemptions); }},
-      {"guarantee compliance (%)",
-       [](const PolicyRun& r) { return figure(100 * r.summary.overall.guarantee_compliance, 2); }},
-      {"runtime, real (s)", [](const PolicyRun& r) { return figure(r.runtime_s, 2); }},
-  };
-  std::string out = "<table>\n<tr><th>metric</th>";
-  for (const PolicyRun& run : comparison.runs) {
-    out += "<th>" + escape_xml(run.name) + "</th>";
+std::string report_cycle(const PolicyRun& run) {
+  return run.cycle.to_string() + (run.cycle_overridden ? " (--cycle)" : " (policy)");
+}
+
+// A figure cell: its text, and the JSON key it shows (empty: no key).
+struct FigureCell {
+  std::string key;
+  std::string text;
+};
+
+std::string figure_td(const FigureCell& cell, const std::string& attributes) {
+  if (cell.key.empty()) {
+    return "<td class=\"n\"" + attributes + ">" + cell.text + "</td>";
   }
-  out += "</tr>\n";
-  for (const auto& [label, cell] : rows) {
-    out += "<tr><td>" + escape_xml(label) + "</td>";
+  return "<td class=\"n\"" + attributes + " data-figure=\"" + cell.key + "\">" + cell.text +
+         "</td>";
+}
+
+// A table that scrolls sideways in its own focusable region on a narrow screen.
+std::string scroll_region(const std::string& label, const std::string& table) {
+  return "<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"" + escape_xml(label) +
+         "\">\n" + table + "</div>\n";
+}
+
+using SummaryCell = std::function<FigureCell(const PolicyRun&)>;
+
+std::vector<std::pair<std::string, SummaryCell>> report_summary_rows() {
+  const auto count = [](const char* key, int64_t TraceMetrics::*field) -> SummaryCell {
+    return [=](const PolicyRun& r) {
+      return FigureCell{key, with_thousands(r.summary.overall.*field)};
+    };
+  };
+  const auto value = [](const char* key, double TraceMetrics::*field, double scale,
+                        int decimals) -> SummaryCell {
+    return [=](const PolicyRun& r) {
+      return FigureCell{key, grouped(scale * (r.summary.overall.*field), decimals)};
+    };
+  };
+  return {
+      {"jobs", count("jobs", &TraceMetrics::jobs)},
+      {"finished", count("finished", &TraceMetrics::finished)},
+      {"skipped jobs",
+       [](const PolicyRun& r) {
+         return FigureCell{"", with_thousands(r.skipped.total())};
+       }},
+      {"unfit jobs (never fit)",
+       [](const PolicyRun& r) {
+         return FigureCell{"", with_thousands(static_cast<int64_t>(r.unfit.size()))};
+       }},
+      {"never admitted",
+       [](const PolicyRun& r) {
+         return FigureCell{"", with_thousands(r.never_admitted)};
+       }},
+      {"scheduling cycle",
+       [](const PolicyRun& r) {
+         return FigureCell{"", escape_xml(report_cycle(r))};
+       }},
+      {"mean queueing delay (s)", value("mean_queue_s", &TraceMetrics::mean_queue_s, 1, 1)},
+      {"median queueing delay (s)", value("median_queue_s", &TraceMetrics::median_queue_s, 1, 1)},
+      {"p95 queueing delay (s)", value("p95_queue_s", &TraceMetrics::p95_queue_s, 1, 1)},
+      {"max queueing delay (s)", value("max_queue_s", &TraceMetrics::max_queue_s, 1, 1)},
+      {"mean JCT (s)", value("mean_jct_s", &TraceMetrics::mean_jct_s, 1, 1)},
+      {"utilization, GPU (%)", value("utilization", &TraceMetrics::utilization, 100, 1)},
+      {"own GPU-hours", value("own_gpu_hours", &TraceMetrics::own_gpu_hours, 1, 1)},
+      {"borrowed GPU-hours", value("borrowed_gpu_hours", &TraceMetrics::borrowed_gpu_hours, 1, 1)},
+      {"idle GPU-hours", value("idle_gpu_hours", &TraceMetrics::idle_gpu_hours, 1, 1)},
+      {"cost (own + borrowed)",
+       [](const PolicyRun& r) {
+         return FigureCell{"cost", report_money(r.summary.overall.cost, r.summary.currency)};
+       }},
+      {"idle cost",
+       [](const PolicyRun& r) {
+         return FigureCell{"idle_cost",
+                           report_money(r.summary.overall.idle_cost, r.summary.currency)};
+       }},
+      {"preemptions", count("preemptions", &TraceMetrics::preemptions)},
+      {"guarantee compliance (%)",
+       value("guarantee_compliance", &TraceMetrics::guarantee_compliance, 100, 2)},
+      {"runtime, real (s)",
+       [](const PolicyRun& r) {
+         return FigureCell{"", grouped(r.runtime_s, 2)};
+       }},
+  };
+}
+
+std::string report_summary_table(const PolicyComparison& comparison) {
+  std::string out = "<table class=\"summary\">\n<thead><tr><th scope=\"col\">metric</th>";
+  for (const PolicyRun& run : comparison.runs) {
+    out += "<th scope=\"col\">" + escape_xml(run.name) + "</th>";
+  }
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& [label, cell] : report_summary_rows()) {
+    out += "<tr><th scope=\"row\">" + escape_xml(label) + "</th>";
     for (const PolicyRun& run : comparison.runs) {
-      out += "<td class=\"n\">" + cell(run) + "</td>";
+      out += figure_td(cell(run), " data-policy=\"" + escape_xml(run.name) + "\"");
     }
     out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+// The per-team figures of the text output, in its order.
+std::vector<FigureCell> report_team_cells(const PolicyRun& run, const TraceMetrics& metrics) {
+  return {{"jobs", with_thousands(metrics.jobs)},
+          {"mean_queue_s", grouped(metrics.mean_queue_s, 1)},
+          {"guarantee_compliance", grouped(100 * metrics.guarantee_compliance, 1)},
+          {"own_gpu_hours", grouped(metrics.own_gpu_hours, 1)},
+          {"borrowed_gpu_hours", grouped(metrics.borrowed_gpu_hours, 1)},
+          {"cost", report_money(metrics.cost, run.summary.currency)}};
+}
+
+// Teams in order of first appearance over the runs.
+std::vector<std::string> report_team_names(const PolicyComparison& comparison) {
+  std::vector<std::string> names;
+  for (const PolicyRun& run : comparison.runs) {
+    for (const TeamTraceMetrics& team : run.summary.teams) {
+      if (std::find(names.begin(), names.end(), team.team) == names.end()) {
+        names.push_back(team.team);
+      }
+    }
+  }
+  return names;
+}
+
+std::string report_team_table(const PolicyComparison& comparison) {
+  std::string out =
+      "<table class=\"teams\">\n<thead><tr><th scope=\"col\">team</th><th "
+      "scope=\"col\">policy</th><th scope=\"col\">jobs</th><th scope=\"col\">mean queueing delay "
+      "(s)</th><th scope=\"col\">guarantee compliance (%)</th><th scope=\"col\">own "
+      "GPU-hours</th><th scope=\"col\">borrowed GPU-hours</th><th "
+      "scope=\"col\">cost</th></tr></thead>\n";
+  for (const std::string& name : report_team_names(comparison)) {
+    std::vector<std::string> rows;
+    for (const PolicyRun& run : comparison.runs) {
+      const auto team = std::find_if(run.summary.teams.begin(), run.summary.teams.end(),
+                                     [&](const TeamTraceMetrics& t) { return t.team == name; });
+      if (team == run.summary.teams.end()) continue;
+      const std::string attributes =
+          " data-team=\"" + escape_xml(name) + "\" data-policy=\"" + escape_xml(run.name) + "\"";
+      std::string row = "<td>" + escape_xml(run.name) + "</td>";
+      for (const FigureCell& cell : report_team_cells(run, team->metrics)) {
+        row += figure_td(cell, attributes);
+      }
+      rows.push_back(row + "</tr>\n");
+    }
+    out += "<tbody><tr><th scope=\"rowgroup\" rowspan=\"" + std::to_string(rows.size()) + "\">" +
+           escape_xml(name) + "</th>";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      out += (i == 0 ? "" : "<tr>") + rows[i];
+    }
+    out += "</tbody>\n";
   }
   return out + "</table>\n";
 }
 
-// (delay, fraction of jobs admitted within it) at up to kMaxPoints ranks.
-std::vector<std::pair<double, double>> cdf_points(const std::vector<double>& sorted) {
+// (delay, share of jobs that waited at least that long): ranks spread
+// evenly, and geometrically in the jobs still waiting so that the tail, down
+// to the last job, keeps its shape.
+std::vector<std::pair<double, double>> tail_points(const std::vector<double>& sorted) {
   std::vector<std::pair<double, double>> points;
   const size_t n = sorted.size();
   if (n == 0) {
     return points;
   }
-  const size_t steps = std::min(n, kMaxPoints);
-  for (size_t i = 1; i <= steps; ++i) {
-    const size_t rank = std::max<size_t>(1, i * n / steps);  // 1-based
-    points.emplace_back(sorted[rank - 1], static_cast<double>(rank) / static_cast<double>(n));
+  const size_t half = kReportMaxPoints / 2;
+  std::vector<size_t> ranks;  // 0-based
+  for (size_t k = 0; k <= half; ++k) {
+    ranks.push_back(k * (n - 1) / half);
+  }
+  const double ratio = std::pow(static_cast<double>(n), 1.0 / static_cast<double>(half));
+  for (double left = static_cast<double>(n); left >= 1.0; left /= ratio) {
+    ranks.push_back(n - static_cast<size_t>(std::llround(left)));
+  }
+  ranks.push_back(n - 1);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  for (const size_t rank : ranks) {
+    points.emplace_back(sorted[rank], static_cast<double>(n - rank) / static_cast<double>(n));
   }
   return points;
 }
 
-std::string delay_cdf(const PolicyComparison& comparison) {
+std::string delay_tail(const PolicyComparison& comparison) {
   ChartSpec spec;
-  spec.title = "Queueing delay, CDF";
+  spec.title = "Queueing delay: share of jobs that waited at least x (log-log)";
   spec.x_label = "queueing delay (seconds, log scale; under 1 s drawn at 1 s)";
-  spec.y_label = "fraction of jobs";
+  spec.y_label = "share of jobs (log scale)";
   spec.log_x = true;
+  spec.log_y = true;
+  size_t most = 1;
+  for (const PolicyRun& run : comparison.runs) {
+    most = std::max(most, run.summary.queue_delays_s.size());
+  }
+  spec.y_min =
+      std::min(0.1, std::pow(10.0, std::floor(std::log10(1.0 / static_cast<double>(most)))));
   spec.y_max = 1.0;
   spec.width = 900;
   spec.height = 380;
   for (size_t i = 0; i < comparison.runs.size(); ++i) {
     const PolicyRun& run = comparison.runs[i];
-    spec.series.push_back({run.name, chart_color(i), cdf_points(run.summary.queue_delays_s)});
+    spec.series.push_back({run.name, chart_color(i), tail_points(run.summary.queue_delays_s)});
   }
   return render_line_chart(spec);
 }
@@ -98,9 +237,9 @@ std::string delay_cdf(const PolicyComparison& comparison) {
 std::vector<std::pair<double, double>> usage_points(const std::vector<UsagePoint>& series,
                                                     double origin_s) {
   std::vector<std::pair<double, double>> points;
-  const size_t stride = (series.size() + kMaxPoints - 1) / kMaxPoints;
+  const size_t stride = (series.size() + kReportMaxPoints - 1) / kReportMaxPoints;
   for (size_t i = 0; i < series.size(); i += std::max<size_t>(stride, 1)) {
-    points.emplace_back((series[i].t_s - origin_s) / kSecondsPerDay, series[i].used);
+    points.emplace_back((series[i].t_s - origin_s) / kReportSecondsPerDay, series[i].used);
   }
   return points;
 }
@@ -120,7 +259,7 @@ std::string team_chart(const PolicyComparison& comparison, size_t team, double o
   const TeamTraceMetrics& first = comparison.runs.front().summary.teams[team];
   ChartSpec spec;
   spec.title = "Team " + first.team + ": GPUs used (bucket means) vs nominal " +
-               std::to_string(first.nominal);
+               with_thousands(first.nominal);
   spec.x_label = "days since the first arrival";
   spec.width = 540;
   spec.y_label = "GPUs";
@@ -153,34 +292,58 @@ std::string team_charts(const PolicyComparison& comparison) {
     if (!same_teams || comparison.runs.front().summary.teams[team].metrics.jobs == 0) {
       continue;  // policies with other teams are compared in the table only
     }
-    out += "<div class=\"chart\">" + team_chart(comparison, team, origin) + "</div>\n";
+    out += team_chart(comparison, team, origin);
   }
   return out;
 }
 
-constexpr const char* kStyle =
-    "body{font-family:sans-serif;margin:24px;color:#222}"
-    "table{border-collapse:collapse;margin-bottom:24px}"
-    "th,td{border:1px solid #ccc;padding:4px 10px}td.n{text-align:right}"
-    "th{background:#f0f0f0}.chart{display:inline-block;margin:0 12px 12px 0}";
+constexpr const char* kReportStyle =
+    "body{font-family:sans-serif;margin:16px;color:#222;max-width:1400px}"
+    "h1{font-size:1.5em}h2{margin-top:32px;border-bottom:1px solid #ccc}"
+    "table{border-collapse:collapse}"
+    "th,td{border:1px solid #ccc;padding:4px 10px;white-space:nowrap}td.n{text-align:right}"
+    "thead th{background:#f0f0f0}tbody th{text-align:left;font-weight:normal}"
+    ".scroll{overflow-x:auto;max-width:100%;margin-bottom:24px}"
+    ".charts{display:flex;flex-wrap:wrap;gap:0 12px}.charts .chart{flex:1 1 420px}";
+
+std::string point_section(const SweepPoint& point, size_t index) {
+  const PolicyComparison& comparison = point.comparison;
+  const std::string name = "Load factor " + report_factor(point.load_factor) +
+                           ", capacity factor " + report_factor(point.capacity_factor);
+  const std::string id = "point-" + std::to_string(index);
+  std::string out = "<section data-load=\"" + report_factor(point.load_factor) +
+                    "\" data-capacity=\"" + report_factor(point.capacity_factor) +
+                    "\" aria-labelledby=\"" + id + "\">\n<h2 id=\"" + id + "\">" +
+                    escape_xml(name) + "</h2>\n";
+  out += "<h3>Summary</h3>\n" + scroll_region(name + ": summary", report_summary_table(comparison));
+  if (comparison.runs.empty()) {
+    return out + "</section>\n";
+  }
+  out += "<h3>Per team</h3>\n" + scroll_region(name + ": per team", report_team_table(comparison));
+  out += "<h3>Queueing delay</h3>\n" + delay_tail(comparison);
+  out += "<h3>GPUs used per team</h3>\n<div class=\"charts\">\n" + team_charts(comparison) +
+         "</div>\n";
+  return out + "</section>\n";
+}
 
 }  // namespace
 
-std::string trace_report_html(const PolicyComparison& comparison) {
-  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n";
+std::string trace_report_html(const StudySweep& sweep) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>allot trace replay</title>\n<style>";
-  out += kStyle;
-  out += "</style></head><body>\n<h1>Trace replay: " + with_thousands(comparison.jobs) +
-         " jobs</h1>\n";
-  out += "<h2>Summary</h2>\n" + summary_table(comparison);
-  if (!comparison.runs.empty()) {
-    out +=
-        "<h2>Queueing delay</h2>\n<p>Earlier policies are drawn wider: where lines coincide, "
-        "the first policy shows at the edges.</p>\n<div class=\"chart\">" +
-        delay_cdf(comparison) + "</div>\n";
-    out += "<h2>GPUs used per team</h2>\n" + team_charts(comparison);
+  out += kReportStyle;
+  out += chart_css();
+  const int64_t jobs = sweep.points.empty() ? 0 : sweep.points.front().comparison.jobs;
+  out += "</style></head><body><main>\n<h1>Trace replay: " + with_thousands(jobs) + " jobs";
+  if (sweep.points.size() > 1) {
+    out += ", " + std::to_string(sweep.points.size()) + " load and capacity points";
   }
-  return out + "</body></html>\n";
+  out += "</h1>\n";
+  for (size_t i = 0; i < sweep.points.size(); ++i) {
+    out += point_section(sweep.points[i], i);
+  }
+  return out + "</main></body></html>\n";
 }
 
 }  // namespace allot::cli

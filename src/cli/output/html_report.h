@@ -1,21 +1,36 @@
 // HTML report of a trace replay (`allot simulate --trace ... --report FILE`):
-// one self-contained page comparing the policies of a PolicyComparison.
+// one self-contained page comparing the policies of a study, for every point
+// of its sweep (--load-factor, --capacity-factor).
 //
-// Contract: pure formatting, no I/O. The page holds, in order: a summary
-// table (one column per policy); a queueing-delay CDF (x: seconds on a log
-// axis, delays under 1 s drawn at 1 s; y: fraction of admitted jobs; one line
-// per policy); then per team one chart of GPUs used over time (days since the
-// first arrival), one line per policy and a dashed line at the team's
-// nominal. Every chart is an inline <svg> (svg_chart.h); no scripts, styles
-// or images are fetched. Lines have at most 500 points.
+// Contract: pure formatting, no I/O. The page (lang="en", a viewport for
+// phones) holds a heading with the jobs read, then one <section
+// data-load="X" data-capacity="Y"> per sweep point, in sweep order, each with:
+// - the summary table: the rows of the text output's policy table, one
+//   column per policy;
+// - the per-team table: one row per team and policy with the text output's
+//   per-team figures (jobs, mean queueing delay, guarantee compliance, own
+//   and borrowed GPU-hours, cost when priced);
+// - the queueing tail: a complementary CDF (share of jobs that waited at
+//   least x; x seconds on a log axis, delays under 1 s drawn at 1 s; y on a
+//   log axis down to one job), one line per policy;
+// - per team with jobs, a chart of GPUs used over time (days since the first
+//   arrival), one line per policy and a dashed line at the team's nominal.
+// Numbers carry thousands separators ("41,868.3"); a figure that does not
+// exist is "-". Every figure cell names what it shows (data-policy,
+// data-figure: the key of the JSON output, and data-team in the per-team
+// table) so that a reader can check it against `-o json`. Tables scroll
+// sideways inside their own region on a narrow screen. Charts are inline
+// <svg> (svg_chart.h); policies whose lines coincide are one line with both
+// names; no script, style sheet or image is fetched. Lines have at most 500
+// points.
 #pragma once
 
 #include <string>
 
-#include "service/study/policy_comparison.h"
+#include "service/study/study_sweep.h"
 
 namespace allot::cli {
 
-std::string trace_report_html(const PolicyComparison& comparison);
+std::string trace_report_html(const StudySweep& sweep);
 
 }  // namespace allot::cli

@@ -11,7 +11,7 @@ namespace {
 
 constexpr double kLeft = 64;    // room for y tick labels and the y label
 constexpr double kRight = 40;   // room for the last x tick label
-constexpr double kTop = 52;     // title and legend
+constexpr double kTop = 12;     // the title and legend are HTML, outside the svg
 constexpr double kBottom = 44;  // x tick labels and the x label
 
 std::string num(double value) {
@@ -63,7 +63,8 @@ struct Axis {
   [[nodiscard]] std::vector<double> ticks() const {
     std::vector<double> values;
     if (log) {
-      for (double v = std::pow(10.0, std::ceil(std::log10(min))); v <= max * 1.0001; v *= 10) {
+      for (double v = std::pow(10.0, std::ceil(std::log10(min) - 1e-9)); v <= max * 1.0001;
+           v *= 10) {
         values.push_back(v);
       }
       return values;
@@ -84,7 +85,7 @@ double clamp_x(const ChartSpec& spec, double x) {
 std::pair<Axis, Axis> axes_of(const ChartSpec& spec) {
   double x_min = std::numeric_limits<double>::infinity();
   double x_max = -x_min;
-  double y_max = spec.y_min;
+  double y_max = spec.log_y ? 0.0 : spec.y_min;
   for (const ChartSeries& series : spec.series) {
     for (const auto& [x, y] : series.points) {
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
@@ -99,11 +100,13 @@ std::pair<Axis, Axis> axes_of(const ChartSpec& spec) {
   }
   if (x_max <= x_min) x_max = spec.log_x ? x_min * 10 : x_min + 1;
   if (spec.y_max > spec.y_min) y_max = spec.y_max;
-  if (y_max <= spec.y_min) y_max = spec.y_min + 1;
+  if (y_max <= spec.y_min) y_max = spec.log_y ? spec.y_min * 10 : spec.y_min + 1;
   Axis x{x_min, x_max, spec.log_x, kLeft, spec.width - kRight};
   if (!spec.log_x) x.max = std::ceil(x_max / nice_step(x_max - x_min)) * nice_step(x_max - x_min);
-  Axis y{spec.y_min, y_max, false, spec.height - kBottom, kTop};
-  if (spec.y_max <= spec.y_min)
+  Axis y{spec.y_min, y_max, spec.log_y, spec.height - kBottom, kTop};
+  if (spec.log_y) {
+    y.max = std::pow(10.0, std::ceil(std::log10(y_max) - 1e-9));
+  } else if (spec.y_max <= spec.y_min)
     y.max = std::ceil(y_max / nice_step(y_max - y.min)) * nice_step(y_max - y.min);
   return {x, y};
 }
@@ -150,40 +153,65 @@ std::string polyline(const ChartSpec& spec, size_t index, const Axis& x, const A
     const double clamped_y = std::clamp(vy, y.min, y.max);
     points += num(x.map(clamp_x(spec, vx))) + "," + num(y.map(clamped_y)) + " ";
   }
-  return "<polyline fill=\"none\" stroke=\"" + escape_xml(series.color) + "\" stroke-width=\"" +
-         num(series.dashed ? 1.5 : width) + "\"" +
+  return "<polyline data-series=\"" + escape_xml(series.name) + "\" fill=\"none\" stroke=\"" +
+         escape_xml(series.color) + "\" stroke-width=\"" + num(series.dashed ? 1.5 : width) + "\"" +
          (series.dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\"" + points + "\"/>\n";
 }
 
-std::string legend(const ChartSpec& spec) {
-  std::string out;
-  double cursor = kLeft;
-  for (const ChartSeries& series : spec.series) {
-    out += "<line x1=\"" + num(cursor) + "\" y1=\"38\" x2=\"" + num(cursor + 22) +
-           "\" y2=\"38\" stroke=\"" + escape_xml(series.color) + "\" stroke-width=\"2.5\"" +
-           (series.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>\n";
-    out += text(cursor + 27, 42, "start", series.name);
-    cursor += 40 + 7.0 * static_cast<double>(series.name.size());
+std::string legend(const std::vector<ChartSeries>& series) {
+  std::string out = "<ul class=\"legend\">";
+  for (const ChartSeries& line : series) {
+    out += "<li data-series=\"" + escape_xml(line.name) +
+           "\"><span class=\"swatch\" style=\"border-top-color:" + escape_xml(line.color) +
+           (line.dashed ? ";border-top-style:dashed" : "") + "\"></span>" + escape_xml(line.name) +
+           "</li>";
   }
-  return out;
+  return out + "</ul>\n";
 }
 
 }  // namespace
 
-std::string render_line_chart(const ChartSpec& spec) {
+std::vector<ChartSeries> merge_coinciding(const std::vector<ChartSeries>& series) {
+  std::vector<ChartSeries> merged;
+  for (const ChartSeries& line : series) {
+    const auto same = std::find_if(merged.begin(), merged.end(), [&](const ChartSeries& kept) {
+      return kept.dashed == line.dashed && kept.points == line.points;
+    });
+    if (same == merged.end()) {
+      merged.push_back(line);
+    } else {
+      same->name += " = " + line.name;
+    }
+  }
+  return merged;
+}
+
+std::string render_line_chart(const ChartSpec& given) {
+  ChartSpec spec = given;
+  spec.series = merge_coinciding(given.series);
   const auto [x, y] = axes_of(spec);
-  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                    std::to_string(spec.width) + "\" height=\"" + std::to_string(spec.height) +
-                    "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  std::string out = "<figure class=\"chart\" style=\"max-width:" + std::to_string(spec.width) +
+                    "px\"><figcaption>" + escape_xml(spec.title) + "</figcaption>\n";
+  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + std::to_string(spec.width) +
+         " " + std::to_string(spec.height) + "\" role=\"img\" aria-label=\"" +
+         escape_xml(spec.title) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  out += text(kLeft, 20, "start", spec.title, " font-size=\"14\" font-weight=\"bold\"");
   out += grid_and_ticks(spec, x, y);
   for (size_t i = 0; i < spec.series.size(); ++i) {
     out += polyline(spec, i, x, y);
   }
-  out += legend(spec);
-  out += "</svg>\n";
+  out += "</svg>\n" + legend(spec.series) + "</figure>\n";
   return out;
+}
+
+const char* chart_css() {
+  return ".chart{display:inline-block;vertical-align:top;width:100%;margin:0 0 16px 0}"
+         ".chart figcaption{font-weight:bold;margin-bottom:4px}"
+         ".chart svg{display:block;width:100%;height:auto}"
+         ".legend{list-style:none;display:flex;flex-wrap:wrap;gap:4px 18px;padding:0;margin:4px 0}"
+         ".legend li{overflow-wrap:anywhere}"
+         ".swatch{display:inline-block;width:22px;border-top:3px solid;vertical-align:middle;"
+         "margin-right:6px}";
 }
 
 std::string chart_color(size_t index) {

@@ -189,8 +189,7 @@ int replay_trace(const TraceFlags& flags, const std::string& output, CliIo& io) 
     return exit_code_for(sweep.status());
   }
   if (!flags.report_path.empty()) {
-    const Status written = write_file(
-        flags.report_path, trace_report_html(sweep->points.front().comparison), "HTML report");
+    const Status written = write_file(flags.report_path, trace_report_html(*sweep), "HTML report");
     if (!written.ok()) {
       io.err << "error: " << written.to_string() << "\n";
       return exit_code_for(written);

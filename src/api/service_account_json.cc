@@ -58,9 +58,9 @@ Result<std::string> manifest_name_of(const nlohmann::json& body, std::string_vie
 }
 
 nlohmann::json token_fields(const ServiceAccountTokenView& token) {
-  nlohmann::json json = {{"id", token.id}, {"createdAt", format_rfc3339(token.created_at)}};
-  if (token.expires_at) json["expiresAt"] = format_rfc3339(*token.expires_at);
-  return json;
+  nlohmann::json token_json = {{"id", token.id}, {"createdAt", format_rfc3339(token.created_at)}};
+  if (token.expires_at) token_json["expiresAt"] = format_rfc3339(*token.expires_at);
+  return token_json;
 }
 
 }  // namespace
@@ -114,9 +114,9 @@ nlohmann::json service_account_list_json(const std::vector<ServiceAccountView>& 
 }
 
 nlohmann::json service_account_token_json(const ServiceAccountTokenView& token) {
-  nlohmann::json json = token_fields(token);
-  json["expired"] = token.expired;
-  return json;
+  nlohmann::json token_json = token_fields(token);
+  token_json["expired"] = token.expired;
+  return token_json;
 }
 
 nlohmann::json service_account_token_list_json(const std::vector<ServiceAccountTokenView>& tokens) {
@@ -128,11 +128,11 @@ nlohmann::json service_account_token_list_json(const std::vector<ServiceAccountT
 }
 
 nlohmann::json issued_token_json(const IssuedToken& issued) {
-  nlohmann::json json = token_fields(issued.view);
-  json["namespace"] = issued.namespace_name;
-  json["serviceAccount"] = issued.service_account;
-  json["token"] = issued.token;
-  return json;
+  nlohmann::json token_json = token_fields(issued.view);
+  token_json["namespace"] = issued.namespace_name;
+  token_json["serviceAccount"] = issued.service_account;
+  token_json["token"] = issued.token;
+  return token_json;
 }
 
 }  // namespace allot

@@ -19,7 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kWorkloadKindNames[] = {"TrainingJob", "InferenceEndpoint", "Space", "Job"};
+constexpr const char* kWorkloadJsonKindNames[] = {"TrainingJob", "InferenceEndpoint", "Space", "Job"};
 
 // Encoding: keys in sorted order, so that the text is the canonical form
 // nlohmann::json::dump() gives for the same values.
@@ -97,7 +97,7 @@ void write_spec(JsonWriter& out, const WorkloadSpec& spec) {
   if (!spec.command.empty()) write_strings(out.key("command"), spec.command);
   if (!spec.env.empty()) write_string_map(out.key("env"), spec.env);
   if (spec.idle_timeout) write_seconds(out.key("idleTimeoutSeconds"), *spec.idle_timeout);
-  out.key("kind").value(kWorkloadKindNames[static_cast<size_t>(spec.kind)]);
+  out.key("kind").value(kWorkloadJsonKindNames[static_cast<size_t>(spec.kind)]);
   if (spec.max_runtime) write_seconds(out.key("maxRuntimeSeconds"), *spec.max_runtime);
   write_pod_sets(out.key("podSets"), spec.pod_sets);
   if (!spec.priority_class.empty()) out.key("priorityClass").value(spec.priority_class);
@@ -305,8 +305,8 @@ Result<std::vector<PodSet>> decode_pod_sets(const Reader& spec) {
 Result<WorkloadKind> decode_kind(const Reader& spec) {
   std::string kind = "Job";
   ALLOT_RETURN_IF_ERROR(spec.get_to("kind", kind));
-  for (size_t i = 0; i < std::size(kWorkloadKindNames); ++i) {
-    if (kind == kWorkloadKindNames[i]) return static_cast<WorkloadKind>(i);
+  for (size_t i = 0; i < std::size(kWorkloadJsonKindNames); ++i) {
+    if (kind == kWorkloadJsonKindNames[i]) return static_cast<WorkloadKind>(i);
   }
   return spec.error("unknown workload kind '" + kind + "'");
 }

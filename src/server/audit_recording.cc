@@ -36,10 +36,10 @@ std::string verb_of(const std::string& method, const RequestAttributes& attribut
 }
 
 std::string string_member(const std::string& body, const char* key) {
-  const nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
-  if (json.is_discarded() || !json.is_object()) return {};
-  const auto found = json.find(key);
-  return found != json.end() && found->is_string() ? found->get<std::string>() : std::string();
+  const nlohmann::json body_json = nlohmann::json::parse(body, nullptr, false);
+  if (body_json.is_discarded() || !body_json.is_object()) return {};
+  const auto found = body_json.find(key);
+  return found != body_json.end() && found->is_string() ? found->get<std::string>() : std::string();
 }
 
 bool is_login(const HttpRequest& request) {

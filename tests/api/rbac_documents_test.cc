@@ -12,7 +12,7 @@
 namespace allot {
 namespace {
 
-RbacPolicy parse_ok(std::string_view text) {
+RbacPolicy parse_rbac_ok(std::string_view text) {
   Result<RbacPolicy> policy = parse_rbac_manifests(text, "rbac.yaml");
   if (!policy.ok()) {
     ADD_FAILURE() << policy.status().to_string();
@@ -22,7 +22,7 @@ RbacPolicy parse_ok(std::string_view text) {
 }
 
 TEST(RbacDocuments, AKubernetesRoleAndBindingFileAppliesAsItIs) {
-  const RbacPolicy policy = parse_ok(R"(
+  const RbacPolicy policy = parse_rbac_ok(R"(
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
 metadata:
@@ -71,7 +71,7 @@ roleRef:
 }
 
 TEST(RbacDocuments, ClusterKindsInAllotsOwnApiVersion) {
-  const RbacPolicy policy = parse_ok(R"(
+  const RbacPolicy policy = parse_rbac_ok(R"(
 apiVersion: allot/v1
 kind: ClusterRole
 metadata: {name: "system:monitoring", labels: {tier: ops}}
@@ -109,7 +109,7 @@ roleRef: {kind: ClusterRole, name: team-viewer}
 }
 
 TEST(RbacDocuments, JsonBodiesAndEmptyDocuments) {
-  const RbacPolicy policy = parse_ok(
+  const RbacPolicy policy = parse_rbac_ok(
       R"({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
           "metadata": {"name": "reader"},
           "rules": [{"apiGroups": ["*"], "resources": ["*"], "verbs": ["get"]}]})"

@@ -219,7 +219,7 @@ TEST_F(BudgetControl, TeamRolesReadTheirTeamsBudgetsAndNoOthers) {
       "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n"
       "metadata: {name: viewers, namespace: research}\nsubjects: [{kind: User, name: rv}]\n"
       "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: team-viewer}\n";
-  apply_policy(priced_policy(std::string(kBudget) + prod_budget + viewer));
+  apply_policy(budget_priced_policy(std::string(kBudget) + prod_budget + viewer));
   plane_->loop().run_once();
   const Principal rv = Principal::user("rv");
   const Result<std::vector<PolicyObjectView>> listed =

@@ -172,7 +172,7 @@ Status SlurmExecutor::ensure_association(const std::string& account, const std::
     if (!known) {
       return Status(ErrorCode::kFailedPrecondition, "cannot associate user " + user +
                                                         " with Slurm account " + account + ": " +
-                                                        trimmed(added.err + added.out));
+                                                        trimmed_output(added.err + added.out));
     }
   }
   MutexLock lock(mu_);

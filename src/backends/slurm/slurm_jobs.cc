@@ -239,11 +239,11 @@ bool is_started_job_state(std::string_view state) {
 }
 
 std::optional<Duration> kill_wait_of(std::string_view config) {
-  for (const std::string& line : split(config, '\n')) {
+  for (const std::string& line : split_fields(config, '\n')) {
     if (!line.starts_with("KillWait")) continue;
     const size_t eq = line.find('=');
     if (eq == std::string::npos) return std::nullopt;
-    const std::string value = trimmed(std::string_view(line).substr(eq + 1));
+    const std::string value = trimmed_field(std::string_view(line).substr(eq + 1));
     const std::optional<int64_t> seconds = number(value.substr(0, value.find(' ')));
     if (!seconds || *seconds < 0) return std::nullopt;
     return Duration::seconds(*seconds);

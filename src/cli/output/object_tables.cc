@@ -171,6 +171,29 @@ Row signal_row(const Json& item, bool wide, Timestamp now) {
   return row;
 }
 
+// The Organization: its data classifications, lowest first.
+Row organization_row(const Json& item, bool /*wide*/, Timestamp /*now*/) {
+  std::vector<std::string> levels;
+  const Json* list = find_at(spec_of(item), {"dataClassifications"});
+  if (list != nullptr && list->is_array()) {
+    for (const Json& level : *list) levels.push_back(level.is_string() ? level.get<std::string>() : "");
+  }
+  return {name_of(item), join_or(levels, "<none>", ",")};
+}
+
+// A Contract: its project, phase (status.phase), classification and, wide, its
+// cluster and when its next review is due.
+Row contract_row(const Json& item, bool wide, Timestamp /*now*/) {
+  const Json& spec = spec_of(item);
+  Row row = {name_of(item), text_at(spec, {"project"}), or_none(text_at(item, {"status", "phase"})),
+             text_at(spec, {"dataClassification"})};
+  if (wide) {
+    row.push_back(text_at(spec, {"cluster", "name"}));
+    row.push_back(or_none(text_at(item, {"status", "reviewDue"})));
+  }
+  return row;
+}
+
 std::string map_text(const Json* map) {
   if (map == nullptr || !map->is_object()) return {};
   std::vector<std::string> pairs;
@@ -305,6 +328,10 @@ TableShape shape_of(ResourceKind kind) {
       return {{"NAME", "STATE", "SINCE", "OWNER", "FOR"},
               {"EXPRESSION", "FIRING", "WEBHOOK"},
               signal_row};
+    case ResourceKind::kOrganization:
+      return {{"NAME", "CLASSIFICATIONS"}, {}, organization_row};
+    case ResourceKind::kContract:
+      return {{"NAME", "PROJECT", "PHASE", "CLASSIFICATION"}, {"CLUSTER", "REVIEWDUE"}, contract_row};
   }
   return {{"NAME"}, {}, [](const Json& item, bool, Timestamp) { return Row{name_of(item)}; }};
 }

@@ -74,7 +74,10 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
              (verb == "update" && resource == "workloads/resume");
     case Held::kAdmin:
       if (resource == "budgets") return reads;
-      return !one_of(verb, {"bind", "escalate"}) &&
+      // Every verb but RBAC's bind and escalate and the contract transitions
+      // (issue 15: those are contract-approver's, on contracts only).
+      return !one_of(verb,
+                     {"bind", "escalate", "approve", "activate", "review", "renew", "revoke"}) &&
              one_of(resource,
                     {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
                      "workloads/checkpoint", "workloads/resume", "events", "reports", "metrics",

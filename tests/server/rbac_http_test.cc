@@ -232,7 +232,7 @@ TEST_F(RbacHttpTest, AKubernetesRbacFileAppliesAsItIsAndSurvivesARestart) {
   EXPECT_EQ(role.json["rules"][1]["resourceNames"][0], "on-call");
   const Reply roles = api_.get("/api/v1/clusterroles");
   ASSERT_EQ(roles.status, 200);
-  EXPECT_EQ(roles.json["items"].size(), 5u) << "the four built-ins and log-reader";
+  EXPECT_EQ(roles.json["items"].size(), 6u) << "the five built-ins and log-reader";
   EXPECT_EQ(api_.get("/api/v1/clusterrolebindings/system:admins").status, 200);
   EXPECT_EQ(api_.get("/api/v1/namespaces/research/roles/canceller").json["rules"][0]["verbs"][0],
             "cancel");

@@ -309,7 +309,7 @@ TEST_F(RbacApplyTest, ListsAndGetsShowTheCallerOnlyWhatItMayListWithTheBuiltIns)
   const Result<std::vector<PolicyObjectView>> roles =
       plane_->policies().list_objects(admin, "ClusterRole");
   ASSERT_TRUE(roles.ok());
-  ASSERT_EQ(roles->size(), 4u);
+  ASSERT_EQ(roles->size(), 5u);
   EXPECT_EQ(roles->at(0).name, "cluster-admin");
   EXPECT_EQ(plane_->policies().list_objects(lead_, "ClusterRole").status().code(),
             ErrorCode::kPermissionDenied);

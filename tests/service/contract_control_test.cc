@@ -248,7 +248,8 @@ TEST_F(ContractControl, WithoutAnOrganizationNothingIsEnforced) {
   plane_->loop().run_once();
   EXPECT_TRUE(holds("research", "r1"));
   const Status contract = apply_as_admin(contract_yaml("r", "research"));
-  EXPECT_EQ(contract.code(), ErrorCode::kFailedPrecondition) << contract.to_string();
+  EXPECT_EQ(contract.code(), ErrorCode::kInvalidArgument) << contract.to_string();
+  EXPECT_NE(contract.message().find("Organization"), std::string::npos) << contract.to_string();
 }
 
 }  // namespace

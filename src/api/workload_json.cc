@@ -19,7 +19,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kWorkloadJsonKindNames[] = {"TrainingJob", "InferenceEndpoint", "Space", "Job"};
+constexpr const char* kWorkloadJsonKindNames[] = {"TrainingJob", "InferenceEndpoint", "Space",
+                                                  "Job"};
 
 // Encoding: keys in sorted order, so that the text is the canonical form
 // nlohmann::json::dump() gives for the same values.

@@ -176,7 +176,8 @@ Row organization_row(const Json& item, bool /*wide*/, Timestamp /*now*/) {
   std::vector<std::string> levels;
   const Json* list = find_at(spec_of(item), {"dataClassifications"});
   if (list != nullptr && list->is_array()) {
-    for (const Json& level : *list) levels.push_back(level.is_string() ? level.get<std::string>() : "");
+    for (const Json& level : *list)
+      levels.push_back(level.is_string() ? level.get<std::string>() : "");
   }
   return {name_of(item), join_or(levels, "<none>", ",")};
 }
@@ -328,10 +329,10 @@ TableShape shape_of(ResourceKind kind) {
       return {{"NAME", "STATE", "SINCE", "OWNER", "FOR"},
               {"EXPRESSION", "FIRING", "WEBHOOK"},
               signal_row};
-    case ResourceKind::kOrganization:
-      return {{"NAME", "CLASSIFICATIONS"}, {}, organization_row};
+    case ResourceKind::kOrganization: return {{"NAME", "CLASSIFICATIONS"}, {}, organization_row};
     case ResourceKind::kContract:
-      return {{"NAME", "PROJECT", "PHASE", "CLASSIFICATION"}, {"CLUSTER", "REVIEWDUE"}, contract_row};
+      return {
+          {"NAME", "PROJECT", "PHASE", "CLASSIFICATION"}, {"CLUSTER", "REVIEWDUE"}, contract_row};
   }
   return {{"NAME"}, {}, [](const Json& item, bool, Timestamp) { return Row{name_of(item)}; }};
 }

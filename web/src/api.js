@@ -1,9 +1,13 @@
 // Talks to allotd: the REST API (docs/api.md) with the session cookie, the
 // CSRF token on every change, and the server's error message on a refusal.
 let csrfToken = '';
+// Reads refused (403) in this session: `api.optional` does not ask again.
+const refusedReads = new Set();
 
+// A new session (login, logout) has a new token and may read other things.
 export function setCsrfToken(token) {
   csrfToken = token || '';
+  refusedReads.clear();
 }
 
 export class ApiError extends Error {
@@ -43,6 +47,14 @@ export const api = {
   get: (path) => request('GET', path),
   post: (path, body) => request('POST', path, body === undefined ? {} : body),
   del: (path) => request('DELETE', path),
+  // A read that may be refused for good (a team's member listing nodes).
+  optional: (path) => {
+    if (refusedReads.has(path)) return Promise.reject(new ApiError(403, 'forbidden', 'refused before'));
+    return request('GET', path).catch((error) => {
+      if (error.status === 403) refusedReads.add(path);
+      throw error;
+    });
+  },
 };
 
 export function query(params) {

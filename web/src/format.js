@@ -46,3 +46,14 @@ export function quantity(text) {
   const factors = { '': 1, m: 1e-3, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
   return Number(match[1]) * (factors[match[2]] ?? 1);
 }
+
+// An amount of money in the report's or budget's currency ("12.40 USD").
+export function money(value, currency) {
+  const n = Number(value) || 0;
+  const digits = Math.abs(n) < 1 ? { maximumSignificantDigits: 3 } : { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  return `${new Intl.NumberFormat(undefined, digits).format(n)}${currency ? ` ${currency}` : ''}`;
+}
+
+export function percent(fraction) {
+  return `${number.format((Number(fraction) || 0) * 100)} %`;
+}

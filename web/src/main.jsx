@@ -9,6 +9,9 @@ import { Hardware } from './views/hardware.jsx';
 import { Teams } from './views/teams.jsx';
 import { Tasks } from './views/tasks.jsx';
 import { Workload } from './views/workload.jsx';
+import { Costs } from './views/costs.jsx';
+import { Signals } from './views/signals.jsx';
+import { Contracts } from './views/contracts.jsx';
 import { timeZone } from './format.js';
 import './style.css';
 
@@ -17,6 +20,9 @@ const VIEWS = [
   { path: 'hardware', label: 'Hardware', key: '2' },
   { path: 'teams', label: 'Teams', key: '3' },
   { path: 'tasks', label: 'Tasks', key: '4' },
+  { path: 'costs', label: 'Costs', key: '5' },
+  { path: 'signals', label: 'Signals', key: '6' },
+  { path: 'contracts', label: 'Contracts', key: '7' },
 ];
 
 function currentRoute() {
@@ -68,6 +74,12 @@ function Page({ route, me }) {
       return <Teams />;
     case 'tasks':
       return <Tasks />;
+    case 'costs':
+      return <Costs />;
+    case 'signals':
+      return <Signals />;
+    case 'contracts':
+      return <Contracts me={me} />;
     default:
       return <Overview />;
   }
@@ -109,7 +121,7 @@ function Shell({ me, onLogout }) {
       <main id="main" tabIndex={-1}>
         <Page route={route} me={me} />
       </main>
-      <footer class="foot">Times in {timeZone}. Keys 1–4 switch views.</footer>
+      <footer class="foot">Times in {timeZone}. Keys 1–7 switch views.</footer>
     </>
   );
 }

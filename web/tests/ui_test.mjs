@@ -32,6 +32,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 const POLICY = `apiVersion: allot/v1
 kind: ResourceFlavor
 metadata: {name: gpu}
+spec: {price: {currency: USD, gpuHour: 2.40}}
 ---
 apiVersion: allot/v1
 kind: Cluster
@@ -61,7 +62,61 @@ apiVersion: allot/v1
 kind: Team
 metadata: {name: beta}
 spec: {cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: 4}}}]}
+---
+apiVersion: allot/v1
+kind: Signal
+metadata: {name: alpha-busy}
+spec:
+  expression: 'allot_team_usage{team="alpha",resource="gpu"} > 0'
+  owner: platform-oncall
+  response: {text: Alpha holds GPUs; check its jobs., runbook: 'https://runbooks.example.com/alpha-busy'}
 `;
+const BETA_BUDGET = 'beta-budget-hidden';
+
+// Budgets over a fixed period around the test (a forecast within it).
+function budgets() {
+  const at = (ms) => new Date(Date.now() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const budget = (name, team) => `---
+apiVersion: allot/v1
+kind: Budget
+metadata: {name: ${name}}
+spec: {team: ${team}, period: {from: '${at(-60e3)}', to: '${at(86400e3)}'}, amount: 5, currency: USD, thresholds: [0.5, 1.0]}
+`;
+  return budget('alpha-budget', 'alpha') + budget(BETA_BUDGET, 'beta');
+}
+
+// The governance of the Contracts check: an Organization, two contracts the
+// administrator requests (alpha-research for carla to approve, alpha-extra
+// to stay Draft) and carla, a second cluster admin.
+function contract(name) {
+  return `---
+apiVersion: allot/v1
+kind: Contract
+metadata: {name: ${name}}
+spec:
+  project: alpha
+  owners: {business: ana, operations: bob, cost: vic}
+  cluster: {name: local}
+  approvedWorkloadKinds: [Job]
+  dataClassification: public
+  namespaces: [alpha]
+  schedulingPolicyOwner: ana
+  exceptionOwner: bob
+  reviewInterval: 30d
+`;
+}
+const GOVERNANCE = `---
+apiVersion: allot/v1
+kind: Organization
+metadata: {name: acme}
+spec: {dataClassifications: [public, internal]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: carla-admin}
+subjects: [{kind: User, name: carla}]
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+${contract('alpha-research')}${contract('alpha-extra')}`;
 
 function binding(ns, name, user, role) {
   return `---
@@ -99,10 +154,10 @@ function assert(condition, message) {
 }
 
 async function setUp(admin) {
-  let reply = await admin.apply(POLICY + binding('alpha', 'ana', 'ana', 'team-member') +
+  let reply = await admin.apply(POLICY + budgets() + binding('alpha', 'ana', 'ana', 'team-member') +
     binding('alpha', 'vic', 'vic', 'team-viewer') + binding('beta', 'bob', 'bob', 'team-member'));
   assert(reply.status === 200, `apply: ${reply.status} ${reply.text}`);
-  for (const user of ['ana', 'vic', 'bob']) {
+  for (const user of ['ana', 'vic', 'bob', 'carla']) {
     const status = await admin.scim('POST', '/Users', {
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: user, active: true, password: PASSWORD,
     });
@@ -177,6 +232,16 @@ async function visit(page, hash, heading, shot) {
   await page.screenshot({ path: join(artifacts, `${shot}.png`), fullPage: true });
 }
 
+// Polls `probe` (an async predicate) until it holds or `ms` pass.
+async function eventually(probe, ms, what) {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 async function main() {
   const allotd = await startAllotd(binary);
   const admin = client(allotd.base, allotd.adminToken);
@@ -226,6 +291,61 @@ async function runChecks(browser, allotd, admin) {
       await page.waitForTimeout(150);
       await axeCheck(page, view);
     }
+  });
+
+  await check('Costs shows GPU-hours and cost per team, the budgets with forecast, and a CSV of the report', async () => {
+    const { page } = adminPage;
+    await visit(page, '#/costs', 'Costs', 'costs-before');
+    for (const team of ['alpha', 'beta']) {
+      const row = page.locator(`tr[data-team="${team}"]`);
+      await row.waitFor();
+      assert(/USD/.test(await row.textContent()), `${team}: a cost in USD`);
+    }
+    assert(/GPU-h/.test(await page.locator('tfoot').textContent()), 'totals in GPU-h');
+    // The budget monitor evaluates every 10 s: the page shows its standing live.
+    await eventually(async () => {
+      const b = await admin.get('/api/v1/budgets/alpha-budget');
+      return b.json.status && b.json.status.spent > 0;
+    }, 15000, 'alpha-budget spends');
+    const budget = page.locator('tr[data-budget="alpha-budget"]');
+    await budget.getByText(/of 5\.00 USD/).waitFor();
+    await budget.getByText(/runs out|lasts the period/).waitFor();
+    await page.locator(`tr[data-budget="${BETA_BUDGET}"]`).waitFor();
+    await page.screenshot({ path: join(artifacts, 'costs.png'), fullPage: true });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+    assert(csv[0] === 'team,gpuHours,ownGpuHours,borrowedGpuHours,cpuHours,memoryGiBHours,idleGpuHours,cost,ownCost,borrowedCost,currency', `CSV header: ${csv[0]}`);
+    const teams = csv.slice(1).map((line) => line.split(',')[0]);
+    assert(teams.includes('alpha') && teams.includes('beta') && teams[teams.length - 1] === 'total', `CSV rows: ${teams}`);
+    assert(csv.slice(1).every((line) => line.endsWith(',USD')), 'CSV currency');
+    await page.getByRole('button', { name: '7 d' }).click();
+    await page.locator('tr[data-team="alpha"]').waitFor();
+    await axeCheck(page, 'costs');
+  });
+
+  await check('Signals shows the state, since, owner and response, live', async () => {
+    const { page } = adminPage;
+    await visit(page, '#/signals', 'Signals', 'signals-before');
+    const row = page.locator('tr[data-signal="alpha-busy"]');
+    await row.getByText('platform-oncall').waitFor();
+    const runbook = row.getByRole('link', { name: 'runbook' });
+    assert((await runbook.getAttribute('href')) === 'https://runbooks.example.com/alpha-busy', 'runbook link');
+    // allotd samples its metrics every 15 s: once it says firing, so does the page within 2 s.
+    await eventually(async () => {
+      const s = await admin.get('/api/v1/signals/alpha-busy');
+      return s.json.status && s.json.status.state === 'firing';
+    }, 35000, 'alpha-busy fires');
+    await row.locator('.state-firing').waitFor({ timeout: 2000 });
+    await row.locator('time').waitFor();
+    await page.getByTestId('signals-firing').getByText('1 of 1 firing').waitFor();
+    await page.screenshot({ path: join(artifacts, 'signals.png'), fullPage: true });
+    await axeCheck(page, 'signals');
+    await visit(page, '#/overview', 'Overview', 'overview-governance');
+    await page.getByText('signals firing').waitFor();
+    await page.getByText('spent this period').waitFor();
   });
 
   await check('a pending workload shows the scheduler explanation', async () => {
@@ -288,6 +408,34 @@ async function runChecks(browser, allotd, admin) {
     assert(refused.every((r) => !r.body.includes('"spec"')), 'the refused GET shows nothing');
   });
 
+  await check("a viewer of alpha sees alpha's costs and budget, never beta's, and no signals or contracts", async () => {
+    const { page, seen } = viewer;
+    await visit(page, '#/costs', 'Costs', 'viewer-costs');
+    await page.locator('tr[data-team="alpha"]').waitFor();
+    await page.locator('tr[data-budget="alpha-budget"]').waitFor();
+    await page.getByRole('button', { name: '30 d' }).click();
+    await page.locator('tr[data-team="alpha"]').waitFor();
+    assert((await page.locator('tr[data-team="beta"]').count()) === 0, 'no beta row');
+    const main = await page.locator('main').innerText();
+    assert(!/beta/.test(main), `beta on the Costs page: ${main}`);
+    assert(!(await page.content()).includes(BETA_BUDGET), 'beta budget not in the DOM');
+    await visit(page, '#/signals', 'Signals', 'viewer-signals');
+    await page.locator('.problem').waitFor();
+    assert((await page.locator('tr[data-signal]').count()) === 0, 'no signal shown');
+    await visit(page, '#/contracts', 'Contracts', 'viewer-contracts');
+    await page.locator('.problem').waitFor();
+    await visit(page, '#/overview', 'Overview', 'viewer-overview-costs');
+    await page.getByText('spent this period').waitFor();
+    const fetched = seen.bodies.filter((r) => /\/api\/v1\/(reports|budgets)/.test(r.url));
+    assert(fetched.some((r) => /reports\/usage/.test(r.url) && r.status === 200), 'the report was fetched');
+    assert(fetched.some((r) => /budgets/.test(r.url) && r.status === 200), 'the budgets were fetched');
+    const leaked = fetched.filter((r) => /beta/.test(r.body));
+    assert(!leaked.length, `beta in ${leaked.map((r) => `${r.url}: ${r.body.slice(0, 200)}`).join('\n')}`);
+    assert(!seen.bodies.some((r) => r.body.includes(BETA_BUDGET)), `${BETA_BUDGET} in a response`);
+    const polled = seen.bodies.filter((r) => /\/api\/v1\/signals/.test(r.url));
+    assert(polled.length <= 2 && polled.every((r) => r.status === 403), `signals asked ${polled.length} times`);
+  });
+
   await check('logout clears the session: the API refuses the page afterwards', async () => {
     const { page } = viewer;
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -334,6 +482,13 @@ async function runChecks(browser, allotd, admin) {
     const w = await admin.get('/api/v1/namespaces/alpha/workloads/alpha-train');
     assert(!w.json.status.stopping && w.json.status.phase === 'Running', 'not cancelled');
   });
+  await check('a member of a team sees no contracts and no transition button', async () => {
+    const { page } = member;
+    await visit(page, '#/contracts', 'Contracts', 'member-contracts');
+    await page.locator('.problem').waitFor();
+    assert((await page.getByRole('button', { name: 'Approve' }).count()) === 0, 'no approve button');
+  });
+
   await check("an action the server refuses shows the server's reason", async () => {
     const { page } = member;
     await visit(page, '#/tasks/alpha/alpha-huge', 'alpha/alpha-huge', 'member-pending');
@@ -350,6 +505,55 @@ async function runChecks(browser, allotd, admin) {
     assert(w.json.status.phase === 'Pending', 'still pending');
   });
   await member.context.close();
+  const approver = await openPage(browser, allotd.base);
+  await check('Contracts: a second cluster admin approves and activates; the requester is not offered the approval', async () => {
+    const applied = await admin.apply(GOVERNANCE);
+    assert(applied.status === 200, `governance: ${applied.status} ${applied.text}`);
+    const { page } = approver;
+    await logIn(page, { username: 'carla', password: PASSWORD });
+    await visit(page, '#/contracts', 'Contracts', 'contracts-draft');
+    const card = page.locator('[data-contract="alpha-research"]');
+    await card.locator('h2 .phase').getByText('Draft').waitFor();
+    const facts = await card.locator('.facts').innerText();
+    for (const fact of ['business ana', 'operations bob', 'cost vic', 'local', 'public', 'Job', 'not scheduled']) {
+      assert(facts.includes(fact), `the card shows ${fact}: ${facts}`);
+    }
+    await card.getByLabel('Reason').fill('data reviewed');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await card.getByText('Approve: now Approved.').waitFor();
+    let got = await admin.get('/api/v1/contracts/alpha-research');
+    assert(got.json.status.phase === 'Approved' && got.json.status.approvedBy === 'carla', JSON.stringify(got.json.status));
+    assert((await card.getByRole('button', { name: 'Approve' }).count()) === 0, 'no approve once Approved');
+    await card.getByLabel('Reason').fill('go live');
+    await card.getByRole('button', { name: 'Activate' }).click();
+    await card.getByText('Activate: now Active.').waitFor();
+    got = await admin.get('/api/v1/contracts/alpha-research');
+    assert(got.json.status.phase === 'Active', `phase ${got.json.status.phase}`);
+    await card.getByTestId('review-due').getByText(/grace until/).waitFor();
+    await card.getByRole('button', { name: 'Start review' }).waitFor();
+    await card.getByText(/^History \(\d+\)$/).click();
+    await card.getByText('go live').waitFor();
+    await page.screenshot({ path: join(artifacts, 'contracts.png'), fullPage: true });
+    await axeCheck(page, 'contracts');
+  });
+  await approver.context.close();
+
+  const requester = await openPage(browser, allotd.base);
+  await check('the requester of a Draft contract sees Revoke but not Approve', async () => {
+    const { page } = requester;
+    await logIn(page, { token: allotd.adminToken });
+    await visit(page, '#/contracts', 'Contracts', 'contracts-requester');
+    const card = page.locator('[data-contract="alpha-extra"]');
+    await card.getByRole('button', { name: 'Revoke' }).waitFor();
+    assert((await card.getByRole('button', { name: 'Approve' }).count()) === 0, 'no approve for the requester');
+    await card.getByText('You requested this contract').waitFor();
+    await card.getByRole('button', { name: 'Revoke' }).click();
+    await card.locator('p.problem[role="status"]').waitFor();
+    const shown = await card.locator('p.problem[role="status"]').textContent();
+    assert(/reason/.test(shown), `a transition without a reason shows the server's answer: ${shown}`);
+    assert(!requester.seen.errors.length, requester.seen.errors.join('\n'));
+  });
+  await requester.context.close();
 }
 
 await main();

@@ -32,3 +32,14 @@ export function Empty({ children }) {
 export function Phase({ phase }) {
   return <span class={`phase phase-${(phase || '').toLowerCase()}`}>{phase || '—'}</span>;
 }
+
+// A share of a whole as a bar (a budget's use, a quota's); `over` past 1.
+export function Fraction({ value, label }) {
+  const shown = Math.max(0, Math.min(1, Number(value) || 0));
+  return (
+    <span class="meter" role="img" aria-label={label}>
+      <span class={`meter-used${value >= 1 ? ' over' : ''}`} style={{ width: `${shown * 100}%` }} />
+    </span>
+  );
+}
+

@@ -1,23 +1,63 @@
 // Overview: GPUs total, allocated, idle and unhealthy (nodes, when the
 // caller may list them), pending and running workloads and borrowing per
-// team (top), GPU-hours over time.
+// team (top), signals firing and spend against budgets (where the caller
+// may read them), GPU-hours over time.
 import { api } from '../api.js';
 import { useLive } from '../live.js';
-import { count, gpus, quantity } from '../format.js';
+import { count, gpus, money, percent, quantity } from '../format.js';
 import { Loading, Problem, Stat } from './common.jsx';
 import { UsageChart } from './usage_chart.jsx';
 
 async function loadOverview() {
-  const [top, nodes] = await Promise.allSettled([
+  const [top, nodes, signals, budgets] = await Promise.allSettled([
     api.get('/api/v1/top'),
-    api.get('/api/v1/nodes?limit=10000'),
+    api.optional('/api/v1/nodes?limit=10000'),
+    api.optional('/api/v1/signals'),
+    api.optional('/api/v1/budgets'),
   ]);
   if (top.status === 'rejected') throw top.reason;
+  const value = (settled) => (settled.status === 'fulfilled' ? settled.value : null);
   return {
     top: top.value,
-    nodes: nodes.status === 'fulfilled' ? nodes.value : null,
+    nodes: value(nodes),
     nodesError: nodes.status === 'rejected' ? nodes.reason : null,
+    signals: value(signals),
+    budgets: value(budgets),
   };
+}
+
+// Spend this period against the budgets the caller may read, per currency.
+export function budgetTotals(budgets) {
+  const totals = new Map();
+  for (const b of budgets.items || []) {
+    const currency = b.spec.currency || '';
+    const t = totals.get(currency) || { currency, spent: 0, amount: 0 };
+    t.spent += Number(b.status && b.status.spent) || 0;
+    t.amount += Number(b.spec.amount) || 0;
+    totals.set(currency, t);
+  }
+  return [...totals.values()];
+}
+
+function Governance({ data }) {
+  const signals = data.signals ? data.signals.items || [] : null;
+  const firing = signals ? signals.filter((s) => s.status && s.status.state === 'firing').length : 0;
+  return (
+    <>
+      {signals ? (
+        <Stat label="signals firing" value={count(firing)} hint={<a href="#/signals">{signals.length} signals</a>} />
+      ) : null}
+      {data.budgets
+        ? budgetTotals(data.budgets).map((t) => (
+            <Stat
+              label="spent this period"
+              value={money(t.spent, t.currency)}
+              hint={<a href="#/costs">{`of ${money(t.amount, t.currency)} budgeted (${percent(t.amount ? t.spent / t.amount : 0)})`}</a>}
+            />
+          ))
+        : null}
+    </>
+  );
 }
 
 export function gpuTotals(nodes) {
@@ -62,6 +102,7 @@ export function Overview() {
           <Stat label="admitted or running" value={count(admitted)} />
           <Stat label="borrowed across the cohort" value={gpus(sum('borrowed'))} />
           <Stat label="lent" value={gpus(sum('lent'))} />
+          <Governance data={state.data} />
         </section>
       ) : null}
       {state.data && state.data.nodesError && state.data.nodesError.status !== 403 ? (

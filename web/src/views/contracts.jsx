@@ -1,0 +1,174 @@
+// Contracts: each connection contract (GET /api/v1/contracts,
+// docs/governance.md) with its phase, owners, cluster, classification,
+// approved kinds and next review, its history, and the transitions its phase
+// allows: shown only when an access review says the caller may (the server
+// decides again; a refusal shows its reason). The requester is not offered
+// the approval of its own contract (the server refuses it).
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { useLive } from '../live.js';
+import { formatTime } from '../format.js';
+import { Empty, Loading } from './common.jsx';
+
+// The transitions from each phase (src/governance/contract_lifecycle.cc).
+export const TRANSITIONS = {
+  Draft: ['approve', 'revoke'],
+  Approved: ['activate', 'revoke'],
+  Active: ['review', 'revoke'],
+  UnderReview: ['renew', 'revoke'],
+  Revoked: [],
+};
+const VERBS = ['approve', 'activate', 'review', 'renew', 'revoke'];
+const LABELS = { approve: 'Approve', activate: 'Activate', review: 'Start review', renew: 'Renew', revoke: 'Revoke' };
+
+function contractPath(name) {
+  return `/api/v1/contracts/${encodeURIComponent(name)}`;
+}
+
+// The transition verbs the caller may use on `name` (one access review each).
+function useContractVerbs(name) {
+  const [allowed, setAllowed] = useState({});
+  useEffect(() => {
+    const ask = (verb) =>
+      api
+        .post('/api/v1/accessreviews', { verb, resource: 'contracts', namespace: '', name })
+        .then((answer) => answer.allowed)
+        .catch(() => false);
+    Promise.all(VERBS.map(ask)).then((answers) => setAllowed(Object.fromEntries(VERBS.map((v, i) => [v, answers[i]]))));
+  }, [name]);
+  return allowed;
+}
+
+function Owners({ spec }) {
+  const owners = spec.owners || {};
+  return (
+    <>
+      business {owners.business || '—'}, operations {owners.operations || '—'}, cost {owners.cost || '—'}; scheduling
+      policy {spec.schedulingPolicyOwner || '—'}, exceptions {spec.exceptionOwner || '—'}
+    </>
+  );
+}
+
+function History({ items }) {
+  if (!items || !items.length) return null;
+  return (
+    <details>
+      <summary>History ({items.length})</summary>
+      <ol class="events">
+        {items.map((h) => (
+          <li>
+            <time dateTime={h.at}>{formatTime(h.at)}</time> <strong>{h.action}</strong> {h.from ? `${h.from} → ` : ''}
+            {h.to} by {h.by}: {h.reason}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+function Actions({ contract, me, onDone }) {
+  const name = contract.metadata.name;
+  const status = contract.status || {};
+  const allowed = useContractVerbs(name);
+  const [reason, setReason] = useState('');
+  const [outcome, setOutcome] = useState(null);
+  const own = status.requestedBy && me && status.requestedBy === me.subject;
+  const verbs = (TRANSITIONS[status.phase] || []).filter((v) => allowed[v] && !(v === 'approve' && own));
+  const act = async (verb) => {
+    setOutcome(null);
+    try {
+      const answer = await api.post(`${contractPath(name)}/${verb}`, { reason });
+      setOutcome({ ok: true, text: `${LABELS[verb]}: now ${answer.status.phase}.` });
+      setReason('');
+    } catch (failure) {
+      setOutcome({ ok: false, text: failure.message });
+    }
+    onDone();
+  };
+  const ownHint = own && (TRANSITIONS[status.phase] || []).includes('approve') && allowed.approve;
+  if (!verbs.length && !outcome && !ownHint) return null;
+  return (
+    <div class="contract-actions">
+      {verbs.length ? (
+        <form class="actions" onSubmit={(e) => e.preventDefault()} aria-label={`Transitions of ${name}`}>
+          <label>
+            Reason
+            <input value={reason} onInput={(e) => setReason(e.target.value)} placeholder="why (recorded)" />
+          </label>
+          {verbs.map((verb) => (
+            <button type="button" onClick={() => act(verb)}>
+              {LABELS[verb]}
+            </button>
+          ))}
+        </form>
+      ) : null}
+      {ownHint ? <p class="hint">You requested this contract: another approver approves it.</p> : null}
+      {outcome ? (
+        <p class={outcome.ok ? 'ok' : 'problem'} role="status">
+          {outcome.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function ContractCard({ contract, me, onDone }) {
+  const { spec } = contract;
+  const name = contract.metadata.name;
+  const status = contract.status || {};
+  const cluster = spec.cluster || {};
+  return (
+    <section class="card" aria-labelledby={`contract-${name}`} data-contract={name}>
+      <h2 id={`contract-${name}`}>
+        {name} <span class={`phase contract-${(status.phase || '').toLowerCase()}`}>{status.phase || '—'}</span>
+      </h2>
+      <dl class="facts">
+        <dt>Project</dt>
+        <dd>
+          {spec.project}
+          {(spec.namespaces || []).length ? ` (namespaces ${spec.namespaces.join(', ')})` : ''}
+        </dd>
+        <dt>Owners</dt>
+        <dd>
+          <Owners spec={spec} />
+        </dd>
+        <dt>Cluster</dt>
+        <dd>{[cluster.name, cluster.region, cluster.account].filter(Boolean).join(', ') || '—'}</dd>
+        <dt>Classification</dt>
+        <dd>{spec.dataClassification}</dd>
+        <dt>Approved kinds</dt>
+        <dd>{(spec.approvedWorkloadKinds || []).join(', ') || '—'}</dd>
+        <dt>Requested by</dt>
+        <dd>
+          {status.requestedBy || '—'}
+          {status.approvedBy ? `; approved by ${status.approvedBy}` : ''}
+        </dd>
+        <dt>Next review</dt>
+        <dd data-testid="review-due">
+          {status.reviewDue
+            ? `${formatTime(status.reviewDue)} (grace until ${formatTime(status.reviewGraceEnds)})`
+            : `not scheduled (starts at activation; every ${spec.reviewInterval || '90d'})`}
+        </dd>
+      </dl>
+      <History items={status.history} />
+      <Actions contract={contract} me={me} onDone={onDone} />
+    </section>
+  );
+}
+
+export function Contracts({ me }) {
+  const state = useLive(() => api.get('/api/v1/contracts'), []);
+  const items = (state.data && state.data.items) || [];
+  return (
+    <>
+      <h1>Contracts</h1>
+      <Loading state={state} />
+      {state.data && !items.length ? (
+        <Empty>No contracts yet. Apply an Organization and a Contract (docs/governance.md) to connect a project.</Empty>
+      ) : null}
+      {items.map((c) => (
+        <ContractCard contract={c} me={me} onDone={state.refresh} />
+      ))}
+    </>
+  );
+}

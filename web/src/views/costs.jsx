@@ -1,0 +1,246 @@
+// Costs: the usage report per team (GET /api/v1/reports/usage, docs/cost.md)
+// over 24 h, 7 d or 30 d: GPU-hours own and borrowed, their cost, with a CSV
+// download of the same report; and the budgets (GET /api/v1/budgets) with
+// spent against amount, thresholds reached and the forecast. The server
+// decides what the caller sees: a team's roles get that team's rows and
+// budgets only, so the page shows nothing else.
+import { useState } from 'preact/hooks';
+import { api, query } from '../api.js';
+import { useLive } from '../live.js';
+import { formatTime, hours, money, percent } from '../format.js';
+import { Empty, Fraction, Loading } from './common.jsx';
+
+export const COST_RANGES = [
+  { id: '24h', label: '24 h', ms: 86400e3 },
+  { id: '7d', label: '7 d', ms: 7 * 86400e3 },
+  { id: '30d', label: '30 d', ms: 30 * 86400e3 },
+];
+
+// The columns of `allot report usage -o csv` (src/cli/output/usage_report_output.cc).
+const CSV_FIGURES = [
+  'gpuHours',
+  'ownGpuHours',
+  'borrowedGpuHours',
+  'cpuHours',
+  'memoryGiBHours',
+  'idleGpuHours',
+  'cost',
+  'ownCost',
+  'borrowedCost',
+];
+
+function csvField(value) {
+  const text = String(value ?? '');
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function usageCsv(report) {
+  const keys = report.by || [];
+  const lines = [[...keys, ...CSV_FIGURES, 'currency'].join(',')];
+  const line = (row, total) => {
+    const cells = keys.map((key, i) => (total ? (i === 0 ? 'total' : '') : csvField(row[key])));
+    for (const figure of CSV_FIGURES) cells.push(String(Number(row[figure]) || 0));
+    cells.push(csvField(report.currency || ''));
+    lines.push(cells.join(','));
+  };
+  for (const row of report.rows || []) line(row, false);
+  line(report.totals || {}, true);
+  return `${lines.join('\n')}\n`;
+}
+
+// A blob: URL of the report already fetched (no second request, nothing
+// inline), made on the click and dropped after it.
+function downloadCsv(report, range) {
+  const url = URL.createObjectURL(new Blob([usageCsv(report)], { type: 'text/csv' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `allot-usage-${range}.csv`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function UsageTable({ report }) {
+  const rows = report.rows || [];
+  const currency = report.currency || '';
+  const totals = report.totals || {};
+  return (
+    <table class="costs">
+      <caption class="sr-only">GPU-hours and cost per team</caption>
+      <thead>
+        <tr>
+          <th scope="col">Team</th>
+          <th scope="col">GPU-hours own</th>
+          <th scope="col">GPU-hours borrowed</th>
+          <th scope="col">GPU-hours</th>
+          <th scope="col">Cost own</th>
+          <th scope="col">Cost borrowed</th>
+          <th scope="col">Cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr data-team={r.team}>
+            <th scope="row">{r.team}</th>
+            <td>{hours(r.ownGpuHours)}</td>
+            <td>{hours(r.borrowedGpuHours)}</td>
+            <td>{hours(r.gpuHours)}</td>
+            <td>{money(r.ownCost, currency)}</td>
+            <td>{money(r.borrowedCost, currency)}</td>
+            <td>{money(r.totalCost ?? r.cost, currency)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">Total</th>
+          <td>{hours(totals.ownGpuHours)}</td>
+          <td>{hours(totals.borrowedGpuHours)}</td>
+          <td>{hours(totals.gpuHours)}</td>
+          <td>{money(totals.ownCost, currency)}</td>
+          <td>{money(totals.borrowedCost, currency)}</td>
+          <td>{money(totals.totalCost ?? totals.cost, currency)}</td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+function Usage() {
+  const [range, setRange] = useState('24h');
+  const span = COST_RANGES.find((r) => r.id === range).ms;
+  const state = useLive(() => {
+    const to = new Date();
+    const from = new Date(to.getTime() - span);
+    return api.get(`/api/v1/reports/usage${query({ from: from.toISOString(), to: to.toISOString(), by: 'team' })}`);
+  }, [range]);
+  const report = state.data;
+  return (
+    <section aria-labelledby="usage-costs-title">
+      <h2 id="usage-costs-title">Usage and cost per team</h2>
+      <div class="range" role="group" aria-label="Time range">
+        {COST_RANGES.map((r) => (
+          <button type="button" aria-pressed={range === r.id} onClick={() => setRange(r.id)}>
+            {r.label}
+          </button>
+        ))}
+      </div>
+      <Loading state={state} />
+      {report && !(report.rows || []).length ? (
+        <Empty>No GPU time was used in this range. Costs appear once workloads run on priced flavors.</Empty>
+      ) : null}
+      {report && (report.rows || []).length ? (
+        <>
+          <UsageTable report={report} />
+          <p class="legend">
+            {report.currency ? `Costs in ${report.currency}. ` : 'No flavor has a price yet (spec.price). '}
+            {(report.missingData || []).length ? `${report.missingData.length} period(s) without data (allotd was down). ` : ''}
+            <button type="button" onClick={() => downloadCsv(report, range)}>
+              Download CSV
+            </button>
+          </p>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function periodText(period) {
+  if (!period) return '—';
+  if (typeof period === 'string') return period;
+  return `${formatTime(period.from)} – ${formatTime(period.to)}`;
+}
+
+function Thresholds({ spec, status }) {
+  const reached = new Set((status && status.reached) || []);
+  const list = spec.thresholds || [0.5, 0.8, 1.0];
+  return (
+    <ul class="thresholds">
+      {list.map((t) => (
+        <li class={reached.has(t) ? 'reached' : ''}>
+          {percent(t)}
+          {reached.has(t) ? ' reached' : ''}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function BudgetRow({ budget }) {
+  const { spec } = budget;
+  const status = budget.status || {};
+  const used = Number(status.used) || 0;
+  return (
+    <tr data-budget={budget.metadata.name}>
+      <th scope="row">{budget.metadata.name}</th>
+      <td>{spec.team}</td>
+      <td>{periodText(spec.period)}</td>
+      <td>
+        <Fraction value={used} label={`${percent(used)} of the budget used`} /> {money(status.spent, spec.currency)} of{' '}
+        {money(spec.amount, spec.currency)} ({percent(used)})
+      </td>
+      <td>
+        <Thresholds spec={spec} status={status} />
+      </td>
+      <td>
+        {spec.action === 'stopAdmission' ? 'stops admission' : 'alerts'}
+        {status.stopsAdmission ? ' (admission stopped)' : ''}
+      </td>
+      <td data-testid="forecast">
+        {status.problem
+          ? `not evaluated: ${status.problem}`
+          : status.exhausted
+            ? 'exhausted'
+            : status.runsOut
+              ? `runs out ${formatTime(status.runsOut)}`
+              : 'lasts the period'}
+      </td>
+    </tr>
+  );
+}
+
+function Budgets() {
+  const state = useLive(() => api.get('/api/v1/budgets'), []);
+  const items = (state.data && state.data.items) || [];
+  return (
+    <section aria-labelledby="budgets-title">
+      <h2 id="budgets-title">Budgets</h2>
+      <Loading state={state} />
+      {state.data && !items.length ? (
+        <Empty>No budget applies to your teams. Apply a Budget (docs/cost.md) to track spend.</Empty>
+      ) : null}
+      {items.length ? (
+        <table class="budgets">
+          <caption class="sr-only">Budgets: spent against amount, thresholds and forecast</caption>
+          <thead>
+            <tr>
+              <th scope="col">Budget</th>
+              <th scope="col">Team</th>
+              <th scope="col">Period</th>
+              <th scope="col">Spent / amount</th>
+              <th scope="col">Thresholds</th>
+              <th scope="col">Action</th>
+              <th scope="col">Forecast</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((b) => (
+              <BudgetRow budget={b} />
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
+
+export function Costs() {
+  return (
+    <>
+      <h1>Costs</h1>
+      <Usage />
+      <Budgets />
+    </>
+  );
+}

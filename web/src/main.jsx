@@ -6,6 +6,7 @@ import { api, setCsrfToken } from './api.js';
 import { Login } from './views/login.jsx';
 import { Overview } from './views/overview.jsx';
 import { Hardware } from './views/hardware.jsx';
+import { Node } from './views/node.jsx';
 import { Teams } from './views/teams.jsx';
 import { Tasks } from './views/tasks.jsx';
 import { Workload } from './views/workload.jsx';
@@ -67,6 +68,7 @@ function Page({ route, me }) {
   if (route.view === 'tasks' && route.args.length === 2) {
     return <Workload ns={route.args[0]} name={route.args[1]} me={me} />;
   }
+  if (route.view === 'hardware' && route.args.length === 1) return <Node name={route.args[0]} />;
   switch (route.view) {
     case 'hardware':
       return <Hardware />;

@@ -348,6 +348,26 @@ async function runChecks(browser, allotd, admin) {
     await page.getByText('spent this period').waitFor();
   });
 
+  await check("a node's page shows its GPUs and workloads; an administrator cordons and uncordons it", async () => {
+    const { page } = adminPage;
+    const nodes = await admin.get('/api/v1/nodes');
+    const node = nodes.json.items.find((n) => (n.workloads || []).includes('alpha/alpha-train'));
+    assert(node, 'the node of alpha-train');
+    await visit(page, '#/hardware', 'Hardware', 'hardware-links');
+    await page.getByRole('link', { name: node.name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: `Node ${node.name}` }).waitFor();
+    await page.getByRole('link', { name: 'alpha/alpha-train' }).waitFor();
+    await page.getByTestId('node-state').getByText('ready').waitFor();
+    await page.getByRole('button', { name: 'Cordon' }).click();
+    await page.getByTestId('node-state').getByText('cordoned').waitFor();
+    assert((await admin.get(`/api/v1/nodes/${node.name}`)).json.cordoned === true, 'cordoned in the API');
+    await page.screenshot({ path: join(artifacts, 'node.png'), fullPage: true });
+    await axeCheck(page, 'node page');
+    await page.getByRole('button', { name: 'Uncordon' }).click();
+    await page.getByTestId('node-state').getByText('ready').waitFor();
+    assert((await admin.get(`/api/v1/nodes/${node.name}`)).json.cordoned === false, 'uncordoned in the API');
+  });
+
   await check('a pending workload shows the scheduler explanation', async () => {
     const { page } = adminPage;
     await visit(page, '#/tasks/alpha/alpha-huge', 'alpha/alpha-huge', 'workload-pending');

@@ -1,12 +1,13 @@
 // Hardware: the nodes by pool, rack and block, each GPU's state (free,
 // allocated, unhealthy), cordons; the workloads on each node as the API
-// names them (another team's read "another team's workload").
+// names them (another team's read "another team's workload"); each node
+// links to its page (node.jsx).
 import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { quantity } from '../format.js';
 import { Empty, Loading } from './common.jsx';
 
-function Gpus({ node }) {
+export function Gpus({ node }) {
   const total = quantity(node.capacity && node.capacity.gpu);
   const used = quantity(node.allocated && node.allocated.gpu);
   const cells = [];
@@ -59,7 +60,9 @@ export function Hardware() {
             <tbody>
               {inPool.map((n) => (
                 <tr>
-                  <td>{n.name}</td>
+                  <td>
+                    <a href={`#/hardware/${encodeURIComponent(n.name)}`}>{n.name}</a>
+                  </td>
                   <td>
                     {n.rack || '—'} / {n.block || '—'}
                   </td>

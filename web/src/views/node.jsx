@@ -1,0 +1,126 @@
+// A node's page (#/hardware/NAME): pool, flavor, rack and block, each GPU's
+// state, health and cordon, and the workloads on it (a link to each one the
+// caller may see; another team's reads "another team's workload"); cordon,
+// drain and uncordon only when an access review says the caller may update
+// nodes (the server decides again; a refusal shows its reason).
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { useLive } from '../live.js';
+import { quantity } from '../format.js';
+import { Empty, Loading } from './common.jsx';
+import { Gpus } from './hardware.jsx';
+
+function nodePath(name) {
+  return `/api/v1/nodes/${encodeURIComponent(name)}`;
+}
+
+function useMayUpdateNode(name, visible) {
+  const [allowed, setAllowed] = useState(false);
+  useEffect(() => {
+    if (!visible) return;
+    api
+      .post('/api/v1/accessreviews', { verb: 'update', resource: 'nodes', namespace: '', name })
+      .then((answer) => setAllowed(Boolean(answer.allowed)))
+      .catch(() => setAllowed(false));
+  }, [name, visible]);
+  return allowed;
+}
+
+function WorkloadLink({ id }) {
+  const slash = id.indexOf('/');
+  if (slash < 0) return <>{id}</>;
+  const ns = id.slice(0, slash);
+  const name = id.slice(slash + 1);
+  return <a href={`#/tasks/${encodeURIComponent(ns)}/${encodeURIComponent(name)}`}>{id}</a>;
+}
+
+export function Node({ name }) {
+  const state = useLive(() => api.get(nodePath(name)), [name]);
+  const node = state.data && state.data.name === name ? state.data : null;
+  const mayUpdate = useMayUpdateNode(name, Boolean(node));
+  const [outcome, setOutcome] = useState(null);
+  const act = async (action) => {
+    setOutcome(null);
+    try {
+      await api.post(`${nodePath(name)}/${action}`);
+      setOutcome({ ok: true, text: `${action[0].toUpperCase()}${action.slice(1)} accepted.` });
+    } catch (failure) {
+      setOutcome({ ok: false, text: failure.message });
+    }
+    state.refresh();
+  };
+  const workloads = (node && node.workloads) || [];
+  return (
+    <>
+      <p>
+        <a href="#/hardware">← Hardware</a>
+      </p>
+      <h1>Node {name}</h1>
+      <Loading state={state} />
+      {node ? (
+        <>
+          <dl class="facts">
+            <dt>Pool</dt>
+            <dd>{node.pool || '—'}</dd>
+            <dt>Flavor</dt>
+            <dd>{node.flavor || '—'}</dd>
+            <dt>Rack / block</dt>
+            <dd>
+              {node.rack || '—'} / {node.block || '—'}
+            </dd>
+            <dt>GPUs</dt>
+            <dd>
+              <Gpus node={node} /> {quantity(node.allocated && node.allocated.gpu)} of{' '}
+              {quantity(node.capacity && node.capacity.gpu)} allocated
+            </dd>
+            <dt>CPU, memory</dt>
+            <dd>
+              {(node.allocated && node.allocated.cpu) || 0} of {(node.capacity && node.capacity.cpu) || 0} CPUs,{' '}
+              {(node.allocated && node.allocated.memory) || 0} of {(node.capacity && node.capacity.memory) || 0} memory
+            </dd>
+            <dt>State</dt>
+            <dd data-testid="node-state">
+              {!node.healthy ? `unhealthy${node.reason ? `: ${node.reason}` : ''}` : node.cordoned ? 'cordoned' : 'ready'}
+            </dd>
+          </dl>
+          {mayUpdate ? (
+            <div class="actions">
+              {node.cordoned ? (
+                <button type="button" onClick={() => act('uncordon')}>
+                  Uncordon
+                </button>
+              ) : (
+                <button type="button" onClick={() => act('cordon')}>
+                  Cordon
+                </button>
+              )}
+              <button type="button" onClick={() => act('drain')}>
+                Drain
+              </button>
+            </div>
+          ) : null}
+          {outcome ? (
+            <p class={outcome.ok ? 'ok' : 'problem'} role="status">
+              {outcome.text}
+            </p>
+          ) : null}
+          <section aria-labelledby="node-workloads">
+            <h2 id="node-workloads">Workloads</h2>
+            {workloads.length ? (
+              <ul>
+                {workloads.map((id) => (
+                  <li>
+                    <WorkloadLink id={id} />
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <Empty>No workload runs here.</Empty>
+            )}
+          </section>
+          <p class="hint">Health history is not recorded by the API yet; the state above is the current one.</p>
+        </>
+      ) : null}
+    </>
+  );
+}

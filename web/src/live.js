@@ -7,7 +7,8 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export const LIVE_INTERVAL_MS = 1000;
 
-export function useLive(load, deps) {
+// `every`: the polling interval (a report that changes slowly asks less).
+export function useLive(load, deps, every = LIVE_INTERVAL_MS) {
   const [state, setState] = useState({ data: null, error: null, loading: true });
   const loadRef = useRef(load);
   loadRef.current = load;
@@ -36,7 +37,7 @@ export function useLive(load, deps) {
     refresh();
     const schedule = () => {
       clearInterval(timer.current);
-      timer.current = document.hidden || refused.current ? null : setInterval(refresh, LIVE_INTERVAL_MS);
+      timer.current = document.hidden || refused.current ? null : setInterval(refresh, every);
     };
     const onVisibility = () => {
       if (refused.current) return;

@@ -302,6 +302,8 @@ async function runChecks(browser, allotd, admin) {
       assert(/USD/.test(await row.textContent()), `${team}: a cost in USD`);
     }
     assert(/GPU-h/.test(await page.locator('tfoot').textContent()), 'totals in GPU-h');
+    assert(/^Idle: gpu /.test(await page.getByTestId('idle').textContent()), 'the cluster-wide idle line');
+    await page.locator('svg.chart rect.bar-own').first().waitFor();
     // The budget monitor evaluates every 10 s: the page shows its standing live.
     await eventually(async () => {
       const b = await admin.get('/api/v1/budgets/alpha-budget');
@@ -436,6 +438,7 @@ async function runChecks(browser, allotd, admin) {
     await page.getByRole('button', { name: '30 d' }).click();
     await page.locator('tr[data-team="alpha"]').waitFor();
     assert((await page.locator('tr[data-team="beta"]').count()) === 0, 'no beta row');
+    assert((await page.getByTestId('idle').count()) === 0, 'no cluster-wide idle for a team viewer');
     const main = await page.locator('main').innerText();
     assert(!/beta/.test(main), `beta on the Costs page: ${main}`);
     assert(!(await page.content()).includes(BETA_BUDGET), 'beta budget not in the DOM');

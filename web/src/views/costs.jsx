@@ -1,6 +1,7 @@
 // Costs: the usage report per team (GET /api/v1/reports/usage, docs/cost.md)
-// over 24 h, 7 d or 30 d: GPU-hours own and borrowed, their cost, with a CSV
-// download of the same report; and the budgets (GET /api/v1/budgets) with
+// over 24 h, 7 d or 30 d: GPU-hours own and borrowed, their cost, the
+// cluster's idle (cluster-wide callers), with a CSV download of the same
+// report, and GPU-hours per day; and the budgets (GET /api/v1/budgets) with
 // spent against amount, thresholds reached and the forecast. The server
 // decides what the caller sees: a team's roles get that team's rows and
 // budgets only, so the page shows nothing else.
@@ -9,6 +10,11 @@ import { api, query } from '../api.js';
 import { useLive } from '../live.js';
 import { formatTime, hours, money, percent } from '../format.js';
 import { Empty, Fraction, Loading } from './common.jsx';
+import { Bars, pointsOf } from './usage_chart.jsx';
+
+// Reports and budgets change slowly (budgets are evaluated every 10 s):
+// asked every 5 s, not every second.
+const COSTS_EVERY_MS = 5000;
 
 export const COST_RANGES = [
   { id: '24h', label: '24 h', ms: 86400e3 },
@@ -110,12 +116,19 @@ function UsageTable({ report }) {
 function Usage() {
   const [range, setRange] = useState('24h');
   const span = COST_RANGES.find((r) => r.id === range).ms;
-  const state = useLive(() => {
-    const to = new Date();
-    const from = new Date(to.getTime() - span);
-    return api.get(`/api/v1/reports/usage${query({ from: from.toISOString(), to: to.toISOString(), by: 'team' })}`);
-  }, [range]);
-  const report = state.data;
+  const state = useLive(
+    async () => {
+      const to = new Date();
+      const from = new Date(to.getTime() - span);
+      const ask = (by) => api.get(`/api/v1/reports/usage${query({ from: from.toISOString(), to: to.toISOString(), by })}`);
+      const [teams, days] = await Promise.all([ask('team'), ask('day')]);
+      return { teams, days };
+    },
+    [range],
+    COSTS_EVERY_MS,
+  );
+  const report = state.data && state.data.teams;
+  const days = state.data ? pointsOf(state.data.days, true) : [];
   return (
     <section aria-labelledby="usage-costs-title">
       <h2 id="usage-costs-title">Usage and cost per team</h2>
@@ -133,6 +146,7 @@ function Usage() {
       {report && (report.rows || []).length ? (
         <>
           <UsageTable report={report} />
+          <IdleLine report={report} />
           <p class="legend">
             {report.currency ? `Costs in ${report.currency}. ` : 'No flavor has a price yet (spec.price). '}
             {(report.missingData || []).length ? `${report.missingData.length} period(s) without data (allotd was down). ` : ''}
@@ -140,9 +154,32 @@ function Usage() {
               Download CSV
             </button>
           </p>
+          <h3>GPU-hours per day</h3>
+          {days.length ? <Bars points={days} /> : null}
+          <p class="legend">
+            <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed (days in UTC)
+          </p>
         </>
       ) : null}
     </section>
+  );
+}
+
+// The cluster's idle GPU-hours per flavor: cluster-wide callers only (a
+// team's report has `clusterWide: false` and no flavors).
+function IdleLine({ report }) {
+  const flavors = (report.idle && report.idle.flavors) || [];
+  if (!flavors.length) return null;
+  return (
+    <p class="legend" data-testid="idle">
+      Idle:{' '}
+      {flavors
+        .map(
+          (f) =>
+            `${f.flavor} ${hours(f.idleGpuHours)} of ${hours(f.capacityGpuHours)} capacity (${money(f.idleCost, report.currency)})`,
+        )
+        .join('; ')}
+    </p>
   );
 }
 
@@ -201,7 +238,7 @@ function BudgetRow({ budget }) {
 }
 
 function Budgets() {
-  const state = useLive(() => api.get('/api/v1/budgets'), []);
+  const state = useLive(() => api.get('/api/v1/budgets'), [], COSTS_EVERY_MS);
   const items = (state.data && state.data.items) || [];
   return (
     <section aria-labelledby="budgets-title">

@@ -26,7 +26,7 @@ export function RangePicker({ value, onChange }) {
   );
 }
 
-function Bars({ points }) {
+export function Bars({ points }) {
   const width = 600;
   const height = 160;
   const most = Math.max(1e-9, ...points.map((p) => p.own + p.borrowed));
@@ -53,7 +53,7 @@ function Bars({ points }) {
   );
 }
 
-function pointsOf(report, byDay) {
+export function pointsOf(report, byDay) {
   const groups = new Map();
   for (const row of report.rows || []) {
     const label = byDay ? row.day : row.team;

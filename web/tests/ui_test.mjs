@@ -303,7 +303,7 @@ async function runChecks(browser, allotd, admin) {
     }
     assert(/GPU-h/.test(await page.locator('tfoot').textContent()), 'totals in GPU-h');
     assert(/^Idle: gpu /.test(await page.getByTestId('idle').textContent()), 'the cluster-wide idle line');
-    await page.locator('svg.chart rect.bar-own').first().waitFor();
+    await page.locator('svg.chart rect.bar-own').last().waitFor(); // today's bar
     // The budget monitor evaluates every 10 s: the page shows its standing live.
     await eventually(async () => {
       const b = await admin.get('/api/v1/budgets/alpha-budget');

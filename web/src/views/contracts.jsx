@@ -57,7 +57,7 @@ function History({ items }) {
       <ol class="events">
         {items.map((h) => (
           <li>
-            <time dateTime={h.at}>{formatTime(h.at)}</time> <strong>{h.action}</strong> {h.from ? `${h.from} → ` : ''}
+            <time dateTime={h.at}>{formatTime(h.at)}</time> <strong>{h.action}</strong> {h.from && h.from !== h.to ? `${h.from} → ` : ''}
             {h.to} by {h.by}: {h.reason}
           </li>
         ))}

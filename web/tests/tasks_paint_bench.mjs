@@ -8,7 +8,8 @@
 // quota (they stay Pending) from 32 concurrent clients, then opens Tasks,
 // logged in, in headless Chromium and prints the time from navigation to
 // the first rows of workloads on screen, and the browser's first-contentful-paint;
-// then allotd's CPU over 10 s idle, with no dashboard and with one open.
+// then allotd's CPU over 10 s idle, with no dashboard and with one open (on
+// Overview, Tasks and Costs).
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { client, startAllotd } from './allotd.mjs';
@@ -96,6 +97,9 @@ spec: {quota: [{flavor: gpu, resources: {gpu: {nominal: 0}}}]}
   await page.goto(`${allotd.base}/ui/#/tasks`);
   await page.locator('table.tasks tbody tr').first().waitFor();
   await idle('with one dashboard open on Tasks');
+  await page.goto(`${allotd.base}/ui/#/costs`);
+  await page.getByRole('heading', { name: 'Budgets' }).waitFor();
+  await idle('with one dashboard open on Costs');
   await browser.close();
 } finally {
   await allotd.stop();

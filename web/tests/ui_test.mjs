@@ -181,8 +181,8 @@ async function setUp(admin) {
 
 // A browser page of its own, with every response body it fetched and every
 // console error (a CSP violation is one) recorded.
-async function openPage(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+async function openPage(browser, base, viewport = { width: 1280, height: 800 }) {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(5000);
   const seen = { bodies: [], errors: [] };
@@ -577,6 +577,24 @@ async function runChecks(browser, allotd, admin) {
     assert(!requester.seen.errors.length, requester.seen.errors.join('\n'));
   });
   await requester.context.close();
+  const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
+  await check('on a phone Costs, Signals and Contracts fit the width and stay accessible', async () => {
+    const { page } = phone;
+    await logIn(page, { token: allotd.adminToken });
+    for (const [view, heading, ready] of [
+      ['costs', 'Costs', 'tr[data-budget="alpha-budget"]'],
+      ['signals', 'Signals', 'tr[data-signal="alpha-busy"]'],
+      ['contracts', 'Contracts', '[data-contract="alpha-research"]'],
+    ]) {
+      await visit(page, `#/${view}`, heading, `phone-${view}`);
+      await page.locator(ready).waitFor();
+      await page.screenshot({ path: join(artifacts, `phone-${view}.png`), fullPage: true });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert(width <= 390, `${view}: ${width} px wide on a 390 px screen`);
+      await axeCheck(page, `phone ${view}`);
+    }
+  });
+  await phone.context.close();
 }
 
 await main();

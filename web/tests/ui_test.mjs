@@ -8,8 +8,15 @@
 // the page fetched, and gets no cancel button; a member cancels its own
 // workload and is refused (403, with the reason) on another team's, and a
 // refused click shows the server's reason; a pending
-// workload shows its explanation; a new workload appears within 2 s; no
-// serious axe-core violations; no CSP violation. Screenshots of every view
+// workload shows its explanation; a new workload appears within 2 s; Costs
+// shows the usage report per team and the budgets (CSV download of the same
+// report), Signals the state, owner and response, Contracts the phase,
+// owners and the transitions an access review allows (a cluster admin
+// approves and activates; the requester is not offered the approval); a
+// node's page shows its workloads and an administrator cordons and uncordons
+// it; a viewer of alpha never sees beta's costs or budgets; on a phone
+// (390 px) the new views fit the width; no serious axe-core violations; no
+// CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
@@ -546,6 +553,7 @@ async function runChecks(browser, allotd, admin) {
     await card.getByText('Approve: now Approved.').waitFor();
     let got = await admin.get('/api/v1/contracts/alpha-research');
     assert(got.json.status.phase === 'Approved' && got.json.status.approvedBy === 'carla', JSON.stringify(got.json.status));
+    await card.locator('h2 .phase').getByText('Approved').waitFor();
     assert((await card.getByRole('button', { name: 'Approve' }).count()) === 0, 'no approve once Approved');
     await card.getByLabel('Reason').fill('go live');
     await card.getByRole('button', { name: 'Activate' }).click();

@@ -74,16 +74,19 @@ function Actions({ contract, me, onDone }) {
   const [outcome, setOutcome] = useState(null);
   const own = status.requestedBy && me && status.requestedBy === me.subject;
   const verbs = (TRANSITIONS[status.phase] || []).filter((v) => allowed[v] && !(v === 'approve' && own));
+  // The outcome shows once the card has the new status (no button of the old phase left).
   const act = async (verb) => {
     setOutcome(null);
+    let shown;
     try {
       const answer = await api.post(`${contractPath(name)}/${verb}`, { reason });
-      setOutcome({ ok: true, text: `${LABELS[verb]}: now ${answer.status.phase}.` });
+      shown = { ok: true, text: `${LABELS[verb]}: now ${answer.status.phase}.` };
       setReason('');
     } catch (failure) {
-      setOutcome({ ok: false, text: failure.message });
+      shown = { ok: false, text: failure.message };
     }
-    onDone();
+    await onDone();
+    setOutcome(shown);
   };
   const ownHint = own && (TRANSITIONS[status.phase] || []).includes('approve') && allowed.approve;
   if (!verbs.length && !outcome && !ownHint) return null;

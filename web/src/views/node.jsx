@@ -39,15 +39,18 @@ export function Node({ name }) {
   const node = state.data && state.data.name === name ? state.data : null;
   const mayUpdate = useMayUpdateNode(name, Boolean(node));
   const [outcome, setOutcome] = useState(null);
+  // The outcome shows once the page has the node's new state.
   const act = async (action) => {
     setOutcome(null);
+    let shown;
     try {
       await api.post(`${nodePath(name)}/${action}`);
-      setOutcome({ ok: true, text: `${action[0].toUpperCase()}${action.slice(1)} accepted.` });
+      shown = { ok: true, text: `${action[0].toUpperCase()}${action.slice(1)} accepted.` };
     } catch (failure) {
-      setOutcome({ ok: false, text: failure.message });
+      shown = { ok: false, text: failure.message };
     }
-    state.refresh();
+    await state.refresh();
+    setOutcome(shown);
   };
   const workloads = (node && node.workloads) || [];
   return (

@@ -24,6 +24,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
+import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
 if (!binary || !artifacts) {
@@ -32,117 +33,7 @@ if (!binary || !artifacts) {
 }
 mkdirSync(artifacts, { recursive: true });
 const CHROMIUM = process.env.ALLOT_CHROMIUM || '/usr/bin/chromium';
-const SECRET = 'beta-secret-job';
-const PASSWORD = 'allot-web-test-pw-1';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-const POLICY = `apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: gpu}
-spec: {price: {currency: USD, gpuHour: 2.40}}
----
-apiVersion: allot/v1
-kind: Cluster
-metadata: {name: local}
-spec: {backend: local, scheduling: {cycle: 1s}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: node}
-spec: {cluster: local, flavor: gpu, count: 2, resources: {gpu: 4, cpu: 16, memory: 16Gi}}
----
-apiVersion: allot/v1
-kind: Cohort
-metadata: {name: org}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: low}
-spec: {value: 10, preemptionPolicy: PreemptLowerPriority, preemptionGracePeriod: 1s}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: alpha}
-spec: {cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: 4}}}]}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: beta}
-spec: {cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: 4}}}]}
----
-apiVersion: allot/v1
-kind: Signal
-metadata: {name: alpha-busy}
-spec:
-  expression: 'allot_team_usage{team="alpha",resource="gpu"} > 0'
-  owner: platform-oncall
-  response: {text: Alpha holds GPUs; check its jobs., runbook: 'https://runbooks.example.com/alpha-busy'}
-`;
-const BETA_BUDGET = 'beta-budget-hidden';
-
-// Budgets over a fixed period around the test (a forecast within it).
-function budgets() {
-  const at = (ms) => new Date(Date.now() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const budget = (name, team) => `---
-apiVersion: allot/v1
-kind: Budget
-metadata: {name: ${name}}
-spec: {team: ${team}, period: {from: '${at(-60e3)}', to: '${at(86400e3)}'}, amount: 5, currency: USD, thresholds: [0.5, 1.0]}
-`;
-  return budget('alpha-budget', 'alpha') + budget(BETA_BUDGET, 'beta');
-}
-
-// The governance of the Contracts check: an Organization, two contracts the
-// administrator requests (alpha-research for carla to approve, alpha-extra
-// to stay Draft) and carla, a second cluster admin.
-function contract(name) {
-  return `---
-apiVersion: allot/v1
-kind: Contract
-metadata: {name: ${name}}
-spec:
-  project: alpha
-  owners: {business: ana, operations: bob, cost: vic}
-  cluster: {name: local}
-  approvedWorkloadKinds: [Job]
-  dataClassification: public
-  namespaces: [alpha]
-  schedulingPolicyOwner: ana
-  exceptionOwner: bob
-  reviewInterval: 30d
-`;
-}
-const GOVERNANCE = `---
-apiVersion: allot/v1
-kind: Organization
-metadata: {name: acme}
-spec: {dataClassifications: [public, internal]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: carla-admin}
-subjects: [{kind: User, name: carla}]
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
-${contract('alpha-research')}${contract('alpha-extra')}`;
-
-function binding(ns, name, user, role) {
-  return `---
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: ${name}, namespace: ${ns}}
-subjects: [{kind: User, name: ${user}}]
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ${role}}
-`;
-}
-
-function workload(name, gpus, script, count = 1) {
-  return {
-    apiVersion: 'allot/v1',
-    kind: 'Workload',
-    metadata: { name },
-    spec: { priorityClass: 'low', podSets: [{ count, resources: { gpu: gpus } }], command: ['/bin/sh', '-c', script] },
-  };
-}
 
 let failures = 0;
 const started = Date.now();
@@ -279,6 +170,15 @@ async function runChecks(browser, allotd, admin) {
     assert(gz <= 200 * 1024, 'JS <= 200 KB gzipped');
   });
 
+  await adminChecks(browser, allotd, admin);
+  await viewerChecks(browser, allotd);
+  await memberChecks(browser, allotd, admin);
+  await governanceChecks(browser, allotd, admin);
+}
+
+// An administrator: every view, Costs, Signals, a node's page, a pending
+// workload, a live update, the dark theme, no console error.
+async function adminChecks(browser, allotd, admin) {
   const adminPage = await openPage(browser, allotd.base);
   await check('an administrator logs in with an API token and every view renders with data', async () => {
     const { page } = adminPage;
@@ -410,7 +310,10 @@ async function runChecks(browser, allotd, admin) {
     assert(!unexpected.length, unexpected.map((r) => `${r.status} ${r.url} ${r.body}`).join('\n'));
   });
   await adminPage.context.close();
+}
 
+// A viewer of alpha: beta's workloads, costs and budgets never shown; logout.
+async function viewerChecks(browser, allotd) {
   const viewer = await openPage(browser, allotd.base);
   await check('a viewer of alpha sees alpha, never beta\'s workload names, and no cancel button', async () => {
     const { page, seen } = viewer;
@@ -476,7 +379,10 @@ async function runChecks(browser, allotd, admin) {
     await axeCheck(page, 'login');
   });
   await viewer.context.close();
+}
 
+// A member of alpha: cancel its own, refused another team's, no contracts.
+async function memberChecks(browser, allotd, admin) {
   const member = await openPage(browser, allotd.base);
   await check('a member cancels its own workload from its page', async () => {
     const { page } = member;
@@ -535,6 +441,11 @@ async function runChecks(browser, allotd, admin) {
     assert(w.json.status.phase === 'Pending', 'still pending');
   });
   await member.context.close();
+}
+
+// Contracts (the Organization applied now: every namespace governed from
+// here on, so these come last) and the new views on a phone.
+async function governanceChecks(browser, allotd, admin) {
   const approver = await openPage(browser, allotd.base);
   await check('Contracts: a second cluster admin approves and activates; the requester is not offered the approval', async () => {
     const applied = await admin.apply(GOVERNANCE);

@@ -200,8 +200,13 @@ async function adminChecks(browser, allotd, admin) {
     }
   });
 
-  await check('Costs shows GPU-hours and cost per team, the budgets with forecast, and a CSV of the report', async () => {
+  await check('keys 5-7 open Costs, Signals and Contracts; Costs shows GPU-hours and cost per team, the budgets with forecast, and a CSV of the report', async () => {
     const { page } = adminPage;
+    await visit(page, '#/overview', 'Overview', 'overview-keys');
+    for (const [key, heading] of [['7', 'Contracts'], ['6', 'Signals'], ['5', 'Costs']]) {
+      await page.keyboard.press(key);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    }
     await visit(page, '#/costs', 'Costs', 'costs-before');
     for (const team of ['alpha', 'beta']) {
       const row = page.locator(`tr[data-team="${team}"]`);

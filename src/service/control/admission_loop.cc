@@ -12,6 +12,7 @@
 #include "service/control/endpoint_control.h"
 #include "service/control/metering.h"
 #include "service/control/pod_lifecycle.h"
+#include "service/control/policy_installation.h"
 #include "service/control/space_lifecycle.h"
 #include "service/control/workload_transitions.h"
 
@@ -101,8 +102,25 @@ CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
   return made;
 }
 
+void AdmissionLoop::refresh_exceptions(Timestamp now) {
+  {
+    ReaderLock lock(cluster_.mutex());
+    if (!cluster_.view().policy.exceptions_changed_at(now)) return;
+  }
+  WriterLock lock(cluster_.mutex());
+  ServerState& state = cluster_.state();
+  Result<PolicyState> next = state.policy.with_exceptions_at(now);
+  if (!next.ok()) {
+    // The applied policy stays in force; the next cycle tries again.
+    cluster_.logger().warn("policy exceptions not applied", {{"error", next.status().to_string()}});
+    return;
+  }
+  install_policy(state, std::move(next).value());
+}
+
 bool AdmissionLoop::take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input) {
   std::vector<WorkloadId> orphans;
+  refresh_exceptions(now);  // under the writer lock: no apply installs meanwhile
   {
     // Reading only: readers go on meanwhile. The writer lock keeps every
     // other change out but submits, which only add pending work.

@@ -96,6 +96,8 @@ class ClusterState {
   // change before them are stored, and its actions carried out.
   void finish(const CommitTicket& ticket) ALLOT_EXCLUDES(writer_mu_, mu_);
 
+  [[nodiscard]] Logger& logger() const { return logger_; }
+
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { pipeline_.stored().wait_until_waiting(count); }
 

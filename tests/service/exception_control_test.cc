@@ -1,0 +1,136 @@
+// PolicyExceptions through the control plane on a manual clock (issue 15,
+// item 6): a quota exception lets a team hold more until it expires; past its
+// expiry the next cycle plans under the policy without it (the team loses the
+// extra quota; running work runs on); a priority class granted by an
+// exception; apply refusing an exception its owner approved or that names
+// what does not exist.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "control_plane_fixture.h"
+
+namespace allot::testing {
+namespace {
+
+// One team without a cohort (nothing to borrow): 8 GPUs of quota on three
+// 8-GPU nodes.
+constexpr const char* kLoneTeamPolicy = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+apiVersion: allot/v1
+kind: Cluster
+metadata: {name: local}
+spec: {backend: local, scheduling: {cycle: 1s}}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {cluster: local, flavor: gpu, count: 3, resources: {gpu: 8, cpu: 64, memory: 256Gi}}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: low}
+spec: {value: 10}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: urgent}
+spec: {value: 100}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: research}
+spec:
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
+  allowedPriorityClasses: [low]
+)";
+
+// The fixture's clock starts at 2027-01-15T08:00:00Z.
+std::string exception_yaml(const std::string& name, const std::string& relaxes,
+                           const std::string& expires, const std::string& approver = "bob") {
+  return "apiVersion: allot/v1\nkind: PolicyException\nmetadata: {name: " + name +
+         "}\nspec:\n  team: research\n  relaxes: " + relaxes +
+         "\n  owner: ana\n  reason: paper deadline\n  approver: " + approver + "\n  expires: \"" +
+         expires + "\"\n";
+}
+
+class ExceptionControl : public ControlPlaneTest {
+ protected:
+  bool holds(const std::string& name) {
+    const std::string now = phase("research", name);
+    return now == "Admitted" || now == "Running";
+  }
+};
+
+TEST_F(ExceptionControl, AQuotaExceptionExpiringMidRunIsGoneAtTheNextCycle) {
+  apply_policy(std::string(kLoneTeamPolicy) + "---\n" +
+               exception_yaml("burst", "{quota: {flavor: gpu, resources: {gpu: 8}}}",
+                              "2027-01-15T09:00:00Z"));
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 8), "research");
+  const uint64_t r2 = submit(workload_yaml("r2", "research", 8), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r1"));
+  EXPECT_TRUE(holds("r2")) << "16 GPUs: 8 of quota and 8 of the exception";
+  ASSERT_NE(r1, 0u);
+
+  // One millisecond before the expiry the exception still applies.
+  exit_pods(r2, 0);
+  clock_.advance(Duration::hours(1) - Duration::millis(1));
+  const uint64_t r3 = submit(workload_yaml("r3", "research", 8), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r3"));
+
+  // At the expiry: the next cycle plans under 8 GPUs of quota.
+  exit_pods(r3, 0);
+  clock_.advance(Duration::millis(1));
+  submit(workload_yaml("r4", "research", 8), "research");
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "r4"), "Pending");
+  const Result<nlohmann::json> r4 = calls_->get_workload("research", "r4");
+  ASSERT_TRUE(r4.ok());
+  EXPECT_EQ((*r4)["status"]["explanation"]["reason"], "QuotaExhausted") << r4->dump();
+  EXPECT_TRUE(holds("r1")) << "running work runs on";
+
+  // r1 ends: r4 fits the 8 GPUs of quota alone.
+  exit_pods(r1, 0);
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r4"));
+}
+
+TEST_F(ExceptionControl, APriorityClassExceptionAdmitsItsClassUntilItExpires) {
+  apply_policy(std::string(kLoneTeamPolicy) + "---\n" +
+               exception_yaml("urgent", "{priorityClass: urgent}", "2027-01-15T08:30:00Z"));
+  submit(workload_yaml("u1", "research", 1, 1, "urgent"), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("u1"));
+
+  clock_.advance(Duration::minutes(30));
+  plane_->loop().run_once();
+  const Result<std::string> refused =
+      calls_->create_workload("research", workload_yaml("u2", "research", 1, 1, "urgent"));
+  EXPECT_FALSE(refused.ok()) << "the class is no longer allowed";
+  EXPECT_NE(refused.status().message().find("urgent"), std::string::npos)
+      << refused.status().to_string();
+}
+
+TEST_F(ExceptionControl, ApplyRefusesAnExceptionItsOwnerApprovedOrNamingWhatIsMissing) {
+  apply_policy(kLoneTeamPolicy);
+  const Result<ApplyResult> self = calls_->apply(
+      exception_yaml("mine", "{priorityClass: urgent}", "2027-01-16T00:00:00Z", "ana"), false);
+  EXPECT_EQ(self.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(self.status().details(), "PolicyException/mine.spec.approver")
+      << self.status().to_string();
+  const Result<ApplyResult> flavor =
+      calls_->apply(exception_yaml("more", "{quota: {flavor: h100, resources: {gpu: 1}}}",
+                                   "2027-01-16T00:00:00Z"),
+                    false);
+  EXPECT_FALSE(flavor.ok());
+  EXPECT_EQ(flavor.status().details(), "PolicyException/more.spec.relaxes.quota.flavor")
+      << flavor.status().to_string();
+}
+
+}  // namespace
+}  // namespace allot::testing

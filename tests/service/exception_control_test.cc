@@ -2,8 +2,10 @@
 // item 6): a quota exception lets a team hold more until it expires; past its
 // expiry the next cycle plans under the policy without it (the team loses the
 // extra quota; running work runs on); a priority class granted by an
-// exception; apply refusing an exception its owner approved or that names
-// what does not exist.
+// exception; a workload kind an Active contract does not approve, admitted
+// while an exception lasts (the contract gate sees the exceptions too);
+// apply refusing an exception its owner approved, one applied by someone
+// other than its approver, or one naming what does not exist.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -116,6 +118,65 @@ TEST_F(ExceptionControl, APriorityClassExceptionAdmitsItsClassUntilItExpires) {
       << refused.status().to_string();
 }
 
+constexpr const char* kExceptionGovernance = R"(
+---
+apiVersion: allot/v1
+kind: Organization
+metadata: {name: acme}
+spec: {dataClassifications: [public, internal]}
+---
+apiVersion: allot/v1
+kind: ClusterRoleBinding
+metadata: {name: approvers}
+subjects: [{kind: User, name: ana}, {kind: User, name: bob}]
+roleRef: {kind: ClusterRole, name: contract-approver}
+)";
+
+constexpr const char* kTrainingOnlyContract = R"(apiVersion: allot/v1
+kind: Contract
+metadata: {name: research-local}
+spec:
+  project: research
+  owners: {business: ana, operations: ana, cost: bob}
+  cluster: {name: local}
+  approvedWorkloadKinds: [TrainingJob]
+  dataClassification: public
+  namespaces: [research]
+  schedulingPolicyOwner: bob
+  exceptionOwner: ana
+)";
+
+TEST_F(ExceptionControl, AWorkloadKindExceptionLetsTheContractAdmitItUntilItExpires) {
+  for (const char* user : {"ana", "bob"}) {
+    ASSERT_TRUE(plane_->scim().create(scim::ResourceKind::kUser, {{"userName", user}}).ok());
+  }
+  apply_policy(std::string(kLoneTeamPolicy) + kExceptionGovernance);
+  apply_policy(kTrainingOnlyContract);
+  for (const auto& [who, action] :
+       {std::pair{"bob", ContractAction::kApprove}, std::pair{"ana", ContractAction::kActivate}}) {
+    ASSERT_TRUE(
+        plane_->contracts().transition(Principal::user(who), "research-local", action, "ok").ok());
+  }
+  const Result<std::string> before =
+      calls_->create_workload("research", workload_yaml("j1", "research", 1));
+  EXPECT_EQ(before.status().code(), ErrorCode::kFailedPrecondition);
+  EXPECT_NE(before.status().message().find("KindNotApproved"), std::string::npos)
+      << before.status().to_string();
+
+  apply_policy(exception_yaml("jobs", "{workloadKind: Job}", "2027-01-15T09:00:00Z"));
+  submit(workload_yaml("j2", "research", 1), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("j2"));
+
+  clock_.advance(Duration::hours(1));
+  plane_->loop().run_once();
+  const Result<std::string> after =
+      calls_->create_workload("research", workload_yaml("j3", "research", 1));
+  EXPECT_EQ(after.status().code(), ErrorCode::kFailedPrecondition) << "expired";
+  EXPECT_NE(after.status().message().find("KindNotApproved"), std::string::npos)
+      << after.status().to_string();
+}
+
 TEST_F(ExceptionControl, ApplyRefusesAnExceptionItsOwnerApprovedOrNamingWhatIsMissing) {
   apply_policy(kLoneTeamPolicy);
   const Result<ApplyResult> self = calls_->apply(
@@ -130,6 +191,13 @@ TEST_F(ExceptionControl, ApplyRefusesAnExceptionItsOwnerApprovedOrNamingWhatIsMi
   EXPECT_FALSE(flavor.ok());
   EXPECT_EQ(flavor.status().details(), "PolicyException/more.spec.relaxes.quota.flavor")
       << flavor.status().to_string();
+  // A named person applies only what they approve themselves.
+  const Result<ParsedManifests> parsed = parse_manifests_with_documents(
+      exception_yaml("for-bob", "{priorityClass: urgent}", "2027-01-16T00:00:00Z"));
+  ASSERT_TRUE(parsed.ok());
+  const Result<ApplyResult> other =
+      plane_->policies().apply(Principal::user("carol"), *parsed, false);
+  EXPECT_EQ(other.status().code(), ErrorCode::kPermissionDenied);
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 // PolicyExceptions through the control plane on a manual clock (issue 15,
 // item 6): a quota exception lets a team hold more until it expires; past its
 // expiry the next cycle plans under the policy without it (the team loses the
-// extra quota; running work runs on); a priority class granted by an
+// extra quota; running work runs on; the expiry is audited); a priority class granted by an
 // exception; a workload kind an Active contract does not approve, admitted
 // while an exception lasts (the contract gate sees the exceptions too);
 // apply refusing an exception its owner approved, one applied by someone
 // other than its approver, or one naming what does not exist.
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -68,6 +71,9 @@ class ExceptionControl : public ControlPlaneTest {
 };
 
 TEST_F(ExceptionControl, AQuotaExceptionExpiringMidRunIsGoneAtTheNextCycle) {
+  std::vector<governance::AuditEvent> audited;
+  audit_sink_ = [&audited](governance::AuditEvent event) { audited.push_back(std::move(event)); };
+  restart();
   apply_policy(std::string(kLoneTeamPolicy) + "---\n" +
                exception_yaml("burst", "{quota: {flavor: gpu, resources: {gpu: 8}}}",
                               "2027-01-15T09:00:00Z"));
@@ -95,6 +101,17 @@ TEST_F(ExceptionControl, AQuotaExceptionExpiringMidRunIsGoneAtTheNextCycle) {
   ASSERT_TRUE(r4.ok());
   EXPECT_EQ((*r4)["status"]["explanation"]["reason"], "QuotaExhausted") << r4->dump();
   EXPECT_TRUE(holds("r1")) << "running work runs on";
+  const auto expired = std::find_if(audited.begin(), audited.end(),
+                                    [](const auto& event) { return event.verb == "expire"; });
+  ASSERT_NE(expired, audited.end()) << "the expiry is in the audit log";
+  ASSERT_TRUE(expired->object_ref.has_value());
+  EXPECT_EQ(expired->object_ref->resource, "policyexceptions");
+  EXPECT_EQ(expired->object_ref->name, "burst");
+  EXPECT_EQ(expired->username, "system:allotd");
+  EXPECT_EQ(expired->request_received, clock_.now());
+  EXPECT_EQ(std::count_if(audited.begin(), audited.end(),
+                          [](const auto& event) { return event.verb == "expire"; }),
+            1);
 
   // r1 ends: r4 fits the 8 GPUs of quota alone.
   exit_pods(r1, 0);

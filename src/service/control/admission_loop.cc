@@ -9,6 +9,7 @@
 
 #include "scheduler/explanation_text.h"
 #include "service/control/admission_cycle.h"
+#include "service/control/control_audit.h"
 #include "service/control/endpoint_control.h"
 #include "service/control/metering.h"
 #include "service/control/pod_lifecycle.h"
@@ -114,6 +115,10 @@ void AdmissionLoop::refresh_exceptions(Timestamp now) {
     // The applied policy stays in force; the next cycle tries again.
     cluster_.logger().warn("policy exceptions not applied", {{"error", next.status().to_string()}});
     return;
+  }
+  for (governance::AuditEvent& event :
+       exception_expiry_events(state.policy.active_exceptions(), next->active_exceptions(), now)) {
+    cluster_.audit_control(std::move(event));
   }
   install_policy(state, std::move(next).value());
 }

@@ -105,6 +105,11 @@ class ClusterState {
   // preemptions, evictions: control_audit.h), given each as its change is
   // queued. REQUIRES: set before start; may be empty (no audit log).
   void set_audit(ControlAuditSink sink) { audit_ = std::move(sink); }
+  // Gives the audit sink one record of the control plane's own (none
+  // without an audit log). REQUIRES: the state held exclusively.
+  void audit_control(governance::AuditEvent event) {
+    if (audit_) audit_(std::move(event));
+  }
 
  private:
   friend class ClusterWriter;

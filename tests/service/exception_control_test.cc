@@ -122,12 +122,24 @@ TEST_F(ExceptionControl, AQuotaExceptionExpiringMidRunIsGoneAtTheNextCycle) {
 TEST_F(ExceptionControl, APriorityClassExceptionAdmitsItsClassUntilItExpires) {
   apply_policy(std::string(kLoneTeamPolicy) + "---\n" +
                exception_yaml("urgent", "{priorityClass: urgent}", "2027-01-15T08:30:00Z"));
-  submit(workload_yaml("u1", "research", 1, 1, "urgent"), "research");
+  const uint64_t u1 = submit(workload_yaml("u1", "research", 1, 1, "urgent"), "research");
+  submit(workload_yaml("u2", "research", 8, 1, "urgent"), "research");
   plane_->loop().run_once();
   EXPECT_TRUE(holds("u1"));
+  EXPECT_EQ(phase("research", "u2"), "Pending") << "8 GPUs of quota, 1 held";
 
   clock_.advance(Duration::minutes(30));
   plane_->loop().run_once();
+  // u2 waited under the exception: now the policy cannot run it, even once
+  // the quota is free.
+  exit_pods(u1, 0);
+  EXPECT_EQ(phase("research", "u2"), "Pending");
+  const Result<nlohmann::json> u2 = calls_->get_workload("research", "u2");
+  ASSERT_TRUE(u2.ok());
+  EXPECT_EQ((*u2)["status"]["explanation"]["reason"], "Unschedulable") << u2->dump();
+  EXPECT_NE((*u2)["status"]["explanation"]["message"].get<std::string>().find("urgent"),
+            std::string::npos)
+      << u2->dump();
   const Result<std::string> refused =
       calls_->create_workload("research", workload_yaml("u2", "research", 1, 1, "urgent"));
   EXPECT_FALSE(refused.ok()) << "the class is no longer allowed";

@@ -5,6 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "api/resource_fields.h"
+#include "api/rfc3339.h"
+
 namespace allot {
 namespace {
 
@@ -91,6 +94,50 @@ Status decode_contract_reviews(MapReader& map, ContractSpec& spec) {
   return map.read_duration("reviewGracePeriod", spec.review_grace_period);
 }
 
+Result<QuotaRelaxation> decode_exception_quota(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  QuotaRelaxation quota;
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("flavor", quota.flavor));
+  ALLOT_ASSIGN_OR_RETURN(const Field resources, map.require("resources"));
+  ALLOT_ASSIGN_OR_RETURN(const ResourceVector amounts, decode_resources(resources));
+  if (amounts.is_zero()) return resources.error("a quota exception adds a positive amount");
+  for (size_t r = 0; r < kResourceCount; ++r) quota.amounts[r] = amounts[static_cast<Resource>(r)];
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return quota;
+}
+
+// spec.relaxes: exactly one of quota, priorityClass, workloadKind, dataClassification.
+Status decode_exception_relaxes(const Field& field, PolicyExceptionSpec& s) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
+  int given = 0;
+  if (std::optional<Field> quota = map.get("quota")) {
+    ++given;
+    s.target = ExceptionTarget::kQuota;
+    ALLOT_ASSIGN_OR_RETURN(s.quota, decode_exception_quota(*quota));
+  }
+  if (std::optional<Field> priority = map.get("priorityClass")) {
+    ++given;
+    s.target = ExceptionTarget::kPriorityClass;
+    ALLOT_ASSIGN_OR_RETURN(s.priority_class, priority->as_name());
+  }
+  if (std::optional<Field> kind = map.get("workloadKind")) {
+    ++given;
+    s.target = ExceptionTarget::kWorkloadKind;
+    ALLOT_ASSIGN_OR_RETURN(s.workload_kind, kind->as_enum<WorkloadKind>(kContractWorkloadKinds));
+  }
+  if (std::optional<Field> level = map.get("dataClassification")) {
+    ++given;
+    s.target = ExceptionTarget::kDataClassification;
+    ALLOT_ASSIGN_OR_RETURN(s.data_classification, level->as_string());
+  }
+  if (given != 1) {
+    return field.error(
+        "a PolicyException relaxes exactly one of quota, priorityClass, workloadKind, "
+        "dataClassification");
+  }
+  return map.finish();
+}
+
 }  // namespace
 
 Result<Organization> decode_organization(ObjectMeta meta, const Field& spec) {
@@ -125,6 +172,24 @@ Result<Contract> decode_contract(ObjectMeta meta, const Field& spec) {
   ALLOT_RETURN_IF_ERROR(decode_contract_reviews(map, s));
   ALLOT_RETURN_IF_ERROR(map.finish());
   return contract;
+}
+
+Result<PolicyException> decode_policy_exception(ObjectMeta meta, const Field& spec) {
+  ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(spec));
+  PolicyException exception;
+  exception.meta = std::move(meta);
+  PolicyExceptionSpec& s = exception.spec;
+  ALLOT_RETURN_IF_ERROR(map.read_required_name("team", s.team));
+  ALLOT_ASSIGN_OR_RETURN(const Field relaxes, map.require("relaxes"));
+  ALLOT_RETURN_IF_ERROR(decode_exception_relaxes(relaxes, s));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("owner", s.owner));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("reason", s.reason));
+  ALLOT_RETURN_IF_ERROR(map.read_required_string("approver", s.approver));
+  ALLOT_ASSIGN_OR_RETURN(const Field expires, map.require("expires"));
+  ALLOT_ASSIGN_OR_RETURN(const std::string at, expires.as_string());
+  ALLOT_ASSIGN_OR_RETURN(s.expires, expires.located(parse_rfc3339(at)));
+  ALLOT_RETURN_IF_ERROR(map.finish());
+  return exception;
 }
 
 }  // namespace allot

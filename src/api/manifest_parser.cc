@@ -43,21 +43,24 @@ enum class Kind {
   kBudget,
   kOrganization,
   kContract,
-  kSignal
+  kSignal,
+  kPolicyException
 };
 
 constexpr EnumName<Kind> kKindNames[] = {
-    {"Cluster", Kind::kCluster},   {"ResourceFlavor", Kind::kResourceFlavor},
-    {"NodePool", Kind::kNodePool}, {"Cohort", Kind::kCohort},
-    {"Team", Kind::kTeam},         {"PriorityClass", Kind::kPriorityClass},
-    {"Workload", Kind::kWorkload}, {"Scenario", Kind::kScenario},
-    {"Budget", Kind::kBudget},     {"Organization", Kind::kOrganization},
-    {"Contract", Kind::kContract}, {"Signal", Kind::kSignal},
-};
-
-// Kinds of DESIGN.md section 2 that allot does not model yet.
-constexpr std::string_view kPlannedKinds[] = {
-    "PolicyException",
+    {"Cluster", Kind::kCluster},
+    {"ResourceFlavor", Kind::kResourceFlavor},
+    {"NodePool", Kind::kNodePool},
+    {"Cohort", Kind::kCohort},
+    {"Team", Kind::kTeam},
+    {"PriorityClass", Kind::kPriorityClass},
+    {"Workload", Kind::kWorkload},
+    {"Scenario", Kind::kScenario},
+    {"Budget", Kind::kBudget},
+    {"Organization", Kind::kOrganization},
+    {"Contract", Kind::kContract},
+    {"Signal", Kind::kSignal},
+    {"PolicyException", Kind::kPolicyException},
 };
 
 // Decoded by rbac_documents.h, in Kubernetes' shape.
@@ -68,9 +71,6 @@ Result<Kind> decode_kind(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(const std::string kind, field.as_string());
   for (const EnumName<Kind>& known : kKindNames) {
     if (known.name == kind) return known.value;
-  }
-  for (std::string_view planned : kPlannedKinds) {
-    if (planned == kind) return field.error("kind " + kind + " is not supported yet");
   }
   std::string known_kinds;
   for (const EnumName<Kind>& known : kKindNames) {
@@ -119,6 +119,8 @@ Status add_to_bundle(Kind kind, ObjectMeta meta, const Field& spec, ManifestBund
       return append(decode_organization(std::move(meta), spec), policy.organizations);
     case Kind::kContract: return append(decode_contract(std::move(meta), spec), policy.contracts);
     case Kind::kSignal: return append(decode_signal(std::move(meta), spec), policy.signals);
+    case Kind::kPolicyException:
+      return append(decode_policy_exception(std::move(meta), spec), policy.exceptions);
     case Kind::kScenario: {
       ALLOT_ASSIGN_OR_RETURN(bundle.scenario, decode_scenario(std::move(meta), spec));
       return {};

@@ -35,6 +35,11 @@ const std::vector<KindInfo>& kind_table() {
       {ResourceKind::kOrganization, "Organization", "organizations", "organization", {"org"}},
       {ResourceKind::kContract, "Contract", "contracts", "contract", {}},
       {ResourceKind::kSignal, "Signal", "signals", "signal", {}},
+      {ResourceKind::kPolicyException,
+       "PolicyException",
+       "policyexceptions",
+       "policyexception",
+       {"exception", "exceptions", "pe"}},
   };
   return kTable;
 }

@@ -38,6 +38,7 @@ enum class ResourceKind {
   kOrganization,
   kContract,
   kSignal,
+  kPolicyException,
 };
 
 struct KindInfo {

@@ -49,7 +49,8 @@ ClusterRole team_admin() {
 }
 
 // Issue 15: decides the lifecycle of connection contracts (and may draft
-// them); reads what a contract refers to.
+// them), grants and withdraws policy exceptions; reads what a contract or an
+// exception refers to.
 ClusterRole contract_approver() {
   const std::string group(kAllotApiGroup);
   return cluster_role(kContractApprover,
@@ -57,6 +58,11 @@ ClusterRole contract_approver() {
                          "review", "renew", "revoke"},
                         {group},
                         {"contracts"},
+                        {},
+                        {}},
+                       {{"get", "list", "watch", "create", "update", "delete"},
+                        {group},
+                        {"policyexceptions"},
                         {},
                         {}},
                        {reading(), {group}, {"organizations", "clusters", "teams"}, {}, {}}});

@@ -30,6 +30,8 @@ constexpr std::array kResources = {
     // Issue 15: the organisation level and the connection contracts.
     ResourceInfo{"organizations", kAllotApiGroup, false},
     ResourceInfo{"contracts", kAllotApiGroup, false},
+    // Issue 15, item 6: PolicyExceptions (allot get exceptions).
+    ResourceInfo{"policyexceptions", kAllotApiGroup, false},
     ResourceInfo{"signals", kAllotApiGroup, false},
     ResourceInfo{"clusterroles", kRbacApiGroup, false},
     ResourceInfo{"clusterrolebindings", kRbacApiGroup, false},

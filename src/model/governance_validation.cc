@@ -102,12 +102,54 @@ Status check_contract(const Policy& policy, const Contract& contract) {
   return {};
 }
 
+// The reference of what an exception relaxes, by its target.
+Status check_exception_target(const Policy& policy, const PolicyExceptionSpec& spec,
+                              const std::string& where) {
+  const std::string at = where + ".spec.relaxes.";
+  switch (spec.target) {
+    case ExceptionTarget::kQuota:
+      if (policy.find_flavor(spec.quota.flavor) != nullptr) return {};
+      return not_found("unknown ResourceFlavor '" + spec.quota.flavor + "'", at + "quota.flavor");
+    case ExceptionTarget::kPriorityClass:
+      if (policy.find_priority_class(spec.priority_class) != nullptr) return {};
+      return not_found("unknown PriorityClass '" + spec.priority_class + "'", at + "priorityClass");
+    case ExceptionTarget::kWorkloadKind: return {};
+    case ExceptionTarget::kDataClassification: {
+      const Organization* org = policy.organization();
+      if (org != nullptr && org->rank(spec.data_classification)) return {};
+      return invalid_argument(
+          "'" + spec.data_classification + "' is no data classification of the Organization",
+          at + "dataClassification");
+    }
+  }
+  return {};
+}
+
+Status check_policy_exception(const Policy& policy, const PolicyException& exception) {
+  const std::string where = "PolicyException/" + exception.meta.name;
+  const PolicyExceptionSpec& spec = exception.spec;
+  if (policy.find_team(spec.team) == nullptr) {
+    return not_found("unknown Team '" + spec.team + "'", where + ".spec.team");
+  }
+  ALLOT_RETURN_IF_ERROR(check_exception_target(policy, spec, where));
+  if (spec.approver == spec.owner) {
+    return invalid_argument("'" + spec.owner +
+                                "' owns this exception and cannot approve it: approval needs an "
+                                "approver who is not the requester",
+                            where + ".spec.approver");
+  }
+  return {};
+}
+
 }  // namespace
 
 Status check_governance(const Policy& policy) {
   ALLOT_RETURN_IF_ERROR(check_organization(policy));
   for (const Contract& contract : policy.contracts) {
     ALLOT_RETURN_IF_ERROR(check_contract(policy, contract));
+  }
+  for (const PolicyException& exception : policy.exceptions) {
+    ALLOT_RETURN_IF_ERROR(check_policy_exception(policy, exception));
   }
   return {};
 }

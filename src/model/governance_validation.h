@@ -7,7 +7,9 @@
 // dataClassification is a level, its cluster an applied Cluster (account,
 // region, orchestrator and orchestratorVersion, when given, agree with it),
 // its namespaces those of applied Teams (at least one namespace or a
-// slurmScope). The Status names the object and the field at fault. That the
+// slurmScope). A PolicyException names an applied Team, and what it relaxes
+// exists (a ResourceFlavor, a PriorityClass, a level of the Organization);
+// its approver is not its owner. The Status names the object and the field at fault. That the
 // owners exist in the directory is the service's check (it needs the
 // directory).
 #pragma once

@@ -172,6 +172,7 @@ Status validate_policy(const Policy& policy) {
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.priority_classes, "PriorityClass"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.budgets, "Budget"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.contracts, "Contract"));
+  ALLOT_RETURN_IF_ERROR(check_unique_names(policy.exceptions, "PolicyException"));
   ALLOT_RETURN_IF_ERROR(check_unique_names(policy.signals, "Signal"));
   ALLOT_RETURN_IF_ERROR(check_budgets(policy));
   ALLOT_RETURN_IF_ERROR(check_policy_limits(policy));

@@ -14,6 +14,7 @@
 #include "model/contract.h"
 #include "model/node_pool.h"
 #include "model/organization.h"
+#include "model/policy_exception.h"
 #include "model/priority_class.h"
 #include "model/resource_flavor.h"
 #include "model/signal.h"
@@ -33,6 +34,9 @@ struct Policy {
   std::vector<Organization> organizations;
   std::vector<Contract> contracts;
   std::vector<Signal> signals;  // issue 14: conditions over allot's metrics (signal.h)
+  // Issue 15, item 6: relaxations with an owner, an approver and an expiry,
+  // applied by governance/policy_exceptions.h while they last.
+  std::vector<PolicyException> exceptions;
 
   [[nodiscard]] const Team* find_team(std::string_view name) const;
   [[nodiscard]] const Team* find_team_by_namespace(std::string_view ns) const;

@@ -37,7 +37,8 @@ inline bool is_reserved_name(std::string_view name) {
 }
 
 // The team and role a session is limited to: a Role of that namespace or a
-// ClusterRole, applied in that namespace.
+// ClusterRole, applied in that namespace; with no namespace, a ClusterRole
+// applied at cluster scope only (a contract approver's session).
 struct SessionScope {
   std::string namespace_name;
   std::string role;

@@ -123,7 +123,7 @@ void add_policy_routes(Router& http, ControlPlane& plane) {
   });
   const char* kObjects =
       "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses|budgets|signals|"
-      "organizations|contracts|clusterroles|clusterrolebindings)";
+      "organizations|contracts|policyexceptions|clusterroles|clusterrolebindings)";
   http.get(kObjects, [&policies](const HttpRequest& req, HttpResponse& res) {
     send_list(policies, req, res, req.matches[1], "");
   });

@@ -162,11 +162,33 @@ TEST(ManifestErrors, RejectsAnUnknownKind) {
                          "missing required field 'kind'"));
 }
 
-TEST(ManifestErrors, KindsNotModelledYetSayTheyAreNotSupportedYet) {
-  for (const std::string kind : {"PolicyException"}) {
-    EXPECT_TRUE(fails_with(document(kind, "x", "{}"), "document 1 (" + kind + "/x): kind",
-                           "kind " + kind + " is not supported yet"));
-  }
+TEST(ManifestErrors, APolicyExceptionNamesTheFieldAtFault) {
+  const std::string base = "owner: ana, reason: deadline, approver: bob, ";
+  EXPECT_TRUE(fails_with(document("PolicyException", "x",
+                                  "{team: vision, relaxes: {priorityClass: high, workloadKind: "
+                                  "Job}, " +
+                                      base + "expires: '2026-12-10T00:00:00Z'}"),
+                         "document 1 (PolicyException/x): spec.relaxes", "exactly one of"));
+  EXPECT_TRUE(fails_with(document("PolicyException", "x",
+                                  "{team: vision, relaxes: {quota: {flavor: h100, resources: "
+                                  "{gpu: 0}}}, " +
+                                      base + "expires: '2026-12-10T00:00:00Z'}"),
+                         "document 1 (PolicyException/x): spec.relaxes.quota.resources",
+                         "positive amount"));
+  EXPECT_TRUE(fails_with(document("PolicyException", "x",
+                                  "{team: vision, relaxes: {workloadKind: Batch}, " + base +
+                                      "expires: '2026-12-10T00:00:00Z'}"),
+                         "document 1 (PolicyException/x): spec.relaxes.workloadKind",
+                         "unknown value 'Batch'"));
+  EXPECT_TRUE(fails_with(
+      document("PolicyException", "x",
+               "{team: vision, relaxes: {priorityClass: high}, " + base + "expires: next week}"),
+      "document 1 (PolicyException/x): spec.expires", ""));
+  EXPECT_TRUE(fails_with(document("PolicyException", "x",
+                                  "{team: vision, relaxes: {priorityClass: high}, owner: ana, "
+                                  "reason: r, expires: '2026-12-10T00:00:00Z'}"),
+                         "document 1 (PolicyException/x): spec.approver",
+                         "missing required field 'approver'"));
 }
 
 TEST(ManifestErrors, ABudgetNamesTheFieldAtFaultWithItsPosition) {

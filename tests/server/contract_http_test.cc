@@ -59,10 +59,14 @@ class ContractHttpTest : public ScimTest {
     const Reply applied = call("POST", "/api/v1/apply", allotd_.admin_token(),
                                std::string(kTestPolicy) + kGovernance);
     ASSERT_EQ(applied.status, 200) << applied.describe();
-    for (const char* user : {"ana", "bob", "carol"}) {
-      tokens_[user] = login(user, "allot-canary-pw-contract");
+    // Only a cluster admin opens a cluster-wide session: the approvers log in
+    // as contract-approver (cluster scope), carol as a member of her team.
+    for (const char* user : {"ana", "bob"}) {
+      tokens_[user] = login(user, "allot-canary-pw-contract", "contract-approver");
       ASSERT_FALSE(tokens_[user].empty()) << user;
     }
+    tokens_["carol"] = login("carol", "allot-canary-pw-contract", "team-member", "research");
+    ASSERT_FALSE(tokens_["carol"].empty());
   }
 
   Reply act(const std::string& who, const std::string& action, const std::string& body) {
@@ -72,7 +76,7 @@ class ContractHttpTest : public ScimTest {
   std::map<std::string, std::string> tokens_;
 };
 
-TEST_F(ContractHttpTest, DISABLED_TransitionsAreAuthorisedByRoleAndNeverByTheRequester) {
+TEST_F(ContractHttpTest, TransitionsAreAuthorisedByRoleAndNeverByTheRequester) {
   const Reply created = call("POST", "/api/v1/apply", tokens_.at("ana"), kContract);
   ASSERT_EQ(created.status, 200) << created.describe();
   const std::string reason = R"({"reason": "data owner agreed"})";

@@ -78,9 +78,12 @@ void ScimTest::patch(const std::string& path, const nlohmann::json& operation) {
   EXPECT_EQ(reply.status, 200) << path << ": " << reply.describe();
 }
 
-std::string ScimTest::login(const std::string& user_name, const std::string& password) {
-  const Reply reply = call("POST", "/api/v1/sessions", "",
-                           nlohmann::json{{"username", user_name}, {"password", password}}.dump());
+std::string ScimTest::login(const std::string& user_name, const std::string& password,
+                            const std::string& role, const std::string& team) {
+  const nlohmann::json body = {
+      {"username", user_name}, {"password", password}, {"role", role}, {"team", team}};
+  const Reply reply = call("POST", "/api/v1/sessions", "", body.dump());
+  EXPECT_TRUE(reply.status == 201 || reply.status == 401) << user_name << ": " << reply.describe();
   return reply.status == 201 ? reply.json.value("token", "") : "";
 }
 

@@ -39,8 +39,10 @@ class ScimTest : public AllotdTest {
   std::string create_group(const std::string& name, const std::vector<std::string>& members = {});
   // PATCH with one operation; expects 200.
   void patch(const std::string& path, const nlohmann::json& operation);
-  // A local login's session token ("" when refused).
-  std::string login(const std::string& user_name, const std::string& password);
+  // A local login's session token ("" when refused), bound to `role` (and
+  // `team`) when given: a cluster-wide one is for cluster admins only.
+  std::string login(const std::string& user_name, const std::string& password,
+                    const std::string& role = "", const std::string& team = "");
 };
 
 // A PatchOp body of `operations`.

@@ -106,6 +106,27 @@ TEST_F(AccessControlTest, ASessionActsOnlyWithItsRoleInItsTeam) {
   EXPECT_EQ(phase("prod", "p1"), "Pending");
 }
 
+// A ClusterRole alone (no team): a session at cluster scope with that role's
+// rules only, as a contract approver logs in to approve contracts.
+TEST_F(AccessControlTest, AClusterRoleSessionActsOnlyOnClusterScopedResourcesWithThatRole) {
+  apply_policy();
+  const std::string token = admin_token();
+  const Principal approver = session(token, "", "contract-approver");
+
+  EXPECT_TRUE(plane_->access().authorize(approver, "approve", "contracts", "", "c").ok());
+  EXPECT_TRUE(plane_->access().authorize(approver, "list", "contracts", "", "").ok());
+  EXPECT_EQ(plane_->access().authorize(approver, "delete", "teams", "", "prod").code(),
+            ErrorCode::kPermissionDenied)
+      << "what contract-approver does not grant, though the admin holds it";
+  EXPECT_EQ(plane_->access().authorize(approver, "list", "workloads", "prod", "").code(),
+            ErrorCode::kPermissionDenied)
+      << "no namespace";
+  const Result<OpenedSession> no_role = plane_->access().open_session({token, "prod", "", {}});
+  EXPECT_EQ(no_role.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(no_role.status().message().find("names the role"), std::string::npos)
+      << no_role.status().to_string();
+}
+
 TEST_F(AccessControlTest, ARoleTheCallerDoesNotHoldIsRefusedAndABindinglessUserSeesNothing) {
   apply_policy();
   submit(workload_yaml("r1", "research", 1), "research");
@@ -120,6 +141,9 @@ TEST_F(AccessControlTest, ARoleTheCallerDoesNotHoldIsRefusedAndABindinglessUserS
       plane_->access().open_session({ana.token, "research", "team-viewer", {}});
 
   EXPECT_EQ(opened.status().code(), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(plane_->access().open_session({ana.token, "", "contract-approver", {}}).status().code(),
+            ErrorCode::kPermissionDenied)
+      << "a ClusterRole the caller holds at cluster scope only";
   EXPECT_EQ(visible(login(ana.token)), 0u);
   EXPECT_EQ(plane_->workloads().get(login(ana.token), "research", "r1").status().code(),
             ErrorCode::kPermissionDenied);

@@ -264,6 +264,7 @@ class ControlPlaneTest : public ::testing::Test {
     options.run_loop_thread = false;
     options.health_interval = Duration::seconds(10);
     options.webhook_sender = webhook_sender_;
+    options.audit = audit_sink_;
     options.after_planning = [this] {
       if (after_planning_) after_planning_();
     };
@@ -318,6 +319,8 @@ class ControlPlaneTest : public ::testing::Test {
   std::function<void()> after_planning_;
   // The Signals' webhooks (set before restart()); null: none.
   WebhookSender* webhook_sender_ = nullptr;
+  // The control plane's own audit records (set before restart()); empty: none.
+  ControlAuditSink audit_sink_;
 };
 
 }  // namespace allot::testing

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "api/rfc3339.h"
 #include "cli/client/json_fields.h"
 #include "cli/output/human_time.h"
 #include "cli/output/text_table.h"
@@ -202,6 +203,34 @@ std::string map_text(const Json* map) {
   return join_or(pairs, "");
 }
 
+// A PolicyException: its team, what it relaxes, owner, approver, expiry and
+// whether it applies at `now`; wide, its reason.
+Row exception_row(const Json& item, bool wide, Timestamp now) {
+  const Json& spec = spec_of(item);
+  std::string relaxes;
+  const Json* what = find_at(spec, {"relaxes"});
+  if (what != nullptr && what->is_object() && !what->empty()) {
+    const auto first = what->begin();
+    const std::string& key = first.key();
+    const Json& value = first.value();
+    relaxes = key == "quota" ? "quota " + text_at(value, {"flavor"}) + " +" +
+                                   map_text(find_at(value, {"resources"}))
+                             : key + " " + scalar_text(value);
+  }
+  const std::string expires = text_at(spec, {"expires"});
+  const Result<Timestamp> at = parse_rfc3339(expires);
+  const std::string state = !at.ok() ? "<unknown>" : now < *at ? "Active" : "Expired";
+  Row row = {name_of(item),
+             text_at(spec, {"team"}),
+             relaxes,
+             text_at(spec, {"owner"}),
+             text_at(spec, {"approver"}),
+             expires,
+             state};
+  if (wide) row.push_back(text_at(spec, {"reason"}));
+  return row;
+}
+
 Row flavor_row(const Json& item, bool wide, Timestamp /*now*/) {
   const Json& spec = spec_of(item);
   Row row = {name_of(item), or_none(map_text(find_at(spec, {"nodeLabels"})))};
@@ -333,6 +362,10 @@ TableShape shape_of(ResourceKind kind) {
     case ResourceKind::kContract:
       return {
           {"NAME", "PROJECT", "PHASE", "CLASSIFICATION"}, {"CLUSTER", "REVIEWDUE"}, contract_row};
+    case ResourceKind::kPolicyException:
+      return {{"NAME", "TEAM", "RELAXES", "OWNER", "APPROVER", "EXPIRES", "STATE"},
+              {"REASON"},
+              exception_row};
   }
   return {{"NAME"}, {}, [](const Json& item, bool, Timestamp) { return Row{name_of(item)}; }};
 }

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "api/resource_kinds.h"
+#include "api/rfc3339.h"
 #include "base/clock.h"
 #include "cli/client/api_paths.h"
 #include "cli/client/json_fields.h"
@@ -30,6 +31,7 @@ struct GetFlags {
   std::string team;
   int64_t limit = 0;
   std::string service_account;  // tokens only
+  std::string expiring;         // exceptions only: a duration ("7d")
   ServerFlags server;
 };
 
@@ -43,7 +45,26 @@ Status check_flags(const GetFlags& flags, const KindInfo& kind) {
   }
   if (flags.limit < 0) return invalid_argument("--limit must be positive");
   if (!flags.service_account.empty()) return invalid_argument("--serviceaccount applies to tokens");
+  if (!flags.expiring.empty()) {
+    if (kind.kind != ResourceKind::kPolicyException) {
+      return invalid_argument("--expiring applies to exceptions only", "--expiring");
+    }
+    if (!flags.name.empty())
+      return invalid_argument("--expiring lists; give no NAME", "--expiring");
+    ALLOT_RETURN_IF_ERROR(parse_duration(flags.expiring).status());
+  }
   return {};
+}
+
+// The exceptions that apply at `now` and expire within `window`.
+std::vector<nlohmann::json> expiring_exceptions(const std::vector<nlohmann::json>& items,
+                                                Timestamp now, Duration window) {
+  std::vector<nlohmann::json> kept;
+  for (const nlohmann::json& item : items) {
+    const Result<Timestamp> expires = parse_rfc3339(text_at(item, {"spec", "expires"}));
+    if (expires.ok() && now < *expires && *expires <= now + window) kept.push_back(item);
+  }
+  return kept;
 }
 
 Result<nlohmann::json> get_one(ApiClient& client, const KindInfo& kind, const GetFlags& flags) {
@@ -118,7 +139,8 @@ class GetCommand final : public Command {
         .add_option("kind", flags_.kind,
                     "workloads (wl), teams, nodes, cohorts, priorityclasses (pc), "
                     "resourceflavors (flavors), nodepools, clusters, roles, clusterroles, "
-                    "rolebindings, clusterrolebindings, serviceaccounts (sa), tokens")
+                    "rolebindings, clusterrolebindings, serviceaccounts (sa), tokens, "
+                    "organizations, contracts, policyexceptions (exceptions), budgets, signals")
         ->required();
     subcommand.add_option("name", flags_.name,
                           "One object by name (workloads, roles, rolebindings: NAME or NS/NAME)");
@@ -133,6 +155,9 @@ class GetCommand final : public Command {
     subcommand.add_option("--limit", flags_.limit, "At most this many workloads");
     subcommand.add_option("--serviceaccount", flags_.service_account,
                           "The service account whose tokens to list (get tokens)");
+    subcommand.add_option("--expiring", flags_.expiring,
+                          "get exceptions: only those in force that expire within this "
+                          "duration (7d, 12h)");
     add_server_flags(subcommand, flags_.server);
   }
 
@@ -161,8 +186,11 @@ class GetCommand final : public Command {
       print_objects(io, *kind, flags_, {*object}, /*single=*/true);
       return kExitOk;
     }
-    const Result<std::vector<nlohmann::json>> items = get_list(*client, *kind, flags_);
+    Result<std::vector<nlohmann::json>> items = get_list(*client, *kind, flags_);
     if (!items.ok()) return report_error(io, items.status());
+    if (!flags_.expiring.empty()) {
+      *items = expiring_exceptions(*items, SystemClock().now(), *parse_duration(flags_.expiring));
+    }
     print_objects(io, *kind, flags_, *items, /*single=*/false);
     return kExitOk;
   }

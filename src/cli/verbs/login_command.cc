@@ -76,7 +76,9 @@ class LoginCommand final : public Command {
                   "with --local: read the password from the first line of standard input")
         ->needs(local);
     subcommand.add_option("--team", team_, "the team (namespace) the session is bound to");
-    subcommand.add_option("--role", role_, "the role the session acts with in that team");
+    subcommand.add_option("--role", role_,
+                          "the role the session acts with in that team (without --team: a "
+                          "ClusterRole at cluster scope, e.g. contract-approver)");
     subcommand.add_option("--ttl", ttl_, "session lifetime, at most 12h (default 8h)");
     add_server_flags(subcommand, server_);
   }
@@ -85,7 +87,8 @@ class LoginCommand final : public Command {
     const Result<SavedSession> session = login(io);
     if (!session.ok()) return report_error(io, session.status());
     io.out << "logged in as " << session->subject;
-    if (!session->team.empty()) io.out << " in team " << session->team << " as " << session->role;
+    if (!session->team.empty()) io.out << " in team " << session->team;
+    if (!session->role.empty()) io.out << " as " << session->role;
     io.out << " until " << session->expires_at << "\n";
     return kExitOk;
   }

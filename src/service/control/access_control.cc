@@ -173,7 +173,8 @@ Result<Principal> AccessControl::principal_of_token(std::string_view token) cons
     ALLOT_ASSIGN_OR_RETURN(identity::SessionClaims claims,
                            identity::verify_session(token, keys_, now));
     Principal principal = principal_of(std::move(claims.subject), std::move(claims.groups));
-    if (!claims.team.empty()) principal.scope = SessionScope{claims.team, claims.role};
+    // A role without a team: a ClusterRole's session at cluster scope.
+    if (!claims.role.empty()) principal.scope = SessionScope{claims.team, claims.role};
     return principal;
   }
   if (!identity::is_api_token(token)) {
@@ -257,8 +258,8 @@ Result<AccessControl::Login> AccessControl::login_of(const SessionRequest& reque
 }
 
 Result<OpenedSession> AccessControl::open_session(const SessionRequest& request) {
-  if (request.team.empty() != request.role.empty()) {
-    return invalid_argument("a session names both a team and a role, or neither", "team");
+  if (!request.team.empty() && request.role.empty()) {
+    return invalid_argument("a session bound to a team names the role it acts with", "role");
   }
   ALLOT_ASSIGN_OR_RETURN(Login login, login_of(request));
   return issue_session(login.caller, request.team, request.role, request.lifetime,
@@ -266,8 +267,8 @@ Result<OpenedSession> AccessControl::open_session(const SessionRequest& request)
 }
 
 Result<OpenedSession> AccessControl::open_password_session(const PasswordSessionRequest& request) {
-  if (request.team.empty() != request.role.empty()) {
-    return invalid_argument("a session names both a team and a role, or neither", "team");
+  if (!request.team.empty() && request.role.empty()) {
+    return invalid_argument("a session bound to a team names the role it acts with", "role");
   }
   if (passwords_ == nullptr) {
     return unauthenticated("this server has no local users (the local provider is off)");
@@ -283,7 +284,7 @@ Result<OpenedSession> AccessControl::issue_session(const Principal& caller, cons
                                                    std::optional<Duration> lifetime,
                                                    std::optional<Timestamp> not_after) {
   ALLOT_ASSIGN_OR_RETURN(const Principal effective, with_directory(caller));
-  if (team.empty()) {
+  if (team.empty() && role.empty()) {
     ALLOT_RETURN_IF_ERROR(authorize(effective, "*", "*", "", ""));
   } else {
     ALLOT_RETURN_IF_ERROR(check_role_held(effective, team, role));

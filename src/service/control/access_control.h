@@ -21,9 +21,11 @@
 //   OIDC bearer tokens are); without one, a JWT is refused as such.
 // - open_session(): exchanges an API token or an OIDC ID token for a session
 //   bound to a team and a role the caller holds there (every rule of the
-//   role within what its bindings grant in that namespace);
-//   kPermissionDenied otherwise. A session lasts 8 hours by default, 12 at
-//   most, never past the credential that opened it (an ID token's `exp`).
+//   role within what its bindings grant in that namespace), to a
+//   ClusterRole alone that the caller holds at cluster scope (its rules on
+//   cluster-scoped resources only: contract-approver), or, for a cluster
+//   admin, to nothing (cluster-wide); kPermissionDenied otherwise. A session lasts 8 hours by
+//   default, 12 at most, never past the credential that opened it (an ID token's `exp`).
 // - The directory (attach_directory(), service/identity): on every request,
 //   API token or session, a caller whose subject is a directory User (its
 //   userName, ignoring case) gets the displayName of each group it is a
@@ -76,7 +78,8 @@ inline constexpr std::string_view kAdminUser = "admin";
 
 struct SessionRequest {
   std::string token;  // the credential: an API token (or id_token)
-  std::string team;   // empty with an empty role: a cluster-wide session
+  std::string team;   // empty: a ClusterRole's session at cluster scope, or with no role
+                      // a cluster-wide one (a cluster admin's)
   std::string role;
   std::optional<Duration> lifetime;
   std::string id_token = {};  // the credential instead of `token`: an OIDC ID token

@@ -9,9 +9,11 @@
 
 #include "scheduler/explanation_text.h"
 #include "service/control/admission_cycle.h"
+#include "service/control/control_audit.h"
 #include "service/control/endpoint_control.h"
 #include "service/control/metering.h"
 #include "service/control/pod_lifecycle.h"
+#include "service/control/policy_installation.h"
 #include "service/control/space_lifecycle.h"
 #include "service/control/workload_transitions.h"
 
@@ -101,8 +103,29 @@ CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
   return made;
 }
 
+void AdmissionLoop::refresh_exceptions(Timestamp now) {
+  {
+    ReaderLock lock(cluster_.mutex());
+    if (!cluster_.view().policy.exceptions_changed_at(now)) return;
+  }
+  WriterLock lock(cluster_.mutex());
+  ServerState& state = cluster_.state();
+  Result<PolicyState> next = state.policy.with_exceptions_at(now);
+  if (!next.ok()) {
+    // The applied policy stays in force; the next cycle tries again.
+    cluster_.logger().warn("policy exceptions not applied", {{"error", next.status().to_string()}});
+    return;
+  }
+  for (governance::AuditEvent& event :
+       exception_expiry_events(state.policy.active_exceptions(), next->active_exceptions(), now)) {
+    cluster_.audit_control(std::move(event));
+  }
+  install_policy(state, std::move(next).value());
+}
+
 bool AdmissionLoop::take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input) {
   std::vector<WorkloadId> orphans;
+  refresh_exceptions(now);  // under the writer lock: no apply installs meanwhile
   {
     // Reading only: readers go on meanwhile. The writer lock keeps every
     // other change out but submits, which only add pending work.

@@ -110,6 +110,10 @@ class AdmissionLoop {
       ALLOT_REQUIRES(cluster_.mutex());
   // A scheduling cycle; returns the changes it made, not yet waited for.
   CommitTicket run_cycle(Timestamp now);
+  // Reinstalls the policy when the PolicyExceptions active at `now` are not
+  // those it applies (one expired, or one applied ahead of its time came
+  // due), so that the cycle plans under the policy with exactly those.
+  void refresh_exceptions(Timestamp now);
   // The snapshot to plan from, after evicting the work the policy can no
   // longer place. False when there is nothing to plan.
   bool take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input);

@@ -96,6 +96,8 @@ class ClusterState {
   // change before them are stored, and its actions carried out.
   void finish(const CommitTicket& ticket) ALLOT_EXCLUDES(writer_mu_, mu_);
 
+  [[nodiscard]] Logger& logger() const { return logger_; }
+
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { pipeline_.stored().wait_until_waiting(count); }
 
@@ -103,6 +105,11 @@ class ClusterState {
   // preemptions, evictions: control_audit.h), given each as its change is
   // queued. REQUIRES: set before start; may be empty (no audit log).
   void set_audit(ControlAuditSink sink) { audit_ = std::move(sink); }
+  // Gives the audit sink one record of the control plane's own (none
+  // without an audit log). REQUIRES: the state held exclusively.
+  void audit_control(governance::AuditEvent event) {
+    if (audit_) audit_(std::move(event));
+  }
 
  private:
   friend class ClusterWriter;

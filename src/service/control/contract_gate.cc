@@ -6,7 +6,7 @@ namespace allot {
 
 std::optional<ContractVerdict> contract_refusal_of(const LiveWorkload& live,
                                                    const ServerState& state, Timestamp now) {
-  const Policy& policy = state.policy.policy();
+  const Policy& policy = state.policy.effective();
   if (policy.organizations.empty()) return std::nullopt;
   const Workload& workload = live.doc.workload;
   return contract_refusal(policy, state.contracts, workload.meta.namespace_name, workload.spec.kind,
@@ -14,7 +14,7 @@ std::optional<ContractVerdict> contract_refusal_of(const LiveWorkload& live,
 }
 
 Status check_submit_contracts(const ServerState& state, const Workload& workload, Timestamp now) {
-  const Policy& policy = state.policy.policy();
+  const Policy& policy = state.policy.effective();
   if (policy.organizations.empty()) return {};
   const std::optional<ContractVerdict> verdict = contract_refusal(
       policy, state.contracts, workload.meta.namespace_name, workload.spec.kind, now);

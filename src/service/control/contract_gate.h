@@ -1,7 +1,8 @@
 // Contracts at admission, in allotd (issue 15, item 4): the pure verdict of
 // governance/contract_admission.h applied to a live workload and to a submit.
 //
-// Contract: pure functions of the state, under its lock. A pending workload
+// Contract: pure functions of the state, under its lock, under the policy
+// with its active PolicyExceptions (PolicyState::effective()). A pending workload
 // with a refusal stays out of the scheduler's snapshot (admission_cycle.h)
 // and `allot describe` shows the refusal's reason and message
 // (workload_explanation.h); running work runs on. A submit that can never run

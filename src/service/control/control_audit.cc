@@ -1,5 +1,7 @@
 #include "service/control/control_audit.h"
 
+#include <algorithm>
+#include <string>
 #include <string_view>
 
 namespace allot {
@@ -35,6 +37,28 @@ std::vector<governance::AuditEvent> control_audit_events(const WriteBatch& batch
     event.response_message = record.reason + ": " + record.message;
     event.request_received = Timestamp::from_millis(record.at_ms);
     event.stage_time = event.request_received;
+    out.push_back(std::move(event));
+  }
+  return out;
+}
+
+std::vector<governance::AuditEvent> exception_expiry_events(const std::vector<std::string>& before,
+                                                            const std::vector<std::string>& after,
+                                                            Timestamp now) {
+  std::vector<governance::AuditEvent> out;
+  for (const std::string& name : before) {
+    if (std::find(after.begin(), after.end(), name) != after.end()) continue;
+    governance::AuditEvent event;
+    event.verb = "expire";
+    event.username = "system:allotd";
+    event.groups = {"system:admins"};
+    event.object_ref = governance::AuditObjectRef{"policyexceptions", "", name, "", "allot.dev"};
+    event.request_uri = "/api/v1/policyexceptions/" + name;
+    event.response_code = 200;
+    event.response_message =
+        "PolicyException " + name + " expired: the scheduler plans without it from this cycle";
+    event.request_received = now;
+    event.stage_time = now;
     out.push_back(std::move(event));
   }
   return out;

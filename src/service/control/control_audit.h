@@ -8,9 +8,13 @@
 // workload's namespace and name come from `workloads` (the state the change
 // was made on). ControlAuditSink receives them (AuditLog::record_async in
 // allotd: appended at once, made durable by the log's next sync).
+// exception_expiry_events() is pure too: one record of verb "expire" on
+// resource policyexceptions for each exception in force before (`before`)
+// and not at `now` (`after`), as the admission loop stops applying it.
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "governance/audit_event.h"
@@ -23,5 +27,9 @@ using ControlAuditSink = std::function<void(governance::AuditEvent)>;
 
 std::vector<governance::AuditEvent> control_audit_events(const WriteBatch& batch,
                                                          const WorkloadTable& workloads);
+
+std::vector<governance::AuditEvent> exception_expiry_events(const std::vector<std::string>& before,
+                                                            const std::vector<std::string>& after,
+                                                            Timestamp now);
 
 }  // namespace allot

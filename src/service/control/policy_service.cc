@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "authz/builtin_roles.h"
 #include "authz/rbac_validation.h"
 #include "service/control/caller_rights.h"
 #include "service/control/metering.h"
@@ -144,11 +145,33 @@ std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::strin
   return rows;
 }
 
+// A PolicyException is put in force by its approver, who is not its owner
+// (the requester; validate_policy() checks that): a named caller applying
+// one must be the approver it names. allotd's own administrator identity
+// (GitOps with the admin token) records approvals made elsewhere.
+Status check_exception_approvers(const Principal& caller, const Policy& applied) {
+  const bool administrator = caller.admin || std::find(caller.groups.begin(), caller.groups.end(),
+                                                       kAdminsGroup) != caller.groups.end();
+  if (administrator) return {};
+  for (const PolicyException& exception : applied.exceptions) {
+    if (exception.spec.approver == caller.subject) continue;
+    return Status(ErrorCode::kPermissionDenied,
+                  "PolicyException '" + exception.meta.name + "' names '" +
+                      exception.spec.approver +
+                      "' as its approver; only that person applies it, "
+                      "not '" +
+                      caller.subject + "'",
+                  "PolicyException/" + exception.meta.name + ".spec.approver");
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedManifests& parsed,
                                          bool dry_run) {
   ALLOT_RETURN_IF_ERROR(authorize_apply(cluster_.access(), caller, parsed));
+  ALLOT_RETURN_IF_ERROR(check_exception_approvers(caller, parsed.bundle.policy));
   if (parsed.bundle.scenario) {
     return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
   }
@@ -172,6 +195,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   }
   ALLOT_ASSIGN_OR_RETURN(PolicyState next, current.with_applied(parsed.documents, result.changes));
   if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
+  ALLOT_ASSIGN_OR_RETURN(next, next.with_exceptions_at(clock_.now()));
   {
     ReaderLock lock(cluster_.mutex());
     ALLOT_RETURN_IF_ERROR(check_contract_changes(cluster_.view().contracts, next.policy(),
@@ -302,6 +326,7 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   const PolicyState current = current_policy();
   ALLOT_ASSIGN_OR_RETURN(PolicyState next,
                          current.without(document_key(kind, namespace_name, name)));
+  ALLOT_ASSIGN_OR_RETURN(next, next.with_exceptions_at(clock_.now()));
   const PolicyChangeHold change(cluster_.policy_gate());  // no submit in flight (policy_gate.h)
   ALLOT_RETURN_IF_ERROR(
       check_namespaces_kept(current.policy(), next.policy(), namespace_contents_));

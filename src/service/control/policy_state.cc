@@ -7,6 +7,7 @@
 #include "api/json_diff.h"
 #include "api/rbac_documents.h"
 #include "authz/rbac_validation.h"
+#include "governance/policy_exceptions.h"
 #include "model/node_inventory.h"
 #include "service/control/input_error.h"
 
@@ -15,7 +16,7 @@ namespace allot {
 bool is_policy_kind(std::string_view kind) {
   return kind == "Cluster" || kind == "ResourceFlavor" || kind == "NodePool" || kind == "Cohort" ||
          kind == "Team" || kind == "PriorityClass" || kind == "Budget" || kind == "Organization" ||
-         kind == "Contract" || kind == "Signal" || is_rbac_kind(kind);
+         kind == "Contract" || kind == "Signal" || kind == "PolicyException" || is_rbac_kind(kind);
 }
 
 DocumentKey document_key(std::string_view kind, std::string_view namespace_name,
@@ -86,6 +87,8 @@ Result<PolicyState> PolicyState::from_documents(std::map<DocumentKey, nlohmann::
   if (keep_scheduling) {
     state.policy_ = previous.policy_;
     state.compiled_ = previous.compiled_;
+    state.effective_ = previous.effective_;
+    state.active_exceptions_ = previous.active_exceptions_;
   } else {
     ALLOT_RETURN_IF_ERROR(validate_policy(bundle.policy));
     if (has_scheduling_documents(state.documents_)) {
@@ -144,6 +147,26 @@ Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument
     return as_input_error(next.status(), "the policy would be invalid: ");
   }
   return next;
+}
+
+bool PolicyState::exceptions_changed_at(Timestamp now) const {
+  return active_exception_names(policy_, now) != active_exceptions_;
+}
+
+Result<PolicyState> PolicyState::with_exceptions_at(Timestamp now) const {
+  std::vector<std::string> active = active_exception_names(policy_, now);
+  PolicyState state = *this;
+  if (active == active_exceptions_) return state;
+  state.active_exceptions_ = std::move(active);
+  state.effective_ = state.active_exceptions_.empty()
+                         ? nullptr
+                         : std::make_shared<const Policy>(policy_with_exceptions(policy_, now));
+  const Policy& effective = state.effective();
+  if (!has_scheduling_documents(documents_)) return state;
+  ALLOT_ASSIGN_OR_RETURN(CompiledPolicy compiled,
+                         CompiledPolicy::compile(effective, expand_node_pools(effective)));
+  state.compiled_ = std::make_shared<const CompiledPolicy>(std::move(compiled));
+  return state;
 }
 
 Result<PolicyState> PolicyState::without(const DocumentKey& key) const {

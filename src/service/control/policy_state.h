@@ -11,6 +11,9 @@
 // original is unchanged, so a failed apply changes nothing; documents equal
 // to the applied ones give a copy of the state, not a recompiled one. An empty policy
 // (nothing applied yet, or RBAC objects only) is valid and has no compiled form.
+// PolicyExceptions: a state from documents applies none; with_exceptions_at()
+// applies those active at a time (the admission loop calls it each cycle,
+// and the apply and recovery paths after building the state).
 #pragma once
 
 #include <map>
@@ -24,6 +27,7 @@
 
 #include "api/manifest_parser.h"
 #include "base/result.h"
+#include "base/time.h"
 #include "model/policy.h"
 #include "model/rbac/rbac_policy.h"
 #include "model/views/policy_view.h"
@@ -62,6 +66,18 @@ class PolicyState {
   [[nodiscard]] Result<PolicyState> without(const DocumentKey& key) const;
 
   [[nodiscard]] const Policy& policy() const { return policy_; }
+  // The policy the scheduler and the admission gate see: policy() with the
+  // PolicyExceptions active when with_exceptions_at() was last called
+  // (governance/policy_exceptions.h); compiled() is its compiled form.
+  [[nodiscard]] const Policy& effective() const { return effective_ ? *effective_ : policy_; }
+  [[nodiscard]] const std::vector<std::string>& active_exceptions() const {
+    return active_exceptions_;
+  }
+  // Whether the exceptions active at `now` differ from those applied.
+  [[nodiscard]] bool exceptions_changed_at(Timestamp now) const;
+  // This state with the exceptions active at `now` applied (and compiled);
+  // a copy of it when they are the same ones.
+  [[nodiscard]] Result<PolicyState> with_exceptions_at(Timestamp now) const;
   // The applied Roles, ClusterRoles and bindings (without the built-ins).
   [[nodiscard]] const RbacPolicy& rbac() const { return rbac_; }
   // Null while the policy is empty.
@@ -75,6 +91,8 @@ class PolicyState {
   Policy policy_;
   RbacPolicy rbac_;
   std::shared_ptr<const CompiledPolicy> compiled_;
+  std::shared_ptr<const Policy> effective_;     // null: policy_ (no exception active)
+  std::vector<std::string> active_exceptions_;  // applied in effective_, by name
 };
 
 // The kinds that make up the policy (every kind but Workload and Scenario).

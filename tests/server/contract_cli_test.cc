@@ -1,0 +1,285 @@
+// Issue 15, item 3, through the real `allot` binary against a real allotd:
+// directory users log in with `allot login --local` (the approvers as
+// contract-approver at cluster scope) and drive `allot contract
+// create|approve|activate|review|renew|revoke|get|describe`; what each prints,
+// and the refusals (self-approval, no reason, the wrong phase, a caller
+// without the role, an unknown contract) with their messages and exit codes.
+// PolicyExceptions (item 6): applied by their approver with `allot apply`,
+// refused to their owner and to a team member, listed by `allot get
+// exceptions [--expiring 7d]`, and in the audit log.
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include "scim_client.h"
+
+namespace allot::server_test {
+namespace {
+
+constexpr const char* kContractCliPassword = "allot-canary-pw-contract-cli";
+
+constexpr const char* kContractCliGovernance = R"(
+---
+apiVersion: allot/v1
+kind: Organization
+metadata: {name: acme}
+spec: {dataClassifications: [public, internal]}
+---
+apiVersion: allot/v1
+kind: ClusterRoleBinding
+metadata: {name: approvers}
+subjects: [{kind: User, name: ana}, {kind: User, name: bob}]
+roleRef: {kind: ClusterRole, name: contract-approver}
+---
+apiVersion: allot/v1
+kind: RoleBinding
+metadata: {name: members, namespace: research}
+subjects: [{kind: User, name: carol}]
+roleRef: {kind: ClusterRole, name: team-member}
+)";
+
+constexpr const char* kContractCliManifest = R"(apiVersion: allot/v1
+kind: Contract
+metadata: {name: research-local}
+spec:
+  project: research
+  owners: {business: ana, operations: ml-ops, cost: bob}
+  cluster: {name: local}
+  approvedWorkloadKinds: [Job]
+  dataClassification: public
+  namespaces: [research]
+  schedulingPolicyOwner: bob
+  exceptionOwner: ml-ops
+)";
+
+struct ContractCliRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+class ContractCliTest : public ScimTest {
+ protected:
+  void SetUp() override {
+    ScimTest::SetUp();
+    for (const char* user : {"ana", "bob", "carol"}) create_user(user, kContractCliPassword);
+    create_group("ml-ops");
+    const Reply applied = call("POST", "/api/v1/apply", allotd_.admin_token(),
+                               std::string(kTestPolicy) + kContractCliGovernance);
+    ASSERT_EQ(applied.status, 200) << applied.describe();
+    manifest_ = temp_file("contract.yaml");
+    std::ofstream(manifest_) << kContractCliManifest;
+  }
+
+  // Runs `allot ARGS` as `who` (its own credentials file), with `input` on stdin.
+  ContractCliRun allot(const std::string& who, const std::string& args,
+                       const std::string& input = "") {
+    const std::string command =
+        "printf '%s\\n' " + shell_quote(input) +
+        " | ALLOT_CREDENTIALS=" + shell_quote((allotd_.temp_dir() / (who + ".json")).string()) +
+        " ALLOT_TOKEN= ALLOT_SERVER=http://127.0.0.1:" + std::to_string(allotd_.port()) + " " +
+        ALLOT_CLI + " " + args + " 2>&1";
+    ContractCliRun run;
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) return run;
+    std::array<char, 4096> buffer{};
+    size_t got = 0;
+    while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+      run.output.append(buffer.data(), got);
+    }
+    const int status = ::pclose(pipe);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return run;
+  }
+
+  // `allot login --local` as `who` with `scope` (--role, --team); expects success.
+  void cli_login(const std::string& who, const std::string& scope) {
+    const ContractCliRun login =
+        allot(who, "login --local --username " + who + " --password-stdin " + scope,
+              kContractCliPassword);
+    ASSERT_EQ(login.exit_code, 0) << login.output;
+    EXPECT_NE(login.output.find("logged in as " + who), std::string::npos) << login.output;
+  }
+
+  // A transition as `who`; expects success and the new phase printed.
+  void transition(const std::string& who, const std::string& action, const std::string& phase) {
+    const ContractCliRun run = allot(
+        who, "contract " + action + " research-local --reason " + shell_quote(action + " ok"));
+    EXPECT_EQ(run.exit_code, 0) << action << ": " << run.output;
+    EXPECT_EQ(run.output, "contract/research-local " + phase + "\n") << action;
+  }
+
+  std::string manifest_;
+};
+
+TEST_F(ContractCliTest, TheLifecycleThroughTheCliWithItsOutputAndRefusals) {
+  cli_login("ana", "--role contract-approver");
+  cli_login("bob", "--role contract-approver");
+  cli_login("carol", "--team research --role team-member");
+
+  const ContractCliRun no_file = allot("ana", "contract create");
+  EXPECT_EQ(no_file.exit_code, 2) << no_file.output;
+  EXPECT_NE(no_file.output.find("allot contract create needs -f FILE"), std::string::npos)
+      << no_file.output;
+  const ContractCliRun created = allot("ana", "contract create -f " + manifest_);
+  ASSERT_EQ(created.exit_code, 0) << created.output;
+  EXPECT_EQ(created.output, "contract/research-local created\n");
+
+  const ContractCliRun self = allot("ana", "contract approve research-local --reason mine");
+  EXPECT_NE(self.exit_code, 0);
+  EXPECT_NE(self.output.find("'ana' requested this contract and cannot approve it"),
+            std::string::npos)
+      << self.output;
+  const ContractCliRun no_reason = allot("bob", "contract approve research-local");
+  EXPECT_EQ(no_reason.exit_code, 2);
+  EXPECT_NE(no_reason.output.find("a transition needs --reason"), std::string::npos)
+      << no_reason.output;
+  const ContractCliRun early = allot("bob", "contract renew research-local --reason early");
+  EXPECT_NE(early.exit_code, 0);
+  EXPECT_NE(early.output.find("the contract is Draft; renew needs UnderReview"), std::string::npos)
+      << early.output;
+  const ContractCliRun member = allot("carol", "contract approve research-local --reason me");
+  EXPECT_NE(member.exit_code, 0);
+  EXPECT_NE(member.output.find("cannot approve contracts"), std::string::npos) << member.output;
+
+  transition("bob", "approve", "Approved");
+  transition("ana", "activate", "Active");
+  transition("bob", "review", "UnderReview");
+  transition("ana", "renew", "Active");
+
+  const ContractCliRun table = allot("bob", "contract get");
+  EXPECT_EQ(table.exit_code, 0) << table.output;
+  EXPECT_TRUE(table.output.starts_with("NAME")) << table.output;
+  for (const char* column : {"PHASE", "PROJECT", "CLUSTER", "CLASSIFICATION", "REVIEW DUE",
+                             "research-local", "Active", "research", "local", "public"}) {
+    EXPECT_NE(table.output.find(column), std::string::npos) << column << "\n" << table.output;
+  }
+  const ContractCliRun as_json = allot("bob", "contract get research-local -o json");
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.output;
+  const nlohmann::json got = nlohmann::json::parse(as_json.output, nullptr, false);
+  ASSERT_TRUE(got.is_object()) << as_json.output;
+  EXPECT_EQ(got["status"]["phase"], "Active");
+  EXPECT_EQ(got["status"]["approvedBy"], "bob");
+  ASSERT_EQ(got["status"]["history"].size(), 5u) << as_json.output;
+  EXPECT_EQ(got["status"]["history"][3]["action"], "review");
+  EXPECT_EQ(got["status"]["history"][3]["reason"], "review ok");
+
+  const ContractCliRun described = allot("ana", "contract describe research-local");
+  EXPECT_EQ(described.exit_code, 0) << described.output;
+  for (const char* line : {"Name:            research-local\n", "Phase:           Active\n",
+                           "Requested by:    ana\n", "Approved by:     bob\n", "History:\n",
+                           "approve ok", "renew ok", "dataClassification: public\n"}) {
+    EXPECT_NE(described.output.find(line), std::string::npos) << line << "\n" << described.output;
+  }
+
+  const ContractCliRun hidden = allot("carol", "contract get");
+  EXPECT_NE(hidden.exit_code, 0);
+  EXPECT_NE(hidden.output.find("cannot list contracts"), std::string::npos) << hidden.output;
+  const ContractCliRun unknown = allot("bob", "contract describe nosuch");
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_NE(unknown.output.find("nosuch"), std::string::npos) << unknown.output;
+
+  transition("bob", "revoke", "Revoked");
+  const ContractCliRun after = allot("ana", "contract activate research-local --reason again");
+  EXPECT_NE(after.exit_code, 0);
+  EXPECT_NE(after.output.find("the contract is Revoked; activate needs Approved"),
+            std::string::npos)
+      << after.output;
+}
+
+// An RFC 3339 time `hours` from now (UTC, whole seconds).
+std::string exception_cli_time(int hours) {
+  const std::time_t at = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now() +
+                                                              std::chrono::hours(hours));
+  std::tm utc{};
+  ::gmtime_r(&at, &utc);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text.data();
+}
+
+std::string exception_cli_yaml(const std::string& name, const std::string& approver, int hours) {
+  return "apiVersion: allot/v1\nkind: PolicyException\nmetadata: {name: " + name +
+         "}\nspec:\n  team: research\n  relaxes: {quota: {flavor: gpu, resources: {gpu: 2}}}\n"
+         "  owner: ana\n  reason: paper deadline\n  approver: " +
+         approver + "\n  expires: \"" + exception_cli_time(hours) + "\"\n";
+}
+
+TEST_F(ContractCliTest, ExceptionsAreAppliedByTheirApproverAndListedByExpiry) {
+  cli_login("ana", "--role contract-approver");
+  cli_login("bob", "--role contract-approver");
+  cli_login("carol", "--team research --role team-member");
+  const auto manifest = [this](const std::string& name, const std::string& approver, int hours) {
+    const std::string file = temp_file(name + ".yaml");
+    std::ofstream(file) << exception_cli_yaml(name, approver, hours);
+    return file;
+  };
+
+  const ContractCliRun owner = allot("ana", "apply -f " + manifest("by-owner", "ana", 72));
+  EXPECT_NE(owner.exit_code, 0);
+  EXPECT_NE(owner.output.find("approval needs an approver who is not the requester"),
+            std::string::npos)
+      << owner.output;
+  const ContractCliRun other = allot("ana", "apply -f " + manifest("not-mine", "bob", 72));
+  EXPECT_NE(other.exit_code, 0);
+  EXPECT_NE(other.output.find("only that person applies it, not 'ana'"), std::string::npos)
+      << other.output;
+  const ContractCliRun member = allot("carol", "apply -f " + manifest("member", "carol", 72));
+  EXPECT_NE(member.exit_code, 0);
+  EXPECT_NE(member.output.find("policyexceptions"), std::string::npos) << member.output;
+
+  const std::vector<std::pair<std::string, int>> applied_exceptions = {
+      {"soon", 72}, {"later", 24 * 30}, {"gone", -24}};
+  for (const auto& [name, hours] : applied_exceptions) {
+    const ContractCliRun applied = allot("bob", "apply -f " + manifest(name, "bob", hours));
+    EXPECT_EQ(applied.exit_code, 0) << name << ": " << applied.output;
+    EXPECT_NE(applied.output.find(name), std::string::npos) << applied.output;
+  }
+
+  const ContractCliRun all = allot("bob", "get exceptions");
+  EXPECT_EQ(all.exit_code, 0) << all.output;
+  for (const char* text : {"NAME", "TEAM", "RELAXES", "OWNER", "APPROVER", "EXPIRES", "STATE",
+                           "soon", "later", "gone", "quota gpu +gpu=2", "Active", "Expired"}) {
+    EXPECT_NE(all.output.find(text), std::string::npos) << text << "\n" << all.output;
+  }
+  const ContractCliRun expiring = allot("bob", "get exceptions --expiring 7d");
+  EXPECT_EQ(expiring.exit_code, 0) << expiring.output;
+  EXPECT_NE(expiring.output.find("soon"), std::string::npos) << expiring.output;
+  EXPECT_EQ(expiring.output.find("later"), std::string::npos) << expiring.output;
+  EXPECT_EQ(expiring.output.find("gone"), std::string::npos) << "expired already";
+  const ContractCliRun wrong_kind = allot("bob", "get contracts --expiring 7d");
+  EXPECT_EQ(wrong_kind.exit_code, 2);
+  EXPECT_NE(wrong_kind.output.find("--expiring applies to exceptions only"), std::string::npos)
+      << wrong_kind.output;
+  const ContractCliRun hidden = allot("carol", "get exceptions");
+  EXPECT_NE(hidden.exit_code, 0);
+  EXPECT_NE(hidden.output.find("cannot list policyexceptions"), std::string::npos) << hidden.output;
+
+  // Applied over HTTP as well; each attempt, allowed or refused, is audited.
+  const Reply listed = call("GET", "/api/v1/policyexceptions/soon",
+                            login("bob", kContractCliPassword, "contract-approver"));
+  EXPECT_EQ(listed.status, 200) << listed.describe();
+  ASSERT_TRUE(listed.json.is_object()) << listed.body;
+  EXPECT_EQ(listed.json.value("spec", nlohmann::json::object()).value("approver", ""), "bob")
+      << listed.body;
+  const Reply audit = call("GET", "/api/v1/audit?user=ana", allotd_.admin_token());
+  ASSERT_EQ(audit.status, 200) << audit.describe();
+  size_t refused = 0;
+  for (const nlohmann::json& record : audit.json.value("items", nlohmann::json::array())) {
+    if (record["responseStatus"]["code"] == 403 || record["responseStatus"]["code"] == 400) {
+      ++refused;
+    }
+  }
+  EXPECT_GE(refused, 2u) << audit.body;
+}
+
+}  // namespace
+}  // namespace allot::server_test

@@ -66,8 +66,8 @@ struct ContractSpec {
   std::string scheduling_policy_owner;
   std::string exception_owner;
   ContractTerms terms;
-  Duration review_interval = Duration::hours(24 * 90);
-  Duration review_grace_period = Duration::hours(24 * 14);
+  Duration review_interval = Duration::hours(int64_t{24} * 90);
+  Duration review_grace_period = Duration::hours(int64_t{24} * 14);
 
   friend bool operator==(const ContractSpec&, const ContractSpec&) = default;
 };

@@ -1,5 +1,6 @@
 #include "cli/output/object_tables.h"
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -144,7 +145,7 @@ Row budget_row(const Json& item, bool wide, Timestamp /*now*/) {
              text_at(spec, {"amount"}) + " " + currency,
              or_none(money(find_at(item, {"status", "spent"}))),
              used != nullptr && used->is_number()
-                 ? std::to_string(static_cast<int>(used->get<double>() * 100 + 0.5)) + "%"
+                 ? std::to_string(std::lround(used->get<double>() * 100)) + "%"
                  : "<none>",
              text_at(spec, {"action"}).empty() ? "alert" : text_at(spec, {"action"}),
              or_none(runs_out.substr(0, 10))};

@@ -10,6 +10,8 @@
 #   scripts/slurm.sh start DIR   # idempotent: starts only what is not running
 #   scripts/slurm.sh stop DIR    # stops only what `start` recorded; DIR stays
 #   scripts/slurm.sh env DIR     # prints the environment the client commands need
+#   scripts/slurm.sh restart-controller DIR  # stops slurmctld and starts it again
+#                                            # (tests: a controller restart under load)
 #
 # Knobs (environment, read when DIR's configuration is first written):
 #   ALLOT_SLURM_NODES=4          emulated nodes node1..nodeN
@@ -28,7 +30,7 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 start|stop|env DIR" >&2
+  echo "usage: $0 start|stop|env|restart-controller DIR" >&2
   exit 2
 }
 [[ $# -eq 2 ]] || usage
@@ -117,9 +119,14 @@ TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 MpiDefault=none
 MailProg=/bin/true
-ReturnToService=2
+# A node set DOWN stays down until resumed (a failed node stays failed); one
+# that was only unresponsive returns when its slurmd registers again.
+ReturnToService=1
 SlurmdParameters=config_overrides
 SchedulerType=sched/backfill
+# Schedule at once on a small cluster: the main loop and backfill every second
+# (defaults 60 s and 30 s: a job that could not start when submitted waited that long).
+SchedulerParameters=sched_interval=1,bf_interval=1
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=256
@@ -338,7 +345,16 @@ stop() {
   : >"$PIDS"
 }
 
+restart_controller() {
+  [[ -f "$PIDS" ]] || die "nothing started in $R"
+  log "restarting slurmctld"
+  stop_group '^slurmctld$'
+  start_slurm_daemons
+  log "slurmctld is back"
+}
+
 case "${action}" in
+  restart-controller) restart_controller ;;
   start) start ;;
   stop) stop ;;
   env) print_env ;;

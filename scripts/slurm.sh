@@ -2,7 +2,8 @@
 # Starts and stops a real Slurm 22.05 on this machine for the tests, the
 # benches and people (Debian's packages, installed by scripts/install-deps.sh),
 # without systemd, with every file under DIR: munged (the system's one, started
-# if none answers), a private MariaDB on 127.0.0.1, slurmdbd, slurmctld, N
+# if none answers, and left running by `stop`: other instances on the host, CI's
+# and a developer's, share it), a private MariaDB on 127.0.0.1, slurmdbd, slurmctld, N
 # slurmd (`slurmd -N nodeK`, one per emulated node, ports of their own) with
 # fake GPUs (gres `File=` links to /dev/null, so that jobs still get
 # CUDA_VISIBLE_DEVICES), and slurmrestd (JWT) when asked for.
@@ -218,9 +219,9 @@ start_munge() {
     chown munge:munge /etc/munge/munge.key
     chmod 400 /etc/munge/munge.key
   fi
+  # Not recorded: stop leaves it to the other Slurms of this host.
   setsid setpriv --reuid=munge --regid=munge --clear-groups /usr/sbin/munged -F \
     </dev/null >"$R/log/munged.out" 2>&1 &
-  record munged $!
   waitfor 15 munged sh -c 'munge -n | unmunge'
 }
 
@@ -341,7 +342,6 @@ stop() {
   stop_group '^slurmctld$'
   stop_group '^slurmdbd$'
   stop_group '^mariadbd$'
-  stop_group '^munged$'
   : >"$PIDS"
 }
 

@@ -217,11 +217,7 @@ TEST_F(SlurmAllotdTest, AJobWithAllotsPrefixThatAllotDoesNotKnowIsCancelledAndLo
 // slurmctld goes away and comes back while a job runs: allot keeps the
 // workload running (a failed poll is not a lost job), submits nothing
 // twice, and new work still runs.
-// DISABLED: flaky. Passed once here (38 s); in the next run the running
-// workload ended Failed (PodFailed) across the restart, and the tests after
-// it failed too. Cause not found yet (what squeue/sacct answered while
-// slurmctld was restarting); see docs/slurm.md.
-TEST_F(SlurmAllotdTest, DISABLED_ASlurmctldRestartLosesNothingAndSubmitsNothingTwice) {
+TEST_F(SlurmAllotdTest, ASlurmctldRestartLosesNothingAndSubmitsNothingTwice) {
   submit("sa-research", "through", {"sleep 300", 1, 1, "low"});
   const nlohmann::json running = wait_phase("sa-research", "through", "Running");
   std::string before;

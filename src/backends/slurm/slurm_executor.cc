@@ -139,44 +139,66 @@ Result<std::optional<JobOwner>> SlurmExecutor::prepare_owner(const WorkloadLaunc
     return Status(owner.status().code(),
                   "no Unix account to run the job as: " + owner.status().message());
   }
-  ALLOT_RETURN_IF_ERROR(ensure_association(launch.team.str(), owner->user));
+  ALLOT_RETURN_IF_ERROR(ensure_association(launch.team.str(), *owner));
   for (const std::string& path : job_log_paths(launch, options_.submit.log_dir)) {
     ALLOT_RETURN_IF_ERROR(prepare_owned_log(path, *owner));
   }
   return std::optional<JobOwner>(*owner);
 }
 
-bool SlurmExecutor::controller_knows(const std::string& account, const std::string& user) {
-  const Result<CommandResult> shown = runner_.run(
-      {"scontrol", "show", "assoc_mgr", "users=" + user, "accounts=" + account, "flags=assoc"});
-  return shown.ok() && shown->succeeded() &&
-         shown->out.find("Account=" + account + " UserName=" + user + "(") != std::string::npos;
+SlurmExecutor::Known SlurmExecutor::controller_knows(const std::string& account,
+                                                     const JobOwner& owner) {
+  const Result<CommandResult> shown =
+      runner_.run({"scontrol", "show", "assoc_mgr", "users=" + owner.user, "accounts=" + account,
+                   "flags=assoc"});
+  if (!shown.ok() || !shown->succeeded()) return Known::kNo;
+  // "UserName=NAME(UID)"; a uid Slurm could not resolve shows as 4294967294.
+  const std::string named = "Account=" + account + " UserName=" + owner.user + "(";
+  const size_t at = shown->out.find(named);
+  if (at == std::string::npos) return Known::kNo;
+  const std::string uid = "(" + std::to_string(owner.uid) + ")";
+  return shown->out.compare(at + named.size() - 1, uid.size(), uid) == 0 ? Known::kYes
+                                                                         : Known::kOtherUid;
 }
 
-Status SlurmExecutor::ensure_association(const std::string& account, const std::string& user) {
+Status SlurmExecutor::ensure_association(const std::string& account, const JobOwner& owner) {
+  const std::string key = owner.user + "(" + std::to_string(owner.uid) + ")";
   {
     MutexLock lock(mu_);
-    if (associated_.contains({account, user})) return Status::ok_status();
+    if (associated_.contains({account, key})) return Status::ok_status();
   }
-  if (!controller_knows(account, user)) {
+  const Known before = controller_knows(account, owner);
+  if (before != Known::kYes) {
+    if (before == Known::kOtherUid) {
+      // Made again with the account's uid as it is now (sacctmgr cannot change a uid).
+      ALLOT_ASSIGN_OR_RETURN(CommandResult deleted,
+                             runner_.run({"sacctmgr", "-i", "delete", "user", owner.user}));
+      if (!deleted.succeeded()) {
+        return Status(ErrorCode::kFailedPrecondition,
+                      "Slurm knows user " + owner.user + " with another uid than " +
+                          std::to_string(owner.uid) +
+                          " and cannot delete it: " + trimmed_output(deleted.err + deleted.out));
+      }
+    }
     // "Nothing new added" when it exists (or another thread added it): the
     // controller's view below settles it.
-    ALLOT_ASSIGN_OR_RETURN(CommandResult added, runner_.run({"sacctmgr", "-i", "add", "user", user,
-                                                             "Account=" + account}));
+    ALLOT_ASSIGN_OR_RETURN(CommandResult added, runner_.run({"sacctmgr", "-i", "add", "user",
+                                                             owner.user, "Account=" + account}));
     // slurmdbd tells slurmctld a moment later; sbatch before that is refused.
-    bool known = controller_knows(account, user);
+    bool known = controller_knows(account, owner) == Known::kYes;
     for (int i = 0; i < 100 && !known; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      known = controller_knows(account, user);
+      known = controller_knows(account, owner) == Known::kYes;
     }
     if (!known) {
-      return Status(ErrorCode::kFailedPrecondition, "cannot associate user " + user +
-                                                        " with Slurm account " + account + ": " +
+      return Status(ErrorCode::kFailedPrecondition, "cannot associate user " + owner.user +
+                                                        " (uid " + std::to_string(owner.uid) +
+                                                        ") with Slurm account " + account + ": " +
                                                         trimmed_output(added.err + added.out));
     }
   }
   MutexLock lock(mu_);
-  associated_.insert({account, user});
+  associated_.insert({account, key});
   return Status::ok_status();
 }
 

@@ -15,7 +15,11 @@
 //   before its first sbatch for an (account, user) pair the executor makes
 //   sure Slurm has that user's association under the team's account
 //   (`sacctmgr add user`, then waiting up to 10 s until slurmctld has it:
-//   `scontrol show assoc_mgr`), and the job's log files are created owned by the
+//   `scontrol show assoc_mgr`, with the account's uid: slurmctld resolves a
+//   user's uid once, so an association left from a Unix account of the same
+//   name that was deleted and made again, with another uid, refuses every
+//   sbatch --uid as "Invalid account"; such a Slurm user is deleted and added
+//   again), and the job's log files are created owned by the
 //   account, 0600 (slurmd opens them as the job's user; no other team reads
 //   them). An account that cannot be resolved is a launch error: the job is
 //   never submitted as allotd's user instead. Without `owner_of`, jobs run as
@@ -140,9 +144,10 @@ class SlurmExecutor final : public Executor {
 
   Result<std::string> submit(const WorkloadLaunch& launch);
   Result<std::optional<JobOwner>> prepare_owner(const WorkloadLaunch& launch);
-  Status ensure_association(const std::string& account, const std::string& user);
-  // Whether slurmctld (not only slurmdbd) has the user's association.
-  bool controller_knows(const std::string& account, const std::string& user);
+  Status ensure_association(const std::string& account, const JobOwner& owner);
+  // What slurmctld (not only slurmdbd) has of the user's association.
+  enum class Known { kNo, kYes, kOtherUid };
+  Known controller_knows(const std::string& account, const JobOwner& owner);
   void submit_loop();
   std::optional<Report> drop_queued(WorkloadId workload) ALLOT_REQUIRES(mu_);
   std::vector<std::string> stop_command(Job& job, Duration grace) ALLOT_REQUIRES(mu_);

@@ -190,6 +190,38 @@ TEST_F(SlurmAllotdTest, AJobRunsAsItsTeamsUnixAccountAndAnotherTeamCannotReadIts
   EXPECT_EQ(read.find("s3cr3t"), std::string::npos) << read;
 }
 
+// slurmctld resolves a Slurm user's uid once. A Unix account deleted and made
+// again under the same name gets another uid (the harness deletes each data
+// folder's accounts; other tests take uids meanwhile): Slurm's stale user
+// refused every sbatch --uid ("Invalid account"), so every job failed 127.
+// allotd sees the other uid in scontrol's view and adds the user again.
+TEST_F(SlurmAllotdTest, ASlurmUserLeftWithAnotherUidIsAssociatedAgainAndTheJobRuns) {
+  const std::string user = "allot-sa-research_admin";  // the submitter "admin" in sa-research
+  (void)std::system(("userdel " + user + " >/dev/null 2>&1").c_str());  // a crashed run's
+  ASSERT_EQ(std::system(("useradd -r -M -u 4242 -s /usr/sbin/nologin " + user).c_str()), 0);
+  (void)sh({"sacctmgr", "-i", "delete", "user", user});
+  ASSERT_TRUE(sh({"sacctmgr", "-i", "add", "user", user, "Account=sa-research"}).succeeded());
+  const auto shown = [&] {
+    return sh({"scontrol", "show", "assoc_mgr", "users=" + user, "accounts=sa-research",
+               "flags=assoc"})
+        .out;
+  };
+  EXPECT_TRUE(eventually([&] { return shown().find(user + "(4242)") != std::string::npos; },
+                         std::chrono::seconds(30), std::chrono::milliseconds(200)))
+      << shown();
+  ASSERT_EQ(std::system(("userdel " + user).c_str()), 0);
+
+  submit("sa-research", "again", {"echo uid=$(id -u)", 1});
+  wait_phase("sa-research", "again", "Succeeded");
+
+  const std::string text = wait_log("sa-research", "again", "uid=");
+  EXPECT_EQ(text.find("uid=4242"), std::string::npos) << text;
+  EXPECT_NE(
+      shown().find(user + "(" + text.substr(text.find("uid=") + 4, text.find('\n') - 4) + ")"),
+      std::string::npos)
+      << shown() << text;
+}
+
 // A job with this allotd's name prefix that allotd does not know (made by
 // hand here; in life: its workload deleted while allotd was down) is
 // cancelled and logged.

@@ -2,7 +2,8 @@
 # Starts and stops a real Slurm 22.05 on this machine for the tests, the
 # benches and people (Debian's packages, installed by scripts/install-deps.sh),
 # without systemd, with every file under DIR: munged (the system's one, started
-# if none answers), a private MariaDB on 127.0.0.1, slurmdbd, slurmctld, N
+# if none answers, and left running by `stop`: other instances on the host, CI's
+# and a developer's, share it), a private MariaDB on 127.0.0.1, slurmdbd, slurmctld, N
 # slurmd (`slurmd -N nodeK`, one per emulated node, ports of their own) with
 # fake GPUs (gres `File=` links to /dev/null, so that jobs still get
 # CUDA_VISIBLE_DEVICES), and slurmrestd (JWT) when asked for.
@@ -10,6 +11,8 @@
 #   scripts/slurm.sh start DIR   # idempotent: starts only what is not running
 #   scripts/slurm.sh stop DIR    # stops only what `start` recorded; DIR stays
 #   scripts/slurm.sh env DIR     # prints the environment the client commands need
+#   scripts/slurm.sh restart-controller DIR  # stops slurmctld and starts it again
+#                                            # (tests: a controller restart under load)
 #
 # Knobs (environment, read when DIR's configuration is first written):
 #   ALLOT_SLURM_NODES=4          emulated nodes node1..nodeN
@@ -28,7 +31,7 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 start|stop|env DIR" >&2
+  echo "usage: $0 start|stop|env|restart-controller DIR" >&2
   exit 2
 }
 [[ $# -eq 2 ]] || usage
@@ -117,9 +120,14 @@ TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 MpiDefault=none
 MailProg=/bin/true
-ReturnToService=2
+# A node set DOWN stays down until resumed (a failed node stays failed); one
+# that was only unresponsive returns when its slurmd registers again.
+ReturnToService=1
 SlurmdParameters=config_overrides
 SchedulerType=sched/backfill
+# Schedule at once on a small cluster: the main loop and backfill every second
+# (defaults 60 s and 30 s: a job that could not start when submitted waited that long).
+SchedulerParameters=sched_interval=1,bf_interval=1
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=256
@@ -211,9 +219,9 @@ start_munge() {
     chown munge:munge /etc/munge/munge.key
     chmod 400 /etc/munge/munge.key
   fi
+  # Not recorded: stop leaves it to the other Slurms of this host.
   setsid setpriv --reuid=munge --regid=munge --clear-groups /usr/sbin/munged -F \
     </dev/null >"$R/log/munged.out" 2>&1 &
-  record munged $!
   waitfor 15 munged sh -c 'munge -n | unmunge'
 }
 
@@ -334,11 +342,19 @@ stop() {
   stop_group '^slurmctld$'
   stop_group '^slurmdbd$'
   stop_group '^mariadbd$'
-  stop_group '^munged$'
   : >"$PIDS"
 }
 
+restart_controller() {
+  [[ -f "$PIDS" ]] || die "nothing started in $R"
+  log "restarting slurmctld"
+  stop_group '^slurmctld$'
+  start_slurm_daemons
+  log "slurmctld is back"
+}
+
 case "${action}" in
+  restart-controller) restart_controller ;;
   start) start ;;
   stop) stop ;;
   env) print_env ;;

@@ -280,7 +280,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::Executor* executor = nullptr;
   allot::NodeHealthChecker* health = nullptr;
   if (flags.backend == "slurm") {
-    auto made = allot::app::SlurmBackend::make(flags.slurm, data_dir, relay, clock);
+    auto made = allot::app::SlurmBackend::make(flags.slurm, data_dir, relay, clock, logger);
     if (!made.ok()) return fail("--backend slurm: " + made.status().to_string());
     slurm = std::move(made).value();
     executor = &slurm->executor();

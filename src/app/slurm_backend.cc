@@ -43,14 +43,36 @@ Result<SyncReport> SlurmBackend::PartitionTracking::apply(const BackendPolicy& d
 }
 
 SlurmBackend::SlurmBackend(std::vector<std::string> env, std::string user,
-                           slurm::SlurmExecutorOptions options, const Clock& clock)
+                           slurm::SlurmExecutorOptions options, const Clock& clock,
+                           const std::string& data_dir)
     : user_(std::move(user)),
+      layout_(data_dir, /*set_owners=*/true),
       runner_(std::move(env), Duration::seconds(60)),
       executor_(runner_, clock, std::move(options)) {}
 
+Result<slurm::JobOwner> SlurmBackend::owner_of(const WorkloadLaunch& launch) {
+  ALLOT_ASSIGN_OR_RETURN(const local::UnixAccount team, teams_.ensure(launch.team.str()));
+  local::UnixAccount account = team;
+  std::string home = layout_.home_dir(team.user);
+  if (!launch.user.empty()) {
+    ALLOT_ASSIGN_OR_RETURN(account, users_.ensure(launch.team.str(), launch.user, team));
+    home = layout_.user_home_dir(launch.team.str(), account.user);
+  }
+  const local::DirOwner owner{account.uid, account.gid};
+  ALLOT_RETURN_IF_ERROR(layout_.prepare_root());
+  ALLOT_RETURN_IF_ERROR(layout_.prepare_shared_dir(launch.team.str(), owner));
+  if (launch.user.empty()) {
+    ALLOT_RETURN_IF_ERROR(layout_.prepare_home_dir(account.user, owner));
+  } else {
+    ALLOT_RETURN_IF_ERROR(layout_.prepare_user_home_dir(launch.team.str(), account.user, owner));
+  }
+  return slurm::JobOwner{account.user, account.uid, account.gid, home};
+}
+
 Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags,
                                                          const std::string& data_dir,
-                                                         PodEventSink& sink, const Clock& clock) {
+                                                         PodEventSink& sink, const Clock& clock,
+                                                         Logger& logger) {
   ALLOT_ASSIGN_OR_RETURN(const Duration poll, parse_duration(flags.poll));
   if (poll <= Duration()) return invalid_argument("--slurm-poll must be positive", "--slurm-poll");
   std::string conf = flags.conf;
@@ -61,8 +83,13 @@ Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags
   ALLOT_ASSIGN_OR_RETURN(options.submit.job_prefix, job_prefix(options.submit.log_dir));
   options.sink = &sink;
   options.poll_interval = poll;
+  options.logger = &logger;
   std::unique_ptr<SlurmBackend> backend(
-      new SlurmBackend(slurm::slurm_environment(conf), own_user_name(), options, clock));
+      new SlurmBackend(slurm::slurm_environment(conf), own_user_name(), options, clock, data_dir));
+  if (::geteuid() == 0) {  // sbatch --uid needs root; otherwise jobs run as allotd's user
+    backend->executor_.set_owner_of(
+        [raw = backend.get()](const WorkloadLaunch& launch) { return raw->owner_of(launch); });
+  }
   ALLOT_RETURN_IF_ERROR(backend->executor_.start());
   return backend;
 }

@@ -5,8 +5,16 @@
 // inventory_health.h) and drained by allot's cordon and drain; the policy
 // carried into Slurm's accounting (SlurmPolicySync), whose partition the
 // executor then submits to.
-// Jobs are submitted as allotd's own Unix user, associated with every
-// team's account by the policy sync.
+// allotd's own Unix user is associated with every team's account by the
+// policy sync. When allotd runs as root, each job runs as its team's Unix
+// account, or its submitting user's account in the team: the accounts the
+// local backend uses (backends/local/team_identity.h, user_identity.h,
+// recorded under DATA/state, created on demand), with their homes under
+// DATA (the nodes must see them: shared storage on a real cluster). Not
+// root: jobs run as allotd's user (sbatch --uid needs root).
+//
+// Orphaned jobs (allot's name prefix, unknown to allot) are cancelled and
+// logged to `logger` (slurm_executor.h).
 //
 // Contract: make() finds the jobs allot already has in Slurm (they are
 // adopted when their workloads are launched again) and starts the
@@ -19,6 +27,9 @@
 #include <string>
 #include <vector>
 
+#include "backends/local/data_layout.h"
+#include "backends/local/team_identity.h"
+#include "backends/local/user_identity.h"
 #include "backends/slurm/command_runner.h"
 #include "backends/slurm/slurm_executor.h"
 #include "backends/slurm/slurm_node_inventory.h"
@@ -39,7 +50,7 @@ class SlurmBackend {
  public:
   static Result<std::unique_ptr<SlurmBackend>> make(const SlurmFlags& flags,
                                                     const std::string& data_dir, PodEventSink& sink,
-                                                    const Clock& clock);
+                                                    const Clock& clock, Logger& logger);
 
   Executor& executor() { return executor_; }
   NodeHealthChecker& health() { return health_; }
@@ -63,9 +74,14 @@ class SlurmBackend {
   };
 
   SlurmBackend(std::vector<std::string> env, std::string user, slurm::SlurmExecutorOptions options,
-               const Clock& clock);
+               const Clock& clock, const std::string& data_dir);
+  // The Unix account a job runs as (see the class comment).
+  Result<slurm::JobOwner> owner_of(const WorkloadLaunch& launch);
 
   std::string user_;
+  local::DataLayout layout_;
+  local::TeamIdentities teams_{layout_};
+  local::UserIdentities users_{layout_};
   slurm::ProcessRunner runner_;
   slurm::SlurmNodeInventory inventory_{runner_};
   slurm::SlurmPolicySync sync_{runner_, {}};

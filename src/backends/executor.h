@@ -104,9 +104,13 @@ struct PodEvent {
   int signal = 0;            // when a signal ended it (0 otherwise)
   bool stopped = false;      // ended by stop()
   std::string launch_error;  // non-empty: it never ran, and why
+  // The backend lost it (Slurm: its node failed, NODE_FAIL): not the
+  // program's doing. allotd requeues the workload at its original position,
+  // as when its node is evicted, instead of failing it.
+  bool lost = false;
 
   [[nodiscard]] bool succeeded() const {
-    return phase == PodPhase::kExited && signal == 0 && exit_code == 0 && !stopped;
+    return phase == PodPhase::kExited && signal == 0 && exit_code == 0 && !stopped && !lost;
   }
   friend bool operator==(const PodEvent&, const PodEvent&) = default;
 };

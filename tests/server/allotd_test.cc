@@ -83,7 +83,9 @@ nlohmann::json AllotdTest::wait_until(const std::string& ns, const std::string& 
     return done(last);
   });
   if (!reached) {
+    const Reply events = api_.get("/api/v1/namespaces/" + ns + "/workloads/" + name + "/events");
     ADD_FAILURE() << ns << "/" << name << " never got " << what << "; last seen: " << last.dump()
+                  << "\nits events: " << events.body
                   << "\nallotd stderr: " << allotd_.stderr_text();
   }
   return last;

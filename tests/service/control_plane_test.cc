@@ -1,5 +1,6 @@
 // ControlPlane use cases, with a recording executor and a manual clock: the
 // workload lifecycle, preemption, cancel, node health, restart, bad input.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -104,6 +105,32 @@ TEST_F(ControlPlaneTest, FailedPodStopsTheOthersAndFailsTheWorkloadWithItsExitCo
   const nlohmann::json job = *calls_->get_workload("prod", "job");
   EXPECT_EQ(job["status"]["phase"], "Failed");
   EXPECT_EQ(job["status"]["exitCode"], 3);
+}
+
+TEST_F(ControlPlaneTest, APodTheBackendLostRequeuesTheWorkloadInsteadOfFailingIt) {
+  apply_policy();
+  const uint64_t uid = submit(workload_yaml("job", "prod", 1, 2), "prod");
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+
+  PodEvent lost = exited(uid, 0, 0, 9, false);
+  lost.lost = true;  // e.g. Slurm's NODE_FAIL
+  plane_->on_pod_event(lost);
+  plane_->loop().run_once();
+  ASSERT_EQ(executor_.stops.size(), 1u) << "the other pod is stopped";
+  plane_->on_pod_event(exited(uid, 1, 0, 15, true));
+  plane_->loop().run_once();
+
+  const nlohmann::json job = *calls_->get_workload("prod", "job");
+  EXPECT_NE(job["status"]["phase"], "Failed");
+  EXPECT_EQ(job["status"]["restarts"], 1);
+  const Result<nlohmann::json> events = calls_->workload_events("prod", "job");
+  ASSERT_TRUE(events.ok());
+  std::vector<std::string> reasons;
+  for (const auto& event : (*events)["items"]) reasons.push_back(event["reason"]);
+  EXPECT_NE(std::find(reasons.begin(), reasons.end(), "PodLost"), reasons.end());
+  EXPECT_NE(std::find(reasons.begin(), reasons.end(), "Evicted"), reasons.end());
+  EXPECT_EQ(std::find(reasons.begin(), reasons.end(), "PodFailed"), reasons.end());
 }
 
 TEST_F(ControlPlaneTest, WorkloadPastItsMaxRuntimeIsStoppedAndFails) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -35,6 +36,23 @@ Status write_script(const std::string& path, const std::string& text) {
   return Status::ok_status();
 }
 
+// Creates (or takes over) a log file for the job's account: 0600, its own.
+Status prepare_owned_log(const std::string& path, const JobOwner& owner) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    return Status(ErrorCode::kInternal,
+                  "cannot create the job's log " + path + ": " + std::strerror(errno));
+  }
+  const bool owned = ::fchown(fd, owner.uid, owner.gid) == 0 && ::fchmod(fd, 0600) == 0;
+  const int error = errno;
+  ::close(fd);
+  if (!owned) {
+    return Status(ErrorCode::kInternal, "cannot give the job's log " + path + " to " + owner.user +
+                                            ": " + std::strerror(error));
+  }
+  return Status::ok_status();
+}
+
 }  // namespace
 
 SlurmExecutor::SlurmExecutor(CommandRunner& runner, const Clock& clock,
@@ -55,8 +73,12 @@ Status SlurmExecutor::start() {
                   "cannot list Slurm's jobs (squeue): " + trimmed_output(listed.err));
   }
   ALLOT_ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, parse_squeue(listed.out));
+  const Result<CommandResult> config = runner_.run({"scontrol", "show", "config"});
   {
     MutexLock lock(mu_);
+    if (config.ok() && config->succeeded())
+      kill_wait_ = kill_wait_of(config->out).value_or(Duration());
+    adopt_until_ = clock_.now() + options_.adopt_within;
     for (SlurmJob& job : jobs) {
       const auto workload = workload_of_job_name(options_.submit.job_prefix, job.name);
       if (workload && !is_final_job_state(job.state)) adoptable_[*workload] = std::move(job);
@@ -96,7 +118,9 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
   }
   const std::string script_path =
       options_.submit.log_dir + "/" + std::to_string(launch.workload.value()) + ".sbatch";
-  ALLOT_ASSIGN_OR_RETURN(Submission submission, submission_of(launch, settings, script_path));
+  ALLOT_ASSIGN_OR_RETURN(const std::optional<JobOwner> owner, prepare_owner(launch));
+  ALLOT_ASSIGN_OR_RETURN(Submission submission,
+                         submission_of(launch, settings, script_path, owner));
   ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(submission.argv));
   if (!result.succeeded()) {
@@ -106,6 +130,76 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
   std::string id = trimmed_output(result.out);
   id = id.substr(0, id.find(';'));  // "id;cluster" on multi-cluster sites
   return id;
+}
+
+Result<std::optional<JobOwner>> SlurmExecutor::prepare_owner(const WorkloadLaunch& launch) {
+  if (!options_.owner_of) return std::optional<JobOwner>();
+  Result<JobOwner> owner = options_.owner_of(launch);
+  if (!owner.ok()) {
+    return Status(owner.status().code(),
+                  "no Unix account to run the job as: " + owner.status().message());
+  }
+  ALLOT_RETURN_IF_ERROR(ensure_association(launch.team.str(), *owner));
+  for (const std::string& path : job_log_paths(launch, options_.submit.log_dir)) {
+    ALLOT_RETURN_IF_ERROR(prepare_owned_log(path, *owner));
+  }
+  return std::optional<JobOwner>(*owner);
+}
+
+SlurmExecutor::Known SlurmExecutor::controller_knows(const std::string& account,
+                                                     const JobOwner& owner) {
+  const Result<CommandResult> shown =
+      runner_.run({"scontrol", "show", "assoc_mgr", "users=" + owner.user, "accounts=" + account,
+                   "flags=assoc"});
+  if (!shown.ok() || !shown->succeeded()) return Known::kNo;
+  // "UserName=NAME(UID)"; a uid Slurm could not resolve shows as 4294967294.
+  const std::string named = "Account=" + account + " UserName=" + owner.user + "(";
+  const size_t at = shown->out.find(named);
+  if (at == std::string::npos) return Known::kNo;
+  const std::string uid = "(" + std::to_string(owner.uid) + ")";
+  return shown->out.compare(at + named.size() - 1, uid.size(), uid) == 0 ? Known::kYes
+                                                                         : Known::kOtherUid;
+}
+
+Status SlurmExecutor::ensure_association(const std::string& account, const JobOwner& owner) {
+  const std::string key = owner.user + "(" + std::to_string(owner.uid) + ")";
+  {
+    MutexLock lock(mu_);
+    if (associated_.contains({account, key})) return Status::ok_status();
+  }
+  const Known before = controller_knows(account, owner);
+  if (before != Known::kYes) {
+    if (before == Known::kOtherUid) {
+      // Made again with the account's uid as it is now (sacctmgr cannot change a uid).
+      ALLOT_ASSIGN_OR_RETURN(CommandResult deleted,
+                             runner_.run({"sacctmgr", "-i", "delete", "user", owner.user}));
+      if (!deleted.succeeded()) {
+        return Status(ErrorCode::kFailedPrecondition,
+                      "Slurm knows user " + owner.user + " with another uid than " +
+                          std::to_string(owner.uid) +
+                          " and cannot delete it: " + trimmed_output(deleted.err + deleted.out));
+      }
+    }
+    // "Nothing new added" when it exists (or another thread added it): the
+    // controller's view below settles it.
+    ALLOT_ASSIGN_OR_RETURN(CommandResult added, runner_.run({"sacctmgr", "-i", "add", "user",
+                                                             owner.user, "Account=" + account}));
+    // slurmdbd tells slurmctld a moment later; sbatch before that is refused.
+    bool known = controller_knows(account, owner) == Known::kYes;
+    for (int i = 0; i < 100 && !known; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      known = controller_knows(account, owner) == Known::kYes;
+    }
+    if (!known) {
+      return Status(ErrorCode::kFailedPrecondition, "cannot associate user " + owner.user +
+                                                        " (uid " + std::to_string(owner.uid) +
+                                                        ") with Slurm account " + account + ": " +
+                                                        trimmed_output(added.err + added.out));
+    }
+  }
+  MutexLock lock(mu_);
+  associated_.insert({account, key});
+  return Status::ok_status();
 }
 
 void SlurmExecutor::launch(const WorkloadLaunch& launch) {
@@ -199,8 +293,9 @@ std::vector<std::string> SlurmExecutor::stop_command(Job& job, Duration grace) {
   if (job.kill_at && *job.kill_at <= kill_at) return {};  // a stop already under way
   const bool first = !job.kill_at;
   job.kill_at = kill_at;
-  if (first) return {"scancel", "--signal=TERM", "--full", job.id};
-  return {};
+  if (!first) return {};
+  if (grace <= kill_wait_) return {"scancel", job.id};  // recorded CANCELLED, SIGTERM now
+  return {"scancel", "--signal=TERM", "--full", job.id};
 }
 
 void SlurmExecutor::run_quietly(const std::vector<std::string>& argv) {
@@ -229,11 +324,13 @@ void SlurmExecutor::ended(WorkloadId workload, const Job& job, const JobExit& ex
   event.exit_code = exit.exit_code;
   event.signal = exit.signal;
   event.stopped = job.stopping;
+  event.lost = exit.lost && !job.stopping;
   reports.push_back({workload, job.pods, event});
 }
 
 void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
-                            std::vector<std::string>& vanished, std::vector<Report>& reports) {
+                            std::vector<std::string>& vanished, std::vector<std::string>& requeued,
+                            std::vector<Report>& reports) {
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     Job& job = it->second;
     const auto found = seen.find(job.id);
@@ -244,6 +341,12 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
     }
     job.last = found->second;
     job.missing_polls = 0;
+    if (job.running_reported && !job.stopping && is_requeued_job_state(job.last.state)) {
+      requeued.push_back(job.id);  // Slurm requeued it: allot places the workload again
+      ended(it->first, job, JobExit{0, 9, true}, reports);
+      it = jobs_.erase(it);
+      continue;
+    }
     if (is_final_job_state(job.last.state)) {
       ended(it->first, job, exit_of(job.last), reports);
       it = jobs_.erase(it);
@@ -254,6 +357,42 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
       reports.push_back({it->first, job.pods, PodEvent{}});
     }
     ++it;
+  }
+}
+
+std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed) {
+  std::set<std::string> known;
+  for (const auto& [workload, job] : jobs_) known.insert(job.id);
+  const bool adopting = clock_.now() < adopt_until_;
+  std::vector<SlurmJob> out;
+  for (const SlurmJob& job : listed) {
+    const auto workload = workload_of_job_name(options_.submit.job_prefix, job.name);
+    if (!workload || is_final_job_state(job.state) || known.contains(job.id)) continue;
+    if (submitting_.contains(*workload)) continue;  // its sbatch has not answered yet
+    const auto adoptable = adoptable_.find(*workload);
+    if (adoptable != adoptable_.end() && adoptable->second.id == job.id) {
+      if (adopting) continue;
+      adoptable_.erase(adoptable);
+    }
+    out.push_back(job);
+  }
+  return out;
+}
+
+void SlurmExecutor::cancel_strays(const std::vector<std::string>& requeued,
+                                  const std::vector<SlurmJob>& orphaned) {
+  for (const std::string& id : requeued) {
+    if (options_.logger != nullptr) {
+      options_.logger->warn("Slurm requeued a job; allot requeues its workload", {{"job_id", id}});
+    }
+    run_quietly({"scancel", id});
+  }
+  for (const SlurmJob& job : orphaned) {
+    if (options_.logger != nullptr) {
+      options_.logger->warn("cancelling an orphaned Slurm job",
+                            {{"job_id", job.id}, {"job_name", job.name}, {"state", job.state}});
+    }
+    run_quietly({"scancel", job.id});
   }
 }
 
@@ -290,10 +429,12 @@ void SlurmExecutor::poll_once() {
   std::vector<std::string> kills;
   {
     MutexLock lock(mu_);
-    if (jobs_.empty()) return;
     kills = due_kills();
   }
-  for (const std::string& id : kills) run_quietly({"scancel", id});
+  for (const std::string& id : kills) {
+    run_quietly({"scancel", id});  // CANCELLED in Slurm's records if it still runs
+    run_quietly({"scancel", "--signal=KILL", "--full", id});
+  }
   const Result<CommandResult> listed =
       runner_.run({"squeue", "-h", "-a", "-t", "all", "-O", std::string(kSqueueFormat)});
   if (!listed.ok() || !listed->succeeded()) return;  // Slurm unreachable: keep what we knew
@@ -303,10 +444,14 @@ void SlurmExecutor::poll_once() {
   for (const SlurmJob& job : *jobs) seen[job.id] = job;
   std::vector<Report> reports;
   std::vector<std::string> vanished;
+  std::vector<std::string> requeued;
+  std::vector<SlurmJob> orphaned;
   {
     MutexLock lock(mu_);
-    observe(seen, vanished, reports);
+    observe(seen, vanished, requeued, reports);
+    orphaned = orphans(*jobs);
   }
+  cancel_strays(requeued, orphaned);
   if (!vanished.empty()) {
     const Result<CommandResult> acct = runner_.run(
         {"sacct", "-n", "-P", "-X", "-j", comma_joined(vanished), "-o", "JobIDRaw,State,ExitCode"});

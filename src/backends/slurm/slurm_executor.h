@@ -10,15 +10,43 @@
 //   reports every pod kExited 127 with Slurm's words as launch_error. A job of this workload that
 //   Slurm already runs or holds (found by its job name at start(), e.g. before allotd restarted) is
 //   adopted instead of submitted again.
+// - Identity: with `owner_of`, each job runs as the Unix account it names
+//   for the launch (the team's, or its submitting user's within the team):
+//   before its first sbatch for an (account, user) pair the executor makes
+//   sure Slurm has that user's association under the team's account
+//   (`sacctmgr add user`, then waiting up to 10 s until slurmctld has it:
+//   `scontrol show assoc_mgr`, with the account's uid: slurmctld resolves a
+//   user's uid once, so an association left from a Unix account of the same
+//   name that was deleted and made again, with another uid, refuses every
+//   sbatch --uid as "Invalid account"; such a Slurm user is deleted and added
+//   again), and the job's log files are created owned by the
+//   account, 0600 (slurmd opens them as the job's user; no other team reads
+//   them). An account that cannot be resolved is a launch error: the job is
+//   never submitted as allotd's user instead. Without `owner_of`, jobs run as
+//   allotd's user.
 // - One poll thread asks Slurm about every job in ONE `squeue` call per
 //   interval (and one `sacct` call for the jobs squeue no longer shows):
 //   kRunning for every pod once the job runs, kExited for every pod once it
 //   ended, with the job's exit status. A job Slurm lost (NODE_FAIL, or known
 //   to neither squeue nor sacct for `lost_after` polls) ends with signal 9.
-// - stop(): a pending job is cancelled at once; a running one gets SIGTERM
-//   (`scancel --signal=TERM --full`), then `scancel` (SIGKILL after Slurm's
-//   KillWait) once `grace` passed on the injected clock. Its pods are
-//   reported with stopped = true. A workload still queued for sbatch is
+// - Slurm's own requeue: a job already reported running that Slurm shows
+//   pending again (requeued by Slurm or an admin; allot submits with
+//   --no-requeue) is cancelled and its pods reported lost (PodEvent.lost),
+//   as a NODE_FAIL is: allot requeues the workload and places it again.
+// - Orphans: a live job with this executor's name prefix that it does not
+//   know (a job found at start() that no launch claimed within
+//   `adopt_within` on the injected clock, e.g. its workload was deleted
+//   while allotd was down; a second job of one workload) is cancelled and
+//   logged (warn, "cancelling an orphaned Slurm job"). A job whose sbatch
+//   has not answered yet is never taken for one. Every poll lists Slurm's
+//   jobs, even when the executor runs none, so that orphans are found.
+// - stop(): a pending job is cancelled at once. A running one whose grace
+//   fits in Slurm's KillWait (read at start()) is cancelled at once with
+//   `scancel` (Slurm records it CANCELLED and sends SIGTERM, SIGKILL after
+//   KillWait); a longer grace starts with SIGTERM alone (`scancel
+//   --signal=TERM --full`). Once `grace` passed on the injected clock, a job
+//   still there gets `scancel` and `scancel --signal=KILL --full`. Its pods
+//   are reported with stopped = true. A workload still queued for sbatch is
 //   dropped (reported exited, stopped, never running); one being submitted
 //   is cancelled as soon as sbatch answered.
 // - read_log(): the pod's task output (`<log_dir>/<id>-<pod>.log`), which
@@ -29,6 +57,7 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,6 +69,7 @@
 #include "backends/slurm/command_runner.h"
 #include "backends/slurm/slurm_jobs.h"
 #include "base/clock.h"
+#include "base/logger.h"
 #include "base/mutex.h"
 
 namespace allot::slurm {
@@ -50,6 +80,12 @@ struct SlurmExecutorOptions {
   Duration poll_interval = Duration::millis(500);
   int lost_after = 10;  // polls a job may be missing from squeue and sacct
   int submitters = 4;   // threads running sbatch
+  // Whose Unix account each job runs as (see the contract); unset: allotd's.
+  std::function<Result<JobOwner>(const WorkloadLaunch&)> owner_of;
+  // How long a job found at start() waits for its workload's launch before
+  // it is an orphan.
+  Duration adopt_within = Duration::seconds(120);
+  Logger* logger = nullptr;  // orphans, Slurm's requeues; null: not logged
 };
 
 // What Slurm says of one workload's job.
@@ -67,6 +103,10 @@ class SlurmExecutor final : public Executor {
   SlurmExecutor(const SlurmExecutor&) = delete;
   SlurmExecutor& operator=(const SlurmExecutor&) = delete;
 
+  // Sets options.owner_of; only before start().
+  void set_owner_of(std::function<Result<JobOwner>(const WorkloadLaunch&)> owner_of) {
+    options_.owner_of = std::move(owner_of);
+  }
   // Finds allot's jobs already in Slurm (to adopt) and starts polling.
   Status start();
   void shutdown();
@@ -103,6 +143,11 @@ class SlurmExecutor final : public Executor {
   };
 
   Result<std::string> submit(const WorkloadLaunch& launch);
+  Result<std::optional<JobOwner>> prepare_owner(const WorkloadLaunch& launch);
+  Status ensure_association(const std::string& account, const JobOwner& owner);
+  // What slurmctld (not only slurmdbd) has of the user's association.
+  enum class Known { kNo, kYes, kOtherUid };
+  Known controller_knows(const std::string& account, const JobOwner& owner);
   void submit_loop();
   std::optional<Report> drop_queued(WorkloadId workload) ALLOT_REQUIRES(mu_);
   std::vector<std::string> stop_command(Job& job, Duration grace) ALLOT_REQUIRES(mu_);
@@ -111,7 +156,11 @@ class SlurmExecutor final : public Executor {
   void ended(WorkloadId workload, const Job& job, const JobExit& exit, std::vector<Report>& reports)
       ALLOT_REQUIRES(mu_);
   void observe(const std::map<std::string, SlurmJob>& seen, std::vector<std::string>& vanished,
-               std::vector<Report>& reports) ALLOT_REQUIRES(mu_);
+               std::vector<std::string>& requeued, std::vector<Report>& reports)
+      ALLOT_REQUIRES(mu_);
+  std::vector<SlurmJob> orphans(const std::vector<SlurmJob>& listed) ALLOT_REQUIRES(mu_);
+  void cancel_strays(const std::vector<std::string>& requeued,
+                     const std::vector<SlurmJob>& orphaned);
   void settle_vanished(const std::vector<std::string>& vanished,
                        const std::map<std::string, SlurmJob>& accounted,
                        std::vector<Report>& reports) ALLOT_REQUIRES(mu_);
@@ -125,13 +174,17 @@ class SlurmExecutor final : public Executor {
   mutable Mutex mu_;
   std::string partition_ ALLOT_GUARDED_BY(mu_);
   bool typed_gres_ ALLOT_GUARDED_BY(mu_) = true;
+  Duration kill_wait_ ALLOT_GUARDED_BY(mu_);  // Slurm's KillWait; 0 when unknown
   std::map<WorkloadId, Job> jobs_ ALLOT_GUARDED_BY(mu_);
   std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
+  Timestamp adopt_until_ ALLOT_GUARDED_BY(mu_);
   bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
   CondVar wake_;
   std::deque<WorkloadLaunch> queue_ ALLOT_GUARDED_BY(mu_);
   std::set<WorkloadId> submitting_ ALLOT_GUARDED_BY(mu_);
   std::set<WorkloadId> cancel_on_submit_ ALLOT_GUARDED_BY(mu_);
+  // (account, user) pairs known to have their association in Slurm.
+  std::set<std::pair<std::string, std::string>> associated_ ALLOT_GUARDED_BY(mu_);
   CondVar queued_;
   Mutex poll_mu_;  // one poll at a time
   std::atomic<int64_t> adopted_{0};

@@ -98,13 +98,25 @@ std::string command_line(const std::vector<std::string>& command) {
   return out;
 }
 
-std::string script_of(const WorkloadLaunch& launch, const std::string& log_dir, bool gang) {
+std::string batch_log_path(const WorkloadLaunch& launch, const std::string& log_dir) {
+  return log_dir + "/" + std::to_string(launch.workload.value()) + "-batch.log";
+}
+
+std::string script_of(const WorkloadLaunch& launch, const std::string& log_dir, bool gang,
+                      const std::optional<JobOwner>& owner) {
   std::string script = "#!/bin/sh\n# allot workload " + launch.namespace_name + "/" + launch.name +
                        " (id " + std::to_string(launch.workload.value()) + ")\n";
   std::map<std::string, std::string> env = launch.env;
   env.emplace("ALLOT_WORKLOAD", launch.namespace_name + "/" + launch.name);
   env.emplace("ALLOT_TEAM", launch.team.str());
   if (!launch.user.empty()) env.emplace("ALLOT_USER", launch.user);
+  if (owner) {  // --export=NONE: the job's basic environment is the script's
+    env.emplace("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    env.emplace("HOME", owner->home);
+    env.emplace("USER", owner->user);
+    env.emplace("LOGNAME", owner->user);
+    env["SLURM_EXPORT_ENV"] = "ALL";  // srun passes this environment to the tasks
+  }
   for (const auto& [name, value] : env)
     script += "export " + name + "=" + shell_quoted(value) + "\n";
   if (!gang) return script + "exec" + command_line(launch.command) + "\n";
@@ -132,8 +144,18 @@ std::string pod_log_path(const std::string& log_dir, PodId pod) {
          ".log";
 }
 
+std::vector<std::string> job_log_paths(const WorkloadLaunch& launch, const std::string& log_dir) {
+  std::vector<std::string> paths;
+  for (const PlacedPod& pod : launch.pods) {
+    paths.push_back(pod_log_path(log_dir, {launch.workload, pod.index}));
+  }
+  if (launch.pods.size() > 1) paths.push_back(batch_log_path(launch, log_dir));
+  return paths;
+}
+
 Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
-                                 const std::string& script_path) {
+                                 const std::string& script_path,
+                                 const std::optional<JobOwner>& owner) {
   if (launch.command.empty()) return invalid_argument("a Slurm job needs a command", "command");
   ALLOT_ASSIGN_OR_RETURN(auto shares, shares_of(launch));
   const NodeShare& share = shares.front().second;
@@ -154,8 +176,8 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
               "--mem=" + std::to_string(mem_mib),
               "--time=" + time_limit(launch.max_runtime),
               "--open-mode=append",
-              "--output=" + (gang ? settings.log_dir + "/" +
-                                        std::to_string(launch.workload.value()) + "-batch.log"
+              "--no-requeue",
+              "--output=" + (gang ? batch_log_path(launch, settings.log_dir)
                                   : pod_log_path(settings.log_dir, {launch.workload, 0})),
               "--chdir=/tmp"};
   if (!settings.partition.empty()) out.argv.push_back("--partition=" + settings.partition);
@@ -166,8 +188,13 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
         launch.flavor.empty() || !settings.typed_gres ? "" : launch.flavor + ":";
     out.argv.push_back("--gres=gpu:" + type + std::to_string(gpus));
   }
+  if (owner) {
+    out.argv.push_back("--uid=" + std::to_string(owner->uid));
+    out.argv.push_back("--gid=" + std::to_string(owner->gid));
+    out.argv.push_back("--export=NONE");
+  }
   out.argv.push_back(script_path);
-  out.script = script_of(launch, settings.log_dir, gang);
+  out.script = script_of(launch, settings.log_dir, gang, owner);
   return out;
 }
 
@@ -209,6 +236,24 @@ bool is_final_job_state(std::string_view state) {
 bool is_started_job_state(std::string_view state) {
   return state == "RUNNING" || state == "COMPLETING" || state == "SUSPENDED" ||
          state == "STOPPED" || (is_final_job_state(state) && state != "BOOT_FAIL");
+}
+
+std::optional<Duration> kill_wait_of(std::string_view config) {
+  for (const std::string& line : split_fields(config, '\n')) {
+    if (!line.starts_with("KillWait")) continue;
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) return std::nullopt;
+    const std::string value = trimmed_field(std::string_view(line).substr(eq + 1));
+    const std::optional<int64_t> seconds = number(value.substr(0, value.find(' ')));
+    if (!seconds || *seconds < 0) return std::nullopt;
+    return Duration::seconds(*seconds);
+  }
+  return std::nullopt;
+}
+
+bool is_requeued_job_state(std::string_view state) {
+  return state == "PENDING" || state == "REQUEUED" || state == "REQUEUE_HOLD" ||
+         state == "REQUEUE_FED";
 }
 
 JobExit exit_of(const SlurmJob& job) {

@@ -16,8 +16,16 @@
 //   --mem per node (the pods' memory, MiB rounded up; 100 MiB when a pod asks
 //   none, so that jobs share nodes); --cpus-per-task. Pods of a gang must ask
 //   the same on every node (Slurm's per-node requests); otherwise
-//   kInvalidArgument saying why. Logs go to `<log_dir>/<id>-<pod>.log`,
+//   kInvalidArgument saying why. `--no-requeue`: Slurm never requeues a job
+//   by itself (a failed node ends it NODE_FAIL; allot requeues the workload
+//   and places it again). Logs go to `<log_dir>/<id>-<pod>.log`,
 //   appended to across runs.
+// - With an owner (the team's or the submitting user's Unix account, as the
+//   local backend runs pods), the job runs as that account: `--uid --gid`
+//   (sbatch run as root) and `--export=NONE` (allotd's environment never
+//   reaches the job); the script sets PATH, HOME, USER and LOGNAME itself
+//   (the launch's env wins) and lets srun pass the script's environment to
+//   a gang's tasks. Without one the job runs as whoever runs sbatch.
 // - parse_squeue() reads `squeue -h -a -t all -O <kSqueueFormat>` lines;
 //   parse_sacct() reads `sacct -n -P -X -o JobIDRaw,State,ExitCode` lines.
 //   A malformed line is kInvalidArgument naming it.
@@ -52,6 +60,16 @@ struct SubmitSettings {
   bool typed_gres = true;
 };
 
+// The Unix account a job runs as.
+struct JobOwner {
+  std::string user;
+  uint32_t uid = 0;
+  uint32_t gid = 0;
+  std::string home;  // HOME in the job
+
+  friend bool operator==(const JobOwner&, const JobOwner&) = default;
+};
+
 struct Submission {
   std::vector<std::string> argv;  // sbatch ... (the script comes on stdin-less path)
   std::string script;             // the batch script's text
@@ -59,7 +77,11 @@ struct Submission {
 
 // `script_path` is where the caller writes `script` before running argv.
 Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
-                                 const std::string& script_path);
+                                 const std::string& script_path,
+                                 const std::optional<JobOwner>& owner = std::nullopt);
+// The log files a job writes (`<log_dir>/<id>-<pod>.log`, and a gang's batch
+// log): created before sbatch when the job runs as another account.
+std::vector<std::string> job_log_paths(const WorkloadLaunch& launch, const std::string& log_dir);
 
 std::string pod_log_path(const std::string& log_dir, PodId pod);
 
@@ -78,7 +100,13 @@ Result<std::vector<SlurmJob>> parse_squeue(std::string_view text);
 Result<std::vector<SlurmJob>> parse_sacct(std::string_view text);
 
 bool is_final_job_state(std::string_view state);
-bool is_started_job_state(std::string_view state);  // RUNNING, COMPLETING, or final after running
+bool is_started_job_state(std::string_view state);
+// Slurm's KillWait (time between SIGTERM and SIGKILL of a cancelled job)
+// from `scontrol show config` ("KillWait = 30 sec"); nullopt when absent.
+std::optional<Duration> kill_wait_of(std::string_view config);
+
+// PENDING again, or one of Slurm's REQUEUE states.
+bool is_requeued_job_state(std::string_view state);  // RUNNING, COMPLETING, or final after running
 
 struct JobExit {
   int exit_code = 0;

@@ -89,7 +89,14 @@ void apply_pod_exit(const PodEvent& exit, ServerState& state, Timestamp now, Wri
   if (live == nullptr || !holds_quota(live->phase())) return;
   ++live->pods_exited;
   live->pods_all_succeeded = live->pods_all_succeeded && exit.succeeded();
-  if (!exit.succeeded() && !exit.stopped && !live->run.stopping()) {
+  if (exit.lost && !exit.stopped && !live->run.stopping()) {
+    request_stop(live->run, StopCause::kEvict);  // the backend's doing: requeued
+    if (live->pods_exited < live->pods) actions.stops.push_back({live->id(), Duration()});
+    note(*live, "Warning", "PodLost",
+         "pod " + std::to_string(exit.pod.index) +
+             " was lost by the backend (its node failed); the workload is requeued",
+         now, batch);
+  } else if (!exit.succeeded() && !exit.stopped && !live->run.stopping()) {
     live->failed_exit_code = exit.signal != 0 ? 128 + exit.signal : exit.exit_code;
     request_stop(live->run, StopCause::kFail);
     if (live->pods_exited < live->pods) actions.stops.push_back({live->id(), Duration()});

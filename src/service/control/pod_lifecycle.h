@@ -6,7 +6,9 @@
 // A run ends when every pod of it has reported one exit (a pod that failed to
 // launch reports one too). How it ends depends on why it was stopped:
 //   nothing stopped it: Succeeded when every pod exited 0, else Failed
-//   (the first failure stops the other pods at once);
+//   (the first failure stops the other pods at once); a pod the backend
+//   lost (PodEvent.lost: its node failed) is not a failure: the run is
+//   evicted (the other pods stopped) and requeued;
 //   preempted or evicted: Preempted (requeued at its original position);
 //   cancelled: Cancelled; past maxRuntime: Failed.
 #pragma once

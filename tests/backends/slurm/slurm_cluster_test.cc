@@ -72,7 +72,9 @@ class SlurmCluster : public ::testing::Test {
   void purge() {
     if (slurm_conf().empty()) return;
     const std::string accounts = root() + "-vision," + root() + "-nlp";
-    sh({"scancel", "--account=" + accounts});
+    // scancel takes one account (a list matches none: the jobs then ran on).
+    sh({"scancel", "--account=" + root() + "-vision"});
+    sh({"scancel", "--account=" + root() + "-nlp"});
     // A cancelled job holds its node until it has ended (COMPLETING), which
     // takes a while on a loaded machine: the next test needs whole nodes.
     for (int i = 0; i < 600; ++i) {

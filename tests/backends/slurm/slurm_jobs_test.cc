@@ -42,7 +42,7 @@ TEST(SlurmJobs, OnePodIsOneTaskOnItsNodeUnderTheTeamsAccountAndClassQos) {
   for (const char* arg :
        {"--job-name=allot-42", "--account=vision", "--qos=prod", "--partition=gpu", "--nodes=1",
         "--ntasks=1", "--nodelist=node1", "--gres=gpu:h100:2", "--cpus-per-task=3", "--mem=3072",
-        "--time=3", "--output=/logs/42-0.log"}) {
+        "--time=3", "--output=/logs/42-0.log", "--no-requeue"}) {
     EXPECT_TRUE(has(s.argv, arg)) << arg;
   }
   EXPECT_NE(s.script.find("export EPOCHS='3'\n"), std::string::npos) << s.script;
@@ -64,6 +64,34 @@ TEST(SlurmJobs, AGangIsOneJobOverItsNodesWithOneTaskPerPodRunBySrun) {
                           "--output='/logs/42-%t.log' 'python'"),
             std::string::npos)
       << s.script;
+}
+
+TEST(SlurmJobs, WithAnOwnerTheJobRunsAsItsAccountWithoutAllotdsEnvironment) {
+  const JobOwner owner{"allot-vision_alice", 1234, 567, "/data/teams/vision/homes/a"};
+
+  const Submission s =
+      submission_of(launch_of({"node1", "node2"}, 1), {"allot-", "", "/logs"}, "/s", owner).value();
+
+  for (const char* arg : {"--uid=1234", "--gid=567", "--export=NONE"}) {
+    EXPECT_TRUE(has(s.argv, arg)) << arg;
+  }
+  for (const char* line :
+       {"export USER='allot-vision_alice'\n", "export LOGNAME='allot-vision_alice'\n",
+        "export HOME='/data/teams/vision/homes/a'\n", "export SLURM_EXPORT_ENV='ALL'\n",
+        "export PATH='/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'\n"}) {
+    EXPECT_NE(s.script.find(line), std::string::npos) << line << s.script;
+  }
+  EXPECT_EQ(job_log_paths(launch_of({"node1", "node2"}, 1), "/logs"),
+            (std::vector<std::string>{"/logs/42-0.log", "/logs/42-1.log", "/logs/42-batch.log"}));
+}
+
+TEST(SlurmJobs, WithoutAnOwnerTheJobRunsAsWhoeverRunsSbatch) {
+  const Submission s = submission_of(launch_of({"node1"}, 1), {}, "/s").value();
+
+  EXPECT_FALSE(std::any_of(s.argv.begin(), s.argv.end(), [](const std::string& a) {
+    return a.starts_with("--uid") || a.starts_with("--export");
+  }));
+  EXPECT_EQ(s.script.find("export HOME="), std::string::npos);
 }
 
 TEST(SlurmJobs, NoMaxRuntimeIsNoTimeLimitAndNoFlavorIsUntypedGres) {
@@ -133,11 +161,21 @@ TEST(SlurmJobs, SacctExitCodesAndLostJobs) {
   EXPECT_FALSE(parse_sacct("5|COMPLETED\n").ok());
 }
 
+TEST(SlurmJobs, KillWaitIsReadFromScontrolShowConfig) {
+  EXPECT_EQ(kill_wait_of("JobRequeue              = 1\nKillWait                = 30 sec\n"),
+            Duration::seconds(30));
+  EXPECT_EQ(kill_wait_of("JobRequeue = 1\n"), std::nullopt);
+  EXPECT_EQ(kill_wait_of("KillWait = soon\n"), std::nullopt);
+}
+
 TEST(SlurmJobs, StatesThatStartedAndEnded) {
   EXPECT_TRUE(is_started_job_state("RUNNING"));
   EXPECT_FALSE(is_started_job_state("PENDING"));
   EXPECT_TRUE(is_final_job_state("COMPLETED"));
   EXPECT_FALSE(is_final_job_state("COMPLETING"));
+  EXPECT_TRUE(is_requeued_job_state("PENDING"));
+  EXPECT_TRUE(is_requeued_job_state("REQUEUED"));
+  EXPECT_FALSE(is_requeued_job_state("RUNNING"));
 }
 
 }  // namespace

@@ -1,0 +1,145 @@
+// The Slurm executor's handling of jobs it did not expect, with Slurm's
+// commands scripted (no Slurm): a job of allot's found at start that no
+// launch claims within the adoption window, and an unknown job with allot's
+// name prefix, are cancelled and logged; a job Slurm requeued after it ran is
+// cancelled and its pods reported lost (allot requeues the workload).
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "backends/slurm/command_runner.h"
+#include "backends/slurm/slurm_executor.h"
+#include "base/clock.h"
+#include "base/logger.h"
+#include "base/mutex.h"
+
+namespace allot::slurm {
+namespace {
+
+// Answers squeue with what the test set, everything else with success.
+class ScriptedSlurm final : public CommandRunner {
+ public:
+  Result<CommandResult> run(const std::vector<std::string>& argv) override {
+    MutexLock lock(mu_);
+    calls_.push_back(argv);
+    CommandResult result;
+    if (argv.front() == "squeue") result.out = squeue_;
+    return result;
+  }
+  void set_squeue(std::string text) {
+    MutexLock lock(mu_);
+    squeue_ = std::move(text);
+  }
+  bool cancelled(const std::string& id) const {
+    MutexLock lock(mu_);
+    return std::any_of(calls_.begin(), calls_.end(), [&](const std::vector<std::string>& argv) {
+      return argv.front() == "scancel" && argv.back() == id;
+    });
+  }
+
+ private:
+  mutable Mutex mu_;
+  std::string squeue_ ALLOT_GUARDED_BY(mu_);
+  std::vector<std::vector<std::string>> calls_ ALLOT_GUARDED_BY(mu_);
+};
+
+class StrayEvents final : public PodEventSink {
+ public:
+  void on_pod_event(const PodEvent& event) override {
+    MutexLock lock(mu_);
+    events_.push_back(event);
+  }
+  std::vector<PodEvent> events() const {
+    MutexLock lock(mu_);
+    return events_;
+  }
+
+ private:
+  mutable Mutex mu_;
+  std::vector<PodEvent> events_ ALLOT_GUARDED_BY(mu_);
+};
+
+class SlurmStrayJobsTest : public ::testing::Test {
+ protected:
+  void start_executor() {
+    SlurmExecutorOptions options;
+    options.submit.log_dir = "/tmp/allot-slurm-strays-" + std::to_string(::getpid());
+    options.submit.job_prefix = "p-";
+    options.sink = &events_;
+    options.poll_interval = Duration::seconds(3600);  // polls only when the test says
+    options.adopt_within = Duration::seconds(60);
+    options.logger = &logger_;
+    executor_ = std::make_unique<SlurmExecutor>(slurm_, clock_, options);
+    ASSERT_TRUE(executor_->start().ok());
+  }
+  bool logged(const std::string& message) const {
+    const std::vector<LogEntry> entries = logger_.entries();
+    return std::any_of(entries.begin(), entries.end(),
+                       [&](const LogEntry& e) { return e.message == message; });
+  }
+  static WorkloadLaunch launch_of(uint64_t id) {
+    WorkloadLaunch launch;
+    launch.workload = WorkloadId(id);
+    launch.team = TeamId("vision");
+    launch.command = {"true"};
+    launch.pods.push_back({0, NodeId("node1"), {}, ResourceVector(1, 0, 0)});
+    return launch;
+  }
+
+  ScriptedSlurm slurm_;
+  ManualClock clock_;
+  MemoryLogger logger_;
+  StrayEvents events_;
+  std::unique_ptr<SlurmExecutor> executor_;
+};
+
+TEST_F(SlurmStrayJobsTest, AJobFoundAtStartThatNoLaunchClaimsIsCancelledAfterTheWindow) {
+  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n8|site-job|RUNNING|None|node1|0\n");
+  start_executor();
+
+  executor_->poll_once();
+  EXPECT_FALSE(slurm_.cancelled("7")) << "within the window its workload may still come";
+
+  clock_.advance(Duration::seconds(61));
+  executor_->poll_once();
+  EXPECT_TRUE(slurm_.cancelled("7"));
+  EXPECT_FALSE(slurm_.cancelled("8")) << "not allot's";
+  EXPECT_TRUE(logged("cancelling an orphaned Slurm job"));
+}
+
+TEST_F(SlurmStrayJobsTest, AnUnknownJobWithAllotsPrefixIsCancelledAtOnce) {
+  start_executor();
+  slurm_.set_squeue("9|p-6|PENDING|Priority||0\n");
+
+  executor_->poll_once();
+
+  EXPECT_TRUE(slurm_.cancelled("9"));
+  EXPECT_TRUE(logged("cancelling an orphaned Slurm job"));
+}
+
+TEST_F(SlurmStrayJobsTest, AJobSlurmRequeuedAfterItRanIsCancelledAndItsPodReportedLost) {
+  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n");
+  start_executor();
+  executor_->launch(launch_of(5));  // adopted
+  executor_->poll_once();
+  ASSERT_EQ(events_.events().size(), 1u);
+  EXPECT_EQ(events_.events()[0].phase, PodPhase::kRunning);
+
+  slurm_.set_squeue("7|p-5|PENDING|BeginTime||0\n");
+  executor_->poll_once();
+
+  ASSERT_EQ(events_.events().size(), 2u);
+  const PodEvent lost = events_.events()[1];
+  EXPECT_EQ(lost.phase, PodPhase::kExited);
+  EXPECT_TRUE(lost.lost);
+  EXPECT_FALSE(lost.stopped);
+  EXPECT_TRUE(slurm_.cancelled("7"));
+  EXPECT_FALSE(executor_->slurm_view(WorkloadId(5)).has_value());
+}
+
+}  // namespace
+}  // namespace allot::slurm

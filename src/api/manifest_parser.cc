@@ -213,13 +213,17 @@ Result<std::optional<std::vector<nlohmann::json>>> as_json_documents(const std::
   UniqueKeysJson parsed = parse_json_unique_keys(text);
   nlohmann::json& json = parsed.value;
   if (json.is_discarded()) return std::optional<std::vector<nlohmann::json>>();
-  const auto list = json.is_object() ? json.find("items") : json.end();
+  // at() after contains() instead of find(): GCC 12 at -O2 takes the found
+  // iterator for a possible null pointer (-Wnull-dereference).
   const bool is_list = json.is_object() && json.value("kind", nlohmann::json()) == "List" &&
-                       list != json.end() && list->is_array();
+                       json.contains("items") && json.at("items").is_array();
   if (!parsed.repeated_key.empty()) {
     return repeated_key_error(json, is_list, parsed.repeated_key, source);
   }
-  if (is_list) json = std::move(*list);
+  if (is_list) {
+    nlohmann::json items = std::move(json.at("items"));
+    json = std::move(items);
+  }
   std::vector<nlohmann::json> documents;
   if (json.is_array()) {
     documents.reserve(json.size());

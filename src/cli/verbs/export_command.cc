@@ -21,7 +21,7 @@ namespace allot::cli {
 namespace {
 
 std::string file_name(size_t index, const KubernetesObject& object) {
-  char number[16];
+  char number[24];  // "%03zu" of a size_t: up to 20 digits and the terminator
   std::snprintf(number, sizeof(number), "%03zu", index + 1);
   std::string kind = object.kind;
   std::transform(kind.begin(), kind.end(), kind.begin(),

@@ -107,6 +107,19 @@ class SlurmExecutorTest : public ::testing::Test {
     return log.ok() ? *log : "(no log: " + log.status().message() + ")";
   }
 
+  // The pod's log once it holds `text`, or what it holds after 30 s. A job is
+  // RUNNING in Slurm before its script has run its first line, so a test that
+  // needs the script's state waits for the script to say so.
+  std::string log_once_it_holds(PodId pod, const std::string& text) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    std::string log = log_of(pod);
+    while (log.find(text) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      log = log_of(pod);
+    }
+    return log;
+  }
+
   std::string log_dir_ = "/tmp/allot-slurm-executor-test-" + std::to_string(::getpid());
   ProcessRunner runner_{slurm_environment(executor_slurm_conf()), Duration::seconds(60)};
   SlurmPolicySync sync_{runner_, {"allot", "gpu"}};
@@ -151,10 +164,12 @@ TEST_F(SlurmExecutorTest, AGangIsOneJobOverTwoNodesWithOneTaskEach) {
 TEST_F(SlurmExecutorTest, AStopWithGraceEndsTheJobAndItsPodsAreReportedStopped) {
   executor_ = make(events_);
   const WorkloadLaunch l = launch(3, {"node1"},
-                                  "trap 'echo got TERM; exit 0' TERM; "
+                                  "trap 'echo got TERM; exit 0' TERM; echo trap set; "
                                   "while :; do sleep 1; done");
   executor_->launch(l);
   ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  // A TERM before the shell has set its trap ends it without the echo.
+  ASSERT_NE(log_once_it_holds({l.workload, 0}, "trap set").find("trap set"), std::string::npos);
   ASSERT_TRUE(executor_->slurm_view(l.workload).has_value());
   EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node1");
 

@@ -20,46 +20,13 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "contract_documents.h"
 #include "scim_client.h"
 
 namespace allot::server_test {
 namespace {
 
 constexpr const char* kContractCliPassword = "allot-canary-pw-contract-cli";
-
-constexpr const char* kContractCliGovernance = R"(
----
-apiVersion: allot/v1
-kind: Organization
-metadata: {name: acme}
-spec: {dataClassifications: [public, internal]}
----
-apiVersion: allot/v1
-kind: ClusterRoleBinding
-metadata: {name: approvers}
-subjects: [{kind: User, name: ana}, {kind: User, name: bob}]
-roleRef: {kind: ClusterRole, name: contract-approver}
----
-apiVersion: allot/v1
-kind: RoleBinding
-metadata: {name: members, namespace: research}
-subjects: [{kind: User, name: carol}]
-roleRef: {kind: ClusterRole, name: team-member}
-)";
-
-constexpr const char* kContractCliManifest = R"(apiVersion: allot/v1
-kind: Contract
-metadata: {name: research-local}
-spec:
-  project: research
-  owners: {business: ana, operations: ml-ops, cost: bob}
-  cluster: {name: local}
-  approvedWorkloadKinds: [Job]
-  dataClassification: public
-  namespaces: [research]
-  schedulingPolicyOwner: bob
-  exceptionOwner: ml-ops
-)";
 
 struct ContractCliRun {
   int exit_code = -1;
@@ -73,10 +40,10 @@ class ContractCliTest : public ScimTest {
     for (const char* user : {"ana", "bob", "carol"}) create_user(user, kContractCliPassword);
     create_group("ml-ops");
     const Reply applied = call("POST", "/api/v1/apply", allotd_.admin_token(),
-                               std::string(kTestPolicy) + kContractCliGovernance);
+                               std::string(kTestPolicy) + kContractGovernance);
     ASSERT_EQ(applied.status, 200) << applied.describe();
     manifest_ = temp_file("contract.yaml");
-    std::ofstream(manifest_) << kContractCliManifest;
+    std::ofstream(manifest_) << kResearchContract;
   }
 
   // Runs `allot ARGS` as `who` (its own credentials file), with `input` on stdin.

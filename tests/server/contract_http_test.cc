@@ -9,46 +9,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "contract_documents.h"
 #include "scim_client.h"
 
 namespace allot::server_test {
 namespace {
 
 using json = nlohmann::json;
-
-constexpr const char* kGovernance = R"(
----
-apiVersion: allot/v1
-kind: Organization
-metadata: {name: acme}
-spec: {dataClassifications: [public, internal]}
----
-apiVersion: allot/v1
-kind: ClusterRoleBinding
-metadata: {name: approvers}
-subjects: [{kind: User, name: ana}, {kind: User, name: bob}]
-roleRef: {kind: ClusterRole, name: contract-approver}
----
-apiVersion: allot/v1
-kind: RoleBinding
-metadata: {name: members, namespace: research}
-subjects: [{kind: User, name: carol}]
-roleRef: {kind: ClusterRole, name: team-member}
-)";
-
-constexpr const char* kContract = R"(apiVersion: allot/v1
-kind: Contract
-metadata: {name: research-local}
-spec:
-  project: research
-  owners: {business: ana, operations: ml-ops, cost: bob}
-  cluster: {name: local}
-  approvedWorkloadKinds: [Job]
-  dataClassification: public
-  namespaces: [research]
-  schedulingPolicyOwner: bob
-  exceptionOwner: ml-ops
-)";
 
 class ContractHttpTest : public ScimTest {
  protected:
@@ -57,7 +24,7 @@ class ContractHttpTest : public ScimTest {
     for (const char* user : {"ana", "bob", "carol"}) create_user(user, "allot-canary-pw-contract");
     create_group("ml-ops");
     const Reply applied = call("POST", "/api/v1/apply", allotd_.admin_token(),
-                               std::string(kTestPolicy) + kGovernance);
+                               std::string(kTestPolicy) + kContractGovernance);
     ASSERT_EQ(applied.status, 200) << applied.describe();
     // Only a cluster admin opens a cluster-wide session: the approvers log in
     // as contract-approver (cluster scope), carol as a member of her team.
@@ -77,7 +44,7 @@ class ContractHttpTest : public ScimTest {
 };
 
 TEST_F(ContractHttpTest, TransitionsAreAuthorisedByRoleAndNeverByTheRequester) {
-  const Reply created = call("POST", "/api/v1/apply", tokens_.at("ana"), kContract);
+  const Reply created = call("POST", "/api/v1/apply", tokens_.at("ana"), kResearchContract);
   ASSERT_EQ(created.status, 200) << created.describe();
   const std::string reason = R"({"reason": "data owner agreed"})";
   EXPECT_EQ(act("ana", "approve", reason).status, 403) << "the requester";

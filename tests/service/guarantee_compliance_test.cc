@@ -19,9 +19,10 @@ namespace {
 
 using testing::virtual_options;
 
-// Two 8-GPU nodes; alpha and beta own one each and lend it in one cohort.
-// RECLAIM is alpha's reclaimWithinCohort.
-constexpr std::string_view kCohort = R"(
+// A cohort "lab" of NODES 8-GPU nodes where alpha owns ALPHA_NOMINAL GPUs
+// (reclaimWithinCohort: RECLAIM) and beta 8 (reclaimWithinCohort: Any).
+std::string lab_cohort(int nodes, int alpha_nominal, std::string_view alpha_reclaim) {
+  std::string yaml = R"(
 apiVersion: allot/v1
 kind: ResourceFlavor
 metadata: {name: gpu}
@@ -30,7 +31,7 @@ spec: {}
 apiVersion: allot/v1
 kind: NodePool
 metadata: {name: pool}
-spec: {flavor: gpu, count: 2, resources: {gpu: 8}}
+spec: {flavor: gpu, count: NODES, resources: {gpu: 8}}
 ---
 apiVersion: allot/v1
 kind: PriorityClass
@@ -48,7 +49,7 @@ metadata: {name: alpha}
 spec:
   cohort: lab
   preemption: {reclaimWithinCohort: RECLAIM, withinTeam: Never}
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
+  quota: [{flavor: gpu, resources: {gpu: {nominal: ALPHA_NOMINAL}}}]
 ---
 apiVersion: allot/v1
 kind: Team
@@ -58,6 +59,29 @@ spec:
   preemption: {reclaimWithinCohort: Any, withinTeam: Never}
   quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
 )";
+  const auto put = [&yaml](std::string_view key, const std::string& value) {
+    yaml.replace(yaml.find(key), key.size(), value);
+  };
+  put("NODES", std::to_string(nodes));
+  put("RECLAIM", std::string(alpha_reclaim));
+  put("ALPHA_NOMINAL", std::to_string(alpha_nominal));
+  return yaml;
+}
+
+// The replay of `jobs_csv` under `policy_yaml`, in 10 s cycles.
+SimulationReport replay_compliance_trace(const std::string& policy_yaml, std::string_view jobs_csv,
+                                         const SimulationOptions& options) {
+  Result<ManifestBundle> bundle = parse_manifests(policy_yaml);
+  EXPECT_TRUE(bundle.ok()) << bundle.status().to_string();
+  Result<std::vector<TraceJob>> jobs = parse_trace(jobs_csv, TraceFormat::kCsv, "jobs.csv");
+  EXPECT_TRUE(jobs.ok()) << jobs.status().to_string();
+  Result<TraceArrivals> arrivals = trace_arrivals(*jobs, bundle->policy, {});
+  EXPECT_TRUE(arrivals.ok()) << arrivals.status().to_string();
+  Result<SimulationReport> report =
+      run_simulation(bundle->policy, arrivals->arrivals, {}, Duration::seconds(10), options);
+  EXPECT_TRUE(report.ok()) << report.status().to_string();
+  return *report;
+}
 
 // beta fills both nodes at t=0 (one of them borrowed from alpha); alpha asks
 // for its nominal at t=100.
@@ -67,20 +91,11 @@ constexpr std::string_view kJobs =
     "0,1000,8,beta\n"
     "100,50,8,alpha\n";
 
+// Two 8-GPU nodes; alpha and beta own one each and lend it in one cohort;
+// RECLAIM is alpha's reclaimWithinCohort.
 SimulationReport replay_with(std::string_view reclaim,
                              SimulationOptions options = virtual_options()) {
-  std::string yaml(kCohort);
-  yaml.replace(yaml.find("RECLAIM"), 7, reclaim);
-  Result<ManifestBundle> bundle = parse_manifests(yaml);
-  EXPECT_TRUE(bundle.ok()) << bundle.status().to_string();
-  Result<std::vector<TraceJob>> jobs = parse_trace(kJobs, TraceFormat::kCsv, "jobs.csv");
-  EXPECT_TRUE(jobs.ok()) << jobs.status().to_string();
-  Result<TraceArrivals> arrivals = trace_arrivals(*jobs, bundle->policy, {});
-  EXPECT_TRUE(arrivals.ok()) << arrivals.status().to_string();
-  Result<SimulationReport> report =
-      run_simulation(bundle->policy, arrivals->arrivals, {}, Duration::seconds(10), options);
-  EXPECT_TRUE(report.ok()) << report.status().to_string();
-  return *report;
+  return replay_compliance_trace(lab_cohort(2, 8, reclaim), kJobs, options);
 }
 
 TEST(GuaranteeCompliance, ReclaimServesTheOwedTeamInEveryCycle) {
@@ -121,54 +136,14 @@ TEST(GuaranteeCompliance, SkippingIdleCyclesCountsTheSameCycles) {
 }
 
 // Three 8-GPU nodes; alpha owns 16 GPUs and beta 8, in one cohort, and both
-// may reclaim. Found at load factor 2 on Philly (issue 18): beta borrows with
-// 4-GPU jobs spread so that its three most recently started ones sit on three
-// different nodes (b7 next to alpha's own 4-GPU job on node 0, b8 and b6 on
-// the two others). When alpha asks for a whole node, the greedy walk took
-// those three, beta came back to its nominal, and no node had 8 GPUs free:
-// "Insufficient", cycle after cycle, though the two beta jobs of one node
-// would have made room.
-constexpr std::string_view kScattered = R"(
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {flavor: gpu, count: 3, resources: {gpu: 8}}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: batch}
-spec: {value: 100, preemptionGracePeriod: 30s}
----
-apiVersion: allot/v1
-kind: Cohort
-metadata: {name: lab}
-spec: {}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: alpha}
-spec:
-  cohort: lab
-  preemption: {reclaimWithinCohort: Any, withinTeam: Never}
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 16}}}]
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: beta}
-spec:
-  cohort: lab
-  preemption: {reclaimWithinCohort: Any, withinTeam: Never}
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
-)";
-
-// b1, b2 fill node 0 and end at 500; b3, b4 node 1 (b4 ends at 320, b8
-// takes its place at 400); b5, b6 node 2; alpha's 4-GPU job and b7 share
-// node 0 from 600 and 700; alpha asks for 8 GPUs at 1000.
+// may reclaim (lab_cohort(3, 16, "Any")). Found at load factor 2 on Philly (issue 18): beta borrows
+// with 4-GPU jobs spread so that its three most recently started ones sit on three different nodes
+// (b7 next to alpha's own 4-GPU job on node 0, b8 and b6 on the two others). When alpha asks for a
+// whole node, the greedy walk took those three, beta came back to its nominal, and no node had 8
+// GPUs free: "Insufficient", cycle after cycle, though the two beta jobs of one node would have
+// made room. b1, b2 fill node 0 and end at 500; b3, b4 node 1 (b4 ends at 320, b8 takes its place
+// at 400); b5, b6 node 2; alpha's 4-GPU job and b7 share node 0 from 600 and 700; alpha asks for 8
+// GPUs at 1000.
 constexpr std::string_view kScatteredJobs =
     "submit_s,duration_s,gpus,team\n"
     "0,500,4,beta\n"
@@ -183,21 +158,15 @@ constexpr std::string_view kScatteredJobs =
     "1000,100,8,alpha\n";
 
 TEST(GuaranteeCompliance, ReclaimFreesOneNodeWhenTheLatestBorrowedJobsAreScattered) {
-  Result<ManifestBundle> bundle = parse_manifests(kScattered);
-  ASSERT_TRUE(bundle.ok()) << bundle.status().to_string();
-  Result<std::vector<TraceJob>> jobs = parse_trace(kScatteredJobs, TraceFormat::kCsv, "jobs.csv");
-  ASSERT_TRUE(jobs.ok()) << jobs.status().to_string();
-  Result<TraceArrivals> arrivals = trace_arrivals(*jobs, bundle->policy, {});
-  ASSERT_TRUE(arrivals.ok()) << arrivals.status().to_string();
-  Result<SimulationReport> report = run_simulation(bundle->policy, arrivals->arrivals, {},
-                                                   Duration::seconds(10), virtual_options());
-  ASSERT_TRUE(report.ok()) << report.status().to_string();
-  const TeamMetrics& alpha = report->teams[0];
+  const SimulationReport report =
+      replay_compliance_trace(lab_cohort(3, 16, "Any"), kScatteredJobs, virtual_options());
+  ASSERT_EQ(report.teams.size(), 2U);
+  const TeamMetrics& alpha = report.teams[0];
   EXPECT_GT(alpha.owed_cycles, 0);
   EXPECT_EQ(alpha.compliant_cycles, alpha.owed_cycles);
   // Two victims on one node, not three scattered ones.
-  EXPECT_EQ(report->preemptions, 2);
-  EXPECT_DOUBLE_EQ(report->guarantee_compliance, 1.0);
+  EXPECT_EQ(report.preemptions, 2);
+  EXPECT_DOUBLE_EQ(report.guarantee_compliance, 1.0);
 }
 
 TEST(GuaranteeCompliance, TwoWorkloadsThatFitOnlyOneAtATimeAreNotBothOwed) {

@@ -5,9 +5,10 @@
 # tsan preset (Clang, -Wthread-safety, ThreadSanitizer) and runs the service,
 # server and crash tests under it, runs each fuzz target for 6 s (the fuzz
 # preset: libFuzzer under ASan and UBSan), searches every log of the run for
-# the secrets the tests plant (scripts/check-secrets.sh), then the format
-# check. The PostgreSQL tests start a server of their own (ctest fixture
-# `postgres`, scripts/postgres.sh). Exits non-zero on any failure.
+# the secrets the tests plant (scripts/check-secrets.sh), the format check,
+# and the release build of allot and allotd that the run command makes. The
+# PostgreSQL tests start a server of their own (ctest fixture `postgres`,
+# scripts/postgres.sh). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,5 +50,10 @@ scripts/check-secrets.sh "${ALLOT_TEST_LOG_DIR}" build/debug/Testing/Temporary \
 
 echo "== format"
 scripts/check-format.sh
+
+echo "== release: allot and allotd build with the release preset (the run command's build;"
+echo "   GCC at -O2 warns where the debug build does not, and warnings are errors)"
+cmake --preset release
+cmake --build build/release --target allot allotd -j"$(nproc)"
 
 echo "test: all checks passed"

@@ -130,6 +130,18 @@ class SlurmAllotdTest : public AllotdTest {
     const std::string name = job_name(workload);
     return sh({"sacct", "-n", "-X", "-P", "--name=" + name, "-o", "JobID,State"}).out;
   }
+  // jobs_of() once sacct lists a job in `state` (slurmdbd records a job's
+  // start and end a moment after slurmctld), or what it lists after 30 s.
+  std::string jobs_once_recorded(const nlohmann::json& workload, const std::string& state) {
+    std::string recorded;
+    eventually(
+        [&] {
+          recorded = jobs_of(workload);
+          return recorded.find(state) != std::string::npos;
+        },
+        std::chrono::seconds(30), std::chrono::milliseconds(200));
+    return recorded;
+  }
   std::string job_name(const nlohmann::json& workload) {
     std::ifstream file(allotd_.data_dir() / "slurm" / "job-prefix");
     std::string prefix;
@@ -252,13 +264,7 @@ TEST_F(SlurmAllotdTest, AJobWithAllotsPrefixThatAllotDoesNotKnowIsCancelledAndLo
 TEST_F(SlurmAllotdTest, ASlurmctldRestartLosesNothingAndSubmitsNothingTwice) {
   submit("sa-research", "through", {"sleep 300", 1, 1, "low"});
   const nlohmann::json running = wait_phase("sa-research", "through", "Running");
-  std::string before;
-  eventually(
-      [&] {
-        before = jobs_of(running);
-        return before.find("RUNNING") != std::string::npos;
-      },
-      std::chrono::seconds(30), std::chrono::milliseconds(200));
+  const std::string before = jobs_once_recorded(running, "RUNNING");
 
   const Result<slurm::CommandResult> restarted =
       runner_.run({slurm_script(), "restart-controller", slurm_dir()});
@@ -288,14 +294,7 @@ TEST_F(SlurmAllotdTest, BorrowedWorkIsPreemptedInSlurmWhenItsOwnerReclaims) {
 
   EXPECT_NE(phase_of(workload("sa-research", "borrower")), "Running");
   const std::vector<std::string> events = wait_event("sa-research", "borrower", "Preempted");
-  // slurmdbd records the job's end a moment after slurmctld ends it.
-  std::string recorded;
-  eventually(
-      [&] {
-        recorded = jobs_of(running);
-        return recorded.find("CANCELLED") != std::string::npos;
-      },
-      std::chrono::seconds(30), std::chrono::milliseconds(200));
+  const std::string recorded = jobs_once_recorded(running, "CANCELLED");
   EXPECT_NE(recorded.find("CANCELLED"), std::string::npos) << recorded;
   EXPECT_EQ(sh({"squeue", "-h", "-A", "sa-prod", "-t", "RUNNING", "-o", "%N"}).out.empty(), false);
 }
@@ -324,14 +323,7 @@ TEST_F(SlurmAllotdTest, ANodeSlurmReportsDownHasItsWorkRequeuedElsewhere) {
 TEST_F(SlurmAllotdTest, AnAllotdRestartAdoptsTheJobInsteadOfSubmittingItAgain) {
   submit("sa-research", "steady", {"sleep 300", 1, 1, "low"});
   const nlohmann::json running = wait_phase("sa-research", "steady", "Running");
-  // slurmdbd records the job a moment after it starts: wait until sacct has it.
-  std::string before;
-  eventually(
-      [&] {
-        before = jobs_of(running);
-        return before.find("RUNNING") != std::string::npos;
-      },
-      std::chrono::seconds(30), std::chrono::milliseconds(200));
+  const std::string before = jobs_once_recorded(running, "RUNNING");
 
   ASSERT_EQ(allotd_.restart(), "");
   wait_phase("sa-research", "steady", "Running");

@@ -1,16 +1,20 @@
 // Connection contracts through the control plane on a manual clock (issue 15,
 // items 2 to 4): an Organization with data classifications, a Contract drafted
 // by one person and approved by another (self-approval refused), activated,
-// admitting its namespace's work; revoked, so new work waits with
-// ContractMissing; a kind the contract does not approve and a classification
-// above the cluster's refused at submit; an overdue review; owners that are
-// not in the directory; status kept across a restart; installs without an
-// Organization unchanged.
+// admitting its namespace's work; revoked, so its work is drained and new
+// work waits with ContractMissing; a revocation that drains only its
+// project's namespaces and removes their RoleBindings; a kind the contract does not approve and a
+// classification above the cluster's refused at submit; an overdue review; owners that are not in
+// the directory; status kept across a restart; installs without an Organization unchanged.
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "control_plane_fixture.h"
+#include "governance/audit_event.h"
 
 namespace allot::testing {
 namespace {
@@ -151,12 +155,13 @@ TEST_F(ContractControl, DraftApproveActivateAdmitRevokeThenNewWorkWaits) {
                 .code(),
             ErrorCode::kFailedPrecondition);
 
-  // Revoked: running work runs on (draining is item 5), new work waits.
+  // Revoked: running work is stopped with its grace period (drained), new work waits.
   EXPECT_EQ(*act("bob", "research-local", ContractAction::kRevoke, "project ended"), "Revoked");
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  EXPECT_EQ(executor_.stops[0].second, Duration::seconds(30));
   submit(workload_yaml("r2", "research", 1), "research");
   clock_.advance(Duration::seconds(1));
   plane_->loop().run_once();
-  EXPECT_TRUE(holds("research", "r1"));
   EXPECT_EQ(phase("research", "r2"), "Pending");
   EXPECT_EQ(explanation("research", "r2")["reason"], "ContractMissing");
   EXPECT_EQ(act("bob", "research-local", ContractAction::kRenew).status().code(),
@@ -250,6 +255,100 @@ TEST_F(ContractControl, WithoutAnOrganizationNothingIsEnforced) {
   const Status contract = apply_as_admin(contract_yaml("r", "research"));
   EXPECT_EQ(contract.code(), ErrorCode::kInvalidArgument) << contract.to_string();
   EXPECT_NE(contract.message().find("Organization"), std::string::npos) << contract.to_string();
+}
+
+constexpr const char* kTeamBindings = R"(
+---
+apiVersion: allot/v1
+kind: RoleBinding
+metadata: {name: members, namespace: research}
+subjects: [{kind: User, name: rita}]
+roleRef: {kind: ClusterRole, name: team-member}
+---
+apiVersion: allot/v1
+kind: RoleBinding
+metadata: {name: members, namespace: prod}
+subjects: [{kind: User, name: paul}]
+roleRef: {kind: ClusterRole, name: team-member}
+)";
+
+TEST_F(ContractControl, RevocationDrainsOnlyTheProjectsWorkWithGraceAndRemovesItsBindings) {
+  std::vector<governance::AuditEvent> audited;
+  audit_sink_ = [&audited](governance::AuditEvent event) { audited.push_back(std::move(event)); };
+  restart();  // the directory of SetUp() is stored
+  apply_policy(governed_policy() + kTeamBindings);
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r", "research")).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("p", "prod")).ok());
+  for (const char* name : {"r", "p"}) {
+    ASSERT_TRUE(act("bob", name, ContractAction::kApprove).ok());
+    ASSERT_TRUE(act("bob", name, ContractAction::kActivate).ok());
+  }
+  const uint64_t running = submit(workload_yaml("running", "research", 8, 1, "high"), "research");
+  const uint64_t prod = submit(workload_yaml("p1", "prod", 4), "prod");
+  submit(workload_yaml("waiting", "research", 8, 2), "research");  // 16 GPUs: 12 are free
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "running"));
+  ASSERT_TRUE(holds("prod", "p1"));
+  ASSERT_EQ(phase("research", "waiting"), "Pending");
+
+  const Result<std::string> revoked = act("bob", "r", ContractAction::kRevoke, "project ended");
+  ASSERT_TRUE(revoked.ok()) << revoked.status().to_string();
+
+  // Pending work cancelled at once; running work told to stop with its
+  // class's grace (high: 30s); prod's work untouched.
+  EXPECT_EQ(phase("research", "waiting"), "Cancelled");
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  EXPECT_EQ(executor_.stops[0], std::make_pair(running, Duration::seconds(30)));
+  EXPECT_TRUE(holds("research", "running")) << "it stops within its grace";
+  const std::vector<std::string> types = event_types("research", "running");
+  EXPECT_NE(std::find(types.begin(), types.end(), "Warning"), types.end());
+  exit_pods(running, 143, true);
+  EXPECT_EQ(phase("research", "running"), "Cancelled");
+  EXPECT_TRUE(holds("prod", "p1"));
+  for (const auto& [uid, grace] : executor_.stops) EXPECT_NE(uid, prod);
+
+  // The project's bindings are gone, prod's stay.
+  const Result<nlohmann::json> bindings = calls_->list_objects("RoleBinding");
+  ASSERT_TRUE(bindings.ok()) << bindings.status().to_string();
+  ASSERT_EQ((*bindings)["items"].size(), 1u) << bindings->dump();
+  EXPECT_EQ((*bindings)["items"][0]["metadata"]["namespace"], "prod");
+
+  // Audited: each drained workload and each removed binding, by system:allotd.
+  std::vector<std::string> acts;
+  for (const governance::AuditEvent& event : audited) {
+    if (event.username != "system:allotd" || !event.object_ref) continue;
+    if (event.verb != "cancel" && event.verb != "delete") continue;
+    acts.push_back(event.verb + " " + event.object_ref->resource + " " +
+                   event.object_ref->namespace_name + "/" + event.object_ref->name);
+    EXPECT_NE(event.response_message.find("contract r revoked by bob: project ended"),
+              std::string::npos)
+        << event.response_message;
+  }
+  EXPECT_EQ(acts, (std::vector<std::string>{"delete rolebindings research/members",
+                                            "cancel workloads research/running",
+                                            "cancel workloads research/waiting"}));
+
+  // A second revocation is refused and removes nothing more.
+  EXPECT_EQ(act("bob", "r", ContractAction::kRevoke).status().code(),
+            ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(calls_->list_objects("RoleBinding")->at("items").size(), 1u);
+}
+
+TEST_F(ContractControl, ANamespaceAnotherContractStillCoversIsNotDrained) {
+  apply_policy(governed_policy() + kTeamBindings);
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r1", "research")).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r2", "research")).ok());
+  for (const char* name : {"r1", "r2"}) {
+    ASSERT_TRUE(act("bob", name, ContractAction::kApprove).ok());
+    ASSERT_TRUE(act("bob", name, ContractAction::kActivate).ok());
+  }
+  submit(workload_yaml("a", "research", 1), "research");
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "a"));
+  ASSERT_TRUE(act("bob", "r1", ContractAction::kRevoke, "superseded").ok());
+  EXPECT_TRUE(executor_.stops.empty());
+  EXPECT_TRUE(holds("research", "a"));
+  EXPECT_EQ(calls_->list_objects("RoleBinding")->at("items").size(), 2u);
 }
 
 }  // namespace

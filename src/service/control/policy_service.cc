@@ -8,7 +8,9 @@
 
 #include "authz/builtin_roles.h"
 #include "authz/rbac_validation.h"
+#include "governance/contract_revocation.h"
 #include "service/control/caller_rights.h"
+#include "service/control/control_audit.h"
 #include "service/control/metering.h"
 #include "service/control/policy_installation.h"
 #include "service/control/policy_objects.h"
@@ -359,6 +361,37 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   }
   install(std::move(next), {}, std::move(metering), std::move(contracts));
   return {};
+}
+
+Result<std::vector<std::string>> PolicyService::remove_role_bindings(
+    const std::vector<std::string>& namespaces, const std::string& why) {
+  MutexLock apply_lock(apply_mu_);
+  const PolicyState current = current_policy();
+  const auto bindings = revocation_bindings(current.rbac(), namespaces);
+  std::vector<std::string> removed;
+  if (bindings.empty()) return removed;
+  PolicyState next = current;
+  WriteBatch batch;
+  for (const auto& [ns, name] : bindings) {
+    const DocumentKey key = document_key("RoleBinding", ns, name);
+    ALLOT_ASSIGN_OR_RETURN(next, next.without(key));
+    batch.delete_objects.push_back({key.first, key.second});
+    removed.push_back(ns + "/" + name);
+  }
+  ALLOT_ASSIGN_OR_RETURN(next, next.with_exceptions_at(clock_.now()));
+  const Status committed = cluster_.store().commit(std::move(batch));
+  if (!committed.ok()) {
+    return Status(ErrorCode::kUnavailable, "no binding was removed: " + committed.message());
+  }
+  {
+    WriterLock lock(cluster_.mutex());
+    for (const auto& [ns, name] : bindings) {
+      cluster_.audit_control(
+          system_audit_event("delete", "rolebindings", ns, name, why, clock_.now()));
+    }
+  }
+  install(std::move(next), {}, {}, {});
+  return removed;
 }
 
 namespace {

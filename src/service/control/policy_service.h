@@ -60,6 +60,16 @@ class PolicyService {
   Status delete_object(const Principal& caller, const std::string& kind, const std::string& name,
                        const std::string& namespace_name = {}) ALLOT_EXCLUDES(apply_mu_);
 
+  // Deletes every RoleBinding of `namespaces` as one change, on allotd's own
+  // authority: a contract's revocation removes its project's bindings
+  // (contract_service.h; governance/contract_revocation.h), each audited as
+  // user system:allotd, verb delete, resource rolebindings, with `why`.
+  // Returns those removed, as namespace/name. kUnavailable when the commit
+  // fails (nothing removed).
+  Result<std::vector<std::string>> remove_role_bindings(const std::vector<std::string>& namespaces,
+                                                        const std::string& why)
+      ALLOT_EXCLUDES(apply_mu_);
+
   // Roles and RoleBindings: of `namespace_name`, or of every namespace where
   // the caller may list them when it is empty. ClusterRoles and
   // ClusterRoleBindings include the built-ins (authz/builtin_roles.h), first.

@@ -351,5 +351,29 @@ TEST_F(ContractControl, ANamespaceAnotherContractStillCoversIsNotDrained) {
   EXPECT_EQ(calls_->list_objects("RoleBinding")->at("items").size(), 2u);
 }
 
+TEST_F(ContractControl, AProjectsEvidenceIsForApproversAndTheContractsOwnersOnly) {
+  apply_policy(governed_policy() + kTeamBindings);
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r", "research")).ok());
+  clock_.advance(Duration::hours(1));
+  EvidenceService& evidence = plane_->evidence();
+  const Result<ProjectEvidence> by_group =
+      evidence.collect(Principal::user("olga", {"ml-ops"}), "research-project", {}, {});
+  ASSERT_TRUE(by_group.ok()) << "ml-ops owns operations: " << by_group.status().to_string();
+  EXPECT_EQ(by_group->namespaces, std::vector<std::string>{"research"});
+  EXPECT_EQ(by_group->from, clock_.now() - Duration::hours(1)) << "from the contract's creation";
+  EXPECT_EQ(by_group->role_bindings.size(), 1u);
+  EXPECT_TRUE(evidence.collect(Principal::user("bob"), "research-project", {}, {}).ok())
+      << "an approver";
+  EXPECT_EQ(evidence.collect(Principal::user("zed"), "research-project", {}, {}).status().code(),
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(evidence.collect(Principal::user("bob"), "nosuch", {}, {}).status().code(),
+            ErrorCode::kNotFound);
+  EXPECT_EQ(evidence.collect(Principal::user("bob"), "research-project", clock_.now(), {})
+                .status()
+                .code(),
+            ErrorCode::kInvalidArgument)
+      << "an empty period";
+}
+
 }  // namespace
 }  // namespace allot::testing

@@ -10,25 +10,25 @@
 namespace allot::cli {
 namespace {
 
-using json = nlohmann::json;
+using EvidenceJson = nlohmann::json;
 
 // A member of `object` as text: strings as they are, other values as JSON,
 // "" when absent.
-std::string evidence_text(const json& object, const char* key) {
+std::string evidence_text(const EvidenceJson& object, const char* key) {
   if (!object.is_object() || !object.contains(key)) return {};
-  const json& value = object.at(key);
+  const EvidenceJson& value = object.at(key);
   if (value.is_string()) return value.get<std::string>();
   return value.is_null() ? std::string() : value.dump();
 }
 
-const json& evidence_member(const json& object, const char* key) {
-  static const json kNull;
+const EvidenceJson& evidence_member(const EvidenceJson& object, const char* key) {
+  static const EvidenceJson kNull;
   return object.is_object() && object.contains(key) ? object.at(key) : kNull;
 }
 
-const json& evidence_list(const json& object, const char* key) {
-  static const json kEmpty = json::array();
-  const json& value = evidence_member(object, key);
+const EvidenceJson& evidence_list(const EvidenceJson& object, const char* key) {
+  static const EvidenceJson kEmpty = EvidenceJson::array();
+  const EvidenceJson& value = evidence_member(object, key);
   return value.is_array() ? value : kEmpty;
 }
 
@@ -52,11 +52,11 @@ const std::vector<std::string> kExceptionHeader = {"name",     "team",   "relaxe
 const std::vector<std::string> kBindingHeader = {"kind",     "namespace", "name",
                                                  "roleKind", "role",      "subjects"};
 
-EvidenceRows history_rows(const json& evidence) {
+EvidenceRows history_rows(const EvidenceJson& evidence) {
   EvidenceRows rows;
-  for (const json& contract : evidence_list(evidence, "contracts")) {
+  for (const EvidenceJson& contract : evidence_list(evidence, "contracts")) {
     const std::string name = evidence_text(evidence_member(contract, "metadata"), "name");
-    for (const json& step : evidence_list(evidence_member(contract, "status"), "history")) {
+    for (const EvidenceJson& step : evidence_list(evidence_member(contract, "status"), "history")) {
       rows.push_back({name, evidence_text(step, "action"), evidence_text(step, "from"),
                       evidence_text(step, "to"), evidence_text(step, "by"),
                       evidence_text(step, "at"), evidence_text(step, "reason")});
@@ -65,10 +65,10 @@ EvidenceRows history_rows(const json& evidence) {
   return rows;
 }
 
-EvidenceRows exception_rows(const json& evidence) {
+EvidenceRows exception_rows(const EvidenceJson& evidence) {
   EvidenceRows rows;
-  for (const json& exception : evidence_list(evidence, "exceptions")) {
-    const json& spec = evidence_member(exception, "spec");
+  for (const EvidenceJson& exception : evidence_list(evidence, "exceptions")) {
+    const EvidenceJson& spec = evidence_member(exception, "spec");
     rows.push_back({evidence_text(evidence_member(exception, "metadata"), "name"),
                     evidence_text(spec, "team"), evidence_text(spec, "relaxes"),
                     evidence_text(spec, "owner"), evidence_text(spec, "approver"),
@@ -77,18 +77,18 @@ EvidenceRows exception_rows(const json& evidence) {
   return rows;
 }
 
-EvidenceRows binding_rows(const json& evidence) {
+EvidenceRows binding_rows(const EvidenceJson& evidence) {
   EvidenceRows rows;
-  const json& bindings = evidence_member(evidence, "bindings");
+  const EvidenceJson& bindings = evidence_member(evidence, "bindings");
   for (const char* list : {"roleBindings", "clusterRoleBindings"}) {
-    for (const json& binding : evidence_list(bindings, list)) {
+    for (const EvidenceJson& binding : evidence_list(bindings, list)) {
       std::string subjects;
-      for (const json& subject : evidence_list(binding, "subjects")) {
+      for (const EvidenceJson& subject : evidence_list(binding, "subjects")) {
         subjects += (subjects.empty() ? "" : ";") + evidence_text(subject, "kind") + ":" +
                     evidence_text(subject, "name");
       }
-      const json& meta = evidence_member(binding, "metadata");
-      const json& role = evidence_member(binding, "roleRef");
+      const EvidenceJson& meta = evidence_member(binding, "metadata");
+      const EvidenceJson& role = evidence_member(binding, "roleRef");
       rows.push_back({evidence_text(binding, "kind"), evidence_text(meta, "namespace"),
                       evidence_text(meta, "name"), evidence_text(role, "kind"),
                       evidence_text(role, "name"), subjects});
@@ -114,9 +114,9 @@ std::string evidence_html_table(const std::vector<std::string>& header, const Ev
 }
 
 // The entries (approvals or reviews) of the evidence as rows.
-EvidenceRows entry_rows(const json& evidence, const char* key) {
+EvidenceRows entry_rows(const EvidenceJson& evidence, const char* key) {
   EvidenceRows rows;
-  for (const json& entry : evidence_list(evidence, key)) {
+  for (const EvidenceJson& entry : evidence_list(evidence, key)) {
     rows.push_back({evidence_text(entry, "contract"), evidence_text(entry, "action"),
                     evidence_text(entry, "by"), evidence_text(entry, "at"),
                     evidence_text(entry, "reason")});
@@ -124,10 +124,10 @@ EvidenceRows entry_rows(const json& evidence, const char* key) {
   return rows;
 }
 
-std::string contracts_html(const json& evidence) {
+std::string contracts_html(const EvidenceJson& evidence) {
   std::string out;
-  for (const json& contract : evidence_list(evidence, "contracts")) {
-    const json& status = evidence_member(contract, "status");
+  for (const EvidenceJson& contract : evidence_list(evidence, "contracts")) {
+    const EvidenceJson& status = evidence_member(contract, "status");
     out += "<h3>Contract " +
            escape_xml(evidence_text(evidence_member(contract, "metadata"), "name")) + "</h3>";
     EvidenceRows terms = {{"phase", evidence_text(status, "phase")},
@@ -136,7 +136,7 @@ std::string contracts_html(const json& evidence) {
                           {"reviewedAt", evidence_text(status, "reviewedAt")},
                           {"reviewDue", evidence_text(status, "reviewDue")},
                           {"reviewGraceEnds", evidence_text(status, "reviewGraceEnds")}};
-    const json& spec = evidence_member(contract, "spec");
+    const EvidenceJson& spec = evidence_member(contract, "spec");
     if (spec.is_object()) {
       for (const auto& [key, value] : spec.items()) {
         terms.push_back({key, value.is_string() ? value.get<std::string>() : value.dump()});
@@ -147,10 +147,10 @@ std::string contracts_html(const json& evidence) {
   return out;
 }
 
-std::string audit_html(const json& evidence) {
-  const json& audit = evidence_member(evidence, "audit");
-  const json& verification = evidence_member(audit, "verification");
-  const bool verified = evidence_member(verification, "verified") == json(true);
+std::string audit_html(const EvidenceJson& evidence) {
+  const EvidenceJson& audit = evidence_member(evidence, "audit");
+  const EvidenceJson& verification = evidence_member(audit, "verification");
+  const bool verified = evidence_member(verification, "verified") == EvidenceJson(true);
   EvidenceRows facts = {{"first sequence in period", evidence_text(audit, "firstSequence")},
                         {"last sequence in period", evidence_text(audit, "lastSequence")},
                         {"records in period", evidence_text(audit, "recordsInPeriod")},
@@ -161,13 +161,13 @@ std::string audit_html(const json& evidence) {
                         {"covered through", evidence_text(verification, "coveredThrough")},
                         {"uncovered tail", evidence_text(verification, "uncoveredTail")},
                         {"audit public key", evidence_text(audit, "publicKey")}};
-  for (const json& problem : evidence_list(verification, "problems")) {
+  for (const EvidenceJson& problem : evidence_list(verification, "problems")) {
     facts.push_back(
         {"problem: " + evidence_text(problem, "kind"), evidence_text(problem, "message")});
   }
   EvidenceRows records;
-  for (const json& record : evidence_list(audit, "records")) {
-    const json& ref = evidence_member(record, "objectRef");
+  for (const EvidenceJson& record : evidence_list(audit, "records")) {
+    const EvidenceJson& ref = evidence_member(record, "objectRef");
     records.push_back({evidence_text(record, "sequence"), evidence_text(record, "stageTimestamp"),
                        evidence_text(evidence_member(record, "user"), "username"),
                        evidence_text(record, "verb"), evidence_text(ref, "resource"),
@@ -180,9 +180,9 @@ std::string audit_html(const json& evidence) {
              "audit-records");
 }
 
-std::string evidence_html(const json& evidence, const std::string& usage_csv) {
+std::string evidence_html(const EvidenceJson& evidence, const std::string& usage_csv) {
   const std::string project = escape_xml(evidence_text(evidence, "project"));
-  const json& period = evidence_member(evidence, "period");
+  const EvidenceJson& period = evidence_member(evidence, "period");
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -218,8 +218,8 @@ std::string evidence_html(const json& evidence, const std::string& usage_csv) {
 
 }  // namespace
 
-std::map<std::string, std::string> evidence_files(const json& evidence) {
-  const json& usage = evidence_member(evidence, "usage");
+std::map<std::string, std::string> evidence_files(const EvidenceJson& evidence) {
+  const EvidenceJson& usage = evidence_member(evidence, "usage");
   const std::string usage_csv = usage.is_object() ? usage_report_csv(usage) : "team\n";
   return {{"history.csv", evidence_csv(kHistoryHeader, history_rows(evidence))},
           {"exceptions.csv", evidence_csv(kExceptionHeader, exception_rows(evidence))},

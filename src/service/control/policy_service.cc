@@ -393,7 +393,7 @@ Result<std::vector<std::string>> PolicyService::remove_role_bindings(
     const DocumentKey key = document_key("RoleBinding", ns, name);
     ALLOT_ASSIGN_OR_RETURN(next, next.without(key));
     batch.delete_objects.push_back({key.first, key.second});
-    removed.push_back(ns + "/" + name);
+    removed.push_back(std::string(ns).append("/").append(name));
   }
   ALLOT_ASSIGN_OR_RETURN(next, next.with_exceptions_at(clock_.now()));
   const Status committed = cluster_.store().commit(std::move(batch));

@@ -380,6 +380,17 @@ TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsC
     EXPECT_EQ(check.exit_code, 1) << "byte " << at << ": " << check.output;
     EXPECT_NE(check.output.find("evidence NOT verified"), std::string::npos) << check.output;
   }
+  // The original verifies again; a changed signature or another key does not; a
+  // missing key file is unreadable input (exit 2).
+  std::ofstream(dir / "evidence.json", std::ios::binary | std::ios::trunc) << original;
+  EXPECT_EQ(allot("bob", "evidence verify " + dir.string() + " --key " + key).exit_code, 0);
+  std::string signature = evidence_file(dir / "evidence.json.sig");
+  signature[0] = signature[0] == '0' ? '1' : '0';
+  std::ofstream(dir / "evidence.json.sig", std::ios::trunc) << signature;
+  EXPECT_EQ(allot("bob", "evidence verify " + dir.string() + " --key " + key).exit_code, 1);
+  const ContractCliRun no_key =
+      allot("bob", "evidence verify " + dir.string() + " --key " + temp_file("none.pub"));
+  EXPECT_EQ(no_key.exit_code, 2) << no_key.output;
 }
 
 }  // namespace

@@ -97,12 +97,17 @@ class EvidenceCommand final : public Command {
       return kExitUsage;
     }
     const std::filesystem::path dir(verify_dir_);
+    // A file that cannot be read: exit 2, as a usage error.
+    const auto unreadable = [&io](const Status& status) {
+      io.err << "error: " << error_text(status) << "\n";
+      return kExitUsage;
+    };
     const Result<std::string> key = audit::read_audit_public_key(key_);
-    if (!key.ok()) return report_error(io, key.status());
+    if (!key.ok()) return unreadable(key.status());
     const Result<std::string> evidence = read_evidence_file(dir / "evidence.json");
-    if (!evidence.ok()) return report_error(io, evidence.status());
+    if (!evidence.ok()) return unreadable(evidence.status());
     const Result<std::string> signature = read_evidence_file(dir / "evidence.json.sig");
-    if (!signature.ok()) return report_error(io, signature.status());
+    if (!signature.ok()) return unreadable(signature.status());
     std::string hex = *signature;
     while (!hex.empty() && (hex.back() == '\n' || hex.back() == '\r')) hex.pop_back();
     if (!identity::verify_hex(*key, *evidence, hex)) {

@@ -7,6 +7,7 @@
 
 #include "api/resource_fields.h"
 #include "api/rfc3339.h"
+#include "api/signal_document.h"
 
 namespace allot {
 namespace {
@@ -91,7 +92,14 @@ Status decode_contract_reviews(MapReader& map, ContractSpec& spec) {
   if (std::optional<Field> interval = map.get("reviewInterval")) {
     ALLOT_ASSIGN_OR_RETURN(spec.review_interval, interval->as_duration(Duration::hours(1)));
   }
-  return map.read_duration("reviewGracePeriod", spec.review_grace_period);
+  ALLOT_RETURN_IF_ERROR(map.read_duration("reviewGracePeriod", spec.review_grace_period));
+  return map.read("reviewWebhook", spec.review_webhook, [](const Field& f) -> Result<std::string> {
+    ALLOT_ASSIGN_OR_RETURN(std::string url, f.as_string());
+    if (!is_http_url(url)) {
+      return f.error("reviewWebhook must be an http:// or https:// URL with a host");
+    }
+    return url;
+  });
 }
 
 Result<QuotaRelaxation> decode_exception_quota(const Field& field) {

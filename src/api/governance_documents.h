@@ -13,7 +13,8 @@
 //          dataClassification, namespaces: [...], slurmScope: {account, partition},
 //          schedulingPolicyOwner, exceptionOwner,
 //          terms: {monitoring, support, decommission},
-//          reviewInterval: 90d, reviewGracePeriod: 14d}
+//          reviewInterval: 90d, reviewGracePeriod: 14d,
+//          reviewWebhook: https://...}  (optional: where a review falling due is POSTed)
 //
 // Contract: decode_*() return the model value or a Status located at the
 // offending field. Required in a Contract: project, the three owners,

@@ -60,6 +60,7 @@ ClusterRole contract_approver() {
                         {"contracts"},
                         {},
                         {}},
+                       {{"get"}, {group}, {"contracts/evidence"}, {}, {}},
                        {{"get", "list", "watch", "create", "update", "delete"},
                         {group},
                         {"policyexceptions"},

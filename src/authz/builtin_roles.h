@@ -15,7 +15,8 @@
 //   team-viewer:   get, list, watch workloads, their logs and events.
 //   contract-approver: get, list, watch, create, update contracts and make
 //                  their transitions (verbs approve, activate, review, renew,
-//                  revoke: issue 15); get, list, watch, create, update,
+//                  revoke: issue 15) and get their evidence
+//                  (contracts/evidence); get, list, watch, create, update,
 //                  delete policyexceptions; get, list, watch organizations,
 //                  clusters and teams. Bound by a ClusterRoleBinding.
 // The team roles are ClusterRoles, bound per team by RoleBindings in the

@@ -30,6 +30,8 @@ constexpr std::array kResources = {
     // Issue 15: the organisation level and the connection contracts.
     ResourceInfo{"organizations", kAllotApiGroup, false},
     ResourceInfo{"contracts", kAllotApiGroup, false},
+    // Issue 15, item 7: a project's evidence report (GET /api/v1/evidence).
+    ResourceInfo{"contracts/evidence", kAllotApiGroup, false},
     // Issue 15, item 6: PolicyExceptions (allot get exceptions).
     ResourceInfo{"policyexceptions", kAllotApiGroup, false},
     ResourceInfo{"signals", kAllotApiGroup, false},

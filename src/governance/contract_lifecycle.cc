@@ -69,7 +69,14 @@ Result<ContractStatus> contract_transition(const ContractStatus& status, Contrac
 std::optional<ReviewSchedule> review_schedule(const ContractSpec& spec,
                                               const ContractStatus& status) {
   if (!status.reviewed_at) return std::nullopt;
-  const Timestamp due = *status.reviewed_at + spec.review_interval;
+  Timestamp due = *status.reviewed_at + spec.review_interval;
+  if (status.phase == ContractPhase::kUnderReview) {
+    for (const ContractTransition& step : status.history) {
+      if (step.action == ContractAction::kReview && step.at >= *status.reviewed_at) {
+        due = std::min(due, step.at);
+      }
+    }
+  }
   return ReviewSchedule{due, due + spec.review_grace_period};
 }
 

@@ -30,8 +30,10 @@ Result<ContractStatus> contract_transition(const ContractStatus& status, Contrac
                                            const std::string& by, const std::string& reason,
                                            Timestamp now);
 
-// When the next review falls due (reviewedAt + reviewInterval), and the end
-// of its grace (+ reviewGracePeriod); none before activation.
+// When the next review falls due (reviewedAt + reviewInterval, or earlier:
+// when a review was opened since, by a person or by an event, it fell due
+// then), and the end of its grace (+ reviewGracePeriod); none before
+// activation.
 struct ReviewSchedule {
   Timestamp due;
   Timestamp grace_ends;

@@ -68,6 +68,8 @@ struct ContractSpec {
   ContractTerms terms;
   Duration review_interval = Duration::hours(int64_t{24} * 90);
   Duration review_grace_period = Duration::hours(int64_t{24} * 14);
+  // An http(s) URL a review falling due is POSTed to (issue 15, item 5); empty: none.
+  std::string review_webhook;
 
   friend bool operator==(const ContractSpec&, const ContractSpec&) = default;
 };

@@ -31,6 +31,7 @@ Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   add_auth_config_routes(router, plane.access());
   add_scim_routes(router, plane);
   add_audit_routes(router, plane.access(), options.audit);
+  add_evidence_routes(router, plane, options.audit);
   add_metrics_routes(router, plane);
   return router;
 }

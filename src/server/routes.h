@@ -29,6 +29,10 @@ void add_service_account_routes(Router& http, ControlPlane& plane);
 // auditevents", cluster-admin by default) and GET /api/v1/audit/key (its
 // public key, to any authenticated caller); 404 `audit_disabled` without one.
 void add_audit_routes(Router& http, const AccessControl& access, audit::AuditLog* audit);
+// GET /api/v1/evidence?project=P[&from&to]: a project's evidence report,
+// signed with the audit log's key (docs/governance.md); 404 audit_disabled
+// without an audit log.
+void add_evidence_routes(Router& http, ControlPlane& plane, audit::AuditLog* audit);
 // GET /api/v1/authconfig: how to log in (no authentication).
 void add_auth_config_routes(Router& http, const AccessControl& access);
 

@@ -6,12 +6,17 @@
 // without the role, an unknown contract) with their messages and exit codes.
 // PolicyExceptions (item 6): applied by their approver with `allot apply`,
 // refused to their owner and to a team member, listed by `allot get
-// exceptions [--expiring 7d]`, and in the audit log.
+// exceptions [--expiring 7d]`, and in the audit log. Evidence (item 7):
+// `allot evidence export` checked field by field (evidence.json, the CSV
+// tables, the HTML page), refused to a team member, and `allot evidence
+// verify` with the audit key: the export verifies, any changed byte fails.
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -246,6 +251,146 @@ TEST_F(ContractCliTest, ExceptionsAreAppliedByTheirApproverAndListedByExpiry) {
     }
   }
   EXPECT_GE(refused, 2u) << audit.body;
+}
+
+// Reads a whole file ("" when absent).
+std::string evidence_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsCheck) {
+  cli_login("bob", "--role contract-approver");
+  cli_login("carol", "--team research --role team-member");
+  const std::string ana = login("ana", kContractCliPassword, "contract-approver");
+  const std::string bob = login("bob", kContractCliPassword, "contract-approver");
+  ASSERT_EQ(call("POST", "/api/v1/apply", ana, kResearchContract).status, 200);
+  const auto act = [this](const std::string& token, const std::string& action,
+                          const std::string& reason) {
+    const Reply done = call("POST", "/api/v1/contracts/research-local/" + action, token,
+                            nlohmann::json{{"reason", reason}}.dump());
+    EXPECT_EQ(done.status, 200) << done.describe();
+  };
+  act(bob, "approve", "data owner agreed");
+  act(ana, "activate", "go live");
+  const std::string exception = temp_file("exception.yaml");
+  std::ofstream(exception) << exception_cli_yaml("deadline", "bob", 72);
+  ASSERT_EQ(allot("bob", "apply -f " + exception).exit_code, 0);
+  submit("research", "job1");
+  wait_phase("research", "job1", "Succeeded");
+
+  // A team member is no owner and holds no contracts/evidence.
+  const ContractCliRun refused =
+      allot("carol", "evidence export --project research --out " + temp_file("no"));
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.output.find("contracts/evidence"), std::string::npos) << refused.output;
+
+  const std::filesystem::path dir = temp_file("evidence");
+  const ContractCliRun exported =
+      allot("bob", "evidence export --project research --out " + dir.string());
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  const nlohmann::json evidence =
+      nlohmann::json::parse(evidence_file(dir / "evidence.json"), nullptr, false);
+  ASSERT_TRUE(evidence.is_object()) << evidence_file(dir / "evidence.json");
+  EXPECT_EQ(evidence["kind"], "Evidence");
+  EXPECT_EQ(evidence["project"], "research");
+  EXPECT_EQ(evidence["generatedBy"], "bob");
+  EXPECT_EQ(evidence["namespaces"], nlohmann::json::array({"research"}));
+  EXPECT_EQ(evidence["teams"], nlohmann::json::array({"research"}));
+  ASSERT_EQ(evidence["contracts"].size(), 1u);
+  const nlohmann::json& contract = evidence["contracts"][0];
+  EXPECT_EQ(contract["metadata"]["name"], "research-local");
+  EXPECT_EQ(contract["spec"]["owners"]["business"], "ana");
+  EXPECT_EQ(contract["status"]["phase"], "Active");
+  EXPECT_EQ(contract["status"]["approvedBy"], "bob");
+  EXPECT_TRUE(contract["status"].contains("reviewDue"));
+  ASSERT_EQ(contract["status"]["history"].size(), 3u);
+  EXPECT_EQ(evidence["period"]["from"], contract["status"]["history"][0]["at"])
+      << "the period starts at the contract's creation";
+  ASSERT_EQ(evidence["approvals"].size(), 1u);
+  EXPECT_EQ(evidence["approvals"][0]["by"], "bob");
+  EXPECT_EQ(evidence["approvals"][0]["reason"], "data owner agreed");
+  ASSERT_EQ(evidence["reviews"].size(), 1u);
+  EXPECT_EQ(evidence["reviews"][0]["action"], "activate");
+  EXPECT_EQ(evidence["reviews"][0]["by"], "ana");
+  ASSERT_EQ(evidence["exceptions"].size(), 1u);
+  EXPECT_EQ(evidence["exceptions"][0]["metadata"]["name"], "deadline");
+  EXPECT_EQ(evidence["exceptions"][0]["spec"]["approver"], "bob");
+  ASSERT_EQ(evidence["bindings"]["roleBindings"].size(), 1u);
+  EXPECT_EQ(evidence["bindings"]["roleBindings"][0]["metadata"]["namespace"], "research");
+  EXPECT_EQ(evidence["bindings"]["roleBindings"][0]["subjects"][0]["name"], "carol");
+  ASSERT_EQ(evidence["bindings"]["clusterRoleBindings"].size(), 1u);
+  EXPECT_EQ(evidence["bindings"]["clusterRoleBindings"][0]["metadata"]["name"], "approvers");
+  ASSERT_TRUE(evidence["usage"].is_object()) << evidence["usage"];
+  bool research_row = false;
+  for (const nlohmann::json& row : evidence["usage"]["rows"]) {
+    research_row = research_row || row.dump().find("research") != std::string::npos;
+    EXPECT_EQ(row.dump().find("prod"), std::string::npos) << "only the project's teams";
+  }
+  EXPECT_TRUE(research_row) << evidence["usage"];
+  const nlohmann::json& audit = evidence["audit"];
+  EXPECT_EQ(audit["verification"]["verified"], true) << audit["verification"];
+  EXPECT_GT(audit["verification"]["records"].get<uint64_t>(), 0u);
+  EXPECT_LE(audit["firstSequence"].get<uint64_t>(), audit["lastSequence"].get<uint64_t>());
+  EXPECT_EQ(audit["publicKey"],
+            call("GET", "/api/v1/audit/key", allotd_.admin_token()).json["publicKey"]);
+  bool approve_record = false;
+  for (const nlohmann::json& record : audit["records"]) {
+    approve_record =
+        approve_record || (record["verb"] == "approve" && record["user"]["username"] == "bob" &&
+                           record["responseStatus"]["code"] == 200);
+  }
+  EXPECT_TRUE(approve_record) << audit["records"].dump();
+
+  // The tables and the page, rendered from it.
+  const std::string history = evidence_file(dir / "history.csv");
+  EXPECT_TRUE(history.starts_with("contract,action,from,to,by,at,reason\n")) << history;
+  EXPECT_NE(history.find("research-local,approve,Draft,Approved,bob,"), std::string::npos)
+      << history;
+  EXPECT_NE(history.find(",data owner agreed\n"), std::string::npos) << history;
+  EXPECT_NE(evidence_file(dir / "bindings.csv")
+                .find("RoleBinding,research,members,ClusterRole,team-member,User:carol\n"),
+            std::string::npos)
+      << evidence_file(dir / "bindings.csv");
+  EXPECT_NE(evidence_file(dir / "exceptions.csv").find("deadline,research,"), std::string::npos)
+      << evidence_file(dir / "exceptions.csv");
+  EXPECT_NE(evidence_file(dir / "usage.csv").find("research"), std::string::npos);
+  const std::string html = evidence_file(dir / "evidence.html");
+  for (const char* text : {"<h1>Evidence: project research</h1>", "research-local",
+                           "data owner agreed", "deadline", "User:carol", "<td>yes</td>"}) {
+    EXPECT_NE(html.find(text), std::string::npos) << text;
+  }
+  for (const char* external : {"<script", "src=", "href=", "@import", "url("}) {
+    EXPECT_EQ(html.find(external), std::string::npos) << "self-contained: " << external;
+  }
+
+  // The signature verifies with the audit key; any changed byte fails.
+  const std::string key = (allotd_.data_dir() / "audit-key.pub").string();
+  const ContractCliRun verified = allot("bob", "evidence verify " + dir.string() + " --key " + key);
+  EXPECT_EQ(verified.exit_code, 0) << verified.output;
+  EXPECT_EQ(verified.output, "evidence verified: evidence.json is signed by the audit key\n");
+  const std::string original = evidence_file(dir / "evidence.json");
+  for (size_t at = 0; at < original.size(); at += original.size() / 16 + 1) {
+    std::string changed = original;
+    changed[at] = static_cast<char>(changed[at] ^ 0x01);
+    std::ofstream(dir / "evidence.json", std::ios::binary | std::ios::trunc) << changed;
+    const ContractCliRun check = allot("bob", "evidence verify " + dir.string() + " --key " + key);
+    EXPECT_EQ(check.exit_code, 1) << "byte " << at << ": " << check.output;
+    EXPECT_NE(check.output.find("evidence NOT verified"), std::string::npos) << check.output;
+  }
+  // The original verifies again; a changed signature or another key does not; a
+  // missing key file is unreadable input (exit 2).
+  std::ofstream(dir / "evidence.json", std::ios::binary | std::ios::trunc) << original;
+  EXPECT_EQ(allot("bob", "evidence verify " + dir.string() + " --key " + key).exit_code, 0);
+  std::string signature = evidence_file(dir / "evidence.json.sig");
+  signature[0] = signature[0] == '0' ? '1' : '0';
+  std::ofstream(dir / "evidence.json.sig", std::ios::trunc) << signature;
+  EXPECT_EQ(allot("bob", "evidence verify " + dir.string() + " --key " + key).exit_code, 1);
+  const ContractCliRun no_key =
+      allot("bob", "evidence verify " + dir.string() + " --key " + temp_file("none.pub"));
+  EXPECT_EQ(no_key.exit_code, 2) << no_key.output;
 }
 
 }  // namespace

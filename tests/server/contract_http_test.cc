@@ -3,8 +3,14 @@
 // POST /api/v1/contracts/{name}/{action}; self-approval, a caller without
 // the contract-approver role and another team's member refused with 403; a
 // missing reason 400; the wrong phase 409; each transition in the audit log
-// with its verb; the contract's status served with its history.
+// with its verb; the contract's status served with its history. A revocation
+// (item 5) stops the project's running pod (real processes) with its grace
+// and cancels its pending work, removes its RoleBindings (its member loses
+// access), and leaves another project's work running.
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -79,6 +85,64 @@ TEST_F(ContractHttpTest, TransitionsAreAuthorisedByRoleAndNeverByTheRequester) {
   }
   EXPECT_EQ(items.size(), 4u) << audit.body;  // 403, 403, 400, 200 (renew is its own verb)
   EXPECT_EQ(allowed, 1u);
+}
+
+TEST_F(ContractHttpTest, RevocationStopsTheProjectsPodsRemovesItsBindingsAndSparesOthers) {
+  std::string prod_contract = kResearchContract;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"name: research-local", "name: prod-local"},
+           {"project: research", "project: prod"},
+           {"namespaces: [research]", "namespaces: [prod]"}}) {
+    prod_contract.replace(prod_contract.find(from), from.size(), to);
+  }
+  for (const std::string& contract : {std::string(kResearchContract), prod_contract}) {
+    ASSERT_EQ(call("POST", "/api/v1/apply", tokens_.at("ana"), contract).status, 200);
+  }
+  for (const char* name : {"research-local", "prod-local"}) {
+    const std::string path = std::string("/api/v1/contracts/") + name + "/";
+    ASSERT_EQ(call("POST", path + "approve", tokens_.at("bob"), R"({"reason": "ok"})").status, 200);
+    ASSERT_EQ(call("POST", path + "activate", tokens_.at("ana"), R"({"reason": "go"})").status,
+              200);
+  }
+  // Pods that run until stopped; research's second job waits for GPUs.
+  submit("research", "long", {.script = "sleep 300", .gpus = 4});
+  submit("prod", "other", {.script = "sleep 300", .gpus = 4});
+  wait_phase("research", "long", "Running");
+  wait_phase("prod", "other", "Running");
+  submit("research", "queued", {.script = "true", .gpus = 4, .pods = 2});
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/research/workloads", tokens_.at("carol")).status, 200);
+
+  const Reply revoked = act("bob", "revoke", R"({"reason": "project ended"})");
+  ASSERT_EQ(revoked.status, 200) << revoked.describe();
+  EXPECT_EQ(revoked.json["status"]["phase"], "Revoked");
+  EXPECT_EQ(workload("research", "queued")["status"]["phase"], "Cancelled");
+  const nlohmann::json stopped = wait_phase("research", "long", "Cancelled");
+  EXPECT_EQ(stopped["status"]["phase"], "Cancelled") << stopped.dump();
+  const std::vector<std::string> types = event_types("research", "long");
+  EXPECT_NE(std::find(types.begin(), types.end(), "Warning"), types.end());
+  EXPECT_EQ(workload("prod", "other")["status"]["phase"], "Running") << "another project's";
+
+  // Research's RoleBinding is gone: carol no longer sees the namespace.
+  const Reply bindings =
+      call("GET", "/api/v1/namespaces/research/rolebindings", allotd_.admin_token());
+  ASSERT_EQ(bindings.status, 200) << bindings.describe();
+  EXPECT_TRUE(bindings.json["items"].empty()) << bindings.body;
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/research/workloads", tokens_.at("carol")).status, 403);
+
+  // Audited as allotd's own acts.
+  const Reply audit = call("GET", "/api/v1/audit?user=system:allotd", allotd_.admin_token());
+  ASSERT_EQ(audit.status, 200) << audit.describe();
+  std::vector<std::string> acts;
+  for (const json& record : audit.json.value("items", json::array())) {
+    if (record["verb"] == "cancel" || record["verb"] == "delete") {
+      acts.push_back(record["verb"].get<std::string>() + " " +
+                     record["objectRef"]["resource"].get<std::string>() + " " +
+                     record["objectRef"]["name"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(acts, (std::vector<std::string>{"delete rolebindings members", "cancel workloads long",
+                                            "cancel workloads queued"}))
+      << audit.body;
 }
 
 }  // namespace

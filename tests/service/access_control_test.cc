@@ -115,6 +115,8 @@ TEST_F(AccessControlTest, AClusterRoleSessionActsOnlyOnClusterScopedResourcesWit
 
   EXPECT_TRUE(plane_->access().authorize(approver, "approve", "contracts", "", "c").ok());
   EXPECT_TRUE(plane_->access().authorize(approver, "list", "contracts", "", "").ok());
+  EXPECT_TRUE(plane_->access().authorize(approver, "get", "contracts/evidence", "", "c").ok())
+      << "the evidence of a contract (issue 15, item 7)";
   EXPECT_EQ(plane_->access().authorize(approver, "delete", "teams", "", "prod").code(),
             ErrorCode::kPermissionDenied)
       << "what contract-approver does not grant, though the admin holds it";

@@ -1,16 +1,24 @@
 // Connection contracts through the control plane on a manual clock (issue 15,
 // items 2 to 4): an Organization with data classifications, a Contract drafted
 // by one person and approved by another (self-approval refused), activated,
-// admitting its namespace's work; revoked, so new work waits with
-// ContractMissing; a kind the contract does not approve and a classification
-// above the cluster's refused at submit; an overdue review; owners that are
-// not in the directory; status kept across a restart; installs without an
-// Organization unchanged.
+// admitting its namespace's work; revoked, so its work is drained and new
+// work waits with ContractMissing; a revocation that drains only its
+// project's namespaces and removes their RoleBindings; a kind the contract does not approve and a
+// classification above the cluster's refused at submit; an overdue review; owners that are not in
+// the directory; status kept across a restart; installs without an Organization unchanged.
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "api/rfc3339.h"
 #include "control_plane_fixture.h"
+#include "governance/audit_event.h"
+#include "hook_server.h"
+#include "service/control/http_webhook_sender.h"
+#include "service/control/review_notices.h"
 
 namespace allot::testing {
 namespace {
@@ -143,20 +151,23 @@ TEST_F(ContractControl, DraftApproveActivateAdmitRevokeThenNewWorkWaits) {
   EXPECT_EQ(status["history"][1]["by"], "bob");
   EXPECT_TRUE(status.contains("reviewDue"));
 
-  // A spec changes only while Draft; a live contract cannot be deleted.
-  EXPECT_EQ(apply_as("ana", contract_yaml("research-local", "research", "public")).code(),
-            ErrorCode::kFailedPrecondition);
+  // A spec changes only while Draft (in force: only its owners, roles and
+  // classification, which open a review); a live contract cannot be deleted.
+  EXPECT_EQ(
+      apply_as("ana", contract_yaml("research-local", "research", "internal", "[Job]")).code(),
+      ErrorCode::kFailedPrecondition);
   EXPECT_EQ(plane_->policies()
                 .delete_object(Principal::anonymous_admin(), "Contract", "research-local")
                 .code(),
             ErrorCode::kFailedPrecondition);
 
-  // Revoked: running work runs on (draining is item 5), new work waits.
+  // Revoked: running work is stopped with its grace period (drained), new work waits.
   EXPECT_EQ(*act("bob", "research-local", ContractAction::kRevoke, "project ended"), "Revoked");
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  EXPECT_EQ(executor_.stops[0].second, Duration::seconds(30));
   submit(workload_yaml("r2", "research", 1), "research");
   clock_.advance(Duration::seconds(1));
   plane_->loop().run_once();
-  EXPECT_TRUE(holds("research", "r1"));
   EXPECT_EQ(phase("research", "r2"), "Pending");
   EXPECT_EQ(explanation("research", "r2")["reason"], "ContractMissing");
   EXPECT_EQ(act("bob", "research-local", ContractAction::kRenew).status().code(),
@@ -200,28 +211,6 @@ TEST_F(ContractControl, AKindNotApprovedOrAClassificationAboveTheClusterIsRefuse
   EXPECT_TRUE(holds("prod", "s"));
 }
 
-TEST_F(ContractControl, AnOverdueReviewStopsNewAdmissionsUntilRenewed) {
-  apply_policy(governed_policy());
-  ASSERT_TRUE(apply_as("ana", contract_yaml("r", "research")).ok());
-  ASSERT_TRUE(act("bob", "r", ContractAction::kApprove).ok());
-  ASSERT_TRUE(act("bob", "r", ContractAction::kActivate).ok());
-  // Due after 30 days, grace 7 more: at day 36 still admitted.
-  clock_.advance(Duration::hours(24 * 36));
-  submit(workload_yaml("a", "research", 1), "research");
-  plane_->loop().run_once();
-  EXPECT_TRUE(holds("research", "a"));
-  EXPECT_EQ(*act("bob", "r", ContractAction::kReview, "annual review"), "UnderReview");
-  clock_.advance(Duration::hours(24 * 2));
-  submit(workload_yaml("b", "research", 1), "research");
-  plane_->loop().run_once();
-  EXPECT_EQ(phase("research", "b"), "Pending");
-  EXPECT_EQ(explanation("research", "b")["reason"], "ReviewOverdue");
-  EXPECT_EQ(*act("ana", "r", ContractAction::kRenew, "still needed"), "Active");
-  clock_.advance(Duration::seconds(1));
-  plane_->loop().run_once();
-  EXPECT_TRUE(holds("research", "b"));
-}
-
 TEST_F(ContractControl, BadContractsAreRefusedNamingTheField) {
   apply_policy(governed_policy());
   const Status owner = apply_as("ana", contract_yaml("r", "research", "internal", "[Job]", "zed"));
@@ -250,6 +239,310 @@ TEST_F(ContractControl, WithoutAnOrganizationNothingIsEnforced) {
   const Status contract = apply_as_admin(contract_yaml("r", "research"));
   EXPECT_EQ(contract.code(), ErrorCode::kInvalidArgument) << contract.to_string();
   EXPECT_NE(contract.message().find("Organization"), std::string::npos) << contract.to_string();
+}
+
+constexpr const char* kTeamBindings = R"(
+---
+apiVersion: allot/v1
+kind: RoleBinding
+metadata: {name: members, namespace: research}
+subjects: [{kind: User, name: rita}]
+roleRef: {kind: ClusterRole, name: team-member}
+---
+apiVersion: allot/v1
+kind: RoleBinding
+metadata: {name: members, namespace: prod}
+subjects: [{kind: User, name: paul}]
+roleRef: {kind: ClusterRole, name: team-member}
+)";
+
+TEST_F(ContractControl, RevocationDrainsOnlyTheProjectsWorkWithGraceAndRemovesItsBindings) {
+  std::vector<governance::AuditEvent> audited;
+  audit_sink_ = [&audited](governance::AuditEvent event) { audited.push_back(std::move(event)); };
+  restart();  // the directory of SetUp() is stored
+  apply_policy(governed_policy() + kTeamBindings);
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r", "research")).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("p", "prod")).ok());
+  for (const char* name : {"r", "p"}) {
+    ASSERT_TRUE(act("bob", name, ContractAction::kApprove).ok());
+    ASSERT_TRUE(act("bob", name, ContractAction::kActivate).ok());
+  }
+  const uint64_t running = submit(workload_yaml("running", "research", 8, 1, "high"), "research");
+  const uint64_t prod = submit(workload_yaml("p1", "prod", 4), "prod");
+  submit(workload_yaml("waiting", "research", 8, 2), "research");  // 16 GPUs: 12 are free
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "running"));
+  ASSERT_TRUE(holds("prod", "p1"));
+  ASSERT_EQ(phase("research", "waiting"), "Pending");
+
+  const Result<std::string> revoked = act("bob", "r", ContractAction::kRevoke, "project ended");
+  ASSERT_TRUE(revoked.ok()) << revoked.status().to_string();
+
+  // Pending work cancelled at once; running work told to stop with its
+  // class's grace (high: 30s); prod's work untouched.
+  EXPECT_EQ(phase("research", "waiting"), "Cancelled");
+  ASSERT_EQ(executor_.stops.size(), 1u);
+  EXPECT_EQ(executor_.stops[0], std::make_pair(running, Duration::seconds(30)));
+  EXPECT_TRUE(holds("research", "running")) << "it stops within its grace";
+  const std::vector<std::string> types = event_types("research", "running");
+  EXPECT_NE(std::find(types.begin(), types.end(), "Warning"), types.end());
+  exit_pods(running, 143, true);
+  EXPECT_EQ(phase("research", "running"), "Cancelled");
+  EXPECT_TRUE(holds("prod", "p1"));
+  for (const auto& [uid, grace] : executor_.stops) EXPECT_NE(uid, prod);
+
+  // The project's bindings are gone, prod's stay.
+  const Result<nlohmann::json> bindings = calls_->list_objects("RoleBinding");
+  ASSERT_TRUE(bindings.ok()) << bindings.status().to_string();
+  ASSERT_EQ((*bindings)["items"].size(), 1u) << bindings->dump();
+  EXPECT_EQ((*bindings)["items"][0]["metadata"]["namespace"], "prod");
+
+  // Audited: each drained workload and each removed binding, by system:allotd.
+  std::vector<std::string> acts;
+  for (const governance::AuditEvent& event : audited) {
+    if (event.username != "system:allotd" || !event.object_ref) continue;
+    if (event.verb != "cancel" && event.verb != "delete") continue;
+    acts.push_back(event.verb + " " + event.object_ref->resource + " " +
+                   event.object_ref->namespace_name + "/" + event.object_ref->name);
+    EXPECT_NE(event.response_message.find("contract r revoked by bob: project ended"),
+              std::string::npos)
+        << event.response_message;
+  }
+  EXPECT_EQ(acts, (std::vector<std::string>{"delete rolebindings research/members",
+                                            "cancel workloads research/running",
+                                            "cancel workloads research/waiting"}));
+
+  // A second revocation is refused and removes nothing more.
+  EXPECT_EQ(act("bob", "r", ContractAction::kRevoke).status().code(),
+            ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(calls_->list_objects("RoleBinding")->at("items").size(), 1u);
+}
+
+TEST_F(ContractControl, ANamespaceAnotherContractStillCoversIsNotDrained) {
+  apply_policy(governed_policy() + kTeamBindings);
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r1", "research")).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r2", "research")).ok());
+  for (const char* name : {"r1", "r2"}) {
+    ASSERT_TRUE(act("bob", name, ContractAction::kApprove).ok());
+    ASSERT_TRUE(act("bob", name, ContractAction::kActivate).ok());
+  }
+  submit(workload_yaml("a", "research", 1), "research");
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "a"));
+  ASSERT_TRUE(act("bob", "r1", ContractAction::kRevoke, "superseded").ok());
+  EXPECT_TRUE(executor_.stops.empty());
+  EXPECT_TRUE(holds("research", "a"));
+  EXPECT_EQ(calls_->list_objects("RoleBinding")->at("items").size(), 2u);
+}
+
+TEST_F(ContractControl, AProjectsEvidenceIsForApproversAndTheContractsOwnersOnly) {
+  apply_policy(governed_policy() + kTeamBindings);
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r", "research")).ok());
+  clock_.advance(Duration::hours(1));
+  EvidenceService& evidence = plane_->evidence();
+  const Result<ProjectEvidence> by_group =
+      evidence.collect(Principal::user("olga", {"ml-ops"}), "research-project", {}, {});
+  ASSERT_TRUE(by_group.ok()) << "ml-ops owns operations: " << by_group.status().to_string();
+  EXPECT_EQ(by_group->namespaces, std::vector<std::string>{"research"});
+  EXPECT_EQ(by_group->from, clock_.now() - Duration::hours(1)) << "from the contract's creation";
+  EXPECT_EQ(by_group->role_bindings.size(), 1u);
+  EXPECT_TRUE(evidence.collect(Principal::user("bob"), "research-project", {}, {}).ok())
+      << "an approver";
+  EXPECT_EQ(evidence.collect(Principal::user("zed"), "research-project", {}, {}).status().code(),
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(evidence.collect(Principal::user("bob"), "nosuch", {}, {}).status().code(),
+            ErrorCode::kNotFound);
+  EXPECT_EQ(evidence.collect(Principal::user("bob"), "research-project", clock_.now(), {})
+                .status()
+                .code(),
+            ErrorCode::kInvalidArgument)
+      << "an empty period";
+}
+
+// Reviews (issue 15, item 5) with the owners' notices POSTed to a real
+// loopback server through the signals' webhook worker.
+class ContractReviewControl : public ContractControl {
+ protected:
+  ContractReviewControl() {
+    webhook_sender_ = &sender_;
+    audit_sink_ = [this](governance::AuditEvent event) { audited_.push_back(std::move(event)); };
+    restart();
+  }
+
+  // Applies contract `name` of `ns` with a reviewWebhook, approved and active.
+  void activate(const std::string& name, const std::string& ns, const std::string& url,
+                const std::string& owner = "ana") {
+    ASSERT_TRUE(apply_as("ana", contract_yaml(name, ns, "internal", "[Job, TrainingJob]", owner) +
+                                    "  reviewWebhook: " + url + "\n")
+                    .ok());
+    ASSERT_TRUE(act("bob", name, ContractAction::kApprove).ok());
+    ASSERT_TRUE(act("bob", name, ContractAction::kActivate).ok());
+  }
+
+  nlohmann::json status_of(const std::string& name) {
+    const Result<nlohmann::json> contract = calls_->get_object("Contract", name);
+    return contract.ok() ? (*contract)["status"] : nlohmann::json();
+  }
+
+  // The review records of system:allotd on `contract`.
+  std::vector<std::string> review_records(const std::string& contract) {
+    std::vector<std::string> out;
+    for (const governance::AuditEvent& event : audited_) {
+      if (event.verb == "review" && event.username == "system:allotd" && event.object_ref &&
+          event.object_ref->name == contract) {
+        out.push_back(event.response_message);
+      }
+    }
+    return out;
+  }
+
+  std::vector<nlohmann::json> stored_notices() {
+    std::vector<nlohmann::json> out;
+    const Result<StoredState> stored = store_.load();
+    if (!stored.ok()) return out;
+    for (const ObjectRecord& object : stored->objects) {
+      if (object.kind == kContractReviewEventKind) {
+        out.push_back(nlohmann::json::parse(object.document));
+      }
+    }
+    return out;
+  }
+
+  HttpWebhookSender sender_{Duration::seconds(2)};
+  std::vector<governance::AuditEvent> audited_;
+};
+
+TEST_F(ContractReviewControl, TheIntervalOpensTheReviewNotifiesTheOwnersAndOverdueStopsAdmission) {
+  HookServer hook(1);
+  apply_policy(governed_policy());
+  activate("r", "research", hook.url());
+  // Due after 30 days, grace 7 more. On day 29 nothing happens.
+  clock_.advance(Duration::hours(24 * 29));
+  plane_->loop().run_once();
+  EXPECT_EQ(status_of("r")["phase"], "Active");
+  EXPECT_TRUE(review_records("r").empty());
+
+  // Day 30, on the loop's (manual) clock: UnderReview by system:allotd.
+  clock_.advance(Duration::hours(24));
+  plane_->loop().run_once();
+  const nlohmann::json status = status_of("r");
+  EXPECT_EQ(status["phase"], "UnderReview");
+  const nlohmann::json& step = status["history"].back();
+  EXPECT_EQ(step["action"], "review");
+  EXPECT_EQ(step["by"], "system:allotd");
+  EXPECT_NE(step["reason"].get<std::string>().find("review interval"), std::string::npos)
+      << step.dump();
+  ASSERT_EQ(review_records("r").size(), 1u) << "audited once";
+  EXPECT_NE(review_records("r")[0].find("owners notified"), std::string::npos);
+
+  // The owners' webhook: the first POST fails, the retry after the backoff
+  // takes it; the stored notice is then marked delivered.
+  plane_->webhooks().deliver_due();
+  ASSERT_EQ(hook.bodies().size(), 1u);
+  clock_.advance(Duration::seconds(1));
+  plane_->webhooks().deliver_due();
+  ASSERT_EQ(hook.bodies().size(), 2u);
+  const nlohmann::json body = nlohmann::json::parse(hook.bodies()[1]);
+  EXPECT_EQ(body["kind"], "ContractReviewDue");
+  EXPECT_EQ(body["contract"], "r");
+  EXPECT_EQ(body["project"], "research-project");
+  EXPECT_EQ(body["owners"]["business"], "ana");
+  EXPECT_EQ(body["owners"]["exceptionOwner"], "ml-ops");
+  EXPECT_EQ(body["reviewGraceEnds"], status["reviewGraceEnds"]);
+  plane_->loop().run_once();
+  ASSERT_EQ(stored_notices().size(), 1u);
+  EXPECT_TRUE(stored_notices()[0]["delivered"].get<bool>());
+  EXPECT_EQ(hook.bodies().size(), 2u) << "delivered once it was taken";
+
+  // Within the grace work is admitted; past it, new work waits.
+  clock_.advance(Duration::hours(24 * 6));
+  submit(workload_yaml("a", "research", 1), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("research", "a"));
+  clock_.advance(Duration::hours(24));
+  submit(workload_yaml("b", "research", 1), "research");
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "b"), "Pending");
+  EXPECT_EQ(explanation("research", "b")["reason"], "ReviewOverdue");
+  EXPECT_TRUE(holds("research", "a")) << "running work runs on";
+  EXPECT_EQ(*act("ana", "r", ContractAction::kRenew, "still needed"), "Active");
+  clock_.advance(Duration::seconds(1));
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("research", "b"));
+}
+
+TEST_F(ContractReviewControl, OwnerCapacityAndClassificationChangesOpenReviewsWhileOthersStay) {
+  HookServer hook(0);
+  apply_policy(governed_policy());
+  activate("r", "research", hook.url());
+  activate("p", "prod", hook.url());
+
+  // An owner of r changes: r's review opens with the change; p stays Active.
+  ASSERT_TRUE(
+      apply_as("ana", contract_yaml("r", "research", "internal", "[Job, TrainingJob]", "bob") +
+                          "  reviewWebhook: " + hook.url() + "\n")
+          .ok());
+  EXPECT_EQ(status_of("r")["phase"], "UnderReview");
+  EXPECT_NE(status_of("r")["history"].back()["reason"].get<std::string>().find(
+                "its spec changed (owners)"),
+            std::string::npos)
+      << status_of("r");
+  EXPECT_EQ(status_of("p")["phase"], "Active");
+  // The review opened by the event is due now: its grace runs from it.
+  EXPECT_EQ(status_of("r")["reviewGraceEnds"],
+            format_rfc3339(clock_.now() + Duration::hours(24 * 7)));
+
+  // The cluster's capacity changes (a third node): p's review opens too.
+  std::string bigger = governed_policy();
+  bigger.replace(bigger.find("count: 2"), 8, "count: 3");
+  apply_policy(bigger);
+  EXPECT_EQ(status_of("p")["phase"], "UnderReview");
+  EXPECT_NE(status_of("p")["history"].back()["reason"].get<std::string>().find(
+                "cluster local's capacity changed"),
+            std::string::npos)
+      << status_of("p");
+  EXPECT_EQ(review_records("p").size(), 1u);
+  EXPECT_EQ(review_records("r").size(), 1u) << "r was under review already";
+
+  // Renewed, then the cluster's classification changes: reviewed again.
+  EXPECT_EQ(*act("bob", "p", ContractAction::kRenew, "capacity checked"), "Active");
+  std::string raised = bigger;
+  raised.replace(raised.find("maxDataClassification: internal"), 31,
+                 "maxDataClassification: confidential");
+  apply_policy(raised);
+  EXPECT_EQ(status_of("p")["phase"], "UnderReview");
+  EXPECT_NE(status_of("p")["history"].back()["reason"].get<std::string>().find(
+                "maxDataClassification changed"),
+            std::string::npos);
+  EXPECT_EQ(review_records("p").size(), 2u);
+
+  // What may not change in force is still refused.
+  EXPECT_EQ(apply_as("ana", contract_yaml("p", "prod", "internal", "[Job]")).code(),
+            ErrorCode::kFailedPrecondition);
+
+  // Three notices, stored and POSTed.
+  EXPECT_EQ(stored_notices().size(), 3u);
+  plane_->loop().run_once();
+  plane_->webhooks().deliver_due();
+  EXPECT_EQ(hook.bodies().size(), 3u);
+}
+
+TEST_F(ContractReviewControl, AnUndeliveredNoticeIsSentAgainAfterARestart) {
+  HookServer hook(1);
+  apply_policy(governed_policy());
+  activate("r", "research", hook.url());
+  clock_.advance(Duration::hours(24 * 30));
+  plane_->loop().run_once();
+  plane_->webhooks().deliver_due();
+  ASSERT_EQ(hook.bodies().size(), 1u) << "refused by the receiver";
+  restart();
+  plane_->webhooks().deliver_due();
+  ASSERT_EQ(hook.bodies().size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(hook.bodies()[1])["contract"], "r");
+  plane_->loop().run_once();
+  ASSERT_EQ(stored_notices().size(), 1u);
+  EXPECT_TRUE(stored_notices()[0]["delivered"].get<bool>());
+  EXPECT_EQ(status_of("r")["phase"], "UnderReview");
 }
 
 }  // namespace

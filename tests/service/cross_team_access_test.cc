@@ -338,10 +338,10 @@ TEST_F(CrossTeamAccess, EveryVerbOnEveryResourceInEveryNamespaceIsWhatTheRolesMe
     }
   }
   EXPECT_EQ(wrong, 0u);
-  // 13 namespaced resources in 5 namespaces, 15 cluster-scoped ones (among
+  // 13 namespaced resources in 5 namespaces, 16 cluster-scoped ones (among
   // them auditevents: the audit log, cluster-admin's only; budgets; signals;
-  // organizations, contracts and policyexceptions).
-  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 15));
+  // organizations, contracts, contracts/evidence and policyexceptions).
+  EXPECT_EQ(decisions, test_users().size() * allot_verbs().size() * (13 * 5 + 16));
 }
 
 TEST_F(CrossTeamAccess, EveryUseCaseIsAllowedExactlyWhereTheRolesSayAndNothingLeaks) {

@@ -49,16 +49,6 @@ std::string unrounded(double value) {
   return out.str();
 }
 
-std::string csv_field(const std::string& value) {
-  if (value.find_first_of(",\"\n") == std::string::npos) return value;
-  std::string quoted = "\"";
-  for (char c : value) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
 void add_figures(std::vector<std::string>& cells, const nlohmann::json& row, bool round) {
   for (const char* field : kFigures) {
     cells.push_back(round ? rounded(number(row, field)) : unrounded(number(row, field)));
@@ -143,6 +133,16 @@ std::string usage_report_csv(const nlohmann::json& report) {
   for (const auto& row : report.value("rows", nlohmann::json::array())) line(row, false);
   line(report.value("totals", nlohmann::json::object()), true);
   return out.str();
+}
+
+std::string csv_field(const std::string& value) {
+  if (value.find_first_of(",\"\n") == std::string::npos) return value;
+  std::string quoted = "\"";
+  for (char c : value) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
 }
 
 }  // namespace allot::cli

@@ -19,5 +19,8 @@ namespace allot::cli {
 
 std::string usage_report_table(const nlohmann::json& report);
 std::string usage_report_csv(const nlohmann::json& report);
+// One CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
+// newline (RFC 4180).
+std::string csv_field(const std::string& value);
 
 }  // namespace allot::cli

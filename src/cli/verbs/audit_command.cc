@@ -18,24 +18,6 @@ namespace {
 
 using governance::VerificationReport;
 
-nlohmann::json report_json(const VerificationReport& report) {
-  nlohmann::json problems = nlohmann::json::array();
-  for (const governance::AuditProblem& problem : report.problems) {
-    problems.push_back({{"kind", governance::audit_problem_name(problem.kind)},
-                        {"sequence", problem.sequence},
-                        {"file", problem.file},
-                        {"line", problem.line},
-                        {"message", problem.message}});
-  }
-  return {{"verified", report.ok()},
-          {"records", report.records},
-          {"lastSequence", report.last_sequence},
-          {"checkpoints", report.checkpoints},
-          {"coveredThrough", report.covered_through},
-          {"uncoveredTail", report.uncovered_tail},
-          {"problems", problems}};
-}
-
 void print_report(std::ostream& out, const VerificationReport& report) {
   for (const governance::AuditProblem& problem : report.problems) {
     out << governance::audit_problem_name(problem.kind) << ": " << problem.message << "\n";
@@ -104,7 +86,7 @@ class AuditCommand final : public Command {
         audit::verify_audit_log(dir_, checkpoints, *public_key);
     if (!report.ok()) return report_error(io, report.status());
     if (output_ == "json") {
-      io.out << report_json(*report).dump(2) << "\n";
+      io.out << audit::verification_report_json(*report).dump(2) << "\n";
     } else {
       print_report(io.out, *report);
     }

@@ -15,6 +15,7 @@
 #include "cli/verbs/create_command.h"
 #include "cli/verbs/delete_command.h"
 #include "cli/verbs/describe_command.h"
+#include "cli/verbs/evidence_command.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/export_command.h"
 #include "cli/verbs/get_command.h"
@@ -79,6 +80,10 @@ std::vector<Verb> all_verbs() {
        "Connection contracts: allot contract create -f F | approve|activate|review|renew|revoke "
        "NAME --reason R | get | describe NAME",
        make_contract_command},
+      {"evidence",
+       "A project's signed evidence report: allot evidence export --project P --out DIR | "
+       "verify DIR --key K",
+       make_evidence_command},
   };
 }
 

@@ -12,6 +12,7 @@
 #include "governance/audit_checkpoint.h"
 #include "identity/credentials/secret_codec.h"
 #include "service/audit/audit_files.h"
+#include "service/audit/audit_reading.h"
 
 namespace allot::audit {
 namespace {
@@ -315,5 +316,13 @@ ChainHead AuditLog::head() const {
 }
 
 std::string AuditLog::public_key_hex() const { return identity::public_key_text(key_); }
+
+std::string AuditLog::sign_hex(std::string_view bytes) const {
+  return identity::sign_hex(key_, bytes);
+}
+
+Result<governance::VerificationReport> AuditLog::verify() const {
+  return verify_audit_log(options_.dir, options_.checkpoint_dir, key_.public_key);
+}
 
 }  // namespace allot::audit

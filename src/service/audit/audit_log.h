@@ -29,12 +29,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "base/clock.h"
 #include "base/logger.h"
 #include "base/result.h"
 #include "governance/audit_event.h"
+#include "governance/chain_verifier.h"
 #include "governance/hash_chain.h"
 #include "identity/credentials/signing_key.h"
 
@@ -70,6 +72,12 @@ class AuditLog {
   // The log's clock (the records' times).
   [[nodiscard]] Timestamp now() const { return clock_.now(); }
   [[nodiscard]] std::string public_key_hex() const;
+  // The Ed25519 signature (hex) of `bytes` with the log's key: a project's
+  // evidence report is signed so (server/evidence_routes.cc).
+  [[nodiscard]] std::string sign_hex(std::string_view bytes) const;
+  // Verifies the log's files and checkpoints as they are on disk with the
+  // log's own key (audit_reading.h: verify_audit_log).
+  [[nodiscard]] Result<governance::VerificationReport> verify() const;
   [[nodiscard]] const AuditLogOptions& options() const { return options_; }
 
  private:

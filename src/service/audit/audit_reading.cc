@@ -91,4 +91,22 @@ Result<std::vector<std::string>> query_audit_log(const std::string& dir, const A
   return std::vector<std::string>(found.begin(), found.end());
 }
 
+nlohmann::json verification_report_json(const governance::VerificationReport& report) {
+  nlohmann::json problems = nlohmann::json::array();
+  for (const governance::AuditProblem& problem : report.problems) {
+    problems.push_back({{"kind", governance::audit_problem_name(problem.kind)},
+                        {"sequence", problem.sequence},
+                        {"file", problem.file},
+                        {"line", problem.line},
+                        {"message", problem.message}});
+  }
+  return {{"verified", report.ok()},
+          {"records", report.records},
+          {"lastSequence", report.last_sequence},
+          {"checkpoints", report.checkpoints},
+          {"coveredThrough", report.covered_through},
+          {"uncoveredTail", report.uncovered_tail},
+          {"problems", problems}};
+}
+
 }  // namespace allot::audit

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "base/result.h"
 #include "base/time.h"
 #include "governance/chain_verifier.h"
@@ -24,6 +26,11 @@ namespace allot::audit {
 Result<governance::VerificationReport> verify_audit_log(const std::string& dir,
                                                         const std::string& checkpoint_dir,
                                                         const std::string& public_key);
+
+// The report as `allot audit verify -o json` and the evidence report show it:
+// verified, records, lastSequence, checkpoints, coveredThrough,
+// uncoveredTail, problems [{kind, sequence, file, line, message}].
+nlohmann::json verification_report_json(const governance::VerificationReport& report);
 
 struct AuditQuery {
   std::optional<std::string> user;

@@ -14,6 +14,7 @@
 #include "service/control/metering.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
+#include "service/control/review_notices.h"
 #include "service/control/space_lifecycle.h"
 #include "service/control/workload_transitions.h"
 
@@ -121,6 +122,17 @@ void AdmissionLoop::refresh_exceptions(Timestamp now) {
     cluster_.audit_control(std::move(event));
   }
   install_policy(state, std::move(next).value());
+}
+
+void AdmissionLoop::open_interval_reviews(Timestamp now, WriteBatch& batch) {
+  ServerState& state = cluster_.state();
+  const std::vector<ReviewDue> due =
+      interval_reviews_due(state.policy.policy(), state.contracts, now);
+  if (due.empty()) return;
+  OpenedReviews opened = open_reviews(due, state.policy.policy(), state.contracts, now);
+  put_opened_reviews(opened, batch);
+  install_contract_statuses(opened.statuses, state.contracts);
+  announce_reviews(std::move(opened), state, cluster_);
 }
 
 bool AdmissionLoop::take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input) {
@@ -250,6 +262,7 @@ Timestamp AdmissionLoop::run_once() {
       if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
       heartbeat_if_due(cluster_.state().metering, now, batch);
       if (budgets && budgets_->apply(*budgets, cluster_.state(), now, batch)) cycle_due = true;
+      open_interval_reviews(now, batch);  // before the signals: they send its notices
       if (signals_ != nullptr) signals_->apply(signals, cluster_.state(), now, batch);
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
       next_deadline = std::min(

@@ -114,6 +114,9 @@ class AdmissionLoop {
   // those it applies (one expired, or one applied ahead of its time came
   // due), so that the cycle plans under the policy with exactly those.
   void refresh_exceptions(Timestamp now);
+  // Opens the reviews of Active contracts whose interval has passed
+  // (review_notices.h). REQUIRES: the state held exclusively.
+  void open_interval_reviews(Timestamp now, WriteBatch& batch) ALLOT_REQUIRES(cluster_.mutex());
   // The snapshot to plan from, after evicting the work the policy can no
   // longer place. False when there is nothing to plan.
   bool take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input);

@@ -4,6 +4,7 @@
 
 #include "api/contract_status_json.h"
 #include "governance/contract_lifecycle.h"
+#include "governance/contract_reviews.h"
 
 namespace allot {
 namespace {
@@ -45,17 +46,23 @@ ContractPhase stored_phase_of(const ContractStatuses& statuses, const std::strin
 
 }  // namespace
 
-Status check_contract_changes(const ContractStatuses& statuses, const Policy& next,
-                              const std::vector<PolicyChange>& changes,
+Status check_contract_changes(const ContractStatuses& statuses, const Policy& current,
+                              const Policy& next, const std::vector<PolicyChange>& changes,
                               const DirectoryView* directory) {
   for (const PolicyChange& change : changes) {
     if (change.kind != "Contract" || change.action == "unchanged") continue;
     const ContractPhase phase = stored_phase_of(statuses, change.name);
-    if (change.action == "configured" && phase != ContractPhase::kDraft) {
+    const Contract* before = find_contract(current, change.name);
+    const Contract* after = find_contract(next, change.name);
+    const bool in_force = phase == ContractPhase::kActive || phase == ContractPhase::kUnderReview;
+    const bool reviewable = in_force && before != nullptr && after != nullptr &&
+                            reviewable_spec_change(before->spec, after->spec).has_value();
+    if (change.action == "configured" && phase != ContractPhase::kDraft && !reviewable) {
       return failed_precondition("contract '" + change.name + "' is " +
                                      std::string(contract_phase_name(phase)) +
-                                     ": its spec changes only while Draft; revoke it and apply a "
-                                     "new contract",
+                                     ": its spec changes only while Draft (while in force: its "
+                                     "owners, roles, classification and reviewWebhook); revoke "
+                                     "it and apply a new contract",
                                  "Contract/" + change.name + ".spec");
     }
     if (const Contract* contract = find_contract(next, change.name)) {

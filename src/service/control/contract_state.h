@@ -6,8 +6,10 @@
 // Contract: pure functions of values, under the callers' locks.
 // - A contract created by an apply starts Draft, requested by the caller.
 // - A Contract's spec changes only while it is Draft (kFailedPrecondition
-//   otherwise: revoke it and apply a new one); it may be deleted only while
-//   Draft or Revoked.
+//   otherwise: revoke it and apply a new one), except, while it is Active or
+//   UnderReview, its owners, roles, classification and reviewWebhook
+//   (governance/contract_reviews.h: such a change makes an Active contract's
+//   review due); it may be deleted only while Draft or Revoked.
 // - Its owners (business, operations, cost, schedulingPolicyOwner,
 //   exceptionOwner) are directory Users (active) or Groups (kNotFound naming
 //   the field otherwise; no directory: none exists).
@@ -42,8 +44,8 @@ struct ContractStatusChanges {
 
 // Refuses the apply of `changes` (to `next`) when a changed Contract is not
 // Draft or names an owner the directory does not have.
-Status check_contract_changes(const ContractStatuses& statuses, const Policy& next,
-                              const std::vector<PolicyChange>& changes,
+Status check_contract_changes(const ContractStatuses& statuses, const Policy& current,
+                              const Policy& next, const std::vector<PolicyChange>& changes,
                               const DirectoryView* directory);
 
 // The Draft statuses of the contracts `changes` creates, requested by `by`.

@@ -42,6 +42,25 @@ std::vector<governance::AuditEvent> control_audit_events(const WriteBatch& batch
   return out;
 }
 
+governance::AuditEvent system_audit_event(const std::string& verb, const std::string& resource,
+                                          const std::string& namespace_name,
+                                          const std::string& name, const std::string& message,
+                                          Timestamp now) {
+  governance::AuditEvent event;
+  event.verb = verb;
+  event.username = "system:allotd";
+  event.groups = {"system:admins"};
+  event.object_ref = governance::AuditObjectRef{resource, namespace_name, name, "", "allot.dev"};
+  event.request_uri = "/api/v1/" +
+                      (namespace_name.empty() ? "" : "namespaces/" + namespace_name + "/") +
+                      resource + "/" + name;
+  event.response_code = 200;
+  event.response_message = message;
+  event.request_received = now;
+  event.stage_time = now;
+  return event;
+}
+
 std::vector<governance::AuditEvent> exception_expiry_events(const std::vector<std::string>& before,
                                                             const std::vector<std::string>& after,
                                                             Timestamp now) {

@@ -10,6 +10,7 @@
 //   nodes()      NodeService      list, get, cordon, drain, uncordon
 //   loop()       AdmissionLoop    the scheduling loop on real time
 //   reports()    ReportService    usage reports from the metering ledger
+//   evidence()   EvidenceService  a project's evidence (contracts, bindings, usage)
 //   metrics()    MetricsService   what /metrics shows; activity() records it
 //
 // with ClusterState (the state, its locks, commits and the read watermark),
@@ -47,6 +48,7 @@
 #include "service/control/cluster_state.h"
 #include "service/control/contract_service.h"
 #include "service/control/control_audit.h"
+#include "service/control/evidence_service.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
 #include "service/control/metrics_service.h"
@@ -114,6 +116,7 @@ class ControlPlane final : public PodEventSink {
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
   ReportService& reports() { return reports_; }
+  EvidenceService& evidence() { return evidence_; }
   MetricsService& metrics() { return metrics_; }
   SignalWebhooks& webhooks() { return webhooks_; }
   // Where the loop and the server record what happens (activity_metrics.h).
@@ -150,6 +153,7 @@ class ControlPlane final : public PodEventSink {
   WorkloadService workloads_;
   NodeService nodes_;
   ReportService reports_;
+  EvidenceService evidence_;
   ActivityMetrics activity_;
   MetricsService metrics_;
   BudgetMonitor budgets_;

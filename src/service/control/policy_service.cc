@@ -8,12 +8,15 @@
 
 #include "authz/builtin_roles.h"
 #include "authz/rbac_validation.h"
+#include "governance/contract_revocation.h"
 #include "service/control/caller_rights.h"
+#include "service/control/control_audit.h"
 #include "service/control/metering.h"
 #include "service/control/policy_installation.h"
 #include "service/control/policy_objects.h"
 #include "service/control/quota_usage.h"
 #include "service/control/rbac_write_check.h"
+#include "service/control/review_notices.h"
 #include "service/control/workload_transitions.h"
 
 namespace allot {
@@ -198,8 +201,8 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   ALLOT_ASSIGN_OR_RETURN(next, next.with_exceptions_at(clock_.now()));
   {
     ReaderLock lock(cluster_.mutex());
-    ALLOT_RETURN_IF_ERROR(check_contract_changes(cluster_.view().contracts, next.policy(),
-                                                 result.changes, directory_));
+    ALLOT_RETURN_IF_ERROR(check_contract_changes(cluster_.view().contracts, current.policy(),
+                                                 next.policy(), result.changes, directory_));
   }
   if (!parsed.bundle.workloads.empty() || !keeps_every_request(current, next)) {
     return apply_under_gate(caller, parsed, current, std::move(next), std::move(result));
@@ -252,6 +255,8 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   put_metering_changes(metering, batch);
   ContractStatusChanges contracts = new_contract_statuses(changes, by, now);
   put_contract_statuses(contracts, batch);
+  OpenedReviews reviews = reviews_opened_by(next, now);
+  put_opened_reviews(reviews, batch);
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -263,8 +268,17 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
   }
-  install(std::move(next), std::move(created), std::move(metering), std::move(contracts));
+  install(std::move(next), std::move(created), std::move(metering), std::move(contracts),
+          std::move(reviews));
   return {};
+}
+
+OpenedReviews PolicyService::reviews_opened_by(const PolicyState& next, Timestamp now) const {
+  ReaderLock lock(cluster_.mutex());
+  const ServerState& state = cluster_.view();
+  const std::vector<ReviewDue> due =
+      event_reviews_due(state.policy.policy(), next.policy(), state.contracts);
+  return open_reviews(due, next.policy(), state.contracts, now);
 }
 
 MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Timestamp now) const {
@@ -273,7 +287,8 @@ MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Time
 }
 
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
-                            MeteringChanges metering, ContractStatusChanges contracts) {
+                            MeteringChanges metering, ContractStatusChanges contracts,
+                            OpenedReviews reviews) {
   std::optional<RbacPolicy> rbac;
   {
     // The writer lock: a scheduling cycle planning under it meets no new policy.
@@ -284,6 +299,8 @@ void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
     for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
     apply_metering_changes(std::move(metering), cluster_.state().metering);
     install_contract_statuses(std::move(contracts), cluster_.state().contracts);
+    install_contract_statuses(reviews.statuses, cluster_.state().contracts);
+    announce_reviews(std::move(reviews), cluster_.state(), cluster_);
   }
   // Before the answer: the caller's next request is decided by the new bindings.
   if (rbac) cluster_.access().install_rbac(std::move(*rbac));
@@ -353,12 +370,45 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   ContractStatusChanges contracts;
   if (kind == "Contract") contracts.erase.push_back(name);
   put_contract_statuses(contracts, batch);
+  OpenedReviews reviews = reviews_opened_by(next, clock_.now());
+  put_opened_reviews(reviews, batch);
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was deleted: " + committed.message());
   }
-  install(std::move(next), {}, std::move(metering), std::move(contracts));
+  install(std::move(next), {}, std::move(metering), std::move(contracts), std::move(reviews));
   return {};
+}
+
+Result<std::vector<std::string>> PolicyService::remove_role_bindings(
+    const std::vector<std::string>& namespaces, const std::string& why) {
+  MutexLock apply_lock(apply_mu_);
+  const PolicyState current = current_policy();
+  const auto bindings = revocation_bindings(current.rbac(), namespaces);
+  std::vector<std::string> removed;
+  if (bindings.empty()) return removed;
+  PolicyState next = current;
+  WriteBatch batch;
+  for (const auto& [ns, name] : bindings) {
+    const DocumentKey key = document_key("RoleBinding", ns, name);
+    ALLOT_ASSIGN_OR_RETURN(next, next.without(key));
+    batch.delete_objects.push_back({key.first, key.second});
+    removed.push_back(std::string(ns).append("/").append(name));
+  }
+  ALLOT_ASSIGN_OR_RETURN(next, next.with_exceptions_at(clock_.now()));
+  const Status committed = cluster_.store().commit(std::move(batch));
+  if (!committed.ok()) {
+    return Status(ErrorCode::kUnavailable, "no binding was removed: " + committed.message());
+  }
+  {
+    WriterLock lock(cluster_.mutex());
+    for (const auto& [ns, name] : bindings) {
+      cluster_.audit_control(
+          system_audit_event("delete", "rolebindings", ns, name, why, clock_.now()));
+    }
+  }
+  install(std::move(next), {}, {}, {}, {});
+  return removed;
 }
 
 namespace {

@@ -22,6 +22,11 @@
 //   names (a team whose namespace holds Roles or RoleBindings included), a
 //   team that still has unfinished work, and a built-in role
 //   (kFailedPrecondition).
+// - An apply or a delete that makes an Active contract's review due (its
+//   owners or roles, its cluster's capacity, orchestrator version or
+//   classification, the Organization's levels: governance/contract_reviews.h)
+//   moves it UnderReview in the same commit, by system:allotd with the
+//   reason, and notifies its owners (review_notices.h).
 // - Reads answer only what is stored (CommittedRead).
 // - Every call checks the caller first (caller_rights.h). Thread-safe.
 #pragma once
@@ -44,6 +49,7 @@
 #include "service/control/metering.h"
 #include "service/control/namespace_contents.h"
 #include "service/control/policy_state.h"
+#include "service/control/review_notices.h"
 #include "service/identity/directory_view.h"
 
 namespace allot {
@@ -59,6 +65,16 @@ class PolicyService {
   // RoleBindings (required for them, empty for the cluster-scoped kinds).
   Status delete_object(const Principal& caller, const std::string& kind, const std::string& name,
                        const std::string& namespace_name = {}) ALLOT_EXCLUDES(apply_mu_);
+
+  // Deletes every RoleBinding of `namespaces` as one change, on allotd's own
+  // authority: a contract's revocation removes its project's bindings
+  // (contract_service.h; governance/contract_revocation.h), each audited as
+  // user system:allotd, verb delete, resource rolebindings, with `why`.
+  // Returns those removed, as namespace/name. kUnavailable when the commit
+  // fails (nothing removed).
+  Result<std::vector<std::string>> remove_role_bindings(const std::vector<std::string>& namespaces,
+                                                        const std::string& why)
+      ALLOT_EXCLUDES(apply_mu_);
 
   // Roles and RoleBindings: of `namespace_name`, or of every namespace where
   // the caller may list them when it is empty. ClusterRoles and
@@ -104,8 +120,15 @@ class PolicyService {
   // changes stored with it) in memory, and its RBAC objects in AccessControl
   // when they changed.
   // REQUIRES: the cluster's writer lock.
+  // The reviews it opens (review_notices.h) are announced with it.
   void install(PolicyState next, std::vector<LiveWorkload> created, MeteringChanges metering,
-               ContractStatusChanges contracts) ALLOT_REQUIRES(apply_mu_);
+               ContractStatusChanges contracts, OpenedReviews reviews) ALLOT_REQUIRES(apply_mu_);
+  // The reviews of Active contracts that the change to `next` makes due
+  // (governance/contract_reviews.h: a contract's owners or roles, its
+  // cluster's capacity, version or classification, the Organization's
+  // levels): opened at `now` with the change that makes them due.
+  [[nodiscard]] OpenedReviews reviews_opened_by(const PolicyState& next, Timestamp now) const
+      ALLOT_REQUIRES(apply_mu_);
   // The rate card versions and capacities `next` changes (metering.h).
   MeteringChanges metering_changes_of(const PolicyState& next, Timestamp now) const
       ALLOT_REQUIRES(apply_mu_);

@@ -17,6 +17,7 @@
 #include "service/control/node_conditions.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
+#include "service/control/review_notices.h"
 #include "service/control/service_accounts.h"
 #include "service/control/workload_transitions.h"
 #include "service/identity/scim_service.h"
@@ -135,6 +136,11 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
     }
     if (object.kind == kBudgetAlertKind) {
       state.budgets.alerted.insert(object.name);
+      continue;
+    }
+    if (object.kind == kContractReviewEventKind) {
+      ALLOT_RETURN_IF_ERROR(
+          load_contract_review_event(object.name, object.document, state.signals));
       continue;
     }
     if (object.kind == kSignalEventKind) {

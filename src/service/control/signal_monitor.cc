@@ -90,7 +90,7 @@ void SignalMonitor::record_delivery_outcomes(ServerState& state, WriteBatch& bat
     if (document.is_object()) {
       document["delivered"] = true;
       document["attempts"] = outcome.attempts;
-      batch.put_objects.push_back({std::string(kSignalEventKind), it->first, document.dump()});
+      batch.put_objects.push_back({it->second.kind, it->first, document.dump()});
     }
     state.signals.undelivered.erase(it);
   }
@@ -116,6 +116,11 @@ void SignalMonitor::record_transition(const Signal& signal, const SignalTracker&
 void SignalMonitor::apply(const std::optional<std::vector<SignalReading>>& readings,
                           ServerState& state, Timestamp now, WriteBatch& batch) {
   record_delivery_outcomes(state, batch);
+  // Events stored since (a contract's review falling due: review_notices.h);
+  // those already queued stay as they are.
+  for (const auto& [event, record] : state.signals.undelivered) {
+    webhooks_.enqueue(event, record.webhook, record.document);
+  }
   if (!readings) return;
   const std::vector<Signal>& current = state.policy.policy().signals;
   std::erase_if(state.signals.trackers, [&](const auto& entry) {

@@ -12,7 +12,9 @@
 // Contract: the admission loop calls sample_if_due() with no lock held (it
 // reads the metrics snapshot), then apply() under the writer lock, which
 // steps the trackers in ServerState::signals, appends new and delivered
-// events to the batch and hands new deliveries to the webhooks. Not
+// events to the batch and hands new deliveries to the webhooks (every event
+// stored undelivered, a contract review's notice included: the webhooks
+// keep one delivery per event, so each is delivered at least once). Not
 // thread-safe: both run on the loop's thread only. resume_deliveries()
 // re-enqueues the events stored undelivered (at start, after recovery).
 #pragma once

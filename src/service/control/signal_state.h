@@ -27,6 +27,9 @@ inline constexpr std::string_view kSignalEventKind = "SignalEvent";
 struct SignalEventRecord {
   std::string webhook;
   std::string document;  // JSON: the object's document and the webhook's body
+  // The stored object's kind: a Signal's event, or a contract's review
+  // falling due (ContractReviewEvent, review_notices.h), delivered alike.
+  std::string kind = "SignalEvent";
 };
 
 struct SignalsState {

@@ -29,6 +29,8 @@ void add_service_account_routes(Router& http, ControlPlane& plane);
 // auditevents", cluster-admin by default) and GET /api/v1/audit/key (its
 // public key, to any authenticated caller); 404 `audit_disabled` without one.
 void add_audit_routes(Router& http, const AccessControl& access, audit::AuditLog* audit);
+// GET /api/v1/watch: what changes, as server-sent events (watch_routes.cc).
+void add_watch_routes(Router& http, ChangeFeed& feed);
 // GET /api/v1/authconfig: how to log in (no authentication).
 void add_auth_config_routes(Router& http, const AccessControl& access);
 

@@ -14,7 +14,8 @@
 //   aggregate numbers everyone sees changed, never whose; an object by its
 //   kind alone, except the secrets' kinds (tokens, keys, passwords,
 //   directory records, revoked sessions), never told. At most
-//   kMaxChangesPerNotice changes a notice (then `truncated`).
+//   kMaxChangesPerNotice named changes a notice (then `truncated`), besides
+//   the bare kinds (each once).
 // - subscribe() admits at most `limits.total` watchers, `limits.per_subject`
 //   of one subject (kResourceExhausted beyond); a Subscription counts until
 //   it is destroyed. attach() gives it the sink its notices go to; one whose

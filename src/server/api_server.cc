@@ -25,6 +25,7 @@ Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   add_node_routes(router, plane);
   add_report_routes(router, plane);
   add_workload_routes(router, plane);
+  add_watch_routes(router, plane.changes());
   add_contract_routes(router, plane);
   add_access_routes(router, plane);
   add_service_account_routes(router, plane);
@@ -178,7 +179,8 @@ HttpService routed_service(const Router& router, RateLimiter* limiter, const Acc
 }
 
 ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
-    : router_(api_routes(plane, options)),
+    : feed_(plane.changes()),
+      router_(api_routes(plane, options)),
       limiter_(limiter_of(options)),
       http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim(),
                                          options.audit, &plane.activity())) {}

@@ -41,12 +41,18 @@ class ApiServer {
   ApiServer(ControlPlane& plane, const ApiServerOptions& options);
   ApiServer(const ApiServer&) = delete;
   ApiServer& operator=(const ApiServer&) = delete;
+  ~ApiServer() { feed_.close(); }
 
   Result<int> bind(const std::string& host, int port) { return http_.bind(host, port); }
   void serve() { http_.serve(); }
-  void stop() { http_.stop(); }
+  // Ends the change streams (GET /api/v1/watch), then stops serving.
+  void stop() {
+    feed_.close();
+    http_.stop();
+  }
 
  private:
+  ChangeFeed& feed_;
   Router router_;
   std::unique_ptr<RateLimiter> limiter_;
   HttpServer http_;

@@ -33,6 +33,8 @@ void add_audit_routes(Router& http, const AccessControl& access, audit::AuditLog
 // signed with the audit log's key (docs/governance.md); 404 audit_disabled
 // without an audit log.
 void add_evidence_routes(Router& http, ControlPlane& plane, audit::AuditLog* audit);
+// GET /api/v1/watch: what changes, as server-sent events (watch_routes.cc).
+void add_watch_routes(Router& http, ChangeFeed& feed);
 // GET /api/v1/authconfig: how to log in (no authentication).
 void add_auth_config_routes(Router& http, const AccessControl& access);
 

@@ -16,7 +16,8 @@
 //   token itself only in the session cookie (session_cookie.h).
 //   GET /ui/session (logged in) is whoami with the `csrfToken` of the cookie.
 //   DELETE /ui/session clears the cookie (with the CSRF header when a cookie
-//   is sent); the session token itself stays valid until it expires.
+//   is sent) and revokes the session token (the cookie's, or a bearer
+//   session token): it is 401 everywhere afterwards.
 #pragma once
 
 #include <memory>

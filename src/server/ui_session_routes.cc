@@ -45,17 +45,30 @@ void who_am_i(const HttpRequest& req, HttpResponse& res) {
 }
 
 // Needs no login (an expired session can still log out), but a cookie that is
-// sent must come with its CSRF token: another site cannot log anyone out.
-void log_out(bool secure, const HttpRequest& req, HttpResponse& res) {
+// sent must come with its CSRF token: another site cannot log anyone out. The
+// session token (the cookie's, or a bearer session token) is revoked: it
+// authenticates nobody afterwards (AccessControl::revoke_session).
+void log_out(AccessControl& access, bool secure, const HttpRequest& req, HttpResponse& res) {
   res.set_header("Cache-Control", "no-store");
-  const std::string token = session_cookie_value(req.get_header_value("Cookie"));
+  std::string token = session_cookie_value(req.get_header_value("Cookie"));
   if (!token.empty() &&
       !same_secret(req.get_header_value(std::string(kCsrfHeader)), csrf_token_for(token))) {
     return send_error(
         res, Status(ErrorCode::kPermissionDenied,
                     "logging out needs the session's " + std::string(kCsrfHeader) + " header"));
   }
-  send_json(res, 200, {{"loggedOut", true}});
+  const std::string bearer = req.get_header_value("Authorization");
+  if (token.empty() && bearer.starts_with("Bearer ")) token = bearer.substr(7);
+  bool revoked = false;
+  if (!token.empty()) {
+    const Status status = access.revoke_session(token);
+    // An expired or foreign token has nothing to end; a store failure does.
+    if (!status.ok() && status.code() != ErrorCode::kUnauthenticated) {
+      return send_error(res, status);
+    }
+    revoked = status.ok();
+  }
+  send_json(res, 200, {{"loggedOut", true}, {"revoked", revoked}});
   res.set_header("Set-Cookie", session_clear_cookie(secure));
 }
 
@@ -66,8 +79,8 @@ void add_ui_session_routes(Router& http, AccessControl& access, bool secure_cook
     log_in(access, secure_cookie, req, res);
   });
   http.get("/ui/session", [](const HttpRequest& req, HttpResponse& res) { who_am_i(req, res); });
-  http.del("/ui/session", [secure_cookie](const HttpRequest& req, HttpResponse& res) {
-    log_out(secure_cookie, req, res);
+  http.del("/ui/session", [&access, secure_cookie](const HttpRequest& req, HttpResponse& res) {
+    log_out(access, secure_cookie, req, res);
   });
 }
 

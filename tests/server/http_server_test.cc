@@ -1,10 +1,14 @@
 // The event-loop HTTP server (src/server/http/http_server.h) in-process, on
 // loopback, driven byte by byte: slow and idle clients hold no worker,
 // pipelined requests are all answered in order, every limit and timeout
-// answers or closes as its contract says (issue 10, items 3, 11 and 13).
+// answers or closes as its contract says (issue 10, items 3, 11 and 13);
+// streaming answers (HttpResponse::stream) hold no worker either.
 #include "server/http/http_server.h"
 
+#include <chrono>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -364,6 +368,107 @@ TEST_F(HttpServerTest, StopEndsServeWithIdleConnectionsOpen) {
   server_->stop();
   serving_.join();
   for (const auto& client : idle) EXPECT_TRUE(client->closed_by_peer(kAnswerDeadline));
+}
+
+// The writers of the streams opened on GET /stream (a test route).
+struct StreamWriters {
+  std::mutex mu;
+  std::vector<std::shared_ptr<StreamWriter>> writers;
+
+  size_t size() {
+    const std::lock_guard lock(mu);
+    return writers.size();
+  }
+  // Writes `chunk` on every stream; how many took it.
+  size_t write_all(const std::string& chunk) {
+    const std::lock_guard lock(mu);
+    size_t taken = 0;
+    for (const auto& writer : writers) taken += writer->write(chunk) ? 1 : 0;
+    return taken;
+  }
+};
+
+void add_stream_route(Router& router, StreamWriters& streams, milliseconds keepalive) {
+  router.get("/stream", [&streams, keepalive](const HttpRequest&, HttpResponse& res) {
+    res.set_header("Content-Type", "text/event-stream");
+    auto stream = std::make_shared<HttpStream>();
+    stream->keepalive = keepalive;
+    stream->keepalive_chunk = ": beat\n\n";
+    stream->start = [&streams](std::shared_ptr<StreamWriter> writer) {
+      const std::lock_guard lock(streams.mu);
+      streams.writers.push_back(std::move(writer));
+    };
+    res.stream = std::move(stream);
+  });
+}
+
+bool wait_for_http_stream(const std::function<bool()>& probe) {
+  const auto deadline = std::chrono::steady_clock::now() + kAnswerDeadline;
+  while (!probe()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(milliseconds(10));  // a real socket's other end: no clock to inject
+  }
+  return true;
+}
+
+TEST_F(HttpServerTest, StreamsHoldNoWorkerAndCarryChunksInOrderUntilTheyEnd) {
+  StreamWriters streams;
+  add_stream_route(router_, streams, milliseconds(0));
+  start(small(/*workers=*/1));
+  std::vector<std::unique_ptr<RawConnection>> clients;
+  for (int i = 0; i < 20; ++i) {
+    clients.push_back(std::make_unique<RawConnection>(port_));
+    ASSERT_TRUE(clients.back()->send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"));
+  }
+  ASSERT_TRUE(wait_for_http_stream([&] { return streams.size() == 20; }));
+  // Twenty open streams, one worker: other requests are still answered.
+  EXPECT_TRUE(healthz_answers());
+  EXPECT_EQ(streams.write_all("data: one\n\n"), 20U);
+  EXPECT_EQ(streams.write_all("data: two\n\n"), 20U);
+  for (const auto& client : clients) {
+    const std::string seen = client->read_until("data: two", 1, kAnswerDeadline);
+    EXPECT_NE(seen.find("Transfer-Encoding: chunked"), std::string::npos) << seen;
+    EXPECT_NE(seen.find("text/event-stream"), std::string::npos) << seen;
+    EXPECT_LT(seen.find("data: one"), seen.find("data: two")) << seen;
+  }
+  {
+    const std::lock_guard lock(streams.mu);
+    for (const auto& writer : streams.writers) writer->end();
+  }
+  for (const auto& client : clients) {
+    EXPECT_NE(client->read_all(kAnswerDeadline).find("0\r\n\r\n"), std::string::npos);
+  }
+  EXPECT_EQ(streams.write_all("data: late\n\n"), 0U) << "an ended stream takes nothing";
+}
+
+TEST_F(HttpServerTest, AQuietStreamSendsItsKeepaliveAndNoticesAClientThatLeft) {
+  StreamWriters streams;
+  add_stream_route(router_, streams, milliseconds(100));
+  start(small());
+  {
+    RawConnection client(port_);
+    ASSERT_TRUE(client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const std::string seen = client.read_until(": beat", 3, kAnswerDeadline);
+    EXPECT_EQ(count_of(seen, ": beat"), 3) << seen;
+  }
+  // The client closed: the stream is over for its writer.
+  EXPECT_TRUE(wait_for_http_stream([&] { return streams.write_all("data: x\n\n") == 0; }));
+}
+
+TEST_F(HttpServerTest, StopEndsServeWithStreamsOpen) {
+  StreamWriters streams;
+  add_stream_route(router_, streams, milliseconds(0));
+  start(small());
+  std::vector<std::unique_ptr<RawConnection>> clients;
+  for (int i = 0; i < 5; ++i) {
+    clients.push_back(std::make_unique<RawConnection>(port_));
+    ASSERT_TRUE(clients.back()->send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"));
+  }
+  ASSERT_TRUE(wait_for_http_stream([&] { return streams.size() == 5; }));
+  server_->stop();
+  serving_.join();
+  for (const auto& client : clients) EXPECT_TRUE(client->closed_by_peer(kAnswerDeadline));
+  EXPECT_EQ(streams.write_all("data: x\n\n"), 0U);
 }
 
 }  // namespace

@@ -105,6 +105,31 @@ TEST_F(TlsTest, ServesHttpsThatTheCertificateVerifies) {
   }
 }
 
+// A streaming answer (HttpResponse::stream) over TLS: the chunks, then the
+// last chunk when the writer ends it, while the connection also waits to read.
+TEST_F(TlsTest, AStreamingAnswerCarriesItsChunksOverTls) {
+  router_.get("/tls-stream", [](const HttpRequest&, HttpResponse& res) {
+    res.set_header("Content-Type", "text/event-stream");
+    auto stream = std::make_shared<HttpStream>();
+    stream->start = [](const std::shared_ptr<StreamWriter>& writer) {
+      writer->write("data: one\n\n");
+      writer->write("data: two\n\n");
+      writer->end();
+    };
+    res.stream = std::move(stream);
+  });
+  const Result<int> port = start(files_.cert, files_.key);
+  ASSERT_TRUE(port.ok()) << port.status().to_string();
+  httplib::SSLClient client("127.0.0.1", *port);
+  client.set_ca_cert_path(files_.cert.c_str());
+  client.enable_server_certificate_verification(true);
+  const httplib::Result res = client.Get("/tls-stream");
+  ASSERT_TRUE(res) << httplib::to_string(res.error());
+  EXPECT_EQ(res->status, 200);
+  EXPECT_EQ(res->get_header_value("Transfer-Encoding"), "chunked");
+  EXPECT_EQ(res->body, "data: one\n\ndata: two\n\n");
+}
+
 TEST_F(TlsTest, PlainHttpOnTheTlsPortGetsNoAnswer) {
   const Result<int> port = start(files_.cert, files_.key);
   ASSERT_TRUE(port.ok());

@@ -1,6 +1,6 @@
 // The web UI's cookie session through a real allotd (server/ui_routes.h,
 // server/session_cookie.h): the cookie's attributes, the CSRF header on every
-// change, logout, and that neither the token nor a failed login leaves a
+// change, logout (which revokes the token), and that neither the token nor a failed login leaves a
 // cookie behind.
 #include <string>
 
@@ -104,6 +104,43 @@ TEST_F(UiSessionTest, LogoutClearsTheCookieOnlyWithTheCsrfToken) {
   const std::string cleared = out->get_header_value("Set-Cookie");
   EXPECT_TRUE(cleared.starts_with("allot_session=;")) << cleared;
   EXPECT_NE(cleared.find("Max-Age=0"), std::string::npos) << cleared;
+}
+
+TEST_F(UiSessionTest, LogoutRevokesTheSessionTokenForGood) {
+  const auto [cookie, csrf] = log_in();
+  ASSERT_EQ(send("GET", "/api/v1/workloads", {{"Cookie", cookie}})->status, 200);
+  const httplib::Result out =
+      send("DELETE", "/ui/session", {{"Cookie", cookie}, {"X-CSRF-Token", csrf}});
+  ASSERT_TRUE(out);
+  ASSERT_EQ(out->status, 200) << out->body;
+  EXPECT_TRUE(nlohmann::json::parse(out->body).value("revoked", false)) << out->body;
+  // The cookie a browser (or anyone who copied it) still holds: refused.
+  const httplib::Result after = send("GET", "/api/v1/workloads", {{"Cookie", cookie}});
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->status, 401) << after->body;
+  EXPECT_NE(after->body.find("logged out"), std::string::npos) << after->body;
+  const std::string token = cookie.substr(cookie.find('=') + 1);
+  const httplib::Result bearer =
+      send("GET", "/api/v1/workloads", {{"Authorization", "Bearer " + token}});
+  ASSERT_TRUE(bearer);
+  EXPECT_EQ(bearer->status, 401) << "the same token as a bearer token";
+
+  // A session token of the API (allot login) logs out with itself as the bearer.
+  const httplib::Result opened =
+      send("POST", "/api/v1/sessions", {}, nlohmann::json{{"token", allotd_.admin_token()}}.dump());
+  ASSERT_TRUE(opened && opened->status == 201);
+  const std::string api_session = nlohmann::json::parse(opened->body).value("token", "");
+  const httplib::Headers as_bearer = {{"Authorization", "Bearer " + api_session}};
+  ASSERT_EQ(send("GET", "/api/v1/workloads", as_bearer)->status, 200);
+  ASSERT_EQ(send("DELETE", "/ui/session", as_bearer)->status, 200);
+  EXPECT_EQ(send("GET", "/api/v1/workloads", as_bearer)->status, 401);
+
+  // Still refused after a restart (stored), while a new login works.
+  ASSERT_EQ(allotd_.restart(), "");
+  EXPECT_EQ(send("GET", "/api/v1/workloads", {{"Cookie", cookie}})->status, 401);
+  EXPECT_EQ(send("GET", "/api/v1/workloads", as_bearer)->status, 401);
+  const auto [fresh, fresh_csrf] = log_in();
+  EXPECT_EQ(send("GET", "/api/v1/workloads", {{"Cookie", fresh}})->status, 200);
 }
 
 TEST_F(UiSessionTest, ARefusedLoginSetsNoCookie) {

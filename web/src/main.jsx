@@ -3,6 +3,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, setCsrfToken } from './api.js';
+import { closeStream } from './changes.js';
 import { Login } from './views/login.jsx';
 import { Overview } from './views/overview.jsx';
 import { Hardware } from './views/hardware.jsx';
@@ -140,6 +141,7 @@ function App() {
       .catch(() => setMe(null));
   }, []);
   const logout = async () => {
+    closeStream();
     try {
       await api.del('/ui/session');
     } finally {

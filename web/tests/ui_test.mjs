@@ -8,7 +8,9 @@
 // the page fetched, and gets no cancel button; a member cancels its own
 // workload and is refused (403, with the reason) on another team's, and a
 // refused click shows the server's reason; a pending
-// workload shows its explanation; a new workload appears within 2 s; Costs
+// workload shows its explanation; a new workload appears within 2 s through
+// the change stream (no polling while idle), whose events name only what the
+// viewer may list; logout revokes the session (the old cookie is 401); Costs
 // shows the usage report per team and the budgets (CSV download of the same
 // report), Signals the state, owner and response, Contracts the phase,
 // owners and the transitions an access review allows (a cluster admin
@@ -83,8 +85,14 @@ async function openPage(browser, base, viewport = { width: 1280, height: 800 }) 
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(5000);
-  const seen = { bodies: [], errors: [] };
+  const seen = { bodies: [], errors: [], requests: [], streams: [] };
+  page.on('request', (request) => seen.requests.push(request.url()));
   page.on('response', async (response) => {
+    // The change stream's body never ends: recorded by its URL only.
+    if ((response.headers()['content-type'] || '').startsWith('text/event-stream')) {
+      seen.streams.push(response.url());
+      return;
+    }
     try {
       seen.bodies.push({ url: response.url(), status: response.status(), body: await response.text() });
     } catch {}
@@ -130,6 +138,41 @@ async function visit(page, hash, heading, shot) {
   await page.screenshot({ path: join(artifacts, `${shot}.png`), fullPage: true });
 }
 
+// The session cookie of a browser context, as a Cookie header.
+async function sessionCookie(context) {
+  const cookie = (await context.cookies()).find((c) => c.name === 'allot_session');
+  assert(cookie, 'the session cookie');
+  return `${cookie.name}=${cookie.value}`;
+}
+
+// GET /api/v1/watch with `cookie`: runs `act` once the stream said hello and
+// returns what the stream sent until `until` appears (or 5 s pass).
+async function readStream(base, cookie, act, until) {
+  const abort = new AbortController();
+  const response = await fetch(`${base}/api/v1/watch`, { headers: { Cookie: cookie }, signal: abort.signal });
+  assert(response.status === 200, `watch: ${response.status}`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let acted = false;
+  const deadline = Date.now() + 5000;
+  try {
+    while (Date.now() < deadline && !text.includes(until)) {
+      const timeout = new Promise((resolve) => setTimeout(() => resolve({ timedOut: true }), deadline - Date.now()));
+      const next = await Promise.race([reader.read(), timeout]);
+      if (next.timedOut || next.done) break;
+      text += decoder.decode(next.value, { stream: true });
+      if (!acted && text.includes('event: hello')) {
+        acted = true;
+        await act();
+      }
+    }
+  } finally {
+    abort.abort();
+  }
+  return text;
+}
+
 // Polls `probe` (an async predicate) until it holds or `ms` pass.
 async function eventually(probe, ms, what) {
   const until = Date.now() + ms;
@@ -171,7 +214,7 @@ async function runChecks(browser, allotd, admin) {
   });
 
   await adminChecks(browser, allotd, admin);
-  await viewerChecks(browser, allotd);
+  await viewerChecks(browser, allotd, admin);
   await memberChecks(browser, allotd, admin);
   await governanceChecks(browser, allotd, admin);
 }
@@ -290,14 +333,24 @@ async function adminChecks(browser, allotd, admin) {
     await axeCheck(page, 'workload page');
   });
 
-  await check('a new workload appears on Tasks within 2 s, without a reload', async () => {
-    const { page } = adminPage;
+  await check('a new workload appears on Tasks within 2 s, without a reload or polling', async () => {
+    const { page, seen } = adminPage;
     await visit(page, '#/tasks', 'Tasks', 'tasks-before');
+    await page.waitForTimeout(500);
+    // The page holds the change stream open and asks nothing while idle.
+    assert(seen.bodies.some((r) => r.url.endsWith('/api/v1/watch')) || seen.streams.some((u) => u.endsWith('/api/v1/watch')),
+      'the change stream is open');
+    const before = seen.requests.filter((u) => /\/api\/v1\/workloads/.test(u)).length;
+    await page.waitForTimeout(3000);
+    const polled = seen.requests.filter((u) => /\/api\/v1\/workloads/.test(u)).length - before;
+    assert(polled === 0, `Tasks asked for the workloads ${polled} times in 3 s idle`);
     const t0 = Date.now();
     const reply = await admin.post('/api/v1/namespaces/alpha/workloads', workload('alpha-live', 1, 'sleep 600'));
     assert(reply.status === 201, `submit: ${reply.status}`);
     await page.getByRole('link', { name: 'alpha-live' }).waitFor({ timeout: 2000 });
     console.log(`figure: live update shown ${Date.now() - t0} ms after the submit`);
+    const fetched = seen.requests.filter((u) => /\/api\/v1\/workloads/.test(u)).length - before;
+    assert(fetched >= 1 && fetched <= 3, `the change was fetched ${fetched} times`);
   });
 
   await check('the theme switches to dark and the page stays accessible', async () => {
@@ -318,7 +371,7 @@ async function adminChecks(browser, allotd, admin) {
 }
 
 // A viewer of alpha: beta's workloads, costs and budgets never shown; logout.
-async function viewerChecks(browser, allotd) {
+async function viewerChecks(browser, allotd, admin) {
   const viewer = await openPage(browser, allotd.base);
   await check('a viewer of alpha sees alpha, never beta\'s workload names, and no cancel button', async () => {
     const { page, seen } = viewer;
@@ -374,12 +427,30 @@ async function viewerChecks(browser, allotd) {
     assert(polled.length <= 2 && polled.every((r) => r.status === 403), `signals asked ${polled.length} times`);
   });
 
-  await check('logout clears the session: the API refuses the page afterwards', async () => {
+  await check("the viewer's change stream names alpha's new workload and never beta's", async () => {
+    const cookie = await sessionCookie(viewer.context);
+    const stream = await readStream(allotd.base, cookie, async () => {
+      for (const [ns, name] of [['beta', 'beta-stream-secret'], ['alpha', 'alpha-stream-shown']]) {
+        const reply = await admin.post(`/api/v1/namespaces/${ns}/workloads`, workload(name, 1, 'true'));
+        assert(reply.status === 201, `submit ${name}: ${reply.status} ${reply.text}`);
+      }
+    }, 'alpha-stream-shown');
+    assert(stream.includes('"name":"alpha-stream-shown"'), `alpha's workload not told: ${stream}`);
+    assert(stream.includes('{"kind":"Workload"}'), `beta's change not told as a bare kind: ${stream}`);
+    assert(!stream.includes('beta-stream-secret') && !stream.includes(SECRET) && !stream.includes('"beta"'),
+      `beta named in the viewer's stream: ${stream}`);
+  });
+
+  await check('logout revokes the session: the API refuses the page and the old cookie afterwards', async () => {
     const { page } = viewer;
+    const cookie = await sessionCookie(viewer.context);
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     const status = await page.evaluate(() => fetch('/api/v1/workloads').then((r) => r.status));
     assert(status === 401, `after logout: ${status}`);
+    // The cookie copied before the logout (another tab, a thief) is refused too.
+    const copied = await fetch(`${allotd.base}/api/v1/workloads`, { headers: { Cookie: cookie } });
+    assert(copied.status === 401, `the old cookie after logout: ${copied.status}`);
     await page.screenshot({ path: join(artifacts, 'login.png') });
     await axeCheck(page, 'login');
   });

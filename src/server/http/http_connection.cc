@@ -1,5 +1,7 @@
 #include "server/http/http_connection.h"
 
+#include <atomic>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +37,10 @@ constexpr std::chrono::seconds kLingerTime{2};
 constexpr size_t kLingerBytes = size_t{64} << 20;
 constexpr size_t kLingerChunk = 65536;
 constexpr size_t kFirstRead = 1024;
+// A streaming answer whose client reads slower than this many chunks pile
+// up is closed (the client reconnects; nothing grows without bound).
+constexpr size_t kMaxQueuedChunks = 256;
+constexpr size_t kStreamPeerRead = 512;
 
 bool is_parse_error(const beast::error_code& ec) {
   return &ec.category() == &http::make_error_code(http::error::bad_version).category() &&
@@ -61,6 +67,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   Connection(Tcp::socket socket, const ConnectionContext& context)
       : stream_(make_stream(std::move(socket), context, static_cast<Stream*>(nullptr))),
         idle_timer_(stream_.get_executor()),
+        keepalive_timer_(stream_.get_executor()),
         context_(context) {
     context_.open_connections.fetch_add(1);
     beast::error_code ec;
@@ -335,6 +342,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   }
 
   void send(HttpResponse response, bool close_after) {
+    if (response.stream && !head_request_ && !close_after) return start_stream(std::move(response));
     const bool close_now = close_after || !keep_alive_ ||
                            beast::iequals(response.get_header_value("Connection"), "close");
     out_ = {};
@@ -408,8 +416,145 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
         });
   }
 
+  // A streaming answer (HttpStream): the header from the loop, then the
+  // writer's chunks in order; a read that ends with the client; a keepalive.
+  struct Writer : StreamWriter {
+    Writer(std::weak_ptr<Connection> owner, typename Stream::executor_type strand)
+        : connection(std::move(owner)), executor(std::move(strand)) {}
+    bool write(std::string chunk) override {
+      return post(
+          [chunk = std::move(chunk)](Connection& c) mutable { c.queue_chunk(std::move(chunk)); });
+    }
+    void end() override {
+      post([](Connection& c) { c.end_stream(); });
+      open = false;
+    }
+    template <typename Step>
+    bool post(Step step) {
+      if (!open) return false;
+      std::shared_ptr<Connection> self = connection.lock();
+      if (!self) {
+        open = false;
+        return false;
+      }
+      net::post(executor,
+                [self = std::move(self), step = std::move(step)]() mutable { step(*self); });
+      return true;
+    }
+    std::weak_ptr<Connection> connection;
+    typename Stream::executor_type executor;
+    std::atomic<bool> open{true};
+  };
+
+  void start_stream(HttpResponse response) {
+    on_worker_ = false;
+    net::post(stream_.get_executor(),
+              [self = this->shared_from_this(), response = std::move(response)]() mutable {
+                self->send_stream_header(std::move(response));
+              });
+  }
+
+  void send_stream_header(HttpResponse response) {
+    answer_stream_ = std::move(response.stream);
+    stream_head_ = {};
+    stream_head_.version(version_);
+    stream_head_.result(static_cast<unsigned>(response.status));
+    for (const auto& [name, value] : response.headers) {
+      if (beast::iequals(name, "Content-Length") || beast::iequals(name, "Connection") ||
+          beast::iequals(name, "Transfer-Encoding")) {
+        continue;
+      }
+      stream_head_.insert(name, value);
+    }
+    stream_head_.keep_alive(false);
+    stream_head_.chunked(true);
+    head_serializer_.emplace(stream_head_);
+    lowest().expires_after(options().write_timeout);
+    http::async_write_header(
+        stream_, *head_serializer_,
+        [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
+          self->on_stream_header(ec);
+        });
+  }
+
+  void on_stream_header(const beast::error_code& ec) {
+    head_serializer_.reset();
+    lowest().expires_never();  // a stream lasts; a slow reader is bounded by kMaxQueuedChunks
+    if (ec) return close();
+    writer_ = std::make_shared<Writer>(this->weak_from_this(), stream_.get_executor());
+    watch_stream_peer();
+    arm_keepalive();
+    if (answer_stream_->start) answer_stream_->start(writer_);
+  }
+
+  // The client sends nothing on a stream: a read that ends means it left.
+  void watch_stream_peer() {
+    buffer_.clear();
+    stream_.async_read_some(buffer_.prepare(kStreamPeerRead),
+                            [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
+                              if (ec || !self->writer_->open) return self->close();
+                              self->watch_stream_peer();
+                            });
+  }
+
+  void arm_keepalive() {
+    if (answer_stream_->keepalive.count() <= 0) return;
+    keepalive_timer_.expires_after(answer_stream_->keepalive);
+    keepalive_timer_.async_wait([self = this->shared_from_this()](const beast::error_code& ec) {
+      if (ec || !self->answer_stream_) return;
+      if (!self->chunk_writing_ && self->out_chunks_.empty()) {
+        self->queue_chunk(self->answer_stream_->keepalive_chunk);
+      }
+      self->arm_keepalive();
+    });
+  }
+
+  void queue_chunk(std::string chunk) {
+    if (!answer_stream_ || ending_ || chunk.empty()) return;
+    out_chunks_.push_back(std::move(chunk));
+    if (out_chunks_.size() > kMaxQueuedChunks) return close();
+    if (!chunk_writing_) write_next_chunk();
+  }
+
+  void write_next_chunk() {
+    if (out_chunks_.empty()) {
+      if (ending_) write_last_chunk();
+      return;
+    }
+    chunk_writing_ = true;
+    const std::string& data = out_chunks_.front();
+    net::async_write(stream_, http::make_chunk(net::const_buffer(data.data(), data.size())),
+                     [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
+                       self->chunk_writing_ = false;
+                       if (ec || !self->answer_stream_) return self->close();
+                       self->out_chunks_.pop_front();
+                       self->write_next_chunk();
+                     });
+  }
+
+  void end_stream() {
+    if (!answer_stream_ || ending_) return;
+    ending_ = true;
+    if (!chunk_writing_) write_next_chunk();
+  }
+
+  void write_last_chunk() {
+    chunk_writing_ = true;
+    net::async_write(stream_, http::make_chunk_last(),
+                     [self = this->shared_from_this()](const beast::error_code&, size_t) {
+                       self->chunk_writing_ = false;
+                       self->close();
+                     });
+  }
+
   void close() {
     idle_timer_.cancel();
+    if (writer_) {
+      writer_->open = false;
+      keepalive_timer_.cancel();
+      answer_stream_.reset();
+      out_chunks_.clear();
+    }
     beast::error_code ec;
     lowest().socket().shutdown(Tcp::socket::shutdown_both, ec);
     lowest().close();
@@ -430,6 +575,16 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   // operation of the connection is in flight meanwhile).
   bool on_worker_ = false;
   size_t lingered_ = 0;
+  // A streaming answer (send_stream_header on): its header, the writer the
+  // HttpStream got, the chunks not yet written (the front one in flight).
+  std::shared_ptr<HttpStream> answer_stream_;
+  http::response<http::empty_body> stream_head_;
+  std::optional<http::response_serializer<http::empty_body>> head_serializer_;
+  std::shared_ptr<Writer> writer_;
+  std::deque<std::string> out_chunks_;
+  bool chunk_writing_ = false;
+  bool ending_ = false;
+  net::steady_timer keepalive_timer_;
   const ConnectionContext& context_;
   std::string remote_address_;
 };

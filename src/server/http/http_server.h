@@ -33,6 +33,12 @@
 // - `refuse_before_body` sees each request's method, target, path, query
 //   and headers before its body is read; an answer it gives is sent and the
 //   connection closed. `Expect: 100-continue` is answered after it passes.
+// - A streaming answer (HttpResponse::stream, http_message.h): the header
+//   with chunked encoding, then the writer's chunks, written by the event
+//   loop (no worker waits on it) without a write timeout; the stream's
+//   keepalive chunk after each quiet `keepalive`; more than 256 chunks
+//   queued for a slow reader, or any byte or EOF from the client, closes
+//   it; the connection closes after the stream. stop() closes streams too.
 // - Requests of one connection are answered in the order they were sent,
 //   pipelined ones included; `Connection: close` and HTTP/1.0 without
 //   keep-alive are honoured; HEAD gets the GET answer's headers only.

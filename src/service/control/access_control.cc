@@ -6,6 +6,7 @@
 
 #include "authz/builtin_roles.h"
 #include "authz/rule_covers.h"
+#include "identity/credentials/secret_codec.h"
 
 namespace allot {
 namespace {
@@ -40,7 +41,7 @@ AccessControl::AccessControl(Store& store, const Clock& clock, IdTokenAuthentica
       authorizer_(std::make_shared<const Authorizer>(with_builtin_roles(RbacPolicy{}))) {}
 
 bool AccessControl::is_access_kind(std::string_view kind) {
-  return kind == kApiTokenKind || kind == kSessionKeysKind;
+  return kind == kApiTokenKind || kind == kSessionKeysKind || kind == kRevokedSessionKind;
 }
 
 Status AccessControl::load(const std::vector<ObjectRecord>& objects) {
@@ -55,6 +56,10 @@ Status AccessControl::load(const std::vector<ObjectRecord>& objects) {
     } else if (object.kind == kSessionKeysKind) {
       ALLOT_ASSIGN_OR_RETURN(keys_, identity::SessionKeyRing::from_json(json));
       keys_found = true;
+    } else if (object.kind == kRevokedSessionKind && json.is_object() &&
+               json.value("expiresAtMs", int64_t{0}) > clock_.now().ms()) {
+      revoked_sessions_[object.name] =
+          Timestamp::from_millis(json.value("expiresAtMs", int64_t{0}));
     }
   }
   // Without stored keys the fresh ring is stored with the first session.
@@ -172,6 +177,9 @@ Result<Principal> AccessControl::principal_of_token(std::string_view token) cons
   if (identity::is_session_token(token)) {
     ALLOT_ASSIGN_OR_RETURN(identity::SessionClaims claims,
                            identity::verify_session(token, keys_, now));
+    if (!revoked_sessions_.empty() && revoked_sessions_.contains(identity::sha256_hex(token))) {
+      return unauthenticated("the session was ended (logged out); log in again");
+    }
     Principal principal = principal_of(std::move(claims.subject), std::move(claims.groups));
     // A role without a team: a ClusterRole's session at cluster scope.
     if (!claims.role.empty()) principal.scope = SessionScope{claims.team, claims.role};
@@ -299,6 +307,38 @@ Result<OpenedSession> AccessControl::issue_session(const Principal& caller, cons
   if (claims.expires_at <= now) return unauthenticated("the credential has expired");
   std::shared_lock lock(mutex_);
   return OpenedSession{identity::sign_session(claims, keys_.current()), std::move(claims)};
+}
+
+Status AccessControl::revoke_session(std::string_view token) {
+  const Timestamp now = clock_.now();
+  if (!identity::is_session_token(token)) return unauthenticated("not a session token");
+  const std::lock_guard writes(token_writes_mu_);
+  Timestamp expires_at;
+  {
+    std::shared_lock lock(mutex_);
+    ALLOT_ASSIGN_OR_RETURN(identity::SessionClaims claims,
+                           identity::verify_session(token, keys_, now));
+    expires_at = claims.expires_at;
+  }
+  const std::string hash = identity::sha256_hex(token);
+  WriteBatch batch;
+  nlohmann::json document = {{"expiresAtMs", expires_at.ms()}};
+  batch.put_objects.push_back({std::string(kRevokedSessionKind), hash, document.dump()});
+  std::vector<std::string> expired;
+  {
+    std::shared_lock lock(mutex_);
+    for (const auto& [revoked, until] : revoked_sessions_) {
+      if (until <= now) expired.push_back(revoked);
+    }
+  }
+  for (const std::string& name : expired) {
+    batch.delete_objects.push_back({std::string(kRevokedSessionKind), name});
+  }
+  ALLOT_RETURN_IF_ERROR(store_.commit(std::move(batch)));
+  std::unique_lock lock(mutex_);
+  for (const std::string& name : expired) revoked_sessions_.erase(name);
+  revoked_sessions_[hash] = expires_at;
+  return {};
 }
 
 LoginMethods AccessControl::login_methods() const {

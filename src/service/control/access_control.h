@@ -46,6 +46,11 @@
 //   commit_api_tokens(), together with its own objects. A service account
 //   uses its token as it is: it cannot open a session (which would outlive a
 //   revocation).
+// - revoke_session() (a logout): a session token this allotd signed
+//   authenticates nobody afterwards, here and after a restart. Stored as an
+//   object "RevokedSession" named by the token's SHA-256 (never the token),
+//   kept until the token's own expiry; the expired ones are deleted with the
+//   next revocation and skipped by load().
 // Thread-safe: reads share a lock, token and key changes take it alone.
 #pragma once
 
@@ -74,6 +79,7 @@ namespace allot {
 
 inline constexpr std::string_view kApiTokenKind = "ApiToken";
 inline constexpr std::string_view kSessionKeysKind = "SessionKeys";
+inline constexpr std::string_view kRevokedSessionKind = "RevokedSession";
 inline constexpr std::string_view kAdminUser = "admin";
 
 struct SessionRequest {
@@ -131,6 +137,10 @@ class AccessControl {
   Result<OpenedSession> open_session(const SessionRequest& request);
   [[nodiscard]] LoginMethods login_methods() const;
   Result<OpenedSession> open_password_session(const PasswordSessionRequest& request);
+  // Ends a session for good (see the contract). kUnauthenticated for a token
+  // that is not a valid session token of this allotd (already expired,
+  // revoked, or not signed here): there is nothing to end.
+  Status revoke_session(std::string_view token);
 
   // The directory consulted on every request and the local provider's
   // password check; either may be null (none). REQUIRES: called before
@@ -183,6 +193,8 @@ class AccessControl {
   std::unordered_map<std::string, identity::ApiTokenRecord> tokens_by_hash_;
   identity::SessionKeyRing keys_;
   bool keys_stored_ = false;
+  // Revoked session tokens: SHA-256 (hex) to the token's expiry.
+  std::unordered_map<std::string, Timestamp> revoked_sessions_;
   std::shared_ptr<const Authorizer> authorizer_;
   const DirectoryView* directory_ = nullptr;
   PasswordLogin* passwords_ = nullptr;

@@ -42,7 +42,13 @@ void ClusterState::audit_queued(const WriteBatch& batch) {
   }
 }
 
-Status ClusterState::commit_creation(WriteBatch batch) { return store_.commit(std::move(batch)); }
+Status ClusterState::commit_creation(WriteBatch batch) {
+  if (feed_ == nullptr) return store_.commit(std::move(batch));
+  const WriteBatch told = batch;
+  ALLOT_RETURN_IF_ERROR(store_.commit(std::move(batch)));
+  feed_->publish(told);
+  return Status();
+}
 
 ClusterWriter::ClusterWriter(ClusterState& cluster) : cluster_(cluster) {
   cluster_.writer_mu_.lock();
@@ -72,6 +78,7 @@ void ChangeLock::queue(WriteBatch batch, Actions actions) {
   ALLOT_CHECK(!queued_);
   queued_ = true;
   cluster_.audit_queued(batch);
+  if (cluster_.feed_ != nullptr && !batch.empty()) cluster_.feed_->publish(batch);
   std::future<Status> stored;
   if (!batch.empty()) stored = cluster_.store_.queue_commit(std::move(batch));
   if (!actions.empty()) writer_.ticket_.with_actions.push_back(change_);

@@ -42,6 +42,7 @@
 #include "base/status.h"
 #include "service/control/access_control.h"
 #include "service/control/action_runner.h"
+#include "service/control/change_feed.h"
 #include "service/control/commit_pipeline.h"
 #include "service/control/control_audit.h"
 #include "service/control/policy_gate.h"
@@ -110,6 +111,10 @@ class ClusterState {
   void audit_control(governance::AuditEvent event) {
     if (audit_) audit_(std::move(event));
   }
+  // Where every batch goes as it is queued (new workloads' once stored):
+  // the watchers' change feed (change_feed.h). REQUIRES: set before start;
+  // may be null (none). Must outlive this.
+  void set_feed(ChangeFeed* feed) { feed_ = feed; }
 
  private:
   friend class ClusterWriter;
@@ -129,6 +134,7 @@ class ClusterState {
   Logger& logger_;
   ActionRunner& actions_;
   ControlAuditSink audit_;
+  ChangeFeed* feed_ = nullptr;
   PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(writer_mu_, mu_);
   Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(mu_);
   mutable SharedMutex mu_;

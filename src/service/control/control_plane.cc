@@ -13,6 +13,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       scim_(store, clock, scim_ids_),
       local_login_(scim_, clock),
       access_(store, clock, options.id_tokens),
+      changes_(access_),
       actions_(executor, signal_),
       cluster_(store, logger, access_, actions_),
       health_(cluster_, health, clock, logger, options.health_interval),
@@ -37,6 +38,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   nodes_.set_inventory(options.backend.inventory);
   loop_.watch_checkpoints(&checkpoints_);
   cluster_.set_audit(options.audit);
+  cluster_.set_feed(&changes_);
   loop_.record_into(&activity_);
   loop_.watch_budgets(&budgets_);
   loop_.watch_signals(&signals_);

@@ -2,6 +2,7 @@
 // It owns the state and its rooms, each a use case group of its own:
 //
 //   access()     AccessControl    authenticate, sessions, authorize (every room asks it)
+//   changes()    ChangeFeed       what changed, told to watchers as they may see it
 //   service_accounts() ServiceAccounts  the teams' service accounts and their tokens
 //   scim()       ScimService      the SCIM directory (service/identity), whose
 //                                 groups and deactivations AccessControl applies
@@ -44,6 +45,7 @@
 #include "service/control/admission_loop.h"
 #include "service/control/backend_carrier.h"
 #include "service/control/budget_monitor.h"
+#include "service/control/change_feed.h"
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/contract_service.h"
@@ -109,6 +111,8 @@ class ControlPlane final : public PodEventSink {
   [[nodiscard]] bool ready() const { return ready_.load(); }
 
   AccessControl& access() { return access_; }
+  // What changes, for watchers (change_feed.h; GET /api/v1/watch).
+  ChangeFeed& changes() { return changes_; }
   ServiceAccounts& service_accounts() { return service_accounts_; }
   ScimService& scim() { return scim_; }
   PolicyService& policies() { return policies_; }
@@ -143,6 +147,7 @@ class ControlPlane final : public PodEventSink {
   ScimService scim_;
   LocalLogin local_login_;
   AccessControl access_;
+  ChangeFeed changes_;
   LoopSignal signal_;
   ActionRunner actions_;
   ClusterState cluster_;  // carries decisions out on actions_

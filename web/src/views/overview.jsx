@@ -3,7 +3,7 @@
 // team (top), signals firing and spend against budgets (where the caller
 // may read them), GPU-hours over time.
 import { api } from '../api.js';
-import { useLive } from '../live.js';
+import { TIME_BOUND_MS, useLive } from '../live.js';
 import { count, gpus, money, percent, quantity } from '../format.js';
 import { Loading, Problem, Stat } from './common.jsx';
 import { UsageChart } from './usage_chart.jsx';
@@ -73,7 +73,7 @@ export function gpuTotals(nodes) {
 }
 
 export function Overview() {
-  const state = useLive(loadOverview, []);
+  const state = useLive(loadOverview, [], TIME_BOUND_MS);
   const rows = (state.data && state.data.top.teams) || [];
   const gpuRows = rows.filter((r) => r.resource === 'gpu');
   const sum = (key, list = gpuRows) => list.reduce((n, r) => n + (Number(r[key]) || 0), 0);

@@ -3,7 +3,7 @@
 // owns it, what to do (the response and its runbook) and the series that
 // fire. Firing ones first.
 import { api } from '../api.js';
-import { useLive } from '../live.js';
+import { TIME_BOUND_MS, useLive } from '../live.js';
 import { formatAge, formatTime } from '../format.js';
 import { Empty, Loading } from './common.jsx';
 
@@ -69,7 +69,7 @@ function SignalRow({ signal }) {
 }
 
 export function Signals() {
-  const state = useLive(() => api.get('/api/v1/signals'), []);
+  const state = useLive(() => api.get('/api/v1/signals'), [], TIME_BOUND_MS);
   const items = [...((state.data && state.data.items) || [])].sort(
     (a, b) =>
       (ORDER[a.status && a.status.state] ?? 3) - (ORDER[b.status && b.status.state] ?? 3) ||

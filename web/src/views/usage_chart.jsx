@@ -3,7 +3,7 @@
 // 30 d); one SVG bar chart, drawn here without a chart library.
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
-import { useLive } from '../live.js';
+import { TIME_BOUND_MS, useLive } from '../live.js';
 import { hours } from '../format.js';
 import { Loading, Empty } from './common.jsx';
 
@@ -75,7 +75,7 @@ export function UsageChart() {
     return api.get(
       `/api/v1/reports/usage${query({ from: from.toISOString(), to: to.toISOString(), by: byDay ? 'day' : 'team' })}`,
     );
-  }, [range]);
+  }, [range], TIME_BOUND_MS);
   const points = state.data ? pointsOf(state.data, byDay) : [];
   return (
     <section aria-labelledby="usage-title">

@@ -156,6 +156,39 @@ TEST_F(SignalControl, PendingThenFiringAfterForThenResolvedWithTheWebhookRetried
   EXPECT_EQ(nlohmann::json::parse(hook.bodies()[2])["event"], "resolved");
 }
 
+// examples/org/signals.yaml's "GPUs allocated but idle" over the executor's
+// measured GPU utilisation: research's GPU busy 2% of the time fires it once
+// it has held for 30 minutes (samples at 0, 29 and 30 minutes: mean 0.02);
+// a busy sample then lifts the hour's mean to (0.02 * 3 + 0.9) / 4 = 0.24
+// and it resolves. A GPU no pod holds (team "") is never matched.
+TEST_F(SignalControl, GpusAllocatedButIdleFiresAfterItsForAndResolvesWhenBusy) {
+  const std::string idle_signal =
+      "---\napiVersion: allot/v1\nkind: Signal\nmetadata: {name: gpus-allocated-but-idle}\n"
+      "spec:\n  expression: 'avg_over_time(allot_gpu_utilization_ratio{team!=\"\"}[1h]) < "
+      "0.05'\n  for: 30m\n  owner: platform-capacity\n  response: {text: Release them}\n";
+  apply_policy(kTwoTeamPolicy + idle_signal);
+  GpuUsageSample held{"n1", 1, "GPU-b", "research", WorkloadId(5), 0, 0.02, 0, 0, {}};
+  const GpuUsageSample unheld{"n1", 0, "GPU-a", "", WorkloadId(), -1, 0, 0, 0, {}};
+  executor_.set_gpu_usage({unheld, held});
+  plane_->loop().run_once();
+  EXPECT_EQ(status()["state"], "pending");
+  pass(Duration::minutes(29));
+  EXPECT_EQ(status()["state"], "pending");
+  pass(Duration::minutes(1));
+  EXPECT_EQ(status()["state"], "firing");
+  EXPECT_EQ(status()["series"], nlohmann::json::array({"gpu=1,node=n1,team=research"}));
+  ASSERT_EQ(events().size(), 1u);
+  EXPECT_EQ(events()[0]["event"], "fired");
+  EXPECT_DOUBLE_EQ(events()[0]["series"][0]["value"].get<double>(), 0.02);
+
+  held.utilization = 0.9;
+  executor_.set_gpu_usage({unheld, held});
+  pass(Duration::seconds(15));
+  EXPECT_EQ(status()["state"], "inactive");
+  ASSERT_EQ(events().size(), 2u);
+  EXPECT_EQ(events()[1]["event"], "resolved");
+}
+
 TEST_F(SignalControl, ARestartKeepsTheStateAndDeliversWhatWasNotDelivered) {
   HookServer hook(0);
   // Holds as long as the policy does: across the restart.

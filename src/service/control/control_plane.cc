@@ -37,6 +37,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   loop_.watch_checkpoints(&checkpoints_);
   cluster_.set_audit(options.audit);
   loop_.record_into(&activity_);
+  metrics_.read_gpus_from(&executor);
   loop_.watch_budgets(&budgets_);
   loop_.watch_signals(&signals_);
 }

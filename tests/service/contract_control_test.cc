@@ -252,5 +252,34 @@ TEST_F(ContractControl, WithoutAnOrganizationNothingIsEnforced) {
   EXPECT_NE(contract.message().find("Organization"), std::string::npos) << contract.to_string();
 }
 
+// The usage report's project dimension (docs/cost.md): research's and prod's
+// work ran for an hour before any governance; once contract research-local
+// names namespace research, that hour of research's 2 GPUs (2 GPU-h) is the
+// contract's and prod's 1 GPU-h, in no contract's namespace, is the row
+// without a project.
+TEST_F(ContractControl, UsageByProjectIsTheContractHoldingTheWorkloadsNamespace) {
+  apply_policy();
+  const Timestamp start = clock_.now();
+  submit(workload_yaml("r1", "research", 2), "research");
+  submit(workload_yaml("p1", "prod", 1), "prod");
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+  ASSERT_TRUE(holds("prod", "p1"));
+  clock_.advance(Duration::hours(1));
+  const Timestamp end = clock_.now();
+  ASSERT_TRUE(apply_as_admin(governed_policy()).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("research-local", "research")).ok());
+
+  const Result<UsageReportResult> result = plane_->reports().report(
+      UsageQuery{start, end, {GroupKey::kProject, GroupKey::kTeam}, IdleMode::kSeparate, {}});
+  ASSERT_TRUE(result.ok()) << result.status().to_string();
+  const std::vector<UsageRow>& rows = result->report.rows;
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].keys, (std::vector<std::string>{"", "prod"}));
+  EXPECT_DOUBLE_EQ(rows[0].figures.sum().own.hours(Resource::kGpu), 1.0);
+  EXPECT_EQ(rows[1].keys, (std::vector<std::string>{"research-local", "research"}));
+  EXPECT_DOUBLE_EQ(rows[1].figures.sum().own.hours(Resource::kGpu), 2.0);
+}
+
 }  // namespace
 }  // namespace allot::testing

@@ -182,6 +182,9 @@ class LocalExecutor : public Executor {
   void announce();
   void check_proc();
   void announce_gpu_isolation();
+  // Record the pod as holding its GPUs (gpu_holders_), until it ends.
+  void hold_gpus(const PodLaunch& pod);
+  void release_gpus(const PodKey& pod);
 
   LocalExecutorOptions options_;
   NullLogger null_logger_;
@@ -208,8 +211,6 @@ class LocalExecutor : public Executor {
     friend bool operator==(const GpuHolder&, const GpuHolder&) = default;
   };
   std::map<int32_t, std::vector<GpuHolder>> gpu_holders_;
-  void hold_gpus(const PodLaunch& pod);
-  void release_gpus(const PodKey& pod);
   SystemClock system_clock_;
   std::string node_name_;
   std::unique_ptr<GpuSampler> gpu_sampler_;

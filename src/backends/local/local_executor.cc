@@ -40,7 +40,7 @@ std::unique_ptr<PodCgroupPool> open_cgroups(const LocalExecutorOptions& options)
 
 std::vector<GpuDevice> machine_gpus(const LocalExecutorOptions& options) {
   if (options.gpus.has_value()) return *options.gpus;
-  return discover_gpus().devices;
+  return discover_gpus(options.nvml_library.c_str()).devices;
 }
 
 // The device files found, and those of the GPUs NVML (or the options) named.

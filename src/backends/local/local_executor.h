@@ -88,7 +88,7 @@ struct LocalExecutorOptions {
   // offered; 0: no limit. A fork bomb stays inside its pod.
   int64_t max_pids_per_pod = 16384;
   // The machine's GPUs for the index -> UUID mapping. Unset: discovered with
-  // NVML at construction. Empty: pods get the declared indices.
+  // NVML (nvml_library) at construction. Empty: pods get the declared indices.
   std::optional<std::vector<GpuDevice>> gpus;
   // The mount table read for the hidepid check.
   std::string proc_mountinfo = "/proc/self/mountinfo";
@@ -101,7 +101,8 @@ struct LocalExecutorOptions {
   bool kill_stale_pods_at_start = true;
   // Where notices go (no root, no cgroups, stale pods); null: nowhere.
   Logger* logger = nullptr;
-  // GPU utilisation sampling (gpu_sampler.h): the NVML library, how often
+  // GPU utilisation sampling (gpu_sampler.h): the NVML library (also that of
+  // the discovery), how often
   // (0: never; tests call gpu_sampler()->sample_now()), the clock the
   // readings are stamped with (null: the system clock), and the node name
   // of GPUs no pod holds (empty: this machine's host name).

@@ -192,7 +192,8 @@ TEST_F(SignalControl, GpusAllocatedButIdleFiresAfterItsForAndResolvesWhenBusy) {
 
 // GET /api/v1/signals/{name}/history: the fired and resolved events, oldest
 // first, with their time and series; the same after a restart (read back
-// from the store); an unknown signal is kNotFound.
+// from the store); an unknown signal is kNotFound, a caller without `get` on
+// signals kPermissionDenied.
 TEST_F(SignalControl, HistoryListsFiredThenResolvedAndSurvivesARestart) {
   apply_policy(std::string(kTwoTeamPolicy) + kIdleGpuSignal);
   GpuUsageSample held{"n1", 1, "GPU-b", "research", WorkloadId(5), 0, 0.0, 0, 0, {}};
@@ -219,6 +220,10 @@ TEST_F(SignalControl, HistoryListsFiredThenResolvedAndSurvivesARestart) {
   EXPECT_EQ(*calls_->signal_history("gpus-allocated-but-idle"), history);
   const Result<std::vector<nlohmann::json>> unknown = calls_->signal_history("no-such-signal");
   EXPECT_EQ(unknown.status().code(), ErrorCode::kNotFound);
+  // Read as the Signal is: someone without `get` on signals is refused.
+  const Result<std::vector<std::string>> stranger =
+      plane_->policies().signal_history(Principal::user("mallory"), "gpus-allocated-but-idle");
+  EXPECT_EQ(stranger.status().code(), ErrorCode::kPermissionDenied);
 }
 
 TEST_F(SignalControl, ARestartKeepsTheStateAndDeliversWhatWasNotDelivered) {

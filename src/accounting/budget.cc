@@ -22,7 +22,9 @@ Timestamp next_month(Timestamp start) { return month_start(start + Duration::hou
 }  // namespace
 
 Status validate_budget(const BudgetSpec& spec) {
-  if (spec.team.empty()) return invalid_argument("a Budget needs spec.team", "spec.team");
+  if (spec.team.empty() == spec.project.empty()) {
+    return invalid_argument("a Budget needs spec.team or spec.project (one of them)", "spec.team");
+  }
   if (!std::isfinite(spec.amount) || spec.amount <= 0) {
     return invalid_argument("spec.amount must be a positive number", "spec.amount");
   }

@@ -11,12 +11,13 @@
 namespace allot {
 namespace {
 
-constexpr std::array<std::pair<GroupKey, std::string_view>, 5> kGroupKeys = {{
+constexpr std::array<std::pair<GroupKey, std::string_view>, 6> kGroupKeys = {{
     {GroupKey::kTeam, "team"},
     {GroupKey::kUser, "user"},
     {GroupKey::kWorkload, "workload"},
     {GroupKey::kFlavor, "flavor"},
     {GroupKey::kDay, "day"},
+    {GroupKey::kProject, "project"},
 }};
 
 constexpr std::array<std::pair<IdleMode, std::string_view>, 3> kIdleModes = {{
@@ -90,7 +91,7 @@ Status check_query(const UsageQuery& query) {
   }
   if (query.idle == IdleMode::kSeparate) return {};
   for (GroupKey key : query.by) {
-    if (key == GroupKey::kUser || key == GroupKey::kWorkload) {
+    if (key == GroupKey::kUser || key == GroupKey::kWorkload || key == GroupKey::kProject) {
       return invalid_argument(std::string("idle=") + std::string(idle_mode_name(query.idle)) +
                               " shares idle capacity among teams; `by` may then name only team, "
                               "flavor and day, not '" +
@@ -100,8 +101,15 @@ Status check_query(const UsageQuery& query) {
   return {};
 }
 
-RowKey allocation_key(const UsageQuery& query, const AllocationInterval& a,
-                      const std::string& day) {
+// The contract whose namespaces hold the workload ("namespace/name"); "" for none.
+std::string usage_project_of(const std::map<std::string, std::string>& projects,
+                             const std::string& workload_name) {
+  const auto it = projects.find(workload_name.substr(0, workload_name.find('/')));
+  return it == projects.end() ? std::string() : it->second;
+}
+
+RowKey allocation_key(const UsageQuery& query, const AllocationInterval& a, const std::string& day,
+                      const std::map<std::string, std::string>& projects) {
   RowKey key;
   for (GroupKey k : query.by) {
     switch (k) {
@@ -110,6 +118,7 @@ RowKey allocation_key(const UsageQuery& query, const AllocationInterval& a,
       case GroupKey::kWorkload: key.push_back(a.workload_name); break;
       case GroupKey::kFlavor: key.push_back(a.flavor); break;
       case GroupKey::kDay: key.push_back(day); break;
+      case GroupKey::kProject: key.push_back(usage_project_of(projects, a.workload_name)); break;
     }
   }
   return key;
@@ -146,7 +155,7 @@ struct Builder {
         const ResourceTime borrowed = ResourceTime::of(a.borrowed, d);
         cells[{a.flavor, day, v}].allocated += own + borrowed;
         if (!shown) return;
-        PricedTime& row = rows[allocation_key(query, a, day)].by_version[v];
+        PricedTime& row = rows[allocation_key(query, a, day, ledger.projects)].by_version[v];
         row.own += own;
         row.borrowed += borrowed;
       });

@@ -21,6 +21,10 @@
 // - visible_teams restricts the rows to those teams' allocations (a
 //   team-scoped caller); the separate idle line and the per-flavor balance,
 //   which describe the whole cluster, are then left out.
+// - kProject: the governance Contract whose namespaces hold the workload
+//   (UsageLedger::projects, the workload's namespace being the part of its
+//   name before '/'); "" for work in no contract's namespace. Like user and
+//   workload, it cannot take shared idle.
 #pragma once
 
 #include <map>
@@ -37,7 +41,7 @@
 
 namespace allot {
 
-enum class GroupKey { kTeam, kUser, kWorkload, kFlavor, kDay };
+enum class GroupKey { kTeam, kUser, kWorkload, kFlavor, kDay, kProject };
 enum class IdleMode { kSeparate, kShareEven, kShareNominal };
 
 std::string_view group_key_name(GroupKey key);  // "team", "user", ...
@@ -59,6 +63,7 @@ struct UsageLedger {
   std::vector<Period> missing;
   std::vector<NominalQuota> nominal;
   RateCard rates;
+  std::map<std::string, std::string> projects;  // namespace -> contract (the project)
 };
 
 // Resource x time of one rate card version.

@@ -65,12 +65,14 @@ Result<Budget> decode_budget(ObjectMeta meta, const Field& spec) {
   Budget budget;
   budget.meta = std::move(meta);
   BudgetSpec& s = budget.spec;
-  ALLOT_ASSIGN_OR_RETURN(const Field team, map.require("team"));
-  ALLOT_ASSIGN_OR_RETURN(s.team, team.as_name());
-  if (std::optional<Field> project = map.get("project")) {
-    return project->error(
-        "project budgets need the project dimension of the ledger, which "
-        "allot does not record yet; budget a team");
+  const std::optional<Field> team = map.get("team");
+  const std::optional<Field> project = map.get("project");
+  if (team && project) return project->error("a Budget names a team or a project, not both");
+  if (!team && !project) return map.require("team").status();  // names the missing field
+  if (team) {
+    ALLOT_ASSIGN_OR_RETURN(s.team, team->as_name());
+  } else {
+    ALLOT_ASSIGN_OR_RETURN(s.project, project->as_name());
   }
   ALLOT_RETURN_IF_ERROR(map.read("period", s.period, decode_period));
   ALLOT_ASSIGN_OR_RETURN(const Field amount, map.require("amount"));

@@ -53,6 +53,7 @@ struct Flags {
   bool no_cgroups = false;
   bool remount_proc_hidepid = false;
   int64_t max_pids_per_pod = 16384;
+  std::string nvml_library = allot::local::kNvmlLibrary;
   bool memory_store = false;
   std::string store = "sqlite";
   std::string leader_name;
@@ -294,6 +295,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
     executor_options.use_cgroups = !flags.no_cgroups;
     executor_options.remount_proc_hidepid = flags.remount_proc_hidepid;
     executor_options.max_pids_per_pod = flags.max_pids_per_pod;
+    executor_options.nvml_library = flags.nvml_library;
     executor_options.logger = &logger;
     local_executor = std::make_unique<allot::local::LocalExecutor>(executor_options);
     local_health = std::make_unique<allot::local::LocalHealthChecker>(
@@ -466,6 +468,9 @@ int main(int argc, char** argv) {
                  "pids.max of each pod, processes and threads (0: no limit)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--nvml-library", flags.nvml_library,
+                 "the NVML library the local backend reads GPU utilisation through")
+      ->capture_default_str();
   app.add_flag("--remount-proc-hidepid", flags.remount_proc_hidepid,
                "remount /proc with hidepid=invisible at start when it shows every process to "
                "every user (changes the host's /proc)");

@@ -29,6 +29,11 @@
 //   scheduler/space_idle.h. nullopt when the backend cannot tell, or the
 //   workload has no running pod here: nothing is then judged idle. The
 //   default says nullopt, so a backend without it never suspends a Space.
+// - gpu_usage() is the latest measured utilisation of the backend's GPUs
+//   (model/gpu_usage_sample.h), each attributed to the pod holding it then
+//   (one sample per holder; a GPU no pod holds once, without a team). Empty
+//   (the default) when the backend does not measure it. It returns what was
+//   sampled before; it does not wait for the GPUs.
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -44,6 +49,7 @@
 #include "base/result.h"
 #include "base/time.h"
 #include "model/activity_sample.h"
+#include "model/gpu_usage_sample.h"
 #include "model/ids.h"
 
 namespace allot {
@@ -147,6 +153,8 @@ class Executor {
     (void)workload;
     return std::nullopt;
   }
+  // The GPUs' measured utilisation (see the contract).
+  [[nodiscard]] virtual std::vector<GpuUsageSample> gpu_usage() { return {}; }
 };
 
 }  // namespace allot

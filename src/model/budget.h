@@ -1,4 +1,5 @@
-// Budget (issue 14, item 3): the most a team may spend per period, the
+// Budget (issue 14, item 3): the most a team, or a project (a governance
+// Contract: the work in its namespaces), may spend per period, the
 // fractions of it that raise an alert, and what happens at the limit.
 // accounting/budget.h evaluates it against the metering ledger's spending.
 //
@@ -27,7 +28,8 @@ struct BudgetPeriod {
 };
 
 struct BudgetSpec {
-  std::string team;
+  std::string team;     // exactly one of team and project is set
+  std::string project;  // a Contract's name
   BudgetPeriod period;
   double amount = 0;
   std::string currency;

@@ -93,9 +93,19 @@ Status check_teams(const Policy& policy) {
   return {};
 }
 
-// A Budget names a team of the policy.
+// A Budget names a team, or a Contract (a project), of the policy.
 Status check_budgets(const Policy& policy) {
   for (const Budget& budget : policy.budgets) {
+    if (!budget.spec.project.empty()) {
+      const bool known = std::any_of(
+          policy.contracts.begin(), policy.contracts.end(),
+          [&](const Contract& contract) { return contract.meta.name == budget.spec.project; });
+      if (!known) {
+        return not_found("unknown project (Contract) '" + budget.spec.project + "'",
+                         "Budget/" + budget.meta.name + ".spec.project");
+      }
+      continue;
+    }
     if (policy.find_team(budget.spec.team) == nullptr) {
       return not_found("unknown team '" + budget.spec.team + "'",
                        "Budget/" + budget.meta.name + ".spec.team");

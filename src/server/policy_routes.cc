@@ -1,6 +1,9 @@
 // Health, apply, policy objects (the RBAC kinds included) and top.
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "api/cluster_view_json.h"
 #include "api/manifest_parser.h"
@@ -120,6 +123,18 @@ void add_policy_routes(Router& http, ControlPlane& plane) {
     const Result<TopView> top = policies.top(caller_of(req));
     if (!top.ok()) return send_error(res, top.status());
     send_json(res, 200, top_json(*top));
+  });
+  // The signal's fired and resolved events, oldest first (docs/metrics.md).
+  http.get("/api/v1/signals/([^/]+)/history", [&policies](const HttpRequest& req,
+                                                          HttpResponse& res) {
+    const std::string name = req.matches[1];
+    const Result<std::vector<std::string>> events = policies.signal_history(caller_of(req), name);
+    if (!events.ok()) return send_error(res, events.status());
+    nlohmann::json items = nlohmann::json::array();
+    for (const std::string& event : *events) {
+      items.push_back(nlohmann::json::parse(event, nullptr, false));
+    }
+    send_json(res, 200, {{"signal", name}, {"items", std::move(items)}});
   });
   const char* kObjects =
       "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses|budgets|signals|"

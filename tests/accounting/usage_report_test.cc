@@ -214,10 +214,43 @@ TEST(UsageReport, ATeamScopedReportShowsOnlyThatTeamAndNoClusterIdle) {
   EXPECT_TRUE(report->flavors.empty());
 }
 
+// The project dimension: contract "vision" holds namespace a (w1: 6 GPUs,
+// 24 CPUs, 192 GiB over 3 h = 18 GPU-h, 72 CPU-h, 576 GiB-h, priced
+// 36 + 3.6 + 5.76 = 45.36); w2 (namespace b) is in no contract: the row
+// with an empty project (2 GPUs x 10 h = 20 GPU-h, 40.00).
+TEST(UsageReport, ByProjectAttributesToTheContractHoldingTheNamespace) {
+  UsageLedger ledger = scenario();
+  ledger.projects = {{"a", "vision"}, {"x", "vision"}};
+  auto report = build_usage_report(ledger, query({GroupKey::kProject}));
+  ASSERT_TRUE(report.ok()) << report.status().to_string();
+  ASSERT_EQ(report->rows.size(), 2u);
+  EXPECT_EQ(report->rows[0].keys, std::vector<std::string>{""});
+  const PricedTime vision = row(*report, {"vision"}).figures.sum();
+  EXPECT_DOUBLE_EQ(vision.own.hours(Resource::kGpu), 12.0);
+  EXPECT_DOUBLE_EQ(vision.borrowed.hours(Resource::kGpu), 6.0);
+  EXPECT_DOUBLE_EQ((vision.own + vision.borrowed).hours(Resource::kCpu), 72.0);
+  EXPECT_DOUBLE_EQ((vision.own + vision.borrowed).hours(Resource::kMemory), 576.0);
+  EXPECT_NEAR(row(*report, {"vision"}).figures.costs(ledger.rates).total(), 45.36, 1e-9);
+  const PricedTime none = row(*report, {""}).figures.sum();
+  EXPECT_DOUBLE_EQ(none.own.hours(Resource::kGpu), 20.0);
+  EXPECT_NEAR(row(*report, {""}).figures.costs(ledger.rates).total(), 40.0, 1e-9);
+  expect_reconciles(*report);
+
+  auto by_team = build_usage_report(ledger, query({GroupKey::kProject, GroupKey::kTeam}));
+  ASSERT_TRUE(by_team.ok());
+  EXPECT_DOUBLE_EQ(row(*by_team, {"vision", "a"}).figures.sum().own.hours(Resource::kGpu), 12.0);
+  EXPECT_DOUBLE_EQ(row(*by_team, {"", "b"}).figures.sum().own.hours(Resource::kGpu), 20.0);
+
+  auto shared = build_usage_report(ledger, query({GroupKey::kProject}, IdleMode::kShareEven));
+  ASSERT_FALSE(shared.ok());
+  EXPECT_NE(shared.status().message().find("'project'"), std::string::npos);
+}
+
 TEST(UsageReport, ParsesGroupingsAndIdleModes) {
   EXPECT_EQ(parse_group_key("workload").value(), GroupKey::kWorkload);
   EXPECT_EQ(parse_idle_mode("share-nominal").value(), IdleMode::kShareNominal);
-  EXPECT_FALSE(parse_group_key("project").ok());
+  EXPECT_EQ(parse_group_key("project").value(), GroupKey::kProject);
+  EXPECT_FALSE(parse_group_key("tenant").ok());
   EXPECT_FALSE(parse_idle_mode("shared").ok());
 }
 

@@ -81,6 +81,15 @@ TEST(ObjectTables, BudgetsShowSpentUsedAndTheDayTheyRunOut) {
             "q1    prod      fixed    900 EUR  <none>  <none>  alert          <none>\n");
 }
 
+TEST(ObjectTables, AProjectBudgetNamesItsProjectInTheTeamColumn) {
+  const std::vector<json> budgets = {json::parse(
+      R"({"apiVersion": "allot/v1", "kind": "Budget", "metadata": {"name": "vb"},
+          "spec": {"project": "vision", "period": "weekly", "amount": 10, "currency": "EUR"}})")};
+  EXPECT_EQ(objects_table(ResourceKind::kBudget, budgets, false, Timestamp()),
+            "NAME  TEAM            PERIOD  AMOUNT  SPENT   USED    ACTION  RUNSOUT\n"
+            "vb    project vision  weekly  10 EUR  <none>  <none>  alert   <none>\n");
+}
+
 TEST(ObjectTables, SignalsShowStateSinceWhenOwnerAndFor) {
   const std::vector<json> signals = {
       json::parse(R"({"apiVersion": "allot/v1", "kind": "Signal", "metadata": {"name": "node-down"},

@@ -207,6 +207,29 @@ TEST_F(PolicyVerbs, DescribeOtherKindsShowTheirSpec) {
             "  parent: \"\"\n");
 }
 
+// describe signal: its spec and status, then its history (fired and resolved,
+// oldest first) from GET /api/v1/signals/{name}/history.
+TEST_F(PolicyVerbs, DescribeSignalShowsItsHistory) {
+  server_.reply("GET", "/api/v1/signals/idle", 200, json::parse(R"({
+      "apiVersion": "allot/v1", "kind": "Signal", "metadata": {"name": "idle"},
+      "spec": {"expression": "allot_node_healthy == 0", "owner": "ops"}})"));
+  server_.reply("GET", "/api/v1/signals/idle/history", 200, json::parse(R"({
+      "signal": "idle", "items": [
+        {"signal": "idle", "event": "fired", "at": "2027-01-15T08:30:00Z", "webhook": "",
+         "series": [{"labels": {"node": "n1", "flavor": "gpu"}, "value": 0}]},
+        {"signal": "idle", "event": "resolved", "at": "2027-01-15T09:00:00Z",
+         "webhook": "https://hooks.example/x", "delivered": true, "series": []}]})"));
+  const CliOutcome outcome = allot({"describe", "signal", "idle"});
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("Kind:  Signal\n"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("History:\n"
+                             "  AT                    EVENT     SERIES                DELIVERED\n"
+                             "  2027-01-15T08:30:00Z  fired     flavor=gpu,node=n1 0  -\n"
+                             "  2027-01-15T09:00:00Z  resolved  <none>                yes\n"),
+            std::string::npos)
+      << outcome.out;
+}
+
 TEST_F(PolicyVerbs, DeleteTeamSendsDelete) {
   server_.reply("DELETE", "/api/v1/teams/research", 200, json::object());
   const CliOutcome outcome = allot({"delete", "teams", "research"});

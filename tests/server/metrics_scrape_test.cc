@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -126,6 +127,56 @@ TEST_F(MetricsScrapeTest, APromQLQueryThroughARealPrometheusReturnsWhatTopShows)
   EXPECT_EQ(sample["metric"]["flavor"], "gpu");
   EXPECT_EQ(sample["metric"]["cohort"], "org");
   EXPECT_EQ(sample["value"][1].get<std::string>(), top_gpu_usage("research"));
+}
+
+// allotd's local backend reading GPU utilisation through a fake NVML
+// (tests/backends/local/fake_nvml.cc: four GPUs, each busy 25% of the
+// time, 1 GiB of 80 in use): the pod's two GPUs are research's, the mean
+// over them 0.25; promtool accepts the text with the GPU families.
+class GpuMetricsScrapeTest : public MetricsScrapeTest {
+ protected:
+  void SetUp() override {
+    const std::string file = temp_file("fake-nvml.txt");
+    std::string gpus;
+    for (int i = 0; i < 4; ++i) {
+      gpus += "GPU-fake-" + std::to_string(i) + " 25 1073741824 85899345920 Fake GPU\n";
+    }
+    write_file(file, gpus);
+    ::setenv("ALLOT_FAKE_NVML_FILE", file.c_str(), 1);  // allotd inherits it
+    MetricsScrapeTest::SetUp();
+  }
+  void TearDown() override {
+    MetricsScrapeTest::TearDown();
+    ::unsetenv("ALLOT_FAKE_NVML_FILE");
+  }
+  std::vector<std::string> allotd_flags() override { return {"--nvml-library", ALLOT_FAKE_NVML}; }
+};
+
+TEST_F(GpuMetricsScrapeTest, MeasuredGpusAreAttributedToThePodsTeamAndPassPromtool) {
+  submit("research", "train", {.script = "exec sleep 1000", .gpus = 2, .pods = 1});
+  wait_phase("research", "train", "Running");
+  const Reply metrics = api_.get("/metrics");
+  ASSERT_EQ(metrics.status, 200) << metrics.describe();
+  EXPECT_NE(metrics.body.find("\nallot_team_gpu_utilization_ratio{team=\"research\"} 0.25\n"),
+            std::string::npos)
+      << metrics.body;
+  size_t held = 0;
+  size_t unheld = 0;
+  for (size_t at = 0;
+       (at = metrics.body.find("\nallot_gpu_utilization_ratio{", at)) != std::string::npos; ++at) {
+    const std::string line = metrics.body.substr(at + 1, metrics.body.find('\n', at + 1) - at - 1);
+    EXPECT_TRUE(line.ends_with("} 0.25")) << line;
+    if (line.find("team=\"research\"") != std::string::npos) ++held;
+    if (line.find("team=\"\"") != std::string::npos) ++unheld;
+  }
+  EXPECT_EQ(held, 2u) << metrics.body;
+  EXPECT_EQ(unheld, 2u) << metrics.body;
+  EXPECT_NE(metrics.body.find("allot_gpu_memory_used_bytes{"), std::string::npos);
+  const std::string path = temp_file("metrics.txt");
+  write_file(path, metrics.body);
+  const auto [status, output] = run("promtool check metrics < " + path);
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_EQ(output, "") << "promtool's lint findings";
 }
 
 }  // namespace

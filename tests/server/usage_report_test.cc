@@ -107,7 +107,7 @@ TEST_F(UsageReportTest, ACrashIsShownAsMissingDataAndNothingIsCountedTwice) {
 }
 
 TEST_F(UsageReportTest, BadParametersAre400NamingTheParameter) {
-  const Reply by = api_.get(query("&by=project"));
+  const Reply by = api_.get(query("&by=tenant"));
   EXPECT_EQ(by.status, 400) << by.describe();
   EXPECT_NE(by.body.find("by"), std::string::npos) << by.body;
   const Reply idle = api_.get(query("&idle=shared"));
@@ -135,8 +135,14 @@ TEST_F(UsageReportTest, TheCliPrintsATableCsvAndJson) {
   EXPECT_EQ(json_code, 0) << usage_json;
   EXPECT_TRUE(nlohmann::json::parse(usage_json, nullptr, false).contains("contentHash"))
       << usage_json;
-  const auto [bad_code, bad] = allot("report usage " + period + " --by project");
+  const auto [bad_code, bad] = allot("report usage " + period + " --by tenant");
   EXPECT_NE(bad_code, 0) << bad;
+  // No contract holds namespace research: its work is the row without a project.
+  const auto [project_code, by_project] =
+      allot("report usage " + period + " --by project,team -o csv");
+  EXPECT_EQ(project_code, 0) << by_project;
+  EXPECT_EQ(by_project.rfind("project,team,gpuHours,", 0), 0u) << by_project;
+  EXPECT_NE(by_project.find("\n,research,"), std::string::npos) << by_project;
 }
 
 }  // namespace

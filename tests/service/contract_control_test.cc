@@ -543,6 +543,84 @@ TEST_F(ContractReviewControl, AnUndeliveredNoticeIsSentAgainAfterARestart) {
   ASSERT_EQ(stored_notices().size(), 1u);
   EXPECT_TRUE(stored_notices()[0]["delivered"].get<bool>());
   EXPECT_EQ(status_of("r")["phase"], "UnderReview");
+// The usage report's project dimension (docs/cost.md): research's and prod's
+// work ran for an hour before any governance; once contract research-local
+// names namespace research, that hour of research's 2 GPUs (2 GPU-h) is the
+// contract's and prod's 1 GPU-h, in no contract's namespace, is the row
+// without a project.
+TEST_F(ContractControl, UsageByProjectIsTheContractHoldingTheWorkloadsNamespace) {
+  apply_policy();
+  const Timestamp start = clock_.now();
+  submit(workload_yaml("r1", "research", 2), "research");
+  submit(workload_yaml("p1", "prod", 1), "prod");
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+  ASSERT_TRUE(holds("prod", "p1"));
+  clock_.advance(Duration::hours(1));
+  const Timestamp end = clock_.now();
+  ASSERT_TRUE(apply_as_admin(governed_policy()).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("research-local", "research")).ok());
+
+  const Result<UsageReportResult> result = plane_->reports().report(
+      UsageQuery{start, end, {GroupKey::kProject, GroupKey::kTeam}, IdleMode::kSeparate, {}});
+  ASSERT_TRUE(result.ok()) << result.status().to_string();
+  const std::vector<UsageRow>& rows = result->report.rows;
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].keys, (std::vector<std::string>{"", "prod"}));
+  EXPECT_DOUBLE_EQ(rows[0].figures.sum().own.hours(Resource::kGpu), 1.0);
+  EXPECT_EQ(rows[1].keys, (std::vector<std::string>{"research-local", "research"}));
+  EXPECT_DOUBLE_EQ(rows[1].figures.sum().own.hours(Resource::kGpu), 2.0);
+}
+
+// A Budget of a project (the Contract research-local): research's 4 GPUs ran
+// 3 h before governance at 2 EUR per GPU-hour, 24 EUR, above the budget's
+// 20; once the contract is active, research's new work waits with
+// BudgetExhausted naming the project, while the running work runs on.
+TEST_F(ContractControl, AProjectBudgetCountsTheContractsNamespacesAndStopsTheirAdmission) {
+  std::string priced = governed_policy();
+  const std::string flavor = "metadata: {name: gpu}\n";
+  priced.replace(priced.find(flavor), flavor.size(),
+                 flavor + "spec: {price: {currency: EUR, gpuHour: 2}}\n");
+  std::string ungoverned = kTwoTeamPolicy;
+  ungoverned.replace(ungoverned.find(flavor), flavor.size(),
+                     flavor + "spec: {price: {currency: EUR, gpuHour: 2}}\n");
+  apply_policy(ungoverned);
+  submit(workload_yaml("r1", "research", 4), "research");
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+  clock_.advance(Duration::hours(3));
+
+  ASSERT_TRUE(apply_as_admin(priced).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("research-local", "research")).ok());
+  ASSERT_EQ(*act("bob", "research-local", ContractAction::kApprove, "data reviewed"), "Approved");
+  ASSERT_EQ(*act("ana", "research-local", ContractAction::kActivate), "Active");
+  const Status budget = apply_as_admin(
+      "apiVersion: allot/v1\nkind: Budget\nmetadata: {name: research-project}\n"
+      "spec: {project: research-local, period: monthly, amount: 20, currency: EUR, "
+      "action: stopAdmission}\n");
+  ASSERT_TRUE(budget.ok()) << budget.to_string();
+  submit(workload_yaml("r2", "research", 1), "research");
+  clock_.advance(Duration::seconds(1));
+  plane_->loop().run_once();
+
+  const Result<nlohmann::json> standing = calls_->get_object("Budget", "research-project");
+  ASSERT_TRUE(standing.ok()) << standing.status().to_string();
+  EXPECT_DOUBLE_EQ((*standing)["status"]["spent"].get<double>(), 24.0 + 4 * 2.0 / 3600);
+  EXPECT_TRUE((*standing)["status"]["stopsAdmission"].get<bool>()) << standing->dump();
+  EXPECT_EQ(phase("research", "r2"), "Pending");
+  EXPECT_EQ(explanation("research", "r2")["reason"], "BudgetExhausted");
+  EXPECT_NE(explanation("research", "r2")["message"].get<std::string>().find(
+                "the budget research-project of project research-local is exhausted"),
+            std::string::npos)
+      << explanation("research", "r2").dump();
+  EXPECT_TRUE(holds("research", "r1")) << "running work runs on";
+
+  const Status unknown = apply_as_admin(
+      "apiVersion: allot/v1\nkind: Budget\nmetadata: {name: b}\n"
+      "spec: {project: nowhere, amount: 1, currency: EUR}\n");
+  EXPECT_EQ(unknown.code(), ErrorCode::kInvalidArgument) << unknown.to_string();
+  EXPECT_NE(unknown.to_string().find("Budget/b.spec.project"), std::string::npos)
+      << unknown.to_string();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -83,6 +84,14 @@ class ControlPlaneCalls {
     return workload_events_json(events);
   }
   // `kind` is the manifest kind ("Team").
+  // GET /api/v1/signals/{name}/history's items.
+  Result<std::vector<nlohmann::json>> signal_history(const std::string& name) {
+    ALLOT_ASSIGN_OR_RETURN(std::vector<std::string> events,
+                           plane_.policies().signal_history(caller_, name));
+    std::vector<nlohmann::json> out;
+    for (const std::string& event : events) out.push_back(nlohmann::json::parse(event));
+    return out;
+  }
   Result<nlohmann::json> list_objects(const std::string& kind) {
     ALLOT_ASSIGN_OR_RETURN(auto objects, plane_.policies().list_objects(caller_, kind));
     return policy_list_json(objects);

@@ -158,6 +158,15 @@ class RecordingExecutor final : public Executor {
     std::lock_guard lock(mu_);
     activity_samples[workload] = sample;
   }
+  // What the test says the GPUs measure (GPU utilisation); empty: not measured.
+  std::vector<GpuUsageSample> gpu_usage() override {
+    std::lock_guard lock(mu_);
+    return gpu_samples;
+  }
+  void set_gpu_usage(std::vector<GpuUsageSample> samples) {
+    std::lock_guard lock(mu_);
+    gpu_samples = std::move(samples);
+  }
 
   PodEventSink* sink = nullptr;
   std::vector<RecordedPod> launches;
@@ -170,6 +179,7 @@ class RecordingExecutor final : public Executor {
 
  private:
   std::map<uint64_t, ActivitySample> activity_samples;
+  std::vector<GpuUsageSample> gpu_samples;
   std::mutex mu_;
 };
 

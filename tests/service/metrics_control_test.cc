@@ -131,6 +131,50 @@ TEST_F(MetricsControl, ATeamScopedCallerSeesItsTeamOnlyAndNothingOfTheCluster) {
   EXPECT_EQ(text.find("allot_http_"), std::string::npos);
 }
 
+GpuUsageSample gpu_sample(const std::string& node, int32_t gpu, const std::string& team,
+                          double utilization) {
+  GpuUsageSample sample;
+  sample.node = node;
+  sample.gpu = gpu;
+  sample.team = team;
+  if (!team.empty()) sample.workload = WorkloadId(gpu + 1);
+  sample.utilization = utilization;
+  sample.memory_used_bytes = int64_t{gpu} << 30;
+  return sample;
+}
+
+// The executor's GPU readings: per GPU with its holder's team, per team the
+// mean over its GPUs (research: (0.75 + 0.25) / 2 = 0.5); a team-scoped
+// caller sees only its team's GPUs, never one no pod holds.
+TEST_F(MetricsControl, MeasuredGpusPerGpuAndPerTeamWithTheTeamsVisibility) {
+  apply_policy(priced_policy());
+  executor_.set_gpu_usage({gpu_sample("n1", 0, "prod", 1.0), gpu_sample("n1", 1, "research", 0.75),
+                           gpu_sample("n2", 2, "research", 0.25), gpu_sample("n2", 3, "", 0)});
+  const std::string all = render_prometheus(snapshot());
+  for (const char* line :
+       {R"(allot_gpu_utilization_ratio{node="n1",gpu="0",team="prod"} 1)",
+        R"(allot_gpu_utilization_ratio{node="n1",gpu="1",team="research"} 0.75)",
+        R"(allot_gpu_utilization_ratio{node="n2",gpu="3",team=""} 0)",
+        R"(allot_gpu_memory_used_bytes{node="n2",gpu="2",team="research"} 2147483648)",
+        R"(allot_team_gpu_utilization_ratio{team="prod"} 1)",
+        R"(allot_team_gpu_utilization_ratio{team="research"} 0.5)"}) {
+    EXPECT_NE(all.find(std::string("\n") + line + "\n"), std::string::npos) << line;
+  }
+  EXPECT_EQ(all.find(R"(allot_team_gpu_utilization_ratio{team=""})"), std::string::npos);
+
+  const MetricsSnapshot rita = snapshot(Principal::user("rita"));
+  ASSERT_EQ(rita.gpus.size(), 2u);
+  for (const GpuUsageSample& gpu : rita.gpus) EXPECT_EQ(gpu.team, "research");
+  const std::string text = render_prometheus(rita);
+  EXPECT_EQ(text.find("team=\"prod\""), std::string::npos);
+  EXPECT_EQ(text.find("team=\"\""), std::string::npos);
+}
+
+TEST_F(MetricsControl, WithoutMeasuredGpusNoGpuFamilyIsWritten) {
+  apply_policy(priced_policy());
+  EXPECT_EQ(render_prometheus(snapshot()).find("allot_gpu_"), std::string::npos);
+}
+
 TEST_F(MetricsControl, ACallerWithNoBindingIsDenied) {
   apply_policy(priced_policy());
   const Result<MetricsSnapshot> s = plane_->metrics().snapshot(Principal::user("mallory"));

@@ -197,6 +197,7 @@ TEST(PrometheusText, EveryRenderedFamilyIsInTheSignalsCatalogAndBack) {
   s.cluster = ClusterMetrics{{NodeSample{"n1", "h100", "pool", true, false, {}, {}}}, {}};
   s.cluster->activity.requests[{"/x", "GET", 200}] = 1;
   s.cluster->activity.request_duration[{"/x", "GET"}] = Histogram(std::vector<double>{1});
+  s.gpus.push_back(GpuUsageSample{"n1", 0, "GPU-a", "prod", WorkloadId(1), 0, 0.5, 1, 2, {}});
   const std::string text = render_prometheus(s);
   std::set<std::string> rendered;
   size_t at = 0;

@@ -123,6 +123,76 @@ TEST_F(SignalControl, PendingThenFiringAfterForThenResolvedWithTheWebhookRetried
   EXPECT_EQ(nlohmann::json::parse(hook.bodies()[2])["event"], "resolved");
 }
 
+// examples/org/signals.yaml's "GPUs allocated but idle" over the executor's
+// measured GPU utilisation: research's GPU busy 2% of the time fires it once
+// it has held for 30 minutes (samples at 0, 29 and 30 minutes: mean 0.02);
+// a busy sample then lifts the hour's mean to (0.02 * 3 + 0.9) / 4 = 0.24
+// and it resolves. A GPU no pod holds (team "") is never matched.
+constexpr const char* kIdleGpuSignal =
+    "---\napiVersion: allot/v1\nkind: Signal\nmetadata: {name: gpus-allocated-but-idle}\n"
+    "spec:\n  expression: 'avg_over_time(allot_gpu_utilization_ratio{team!=\"\"}[1h]) < "
+    "0.05'\n  for: 30m\n  owner: platform-capacity\n  response: {text: Release them}\n";
+
+TEST_F(SignalControl, GpusAllocatedButIdleFiresAfterItsForAndResolvesWhenBusy) {
+  apply_policy(std::string(kTwoTeamPolicy) + kIdleGpuSignal);
+  GpuUsageSample held{"n1", 1, "GPU-b", "research", WorkloadId(5), 0, 0.02, 0, 0, {}};
+  const GpuUsageSample unheld{"n1", 0, "GPU-a", "", WorkloadId(), -1, 0, 0, 0, {}};
+  executor_.set_gpu_usage({unheld, held});
+  plane_->loop().run_once();
+  EXPECT_EQ(status()["state"], "pending");
+  pass(Duration::minutes(29));
+  EXPECT_EQ(status()["state"], "pending");
+  pass(Duration::minutes(1));
+  EXPECT_EQ(status()["state"], "firing");
+  EXPECT_EQ(status()["series"], nlohmann::json::array({"gpu=1,node=n1,team=research"}));
+  ASSERT_EQ(events().size(), 1u);
+  EXPECT_EQ(events()[0]["event"], "fired");
+  EXPECT_DOUBLE_EQ(events()[0]["series"][0]["value"].get<double>(), 0.02);
+
+  held.utilization = 0.9;
+  executor_.set_gpu_usage({unheld, held});
+  pass(Duration::seconds(15));
+  EXPECT_EQ(status()["state"], "inactive");
+  ASSERT_EQ(events().size(), 2u);
+  EXPECT_EQ(events()[1]["event"], "resolved");
+}
+
+// GET /api/v1/signals/{name}/history: the fired and resolved events, oldest
+// first, with their time and series; the same after a restart (read back
+// from the store); an unknown signal is kNotFound, a caller without `get` on
+// signals kPermissionDenied.
+TEST_F(SignalControl, HistoryListsFiredThenResolvedAndSurvivesARestart) {
+  apply_policy(std::string(kTwoTeamPolicy) + kIdleGpuSignal);
+  GpuUsageSample held{"n1", 1, "GPU-b", "research", WorkloadId(5), 0, 0.0, 0, 0, {}};
+  executor_.set_gpu_usage({held});
+  plane_->loop().run_once();
+  ASSERT_TRUE(calls_->signal_history("gpus-allocated-but-idle")->empty());
+  pass(Duration::minutes(30));
+  const Timestamp fired = clock_.now();
+  held.utilization = 1.0;
+  executor_.set_gpu_usage({held});
+  pass(Duration::minutes(1));
+  const Timestamp resolved = clock_.now();
+
+  const std::vector<nlohmann::json> history = *calls_->signal_history("gpus-allocated-but-idle");
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_EQ(history[0]["event"], "fired");
+  EXPECT_EQ(history[0]["at"], format_rfc3339(fired));
+  EXPECT_EQ(history[0]["owner"], "platform-capacity");
+  EXPECT_EQ(history[0]["series"][0]["labels"]["team"], "research");
+  EXPECT_EQ(history[1]["event"], "resolved");
+  EXPECT_EQ(history[1]["at"], format_rfc3339(resolved));
+
+  restart();
+  EXPECT_EQ(*calls_->signal_history("gpus-allocated-but-idle"), history);
+  const Result<std::vector<nlohmann::json>> unknown = calls_->signal_history("no-such-signal");
+  EXPECT_EQ(unknown.status().code(), ErrorCode::kNotFound);
+  // Read as the Signal is: someone without `get` on signals is refused.
+  const Result<std::vector<std::string>> stranger =
+      plane_->policies().signal_history(Principal::user("mallory"), "gpus-allocated-but-idle");
+  EXPECT_EQ(stranger.status().code(), ErrorCode::kPermissionDenied);
+}
+
 TEST_F(SignalControl, ARestartKeepsTheStateAndDeliversWhatWasNotDelivered) {
   HookServer hook(0);
   // Holds as long as the policy does: across the restart.

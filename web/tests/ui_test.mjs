@@ -298,6 +298,9 @@ async function adminChecks(browser, allotd, admin) {
     await row.locator('.state-firing').waitFor({ timeout: 2000 });
     await row.locator('time').waitFor();
     await page.getByTestId('signals-firing').getByText('1 of 1 firing').waitFor();
+    // Its history (GET /api/v1/signals/alpha-busy/history), asked for when opened.
+    await row.locator('summary', { hasText: 'History' }).click();
+    await page.getByTestId('signal-history-alpha-busy').getByText('fired').waitFor({ timeout: 5000 });
     await page.screenshot({ path: join(artifacts, 'signals.png'), fullPage: true });
     await axeCheck(page, 'signals');
     await visit(page, '#/overview', 'Overview', 'overview-governance');

@@ -40,7 +40,7 @@ std::unique_ptr<PodCgroupPool> open_cgroups(const LocalExecutorOptions& options)
 
 std::vector<GpuDevice> machine_gpus(const LocalExecutorOptions& options) {
   if (options.gpus.has_value()) return *options.gpus;
-  return discover_gpus().devices;
+  return discover_gpus(options.nvml_library.c_str()).devices;
 }
 
 // The device files found, and those of the GPUs NVML (or the options) named.
@@ -50,6 +50,24 @@ std::vector<int32_t> machine_gpu_minors(const std::string& dev_dir,
   for (const int32_t minor : gpu_device_minors(dev_dir)) minors.insert(minor);
   for (const GpuDevice& gpu : gpus) minors.insert(gpu.minor >= 0 ? gpu.minor : gpu.index);
   return {minors.begin(), minors.end()};
+}
+
+std::string host_node_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
+  return name;
+}
+
+GpuUsageSample gpu_usage_sample(const GpuReading& reading, const std::string& node) {
+  GpuUsageSample sample;
+  sample.node = node;
+  sample.gpu = reading.index;
+  sample.uuid = reading.uuid;
+  sample.utilization = reading.utilization;
+  sample.memory_used_bytes = reading.memory_used_bytes;
+  sample.memory_total_bytes = reading.memory_total_bytes;
+  sample.at = reading.at;
+  return sample;
 }
 
 // "<tag>-<workload>-<pod>": the tag (of the data folder) keeps the pods of two
@@ -100,11 +118,17 @@ LocalExecutor::LocalExecutor(LocalExecutorOptions options)
       gpus_(machine_gpus(options_)),
       gpu_minors_(machine_gpu_minors(options_.dev_dir, gpus_)),
       cgroups_(open_cgroups(options_)),
+      node_name_(options_.node_name.empty() ? host_node_name() : options_.node_name),
+      gpu_sampler_(
+          std::make_unique<GpuSampler>(options_.nvml_library.c_str(),
+                                       options_.clock != nullptr ? *options_.clock : system_clock_,
+                                       options_.gpu_sample_interval)),
       exits_(options_.sink),
       supervisor_(&exits_) {
   ALLOT_CHECK(!options_.data_dir.empty());
   ALLOT_CHECK(options_.sink != nullptr);
   announce();
+  gpu_sampler_->start();
   if (options_.kill_stale_pods_at_start) {
     for (const StalePod& stale : kill_stale_pods(options_.data_dir)) {
       logger_.warn("local backend: killed a pod a previous allotd left behind",
@@ -220,6 +244,42 @@ std::optional<ActivitySample> LocalExecutor::activity(WorkloadId workload) {
   return read_pod_activity(traces, heartbeat);
 }
 
+std::vector<GpuUsageSample> LocalExecutor::gpu_usage() {
+  const std::vector<GpuReading> readings = gpu_sampler_->latest();
+  std::vector<GpuUsageSample> out;
+  std::lock_guard lock(launch_mu_);
+  for (const GpuReading& reading : readings) {
+    auto held = gpu_holders_.find(reading.index);
+    if (held == gpu_holders_.end() || held->second.empty()) {
+      out.push_back(gpu_usage_sample(reading, node_name_));
+      continue;
+    }
+    for (const GpuHolder& holder : held->second) {
+      GpuUsageSample sample = gpu_usage_sample(reading, holder.node);
+      sample.team = holder.team;
+      sample.workload = WorkloadId(holder.pod.workload_id);
+      sample.pod = holder.pod.pod_index;
+      out.push_back(std::move(sample));
+    }
+  }
+  return out;
+}
+
+void LocalExecutor::hold_gpus(const PodLaunch& pod) {
+  std::lock_guard lock(launch_mu_);
+  for (const int32_t gpu : pod.gpus) {
+    gpu_holders_[gpu].push_back({PodKey{pod.workload_id, pod.pod_index}, pod.team, pod.node});
+  }
+}
+
+void LocalExecutor::release_gpus(const PodKey& pod) {
+  std::lock_guard lock(launch_mu_);
+  for (auto it = gpu_holders_.begin(); it != gpu_holders_.end();) {
+    std::erase_if(it->second, [&](const GpuHolder& holder) { return holder.pod == pod; });
+    it = it->second.empty() ? gpu_holders_.erase(it) : std::next(it);
+  }
+}
+
 std::vector<StalePod> LocalExecutor::kill_stale_pods(const std::string& data_dir) {
   return local::kill_stale_pods(DataLayout(data_dir, false).run_dir());
 }
@@ -333,12 +393,15 @@ Status LocalExecutor::start(const PodLaunch& pod) {
     cgroups_->remove(trace.cgroups);
     return recorded;
   }
-  SupervisedPod supervised{PodKey{pod.workload_id, pod.pod_index}, spawned->pid, nullptr, nullptr};
-  supervised.cleanup = [this, pid_file, trace] {
+  const PodKey key{pod.workload_id, pod.pod_index};
+  SupervisedPod supervised{key, spawned->pid, nullptr, nullptr};
+  supervised.cleanup = [this, pid_file, trace, key] {
     signal_pod(trace, SIGKILL, true);  // what escaped the process group
     ::unlink(pid_file.c_str());
     cgroups_->remove(trace.cgroups);
+    release_gpus(key);
   };
+  hold_gpus(pod);
   supervised.signal = [trace](int sig) { signal_pod(trace, sig, false); };
   supervisor_.add(std::move(supervised));
   return {};

@@ -40,6 +40,11 @@
 //   its workload's working folder that its tools may touch; activity() reads
 //   its mtime and the CPU time of the pods' processes (pod_activity.h). The
 //   working folder is never removed: a suspended Space finds it again.
+// - GPU utilisation (gpu_sampler.h): with gpu_sample_interval > 0, NVML is
+//   read on a thread of its own every interval (times from options.clock);
+//   gpu_usage() attributes the latest reading of the machine's GPU i to the
+//   running pods that hold index i (every node of the local backend is this
+//   machine), and a GPU no pod holds to node_name without a team.
 // - /proc: at construction, when /proc does not hide other users' processes
 //   (proc_hidepid.h), one warning naming the host setting; with
 //   remount_proc_hidepid, /proc is remounted with hidepid=invisible instead.
@@ -61,12 +66,14 @@
 #include "backends/executor.h"
 #include "backends/local/data_layout.h"
 #include "backends/local/gpu_discovery.h"
+#include "backends/local/gpu_sampler.h"
 #include "backends/local/pod_cgroup_pool.h"
 #include "backends/local/pod_pid_file.h"
 #include "backends/local/pod_process.h"
 #include "backends/local/pod_supervisor.h"
 #include "backends/local/team_identity.h"
 #include "backends/local/user_identity.h"
+#include "base/clock.h"
 #include "base/logger.h"
 
 namespace allot::local {
@@ -81,7 +88,7 @@ struct LocalExecutorOptions {
   // offered; 0: no limit. A fork bomb stays inside its pod.
   int64_t max_pids_per_pod = 16384;
   // The machine's GPUs for the index -> UUID mapping. Unset: discovered with
-  // NVML at construction. Empty: pods get the declared indices.
+  // NVML (nvml_library) at construction. Empty: pods get the declared indices.
   std::optional<std::vector<GpuDevice>> gpus;
   // The mount table read for the hidepid check.
   std::string proc_mountinfo = "/proc/self/mountinfo";
@@ -94,6 +101,15 @@ struct LocalExecutorOptions {
   bool kill_stale_pods_at_start = true;
   // Where notices go (no root, no cgroups, stale pods); null: nowhere.
   Logger* logger = nullptr;
+  // GPU utilisation sampling (gpu_sampler.h): the NVML library (also that of
+  // the discovery), how often
+  // (0: never; tests call gpu_sampler()->sample_now()), the clock the
+  // readings are stamped with (null: the system clock), and the node name
+  // of GPUs no pod holds (empty: this machine's host name).
+  std::string nvml_library = kNvmlLibrary;
+  Duration gpu_sample_interval = Duration::seconds(10);
+  const Clock* clock = nullptr;
+  std::string node_name;
 };
 
 class LocalExecutor : public Executor {
@@ -119,6 +135,8 @@ class LocalExecutor : public Executor {
   // The CPU time of the workload's running pods and its heartbeat file's
   // mtime (pod_activity.h); nullopt when none of its pods runs.
   [[nodiscard]] std::optional<ActivitySample> activity(WorkloadId workload) override;
+  // The latest GPU reading, attributed to the pods holding the GPUs.
+  [[nodiscard]] std::vector<GpuUsageSample> gpu_usage() override;
 
   // Starts one pod; its exit is reported through the sink. An error when it
   // cannot start (nothing is reported then): a pod that fails validation
@@ -148,6 +166,7 @@ class LocalExecutor : public Executor {
   [[nodiscard]] bool proc_hides_other_users() const { return proc_hidden_; }
   [[nodiscard]] size_t running_pods() const { return supervisor_.running_count(); }
   [[nodiscard]] const DataLayout& layout() const { return layout_; }
+  [[nodiscard]] GpuSampler& gpu_sampler() { return *gpu_sampler_; }
 
  private:
   // Who a pod runs as, and its home.
@@ -164,6 +183,9 @@ class LocalExecutor : public Executor {
   void announce();
   void check_proc();
   void announce_gpu_isolation();
+  // Record the pod as holding its GPUs (gpu_holders_), until it ends.
+  void hold_gpus(const PodLaunch& pod);
+  void release_gpus(const PodKey& pod);
 
   LocalExecutorOptions options_;
   NullLogger null_logger_;
@@ -182,6 +204,17 @@ class LocalExecutor : public Executor {
   // The working folder of each workload launched here, for its heartbeat
   // file; guarded by launch_mu_.
   std::map<uint64_t, std::string> work_dirs_;
+  // The running pods holding each GPU index; guarded by launch_mu_.
+  struct GpuHolder {
+    PodKey pod;
+    std::string team;
+    std::string node;
+    friend bool operator==(const GpuHolder&, const GpuHolder&) = default;
+  };
+  std::map<int32_t, std::vector<GpuHolder>> gpu_holders_;
+  SystemClock system_clock_;
+  std::string node_name_;
+  std::unique_ptr<GpuSampler> gpu_sampler_;
   // Turns the supervisor's exits into the port's events for options_.sink.
   class ExitForwarder final : public PodExitSink {
    public:

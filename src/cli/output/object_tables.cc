@@ -139,8 +139,9 @@ Row budget_row(const Json& item, bool wide, Timestamp /*now*/) {
   const std::string currency = text_at(spec, {"currency"});
   const Json* used = find_at(item, {"status", "used"});
   const std::string runs_out = text_at(item, {"status", "runsOut"});
+  const std::string project = text_at(spec, {"project"});
   Row row = {name_of(item),
-             text_at(spec, {"team"}),
+             project.empty() ? text_at(spec, {"team"}) : "project " + project,
              period_text,
              text_at(spec, {"amount"}) + " " + currency,
              or_none(money(find_at(item, {"status", "spent"}))),

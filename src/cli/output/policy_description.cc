@@ -161,4 +161,26 @@ std::string describe_policy_object(const nlohmann::json& object) {
   return out;
 }
 
+std::string describe_signal_history(const Json& history) {
+  TextTable table({"AT", "EVENT", "SERIES", "DELIVERED"}, TextTable::Alignment::kLeft);
+  size_t rows = 0;
+  for (const Json& event : array_at(history, "items")) {
+    std::string series;
+    for (const Json& match : array_at(event, "series")) {
+      std::string labels;
+      for (const auto& [label, value] : object_at(match, "labels").items()) {
+        labels += (labels.empty() ? "" : ",") + label + "=" +
+                  (value.is_string() ? value.get<std::string>() : value.dump());
+      }
+      series += (series.empty() ? "" : "; ") + labels + " " + text_at(match, {"value"});
+    }
+    const std::string webhook = text_at(event, {"webhook"});
+    const bool delivered = event.value("delivered", false);
+    table.add_row({text_at(event, {"at"}), text_at(event, {"event"}), none_if_empty(series),
+                   webhook.empty() ? "-" : (delivered ? "yes" : "no")});
+    ++rows;
+  }
+  return rows == 0 ? "History:  <none>\n" : "History:\n" + indented(table.render(), 2);
+}
+
 }  // namespace allot::cli

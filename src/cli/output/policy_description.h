@@ -12,7 +12,11 @@
 // describe_node() writes the node, its capacity and allocation per resource
 // and its workloads. describe_policy_object() writes name (namespace), kind
 // and the spec (and status, if any) as YAML, for the other kinds; for the
-// RBAC kinds their rules, aggregationRule, roleRef and subjects. Pure.
+// RBAC kinds their rules, aggregationRule, roleRef and subjects.
+// describe_signal_history() writes a signal's history (GET
+// /api/v1/signals/{name}/history) as the table AT EVENT SERIES DELIVERED,
+// oldest first, each series as its labels=value; "History:  <none>" when
+// it has no event. Pure.
 #pragma once
 
 #include <string>
@@ -24,5 +28,6 @@ namespace allot::cli {
 std::string describe_team(const nlohmann::json& team);
 std::string describe_node(const nlohmann::json& node);
 std::string describe_policy_object(const nlohmann::json& object);
+std::string describe_signal_history(const nlohmann::json& history);
 
 }  // namespace allot::cli

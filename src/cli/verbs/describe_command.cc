@@ -66,6 +66,10 @@ class DescribeCommand final : public Command {
     switch (kind.kind) {
       case ResourceKind::kTeam: return describe_team(object);
       case ResourceKind::kNode: return describe_node(object);
+      case ResourceKind::kSignal: {
+        ALLOT_ASSIGN_OR_RETURN(const nlohmann::json history, get_json(client, path + "/history"));
+        return describe_policy_object(object) + describe_signal_history(history);
+      }
       default: return describe_policy_object(object);
     }
   }

@@ -20,7 +20,8 @@ class ReportCommand final : public Command {
         ->check(CLI::IsMember({"usage"}));
     subcommand.add_option("--from", from_, "Start of the period (RFC 3339)")->required();
     subcommand.add_option("--to", to_, "End of the period (RFC 3339, exclusive)")->required();
-    subcommand.add_option("--by", by_, "Grouping: team, user, workload, flavor, day (comma list)");
+    subcommand.add_option("--by", by_,
+                          "Grouping: team, project, user, workload, flavor, day (comma list)");
     subcommand.add_option("--idle", idle_, "Idle capacity: separate, share-even, share-nominal")
         ->check(CLI::IsMember({"separate", "share-even", "share-nominal"}));
     subcommand.add_option("-o,--output", output_, "Output format: table, csv or json")

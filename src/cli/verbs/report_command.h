@@ -1,4 +1,4 @@
-// `allot report usage --from T --to T [--by team,user,workload,flavor,day]
+// `allot report usage --from T --to T [--by team,project,user,workload,flavor,day]
 // [--idle separate|share-even|share-nominal] [-o table|csv|json] [--server URL]`:
 // the usage report of the metering ledger (GET /api/v1/reports/usage,
 // docs/cost.md): GPU-, CPU- and memory-GiB-hours, own vs borrowed, cost and

@@ -141,7 +141,7 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now) {
         continue;
       }
       snapshot.admitted.push_back(std::move(admitted));
-    } else if (live.unschedulable.empty() && !blocked_team_of(live, state) &&
+    } else if (live.unschedulable.empty() && !budget_stop_of(live, state) &&
                !contract_refusal_of(live, state, now)) {
       // A team whose stopAdmission budget is exhausted waits (budget_monitor.h),
       // and so does work no contract in force admits (contract_gate.h).

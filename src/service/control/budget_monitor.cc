@@ -1,6 +1,11 @@
 #include "service/control/budget_monitor.h"
 
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +18,7 @@ ObjectRecord alert_object(const std::string& name, const BudgetReading& reading,
                           Timestamp now) {
   const nlohmann::json document = {{"budget", reading.budget.meta.name},
                                    {"team", reading.budget.spec.team},
+                                   {"project", reading.budget.spec.project},
                                    {"threshold", threshold},
                                    {"spent", reading.status->spent},
                                    {"amount", reading.budget.spec.amount},
@@ -24,10 +30,40 @@ ObjectRecord alert_object(const std::string& name, const BudgetReading& reading,
 
 }  // namespace
 
-std::optional<std::string> blocked_team_of(const LiveWorkload& live, const ServerState& state) {
-  if (!state.budgets.blocked.contains(live.doc.status.team)) return std::nullopt;
-  return live.doc.status.team;
+std::optional<BudgetStop> budget_stop_of(const LiveWorkload& live, const ServerState& state) {
+  const std::map<std::string, std::string>& blocked = state.budgets.blocked;
+  if (blocked.empty()) return std::nullopt;
+  const std::string& team = live.doc.status.team;
+  if (const auto it = blocked.find("team/" + team); it != blocked.end()) {
+    return BudgetStop{"team " + team, it->second};
+  }
+  const std::string& ns = live.doc.workload.meta.namespace_name;
+  for (const Contract& contract : state.policy.policy().contracts) {
+    const auto it = blocked.find("project/" + contract.meta.name);
+    if (it == blocked.end()) continue;
+    const std::vector<std::string>& namespaces = contract.spec.namespaces;
+    if (std::find(namespaces.begin(), namespaces.end(), ns) != namespaces.end()) {
+      return BudgetStop{"project " + contract.meta.name, it->second};
+    }
+  }
+  return std::nullopt;
 }
+
+namespace {
+
+// What the budget's spending is: its team's or its project's.
+UsageQuery budget_spending_query(const BudgetSpec& spec, const Period& period, Timestamp now) {
+  if (!spec.project.empty()) {
+    return {period.from, now, {GroupKey::kProject}, IdleMode::kSeparate, std::nullopt};
+  }
+  return {period.from,
+          now,
+          {GroupKey::kTeam},
+          IdleMode::kSeparate,
+          std::set<TeamId>{TeamId(spec.team)}};
+}
+
+}  // namespace
 
 BudgetReading BudgetMonitor::read(const Budget& budget, Timestamp now) const {
   BudgetReading reading{budget, std::nullopt, {}};
@@ -35,12 +71,8 @@ BudgetReading BudgetMonitor::read(const Budget& budget, Timestamp now) const {
   if (!period) return reading;
   double spent = 0;
   if (period->from < now) {
-    UsageQuery query{period->from,
-                     now,
-                     {GroupKey::kTeam},
-                     IdleMode::kSeparate,
-                     std::set<TeamId>{TeamId(budget.spec.team)}};
-    Result<UsageReportResult> report = reports_.report(std::move(query));
+    Result<UsageReportResult> report =
+        reports_.report(budget_spending_query(budget.spec, *period, now));
     if (!report.ok()) {
       reading.problem = "the ledger could not be read: " + report.status().message();
       return reading;
@@ -52,6 +84,7 @@ BudgetReading BudgetMonitor::read(const Budget& budget, Timestamp now) const {
       return reading;
     }
     for (const UsageRow& row : report->report.rows) {
+      if (!budget.spec.project.empty() && row.keys.at(0) != budget.spec.project) continue;
       spent += row.figures.costs(report->rates).total();
     }
   }
@@ -83,7 +116,9 @@ bool BudgetMonitor::apply(const std::vector<BudgetReading>& readings, ServerStat
     if (std::find(current.begin(), current.end(), reading.budget) == current.end()) continue;
     if (!reading.status) continue;
     if (reading.status->stops_admission) {
-      blocked.try_emplace(reading.budget.spec.team, reading.budget.meta.name);
+      const BudgetSpec& spec = reading.budget.spec;
+      blocked.try_emplace(spec.project.empty() ? "team/" + spec.team : "project/" + spec.project,
+                          reading.budget.meta.name);
     }
     for (const double threshold : reading.status->reached) {
       const std::string name =
@@ -93,6 +128,7 @@ bool BudgetMonitor::apply(const std::vector<BudgetReading>& readings, ServerStat
       logger_.warn("budget threshold reached",
                    {{"budget", reading.budget.meta.name},
                     {"team", reading.budget.spec.team},
+                    {"project", reading.budget.spec.project},
                     {"threshold", std::to_string(threshold)},
                     {"spent", std::to_string(reading.status->spent)},
                     {"amount", std::to_string(reading.budget.spec.amount)},

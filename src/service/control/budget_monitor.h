@@ -1,9 +1,11 @@
-// BudgetMonitor: the teams' Budgets (issue 14, item 3) evaluated against the
-// metering ledger on the loop's clock: spending since the start of each
-// budget's current period (ReportService), its thresholds alerted once each
-// per period (a BudgetAlert object in the store and a warning in the log),
-// and the teams whose stopAdmission budget is exhausted, whose new
-// admissions then wait with the reason BudgetExhausted (running work runs
+// BudgetMonitor: the teams' and projects' Budgets (issue 14, item 3)
+// evaluated against the metering ledger on the loop's clock: spending since
+// the start of each budget's current period (ReportService; a project's is
+// the work in its Contract's namespaces, by=project), its thresholds alerted
+// once each per period (a BudgetAlert object in the store and a warning in
+// the log), and the teams and projects whose stopAdmission budget is
+// exhausted, whose new admissions then wait with the reason
+// BudgetExhausted (running work runs
 // on; the next period, a larger amount or the budget's deletion lets them
 // in again).
 //
@@ -31,8 +33,13 @@ namespace allot {
 
 inline constexpr Duration kBudgetEvaluationEvery = Duration::seconds(10);
 
-// The team of `live` when a budget stops its team's admission; none otherwise.
-std::optional<std::string> blocked_team_of(const LiveWorkload& live, const ServerState& state);
+// A budget that stops the admission of `live`: its team's, or its project's
+// (the Contract whose namespaces hold it).
+struct BudgetStop {
+  std::string scope;   // "team research", "project vision"
+  std::string budget;  // the Budget's name
+};
+std::optional<BudgetStop> budget_stop_of(const LiveWorkload& live, const ServerState& state);
 
 class BudgetMonitor {
  public:

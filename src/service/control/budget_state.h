@@ -30,9 +30,10 @@ struct BudgetReading {
 };
 
 struct BudgetState {
-  std::vector<BudgetReading> readings;         // as last evaluated, by budget name
-  std::map<std::string, std::string> blocked;  // team -> the budget that stops its admission
-  std::set<std::string> alerted;               // names of the BudgetAlert objects stored
+  std::vector<BudgetReading> readings;  // as last evaluated, by budget name
+  // "team/<team>" or "project/<contract>" -> the budget that stops its admission.
+  std::map<std::string, std::string> blocked;
+  std::set<std::string> alerted;  // names of the BudgetAlert objects stored
 };
 
 // "<budget>/<period start, ms, zero-padded>/<threshold>": one alert's object name.

@@ -40,6 +40,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   cluster_.set_audit(options.audit);
   cluster_.set_feed(&changes_);
   loop_.record_into(&activity_);
+  metrics_.read_gpus_from(&executor);
   loop_.watch_budgets(&budgets_);
   loop_.watch_signals(&signals_);
 }

@@ -104,6 +104,12 @@ Result<MetricsSnapshot> MetricsService::snapshot(const Principal& caller) const 
   snapshot.teams = visible_activity(activity_.teams(), visible);
   if (snapshot.cluster) snapshot.cluster->activity = activity_.cluster();
   ALLOT_ASSIGN_OR_RETURN(snapshot.costs, month_costs(visible));
+  if (executor_ != nullptr) {
+    snapshot.gpus = executor_->gpu_usage();
+    std::erase_if(snapshot.gpus, [&](const GpuUsageSample& gpu) {
+      return gpu.held() ? !sees(visible, gpu.team) : visible.has_value();
+    });
+  }
   return snapshot;
 }
 

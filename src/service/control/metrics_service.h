@@ -9,12 +9,16 @@
 // and the cluster's families (nodes, scheduler, server); a caller who may get
 // them in some namespaces sees only those namespaces' teams' series, never
 // another team's and nothing of the whole cluster; anyone else is
-// kPermissionDenied. Thread-safe.
+// kPermissionDenied. The GPUs' measured utilisation comes from the executor
+// named by read_gpus_from() (none: not shown), filtered the same way: a
+// team-scoped caller sees the GPUs its teams' pods hold, only a cluster-wide
+// caller those no pod holds. Thread-safe.
 #pragma once
 
 #include <optional>
 #include <set>
 
+#include "backends/executor.h"
 #include "base/clock.h"
 #include "base/result.h"
 #include "model/ids.h"
@@ -33,6 +37,8 @@ class MetricsService {
       : cluster_(cluster), reports_(reports), activity_(activity), clock_(clock) {}
 
   [[nodiscard]] Result<MetricsSnapshot> snapshot(const Principal& caller) const;
+  // REQUIRES: called before snapshot() is; `executor` outlives this.
+  void read_gpus_from(Executor* executor) { executor_ = executor; }
 
  private:
   // The teams the caller may see; none: every team and the cluster.
@@ -45,6 +51,7 @@ class MetricsService {
   const ReportService& reports_;
   const ActivityMetrics& activity_;
   const Clock& clock_;
+  Executor* executor_ = nullptr;
 };
 
 }  // namespace allot

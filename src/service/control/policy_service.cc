@@ -510,6 +510,18 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
   return object;
 }
 
+Result<std::vector<std::string>> PolicyService::signal_history(const Principal& caller,
+                                                               const std::string& name) const {
+  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "get", "signals", "", name));
+  const CommittedRead read(cluster_);
+  const ServerState& state = cluster_.view();
+  std::vector<std::string> events = allot::signal_history(state.signals, name);
+  if (events.empty() && !state.policy.documents().contains(document_key("Signal", "", name))) {
+    return not_found("Signal '" + name + "' does not exist");
+  }
+  return events;
+}
+
 Result<TopView> PolicyService::top(const Principal& caller) const {
   // Quota usage per team is aggregate numbers (no workload, user or command):
   // a caller who may list workloads anywhere may read every team's (issue 11,

@@ -87,6 +87,11 @@ class PolicyService {
                                                     const std::string& name,
                                                     const std::string& namespace_name = {}) const;
   [[nodiscard]] Result<TopView> top(const Principal& caller) const;
+  // The signal's fired and resolved events (the SignalEvent documents kept,
+  // oldest first), read as the Signal is (`get` on signals); kNotFound when
+  // no such Signal is applied and none of its events is kept.
+  [[nodiscard]] Result<std::vector<std::string>> signal_history(const Principal& caller,
+                                                                const std::string& name) const;
 
   // What lives in the teams' namespaces outside the policy: a team holding
   // any cannot go or move (namespace_contents.h). Set once, before serving.

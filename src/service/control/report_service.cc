@@ -1,5 +1,7 @@
 #include "service/control/report_service.h"
 
+#include <map>
+#include <string>
 #include <utility>
 
 #include "authz/resource_catalog.h"
@@ -31,6 +33,19 @@ std::vector<NominalQuota> nominal_quotas(const Policy& policy) {
     }
   }
   return quotas;
+}
+
+// Each contract's namespaces -> the contract: the project dimension. A
+// namespace two contracts name goes to the first by name.
+std::map<std::string, std::string> contract_projects(const Policy& policy) {
+  std::map<std::string, std::string> projects;
+  for (const Contract& contract : policy.contracts) {
+    for (const std::string& ns : contract.spec.namespaces) {
+      auto [it, added] = projects.emplace(ns, contract.meta.name);
+      if (!added && contract.meta.name < it->second) it->second = contract.meta.name;
+    }
+  }
+  return projects;
 }
 
 }  // namespace
@@ -82,6 +97,7 @@ Result<UsageReportResult> ReportService::report(UsageQuery query) const {
     ledger.capacity = state.metering.capacity;
     ledger.missing = state.metering.gaps;
     ledger.nominal = nominal_quotas(state.policy.policy());
+    ledger.projects = contract_projects(state.policy.policy());
   }
   Result<RateCard> rates = RateCard::create(std::move(versions));
   if (!rates.ok()) {

@@ -91,6 +91,10 @@ void SignalMonitor::record_delivery_outcomes(ServerState& state, WriteBatch& bat
       document["delivered"] = true;
       document["attempts"] = outcome.attempts;
       batch.put_objects.push_back({it->second.kind, it->first, document.dump()});
+      if (it->second.kind == kSignalEventKind) {  // a review's notice has no signal history
+        remember_signal_event(state.signals, document.value("signal", ""), it->first,
+                              document.dump());
+      }
     }
     state.signals.undelivered.erase(it);
   }
@@ -102,6 +106,7 @@ void SignalMonitor::record_transition(const Signal& signal, const SignalTracker&
   const std::string name = signal_event_name(signal.meta.name, now, fired);
   const std::string document = signal_event_json(signal, tracker, fired, now).dump();
   batch.put_objects.push_back({std::string(kSignalEventKind), name, document});
+  remember_signal_event(state.signals, signal.meta.name, name, document);
   std::string series;
   for (const SignalMatch& match : tracker.matches) {
     series += (series.empty() ? "" : "; ") + labels_text(match.labels);

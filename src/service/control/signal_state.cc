@@ -1,6 +1,7 @@
 #include "service/control/signal_state.h"
 
 #include <cstdio>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,7 @@ Status load_signal_event(const std::string& name, const std::string& document,
   if (!webhook.empty() && !event.value("delivered", false)) {
     state.undelivered[name] = {webhook, document};
   }
+  remember_signal_event(state, event.value("signal", ""), name, document);
   // Names sort by time within a signal: the last one loaded is the latest.
   SignalTracker& tracker = state.trackers[event.value("signal", "")];
   if (tracker.since && *tracker.since > *at) return {};
@@ -35,6 +37,22 @@ Status load_signal_event(const std::string& name, const std::string& document,
   tracker.since = *at;
   tracker.holding_since = fired ? std::optional<Timestamp>(*at) : std::nullopt;
   return {};
+}
+
+void remember_signal_event(SignalsState& state, const std::string& signal, const std::string& name,
+                           std::string document) {
+  std::map<std::string, std::string>& events = state.history[signal];
+  events[name] = std::move(document);
+  while (events.size() > kSignalHistoryKept) events.erase(events.begin());
+}
+
+std::vector<std::string> signal_history(const SignalsState& state, const std::string& signal) {
+  std::vector<std::string> out;
+  const auto it = state.history.find(signal);
+  if (it == state.history.end()) return out;
+  out.reserve(it->second.size());
+  for (const auto& [name, document] : it->second) out.push_back(document);
+  return out;
 }
 
 std::optional<SignalStatusView> signal_status(const SignalsState& state, const std::string& name) {

@@ -13,11 +13,10 @@ namespace {
 
 // Why a budget stops the workload's admission, if one does.
 std::optional<std::string> budget_stopping(const LiveWorkload& live, const ServerState& state) {
-  if (state.budgets.blocked.empty()) return std::nullopt;
-  const std::optional<std::string> team = blocked_team_of(live, state);
-  if (!team) return std::nullopt;
-  const std::string& budget = state.budgets.blocked.at(*team);
-  std::string message = "the budget " + budget + " of team " + *team + " is exhausted";
+  const std::optional<BudgetStop> stop = budget_stop_of(live, state);
+  if (!stop) return std::nullopt;
+  const std::string& budget = stop->budget;
+  std::string message = "the budget " + budget + " of " + stop->scope + " is exhausted";
   for (const BudgetReading& reading : state.budgets.readings) {
     if (reading.budget.meta.name != budget || !reading.status) continue;
     char spent[64];

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/quantity.h"
+#include "model/gpu_usage_sample.h"
 #include "model/views/quota_usage_view.h"
 #include "service/metrics/histogram.h"
 
@@ -93,6 +94,9 @@ struct MetricsSnapshot {
   std::vector<TeamCost> costs;
   std::vector<BudgetSample> budgets;
   std::optional<ClusterMetrics> cluster;  // only for a cluster-wide caller
+  // Measured GPU utilisation (Executor::gpu_usage()): a team-scoped caller
+  // sees its teams' GPUs only, never a GPU no pod holds. Empty: not measured.
+  std::vector<GpuUsageSample> gpus;
 };
 
 }  // namespace allot

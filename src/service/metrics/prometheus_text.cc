@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
+#include <string>
 #include <utility>
 
 namespace allot {
@@ -249,6 +251,41 @@ void node_families(Exposition& out, const std::vector<NodeSample>& nodes) {
   }
 }
 
+// Per GPU, then per team the mean over the GPUs its pods hold; nothing when
+// no GPU was measured.
+void gpu_families(Exposition& out, const std::vector<GpuUsageSample>& gpus) {
+  if (gpus.empty()) return;
+  out.family("allot_gpu_utilization_ratio", "gauge",
+             "Share of NVML's last sample period a kernel ran on the GPU (0..1), with the team "
+             "whose pod holds it (empty: none).");
+  for (const GpuUsageSample& gpu : gpus) {
+    const std::string index = std::to_string(gpu.gpu);
+    out.sample("allot_gpu_utilization_ratio", "",
+               {{"node", gpu.node}, {"gpu", index}, {"team", gpu.team}}, gpu.utilization);
+  }
+  out.family("allot_gpu_memory_used_bytes", "gauge",
+             "GPU memory in use, in bytes, with the team whose pod holds the GPU.");
+  for (const GpuUsageSample& gpu : gpus) {
+    const std::string index = std::to_string(gpu.gpu);
+    out.sample("allot_gpu_memory_used_bytes", "",
+               {{"node", gpu.node}, {"gpu", index}, {"team", gpu.team}},
+               static_cast<double>(gpu.memory_used_bytes));
+  }
+  std::map<std::string, std::pair<double, int>> teams;  // team -> (sum, GPUs)
+  for (const GpuUsageSample& gpu : gpus) {
+    if (!gpu.held()) continue;
+    auto& [sum, count] = teams[gpu.team];
+    sum += gpu.utilization;
+    ++count;
+  }
+  out.family("allot_team_gpu_utilization_ratio", "gauge",
+             "Mean utilisation (0..1) of the GPUs the team's pods hold.");
+  for (const auto& [team, total] : teams) {
+    out.sample("allot_team_gpu_utilization_ratio", "", {{"team", team}},
+               total.first / total.second);
+  }
+}
+
 void cluster_activity_families(Exposition& out, const ClusterActivity& activity) {
   out.family("allot_scheduler_cycle_duration_seconds", "histogram",
              "Seconds a scheduling cycle takes, from its snapshot to its plan applied.");
@@ -282,6 +319,7 @@ std::string render_prometheus(const MetricsSnapshot& snapshot) {
   workload_families(out, snapshot);
   team_activity_families(out, snapshot);
   budget_families(out, snapshot.budgets);
+  gpu_families(out, snapshot.gpus);
   if (snapshot.cluster) {
     node_families(out, snapshot.cluster->nodes);
     cluster_activity_families(out, snapshot.cluster->activity);

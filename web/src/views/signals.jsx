@@ -1,7 +1,9 @@
 // Signals: each Signal (GET /api/v1/signals, docs/metrics.md) with its state
 // (inactive, pending, firing) as allotd last evaluated it, since when, who
 // owns it, what to do (the response and its runbook) and the series that
-// fire. Firing ones first.
+// fire. Firing ones first. Each row's History, once opened, lists its fired
+// and resolved events (GET /api/v1/signals/{name}/history), newest first.
+import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { TIME_BOUND_MS, useLive } from '../live.js';
 import { formatAge, formatTime } from '../format.js';
@@ -37,6 +39,43 @@ function Response({ response }) {
   );
 }
 
+function seriesText(series) {
+  return (series || [])
+    .map((s) => Object.entries(s.labels || {}).map(([k, v]) => `${k}=${v}`).join(',') + ` ${s.value}`)
+    .join('; ');
+}
+
+// Asked for only when opened (a closed one costs no request).
+function History({ name }) {
+  const [state, setState] = useState(null);
+  const load = (event) => {
+    if (!event.currentTarget.open) return;
+    setState({ loading: true });
+    api
+      .get(`/api/v1/signals/${encodeURIComponent(name)}/history`)
+      .then((data) => setState({ items: [...(data.items || [])].reverse() }))
+      .catch((error) => setState({ error: error.message }));
+  };
+  return (
+    <details class="signal-history" onToggle={load}>
+      <summary>History</summary>
+      {state && state.loading ? <p class="hint">Loading…</p> : null}
+      {state && state.error ? <p role="alert">{state.error}</p> : null}
+      {state && state.items && !state.items.length ? <p class="hint">Never fired.</p> : null}
+      {state && state.items && state.items.length ? (
+        <ul data-testid={`signal-history-${name}`}>
+          {state.items.map((e) => (
+            <li>
+              <time dateTime={e.at}>{formatTime(e.at)}</time> {e.event}
+              {e.series && e.series.length ? ` (${seriesText(e.series)})` : ''}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </details>
+  );
+}
+
 function SignalRow({ signal }) {
   const { spec } = signal;
   const status = signal.status || {};
@@ -63,6 +102,7 @@ function SignalRow({ signal }) {
         <code>{spec.expression}</code>
         {spec.for ? ` for ${spec.for}` : ''}
         {status.firingSeries ? <div class="hint">firing: {status.firingSeries}</div> : null}
+        <History name={signal.metadata.name} />
       </td>
     </tr>
   );

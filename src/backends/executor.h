@@ -29,6 +29,11 @@
 //   scheduler/space_idle.h. nullopt when the backend cannot tell, or the
 //   workload has no running pod here: nothing is then judged idle. The
 //   default says nullopt, so a backend without it never suspends a Space.
+// - backend_job() says what the backend's own scheduler says of the
+//   workload's job now (Slurm: job id, state, reason, node list, as of its
+//   last batched poll; no call to Slurm of its own); nullopt (the default)
+//   when the backend has no jobs of its own or does not know the workload.
+//   Cheap and non-blocking: the service calls it under its locks.
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -45,6 +50,7 @@
 #include "base/time.h"
 #include "model/activity_sample.h"
 #include "model/ids.h"
+#include "model/workload_status.h"
 
 namespace allot {
 
@@ -144,6 +150,11 @@ class Executor {
   }
   // How busy the workload's running pods are now (see the contract).
   [[nodiscard]] virtual std::optional<ActivitySample> activity(WorkloadId workload) {
+    (void)workload;
+    return std::nullopt;
+  }
+  // The backend's job of the workload (see the contract).
+  [[nodiscard]] virtual std::optional<BackendJob> backend_job(WorkloadId workload) const {
     (void)workload;
     return std::nullopt;
   }

@@ -3,10 +3,13 @@
 //
 // Contract: check() runs one round of checks and returns one report per node
 // it was asked about, in the same order. It blocks for at most the backend's
-// check timeout per node. Thread-compatible (the service calls it from one
-// thread).
+// check timeout per node. backend_states() says, where the backend owns its
+// nodes (Slurm), its own state and reason of each node as of the last
+// check() (for the views, beside allot's health); empty (the default)
+// otherwise. Thread-compatible (the service calls it from one thread).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,10 +23,22 @@ struct NodeHealthReport {
   friend bool operator==(const NodeHealthReport&, const NodeHealthReport&) = default;
 };
 
+// A node as the backend's own scheduler states it (Slurm: "MIXED+DRAIN").
+struct BackendNodeState {
+  std::string state;
+  std::string reason;
+
+  friend bool operator==(const BackendNodeState&, const BackendNodeState&) = default;
+};
+
 class NodeHealthChecker {
  public:
   virtual ~NodeHealthChecker() = default;
   virtual std::vector<NodeHealthReport> check(const std::vector<std::string>& nodes) = 0;
+  // By node name (see the contract).
+  [[nodiscard]] virtual std::map<std::string, BackendNodeState> backend_states() const {
+    return {};
+  }
 };
 
 }  // namespace allot

@@ -14,12 +14,20 @@ std::vector<NodeHealthReport> HealthMonitor::check_if_due() {
     }
   }
   std::vector<NodeHealthReport> reports = checker_->check(names);
+  backend_states_ = checker_->backend_states();
   next_due_ = clock_.now() + interval_;
   return reports;
 }
 
 bool HealthMonitor::apply(const std::vector<NodeHealthReport>& reports, Timestamp now,
                           ServerState& state, WriteBatch& batch) {
+  for (const NodeHealthReport& report : reports) {
+    const auto found = backend_states_.find(report.node);
+    if (found == backend_states_.end()) continue;
+    NodeState& node = state.nodes[report.node];
+    node.backend_state = found->second.state;
+    node.backend_reason = found->second.reason;
+  }
   const std::vector<NodeHealthReport> changed = apply_health_reports(reports, now, state, batch);
   for (const NodeHealthReport& report : changed) {
     if (report.healthy) {

@@ -7,9 +7,12 @@
 // time (the first round at start), outside every lock of the state (checks
 // may block for the backend's timeout per node), and returns its reports
 // (empty when not due or there is no checker). apply() is called by the loop
-// with the state held exclusively. Used by the admission loop's thread only.
+// with the state held exclusively; it also records the backend's own state
+// of each node (NodeHealthChecker::backend_states(), in memory: the views
+// show it beside allot's health). Used by the admission loop's thread only.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +52,7 @@ class HealthMonitor {
   Logger& logger_;
   Duration interval_;
   Timestamp next_due_;
+  std::map<std::string, BackendNodeState> backend_states_;  // of the last round
 };
 
 }  // namespace allot

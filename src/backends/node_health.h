@@ -6,12 +6,18 @@
 // check timeout per node. backend_states() says, where the backend owns its
 // nodes (Slurm), its own state and reason of each node as of the last
 // check() (for the views, beside allot's health); empty (the default)
+// otherwise. inventory() is the backend's whole node list as the last
+// successful check() read it, where the backend owns its nodes (a Slurm
+// cluster without NodePools takes its nodes from it); nullopt (the default)
 // otherwise. Thread-compatible (the service calls it from one thread).
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "backends/node_inventory.h"
 
 namespace allot {
 
@@ -38,6 +44,9 @@ class NodeHealthChecker {
   // By node name (see the contract).
   [[nodiscard]] virtual std::map<std::string, BackendNodeState> backend_states() const {
     return {};
+  }
+  [[nodiscard]] virtual std::optional<std::vector<InventoryNode>> inventory() const {
+    return std::nullopt;
   }
 };
 

@@ -98,7 +98,7 @@ class SlurmAllotdTest : public AllotdTest {
     ASSERT_FALSE(slurm_conf().empty())
         << "run under ctest: the `slurm` fixture sets ALLOT_TEST_SLURM_CONF";
     AllotdTest::SetUp();
-    apply(kSlurmPolicy);  // a re-apply of the same policy changes nothing in Slurm
+    apply(policy_text());  // a re-apply of the same policy changes nothing in Slurm
     ASSERT_NE(sh({"sacctmgr", "-n", "-P", "show", "assoc", "where", "account=sa-research",
                   "user=root", "format=account"})
                   .out.find("sa-research"),
@@ -121,6 +121,7 @@ class SlurmAllotdTest : public AllotdTest {
         },
         std::chrono::seconds(60), std::chrono::milliseconds(200));
   }
+  virtual std::string policy_text() { return kSlurmPolicy; }
   std::vector<std::string> allotd_flags() override {
     return {"--backend",    "slurm", "--slurm-conf",      slurm_conf(),
             "--slurm-poll", "200ms", "--health-interval", "500ms"};
@@ -443,6 +444,53 @@ TEST_F(SlurmAllotdTest, AnAllotdRestartAdoptsTheJobInsteadOfSubmittingItAgain) {
 
   EXPECT_EQ(jobs_of(running), before) << "one job, still the same";
   EXPECT_NE(before.find("RUNNING"), std::string::npos) << before;
+}
+
+// Item 2 of issue 13: the same policy without NodePools. The Slurm Cluster's
+// nodes are Slurm's (`scontrol show nodes`): names, GPU types as flavors,
+// capacity; work runs on them; a cordon in allot drains the Slurm node.
+class SlurmNodesFromSlurmTest : public SlurmAllotdTest {
+ protected:
+  std::string policy_text() override {
+    std::string text = kSlurmPolicy;
+    for (const char* pool : {"h100-nodes", "a100-nodes"}) {
+      const size_t start = text.find(
+          "---\napiVersion: allot/v1\nkind: NodePool\nmetadata: {name: " + std::string(pool));
+      const size_t end = text.find("---", start + 3);
+      text.erase(start, end - start);
+    }
+    return text;
+  }
+};
+
+TEST_F(SlurmNodesFromSlurmTest, AClusterWithoutNodePoolsRunsOnSlurmsNodesAndACordonDrainsOne) {
+  ASSERT_EQ(policy_text().find("NodePool"), std::string::npos) << policy_text();
+  nlohmann::json nodes;
+  EXPECT_TRUE(eventually(
+      [&] {
+        nodes = api_.get("/api/v1/nodes").json["items"];
+        return nodes.size() == 4;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200)))
+      << nodes;
+  ASSERT_EQ(nodes.size(), 4u) << nodes;
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(nodes[i]["name"], "node" + std::to_string(i + 1)) << nodes[i];
+    EXPECT_EQ(nodes[i]["flavor"], i < 2 ? "h100" : "a100") << "Slurm's GRES type";
+    EXPECT_EQ(nodes[i]["capacity"]["gpu"], "8") << nodes[i];
+  }
+
+  submit("sa-research", "on-slurm-nodes", {"echo ran-on=$SLURMD_NODENAME", 1});
+  const nlohmann::json done = wait_phase("sa-research", "on-slurm-nodes", "Succeeded");
+  const std::string node = node_of(done);
+  EXPECT_TRUE(node == "node1" || node == "node2") << "an h100 node: " << node;
+  EXPECT_EQ(wait_log("sa-research", "on-slurm-nodes", "ran-on="), "ran-on=" + node + "\n");
+
+  const Reply cordoned = api_.post("/api/v1/nodes/node3/cordon");
+  ASSERT_EQ(cordoned.status, 200) << cordoned.describe();
+  const std::string shown = sh({"scontrol", "-o", "show", "node", "node3"}).out;
+  EXPECT_NE(shown.find("DRAIN"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("Reason=allot: cordoned"), std::string::npos) << shown;
 }
 
 }  // namespace

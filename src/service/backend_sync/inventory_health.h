@@ -12,6 +12,7 @@
 // - otherwise healthy.
 // backend_states(): each node's state and reason as the last successful
 // round read them (Slurm's words), for the views; a failed round keeps them.
+// inventory(): that round's node list (nodes read from Slurm).
 // A backend that cannot be reached answers no reports at all: the monitor
 // keeps what it knew (a failed poll is never "every node is gone").
 // Thread-compatible.
@@ -33,10 +34,14 @@ class InventoryHealthChecker final : public NodeHealthChecker {
   [[nodiscard]] std::map<std::string, BackendNodeState> backend_states() const override {
     return states_;
   }
+  [[nodiscard]] std::optional<std::vector<InventoryNode>> inventory() const override {
+    return inventory_list_;
+  }
 
  private:
   NodeInventory& inventory_;
   std::map<std::string, BackendNodeState> states_;
+  std::optional<std::vector<InventoryNode>> inventory_list_;  // of the last successful round
 };
 
 // The pure half: the reports of `inventory` for `nodes`.

@@ -22,19 +22,24 @@ json resources_json(const ResourceVector& resources) {
 }  // namespace
 
 json node_view_json(const NodeView& node) {
-  return {{"name", node.name},
-          {"pool", node.pool},
-          {"flavor", node.flavor},
-          {"rack", node.rack},
-          {"block", node.block},
-          {"capacity", resources_json(node.capacity)},
-          {"allocated", resources_json(node.allocated)},
-          {"healthy", node.healthy},
-          {"cordoned", node.cordoned},
-          {"reason", node.reason},
-          {"lastHeartbeat",
-           node.last_heartbeat ? json(format_rfc3339(*node.last_heartbeat)) : json(nullptr)},
-          {"workloads", node.workloads}};
+  json out = {{"name", node.name},
+              {"pool", node.pool},
+              {"flavor", node.flavor},
+              {"rack", node.rack},
+              {"block", node.block},
+              {"capacity", resources_json(node.capacity)},
+              {"allocated", resources_json(node.allocated)},
+              {"healthy", node.healthy},
+              {"cordoned", node.cordoned},
+              {"reason", node.reason},
+              {"lastHeartbeat",
+               node.last_heartbeat ? json(format_rfc3339(*node.last_heartbeat)) : json(nullptr)},
+              {"workloads", node.workloads}};
+  // Where the backend owns the nodes (Slurm): its own state and reason.
+  if (!node.backend_state.empty()) {
+    out["backend"] = {{"state", node.backend_state}, {"reason", node.backend_reason}};
+  }
+  return out;
 }
 
 json node_page_json(const NodePage& page) {

@@ -120,9 +120,16 @@ void write_pod_set_status(JsonWriter& out, const std::vector<PodSetStatus>& pod_
   out.end_array();
 }
 
+void write_backend_job(JsonWriter& out, const BackendJob& job) {
+  out.begin_object().key("jobId").value(job.job_id).key("kind").value(job.kind);
+  out.key("nodes").value(job.nodes).key("reason").value(job.reason);
+  out.key("state").value(job.state).end_object();
+}
+
 void write_status(JsonWriter& out, const WorkloadStatus& status) {
   out.begin_object();
   write_time(out.key("admittedAt"), status.admitted_at);
+  if (status.backend) write_backend_job(out.key("backend"), *status.backend);
   out.key("createdAt").value(format_rfc3339(status.created_at));
   if (status.deleting) out.key("deleting").value(true);
   if (status.exit_code) {
@@ -402,6 +409,18 @@ Result<std::vector<PodSetStatus>> decode_pod_set_status(const Reader& status) {
   return out;
 }
 
+Result<std::optional<BackendJob>> decode_backend_job(const Reader& status) {
+  if (!status.has("backend")) return std::optional<BackendJob>();
+  ALLOT_ASSIGN_OR_RETURN(const Reader backend, status.at("backend"));
+  BackendJob job;
+  ALLOT_ASSIGN_OR_RETURN(job.kind, backend.get<std::string>("kind"));
+  ALLOT_ASSIGN_OR_RETURN(job.job_id, backend.get<std::string>("jobId"));
+  ALLOT_RETURN_IF_ERROR(backend.get_to("state", job.state));
+  ALLOT_RETURN_IF_ERROR(backend.get_to("reason", job.reason));
+  ALLOT_RETURN_IF_ERROR(backend.get_to("nodes", job.nodes));
+  return std::optional<BackendJob>(std::move(job));
+}
+
 Result<WorkloadStatus> decode_status(const Reader& status) {
   WorkloadStatus out;
   ALLOT_ASSIGN_OR_RETURN(const std::string phase, status.get<std::string>("phase"));
@@ -419,6 +438,7 @@ Result<WorkloadStatus> decode_status(const Reader& status) {
   ALLOT_RETURN_IF_ERROR(decode_optional_time(status, "lastCheckpointAt", out.last_checkpoint_at));
   ALLOT_RETURN_IF_ERROR(status.get_to("flavor", out.flavor));
   ALLOT_ASSIGN_OR_RETURN(out.pod_sets, decode_pod_set_status(status));
+  ALLOT_ASSIGN_OR_RETURN(out.backend, decode_backend_job(status));
   ALLOT_RETURN_IF_ERROR(status.get_to("restarts", out.restarts));
   ALLOT_RETURN_IF_ERROR(decode_stop(status, out));
   ALLOT_RETURN_IF_ERROR(status.get_to("preemptedBy", out.preempted_by));

@@ -34,6 +34,11 @@
 //   (one sample per holder; a GPU no pod holds once, without a team). Empty
 //   (the default) when the backend does not measure it. It returns what was
 //   sampled before; it does not wait for the GPUs.
+// - backend_job() says what the backend's own scheduler says of the
+//   workload's job now (Slurm: job id, state, reason, node list, as of its
+//   last batched poll; no call to Slurm of its own); nullopt (the default)
+//   when the backend has no jobs of its own or does not know the workload.
+//   Cheap and non-blocking: the service calls it under its locks.
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -51,6 +56,7 @@
 #include "model/activity_sample.h"
 #include "model/gpu_usage_sample.h"
 #include "model/ids.h"
+#include "model/workload_status.h"
 
 namespace allot {
 
@@ -155,6 +161,11 @@ class Executor {
   }
   // The GPUs' measured utilisation (see the contract).
   [[nodiscard]] virtual std::vector<GpuUsageSample> gpu_usage() { return {}; }
+  // The backend's job of the workload (see the contract).
+  [[nodiscard]] virtual std::optional<BackendJob> backend_job(WorkloadId workload) const {
+    (void)workload;
+    return std::nullopt;
+  }
 };
 
 }  // namespace allot

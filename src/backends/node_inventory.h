@@ -34,6 +34,7 @@ struct InventoryNode {
   bool up = true;           // it answers and can run work
   bool drained = false;     // taken out of service in the backend by its operators
   std::string reason;       // the backend's words, when down or drained
+  std::string state;        // the backend's own state word(s) (Slurm: "IDLE", "MIXED+DRAIN")
   std::string flavor;       // the kind of accelerator where the backend names it; empty: not said
   // The backend's node labels (Slurm features; `rack-N`/`block-N` features
   // become rack/block labels): topology and constraints.

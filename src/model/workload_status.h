@@ -92,6 +92,21 @@ struct ReplicaCounts {
   friend bool operator==(const ReplicaCounts&, const ReplicaCounts&) = default;
 };
 
+// What the backend's own scheduler says of a workload's current or last
+// run, where it has one (Slurm: the job, docs/slurm.md): `kind` names the
+// backend ("slurm"). Stored as of the run's start (the job id stays; state,
+// reason and node list are then Slurm's at that moment); a workload read
+// alone (GET, describe) carries the executor's latest poll instead.
+struct BackendJob {
+  std::string kind;
+  std::string job_id;
+  std::string state;   // Slurm's job state: PENDING, RUNNING, ...
+  std::string reason;  // Slurm's reason code ("None", "Resources", ...)
+  std::string nodes;   // Slurm's node list ("node[1-2]")
+
+  friend bool operator==(const BackendJob&, const BackendJob&) = default;
+};
+
 struct WorkloadStatus {
   WorkloadPhase phase = WorkloadPhase::kPending;
   std::string team;
@@ -119,6 +134,7 @@ struct WorkloadStatus {
   std::string reason;                     // of the last transition ("Admitted", "Preempted", ...)
   std::string message;                    // human words for the reason
   std::optional<ReplicaCounts> replicas;  // InferenceEndpoints only
+  std::optional<BackendJob> backend;      // the backend's job, where it has one
 
   friend bool operator==(const WorkloadStatus&, const WorkloadStatus&) = default;
 };

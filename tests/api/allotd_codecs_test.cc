@@ -65,6 +65,28 @@ TEST(WorkloadJson, TheSubmitterIsStoredAndADocumentStoredBeforeItWasKeptStillLoa
   EXPECT_EQ(workload_from_json(json).status().code(), ErrorCode::kInvalidArgument);
 }
 
+// status.backend: the backend's job (Slurm's id, state, reason, nodes);
+// absent where the backend has none (and in documents stored before it).
+TEST(WorkloadJson, TheBackendsJobRoundTripsAndIsAbsentWithoutOne) {
+  WorkloadDocument doc = sample_document();
+  EXPECT_FALSE(workload_to_json(doc)["status"].contains("backend"));
+  doc.status.backend = BackendJob{"slurm", "4711", "RUNNING", "None", "node[1-2]"};
+
+  const nlohmann::json json = workload_to_json(doc);
+  EXPECT_EQ(json["status"]["backend"], (nlohmann::json{{"kind", "slurm"},
+                                                       {"jobId", "4711"},
+                                                       {"state", "RUNNING"},
+                                                       {"reason", "None"},
+                                                       {"nodes", "node[1-2]"}}));
+  const Result<WorkloadDocument> back = workload_from_json(nlohmann::json::parse(json.dump()));
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(*back, doc);
+
+  nlohmann::json idless = json;
+  idless["status"]["backend"].erase("jobId");
+  EXPECT_EQ(workload_from_json(idless).status().code(), ErrorCode::kInvalidArgument);
+}
+
 TEST(WorkloadJson, AStopInProgressIsStoredWithItsCauseAndADeletion) {
   WorkloadDocument doc = sample_document();
   doc.status.stopping_for = StopCause::kCancel;

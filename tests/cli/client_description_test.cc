@@ -168,5 +168,30 @@ TEST(PolicyDescription, NodeShowsResourcesAndWorkloads) {
             "  research/sweep\n");
 }
 
+// On Slurm: Slurm's view of the job beside allot's status and pods, and the
+// node's Slurm state beside allot's health.
+TEST(WorkloadDescription, ShowsSlurmsViewOfTheJob) {
+  const json workload = json::parse(R"({"metadata": {"name": "w", "namespace": "n"},
+      "spec": {"command": ["sleep", "1"], "podSets": []},
+      "status": {"phase": "Running", "backend": {"kind": "slurm", "jobId": "4711",
+                 "state": "RUNNING", "reason": "None", "nodes": "node[1-2]"}}})");
+  const std::string text = describe_workload(workload, json::object(), Timestamp());
+  EXPECT_NE(text.find("Slurm:\n"
+                      "  Job id:  4711\n"
+                      "  State:   RUNNING\n"
+                      "  Reason:  None\n"
+                      "  Nodes:   node[1-2]\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(PolicyDescription, NodeOnSlurmShowsSlurmsStateAndReason) {
+  const json node = json::parse(R"({"name": "node1", "healthy": false, "cordoned": true,
+      "reason": "down in the backend: fan", "backend": {"state": "DOWN*", "reason": "fan"}})");
+  const std::string text = describe_node(node);
+  EXPECT_NE(text.find("Backend state:   DOWN*\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Backend reason:  fan\n"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace allot::cli

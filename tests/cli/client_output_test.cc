@@ -65,6 +65,45 @@ TEST(ObjectTables, NodesShowStatusAndGpuUse) {
             "0/96  0/1Ti   <none>\n");
 }
 
+// On Slurm (status.backend): -o wide adds the job id; the plain table does
+// not change.
+TEST(ObjectTables, WideWorkloadsOnSlurmAddTheJobId) {
+  std::vector<json> workloads = two_workloads();
+  workloads[0]["status"]["backend"] = {{"kind", "slurm"},
+                                       {"jobId", "4711"},
+                                       {"state", "RUNNING"},
+                                       {"reason", "None"},
+                                       {"nodes", "gpu-[0-1]"}};
+
+  const std::string wide =
+      objects_table(ResourceKind::kWorkload, workloads, true, at("2026-11-30T05:05:30Z"));
+  EXPECT_EQ(
+      wide.substr(0, wide.find('\n')),
+      "NAME   NAMESPACE  TEAM      PHASE    GPUS  AGE    USER    PRIORITY  FLAVOR  NODES        "
+      "RESTARTS  REASON   JOBID");
+  EXPECT_NE(wide.find("1         Started  4711\n"), std::string::npos) << wide;
+  EXPECT_NE(wide.find("0         <none>   <none>\n"), std::string::npos) << wide;
+  EXPECT_EQ(
+      objects_table(ResourceKind::kWorkload, workloads, false, at("2026-11-30T05:05:30Z")),
+      objects_table(ResourceKind::kWorkload, two_workloads(), false, at("2026-11-30T05:05:30Z")));
+}
+
+// On Slurm (the node's `backend`): Slurm's state and reason beside allot's.
+TEST(ObjectTables, NodesOnSlurmShowSlurmsStateBesideAllotsStatus) {
+  const std::vector<json> nodes = {
+      json::parse(R"({"name": "node1", "pool": "h100-nodes", "flavor": "h100",
+      "capacity": {"gpu": 8}, "allocated": {"gpu": 2}, "healthy": true, "cordoned": false,
+      "workloads": ["a/b"], "backend": {"state": "MIXED", "reason": ""}})"),
+      json::parse(R"({"name": "node2", "pool": "h100-nodes", "flavor": "h100",
+      "capacity": {"gpu": 8}, "healthy": false, "cordoned": true, "workloads": [],
+      "backend": {"state": "DOWN*", "reason": "fan"}})")};
+  EXPECT_EQ(
+      objects_table(ResourceKind::kNode, nodes, false, Timestamp()),
+      "NAME   POOL        FLAVOR  STATUS                       GPUS  WORKLOADS  BACKEND\n"
+      "node1  h100-nodes  h100    Ready                        2/8   1          MIXED\n"
+      "node2  h100-nodes  h100    NotReady,SchedulingDisabled  0/8   0          DOWN* (fan)\n");
+}
+
 TEST(ObjectTables, BudgetsShowSpentUsedAndTheDayTheyRunOut) {
   const std::vector<json> budgets = {
       json::parse(R"({"apiVersion": "allot/v1", "kind": "Budget", "metadata": {"name": "rm"},

@@ -5,8 +5,11 @@
 // job cancelled) when its owner reclaims; a node Slurm reports DOWN has its
 // work requeued elsewhere; an allotd restart adopts the job still in Slurm
 // instead of submitting it again; jobs run as the team's Unix account; an
-// orphaned job is cancelled; a slurmctld restart loses nothing.
+// orphaned job is cancelled; a slurmctld restart loses nothing; describe,
+// get -o wide and get nodes show Slurm's view beside allot's.
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +18,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "allotd_test.h"
 #include "backends/slurm/command_runner.h"
@@ -94,7 +98,7 @@ class SlurmAllotdTest : public AllotdTest {
     ASSERT_FALSE(slurm_conf().empty())
         << "run under ctest: the `slurm` fixture sets ALLOT_TEST_SLURM_CONF";
     AllotdTest::SetUp();
-    apply(kSlurmPolicy);  // a re-apply of the same policy changes nothing in Slurm
+    apply(policy_text());  // a re-apply of the same policy changes nothing in Slurm
     ASSERT_NE(sh({"sacctmgr", "-n", "-P", "show", "assoc", "where", "account=sa-research",
                   "user=root", "format=account"})
                   .out.find("sa-research"),
@@ -117,6 +121,7 @@ class SlurmAllotdTest : public AllotdTest {
         },
         std::chrono::seconds(60), std::chrono::milliseconds(200));
   }
+  virtual std::string policy_text() { return kSlurmPolicy; }
   std::vector<std::string> allotd_flags() override {
     return {"--backend",    "slurm", "--slurm-conf",      slurm_conf(),
             "--slurm-poll", "200ms", "--health-interval", "500ms"};
@@ -161,8 +166,109 @@ class SlurmAllotdTest : public AllotdTest {
     return workload["status"]["podSets"][0]["pods"][0]["node"].get<std::string>();
   }
 
+  // The CLI (`allot ARGS`) against this allotd: its exit code and output.
+  std::pair<int, std::string> allot(const std::string& args) {
+    const std::string command = "ALLOT_TOKEN=" + shell_quote(allotd_.admin_token()) +
+                                " ALLOT_SERVER=http://127.0.0.1:" + std::to_string(allotd_.port()) +
+                                " " + ALLOT_CLI + " " + args + " 2>&1";
+    std::string output;
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) return {-1, ""};
+    std::array<char, 4096> buffer{};
+    size_t got = 0;
+    while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+      output.append(buffer.data(), got);
+    }
+    const int status = ::pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  }
+  // The line of `table` whose first column is `name` (empty when none).
+  static std::string row_of(const std::string& table, const std::string& name) {
+    size_t at = 0;
+    while (at < table.size()) {
+      const size_t end = std::min(table.find('\n', at), table.size());
+      const std::string line = table.substr(at, end - at);
+      if (line.rfind(name + " ", 0) == 0) return line;
+      at = end + 1;
+    }
+    return {};
+  }
+
   slurm::ProcessRunner runner_{slurm::slurm_environment(slurm_conf()), Duration::seconds(60)};
 };
+
+// Item 5 of issue 13: the workload's Slurm job (id, state, reason, node list
+// from the executor's batched poll) in the API's status.backend, in `allot
+// describe workload` and `allot get workloads -o wide`; Slurm's node state
+// in `allot get nodes` and `allot describe node`: each checked against what
+// squeue and scontrol say.
+TEST_F(SlurmAllotdTest, DescribeAndWideListingsShowSlurmsViewAsSqueueDoes) {
+  submit("sa-research", "viewed", {"sleep 300", 1, 1, "low"});
+  const nlohmann::json running = wait_phase("sa-research", "viewed", "Running");
+  // squeue's own view of the job, by allot's job name.
+  std::string id;
+  std::string nodes;
+  eventually(
+      [&] {
+        const std::string line =
+            sh({"squeue", "-h", "-n", job_name(running), "-t", "RUNNING", "-o", "%i|%N"}).out;
+        id = line.substr(0, line.find('|'));
+        nodes =
+            line.empty() ? "" : line.substr(line.find('|') + 1, line.find('\n') - id.size() - 1);
+        return !line.empty();
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200));
+  ASSERT_FALSE(id.empty());
+  ASSERT_EQ(nodes, node_of(running)) << "Slurm runs it where allot placed it";
+
+  const nlohmann::json backend = workload("sa-research", "viewed")["status"]["backend"];
+  EXPECT_EQ(backend["kind"], "slurm");
+  EXPECT_EQ(backend["jobId"], id);
+  EXPECT_EQ(backend["state"], "RUNNING");
+  EXPECT_EQ(backend["reason"], "None");
+  EXPECT_EQ(backend["nodes"], nodes);
+
+  const auto [described_code, described] = allot("describe workload viewed -n sa-research");
+  ASSERT_EQ(described_code, 0) << described;
+  EXPECT_NE(described.find("Slurm:\n"
+                           "  Job id:  " +
+                           id +
+                           "\n"
+                           "  State:   RUNNING\n"
+                           "  Reason:  None\n"
+                           "  Nodes:   " +
+                           nodes + "\n"),
+            std::string::npos)
+      << described;
+
+  const auto [wide_code, wide] = allot("get workloads -n sa-research -o wide");
+  ASSERT_EQ(wide_code, 0) << wide;
+  EXPECT_NE(wide.substr(0, wide.find('\n')).find("JOBID"), std::string::npos) << wide;
+  const std::string row = row_of(wide, "viewed");
+  EXPECT_EQ(row.substr(row.find_last_of(' ') + 1), id) << wide;
+
+  // Slurm's state of the job's node (MIXED: one of its GPUs is taken), as
+  // scontrol says it, beside allot's Ready; read by the health rounds.
+  const auto slurm_state = [&] {
+    const std::string shown = sh({"scontrol", "-o", "show", "node", nodes}).out;
+    const size_t at = shown.find(" State=") + 7;
+    return shown.substr(at, shown.find(' ', at) - at);
+  };
+  std::string table;
+  EXPECT_TRUE(eventually(
+      [&] {
+        table = allot("get nodes").second;
+        const std::string state = slurm_state();
+        return row_of(table, nodes).find("  Ready  ") != std::string::npos &&
+               row_of(table, nodes).ends_with("  " + state);
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(300)))
+      << table << slurm_state();
+  EXPECT_NE(table.substr(0, table.find('\n')).find("BACKEND"), std::string::npos) << table;
+  const auto [node_code, node_text] = allot("describe node " + nodes);
+  ASSERT_EQ(node_code, 0) << node_text;
+  EXPECT_NE(node_text.find("Backend state:"), std::string::npos) << node_text;
+}
 
 TEST_F(SlurmAllotdTest, AWorkloadRunsAsASlurmJobUnderItsTeamsAccount) {
   submit("sa-research", "hello",
@@ -330,6 +436,53 @@ TEST_F(SlurmAllotdTest, AnAllotdRestartAdoptsTheJobInsteadOfSubmittingItAgain) {
 
   EXPECT_EQ(jobs_of(running), before) << "one job, still the same";
   EXPECT_NE(before.find("RUNNING"), std::string::npos) << before;
+}
+
+// Item 2 of issue 13: the same policy without NodePools. The Slurm Cluster's
+// nodes are Slurm's (`scontrol show nodes`): names, GPU types as flavors,
+// capacity; work runs on them; a cordon in allot drains the Slurm node.
+class SlurmNodesFromSlurmTest : public SlurmAllotdTest {
+ protected:
+  std::string policy_text() override {
+    std::string text = kSlurmPolicy;
+    for (const char* pool : {"h100-nodes", "a100-nodes"}) {
+      const size_t start = text.find(
+          "---\napiVersion: allot/v1\nkind: NodePool\nmetadata: {name: " + std::string(pool));
+      const size_t end = text.find("---", start + 3);
+      text.erase(start, end - start);
+    }
+    return text;
+  }
+};
+
+TEST_F(SlurmNodesFromSlurmTest, AClusterWithoutNodePoolsRunsOnSlurmsNodesAndACordonDrainsOne) {
+  ASSERT_EQ(policy_text().find("NodePool"), std::string::npos) << policy_text();
+  nlohmann::json nodes;
+  EXPECT_TRUE(eventually(
+      [&] {
+        nodes = api_.get("/api/v1/nodes").json["items"];
+        return nodes.size() == 4;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200)))
+      << nodes;
+  ASSERT_EQ(nodes.size(), 4u) << nodes;
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(nodes[i]["name"], "node" + std::to_string(i + 1)) << nodes[i];
+    EXPECT_EQ(nodes[i]["flavor"], i < 2 ? "h100" : "a100") << "Slurm's GRES type";
+    EXPECT_EQ(nodes[i]["capacity"]["gpu"], "8") << nodes[i];
+  }
+
+  submit("sa-research", "on-slurm-nodes", {"echo ran-on=$SLURMD_NODENAME", 1});
+  const nlohmann::json done = wait_phase("sa-research", "on-slurm-nodes", "Succeeded");
+  const std::string node = node_of(done);
+  EXPECT_TRUE(node == "node1" || node == "node2") << "an h100 node: " << node;
+  EXPECT_EQ(wait_log("sa-research", "on-slurm-nodes", "ran-on="), "ran-on=" + node + "\n");
+
+  const Reply cordoned = api_.post("/api/v1/nodes/node3/cordon");
+  ASSERT_EQ(cordoned.status, 200) << cordoned.describe();
+  const std::string shown = sh({"scontrol", "-o", "show", "node", "node3"}).out;
+  EXPECT_NE(shown.find("DRAIN"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("Reason=allot: cordoned"), std::string::npos) << shown;
 }
 
 }  // namespace

@@ -218,6 +218,39 @@ TEST(InventoryHealth, DownDrainedAndMissingNodesAreUnhealthyButAllotsOwnDrainIsN
                                            {"n5", false, "not in the backend's nodes"}}));
 }
 
+// For the views: Slurm's own state and reason of every node, as the last
+// successful round read them.
+TEST(InventoryHealth, KeepsTheBackendsOwnStateOfEachNodeForTheViews) {
+  class TwoNodes final : public NodeInventory {
+   public:
+    Result<std::vector<InventoryNode>> list() override {
+      if (!reachable) return Status(ErrorCode::kUnavailable, "scontrol: timed out");
+      std::vector<InventoryNode> nodes(2);
+      nodes[0].name = NodeId("n1");
+      nodes[0].state = "MIXED";
+      nodes[1].name = NodeId("n2");
+      nodes[1].up = false;
+      nodes[1].state = "DOWN*";
+      nodes[1].reason = "Not responding";
+      return nodes;
+    }
+    Status drain(const NodeId&, const std::string&) override { return {}; }
+    Status resume(const NodeId&) override { return {}; }
+    bool reachable = true;
+  } inventory;
+  InventoryHealthChecker checker(inventory);
+  EXPECT_TRUE(checker.backend_states().empty());
+
+  checker.check({"n1"});
+  const std::map<std::string, BackendNodeState> expected = {{"n1", {"MIXED", ""}},
+                                                            {"n2", {"DOWN*", "Not responding"}}};
+  EXPECT_EQ(checker.backend_states(), expected);
+
+  inventory.reachable = false;
+  checker.check({"n1"});
+  EXPECT_EQ(checker.backend_states(), expected) << "a failed round keeps what was known";
+}
+
 TEST(InventoryHealth, ABackendThatCannotBeReachedReportsNothing) {
   class Unreachable final : public NodeInventory {
    public:

@@ -179,5 +179,49 @@ TEST(InventoryNodes, BackendNodesBecomeAllotNodesWithFlavorTopologyAndHealth) {
   EXPECT_FALSE(one.nodes[0].healthy);
 }
 
+// Item 2: a Slurm Cluster that declares no NodePool takes its nodes from the
+// inventory; one with a NodePool (or a local cluster) keeps the pools'.
+TEST(InventoryNodes, ASlurmClusterWithoutNodePoolsTakesTheBackendsNodes) {
+  Policy policy;
+  Cluster hpc;
+  hpc.meta.name = "hpc";
+  hpc.backend = BackendKind::kSlurm;
+  Cluster lab;
+  lab.meta.name = "lab";
+  policy.clusters = {hpc, lab};
+  ResourceFlavor h100;
+  h100.meta.name = "h100";
+  ResourceFlavor a100;
+  a100.meta.name = "a100";
+  policy.flavors = {h100, a100};
+  InventoryNode first = listed("node1", 8);
+  first.flavor = "h100";
+  first.drained = true;
+  InventoryNode second = listed("node2", 8);
+  second.flavor = "a100";
+
+  EXPECT_EQ(inventory_clusters(policy), (std::vector<std::string>{"hpc"}));
+  const InventoryNodes found = policy_inventory_nodes(policy, {first, second});
+  ASSERT_EQ(found.nodes.size(), 2u);
+  EXPECT_EQ(found.nodes[0].pool, "hpc");
+  EXPECT_EQ(found.nodes[1].flavor, "a100");
+  EXPECT_FALSE(found.nodes[0].cordoned) << "drains are node conditions, not the policy's";
+  const std::vector<Node> nodes = policy_nodes(policy, found.nodes);
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].name, "node1");
+
+  NodePool pool;
+  pool.meta.name = "pool";
+  pool.cluster = "hpc";
+  pool.flavor = "h100";
+  pool.count = 1;
+  policy.node_pools = {pool};
+  EXPECT_TRUE(inventory_clusters(policy).empty()) << "it declares a NodePool";
+  EXPECT_TRUE(policy_inventory_nodes(policy, {first, second}).nodes.empty());
+  const std::vector<Node> pooled = policy_nodes(policy, found.nodes);
+  ASSERT_EQ(pooled.size(), 1u);
+  EXPECT_EQ(pooled[0].pool, "pool") << "only the pool's node";
+}
+
 }  // namespace
 }  // namespace allot

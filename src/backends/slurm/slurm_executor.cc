@@ -15,6 +15,7 @@ namespace allot::slurm {
 namespace {
 
 constexpr int64_t kMaxLogRead = int64_t{4} << 20;
+constexpr size_t kMaxEnded = 4096;  // ended jobs whose last view slurm_view() keeps
 
 std::string trimmed_output(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
@@ -319,6 +320,11 @@ void SlurmExecutor::ended(WorkloadId workload, const Job& job, const JobExit& ex
   if (!job.running_reported && is_started_job_state(job.last.state)) {
     reports.push_back({workload, job.pods, PodEvent{}});
   }
+  if (ended_.insert_or_assign(workload, job.last).second) ended_order_.push_back(workload);
+  while (ended_order_.size() > kMaxEnded) {
+    ended_.erase(ended_order_.front());
+    ended_order_.pop_front();
+  }
   PodEvent event;
   event.phase = PodPhase::kExited;
   event.exit_code = exit.exit_code;
@@ -496,9 +502,20 @@ void SlurmExecutor::loop() {
 std::optional<SlurmJobView> SlurmExecutor::slurm_view(WorkloadId workload) const {
   MutexLock lock(mu_);
   const auto found = jobs_.find(workload);
-  if (found == jobs_.end()) return std::nullopt;
+  if (found == jobs_.end()) {
+    const auto ended = ended_.find(workload);
+    if (ended == ended_.end()) return std::nullopt;
+    const SlurmJob& last = ended->second;
+    return SlurmJobView{last.id, last.state, last.reason, last.nodes};
+  }
   const SlurmJob& last = found->second.last;
   return SlurmJobView{found->second.id, last.state, last.reason, last.nodes};
+}
+
+std::optional<BackendJob> SlurmExecutor::backend_job(WorkloadId workload) const {
+  const std::optional<SlurmJobView> view = slurm_view(workload);
+  if (!view) return std::nullopt;
+  return BackendJob{"slurm", view->job_id, view->state, view->reason, view->nodes};
 }
 
 std::string SlurmExecutor::log_location(PodId pod) const {

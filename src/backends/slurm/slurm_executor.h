@@ -51,7 +51,11 @@
 //   is cancelled as soon as sbatch answered.
 // - read_log(): the pod's task output (`<log_dir>/<id>-<pod>.log`), which
 //   slurmd writes on the node (shared or local storage).
-// - slurm_view() says what Slurm says of a workload's job (views).
+// - slurm_view() says what Slurm says of a workload's job (views), as of the
+//   last poll (one squeue for every job), and of the last ended job of a
+//   workload (its final state from squeue or sacct; the newest 4,096 ended
+//   jobs are kept); backend_job() is the same in the port's terms (kind
+//   "slurm"). nullopt for a workload without a job here.
 // - Thread-safe. Events are delivered with no lock held.
 #pragma once
 
@@ -115,6 +119,7 @@ class SlurmExecutor final : public Executor {
   void stop(WorkloadId workload, Duration grace) override;
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
   [[nodiscard]] std::string log_location(PodId pod) const override;
+  [[nodiscard]] std::optional<BackendJob> backend_job(WorkloadId workload) const override;
 
   // Where jobs go and how GPUs are asked (the Cluster's spec.slurm, the
   // policy's flavors): set when the policy is carried into Slurm.
@@ -177,6 +182,10 @@ class SlurmExecutor final : public Executor {
   Duration kill_wait_ ALLOT_GUARDED_BY(mu_);  // Slurm's KillWait; 0 when unknown
   std::map<WorkloadId, Job> jobs_ ALLOT_GUARDED_BY(mu_);
   std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
+  // The last view of ended jobs (slurm_view of a finished workload), the
+  // newest kMaxEnded of them.
+  std::map<WorkloadId, SlurmJob> ended_ ALLOT_GUARDED_BY(mu_);
+  std::deque<WorkloadId> ended_order_ ALLOT_GUARDED_BY(mu_);
   Timestamp adopt_until_ ALLOT_GUARDED_BY(mu_);
   bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
   CondVar wake_;

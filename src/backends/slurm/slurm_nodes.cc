@@ -116,6 +116,7 @@ Result<InventoryNode> node_of(const Fields& f) {
   if (gres.types.size() == 1) node.flavor = gres.types.front();
   node.labels = labels_of(f.contains("AvailableFeatures") ? f.at("AvailableFeatures") : "");
   const std::string state = f.contains("State") ? f.at("State") : "UNKNOWN";
+  node.state = state;
   for (std::string_view flag :
        {"DOWN", "FAIL", "FAILING", "NOT_RESPONDING", "POWERED_DOWN", "FUTURE"}) {
     if (has_flag(state, flag)) node.up = false;

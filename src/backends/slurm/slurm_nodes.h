@@ -12,7 +12,8 @@
 //   (an empty value: present);
 // - up is false when State has DOWN, FAIL, FAILING, NOT_RESPONDING,
 //   POWERED_DOWN or FUTURE; drained when it has DRAIN (DRAINING or DRAINED);
-//   reason is Slurm's Reason, else the State;
+//   reason is Slurm's Reason, else the State; state is Slurm's State as
+//   scontrol says it ("IDLE", "MIXED+DRAIN", "DOWN*+DRAIN");
 // - nodes in name order. A line without NodeName, or a number that is not
 //   one, is kInvalidArgument naming the node and field.
 #pragma once

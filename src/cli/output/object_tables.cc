@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "api/rfc3339.h"
@@ -314,6 +315,45 @@ struct TableShape {
   std::function<Row(const Json&, bool, Timestamp)> row;
 };
 
+// A column shown only when an item has the backend's own view (Slurm):
+// nodes show its state beside allot's STATUS, workloads their job id with
+// -o wide.
+struct BackendColumn {
+  const char* header = nullptr;
+  bool wide_only = false;
+  std::string (*cell)(const Json&) = nullptr;
+};
+
+std::string node_backend_cell(const Json& item) {
+  const std::string state = text_at(item, {"backend", "state"});
+  const std::string reason = text_at(item, {"backend", "reason"});
+  return or_none(state) + (reason.empty() ? "" : " (" + reason + ")");
+}
+
+std::string workload_job_cell(const Json& item) {
+  return or_none(text_at(item, {"status", "backend", "jobId"}));
+}
+
+std::optional<BackendColumn> backend_column_of(ResourceKind kind,
+                                               const std::vector<nlohmann::json>& items) {
+  BackendColumn column;
+  const Json* (*backend_of)(const Json&) = nullptr;
+  if (kind == ResourceKind::kNode) {
+    column = {"BACKEND", false, node_backend_cell};
+    backend_of = [](const Json& item) { return find_at(item, {"backend"}); };
+  } else if (kind == ResourceKind::kWorkload) {
+    column = {"JOBID", true, workload_job_cell};
+    backend_of = [](const Json& item) { return find_at(item, {"status", "backend"}); };
+  } else {
+    return std::nullopt;
+  }
+  for (const Json& item : items) {
+    const Json* backend = backend_of(item);
+    if (backend != nullptr && backend->is_object()) return column;
+  }
+  return std::nullopt;
+}
+
 TableShape shape_of(ResourceKind kind) {
   switch (kind) {
     case ResourceKind::kWorkload:
@@ -395,8 +435,18 @@ std::string objects_table(ResourceKind kind, const std::vector<nlohmann::json>& 
   const TableShape shape = shape_of(kind);
   Row header = shape.header;
   if (wide) header.insert(header.end(), shape.wide_columns.begin(), shape.wide_columns.end());
+  std::optional<BackendColumn> backend = backend_column_of(kind, items);
+  if (backend && backend->wide_only && !wide) backend.reset();
+  // After the plain columns; a wide-only one last.
+  const auto at = static_cast<std::ptrdiff_t>(backend && backend->wide_only ? header.size()
+                                                                            : shape.header.size());
+  if (backend) header.insert(header.begin() + at, backend->header);
   TextTable table(header, TextTable::Alignment::kLeft);
-  for (const Json& item : items) table.add_row(shape.row(item, wide, now));
+  for (const Json& item : items) {
+    Row row = shape.row(item, wide, now);
+    if (backend) row.insert(row.begin() + at, backend->cell(item));
+    table.add_row(std::move(row));
+  }
   return table.render();
 }
 

@@ -127,6 +127,9 @@ std::string describe_node(const nlohmann::json& node) {
   }
   fields.add_if_set("Reason", text_at(node, {"reason"}));
   fields.add_if_set("Last heartbeat", text_at(node, {"lastHeartbeat"}));
+  // The backend's own view of the node (Slurm's state and reason).
+  fields.add_if_set("Backend state", text_at(node, {"backend", "state"}));
+  fields.add_if_set("Backend reason", text_at(node, {"backend", "reason"}));
   TextTable table({"RESOURCE", "CAPACITY", "ALLOCATED"}, TextTable::Alignment::kLeft);
   for (const char* resource : {"gpu", "cpu", "memory"}) {
     const std::string allocated = text_at(node, {"allocated", resource});

@@ -1,6 +1,7 @@
 #include "cli/output/workload_description.h"
 
 #include <array>
+#include <cctype>
 #include <string_view>
 #include <utility>
 
@@ -111,6 +112,21 @@ std::string pods_section(const Json& status) {
   return rows == 0 ? "Pods:  <none>\n" : "Pods:\n" + indented(table.render(), 2);
 }
 
+// The backend's own view of the workload's job (Slurm: status.backend),
+// beside allot's status and pods.
+std::string backend_section(const Json& status) {
+  const Json* backend = find_at(status, {"backend"});
+  if (backend == nullptr || !backend->is_object()) return {};
+  std::string kind = text_at(*backend, {"kind"});
+  if (!kind.empty()) kind[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(kind[0])));
+  FieldList fields;
+  fields.add("Job id", text_at(*backend, {"jobId"}));
+  fields.add_if_set("State", text_at(*backend, {"state"}));
+  fields.add_if_set("Reason", text_at(*backend, {"reason"}));
+  fields.add_if_set("Nodes", text_at(*backend, {"nodes"}));
+  return (kind.empty() ? std::string("Backend") : kind) + ":\n" + fields.render(2);
+}
+
 std::string waiting_section(const Json& status) {
   const Json* explanation = find_at(status, {"explanation"});
   if (explanation == nullptr || !explanation->is_object()) return {};
@@ -141,7 +157,7 @@ std::string describe_workload(const nlohmann::json& workload, const nlohmann::js
   const Json* status_found = find_at(workload, {"status"});
   const Json status = status_found != nullptr ? *status_found : Json::object();
   return spec_section(workload) + status_section(status) + pods_section(status) +
-         waiting_section(status) + events_section(events, now);
+         backend_section(status) + waiting_section(status) + events_section(events, now);
 }
 
 }  // namespace allot::cli

@@ -27,6 +27,10 @@ struct NodeView {
   bool cordoned = false;
   std::string reason;  // why unhealthy or cordoned
   std::optional<Timestamp> last_heartbeat;
+  // The backend's own view where it owns the nodes (Slurm's node state and
+  // reason, as of the last health round); empty otherwise.
+  std::string backend_state;
+  std::string backend_reason;
   std::vector<std::string> workloads;  // "namespace/name" of admitted and running work
 
   friend bool operator==(const NodeView&, const NodeView&) = default;

@@ -31,6 +31,11 @@ std::vector<NodeHealthReport> health_of_inventory(const std::vector<std::string>
 std::vector<NodeHealthReport> InventoryHealthChecker::check(const std::vector<std::string>& nodes) {
   const Result<std::vector<InventoryNode>> inventory = inventory_.list();
   if (!inventory.ok()) return {};
+  inventory_list_ = *inventory;
+  states_.clear();
+  for (const InventoryNode& node : *inventory) {
+    states_[node.name.str()] = {node.state, node.reason};
+  }
   return health_of_inventory(nodes, *inventory);
 }
 

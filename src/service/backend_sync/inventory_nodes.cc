@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "model/node_inventory.h"
+
 namespace allot {
 namespace {
 
@@ -48,6 +50,43 @@ InventoryNodes nodes_of_inventory(const std::string& cluster,
     out.nodes.push_back(std::move(node));
   }
   return out;
+}
+
+std::vector<std::string> inventory_clusters(const Policy& policy) {
+  std::vector<std::string> out;
+  for (const Cluster& cluster : policy.clusters) {
+    if (cluster.backend != BackendKind::kSlurm) continue;
+    const bool pooled =
+        std::any_of(policy.node_pools.begin(), policy.node_pools.end(),
+                    [&](const NodePool& pool) { return pool.cluster == cluster.meta.name; });
+    if (!pooled) out.push_back(cluster.meta.name);
+  }
+  return out;
+}
+
+InventoryNodes policy_inventory_nodes(const Policy& policy,
+                                      const std::vector<InventoryNode>& inventory) {
+  const std::vector<std::string> clusters = inventory_clusters(policy);
+  if (clusters.empty()) return {};
+  std::vector<std::string> flavors;
+  for (const ResourceFlavor& flavor : policy.flavors) flavors.push_back(flavor.meta.name);
+  InventoryNodes out = nodes_of_inventory(clusters.front(), inventory, flavors);
+  for (Node& node : out.nodes) {
+    node.healthy = true;
+    node.cordoned = false;
+  }
+  return out;
+}
+
+std::vector<Node> policy_nodes(const Policy& policy, const std::vector<Node>& owned) {
+  std::vector<Node> nodes = expand_node_pools(policy);
+  const std::vector<std::string> clusters = inventory_clusters(policy);
+  for (const Node& node : owned) {
+    if (std::find(clusters.begin(), clusters.end(), node.pool) != clusters.end()) {
+      nodes.push_back(node);
+    }
+  }
+  return nodes;
 }
 
 }  // namespace allot

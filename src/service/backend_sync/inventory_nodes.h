@@ -16,6 +16,7 @@
 
 #include "backends/node_inventory.h"
 #include "model/node.h"
+#include "model/policy.h"
 
 namespace allot {
 
@@ -29,5 +30,20 @@ struct InventoryNodes {
 InventoryNodes nodes_of_inventory(const std::string& cluster,
                                   const std::vector<InventoryNode>& inventory,
                                   const std::vector<std::string>& flavors);
+
+// The Slurm Clusters of `policy` that declare no NodePool: their nodes are
+// the backend's (docs/slurm.md, "Nodes from Slurm").
+std::vector<std::string> inventory_clusters(const Policy& policy);
+
+// The backend's nodes as the nodes of the policy's first inventory cluster
+// (one allotd runs one backend), with the policy's flavors; healthy and not
+// cordoned (health and drains are the node conditions', node_health.h).
+// Nothing when the policy has no inventory cluster.
+InventoryNodes policy_inventory_nodes(const Policy& policy,
+                                      const std::vector<InventoryNode>& inventory);
+
+// What the scheduler places on: the NodePools' nodes (expand_node_pools())
+// and those of `owned` whose pool is one of the policy's inventory clusters.
+std::vector<Node> policy_nodes(const Policy& policy, const std::vector<Node>& owned);
 
 }  // namespace allot

@@ -68,9 +68,13 @@ void AdmissionLoop::apply_reports(Timestamp now, WriteBatch& batch, Actions& act
     }
   }
   for (const PodId& pod : reports.started) {
+    refresh_backend_job(pod.workload, state, batch);
     apply_pods_started(pod.workload, 1, state, now, batch);
   }
-  for (const PodEvent& exit : reports.exits) apply_pod_exit(exit, state, now, batch, actions);
+  for (const PodEvent& exit : reports.exits) {
+    refresh_backend_job(exit.pod.workload, state, batch);
+    apply_pod_exit(exit, state, now, batch, actions);
+  }
   erase_deleted_workloads(state, batch);
   state.workloads.prune_finished();
 }

@@ -20,6 +20,9 @@ ClusterState::ClusterState(Store& store, Logger& logger, AccessControl& access,
   state_.checkpoint_dir = [&executor = actions.executor()](const CheckpointOwner& owner) {
     return executor.checkpoint_dir(owner);
   };
+  state_.backend_job = [&executor = actions.executor()](WorkloadId workload) {
+    return executor.backend_job(workload);
+  };
 }
 
 void ClusterState::die(const Status& status) {

@@ -1,6 +1,8 @@
 #include "service/control/health_monitor.h"
 
+#include "service/backend_sync/inventory_nodes.h"
 #include "service/control/node_conditions.h"
+#include "service/control/policy_installation.h"
 
 namespace allot {
 
@@ -14,12 +16,22 @@ std::vector<NodeHealthReport> HealthMonitor::check_if_due() {
     }
   }
   std::vector<NodeHealthReport> reports = checker_->check(names);
+  backend_states_ = checker_->backend_states();
+  inventory_ = checker_->inventory();
   next_due_ = clock_.now() + interval_;
   return reports;
 }
 
 bool HealthMonitor::apply(const std::vector<NodeHealthReport>& reports, Timestamp now,
                           ServerState& state, WriteBatch& batch) {
+  for (const NodeHealthReport& report : reports) {
+    const auto found = backend_states_.find(report.node);
+    if (found == backend_states_.end()) continue;
+    NodeState& node = state.nodes[report.node];
+    node.backend_state = found->second.state;
+    node.backend_reason = found->second.reason;
+  }
+  const bool nodes_changed = adopt_inventory_nodes(state);
   const std::vector<NodeHealthReport> changed = apply_health_reports(reports, now, state, batch);
   for (const NodeHealthReport& report : changed) {
     if (report.healthy) {
@@ -30,7 +42,27 @@ bool HealthMonitor::apply(const std::vector<NodeHealthReport>& reports, Timestam
                    {{"node", report.node}, {"reason", report.reason}});
     }
   }
-  return !changed.empty();
+  return !changed.empty() || nodes_changed;
+}
+
+bool HealthMonitor::adopt_inventory_nodes(ServerState& state) {
+  if (!inventory_) return false;
+  InventoryNodes found = policy_inventory_nodes(state.policy.policy(), *inventory_);
+  inventory_.reset();  // one round, one look
+  if (found.nodes == state.policy.backend_nodes()) return false;
+  Result<PolicyState> next = state.policy.with_backend_nodes(std::move(found.nodes));
+  if (!next.ok()) {
+    logger_.warn("cannot take the backend's nodes into the policy",
+                 {{"error", next.status().to_string()}});
+    return false;
+  }
+  logger_.info("nodes read from the backend",
+               {{"nodes", std::to_string(next->backend_nodes().size())}});
+  for (const std::string& unmatched : found.unmatched) {
+    logger_.warn("a backend node has no flavor of the policy", {{"node", unmatched}});
+  }
+  install_policy(state, std::move(next).value());
+  return true;
 }
 
 }  // namespace allot

@@ -7,9 +7,16 @@
 // time (the first round at start), outside every lock of the state (checks
 // may block for the backend's timeout per node), and returns its reports
 // (empty when not due or there is no checker). apply() is called by the loop
-// with the state held exclusively. Used by the admission loop's thread only.
+// with the state held exclusively; it also records the backend's own state
+// of each node (NodeHealthChecker::backend_states(), in memory: the views
+// show it beside allot's health), and, for a Slurm Cluster that declares no
+// NodePool, takes the backend's nodes into the policy when they changed
+// (PolicyState::with_backend_nodes(): nodes read from Slurm, docs/slurm.md).
+// Used by the admission loop's thread only.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +56,11 @@ class HealthMonitor {
   Logger& logger_;
   Duration interval_;
   Timestamp next_due_;
+  std::map<std::string, BackendNodeState> backend_states_;  // of the last round
+  std::optional<std::vector<InventoryNode>> inventory_;     // of the last round
+  // Takes the backend's nodes into the policy (a Slurm cluster without
+  // NodePools) when they changed; whether they did.
+  bool adopt_inventory_nodes(ServerState& state);
 };
 
 }  // namespace allot

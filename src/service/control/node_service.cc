@@ -82,6 +82,8 @@ NodeView node_view(const ServerState& state, const NodeAllocations& allocations,
     view.cordoned = it->second.cordoned;
     view.reason = it->second.reason;
     view.last_heartbeat = it->second.last_heartbeat;
+    view.backend_state = it->second.backend_state;
+    view.backend_reason = it->second.backend_reason;
   }
   return view;
 }

@@ -72,6 +72,16 @@ Duration grace_period_of(const LiveWorkload& workload, const ServerState& state)
   return compiled->priority_class(workload.request.priority_class).grace_period;
 }
 
+void refresh_backend_job(WorkloadId workload, ServerState& state, WriteBatch& batch) {
+  if (!state.backend_job) return;
+  LiveWorkload* live = state.workloads.find(workload);
+  if (live == nullptr || !holds_quota(live->phase())) return;
+  std::optional<BackendJob> job = state.backend_job(workload);
+  if (!job || live->doc.status.backend == job) return;
+  live->doc.status.backend = std::move(job);
+  store_record(*live, batch);
+}
+
 void apply_pods_started(WorkloadId workload, int32_t started, ServerState& state, Timestamp now,
                         WriteBatch& batch) {
   LiveWorkload* live = state.workloads.find(workload);

@@ -19,6 +19,12 @@
 
 namespace allot {
 
+// Takes what the backend says of the workload's job now (state.backend_job:
+// Slurm's job id, state, reason, nodes) into its status while it holds
+// quota, and stores it when it changed: a pod's start or exit brings the
+// stored `status.backend` up to date. Nothing when the backend has none.
+void refresh_backend_job(WorkloadId workload, ServerState& state, WriteBatch& batch);
+
 // `started` pods of the workload's current run were launched successfully.
 void apply_pods_started(WorkloadId workload, int32_t started, ServerState& state, Timestamp now,
                         WriteBatch& batch);

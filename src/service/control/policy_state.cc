@@ -9,6 +9,7 @@
 #include "authz/rbac_validation.h"
 #include "governance/policy_exceptions.h"
 #include "model/node_inventory.h"
+#include "service/backend_sync/inventory_nodes.h"
 #include "service/control/input_error.h"
 
 namespace allot {
@@ -78,6 +79,7 @@ Result<PolicyState> PolicyState::from_documents(std::map<DocumentKey, nlohmann::
                                                 const PolicyState& previous) {
   PolicyState state;
   state.documents_ = std::move(documents);
+  state.backend_nodes_ = previous.backend_nodes_;
   if (state.documents_.empty()) return state;
   const bool keep_scheduling = previous.compiled_ != nullptr &&
                                same_scheduling_documents(previous.documents_, state.documents_);
@@ -92,9 +94,9 @@ Result<PolicyState> PolicyState::from_documents(std::map<DocumentKey, nlohmann::
   } else {
     ALLOT_RETURN_IF_ERROR(validate_policy(bundle.policy));
     if (has_scheduling_documents(state.documents_)) {
-      ALLOT_ASSIGN_OR_RETURN(
-          CompiledPolicy compiled,
-          CompiledPolicy::compile(bundle.policy, expand_node_pools(bundle.policy)));
+      ALLOT_ASSIGN_OR_RETURN(CompiledPolicy compiled,
+                             CompiledPolicy::compile(
+                                 bundle.policy, policy_nodes(bundle.policy, state.backend_nodes_)));
       state.compiled_ = std::make_shared<const CompiledPolicy>(std::move(compiled));
     }
     state.policy_ = std::move(bundle.policy);
@@ -163,8 +165,21 @@ Result<PolicyState> PolicyState::with_exceptions_at(Timestamp now) const {
                          : std::make_shared<const Policy>(policy_with_exceptions(policy_, now));
   const Policy& effective = state.effective();
   if (!has_scheduling_documents(documents_)) return state;
-  ALLOT_ASSIGN_OR_RETURN(CompiledPolicy compiled,
-                         CompiledPolicy::compile(effective, expand_node_pools(effective)));
+  ALLOT_ASSIGN_OR_RETURN(
+      CompiledPolicy compiled,
+      CompiledPolicy::compile(effective, policy_nodes(effective, backend_nodes_)));
+  state.compiled_ = std::make_shared<const CompiledPolicy>(std::move(compiled));
+  return state;
+}
+
+Result<PolicyState> PolicyState::with_backend_nodes(std::vector<Node> nodes) const {
+  PolicyState state = *this;
+  state.backend_nodes_ = std::move(nodes);
+  if (!has_scheduling_documents(documents_)) return state;
+  const Policy& effective = state.effective();
+  ALLOT_ASSIGN_OR_RETURN(
+      CompiledPolicy compiled,
+      CompiledPolicy::compile(effective, policy_nodes(effective, state.backend_nodes_)));
   state.compiled_ = std::make_shared<const CompiledPolicy>(std::move(compiled));
   return state;
 }

@@ -28,6 +28,7 @@
 #include "api/manifest_parser.h"
 #include "base/result.h"
 #include "base/time.h"
+#include "model/node.h"
 #include "model/policy.h"
 #include "model/rbac/rbac_policy.h"
 #include "model/views/policy_view.h"
@@ -85,6 +86,12 @@ class PolicyState {
   [[nodiscard]] const std::map<DocumentKey, nlohmann::json>& documents() const {
     return documents_;
   }
+  // The nodes the backend owns (a Slurm Cluster that declares no NodePool:
+  // service/backend_sync/inventory_nodes.h), compiled beside the NodePools'
+  // for such a cluster; kept across applies. with_backend_nodes() is this
+  // state compiled with new ones.
+  [[nodiscard]] const std::vector<Node>& backend_nodes() const { return backend_nodes_; }
+  [[nodiscard]] Result<PolicyState> with_backend_nodes(std::vector<Node> nodes) const;
 
  private:
   std::map<DocumentKey, nlohmann::json> documents_;
@@ -93,6 +100,7 @@ class PolicyState {
   std::shared_ptr<const CompiledPolicy> compiled_;
   std::shared_ptr<const Policy> effective_;     // null: policy_ (no exception active)
   std::vector<std::string> active_exceptions_;  // applied in effective_, by name
+  std::vector<Node> backend_nodes_;
 };
 
 // The kinds that make up the policy (every kind but Workload and Scenario).

@@ -36,6 +36,10 @@ struct NodeState {
   bool auto_cordoned = false;  // cordoned because a health check failed
   std::string reason;          // why unhealthy or cordoned
   std::optional<Timestamp> last_heartbeat;
+  // The backend's own state and reason of the node as of the last health
+  // round (Slurm's; node_health.h); in memory only, empty until then.
+  std::string backend_state;
+  std::string backend_reason;
 
   friend bool operator==(const NodeState&, const NodeState&) = default;
 };
@@ -48,6 +52,9 @@ struct ServerState {
   std::vector<HeldReservation> reservations;
   // The executor's checkpoint folder of a workload (executor.h); unset: none.
   std::function<std::string(const CheckpointOwner&)> checkpoint_dir;
+  // The backend's job of a workload now (executor.h backend_job()); unset or
+  // nullopt: none.
+  std::function<std::optional<BackendJob>(WorkloadId)> backend_job;
   // Deleted workloads that still stop: erased once their pods have exited.
   std::vector<WorkloadId> erase_when_stopped;
   // The scaling rule of each queueDepth or cpu endpoint, with its scale-down

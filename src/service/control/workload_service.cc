@@ -226,6 +226,11 @@ Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::st
   const LiveWorkload* live = cluster_.view().workloads.find(ns, name);
   if (live == nullptr) return no_such_workload(ns, name);
   WorkloadView view = workload_view(*live, cluster_.view(), now);
+  if (cluster_.view().backend_job) {  // the executor's last poll, fresher than the stored one
+    if (std::optional<BackendJob> job = cluster_.view().backend_job(live->id())) {
+      view.doc.status.backend = std::move(job);
+    }
+  }
   if (is_endpoint_parent(live->doc.workload)) {
     view.doc.status.replicas = replica_counts(cluster_.view().workloads, *live);
   }

@@ -138,7 +138,32 @@ TEST_F(SlurmStrayJobsTest, AJobSlurmRequeuedAfterItRanIsCancelledAndItsPodReport
   EXPECT_TRUE(lost.lost);
   EXPECT_FALSE(lost.stopped);
   EXPECT_TRUE(slurm_.cancelled("7"));
-  EXPECT_FALSE(executor_->slurm_view(WorkloadId(5)).has_value());
+  // The view is Slurm's last word on the job (kept once it ended, views).
+  ASSERT_TRUE(executor_->slurm_view(WorkloadId(5)).has_value());
+  EXPECT_EQ(executor_->slurm_view(WorkloadId(5))->state, "PENDING");
+}
+
+// The views (allot describe, status.backend): what the last poll (one squeue
+// for every job) said of the workload's job; an ended job's last view stays.
+TEST_F(SlurmStrayJobsTest, TheBackendJobIsTheLastPollsViewAndOutlivesTheJob) {
+  slurm_.set_squeue("7|p-5|PENDING|Resources||0\n");
+  start_executor();
+  executor_->launch(launch_of(5));  // adopted
+  executor_->poll_once();
+  EXPECT_EQ(executor_->backend_job(WorkloadId(5)),
+            (BackendJob{"slurm", "7", "PENDING", "Resources", ""}));
+
+  slurm_.set_squeue("7|p-5|RUNNING|None|node[1-2]|0\n");
+  executor_->poll_once();
+  EXPECT_EQ(executor_->backend_job(WorkloadId(5)),
+            (BackendJob{"slurm", "7", "RUNNING", "None", "node[1-2]"}));
+
+  slurm_.set_squeue("7|p-5|COMPLETED|None|node[1-2]|0\n");
+  executor_->poll_once();
+  EXPECT_EQ(executor_->backend_job(WorkloadId(5)),
+            (BackendJob{"slurm", "7", "COMPLETED", "None", "node[1-2]"}))
+      << "the job ended: its last view stays";
+  EXPECT_FALSE(executor_->backend_job(WorkloadId(6)).has_value()) << "no job of its own";
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ TEST(SlurmNodes, ReadsCapacityFlavorAndTopologyLabels) {
   EXPECT_TRUE(n.up);
   EXPECT_FALSE(n.drained);
   EXPECT_EQ(n.reason, "");
+  EXPECT_EQ(n.state, "IDLE") << "Slurm's state, for the views";
 }
 
 TEST(SlurmNodes, DownFailAndNotRespondingAreDownDrainIsDrainedWithSlurmsReason) {
@@ -51,6 +52,9 @@ TEST(SlurmNodes, DownFailAndNotRespondingAreDownDrainIsDrainedWithSlurmsReason) 
   EXPECT_EQ(nodes[2].reason, "Slurm state IDLE+FAIL");
   EXPECT_FALSE(nodes[3].up);
   EXPECT_EQ(nodes[3].reason, "Not responding [slurm@2026-12-03T06:40:00]");
+  EXPECT_EQ(nodes[3].state, "DOWN+NOT_RESPONDING");
+  EXPECT_EQ(nodes[1].state, "MIXED+DRAIN");
+  EXPECT_EQ(nodes[0].state, "IDLE*");
 }
 
 TEST(SlurmNodes, MalformedOutputNamesTheNodeAndField) {

@@ -247,8 +247,8 @@ std::vector<GuaranteeVerdict> judge_by_definition(const Snapshot& snapshot, cons
 }
 
 // Random cycles (pending work sorted by id as the simulator keeps it, or
-// shuffled; priorities, queue times and plan outcomes drawn at random): the
-// tracker's verdicts equal the definition's.
+// shuffled; compact ids or far apart; priorities, queue times and plan outcomes drawn at random):
+// the tracker's verdicts equal the definition's.
 TEST(GuaranteeCompliance, VerdictsFollowTheDefinitionOverRandomCycles) {
   std::mt19937_64 rng(42);
   int violated = 0;
@@ -258,10 +258,12 @@ TEST(GuaranteeCompliance, VerdictsFollowTheDefinitionOverRandomCycles) {
     const int teams = 3;
     std::vector<int64_t> nominal;
     for (int t = 0; t < teams; ++t) nominal.push_back(static_cast<int64_t>(rng() % 17));
+    // Compact ids (as the simulator numbers workloads), or ids far apart.
+    const uint64_t spread = round % 4 == 3 ? 1'000'000 : 1;
     for (uint64_t id = 1; id <= 40; ++id) {
       if (rng() % 3 == 0) continue;  // ids with gaps
       PendingWorkload p;
-      p.id = WorkloadId(id);
+      p.id = WorkloadId(id * spread);
       p.team = TeamIndex(static_cast<uint32_t>(rng() % teams));
       p.priority = static_cast<int32_t>(rng() % 3) * 100;
       // Mostly in id order, sometimes requeued with an earlier place.

@@ -172,7 +172,7 @@ class VictimSelector {
   std::vector<ResourceVector> usage_;
   // By admitted index: see only_node_of(), filled on first use.
   std::vector<NodeIndex> only_node_;
-  // By node, per node_first_passes(): GPUs freeable there (zero between calls).
+  // By node, per node_first_passes(): GPUs freeable there (-1 between calls).
   std::vector<int64_t> freeable_gpus_;
   // Per find(): nodes the preemptor fits on, from the last successful fits().
   std::vector<NodeIndex> used_nodes_;

@@ -24,8 +24,8 @@ int32_t pod_count(const PendingWorkload& w) {
 // work taken ahead of the gang backfills only what ends before its start.
 void SchedulingCycle::apply_held_reservations() {
   for (const HeldReservation& r : snapshot_.reservations) {
-    auto it = pending_index_of_.find(r.workload.value());
-    if (it == pending_index_of_.end()) continue;
+    const std::optional<uint32_t> index = pending_index_.find(r.workload);
+    if (!index) continue;
     holds_reservation_.insert(r.workload.value());
     FlavorIndex flavor;
     for (NodeIndex node : r.nodes) {
@@ -34,10 +34,10 @@ void SchedulingCycle::apply_held_reservations() {
         flavor = policy_.node(node).flavor;
       }
     }
-    const PendingWorkload& w = snapshot_.pending[it->second];
+    const PendingWorkload& w = snapshot_.pending[*index];
     if (!flavor.valid() || pod_count(w) <= 1) continue;
     add_reserved_quota(ReservedQuota(quota_, quota_releases(flavor), w.id, w.team, flavor,
-                                     facts_[it->second].total, r.starts_at, w.max_runtime,
+                                     facts_[*index].total, r.starts_at, w.max_runtime,
                                      policy_.cycle()));
   }
 }
@@ -70,7 +70,7 @@ const std::vector<QuotaRelease>& SchedulingCycle::quota_releases(FlavorIndex fla
   }
   for (const Admission& a : plan_.admissions) {
     if (a.flavor != flavor) continue;
-    const PendingWorkload& w = snapshot_.pending[pending_index_of_.at(a.workload.value())];
+    const PendingWorkload& w = snapshot_.pending[*pending_index_.find(a.workload)];
     releases.push_back({finish_by(w), w.team, a.usage});
   }
   std::stable_sort(releases.begin(), releases.end(), release_order);
@@ -135,8 +135,8 @@ void SchedulingCycle::drop_reservation(WorkloadId gang) {
 }
 
 int32_t SchedulingCycle::priority_of_pending(WorkloadId id) const {
-  auto it = pending_index_of_.find(id.value());
-  return it == pending_index_of_.end() ? INT32_MAX : snapshot_.pending[it->second].priority;
+  const std::optional<uint32_t> index = pending_index_.find(id);
+  return index ? snapshot_.pending[*index].priority : INT32_MAX;
 }
 
 void SchedulingCycle::record_reservation(const PendingWorkload& w, Reservation reservation,

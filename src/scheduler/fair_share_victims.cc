@@ -1,8 +1,11 @@
 // VictimSelector under fair sharing (Kueue's fairPreemptions with its first
 // strategy, LessThanOrEqualToFinalShare): victims one at a time from the team
 // at the end of the highest-share path down the cohort tree.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "scheduler/fair_share.h"
 #include "scheduler/victim_selector.h"
@@ -115,10 +118,26 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
   const int32_t lca = candidates[work[head]].lca;
   const double preemptor_share = current_share(r, r.reclaim.child_of_lca(preemptor_node, lca));
   const int32_t target_side = r.reclaim.child_of_lca(target, lca);
+  // Nothing moves in the tree during this walk, so the target's share after
+  // a removal depends only on what the candidate holds: candidates of the
+  // same size (most of a backlog's) share one computation.
+  constexpr size_t kRememberedSizes = 8;
+  std::vector<std::pair<ResourceVector, double>> share_after_removing;
   while (head < work.size()) {
     const Candidate& c = candidates[work[head++]];
-    const double target_share = weighted_share_after(quota_, target_side, TeamIndex(target),
-                                                     r.flavor, usage_of(c.index) * -1);
+    const ResourceVector& held = usage_of(c.index);
+    auto known = std::find_if(share_after_removing.begin(), share_after_removing.end(),
+                              [&](const auto& entry) { return entry.first == held; });
+    double target_share = 0;
+    if (known != share_after_removing.end()) {
+      target_share = known->second;
+    } else {
+      target_share =
+          weighted_share_after(quota_, target_side, TeamIndex(target), r.flavor, held * -1);
+      if (share_after_removing.size() < kRememberedSizes) {
+        share_after_removing.emplace_back(held, target_share);
+      }
+    }
     if (preemptor_share <= target_share) {
       return take(r, c, PreemptionReason::kFairShare, true, choice);
     }

@@ -73,6 +73,7 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       burst_usage_(policy.team_count(), policy.flavor_count()),
       capacity_(policy, topology, snapshot.nodes),
       queues_(snapshot.pending, policy.team_count()),
+      pending_index_(snapshot.pending),
       unavailable_(snapshot.admitted.size(), false),
       victims_stop_by_(snapshot.pending.size(), Timestamp::infinite_future()),
       team_preempted_(policy.team_count(), false),
@@ -87,13 +88,9 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
   // Every pending workload gets one explanation at most: no regrowth.
   plan_.explanations.reserve(snapshot.pending.size());
   explained_index_.reserve(snapshot.pending.size());
-  pending_index_of_.reserve(snapshot.pending.size());
-  for (uint32_t i = 0; i < snapshot.pending.size(); ++i) {
-    pending_index_of_.emplace(snapshot.pending[i].id.value(), i);
-  }
   for (const PendingWorkload& w : snapshot.pending) {
     PendingFacts facts;
-    facts.total = total_of(w, full_counts(w));
+    for (const PodSetRequest& set : w.pod_sets) facts.total += set.per_pod * set.count;
     for (const PodSetRequest& set : w.pod_sets) {
       if (set.required_flavor.valid()) facts.pinned = set.required_flavor;
     }
@@ -126,7 +123,7 @@ ReleaseTimeline& SchedulingCycle::timeline() {
                       snapshot_.now);
     // Work admitted earlier in this cycle releases capacity too.
     for (const Admission& a : plan_.admissions) {
-      const PendingWorkload& w = snapshot_.pending[pending_index_of_.at(a.workload.value())];
+      const PendingWorkload& w = snapshot_.pending[*pending_index_.find(a.workload)];
       timeline_->add(finish_by(w), a.flavor, w.pod_sets, a.assignment);
     }
   }
@@ -178,13 +175,14 @@ void SchedulingCycle::evict_and_account() {
 void SchedulingCycle::note_terminating(uint32_t admitted_index) {
   const AdmittedWorkload& w = snapshot_.admitted[admitted_index];
   unavailable_[admitted_index] = true;
-  auto it = pending_index_of_.find(w.preempted_for.value());
-  if (!w.preempted_for.valid() || it == pending_index_of_.end()) return;
+  if (!w.preempted_for.valid()) return;
+  const std::optional<uint32_t> beneficiary = pending_index_.find(w.preempted_for);
+  if (!beneficiary) return;
   const Duration grace = policy_.priority_class(w.priority_class).grace_period;
-  Timestamp& stop_by = victims_stop_by_[it->second];
+  Timestamp& stop_by = victims_stop_by_[*beneficiary];
   const Timestamp candidate = snapshot_.now + grace;
   stop_by = stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
-  inflight_.add_victim(it->second, w);
+  inflight_.add_victim(*beneficiary, w);
 }
 
 // Capacity on its way to a beneficiary is nobody else's meanwhile: what its

@@ -22,6 +22,7 @@
 #include "scheduler/capacity_index.h"
 #include "scheduler/endpoint_replicas.h"
 #include "scheduler/inflight_preemptions.h"
+#include "scheduler/pending_index.h"
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/release_timeline.h"
@@ -116,7 +117,7 @@ class SchedulingCycle {
   CapacityIndex capacity_;
   TeamQueues queues_;
   std::vector<PendingFacts> facts_;
-  std::unordered_map<uint64_t, uint32_t> pending_index_of_;  // WorkloadId -> pending index
+  PendingIndex pending_index_;             // WorkloadId -> pending index
   std::vector<uint32_t> explained_index_;  // pending index of each plan_.explanations entry
   std::unique_ptr<AdmissionOrder> order_;
   std::optional<ReleaseTimeline> timeline_;

@@ -23,15 +23,15 @@ bool any_node_in(const AdmittedWorkload& w, const std::vector<NodeIndex>& nodes)
 }
 
 // The node every pod of `w` runs on, if they share one.
-std::optional<NodeIndex> only_node_of(const AdmittedWorkload& w) {
+NodeIndex single_node_of_victim(const AdmittedWorkload& w) {
   std::optional<NodeIndex> node;
   for (const PodSetAssignment& set : w.assignment) {
     for (const PodPlacement& pod : set.pods) {
-      if (node && *node != pod.node) return std::nullopt;
+      if (node && *node != pod.node) return NodeIndex::invalid();
       node = pod.node;
     }
   }
-  return node;
+  return node.value_or(NodeIndex::invalid());
 }
 
 }  // namespace
@@ -67,6 +67,14 @@ const ResourceVector& VictimSelector::usage_of(uint32_t index) {
     for (const AdmittedWorkload& w : admitted_) usage_.push_back(w.usage());
   }
   return usage_[index];
+}
+
+NodeIndex VictimSelector::only_node_of(uint32_t index) {
+  if (only_node_.empty()) {
+    only_node_.reserve(admitted_.size());
+    for (const AdmittedWorkload& w : admitted_) only_node_.push_back(single_node_of_victim(w));
+  }
+  return only_node_[index];
 }
 
 int32_t VictimSelector::root_of(int32_t quota_node) const {
@@ -309,32 +317,41 @@ bool VictimSelector::node_first_passes(const Request& r, const std::vector<Candi
     largest_pod = std::max(largest_pod, set.per_pod[Resource::kGpu]);
   }
   if (largest_pod == 0) return false;
-  // (node, GPUs held by the candidates that run only there), merged by node.
-  std::vector<std::pair<NodeIndex, int64_t>> room;
+  // GPUs held by the candidates that run only on one node, summed by node.
+  if (freeable_gpus_.empty()) freeable_gpus_.assign(quota_.policy().node_count(), -1);
+  std::vector<NodeIndex> touched;
+  std::vector<NodeIndex> node_of;  // by candidate
+  node_of.reserve(candidates.size());
   for (const Candidate& c : candidates) {
-    if (const std::optional<NodeIndex> node = only_node_of(admitted_[c.index])) {
-      room.emplace_back(*node, usage_of(c.index)[Resource::kGpu]);
+    const NodeIndex node = only_node_of(c.index);
+    node_of.push_back(node);
+    if (!node.valid()) continue;
+    int64_t& gpus = freeable_gpus_[node.value()];
+    if (gpus < 0) {
+      gpus = 0;
+      touched.push_back(node);
     }
+    gpus += usage_of(c.index)[Resource::kGpu];
   }
-  std::sort(room.begin(), room.end());
-  std::vector<std::pair<NodeIndex, int64_t>> nodes;  // (node, free + freeable GPUs)
-  for (const auto& [node, gpus] : room) {
-    if (nodes.empty() || nodes.back().first != node) {
-      nodes.emplace_back(node, capacity_.free(node)[Resource::kGpu]);
-    }
-    nodes.back().second += gpus;
+  std::sort(touched.begin(), touched.end());
+  std::vector<std::pair<NodeIndex, int64_t>> nodes;  // (node, free + freeable GPUs), by node
+  nodes.reserve(touched.size());
+  for (const NodeIndex node : touched) {
+    nodes.emplace_back(node, capacity_.free(node)[Resource::kGpu] + freeable_gpus_[node.value()]);
+    freeable_gpus_[node.value()] = -1;
   }
   std::erase_if(nodes, [&](const auto& entry) { return entry.second < largest_pod; });
   std::stable_sort(nodes.begin(), nodes.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   if (nodes.size() > kNodeFirstTries) nodes.resize(kNodeFirstTries);
-  std::vector<Candidate> order;
-  order.reserve(candidates.size());
-  for (const auto& [node, unused_room] : nodes) {
-    order.clear();
-    for (const Candidate& c : candidates) {
-      if (only_node_of(admitted_[c.index]) == node) order.push_back(c);
+  // Each chosen node's candidates, in candidate order, gathered in one walk.
+  std::vector<std::vector<Candidate>> orders(nodes.size());
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      if (node_of[i] == nodes[k].first) orders[k].push_back(candidates[i]);
     }
+  }
+  for (const std::vector<Candidate>& order : orders) {
     if (greedy_pass(r, order, allow_borrowing, choice)) return true;
   }
   return false;

@@ -141,6 +141,9 @@ class VictimSelector {
   void forget_shares_of(TeamIndex team);
   // What admitted workload `index` holds, computed once per selector.
   const ResourceVector& usage_of(uint32_t index);
+  // The node every pod of admitted workload `index` runs on (invalid when
+  // they span several), computed once per selector.
+  NodeIndex only_node_of(uint32_t index);
   [[nodiscard]] int64_t work_lost(const AdmittedWorkload& w) const;
   void remove(uint32_t index);
   void restore(uint32_t index);
@@ -167,6 +170,10 @@ class VictimSelector {
   bool share_refused_ = false;
   // By admitted index: what each workload holds, filled on first use.
   std::vector<ResourceVector> usage_;
+  // By admitted index: see only_node_of(), filled on first use.
+  std::vector<NodeIndex> only_node_;
+  // By node, per node_first_passes(): GPUs freeable there (-1 between calls).
+  std::vector<int64_t> freeable_gpus_;
   // Per find(): nodes the preemptor fits on, from the last successful fits().
   std::vector<NodeIndex> used_nodes_;
   std::vector<uint32_t> removed_;

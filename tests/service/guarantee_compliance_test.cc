@@ -1,8 +1,13 @@
 // Guarantee compliance (guarantee_tracker.h) measured on small trace replays:
 // a team owed its nominal quota is served when reclaim may take back what it
 // lent, and is not when its policy forbids reclaim.
+#include <algorithm>
+#include <random>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -193,6 +198,121 @@ TEST(GuaranteeCompliance, TwoWorkloadsThatFitOnlyOneAtATimeAreNotBothOwed) {
   EXPECT_EQ(judge_guarantees(snapshot, plan, {8}, Resource::kGpu)[0], GuaranteeVerdict::kViolated);
   EXPECT_EQ(judge_guarantees(snapshot, plan, {4}, Resource::kGpu)[0],
             GuaranteeVerdict::kCompliant);  // neither fits the nominal
+}
+
+// The definition in guarantee_tracker.h, written out plainly: each team's
+// pending work sorted into queue order, served and not-judged ids in sets.
+std::vector<GuaranteeVerdict> judge_by_definition(const Snapshot& snapshot, const Plan& plan,
+                                                  const std::vector<int64_t>& nominal) {
+  std::set<WorkloadId> served;
+  std::set<WorkloadId> not_judged;
+  for (const Admission& a : plan.admissions) served.insert(a.workload);
+  for (const Preemption& p : plan.preemptions) served.insert(p.beneficiary);
+  for (const PendingExplanation& e : plan.explanations) {
+    if (e.preemption == PreemptionVerdict::kPreempting ||
+        e.preemption == PreemptionVerdict::kWaitingForVictims ||
+        e.preemption == PreemptionVerdict::kDeferred) {
+      served.insert(e.workload);
+    }
+    if (e.reason == PendingReason::kBlockedByStrictFifo) not_judged.insert(e.workload);
+  }
+  std::vector<GuaranteeVerdict> verdicts(nominal.size(), GuaranteeVerdict::kNotOwed);
+  for (size_t team = 0; team < nominal.size(); ++team) {
+    int64_t usage = 0;
+    for (const AdmittedWorkload& a : snapshot.admitted) {
+      if (a.team.value() == team) usage += a.usage()[Resource::kGpu];
+    }
+    std::vector<PendingWorkload> queue;
+    for (const PendingWorkload& p : snapshot.pending) {
+      if (p.team.value() == team) queue.push_back(p);
+    }
+    if (queue.empty() || usage >= nominal[team]) continue;
+    std::sort(queue.begin(), queue.end(), [](const PendingWorkload& a, const PendingWorkload& b) {
+      return std::tuple(-a.priority, a.queued_at, a.id) <
+             std::tuple(-b.priority, b.queued_at, b.id);
+    });
+    int64_t remaining = nominal[team] - usage;
+    verdicts[team] = GuaranteeVerdict::kCompliant;
+    for (const PendingWorkload& p : queue) {
+      const int64_t request = p.pod_sets[0].per_pod[Resource::kGpu] * p.pod_sets[0].count;
+      if (served.contains(p.id)) {
+        remaining = std::max<int64_t>(0, remaining - request);
+      } else if (request <= remaining && !not_judged.contains(p.id)) {
+        verdicts[team] = GuaranteeVerdict::kViolated;
+        break;
+      }
+    }
+  }
+  return verdicts;
+}
+
+// Random cycles (pending work sorted by id as the simulator keeps it, or
+// shuffled; compact ids or far apart; priorities, queue times and plan outcomes drawn at random):
+// the tracker's verdicts equal the definition's.
+TEST(GuaranteeCompliance, VerdictsFollowTheDefinitionOverRandomCycles) {
+  std::mt19937_64 rng(42);
+  int violated = 0;
+  int compliant = 0;
+  for (int round = 0; round < 400; ++round) {
+    Snapshot snapshot;
+    const int teams = 3;
+    std::vector<int64_t> nominal;
+    for (int t = 0; t < teams; ++t) nominal.push_back(static_cast<int64_t>(rng() % 17));
+    // Compact ids (as the simulator numbers workloads), or ids far apart.
+    const uint64_t spread = round % 4 == 3 ? 1'000'000 : 1;
+    for (uint64_t id = 1; id <= 40; ++id) {
+      if (rng() % 3 == 0) continue;  // ids with gaps
+      PendingWorkload p;
+      p.id = WorkloadId(id * spread);
+      p.team = TeamIndex(static_cast<uint32_t>(rng() % teams));
+      p.priority = static_cast<int32_t>(rng() % 3) * 100;
+      // Mostly in id order, sometimes requeued with an earlier place.
+      p.queued_at = Timestamp::from_millis(static_cast<int64_t>(rng() % 5 == 0 ? rng() % 40 : id));
+      PodSetRequest pods;
+      pods.per_pod[Resource::kGpu] = static_cast<int64_t>(1 + rng() % 8);
+      pods.count = static_cast<int32_t>(1 + rng() % 2);
+      p.pod_sets.push_back(pods);
+      snapshot.pending.push_back(p);
+    }
+    for (int a = static_cast<int>(rng() % 3); a > 0; --a) {
+      AdmittedWorkload running;
+      running.id = WorkloadId(100 + static_cast<uint64_t>(a));
+      running.team = TeamIndex(static_cast<uint32_t>(rng() % teams));
+      PodSetRequest pods;
+      pods.per_pod[Resource::kGpu] = static_cast<int64_t>(1 + rng() % 4);
+      running.pod_sets.push_back(pods);
+      running.assignment.push_back({1, {PodPlacement{}}});
+      snapshot.admitted.push_back(running);
+    }
+    Plan plan;
+    for (const PendingWorkload& p : snapshot.pending) {
+      switch (rng() % 6) {
+        case 0: plan.admissions.push_back({p.id, FlavorIndex(0), {}, {}}); break;
+        case 1:
+          plan.preemptions.push_back(
+              {WorkloadId(101), p.id, PreemptionReason::kWithinTeam, Duration()});
+          break;
+        default: {
+          PendingExplanation e;
+          e.workload = p.id;
+          e.preemption = static_cast<PreemptionVerdict>(rng() % 9);
+          e.reason = static_cast<PendingReason>(rng() % 8);
+          plan.explanations.push_back(e);
+        }
+      }
+    }
+    std::shuffle(plan.explanations.begin(), plan.explanations.end(), rng);
+    if (round % 2 == 1) std::shuffle(snapshot.pending.begin(), snapshot.pending.end(), rng);
+    const std::vector<GuaranteeVerdict> expected = judge_by_definition(snapshot, plan, nominal);
+    ASSERT_EQ(judge_guarantees(snapshot, plan, nominal, Resource::kGpu), expected)
+        << "round " << round;
+    violated +=
+        static_cast<int>(std::count(expected.begin(), expected.end(), GuaranteeVerdict::kViolated));
+    compliant += static_cast<int>(
+        std::count(expected.begin(), expected.end(), GuaranteeVerdict::kCompliant));
+  }
+  EXPECT_GT(violated, 50) << "the random cycles rarely violated a guarantee";
+  EXPECT_GT(compliant, 50) << "the random cycles rarely kept a guarantee";
 }
 
 TEST(UsageSeries, BucketMeansIntegrateTheSegments) {

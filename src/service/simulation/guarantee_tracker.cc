@@ -1,9 +1,13 @@
 #include "service/simulation/guarantee_tracker.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "base/check.h"
+#include "scheduler/pending_index.h"
+#include "scheduler/team_queues.h"
 
 namespace allot {
 namespace {
@@ -16,72 +20,90 @@ int64_t request_of(const PendingWorkload& workload, Resource primary) {
   return total;
 }
 
-bool queue_order(const PendingWorkload* a, const PendingWorkload* b) {
-  if (a->priority != b->priority) {
-    return a->priority > b->priority;
-  }
-  if (a->queued_at != b->queued_at) {
-    return a->queued_at < b->queued_at;
-  }
-  return a->id < b->id;
-}
+// What the plan says of each pending workload (by pending index).
+enum PlanMark : uint8_t { kServed = 1, kNotJudged = 2 };
 
-// Sorted workload ids: a plan names every blocked workload of a StrictFIFO
-// team each cycle, so building these must not allocate per id (a hash set's
-// nodes were a third of a deep-backlog replay).
-class IdSet {
+// Served: admitted, a planned preemption's beneficiary, or explained as
+// preempting or waiting for victims. Not judged: held back by its own team's
+// StrictFIFO head. A plan names every blocked workload of a StrictFIFO team
+// each cycle, so marks are found by id in the (id-sorted) pending vector:
+// nothing is allocated per workload and nothing is sorted.
+// A pending workload's index by id: a table indexed by id when the ids span
+// little more than the pending work (the simulator numbers workloads 0..n-1),
+// else a binary search (PendingIndex). Looking up every explanation of a deep
+// backlog by binary search was 40% of a hard-quota replay at load 2.
+class GuaranteePendingLookup {
  public:
-  void reserve(size_t size) { ids_.reserve(size); }
-  void add(uint64_t id) { ids_.push_back(id); }
-  void seal() { std::sort(ids_.begin(), ids_.end()); }
-  [[nodiscard]] bool contains(uint64_t id) const {
-    return std::binary_search(ids_.begin(), ids_.end(), id);
+  explicit GuaranteePendingLookup(const std::vector<PendingWorkload>& pending) {
+    if (pending.empty()) return;
+    uint64_t low = UINT64_MAX;
+    uint64_t high = 0;
+    for (const PendingWorkload& w : pending) {
+      low = std::min(low, w.id.value());
+      high = std::max(high, w.id.value());
+    }
+    if (high - low > kMaxSpanPerWorkload * pending.size() + kMinSpan) {
+      search_.emplace(pending);
+      return;
+    }
+    base_ = low;
+    table_.assign(high - low + 1, kNone);
+    for (uint32_t i = 0; i < pending.size(); ++i) table_[pending[i].id.value() - low] = i;
+  }
+
+  [[nodiscard]] std::optional<uint32_t> find(WorkloadId id) const {
+    if (search_) return search_->find(id);
+    const uint64_t v = id.value();
+    if (v < base_ || v - base_ >= table_.size() || table_[v - base_] == kNone) return std::nullopt;
+    return table_[v - base_];
   }
 
  private:
-  std::vector<uint64_t> ids_;
+  static constexpr uint64_t kMaxSpanPerWorkload = 64;
+  static constexpr uint64_t kMinSpan = 65536;
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint64_t base_ = 0;
+  std::vector<uint32_t> table_;
+  std::optional<PendingIndex> search_;
 };
 
-// Workloads the plan serves, and those the guarantee does not judge.
-struct PlanOutcome {
-  IdSet served;
-  IdSet not_judged;
-};
-
-PlanOutcome outcome_of(const Plan& plan) {
-  PlanOutcome outcome;
-  outcome.served.reserve(plan.admissions.size() + plan.preemptions.size());
-  for (const Admission& admission : plan.admissions) {
-    outcome.served.add(admission.workload.value());
-  }
-  for (const Preemption& preemption : plan.preemptions) {
-    outcome.served.add(preemption.beneficiary.value());
-  }
-  outcome.not_judged.reserve(plan.explanations.size());
+std::vector<uint8_t> plan_marks(const Snapshot& snapshot, const Plan& plan) {
+  const GuaranteePendingLookup index(snapshot.pending);
+  std::vector<uint8_t> marks(snapshot.pending.size(), 0);
+  const auto mark = [&](WorkloadId id, PlanMark what) {
+    if (const std::optional<uint32_t> i = index.find(id)) marks[*i] |= what;
+  };
+  for (const Admission& admission : plan.admissions) mark(admission.workload, kServed);
+  for (const Preemption& preemption : plan.preemptions) mark(preemption.beneficiary, kServed);
   for (const PendingExplanation& explanation : plan.explanations) {
     switch (explanation.preemption) {
       case PreemptionVerdict::kPreempting:
       case PreemptionVerdict::kWaitingForVictims:
-      case PreemptionVerdict::kDeferred: outcome.served.add(explanation.workload.value()); break;
+      case PreemptionVerdict::kDeferred: mark(explanation.workload, kServed); break;
       default: break;
     }
     if (explanation.reason == PendingReason::kBlockedByStrictFifo) {
-      outcome.not_judged.add(explanation.workload.value());
+      mark(explanation.workload, kNotJudged);
     }
   }
-  outcome.served.seal();
-  outcome.not_judged.seal();
-  return outcome;
+  return marks;
 }
 
-GuaranteeVerdict judge_team(std::vector<const PendingWorkload*>& queue, int64_t remaining,
-                            const PlanOutcome& outcome, Resource primary) {
-  std::sort(queue.begin(), queue.end(), queue_order);
-  for (const PendingWorkload* workload : queue) {
-    const int64_t request = request_of(*workload, primary);
-    if (outcome.served.contains(workload->id.value())) {
+GuaranteeVerdict judge_team(std::vector<uint32_t>& queue, int64_t remaining,
+                            const Snapshot& snapshot, const std::vector<uint8_t>& marks,
+                            Resource primary) {
+  const auto before = [&](uint32_t a, uint32_t b) {
+    return queue_before(snapshot.pending[a], snapshot.pending[b]);
+  };
+  // Pending work kept by id is mostly in queue order already: check first.
+  if (!std::is_sorted(queue.begin(), queue.end(), before)) {
+    std::sort(queue.begin(), queue.end(), before);
+  }
+  for (const uint32_t i : queue) {
+    const int64_t request = request_of(snapshot.pending[i], primary);
+    if ((marks[i] & kServed) != 0) {
       remaining = std::max<int64_t>(0, remaining - request);
-    } else if (request <= remaining && !outcome.not_judged.contains(workload->id.value())) {
+    } else if (request <= remaining && (marks[i] & kNotJudged) == 0) {
       return GuaranteeVerdict::kViolated;
     }
   }
@@ -98,16 +120,17 @@ std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const P
     ALLOT_CHECK(admitted.team.value() < usage.size());
     usage[admitted.team.value()] += admitted.usage()[primary];
   }
-  std::vector<std::vector<const PendingWorkload*>> queues(nominal.size());
-  for (const PendingWorkload& pending : snapshot.pending) {
-    ALLOT_CHECK(pending.team.value() < queues.size());
-    queues[pending.team.value()].push_back(&pending);
+  std::vector<std::vector<uint32_t>> queues(nominal.size());
+  for (uint32_t i = 0; i < snapshot.pending.size(); ++i) {
+    ALLOT_CHECK(snapshot.pending[i].team.value() < queues.size());
+    queues[snapshot.pending[i].team.value()].push_back(i);
   }
-  const PlanOutcome outcome = outcome_of(plan);
+  const std::vector<uint8_t> marks = plan_marks(snapshot, plan);
   std::vector<GuaranteeVerdict> verdicts(nominal.size(), GuaranteeVerdict::kNotOwed);
   for (size_t team = 0; team < nominal.size(); ++team) {
     if (!queues[team].empty() && usage[team] < nominal[team]) {
-      verdicts[team] = judge_team(queues[team], nominal[team] - usage[team], outcome, primary);
+      verdicts[team] =
+          judge_team(queues[team], nominal[team] - usage[team], snapshot, marks, primary);
     }
   }
   return verdicts;

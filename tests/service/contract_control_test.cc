@@ -543,6 +543,8 @@ TEST_F(ContractReviewControl, AnUndeliveredNoticeIsSentAgainAfterARestart) {
   ASSERT_EQ(stored_notices().size(), 1u);
   EXPECT_TRUE(stored_notices()[0]["delivered"].get<bool>());
   EXPECT_EQ(status_of("r")["phase"], "UnderReview");
+}
+
 // The usage report's project dimension (docs/cost.md): research's and prod's
 // work ran for an hour before any governance; once contract research-local
 // names namespace research, that hour of research's 2 GPUs (2 GPU-h) is the

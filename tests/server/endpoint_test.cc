@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "allotd_test.h"
+#include "shell_command.h"
 
 namespace allot::server_test {
 namespace {
@@ -61,17 +62,8 @@ class EndpointTest : public AllotdTest {
   std::pair<int, std::string> allot(const std::string& args) {
     const std::string command = "ALLOT_TOKEN=" + shell_quote(allotd_.admin_token()) +
                                 " ALLOT_SERVER=http://127.0.0.1:" + std::to_string(allotd_.port()) +
-                                " " + ALLOT_CLI + " " + args + " 2>&1";
-    std::string output;
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return {-1, ""};
-    std::array<char, 4096> buffer{};
-    size_t got = 0;
-    while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-      output.append(buffer.data(), got);
-    }
-    const int status = ::pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+                                " " + ALLOT_CLI + " " + args;
+    return run_shell(command);
   }
 };
 

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "allotd_test.h"
+#include "shell_command.h"
 
 namespace allot::server_test {
 namespace {
@@ -24,20 +25,6 @@ namespace {
 std::string prometheus_dir() {
   const char* dir = std::getenv("ALLOT_TEST_PROMETHEUS_DIR");
   return dir != nullptr ? dir : "";
-}
-
-// Runs `command` through the shell; its exit status and output.
-std::pair<int, std::string> run(const std::string& command) {
-  std::string output;
-  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return {-1, ""};
-  std::array<char, 4096> buffer{};
-  size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    output.append(buffer.data(), got);
-  }
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
 void write_file(const std::string& path, const std::string& text) {
@@ -84,7 +71,7 @@ TEST_F(MetricsScrapeTest, PromtoolAcceptsTheTextOfALiveAllotd) {
   EXPECT_NE(metrics.body.find("allot_node_healthy{node=\"node-0\""), std::string::npos);
   const std::string path = temp_file("metrics.txt");
   write_file(path, metrics.body);
-  const auto [status, output] = run("promtool check metrics < " + path);
+  const auto [status, output] = run_shell("promtool check metrics < " + path);
   EXPECT_EQ(status, 0) << output;
   EXPECT_EQ(output, "") << "promtool's lint findings";
 
@@ -174,7 +161,7 @@ TEST_F(GpuMetricsScrapeTest, MeasuredGpusAreAttributedToThePodsTeamAndPassPromto
   EXPECT_NE(metrics.body.find("allot_gpu_memory_used_bytes{"), std::string::npos);
   const std::string path = temp_file("metrics.txt");
   write_file(path, metrics.body);
-  const auto [status, output] = run("promtool check metrics < " + path);
+  const auto [status, output] = run_shell("promtool check metrics < " + path);
   EXPECT_EQ(status, 0) << output;
   EXPECT_EQ(output, "") << "promtool's lint findings";
 }

@@ -13,6 +13,7 @@
 
 #include "allotd_test.h"
 #include "api/rfc3339.h"
+#include "shell_command.h"
 
 namespace allot::server_test {
 namespace {
@@ -48,16 +49,8 @@ class UsageReportTest : public AllotdTest {
     const std::string command =
         "ALLOT_CREDENTIALS=/nonexistent ALLOT_TOKEN=" + allotd_.admin_token() +
         " ALLOT_SERVER=http://127.0.0.1:" + std::to_string(allotd_.port()) + " " + ALLOT_CLI + " " +
-        args + " 2>&1";
-    std::string output;
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return {-1, ""};
-    std::array<char, 4096> buffer{};
-    size_t got = 0;
-    while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-      output.append(buffer.data(), got);
-    const int status = ::pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+        args;
+    return run_shell(command);
   }
 
   std::string from_;

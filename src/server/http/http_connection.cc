@@ -418,9 +418,10 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
 
   // A streaming answer (HttpStream): the header from the loop, then the
   // writer's chunks in order; a read that ends with the client; a keepalive.
+  // It holds no executor of its own: one held past the server's event loop
+  // would outlive its io_context (a writer may be kept after serve() ends).
   struct Writer : StreamWriter {
-    Writer(std::weak_ptr<Connection> owner, typename Stream::executor_type strand)
-        : connection(std::move(owner)), executor(std::move(strand)) {}
+    explicit Writer(std::weak_ptr<Connection> owner) : connection(std::move(owner)) {}
     bool write(std::string chunk) override {
       return post(
           [chunk = std::move(chunk)](Connection& c) mutable { c.queue_chunk(std::move(chunk)); });
@@ -437,12 +438,12 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
         open = false;
         return false;
       }
+      auto executor = self->stream_.get_executor();
       net::post(executor,
                 [self = std::move(self), step = std::move(step)]() mutable { step(*self); });
       return true;
     }
     std::weak_ptr<Connection> connection;
-    typename Stream::executor_type executor;
     std::atomic<bool> open{true};
   };
 
@@ -481,7 +482,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     head_serializer_.reset();
     lowest().expires_never();  // a stream lasts; a slow reader is bounded by kMaxQueuedChunks
     if (ec) return close();
-    writer_ = std::make_shared<Writer>(this->weak_from_this(), stream_.get_executor());
+    writer_ = std::make_shared<Writer>(this->weak_from_this());
     watch_stream_peer();
     arm_keepalive();
     if (answer_stream_->start) answer_stream_->start(writer_);

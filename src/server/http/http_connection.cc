@@ -1,6 +1,5 @@
 #include "server/http/http_connection.h"
 
-#include <atomic>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -15,6 +14,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "server/http/connection_stream_writer.h"
 #include "server/http/request_target.h"
 #include "server/http_responses.h"
 
@@ -417,35 +417,11 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   }
 
   // A streaming answer (HttpStream): the header from the loop, then the
-  // writer's chunks in order; a read that ends with the client; a keepalive.
-  // It holds no executor of its own: one held past the server's event loop
-  // would outlive its io_context (a writer may be kept after serve() ends).
-  struct Writer : StreamWriter {
-    explicit Writer(std::weak_ptr<Connection> owner) : connection(std::move(owner)) {}
-    bool write(std::string chunk) override {
-      return post(
-          [chunk = std::move(chunk)](Connection& c) mutable { c.queue_chunk(std::move(chunk)); });
-    }
-    void end() override {
-      post([](Connection& c) { c.end_stream(); });
-      open = false;
-    }
-    template <typename Step>
-    bool post(Step step) {
-      if (!open) return false;
-      std::shared_ptr<Connection> self = connection.lock();
-      if (!self) {
-        open = false;
-        return false;
-      }
-      auto executor = self->stream_.get_executor();
-      net::post(executor,
-                [self = std::move(self), step = std::move(step)]() mutable { step(*self); });
-      return true;
-    }
-    std::weak_ptr<Connection> connection;
-    std::atomic<bool> open{true};
-  };
+  // writer's chunks in order (connection_stream_writer.h); a read that ends
+  // with the client; a keepalive.
+  using Writer = ConnectionStreamWriter<Connection>;
+  friend Writer;
+  [[nodiscard]] auto executor() { return stream_.get_executor(); }
 
   void start_stream(HttpResponse response) {
     on_worker_ = false;

@@ -8,7 +8,9 @@
 //   order; they never write to the socket themselves.
 // - It holds the connection weakly and no executor of its own: a writer kept
 //   after the connection closed or after the server's event loop ended (its
-//   io_context gone) only answers false. After end(), write() answers false.
+//   io_context gone) only answers false. After end(), or once the connection
+//   called mark_closed() (the client left, the stream is over), write()
+//   answers false.
 // Thread-safe.
 #pragma once
 
@@ -37,6 +39,8 @@ class ConnectionStreamWriter : public StreamWriter {
     post([](Connection& c) { c.end_stream(); });
     open_ = false;
   }
+  [[nodiscard]] bool is_open() const { return open_; }
+  void mark_closed() { open_ = false; }
 
  private:
   template <typename Step>

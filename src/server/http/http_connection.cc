@@ -469,7 +469,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     buffer_.clear();
     stream_.async_read_some(buffer_.prepare(kStreamPeerRead),
                             [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
-                              if (ec || !self->writer_->open) return self->close();
+                              if (ec || !self->writer_->is_open()) return self->close();
                               self->watch_stream_peer();
                             });
   }
@@ -527,7 +527,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   void close() {
     idle_timer_.cancel();
     if (writer_) {
-      writer_->open = false;
+      writer_->mark_closed();
       keepalive_timer_.cancel();
       answer_stream_.reset();
       out_chunks_.clear();

@@ -37,6 +37,9 @@ function useRoute() {
   useEffect(() => {
     const onChange = () => setRoute(currentRoute());
     addEventListener('hashchange', onChange);
+    // Effects run after the first paint: a hash changed between the render
+    // and this listener (a quick click right after login) would be missed.
+    onChange();
     return () => removeEventListener('hashchange', onChange);
   }, []);
   return route;

@@ -17,7 +17,7 @@ Timestamp week_start(Timestamp at) {
 }
 
 // The 1st of the month after the one that starts at `start`.
-Timestamp next_month(Timestamp start) { return month_start(start + Duration::hours(32 * 24)); }
+Timestamp next_month(Timestamp start) { return month_start(start + Duration::hours(int64_t{32} * 24)); }
 
 }  // namespace
 
@@ -56,7 +56,7 @@ std::optional<Period> current_period(const BudgetPeriod& period, Timestamp now) 
     }
     case BudgetPeriodKind::kWeekly: {
       const Timestamp start = week_start(now);
-      return Period{start, start + Duration::hours(7 * 24)};
+      return Period{start, start + Duration::hours(int64_t{7} * 24)};
     }
     case BudgetPeriodKind::kFixed:
       if (now < period.from || now >= period.to) return std::nullopt;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <exception>
 #include <map>
 #include <string>
@@ -283,10 +284,10 @@ Result<Duration> decode_seconds(const Reader& reader, const char* key) {
   ALLOT_ASSIGN_OR_RETURN(const Reader field, reader.at(key));
   ALLOT_ASSIGN_OR_RETURN(const double seconds, reader.get<double>(key));
   // Within a Duration, so that the cast is defined (NaN fails both tests).
-  if (!(seconds >= 0 && seconds <= static_cast<double>(Duration::max().ms() / 1000))) {
+  const int64_t longest_whole_seconds = Duration::max().ms() / 1000;
+  if (!(seconds >= 0 && seconds <= static_cast<double>(longest_whole_seconds)))
     return field.error("out of range");
-  }
-  return Duration::millis(static_cast<int64_t>(seconds * 1000.0 + 0.5));
+  return Duration::millis(std::llround(seconds * 1000.0));
 }
 
 Result<std::vector<PodSet>> decode_pod_sets(const Reader& spec) {

@@ -89,15 +89,15 @@ void add_namespaced_rbac_routes(Router& http, PolicyService& policies) {
   http.get("/api/v1/(roles|rolebindings)", [&policies](const HttpRequest& req, HttpResponse& res) {
     send_list(policies, req, res, req.matches[1], "");
   });
-  const std::string kCollection = "/api/v1/namespaces/([^/]+)/(roles|rolebindings)";
-  http.get(kCollection, [&policies](const HttpRequest& req, HttpResponse& res) {
+  const std::string collection_route = "/api/v1/namespaces/([^/]+)/(roles|rolebindings)";
+  http.get(collection_route, [&policies](const HttpRequest& req, HttpResponse& res) {
     send_list(policies, req, res, req.matches[2], req.matches[1]);
   });
-  const std::string kItem = kCollection + "/([^/]+)";
-  http.get(kItem, [&policies](const HttpRequest& req, HttpResponse& res) {
+  const std::string item_route = collection_route + "/([^/]+)";
+  http.get(item_route, [&policies](const HttpRequest& req, HttpResponse& res) {
     send_object(policies, req, res, req.matches[2], req.matches[3], req.matches[1]);
   });
-  http.del(kItem, [&policies](const HttpRequest& req, HttpResponse& res) {
+  http.del(item_route, [&policies](const HttpRequest& req, HttpResponse& res) {
     delete_object(policies, req, res, req.matches[2], req.matches[3], req.matches[1]);
   });
 }
@@ -136,17 +136,17 @@ void add_policy_routes(Router& http, ControlPlane& plane) {
     }
     send_json(res, 200, {{"signal", name}, {"items", std::move(items)}});
   });
-  const char* kObjects =
+  const char* objects_route =
       "/api/v1/(clusters|resourceflavors|nodepools|cohorts|teams|priorityclasses|budgets|signals|"
       "organizations|contracts|policyexceptions|clusterroles|clusterrolebindings)";
-  http.get(kObjects, [&policies](const HttpRequest& req, HttpResponse& res) {
+  http.get(objects_route, [&policies](const HttpRequest& req, HttpResponse& res) {
     send_list(policies, req, res, req.matches[1], "");
   });
-  const std::string kObject = std::string(kObjects) + "/([^/]+)";
-  http.get(kObject, [&policies](const HttpRequest& req, HttpResponse& res) {
+  const std::string object_route = std::string(objects_route) + "/([^/]+)";
+  http.get(object_route, [&policies](const HttpRequest& req, HttpResponse& res) {
     send_object(policies, req, res, req.matches[1], req.matches[2], "");
   });
-  http.del(kObject, [&policies](const HttpRequest& req, HttpResponse& res) {
+  http.del(object_route, [&policies](const HttpRequest& req, HttpResponse& res) {
     delete_object(policies, req, res, req.matches[1], req.matches[2], "");
   });
   add_namespaced_rbac_routes(http, policies);

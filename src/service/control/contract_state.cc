@@ -101,8 +101,8 @@ void put_contract_statuses(const ContractStatusChanges& changes, WriteBatch& bat
   }
 }
 
-void install_contract_statuses(ContractStatusChanges changes, ContractStatuses& statuses) {
-  for (auto& [name, status] : changes.put) statuses[name] = std::move(status);
+void install_contract_statuses(const ContractStatusChanges& changes, ContractStatuses& statuses) {
+  for (const auto& [name, status] : changes.put) statuses[name] = status;
   for (const std::string& name : changes.erase) statuses.erase(name);
 }
 

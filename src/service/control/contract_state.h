@@ -56,7 +56,7 @@ ContractStatusChanges new_contract_statuses(const std::vector<PolicyChange>& cha
 Status check_contract_delete(const ContractStatuses& statuses, const std::string& name);
 
 void put_contract_statuses(const ContractStatusChanges& changes, WriteBatch& batch);
-void install_contract_statuses(ContractStatusChanges changes, ContractStatuses& statuses);
+void install_contract_statuses(const ContractStatusChanges& changes, ContractStatuses& statuses);
 
 // A contract's status with its review schedule (Draft when none is stored).
 ContractStandingView contract_standing(const Policy& policy, const ContractStatuses& statuses,

@@ -128,7 +128,7 @@ Status NodeService::carry_into_backend(const Principal& caller, const std::strin
       return not_found("node '" + name + "' does not exist");
     }
   }
-  const Status done =
+  Status done =
       action == NodeAction::kUncordon
           ? inventory_->resume(NodeId(name))
           : inventory_->drain(NodeId(name),

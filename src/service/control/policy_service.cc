@@ -298,7 +298,7 @@ void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
     install_policy(cluster_.state(), std::move(next));
     for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
     apply_metering_changes(std::move(metering), cluster_.state().metering);
-    install_contract_statuses(std::move(contracts), cluster_.state().contracts);
+    install_contract_statuses(contracts, cluster_.state().contracts);
     install_contract_statuses(reviews.statuses, cluster_.state().contracts);
     announce_reviews(std::move(reviews), cluster_.state(), cluster_);
   }

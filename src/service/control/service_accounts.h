@@ -54,7 +54,7 @@ namespace allot {
 inline constexpr std::string_view kServiceAccountKind = "ServiceAccount";
 inline constexpr size_t kMaxTokensPerAccount = 50;
 inline constexpr Duration kShortestTokenLifetime = Duration::minutes(10);
-inline constexpr Duration kLongestTokenLifetime = Duration::hours(24 * 3650);
+inline constexpr Duration kLongestTokenLifetime = Duration::hours(int64_t{24} * 3650);
 
 class ServiceAccounts final : public NamespaceContents {
  public:

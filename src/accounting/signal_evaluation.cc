@@ -153,6 +153,13 @@ std::vector<SignalMatch> evaluate_signal(const SignalQuery& query, const MetricH
   return out;
 }
 
+bool signal_has_data(const SignalQuery& query, const MetricHistory& history) {
+  if (history.empty()) return false;
+  const std::vector<MetricPoint>& newest = history.back().points;
+  return std::any_of(newest.begin(), newest.end(),
+                     [&](const MetricPoint& point) { return selects(query.selector, point); });
+}
+
 SignalTransition step_signal(SignalTracker& tracker, std::vector<SignalMatch> matches,
                              Duration for_duration, Timestamp now) {
   const bool holds = !matches.empty();

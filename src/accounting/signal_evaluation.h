@@ -59,6 +59,11 @@ struct SignalMatch {
 // an empty history).
 std::vector<SignalMatch> evaluate_signal(const SignalQuery& query, const MetricHistory& history);
 
+// Whether the query's selector selects any series of the newest scrape,
+// whatever its value (false for an empty history): a signal without data
+// watches nothing, which lowers a contract's monitoring coverage.
+bool signal_has_data(const SignalQuery& query, const MetricHistory& history);
+
 // Whether `point` is of the selector's metric and satisfies its matchers (a
 // label the point lacks reads as "", as in PromQL).
 bool selects(const SeriesSelector& selector, const MetricPoint& point);

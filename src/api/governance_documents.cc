@@ -88,7 +88,22 @@ Result<std::vector<std::string>> decode_contract_namespaces(const Field& field) 
   return namespaces;
 }
 
+Result<std::vector<std::string>> decode_monitoring_signals(const Field& field) {
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<Field> items, field.elements());
+  std::vector<std::string> signals;
+  for (const Field& item : items) {
+    ALLOT_ASSIGN_OR_RETURN(std::string signal, item.as_name());
+    if (std::find(signals.begin(), signals.end(), signal) != signals.end()) {
+      return item.error("signal '" + signal + "' is listed twice");
+    }
+    signals.push_back(std::move(signal));
+  }
+  return signals;
+}
+
 Status decode_contract_reviews(MapReader& map, ContractSpec& spec) {
+  ALLOT_RETURN_IF_ERROR(
+      map.read("monitoringSignals", spec.monitoring_signals, decode_monitoring_signals));
   if (std::optional<Field> interval = map.get("reviewInterval")) {
     ALLOT_ASSIGN_OR_RETURN(spec.review_interval, interval->as_duration(Duration::hours(1)));
   }

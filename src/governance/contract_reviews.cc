@@ -102,6 +102,26 @@ std::vector<ReviewDue> event_reviews_due(const Policy& before, const Policy& aft
   return due;
 }
 
+std::vector<ReviewDue> coverage_reviews_due(const Policy& policy,
+                                            const std::map<std::string, ContractStatus>& statuses,
+                                            const std::vector<std::string>& signals_without_data) {
+  std::vector<ReviewDue> due;
+  for (const Contract& contract : policy.contracts) {
+    if (!review_active(statuses, contract.meta.name)) continue;
+    std::string reason;
+    for (const std::string& signal : contract.spec.monitoring_signals) {
+      if (std::find(signals_without_data.begin(), signals_without_data.end(), signal) ==
+          signals_without_data.end()) {
+        continue;
+      }
+      reason += (reason.empty() ? "monitoring coverage dropped: " : "; ") +
+                ("signal " + signal + " has no data");
+    }
+    if (!reason.empty()) due.push_back({contract.meta.name, std::move(reason)});
+  }
+  return due;
+}
+
 std::optional<std::string> reviewable_spec_change(const ContractSpec& before,
                                                   const ContractSpec& after) {
   ContractSpec rest = after;
@@ -118,6 +138,7 @@ std::optional<std::string> reviewable_spec_change(const ContractSpec& before,
   take("accessRole", &ContractSpec::access_role);
   take("dataClassification", &ContractSpec::data_classification);
   take("reviewWebhook", &ContractSpec::review_webhook);
+  take("monitoringSignals", &ContractSpec::monitoring_signals);
   if (fields.empty() || !(rest == before)) return std::nullopt;
   return fields;
 }

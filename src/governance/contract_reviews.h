@@ -7,13 +7,15 @@
 // - interval_reviews_due(): reviewedAt + reviewInterval <= now.
 // - event_reviews_due(), between the policy before and after a change:
 //   the contract's own spec changed (an owner, schedulingPolicyOwner,
-//   exceptionOwner, projectRole, accessRole, dataClassification or
-//   reviewWebhook: what may change while it is in force, see
-//   reviewable_spec_change); its cluster's capacity changed (a NodePool of
+//   exceptionOwner, projectRole, accessRole, dataClassification,
+//   reviewWebhook or monitoringSignals: what may change while it is in
+//   force, see reviewable_spec_change); its cluster's capacity changed (a NodePool of
 //   that cluster added, removed or changed) or its orchestratorVersion or
 //   maxDataClassification changed; the Organization's classification levels
 //   changed. A contract that did not exist before does not fall due.
-// Monitoring coverage (a Signal without data) is not an event here (docs).
+// - coverage_reviews_due(): monitoring coverage dropped: a Signal that the
+//   contract names in monitoringSignals stopped having data (the caller
+//   says which signals did, signal_monitor.h).
 // `statuses` are by contract name; a contract without one is Draft.
 #pragma once
 
@@ -42,9 +44,14 @@ std::vector<ReviewDue> interval_reviews_due(const Policy& policy,
 std::vector<ReviewDue> event_reviews_due(const Policy& before, const Policy& after,
                                          const std::map<std::string, ContractStatus>& statuses);
 
+std::vector<ReviewDue> coverage_reviews_due(const Policy& policy,
+                                            const std::map<std::string, ContractStatus>& statuses,
+                                            const std::vector<std::string>& signals_without_data);
+
 // Whether `after` differs from `before` only in what may change while the
 // contract is in force (owners, schedulingPolicyOwner, exceptionOwner,
-// projectRole, accessRole, dataClassification, reviewWebhook): the fields
+// projectRole, accessRole, dataClassification, reviewWebhook,
+// monitoringSignals): the fields
 // that changed, named as in the manifest; nullopt when anything else
 // changed (or nothing did).
 std::optional<std::string> reviewable_spec_change(const ContractSpec& before,

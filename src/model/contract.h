@@ -70,6 +70,10 @@ struct ContractSpec {
   Duration review_grace_period = Duration::hours(int64_t{24} * 14);
   // An http(s) URL a review falling due is POSTed to (issue 15, item 5); empty: none.
   std::string review_webhook;
+  // The Signals that monitor the project (issue 15, item 5): each names an
+  // applied Signal; one that stops having data opens a review (monitoring
+  // coverage dropped).
+  std::vector<std::string> monitoring_signals;
 
   friend bool operator==(const ContractSpec&, const ContractSpec&) = default;
 };

@@ -1,5 +1,6 @@
 #include "model/governance_validation.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -74,6 +75,23 @@ Status check_contract_cluster(const Policy& policy, const Contract& contract,
                       at + "orchestratorVersion", stated.name);
 }
 
+// Each monitoring signal is an applied Signal: deleting one that a contract
+// names is refused with this message until the contract stops naming it.
+Status check_monitoring_signals(const Policy& policy, const Contract& contract,
+                                const std::string& where) {
+  const std::vector<std::string>& names = contract.spec.monitoring_signals;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const bool applied = std::any_of(policy.signals.begin(), policy.signals.end(),
+                                     [&](const Signal& s) { return s.meta.name == names[i]; });
+    if (applied) continue;
+    return not_found("no Signal '" + names[i] +
+                         "' is applied; a contract's monitoringSignals name applied Signals (a "
+                         "monitored Signal is deleted once no contract names it)",
+                     where + ".spec.monitoringSignals[" + std::to_string(i) + "]");
+  }
+  return {};
+}
+
 Status check_contract(const Policy& policy, const Contract& contract) {
   const std::string where = "Contract/" + contract.meta.name;
   const Organization* org = policy.organization();
@@ -99,7 +117,7 @@ Status check_contract(const Policy& policy, const Contract& contract) {
                        where + ".spec.namespaces[" + std::to_string(i) + "]");
     }
   }
-  return {};
+  return check_monitoring_signals(policy, contract, where);
 }
 
 // The reference of what an exception relaxes, by its target.

@@ -38,6 +38,20 @@ TEST(SignalEvaluation, AnInstantSelectorReadsTheNewestScrapeWithItsMatchers) {
   EXPECT_TRUE(evaluate_signal(q, {}).empty());
 }
 
+TEST(SignalEvaluation, ASignalHasDataWhileItsSelectorSelectsASeriesOfTheNewestScrape) {
+  const SignalQuery q =
+      instant("allot_budget_used_ratio", {{"budget", true, "b"}}, Comparison::kGreater, 0.8);
+  MetricHistory history;
+  EXPECT_FALSE(signal_has_data(q, history)) << "nothing scraped yet";
+  history.push_back({at_s(0), {point("allot_budget_used_ratio", {{"budget", "b"}}, 0.1)}});
+  EXPECT_TRUE(signal_has_data(q, history)) << "data, whatever the value";
+  EXPECT_TRUE(evaluate_signal(q, history).empty());
+  history.push_back({at_s(15),
+                     {point("allot_budget_used_ratio", {{"budget", "c"}}, 0.9),
+                      point("allot_budget_amount", {{"budget", "b"}}, 10)}});
+  EXPECT_FALSE(signal_has_data(q, history)) << "b's ratio is gone from the newest scrape";
+}
+
 TEST(SignalEvaluation, RateIsTheIncreaseOverTheSpanCountingResetsAndNeedsTwoSamples) {
   SignalQuery q = instant("allot_preemptions_total", {}, Comparison::kGreater, 0);
   q.function = RangeFunction::kRate;

@@ -310,6 +310,20 @@ TEST(ManifestErrors, WrongTypesSayWhatWasExpected) {
                          "expected a map, got a list"));
 }
 
+TEST(ManifestErrors, AContractsMonitoringSignalsAreNamesListedOnce) {
+  const std::string contract =
+      "{project: p, owners: {business: a, operations: b, cost: c}, cluster: {name: local}, "
+      "approvedWorkloadKinds: [Job], dataClassification: internal, schedulingPolicyOwner: b, "
+      "exceptionOwner: c, monitoringSignals: ";
+  EXPECT_TRUE(fails_with(document("Contract", "c", contract + "[spend, spend]}"),
+                         "document 1 (Contract/c): spec.monitoringSignals[1]", "listed twice"));
+  EXPECT_TRUE(fails_with(document("Contract", "c", contract + "[Spend]}"),
+                         "document 1 (Contract/c): spec.monitoringSignals[0]",
+                         "is not a valid name"));
+  EXPECT_TRUE(fails_with(document("Contract", "c", contract + "spend}"),
+                         "document 1 (Contract/c): spec.monitoringSignals", "expected a list"));
+}
+
 TEST(ManifestErrors, RejectsEgressNamespacesThatAreNotNamespaceNamesOrRepeat) {
   EXPECT_TRUE(fails_with(document("Team", "t", "{network: {egressNamespaces: [data, Data]}}"),
                          "document 1 (Team/t): spec.network.egressNamespaces[1]",

@@ -1,5 +1,6 @@
 // When a contract's review falls due (issue 15, item 5): on its interval
-// and on events, for Active contracts only, with every reason.
+// and on events (a monitoring signal without data among them), for Active
+// contracts only, with every reason.
 #include "governance/contract_reviews.h"
 
 #include <string>
@@ -83,8 +84,25 @@ TEST(ContractReviews, OnlyOwnersRolesClassificationAndWebhookMayChangeInForce) {
   after.access_role = "team-admin";
   after.data_classification = "internal";
   EXPECT_EQ(reviewable_spec_change(before, after), "accessRole, dataClassification");
+  after.monitoring_signals = {"spend"};
+  EXPECT_EQ(reviewable_spec_change(before, after),
+            "accessRole, dataClassification, monitoringSignals");
   after.namespaces = {"other"};
   EXPECT_FALSE(reviewable_spec_change(before, after)) << "namespaces may not change in force";
+}
+
+TEST(ContractReviews, AMonitoringSignalWithoutDataMakesTheActiveContractsNamingItDue) {
+  Policy policy = review_policy();
+  policy.contracts[0].spec.monitoring_signals = {"spend", "queue", "nodes"};
+  policy.contracts[1].spec.monitoring_signals = {"spend"};
+  const auto statuses = review_statuses();
+  EXPECT_TRUE(coverage_reviews_due(policy, statuses, {}).empty());
+  EXPECT_TRUE(coverage_reviews_due(policy, statuses, {"other"}).empty());
+  const std::vector<ReviewDue> due = coverage_reviews_due(policy, statuses, {"nodes", "spend"});
+  ASSERT_EQ(due.size(), 1u) << "b names spend but is only Approved";
+  EXPECT_EQ(due[0].contract, "a");
+  EXPECT_EQ(due[0].reason,
+            "monitoring coverage dropped: signal spend has no data; signal nodes has no data");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Contract reviews through the control plane on a manual clock (issue 15,
 // item 5): due on the contract's interval and on events (owners, roles,
-// classification, the cluster's capacity or version), the owners notified by
+// classification, the cluster's capacity or version, a monitoring signal
+// without data), the owners notified by
 // an audit record and a webhook POSTed to a real loopback server through the
 // signals' webhook worker (sent again after a restart), an overdue review
 // stopping new admissions.
@@ -202,6 +203,81 @@ TEST_F(ContractReviewControl, AnUndeliveredNoticeIsSentAgainAfterARestart) {
   ASSERT_EQ(stored_notices().size(), 1u);
   EXPECT_TRUE(stored_notices()[0]["delivered"].get<bool>());
   EXPECT_EQ(status_of("r")["phase"], "UnderReview");
+}
+// A Budget's series watched by a Signal that a contract names in its
+// monitoringSignals (docs/governance.md, Reviews).
+constexpr const char* kMonitoredBudget = R"(
+---
+apiVersion: allot/v1
+kind: Budget
+metadata: {name: research-monthly}
+spec: {team: research, period: monthly, amount: 48, currency: EUR, thresholds: [0.5], action: alert}
+---
+apiVersion: allot/v1
+kind: Signal
+metadata: {name: research-spend}
+spec: {expression: 'allot_budget_used_ratio{budget="research-monthly"} > 0.8', for: 0s,
+       owner: research-leads, response: {text: Look at the spend}}
+---
+apiVersion: allot/v1
+kind: Signal
+metadata: {name: prod-spend}
+spec: {expression: 'allot_budget_used_ratio{budget="prod-monthly"} > 0.8', for: 0s,
+       owner: prod-leads, response: {text: Look at the spend}}
+)";
+
+TEST_F(ContractReviewControl, AMonitoringSignalThatLosesItsDataOpensTheReview) {
+  HookServer hook(0);
+  std::string policy = governed_policy();
+  const std::string flavor = "metadata: {name: gpu}\n";
+  policy.replace(policy.find(flavor), flavor.size(),
+                 flavor + "spec: {price: {currency: EUR, gpuHour: 2}}\n");
+  apply_policy(policy + kMonitoredBudget);
+  const std::string monitored = "  monitoringSignals: [research-spend, prod-spend]\n";
+  ASSERT_TRUE(apply_as("ana", contract_yaml("r", "research") + monitored).ok());
+  ASSERT_TRUE(act("bob", "r", ContractAction::kApprove).ok());
+  ASSERT_TRUE(act("bob", "r", ContractAction::kActivate).ok());
+
+  // research-spend has data at every sample; prod-spend never had any (no
+  // prod budget): neither opens a review.
+  for (int i = 0; i < 3; ++i) {
+    clock_.advance(Duration::seconds(15));
+    plane_->loop().run_once();
+  }
+  EXPECT_EQ(status_of("r")["phase"], "Active");
+
+  // Naming an unknown Signal is refused, and a monitored Signal cannot be
+  // deleted while the contract names it.
+  const Status unknown =
+      apply_as("ana", contract_yaml("x", "prod") + "  monitoringSignals: [nothing]\n");
+  EXPECT_EQ(unknown.code(), ErrorCode::kInvalidArgument) << unknown.to_string();
+  EXPECT_NE(unknown.details().find("Contract/x.spec.monitoringSignals[0]"), std::string::npos)
+      << unknown.to_string();
+  const Status monitored_delete =
+      plane_->policies().delete_object(Principal::anonymous_admin(), "Signal", "research-spend");
+  EXPECT_EQ(monitored_delete.code(), ErrorCode::kFailedPrecondition)
+      << monitored_delete.to_string();
+
+  // The budget goes. Its figures leave /metrics at the budget monitor's next
+  // evaluation (in the pass after the delete, after that pass's sample), so
+  // the sample after that finds research-spend without data: the contract's
+  // review opens with the reason, audited once.
+  ASSERT_TRUE(plane_->policies()
+                  .delete_object(Principal::anonymous_admin(), "Budget", "research-monthly")
+                  .ok());
+  clock_.advance(Duration::seconds(15));
+  plane_->loop().run_once();
+  EXPECT_EQ(status_of("r")["phase"], "Active");
+  clock_.advance(Duration::seconds(15));
+  plane_->loop().run_once();
+  const nlohmann::json status = status_of("r");
+  EXPECT_EQ(status["phase"], "UnderReview");
+  EXPECT_EQ(status["history"].back()["by"], "system:allotd");
+  EXPECT_EQ(status["history"].back()["reason"],
+            "review due: monitoring coverage dropped: signal research-spend has no data");
+  EXPECT_EQ(review_records("r").size(), 1u);
+  ASSERT_EQ(stored_notices().size(), 1u);
+  EXPECT_EQ(stored_notices()[0]["reason"], status["history"].back()["reason"]);
 }
 }  // namespace
 }  // namespace allot::testing

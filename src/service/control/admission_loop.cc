@@ -129,10 +129,23 @@ void AdmissionLoop::refresh_exceptions(Timestamp now) {
 }
 
 void AdmissionLoop::open_interval_reviews(Timestamp now, WriteBatch& batch) {
-  ServerState& state = cluster_.state();
-  const std::vector<ReviewDue> due =
-      interval_reviews_due(state.policy.policy(), state.contracts, now);
+  const ServerState& state = cluster_.state();
+  open_reviews_due(interval_reviews_due(state.policy.policy(), state.contracts, now), now, batch);
+}
+
+void AdmissionLoop::open_coverage_reviews(const std::vector<std::string>& signals_without_data,
+                                          Timestamp now, WriteBatch& batch) {
+  if (signals_without_data.empty()) return;
+  const ServerState& state = cluster_.state();
+  open_reviews_due(
+      coverage_reviews_due(state.policy.policy(), state.contracts, signals_without_data), now,
+      batch);
+}
+
+void AdmissionLoop::open_reviews_due(const std::vector<ReviewDue>& due, Timestamp now,
+                                     WriteBatch& batch) {
   if (due.empty()) return;
+  ServerState& state = cluster_.state();
   OpenedReviews opened = open_reviews(due, state.policy.policy(), state.contracts, now);
   put_opened_reviews(opened, batch);
   install_contract_statuses(opened.statuses, state.contracts);
@@ -267,7 +280,10 @@ Timestamp AdmissionLoop::run_once() {
       heartbeat_if_due(cluster_.state().metering, now, batch);
       if (budgets && budgets_->apply(*budgets, cluster_.state(), now, batch)) cycle_due = true;
       open_interval_reviews(now, batch);  // before the signals: they send its notices
-      if (signals_ != nullptr) signals_->apply(signals, cluster_.state(), now, batch);
+      if (signals_ != nullptr) {
+        // Notices of coverage reviews go out with the next pass's deliveries.
+        open_coverage_reviews(signals_->apply(signals, cluster_.state(), now, batch), now, batch);
+      }
       next_deadline = enforce_max_runtime(cluster_.state(), now, batch, actions);
       next_deadline = std::min(
           next_deadline, suspend_idle_spaces(cluster_.state(), activity, now, batch, actions));

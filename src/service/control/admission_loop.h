@@ -32,11 +32,14 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/time.h"
+#include "governance/contract_reviews.h"
 #include "service/control/action_runner.h"
 #include "service/control/budget_monitor.h"
 #include "service/control/checkpoint_watcher.h"
@@ -117,6 +120,12 @@ class AdmissionLoop {
   // Opens the reviews of Active contracts whose interval has passed
   // (review_notices.h). REQUIRES: the state held exclusively.
   void open_interval_reviews(Timestamp now, WriteBatch& batch) ALLOT_REQUIRES(cluster_.mutex());
+  // Opens the reviews of Active contracts one of whose monitoringSignals
+  // stopped having data. REQUIRES: the state held exclusively.
+  void open_coverage_reviews(const std::vector<std::string>& signals_without_data, Timestamp now,
+                             WriteBatch& batch) ALLOT_REQUIRES(cluster_.mutex());
+  void open_reviews_due(const std::vector<ReviewDue>& due, Timestamp now, WriteBatch& batch)
+      ALLOT_REQUIRES(cluster_.mutex());
   // The snapshot to plan from, after evicting the work the policy can no
   // longer place. False when there is nothing to plan.
   bool take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input);

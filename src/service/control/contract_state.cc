@@ -58,12 +58,13 @@ Status check_contract_changes(const ContractStatuses& statuses, const Policy& cu
     const bool reviewable = in_force && before != nullptr && after != nullptr &&
                             reviewable_spec_change(before->spec, after->spec).has_value();
     if (change.action == "configured" && phase != ContractPhase::kDraft && !reviewable) {
-      return failed_precondition("contract '" + change.name + "' is " +
-                                     std::string(contract_phase_name(phase)) +
-                                     ": its spec changes only while Draft (while in force: its "
-                                     "owners, roles, classification and reviewWebhook); revoke "
-                                     "it and apply a new contract",
-                                 "Contract/" + change.name + ".spec");
+      return failed_precondition(
+          "contract '" + change.name + "' is " + std::string(contract_phase_name(phase)) +
+              ": its spec changes only while Draft (while in force: its "
+              "owners, roles, classification, reviewWebhook and monitoringSignals); "
+              "revoke "
+              "it and apply a new contract",
+          "Contract/" + change.name + ".spec");
     }
     if (const Contract* contract = find_contract(next, change.name)) {
       ALLOT_RETURN_IF_ERROR(check_contract_owners(*contract, directory));

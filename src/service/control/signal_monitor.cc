@@ -76,7 +76,8 @@ std::optional<std::vector<SignalReading>> SignalMonitor::sample_if_due() {
   readings.reserve(signals.size());
   for (Signal& signal : signals) {
     std::vector<SignalMatch> matches = evaluate_signal(signal.spec.query, history_);
-    readings.push_back({std::move(signal), std::move(matches)});
+    const bool has_data = signal_has_data(signal.spec.query, history_);
+    readings.push_back({std::move(signal), std::move(matches), has_data});
   }
   return readings;
 }
@@ -118,30 +119,41 @@ void SignalMonitor::record_transition(const Signal& signal, const SignalTracker&
   webhooks_.enqueue(name, signal.spec.webhook, document);
 }
 
-void SignalMonitor::apply(const std::optional<std::vector<SignalReading>>& readings,
-                          ServerState& state, Timestamp now, WriteBatch& batch) {
+std::vector<std::string> SignalMonitor::apply(
+    const std::optional<std::vector<SignalReading>>& readings, ServerState& state, Timestamp now,
+    WriteBatch& batch) {
   record_delivery_outcomes(state, batch);
   // Events stored since (a contract's review falling due: review_notices.h);
   // those already queued stay as they are.
   for (const auto& [event, record] : state.signals.undelivered) {
     webhooks_.enqueue(event, record.webhook, record.document);
   }
-  if (!readings) return;
+  if (!readings) return {};
   const std::vector<Signal>& current = state.policy.policy().signals;
-  std::erase_if(state.signals.trackers, [&](const auto& entry) {
+  const auto gone = [&](const auto& entry) {
     return std::none_of(current.begin(), current.end(),
                         [&](const Signal& s) { return s.meta.name == entry.first; });
-  });
+  };
+  std::erase_if(state.signals.trackers, gone);
+  std::erase_if(state.signals.has_data, gone);
+  std::vector<std::string> lost_data;
   for (const SignalReading& reading : *readings) {
     // A signal changed or deleted since it was read does not step.
     if (std::find(current.begin(), current.end(), reading.signal) == current.end()) continue;
-    SignalTracker& tracker = state.signals.trackers[reading.signal.meta.name];
+    const std::string& name = reading.signal.meta.name;
+    const auto had = state.signals.has_data.find(name);
+    if (had != state.signals.has_data.end() && had->second && !reading.has_data) {
+      lost_data.push_back(name);
+    }
+    state.signals.has_data[name] = reading.has_data;
+    SignalTracker& tracker = state.signals.trackers[name];
     const SignalTransition transition =
         step_signal(tracker, reading.matches, reading.signal.spec.for_duration, now);
     if (transition == SignalTransition::kNone) continue;
     record_transition(reading.signal, tracker, transition == SignalTransition::kFired, now, state,
                       batch);
   }
+  return lost_data;
 }
 
 void SignalMonitor::resume_deliveries() {

@@ -38,6 +38,7 @@ inline constexpr Duration kSignalSampleEvery = Duration::seconds(15);
 struct SignalReading {
   Signal signal;
   std::vector<SignalMatch> matches;
+  bool has_data = false;  // its selector selects a series of the newest scrape
 };
 
 class SignalMonitor {
@@ -47,9 +48,11 @@ class SignalMonitor {
 
   // Every signal's matches when a sample is due; none otherwise.
   std::optional<std::vector<SignalReading>> sample_if_due();
-  // REQUIRES: the state held exclusively.
-  void apply(const std::optional<std::vector<SignalReading>>& readings, ServerState& state,
-             Timestamp now, WriteBatch& batch);
+  // REQUIRES: the state held exclusively. Returns the signals that had data
+  // at their previous sample and have none now (monitoring coverage dropped:
+  // the caller opens the reviews of the contracts that name them).
+  std::vector<std::string> apply(const std::optional<std::vector<SignalReading>>& readings,
+                                 ServerState& state, Timestamp now, WriteBatch& batch);
   void resume_deliveries();
 
   [[nodiscard]] size_t history_size() const { return history_.size(); }

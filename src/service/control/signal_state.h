@@ -40,7 +40,10 @@ struct SignalEventRecord {
 };
 
 struct SignalsState {
-  std::map<std::string, SignalTracker> trackers;         // by signal
+  std::map<std::string, SignalTracker> trackers;  // by signal
+  // Whether each signal's selector had data at its last sample (not kept
+  // across restarts: the first sample after a start sets it).
+  std::map<std::string, bool> has_data;
   std::map<std::string, SignalEventRecord> undelivered;  // by SignalEvent object name
   // signal -> SignalEvent object name -> its document (names sort by time).
   std::map<std::string, std::map<std::string, std::string>> history;

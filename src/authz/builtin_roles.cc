@@ -27,10 +27,11 @@ PolicyRule team_reading() {
           {}};
 }
 
-// A team's Budgets are cluster-scoped objects that its roles read in the
-// team's namespace (PolicyService: a Budget is read where its team lives).
+// A team's Budgets and PolicyExceptions are cluster-scoped objects that its
+// roles read in the team's namespace (PolicyService: each is read where its
+// team lives).
 PolicyRule team_budget_reading() {
-  return {reading(), {std::string(kAllotApiGroup)}, {"budgets"}, {}, {}};
+  return {reading(), {std::string(kAllotApiGroup)}, {"budgets", "policyexceptions"}, {}, {}};
 }
 
 ClusterRole team_admin() {

@@ -62,10 +62,11 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
               const std::string& ns) {
   if (user.role == Held::kClusterAdmin) return true;
   if (user.role == Held::kNone || ns != user.team) return false;
-  // Budgets: read by the team's roles in its namespace (issue 14), never written.
-  const bool reads =
-      one_of(verb, {"get", "list", "watch"}) &&
-      one_of(resource, {"workloads", "workloads/logs", "events", "reports", "metrics", "budgets"});
+  // Budgets (issue 14) and policy exceptions (issue 15): read by the team's
+  // roles in its namespace, never written.
+  const bool reads = one_of(verb, {"get", "list", "watch"}) &&
+                     one_of(resource, {"workloads", "workloads/logs", "events", "reports",
+                                       "metrics", "budgets", "policyexceptions"});
   switch (user.role) {
     case Held::kViewer: return reads;
     case Held::kMember:
@@ -73,7 +74,7 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
              (verb == "create" && resource == "workloads/checkpoint") ||
              (verb == "update" && resource == "workloads/resume");
     case Held::kAdmin:
-      if (resource == "budgets") return reads;
+      if (resource == "budgets" || resource == "policyexceptions") return reads;
       // Every verb but RBAC's bind and escalate and the contract transitions
       // (issue 15: those are contract-approver's, on contracts only).
       return !one_of(verb,

@@ -118,8 +118,11 @@ bool role_grants(const std::string& role, const std::string& verb, const std::st
   const std::set<std::string> reads = {"get", "list", "watch"};
   const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events",
                                             "reports",   "metrics",        "budgets"};
-  // A team's Budgets: read by each of its roles in its namespace, never written.
-  if (resource == "budgets") return role != "" && contains(reads, verb);
+  // A team's Budgets and policy exceptions: read by each of its roles in its
+  // namespace, never written.
+  if (resource == "budgets" || resource == "policyexceptions") {
+    return role != "" && contains(reads, verb);
+  }
   if (role == "team-admin") {
     return contains({"get", "list", "watch", "create", "update", "patch", "delete",
                      "deletecollection", "cancel"},

@@ -5,7 +5,8 @@
 // exception; a workload kind an Active contract does not approve, admitted
 // while an exception lasts (the contract gate sees the exceptions too);
 // apply refusing an exception its owner approved, one applied by someone
-// other than its approver, or one naming what does not exist.
+// other than its approver, or one naming what does not exist; a team's roles
+// reading its own exceptions only.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -227,6 +228,50 @@ TEST_F(ExceptionControl, ApplyRefusesAnExceptionItsOwnerApprovedOrNamingWhatIsMi
   const Result<ApplyResult> other =
       plane_->policies().apply(Principal::user("carol"), *parsed, false);
   EXPECT_EQ(other.status().code(), ErrorCode::kPermissionDenied);
+}
+
+TEST_F(ExceptionControl, ATeamsRolesReadItsExceptionsAndNeverAnotherTeams) {
+  std::string bindings;
+  for (const char* team : {"research", "prod"}) {
+    bindings += std::string("---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n") +
+                "metadata: {name: members, namespace: " + team + "}\nsubjects: [{kind: User, " +
+                "name: " + team + "-member}]\nroleRef: {apiGroup: rbac.authorization.k8s.io, " +
+                "kind: ClusterRole, name: team-member}\n";
+  }
+  std::string prod_exception = exception_yaml(
+      "prod-more", "{quota: {flavor: gpu, resources: {gpu: 4}}}", "2027-01-16T00:00:00Z");
+  prod_exception.replace(prod_exception.find("team: research"), 14, "team: prod");
+  apply_policy(kTwoTeamPolicy + bindings + "---\n" +
+               exception_yaml("research-more", "{quota: {flavor: gpu, resources: {gpu: 4}}}",
+                              "2027-01-16T00:00:00Z") +
+               "---\n" + prod_exception);
+  PolicyService& policies = plane_->policies();
+  const auto listed = [&](const std::string& who) {
+    std::vector<std::string> names;
+    const auto items = policies.list_objects(Principal::user(who), "PolicyException", "");
+    EXPECT_TRUE(items.ok()) << who << ": " << items.status().to_string();
+    if (items.ok()) {
+      for (const PolicyObjectView& item : *items) names.push_back(item.name);
+    }
+    return names;
+  };
+  EXPECT_EQ(listed("research-member"), std::vector<std::string>{"research-more"});
+  EXPECT_EQ(listed("prod-member"), std::vector<std::string>{"prod-more"});
+  EXPECT_TRUE(
+      policies.get_object(Principal::user("research-member"), "PolicyException", "research-more")
+          .ok());
+  EXPECT_EQ(policies.get_object(Principal::user("research-member"), "PolicyException", "prod-more")
+                .status()
+                .code(),
+            ErrorCode::kPermissionDenied);
+  // Read, never written, by the team's roles.
+  EXPECT_EQ(
+      policies.delete_object(Principal::user("research-member"), "PolicyException", "research-more")
+          .code(),
+      ErrorCode::kPermissionDenied);
+  // Someone without a role sees none: the list is refused, not empty.
+  EXPECT_EQ(policies.list_objects(Principal::user("nobody"), "PolicyException", "").status().code(),
+            ErrorCode::kPermissionDenied);
 }
 
 }  // namespace

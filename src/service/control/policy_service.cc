@@ -413,25 +413,45 @@ Result<std::vector<std::string>> PolicyService::remove_role_bindings(
 
 namespace {
 
-// The namespace of the team a Budget spends for, where the team's roles read
-// it (builtin_roles.cc); empty when there is no such budget or team.
-std::string budget_namespace(const Policy& policy, const std::string& budget) {
-  for (const Budget& b : policy.budgets) {
-    if (b.meta.name != budget) continue;
-    const Team* team = policy.find_team(b.spec.team);
-    if (team == nullptr) return {};
-    return team->namespace_name.empty() ? team->meta.name : team->namespace_name;
+// Budgets and PolicyExceptions are cluster-scoped objects of one team, which
+// the team's roles read in the team's namespace (builtin_roles.cc).
+bool is_team_object_kind(const std::string& kind) {
+  return kind == "Budget" || kind == "PolicyException";
+}
+
+std::string team_namespace_of(const Policy& policy, const std::string& team_name) {
+  const Team* team = policy.find_team(team_name);
+  if (team == nullptr) return {};
+  return team->namespace_name.empty() ? team->meta.name : team->namespace_name;
+}
+
+// The namespace of the team a Budget spends for or a PolicyException
+// relaxes the policy for; empty when there is no such object or team.
+std::string team_object_namespace(const Policy& policy, const std::string& kind,
+                                  const std::string& name) {
+  if (kind == "Budget") {
+    for (const Budget& b : policy.budgets) {
+      if (b.meta.name == name) return team_namespace_of(policy, b.spec.team);
+    }
+  }
+  if (kind == "PolicyException") {
+    for (const PolicyException& e : policy.exceptions) {
+      if (e.meta.name == name) return team_namespace_of(policy, e.spec.team);
+    }
   }
   return {};
 }
 
-// Where `caller` may list Budgets: everywhere (cluster-wide `list budgets`),
-// or the namespaces of the teams whose roles it holds; denied when neither.
-Result<VisibleNamespaces> budget_visibility(const AccessControl& access, const Principal& caller) {
-  const Status cluster_wide = access.authorize(caller, "list", "budgets", "");
+// Where `caller` may list a team object kind (`resource`): everywhere
+// (cluster-wide `list`), or the namespaces of the teams whose roles it
+// holds; denied when neither.
+Result<VisibleNamespaces> team_object_visibility(const AccessControl& access,
+                                                 const Principal& caller,
+                                                 const std::string& resource) {
+  const Status cluster_wide = access.authorize(caller, "list", resource, "");
   if (cluster_wide.ok()) return VisibleNamespaces{true, {}};
   ALLOT_ASSIGN_OR_RETURN(VisibleNamespaces visible,
-                         visible_namespaces(access, caller, "budgets", {}));
+                         visible_namespaces(access, caller, resource, {}));
   if (!visible.everywhere && visible.namespaces.empty()) return cluster_wide;
   return visible;
 }
@@ -447,8 +467,8 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
     WorkloadQuery where;
     where.namespace_name = namespace_name;
     ALLOT_ASSIGN_OR_RETURN(visible, visible_namespaces(cluster_.access(), caller, resource, where));
-  } else if (kind == "Budget") {
-    ALLOT_ASSIGN_OR_RETURN(visible, budget_visibility(cluster_.access(), caller));
+  } else if (is_team_object_kind(kind)) {
+    ALLOT_ASSIGN_OR_RETURN(visible, team_object_visibility(cluster_.access(), caller, resource));
   } else {
     ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", resource, ""));
   }
@@ -463,9 +483,10 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
           contract_standing(cluster_.view().policy.policy(), cluster_.view().contracts, view.name);
     }
     if (kind == "Signal") view.signal = signal_status(cluster_.view().signals, view.name);
-    const std::string where = kind == "Budget"
-                                  ? budget_namespace(cluster_.view().policy.policy(), view.name)
-                                  : view.namespace_name;
+    const std::string where =
+        is_team_object_kind(kind)
+            ? team_object_namespace(cluster_.view().policy.policy(), kind, view.name)
+            : view.namespace_name;
     if (visible.contains(where)) items.push_back(std::move(view));
   }
   return items;
@@ -477,15 +498,18 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
   const Status allowed =
       cluster_.access().authorize(caller, "get", resource_of_kind(kind), namespace_name, name);
   if (!allowed.ok()) {
-    // A Budget is also read where its team lives, by the team's roles.
-    if (kind != "Budget") return allowed;
+    // A Budget or a PolicyException is also read where its team lives, by
+    // the team's roles.
+    if (!is_team_object_kind(kind)) return allowed;
     std::string team_namespace;
     {
       const CommittedRead read(cluster_);
-      team_namespace = budget_namespace(cluster_.view().policy.policy(), name);
+      team_namespace = team_object_namespace(cluster_.view().policy.policy(), kind, name);
     }
     if (team_namespace.empty() ||
-        !cluster_.access().authorize(caller, "get", "budgets", team_namespace, name).ok()) {
+        !cluster_.access()
+             .authorize(caller, "get", resource_of_kind(kind), team_namespace, name)
+             .ok()) {
       return allowed;
     }
   }

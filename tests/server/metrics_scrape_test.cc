@@ -163,6 +163,9 @@ TEST_F(GpuMetricsScrapeTest, MeasuredGpusAreAttributedToThePodsTeamAndPassPromto
   EXPECT_EQ(held, 2u) << metrics.body;
   EXPECT_EQ(unheld, 2u) << metrics.body;
   EXPECT_NE(metrics.body.find("allot_gpu_memory_used_bytes{"), std::string::npos);
+  EXPECT_NE(metrics.body.find("\nallot_team_gpus_allocated_idle{team=\"research\","),
+            std::string::npos)
+      << metrics.body;  // busy 25 %: none idle
   const std::string path = temp_file("metrics.txt");
   write_file(path, metrics.body);
   const auto [status, output] = run_shell("promtool check metrics < " + path);

@@ -9,6 +9,7 @@
 #include "authz/builtin_roles.h"
 #include "authz/rbac_validation.h"
 #include "governance/contract_revocation.h"
+#include "service/control/budget_visibility.h"
 #include "service/control/caller_rights.h"
 #include "service/control/control_audit.h"
 #include "service/control/metering.h"
@@ -413,27 +414,29 @@ Result<std::vector<std::string>> PolicyService::remove_role_bindings(
 
 namespace {
 
-// The namespace of the team a Budget spends for, where the team's roles read
-// it (builtin_roles.cc); empty when there is no such budget or team.
-std::string budget_namespace(const Policy& policy, const std::string& budget) {
-  for (const Budget& b : policy.budgets) {
-    if (b.meta.name != budget) continue;
-    const Team* team = policy.find_team(b.spec.team);
-    if (team == nullptr) return {};
-    return team->namespace_name.empty() ? team->meta.name : team->namespace_name;
-  }
-  return {};
-}
-
-// Where `caller` may list Budgets: everywhere (cluster-wide `list budgets`),
-// or the namespaces of the teams whose roles it holds; denied when neither.
-Result<VisibleNamespaces> budget_visibility(const AccessControl& access, const Principal& caller) {
+// Where `caller` may list Budgets (budget_visibility.h): everywhere
+// (cluster-wide `list budgets`), or the namespaces where it holds the roles
+// that list them; denied when neither and it owns no project budget's contract.
+Result<VisibleNamespaces> budget_visibility(const ClusterState& cluster, const Principal& caller) {
+  const AccessControl& access = cluster.access();
   const Status cluster_wide = access.authorize(caller, "list", "budgets", "");
   if (cluster_wide.ok()) return VisibleNamespaces{true, {}};
   ALLOT_ASSIGN_OR_RETURN(VisibleNamespaces visible,
                          visible_namespaces(access, caller, "budgets", {}));
-  if (!visible.everywhere && visible.namespaces.empty()) return cluster_wide;
-  return visible;
+  if (visible.everywhere || !visible.namespaces.empty()) return visible;
+  const CommittedRead read(cluster);
+  if (owns_any_budget_contract(cluster.view().policy.policy(), caller)) return visible;
+  return cluster_wide;
+}
+
+// Whether a listed Budget shows to `caller` (budget_visibility.h).
+bool budget_shown(const Policy& policy, const VisibleNamespaces& visible, const Principal& caller,
+                  const std::string& budget) {
+  if (visible.everywhere) return true;
+  for (const std::string& ns : budget_namespaces(policy, budget)) {
+    if (visible.contains(ns)) return true;
+  }
+  return owns_budget_contract(policy, caller, budget);
 }
 
 }  // namespace
@@ -448,7 +451,7 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
     where.namespace_name = namespace_name;
     ALLOT_ASSIGN_OR_RETURN(visible, visible_namespaces(cluster_.access(), caller, resource, where));
   } else if (kind == "Budget") {
-    ALLOT_ASSIGN_OR_RETURN(visible, budget_visibility(cluster_.access(), caller));
+    ALLOT_ASSIGN_OR_RETURN(visible, budget_visibility(cluster_, caller));
   } else {
     ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", resource, ""));
   }
@@ -463,10 +466,10 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
           contract_standing(cluster_.view().policy.policy(), cluster_.view().contracts, view.name);
     }
     if (kind == "Signal") view.signal = signal_status(cluster_.view().signals, view.name);
-    const std::string where = kind == "Budget"
-                                  ? budget_namespace(cluster_.view().policy.policy(), view.name)
-                                  : view.namespace_name;
-    if (visible.contains(where)) items.push_back(std::move(view));
+    const bool shown =
+        kind == "Budget" ? budget_shown(cluster_.view().policy.policy(), visible, caller, view.name)
+                         : visible.contains(view.namespace_name);
+    if (shown) items.push_back(std::move(view));
   }
   return items;
 }
@@ -477,17 +480,21 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
   const Status allowed =
       cluster_.access().authorize(caller, "get", resource_of_kind(kind), namespace_name, name);
   if (!allowed.ok()) {
-    // A Budget is also read where its team lives, by the team's roles.
+    // A Budget is also read where its team (or its contract's namespaces)
+    // lives, by the roles there, and by its contract's owners (budget_visibility.h).
     if (kind != "Budget") return allowed;
-    std::string team_namespace;
+    std::vector<std::string> namespaces;
+    bool owner = false;
     {
       const CommittedRead read(cluster_);
-      team_namespace = budget_namespace(cluster_.view().policy.policy(), name);
+      namespaces = budget_namespaces(cluster_.view().policy.policy(), name);
+      owner = owns_budget_contract(cluster_.view().policy.policy(), caller, name);
     }
-    if (team_namespace.empty() ||
-        !cluster_.access().authorize(caller, "get", "budgets", team_namespace, name).ok()) {
-      return allowed;
-    }
+    const bool granted =
+        owner || std::any_of(namespaces.begin(), namespaces.end(), [&](const std::string& ns) {
+          return cluster_.access().authorize(caller, "get", "budgets", ns, name).ok();
+        });
+    if (!granted) return allowed;
   }
   ALLOT_RETURN_IF_ERROR(check_object_namespace(kind, namespace_name));
   for (PolicyObjectView& builtin : builtin_objects(kind)) {

@@ -117,6 +117,7 @@ std::string usage_report_table(const nlohmann::json& report) {
   TextTable table(header);
   for (const auto& row : report.value("rows", nlohmann::json::array())) {
     std::vector<std::string> cells;
+    cells.reserve(header.size());
     for (const std::string& key : keys) cells.push_back(text(row, key));
     add_figures(cells, row, true);
     add_efficiency(cells, row, true);

@@ -7,7 +7,9 @@
 // its cohort; it is open (no `end`) while the workload holds it. A
 // CapacityInterval is what one flavor's healthy nodes offered over a span. A
 // Period is a half-open span [from, to), used for the missing-data periods
-// (allotd was down: nothing is known, nothing is counted).
+// (allotd was down: nothing is known, nothing is counted). A
+// UtilizationInterval is one GPU's measured mean utilisation over a span
+// while a workload held it (the efficiency beside the cost).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +51,16 @@ struct CapacityInterval {
   std::optional<Timestamp> end;  // none while current
 
   friend bool operator==(const CapacityInterval&, const CapacityInterval&) = default;
+};
+
+struct UtilizationInterval {
+  WorkloadId workload;
+  std::string gpu;  // "node/index"
+  Timestamp start;
+  Timestamp end;
+  int64_t utilization_ppm = 0;  // 0..1,000,000
+
+  friend bool operator==(const UtilizationInterval&, const UtilizationInterval&) = default;
 };
 
 // A team's nominal quota in one flavor: the weight of share-nominal idle.

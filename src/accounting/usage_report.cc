@@ -162,6 +162,33 @@ struct Builder {
     }
   }
 
+  // The allocation of `u`'s workload that holds u's start (else its first).
+  const AllocationInterval* holder_of(
+      const std::map<WorkloadId, std::vector<const AllocationInterval*>>& by_workload,
+      const UtilizationInterval& u) const {
+    const auto found = by_workload.find(u.workload);
+    if (found == by_workload.end()) return nullptr;
+    for (const AllocationInterval* a : found->second) {
+      if (a->start <= u.start && (!a->end || u.start < *a->end)) return a;
+    }
+    return found->second.front();
+  }
+
+  void add_utilization() {
+    if (ledger.utilization.empty()) return;
+    std::map<WorkloadId, std::vector<const AllocationInterval*>> by_workload;
+    for (const AllocationInterval& a : ledger.allocations) by_workload[a.workload].push_back(&a);
+    for (const UtilizationInterval& u : ledger.utilization) {
+      const AllocationInterval* a = holder_of(by_workload, u);
+      if (a == nullptr || !visible(query, a->team)) continue;
+      slicer.slice(a->flavor, u.start, u.end, [&](const std::string& day, int64_t, Duration d) {
+        Efficiency& e = rows[allocation_key(query, *a, day, ledger.projects)].efficiency;
+        e.measured_gpu_ms += d.ms();
+        e.busy_gpu_ppm_ms += WideInt{d.ms()} * u.utilization_ppm;
+      });
+    }
+  }
+
   void add_capacity() {
     for (const CapacityInterval& c : ledger.capacity) {
       slicer.slice(c.flavor, c.start, c.end, [&](const std::string& day, int64_t v, Duration d) {
@@ -306,7 +333,26 @@ Costs UsageFigures::costs(const RateCard& rates) const {
   return costs;
 }
 
+namespace {
+constexpr double kUsageMillisPerHour = 3'600'000.0;
+constexpr double kUsagePpm = 1'000'000.0;
+}  // namespace
+
+double Efficiency::measured_gpu_hours() const {
+  return static_cast<double>(measured_gpu_ms) / kUsageMillisPerHour;
+}
+
+double Efficiency::busy_gpu_hours() const {
+  return static_cast<double>(busy_gpu_ppm_ms) / kUsagePpm / kUsageMillisPerHour;
+}
+
+double Efficiency::gpu_utilization() const {
+  return static_cast<double>(busy_gpu_ppm_ms) / kUsagePpm / static_cast<double>(measured_gpu_ms);
+}
+
 void UsageFigures::add(const UsageFigures& other) {
+  efficiency.measured_gpu_ms += other.efficiency.measured_gpu_ms;
+  efficiency.busy_gpu_ppm_ms += other.efficiency.busy_gpu_ppm_ms;
   for (const auto& [version, time] : other.by_version) {
     PricedTime& mine = by_version[version];
     mine.own += time.own;
@@ -326,6 +372,7 @@ Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQue
       {},
       {}};
   builder.add_allocations();
+  builder.add_utilization();
   builder.add_capacity();
   builder.settle_idle();
 

@@ -21,6 +21,13 @@
 // - visible_teams restricts the rows to those teams' allocations (a
 //   team-scoped caller); the separate idle line and the per-flavor balance,
 //   which describe the whole cluster, are then left out.
+// - Efficiency: the UtilizationIntervals count like allocations (over
+//   [from, to) minus the missing-data periods, cut per day when grouped by
+//   day), each in the row of its workload's allocation that holds its start
+//   (visible as that allocation's team); measured = GPU x time sampled, busy
+//   = utilisation x that time. A row without samples has none measured: its
+//   utilisation is unknown ("not measured"), never 0. An interval whose
+//   workload has no allocation in the ledger is not counted.
 // - kProject: the governance Contract whose namespaces hold the workload
 //   (UsageLedger::projects, the workload's namespace being the part of its
 //   name before '/'); "" for work in no contract's namespace. Like user and
@@ -64,6 +71,7 @@ struct UsageLedger {
   std::vector<NominalQuota> nominal;
   RateCard rates;
   std::map<std::string, std::string> projects;  // namespace -> contract (the project)
+  std::vector<UtilizationInterval> utilization;
 };
 
 // Resource x time of one rate card version.
@@ -82,8 +90,23 @@ struct Costs {
   [[nodiscard]] double total() const { return own + borrowed + idle; }
 };
 
+// Measured GPU time and its busy part, exact: GPU-milliseconds, and
+// GPU-milliseconds x utilisation in ppm.
+struct Efficiency {
+  WideInt measured_gpu_ms = 0;
+  WideInt busy_gpu_ppm_ms = 0;
+
+  [[nodiscard]] bool measured() const { return measured_gpu_ms > 0; }
+  [[nodiscard]] double measured_gpu_hours() const;
+  [[nodiscard]] double busy_gpu_hours() const;
+  // busy / measured, in 0..1. REQUIRES: measured().
+  [[nodiscard]] double gpu_utilization() const;
+  friend bool operator==(const Efficiency&, const Efficiency&) = default;
+};
+
 struct UsageFigures {
   std::map<int64_t, PricedTime> by_version;  // rate card version -> time
+  Efficiency efficiency;                     // measured GPU utilisation
 
   [[nodiscard]] PricedTime sum() const;
   [[nodiscard]] Costs costs(const RateCard& rates) const;

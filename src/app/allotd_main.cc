@@ -54,6 +54,7 @@ struct Flags {
   bool remount_proc_hidepid = false;
   int64_t max_pids_per_pod = 16384;
   std::string nvml_library = allot::local::kNvmlLibrary;
+  std::string gpu_sample_interval = "10s";
   bool memory_store = false;
   std::string store = "sqlite";
   std::string leader_name;
@@ -236,6 +237,8 @@ int serve(const Flags& flags, allot::Logger& logger) {
   const auto interval = allot::parse_duration(flags.health_interval);
   const auto timeout = allot::parse_duration(flags.health_timeout);
   if (!interval.ok() || !timeout.ok()) return fail("bad --health-interval or --health-timeout");
+  const auto gpu_sample_interval = allot::parse_duration(flags.gpu_sample_interval);
+  if (!gpu_sample_interval.ok()) return fail("bad --gpu-sample-interval");
   allot::app::SignalStop signals;
   // With a shared PostgreSQL store, only the leader serves: until this one
   // leads, it answers as a standby and touches neither the store nor the data folder.
@@ -296,6 +299,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
     executor_options.remount_proc_hidepid = flags.remount_proc_hidepid;
     executor_options.max_pids_per_pod = flags.max_pids_per_pod;
     executor_options.nvml_library = flags.nvml_library;
+    executor_options.gpu_sample_interval = *gpu_sample_interval;
     executor_options.logger = &logger;
     local_executor = std::make_unique<allot::local::LocalExecutor>(executor_options);
     local_health = std::make_unique<allot::local::LocalHealthChecker>(
@@ -470,6 +474,9 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--nvml-library", flags.nvml_library,
                  "the NVML library the local backend reads GPU utilisation through")
+      ->capture_default_str();
+  app.add_option("--gpu-sample-interval", flags.gpu_sample_interval,
+                 "time between two NVML readings of the GPUs (0s: none)")
       ->capture_default_str();
   app.add_flag("--remount-proc-hidepid", flags.remount_proc_hidepid,
                "remount /proc with hidepid=invisible at start when it shows every process to "

@@ -17,12 +17,13 @@ constexpr std::string_view kNodeAmountLabels[] = {"node", "flavor", "resource"};
 constexpr std::string_view kRequestLabels[] = {"route", "method", "code"};
 constexpr std::string_view kRouteLabels[] = {"route", "method"};
 constexpr std::string_view kGpuLabels[] = {"node", "gpu", "team"};
+constexpr std::string_view kTeamFlavorLabels[] = {"team", "flavor"};
 
 constexpr MetricType kGauge = MetricType::kGauge;
 constexpr MetricType kCounter = MetricType::kCounter;
 constexpr MetricType kHistogram = MetricType::kHistogram;
 
-const std::array<MetricFamily, 24> kFamilies = {{
+const std::array<MetricFamily, 25> kFamilies = {{
     {"allot_team_nominal_quota", kGauge, kQuotaLabels},
     {"allot_team_usage", kGauge, kQuotaLabels},
     {"allot_team_borrowed", kGauge, kQuotaLabels},
@@ -43,6 +44,7 @@ const std::array<MetricFamily, 24> kFamilies = {{
     {"allot_gpu_utilization_ratio", kGauge, kGpuLabels, 1},
     {"allot_gpu_memory_used_bytes", kGauge, kGpuLabels},
     {"allot_team_gpu_utilization_ratio", kGauge, kTeamLabel, 1},
+    {"allot_team_gpus_allocated_idle", kGauge, kTeamFlavorLabels},
     {"allot_scheduler_cycle_duration_seconds", kHistogram, {}},
     {"allot_scheduler_admissions_per_cycle", kHistogram, {}},
     {"allot_http_requests_total", kCounter, kRequestLabels},

@@ -60,6 +60,10 @@ nlohmann::json figures_json(const UsageFigures& figures, const RateCard& rates) 
                           {"idleCost", cost_of(time.idle, price)}});
   }
   out["costByRateCard"] = std::move(by_version);
+  // Efficiency: null where no GPU of the row was measured ("not measured", never 0).
+  const Efficiency& e = figures.efficiency;
+  out["measuredGpuHours"] = e.measured() ? nlohmann::json(e.measured_gpu_hours()) : nullptr;
+  out["gpuUtilization"] = e.measured() ? nlohmann::json(e.gpu_utilization()) : nullptr;
   return out;
 }
 

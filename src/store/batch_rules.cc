@@ -3,6 +3,9 @@
 #include <string>
 
 namespace allot {
+namespace {
+constexpr int64_t kMillion = 1'000'000;
+}  // namespace
 
 Status validate_batch(const WriteBatch& batch) {
   for (const WorkloadRecord& workload : batch.put_workloads) {
@@ -25,6 +28,21 @@ Status validate_batch(const WriteBatch& batch) {
     }
     if (a.own.any_negative() || a.borrowed.any_negative()) {
       return invalid_argument("an allocation's resources cannot be negative", where);
+    }
+  }
+  for (const GpuUtilizationRecord& u : batch.put_gpu_utilization) {
+    const std::string where = "GPU utilisation of workload " +
+                              std::to_string(u.workload_id.value()) + " on " + u.gpu + " from " +
+                              std::to_string(u.start_ms);
+    if (u.workload_id.value() == 0 || u.workload_id.value() > kMaxWorkloadId) {
+      return invalid_argument("a workload id must be in 1.." + std::to_string(kMaxWorkloadId),
+                              where);
+    }
+    if (u.end_ms <= u.start_ms) {
+      return invalid_argument("a GPU utilisation interval must end after it starts", where);
+    }
+    if (u.utilization_ppm < 0 || u.utilization_ppm > kMillion) {
+      return invalid_argument("a GPU utilisation must be in 0..1,000,000 ppm", where);
     }
   }
   return {};

@@ -31,6 +31,16 @@ Result<std::vector<AllocationRecord>> MemoryStore::allocations(int64_t from_ms, 
   return found;
 }
 
+Result<std::vector<GpuUtilizationRecord>> MemoryStore::gpu_utilization(int64_t from_ms,
+                                                                       int64_t to_ms) {
+  std::lock_guard lock(mutex_);
+  std::vector<GpuUtilizationRecord> found;
+  for (const auto& [key, record] : utilization_) {
+    if (record.start_ms < to_ms && record.end_ms > from_ms) found.push_back(record);
+  }
+  return found;
+}
+
 Status MemoryStore::commit(WriteBatch batch) {
   ALLOT_RETURN_IF_ERROR(validate_batch(batch));
   std::lock_guard lock(mutex_);
@@ -101,6 +111,10 @@ void MemoryStore::apply(WriteBatch& batch) {
   for (AllocationRecord& allocation : batch.put_allocations) {
     const std::pair key{allocation.workload_id, allocation.start_ms};
     allocations_[key] = std::move(allocation);
+  }
+  for (GpuUtilizationRecord& record : batch.put_gpu_utilization) {
+    std::tuple key{record.workload_id, record.gpu, record.start_ms};
+    utilization_[std::move(key)] = std::move(record);
   }
 }
 

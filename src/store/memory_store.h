@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -32,6 +33,8 @@ class MemoryStore final : public Store {
   Status commit(WriteBatch batch) override;
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override;
   Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override;
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms,
+                                                            int64_t to_ms) override;
 
  private:
   // (kind, name) of an object or (namespace, name) of a workload.
@@ -53,6 +56,8 @@ class MemoryStore final : public Store {
   std::map<NameKey, WorkloadId> workload_ids_;                       // (namespace, name) -> id
   std::unordered_map<WorkloadId, std::vector<EventRecord>> events_;  // per workload, by sequence
   std::map<std::pair<WorkloadId, int64_t>, AllocationRecord> allocations_;  // by key
+  // By (workload_id, gpu, start_ms).
+  std::map<std::tuple<WorkloadId, std::string, int64_t>, GpuUtilizationRecord> utilization_;
   uint64_t next_sequence_ = 1;
   std::optional<WorkloadId> max_workload_id_;  // nullopt until a workload is put
 };

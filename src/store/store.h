@@ -26,6 +26,11 @@
 //   capacity closes it with end_ms). They are never deleted, not even with
 //   their workload: the ledger is never recomputed. load() returns the open
 //   ones; allocations(from, to) those that overlap [from, to).
+// - GPU utilisation intervals are the ledger's measured efficiency: one per
+//   (workload_id, gpu, start_ms), each a GPU's mean utilisation over
+//   [start_ms, end_ms) while the workload held it (a put inserts or replaces
+//   its key; never deleted). gpu_utilization(from, to) returns those that
+//   overlap [from, to). They apply after the allocation puts.
 // - Ids are WorkloadIds; a put's must be in 1..INT64_MAX (kInvalidArgument
 //   otherwise), so neither WorkloadId(0) nor the invalid WorkloadId() is ever
 //   stored. Event sequences and `after` are plain integers: not ids.
@@ -103,6 +108,16 @@ struct AllocationRecord {
   friend bool operator==(const AllocationRecord&, const AllocationRecord&) = default;
 };
 
+struct GpuUtilizationRecord {
+  WorkloadId workload_id;       // in 1..INT64_MAX
+  std::string gpu;              // "node/index": the GPU measured
+  int64_t start_ms = 0;         // the previous sample of this GPU
+  int64_t end_ms = 0;           // this sample; > start_ms
+  int64_t utilization_ppm = 0;  // 0..1,000,000: the mean over [start_ms, end_ms), in ppm
+
+  friend bool operator==(const GpuUtilizationRecord&, const GpuUtilizationRecord&) = default;
+};
+
 struct WriteBatch {
   std::vector<ObjectRecord> put_objects;  // insert or replace by (kind, name)
   std::vector<ObjectKey> delete_objects;
@@ -110,10 +125,13 @@ struct WriteBatch {
   std::vector<WorkloadId> delete_workloads;   // their events go too
   std::vector<EventRecord> events;
   std::vector<AllocationRecord> put_allocations;  // insert or replace by (workload_id, start_ms)
+  // Insert or replace by (workload_id, gpu, start_ms).
+  std::vector<GpuUtilizationRecord> put_gpu_utilization;
 
   [[nodiscard]] bool empty() const {
     return put_objects.empty() && delete_objects.empty() && put_workloads.empty() &&
-           delete_workloads.empty() && events.empty() && put_allocations.empty();
+           delete_workloads.empty() && events.empty() && put_allocations.empty() &&
+           put_gpu_utilization.empty();
   }
 };
 
@@ -150,6 +168,11 @@ class Store {
   // The allocations that overlap [from_ms, to_ms): start_ms < to_ms and open
   // or end_ms > from_ms; ordered by (workload_id, start_ms).
   virtual Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) = 0;
+
+  // The GPU utilisation intervals that overlap [from_ms, to_ms): start_ms <
+  // to_ms and end_ms > from_ms; ordered by (workload_id, gpu, start_ms).
+  virtual Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms,
+                                                                    int64_t to_ms) = 0;
 };
 
 inline std::future<Status> Store::queue_commit(WriteBatch batch) {

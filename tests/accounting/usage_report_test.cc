@@ -246,6 +246,39 @@ TEST(UsageReport, ByProjectAttributesToTheContractHoldingTheNamespace) {
   EXPECT_NE(shared.status().message().find("'project'"), std::string::npos);
 }
 
+// Efficiency: a's workload 1 has 2 GPUs measured from 1h to 4h, GPU 0 at
+// 50 % throughout, GPU 1 at 100 % until 2h30m, then idle; b's workload 2 is
+// not measured. Measured 6 GPU-h, busy 1.5 + 1.5 = 3 GPU-h: 0.5. Missing data
+// from 2h to 3h removes 2 GPU-h measured and 1 busy.
+TEST(UsageReport, EfficiencyIsBusyOverMeasuredHoursAndAbsentWithoutSamples) {
+  UsageLedger ledger = scenario();
+  ledger.utilization = {{WorkloadId(1), "n/0", report_hour(1), report_hour(4), 500'000},
+                        {WorkloadId(1), "n/1", report_hour(1), at_minute(150), 1'000'000},
+                        {WorkloadId(1), "n/1", at_minute(150), report_hour(4), 0},
+                        {WorkloadId(9), "n/2", report_hour(1), report_hour(2), 1'000'000}};
+  auto report = build_usage_report(ledger, query({GroupKey::kTeam}));
+  ASSERT_TRUE(report.ok()) << report.status().to_string();
+  const Efficiency& a = row(*report, {"a"}).figures.efficiency;
+  EXPECT_DOUBLE_EQ(a.measured_gpu_hours(), 6.0);
+  EXPECT_DOUBLE_EQ(a.busy_gpu_hours(), 3.0);
+  EXPECT_DOUBLE_EQ(a.gpu_utilization(), 0.5);
+  EXPECT_FALSE(row(*report, {"b"}).figures.efficiency.measured());  // not measured, not 0
+  EXPECT_EQ(report->totals.efficiency, a);  // workload 9 has no allocation: not counted
+
+  ledger.missing = {{report_hour(2), report_hour(3)}};
+  auto gapped = build_usage_report(ledger, query({GroupKey::kWorkload}));
+  ASSERT_TRUE(gapped.ok());
+  const Efficiency& w1 = row(*gapped, {"a/w1"}).figures.efficiency;
+  EXPECT_DOUBLE_EQ(w1.measured_gpu_hours(), 4.0);
+  EXPECT_DOUBLE_EQ(w1.busy_gpu_hours(), 2.0);  // GPU 0: 2 h x 0.5; GPU 1: 1 h x 1
+
+  UsageQuery scoped = query({GroupKey::kTeam});
+  scoped.visible_teams = std::set<TeamId>{TeamId("b")};
+  auto b_only = build_usage_report(ledger, scoped);
+  ASSERT_TRUE(b_only.ok());
+  EXPECT_FALSE(b_only->totals.efficiency.measured());  // a's GPUs are not b's to see
+}
+
 TEST(UsageReport, ParsesGroupingsAndIdleModes) {
   EXPECT_EQ(parse_group_key("workload").value(), GroupKey::kWorkload);
   EXPECT_EQ(parse_idle_mode("share-nominal").value(), IdleMode::kShareNominal);

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "allotd_test.h"
+#include "api/rfc3339.h"
 #include "shell_command.h"
 
 namespace allot::server_test {
@@ -136,7 +137,10 @@ class GpuMetricsScrapeTest : public MetricsScrapeTest {
     MetricsScrapeTest::TearDown();
     ::unsetenv("ALLOT_FAKE_NVML_FILE");
   }
-  std::vector<std::string> allotd_flags() override { return {"--nvml-library", ALLOT_FAKE_NVML}; }
+  // NVML read every 100 ms, so that the ledger gets utilisation intervals soon.
+  std::vector<std::string> allotd_flags() override {
+    return {"--nvml-library", ALLOT_FAKE_NVML, "--gpu-sample-interval", "100ms"};
+  }
 };
 
 TEST_F(GpuMetricsScrapeTest, MeasuredGpusAreAttributedToThePodsTeamAndPassPromtool) {
@@ -159,11 +163,44 @@ TEST_F(GpuMetricsScrapeTest, MeasuredGpusAreAttributedToThePodsTeamAndPassPromto
   EXPECT_EQ(held, 2u) << metrics.body;
   EXPECT_EQ(unheld, 2u) << metrics.body;
   EXPECT_NE(metrics.body.find("allot_gpu_memory_used_bytes{"), std::string::npos);
+  EXPECT_NE(metrics.body.find("\nallot_team_gpus_allocated_idle{team=\"research\","),
+            std::string::npos)
+      << metrics.body;  // busy 25 %: none idle
   const std::string path = temp_file("metrics.txt");
   write_file(path, metrics.body);
   const auto [status, output] = run_shell("promtool check metrics < " + path);
   EXPECT_EQ(status, 0) << output;
   EXPECT_EQ(output, "") << "promtool's lint findings";
+}
+
+// Efficiency in the usage report (issue 14, item 2): the fake NVML's GPUs are
+// 25 % busy, so the research row's measured GPU utilisation is exactly 0.25
+// once the ledger holds intervals of the pod's two GPUs; the prod team, which
+// ran nothing, has no row; the JSON's totals carry the same figures.
+TEST_F(GpuMetricsScrapeTest, TheUsageReportShowsTheMeasuredUtilisationOfTheHeldGpus) {
+  const std::string from =
+      format_rfc3339(Timestamp::from_millis(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                std::chrono::system_clock::now().time_since_epoch())
+                                                .count()));
+  submit("research", "train", {.script = "exec sleep 1000", .gpus = 2, .pods = 1});
+  wait_phase("research", "train", "Running");
+  const std::string query = "/api/v1/reports/usage?from=" + from + "&to=2100-01-01T00:00:00Z";
+  Reply report;
+  const bool measured = eventually([&] {
+    report = api_.get(query + "&by=team");
+    return report.status == 200 && report.json["totals"]["measuredGpuHours"].is_number() &&
+           report.json["totals"]["measuredGpuHours"].get<double>() * 3600 >= 0.5;
+  });
+  ASSERT_TRUE(measured) << report.describe();
+  ASSERT_EQ(report.json["rows"].size(), 1u) << report.json.dump();
+  const nlohmann::json& row = report.json["rows"][0];
+  EXPECT_EQ(row["team"], "research");
+  EXPECT_DOUBLE_EQ(row["gpuUtilization"].get<double>(), 0.25);
+  EXPECT_LE(row["measuredGpuHours"].get<double>(), row["gpuHours"].get<double>());
+  EXPECT_DOUBLE_EQ(report.json["totals"]["gpuUtilization"].get<double>(), 0.25);
+  const Reply by_workload = api_.get(query + "&by=workload");
+  ASSERT_EQ(by_workload.status, 200) << by_workload.describe();
+  EXPECT_DOUBLE_EQ(by_workload.json["rows"][0]["gpuUtilization"].get<double>(), 0.25);
 }
 
 }  // namespace

@@ -120,14 +120,21 @@ TEST_F(UsageReportTest, TheCliPrintsATableCsvAndJson) {
   EXPECT_NE(table.find("research"), std::string::npos) << table;
   EXPECT_NE(table.find("TOTAL"), std::string::npos) << table;
   EXPECT_NE(table.find("content hash sha256:"), std::string::npos) << table;
+  // This allotd measures no GPU (no NVML): efficiency is "not measured", never 0.
+  EXPECT_NE(table.find("GPU UTIL"), std::string::npos) << table;
+  EXPECT_NE(table.find("not measured"), std::string::npos) << table;
   const auto [csv_code, csv] = allot("report usage " + period + " --by team,flavor -o csv");
   EXPECT_EQ(csv_code, 0) << csv;
   EXPECT_EQ(csv.rfind("team,flavor,gpuHours,ownGpuHours,borrowedGpuHours", 0), 0u) << csv;
   EXPECT_NE(csv.find("\nresearch,gpu,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",currency,measuredGpuHours,gpuUtilization\n"), std::string::npos) << csv;
   const auto [json_code, usage_json] = allot("report usage " + period + " -o json");
   EXPECT_EQ(json_code, 0) << usage_json;
-  EXPECT_TRUE(nlohmann::json::parse(usage_json, nullptr, false).contains("contentHash"))
-      << usage_json;
+  const nlohmann::json parsed = nlohmann::json::parse(usage_json, nullptr, false);
+  EXPECT_TRUE(parsed.contains("contentHash")) << usage_json;
+  ASSERT_FALSE(parsed["rows"].empty()) << usage_json;
+  EXPECT_TRUE(parsed["rows"][0]["gpuUtilization"].is_null()) << usage_json;
+  EXPECT_TRUE(parsed["rows"][0]["measuredGpuHours"].is_null()) << usage_json;
   const auto [bad_code, bad] = allot("report usage " + period + " --by tenant");
   EXPECT_NE(bad_code, 0) << bad;
   // No contract holds namespace research: its work is the row without a project.

@@ -356,5 +356,59 @@ TEST_F(ContractControl, AProjectBudgetCountsTheContractsNamespacesAndStopsTheirA
       << unknown.to_string();
 }
 
+// Issue 14: a project budget is read by the contract's owners (by name or
+// group) and by the roles that read budgets in the contract's namespaces,
+// as team budgets are; another team's roles see nothing of it.
+TEST_F(ContractControl, AProjectBudgetIsVisibleToTheContractsOwnersAndNamespacesOnly) {
+  const auto viewer = [](const std::string& user, const std::string& ns) {
+    return "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: " +
+           user + ", namespace: " + ns + "}\nsubjects: [{kind: User, name: " + user +
+           "}]\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "
+           "team-viewer}\n";
+  };
+  std::string priced = governed_policy();
+  const std::string flavor = "metadata: {name: gpu}\n";
+  priced.replace(priced.find(flavor), flavor.size(),
+                 flavor + "spec: {price: {currency: EUR, gpuHour: 2}}\n");
+  ASSERT_TRUE(apply_as_admin(priced + viewer("rv", "research") + viewer("pv", "prod")).ok());
+  ASSERT_TRUE(apply_as("ana", contract_yaml("research-local", "research")).ok());
+  const Status budgets = apply_as_admin(
+      "apiVersion: allot/v1\nkind: Budget\nmetadata: {name: research-project}\n"
+      "spec: {project: research-local, period: monthly, amount: 20, currency: EUR}\n---\n"
+      "apiVersion: allot/v1\nkind: Budget\nmetadata: {name: prod-weekly}\n"
+      "spec: {team: prod, period: weekly, amount: 10, currency: EUR}\n");
+  ASSERT_TRUE(budgets.ok()) << budgets.to_string();
+  plane_->loop().run_once();
+  const auto listed = [&](const Principal& who) {
+    std::vector<std::string> names;
+    const Result<std::vector<PolicyObjectView>> found =
+        plane_->policies().list_objects(who, "Budget");
+    if (!found.ok()) return std::vector<std::string>{found.status().to_string()};
+    for (const PolicyObjectView& view : *found) names.push_back(view.name);
+    return names;
+  };
+  const auto reads = [&](const Principal& who, const std::string& name) {
+    return plane_->policies().get_object(who, "Budget", name).status().code();
+  };
+  // Owners: ana (business) by name, ml-ops (operations) by group.
+  for (const Principal& owner : {Principal::user("ana"), Principal::user("olga", {"ml-ops"})}) {
+    EXPECT_EQ(listed(owner), (std::vector<std::string>{"research-project"})) << owner.subject;
+    EXPECT_EQ(reads(owner, "research-project"), ErrorCode::kOk) << owner.subject;
+    EXPECT_EQ(reads(owner, "prod-weekly"), ErrorCode::kPermissionDenied) << owner.subject;
+  }
+  // The contract's namespace (research): its team's roles read it, with its standing.
+  EXPECT_EQ(listed(Principal::user("rv")), (std::vector<std::string>{"research-project"}));
+  const Result<PolicyObjectView> rv_view =
+      plane_->policies().get_object(Principal::user("rv"), "Budget", "research-project");
+  ASSERT_TRUE(rv_view.ok()) << rv_view.status().to_string();
+  EXPECT_TRUE(rv_view->budget.has_value());
+  // Another team sees nothing of it.
+  EXPECT_EQ(listed(Principal::user("pv")), (std::vector<std::string>{"prod-weekly"}));
+  EXPECT_EQ(reads(Principal::user("pv"), "research-project"), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(reads(Principal::user("mallory"), "research-project"), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(plane_->policies().list_objects(Principal::user("mallory"), "Budget").status().code(),
+            ErrorCode::kPermissionDenied);
+}
+
 }  // namespace
 }  // namespace allot::testing

@@ -218,6 +218,10 @@ class GatedStore final : public Store {
   Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override {
     return store_.allocations(from_ms, to_ms);
   }
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms,
+                                                            int64_t to_ms) override {
+    return store_.gpu_utilization(from_ms, to_ms);
+  }
 
   void close() { committer_.pause(); }
   void open() { committer_.resume(); }

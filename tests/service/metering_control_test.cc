@@ -5,7 +5,9 @@
 //
 // The cluster (kTwoTeamPolicy): flavor gpu on 2 nodes of 8 GPUs, 64 CPUs and
 // 256 GiB; teams prod and research with 8 GPUs nominal each in one cohort.
+#include <array>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -183,6 +185,92 @@ TEST_F(MeteringControl, APeriodInTheFutureIsClippedToNowAndAnEmptyOneIsRefused) 
       Principal::anonymous_admin(),
       {at(2 * kHourMs), at(3 * kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate});
   EXPECT_EQ(future.status().code(), ErrorCode::kInvalidArgument);
+}
+
+// A measured GPU (GpuUsageSample) of a workload's pod, read at `at`.
+GpuUsageSample measured_gpu(uint64_t workload, const std::string& team, int32_t gpu,
+                            double utilization, Timestamp at) {
+  GpuUsageSample sample;
+  sample.node = "n1";
+  sample.gpu = gpu;
+  sample.team = team;
+  sample.workload = WorkloadId(workload);
+  sample.pod = 0;
+  sample.utilization = utilization;
+  sample.at = at;
+  return sample;
+}
+
+constexpr std::array kEveryGrouping = {GroupKey::kTeam,   GroupKey::kUser, GroupKey::kWorkload,
+                                       GroupKey::kFlavor, GroupKey::kDay,  GroupKey::kProject};
+
+TEST_F(MeteringControl, EfficiencyIsBusyOverMeasuredGpuTimeAndNotMeasuredWithoutSamples) {
+  apply_policy(priced_policy(2));
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 2), "research");
+  submit(workload_yaml("p1", "prod", 1), "prod");  // never measured
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+  // Every 10 s for a minute: GPU 0 at 50 %; GPU 1 at 100 % for 30 s, then 25 %.
+  for (int step = 0; step <= 6; ++step) {
+    const Timestamp now = at(step * 10'000);
+    executor_.set_gpu_usage({measured_gpu(r1, "research", 0, 0.5, now),
+                             measured_gpu(r1, "research", 1, step <= 3 ? 1.0 : 0.25, now)});
+    plane_->loop().run_once();
+    plane_->loop().run_once();  // the same reading again: nothing counted twice
+    clock_.advance(Duration::seconds(10));
+  }
+  clock_.advance(Duration::minutes(10));  // no samples: nothing more measured
+  // Measured: 2 GPUs x 60 s = 120 GPU-s; busy: 30 + 30 + 7.5 = 67.5 GPU-s.
+  const UsageReport usage = report({at(0), at(kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate});
+  const Efficiency& research = row(usage, "research")->figures.efficiency;
+  EXPECT_EQ(research.measured_gpu_ms, WideInt{120'000});
+  EXPECT_EQ(research.busy_gpu_ppm_ms, WideInt{67'500} * 1'000'000);
+  EXPECT_DOUBLE_EQ(research.measured_gpu_hours(), 120.0 / 3600);
+  EXPECT_DOUBLE_EQ(research.gpu_utilization(), 67.5 / 120);
+  EXPECT_FALSE(row(usage, "prod")->figures.efficiency.measured());  // not measured, not 0
+  EXPECT_EQ(usage.totals.efficiency, research);
+  for (GroupKey key : kEveryGrouping) {
+    const UsageReport by = report({at(0), at(kHourMs), {key}, IdleMode::kSeparate});
+    EXPECT_EQ(by.totals.efficiency, research) << group_key_name(key);
+  }
+  // A period that cuts the samples counts its part only: [0, 25 s).
+  const UsageReport part = report({at(0), at(25'000), {GroupKey::kTeam}, IdleMode::kSeparate});
+  EXPECT_EQ(row(part, "research")->figures.efficiency.measured_gpu_ms, WideInt{50'000});
+  EXPECT_EQ(row(part, "research")->figures.efficiency.busy_gpu_ppm_ms,
+            WideInt{12'500 + 25'000} * 1'000'000);
+}
+
+TEST_F(MeteringControl, EfficiencyAcrossARestartCountsNoSecondTwice) {
+  apply_policy(priced_policy(2));
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 1), "research");
+  for (int step = 0; step <= 2; ++step) {  // 0 s (baseline), 10 s, 20 s: 20 GPU-s at 100 %
+    executor_.set_gpu_usage({measured_gpu(r1, "research", 0, 1.0, at(step * 10'000))});
+    plane_->loop().run_once();
+    clock_.advance(Duration::seconds(10));
+  }
+  clock_.advance(Duration::minutes(15));
+  restart();  // the new allotd reads the last reading (20 s) again first
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+  const Timestamp back = clock_.now();
+  for (int step = 1; step <= 2; ++step) {  // +10 s: after a gap, a baseline; +20 s: 10 s at 50 %
+    clock_.advance(Duration::seconds(10));
+    executor_.set_gpu_usage({measured_gpu(r1, "research", 0, 0.5, clock_.now())});
+    plane_->loop().run_once();
+  }
+  const Result<std::vector<GpuUtilizationRecord>> stored =
+      store_.gpu_utilization(at(0).ms(), clock_.now().ms());
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(*stored, (std::vector<GpuUtilizationRecord>{
+                         {WorkloadId(r1), "n1/0", at(0).ms(), at(10'000).ms(), 1'000'000},
+                         {WorkloadId(r1), "n1/0", at(10'000).ms(), at(20'000).ms(), 1'000'000},
+                         {WorkloadId(r1), "n1/0", (back + Duration::seconds(10)).ms(),
+                          (back + Duration::seconds(20)).ms(), 500'000}}));
+  const UsageReport usage = report({at(0), clock_.now(), {GroupKey::kTeam}, IdleMode::kSeparate});
+  ASSERT_EQ(usage.missing.size(), 1u);  // allotd was down
+  const Efficiency& e = row(usage, "research")->figures.efficiency;
+  EXPECT_EQ(e.measured_gpu_ms, WideInt{30'000});
+  EXPECT_DOUBLE_EQ(e.gpu_utilization(), 25.0 / 30);
 }
 
 }  // namespace

@@ -170,9 +170,32 @@ TEST_F(MetricsControl, MeasuredGpusPerGpuAndPerTeamWithTheTeamsVisibility) {
   EXPECT_EQ(text.find("team=\"\""), std::string::npos);
 }
 
+// Allocated but idle: per team and flavor (the node's), the GPUs its pods
+// hold whose last utilisation is below 0.05; 0 for a team whose held GPUs
+// all work; with the team's visibility.
+TEST_F(MetricsControl, IdleAllocatedGpusPerTeamAndFlavorWithTheTeamsVisibility) {
+  apply_policy(priced_policy());
+  executor_.set_gpu_usage(
+      {gpu_sample("pool-0", 0, "prod", 0.9), gpu_sample("pool-0", 1, "research", 0.04),
+       gpu_sample("pool-1", 2, "research", 0), gpu_sample("pool-1", 3, "research", 0.05),
+       gpu_sample("pool-1", 4, "", 0)});
+  const std::string all = render_prometheus(snapshot());
+  for (const char* line : {R"(allot_team_gpus_allocated_idle{team="prod",flavor="gpu"} 0)",
+                           R"(allot_team_gpus_allocated_idle{team="research",flavor="gpu"} 2)"}) {
+    EXPECT_NE(all.find(std::string("\n") + line + "\n"), std::string::npos) << line << "\n" << all;
+  }
+  EXPECT_EQ(all.find(R"(allot_team_gpus_allocated_idle{team="")"), std::string::npos);
+  const std::string rita = render_prometheus(snapshot(Principal::user("rita")));
+  EXPECT_NE(rita.find("\nallot_team_gpus_allocated_idle{team=\"research\",flavor=\"gpu\"} 2\n"),
+            std::string::npos);
+  EXPECT_EQ(rita.find("allot_team_gpus_allocated_idle{team=\"prod\""), std::string::npos);
+}
+
 TEST_F(MetricsControl, WithoutMeasuredGpusNoGpuFamilyIsWritten) {
   apply_policy(priced_policy());
-  EXPECT_EQ(render_prometheus(snapshot()).find("allot_gpu_"), std::string::npos);
+  const std::string text = render_prometheus(snapshot());
+  EXPECT_EQ(text.find("allot_gpu_"), std::string::npos);
+  EXPECT_EQ(text.find("allot_team_gpus_allocated_idle"), std::string::npos);
 }
 
 TEST_F(MetricsControl, ACallerWithNoBindingIsDenied) {

@@ -384,5 +384,47 @@ TEST_P(StoreContract, AllocationsThatEndBeforeTheyStartAreInvalid) {
   EXPECT_EQ(store().commit(std::move(zero)).code(), ErrorCode::kInvalidArgument);
 }
 
+GpuUtilizationRecord utilization(uint64_t id, const std::string& gpu, int64_t start, int64_t end,
+                                 int64_t ppm) {
+  return {WorkloadId(id), gpu, start, end, ppm};
+}
+
+std::vector<GpuUtilizationRecord> utilization_ok(Store& store, int64_t from, int64_t to) {
+  Result<std::vector<GpuUtilizationRecord>> found = store.gpu_utilization(from, to);
+  EXPECT_TRUE(found.ok()) << found.status().to_string();
+  return found.ok() ? std::move(found).value() : std::vector<GpuUtilizationRecord>();
+}
+
+TEST_P(StoreContract, GpuUtilizationKeepsEveryFieldAndIsThatOverlappingTheHalfOpenRange) {
+  WriteBatch batch;
+  batch.put_gpu_utilization = {utilization(2, "n1/0", 10, 20, 250000),
+                               utilization(1, "n1/1", 0, 10, 1000000),
+                               utilization(1, "n1/0", 0, 10, 0)};
+  commit_ok(std::move(batch));
+  EXPECT_EQ(utilization_ok(store(), 0, 100),
+            (std::vector<GpuUtilizationRecord>{utilization(1, "n1/0", 0, 10, 0),
+                                               utilization(1, "n1/1", 0, 10, 1000000),
+                                               utilization(2, "n1/0", 10, 20, 250000)}));
+  EXPECT_EQ(utilization_ok(store(), 10, 11),
+            (std::vector<GpuUtilizationRecord>{utilization(2, "n1/0", 10, 20, 250000)}));
+  EXPECT_TRUE(utilization_ok(store(), 20, 30).empty());
+  WriteBatch replace;  // same key: replaced, not added
+  replace.put_gpu_utilization = {utilization(2, "n1/0", 10, 15, 500000)};
+  commit_ok(std::move(replace));
+  EXPECT_EQ(utilization_ok(store(), 10, 11),
+            (std::vector<GpuUtilizationRecord>{utilization(2, "n1/0", 10, 15, 500000)}));
+}
+
+TEST_P(StoreContract, GpuUtilizationThatIsEmptyOrOutOfRangeIsInvalid) {
+  for (const GpuUtilizationRecord& bad :
+       {utilization(1, "n1/0", 10, 10, 0), utilization(1, "n1/0", 10, 20, 1000001),
+        utilization(1, "n1/0", 10, 20, -1), utilization(0, "n1/0", 10, 20, 0)}) {
+    WriteBatch batch;
+    batch.put_gpu_utilization = {bad};
+    EXPECT_EQ(store().commit(std::move(batch)).code(), ErrorCode::kInvalidArgument);
+  }
+  EXPECT_TRUE(utilization_ok(store(), 0, 100).empty());
+}
+
 }  // namespace
 }  // namespace allot

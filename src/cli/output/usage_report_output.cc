@@ -55,6 +55,26 @@ void add_figures(std::vector<std::string>& cells, const nlohmann::json& row, boo
   }
 }
 
+// The measured GPU utilisation of a row: "61.50%" ("61.5" unrounded), or
+// "not measured" (empty in CSV) where the report has none.
+std::string utilization_cell(const nlohmann::json& row, bool round) {
+  const auto it = row.find("gpuUtilization");
+  if (it == row.end() || !it->is_number()) return round ? "not measured" : "";
+  const double percent = it->get<double>() * 100;  // NOLINT(readability-magic-numbers)
+  return round ? rounded(percent) + "%" : unrounded(it->get<double>());
+}
+
+std::string measured_cell(const nlohmann::json& row, bool round) {
+  const auto it = row.find("measuredGpuHours");
+  if (it == row.end() || !it->is_number()) return round ? "-" : "";
+  return round ? rounded(it->get<double>()) : unrounded(it->get<double>());
+}
+
+void add_efficiency(std::vector<std::string>& cells, const nlohmann::json& row, bool round) {
+  cells.push_back(measured_cell(row, round));
+  cells.push_back(utilization_cell(row, round));
+}
+
 void describe_idle(const nlohmann::json& report, std::ostringstream& out) {
   const nlohmann::json idle = report.value("idle", nlohmann::json::object());
   for (const auto& flavor : idle.value("flavors", nlohmann::json::array())) {
@@ -93,16 +113,20 @@ std::string usage_report_table(const nlohmann::json& report) {
     header.push_back(title);
   }
   header.insert(header.end(), std::begin(kTitles), std::end(kTitles));
+  header.insert(header.end(), {"MEASURED GPU-H", "GPU UTIL"});
   TextTable table(header);
   for (const auto& row : report.value("rows", nlohmann::json::array())) {
     std::vector<std::string> cells;
+    cells.reserve(header.size());
     for (const std::string& key : keys) cells.push_back(text(row, key));
     add_figures(cells, row, true);
+    add_efficiency(cells, row, true);
     table.add_row(std::move(cells));
   }
   std::vector<std::string> total(keys.size(), "");
   if (!total.empty()) total[0] = "TOTAL";
   add_figures(total, report.value("totals", nlohmann::json::object()), true);
+  add_efficiency(total, report.value("totals", nlohmann::json::object()), true);
   table.add_row(std::move(total));
   std::ostringstream out;
   out << table.render();
@@ -118,6 +142,7 @@ std::string usage_report_csv(const nlohmann::json& report) {
   std::vector<std::string> header = keys;
   header.insert(header.end(), std::begin(kFigures), std::end(kFigures));
   header.push_back("currency");
+  header.insert(header.end(), {"measuredGpuHours", "gpuUtilization"});
   for (size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
   out << "\n";
   const auto line = [&](const nlohmann::json& row, bool is_total) {
@@ -127,6 +152,7 @@ std::string usage_report_csv(const nlohmann::json& report) {
     }
     add_figures(cells, row, false);
     cells.push_back(csv_field(text(report, "currency")));
+    add_efficiency(cells, row, false);
     for (size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
     out << "\n";
   };

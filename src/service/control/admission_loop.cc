@@ -255,6 +255,7 @@ Timestamp AdmissionLoop::run_once() {
       budgets_ != nullptr ? budgets_->evaluate_if_due() : std::nullopt;
   const std::optional<std::vector<SignalReading>> signals =
       signals_ != nullptr ? signals_->sample_if_due() : std::nullopt;
+  const std::vector<GpuUsageSample> gpus = actions_.executor().gpu_usage();  // no lock held
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
@@ -278,6 +279,7 @@ Timestamp AdmissionLoop::run_once() {
       if (health_.apply(reports, now, cluster_.state(), batch)) cycle_due = true;
       if (checkpoints_ != nullptr) checkpoints_->apply(checkpoints, now, cluster_.state(), batch);
       heartbeat_if_due(cluster_.state().metering, now, batch);
+      gpu_meter_.record(gpus, batch);
       if (budgets && budgets_->apply(*budgets, cluster_.state(), now, batch)) cycle_due = true;
       open_interval_reviews(now, batch);  // before the signals: they send its notices
       if (signals_ != nullptr) {

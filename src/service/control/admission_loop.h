@@ -3,7 +3,8 @@
 // checks when due and maxRuntime, and runs a scheduling cycle when something
 // changed or the cycle period passed; it suspends idle Spaces (space_lifecycle.h), reads
 // checkpoint folders (checkpoint_watcher.h) and the CPU use of cpu endpoints' replicas
-// (endpoint_autoscale.h); the plan is committed before it is carried out (pods launched
+// (endpoint_autoscale.h) and the executor's measured GPU utilisation into the ledger
+// (gpu_utilization_meter.h); the plan is committed before it is carried out (pods launched
 // or stopped).
 //
 // Contract:
@@ -45,6 +46,7 @@
 #include "service/control/checkpoint_watcher.h"
 #include "service/control/cluster_state.h"
 #include "service/control/endpoint_autoscale.h"
+#include "service/control/gpu_utilization_meter.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
 #include "service/control/signal_monitor.h"
@@ -147,9 +149,10 @@ class AdmissionLoop {
   ActivityMetrics* activity_ = nullptr;
   BudgetMonitor* budgets_ = nullptr;
   SignalMonitor* signals_ = nullptr;
-  Timestamp last_cycle_;      // used by the pass's thread only
-  Timestamp last_sampled_;    // the Spaces' activity; the pass's thread only
-  CpuAutoscaler autoscaler_;  // the pass's thread only
+  GpuUtilizationMeter gpu_meter_;  // the measured GPU utilisation into the ledger
+  Timestamp last_cycle_;           // used by the pass's thread only
+  Timestamp last_sampled_;         // the Spaces' activity; the pass's thread only
+  CpuAutoscaler autoscaler_;       // the pass's thread only
   std::thread thread_;
 };
 

@@ -1,5 +1,6 @@
 #include "service/control/contract_state.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "api/contract_status_json.h"
@@ -118,6 +119,19 @@ ContractStandingView contract_standing(const Policy& policy, const ContractStatu
     }
   }
   return view;
+}
+
+bool is_contract_owner(const Principal& caller, const ContractSpec& spec) {
+  for (const std::string* owner :
+       {&spec.owners.business, &spec.owners.operations, &spec.owners.cost,
+        &spec.scheduling_policy_owner, &spec.exception_owner}) {
+    if (owner->empty()) continue;
+    if (*owner == caller.subject ||
+        std::find(caller.groups.begin(), caller.groups.end(), *owner) != caller.groups.end()) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace allot

@@ -25,6 +25,7 @@
 #include "base/time.h"
 #include "model/contract.h"
 #include "model/policy.h"
+#include "model/principal.h"
 #include "model/views/policy_view.h"
 #include "service/identity/directory_view.h"
 #include "store/store.h"
@@ -32,6 +33,10 @@
 namespace allot {
 
 inline constexpr std::string_view kContractStatusKind = "ContractStatus";
+
+// Whether `caller` is one of the contract's owners (business, operations,
+// cost, schedulingPolicyOwner, exceptionOwner), by name or by group.
+bool is_contract_owner(const Principal& caller, const ContractSpec& spec);
 
 using ContractStatuses = std::map<std::string, ContractStatus>;  // by contract name
 

@@ -16,17 +16,6 @@ bool evidence_contains(const std::vector<std::string>& list, const std::string& 
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
-// Whether `caller` is one of the contract's owners, by name or group.
-bool is_contract_owner(const Principal& caller, const ContractSpec& spec) {
-  for (const std::string* owner :
-       {&spec.owners.business, &spec.owners.operations, &spec.owners.cost,
-        &spec.scheduling_policy_owner, &spec.exception_owner}) {
-    if (owner->empty()) continue;
-    if (*owner == caller.subject || evidence_contains(caller.groups, *owner)) return true;
-  }
-  return false;
-}
-
 // The applied documents of `kind` that `keep` selects, as views.
 template <typename Keep>
 std::vector<PolicyObjectView> evidence_documents(const PolicyState& policy, const std::string& kind,

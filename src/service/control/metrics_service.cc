@@ -90,7 +90,9 @@ Result<MetricsSnapshot> MetricsService::snapshot(const Principal& caller) const 
       snapshot.quotas = quota_usage(state);
       std::erase_if(snapshot.quotas,
                     [&](const QuotaUsageRow& row) { return !sees(visible, row.team); });
-      if (!visible) snapshot.cluster = ClusterMetrics{node_samples(state), {}};
+      std::vector<NodeSample> nodes = node_samples(state);
+      for (const NodeSample& node : nodes) snapshot.node_flavors[node.name] = node.flavor;
+      if (!visible) snapshot.cluster = ClusterMetrics{std::move(nodes), {}};
       for (const BudgetReading& reading : state.budgets.readings) {
         const BudgetSpec& spec = reading.budget.spec;
         if (!reading.status || !sees(visible, spec.team)) continue;

@@ -9,6 +9,7 @@
 #include "authz/builtin_roles.h"
 #include "authz/rbac_validation.h"
 #include "governance/contract_revocation.h"
+#include "service/control/budget_visibility.h"
 #include "service/control/caller_rights.h"
 #include "service/control/control_audit.h"
 #include "service/control/metering.h"
@@ -413,47 +414,54 @@ Result<std::vector<std::string>> PolicyService::remove_role_bindings(
 
 namespace {
 
-// Budgets and PolicyExceptions are cluster-scoped objects of one team, which
-// the team's roles read in the team's namespace (builtin_roles.cc).
-bool is_team_object_kind(const std::string& kind) {
-  return kind == "Budget" || kind == "PolicyException";
-}
-
-std::string team_namespace_of(const Policy& policy, const std::string& team_name) {
-  const Team* team = policy.find_team(team_name);
-  if (team == nullptr) return {};
-  return team->namespace_name.empty() ? team->meta.name : team->namespace_name;
-}
-
-// The namespace of the team a Budget spends for or a PolicyException
-// relaxes the policy for; empty when there is no such object or team.
-std::string team_object_namespace(const Policy& policy, const std::string& kind,
-                                  const std::string& name) {
-  if (kind == "Budget") {
-    for (const Budget& b : policy.budgets) {
-      if (b.meta.name == name) return team_namespace_of(policy, b.spec.team);
-    }
-  }
-  if (kind == "PolicyException") {
-    for (const PolicyException& e : policy.exceptions) {
-      if (e.meta.name == name) return team_namespace_of(policy, e.spec.team);
-    }
+// The namespace of the team a PolicyException relaxes the policy for, where
+// the team's roles read it (builtin_roles.cc); empty when there is no such
+// exception or team.
+std::string exception_namespace(const Policy& policy, const std::string& name) {
+  for (const PolicyException& e : policy.exceptions) {
+    if (e.meta.name != name) continue;
+    const Team* team = policy.find_team(e.spec.team);
+    if (team == nullptr) return {};
+    return team->namespace_name.empty() ? team->meta.name : team->namespace_name;
   }
   return {};
 }
 
-// Where `caller` may list a team object kind (`resource`): everywhere
-// (cluster-wide `list`), or the namespaces of the teams whose roles it
-// holds; denied when neither.
-Result<VisibleNamespaces> team_object_visibility(const AccessControl& access,
-                                                 const Principal& caller,
-                                                 const std::string& resource) {
-  const Status cluster_wide = access.authorize(caller, "list", resource, "");
+// Where `caller` may list PolicyExceptions: everywhere (cluster-wide `list`),
+// or the namespaces of the teams whose roles it holds; denied when neither.
+Result<VisibleNamespaces> exception_visibility(const AccessControl& access,
+                                               const Principal& caller) {
+  const Status cluster_wide = access.authorize(caller, "list", "policyexceptions", "");
   if (cluster_wide.ok()) return VisibleNamespaces{true, {}};
   ALLOT_ASSIGN_OR_RETURN(VisibleNamespaces visible,
-                         visible_namespaces(access, caller, resource, {}));
+                         visible_namespaces(access, caller, "policyexceptions", {}));
   if (!visible.everywhere && visible.namespaces.empty()) return cluster_wide;
   return visible;
+}
+
+// Where `caller` may list Budgets (budget_visibility.h): everywhere
+// (cluster-wide `list budgets`), or the namespaces where it holds the roles
+// that list them; denied when neither and it owns no project budget's contract.
+Result<VisibleNamespaces> budget_visibility(const ClusterState& cluster, const Principal& caller) {
+  const AccessControl& access = cluster.access();
+  const Status cluster_wide = access.authorize(caller, "list", "budgets", "");
+  if (cluster_wide.ok()) return VisibleNamespaces{true, {}};
+  ALLOT_ASSIGN_OR_RETURN(VisibleNamespaces visible,
+                         visible_namespaces(access, caller, "budgets", {}));
+  if (visible.everywhere || !visible.namespaces.empty()) return visible;
+  const CommittedRead read(cluster);
+  if (owns_any_budget_contract(cluster.view().policy.policy(), caller)) return visible;
+  return cluster_wide;
+}
+
+// Whether a listed Budget shows to `caller` (budget_visibility.h).
+bool budget_shown(const Policy& policy, const VisibleNamespaces& visible, const Principal& caller,
+                  const std::string& budget) {
+  if (visible.everywhere) return true;
+  for (const std::string& ns : budget_namespaces(policy, budget)) {
+    if (visible.contains(ns)) return true;
+  }
+  return owns_budget_contract(policy, caller, budget);
 }
 
 }  // namespace
@@ -467,8 +475,10 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
     WorkloadQuery where;
     where.namespace_name = namespace_name;
     ALLOT_ASSIGN_OR_RETURN(visible, visible_namespaces(cluster_.access(), caller, resource, where));
-  } else if (is_team_object_kind(kind)) {
-    ALLOT_ASSIGN_OR_RETURN(visible, team_object_visibility(cluster_.access(), caller, resource));
+  } else if (kind == "Budget") {
+    ALLOT_ASSIGN_OR_RETURN(visible, budget_visibility(cluster_, caller));
+  } else if (kind == "PolicyException") {
+    ALLOT_ASSIGN_OR_RETURN(visible, exception_visibility(cluster_.access(), caller));
   } else {
     ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "list", resource, ""));
   }
@@ -483,11 +493,11 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
           contract_standing(cluster_.view().policy.policy(), cluster_.view().contracts, view.name);
     }
     if (kind == "Signal") view.signal = signal_status(cluster_.view().signals, view.name);
-    const std::string where =
-        is_team_object_kind(kind)
-            ? team_object_namespace(cluster_.view().policy.policy(), kind, view.name)
-            : view.namespace_name;
-    if (visible.contains(where)) items.push_back(std::move(view));
+    const Policy& policy = cluster_.view().policy.policy();
+    bool shown = visible.contains(view.namespace_name);
+    if (kind == "Budget") shown = budget_shown(policy, visible, caller, view.name);
+    if (kind == "PolicyException") shown = visible.contains(exception_namespace(policy, view.name));
+    if (shown) items.push_back(std::move(view));
   }
   return items;
 }
@@ -498,20 +508,29 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
   const Status allowed =
       cluster_.access().authorize(caller, "get", resource_of_kind(kind), namespace_name, name);
   if (!allowed.ok()) {
-    // A Budget or a PolicyException is also read where its team lives, by
-    // the team's roles.
-    if (!is_team_object_kind(kind)) return allowed;
-    std::string team_namespace;
+    // A Budget is also read where its team (or its contract's namespaces)
+    // lives, by the roles there, and by its contract's owners
+    // (budget_visibility.h); a PolicyException where its team lives, by the
+    // team's roles.
+    if (kind != "Budget" && kind != "PolicyException") return allowed;
+    std::vector<std::string> namespaces;
+    bool owner = false;
     {
       const CommittedRead read(cluster_);
-      team_namespace = team_object_namespace(cluster_.view().policy.policy(), kind, name);
+      const Policy& policy = cluster_.view().policy.policy();
+      if (kind == "Budget") {
+        namespaces = budget_namespaces(policy, name);
+        owner = owns_budget_contract(policy, caller, name);
+      } else if (std::string ns = exception_namespace(policy, name); !ns.empty()) {
+        namespaces.push_back(std::move(ns));
+      }
     }
-    if (team_namespace.empty() ||
-        !cluster_.access()
-             .authorize(caller, "get", resource_of_kind(kind), team_namespace, name)
-             .ok()) {
-      return allowed;
-    }
+    const std::string resource = resource_of_kind(kind);
+    const bool granted =
+        owner || std::any_of(namespaces.begin(), namespaces.end(), [&](const std::string& ns) {
+          return cluster_.access().authorize(caller, "get", resource, ns, name).ok();
+        });
+    if (!granted) return allowed;
   }
   ALLOT_RETURN_IF_ERROR(check_object_namespace(kind, namespace_name));
   for (PolicyObjectView& builtin : builtin_objects(kind)) {

@@ -110,6 +110,14 @@ Result<UsageReportResult> ReportService::report(UsageQuery query) const {
   ledger.allocations.reserve(records.size());
   for (AllocationRecord& record : records)
     ledger.allocations.push_back(interval_of(std::move(record)));
+  ALLOT_ASSIGN_OR_RETURN(std::vector<GpuUtilizationRecord> measured,
+                         cluster_.store().gpu_utilization(query.from.ms(), query.to.ms()));
+  ledger.utilization.reserve(measured.size());
+  for (GpuUtilizationRecord& u : measured) {
+    ledger.utilization.push_back({u.workload_id, std::move(u.gpu),
+                                  Timestamp::from_millis(u.start_ms),
+                                  Timestamp::from_millis(u.end_ms), u.utilization_ppm});
+  }
   ALLOT_ASSIGN_OR_RETURN(UsageReport report, build_usage_report(ledger, query));
   return UsageReportResult{std::move(report), std::move(ledger.rates)};
 }

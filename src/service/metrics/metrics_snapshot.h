@@ -97,6 +97,12 @@ struct MetricsSnapshot {
   // Measured GPU utilisation (Executor::gpu_usage()): a team-scoped caller
   // sees its teams' GPUs only, never a GPU no pod holds. Empty: not measured.
   std::vector<GpuUsageSample> gpus;
+  // Each policy node's flavor: the `flavor` of allot_team_gpus_allocated_idle.
+  std::map<std::string, std::string> node_flavors;
 };
+
+// A held GPU whose last measured utilisation (NVML's last sample period) is
+// below this is allocated but idle (allot_team_gpus_allocated_idle).
+inline constexpr double kIdleGpuUtilization = 0.05;
 
 }  // namespace allot

@@ -286,6 +286,26 @@ void gpu_families(Exposition& out, const std::vector<GpuUsageSample>& gpus) {
   }
 }
 
+// Per team and flavor, the GPUs its pods hold whose utilisation is below
+// kIdleGpuUtilization (0 where none is); nothing when no GPU was measured.
+void idle_gpu_family(Exposition& out, const std::vector<GpuUsageSample>& gpus,
+                     const std::map<std::string, std::string>& node_flavors) {
+  std::map<std::pair<std::string, std::string>, int> idle;  // (team, flavor) -> GPUs
+  for (const GpuUsageSample& gpu : gpus) {
+    if (!gpu.held()) continue;
+    const auto flavor = node_flavors.find(gpu.node);
+    int& count = idle[{gpu.team, flavor == node_flavors.end() ? "" : flavor->second}];
+    if (gpu.utilization < kIdleGpuUtilization) ++count;
+  }
+  if (idle.empty()) return;
+  out.family("allot_team_gpus_allocated_idle", "gauge",
+             "GPUs the team's pods hold whose last measured utilisation is below 0.05.");
+  for (const auto& [key, count] : idle) {
+    out.sample("allot_team_gpus_allocated_idle", "", {{"team", key.first}, {"flavor", key.second}},
+               count);
+  }
+}
+
 void cluster_activity_families(Exposition& out, const ClusterActivity& activity) {
   out.family("allot_scheduler_cycle_duration_seconds", "histogram",
              "Seconds a scheduling cycle takes, from its snapshot to its plan applied.");
@@ -320,6 +340,7 @@ std::string render_prometheus(const MetricsSnapshot& snapshot) {
   team_activity_families(out, snapshot);
   budget_families(out, snapshot.budgets);
   gpu_families(out, snapshot.gpus);
+  idle_gpu_family(out, snapshot.gpus, snapshot.node_flavors);
   if (snapshot.cluster) {
     node_families(out, snapshot.cluster->nodes);
     cluster_activity_families(out, snapshot.cluster->activity);

@@ -41,6 +41,11 @@ constexpr std::string_view kPutAllocation =
     "borrowed_cpu_millis = excluded.borrowed_cpu_millis, "
     "borrowed_memory_bytes = excluded.borrowed_memory_bytes";
 
+constexpr std::string_view kPutGpuUtilization =
+    "INSERT INTO allot_gpu_utilization (workload_id, gpu, start_ms, end_ms, utilization_ppm) "
+    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workload_id, gpu, start_ms) DO UPDATE SET "
+    "end_ms = excluded.end_ms, utilization_ppm = excluded.utilization_ppm";
+
 // Ids are in 1..INT64_MAX (validate_batch), so the cast keeps them.
 int64_t as_sql(WorkloadId id) { return static_cast<int64_t>(id.value()); }
 
@@ -116,7 +121,18 @@ Status PgBatchWriter::apply_parts(const WriteBatch& batch) {
         .bytes(event.message);
     ALLOT_RETURN_IF_ERROR(db_.query(kAppendEvent, params).status());
   }
-  return put_allocations(batch);
+  ALLOT_RETURN_IF_ERROR(put_allocations(batch));
+  return put_gpu_utilization(batch);
+}
+
+Status PgBatchWriter::put_gpu_utilization(const WriteBatch& batch) {
+  for (const GpuUtilizationRecord& u : batch.put_gpu_utilization) {
+    PgParams params;
+    params.int64(as_sql(u.workload_id)).bytes(u.gpu).int64(u.start_ms).int64(u.end_ms);
+    params.int64(u.utilization_ppm);
+    ALLOT_RETURN_IF_ERROR(db_.query(kPutGpuUtilization, params).status());
+  }
+  return {};
 }
 
 Status PgBatchWriter::put_allocations(const WriteBatch& batch) {

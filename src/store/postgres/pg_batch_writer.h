@@ -41,6 +41,7 @@ class PgBatchWriter {
   Status apply_parts(const WriteBatch& batch);
   Status put_workloads(const WriteBatch& batch);
   Status put_allocations(const WriteBatch& batch);
+  Status put_gpu_utilization(const WriteBatch& batch);
 
   PgConnection db_;
   int64_t term_;

@@ -18,7 +18,7 @@ struct Migration {
 // Append only: a released step is never edited, a change is a new step.
 // Names and kinds are text compared byte-wise (COLLATE "C"), as SQLite does;
 // documents and event messages are bytea: the store keeps every byte.
-constexpr std::array<Migration, 2> kMigrations = {{
+constexpr std::array<Migration, 3> kMigrations = {{
     {1, R"sql(
       CREATE TABLE allot_objects (
         kind text COLLATE "C" NOT NULL,
@@ -78,6 +78,18 @@ constexpr std::array<Migration, 2> kMigrations = {{
       CREATE INDEX allot_allocations_by_start ON allot_allocations (start_ms);
       CREATE INDEX allot_allocations_open ON allot_allocations (workload_id, start_ms)
         WHERE end_ms IS NULL;
+    )sql"},
+    // Measured GPU utilisation per workload (store.h: gpu_utilization).
+    {3, R"sql(
+      CREATE TABLE allot_gpu_utilization (
+        workload_id bigint NOT NULL,
+        gpu bytea NOT NULL,
+        start_ms bigint NOT NULL,
+        end_ms bigint NOT NULL,
+        utilization_ppm bigint NOT NULL,
+        PRIMARY KEY (workload_id, gpu, start_ms)
+      );
+      CREATE INDEX allot_gpu_utilization_by_start ON allot_gpu_utilization (start_ms);
     )sql"},
 }};
 

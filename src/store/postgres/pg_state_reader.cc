@@ -69,6 +69,33 @@ Result<std::vector<AllocationRecord>> PgStateReader::allocations(int64_t from_ms
   });
 }
 
+Result<std::vector<GpuUtilizationRecord>> PgStateReader::gpu_utilization(int64_t from_ms,
+                                                                         int64_t to_ms) {
+  return with_one_reconnect(db_, [&] { return gpu_utilization_once(from_ms, to_ms); });
+}
+
+Result<std::vector<GpuUtilizationRecord>> PgStateReader::gpu_utilization_once(int64_t from_ms,
+                                                                              int64_t to_ms) {
+  ALLOT_ASSIGN_OR_RETURN(PgResult rows,
+                         db_.query("SELECT workload_id, gpu, start_ms, end_ms, utilization_ppm "
+                                   "FROM allot_gpu_utilization WHERE start_ms < $2 AND end_ms > $1 "
+                                   "ORDER BY workload_id, gpu, start_ms",
+                                   PgParams().int64(from_ms).int64(to_ms)));
+  std::vector<GpuUtilizationRecord> found;
+  found.reserve(static_cast<size_t>(rows.rows()));
+  for (int row = 0; row < rows.rows(); ++row) {
+    GpuUtilizationRecord u;
+    ALLOT_ASSIGN_OR_RETURN(int64_t id, rows.int64(row, 0));
+    u.workload_id = WorkloadId(static_cast<uint64_t>(id));
+    u.gpu = rows.bytes(row, 1);
+    ALLOT_ASSIGN_OR_RETURN(u.start_ms, rows.int64(row, 2));
+    ALLOT_ASSIGN_OR_RETURN(u.end_ms, rows.int64(row, 3));
+    ALLOT_ASSIGN_OR_RETURN(u.utilization_ppm, rows.int64(row, 4));
+    found.push_back(std::move(u));
+  }
+  return found;
+}
+
 Result<StoredState> PgStateReader::load() {
   return with_one_reconnect(db_, [this] { return load_once(); });
 }

@@ -24,8 +24,10 @@ class PgStateReader {
   Result<StoredState> load();
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after);
   Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms);
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms, int64_t to_ms);
 
  private:
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization_once(int64_t from_ms, int64_t to_ms);
   // Runs a query of allocation rows (kAllocationColumns) and decodes them.
   Result<std::vector<AllocationRecord>> query_allocations(std::string_view where,
                                                           const PgParams& params);

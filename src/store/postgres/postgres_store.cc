@@ -47,6 +47,12 @@ Result<std::vector<AllocationRecord>> PostgresStore::allocations(int64_t from_ms
   return reader_.allocations(from_ms, to_ms);
 }
 
+Result<std::vector<GpuUtilizationRecord>> PostgresStore::gpu_utilization(int64_t from_ms,
+                                                                         int64_t to_ms) {
+  std::lock_guard lock(reader_mutex_);
+  return reader_.gpu_utilization(from_ms, to_ms);
+}
+
 Status PostgresStore::commit(WriteBatch batch) { return committer_.commit(std::move(batch)); }
 
 std::future<Status> PostgresStore::queue_commit(WriteBatch batch) {

@@ -54,6 +54,8 @@ class PostgresStore final : public Store {
   std::future<Status> queue_commit(WriteBatch batch) override;
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override;
   Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override;
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms,
+                                                            int64_t to_ms) override;
 
   [[nodiscard]] uint64_t transactions_committed() const;
   // For tests of group commit, as SqliteStore's.

@@ -33,6 +33,10 @@ constexpr std::string_view kPutAllocation =
     "borrowed_cpu_millis, borrowed_memory_bytes) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 
+constexpr std::string_view kPutGpuUtilization =
+    "INSERT OR REPLACE INTO gpu_utilization (workload_id, gpu, start_ms, end_ms, utilization_ppm) "
+    "VALUES (?1, ?2, ?3, ?4, ?5)";
+
 // SQLite keeps integers signed; ids and sequences round-trip through the cast.
 // The invalid WorkloadId (never stored, see validate_batch) binds as -1 and
 // matches no row.
@@ -62,13 +66,14 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
       prepare("UPDATE meta SET value = max(value, ?1) WHERE key = 'max_workload_id'"));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement append_event, prepare(kAppendEvent));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_allocation, prepare(kPutAllocation));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_utilization, prepare(kPutGpuUtilization));
   return SqliteBatchWriter(
       std::move(db),
       Statements{std::move(begin), std::move(commit), std::move(rollback), std::move(savepoint),
                  std::move(release), std::move(rollback_to), std::move(delete_object),
                  std::move(put_object), std::move(delete_events), std::move(delete_workload),
                  std::move(put_workload), std::move(raise_max_id), std::move(append_event),
-                 std::move(put_allocation)});
+                 std::move(put_allocation), std::move(put_utilization)});
 }
 
 SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements)
@@ -99,7 +104,8 @@ Status SqliteBatchWriter::apply_parts(const WriteBatch& batch) {
   ALLOT_RETURN_IF_ERROR(delete_workloads(batch));
   ALLOT_RETURN_IF_ERROR(put_workloads(batch));
   ALLOT_RETURN_IF_ERROR(append_events(batch));
-  return put_allocations(batch);
+  ALLOT_RETURN_IF_ERROR(put_allocations(batch));
+  return put_gpu_utilization(batch);
 }
 
 Status SqliteBatchWriter::delete_objects(const WriteBatch& batch) {
@@ -174,6 +180,15 @@ Status SqliteBatchWriter::put_allocations(const WriteBatch& batch) {
         .bind(12, a.borrowed.cpu_millis())
         .bind(13, a.borrowed.memory_bytes());
     ALLOT_RETURN_IF_ERROR(put.execute());
+  }
+  return {};
+}
+
+Status SqliteBatchWriter::put_gpu_utilization(const WriteBatch& batch) {
+  for (const GpuUtilizationRecord& u : batch.put_gpu_utilization) {
+    SqliteStatement& put = statements_.put_utilization;
+    put.bind(1, as_sql(u.workload_id)).bind(2, u.gpu).bind(3, u.start_ms).bind(4, u.end_ms);
+    ALLOT_RETURN_IF_ERROR(put.bind(5, u.utilization_ppm).execute());
   }
   return {};
 }

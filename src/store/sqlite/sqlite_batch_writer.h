@@ -45,6 +45,7 @@ class SqliteBatchWriter {
   Status put_workloads(const WriteBatch& batch);
   Status append_events(const WriteBatch& batch);
   Status put_allocations(const WriteBatch& batch);
+  Status put_gpu_utilization(const WriteBatch& batch);
 
   SqliteConnection db_;
   struct Statements {
@@ -62,6 +63,7 @@ class SqliteBatchWriter {
     SqliteStatement raise_max_id;
     SqliteStatement append_event;
     SqliteStatement put_allocation;
+    SqliteStatement put_utilization;
   } statements_;
 };
 

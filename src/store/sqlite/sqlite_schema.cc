@@ -13,7 +13,7 @@ struct Migration {
 };
 
 // Append only: a released step is never edited, a change is a new step.
-constexpr std::array<Migration, 2> kMigrations = {{
+constexpr std::array<Migration, 3> kMigrations = {{
     {1, R"sql(
       CREATE TABLE objects (
         kind TEXT NOT NULL,
@@ -66,6 +66,18 @@ constexpr std::array<Migration, 2> kMigrations = {{
       ) WITHOUT ROWID;
       CREATE INDEX allocations_by_start ON allocations (start_ms);
       CREATE INDEX allocations_open ON allocations (workload_id, start_ms) WHERE end_ms IS NULL;
+    )sql"},
+    // Measured GPU utilisation per workload (store.h: gpu_utilization).
+    {3, R"sql(
+      CREATE TABLE gpu_utilization (
+        workload_id INTEGER NOT NULL,
+        gpu TEXT NOT NULL,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        utilization_ppm INTEGER NOT NULL,
+        PRIMARY KEY (workload_id, gpu, start_ms)
+      ) WITHOUT ROWID;
+      CREATE INDEX gpu_utilization_by_start ON gpu_utilization (start_ms);
     )sql"},
 }};
 

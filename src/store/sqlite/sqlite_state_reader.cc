@@ -24,6 +24,10 @@ constexpr std::string_view kAllocations =
     "FROM allocations WHERE start_ms < ?2 AND (end_ms IS NULL OR end_ms > ?1) "
     "ORDER BY workload_id, start_ms";
 
+constexpr std::string_view kGpuUtilization =
+    "SELECT workload_id, gpu, start_ms, end_ms, utilization_ppm FROM gpu_utilization "
+    "WHERE start_ms < ?2 AND end_ms > ?1 ORDER BY workload_id, gpu, start_ms";
+
 // Sequences are positive int64s (SQLite's integers).
 constexpr uint64_t kMaxSequence = std::numeric_limits<int64_t>::max();
 
@@ -76,11 +80,13 @@ Result<SqliteStateReader> SqliteStateReader::create(SqliteConnection db) {
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement events, prepare(kEvents));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement open_allocations, prepare(kOpenAllocations));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement allocations, prepare(kAllocations));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement utilization, prepare(kGpuUtilization));
   return SqliteStateReader(
       std::move(db),
       Statements{std::move(begin), std::move(end), std::move(count_objects), std::move(objects),
                  std::move(count_workloads), std::move(workloads), std::move(max_workload_id),
-                 std::move(events), std::move(open_allocations), std::move(allocations)});
+                 std::move(events), std::move(open_allocations), std::move(allocations),
+                 std::move(utilization)});
 }
 
 SqliteStateReader::SqliteStateReader(SqliteConnection db, Statements statements)
@@ -142,6 +148,20 @@ Result<std::vector<AllocationRecord>> SqliteStateReader::allocations(int64_t fro
   rows.bind(1, from_ms).bind(2, to_ms);
   ALLOT_RETURN_IF_ERROR(read_allocations(rows, found));
   return found;
+}
+
+Result<std::vector<GpuUtilizationRecord>> SqliteStateReader::gpu_utilization(int64_t from_ms,
+                                                                             int64_t to_ms) {
+  std::vector<GpuUtilizationRecord> found;
+  SqliteStatement& rows = statements_.utilization;
+  ResetOnExit reset(rows);
+  rows.bind(1, from_ms).bind(2, to_ms);
+  for (;;) {
+    ALLOT_ASSIGN_OR_RETURN(bool has_row, rows.step());
+    if (!has_row) return found;
+    found.push_back({workload_id_column(rows, 0), rows.column_text(1), rows.column_int64(2),
+                     rows.column_int64(3), rows.column_int64(4)});
+  }
 }
 
 Status SqliteStateReader::read_objects(std::vector<ObjectRecord>& objects) {

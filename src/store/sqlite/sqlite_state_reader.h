@@ -25,6 +25,7 @@ class SqliteStateReader {
   Result<StoredState> load();
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after);
   Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms);
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms, int64_t to_ms);
 
  private:
   struct Statements;
@@ -47,6 +48,7 @@ class SqliteStateReader {
     SqliteStatement events;
     SqliteStatement open_allocations;
     SqliteStatement allocations;
+    SqliteStatement utilization;
   } statements_;
 };
 

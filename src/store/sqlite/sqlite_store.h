@@ -62,6 +62,8 @@ class SqliteStore final : public Store {
   std::future<Status> queue_commit(WriteBatch batch) override;
   Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after = 0) override;
   Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override;
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms,
+                                                            int64_t to_ms) override;
 
   // Transactions the writer has committed since open(). Lower than the number
   // of batches committed when batches shared transactions.

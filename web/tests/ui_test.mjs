@@ -26,6 +26,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
+import { costGroupingChecks } from './ui_costs_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
@@ -574,6 +575,9 @@ async function governanceChecks(browser, allotd, admin) {
     assert(/reason/.test(shown), `a transition without a reason shows the server's answer: ${shown}`);
     assert(!requester.seen.errors.length, requester.seen.errors.join('\n'));
   });
+  await check('Costs per project (the contracts) and with idle shared among the teams', () =>
+    costGroupingChecks(requester.page, { visit, axeCheck, assert, screenshot: (name) =>
+      requester.page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true }) }));
   await requester.context.close();
   const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
   await check('on a phone Costs, Signals and Contracts fit the width and stay accessible', async () => {

@@ -182,6 +182,21 @@ TEST_F(OidcBrowserLoginTest, TheBrowserLogsInWithTheCodeAndPkceToTheSessionCooki
   EXPECT_EQ(replayed.status, 400) << replayed.body;
   EXPECT_NE(replayed.body.find("was used already"), std::string::npos) << replayed.body;
   EXPECT_TRUE(replayed.cookies.find("allot_session") == replayed.cookies.end());
+
+  // The login and the refused replay are in the audit log, without the code.
+  const Reply audit = api_.get("/api/v1/audit");
+  ASSERT_EQ(audit.status, 200) << audit.describe();
+  int logins = 0;
+  int refusals = 0;
+  for (const json& item : audit.json.value("items", json::array())) {
+    EXPECT_EQ(item.value("requestURI", "").find("code="), std::string::npos) << item;
+    if (item.value("requestURI", "") != "/ui/oidc/callback") continue;
+    const int code = item["responseStatus"].value("code", 0);
+    if (code == 303 && item["user"].value("username", "") == "carol") ++logins;
+    if (code == 400) ++refusals;
+  }
+  EXPECT_EQ(logins, 1) << audit.body;
+  EXPECT_EQ(refusals, 1) << audit.body;
 }
 
 TEST_F(OidcBrowserLoginTest, AStateThisBrowserDidNotStartIsRefused) {

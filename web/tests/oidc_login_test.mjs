@@ -5,7 +5,8 @@
 //
 //   node web/tests/oidc_login_test.mjs ALLOTD_BINARY ARTIFACT_DIR
 //
-// Checks: the login page offers "Log in with ISSUER"; a click goes to the
+// Checks: the login page offers "Log in with ISSUER" (no serious axe-core
+// violation); a click goes to the
 // issuer (the authorization code grant with PKCE), its sign-in and consent
 // forms bring the browser back to allotd's callback, which lands on the
 // Overview logged in as the issuer's user, in the team and role chosen on
@@ -14,6 +15,7 @@
 // ARTIFACT_DIR. Exits non-zero on the first failure.
 import { chromium } from 'playwright-core';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { client, startAllotd } from './allotd.mjs';
 
@@ -26,6 +28,7 @@ if (!binary || !artifacts || !providerDir) {
 mkdirSync(artifacts, { recursive: true });
 const CHROMIUM = process.env.ALLOT_CHROMIUM || '/usr/bin/chromium';
 const issuer = readFileSync(join(providerDir, 'issuer'), 'utf8').trim();
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 function assert(condition, message) {
   if (!condition) throw new Error(message);
@@ -82,6 +85,10 @@ try {
   await page.fill('input[name=team]', 'research');
   await page.selectOption('select[name=role]', 'team-member');
   await page.screenshot({ path: join(artifacts, 'oidc-login-page.png') });
+  await page.evaluate(`${axeSource}\n;0`);
+  const axe = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert(!serious.length, `login page: axe: ${serious.map((v) => v.id).join('; ')}`);
   const t0 = Date.now();
   await link.click();
 

@@ -4,14 +4,19 @@
 // Usage: node server.mjs DIR
 // Writes DIR/issuer (the issuer URL, once it listens) and serves until killed.
 // - Clients: "allot-cli" (ID tokens RS256) and "allot-cli-es" (ES256), public
-//   (no secret), device authorization grant only.
+//   (no secret), the device authorization grant and the authorization code
+//   grant (PKCE, which the provider requires of public clients) for the web
+//   dashboard's login: native clients whose redirect URI is allotd's
+//   http://127.0.0.1/ui/oidc/callback (or localhost), on any port (RFC 8252
+//   section 7.3: a loopback redirect's port is not compared), so that an
+//   allotd on any free port may use it.
 // - Accounts (static): ada / ada-password (groups research, admins),
 //   bob / bob-password (group research) and carol / carol-password (groups
 //   platform-admins, research: the tests bind platform-admins to
 //   cluster-admin; a "system:" group would be dropped by allotd). The login
 //   form checks the password. preferred_username is the account's id.
 // - Interactions are this file's own minimal pages: GET /interaction/UID
-//   names the prompt; POST /interaction/UID/login {login, password};
+//   names the prompt (with its form, for a real browser); POST /interaction/UID/login {login, password};
 //   POST /interaction/UID/confirm grants what was asked.
 // - The device pages (/device) are the provider's, with bare HTML around its
 //   forms (hidden xsrf input).
@@ -52,10 +57,11 @@ const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
 const client = (id, alg) => ({
   client_id: id,
   client_name: 'allot',
+  application_type: 'native',
   token_endpoint_auth_method: 'none',
-  grant_types: [deviceGrant],
-  response_types: [],
-  redirect_uris: [],
+  grant_types: [deviceGrant, 'authorization_code'],
+  response_types: ['code'],
+  redirect_uris: ['http://127.0.0.1/ui/oidc/callback', 'http://localhost/ui/oidc/callback'],
   id_token_signed_response_alg: alg,
 });
 
@@ -115,8 +121,16 @@ function interactions(provider) {
     if (!match) return next();
     const details = await provider.interactionDetails(ctx.req, ctx.res);
     if (ctx.method === 'GET' && !match[2]) {
+      // The prompt's name (TestBrowser reads it) and a form a real browser can
+      // submit (the dashboard's Chromium test).
+      const action = `/interaction/${match[1]}`;
+      const form = details.prompt.name === 'login'
+        ? `<form method="post" action="${action}/login"><label>Login <input name="login"></label>`
+          + '<label>Password <input name="password" type="password"></label>'
+          + '<button type="submit">Sign in</button></form>'
+        : `<form method="post" action="${action}/confirm"><button type="submit">Allow</button></form>`;
       ctx.type = 'html';
-      ctx.body = page(`<p id="prompt">${details.prompt.name}</p>`);
+      ctx.body = page(`<p id="prompt">${details.prompt.name}</p>${form}`);
       return undefined;
     }
     if (ctx.method !== 'POST') return next();

@@ -35,6 +35,13 @@ json node_view_json(const NodeView& node) {
               {"lastHeartbeat",
                node.last_heartbeat ? json(format_rfc3339(*node.last_heartbeat)) : json(nullptr)},
               {"workloads", node.workloads}};
+  // Its health changes, newest first.
+  json history = json::array();
+  for (auto it = node.health_history.rbegin(); it != node.health_history.rend(); ++it) {
+    history.push_back(
+        {{"at", format_rfc3339(it->at)}, {"healthy", it->healthy}, {"reason", it->reason}});
+  }
+  out["healthHistory"] = std::move(history);
   // Where the backend owns the nodes (Slurm): its own state and reason.
   if (!node.backend_state.empty()) {
     out["backend"] = {{"state", node.backend_state}, {"reason", node.backend_reason}};

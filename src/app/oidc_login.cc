@@ -60,7 +60,7 @@ OidcLogin::OidcLogin(const OidcFlags& flags, oidc::VerifierConfig config)
       verifier_(std::move(config), keys_),
       authenticator_(
           verifier_, [this] { return keys_.metadata(); },
-          OidcAuthenticatorOptions{.username_claim = flags.username_claim,
-                                   .scopes = flags.scopes}) {}
+          OidcAuthenticatorOptions{.username_claim = flags.username_claim, .scopes = flags.scopes},
+          &http_) {}
 
 }  // namespace allot::app

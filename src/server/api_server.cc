@@ -19,6 +19,7 @@ Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   Router router;
   // Before the static files' /ui/NAME, which would take GET /ui/session.
   add_ui_session_routes(router, plane.access(), !options.http.tls_cert_file.empty());
+  add_ui_oidc_routes(router, plane.access(), !options.http.tls_cert_file.empty());
   add_ui_routes(router, options.ui);
   add_health_routes(router, plane);
   add_policy_routes(router, plane);

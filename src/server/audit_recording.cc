@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/http_responses.h"
+#include "server/session_cookie.h"
 
 namespace allot::server {
 namespace {
@@ -46,13 +47,35 @@ bool is_login(const HttpRequest& request) {
   return request.method == "POST" && request.path == "/api/v1/sessions";
 }
 
+// The end of the web dashboard's OIDC login (ui_oidc_routes.cc): its query
+// carries the issuer's authorization code and the state.
+bool is_browser_oidc_login(const HttpRequest& request) {
+  return request.path == "/ui/oidc/callback";
+}
+
+// Who the session cookie that `response` sets names ("" when none).
+std::string subject_of_set_session(const HttpResponse& response, const AccessControl* access) {
+  if (access == nullptr) return {};
+  const std::string prefix = std::string(kSessionCookie) + "=";
+  const auto [first, last] = response.headers.equal_range("Set-Cookie");
+  for (auto it = first; it != last; ++it) {
+    if (!it->second.starts_with(prefix)) continue;
+    const size_t end = std::min(it->second.find(';'), it->second.size());
+    const Result<Principal> caller =
+        access->authenticate("Bearer " + it->second.substr(prefix.size(), end - prefix.size()));
+    if (caller.ok()) return caller->subject;
+  }
+  return {};
+}
+
 void set_user(governance::AuditEvent& event, const HttpRequest& request,
-              const HttpResponse& response) {
+              const HttpResponse& response, const AccessControl* access) {
   if (request.caller) {
     event.username = request.caller->subject;
     event.groups = request.caller->groups;
     return;
   }
+  if (is_browser_oidc_login(request)) event.username = subject_of_set_session(response, access);
   if (is_login(request)) {
     // Who logged in (the session's subject) or, refused, the name a
     // password login gave; never the credential.
@@ -93,6 +116,7 @@ void set_decision(governance::AuditEvent& event, const HttpRequest& request,
 
 bool is_audited(const HttpRequest& request, const HttpResponse& response) {
   if (response.status == 401 || response.status == 403) return true;
+  if (is_browser_oidc_login(request)) return true;
   return request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS";
 }
 
@@ -132,7 +156,8 @@ governance::AuditEvent audit_event_of(const HttpRequest& request, const HttpResp
                                       Timestamp done) {
   RequestAttributes attributes = request_attributes(request);
   governance::AuditEvent event;
-  event.request_uri = request.target;
+  // Never the authorization code (nor the state) of a browser's OIDC login.
+  event.request_uri = is_browser_oidc_login(request) ? request.path : request.target;
   event.verb = attributes.verb;
   event.object_ref = std::move(attributes.object);
   event.source_ips = {request.remote_address};
@@ -141,7 +166,7 @@ governance::AuditEvent audit_event_of(const HttpRequest& request, const HttpResp
   if (event.response_message.empty() && response.status >= 400) {
     event.response_message = string_member(response.body, "detail");  // SCIM's errors
   }
-  set_user(event, request, response);
+  set_user(event, request, response, access);
   set_decision(event, request, response, access);
   event.request_received = received;
   event.stage_time = done;

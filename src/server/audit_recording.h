@@ -5,10 +5,13 @@
 // - is_audited(): every request that can change state (any method but GET,
 //   HEAD and OPTIONS: applies, submits, cancels, deletes, cordons, token
 //   issues and rotations, SCIM writes), every login (POST /api/v1/sessions,
-//   which needs no token), and every request answered 401 or 403, whatever
-//   its method. Reads that succeed are not recorded.
+//   which needs no token; the end of the web dashboard's OIDC login, GET
+//   /ui/oidc/callback, whatever its answer), and every request answered 401
+//   or 403, whatever its method. Reads that succeed are not recorded.
 // - audit_event_of() is the record: the caller (or, for a login, who logged
-//   in: the session's subject, or the name a password login gave), the verb
+//   in: the session's subject, or the name a password login gave; for the
+//   OIDC callback the subject of the session cookie it set, and its path
+//   without the query, which holds the authorization code), the verb
 //   and object read from the path (api/v1[/namespaces/NS]/RESOURCE[/NAME
 //   [/SUBRESOURCE]]), the answer's code and, for a refusal, its message; the
 //   authorizer's decision for that verb and object (`access.review`) with the

@@ -20,6 +20,9 @@ nlohmann::json oidc_json(const OidcLoginConfig& config) {
     out["deviceAuthorizationEndpoint"] = config.device_authorization_endpoint;
   }
   if (!config.token_endpoint.empty()) out["tokenEndpoint"] = config.token_endpoint;
+  if (!config.authorization_endpoint.empty()) {
+    out["authorizationEndpoint"] = config.authorization_endpoint;
+  }
   if (!config.discovery_error.empty()) out["discoveryError"] = config.discovery_error;
   return out;
 }

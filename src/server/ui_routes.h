@@ -18,6 +18,20 @@
 //   DELETE /ui/session clears the cookie (with the CSRF header when a cookie
 //   is sent) and revokes the session token (the cookie's, or a bearer
 //   session token): it is 401 everywhere afterwards.
+// - GET /ui/oidc/login[?team=T&role=R] (ui_oidc_routes.cc; with an OIDC
+//   issuer) starts the authorization code grant with PKCE: a new state,
+//   nonce and S256 code verifier, kept in allotd's memory for 10 minutes
+//   (oidc_pending_logins.h) with the team and role asked for; the state also
+//   in the cookie `allot_oidc_state` (HttpOnly, SameSite=Lax, Path=/ui/oidc,
+//   10 minutes); 303 to the issuer's authorization_endpoint. GET
+//   /ui/oidc/callback?code&state needs that cookie equal to `state` and the
+//   login still kept (once: a replayed state or code is refused), redeems the
+//   code with its verifier at the token_endpoint, opens a session with the
+//   ID token (verified as any, plus its nonce) as POST /ui/session would,
+//   sets the session cookie and answers 303 to /ui/#/overview. Every refusal
+//   (the issuer's error, a wrong state, the issuer refusing the code, a
+//   wrong nonce, a role not held) is a page with its reason and the status
+//   of its error (400, 401, 403, 503), never a 500.
 #pragma once
 
 #include <memory>
@@ -30,6 +44,7 @@ namespace allot::server {
 
 void add_ui_routes(Router& http, std::shared_ptr<const UiAssets> assets);
 void add_ui_session_routes(Router& http, AccessControl& access, bool secure_cookie);
+void add_ui_oidc_routes(Router& http, AccessControl& access, bool secure_cookie);
 
 // Paths the routes above serve without a login (api_server.cc).
 bool is_public_ui_request(std::string_view method, std::string_view path);

@@ -98,6 +98,21 @@ TEST(NodeViewJson, ShowsCapacityAllocationConditionAndWorkloads) {
   EXPECT_EQ(node_page_json({{node}, size_t{7}})["continue"], "7");
 }
 
+TEST(NodeViewJson, TheHealthHistoryIsNewestFirstWithItsTimesAndReasons) {
+  NodeView node;
+  node.name = "pool-0";
+  node.health_history = {{Timestamp::from_millis(1'800'000'000'000), false, "Xid 79"},
+                         {Timestamp::from_millis(1'800'000'060'000), true, ""}};
+  NodeView quiet;
+
+  const json out = node_view_json(node);
+
+  EXPECT_EQ(out["healthHistory"],
+            json::parse(R"([{"at": "2027-01-15T08:01:00.000Z", "healthy": true, "reason": ""},
+                            {"at": "2027-01-15T08:00:00.000Z", "healthy": false, "reason": "Xid 79"}])"));
+  EXPECT_EQ(node_view_json(quiet)["healthHistory"], json::array());
+}
+
 TEST(ApplyResultJson, SplitsAWorkloadsNamespaceFromItsNameAndJoinsTheDiff) {
   ApplyResult result{
       true,

@@ -185,6 +185,22 @@ TEST(WorkloadDescription, ShowsSlurmsViewOfTheJob) {
       << text;
 }
 
+TEST(PolicyDescription, NodeShowsItsHealthHistoryNewestFirst) {
+  const json node = json::parse(R"({"name": "gpu-0", "healthy": true, "cordoned": false,
+      "healthHistory": [{"at": "2026-12-03T10:05:00.000Z", "healthy": true, "reason": ""},
+                        {"at": "2026-12-03T10:00:00.000Z", "healthy": false, "reason": "Xid 79"}]})");
+  const std::string text = describe_node(node);
+  EXPECT_NE(text.find("Health history:\n"
+                      "  AT                        HEALTH     REASON\n"
+                      "  2026-12-03T10:05:00.000Z  healthy\n"
+                      "  2026-12-03T10:00:00.000Z  unhealthy  Xid 79\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(
+      describe_node(json::parse(R"({"name": "n", "healthHistory": []})")).find("Health history"),
+      std::string::npos);
+}
+
 TEST(PolicyDescription, NodeOnSlurmShowsSlurmsStateAndReason) {
   const json node = json::parse(R"({"name": "node1", "healthy": false, "cordoned": true,
       "reason": "down in the backend: fan", "backend": {"state": "DOWN*", "reason": "fan"}})");

@@ -131,6 +131,28 @@ TEST_F(NodeHealthTest, UnhealthyNodeIsCordonedAndItsWorkRunsElsewhere) {
   EXPECT_EQ(up["reason"], "") << up;
 }
 
+// Issue 16: a node's page shows its health history (GET /api/v1/nodes/NAME,
+// `healthHistory`, newest first), which a restart keeps.
+TEST_F(NodeHealthTest, ANodesHealthChangesAreItsHistoryAndOutliveARestart) {
+  EXPECT_EQ(node("node-1")["healthHistory"], nlohmann::json::array()) << "no change yet";
+  touch(temp_file("fail-node-1"));
+  wait_node(
+      "node-1", [](const nlohmann::json& n) { return !n["healthy"].get<bool>(); }, "unhealthy");
+  std::filesystem::remove(temp_file("fail-node-1"));
+  const nlohmann::json up = wait_node(
+      "node-1", [](const nlohmann::json& n) { return n["healthy"].get<bool>(); }, "healthy");
+
+  const nlohmann::json& history = up["healthHistory"];
+  ASSERT_EQ(history.size(), 2U) << up;
+  EXPECT_TRUE(history[0]["healthy"].get<bool>()) << "newest first: " << history;
+  EXPECT_EQ(history[0]["reason"], "");
+  EXPECT_FALSE(history[1]["healthy"].get<bool>()) << history;
+  EXPECT_LE(history[1]["at"].get<std::string>(), history[0]["at"].get<std::string>());
+  EXPECT_EQ(node("node-0")["healthHistory"], nlohmann::json::array());
+  ASSERT_EQ(allotd_.restart(), "");
+  EXPECT_EQ(node("node-1")["healthHistory"], history) << "stored with the node's condition";
+}
+
 TEST_F(SchedulingTest, CordonDrainAndUncordonMoveWork) {
   ASSERT_EQ(node_action("node-0", "cordon").status, 200);
   const Reply cordoned = node_action("node-1", "cordon");

@@ -2,7 +2,9 @@
 // verified token to an identity (the username and groups claims, Entra's
 // group overage, reserved names), and AccessControl takes ID tokens as
 // bearer tokens and as the credential of a session that never outlives the
-// token. Keys and tokens are made in the test (tests/identity/oidc).
+// token; the web dashboard's login: its authorization URL, the code's
+// redemption, the nonce. Keys and tokens are made in the test (tests/identity/oidc).
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -10,6 +12,7 @@
 
 #include "base/clock.h"
 #include "fake_jwks_source.h"
+#include "identity/oidc/authorization_code.h"
 #include "identity/oidc/token_verifier.h"
 #include "model/rbac/rbac_policy.h"
 #include "service/control/access_control.h"
@@ -23,6 +26,24 @@ namespace {
 using nlohmann::json;
 using oidc::testing::FakeJwksSource;
 using oidc::testing::TestSigner;
+
+// The token endpoint's side of the browser login: one canned answer; says
+// what it was sent.
+class FakeHttpPort final : public oidc::HttpPort {
+ public:
+  Result<oidc::HttpReply> get(const std::string& /*url*/) override {
+    return Status(ErrorCode::kUnavailable, "not used");
+  }
+  Result<oidc::HttpReply> post_form(const std::string& to,
+                                    const oidc::FormFields& fields) override {
+    url = to;
+    form = fields;
+    return reply;
+  }
+  oidc::HttpReply reply;
+  std::string url;
+  oidc::FormFields form;
+};
 
 constexpr char kIssuer[] = "https://login.example.com/tenant/v2.0";
 constexpr char kClient[] = "allot-client";
@@ -71,9 +92,9 @@ class OidcLoginTest : public ::testing::Test {
   Result<oidc::ProviderMetadata> discover() {
     ++discoveries_;
     if (issuer_down_) return Status(ErrorCode::kUnavailable, "connection refused");
-    return oidc::ProviderMetadata{kIssuer, std::string(kIssuer) + "/keys",
-                                  std::string(kIssuer) + "/token",
-                                  std::string(kIssuer) + "/devicecode"};
+    return oidc::ProviderMetadata{
+        kIssuer, std::string(kIssuer) + "/keys", std::string(kIssuer) + "/token",
+        std::string(kIssuer) + "/devicecode", discovered_authorization_endpoint_};
   }
 
   static std::string token(const json& claims) { return issuer_key().sign(claims); }
@@ -83,6 +104,7 @@ class OidcLoginTest : public ::testing::Test {
   OidcAuthenticator authenticator_;
   int discoveries_ = 0;
   bool issuer_down_ = false;
+  std::optional<std::string> discovered_authorization_endpoint_;
   ManualClock clock_;
   MemoryStore store_;
   AccessControl access_;
@@ -253,6 +275,87 @@ TEST_F(OidcLoginTest, ATokenInItsExpiryLeewayOpensNoSession) {
   const Result<OpenedSession> session = access_.open_session(request);
 
   EXPECT_EQ(session.status().code(), ErrorCode::kUnauthenticated);
+}
+
+// The web dashboard's login (ui_oidc_routes.cc) asks for its nonce: an ID
+// token issued for another login (another nonce, or none) opens no session.
+TEST_F(OidcLoginTest, ASessionOfTheBrowserLoginNeedsTheTokensNonceToBeTheLogins) {
+  json claims = claims_of("root", {"platform-admins"});
+  claims["nonce"] = "nonce-of-this-login";
+  SessionRequest request;
+  request.id_token = token(claims);
+  request.nonce = "nonce-of-this-login";
+  SessionRequest other = request;
+  other.nonce = "nonce-of-another-login";
+  SessionRequest without = request;
+  without.id_token = token(claims_of("root", {"platform-admins"}));
+
+  const Result<OpenedSession> session = access_.open_session(request);
+  const Result<OpenedSession> refused = access_.open_session(other);
+  const Result<OpenedSession> no_nonce = access_.open_session(without);
+
+  ASSERT_TRUE(session.ok()) << session.status().to_string();
+  EXPECT_EQ(session->claims.subject, "root");
+  EXPECT_EQ(refused.status().code(), ErrorCode::kUnauthenticated);
+  EXPECT_NE(refused.status().message().find("nonce is not this login's"), std::string::npos)
+      << refused.status().to_string();
+  EXPECT_EQ(no_nonce.status().code(), ErrorCode::kUnauthenticated);
+}
+
+TEST_F(OidcLoginTest, TheBrowserLoginStartsAtTheAuthorizationEndpointWithFreshSecrets) {
+  discovered_authorization_endpoint_ = std::string(kIssuer) + "/authorize";
+  FakeHttpPort http;
+  OidcAuthenticator with_http(
+      verifier_, [this] { return discover(); }, {}, &http);
+
+  const Result<BrowserLoginStart> first =
+      with_http.start_browser_login("http://127.0.0.1:8080/ui/oidc/callback", at(kNow));
+  const Result<BrowserLoginStart> second =
+      with_http.start_browser_login("http://127.0.0.1:8080/ui/oidc/callback", at(kNow));
+  const Result<BrowserLoginStart> no_client =
+      authenticator_.start_browser_login("http://127.0.0.1:8080/ui/oidc/callback", at(kNow));
+
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  ASSERT_TRUE(second.ok());
+  EXPECT_TRUE(first->url.starts_with(std::string(kIssuer) + "/authorize?response_type=code&"))
+      << first->url;
+  EXPECT_NE(first->url.find("&state=" + first->state + "&"), std::string::npos) << first->url;
+  EXPECT_NE(first->url.find("&nonce=" + first->nonce + "&"), std::string::npos) << first->url;
+  EXPECT_NE(first->url.find("&code_challenge=" + oidc::pkce_s256_challenge(first->code_verifier) +
+                            "&code_challenge_method=S256"),
+            std::string::npos)
+      << first->url;
+  EXPECT_EQ(first->url.find(first->code_verifier), std::string::npos) << "the verifier stays here";
+  EXPECT_EQ(first->state.size(), 43U) << "32 random bytes, base64url";
+  EXPECT_NE(first->state, second->state);
+  EXPECT_NE(first->nonce, second->nonce);
+  EXPECT_NE(first->code_verifier, second->code_verifier);
+  EXPECT_EQ(no_client.status().code(), ErrorCode::kFailedPrecondition);
+}
+
+TEST_F(OidcLoginTest, TheBrowserLoginsCodeIsRedeemedWithItsVerifierAtTheTokenEndpoint) {
+  FakeHttpPort http;
+  http.reply = {200, R"({"access_token":"a","token_type":"Bearer","id_token":"the.id.token"})"};
+  OidcAuthenticator with_http(
+      verifier_, [this] { return discover(); }, {}, &http);
+
+  const Result<std::string> id_token =
+      with_http.redeem_browser_code("the-code", "the-verifier", "http://h/cb", at(kNow));
+  http.reply = {400, R"({"error":"invalid_grant"})"};
+  const Result<std::string> refused =
+      with_http.redeem_browser_code("the-code", "the-verifier", "http://h/cb", at(kNow));
+
+  ASSERT_TRUE(id_token.ok()) << id_token.status().to_string();
+  EXPECT_EQ(*id_token, "the.id.token");
+  EXPECT_EQ(http.url, std::string(kIssuer) + "/token");
+  EXPECT_EQ(http.form, (oidc::FormFields{{"grant_type", "authorization_code"},
+                                         {"code", "the-code"},
+                                         {"redirect_uri", "http://h/cb"},
+                                         {"client_id", kClient},
+                                         {"code_verifier", "the-verifier"}}));
+  EXPECT_EQ(refused.status().code(), ErrorCode::kUnauthenticated);
+  EXPECT_NE(refused.status().message().find("invalid_grant"), std::string::npos);
+  EXPECT_EQ(refused.status().message().find("the-code"), std::string::npos);
 }
 
 TEST(OidcLoginOff, WithoutAnIssuerAJwtIsRefusedWithTheReason) {

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 
 export const SCIM_TOKEN = 'allot-web-test-scim-token-0123456789';
 
-export async function startAllotd(binary) {
+export async function startAllotd(binary, extraArgs = []) {
   const dir = mkdtempSync(join(tmpdir(), 'allot-web-'));
   chmodSync(dir, 0o755);
   const data = join(dir, 'data');
   writeFileSync(join(dir, 'scim-token'), SCIM_TOKEN, { mode: 0o600 });
   const child = spawn(
     binary,
-    ['--listen', '127.0.0.1:0', '--data-dir', data, '--scim-token-file', join(dir, 'scim-token')],
+    ['--listen', '127.0.0.1:0', '--data-dir', data, '--scim-token-file', join(dir, 'scim-token'), ...extraArgs],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   // Never left behind, whatever ends the test.

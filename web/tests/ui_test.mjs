@@ -17,15 +17,19 @@
 // approves and activates; the requester is not offered the approval); a
 // node's page shows its workloads and an administrator cordons and uncordons
 // it; a viewer of alpha never sees beta's costs or budgets; on a phone
-// (390 px) the new views fit the width; no serious axe-core violations; no
-// CSP violation. Screenshots of every view
+// (390 px) the new views fit the width; Costs per project and with idle
+// shared (ui_costs_checks.mjs); a node's health history (ui_node_checks.mjs);
+// no serious axe-core violations; no CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
+import { costGroupingChecks } from './ui_costs_checks.mjs';
+import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
@@ -183,8 +187,10 @@ async function eventually(probe, ms, what) {
   }
 }
 
+// A node's health check fails while FAIL_DIR/fail-NODE exists (ui_node_checks.mjs).
+const failDir = mkdtempSync(join(tmpdir(), 'allot-web-health-'));
 async function main() {
-  const allotd = await startAllotd(binary);
+  const allotd = await startAllotd(binary, ['--health-check', `test ! -e ${failDir}/fail-"$ALLOT_NODE"`, '--health-interval', '500ms']);
   const admin = client(allotd.base, allotd.adminToken);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
@@ -574,6 +580,9 @@ async function governanceChecks(browser, allotd, admin) {
     assert(/reason/.test(shown), `a transition without a reason shows the server's answer: ${shown}`);
     assert(!requester.seen.errors.length, requester.seen.errors.join('\n'));
   });
+  await check('Costs per project (the contracts) and with idle shared among the teams', () =>
+    costGroupingChecks(requester.page, { visit, axeCheck, assert, screenshot: (name) =>
+      requester.page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true }) }));
   await requester.context.close();
   const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
   await check('on a phone Costs, Signals and Contracts fit the width and stay accessible', async () => {
@@ -593,6 +602,11 @@ async function governanceChecks(browser, allotd, admin) {
     }
   });
   await phone.context.close();
+  const last = await openPage(browser, allotd.base);
+  await logIn(last.page, { token: allotd.adminToken });
+  await check("a node's page shows its health history, newest first", () =>
+    nodeHealthHistoryChecks(last.page, admin, failDir, { visit, axeCheck, assert }));
+  await last.context.close();
 }
 
 await main();

@@ -140,7 +140,16 @@ std::string describe_node(const nlohmann::json& node) {
   const Json& workloads = array_at(node, "workloads");
   out += workloads.empty() ? "Workloads:  <none>\n" : "Workloads:\n";
   for (const Json& workload : workloads) out += "  " + scalar_text(workload) + "\n";
-  return out;
+  // Its health changes as allotd's health checks saw them, newest first.
+  const Json& history = array_at(node, "healthHistory");
+  if (history.empty()) return out;
+  TextTable changes({"AT", "HEALTH", "REASON"}, TextTable::Alignment::kLeft);
+  for (const Json& change : history) {
+    changes.add_row({text_at(change, {"at"}),
+                     text_at(change, {"healthy"}) == "true" ? "healthy" : "unhealthy",
+                     text_at(change, {"reason"})});
+  }
+  return out + "Health history:\n" + indented(changes.render(), 2);
 }
 
 std::string describe_policy_object(const nlohmann::json& object) {

@@ -57,6 +57,7 @@ Result<ProviderMetadata> parse_discovery(std::string_view document,
   if (!jwks_uri) return invalid_argument("discovery document: no jwks_uri");
   out.jwks_uri = std::move(*jwks_uri);
   ALLOT_ASSIGN_OR_RETURN(out.token_endpoint, endpoint(doc, "token_endpoint"));
+  ALLOT_ASSIGN_OR_RETURN(out.authorization_endpoint, endpoint(doc, "authorization_endpoint"));
   ALLOT_ASSIGN_OR_RETURN(out.device_authorization_endpoint,
                          endpoint(doc, "device_authorization_endpoint"));
   return out;

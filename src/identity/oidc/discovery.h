@@ -4,7 +4,7 @@
 // Contract: parse_discovery() requires `issuer` to equal the configured issuer
 // exactly (section 4.3: no normalisation, no trailing-slash tolerance) and
 // `jwks_uri` to be an https URL (http only for loopback hosts, which the
-// tests' provider uses). `token_endpoint` and
+// tests' provider uses). `token_endpoint`, `authorization_endpoint` and
 // `device_authorization_endpoint` are optional here (the verifier needs only
 // the JWKS; the device flow checks for them). Errors name the member that
 // failed. Pure functions, thread-safe.
@@ -25,6 +25,7 @@ struct ProviderMetadata {
   std::string jwks_uri;
   std::optional<std::string> token_endpoint;
   std::optional<std::string> device_authorization_endpoint;
+  std::optional<std::string> authorization_endpoint;  // the browser login's
 };
 
 // ISSUER + "/.well-known/openid-configuration" (one slash between them).

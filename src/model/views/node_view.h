@@ -15,6 +15,18 @@
 
 namespace allot {
 
+// A change of a node's health, as the health checks saw it (newest last).
+struct NodeHealthChange {
+  Timestamp at;
+  bool healthy = true;
+  std::string reason;  // why unhealthy ("" when healthy again)
+
+  friend bool operator==(const NodeHealthChange&, const NodeHealthChange&) = default;
+};
+
+// How many health changes a node keeps (the oldest are dropped).
+inline constexpr size_t kNodeHealthHistoryLength = 20;
+
 struct NodeView {
   std::string name;
   std::string pool;
@@ -32,6 +44,8 @@ struct NodeView {
   std::string backend_state;
   std::string backend_reason;
   std::vector<std::string> workloads;  // "namespace/name" of admitted and running work
+  // Its last kNodeHealthHistoryLength health changes, oldest first.
+  std::vector<NodeHealthChange> health_history;
 
   friend bool operator==(const NodeView&, const NodeView&) = default;
 };

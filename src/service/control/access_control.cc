@@ -155,13 +155,19 @@ Result<std::string> AccessControl::rotate_api_token(const Principal& caller,
   return std::move(issued.token);
 }
 
-Result<AccessControl::Login> AccessControl::id_token_login(std::string_view token) const {
+Result<AccessControl::Login> AccessControl::id_token_login(std::string_view token,
+                                                           std::string_view nonce) const {
   if (id_tokens_ == nullptr) {
     return unauthenticated(
         "OIDC tokens are not accepted: this allotd has no identity provider (allotd "
         "--oidc-issuer)");
   }
   ALLOT_ASSIGN_OR_RETURN(ExternalIdentity identity, id_tokens_->authenticate(token, clock_.now()));
+  // The browser login's nonce: the token was issued for this login, not
+  // replayed from another (OpenID Connect Core section 3.1.3.7, step 11).
+  if (!nonce.empty() && !identity::constant_time_equal(identity.nonce, nonce)) {
+    return unauthenticated("the ID token's nonce is not this login's");
+  }
   return Login{principal_of(std::move(identity.subject), std::move(identity.groups)),
                identity.expires_at};
 }
@@ -249,7 +255,7 @@ Status AccessControl::check_role_held(const Principal& caller, const std::string
 }
 
 Result<AccessControl::Login> AccessControl::login_of(const SessionRequest& request) const {
-  if (!request.id_token.empty()) return id_token_login(request.id_token);
+  if (!request.id_token.empty()) return id_token_login(request.id_token, request.nonce);
   if (!identity::is_api_token(request.token)) {
     return unauthenticated("the credential must be an API token");
   }

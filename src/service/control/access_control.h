@@ -26,6 +26,8 @@
 //   cluster-scoped resources only: contract-approver), or, for a cluster
 //   admin, to nothing (cluster-wide); kPermissionDenied otherwise. A session lasts 8 hours by
 //   default, 12 at most, never past the credential that opened it (an ID token's `exp`).
+//   With SessionRequest::nonce (the web dashboard's OIDC login), the ID
+//   token's `nonce` claim must equal it (kUnauthenticated otherwise).
 // - The directory (attach_directory(), service/identity): on every request,
 //   API token or session, a caller whose subject is a directory User (its
 //   userName, ignoring case) gets the displayName of each group it is a
@@ -89,6 +91,7 @@ struct SessionRequest {
   std::string role;
   std::optional<Duration> lifetime;
   std::string id_token = {};  // the credential instead of `token`: an OIDC ID token
+  std::string nonce = {};     // when set, the ID token's `nonce` claim must equal it
 };
 
 // A login to the local provider: a directory User's name and password.
@@ -136,6 +139,8 @@ class AccessControl {
   [[nodiscard]] std::vector<identity::ApiTokenRecord> api_tokens_of(std::string_view subject) const;
   Result<OpenedSession> open_session(const SessionRequest& request);
   [[nodiscard]] LoginMethods login_methods() const;
+  // The OIDC issuer's authenticator (null: none), for the browser login.
+  [[nodiscard]] IdTokenAuthenticator* id_token_authenticator() const { return id_tokens_; }
   Result<OpenedSession> open_password_session(const PasswordSessionRequest& request);
   // Ends a session for good (see the contract). kUnauthenticated for a token
   // that is not a valid session token of this allotd (already expired,
@@ -165,7 +170,7 @@ class AccessControl {
     std::optional<Timestamp> expires_at;
   };
   Result<Login> login_of(const SessionRequest& request) const;
-  Result<Login> id_token_login(std::string_view token) const;
+  Result<Login> id_token_login(std::string_view token, std::string_view nonce = {}) const;
   Result<Principal> principal_of_token(std::string_view token) const;
   // `principal` with its directory groups; kUnauthenticated for a User the
   // directory deactivated or no longer has.

@@ -16,6 +16,9 @@
 //   device flow's endpoints from the issuer's discovery document; while that
 //   document cannot be had, the endpoints are empty and discovery_error
 //   says why.
+// - start_browser_login() and redeem_browser_code() are the two steps of the
+//   web dashboard's login (the authorization code grant with PKCE, RFC 7636):
+//   see below.
 // Implementations are thread-safe and may block on network I/O.
 #pragma once
 
@@ -33,6 +36,7 @@ struct ExternalIdentity {
   std::string subject;
   std::vector<std::string> groups;
   Timestamp expires_at;
+  std::string nonce;  // the token's `nonce` claim ("" when it has none)
 };
 
 // How to log in with the issuer (the device authorization grant, RFC 8628).
@@ -44,7 +48,17 @@ struct OidcLoginConfig {
   std::string groups_claim;
   std::string device_authorization_endpoint;  // "" when not known
   std::string token_endpoint;                 // "" when not known
+  std::string authorization_endpoint;         // "" when not known (the browser login's)
   std::string discovery_error;                // why they are not known
+};
+
+// The first step of a browser login (the authorization code grant with PKCE):
+// where the browser goes, and the secrets allotd keeps until it comes back.
+struct BrowserLoginStart {
+  std::string url;  // the issuer's authorization endpoint with the request
+  std::string state;
+  std::string nonce;
+  std::string code_verifier;
 };
 
 class IdTokenAuthenticator {
@@ -52,6 +66,20 @@ class IdTokenAuthenticator {
   virtual ~IdTokenAuthenticator() = default;
   virtual Result<ExternalIdentity> authenticate(std::string_view token, Timestamp now) = 0;
   virtual OidcLoginConfig login_config(Timestamp now) = 0;
+  // A new state, nonce and PKCE verifier (random, 32 bytes each) and the
+  // authorization URL that carries the state, the nonce and the verifier's
+  // S256 challenge; kUnavailable while the issuer's discovery document (its
+  // authorization_endpoint) cannot be had.
+  virtual Result<BrowserLoginStart> start_browser_login(const std::string& redirect_uri,
+                                                        Timestamp now) = 0;
+  // The ID token the issuer gives for `code` and its verifier (not verified
+  // here: authenticate() does that). kUnauthenticated when the issuer refuses
+  // the code (used, expired, another verifier), kUnavailable when it cannot
+  // be asked.
+  virtual Result<std::string> redeem_browser_code(const std::string& code,
+                                                  const std::string& code_verifier,
+                                                  const std::string& redirect_uri,
+                                                  Timestamp now) = 0;
 };
 
 }  // namespace allot

@@ -6,10 +6,16 @@ namespace allot {
 
 void put_node_condition(const ServerState& state, const std::string& name, WriteBatch& batch) {
   const NodeState& node = state.nodes.at(name);
+  nlohmann::json history = nlohmann::json::array();
+  for (const NodeHealthChange& change : node.health_history) {
+    history.push_back(
+        {{"atMs", change.at.ms()}, {"healthy", change.healthy}, {"reason", change.reason}});
+  }
   const nlohmann::json json = {{"healthy", node.healthy},
                                {"cordoned", node.cordoned},
                                {"autoCordoned", node.auto_cordoned},
-                               {"reason", node.reason}};
+                               {"reason", node.reason},
+                               {"healthHistory", std::move(history)}};
   batch.put_objects.push_back({std::string(kNodeConditionKind), name, json.dump()});
 }
 
@@ -23,6 +29,16 @@ Result<NodeState> decode_node_condition(const std::string& text) {
   node.cordoned = json.value("cordoned", false);
   node.auto_cordoned = json.value("autoCordoned", false);
   node.reason = json.value("reason", "");
+  // Conditions stored before the history was kept have none.
+  const auto history = json.find("healthHistory");
+  if (history != json.end() && history->is_array()) {
+    for (const nlohmann::json& change : *history) {
+      if (!change.is_object())
+        return invalid_argument("stored node health change is not an object");
+      node.health_history.push_back({Timestamp::from_millis(change.value("atMs", int64_t{0})),
+                                     change.value("healthy", true), change.value("reason", "")});
+    }
+  }
   return node;
 }
 
@@ -35,6 +51,10 @@ std::vector<NodeHealthReport> apply_health_reports(const std::vector<NodeHealthR
     node.last_heartbeat = now;
     if (node.healthy == report.healthy) continue;
     node.healthy = report.healthy;
+    node.health_history.push_back({now, report.healthy, report.healthy ? "" : report.reason});
+    if (node.health_history.size() > kNodeHealthHistoryLength) {
+      node.health_history.erase(node.health_history.begin());
+    }
     if (!report.healthy) {
       node.reason = report.reason;
       if (!node.cordoned) node.auto_cordoned = true;

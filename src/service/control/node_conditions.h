@@ -7,6 +7,10 @@
 // report's heartbeat and, when a node's health changed, cordons it (unhealthy:
 // auto-cordoned unless an operator cordoned it) or lifts the automatic cordon
 // (healthy again), and stores it; it returns the nodes whose health changed.
+// Each change is also added to the node's health history (the time, healthy
+// or not, the reason), which keeps the last kNodeHealthHistoryLength changes
+// and is stored in the same NodeCondition object (`healthHistory`), so it
+// survives a restart.
 #pragma once
 
 #include <string>

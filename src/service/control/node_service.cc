@@ -84,6 +84,7 @@ NodeView node_view(const ServerState& state, const NodeAllocations& allocations,
     view.last_heartbeat = it->second.last_heartbeat;
     view.backend_state = it->second.backend_state;
     view.backend_reason = it->second.backend_reason;
+    view.health_history = it->second.health_history;
   }
   return view;
 }

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "identity/credentials/secret_codec.h"
+#include "identity/oidc/authorization_code.h"
 #include "model/principal.h"
 
 namespace allot {
@@ -22,11 +24,20 @@ Status reworded(const Status& status) {
   return {status.code(), "OIDC token not verified: " + message};
 }
 
+std::string random_login_secret() { return identity::base64url_encode(identity::random_bytes(32)); }
+
+Status no_browser_login() {
+  return {ErrorCode::kFailedPrecondition, "this allotd has no HTTP client for the issuer"};
+}
+
 }  // namespace
 
 OidcAuthenticator::OidcAuthenticator(oidc::TokenVerifier& verifier, Discover discover,
-                                     OidcAuthenticatorOptions options)
-    : verifier_(verifier), discover_(std::move(discover)), options_(std::move(options)) {}
+                                     OidcAuthenticatorOptions options, oidc::HttpPort* http)
+    : http_(http),
+      verifier_(verifier),
+      discover_(std::move(discover)),
+      options_(std::move(options)) {}
 
 Result<ExternalIdentity> OidcAuthenticator::authenticate(std::string_view token, Timestamp now) {
   Result<oidc::VerifiedToken> verified = verifier_.verify(token, now);
@@ -44,7 +55,25 @@ Result<ExternalIdentity> OidcAuthenticator::authenticate(std::string_view token,
   // (principal.h): it is dropped, never trusted.
   std::vector<std::string> groups = std::move(verified->groups);
   std::erase_if(groups, [](const std::string& group) { return is_reserved_name(group); });
-  return ExternalIdentity{std::move(subject), std::move(groups), verified->expires_at};
+  const auto nonce = verified->claims.find("nonce");
+  return ExternalIdentity{
+      std::move(subject), std::move(groups), verified->expires_at,
+      nonce != verified->claims.end() && nonce->is_string() ? nonce->get<std::string>() : ""};
+}
+
+Result<oidc::ProviderMetadata> OidcAuthenticator::metadata(Timestamp now) {
+  MutexLock lock(mu_);
+  if (failed_at_ && now < *failed_at_ + options_.discovery_retry) {
+    return Status(ErrorCode::kUnavailable, failure_);
+  }
+  Result<oidc::ProviderMetadata> metadata = discover_();
+  if (!metadata.ok()) {
+    failed_at_ = now;
+    failure_ = "the issuer's discovery document cannot be had: " + metadata.status().message();
+    return Status(ErrorCode::kUnavailable, failure_);
+  }
+  failed_at_.reset();
+  return metadata;
 }
 
 OidcLoginConfig OidcAuthenticator::login_config(Timestamp now) {
@@ -55,22 +84,57 @@ OidcLoginConfig OidcAuthenticator::login_config(Timestamp now) {
   config.scopes = options_.scopes;
   config.username_claim = options_.username_claim;
   config.groups_claim = verifier.groups_claim;
-  MutexLock lock(mu_);
-  if (failed_at_ && now < *failed_at_ + options_.discovery_retry) {
-    config.discovery_error = failure_;
+  const Result<oidc::ProviderMetadata> found = metadata(now);
+  if (!found.ok()) {
+    config.discovery_error = found.status().message();
     return config;
   }
-  const Result<oidc::ProviderMetadata> metadata = discover_();
-  if (!metadata.ok()) {
-    failed_at_ = now;
-    failure_ = "the issuer's discovery document cannot be had: " + metadata.status().message();
-    config.discovery_error = failure_;
-    return config;
-  }
-  failed_at_.reset();
-  config.device_authorization_endpoint = metadata->device_authorization_endpoint.value_or("");
-  config.token_endpoint = metadata->token_endpoint.value_or("");
+  config.device_authorization_endpoint = found->device_authorization_endpoint.value_or("");
+  config.token_endpoint = found->token_endpoint.value_or("");
+  config.authorization_endpoint = found->authorization_endpoint.value_or("");
   return config;
+}
+
+Result<BrowserLoginStart> OidcAuthenticator::start_browser_login(const std::string& redirect_uri,
+                                                                 Timestamp now) {
+  if (http_ == nullptr) return no_browser_login();
+  ALLOT_ASSIGN_OR_RETURN(oidc::ProviderMetadata found, metadata(now));
+  if (!found.authorization_endpoint || !found.token_endpoint) {
+    return Status(ErrorCode::kUnavailable,
+                  "the issuer's discovery document names no authorization_endpoint or "
+                  "token_endpoint");
+  }
+  BrowserLoginStart start{.url = "",
+                          .state = random_login_secret(),
+                          .nonce = random_login_secret(),
+                          .code_verifier = random_login_secret()};
+  start.url =
+      oidc::authorization_url({.authorization_endpoint = *found.authorization_endpoint,
+                               .client_id = verifier_.config().client_id,
+                               .redirect_uri = redirect_uri,
+                               .scope = options_.scopes,
+                               .state = start.state,
+                               .nonce = start.nonce,
+                               .code_challenge = oidc::pkce_s256_challenge(start.code_verifier)});
+  return start;
+}
+
+Result<std::string> OidcAuthenticator::redeem_browser_code(const std::string& code,
+                                                           const std::string& code_verifier,
+                                                           const std::string& redirect_uri,
+                                                           Timestamp now) {
+  if (http_ == nullptr) return no_browser_login();
+  ALLOT_ASSIGN_OR_RETURN(oidc::ProviderMetadata found, metadata(now));
+  if (!found.token_endpoint) {
+    return Status(ErrorCode::kUnavailable,
+                  "the issuer's discovery document names no token_endpoint");
+  }
+  return oidc::redeem_authorization_code({.token_endpoint = *found.token_endpoint,
+                                          .client_id = verifier_.config().client_id,
+                                          .redirect_uri = redirect_uri,
+                                          .code = code,
+                                          .code_verifier = code_verifier},
+                                         *http_);
 }
 
 }  // namespace allot

@@ -20,6 +20,12 @@
 //   keeps what it found); a failure is remembered for `discovery_retry`, so
 //   that unauthenticated callers of GET /api/v1/authconfig cannot make
 //   allotd hammer an issuer that is down.
+// - start_browser_login() draws the state, nonce and PKCE verifier (32
+//   random bytes each, base64url) and builds the authorization URL from the
+//   discovery document's authorization_endpoint (the same remembered failure
+//   as login_config()); redeem_browser_code() posts the code and its verifier
+//   to the token endpoint through `http` (identity/oidc/authorization_code.h).
+//   Without `http` both are kFailedPrecondition.
 // Time is the caller's. Thread-safe (the verifier has its own lock; the
 // remembered discovery has this class's).
 #pragma once
@@ -30,6 +36,7 @@
 
 #include "base/mutex.h"
 #include "identity/oidc/discovery.h"
+#include "identity/oidc/http_port.h"
 #include "identity/oidc/token_verifier.h"
 #include "service/control/id_token_authenticator.h"
 
@@ -45,14 +52,24 @@ class OidcAuthenticator final : public IdTokenAuthenticator {
  public:
   using Discover = std::function<Result<oidc::ProviderMetadata>()>;
 
-  // REQUIRES: `verifier` outlives this; `discover` is thread-safe.
+  // REQUIRES: `verifier` and `http` (may be null: no browser login) outlive
+  // this; `discover` is thread-safe.
   OidcAuthenticator(oidc::TokenVerifier& verifier, Discover discover,
-                    OidcAuthenticatorOptions options);
+                    OidcAuthenticatorOptions options, oidc::HttpPort* http = nullptr);
 
   Result<ExternalIdentity> authenticate(std::string_view token, Timestamp now) override;
   OidcLoginConfig login_config(Timestamp now) override ALLOT_EXCLUDES(mu_);
+  Result<BrowserLoginStart> start_browser_login(const std::string& redirect_uri,
+                                                Timestamp now) override ALLOT_EXCLUDES(mu_);
+  Result<std::string> redeem_browser_code(const std::string& code, const std::string& code_verifier,
+                                          const std::string& redirect_uri, Timestamp now) override
+      ALLOT_EXCLUDES(mu_);
 
  private:
+  // The discovery document, or the failure remembered for discovery_retry.
+  Result<oidc::ProviderMetadata> metadata(Timestamp now) ALLOT_EXCLUDES(mu_);
+
+  oidc::HttpPort* const http_;
   oidc::TokenVerifier& verifier_;
   const Discover discover_;
   const OidcAuthenticatorOptions options_;

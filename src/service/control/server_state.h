@@ -18,6 +18,7 @@
 
 #include "backends/executor.h"
 #include "base/time.h"
+#include "model/views/node_view.h"
 #include "scheduler/replica_scaling.h"
 #include "scheduler/scheduler.h"
 #include "service/control/budget_state.h"
@@ -40,6 +41,8 @@ struct NodeState {
   // round (Slurm's; node_health.h); in memory only, empty until then.
   std::string backend_state;
   std::string backend_reason;
+  // The last health changes, oldest first (stored with the condition).
+  std::vector<NodeHealthChange> health_history;
 
   friend bool operator==(const NodeState&, const NodeState&) = default;
 };

@@ -50,8 +50,14 @@ TestBrowser::Page TestBrowser::request(const std::string& method, const std::str
 }
 
 // Follows redirects; answers the sign-in and consent prompts on the way.
-std::string TestBrowser::follow(Page page, const std::string& login, const std::string& password) {
-  for (int hops = 0; hops < 10; ++hops) {
+std::string TestBrowser::follow(Page page, const std::string& login, const std::string& password,
+                                std::string* leaving) {
+  for (int hops = 0; hops < 16; ++hops) {
+    if ((page.status == 302 || page.status == 303) && leaving != nullptr &&
+        !page.location.starts_with("/")) {
+      *leaving = page.location;
+      return "";
+    }
     if (page.status == 302 || page.status == 303) {
       page = request("GET", page.location, "");
       continue;
@@ -84,6 +90,16 @@ std::string TestBrowser::approve(const std::string& user_code, const std::string
       request("POST", "/device",
               form_urlencode({{"xsrf", xsrf}, {"user_code", user_code}, {"confirm", "yes"}}));
   return follow(next, login, password);
+}
+
+std::string TestBrowser::authorize(const std::string& url, const std::string& login,
+                                   const std::string& password, std::string& redirect) {
+  if (!url.starts_with(issuer_ + "/")) return "not the issuer's URL: " + url;
+  redirect.clear();
+  const std::string error =
+      follow(request("GET", url.substr(issuer_.size()), ""), login, password, &redirect);
+  if (!error.empty()) return error;
+  return redirect.empty() ? "the issuer sent the browser nowhere" : "";
 }
 
 }  // namespace allot::oidc::testing

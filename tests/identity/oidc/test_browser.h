@@ -1,7 +1,8 @@
 // TestBrowser: what a person's browser does during `allot login`, as plain
 // HTTP for the real-provider test: keeps cookies, follows redirects, enters
-// the user code at the provider's /device page, signs in with a password and
-// consents (the pages of scripts/oidc-provider/server.mjs).
+// the user code at the provider's /device page (or opens an authorization
+// request), signs in with a password and consents (the pages of
+// scripts/oidc-provider/server.mjs).
 #pragma once
 
 #include <map>
@@ -23,6 +24,12 @@ class TestBrowser {
   // "" on success, else what went wrong (the step and HTTP status).
   std::string approve(const std::string& user_code, const std::string& login,
                       const std::string& password);
+  // The authorization code grant: opens `url` (the issuer's authorization
+  // request), signs in as `login`/`password` and consents. Returns "" and
+  // sets `redirect` to where the issuer sends the browser back (the client's
+  // redirect URI with code and state, or its error), else what went wrong.
+  std::string authorize(const std::string& url, const std::string& login,
+                        const std::string& password, std::string& redirect);
 
  private:
   struct Page {
@@ -31,7 +38,10 @@ class TestBrowser {
     std::string body;
   };
   Page request(const std::string& method, const std::string& path, const std::string& form);
-  std::string follow(Page page, const std::string& login, const std::string& password);
+  // Follows redirects on the issuer, answering the prompts; a redirect off
+  // the issuer ends it with `leaving` set (when not null).
+  std::string follow(Page page, const std::string& login, const std::string& password,
+                     std::string* leaving = nullptr);
 
   std::string issuer_;
   std::unique_ptr<httplib::Client> client_;

@@ -1,7 +1,9 @@
-// Costs: the usage report per team (GET /api/v1/reports/usage, docs/cost.md)
-// over 24 h, 7 d or 30 d: GPU-hours own and borrowed, their cost, the
-// cluster's idle (cluster-wide callers), with a CSV download of the same
-// report, and GPU-hours per day; and the budgets (GET /api/v1/budgets) with
+// Costs: the usage report per team or per project (GET
+// /api/v1/reports/usage?by=team|project, docs/cost.md) over 24 h, 7 d or
+// 30 d, with the idle mode chosen (idle=separate, share-even or
+// share-nominal; per project always separate): GPU-hours own and borrowed,
+// their cost, the idle shared to each team or the cluster's idle line
+// (cluster-wide callers), with a CSV download of the same report, and GPU-hours per day; and the budgets (GET /api/v1/budgets) with
 // spent against amount, thresholds reached and the forecast. The server
 // decides what the caller sees: a team's roles get that team's rows and
 // budgets only, so the page shows nothing else.
@@ -67,71 +69,113 @@ function downloadCsv(report, range) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function UsageTable({ report }) {
+export const COST_GROUPS = [
+  { id: 'team', label: 'Team' },
+  { id: 'project', label: 'Project' },
+];
+
+// How the cluster's idle GPU time is shown (the report's `idle=`): its own
+// line, or shared among the teams evenly or by nominal quota. A project
+// cannot take shared idle (docs/cost.md), so per project it is separate.
+export const IDLE_MODES = [
+  { id: 'separate', label: 'separate' },
+  { id: 'share-even', label: 'shared evenly' },
+  { id: 'share-nominal', label: 'shared by quota' },
+];
+
+function rowName(group, row) {
+  if (group === 'project') return row.project ? row.project : '(no contract)';
+  return row.team;
+}
+
+function UsageTable({ report, group }) {
   const rows = report.rows || [];
   const currency = report.currency || '';
   const totals = report.totals || {};
+  const shared = report.idle && report.idle.mode && report.idle.mode !== 'separate';
+  const label = COST_GROUPS.find((g) => g.id === group).label;
+  const figures = (r) => (
+    <>
+      <td>{hours(r.ownGpuHours)}</td>
+      <td>{hours(r.borrowedGpuHours)}</td>
+      <td>{hours(r.gpuHours)}</td>
+      <td>{money(r.ownCost, currency)}</td>
+      <td>{money(r.borrowedCost, currency)}</td>
+      {shared ? <td>{hours(r.idleGpuHours)}</td> : null}
+      {shared ? <td>{money(r.idleCost, currency)}</td> : null}
+      <td>{money(r.totalCost ?? r.cost, currency)}</td>
+    </>
+  );
   return (
     <table class="costs">
-      <caption class="sr-only">GPU-hours and cost per team</caption>
+      <caption class="sr-only">GPU-hours and cost per {label.toLowerCase()}</caption>
       <thead>
         <tr>
-          <th scope="col">Team</th>
+          <th scope="col">{label}</th>
           <th scope="col">GPU-hours own</th>
           <th scope="col">GPU-hours borrowed</th>
           <th scope="col">GPU-hours</th>
           <th scope="col">Cost own</th>
           <th scope="col">Cost borrowed</th>
+          {shared ? <th scope="col">Idle GPU-hours shared</th> : null}
+          {shared ? <th scope="col">Idle cost</th> : null}
           <th scope="col">Cost</th>
         </tr>
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr data-team={r.team}>
-            <th scope="row">{r.team}</th>
-            <td>{hours(r.ownGpuHours)}</td>
-            <td>{hours(r.borrowedGpuHours)}</td>
-            <td>{hours(r.gpuHours)}</td>
-            <td>{money(r.ownCost, currency)}</td>
-            <td>{money(r.borrowedCost, currency)}</td>
-            <td>{money(r.totalCost ?? r.cost, currency)}</td>
+          <tr data-team={group === 'team' ? r.team : undefined} data-project={group === 'project' ? r.project : undefined}>
+            <th scope="row">{rowName(group, r)}</th>
+            {figures(r)}
           </tr>
         ))}
       </tbody>
       <tfoot>
         <tr>
           <th scope="row">Total</th>
-          <td>{hours(totals.ownGpuHours)}</td>
-          <td>{hours(totals.borrowedGpuHours)}</td>
-          <td>{hours(totals.gpuHours)}</td>
-          <td>{money(totals.ownCost, currency)}</td>
-          <td>{money(totals.borrowedCost, currency)}</td>
-          <td>{money(totals.totalCost ?? totals.cost, currency)}</td>
+          {figures(totals)}
         </tr>
       </tfoot>
     </table>
   );
 }
 
+function Choice({ label, options, value, onChoose, disabled }) {
+  return (
+    <div class="range" role="group" aria-label={label}>
+      <span class="legend">{label}:</span>{' '}
+      {options.map((o) => (
+        <button type="button" aria-pressed={value === o.id} disabled={disabled} onClick={() => onChoose(o.id)}>
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function Usage() {
   const [range, setRange] = useState('24h');
+  const [group, setGroup] = useState('team');
+  const [idleMode, setIdleMode] = useState('separate');
+  const idle = group === 'project' ? 'separate' : idleMode;
   const span = COST_RANGES.find((r) => r.id === range).ms;
   const state = useLive(
     async () => {
       const to = new Date();
       const from = new Date(to.getTime() - span);
-      const ask = (by) => api.get(`/api/v1/reports/usage${query({ from: from.toISOString(), to: to.toISOString(), by })}`);
-      const [teams, days] = await Promise.all([ask('team'), ask('day')]);
+      const ask = (by, mode) =>
+        api.get(`/api/v1/reports/usage${query({ from: from.toISOString(), to: to.toISOString(), by, idle: mode })}`);
+      const [teams, days] = await Promise.all([ask(group, idle), ask('day', 'separate')]);
       return { teams, days };
     },
-    [range],
+    [range, group, idle],
     COSTS_EVERY_MS,
   );
   const report = state.data && state.data.teams;
   const days = state.data ? pointsOf(state.data.days, true) : [];
   return (
     <section aria-labelledby="usage-costs-title">
-      <h2 id="usage-costs-title">Usage and cost per team</h2>
+      <h2 id="usage-costs-title">Usage and cost per {group}</h2>
       <div class="range" role="group" aria-label="Time range">
         {COST_RANGES.map((r) => (
           <button type="button" aria-pressed={range === r.id} onClick={() => setRange(r.id)}>
@@ -139,18 +183,21 @@ function Usage() {
           </button>
         ))}
       </div>
+      <Choice label="Per" options={COST_GROUPS} value={group} onChoose={setGroup} />
+      <Choice label="Idle" options={IDLE_MODES} value={idle} onChoose={setIdleMode} disabled={group === 'project'} />
+      {group === 'project' ? <p class="legend">Projects are contracts; idle time stays separate per project.</p> : null}
       <Loading state={state} />
       {report && !(report.rows || []).length ? (
         <Empty>No GPU time was used in this range. Costs appear once workloads run on priced flavors.</Empty>
       ) : null}
       {report && (report.rows || []).length ? (
         <>
-          <UsageTable report={report} />
+          <UsageTable report={report} group={group} />
           <IdleLine report={report} />
           <p class="legend">
             {report.currency ? `Costs in ${report.currency}. ` : 'No flavor has a price yet (spec.price). '}
             {(report.missingData || []).length ? `${report.missingData.length} period(s) without data (allotd was down). ` : ''}
-            <button type="button" onClick={() => downloadCsv(report, range)}>
+            <button type="button" onClick={() => downloadCsv(report, `${group}-${range}`)}>
               Download CSV
             </button>
           </p>

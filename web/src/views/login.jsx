@@ -1,5 +1,7 @@
 // The login form: the local provider's user name and password (or an API
-// token), and the team and role the session acts as (POST /ui/session).
+// token), and the team and role the session acts as (POST /ui/session); with
+// an OIDC issuer, "Log in with ISSUER" (GET /ui/oidc/login: the authorization
+// code grant with PKCE, the same team and role).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 
@@ -12,6 +14,11 @@ export function Login({ onLogin }) {
     api.get('/api/v1/authconfig').then(setMethods).catch(() => setMethods(null));
   }, []);
   const set = (key) => (event) => setForm({ ...form, [key]: event.target.value });
+  const oidc = methods && methods.oidc && methods.oidc.issuer ? methods.oidc : null;
+  const scope = new URLSearchParams();
+  if (form.team) scope.set('team', form.team);
+  if (form.role) scope.set('role', form.role);
+  const oidcHref = `/ui/oidc/login${scope.toString() ? `?${scope}` : ''}`;
   const submit = async (event) => {
     event.preventDefault();
     setError('');
@@ -61,6 +68,11 @@ export function Login({ onLogin }) {
           </select>
         </label>
         <button type="submit">Log in</button>
+        {oidc ? (
+          <a id="oidc-login" class="button" href={oidcHref}>
+            Log in with {oidc.issuer}
+          </a>
+        ) : null}
         <button type="button" class="link" onClick={() => setUseToken(!useToken)}>
           {useToken ? 'Use a user name and password' : 'Use an API token instead'}
         </button>
@@ -72,7 +84,7 @@ export function Login({ onLogin }) {
       </form>
       <p id="login-help" class="hint">
         The same identity as <code>allot login</code>: a directory user, or an API token.
-        {methods && methods.oidc ? ` OIDC issuer: ${methods.oidc.issuer} (use allot login).` : ''}
+        {oidc ? ` Or your organisation's login (${oidc.issuer}), with the team and role above.` : ''}
       </p>
     </main>
   );

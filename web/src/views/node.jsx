@@ -1,14 +1,37 @@
 // A node's page (#/hardware/NAME): pool, flavor, rack and block, each GPU's
-// state, health and cordon, and the workloads on it (a link to each one the
+// state, health and cordon, its health history (the node's `healthHistory`),
+// and the workloads on it (a link to each one the
 // caller may see; another team's reads "another team's workload"); cordon,
 // drain and uncordon only when an access review says the caller may update
 // nodes (the server decides again; a refusal shows its reason).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useLive } from '../live.js';
-import { quantity } from '../format.js';
+import { formatTime, quantity } from '../format.js';
 import { Empty, Loading } from './common.jsx';
 import { Gpus } from './hardware.jsx';
+
+// The node's health changes as the health checks saw them, newest first
+// (the API keeps the last 20).
+function HealthHistory({ changes }) {
+  return (
+    <section aria-labelledby="node-health-history">
+      <h2 id="node-health-history">Health history</h2>
+      {changes.length ? (
+        <ul class="health-history">
+          {changes.map((c) => (
+            <li data-healthy={String(c.healthy)}>
+              <time dateTime={c.at}>{formatTime(c.at)}</time>{' '}
+              {c.healthy ? 'healthy again' : `unhealthy${c.reason ? `: ${c.reason}` : ''}`}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <Empty>No health change since allotd first saw this node: the health checks have always found it healthy.</Empty>
+      )}
+    </section>
+  );
+}
 
 function nodePath(name) {
   return `/api/v1/nodes/${encodeURIComponent(name)}`;
@@ -121,7 +144,7 @@ export function Node({ name }) {
               <Empty>No workload runs here.</Empty>
             )}
           </section>
-          <p class="hint">Health history is not recorded by the API yet; the state above is the current one.</p>
+          <HealthHistory changes={node.healthHistory || []} />
         </>
       ) : null}
     </>

@@ -107,7 +107,8 @@ uint64_t recover_checkpointed(const std::string& path, Logger& logger) {
   return checkpoint.ok() ? checkpoint->sequence : 0;
 }
 
-// A random (version 4) UUID, as Kubernetes' auditID.
+}  // namespace
+
 std::string random_audit_id() {
   std::string bytes = identity::random_bytes(16);
   bytes[6] = static_cast<char>((bytes[6] & 0x0f) | 0x40);
@@ -122,8 +123,6 @@ std::string random_audit_id() {
   }
   return id;
 }
-
-}  // namespace
 
 AuditLog::AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock,
                    Logger& logger, ChainHead head)
@@ -244,6 +243,12 @@ Status AuditLog::record_async(AuditEvent event) {
   // No sync and no checkpoint here: the caller may hold the control plane's
   // state; the next record() or the timer covers it.
   return append(std::move(event)).status();
+}
+
+Result<uint64_t> AuditLog::append_committed(AuditEvent event) {
+  ALLOT_ASSIGN_OR_RETURN(const uint64_t sequence, append(std::move(event)));
+  ALLOT_RETURN_IF_ERROR(checkpoint_if_due());
+  return sequence;
 }
 
 Status AuditLog::write_checkpoint(const ChainHead& head) {

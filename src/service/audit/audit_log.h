@@ -13,6 +13,9 @@
 //   concurrent callers share one sync: group commit): a request's answer is
 //   sent after it, so no 2xx goes out without its record. record_async()
 //   only appends (the control plane's own events): the next sync covers it.
+//   append_committed() appends a record already durable elsewhere (a
+//   request's outbox row in the store, audit_outbox.h) without a sync of its
+//   own, then writes a checkpoint when one is due (which syncs).
 //   A failed write or sync fails this call and every later one (kUnavailable).
 // - A checkpoint (the durable head, signed) is written every
 //   `checkpoint_records` records (1..1000) and, from the timer thread
@@ -24,6 +27,7 @@
 // Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -50,6 +54,9 @@ struct AuditLogOptions {
   Duration checkpoint_interval = Duration::seconds(10);  // clamped to at most 10 s
 };
 
+// A random (version 4) UUID, as Kubernetes' auditID.
+std::string random_audit_id();
+
 class AuditLog {
  public:
   static Result<std::unique_ptr<AuditLog>> open(AuditLogOptions options, identity::SigningKey key,
@@ -60,6 +67,8 @@ class AuditLog {
 
   Status record(governance::AuditEvent event);
   Status record_async(governance::AuditEvent event);
+  // Its sequence in the chain.
+  Result<uint64_t> append_committed(governance::AuditEvent event);
   // Writes a checkpoint when records were added since the last one and it is
   // due by count or time (or `force`, with records to cover).
   Status checkpoint_if_due(bool force = false);
@@ -69,6 +78,8 @@ class AuditLog {
   Status close();
 
   [[nodiscard]] governance::ChainHead head() const;
+  // The sequence the last checkpoint covers (0: none).
+  [[nodiscard]] uint64_t checkpointed() const { return checkpointed_.load(); }
   // The log's clock (the records' times).
   [[nodiscard]] Timestamp now() const { return clock_.now(); }
   [[nodiscard]] std::string public_key_hex() const;
@@ -109,7 +120,7 @@ class AuditLog {
 
   std::mutex checkpoint_mu_;  // before mu_
   int checkpoint_fd_ = -1;
-  uint64_t checkpointed_ = 0;
+  std::atomic<uint64_t> checkpointed_ = 0;
   Timestamp checkpointed_at_;
 
   std::mutex timer_mu_;

@@ -203,7 +203,7 @@ Result<uint64_t> AuditLog::append(AuditEvent event) {
   file_bytes_ += line.size();
   chain_ = std::move(next);
   written_ = chain_.head().sequence;
-  return written_;
+  return written_.load();
 }
 
 Status AuditLog::sync_through(uint64_t sequence) {
@@ -247,6 +247,17 @@ Status AuditLog::record_async(AuditEvent event) {
 
 Result<uint64_t> AuditLog::append_committed(AuditEvent event) {
   ALLOT_ASSIGN_OR_RETURN(const uint64_t sequence, append(std::move(event)));
+  if (sequence - checkpointed_.load() < options_.checkpoint_records) return sequence;
+  {
+    std::lock_guard lock(timer_mu_);
+    if (timer_started_ && !timer_stop_) {
+      // Due by count: the timer thread syncs and signs it, off the request's path
+      // (the sync writes every record since the last one).
+      checkpoint_wanted_ = true;
+      timer_cv_.notify_all();
+      return sequence;
+    }
+  }
   ALLOT_RETURN_IF_ERROR(checkpoint_if_due());
   return sequence;
 }
@@ -290,9 +301,15 @@ Status AuditLog::checkpoint_if_due(bool force) {
 }
 
 void AuditLog::start_timer() {
+  std::lock_guard started(timer_mu_);
+  timer_started_ = true;
   timer_ = std::thread([this] {
     std::unique_lock lock(timer_mu_);
-    while (!timer_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return timer_stop_; })) {
+    for (;;) {
+      timer_cv_.wait_for(lock, std::chrono::seconds(1),
+                         [&] { return timer_stop_ || checkpoint_wanted_; });
+      if (timer_stop_) break;
+      checkpoint_wanted_ = false;
       lock.unlock();
       if (Status status = checkpoint_if_due(); !status.ok()) {
         logger_.error("audit log: checkpoint failed", {{"error", status.message()}});

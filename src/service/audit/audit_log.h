@@ -15,7 +15,9 @@
 //   only appends (the control plane's own events): the next sync covers it.
 //   append_committed() appends a record already durable elsewhere (a
 //   request's outbox row in the store, audit_outbox.h) without a sync of its
-//   own, then writes a checkpoint when one is due (which syncs).
+//   own; when a checkpoint is due by count, the timer thread (when started)
+//   writes it at once, so that its sync is off the caller's path; without
+//   the timer the caller writes it.
 //   A failed write or sync fails this call and every later one (kUnavailable).
 // - A checkpoint (the durable head, signed) is written every
 //   `checkpoint_records` records (1..1000) and, from the timer thread
@@ -78,6 +80,8 @@ class AuditLog {
   Status close();
 
   [[nodiscard]] governance::ChainHead head() const;
+  // The last sequence written, without waiting for a write under way.
+  [[nodiscard]] uint64_t written() const { return written_.load(); }
   // The sequence the last checkpoint covers (0: none).
   [[nodiscard]] uint64_t checkpointed() const { return checkpointed_.load(); }
   // The log's clock (the records' times).
@@ -111,8 +115,8 @@ class AuditLog {
   int fd_ = -1;
   uint64_t file_number_ = 1;
   uint64_t file_bytes_ = 0;
-  uint64_t written_ = 0;  // the last sequence written
-  uint64_t synced_ = 0;   // the last sequence on disk
+  std::atomic<uint64_t> written_ = 0;  // the last sequence written (set under mu_)
+  uint64_t synced_ = 0;                // the last sequence on disk
   governance::ChainHead synced_head_;
   bool syncing_ = false;
   bool closed_ = false;
@@ -126,6 +130,8 @@ class AuditLog {
   std::mutex timer_mu_;
   std::condition_variable timer_cv_;
   bool timer_stop_ = false;
+  bool timer_started_ = false;
+  bool checkpoint_wanted_ = false;  // append_committed(): one is due by count
   std::thread timer_;
 };
 

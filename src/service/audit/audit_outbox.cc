@@ -37,7 +37,7 @@ OutboxAttachment AuditOutbox::attach(WriteBatch& batch) {
   OutboxAttachment attachment;
   RequestScope* scope = t_audit_outbox_scope;
   if (scope != nullptr && &scope->outbox_ == this && !scope->carried_) {
-    const OutboxRow row{log_.head().sequence, scope->provisional_};
+    const OutboxRow row{log_.written(), scope->provisional_};
     batch.put_objects.push_back(
         {std::string(kAuditOutboxKind), row.event.audit_id, outbox_row_document(row)});
     scope->carried_ = true;

@@ -81,7 +81,7 @@ Result<Recovered> recover_chain(const std::string& dir, Logger& logger) {
   ALLOT_ASSIGN_OR_RETURN(const std::vector<std::string> files, audit_log_files(dir));
   Recovered recovered;
   if (files.empty()) return recovered;
-  const std::string newest = files.back();
+  const std::string& newest = files.back();
   const std::string name = std::filesystem::path(newest).filename().string();
   recovered.file_number = std::stoull(name.substr(6, name.size() - 12));
   for (auto file = files.rbegin(); file != files.rend(); ++file) {
@@ -125,7 +125,7 @@ std::string random_audit_id() {
 }
 
 AuditLog::AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock,
-                   Logger& logger, ChainHead head)
+                   Logger& logger, const ChainHead& head)
     : options_(std::move(options)),
       key_(std::move(key)),
       clock_(clock),

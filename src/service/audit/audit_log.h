@@ -97,7 +97,7 @@ class AuditLog {
 
  private:
   AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock, Logger& logger,
-           governance::ChainHead head);
+           const governance::ChainHead& head);
   Status open_files(uint64_t file_number, uint64_t file_bytes);
   Result<uint64_t> append(governance::AuditEvent event);
   Status rotate_locked(std::unique_lock<std::mutex>& lock);

@@ -36,6 +36,7 @@
 #include "server/safe_mode_server.h"
 #include "service/audit/audit_key.h"
 #include "service/audit/audit_log.h"
+#include "service/audit/outbox_store.h"
 #include "service/control/control_plane.h"
 #include "service/control/http_webhook_sender.h"
 #include "store/memory_store.h"
@@ -324,7 +325,17 @@ int serve(const Flags& flags, allot::Logger& logger) {
       }
     };
   }
-  allot::ControlPlane plane(**store, *executor, health, clock, logger, options);
+  // With the audit log on a durable store, a write's record rides in the
+  // write's own commit (service/audit/audit_outbox.h): one sync, not two.
+  std::unique_ptr<allot::audit::AuditOutbox> audit_outbox;
+  std::unique_ptr<allot::audit::OutboxStore> outbox_store;
+  allot::Store* plane_store = store->get();
+  if (*audit && !flags.memory_store && flags.store != "memory") {
+    audit_outbox = std::make_unique<allot::audit::AuditOutbox>(**audit, logger);
+    outbox_store = std::make_unique<allot::audit::OutboxStore>(**store, *audit_outbox);
+    plane_store = outbox_store.get();
+  }
+  allot::ControlPlane plane(*plane_store, *executor, health, clock, logger, options);
   relay.set_target(&plane);
   const RelayDetach detach{relay};
   if (const allot::Status started = plane.start(); !started.ok()) {
@@ -371,6 +382,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   if (!ui.ok()) return fail(ui.status().to_string());
   server_options.ui = std::move(ui).value();
   server_options.audit = audit->get();
+  server_options.audit_outbox = audit_outbox.get();
   allot::server::ApiServer server(plane, server_options);
   const auto port = server.bind(listen->first, listen->second);
   if (!port.ok()) return fail(port.status().to_string());

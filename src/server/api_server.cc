@@ -147,29 +147,37 @@ std::optional<HttpResponse> refusal_before_body(const HttpRequest& head, RateLim
 
 HttpService routed_service(const Router& router, RateLimiter* limiter, const AccessControl* access,
                            const ScimService* scim, audit::AuditLog* audit,
-                           ActivityMetrics* activity) {
+                           ActivityMetrics* activity, audit::AuditOutbox* audit_outbox) {
   HttpService service;
   service.refuse_before_body = [limiter, access, scim,
                                 audit](const HttpRequest& head) -> std::optional<HttpResponse> {
     std::optional<HttpResponse> refused = refusal_before_body(head, limiter, access, scim);
     // Denied requests (401, 403) are recorded; other refusals (429, 413, ...) are not.
     if (refused && audit != nullptr && (refused->status == 401 || refused->status == 403)) {
-      finish_audited(*audit, access, head, *refused, audit->now());
+      finish_audited(*audit, nullptr, nullptr, access, head, *refused, audit->now());
     }
     return refused;
   };
-  service.handle = [&router, access, scim, audit, activity](HttpRequest& request,
-                                                            HttpResponse& response) {
+  service.handle = [&router, access, scim, audit, activity, audit_outbox](HttpRequest& request,
+                                                                          HttpResponse& response) {
     const auto started = std::chrono::steady_clock::now();
     // The router has no empty segment: the dashboard's "/ui/" is its "/ui".
     if (request.path == "/ui/") request.path = "/ui";
     const Timestamp received = audit != nullptr ? audit->now() : Timestamp();
     const bool own_token = scim != nullptr && is_scim_path(request.path);
     std::string_view route;
+    std::optional<audit::RequestScope> scope;
     if (access == nullptr || own_token || authenticated(*access, request, response)) {
+      if (audit != nullptr && audit_outbox != nullptr && is_audited(request, HttpResponse{})) {
+        // The record as it stands before the answer: carried by the change's commit.
+        scope.emplace(*audit_outbox, provisional_audit_event(request, access, received));
+      }
       route = router.dispatch(request, response);
     }
-    if (audit != nullptr) finish_audited(*audit, access, request, response, received);
+    if (audit != nullptr) {
+      finish_audited(*audit, audit_outbox, scope ? &*scope : nullptr, access, request, response,
+                     received);
+    }
     if (activity == nullptr) return;
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
     activity->record_request(
@@ -184,6 +192,6 @@ ApiServer::ApiServer(ControlPlane& plane, const ApiServerOptions& options)
       router_(api_routes(plane, options)),
       limiter_(limiter_of(options)),
       http_(options.http, routed_service(router_, limiter_.get(), &plane.access(), &plane.scim(),
-                                         options.audit, &plane.activity())) {}
+                                         options.audit, &plane.activity(), options.audit_outbox)) {}
 
 }  // namespace allot::server

@@ -21,6 +21,7 @@
 #include "server/rate_limiter.h"
 #include "server/ui_assets.h"
 #include "service/audit/audit_log.h"
+#include "service/audit/audit_outbox.h"
 #include "service/control/control_plane.h"
 
 namespace allot::server {
@@ -34,6 +35,10 @@ struct ApiServerOptions {
   std::shared_ptr<const UiAssets> ui;
   // The audit log (audit_recording.h); null: none. Must outlive the server.
   audit::AuditLog* audit = nullptr;
+  // With `audit`: the outbox that carries a write's record in the store's
+  // own commit (service/audit/audit_outbox.h; the control plane's store
+  // must be its OutboxStore); null: every record is synced before its answer.
+  audit::AuditOutbox* audit_outbox = nullptr;
 };
 
 class ApiServer {
@@ -69,13 +74,15 @@ class ApiServer {
 // HttpRequest::caller. With `scim`, /scim/v2 is left to the SCIM routes and their own token
 // (scim_routes.h): AccessControl does not see those requests.
 // With `audit`, what audit_recording.h names is recorded, durably, before its
-// answer is sent (refusals before the body included).
+// answer is sent (refusals before the body included); with `audit_outbox`
+// too, a request that commits a change carries its record in that commit.
 // With `activity`, every request that reaches the handler (not those refused
 // before their body: rate limits, no credential, framing) is counted by route
 // label, method and status code with its latency (activity_metrics.h); a
 // request no route matched, or refused by authentication, has route "none".
 HttpService routed_service(const Router& router, RateLimiter* limiter = nullptr,
                            const AccessControl* access = nullptr, const ScimService* scim = nullptr,
-                           audit::AuditLog* audit = nullptr, ActivityMetrics* activity = nullptr);
+                           audit::AuditLog* audit = nullptr, ActivityMetrics* activity = nullptr,
+                           audit::AuditOutbox* audit_outbox = nullptr);
 
 }  // namespace allot::server

@@ -173,11 +173,20 @@ governance::AuditEvent audit_event_of(const HttpRequest& request, const HttpResp
   return event;
 }
 
-void finish_audited(audit::AuditLog& log, const AccessControl* access, const HttpRequest& request,
-                    HttpResponse& response, Timestamp received) {
+governance::AuditEvent provisional_audit_event(const HttpRequest& request,
+                                               const AccessControl* access, Timestamp received) {
+  HttpResponse unanswered;
+  unanswered.status = 0;
+  return audit_event_of(request, unanswered, access, received, received);
+}
+
+void finish_audited(audit::AuditLog& log, audit::AuditOutbox* outbox,
+                    const audit::RequestScope* scope, const AccessControl* access,
+                    const HttpRequest& request, HttpResponse& response, Timestamp received) {
   if (!is_audited(request, response)) return;
+  governance::AuditEvent event = audit_event_of(request, response, access, received, log.now());
   const Status recorded =
-      log.record(audit_event_of(request, response, access, received, log.now()));
+      outbox != nullptr ? outbox->record(scope, std::move(event)) : log.record(std::move(event));
   if (recorded.ok()) return;
   response = HttpResponse{};
   send_error(response, 503, "audit_unavailable",

@@ -17,8 +17,11 @@
 //   authorizer's decision for that verb and object (`access.review`) with the
 //   binding, role and rule that allowed it. Never a body, a token or a
 //   password.
-// - finish_audited() records it durably (AuditLog::record) before the answer
-//   leaves; if the audit log cannot record it, the answer becomes 503
+// - finish_audited() records it durably before the answer leaves: with an
+//   outbox and a request scope whose row a commit carried, the row in the
+//   store is the durable copy and the record is appended without a sync of
+//   its own (AuditOutbox::record); otherwise it is synced (AuditLog::record).
+//   If the audit log cannot record it, the answer becomes 503
 //   `audit_unavailable` instead: no 2xx without its record.
 #pragma once
 
@@ -28,6 +31,7 @@
 #include "governance/audit_event.h"
 #include "server/http/http_message.h"
 #include "service/audit/audit_log.h"
+#include "service/audit/audit_outbox.h"
 #include "service/control/access_control.h"
 
 namespace allot::server {
@@ -45,8 +49,15 @@ governance::AuditEvent audit_event_of(const HttpRequest& request, const HttpResp
                                       const AccessControl* access, Timestamp received,
                                       Timestamp done);
 
+// The record of a request before its answer (no response code): what a
+// commit of the request carries (service/audit/audit_outbox.h).
+governance::AuditEvent provisional_audit_event(const HttpRequest& request,
+                                               const AccessControl* access, Timestamp received);
+
 // Records the request when is_audited(); see above.
-void finish_audited(audit::AuditLog& log, const AccessControl* access, const HttpRequest& request,
-                    HttpResponse& response, Timestamp received);
+// `outbox` and `scope` may be null.
+void finish_audited(audit::AuditLog& log, audit::AuditOutbox* outbox,
+                    const audit::RequestScope* scope, const AccessControl* access,
+                    const HttpRequest& request, HttpResponse& response, Timestamp received);
 
 }  // namespace allot::server

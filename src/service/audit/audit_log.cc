@@ -81,7 +81,7 @@ Result<Recovered> recover_chain(const std::string& dir, Logger& logger) {
   ALLOT_ASSIGN_OR_RETURN(const std::vector<std::string> files, audit_log_files(dir));
   Recovered recovered;
   if (files.empty()) return recovered;
-  const std::string newest = files.back();
+  const std::string& newest = files.back();
   const std::string name = std::filesystem::path(newest).filename().string();
   recovered.file_number = std::stoull(name.substr(6, name.size() - 12));
   for (auto file = files.rbegin(); file != files.rend(); ++file) {
@@ -107,7 +107,8 @@ uint64_t recover_checkpointed(const std::string& path, Logger& logger) {
   return checkpoint.ok() ? checkpoint->sequence : 0;
 }
 
-// A random (version 4) UUID, as Kubernetes' auditID.
+}  // namespace
+
 std::string random_audit_id() {
   std::string bytes = identity::random_bytes(16);
   bytes[6] = static_cast<char>((bytes[6] & 0x0f) | 0x40);
@@ -123,10 +124,8 @@ std::string random_audit_id() {
   return id;
 }
 
-}  // namespace
-
 AuditLog::AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock,
-                   Logger& logger, ChainHead head)
+                   Logger& logger, const ChainHead& head)
     : options_(std::move(options)),
       key_(std::move(key)),
       clock_(clock),
@@ -204,7 +203,7 @@ Result<uint64_t> AuditLog::append(AuditEvent event) {
   file_bytes_ += line.size();
   chain_ = std::move(next);
   written_ = chain_.head().sequence;
-  return written_;
+  return written_.load();
 }
 
 Status AuditLog::sync_through(uint64_t sequence) {
@@ -246,6 +245,23 @@ Status AuditLog::record_async(AuditEvent event) {
   return append(std::move(event)).status();
 }
 
+Result<uint64_t> AuditLog::append_committed(AuditEvent event) {
+  ALLOT_ASSIGN_OR_RETURN(const uint64_t sequence, append(std::move(event)));
+  if (sequence - checkpointed_.load() < options_.checkpoint_records) return sequence;
+  {
+    std::lock_guard lock(timer_mu_);
+    if (timer_started_ && !timer_stop_) {
+      // Due by count: the timer thread syncs and signs it, off the request's path
+      // (the sync writes every record since the last one).
+      checkpoint_wanted_ = true;
+      timer_cv_.notify_all();
+      return sequence;
+    }
+  }
+  ALLOT_RETURN_IF_ERROR(checkpoint_if_due());
+  return sequence;
+}
+
 Status AuditLog::write_checkpoint(const ChainHead& head) {
   governance::AuditCheckpoint checkpoint;
   checkpoint.sequence = head.sequence;
@@ -285,9 +301,15 @@ Status AuditLog::checkpoint_if_due(bool force) {
 }
 
 void AuditLog::start_timer() {
+  std::lock_guard started(timer_mu_);
+  timer_started_ = true;
   timer_ = std::thread([this] {
     std::unique_lock lock(timer_mu_);
-    while (!timer_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return timer_stop_; })) {
+    for (;;) {
+      timer_cv_.wait_for(lock, std::chrono::seconds(1),
+                         [&] { return timer_stop_ || checkpoint_wanted_; });
+      if (timer_stop_) break;
+      checkpoint_wanted_ = false;
       lock.unlock();
       if (Status status = checkpoint_if_due(); !status.ok()) {
         logger_.error("audit log: checkpoint failed", {{"error", status.message()}});

@@ -13,6 +13,11 @@
 //   concurrent callers share one sync: group commit): a request's answer is
 //   sent after it, so no 2xx goes out without its record. record_async()
 //   only appends (the control plane's own events): the next sync covers it.
+//   append_committed() appends a record already durable elsewhere (a
+//   request's outbox row in the store, audit_outbox.h) without a sync of its
+//   own; when a checkpoint is due by count, the timer thread (when started)
+//   writes it at once, so that its sync is off the caller's path; without
+//   the timer the caller writes it.
 //   A failed write or sync fails this call and every later one (kUnavailable).
 // - A checkpoint (the durable head, signed) is written every
 //   `checkpoint_records` records (1..1000) and, from the timer thread
@@ -24,6 +29,7 @@
 // Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -50,6 +56,9 @@ struct AuditLogOptions {
   Duration checkpoint_interval = Duration::seconds(10);  // clamped to at most 10 s
 };
 
+// A random (version 4) UUID, as Kubernetes' auditID.
+std::string random_audit_id();
+
 class AuditLog {
  public:
   static Result<std::unique_ptr<AuditLog>> open(AuditLogOptions options, identity::SigningKey key,
@@ -60,6 +69,8 @@ class AuditLog {
 
   Status record(governance::AuditEvent event);
   Status record_async(governance::AuditEvent event);
+  // Its sequence in the chain.
+  Result<uint64_t> append_committed(governance::AuditEvent event);
   // Writes a checkpoint when records were added since the last one and it is
   // due by count or time (or `force`, with records to cover).
   Status checkpoint_if_due(bool force = false);
@@ -69,6 +80,10 @@ class AuditLog {
   Status close();
 
   [[nodiscard]] governance::ChainHead head() const;
+  // The last sequence written, without waiting for a write under way.
+  [[nodiscard]] uint64_t written() const { return written_.load(); }
+  // The sequence the last checkpoint covers (0: none).
+  [[nodiscard]] uint64_t checkpointed() const { return checkpointed_.load(); }
   // The log's clock (the records' times).
   [[nodiscard]] Timestamp now() const { return clock_.now(); }
   [[nodiscard]] std::string public_key_hex() const;
@@ -82,7 +97,7 @@ class AuditLog {
 
  private:
   AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock, Logger& logger,
-           governance::ChainHead head);
+           const governance::ChainHead& head);
   Status open_files(uint64_t file_number, uint64_t file_bytes);
   Result<uint64_t> append(governance::AuditEvent event);
   Status rotate_locked(std::unique_lock<std::mutex>& lock);
@@ -100,8 +115,8 @@ class AuditLog {
   int fd_ = -1;
   uint64_t file_number_ = 1;
   uint64_t file_bytes_ = 0;
-  uint64_t written_ = 0;  // the last sequence written
-  uint64_t synced_ = 0;   // the last sequence on disk
+  std::atomic<uint64_t> written_ = 0;  // the last sequence written (set under mu_)
+  uint64_t synced_ = 0;                // the last sequence on disk
   governance::ChainHead synced_head_;
   bool syncing_ = false;
   bool closed_ = false;
@@ -109,12 +124,14 @@ class AuditLog {
 
   std::mutex checkpoint_mu_;  // before mu_
   int checkpoint_fd_ = -1;
-  uint64_t checkpointed_ = 0;
+  std::atomic<uint64_t> checkpointed_ = 0;
   Timestamp checkpointed_at_;
 
   std::mutex timer_mu_;
   std::condition_variable timer_cv_;
   bool timer_stop_ = false;
+  bool timer_started_ = false;
+  bool checkpoint_wanted_ = false;  // append_committed(): one is due by count
   std::thread timer_;
 };
 

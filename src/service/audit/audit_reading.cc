@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/rfc3339.h"
+#include "governance/hash_chain.h"
 #include "identity/credentials/signing_key.h"
 #include "service/audit/audit_files.h"
 
@@ -107,6 +108,27 @@ nlohmann::json verification_report_json(const governance::VerificationReport& re
           {"coveredThrough", report.covered_through},
           {"uncoveredTail", report.uncovered_tail},
           {"problems", problems}};
+}
+
+Result<std::unordered_set<std::string>> audit_ids_after(const std::string& dir, uint64_t after) {
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<std::string> files, audit_log_files(dir));
+  std::unordered_set<std::string> ids;
+  for (auto file = files.rbegin(); file != files.rend(); ++file) {
+    bool reached = false;
+    const Result<std::string> read = for_each_line(*file, [&](uint64_t, std::string_view text) {
+      const std::optional<governance::LineHeader> header = governance::parse_line_header(text);
+      if (!header) return;
+      if (header->sequence <= after) {
+        reached = true;
+        return;
+      }
+      const nlohmann::json record = nlohmann::json::parse(text, nullptr, false);
+      if (record.is_object()) ids.insert(string_at(record, "auditID"));
+    });
+    if (!read.ok()) return read.status();
+    if (reached) break;
+  }
+  return ids;
 }
 
 }  // namespace allot::audit

@@ -8,11 +8,13 @@
 // be read. query_audit_log() returns the lines (records, as written) that
 // match every filter given, oldest first, at most `limit` (the newest ones
 // when more match); lines that do not parse are skipped (verify reports them).
+// audit_ids_after() skips them too.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,5 +44,11 @@ struct AuditQuery {
 };
 
 Result<std::vector<std::string>> query_audit_log(const std::string& dir, const AuditQuery& query);
+
+// The auditIDs of the records of `dir` whose sequence is above `after`
+// (reading the files newest first, and no file older than the one where the
+// sequence `after` is): where a restart looks for the records of the audit
+// outbox's rows (audit_outbox.h).
+Result<std::unordered_set<std::string>> audit_ids_after(const std::string& dir, uint64_t after);
 
 }  // namespace allot::audit

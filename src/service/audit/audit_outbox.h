@@ -1,0 +1,104 @@
+// AuditOutbox: a request's audit record carried in the store's own commit
+// (docs/governance.md, "Durability: the record in the store's commit"), so
+// that an acknowledged write costs one sync (the store's), not two in series.
+//
+// Contract:
+// - A RequestScope, on the thread that handles one request, holds the
+//   request's provisional record (what is known before its answer: who,
+//   verb, object, source, the authorizer's decision). The first batch that
+//   thread commits through OutboxStore while the scope lives carries it as an
+//   object of kind "AuditOutbox" named by the record's auditID, in the same
+//   transaction as the change: durable with it, or not at all.
+// - A batch committed with commit() that fails detaches the row (a later
+//   commit of the request may carry it). A batch queued with queue_commit()
+//   is awaited by the control plane before the request answers, and its
+//   failure ends allotd (service/control/cluster_state.h), so once queued it
+//   counts as carried.
+// - record(): when the scope's row was carried, the final record (with the
+//   answer) gets the row's auditID and is appended to the log without a
+//   sync of its own (AuditLog::append_committed: synced with the
+//   checkpoints, at most 1,000 records or 10 s, and at close); otherwise it
+//   is recorded as before, synced before the answer (AuditLog::record).
+// - Rows whose records a checkpoint covers are deleted in the next batch a
+//   request carries (at most 256 a batch), at no sync of their own.
+// - recover(), at start with the rows the store holds: appends, in their
+//   commit order, the provisional record of every row whose record is not in
+//   the log (allotd stopped between the commit and the append), marked
+//   stage "RequestReceived" with a message saying so; syncs and checkpoints
+//   the log; then deletes every row. A row that does not parse refuses the
+//   start.
+// Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/logger.h"
+#include "base/result.h"
+#include "governance/audit_event.h"
+#include "service/audit/audit_log.h"
+#include "store/store.h"
+
+namespace allot::audit {
+
+inline constexpr std::string_view kAuditOutboxKind = "AuditOutbox";
+
+class AuditOutbox;
+
+class RequestScope {
+ public:
+  RequestScope(AuditOutbox& outbox, governance::AuditEvent provisional);
+  ~RequestScope();
+  RequestScope(const RequestScope&) = delete;
+  RequestScope& operator=(const RequestScope&) = delete;
+
+  // True once a commit of this request carried its row.
+  [[nodiscard]] bool carried() const { return carried_; }
+
+ private:
+  friend class AuditOutbox;
+  AuditOutbox& outbox_;
+  governance::AuditEvent provisional_;
+  bool carried_ = false;
+  RequestScope* outer_;  // the scope this one hides on the thread (none: null)
+};
+
+// What attach() added to a batch, for settle().
+struct OutboxAttachment {
+  RequestScope* scope = nullptr;                         // the row's request; null: no row
+  std::vector<std::pair<uint64_t, std::string>> pruned;  // (sequence, auditID) deleted
+};
+
+class AuditOutbox {
+ public:
+  AuditOutbox(AuditLog& log, Logger& logger) : log_(log), logger_(logger) {}
+
+  // Adds the row of the request in scope on this thread (once) and the
+  // deletes of covered rows to `batch`.
+  OutboxAttachment attach(WriteBatch& batch);
+  // The outcome of a commit() of that batch: a failure detaches the row and
+  // keeps the deletes for a later batch.
+  void settle(OutboxAttachment attachment, const Status& outcome);
+
+  // Records the request's final record (see the contract above).
+  Status record(const RequestScope* scope, governance::AuditEvent event);
+
+  // At start: `rows` are the AuditOutbox objects `store` holds.
+  Status recover(const std::vector<ObjectRecord>& rows, Store& store);
+
+  [[nodiscard]] AuditLog& log() { return log_; }
+  // How many rows wait for deletion (tests).
+  [[nodiscard]] size_t rows_to_prune() const;
+
+ private:
+  AuditLog& log_;
+  Logger& logger_;
+  mutable std::mutex mu_;
+  std::deque<std::pair<uint64_t, std::string>> appended_;  // (sequence, auditID), oldest first
+};
+
+}  // namespace allot::audit

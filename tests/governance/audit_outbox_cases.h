@@ -1,0 +1,225 @@
+// The audit outbox's cases (service/audit/audit_outbox.h), run against a
+// real store: SQLite (audit_outbox_test.cc) and PostgreSQL
+// (audit_outbox_postgres_test.cc). Each case takes a function that opens
+// the store (the same one every time it is called) and a fresh folder.
+#pragma once
+
+#include <csignal>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "audit_test_support.h"
+#include "base/clock.h"
+#include "base/logger.h"
+#include "service/audit/audit_key.h"
+#include "service/audit/audit_outbox.h"
+#include "service/audit/audit_reading.h"
+#include "service/audit/outbox_store.h"
+#include "store/store.h"
+
+namespace allot::audit::testing {
+
+using StoreOpener = std::function<Result<std::unique_ptr<Store>>()>;
+
+inline WriteBatch team_batch(const std::string& name) {
+  WriteBatch batch;
+  batch.put_objects.push_back({"Team", name, R"({"name":")" + name + R"("})"});
+  return batch;
+}
+
+inline std::vector<ObjectRecord> outbox_rows_of(Store& store) {
+  Result<StoredState> state = store.load();
+  EXPECT_TRUE(state.ok()) << state.status().message();
+  std::vector<ObjectRecord> rows;
+  if (!state.ok()) return rows;
+  for (const ObjectRecord& object : state->objects) {
+    if (object.kind == kAuditOutboxKind) rows.push_back(object);
+  }
+  return rows;
+}
+
+// The records of the log, parsed, oldest first.
+inline std::vector<nlohmann::json> outbox_case_records(const AuditLogOptions& options) {
+  AuditQuery every;
+  every.limit = 100000;
+  std::vector<nlohmann::json> out;
+  const Result<std::vector<std::string>> lines = query_audit_log(options.dir, every);
+  EXPECT_TRUE(lines.ok());
+  if (!lines.ok()) return out;
+  for (const std::string& line : *lines) {
+    out.push_back(nlohmann::json::parse(line));
+  }
+  return out;
+}
+
+inline governance::VerificationReport outbox_case_verify(const AuditLogOptions& options,
+                                                         const std::string& root) {
+  const Result<std::string> key = read_audit_public_key(root + "/key.pub");
+  EXPECT_TRUE(key.ok());
+  Result<governance::VerificationReport> report =
+      verify_audit_log(options.dir, options.checkpoint_dir, *key);
+  EXPECT_TRUE(report.ok());
+  return report.ok() ? *report : governance::VerificationReport{};
+}
+
+// A request's row is committed with its change; its final record is
+// appended without a sync; once a checkpoint covers it, the next batch
+// deletes the row.
+inline void case_carried_record_is_appended_and_its_row_pruned(const StoreOpener& open_store,
+                                                               const std::string& root) {
+  AuditLogOptions options = options_in(root);
+  ManualClock clock(Timestamp::from_millis(1'000'000));
+  NullLogger logger;
+  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
+  Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  Result<std::unique_ptr<Store>> inner = open_store();
+  ASSERT_TRUE(inner.ok()) << inner.status().message();
+  AuditOutbox outbox(**log, logger);
+  OutboxStore store(**inner, outbox);
+  ASSERT_TRUE(store.load().ok());
+  {
+    RequestScope scope(outbox, event_of("ana", "create"));
+    EXPECT_FALSE(scope.carried());
+    ASSERT_TRUE(store.commit(team_batch("vision")).ok());
+    EXPECT_TRUE(scope.carried());
+    ASSERT_TRUE(store.commit(team_batch("speech")).ok());  // a second commit: no second row
+    const std::vector<ObjectRecord> rows = outbox_rows_of(**inner);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].name, "ana-create");
+    governance::AuditEvent done = event_of("ana", "create");
+    done.audit_id.clear();
+    ASSERT_TRUE(outbox.record(&scope, done).ok());
+  }
+  std::vector<nlohmann::json> records = outbox_case_records(options);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["auditID"], "ana-create");  // the row's id
+  EXPECT_EQ(records[0]["stage"], "ResponseComplete");
+  EXPECT_EQ(outbox.rows_to_prune(), 1u);
+  ASSERT_TRUE(store.commit(team_batch("nlp")).ok());  // not covered yet: the row stays
+  EXPECT_EQ(outbox_rows_of(**inner).size(), 1u);
+  ASSERT_TRUE((*log)->checkpoint_if_due(true).ok());
+  ASSERT_TRUE(store.commit(team_batch("audio")).ok());
+  EXPECT_TRUE(outbox_rows_of(**inner).empty());
+  EXPECT_EQ(outbox.rows_to_prune(), 0u);
+  // The rest of allotd never sees a row.
+  Result<StoredState> state = store.load();
+  ASSERT_TRUE(state.ok());
+  EXPECT_EQ(state->objects.size(), 4u);
+  ASSERT_TRUE((*log)->close().ok());
+  const governance::VerificationReport report = outbox_case_verify(options, root);
+  EXPECT_TRUE(report.ok());
+  EXPECT_EQ(report.records, 1u);
+  EXPECT_EQ(report.uncovered_tail, 0u);
+}
+
+// A commit that fails carries nothing: the request's record is synced the
+// old way, and a later commit of the request may carry it.
+inline void case_failed_commit_detaches_the_row(const StoreOpener& open_store,
+                                                const std::string& root) {
+  AuditLogOptions options = options_in(root);
+  ManualClock clock(Timestamp::from_millis(1'000'000));
+  NullLogger logger;
+  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
+  Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  Result<std::unique_ptr<Store>> inner = open_store();
+  ASSERT_TRUE(inner.ok()) << inner.status().message();
+  AuditOutbox outbox(**log, logger);
+  OutboxStore store(**inner, outbox);
+  ASSERT_TRUE(store.load().ok());
+  WriteBatch first;
+  first.put_workloads.push_back(
+      {WorkloadId(1), "vision", "train", "vision", WorkloadPhase::kPending, "{}"});
+  ASSERT_TRUE(store.commit(first).ok());
+  RequestScope scope(outbox, event_of("bo", "create"));
+  WriteBatch taken;  // the same name under another id
+  taken.put_workloads.push_back(
+      {WorkloadId(2), "vision", "train", "vision", WorkloadPhase::kPending, "{}"});
+  EXPECT_EQ(store.commit(taken).code(), ErrorCode::kAlreadyExists);
+  EXPECT_FALSE(scope.carried());
+  EXPECT_TRUE(outbox_rows_of(**inner).empty());
+  ASSERT_TRUE(outbox.record(&scope, event_of("bo", "create")).ok());  // synced, no row
+  EXPECT_EQ(outbox.rows_to_prune(), 0u);
+  EXPECT_EQ((*log)->head().sequence, 1u);
+  ASSERT_TRUE(store.commit(team_batch("vision")).ok());
+  EXPECT_TRUE(scope.carried());
+  EXPECT_EQ(outbox_rows_of(**inner).size(), 1u);
+}
+
+// kill -9 after the commit and before the append: a child process commits
+// two requests' changes; the first one's record is appended, the second's
+// not; then it is killed. On restart the second record is appended from its
+// row (once; the first is not repeated), the chain verifies, a checkpoint
+// covers it, and the rows are gone.
+inline void case_kill_after_commit_before_append(const StoreOpener& open_store,
+                                                 const std::string& root) {
+  const AuditLogOptions options = options_in(root);
+  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    SystemClock clock;
+    NullLogger logger;
+    Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
+    Result<std::unique_ptr<Store>> inner = open_store();
+    if (!log.ok() || !inner.ok()) ::_exit(2);
+    AuditOutbox outbox(**log, logger);
+    OutboxStore store(**inner, outbox);
+    if (!store.load().ok() || !(*log)->record(event_of("before", "create")).ok()) ::_exit(3);
+    {
+      RequestScope scope(outbox, event_of("ana", "create"));
+      if (!store.commit(team_batch("vision")).ok()) ::_exit(4);
+      if (!outbox.record(&scope, event_of("ana", "create")).ok()) ::_exit(5);
+    }
+    RequestScope scope(outbox, event_of("bo", "delete"));
+    if (!store.commit(team_batch("speech")).ok()) ::_exit(6);
+    ::raise(SIGKILL);  // committed, not appended
+    ::_exit(7);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+
+  ManualClock clock(Timestamp::from_millis(1'000'000));
+  MemoryLogger logger;
+  Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  Result<std::unique_ptr<Store>> inner = open_store();
+  ASSERT_TRUE(inner.ok()) << inner.status().message();
+  EXPECT_EQ(outbox_rows_of(**inner).size(), 2u);  // both rows: neither was covered
+  AuditOutbox outbox(**log, logger);
+  OutboxStore store(**inner, outbox);
+  Result<StoredState> state = store.load();
+  ASSERT_TRUE(state.ok()) << state.status().message();
+  EXPECT_EQ(state->objects.size(), 2u);  // the two teams, no row
+  EXPECT_TRUE(outbox_rows_of(**inner).empty());
+  const std::vector<nlohmann::json> records = outbox_case_records(options);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0]["auditID"], "before-create");
+  EXPECT_EQ(records[1]["auditID"], "ana-create");
+  EXPECT_EQ(records[1]["stage"], "ResponseComplete");
+  EXPECT_EQ(records[2]["auditID"], "bo-delete");
+  EXPECT_EQ(records[2]["stage"], "RequestReceived");
+  EXPECT_EQ(records[2]["user"]["username"], "bo");
+  EXPECT_NE(records[2].dump().find("recovered at start from the store's audit outbox"),
+            std::string::npos);
+  bool warned = false;
+  for (const LogEntry& entry : logger.entries()) {
+    warned = warned || entry.field("records").value_or("") == "1";
+  }
+  EXPECT_TRUE(warned);
+  const governance::VerificationReport report = outbox_case_verify(options, root);
+  EXPECT_TRUE(report.ok()) << report.problems.front().message;
+  EXPECT_EQ(report.records, 3u);
+  EXPECT_EQ(report.uncovered_tail, 0u);
+}
+
+}  // namespace allot::audit::testing

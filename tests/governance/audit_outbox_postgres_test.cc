@@ -1,0 +1,86 @@
+// The audit outbox on the PostgreSQL store (audit_outbox_cases.h), on the
+// tests' real PostgreSQL server (tests/store/postgres_test_database.h).
+#include <chrono>
+#include <future>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "audit_outbox_cases.h"
+#include "store/postgres/pg_leader_lock.h"
+#include "store/postgres/postgres_store.h"
+#include "store/postgres_test_database.h"
+
+namespace allot::audit {
+namespace {
+
+using testing::fresh_folder;
+
+// The store of an allotd that leads: its leader lock held while it is used.
+class LeadingOutboxStore final : public Store {
+ public:
+  LeadingOutboxStore(PgLeaderLock lock, std::unique_ptr<PostgresStore> store)
+      : lock_(std::move(lock)), store_(std::move(store)) {}
+
+  Result<StoredState> load() override { return store_->load(); }
+  Status commit(WriteBatch batch) override { return store_->commit(std::move(batch)); }
+  std::future<Status> queue_commit(WriteBatch batch) override {
+    return store_->queue_commit(std::move(batch));
+  }
+  Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after) override {
+    return store_->events(workload_id, after);
+  }
+  Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override {
+    return store_->allocations(from_ms, to_ms);
+  }
+
+ private:
+  PgLeaderLock lock_;
+  std::unique_ptr<PostgresStore> store_;
+};
+
+testing::StoreOpener postgres_opener(const std::string& conninfo) {
+  return [conninfo]() -> Result<std::unique_ptr<Store>> {
+    // A killed leader's lock goes with its connection: wait for it, 10 s at most.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    ALLOT_ASSIGN_OR_RETURN(
+        PgLeaderLock lock,
+        PgLeaderLock::acquire(conninfo, "audit-outbox", std::chrono::milliseconds(10),
+                              [deadline] { return std::chrono::steady_clock::now() > deadline; }));
+    ALLOT_ASSIGN_OR_RETURN(std::unique_ptr<PostgresStore> store,
+                           PostgresStore::open(conninfo, lock.term()));
+    return std::unique_ptr<Store>(new LeadingOutboxStore(std::move(lock), std::move(store)));
+  };
+}
+
+class AuditOutboxPostgres : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Result<store_test::PostgresTestDatabase> made = store_test::PostgresTestDatabase::create();
+    ASSERT_TRUE(made.ok()) << made.status().message();
+    database_ = std::make_unique<store_test::PostgresTestDatabase>(std::move(made).value());
+  }
+  [[nodiscard]] testing::StoreOpener opener() const {
+    return postgres_opener(database_->conninfo());
+  }
+  std::unique_ptr<store_test::PostgresTestDatabase> database_;
+};
+
+TEST_F(AuditOutboxPostgres, CarriedRecordIsAppendedAndItsRowPrunedOnceCheckpointed) {
+  const std::string root = fresh_folder("outbox-pg-carried");
+  testing::case_carried_record_is_appended_and_its_row_pruned(opener(), root);
+}
+
+TEST_F(AuditOutboxPostgres, FailedCommitDetachesTheRow) {
+  const std::string root = fresh_folder("outbox-pg-failed");
+  testing::case_failed_commit_detaches_the_row(opener(), root);
+}
+
+TEST_F(AuditOutboxPostgres, KillDashNineAfterCommitBeforeAppendRecoversTheRecord) {
+  const std::string root = fresh_folder("outbox-pg-kill");
+  testing::case_kill_after_commit_before_append(opener(), root);
+}
+
+}  // namespace
+}  // namespace allot::audit

@@ -121,6 +121,10 @@ class ExitRelay final : public allot::PodEventSink {
     std::lock_guard lock(mu_);
     if (target_ != nullptr) target_->on_pod_event(event);
   }
+  void on_backend_job(allot::WorkloadId workload) override {
+    std::lock_guard lock(mu_);
+    if (target_ != nullptr) target_->on_backend_job(workload);
+  }
   void set_target(allot::PodEventSink* target) {
     std::lock_guard lock(mu_);
     target_ = target;

@@ -38,7 +38,9 @@
 //   workload's job now (Slurm: job id, state, reason, node list, as of its
 //   last batched poll; no call to Slurm of its own); nullopt (the default)
 //   when the backend has no jobs of its own or does not know the workload.
-//   Cheap and non-blocking: the service calls it under its locks.
+//   Cheap and non-blocking: the service calls it under its locks. A backend
+//   with jobs of its own tells the sink when a job is made or changes before
+//   its pods run (PodEventSink::on_backend_job()).
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -131,6 +133,12 @@ class PodEventSink {
  public:
   virtual ~PodEventSink() = default;
   virtual void on_pod_event(const PodEvent& event) = 0;
+  // The backend's job of a workload is new or changed before any of its pods
+  // runs (Slurm: sbatch answered with the job's id, a job was adopted, or a
+  // pending job's state or reason changed): the service takes backend_job()
+  // into the stored workload, so that listings show the job while it waits.
+  // The default ignores it (a backend without jobs of its own never calls it).
+  virtual void on_backend_job(WorkloadId workload) { (void)workload; }
 };
 
 class Executor {

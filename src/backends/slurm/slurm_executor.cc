@@ -205,17 +205,25 @@ Status SlurmExecutor::ensure_association(const std::string& account, const JobOw
 
 void SlurmExecutor::launch(const WorkloadLaunch& launch) {
   const auto pods = static_cast<int32_t>(launch.pods.size());
-  MutexLock lock(mu_);
-  if (jobs_.contains(launch.workload) || submitting_.contains(launch.workload)) return;
-  if (auto found = adoptable_.find(launch.workload); found != adoptable_.end()) {
+  {
+    MutexLock lock(mu_);
+    if (jobs_.contains(launch.workload) || submitting_.contains(launch.workload)) return;
+    const auto found = adoptable_.find(launch.workload);
+    if (found == adoptable_.end()) {
+      queue_.push_back(launch);
+      queued_.notify_one();
+      return;
+    }
     jobs_[launch.workload] = Job{found->second.id, pods, false, false, {}, 0, found->second};
     adoptable_.erase(found);
     adopted_.fetch_add(1);
     wake_.notify_all();
-    return;
   }
-  queue_.push_back(launch);
-  queued_.notify_one();
+  announce_job(launch.workload);
+}
+
+void SlurmExecutor::announce_job(WorkloadId workload) {
+  if (options_.sink != nullptr) options_.sink->on_backend_job(workload);
 }
 
 void SlurmExecutor::submit_loop() {
@@ -248,7 +256,11 @@ void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std
     }
   }
   if (id.ok()) {
-    if (cancel) run_quietly({"scancel", *id});
+    if (cancel) {
+      run_quietly({"scancel", *id});
+    } else {
+      announce_job(launch.workload);  // its id, while Slurm holds it pending
+    }
     return;
   }
   PodEvent failed;
@@ -344,6 +356,10 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
       vanished.push_back(job.id);
       ++it;
       continue;
+    }
+    if (!job.running_reported &&
+        (job.last.state != found->second.state || job.last.reason != found->second.reason)) {
+      changed_.push_back(it->first);  // a pending job's state or reason: announced
     }
     job.last = found->second;
     job.missing_polls = 0;
@@ -452,12 +468,15 @@ void SlurmExecutor::poll_once() {
   std::vector<std::string> vanished;
   std::vector<std::string> requeued;
   std::vector<SlurmJob> orphaned;
+  std::vector<WorkloadId> changed;
   {
     MutexLock lock(mu_);
     observe(seen, vanished, requeued, reports);
     orphaned = orphans(*jobs);
+    changed.swap(changed_);
   }
   cancel_strays(requeued, orphaned);
+  for (const WorkloadId workload : changed) announce_job(workload);
   if (!vanished.empty()) {
     const Result<CommandResult> acct = runner_.run(
         {"sacct", "-n", "-P", "-X", "-j", comma_joined(vanished), "-o", "JobIDRaw,State,ExitCode"});

@@ -129,6 +129,7 @@ class ControlPlane final : public PodEventSink {
 
   // PodEventSink: called from executor threads.
   void on_pod_event(const PodEvent& event) override { actions_.on_pod_event(event); }
+  void on_backend_job(WorkloadId workload) override { actions_.on_backend_job(workload); }
 
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { cluster_.wait_until_reads_wait(count); }

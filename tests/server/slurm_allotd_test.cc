@@ -21,11 +21,17 @@
 #include <sys/wait.h>
 
 #include "allotd_test.h"
+#include "api/rfc3339.h"
 #include "backends/slurm/command_runner.h"
 #include "shell_command.h"
 
 namespace allot::server_test {
 namespace {
+
+Timestamp wall_clock_now() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return Timestamp::from_millis(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+}
 
 std::string slurm_conf() {
   const char* conf = std::getenv("ALLOT_TEST_SLURM_CONF");
@@ -262,6 +268,52 @@ TEST_F(SlurmAllotdTest, DescribeAndWideListingsShowSlurmsViewAsSqueueDoes) {
   EXPECT_NE(node_text.find("Backend state:"), std::string::npos) << node_text;
 }
 
+// The job id is recorded when sbatch answers, not when a pod starts: a
+// workload that allot admitted and Slurm holds pending (jobs submitted
+// around allot hold every h100 GPU) lists its job id in `get workloads -o
+// wide` and status.backend, as squeue says it; the same job then runs.
+TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
+  std::vector<std::string> blockers;
+  for (const char* node : {"node1", "node2"}) {
+    const slurm::CommandResult made =
+        sh({"sbatch", "--parsable", "--job-name=outside-allot", "--account=sa-research",
+            "--partition=gpu", "--nodelist=" + std::string(node), "--gres=gpu:h100:8", "--mem=100",
+            "--output=/dev/null", "--wrap", "sleep 300"});
+    ASSERT_TRUE(made.succeeded()) << made.err;
+    blockers.push_back(made.out.substr(0, made.out.find_first_of(";\n")));
+  }
+  ASSERT_TRUE(eventually(
+      [&] {
+        return sh({"squeue", "-h", "-n", "outside-allot", "-t", "RUNNING", "-o", "%i"})
+                   .out.size() >= 2 * blockers.front().size();
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200)));
+
+  submit("sa-research", "waiting", {"echo ran", 1, 1, "low"});
+  const nlohmann::json admitted = wait_until(
+      "sa-research", "waiting",
+      [](const nlohmann::json& w) {
+        return w["status"].contains("backend") &&
+               !w["status"]["backend"].value("jobId", std::string()).empty();
+      },
+      "a job id in status.backend");
+  EXPECT_EQ(phase_of(admitted), "Admitted") << admitted;
+  const std::string id = admitted["status"]["backend"]["jobId"];
+  const std::string squeued =
+      sh({"squeue", "-h", "-n", job_name(admitted), "-t", "PENDING", "-o", "%i"}).out;
+  EXPECT_EQ(squeued, id + "\n") << "Slurm holds that job pending";
+
+  const auto [wide_code, wide] = allot("get workloads -n sa-research -o wide");
+  ASSERT_EQ(wide_code, 0) << wide;
+  const std::string row = row_of(wide, "waiting");
+  EXPECT_NE(row.find("Admitted"), std::string::npos) << wide;
+  EXPECT_EQ(row.substr(row.find_last_of(' ') + 1), id) << wide;
+
+  for (const std::string& blocker : blockers) ASSERT_TRUE(sh({"scancel", blocker}).succeeded());
+  const nlohmann::json done = wait_phase("sa-research", "waiting", "Succeeded");
+  EXPECT_EQ(done["status"]["backend"]["jobId"], id) << "the same job ran";
+}
+
 TEST_F(SlurmAllotdTest, AWorkloadRunsAsASlurmJobUnderItsTeamsAccount) {
   submit("sa-research", "hello",
          {"echo CVD=$CUDA_VISIBLE_DEVICES acct=$SLURM_JOB_ACCOUNT job=$SLURM_JOB_NAME", 2});
@@ -475,6 +527,34 @@ TEST_F(SlurmNodesFromSlurmTest, AClusterWithoutNodePoolsRunsOnSlurmsNodesAndACor
   const std::string shown = sh({"scontrol", "-o", "show", "node", "node3"}).out;
   EXPECT_NE(shown.find("DRAIN"), std::string::npos) << shown;
   EXPECT_NE(shown.find("Reason=allot: cordoned"), std::string::npos) << shown;
+}
+
+// Metering's capacity counts Slurm's nodes (issue 13, item 2): over a window
+// after they were read, each flavor's capacity is its Slurm nodes' GPUs x
+// time (two nodes of 8 GPUs each), and a workload's GPU-hours plus idle
+// equal it.
+TEST_F(SlurmNodesFromSlurmTest, MeteringCountsSlurmsNodesSoWorkloadsPlusIdleEqualCapacity) {
+  ASSERT_TRUE(eventually([&] { return api_.get("/api/v1/nodes").json["items"].size() == 4; },
+                         std::chrono::seconds(30), std::chrono::milliseconds(200)));
+  const Timestamp from = wall_clock_now();
+  submit("sa-research", "metered", {"sleep 2", 2, 1, "low"});
+  wait_phase("sa-research", "metered", "Succeeded");
+  const Timestamp to = wall_clock_now();
+  const Reply reply = api_.get("/api/v1/reports/usage?from=" + format_rfc3339(from) +
+                               "&to=" + format_rfc3339(to) + "&by=team,flavor");
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  const double window_hours = static_cast<double>((to - from).ms()) / 3'600'000.0;
+  ASSERT_EQ(reply.json["idle"]["flavors"].size(), 2u) << reply.json.dump();
+  for (const auto& flavor : reply.json["idle"]["flavors"]) {
+    EXPECT_NEAR(flavor["capacityGpuHours"].get<double>(), 16 * window_hours, 1e-9) << flavor.dump();
+    EXPECT_NEAR(flavor["allocatedGpuHours"].get<double>() + flavor["idleGpuHours"].get<double>() +
+                    flavor["sharedIdleGpuHours"].get<double>(),
+                flavor["capacityGpuHours"].get<double>(), 1e-9)
+        << flavor.dump();
+  }
+  ASSERT_EQ(reply.json["rows"].size(), 1u) << reply.json.dump();
+  EXPECT_EQ(reply.json["rows"][0]["flavor"], "h100");
+  EXPECT_GT(reply.json["rows"][0]["gpuHours"].get<double>(), 2 * 2.0 / 3600) << reply.json.dump();
 }
 
 }  // namespace

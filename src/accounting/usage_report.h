@@ -21,6 +21,10 @@
 // - visible_teams restricts the rows to those teams' allocations (a
 //   team-scoped caller); the separate idle line and the per-flavor balance,
 //   which describe the whole cluster, are then left out.
+// - Adjustments (UsageLedger::adjustments, made from the backend's own
+//   accounting) count as own use of their workload, signed, like intervals
+//   (missing-data periods excluded), in the rows and in each flavor's
+//   allocated time; so rows and balance both carry the corrected figures.
 // - kProject: the governance Contract whose namespaces hold the workload
 //   (UsageLedger::projects, the workload's namespace being the part of its
 //   name before '/'); "" for work in no contract's namespace. Like user and
@@ -33,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "accounting/backend_reconciliation.h"
 #include "accounting/ledger.h"
 #include "accounting/rate_card.h"
 #include "accounting/resource_time.h"
@@ -64,6 +69,8 @@ struct UsageLedger {
   std::vector<NominalQuota> nominal;
   RateCard rates;
   std::map<std::string, std::string> projects;  // namespace -> contract (the project)
+  // The backend's corrections of the ledger (backend_reconciliation.h).
+  std::vector<UsageAdjustment> adjustments;
 };
 
 // Resource x time of one rate card version.

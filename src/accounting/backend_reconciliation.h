@@ -4,9 +4,9 @@
 // what the backend recorded (docs/cost.md, docs/slurm.md).
 //
 // Contract: pure and deterministic.
-// - A BackendJobRecord is one ended job of a workload as the backend
-//   accounted it: its span [start, end) and the GPUs it held (sacct's Start,
-//   End and AllocTRES gres/gpu).
+// - A BackendJobRecord (model/backend_job_record.h) is one ended job of a
+//   workload as the backend accounted it: its span [start, end) and the GPUs
+//   it held (sacct's Start, End and AllocTRES gres/gpu).
 // - A UsageAdjustment is a signed GPU amount over a span for one workload:
 //   positive where the backend ran it and the ledger did not count it (a job
 //   that ran on while allotd was down, an end later than allot's), negative
@@ -31,20 +31,10 @@
 #include <vector>
 
 #include "accounting/ledger.h"
+#include "model/backend_job_record.h"
 #include "model/ids.h"
 
 namespace allot {
-
-struct BackendJobRecord {
-  std::string job_id;
-  WorkloadId workload;
-  std::string account;  // the backend's account (Slurm: the team's)
-  Timestamp start;
-  Timestamp end;
-  int64_t gpus = 0;
-
-  friend bool operator==(const BackendJobRecord&, const BackendJobRecord&) = default;
-};
 
 struct UsageAdjustment {
   WorkloadId workload;

@@ -9,10 +9,12 @@
 // get -o wide and get nodes show Slurm's view beside allot's.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -130,8 +132,9 @@ class SlurmAllotdTest : public AllotdTest {
   }
   virtual std::string policy_text() { return kSlurmPolicy; }
   std::vector<std::string> allotd_flags() override {
-    return {"--backend",    "slurm", "--slurm-conf",      slurm_conf(),
-            "--slurm-poll", "200ms", "--health-interval", "500ms"};
+    return {"--backend",         "slurm", "--slurm-conf",      slurm_conf(),
+            "--slurm-poll",      "200ms", "--health-interval", "500ms",
+            "--slurm-reconcile", "1s"};
   }
 
   slurm::CommandResult sh(const std::vector<std::string>& argv) {
@@ -312,6 +315,70 @@ TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
   for (const std::string& blocker : blockers) ASSERT_TRUE(sh({"scancel", blocker}).succeeded());
   const nlohmann::json done = wait_phase("sa-research", "waiting", "Succeeded");
   EXPECT_EQ(done["status"]["backend"]["jobId"], id) << "the same job ran";
+}
+
+// Item 4: Slurm's accounting of allot's jobs (sacct) reconciled into
+// metering. allot's ledger counts from the admission and to the exit it
+// observed; Slurm from the job's start to its end: the adjustments made from
+// sacct bring each team's GPU-hours to sacct's GPU-seconds per account,
+// exactly (sacct counts whole seconds).
+TEST_F(SlurmAllotdTest, SacctIngestionMakesEachTeamsGpuHoursEqualSacctsToTheSecond) {
+  const std::string from = format_rfc3339(wall_clock_now() - Duration::seconds(1));
+  submit("sa-research", "two-gpus", {"sleep 2", 2, 1, "low"});
+  submit("sa-prod", "one-gpu", {"sleep 3", 1, 1, "high"});
+  const std::string names = job_name(wait_phase("sa-research", "two-gpus", "Succeeded")) + "," +
+                            job_name(wait_phase("sa-prod", "one-gpu", "Succeeded"));
+  // sacct's GPU-seconds per account (ElapsedRaw x AllocTRES gres/gpu).
+  const auto sacct_gpu_seconds = [&] {
+    std::map<std::string, int64_t> seconds;
+    const std::string out =
+        sh({"sacct", "-n", "-P", "-X", "-a", "-S", "now-1hours", "-E", "now", "-s", "CD",
+            "--name=" + names, "-o", "Account,ElapsedRaw,AllocTRES"})
+            .out;
+    for (size_t at = 0; at < out.size();) {
+      const size_t end = std::min(out.find('\n', at), out.size());
+      const std::string line = out.substr(at, end - at);
+      at = end + 1;
+      const size_t bar = line.find('|');
+      const size_t gpu = line.find("gres/gpu=");
+      if (bar == std::string::npos || gpu == std::string::npos) continue;
+      seconds[line.substr(0, bar)] +=
+          std::stoll(line.substr(bar + 1)) * std::stoll(line.substr(gpu + 9));
+    }
+    return seconds;
+  };
+  const auto allot_gpu_seconds = [&] {
+    std::map<std::string, double> seconds;
+    const Reply reply =
+        api_.get("/api/v1/reports/usage?from=" + from + "&to=2100-01-01T00:00:00Z&by=team");
+    for (const auto& row : reply.json["rows"]) {
+      seconds[row["team"].get<std::string>()] = row["gpuHours"].get<double>() * 3600;
+    }
+    return seconds;
+  };
+  std::map<std::string, int64_t> sacct;
+  std::map<std::string, double> metered;
+  const bool agreed = eventually(
+      [&] {
+        sacct = sacct_gpu_seconds();
+        metered = allot_gpu_seconds();
+        if (sacct.size() != 2 || metered.size() != 2) return false;
+        for (const auto& [account, gpu_seconds] : sacct) {
+          if (std::abs(metered[account] - static_cast<double>(gpu_seconds)) > 1e-6) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(500));
+  EXPECT_TRUE(agreed);
+  ASSERT_EQ(sacct.size(), 2u);
+  EXPECT_GE(sacct["sa-research"], 2 * 2);
+  EXPECT_GE(sacct["sa-prod"], 3);
+  for (const auto& [account, gpu_seconds] : sacct) {
+    EXPECT_NEAR(metered[account], static_cast<double>(gpu_seconds), 1e-6) << account;
+  }
+  EXPECT_NE(allotd_.stderr_text().find("metering adjusted to the backend's accounting"),
+            std::string::npos)
+      << "the ledger's own figures differed (admission before Slurm's start)";
 }
 
 TEST_F(SlurmAllotdTest, AWorkloadRunsAsASlurmJobUnderItsTeamsAccount) {

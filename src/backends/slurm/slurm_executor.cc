@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/slurm/sacct_usage.h"
+
 namespace allot::slurm {
 namespace {
 
@@ -535,6 +537,25 @@ std::optional<BackendJob> SlurmExecutor::backend_job(WorkloadId workload) const 
   const std::optional<SlurmJobView> view = slurm_view(workload);
   if (!view) return std::nullopt;
   return BackendJob{"slurm", view->job_id, view->state, view->reason, view->nodes};
+}
+
+Result<std::vector<BackendJobRecord>> SlurmExecutor::accounted_jobs() {
+  // sacct writes local time: UTC, as parse_sacct_usage() reads it.
+  const Result<CommandResult> listed =
+      runner_.run({"env", "TZ=UTC", "sacct", "-n", "-P", "-X", "-a", "-S", "now-7days", "-E", "now",
+                   "-s", "CD,F,CA,TO,NF,PR,OOM,DL", "-o", std::string(kSacctUsageFormat)});
+  if (!listed.ok()) return listed.status();
+  if (!listed->succeeded()) {
+    return Status(ErrorCode::kUnavailable, "sacct: " + trimmed_output(listed->err + listed->out));
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::vector<SacctUsage> usage,
+                         parse_sacct_usage(listed->out, options_.submit.job_prefix));
+  std::vector<BackendJobRecord> out;
+  out.reserve(usage.size());
+  for (SacctUsage& u : usage) {
+    out.push_back({std::move(u.job_id), u.workload, std::move(u.account), u.start, u.end, u.gpus});
+  }
+  return out;
 }
 
 std::string SlurmExecutor::log_location(PodId pod) const {

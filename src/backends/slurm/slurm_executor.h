@@ -124,6 +124,8 @@ class SlurmExecutor final : public Executor {
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
   [[nodiscard]] std::string log_location(PodId pod) const override;
   [[nodiscard]] std::optional<BackendJob> backend_job(WorkloadId workload) const override;
+  // One `sacct -a -S now-7days` (TZ=UTC) for this executor's jobs that ran.
+  Result<std::vector<BackendJobRecord>> accounted_jobs() override;
 
   // Where jobs go and how GPUs are asked (the Cluster's spec.slurm, the
   // policy's flavors): set when the policy is carried into Slurm.

@@ -60,6 +60,7 @@
 #include "service/control/service_accounts.h"
 #include "service/control/signal_monitor.h"
 #include "service/control/signal_webhooks.h"
+#include "service/control/usage_reconciliation.h"
 #include "service/control/workload_service.h"
 #include "service/identity/local_login.h"
 #include "service/identity/scim_service.h"
@@ -126,6 +127,12 @@ class ControlPlane final : public PodEventSink {
   // Where the loop and the server record what happens (activity_metrics.h).
   ActivityMetrics& activity() { return activity_; }
   AdmissionLoop& loop() { return loop_; }
+
+  // Brings metering in line with the backend's own accounting
+  // (usage_reconciliation.h); how many adjustments were stored.
+  Result<size_t> reconcile_usage_with_backend() {
+    return allot::reconcile_usage_with_backend(cluster_, actions_.executor());
+  }
 
   // PodEventSink: called from executor threads.
   void on_pod_event(const PodEvent& event) override { actions_.on_pod_event(event); }

@@ -6,15 +6,11 @@
 // work requeued elsewhere; an allotd restart adopts the job still in Slurm
 // instead of submitting it again; jobs run as the team's Unix account; an
 // orphaned job is cancelled; a slurmctld restart loses nothing; describe,
-// get -o wide and get nodes show Slurm's view beside allot's.
+// get -o wide and get nodes show Slurm's view beside allot's (metering:
+// slurm_metering_test.cc; the fixture: slurm_allotd_fixture.h).
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -22,181 +18,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "allotd_test.h"
-#include "api/rfc3339.h"
-#include "backends/slurm/command_runner.h"
-#include "shell_command.h"
+#include "slurm_allotd_fixture.h"
 
 namespace allot::server_test {
 namespace {
-
-Timestamp wall_clock_now() {
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  return Timestamp::from_millis(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
-}
-
-std::string slurm_conf() {
-  const char* conf = std::getenv("ALLOT_TEST_SLURM_CONF");
-  return conf == nullptr ? std::string() : conf;
-}
-
-// scripts/slurm.sh and the folder of the fixture's Slurm (DIR/etc/slurm.conf).
-std::string slurm_script() { return std::string(ALLOT_SOURCE_DIR) + "/scripts/slurm.sh"; }
-std::string slurm_dir() {
-  return std::filesystem::path(slurm_conf()).parent_path().parent_path().string();
-}
-
-constexpr const char* kSlurmPolicy = R"(apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: h100}
----
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: a100}
----
-apiVersion: allot/v1
-kind: Cluster
-metadata: {name: hpc}
-spec: {backend: slurm, slurm: {clusterName: allot, partition: gpu}, scheduling: {cycle: 200ms}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: h100-nodes}
-spec: {cluster: hpc, flavor: h100, count: 2, nodeNames: [node1, node2],
-       resources: {gpu: 8, cpu: 16, memory: 64Gi}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: a100-nodes}
-spec: {cluster: hpc, flavor: a100, count: 2, nodeNames: [node3, node4],
-       resources: {gpu: 8, cpu: 16, memory: 64Gi}}
----
-apiVersion: allot/v1
-kind: Cohort
-metadata: {name: sa-org}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: high}
-spec: {value: 1000, preemptionPolicy: PreemptLowerPriority, preemptionGracePeriod: 2s}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: low}
-spec: {value: 10, preemptionPolicy: PreemptLowerPriority, preemptionGracePeriod: 2s}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: sa-prod}
-spec:
-  cohort: sa-org
-  quota: [{flavor: h100, resources: {gpu: {nominal: 8}}}]
-  preemption: {reclaimWithinCohort: Any, withinTeam: LowerPriority}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: sa-research}
-spec:
-  cohort: sa-org
-  quota: [{flavor: h100, resources: {gpu: {nominal: 8}}}]
-)";
-
-class SlurmAllotdTest : public AllotdTest {
- protected:
-  void SetUp() override {
-    ASSERT_FALSE(slurm_conf().empty())
-        << "run under ctest: the `slurm` fixture sets ALLOT_TEST_SLURM_CONF";
-    AllotdTest::SetUp();
-    apply(policy_text());  // a re-apply of the same policy changes nothing in Slurm
-    ASSERT_NE(sh({"sacctmgr", "-n", "-P", "show", "assoc", "where", "account=sa-research",
-                  "user=root", "format=account"})
-                  .out.find("sa-research"),
-              std::string::npos)
-        << "the policy was carried into Slurm's accounting";
-  }
-  void TearDown() override {
-    AllotdTest::TearDown();
-    // scancel takes one account (a list matches none: the jobs then ran on).
-    for (const char* account : {"sa-prod", "sa-research"}) {
-      (void)sh({"scancel", std::string("--account=") + account});
-    }
-    for (const char* node : {"node1", "node2", "node3", "node4"}) {
-      (void)sh({"scontrol", "update", std::string("nodename=") + node, "state=RESUME"});
-    }
-    // The next test needs the nodes free of cancelled jobs.
-    eventually(
-        [&] {
-          return sh({"squeue", "-h", "-A", "sa-prod,sa-research"}).out.empty();
-        },
-        std::chrono::seconds(60), std::chrono::milliseconds(200));
-  }
-  virtual std::string policy_text() { return kSlurmPolicy; }
-  std::vector<std::string> allotd_flags() override {
-    return {"--backend",         "slurm", "--slurm-conf",      slurm_conf(),
-            "--slurm-poll",      "200ms", "--health-interval", "500ms",
-            "--slurm-reconcile", "1s"};
-  }
-
-  slurm::CommandResult sh(const std::vector<std::string>& argv) {
-    return runner_.run(argv).value();
-  }
-  // Slurm's jobs of a workload (by allot's job name), "id state" lines.
-  std::string jobs_of(const nlohmann::json& workload) {
-    const std::string name = job_name(workload);
-    return sh({"sacct", "-n", "-X", "-P", "--name=" + name, "-o", "JobID,State"}).out;
-  }
-  // jobs_of() once sacct lists a job in `state` (slurmdbd records a job's
-  // start and end a moment after slurmctld), or what it lists after 30 s.
-  std::string jobs_once_recorded(const nlohmann::json& workload, const std::string& state) {
-    std::string recorded;
-    eventually(
-        [&] {
-          recorded = jobs_of(workload);
-          return recorded.find(state) != std::string::npos;
-        },
-        std::chrono::seconds(30), std::chrono::milliseconds(200));
-    return recorded;
-  }
-  std::string job_name(const nlohmann::json& workload) {
-    std::ifstream file(allotd_.data_dir() / "slurm" / "job-prefix");
-    std::string prefix;
-    std::getline(file, prefix);
-    return prefix + std::to_string(workload["metadata"]["uid"].get<uint64_t>());
-  }
-  // The `reason`s of the workload's events, in order (their `type` is the
-  // phase, or Normal/Warning for notes).
-  std::vector<std::string> event_reasons(const std::string& ns, const std::string& name) {
-    const Reply reply = api_.get("/api/v1/namespaces/" + ns + "/workloads/" + name + "/events");
-    std::vector<std::string> reasons;
-    if (reply.status != 200) return {reply.describe()};
-    for (const auto& event : reply.json["items"]) reasons.push_back(event["reason"]);
-    return reasons;
-  }
-  static std::string node_of(const nlohmann::json& workload) {
-    return workload["status"]["podSets"][0]["pods"][0]["node"].get<std::string>();
-  }
-
-  // The CLI (`allot ARGS`) against this allotd: its exit code and output.
-  std::pair<int, std::string> allot(const std::string& args) {
-    const std::string command = "ALLOT_TOKEN=" + shell_quote(allotd_.admin_token()) +
-                                " ALLOT_SERVER=http://127.0.0.1:" + std::to_string(allotd_.port()) +
-                                " " + ALLOT_CLI + " " + args;
-    return run_shell(command);
-  }
-  // The line of `table` whose first column is `name` (empty when none).
-  static std::string row_of(const std::string& table, const std::string& name) {
-    size_t at = 0;
-    while (at < table.size()) {
-      const size_t end = std::min(table.find('\n', at), table.size());
-      const std::string line = table.substr(at, end - at);
-      if (line.rfind(name + " ", 0) == 0) return line;
-      at = end + 1;
-    }
-    return {};
-  }
-
-  slurm::ProcessRunner runner_{slurm::slurm_environment(slurm_conf()), Duration::seconds(60)};
-};
 
 // Item 5 of issue 13: the workload's Slurm job (id, state, reason, node list
 // from the executor's batched poll) in the API's status.backend, in `allot
@@ -315,70 +140,6 @@ TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
   for (const std::string& blocker : blockers) ASSERT_TRUE(sh({"scancel", blocker}).succeeded());
   const nlohmann::json done = wait_phase("sa-research", "waiting", "Succeeded");
   EXPECT_EQ(done["status"]["backend"]["jobId"], id) << "the same job ran";
-}
-
-// Item 4: Slurm's accounting of allot's jobs (sacct) reconciled into
-// metering. allot's ledger counts from the admission and to the exit it
-// observed; Slurm from the job's start to its end: the adjustments made from
-// sacct bring each team's GPU-hours to sacct's GPU-seconds per account,
-// exactly (sacct counts whole seconds).
-TEST_F(SlurmAllotdTest, SacctIngestionMakesEachTeamsGpuHoursEqualSacctsToTheSecond) {
-  const std::string from = format_rfc3339(wall_clock_now() - Duration::seconds(1));
-  submit("sa-research", "two-gpus", {"sleep 2", 2, 1, "low"});
-  submit("sa-prod", "one-gpu", {"sleep 3", 1, 1, "high"});
-  const std::string names = job_name(wait_phase("sa-research", "two-gpus", "Succeeded")) + "," +
-                            job_name(wait_phase("sa-prod", "one-gpu", "Succeeded"));
-  // sacct's GPU-seconds per account (ElapsedRaw x AllocTRES gres/gpu).
-  const auto sacct_gpu_seconds = [&] {
-    std::map<std::string, int64_t> seconds;
-    const std::string out =
-        sh({"sacct", "-n", "-P", "-X", "-a", "-S", "now-1hours", "-E", "now", "-s", "CD",
-            "--name=" + names, "-o", "Account,ElapsedRaw,AllocTRES"})
-            .out;
-    for (size_t at = 0; at < out.size();) {
-      const size_t end = std::min(out.find('\n', at), out.size());
-      const std::string line = out.substr(at, end - at);
-      at = end + 1;
-      const size_t bar = line.find('|');
-      const size_t gpu = line.find("gres/gpu=");
-      if (bar == std::string::npos || gpu == std::string::npos) continue;
-      seconds[line.substr(0, bar)] +=
-          std::stoll(line.substr(bar + 1)) * std::stoll(line.substr(gpu + 9));
-    }
-    return seconds;
-  };
-  const auto allot_gpu_seconds = [&] {
-    std::map<std::string, double> seconds;
-    const Reply reply =
-        api_.get("/api/v1/reports/usage?from=" + from + "&to=2100-01-01T00:00:00Z&by=team");
-    for (const auto& row : reply.json["rows"]) {
-      seconds[row["team"].get<std::string>()] = row["gpuHours"].get<double>() * 3600;
-    }
-    return seconds;
-  };
-  std::map<std::string, int64_t> sacct;
-  std::map<std::string, double> metered;
-  const bool agreed = eventually(
-      [&] {
-        sacct = sacct_gpu_seconds();
-        metered = allot_gpu_seconds();
-        if (sacct.size() != 2 || metered.size() != 2) return false;
-        for (const auto& [account, gpu_seconds] : sacct) {
-          if (std::abs(metered[account] - static_cast<double>(gpu_seconds)) > 1e-6) return false;
-        }
-        return true;
-      },
-      std::chrono::seconds(30), std::chrono::milliseconds(500));
-  EXPECT_TRUE(agreed);
-  ASSERT_EQ(sacct.size(), 2u);
-  EXPECT_GE(sacct["sa-research"], 2 * 2);
-  EXPECT_GE(sacct["sa-prod"], 3);
-  for (const auto& [account, gpu_seconds] : sacct) {
-    EXPECT_NEAR(metered[account], static_cast<double>(gpu_seconds), 1e-6) << account;
-  }
-  EXPECT_NE(allotd_.stderr_text().find("metering adjusted to the backend's accounting"),
-            std::string::npos)
-      << "the ledger's own figures differed (admission before Slurm's start)";
 }
 
 TEST_F(SlurmAllotdTest, AWorkloadRunsAsASlurmJobUnderItsTeamsAccount) {
@@ -549,23 +310,6 @@ TEST_F(SlurmAllotdTest, AnAllotdRestartAdoptsTheJobInsteadOfSubmittingItAgain) {
   EXPECT_NE(before.find("RUNNING"), std::string::npos) << before;
 }
 
-// Item 2 of issue 13: the same policy without NodePools. The Slurm Cluster's
-// nodes are Slurm's (`scontrol show nodes`): names, GPU types as flavors,
-// capacity; work runs on them; a cordon in allot drains the Slurm node.
-class SlurmNodesFromSlurmTest : public SlurmAllotdTest {
- protected:
-  std::string policy_text() override {
-    std::string text = kSlurmPolicy;
-    for (const char* pool : {"h100-nodes", "a100-nodes"}) {
-      const size_t start = text.find(
-          "---\napiVersion: allot/v1\nkind: NodePool\nmetadata: {name: " + std::string(pool));
-      const size_t end = text.find("---", start + 3);
-      text.erase(start, end - start);
-    }
-    return text;
-  }
-};
-
 TEST_F(SlurmNodesFromSlurmTest, AClusterWithoutNodePoolsRunsOnSlurmsNodesAndACordonDrainsOne) {
   ASSERT_EQ(policy_text().find("NodePool"), std::string::npos) << policy_text();
   nlohmann::json nodes;
@@ -594,34 +338,6 @@ TEST_F(SlurmNodesFromSlurmTest, AClusterWithoutNodePoolsRunsOnSlurmsNodesAndACor
   const std::string shown = sh({"scontrol", "-o", "show", "node", "node3"}).out;
   EXPECT_NE(shown.find("DRAIN"), std::string::npos) << shown;
   EXPECT_NE(shown.find("Reason=allot: cordoned"), std::string::npos) << shown;
-}
-
-// Metering's capacity counts Slurm's nodes (issue 13, item 2): over a window
-// after they were read, each flavor's capacity is its Slurm nodes' GPUs x
-// time (two nodes of 8 GPUs each), and a workload's GPU-hours plus idle
-// equal it.
-TEST_F(SlurmNodesFromSlurmTest, MeteringCountsSlurmsNodesSoWorkloadsPlusIdleEqualCapacity) {
-  ASSERT_TRUE(eventually([&] { return api_.get("/api/v1/nodes").json["items"].size() == 4; },
-                         std::chrono::seconds(30), std::chrono::milliseconds(200)));
-  const Timestamp from = wall_clock_now();
-  submit("sa-research", "metered", {"sleep 2", 2, 1, "low"});
-  wait_phase("sa-research", "metered", "Succeeded");
-  const Timestamp to = wall_clock_now();
-  const Reply reply = api_.get("/api/v1/reports/usage?from=" + format_rfc3339(from) +
-                               "&to=" + format_rfc3339(to) + "&by=team,flavor");
-  ASSERT_EQ(reply.status, 200) << reply.describe();
-  const double window_hours = static_cast<double>((to - from).ms()) / 3'600'000.0;
-  ASSERT_EQ(reply.json["idle"]["flavors"].size(), 2u) << reply.json.dump();
-  for (const auto& flavor : reply.json["idle"]["flavors"]) {
-    EXPECT_NEAR(flavor["capacityGpuHours"].get<double>(), 16 * window_hours, 1e-9) << flavor.dump();
-    EXPECT_NEAR(flavor["allocatedGpuHours"].get<double>() + flavor["idleGpuHours"].get<double>() +
-                    flavor["sharedIdleGpuHours"].get<double>(),
-                flavor["capacityGpuHours"].get<double>(), 1e-9)
-        << flavor.dump();
-  }
-  ASSERT_EQ(reply.json["rows"].size(), 1u) << reply.json.dump();
-  EXPECT_EQ(reply.json["rows"][0]["flavor"], "h100");
-  EXPECT_GT(reply.json["rows"][0]["gpuHours"].get<double>(), 2 * 2.0 / 3600) << reply.json.dump();
 }
 
 }  // namespace

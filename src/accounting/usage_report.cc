@@ -349,6 +349,11 @@ Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQue
   UsageReport report;
   report.query = query;
   report.missing = clipped_missing(ledger, query);
+  for (const UsageAdjustment& a : ledger.adjustments) {
+    if (a.span.from < query.to && query.from < a.span.to && visible(query, a.team)) {
+      report.adjustments.push_back(a);
+    }
+  }
   for (auto& [key, figures] : builder.rows) {
     report.totals.add(figures);
     report.rows.push_back({key, std::move(figures)});

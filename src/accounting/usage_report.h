@@ -119,6 +119,9 @@ struct UsageReport {
   std::vector<RateCardVersion> rate_cards;  // the versions the figures name
   std::string currency;                     // empty when nothing is priced
   UsageFigures totals;                      // the rows' sum (shared idle included)
+  // The backend's adjustments counted (overlapping [from, to), of the
+  // visible teams), as stored: where the figures differ from the ledger.
+  std::vector<UsageAdjustment> adjustments;
 };
 
 double cost_of(const ResourceTime& time, const FlavorPrice& price);

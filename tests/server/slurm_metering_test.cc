@@ -77,6 +77,21 @@ TEST_F(SlurmAllotdTest, SacctIngestionMakesEachTeamsGpuHoursEqualSacctsToTheSeco
   EXPECT_NE(allotd_.stderr_text().find("metering adjusted to the backend's accounting"),
             std::string::npos)
       << "the ledger's own figures differed (admission before Slurm's start)";
+  // The adjustments are listed with the report, never folded in silently.
+  const nlohmann::json listed =
+      api_.get("/api/v1/reports/usage?from=" + from + "&to=2100-01-01T00:00:00Z&by=team")
+          .json["backendAdjustments"];
+  ASSERT_FALSE(listed.empty()) << listed;
+  for (const auto& adjustment : listed) {
+    EXPECT_TRUE(adjustment["workload"] == "sa-research/two-gpus" ||
+                adjustment["workload"] == "sa-prod/one-gpu")
+        << adjustment;
+    EXPECT_NE(adjustment["gpus"].get<int64_t>(), 0) << adjustment;
+  }
+  const auto [code, table] =
+      allot("report usage --by team --from " + from + " --to 2100-01-01T00:00:00Z");
+  ASSERT_EQ(code, 0) << table;
+  EXPECT_NE(table.find("adjusted to the backend's accounting: "), std::string::npos) << table;
 }
 
 // Metering's capacity counts Slurm's nodes (issue 13, item 2): over a window

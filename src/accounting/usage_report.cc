@@ -189,6 +189,22 @@ struct Builder {
     }
   }
 
+  void add_adjustments() {
+    for (const UsageAdjustment& j : ledger.adjustments) {
+      const AllocationInterval as{j.workload, j.workload_name, j.team,   j.user, j.flavor, {},
+                                  {},         j.span.from,     j.span.to};
+      const bool shown = visible(query, j.team);
+      const ResourceVector gpus(j.gpus, 0, 0);
+      slicer.slice(
+          j.flavor, j.span.from, j.span.to, [&](const std::string& day, int64_t v, Duration d) {
+            const ResourceTime own = ResourceTime::of(gpus, d);
+            cells[{j.flavor, day, v}].allocated += own;
+            if (shown)
+              rows[allocation_key(query, as, day, ledger.projects)].by_version[v].own += own;
+          });
+    }
+  }
+
   void add_capacity() {
     for (const CapacityInterval& c : ledger.capacity) {
       slicer.slice(c.flavor, c.start, c.end, [&](const std::string& day, int64_t v, Duration d) {
@@ -373,12 +389,18 @@ Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQue
       {}};
   builder.add_allocations();
   builder.add_utilization();
+  builder.add_adjustments();
   builder.add_capacity();
   builder.settle_idle();
 
   UsageReport report;
   report.query = query;
   report.missing = clipped_missing(ledger, query);
+  for (const UsageAdjustment& a : ledger.adjustments) {
+    if (a.span.from < query.to && query.from < a.span.to && visible(query, a.team)) {
+      report.adjustments.push_back(a);
+    }
+  }
   for (auto& [key, figures] : builder.rows) {
     report.totals.add(figures);
     report.rows.push_back({key, std::move(figures)});

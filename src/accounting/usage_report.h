@@ -28,6 +28,10 @@
 //   = utilisation x that time. A row without samples has none measured: its
 //   utilisation is unknown ("not measured"), never 0. An interval whose
 //   workload has no allocation in the ledger is not counted.
+// - Adjustments (UsageLedger::adjustments, made from the backend's own
+//   accounting) count as own use of their workload, signed, like intervals
+//   (missing-data periods excluded), in the rows and in each flavor's
+//   allocated time; so rows and balance both carry the corrected figures.
 // - kProject: the governance Contract whose namespaces hold the workload
 //   (UsageLedger::projects, the workload's namespace being the part of its
 //   name before '/'); "" for work in no contract's namespace. Like user and
@@ -40,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "accounting/backend_reconciliation.h"
 #include "accounting/ledger.h"
 #include "accounting/rate_card.h"
 #include "accounting/resource_time.h"
@@ -72,6 +77,8 @@ struct UsageLedger {
   RateCard rates;
   std::map<std::string, std::string> projects;  // namespace -> contract (the project)
   std::vector<UtilizationInterval> utilization;
+  // The backend's corrections of the ledger (backend_reconciliation.h).
+  std::vector<UsageAdjustment> adjustments;
 };
 
 // Resource x time of one rate card version.
@@ -135,6 +142,9 @@ struct UsageReport {
   std::vector<RateCardVersion> rate_cards;  // the versions the figures name
   std::string currency;                     // empty when nothing is priced
   UsageFigures totals;                      // the rows' sum (shared idle included)
+  // The backend's adjustments counted (overlapping [from, to), of the
+  // visible teams), as stored: where the figures differ from the ledger.
+  std::vector<UsageAdjustment> adjustments;
 };
 
 double cost_of(const ResourceTime& time, const FlavorPrice& price);

@@ -25,6 +25,7 @@
 #include "app/slurm_backend.h"
 #include "app/spdlog_logger.h"
 #include "app/ui_files.h"
+#include "app/usage_reconciler.h"
 #include "backends/local/atomic_file.h"
 #include "backends/local/data_layout.h"
 #include "backends/local/health_checker.h"
@@ -122,6 +123,10 @@ class ExitRelay final : public allot::PodEventSink {
   void on_pod_event(const allot::PodEvent& event) override {
     std::lock_guard lock(mu_);
     if (target_ != nullptr) target_->on_pod_event(event);
+  }
+  void on_backend_job(allot::WorkloadId workload) override {
+    std::lock_guard lock(mu_);
+    if (target_ != nullptr) target_->on_backend_job(workload);
   }
   void set_target(allot::PodEventSink* target) {
     std::lock_guard lock(mu_);
@@ -372,6 +377,15 @@ int serve(const Flags& flags, allot::Logger& logger) {
     }
     logger.info("SCIM is served at /scim/v2", {{"token_file", flags.scim_token_file}});
   }
+  // Metering reconciled with Slurm's own accounting (docs/cost.md).
+  std::unique_ptr<allot::app::UsageReconciler> reconciler;
+  if (slurm) {
+    const allot::Result<allot::Duration> every = allot::parse_duration(flags.slurm.reconcile);
+    if (!every.ok() || *every <= allot::Duration()) {
+      return fail("--slurm-reconcile must be a positive duration");
+    }
+    reconciler = std::make_unique<allot::app::UsageReconciler>(plane, *every, logger);
+  }
   allot::server::ApiServerOptions server_options;
   server_options.http.worker_threads = flags.threads;
   server_options.http.tls_cert_file = flags.tls_cert;
@@ -391,6 +405,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   logger.info("allotd started", {{"data_dir", data_dir}, {"logs", data_dir + "/logs"}});
   server.serve();
   logger.info("allotd stopping");
+  reconciler.reset();
   plane.shutdown();
   if (*audit) {
     if (const allot::Status closed = (*audit)->close(); !closed.ok()) {
@@ -520,6 +535,10 @@ int main(int argc, char** argv) {
                  "slurm.conf of the Slurm cluster (default: $SLURM_CONF, else Slurm's own)");
   app.add_option("--slurm-poll", flags.slurm.poll,
                  "time between the Slurm executor's squeue polls (one call for every job)")
+      ->capture_default_str();
+  app.add_option("--slurm-reconcile", flags.slurm.reconcile,
+                 "time between reconciliations of metering with Slurm's accounting (sacct; "
+                 "docs/cost.md)")
       ->capture_default_str();
   app.add_option("--scim-token-file", flags.scim_token_file,
                  "serve SCIM 2.0 at /scim/v2 (Entra ID, Okta provisioning) to clients that bear "

@@ -44,6 +44,8 @@ namespace allot::app {
 struct SlurmFlags {
   std::string conf;  // slurm.conf (empty: $SLURM_CONF or Slurm's default)
   std::string poll = "500ms";
+  // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
+  std::string reconcile = "60s";
 };
 
 class SlurmBackend {

@@ -38,7 +38,15 @@
 //   workload's job now (Slurm: job id, state, reason, node list, as of its
 //   last batched poll; no call to Slurm of its own); nullopt (the default)
 //   when the backend has no jobs of its own or does not know the workload.
-//   Cheap and non-blocking: the service calls it under its locks.
+//   Cheap and non-blocking: the service calls it under its locks. A backend
+//   with jobs of its own tells the sink when a job is made or changes before
+//   its pods run (PodEventSink::on_backend_job()).
+// - accounted_jobs() reads the backend scheduler's own accounting of the
+//   jobs it ran for this allotd's workloads that ended in the last 7 days
+//   (Slurm: one sacct call): start, end, GPUs, account; for reconciling
+//   metering with it (accounting/backend_reconciliation.h). Blocking I/O:
+//   never call it holding a lock. Empty (the default) for a backend with no
+//   accounting of its own.
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -54,6 +62,7 @@
 #include "base/result.h"
 #include "base/time.h"
 #include "model/activity_sample.h"
+#include "model/backend_job_record.h"
 #include "model/gpu_usage_sample.h"
 #include "model/ids.h"
 #include "model/workload_status.h"
@@ -131,6 +140,12 @@ class PodEventSink {
  public:
   virtual ~PodEventSink() = default;
   virtual void on_pod_event(const PodEvent& event) = 0;
+  // The backend's job of a workload is new or changed before any of its pods
+  // runs (Slurm: sbatch answered with the job's id, a job was adopted, or a
+  // pending job's state or reason changed): the service takes backend_job()
+  // into the stored workload, so that listings show the job while it waits.
+  // The default ignores it (a backend without jobs of its own never calls it).
+  virtual void on_backend_job(WorkloadId workload) { (void)workload; }
 };
 
 class Executor {
@@ -165,6 +180,10 @@ class Executor {
   [[nodiscard]] virtual std::optional<BackendJob> backend_job(WorkloadId workload) const {
     (void)workload;
     return std::nullopt;
+  }
+  // The backend's own accounting of its ended jobs (see the contract).
+  virtual Result<std::vector<BackendJobRecord>> accounted_jobs() {
+    return std::vector<BackendJobRecord>{};
   }
 };
 

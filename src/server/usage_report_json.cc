@@ -106,6 +106,17 @@ nlohmann::json usage_report_json(const UsageReport& report, const RateCard& rate
     missing.push_back({{"from", format_rfc3339(gap.from)}, {"to", format_rfc3339(gap.to)}});
   }
   out["missingData"] = std::move(missing);
+  nlohmann::json adjusted = nlohmann::json::array();
+  for (const UsageAdjustment& a : report.adjustments) {
+    adjusted.push_back({{"workload", a.workload_name},
+                        {"team", a.team.str()},
+                        {"flavor", a.flavor},
+                        {"from", format_rfc3339(a.span.from)},
+                        {"to", format_rfc3339(a.span.to)},
+                        {"gpus", a.gpus},
+                        {"jobIds", a.job_ids}});
+  }
+  out["backendAdjustments"] = std::move(adjusted);
   nlohmann::json rows = nlohmann::json::array();
   for (const UsageRow& row : report.rows) {
     nlohmann::json item = figures_json(row.figures, rates);

@@ -6,13 +6,11 @@
 // work requeued elsewhere; an allotd restart adopts the job still in Slurm
 // instead of submitting it again; jobs run as the team's Unix account; an
 // orphaned job is cancelled; a slurmctld restart loses nothing; describe,
-// get -o wide and get nodes show Slurm's view beside allot's.
+// get -o wide and get nodes show Slurm's view beside allot's (metering:
+// slurm_metering_test.cc; the fixture: slurm_allotd_fixture.h).
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -20,174 +18,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "allotd_test.h"
-#include "backends/slurm/command_runner.h"
-#include "shell_command.h"
+#include "slurm_allotd_fixture.h"
 
 namespace allot::server_test {
 namespace {
-
-std::string slurm_conf() {
-  const char* conf = std::getenv("ALLOT_TEST_SLURM_CONF");
-  return conf == nullptr ? std::string() : conf;
-}
-
-// scripts/slurm.sh and the folder of the fixture's Slurm (DIR/etc/slurm.conf).
-std::string slurm_script() { return std::string(ALLOT_SOURCE_DIR) + "/scripts/slurm.sh"; }
-std::string slurm_dir() {
-  return std::filesystem::path(slurm_conf()).parent_path().parent_path().string();
-}
-
-constexpr const char* kSlurmPolicy = R"(apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: h100}
----
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: a100}
----
-apiVersion: allot/v1
-kind: Cluster
-metadata: {name: hpc}
-spec: {backend: slurm, slurm: {clusterName: allot, partition: gpu}, scheduling: {cycle: 200ms}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: h100-nodes}
-spec: {cluster: hpc, flavor: h100, count: 2, nodeNames: [node1, node2],
-       resources: {gpu: 8, cpu: 16, memory: 64Gi}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: a100-nodes}
-spec: {cluster: hpc, flavor: a100, count: 2, nodeNames: [node3, node4],
-       resources: {gpu: 8, cpu: 16, memory: 64Gi}}
----
-apiVersion: allot/v1
-kind: Cohort
-metadata: {name: sa-org}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: high}
-spec: {value: 1000, preemptionPolicy: PreemptLowerPriority, preemptionGracePeriod: 2s}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: low}
-spec: {value: 10, preemptionPolicy: PreemptLowerPriority, preemptionGracePeriod: 2s}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: sa-prod}
-spec:
-  cohort: sa-org
-  quota: [{flavor: h100, resources: {gpu: {nominal: 8}}}]
-  preemption: {reclaimWithinCohort: Any, withinTeam: LowerPriority}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: sa-research}
-spec:
-  cohort: sa-org
-  quota: [{flavor: h100, resources: {gpu: {nominal: 8}}}]
-)";
-
-class SlurmAllotdTest : public AllotdTest {
- protected:
-  void SetUp() override {
-    ASSERT_FALSE(slurm_conf().empty())
-        << "run under ctest: the `slurm` fixture sets ALLOT_TEST_SLURM_CONF";
-    AllotdTest::SetUp();
-    apply(policy_text());  // a re-apply of the same policy changes nothing in Slurm
-    ASSERT_NE(sh({"sacctmgr", "-n", "-P", "show", "assoc", "where", "account=sa-research",
-                  "user=root", "format=account"})
-                  .out.find("sa-research"),
-              std::string::npos)
-        << "the policy was carried into Slurm's accounting";
-  }
-  void TearDown() override {
-    AllotdTest::TearDown();
-    // scancel takes one account (a list matches none: the jobs then ran on).
-    for (const char* account : {"sa-prod", "sa-research"}) {
-      (void)sh({"scancel", std::string("--account=") + account});
-    }
-    for (const char* node : {"node1", "node2", "node3", "node4"}) {
-      (void)sh({"scontrol", "update", std::string("nodename=") + node, "state=RESUME"});
-    }
-    // The next test needs the nodes free of cancelled jobs.
-    eventually(
-        [&] {
-          return sh({"squeue", "-h", "-A", "sa-prod,sa-research"}).out.empty();
-        },
-        std::chrono::seconds(60), std::chrono::milliseconds(200));
-  }
-  virtual std::string policy_text() { return kSlurmPolicy; }
-  std::vector<std::string> allotd_flags() override {
-    return {"--backend",    "slurm", "--slurm-conf",      slurm_conf(),
-            "--slurm-poll", "200ms", "--health-interval", "500ms"};
-  }
-
-  slurm::CommandResult sh(const std::vector<std::string>& argv) {
-    return runner_.run(argv).value();
-  }
-  // Slurm's jobs of a workload (by allot's job name), "id state" lines.
-  std::string jobs_of(const nlohmann::json& workload) {
-    const std::string name = job_name(workload);
-    return sh({"sacct", "-n", "-X", "-P", "--name=" + name, "-o", "JobID,State"}).out;
-  }
-  // jobs_of() once sacct lists a job in `state` (slurmdbd records a job's
-  // start and end a moment after slurmctld), or what it lists after 30 s.
-  std::string jobs_once_recorded(const nlohmann::json& workload, const std::string& state) {
-    std::string recorded;
-    eventually(
-        [&] {
-          recorded = jobs_of(workload);
-          return recorded.find(state) != std::string::npos;
-        },
-        std::chrono::seconds(30), std::chrono::milliseconds(200));
-    return recorded;
-  }
-  std::string job_name(const nlohmann::json& workload) {
-    std::ifstream file(allotd_.data_dir() / "slurm" / "job-prefix");
-    std::string prefix;
-    std::getline(file, prefix);
-    return prefix + std::to_string(workload["metadata"]["uid"].get<uint64_t>());
-  }
-  // The `reason`s of the workload's events, in order (their `type` is the
-  // phase, or Normal/Warning for notes).
-  std::vector<std::string> event_reasons(const std::string& ns, const std::string& name) {
-    const Reply reply = api_.get("/api/v1/namespaces/" + ns + "/workloads/" + name + "/events");
-    std::vector<std::string> reasons;
-    if (reply.status != 200) return {reply.describe()};
-    for (const auto& event : reply.json["items"]) reasons.push_back(event["reason"]);
-    return reasons;
-  }
-  static std::string node_of(const nlohmann::json& workload) {
-    return workload["status"]["podSets"][0]["pods"][0]["node"].get<std::string>();
-  }
-
-  // The CLI (`allot ARGS`) against this allotd: its exit code and output.
-  std::pair<int, std::string> allot(const std::string& args) {
-    const std::string command = "ALLOT_TOKEN=" + shell_quote(allotd_.admin_token()) +
-                                " ALLOT_SERVER=http://127.0.0.1:" + std::to_string(allotd_.port()) +
-                                " " + ALLOT_CLI + " " + args;
-    return run_shell(command);
-  }
-  // The line of `table` whose first column is `name` (empty when none).
-  static std::string row_of(const std::string& table, const std::string& name) {
-    size_t at = 0;
-    while (at < table.size()) {
-      const size_t end = std::min(table.find('\n', at), table.size());
-      const std::string line = table.substr(at, end - at);
-      if (line.rfind(name + " ", 0) == 0) return line;
-      at = end + 1;
-    }
-    return {};
-  }
-
-  slurm::ProcessRunner runner_{slurm::slurm_environment(slurm_conf()), Duration::seconds(60)};
-};
 
 // Item 5 of issue 13: the workload's Slurm job (id, state, reason, node list
 // from the executor's batched poll) in the API's status.backend, in `allot
@@ -260,6 +94,52 @@ TEST_F(SlurmAllotdTest, DescribeAndWideListingsShowSlurmsViewAsSqueueDoes) {
   const auto [node_code, node_text] = allot("describe node " + nodes);
   ASSERT_EQ(node_code, 0) << node_text;
   EXPECT_NE(node_text.find("Backend state:"), std::string::npos) << node_text;
+}
+
+// The job id is recorded when sbatch answers, not when a pod starts: a
+// workload that allot admitted and Slurm holds pending (jobs submitted
+// around allot hold every h100 GPU) lists its job id in `get workloads -o
+// wide` and status.backend, as squeue says it; the same job then runs.
+TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
+  std::vector<std::string> blockers;
+  for (const char* node : {"node1", "node2"}) {
+    const slurm::CommandResult made =
+        sh({"sbatch", "--parsable", "--job-name=outside-allot", "--account=sa-research",
+            "--partition=gpu", "--nodelist=" + std::string(node), "--gres=gpu:h100:8", "--mem=100",
+            "--output=/dev/null", "--wrap", "sleep 300"});
+    ASSERT_TRUE(made.succeeded()) << made.err;
+    blockers.push_back(made.out.substr(0, made.out.find_first_of(";\n")));
+  }
+  ASSERT_TRUE(eventually(
+      [&] {
+        return sh({"squeue", "-h", "-n", "outside-allot", "-t", "RUNNING", "-o", "%i"})
+                   .out.size() >= 2 * blockers.front().size();
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200)));
+
+  submit("sa-research", "waiting", {"echo ran", 1, 1, "low"});
+  const nlohmann::json admitted = wait_until(
+      "sa-research", "waiting",
+      [](const nlohmann::json& w) {
+        return w["status"].contains("backend") &&
+               !w["status"]["backend"].value("jobId", std::string()).empty();
+      },
+      "a job id in status.backend");
+  EXPECT_EQ(phase_of(admitted), "Admitted") << admitted;
+  const std::string id = admitted["status"]["backend"]["jobId"];
+  const std::string squeued =
+      sh({"squeue", "-h", "-n", job_name(admitted), "-t", "PENDING", "-o", "%i"}).out;
+  EXPECT_EQ(squeued, id + "\n") << "Slurm holds that job pending";
+
+  const auto [wide_code, wide] = allot("get workloads -n sa-research -o wide");
+  ASSERT_EQ(wide_code, 0) << wide;
+  const std::string row = row_of(wide, "waiting");
+  EXPECT_NE(row.find("Admitted"), std::string::npos) << wide;
+  EXPECT_EQ(row.substr(row.find_last_of(' ') + 1), id) << wide;
+
+  for (const std::string& blocker : blockers) ASSERT_TRUE(sh({"scancel", blocker}).succeeded());
+  const nlohmann::json done = wait_phase("sa-research", "waiting", "Succeeded");
+  EXPECT_EQ(done["status"]["backend"]["jobId"], id) << "the same job ran";
 }
 
 TEST_F(SlurmAllotdTest, AWorkloadRunsAsASlurmJobUnderItsTeamsAccount) {
@@ -429,23 +309,6 @@ TEST_F(SlurmAllotdTest, AnAllotdRestartAdoptsTheJobInsteadOfSubmittingItAgain) {
   EXPECT_EQ(jobs_of(running), before) << "one job, still the same";
   EXPECT_NE(before.find("RUNNING"), std::string::npos) << before;
 }
-
-// Item 2 of issue 13: the same policy without NodePools. The Slurm Cluster's
-// nodes are Slurm's (`scontrol show nodes`): names, GPU types as flavors,
-// capacity; work runs on them; a cordon in allot drains the Slurm node.
-class SlurmNodesFromSlurmTest : public SlurmAllotdTest {
- protected:
-  std::string policy_text() override {
-    std::string text = kSlurmPolicy;
-    for (const char* pool : {"h100-nodes", "a100-nodes"}) {
-      const size_t start = text.find(
-          "---\napiVersion: allot/v1\nkind: NodePool\nmetadata: {name: " + std::string(pool));
-      const size_t end = text.find("---", start + 3);
-      text.erase(start, end - start);
-    }
-    return text;
-  }
-};
 
 TEST_F(SlurmNodesFromSlurmTest, AClusterWithoutNodePoolsRunsOnSlurmsNodesAndACordonDrainsOne) {
   ASSERT_EQ(policy_text().find("NodePool"), std::string::npos) << policy_text();

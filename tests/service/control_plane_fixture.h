@@ -168,7 +168,11 @@ class RecordingExecutor final : public Executor {
     gpu_samples = std::move(samples);
   }
 
+  // What accounted_jobs() answers (the backend's own accounting).
+  Result<std::vector<BackendJobRecord>> accounted_jobs() override { return accounted; }
+
   PodEventSink* sink = nullptr;
+  std::vector<BackendJobRecord> accounted;
   std::vector<RecordedPod> launches;
   std::vector<WorkloadLaunch> workload_launches;
   std::vector<std::pair<uint64_t, Duration>> stops;

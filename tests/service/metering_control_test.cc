@@ -144,6 +144,42 @@ TEST_F(MeteringControl, ARestartClosesTheOpenIntervalAndShowsTheDowntimeAsMissin
   EXPECT_EQ(stored->open_allocations[0].start_ms, at(45 * 60'000).ms());
 }
 
+// The backend's own accounting (Slurm's sacct) says the job started 5 min
+// after the admission and ended 10 min after allot saw the exit: explicit
+// adjustments bring the report to the backend's figure; a second
+// reconciliation adds nothing, nor does one after a restart (the adjustments
+// are stored); the ledger's interval itself is unchanged.
+TEST_F(MeteringControl, TheBackendsAccountingAdjustsTheLedgerOnceAndTheAdjustmentsAreStored) {
+  apply_policy(priced_policy(2));
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 8), "research");
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+  clock_.advance(Duration::minutes(30));
+  exit_pods(r1, 0);
+  clock_.advance(Duration::minutes(30));
+  plane_->loop().run_once();  // the last heartbeat: 60m, the restart below at 60m
+  executor_.accounted = {{"77", WorkloadId(r1), "research", at(5 * 60'000), at(40 * 60'000), 8}};
+
+  const Result<size_t> made = plane_->reconcile_usage_with_backend();
+  ASSERT_TRUE(made.ok()) << made.status().to_string();
+  EXPECT_EQ(*made, 2u);  // -8 GPUs over [0, 5m), +8 over [30m, 40m)
+  EXPECT_EQ(plane_->reconcile_usage_with_backend().value(), 0u);
+  const UsageReportRequest request{at(0), at(kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate};
+  const UsageReport usage = report(request);
+  EXPECT_DOUBLE_EQ(row(usage, "research")->figures.sum().own.hours(Resource::kGpu), 8 * 35 / 60.0);
+  expect_reconciles(usage);
+
+  restart();
+  EXPECT_EQ(plane_->reconcile_usage_with_backend().value(), 0u) << "no second counted twice";
+  const UsageReport again = report(request);
+  EXPECT_DOUBLE_EQ(row(again, "research")->figures.sum().own.hours(Resource::kGpu), 8 * 35 / 60.0);
+  const Result<std::vector<AllocationRecord>> ledger = store_.allocations(0, at(kHourMs).ms());
+  ASSERT_TRUE(ledger.ok());
+  ASSERT_EQ(ledger->size(), 1u);
+  EXPECT_EQ(ledger->front().start_ms, at(0).ms()) << "the ledger's interval is not rewritten";
+  EXPECT_EQ(ledger->front().end_ms, at(30 * 60'000).ms());
+}
+
 TEST_F(MeteringControl, SharedIdleGoesToTheTeamsAndATeamViewerSeesOnlyItsTeam) {
   apply_policy(priced_policy(2) + research_viewer_binding());
   submit(workload_yaml("r1", "research", 4), "research");

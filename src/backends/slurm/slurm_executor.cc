@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/slurm/sacct_usage.h"
+
 namespace allot::slurm {
 namespace {
 
@@ -205,17 +207,25 @@ Status SlurmExecutor::ensure_association(const std::string& account, const JobOw
 
 void SlurmExecutor::launch(const WorkloadLaunch& launch) {
   const auto pods = static_cast<int32_t>(launch.pods.size());
-  MutexLock lock(mu_);
-  if (jobs_.contains(launch.workload) || submitting_.contains(launch.workload)) return;
-  if (auto found = adoptable_.find(launch.workload); found != adoptable_.end()) {
+  {
+    MutexLock lock(mu_);
+    if (jobs_.contains(launch.workload) || submitting_.contains(launch.workload)) return;
+    const auto found = adoptable_.find(launch.workload);
+    if (found == adoptable_.end()) {
+      queue_.push_back(launch);
+      queued_.notify_one();
+      return;
+    }
     jobs_[launch.workload] = Job{found->second.id, pods, false, false, {}, 0, found->second};
     adoptable_.erase(found);
     adopted_.fetch_add(1);
     wake_.notify_all();
-    return;
   }
-  queue_.push_back(launch);
-  queued_.notify_one();
+  announce_job(launch.workload);
+}
+
+void SlurmExecutor::announce_job(WorkloadId workload) {
+  if (options_.sink != nullptr) options_.sink->on_backend_job(workload);
 }
 
 void SlurmExecutor::submit_loop() {
@@ -248,7 +258,11 @@ void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std
     }
   }
   if (id.ok()) {
-    if (cancel) run_quietly({"scancel", *id});
+    if (cancel) {
+      run_quietly({"scancel", *id});
+    } else {
+      announce_job(launch.workload);  // its id, while Slurm holds it pending
+    }
     return;
   }
   PodEvent failed;
@@ -344,6 +358,10 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
       vanished.push_back(job.id);
       ++it;
       continue;
+    }
+    if (!job.running_reported &&
+        (job.last.state != found->second.state || job.last.reason != found->second.reason)) {
+      changed_.push_back(it->first);  // a pending job's state or reason: announced
     }
     job.last = found->second;
     job.missing_polls = 0;
@@ -452,12 +470,15 @@ void SlurmExecutor::poll_once() {
   std::vector<std::string> vanished;
   std::vector<std::string> requeued;
   std::vector<SlurmJob> orphaned;
+  std::vector<WorkloadId> changed;
   {
     MutexLock lock(mu_);
     observe(seen, vanished, requeued, reports);
     orphaned = orphans(*jobs);
+    changed.swap(changed_);
   }
   cancel_strays(requeued, orphaned);
+  for (const WorkloadId workload : changed) announce_job(workload);
   if (!vanished.empty()) {
     const Result<CommandResult> acct = runner_.run(
         {"sacct", "-n", "-P", "-X", "-j", comma_joined(vanished), "-o", "JobIDRaw,State,ExitCode"});
@@ -516,6 +537,25 @@ std::optional<BackendJob> SlurmExecutor::backend_job(WorkloadId workload) const 
   const std::optional<SlurmJobView> view = slurm_view(workload);
   if (!view) return std::nullopt;
   return BackendJob{"slurm", view->job_id, view->state, view->reason, view->nodes};
+}
+
+Result<std::vector<BackendJobRecord>> SlurmExecutor::accounted_jobs() {
+  // sacct writes local time: UTC, as parse_sacct_usage() reads it.
+  const Result<CommandResult> listed =
+      runner_.run({"env", "TZ=UTC", "sacct", "-n", "-P", "-X", "-a", "-S", "now-7days", "-E", "now",
+                   "-s", "CD,F,CA,TO,NF,PR,OOM,DL", "-o", std::string(kSacctUsageFormat)});
+  if (!listed.ok()) return listed.status();
+  if (!listed->succeeded()) {
+    return Status(ErrorCode::kUnavailable, "sacct: " + trimmed_output(listed->err + listed->out));
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::vector<SacctUsage> usage,
+                         parse_sacct_usage(listed->out, options_.submit.job_prefix));
+  std::vector<BackendJobRecord> out;
+  out.reserve(usage.size());
+  for (SacctUsage& u : usage) {
+    out.push_back({std::move(u.job_id), u.workload, std::move(u.account), u.start, u.end, u.gpus});
+  }
+  return out;
 }
 
 std::string SlurmExecutor::log_location(PodId pod) const {

@@ -56,6 +56,10 @@
 //   workload (its final state from squeue or sacct; the newest 4,096 ended
 //   jobs are kept); backend_job() is the same in the port's terms (kind
 //   "slurm"). nullopt for a workload without a job here.
+// - The sink hears of a job before its pods run (on_backend_job()): when
+//   sbatch answered with its id, when a job is adopted, and when a poll finds
+//   a pending job's state or reason changed; so a workload's job id is known
+//   while Slurm still holds the job pending.
 // - Thread-safe. Events are delivered with no lock held.
 #pragma once
 
@@ -120,6 +124,8 @@ class SlurmExecutor final : public Executor {
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
   [[nodiscard]] std::string log_location(PodId pod) const override;
   [[nodiscard]] std::optional<BackendJob> backend_job(WorkloadId workload) const override;
+  // One `sacct -a -S now-7days` (TZ=UTC) for this executor's jobs that ran.
+  Result<std::vector<BackendJobRecord>> accounted_jobs() override;
 
   // Where jobs go and how GPUs are asked (the Cluster's spec.slurm, the
   // policy's flavors): set when the policy is carried into Slurm.
@@ -171,6 +177,7 @@ class SlurmExecutor final : public Executor {
                        std::vector<Report>& reports) ALLOT_REQUIRES(mu_);
   std::vector<std::string> due_kills() ALLOT_REQUIRES(mu_);
   void run_quietly(const std::vector<std::string>& argv);
+  void announce_job(WorkloadId workload);  // to the sink; no lock held
   void loop();
 
   CommandRunner& runner_;
@@ -186,6 +193,8 @@ class SlurmExecutor final : public Executor {
   // newest kMaxEnded of them.
   std::map<WorkloadId, SlurmJob> ended_ ALLOT_GUARDED_BY(mu_);
   std::deque<WorkloadId> ended_order_ ALLOT_GUARDED_BY(mu_);
+  // Pending jobs whose state or reason the last observe() found changed.
+  std::vector<WorkloadId> changed_ ALLOT_GUARDED_BY(mu_);
   Timestamp adopt_until_ ALLOT_GUARDED_BY(mu_);
   bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
   CondVar wake_;

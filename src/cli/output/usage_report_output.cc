@@ -92,6 +92,11 @@ void describe_period(const nlohmann::json& report, std::ostringstream& out) {
     out << "missing data: " << text(gap, "from") << " to " << text(gap, "to")
         << " (allotd was down)\n";
   }
+  for (const auto& a : report.value("backendAdjustments", nlohmann::json::array())) {
+    out << "adjusted to the backend's accounting: " << text(a, "workload") << " "
+        << a.value("gpus", int64_t{0}) << " GPUs from " << text(a, "from") << " to "
+        << text(a, "to") << " (jobs " << text(a, "jobIds") << ")\n";
+  }
   for (const auto& card : report.value("rateCards", nlohmann::json::array())) {
     out << "rate card " << card.value("version", 0) << ": " << text(card, "flavor") << " from "
         << text(card, "from") << ", " << unrounded(number(card, "gpuHour")) << "/GPU-h "

@@ -33,6 +33,10 @@ class OutboxStore : public Store {
   Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override {
     return inner_.allocations(from_ms, to_ms);
   }
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms,
+                                                            int64_t to_ms) override {
+    return inner_.gpu_utilization(from_ms, to_ms);
+  }
 
  private:
   Store& inner_;

@@ -75,6 +75,14 @@ void ActionRunner::on_pod_event(const PodEvent& event) {
   signal_.wake();
 }
 
+void ActionRunner::on_backend_job(WorkloadId workload) {
+  {
+    MutexLock lock(mu_);
+    reports_.backend_jobs.push_back(workload);
+  }
+  signal_.wake();
+}
+
 PodReports ActionRunner::take_reports() {
   MutexLock lock(mu_);
   PodReports taken;

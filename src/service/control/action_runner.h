@@ -17,8 +17,11 @@
 //   submits asynchronously returns at once).
 // - on_pod_event() may be called from any executor thread; it queues the
 //   event and wakes the loop.
+// - on_backend_job() likewise queues the workload whose backend job is new
+//   or changed (a Slurm job id known at sbatch time) and wakes the loop.
 // - take_reports() hands over everything queued since its last call: the
-//   pods that started, and the exits in the order they came.
+//   pods that started, the exits in the order they came, and the workloads
+//   whose backend job changed.
 // Thread-safe; no lock is held while the executor is called.
 #pragma once
 
@@ -40,6 +43,9 @@ namespace allot {
 struct PodReports {
   std::vector<PodId> started;
   std::vector<PodEvent> exits;  // a non-empty launch_error: the pod never ran
+  // Workloads whose backend job is new or changed before a pod ran
+  // (PodEventSink::on_backend_job()).
+  std::vector<WorkloadId> backend_jobs;
 };
 
 class ActionRunner final : public PodEventSink {
@@ -50,6 +56,7 @@ class ActionRunner final : public PodEventSink {
   // REQUIRES: `actions` came from sequence().
   void carry_out(Actions actions) ALLOT_EXCLUDES(mu_);
   void on_pod_event(const PodEvent& event) override ALLOT_EXCLUDES(mu_);
+  void on_backend_job(WorkloadId workload) override ALLOT_EXCLUDES(mu_);
   PodReports take_reports() ALLOT_EXCLUDES(mu_);
 
   Executor& executor() { return executor_; }

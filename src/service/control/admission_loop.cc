@@ -67,6 +67,9 @@ void AdmissionLoop::apply_reports(Timestamp now, WriteBatch& batch, Actions& act
            batch);
     }
   }
+  for (const WorkloadId workload : reports.backend_jobs) {
+    refresh_backend_job(workload, state, batch);
+  }
   for (const PodId& pod : reports.started) {
     refresh_backend_job(pod.workload, state, batch);
     apply_pods_started(pod.workload, 1, state, now, batch);

@@ -60,6 +60,7 @@
 #include "service/control/service_accounts.h"
 #include "service/control/signal_monitor.h"
 #include "service/control/signal_webhooks.h"
+#include "service/control/usage_reconciliation.h"
 #include "service/control/workload_service.h"
 #include "service/identity/local_login.h"
 #include "service/identity/scim_service.h"
@@ -127,8 +128,15 @@ class ControlPlane final : public PodEventSink {
   ActivityMetrics& activity() { return activity_; }
   AdmissionLoop& loop() { return loop_; }
 
+  // Brings metering in line with the backend's own accounting
+  // (usage_reconciliation.h); how many adjustments were stored.
+  Result<size_t> reconcile_usage_with_backend() {
+    return allot::reconcile_usage_with_backend(cluster_, actions_.executor());
+  }
+
   // PodEventSink: called from executor threads.
   void on_pod_event(const PodEvent& event) override { actions_.on_pod_event(event); }
+  void on_backend_job(WorkloadId workload) override { actions_.on_backend_job(workload); }
 
   // For tests: returns once `count` reads wait for a commit to land.
   void wait_until_reads_wait(size_t count) const { cluster_.wait_until_reads_wait(count); }

@@ -1,6 +1,7 @@
 #include "service/control/health_monitor.h"
 
 #include "service/backend_sync/inventory_nodes.h"
+#include "service/control/metering.h"
 #include "service/control/node_conditions.h"
 #include "service/control/policy_installation.h"
 
@@ -31,7 +32,7 @@ bool HealthMonitor::apply(const std::vector<NodeHealthReport>& reports, Timestam
     node.backend_state = found->second.state;
     node.backend_reason = found->second.reason;
   }
-  const bool nodes_changed = adopt_inventory_nodes(state);
+  const bool nodes_changed = adopt_inventory_nodes(state, now, batch);
   const std::vector<NodeHealthReport> changed = apply_health_reports(reports, now, state, batch);
   for (const NodeHealthReport& report : changed) {
     if (report.healthy) {
@@ -45,7 +46,7 @@ bool HealthMonitor::apply(const std::vector<NodeHealthReport>& reports, Timestam
   return !changed.empty() || nodes_changed;
 }
 
-bool HealthMonitor::adopt_inventory_nodes(ServerState& state) {
+bool HealthMonitor::adopt_inventory_nodes(ServerState& state, Timestamp now, WriteBatch& batch) {
   if (!inventory_) return false;
   InventoryNodes found = policy_inventory_nodes(state.policy.policy(), *inventory_);
   inventory_.reset();  // one round, one look
@@ -61,6 +62,12 @@ bool HealthMonitor::adopt_inventory_nodes(ServerState& state) {
   for (const std::string& unmatched : found.unmatched) {
     logger_.warn("a backend node has no flavor of the policy", {{"node", unmatched}});
   }
+  // Metering's capacity follows the nodes (idle capacity counts them), in
+  // the batch of this round, as a policy change records it.
+  MeteringChanges metering =
+      metering_changes(state.metering, next->policy(), next->backend_nodes(), now);
+  put_metering_changes(metering, batch);
+  apply_metering_changes(std::move(metering), state.metering);
   install_policy(state, std::move(next).value());
   return true;
 }

@@ -11,7 +11,8 @@
 // of each node (NodeHealthChecker::backend_states(), in memory: the views
 // show it beside allot's health), and, for a Slurm Cluster that declares no
 // NodePool, takes the backend's nodes into the policy when they changed
-// (PolicyState::with_backend_nodes(): nodes read from Slurm, docs/slurm.md).
+// (PolicyState::with_backend_nodes(): nodes read from Slurm, docs/slurm.md),
+// recording metering's new capacity of them in the same batch (metering.h).
 // Used by the admission loop's thread only.
 #pragma once
 
@@ -59,8 +60,9 @@ class HealthMonitor {
   std::map<std::string, BackendNodeState> backend_states_;  // of the last round
   std::optional<std::vector<InventoryNode>> inventory_;     // of the last round
   // Takes the backend's nodes into the policy (a Slurm cluster without
-  // NodePools) when they changed; whether they did.
-  bool adopt_inventory_nodes(ServerState& state);
+  // NodePools) when they changed, with metering's capacity of them (in
+  // `batch`); whether they did.
+  bool adopt_inventory_nodes(ServerState& state, Timestamp now, WriteBatch& batch);
 };
 
 }  // namespace allot

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "model/node_inventory.h"
+#include "service/backend_sync/inventory_nodes.h"
 #include "service/control/server_state.h"
 
 namespace allot {
@@ -55,7 +56,8 @@ void close_allocation(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
   live.allocation.reset();
 }
 
-MeteringChanges metering_changes(const MeteringState& state, const Policy& policy, Timestamp now) {
+MeteringChanges metering_changes(const MeteringState& state, const Policy& policy,
+                                 const std::vector<Node>& backend_nodes, Timestamp now) {
   MeteringChanges changes;
   int64_t next_version = state.rate_cards.empty() ? 1 : state.rate_cards.back().version + 1;
   for (const ResourceFlavor& flavor : policy.flavors) {
@@ -66,7 +68,9 @@ MeteringChanges metering_changes(const MeteringState& state, const Policy& polic
   std::map<std::string, ResourceVector> capacity;
   for (const ResourceFlavor& flavor : policy.flavors) capacity[flavor.meta.name] = {};
   for (const CapacityInterval& c : state.capacity) capacity.try_emplace(c.flavor);  // removed: 0
-  for (const Node& node : expand_node_pools(policy)) capacity[node.flavor] += node.capacity;
+  for (const Node& node : policy_nodes(policy, backend_nodes)) {
+    capacity[node.flavor] += node.capacity;
+  }
   for (const auto& [flavor, total] : capacity) {
     const CapacityInterval* current = current_capacity(state, flavor);
     if (current != nullptr ? current->capacity == total : total.is_zero()) continue;

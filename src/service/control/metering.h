@@ -3,7 +3,8 @@
 // counted twice: an admission opens its workload's allocation interval, the
 // release of its capacity (the run ends, or a preemption releases it at once)
 // closes it; a policy change records a new rate card version when a flavor's
-// price changes and a new capacity when its nodes change; a restart closes
+// price changes and a new capacity when its nodes change (its NodePools', or
+// the nodes read from the backend: a Slurm cluster's); a restart closes
 // what was open and records the time allotd was down as missing data.
 //
 // Contract: pure state changes on ServerState and a batch; the caller holds
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "base/time.h"
+#include "model/node.h"
 #include "model/policy.h"
 #include "service/control/live_workload.h"
 #include "service/control/metering_state.h"
@@ -40,7 +42,11 @@ struct MeteringChanges {
 
   [[nodiscard]] bool empty() const { return rate_cards.empty() && capacity.empty(); }
 };
-MeteringChanges metering_changes(const MeteringState& state, const Policy& policy, Timestamp now);
+// Capacity counts the NodePools' nodes and `backend_nodes` (those read from
+// the backend for a Cluster that declares no NodePool, e.g. Slurm's:
+// PolicyState::backend_nodes()), so that idle capacity covers them too.
+MeteringChanges metering_changes(const MeteringState& state, const Policy& policy,
+                                 const std::vector<Node>& backend_nodes, Timestamp now);
 void put_metering_changes(const MeteringChanges& changes, WriteBatch& batch);
 // After the batch holding them is stored.
 void apply_metering_changes(MeteringChanges changes, MeteringState& state);

@@ -72,11 +72,30 @@ Status load_capacity(const nlohmann::json& json, const ObjectRecord& object, Met
   return {};
 }
 
+Status load_adjustment(const nlohmann::json& json, const ObjectRecord& object,
+                       MeteringState& state) {
+  UsageAdjustment a;
+  ALLOT_ASSIGN_OR_RETURN(int64_t workload, read_int(json, "workload", object));
+  a.workload = WorkloadId(static_cast<uint64_t>(workload));
+  ALLOT_ASSIGN_OR_RETURN(a.workload_name, read_text(json, "workloadName", object));
+  ALLOT_ASSIGN_OR_RETURN(std::string team, read_text(json, "team", object));
+  a.team = TeamId(std::move(team));
+  ALLOT_ASSIGN_OR_RETURN(a.user, read_text(json, "user", object));
+  ALLOT_ASSIGN_OR_RETURN(a.flavor, read_text(json, "flavor", object));
+  ALLOT_ASSIGN_OR_RETURN(int64_t from, read_int(json, "from", object));
+  ALLOT_ASSIGN_OR_RETURN(int64_t to, read_int(json, "to", object));
+  a.span = {Timestamp::from_millis(from), Timestamp::from_millis(to)};
+  ALLOT_ASSIGN_OR_RETURN(a.gpus, read_int(json, "gpus", object));
+  ALLOT_ASSIGN_OR_RETURN(a.job_ids, read_text(json, "jobIds", object));
+  state.adjustments.push_back(std::move(a));
+  return {};
+}
+
 }  // namespace
 
 bool is_metering_kind(std::string_view kind) {
   return kind == kRateCardKind || kind == kFlavorCapacityKind || kind == kMeteringGapKind ||
-         kind == kMeteringHeartbeatKind;
+         kind == kMeteringHeartbeatKind || kind == kUsageAdjustmentKind;
 }
 
 ObjectRecord rate_card_object(const RateCardVersion& v) {
@@ -109,6 +128,19 @@ ObjectRecord heartbeat_object(Timestamp at) {
   return {std::string(kMeteringHeartbeatKind), "allotd", json.dump()};
 }
 
+ObjectRecord adjustment_object(const UsageAdjustment& a, int64_t sequence) {
+  const nlohmann::json json = {{"workload", static_cast<int64_t>(a.workload.value())},
+                               {"workloadName", a.workload_name},
+                               {"team", a.team.str()},
+                               {"user", a.user},
+                               {"flavor", a.flavor},
+                               {"from", a.span.from.ms()},
+                               {"to", a.span.to.ms()},
+                               {"gpus", a.gpus},
+                               {"jobIds", a.job_ids}};
+  return {std::string(kUsageAdjustmentKind), padded(sequence), json.dump()};
+}
+
 Status load_metering_object(const ObjectRecord& object, MeteringState& state) {
   const nlohmann::json json = nlohmann::json::parse(object.document, nullptr, false);
   if (!json.is_object()) {
@@ -117,6 +149,7 @@ Status load_metering_object(const ObjectRecord& object, MeteringState& state) {
   }
   if (object.kind == kRateCardKind) return load_rate_card(json, object, state);
   if (object.kind == kFlavorCapacityKind) return load_capacity(json, object, state);
+  if (object.kind == kUsageAdjustmentKind) return load_adjustment(json, object, state);
   if (object.kind == kMeteringGapKind) {
     ALLOT_ASSIGN_OR_RETURN(int64_t from, read_int(json, "from", object));
     ALLOT_ASSIGN_OR_RETURN(int64_t to, read_int(json, "to", object));

@@ -7,7 +7,8 @@
 // ResourceFlavor's price), the capacity of each flavor over time (one entry
 // per change of its nodes), the missing-data periods (allotd was down), the
 // last heartbeat stored, and the allocations found open at startup that no
-// live workload holds any more. Stored as objects of the kinds below, whose
+// live workload holds any more; and the adjustments reconciliation with the
+// backend's accounting made. Stored as objects of the kinds below, whose
 // names order them (zero-padded numbers).
 #pragma once
 
@@ -16,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "accounting/backend_reconciliation.h"
 #include "accounting/ledger.h"
 #include "accounting/rate_card.h"
 #include "base/result.h"
@@ -27,6 +29,7 @@ inline constexpr std::string_view kRateCardKind = "RateCardVersion";
 inline constexpr std::string_view kFlavorCapacityKind = "FlavorCapacity";
 inline constexpr std::string_view kMeteringGapKind = "MeteringGap";
 inline constexpr std::string_view kMeteringHeartbeatKind = "MeteringHeartbeat";
+inline constexpr std::string_view kUsageAdjustmentKind = "UsageAdjustment";
 
 struct MeteringState {
   std::vector<RateCardVersion> rate_cards;  // by version
@@ -34,6 +37,9 @@ struct MeteringState {
   std::vector<Period> gaps;                 // missing-data periods, by start
   std::optional<Timestamp> heartbeat;       // the last one stored
   std::vector<AllocationRecord> orphans;    // open at startup, held by no live workload
+  // Corrections from the backend's own accounting (backend_reconciliation.h),
+  // in the order made; never changed once stored.
+  std::vector<UsageAdjustment> adjustments;
 };
 
 bool is_metering_kind(std::string_view kind);
@@ -42,6 +48,8 @@ ObjectRecord rate_card_object(const RateCardVersion& version);
 ObjectRecord capacity_object(const CapacityInterval& capacity);
 ObjectRecord gap_object(const Period& gap);
 ObjectRecord heartbeat_object(Timestamp at);
+// The `sequence`th adjustment made (0, 1, ...: its place in `adjustments`).
+ObjectRecord adjustment_object(const UsageAdjustment& adjustment, int64_t sequence);
 
 // Decodes one stored metering object into `state`; kInvalidArgument naming
 // the object when it is malformed. REQUIRES: is_metering_kind(object.kind).

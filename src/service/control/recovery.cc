@@ -196,7 +196,8 @@ Status requeue_interrupted(ClusterState& cluster, Timestamp now) {
     }
     erase_deleted_workloads(state, batch);
     record_restart(state, now, batch);
-    changes = metering_changes(state.metering, state.policy.policy(), now);
+    changes =
+        metering_changes(state.metering, state.policy.policy(), state.policy.backend_nodes(), now);
     put_metering_changes(changes, batch);
   }
   if (batch.empty()) return {};

@@ -96,6 +96,7 @@ Result<UsageReportResult> ReportService::report(UsageQuery query) const {
     versions = state.metering.rate_cards;
     ledger.capacity = state.metering.capacity;
     ledger.missing = state.metering.gaps;
+    ledger.adjustments = state.metering.adjustments;
     ledger.nominal = nominal_quotas(state.policy.policy());
     ledger.projects = contract_projects(state.policy.policy());
   }

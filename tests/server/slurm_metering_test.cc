@@ -1,0 +1,126 @@
+// Metering of work on a real Slurm (issue 13, items 2 and 4): the capacity
+// of the nodes read from Slurm counts in usage reports (workloads + idle =
+// capacity x time), and Slurm's own accounting of allot's jobs (sacct) is
+// reconciled into metering by explicit adjustments, so that each team's
+// GPU-hours equal sacct's per account.
+#include <cmath>
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "api/rfc3339.h"
+#include "slurm_allotd_fixture.h"
+
+namespace allot::server_test {
+namespace {
+
+// Item 4: Slurm's accounting of allot's jobs (sacct) reconciled into
+// metering. allot's ledger counts from the admission and to the exit it
+// observed; Slurm from the job's start to its end: the adjustments made from
+// sacct bring each team's GPU-hours to sacct's GPU-seconds per account,
+// exactly (sacct counts whole seconds).
+TEST_F(SlurmAllotdTest, SacctIngestionMakesEachTeamsGpuHoursEqualSacctsToTheSecond) {
+  const std::string from = format_rfc3339(wall_clock_now() - Duration::seconds(1));
+  submit("sa-research", "two-gpus", {"sleep 2", 2, 1, "low"});
+  submit("sa-prod", "one-gpu", {"sleep 3", 1, 1, "high"});
+  const std::string names = job_name(wait_phase("sa-research", "two-gpus", "Succeeded")) + "," +
+                            job_name(wait_phase("sa-prod", "one-gpu", "Succeeded"));
+  // sacct's GPU-seconds per account (ElapsedRaw x AllocTRES gres/gpu).
+  const auto sacct_gpu_seconds = [&] {
+    std::map<std::string, int64_t> seconds;
+    const std::string out =
+        sh({"sacct", "-n", "-P", "-X", "-a", "-S", "now-1hours", "-E", "now", "-s", "CD",
+            "--name=" + names, "-o", "Account,ElapsedRaw,AllocTRES"})
+            .out;
+    for (size_t at = 0; at < out.size();) {
+      const size_t end = std::min(out.find('\n', at), out.size());
+      const std::string line = out.substr(at, end - at);
+      at = end + 1;
+      const size_t bar = line.find('|');
+      const size_t gpu = line.find("gres/gpu=");
+      if (bar == std::string::npos || gpu == std::string::npos) continue;
+      seconds[line.substr(0, bar)] +=
+          std::stoll(line.substr(bar + 1)) * std::stoll(line.substr(gpu + 9));
+    }
+    return seconds;
+  };
+  const auto allot_gpu_seconds = [&] {
+    std::map<std::string, double> seconds;
+    const Reply reply =
+        api_.get("/api/v1/reports/usage?from=" + from + "&to=2100-01-01T00:00:00Z&by=team");
+    for (const auto& row : reply.json["rows"]) {
+      seconds[row["team"].get<std::string>()] = row["gpuHours"].get<double>() * 3600;
+    }
+    return seconds;
+  };
+  std::map<std::string, int64_t> sacct;
+  std::map<std::string, double> metered;
+  const bool agreed = eventually(
+      [&] {
+        sacct = sacct_gpu_seconds();
+        metered = allot_gpu_seconds();
+        if (sacct.size() != 2 || metered.size() != 2) return false;
+        for (const auto& [account, gpu_seconds] : sacct) {
+          if (std::abs(metered[account] - static_cast<double>(gpu_seconds)) > 1e-6) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(500));
+  EXPECT_TRUE(agreed);
+  ASSERT_EQ(sacct.size(), 2u);
+  EXPECT_GE(sacct["sa-research"], 2 * 2);
+  EXPECT_GE(sacct["sa-prod"], 3);
+  for (const auto& [account, gpu_seconds] : sacct) {
+    EXPECT_NEAR(metered[account], static_cast<double>(gpu_seconds), 1e-6) << account;
+  }
+  EXPECT_NE(allotd_.stderr_text().find("metering adjusted to the backend's accounting"),
+            std::string::npos)
+      << "the ledger's own figures differed (admission before Slurm's start)";
+  // The adjustments are listed with the report, never folded in silently.
+  const nlohmann::json listed =
+      api_.get("/api/v1/reports/usage?from=" + from + "&to=2100-01-01T00:00:00Z&by=team")
+          .json["backendAdjustments"];
+  ASSERT_FALSE(listed.empty()) << listed;
+  for (const auto& adjustment : listed) {
+    EXPECT_TRUE(adjustment["workload"] == "sa-research/two-gpus" ||
+                adjustment["workload"] == "sa-prod/one-gpu")
+        << adjustment;
+    EXPECT_NE(adjustment["gpus"].get<int64_t>(), 0) << adjustment;
+  }
+  const auto [code, table] =
+      allot("report usage --by team --from " + from + " --to 2100-01-01T00:00:00Z");
+  ASSERT_EQ(code, 0) << table;
+  EXPECT_NE(table.find("adjusted to the backend's accounting: "), std::string::npos) << table;
+}
+
+// Metering's capacity counts Slurm's nodes (issue 13, item 2): over a window
+// after they were read, each flavor's capacity is its Slurm nodes' GPUs x
+// time (two nodes of 8 GPUs each), and a workload's GPU-hours plus idle
+// equal it.
+TEST_F(SlurmNodesFromSlurmTest, MeteringCountsSlurmsNodesSoWorkloadsPlusIdleEqualCapacity) {
+  ASSERT_TRUE(eventually([&] { return api_.get("/api/v1/nodes").json["items"].size() == 4; },
+                         std::chrono::seconds(30), std::chrono::milliseconds(200)));
+  const Timestamp from = wall_clock_now();
+  submit("sa-research", "metered", {"sleep 2", 2, 1, "low"});
+  wait_phase("sa-research", "metered", "Succeeded");
+  const Timestamp to = wall_clock_now();
+  const Reply reply = api_.get("/api/v1/reports/usage?from=" + format_rfc3339(from) +
+                               "&to=" + format_rfc3339(to) + "&by=team,flavor");
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  const double window_hours = static_cast<double>((to - from).ms()) / 3'600'000.0;
+  ASSERT_EQ(reply.json["idle"]["flavors"].size(), 2u) << reply.json.dump();
+  for (const auto& flavor : reply.json["idle"]["flavors"]) {
+    EXPECT_NEAR(flavor["capacityGpuHours"].get<double>(), 16 * window_hours, 1e-9) << flavor.dump();
+    EXPECT_NEAR(flavor["allocatedGpuHours"].get<double>() + flavor["idleGpuHours"].get<double>() +
+                    flavor["sharedIdleGpuHours"].get<double>(),
+                flavor["capacityGpuHours"].get<double>(), 1e-9)
+        << flavor.dump();
+  }
+  ASSERT_EQ(reply.json["rows"].size(), 1u) << reply.json.dump();
+  EXPECT_EQ(reply.json["rows"][0]["flavor"], "h100");
+  EXPECT_GT(reply.json["rows"][0]["gpuHours"].get<double>(), 2 * 2.0 / 3600) << reply.json.dump();
+}
+
+}  // namespace
+}  // namespace allot::server_test

@@ -34,6 +34,10 @@ class LeadingOutboxStore final : public Store {
   Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override {
     return store_->allocations(from_ms, to_ms);
   }
+  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms,
+                                                            int64_t to_ms) override {
+    return store_->gpu_utilization(from_ms, to_ms);
+  }
 
  private:
   PgLeaderLock lock_;

@@ -117,12 +117,12 @@ class VictimSelector {
   // What collect() reads of an admitted workload, kept contiguous in
   // preference order so that the scan over a group stays in cache.
   struct Slot {
-    uint32_t index;  // into admitted
+    uint32_t index = 0;  // into admitted
     TeamIndex team;
-    int32_t priority;
+    int32_t priority = 0;
     WorkloadId id;
-    Timestamp ripe;   // admitted_at + its class's minRuntime
-    bool guaranteed;  // an endpoint's guaranteed replica (never another team's victim)
+    Timestamp ripe;           // admitted_at + its class's minRuntime
+    bool guaranteed = false;  // an endpoint's guaranteed replica (never another team's victim)
   };
 
   // Searches known to fail, and the verdict they end with.

@@ -89,6 +89,10 @@ bool CohortReclaim::on_preemptor_path(int32_t quota_node) const {
   return std::find(path_.begin(), path_.end(), quota_node) != path_.end();
 }
 
+bool CohortReclaim::any_advantage() const {
+  return std::find(advantage_.begin(), advantage_.end(), true) != advantage_.end();
+}
+
 bool CohortReclaim::preemptor_under_nominal() const {
   return std::all_of(contested_.begin(), contested_.end(), [&](int32_t fr) {
     return tree_.usage(team_node_, fr) < tree_.nominal(team_node_, fr);

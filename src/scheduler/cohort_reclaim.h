@@ -60,6 +60,9 @@ class CohortReclaim {
   // True when the preemptor's team stays within its nominal of every contested
   // fr once the request is added (it claims only its own guarantee).
   [[nodiscard]] bool request_within_nominal() const { return request_within_nominal_; }
+  // True when the preemptor has a hierarchical advantage over the work of some
+  // other team (relation_to() answers advantage for some team).
+  [[nodiscard]] bool any_advantage() const;
 
  private:
   const QuotaTree& tree_;

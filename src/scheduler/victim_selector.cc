@@ -157,7 +157,8 @@ bool VictimSelector::cross_team_candidate(const Request& r, const Slot& w, Candi
 }
 
 std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r, bool* too_young,
-                                                               bool* any_allowed) {
+                                                               bool* any_allowed, Shortcut shortcut,
+                                                               bool* settled) {
   const CompiledPolicy& policy = quota_.policy();
   const PendingWorkload& preemptor = r.preemptor;
   const TeamPreemption& rules = policy.team(preemptor.team).preemption;
@@ -185,6 +186,12 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
       continue;
     }
     out.push_back(c);
+    if (shortcut == Shortcut::kClassicInsufficient ||
+        (shortcut == Shortcut::kFairShareRefused && w.team != preemptor.team &&
+         positive_share(w.team))) {
+      *settled = true;
+      return out;
+    }
   }
   // Kueue's order of the lists: work the preemptor has a hierarchical
   // advantage over (and, under fair sharing, all other teams' work), then
@@ -392,10 +399,19 @@ VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex 
   const Request request{preemptor, flavor, total, counts, reclaim};
   bool too_young = false;
   bool any_allowed = false;
-  const std::vector<Candidate> candidates = collect(request, &too_young, &any_allowed);
+  const Shortcut shortcut = shortcuts_ ? known_to_fail(request) : Shortcut::kNone;
+  bool settled = false;
+  const std::vector<Candidate> candidates =
+      collect(request, &too_young, &any_allowed, shortcut, &settled);
   VictimChoice choice;
   if (!any_allowed) {
     choice.verdict = PreemptionVerdict::kNotAllowed;
+    return choice;
+  }
+  if (settled) {
+    ++shortcuts_taken_;
+    choice.verdict = shortcut == Shortcut::kFairShareRefused ? PreemptionVerdict::kFairShareRefused
+                                                             : PreemptionVerdict::kInsufficient;
     return choice;
   }
   if (candidates.empty()) {

@@ -37,6 +37,17 @@
 // preemptor's largest pod (so a node's victims that do not also meet the
 // preemptor's quota are not combined with others').
 //
+// Searches known to fail (victim_search_shortcut.cc): some searches cannot
+// succeed whatever candidates exist, and stop at the first candidate with the
+// verdict the full walk would give. Classic mode: no candidate may be taken
+// while the preemptor borrows (no own-team work, no hierarchical advantage, no
+// borrowWithinCohort) and it borrows even once every other team's work is gone
+// (its own usage alone decides that). Fair sharing in a flat cohort (teams
+// only, right under the root): the preemptor's share after admission is above
+// every other team's share now, and removals only lower a team's share, so
+// every candidate is refused. The answers equal those of the full search
+// (pinned by VictimSelectorProperties.ShortcutsAnswerAsTheFullSearch).
+//
 // Contract: find() leaves the QuotaTree and CapacityIndex as it found them.
 #pragma once
 
@@ -75,6 +86,10 @@ class VictimSelector {
   // Gives back the quota and node capacity of an admitted workload (a victim
   // that stops at once, having no grace period).
   void release(uint32_t index) { remove(index); }
+  // For tests: off, every search walks its candidates (the plain path).
+  void use_shortcuts(bool on) { shortcuts_ = on; }
+  // How many searches a shortcut answered.
+  [[nodiscard]] int64_t shortcuts_taken() const { return shortcuts_taken_; }
 
  private:
   // Why a candidate may be taken (Kueue's preemption variants).
@@ -102,15 +117,29 @@ class VictimSelector {
   // What collect() reads of an admitted workload, kept contiguous in
   // preference order so that the scan over a group stays in cache.
   struct Slot {
-    uint32_t index;  // into admitted
+    uint32_t index = 0;  // into admitted
     TeamIndex team;
-    int32_t priority;
+    int32_t priority = 0;
     WorkloadId id;
-    Timestamp ripe;   // admitted_at + its class's minRuntime
-    bool guaranteed;  // an endpoint's guaranteed replica (never another team's victim)
+    Timestamp ripe;           // admitted_at + its class's minRuntime
+    bool guaranteed = false;  // an endpoint's guaranteed replica (never another team's victim)
   };
 
-  std::vector<Candidate> collect(const Request& r, bool* too_young, bool* any_allowed);
+  // Searches known to fail, and the verdict they end with.
+  enum class Shortcut : uint8_t {
+    kNone,
+    kClassicInsufficient,  // found once any candidate exists
+    kFairShareRefused,     // found once another team with a positive share offers one
+  };
+  [[nodiscard]] Shortcut known_to_fail(const Request& r);
+  [[nodiscard]] bool classic_known_to_fail(const Request& r) const;
+  [[nodiscard]] bool fair_share_known_to_fail(const Request& r);
+  // Whether the tree under `root` holds only teams, each right under it.
+  [[nodiscard]] bool flat_tree(int32_t root);
+  [[nodiscard]] bool positive_share(TeamIndex team);
+  // With a shortcut, stops at the first candidate that settles it (*settled).
+  std::vector<Candidate> collect(const Request& r, bool* too_young, bool* any_allowed,
+                                 Shortcut shortcut, bool* settled);
   [[nodiscard]] bool cross_team_candidate(const Request& r, const Slot& w, Candidate* out);
   [[nodiscard]] bool find_classic(const Request& r, const std::vector<Candidate>& candidates,
                                   VictimChoice* choice);
@@ -188,6 +217,10 @@ class VictimSelector {
   // By quota node on the preemptor's path: its share once the preemptor is admitted.
   std::vector<double> share_after_;
   std::vector<Slot> empty_group_;
+  bool shortcuts_ = true;
+  int64_t shortcuts_taken_ = 0;
+  std::vector<int8_t> flat_root_;       // by quota node: -1 not known yet, else flat_tree()
+  std::vector<int8_t> positive_share_;  // per find(), by team: -1 not known yet
 };
 
 }  // namespace allot

@@ -239,5 +239,69 @@ TEST(VictimSelectorProperties, VictimSetIsMinimalAndSufficientFairSharing) {
                                   << " searches)";
 }
 
+// The searches known to fail (victim_search_shortcut.cc) against the full
+// walk: the same verdict, victims and condition for every search, over random
+// worlds biased toward the rules' conditions (a flat cohort, teams that never
+// preempt their own work nor borrow to preempt).
+struct ShortcutCount {
+  int64_t taken = 0;
+  int searches = 0;
+};
+
+void compare_with_full_search(uint64_t seed, bool fair_sharing, bool flat, ShortcutCount* count) {
+  std::mt19937_64 rng(seed);
+  Policy p = random_victim_policy(rng, fair_sharing);
+  if (flat) {
+    p.cohorts.resize(1);
+    for (Team& team : p.teams) team.cohort = "root";
+  }
+  for (Team& team : p.teams) {
+    if (rng() % 4 != 0) team.preemption.within_team = WithinTeamPolicy::kNever;
+    if (rng() % 4 != 0) team.preemption.borrow_within_cohort = BorrowWithinCohortPolicy::kNever;
+  }
+  auto policy = std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+  const Scheduler scheduler(policy);
+  const Topology topology(*policy);
+  uint64_t next_id = 1;
+  const std::vector<AdmittedWorkload> running = random_running(rng, *policy, scheduler, &next_id);
+  const std::vector<bool> none(running.size(), false);
+  const Timestamp now = Timestamp() + Duration::hours(1);
+  for (int i = 0; i < 16; ++i) {
+    const PendingWorkload w = random_workload(rng, *policy, next_id++, now);
+    const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
+    const std::vector<int32_t> counts{w.pod_sets[0].count};
+    VictimChoice answers[2];
+    for (const bool shortcuts : {true, false}) {
+      Cluster c{QuotaTree(*policy), CapacityIndex(*policy, topology, {})};
+      hold_all(c, running, none);
+      VictimSelector selector(c.quota, c.capacity, running, none, now);
+      selector.use_shortcuts(shortcuts);
+      answers[shortcuts ? 0 : 1] = selector.find(w, FlavorIndex(0), total, counts);
+      if (shortcuts) {
+        count->taken += selector.shortcuts_taken();
+      } else {
+        EXPECT_EQ(selector.shortcuts_taken(), 0);
+      }
+    }
+    ++count->searches;
+    EXPECT_EQ(answers[0].verdict, answers[1].verdict) << "seed " << seed << " search " << i;
+    EXPECT_EQ(answers[0].victims, answers[1].victims) << "seed " << seed << " search " << i;
+    EXPECT_EQ(answers[0].within_nominal, answers[1].within_nominal) << "seed " << seed;
+  }
+}
+
+TEST(VictimSelectorProperties, ShortcutsAnswerAsTheFullSearch) {
+  ShortcutCount classic;
+  ShortcutCount fair;
+  for (uint64_t seed = 900; seed <= 1020; ++seed) {
+    compare_with_full_search(seed, /*fair_sharing=*/false, /*flat=*/seed % 2 == 0, &classic);
+    compare_with_full_search(seed, /*fair_sharing=*/true, /*flat=*/seed % 3 != 0, &fair);
+  }
+  // Not vacuous: both rules answered many searches.
+  EXPECT_GT(classic.taken, 200) << classic.searches << " classic searches";
+  EXPECT_GT(fair.taken, 100) << fair.searches << " fair-sharing searches";
+}
+
 }  // namespace
 }  // namespace allot

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -96,6 +97,20 @@ Status load_adjustment(const nlohmann::json& json, const ObjectRecord& object,
 bool is_metering_kind(std::string_view kind) {
   return kind == kRateCardKind || kind == kFlavorCapacityKind || kind == kMeteringGapKind ||
          kind == kMeteringHeartbeatKind || kind == kUsageAdjustmentKind;
+}
+
+AllocationInterval allocation_interval_of(AllocationRecord record) {
+  AllocationInterval a;
+  a.workload = record.workload_id;
+  a.workload_name = std::move(record.workload_name);
+  a.team = TeamId(std::move(record.team));
+  a.user = std::move(record.user);
+  a.flavor = std::move(record.flavor);
+  a.own = record.own;
+  a.borrowed = record.borrowed;
+  a.start = Timestamp::from_millis(record.start_ms);
+  if (record.end_ms) a.end = Timestamp::from_millis(*record.end_ms);
+  return a;
 }
 
 ObjectRecord rate_card_object(const RateCardVersion& v) {

@@ -44,6 +44,9 @@ struct MeteringState {
 
 bool is_metering_kind(std::string_view kind);
 
+// A stored allocation as the accounting layer's interval.
+AllocationInterval allocation_interval_of(AllocationRecord record);
+
 ObjectRecord rate_card_object(const RateCardVersion& version);
 ObjectRecord capacity_object(const CapacityInterval& capacity);
 ObjectRecord gap_object(const Period& gap);

@@ -5,23 +5,10 @@
 #include <utility>
 
 #include "authz/resource_catalog.h"
+#include "service/control/metering_state.h"
 
 namespace allot {
 namespace {
-
-AllocationInterval interval_of(AllocationRecord record) {
-  AllocationInterval a;
-  a.workload = record.workload_id;
-  a.workload_name = std::move(record.workload_name);
-  a.team = TeamId(std::move(record.team));
-  a.user = std::move(record.user);
-  a.flavor = std::move(record.flavor);
-  a.own = record.own;
-  a.borrowed = record.borrowed;
-  a.start = Timestamp::from_millis(record.start_ms);
-  if (record.end_ms) a.end = Timestamp::from_millis(*record.end_ms);
-  return a;
-}
 
 std::vector<NominalQuota> nominal_quotas(const Policy& policy) {
   std::vector<NominalQuota> quotas;
@@ -110,7 +97,7 @@ Result<UsageReportResult> ReportService::report(UsageQuery query) const {
                          cluster_.store().allocations(query.from.ms(), query.to.ms()));
   ledger.allocations.reserve(records.size());
   for (AllocationRecord& record : records)
-    ledger.allocations.push_back(interval_of(std::move(record)));
+    ledger.allocations.push_back(allocation_interval_of(std::move(record)));
   ALLOT_ASSIGN_OR_RETURN(std::vector<GpuUtilizationRecord> measured,
                          cluster_.store().gpu_utilization(query.from.ms(), query.to.ms()));
   ledger.utilization.reserve(measured.size());

@@ -11,20 +11,6 @@
 namespace allot {
 namespace {
 
-AllocationInterval reconciled_interval_of(AllocationRecord record) {
-  AllocationInterval a;
-  a.workload = record.workload_id;
-  a.workload_name = std::move(record.workload_name);
-  a.team = TeamId(std::move(record.team));
-  a.user = std::move(record.user);
-  a.flavor = std::move(record.flavor);
-  a.own = record.own;
-  a.borrowed = record.borrowed;
-  a.start = Timestamp::from_millis(record.start_ms);
-  if (record.end_ms) a.end = Timestamp::from_millis(*record.end_ms);
-  return a;
-}
-
 // The ledger's intervals that may belong to the jobs' workloads: those
 // overlapping the jobs' spans, widened by a day (an admission long before
 // Slurm started the job).
@@ -42,7 +28,7 @@ Result<std::vector<AllocationInterval>> reconciled_ledger(
   std::vector<AllocationInterval> ledger;
   ledger.reserve(records.size());
   for (AllocationRecord& record : records) {
-    ledger.push_back(reconciled_interval_of(std::move(record)));
+    ledger.push_back(allocation_interval_of(std::move(record)));
   }
   return ledger;
 }

@@ -231,9 +231,17 @@ TEST_F(ContractCliTest, ExceptionsAreAppliedByTheirApproverAndListedByExpiry) {
   EXPECT_EQ(wrong_kind.exit_code, 2);
   EXPECT_NE(wrong_kind.output.find("--expiring applies to exceptions only"), std::string::npos)
       << wrong_kind.output;
-  const ContractCliRun hidden = allot("carol", "get exceptions");
-  EXPECT_NE(hidden.exit_code, 0);
-  EXPECT_NE(hidden.output.find("cannot list policyexceptions"), std::string::npos) << hidden.output;
+  // A member of research reads research's exceptions (never another team's:
+  // ExceptionControl.ATeamsRolesReadItsExceptionsAndNeverAnotherTeams).
+  const ContractCliRun team_view = allot("carol", "get exceptions");
+  EXPECT_EQ(team_view.exit_code, 0) << team_view.output;
+  for (const char* name : {"soon", "later", "gone"}) {
+    EXPECT_NE(team_view.output.find(name), std::string::npos) << name << "\n" << team_view.output;
+  }
+  const ContractCliRun removal = allot("carol", "delete policyexception soon");
+  EXPECT_NE(removal.exit_code, 0) << removal.output;
+  EXPECT_NE(removal.output.find("cannot delete policyexceptions"), std::string::npos)
+      << removal.output;
 
   // Applied over HTTP as well; each attempt, allowed or refused, is audited.
   const Reply listed = call("GET", "/api/v1/policyexceptions/soon",

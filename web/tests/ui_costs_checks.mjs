@@ -32,3 +32,28 @@ export async function costGroupingChecks(page, { visit, axeCheck, assert, screen
   await page.getByRole('columnheader', { name: 'Idle cost' }).waitFor({ state: 'detached' });
   await page.getByTestId('idle').waitFor();
 }
+
+// Efficiency beside cost: this allotd runs without NVML (no --nvml-library),
+// so the report's measuredGpuHours and gpuUtilization are null: each row and
+// the totals say "not measured" (never 0), and the CSV (`csv`, its lines)
+// ends with the CLI's two columns, empty.
+export async function costEfficiencyChecks(page, admin, csv, { assert }) {
+  const to = new Date();
+  const from = new Date(to.getTime() - 86400e3).toISOString();
+  const report = await admin.get(`/api/v1/reports/usage?by=team&from=${from}&to=${to.toISOString()}`);
+  assert(report.status === 200, `report: ${report.status} ${report.text}`);
+  for (const row of [...report.json.rows, report.json.totals]) {
+    assert(row.measuredGpuHours === null && row.gpuUtilization === null, `not measured in JSON: ${JSON.stringify(row)}`);
+  }
+  await page.getByRole('columnheader', { name: 'GPU-hours measured' }).waitFor();
+  await page.getByRole('columnheader', { name: 'GPU utilisation' }).waitFor();
+  for (const where of ['tr[data-team="alpha"]', 'tr[data-team="beta"]', 'tfoot tr']) {
+    for (const cell of ['measured', 'utilization']) {
+      const text = await page.locator(where).getByTestId(cell).textContent();
+      assert(text === 'not measured', `${where} ${cell}: ${text}`);
+    }
+  }
+  const header = csv[0].split(',');
+  assert(header.slice(-3).join(',') === 'currency,measuredGpuHours,gpuUtilization', `CSV header: ${csv[0]}`);
+  assert(csv.slice(1).every((line) => line.endsWith(',USD,,')), `CSV: not measured is empty: ${csv.join('\n')}`);
+}

@@ -63,8 +63,9 @@ spec: {team: ${team}, period: {from: '${at(-60e3)}', to: '${at(86400e3)}'}, amou
 
 // The governance of the Contracts check: an Organization, two contracts the
 // administrator requests (alpha-research for carla to approve, alpha-extra
-// to stay Draft) and carla, a second cluster admin.
-export function contract(name) {
+// to stay Draft, watched by the Signal alpha-busy) and carla, a second
+// cluster admin.
+export function contract(name, extra = '') {
   return `---
 apiVersion: allot/v1
 kind: Contract
@@ -79,7 +80,7 @@ spec:
   schedulingPolicyOwner: ana
   exceptionOwner: bob
   reviewInterval: 30d
-`;
+${extra}`;
 }
 export const GOVERNANCE = `---
 apiVersion: allot/v1
@@ -92,7 +93,7 @@ kind: ClusterRoleBinding
 metadata: {name: carla-admin}
 subjects: [{kind: User, name: carla}]
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
-${contract('alpha-research')}${contract('alpha-extra')}`;
+${contract('alpha-research')}${contract('alpha-extra', '  monitoringSignals: [alpha-busy]\n')}`;
 
 export function binding(ns, name, user, role) {
   return `---

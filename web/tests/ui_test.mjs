@@ -18,7 +18,8 @@
 // node's page shows its workloads and an administrator cordons and uncordons
 // it; a viewer of alpha never sees beta's costs or budgets; on a phone
 // (390 px) the new views fit the width; Costs per project and with idle
-// shared (ui_costs_checks.mjs); a node's health history (ui_node_checks.mjs);
+// shared (ui_costs_checks.mjs); a contract's monitoring signals
+// (ui_contract_checks.mjs); a node's health history (ui_node_checks.mjs);
 // no serious axe-core violations; no CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
 import { chromium } from 'playwright-core';
@@ -28,7 +29,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
-import { costGroupingChecks } from './ui_costs_checks.mjs';
+import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
+import { costEfficiencyChecks, costGroupingChecks } from './ui_costs_checks.mjs';
 import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
@@ -249,7 +251,7 @@ async function adminChecks(browser, allotd, admin) {
     }
   });
 
-  await check('keys 5-7 open Costs, Signals and Contracts; Costs shows GPU-hours and cost per team, the budgets with forecast, and a CSV of the report', async () => {
+  await check('keys 5-7 open Costs, Signals and Contracts; Costs shows GPU-hours, cost and efficiency (not measured) per team, the budgets with forecast, and a CSV of the report', async () => {
     const { page } = adminPage;
     await visit(page, '#/overview', 'Overview', 'overview-keys');
     for (const [key, heading] of [['7', 'Contracts'], ['6', 'Signals'], ['5', 'Costs']]) {
@@ -280,10 +282,11 @@ async function adminChecks(browser, allotd, admin) {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
-    assert(csv[0] === 'team,gpuHours,ownGpuHours,borrowedGpuHours,cpuHours,memoryGiBHours,idleGpuHours,cost,ownCost,borrowedCost,currency', `CSV header: ${csv[0]}`);
+    const figures = 'gpuHours,ownGpuHours,borrowedGpuHours,cpuHours,memoryGiBHours,idleGpuHours,cost,ownCost,borrowedCost';
+    assert(csv[0] === `team,${figures},currency,measuredGpuHours,gpuUtilization`, `CSV header: ${csv[0]}`);
     const teams = csv.slice(1).map((line) => line.split(',')[0]);
     assert(teams.includes('alpha') && teams.includes('beta') && teams[teams.length - 1] === 'total', `CSV rows: ${teams}`);
-    assert(csv.slice(1).every((line) => line.endsWith(',USD')), 'CSV currency');
+    await costEfficiencyChecks(page, admin, csv, { assert });
     await page.getByRole('button', { name: '7 d' }).click();
     await page.locator('tr[data-team="alpha"]').waitFor();
     await axeCheck(page, 'costs');
@@ -528,6 +531,12 @@ async function memberChecks(browser, allotd, admin) {
   await member.context.close();
 }
 
+// The helpers a check file (ui_costs_checks.mjs, ui_contract_checks.mjs) is given.
+function shots(page) {
+  const screenshot = (name) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  return { visit, axeCheck, assert, screenshot };
+}
+
 // Contracts (the Organization applied now: every namespace governed from
 // here on, so these come last) and the new views on a phone.
 async function governanceChecks(browser, allotd, admin) {
@@ -535,54 +544,19 @@ async function governanceChecks(browser, allotd, admin) {
   await check('Contracts: a second cluster admin approves and activates; the requester is not offered the approval', async () => {
     const applied = await admin.apply(GOVERNANCE);
     assert(applied.status === 200, `governance: ${applied.status} ${applied.text}`);
-    const { page } = approver;
-    await logIn(page, { username: 'carla', password: PASSWORD });
-    await visit(page, '#/contracts', 'Contracts', 'contracts-draft');
-    const card = page.locator('[data-contract="alpha-research"]');
-    await card.locator('h2 .phase').getByText('Draft').waitFor();
-    const facts = await card.locator('.facts').innerText();
-    for (const fact of ['business ana', 'operations bob', 'cost vic', 'local', 'public', 'Job', 'not scheduled']) {
-      assert(facts.includes(fact), `the card shows ${fact}: ${facts}`);
-    }
-    await card.getByLabel('Reason').fill('data reviewed');
-    await card.getByRole('button', { name: 'Approve' }).click();
-    await card.getByText('Approve: now Approved.').waitFor();
-    let got = await admin.get('/api/v1/contracts/alpha-research');
-    assert(got.json.status.phase === 'Approved' && got.json.status.approvedBy === 'carla', JSON.stringify(got.json.status));
-    await card.locator('h2 .phase').getByText('Approved').waitFor();
-    assert((await card.getByRole('button', { name: 'Approve' }).count()) === 0, 'no approve once Approved');
-    await card.getByLabel('Reason').fill('go live');
-    await card.getByRole('button', { name: 'Activate' }).click();
-    await card.getByText('Activate: now Active.').waitFor();
-    got = await admin.get('/api/v1/contracts/alpha-research');
-    assert(got.json.status.phase === 'Active', `phase ${got.json.status.phase}`);
-    await card.getByTestId('review-due').getByText(/grace until/).waitFor();
-    await card.getByRole('button', { name: 'Start review' }).waitFor();
-    await card.getByText(/^History \(\d+\)$/).click();
-    await card.getByText('go live').waitFor();
-    await page.screenshot({ path: join(artifacts, 'contracts.png'), fullPage: true });
-    await axeCheck(page, 'contracts');
+    await logIn(approver.page, { username: 'carla', password: PASSWORD });
+    await contractApprovalChecks(approver.page, admin, shots(approver.page));
   });
   await approver.context.close();
 
   const requester = await openPage(browser, allotd.base);
-  await check('the requester of a Draft contract sees Revoke but not Approve', async () => {
-    const { page } = requester;
-    await logIn(page, { token: allotd.adminToken });
-    await visit(page, '#/contracts', 'Contracts', 'contracts-requester');
-    const card = page.locator('[data-contract="alpha-extra"]');
-    await card.getByRole('button', { name: 'Revoke' }).waitFor();
-    assert((await card.getByRole('button', { name: 'Approve' }).count()) === 0, 'no approve for the requester');
-    await card.getByText('You requested this contract').waitFor();
-    await card.getByRole('button', { name: 'Revoke' }).click();
-    await card.locator('p.problem[role="status"]').waitFor();
-    const shown = await card.locator('p.problem[role="status"]').textContent();
-    assert(/reason/.test(shown), `a transition without a reason shows the server's answer: ${shown}`);
+  await check('the requester of a Draft contract sees Revoke but not Approve, and its monitoring signals', async () => {
+    await logIn(requester.page, { token: allotd.adminToken });
+    await contractRequesterChecks(requester.page, admin, shots(requester.page));
     assert(!requester.seen.errors.length, requester.seen.errors.join('\n'));
   });
   await check('Costs per project (the contracts) and with idle shared among the teams', () =>
-    costGroupingChecks(requester.page, { visit, axeCheck, assert, screenshot: (name) =>
-      requester.page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true }) }));
+    costGroupingChecks(requester.page, shots(requester.page)));
   await requester.context.close();
   const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
   await check('on a phone Costs, Signals and Contracts fit the width and stay accessible', async () => {

@@ -1,9 +1,10 @@
 // Contracts: each connection contract (GET /api/v1/contracts,
 // docs/governance.md) with its phase, owners, cluster, classification,
-// approved kinds and next review, its history, and the transitions its phase
-// allows: shown only when an access review says the caller may (the server
-// decides again; a refusal shows its reason). The requester is not offered
-// the approval of its own contract (the server refuses it).
+// approved kinds, monitoring signals (when it names any) and next review,
+// its history, and the transitions its phase allows: shown only when an
+// access review says the caller may (the server decides again; a refusal
+// shows its reason). The requester is not offered the approval of its own
+// contract (the server refuses it).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useLive } from '../live.js';
@@ -141,6 +142,12 @@ function ContractCard({ contract, me, onDone }) {
         <dd>{spec.dataClassification}</dd>
         <dt>Approved kinds</dt>
         <dd>{(spec.approvedWorkloadKinds || []).join(', ') || '—'}</dd>
+        {(spec.monitoringSignals || []).length ? (
+          <>
+            <dt>Monitoring signals</dt>
+            <dd data-testid="monitoring-signals">{spec.monitoringSignals.join(', ')}</dd>
+          </>
+        ) : null}
         <dt>Requested by</dt>
         <dd>
           {status.requestedBy || '—'}

@@ -3,7 +3,9 @@
 // 30 d, with the idle mode chosen (idle=separate, share-even or
 // share-nominal; per project always separate): GPU-hours own and borrowed,
 // their cost, the idle shared to each team or the cluster's idle line
-// (cluster-wide callers), with a CSV download of the same report, and GPU-hours per day; and the budgets (GET /api/v1/budgets) with
+// (cluster-wide callers), the measured GPU-hours and GPU utilisation ("not
+// measured" where the report has null), with a CSV download of the same
+// report, and GPU-hours per day; and the budgets (GET /api/v1/budgets) with
 // spent against amount, thresholds reached and the forecast. The server
 // decides what the caller sees: a team's roles get that team's rows and
 // budgets only, so the page shows nothing else.
@@ -42,13 +44,22 @@ function csvField(value) {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+// Measured GPU time and utilisation: null where nothing was measured (empty
+// in CSV, "not measured" on the page), never 0.
+const CSV_EFFICIENCY = ['measuredGpuHours', 'gpuUtilization'];
+
+function measured(value) {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
 export function usageCsv(report) {
   const keys = report.by || [];
-  const lines = [[...keys, ...CSV_FIGURES, 'currency'].join(',')];
+  const lines = [[...keys, ...CSV_FIGURES, 'currency', ...CSV_EFFICIENCY].join(',')];
   const line = (row, total) => {
     const cells = keys.map((key, i) => (total ? (i === 0 ? 'total' : '') : csvField(row[key])));
     for (const figure of CSV_FIGURES) cells.push(String(Number(row[figure]) || 0));
     cells.push(csvField(report.currency || ''));
+    for (const figure of CSV_EFFICIENCY) cells.push(measured(row[figure]) ? String(row[figure]) : '');
     lines.push(cells.join(','));
   };
   for (const row of report.rows || []) line(row, false);
@@ -88,6 +99,19 @@ function rowName(group, row) {
   return row.team;
 }
 
+const NOT_MEASURED = 'not measured';
+
+function Efficiency({ row }) {
+  return (
+    <>
+      <td class="measured" data-testid="measured">
+        {measured(row.measuredGpuHours) ? hours(row.measuredGpuHours) : NOT_MEASURED}
+      </td>
+      <td data-testid="utilization">{measured(row.gpuUtilization) ? percent(row.gpuUtilization) : NOT_MEASURED}</td>
+    </>
+  );
+}
+
 function UsageTable({ report, group }) {
   const rows = report.rows || [];
   const currency = report.currency || '';
@@ -104,6 +128,7 @@ function UsageTable({ report, group }) {
       {shared ? <td>{hours(r.idleGpuHours)}</td> : null}
       {shared ? <td>{money(r.idleCost, currency)}</td> : null}
       <td>{money(r.totalCost ?? r.cost, currency)}</td>
+      <Efficiency row={r} />
     </>
   );
   return (
@@ -120,6 +145,10 @@ function UsageTable({ report, group }) {
           {shared ? <th scope="col">Idle GPU-hours shared</th> : null}
           {shared ? <th scope="col">Idle cost</th> : null}
           <th scope="col">Cost</th>
+          <th scope="col" class="measured">
+            GPU-hours measured
+          </th>
+          <th scope="col">GPU utilisation</th>
         </tr>
       </thead>
       <tbody>

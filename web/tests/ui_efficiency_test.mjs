@@ -1,0 +1,128 @@
+// The Costs view's measured efficiency in a real headless Chromium against a
+// real allotd whose local backend reads GPU utilisation through the tests'
+// fake NVML (tests/backends/local/fake_nvml.cc: four GPUs, each 25 % busy,
+// read every 100 ms, as GpuMetricsScrapeTest does):
+//
+//   node web/tests/ui_efficiency_test.mjs ALLOTD_BINARY FAKE_NVML_LIBRARY ARTIFACT_DIR
+//
+// Checks: once the usage report has measured GPU time for alpha's workload
+// (2 GPUs), the Costs row of alpha and the totals show its measured GPU-hours
+// and a GPU utilisation of 25 % (not "not measured"); the CSV download ends
+// with measuredGpuHours (a positive number, at most the row's GPU-hours) and
+// gpuUtilization 0.25, as `allot report usage -o csv` does; no serious
+// axe-core violation; no console error. Exits non-zero on a failure.
+import { chromium } from 'playwright-core';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client, startAllotd } from './allotd.mjs';
+import { POLICY, workload } from './ui_fixtures.mjs';
+
+const [binary, nvml, artifacts] = process.argv.slice(2);
+if (!binary || !nvml || !artifacts) {
+  console.error('usage: node ui_efficiency_test.mjs ALLOTD_BINARY FAKE_NVML_LIBRARY ARTIFACT_DIR');
+  process.exit(2);
+}
+mkdirSync(artifacts, { recursive: true });
+const CHROMIUM = process.env.ALLOT_CHROMIUM || '/usr/bin/chromium';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// The fake NVML's GPUs (one line each: uuid, percent busy, memory used and total, name).
+function fakeNvmlFile() {
+  const dir = mkdtempSync(join(tmpdir(), 'allot-web-nvml-'));
+  const gpus = [0, 1, 2, 3].map((i) => `GPU-fake-${i} 25 1073741824 85899345920 Fake GPU\n`).join('');
+  writeFileSync(join(dir, 'fake-nvml.txt'), gpus);
+  return { dir, file: join(dir, 'fake-nvml.txt') };
+}
+
+// The usage report since `from`, once its totals hold measured GPU time
+// (the meter records an interval per sample after a GPU's first one).
+async function measuredReport(admin, from) {
+  const deadline = Date.now() + 30000;
+  let report;
+  while (Date.now() < deadline) {
+    report = await admin.get(`/api/v1/reports/usage?by=team&from=${from}&to=2100-01-01T00:00:00Z`);
+    const measured = report.json && report.json.totals && report.json.totals.measuredGpuHours;
+    if (report.status === 200 && typeof measured === 'number' && measured * 3600 >= 0.5) return report.json;
+    await new Promise((r) => setTimeout(r, 200)); // allotd's own pace: the admission loop's passes
+  }
+  throw new Error(`no measured GPU time: ${report && report.text}`);
+}
+
+async function costsChecks(page) {
+  await page.evaluate(() => (location.hash = '#/costs'));
+  await page.getByRole('heading', { level: 1, name: 'Costs' }).waitFor();
+  const row = page.locator('tr[data-team="alpha"]');
+  await row.getByTestId('utilization').getByText('25 %').waitFor();
+  await page.locator('tfoot').getByTestId('utilization').getByText('25 %').waitFor();
+  for (const where of [row, page.locator('tfoot')]) {
+    const measured = await where.getByTestId('measured').textContent();
+    assert(/GPU-h$/.test(measured) && measured !== '0 GPU-h', `measured GPU-hours shown: ${measured}`);
+  }
+  await page.screenshot({ path: join(artifacts, 'costs-measured.png'), fullPage: true });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV' }).click(),
+  ]);
+  const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+  const header = csv[0].split(',');
+  assert(header.slice(-3).join(',') === 'currency,measuredGpuHours,gpuUtilization', `CSV header: ${csv[0]}`);
+  for (const line of csv.slice(1)) {
+    const cells = line.split(',');
+    const gpuHours = Number(cells[header.indexOf('gpuHours')]);
+    const measured = Number(cells[header.indexOf('measuredGpuHours')]);
+    assert(measured > 0 && measured <= gpuHours, `CSV measured GPU-hours in (0, ${gpuHours}]: ${line}`);
+    assert(cells[header.indexOf('gpuUtilization')] === '0.25', `CSV utilisation 0.25: ${line}`);
+  }
+  await page.evaluate(`${axeSource}\n;0`);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert(!serious.length, `axe: ${serious.map((v) => v.id).join('; ')}`);
+}
+
+async function main() {
+  const nvmlFile = fakeNvmlFile();
+  process.env.ALLOT_FAKE_NVML_FILE = nvmlFile.file; // allotd inherits it
+  const allotd = await startAllotd(binary, ['--nvml-library', nvml, '--gpu-sample-interval', '100ms']);
+  const admin = client(allotd.base, allotd.adminToken);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const from = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const applied = await admin.apply(POLICY);
+    assert(applied.status === 200, `apply: ${applied.status} ${applied.text}`);
+    const submitted = await admin.post('/api/v1/namespaces/alpha/workloads', workload('alpha-measured', 2, 'sleep 600'));
+    assert(submitted.status === 201, `submit: ${submitted.status} ${submitted.text}`);
+    const report = await measuredReport(admin, from);
+    assert(report.rows.length === 1 && report.rows[0].gpuUtilization === 0.25, `report: ${JSON.stringify(report)}`);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(10000);
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${allotd.base}/ui/`);
+    await page.getByRole('button', { name: 'Use an API token instead' }).click();
+    await page.getByLabel('API token').fill(allotd.adminToken);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await costsChecks(page);
+    assert(!errors.length, errors.join('\n'));
+  } finally {
+    await browser.close();
+    await allotd.stop();
+    rmSync(nvmlFile.dir, { recursive: true, force: true });
+  }
+}
+
+const started = Date.now();
+try {
+  await main();
+  console.log(`passed: measured efficiency on Costs in ${Date.now() - started} ms; screenshots in ${artifacts}`);
+  process.exit(0);
+} catch (error) {
+  console.log(`FAIL ${error && error.stack ? error.stack : error}`);
+  process.exit(1);
+}

@@ -17,7 +17,9 @@ Timestamp week_start(Timestamp at) {
 }
 
 // The 1st of the month after the one that starts at `start`.
-Timestamp next_month(Timestamp start) { return month_start(start + Duration::hours(int64_t{32} * 24)); }
+Timestamp next_month(Timestamp start) {
+  return month_start(start + Duration::hours(int64_t{32} * 24));
+}
 
 }  // namespace
 

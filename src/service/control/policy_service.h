@@ -27,6 +27,10 @@
 //   classification, the Organization's levels: governance/contract_reviews.h)
 //   moves it UnderReview in the same commit, by system:allotd with the
 //   reason, and notifies its owners (review_notices.h).
+// - A PolicyException is applied by its owner, a team-admin of its team or
+//   its approver (exception_state.h): stored Requested (not in force) unless
+//   its approver applies it; its status is stored with it and only Approved
+//   exceptions reach the scheduler and the admission gate.
 // - Reads answer only what is stored (CommittedRead).
 // - Every call checks the caller first (caller_rights.h). Thread-safe.
 #pragma once
@@ -44,6 +48,7 @@
 #include "service/control/backend_carrier.h"
 #include "service/control/cluster_state.h"
 #include "service/control/contract_state.h"
+#include "service/control/exception_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/loop_signal.h"
 #include "service/control/metering.h"
@@ -117,17 +122,20 @@ class PolicyService {
                                        ApplyResult result) ALLOT_REQUIRES(apply_mu_);
   // Commits the changed documents and the new workloads, then installs them
   // under the cluster's writer lock.
-  // The Contracts it creates are requested by `by`.
+  // The Contracts and PolicyExceptions it creates are requested by `caller`.
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
                            const std::vector<PolicyChange>& changes, Timestamp now,
-                           const std::string& by) ALLOT_REQUIRES(apply_mu_);
+                           const Principal& caller) ALLOT_REQUIRES(apply_mu_);
   // Installs a committed policy (and the workloads it brings, and the metering
   // changes stored with it) in memory, and its RBAC objects in AccessControl
   // when they changed.
   // REQUIRES: the cluster's writer lock.
   // The reviews it opens (review_notices.h) are announced with it.
+  // The exceptions' statuses are installed with it, and the policy in force
+  // follows them (only Approved exceptions apply).
   void install(PolicyState next, std::vector<LiveWorkload> created, MeteringChanges metering,
-               ContractStatusChanges contracts, OpenedReviews reviews) ALLOT_REQUIRES(apply_mu_);
+               ContractStatusChanges contracts, OpenedReviews reviews,
+               ExceptionStatusChanges exceptions) ALLOT_REQUIRES(apply_mu_);
   // The reviews of Active contracts that the change to `next` makes due
   // (governance/contract_reviews.h: a contract's owners or roles, its
   // cluster's capacity, version or classification, the Organization's

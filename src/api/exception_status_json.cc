@@ -8,14 +8,14 @@
 namespace allot {
 namespace {
 
-using json = nlohmann::json;
+using ExceptionJson = nlohmann::json;
 
 constexpr std::array kExceptionStoredPhases = {
     ExceptionPhase::kRequested, ExceptionPhase::kApproved, ExceptionPhase::kRejected};
 constexpr std::array kExceptionStoredActions = {
     ExceptionAction::kRequest, ExceptionAction::kApprove, ExceptionAction::kReject};
 
-Result<std::string> exception_stored_string(const json& object, const char* key,
+Result<std::string> exception_stored_string(const ExceptionJson& object, const char* key,
                                             const std::string& where) {
   const auto it = object.find(key);
   if (it == object.end() || !it->is_string()) {
@@ -24,7 +24,7 @@ Result<std::string> exception_stored_string(const json& object, const char* key,
   return it->get<std::string>();
 }
 
-Result<ExceptionPhase> exception_stored_phase(const json& object, const char* key,
+Result<ExceptionPhase> exception_stored_phase(const ExceptionJson& object, const char* key,
                                               const std::string& where) {
   ALLOT_ASSIGN_OR_RETURN(const std::string text, exception_stored_string(object, key, where));
   for (ExceptionPhase phase : kExceptionStoredPhases) {
@@ -33,7 +33,8 @@ Result<ExceptionPhase> exception_stored_phase(const json& object, const char* ke
   return invalid_argument("unknown phase '" + text + "'", where + key);
 }
 
-Result<ExceptionTransition> exception_stored_step(const json& item, const std::string& where) {
+Result<ExceptionTransition> exception_stored_step(const ExceptionJson& item,
+                                                  const std::string& where) {
   if (!item.is_object()) return invalid_argument("expected an object", where);
   ExceptionTransition step;
   ALLOT_ASSIGN_OR_RETURN(const std::string action,
@@ -56,8 +57,8 @@ Result<ExceptionTransition> exception_stored_step(const json& item, const std::s
 
 }  // namespace
 
-json exception_status_json(const ExceptionStatus& status) {
-  json history = json::array();
+ExceptionJson exception_status_json(const ExceptionStatus& status) {
+  ExceptionJson history = ExceptionJson::array();
   for (const ExceptionTransition& step : status.history) {
     history.push_back({{"action", exception_action_name(step.action)},
                        {"from", exception_phase_name(step.from)},
@@ -66,25 +67,25 @@ json exception_status_json(const ExceptionStatus& status) {
                        {"at", format_rfc3339(step.at)},
                        {"reason", step.reason}});
   }
-  json out = {{"phase", exception_phase_name(status.phase)},
-              {"requestedBy", status.requested_by},
-              {"history", std::move(history)}};
+  ExceptionJson out = {{"phase", exception_phase_name(status.phase)},
+                       {"requestedBy", status.requested_by},
+                       {"history", std::move(history)}};
   if (!status.decided_by.empty()) out["decidedBy"] = status.decided_by;
   return out;
 }
 
-Result<ExceptionStatus> decode_exception_status(const json& json) {
-  if (!json.is_object()) return invalid_argument("expected an object", "status");
+Result<ExceptionStatus> decode_exception_status(const ExceptionJson& object) {
+  if (!object.is_object()) return invalid_argument("expected an object", "status");
   ExceptionStatus status;
-  ALLOT_ASSIGN_OR_RETURN(status.phase, exception_stored_phase(json, "phase", "status."));
+  ALLOT_ASSIGN_OR_RETURN(status.phase, exception_stored_phase(object, "phase", "status."));
   ALLOT_ASSIGN_OR_RETURN(status.requested_by,
-                         exception_stored_string(json, "requestedBy", "status."));
-  if (json.contains("decidedBy")) {
+                         exception_stored_string(object, "requestedBy", "status."));
+  if (object.contains("decidedBy")) {
     ALLOT_ASSIGN_OR_RETURN(status.decided_by,
-                           exception_stored_string(json, "decidedBy", "status."));
+                           exception_stored_string(object, "decidedBy", "status."));
   }
-  const auto history = json.find("history");
-  if (history == json.end() || !history->is_array()) {
+  const auto history = object.find("history");
+  if (history == object.end() || !history->is_array()) {
     return invalid_argument("expected an array", "status.history");
   }
   for (size_t i = 0; i < history->size(); ++i) {

@@ -271,8 +271,8 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
   }
-  install(std::move(next), std::move(created), std::move(metering), std::move(contracts),
-          std::move(reviews), std::move(exceptions));
+  install(std::move(next), std::move(created), std::move(metering), contracts, std::move(reviews),
+          exceptions);
   return {};
 }
 
@@ -290,8 +290,8 @@ MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Time
 }
 
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
-                            MeteringChanges metering, ContractStatusChanges contracts,
-                            OpenedReviews reviews, ExceptionStatusChanges exceptions) {
+                            MeteringChanges metering, const ContractStatusChanges& contracts,
+                            OpenedReviews reviews, const ExceptionStatusChanges& exceptions) {
   std::optional<RbacPolicy> rbac;
   {
     // The writer lock: a scheduling cycle planning under it meets no new policy.
@@ -385,8 +385,7 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was deleted: " + committed.message());
   }
-  install(std::move(next), {}, std::move(metering), std::move(contracts), std::move(reviews),
-          std::move(exceptions));
+  install(std::move(next), {}, std::move(metering), contracts, std::move(reviews), exceptions);
   return {};
 }
 

@@ -134,8 +134,8 @@ class PolicyService {
   // The exceptions' statuses are installed with it, and the policy in force
   // follows them (only Approved exceptions apply).
   void install(PolicyState next, std::vector<LiveWorkload> created, MeteringChanges metering,
-               ContractStatusChanges contracts, OpenedReviews reviews,
-               ExceptionStatusChanges exceptions) ALLOT_REQUIRES(apply_mu_);
+               const ContractStatusChanges& contracts, OpenedReviews reviews,
+               const ExceptionStatusChanges& exceptions) ALLOT_REQUIRES(apply_mu_);
   // The reviews of Active contracts that the change to `next` makes due
   // (governance/contract_reviews.h: a contract's owners or roles, its
   // cluster's capacity, version or classification, the Organization's

@@ -37,6 +37,19 @@ Status authorize_exception_decision(AccessControl& access, const Principal& call
 Result<PolicyObjectView> ExceptionService::decide(const Principal& caller, const std::string& name,
                                                   ExceptionAction action,
                                                   const std::string& reason) {
+  Result<PolicyObjectView> decided = not_found("PolicyException '" + name + "' does not exist");
+  const Status done = policies_.serialized([&] {
+    decided = decide_now(caller, name, action, reason);
+    return decided.status();
+  });
+  if (!done.ok()) return done;
+  return decided;
+}
+
+Result<PolicyObjectView> ExceptionService::decide_now(const Principal& caller,
+                                                      const std::string& name,
+                                                      ExceptionAction action,
+                                                      const std::string& reason) {
   PolicyObjectView view;
   {
     ClusterWriter writer(cluster_);

@@ -35,6 +35,7 @@
 // - Every call checks the caller first (caller_rights.h). Thread-safe.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,13 @@ class PolicyService {
   // user system:allotd, verb delete, resource rolebindings, with `why`.
   // Returns those removed, as namespace/name. kUnavailable when the commit
   // fails (nothing removed).
+  // Runs `change` as one policy change (none other meanwhile): a decision on
+  // a PolicyException (exception_service.h) never interleaves with an apply
+  // that changes the exception's status.
+  Status serialized(const std::function<Status()>& change) ALLOT_EXCLUDES(apply_mu_) {
+    MutexLock apply_lock(apply_mu_);
+    return change();
+  }
   Result<std::vector<std::string>> remove_role_bindings(const std::vector<std::string>& namespaces,
                                                         const std::string& why)
       ALLOT_EXCLUDES(apply_mu_);

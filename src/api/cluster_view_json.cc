@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "api/contract_status_json.h"
+#include "api/exception_status_json.h"
 #include "api/rfc3339.h"
 
 namespace allot {
@@ -145,6 +146,7 @@ Result<json> policy_object_json(const PolicyObjectView& object) {
   if (object.budget) out["status"] = budget_standing_json(*object.budget);
   if (object.contract) out["status"] = contract_standing_json(*object.contract);
   if (object.signal) out["status"] = signal_status_json(*object.signal);
+  if (object.exception) out["status"] = exception_status_json(*object.exception);
   return out;
 }
 

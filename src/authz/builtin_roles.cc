@@ -37,16 +37,20 @@ PolicyRule team_budget_reading() {
 ClusterRole team_admin() {
   const std::vector<std::string> every = {
       "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "cancel"};
-  return cluster_role(kTeamAdmin,
-                      {{every,
-                        {std::string(kAllotApiGroup)},
-                        {"workloads", "workloads/logs", "workloads/exec", "workloads/scale",
-                         "workloads/checkpoint", "workloads/resume", "events", "reports", "metrics",
-                         "serviceaccounts", "serviceaccounts/token"},
-                        {},
-                        {}},
-                       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}},
-                       team_budget_reading()});
+  return cluster_role(
+      kTeamAdmin,
+      {{every,
+        {std::string(kAllotApiGroup)},
+        {"workloads", "workloads/logs", "workloads/exec", "workloads/scale", "workloads/checkpoint",
+         "workloads/resume", "events", "reports", "metrics", "serviceaccounts",
+         "serviceaccounts/token"},
+        {},
+        {}},
+       {every, {std::string(kRbacApiGroup)}, {"roles", "rolebindings"}, {}, {}},
+       team_budget_reading(),
+       // Requests a PolicyException for its team (Requested until
+       // its approver approves it: exception_state.h).
+       {{"create", "update"}, {std::string(kAllotApiGroup)}, {"policyexceptions"}, {}, {}}});
 }
 
 // Issue 15: decides the lifecycle of connection contracts (and may draft

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,18 +92,24 @@ bool exception_active(const PolicyException& exception, Timestamp now) {
   return now < exception.spec.expires;
 }
 
-Policy policy_with_exceptions(const Policy& policy, Timestamp now) {
+Policy policy_with_exceptions(const Policy& policy, Timestamp now,
+                              const std::set<std::string>& withheld) {
   Policy effective = policy;
   for (const PolicyException& exception : policy.exceptions) {
-    if (exception_active(exception, now)) apply_policy_exception(effective, exception.spec);
+    if (exception_active(exception, now) && !withheld.contains(exception.meta.name)) {
+      apply_policy_exception(effective, exception.spec);
+    }
   }
   return effective;
 }
 
-std::vector<std::string> active_exception_names(const Policy& policy, Timestamp now) {
+std::vector<std::string> active_exception_names(const Policy& policy, Timestamp now,
+                                                const std::set<std::string>& withheld) {
   std::vector<std::string> names;
   for (const PolicyException& exception : policy.exceptions) {
-    if (exception_active(exception, now)) names.push_back(exception.meta.name);
+    if (exception_active(exception, now) && !withheld.contains(exception.meta.name)) {
+      names.push_back(exception.meta.name);
+    }
   }
   return names;
 }

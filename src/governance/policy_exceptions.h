@@ -16,10 +16,12 @@
 //   classification is at most the exception's level may run on its cluster
 //   although the cluster's maxDataClassification is lower.
 // Exceptions naming what the policy lacks (a team since deleted) relax
-// nothing. The result keeps `exceptions` as they are.
+// nothing. The result keeps `exceptions` as they are. Exceptions named in
+// `withheld` (not Approved: governance/exception_lifecycle.h) never apply.
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,11 +33,13 @@ namespace allot {
 [[nodiscard]] bool exception_active(const PolicyException& exception, Timestamp now);
 
 // `policy` with its exceptions active at `now` applied.
-[[nodiscard]] Policy policy_with_exceptions(const Policy& policy, Timestamp now);
+[[nodiscard]] Policy policy_with_exceptions(const Policy& policy, Timestamp now,
+                                            const std::set<std::string>& withheld = {});
 
 // The names of the exceptions active at `now`, in the policy's order: when
 // they change, the effective policy changes.
-[[nodiscard]] std::vector<std::string> active_exception_names(const Policy& policy, Timestamp now);
+[[nodiscard]] std::vector<std::string> active_exception_names(
+    const Policy& policy, Timestamp now, const std::set<std::string>& withheld = {});
 
 // Whether `exception` is active at `now` and expires within `window`.
 [[nodiscard]] bool exception_expiring(const PolicyException& exception, Timestamp now,

@@ -12,4 +12,22 @@ std::string_view exception_target_name(ExceptionTarget target) {
   return "unknown";
 }
 
+std::string_view exception_phase_name(ExceptionPhase phase) {
+  switch (phase) {
+    case ExceptionPhase::kRequested: return "Requested";
+    case ExceptionPhase::kApproved: return "Approved";
+    case ExceptionPhase::kRejected: return "Rejected";
+  }
+  return "unknown";
+}
+
+std::string_view exception_action_name(ExceptionAction action) {
+  switch (action) {
+    case ExceptionAction::kRequest: return "request";
+    case ExceptionAction::kApprove: return "approve";
+    case ExceptionAction::kReject: return "reject";
+  }
+  return "unknown";
+}
+
 }  // namespace allot

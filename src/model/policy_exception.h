@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/quantity.h"
 #include "base/time.h"
@@ -53,6 +54,36 @@ struct PolicyException {
 
   friend bool operator==(const PolicyException&, const PolicyException&) = default;
 };
+
+// The request-and-approve lifecycle (governance/exception_lifecycle.h),
+// kept apart from the spec (kind PolicyExceptionStatus): Requested (not in
+// force), Approved (in force until expires), Rejected (final).
+enum class ExceptionPhase : uint8_t { kRequested, kApproved, kRejected };
+enum class ExceptionAction : uint8_t { kRequest, kApprove, kReject };
+
+struct ExceptionTransition {
+  ExceptionAction action = ExceptionAction::kRequest;
+  ExceptionPhase from = ExceptionPhase::kRequested;
+  ExceptionPhase to = ExceptionPhase::kRequested;
+  std::string by;
+  Timestamp at;
+  std::string reason;
+
+  friend bool operator==(const ExceptionTransition&, const ExceptionTransition&) = default;
+};
+
+struct ExceptionStatus {
+  ExceptionPhase phase = ExceptionPhase::kRequested;
+  std::string requested_by;  // who applied the spec in force
+  std::string decided_by;    // who approved or rejected it; empty while Requested
+  std::vector<ExceptionTransition> history;
+
+  friend bool operator==(const ExceptionStatus&, const ExceptionStatus&) = default;
+};
+
+// "Requested", "Approved", "Rejected"; "request", "approve", "reject".
+std::string_view exception_phase_name(ExceptionPhase phase);
+std::string_view exception_action_name(ExceptionAction action);
 
 // "quota", "priorityClass", "workloadKind", "dataClassification": the
 // manifest's key under spec.relaxes.

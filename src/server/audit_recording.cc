@@ -144,8 +144,10 @@ RequestAttributes request_attributes(const HttpRequest& request) {
     ref.api_group = "rbac.authorization.k8s.io";
   }
   attributes.verb = verb_of(request.method, attributes);
-  if (ref.resource == "contracts" && request.method == "POST" && !ref.subresource.empty()) {
-    attributes.verb = ref.subresource;  // a contract's transition is its own verb (approve, ...)
+  if ((ref.resource == "contracts" || ref.resource == "policyexceptions") &&
+      request.method == "POST" && !ref.subresource.empty()) {
+    // A contract's transition, an exception's decision: its own verb (approve, ...).
+    attributes.verb = ref.subresource;
     ref.subresource.clear();
   }
   return attributes;

@@ -63,7 +63,8 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
   if (user.role == Held::kClusterAdmin) return true;
   if (user.role == Held::kNone || ns != user.team) return false;
   // Budgets (issue 14) and policy exceptions (issue 15): read by the team's
-  // roles in its namespace, never written.
+  // roles in its namespace, never written, but a team-admin requests
+  // (create, update) policy exceptions for its team.
   const bool reads = one_of(verb, {"get", "list", "watch"}) &&
                      one_of(resource, {"workloads", "workloads/logs", "events", "reports",
                                        "metrics", "budgets", "policyexceptions"});
@@ -74,7 +75,8 @@ bool expected(const MatrixUser& user, const std::string& verb, const std::string
              (verb == "create" && resource == "workloads/checkpoint") ||
              (verb == "update" && resource == "workloads/resume");
     case Held::kAdmin:
-      if (resource == "budgets" || resource == "policyexceptions") return reads;
+      if (resource == "budgets") return reads;
+      if (resource == "policyexceptions") return reads || one_of(verb, {"create", "update"});
       // Every verb but RBAC's bind and escalate and the contract transitions
       // (issue 15: those are contract-approver's, on contracts only).
       return !one_of(verb,

@@ -119,9 +119,12 @@ bool role_grants(const std::string& role, const std::string& verb, const std::st
   const std::set<std::string> team_reads = {"workloads", "workloads/logs", "events",
                                             "reports",   "metrics",        "budgets"};
   // A team's Budgets and policy exceptions: read by each of its roles in its
-  // namespace, never written.
+  // namespace, never written, but a team-admin requests (create, update)
+  // policy exceptions for its team.
   if (resource == "budgets" || resource == "policyexceptions") {
-    return role != "" && contains(reads, verb);
+    return (role != "" && contains(reads, verb)) ||
+           (role == "team-admin" && resource == "policyexceptions" &&
+            contains({"create", "update"}, verb));
   }
   if (role == "team-admin") {
     return contains({"get", "list", "watch", "create", "update", "patch", "delete",

@@ -207,7 +207,8 @@ std::string map_text(const Json* map) {
 }
 
 // A PolicyException: its team, what it relaxes, owner, approver, expiry and
-// whether it applies at `now`; wide, its reason.
+// its state at `now` (Requested, Rejected; once approved, Active until it
+// expires, then Expired); wide, its reason.
 Row exception_row(const Json& item, bool wide, Timestamp now) {
   const Json& spec = spec_of(item);
   std::string relaxes;
@@ -222,7 +223,9 @@ Row exception_row(const Json& item, bool wide, Timestamp now) {
   }
   const std::string expires = text_at(spec, {"expires"});
   const Result<Timestamp> at = parse_rfc3339(expires);
-  const std::string state = !at.ok() ? "<unknown>" : now < *at ? "Active" : "Expired";
+  const std::string phase = text_at(item, {"status", "phase"});
+  std::string state = !at.ok() ? "<unknown>" : now < *at ? "Active" : "Expired";
+  if (phase == "Requested" || phase == "Rejected") state = phase;
   Row row = {name_of(item),
              text_at(spec, {"team"}),
              relaxes,

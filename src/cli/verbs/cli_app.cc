@@ -16,6 +16,7 @@
 #include "cli/verbs/delete_command.h"
 #include "cli/verbs/describe_command.h"
 #include "cli/verbs/evidence_command.h"
+#include "cli/verbs/exception_command.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/export_command.h"
 #include "cli/verbs/get_command.h"
@@ -80,6 +81,9 @@ std::vector<Verb> all_verbs() {
        "Connection contracts: allot contract create -f F | approve|activate|review|renew|revoke "
        "NAME --reason R | get | describe NAME",
        make_contract_command},
+      {"exception",
+       "Decide a requested PolicyException: allot exception approve|reject NAME --reason R",
+       make_exception_command},
       {"evidence",
        "A project's signed evidence report: allot evidence export --project P --out DIR | "
        "verify DIR --key K",

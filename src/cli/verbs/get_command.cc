@@ -62,7 +62,11 @@ std::vector<nlohmann::json> expiring_exceptions(const std::vector<nlohmann::json
   std::vector<nlohmann::json> kept;
   for (const nlohmann::json& item : items) {
     const Result<Timestamp> expires = parse_rfc3339(text_at(item, {"spec", "expires"}));
-    if (expires.ok() && now < *expires && *expires <= now + window) kept.push_back(item);
+    const std::string phase = text_at(item, {"status", "phase"});
+    const bool approved = phase.empty() || phase == "Approved";  // in force once approved
+    if (approved && expires.ok() && now < *expires && *expires <= now + window) {
+      kept.push_back(item);
+    }
   }
   return kept;
 }

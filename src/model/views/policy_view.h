@@ -11,6 +11,7 @@
 
 #include "base/time.h"
 #include "model/contract.h"
+#include "model/policy_exception.h"
 #include "model/views/quota_usage_view.h"
 
 namespace allot {
@@ -77,6 +78,8 @@ struct PolicyObjectView {
   std::optional<BudgetStandingView> budget = {};
   // Contracts only: status.phase, its history and the review schedule.
   std::optional<ContractStandingView> contract = {};
+  // PolicyExceptions only: phase, requestedBy, decidedBy and history.
+  std::optional<ExceptionStatus> exception = {};
   // Signals only, once evaluated: the state.
   std::optional<SignalStatusView> signal = {};
 };

@@ -6,7 +6,8 @@
 // authorize_apply() asks `update` on every object of an apply (creating or
 // changing it: kubectl apply's meaning), all before anything changes, but
 // the RBAC kinds', which rbac_write_check.h authorizes (create or update,
-// and escalation prevention).
+// and escalation prevention), and PolicyExceptions', which exception_state.h
+// authorizes (in their team's namespace, or their owner).
 // visible_namespaces() is how lists show each caller only what it may list.
 #pragma once
 

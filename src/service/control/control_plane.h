@@ -11,6 +11,7 @@
 //   nodes()      NodeService      list, get, cordon, drain, uncordon
 //   loop()       AdmissionLoop    the scheduling loop on real time
 //   reports()    ReportService    usage reports from the metering ledger
+//   exceptions() ExceptionService approve or reject requested PolicyExceptions
 //   evidence()   EvidenceService  a project's evidence (contracts, bindings, usage)
 //   metrics()    MetricsService   what /metrics shows; activity() records it
 //
@@ -51,6 +52,7 @@
 #include "service/control/contract_service.h"
 #include "service/control/control_audit.h"
 #include "service/control/evidence_service.h"
+#include "service/control/exception_service.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
 #include "service/control/metrics_service.h"
@@ -118,6 +120,7 @@ class ControlPlane final : public PodEventSink {
   ScimService& scim() { return scim_; }
   PolicyService& policies() { return policies_; }
   ContractService& contracts() { return contracts_; }
+  ExceptionService& exceptions() { return exceptions_; }
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
   ReportService& reports() { return reports_; }
@@ -163,6 +166,7 @@ class ControlPlane final : public PodEventSink {
   CheckpointWatcher checkpoints_;
   PolicyService policies_;
   ContractService contracts_;
+  ExceptionService exceptions_;
   WorkloadService workloads_;
   NodeService nodes_;
   ReportService reports_;

@@ -149,33 +149,16 @@ std::vector<QuotaUsageRow> team_quota(const ServerState& state, const std::strin
   return rows;
 }
 
-// A PolicyException is put in force by its approver, who is not its owner
-// (the requester; validate_policy() checks that): a named caller applying
-// one must be the approver it names. allotd's own administrator identity
-// (GitOps with the admin token) records approvals made elsewhere.
-Status check_exception_approvers(const Principal& caller, const Policy& applied) {
-  const bool administrator = caller.admin || std::find(caller.groups.begin(), caller.groups.end(),
-                                                       kAdminsGroup) != caller.groups.end();
-  if (administrator) return {};
-  for (const PolicyException& exception : applied.exceptions) {
-    if (exception.spec.approver == caller.subject) continue;
-    return Status(ErrorCode::kPermissionDenied,
-                  "PolicyException '" + exception.meta.name + "' names '" +
-                      exception.spec.approver +
-                      "' as its approver; only that person applies it, "
-                      "not '" +
-                      caller.subject + "'",
-                  "PolicyException/" + exception.meta.name + ".spec.approver");
-  }
-  return {};
-}
-
 }  // namespace
 
 Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedManifests& parsed,
                                          bool dry_run) {
   ALLOT_RETURN_IF_ERROR(authorize_apply(cluster_.access(), caller, parsed));
-  ALLOT_RETURN_IF_ERROR(check_exception_approvers(caller, parsed.bundle.policy));
+  {
+    ReaderLock lock(cluster_.mutex());
+    ALLOT_RETURN_IF_ERROR(check_exception_appliers(cluster_.access(), caller, parsed.bundle.policy,
+                                                   cluster_.view().policy.policy()));
+  }
   if (parsed.bundle.scenario) {
     return invalid_argument("a Scenario is for `allot simulate`, not for allotd");
   }
@@ -199,6 +182,16 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   }
   ALLOT_ASSIGN_OR_RETURN(PolicyState next, current.with_applied(parsed.documents, result.changes));
   if (parsed.bundle.workloads.empty() && changes_nothing(result.changes)) return result;
+  {
+    // Only Approved exceptions apply to the policy the apply is checked under.
+    ReaderLock lock(cluster_.mutex());
+    ExceptionStatuses statuses = cluster_.view().exception_statuses;
+    ALLOT_ASSIGN_OR_RETURN(
+        const ExceptionStatusChanges exceptions,
+        exception_status_changes(statuses, next.policy(), result.changes, caller, clock_.now()));
+    install_exception_statuses(exceptions, statuses);
+    next = next.with_withheld_exceptions(withheld_exceptions(statuses));
+  }
   ALLOT_ASSIGN_OR_RETURN(next, next.with_exceptions_at(clock_.now()));
   {
     ReaderLock lock(cluster_.mutex());
@@ -214,7 +207,7 @@ Result<ApplyResult> PolicyService::apply(const Principal& caller, const ParsedMa
   ALLOT_RETURN_IF_ERROR(carry(next, result.changes, dry_run, result.backend_changes));
   if (dry_run) return result;
   ALLOT_RETURN_IF_ERROR(
-      store_and_install(std::move(next), {}, result.changes, clock_.now(), caller.subject));
+      store_and_install(std::move(next), {}, result.changes, clock_.now(), caller));
   return result;
 }
 
@@ -243,13 +236,14 @@ Result<ApplyResult> PolicyService::apply_under_gate(const Principal& caller,
   ALLOT_RETURN_IF_ERROR(carry(next, result.changes, result.dry_run, result.backend_changes));
   if (result.dry_run) return result;
   ALLOT_RETURN_IF_ERROR(
-      store_and_install(std::move(next), std::move(created), result.changes, now, caller.subject));
+      store_and_install(std::move(next), std::move(created), result.changes, now, caller));
   return result;
 }
 
 Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorkload> created,
                                         const std::vector<PolicyChange>& changes, Timestamp now,
-                                        const std::string& by) {
+                                        const Principal& caller) {
+  const std::string& by = caller.subject;
   WriteBatch batch;
   put_changed_documents(next, changes, batch);
   MeteringChanges metering = metering_changes_of(next, now);
@@ -258,6 +252,14 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   put_contract_statuses(contracts, batch);
   OpenedReviews reviews = reviews_opened_by(next, now);
   put_opened_reviews(reviews, batch);
+  ExceptionStatusChanges exceptions;
+  {
+    ReaderLock lock(cluster_.mutex());
+    ALLOT_ASSIGN_OR_RETURN(
+        exceptions, exception_status_changes(cluster_.view().exception_statuses, next.policy(),
+                                             changes, caller, now));
+  }
+  put_exception_statuses(exceptions, batch);
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -269,8 +271,8 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
   }
-  install(std::move(next), std::move(created), std::move(metering), std::move(contracts),
-          std::move(reviews));
+  install(std::move(next), std::move(created), std::move(metering), contracts, std::move(reviews),
+          exceptions);
   return {};
 }
 
@@ -288,14 +290,17 @@ MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Time
 }
 
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
-                            MeteringChanges metering, ContractStatusChanges contracts,
-                            OpenedReviews reviews) {
+                            MeteringChanges metering, const ContractStatusChanges& contracts,
+                            OpenedReviews reviews, const ExceptionStatusChanges& exceptions) {
   std::optional<RbacPolicy> rbac;
   {
     // The writer lock: a scheduling cycle planning under it meets no new policy.
     ClusterWriter writer(cluster_);
     WriterLock lock(cluster_.mutex());
     if (cluster_.state().policy.rbac() != next.rbac()) rbac = next.rbac();
+    install_exception_statuses(exceptions, cluster_.state().exception_statuses);
+    next = policy_under_exception_statuses(std::move(next), cluster_.state().exception_statuses,
+                                           clock_.now());
     install_policy(cluster_.state(), std::move(next));
     for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
     apply_metering_changes(std::move(metering), cluster_.state().metering);
@@ -371,13 +376,16 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   ContractStatusChanges contracts;
   if (kind == "Contract") contracts.erase.push_back(name);
   put_contract_statuses(contracts, batch);
+  ExceptionStatusChanges exceptions;
+  if (kind == "PolicyException") exceptions.erase.push_back(name);
+  put_exception_statuses(exceptions, batch);
   OpenedReviews reviews = reviews_opened_by(next, clock_.now());
   put_opened_reviews(reviews, batch);
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was deleted: " + committed.message());
   }
-  install(std::move(next), {}, std::move(metering), std::move(contracts), std::move(reviews));
+  install(std::move(next), {}, std::move(metering), contracts, std::move(reviews), exceptions);
   return {};
 }
 
@@ -408,7 +416,7 @@ Result<std::vector<std::string>> PolicyService::remove_role_bindings(
           system_audit_event("delete", "rolebindings", ns, name, why, clock_.now()));
     }
   }
-  install(std::move(next), {}, {}, {}, {});
+  install(std::move(next), {}, {}, {}, {}, {});
   return removed;
 }
 
@@ -493,6 +501,9 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
           contract_standing(cluster_.view().policy.policy(), cluster_.view().contracts, view.name);
     }
     if (kind == "Signal") view.signal = signal_status(cluster_.view().signals, view.name);
+    if (kind == "PolicyException") {
+      view.exception = exception_standing(cluster_.view().exception_statuses, view.name);
+    }
     const Policy& policy = cluster_.view().policy.policy();
     bool shown = visible.contains(view.namespace_name);
     if (kind == "Budget") shown = budget_shown(policy, visible, caller, view.name);
@@ -550,6 +561,8 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
     object.contract = contract_standing(state.policy.policy(), state.contracts, name);
   }
   if (kind == "Signal") object.signal = signal_status(state.signals, name);
+  if (kind == "PolicyException")
+    object.exception = exception_standing(state.exception_statuses, name);
   return object;
 }
 

@@ -27,10 +27,15 @@
 //   classification, the Organization's levels: governance/contract_reviews.h)
 //   moves it UnderReview in the same commit, by system:allotd with the
 //   reason, and notifies its owners (review_notices.h).
+// - A PolicyException is applied by its owner, a team-admin of its team or
+//   its approver (exception_state.h): stored Requested (not in force) unless
+//   its approver applies it; its status is stored with it and only Approved
+//   exceptions reach the scheduler and the admission gate.
 // - Reads answer only what is stored (CommittedRead).
 // - Every call checks the caller first (caller_rights.h). Thread-safe.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,6 +49,7 @@
 #include "service/control/backend_carrier.h"
 #include "service/control/cluster_state.h"
 #include "service/control/contract_state.h"
+#include "service/control/exception_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/loop_signal.h"
 #include "service/control/metering.h"
@@ -72,6 +78,13 @@ class PolicyService {
   // user system:allotd, verb delete, resource rolebindings, with `why`.
   // Returns those removed, as namespace/name. kUnavailable when the commit
   // fails (nothing removed).
+  // Runs `change` as one policy change (none other meanwhile): a decision on
+  // a PolicyException (exception_service.h) never interleaves with an apply
+  // that changes the exception's status.
+  Status serialized(const std::function<Status()>& change) ALLOT_EXCLUDES(apply_mu_) {
+    MutexLock apply_lock(apply_mu_);
+    return change();
+  }
   Result<std::vector<std::string>> remove_role_bindings(const std::vector<std::string>& namespaces,
                                                         const std::string& why)
       ALLOT_EXCLUDES(apply_mu_);
@@ -117,17 +130,20 @@ class PolicyService {
                                        ApplyResult result) ALLOT_REQUIRES(apply_mu_);
   // Commits the changed documents and the new workloads, then installs them
   // under the cluster's writer lock.
-  // The Contracts it creates are requested by `by`.
+  // The Contracts and PolicyExceptions it creates are requested by `caller`.
   Status store_and_install(PolicyState next, std::vector<LiveWorkload> created,
                            const std::vector<PolicyChange>& changes, Timestamp now,
-                           const std::string& by) ALLOT_REQUIRES(apply_mu_);
+                           const Principal& caller) ALLOT_REQUIRES(apply_mu_);
   // Installs a committed policy (and the workloads it brings, and the metering
   // changes stored with it) in memory, and its RBAC objects in AccessControl
   // when they changed.
   // REQUIRES: the cluster's writer lock.
   // The reviews it opens (review_notices.h) are announced with it.
+  // The exceptions' statuses are installed with it, and the policy in force
+  // follows them (only Approved exceptions apply).
   void install(PolicyState next, std::vector<LiveWorkload> created, MeteringChanges metering,
-               ContractStatusChanges contracts, OpenedReviews reviews) ALLOT_REQUIRES(apply_mu_);
+               const ContractStatusChanges& contracts, OpenedReviews reviews,
+               const ExceptionStatusChanges& exceptions) ALLOT_REQUIRES(apply_mu_);
   // The reviews of Active contracts that the change to `next` makes due
   // (governance/contract_reviews.h: a contract's owners or roles, its
   // cluster's capacity, version or classification, the Organization's

@@ -80,6 +80,7 @@ Result<PolicyState> PolicyState::from_documents(std::map<DocumentKey, nlohmann::
   PolicyState state;
   state.documents_ = std::move(documents);
   state.backend_nodes_ = previous.backend_nodes_;
+  state.withheld_exceptions_ = previous.withheld_exceptions_;
   if (state.documents_.empty()) return state;
   const bool keep_scheduling = previous.compiled_ != nullptr &&
                                same_scheduling_documents(previous.documents_, state.documents_);
@@ -152,17 +153,24 @@ Result<PolicyState> PolicyState::with_applied(const std::vector<ManifestDocument
 }
 
 bool PolicyState::exceptions_changed_at(Timestamp now) const {
-  return active_exception_names(policy_, now) != active_exceptions_;
+  return active_exception_names(policy_, now, withheld_exceptions_) != active_exceptions_;
+}
+
+PolicyState PolicyState::with_withheld_exceptions(std::set<std::string> withheld) const {
+  PolicyState state = *this;
+  state.withheld_exceptions_ = std::move(withheld);
+  return state;
 }
 
 Result<PolicyState> PolicyState::with_exceptions_at(Timestamp now) const {
-  std::vector<std::string> active = active_exception_names(policy_, now);
+  std::vector<std::string> active = active_exception_names(policy_, now, withheld_exceptions_);
   PolicyState state = *this;
   if (active == active_exceptions_) return state;
   state.active_exceptions_ = std::move(active);
   state.effective_ = state.active_exceptions_.empty()
                          ? nullptr
-                         : std::make_shared<const Policy>(policy_with_exceptions(policy_, now));
+                         : std::make_shared<const Policy>(
+                               policy_with_exceptions(policy_, now, withheld_exceptions_));
   const Policy& effective = state.effective();
   if (!has_scheduling_documents(documents_)) return state;
   ALLOT_ASSIGN_OR_RETURN(

@@ -13,11 +13,14 @@
 // (nothing applied yet, or RBAC objects only) is valid and has no compiled form.
 // PolicyExceptions: a state from documents applies none; with_exceptions_at()
 // applies those active at a time (the admission loop calls it each cycle,
-// and the apply and recovery paths after building the state).
+// and the apply and recovery paths after building the state), but never
+// those withheld (not Approved: with_withheld_exceptions(), kept across
+// applies).
 #pragma once
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,6 +82,12 @@ class PolicyState {
   // This state with the exceptions active at `now` applied (and compiled);
   // a copy of it when they are the same ones.
   [[nodiscard]] Result<PolicyState> with_exceptions_at(Timestamp now) const;
+  // The exceptions that are not in force whatever their expiry (not
+  // Approved); with_exceptions_at() must be called after a change of them.
+  [[nodiscard]] const std::set<std::string>& withheld_exceptions() const {
+    return withheld_exceptions_;
+  }
+  [[nodiscard]] PolicyState with_withheld_exceptions(std::set<std::string> withheld) const;
   // The applied Roles, ClusterRoles and bindings (without the built-ins).
   [[nodiscard]] const RbacPolicy& rbac() const { return rbac_; }
   // Null while the policy is empty.
@@ -100,6 +109,7 @@ class PolicyState {
   std::shared_ptr<const CompiledPolicy> compiled_;
   std::shared_ptr<const Policy> effective_;     // null: policy_ (no exception active)
   std::vector<std::string> active_exceptions_;  // applied in effective_, by name
+  std::set<std::string> withheld_exceptions_;   // never applied
   std::vector<Node> backend_nodes_;
 };
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/contract_status_json.h"
+#include "api/exception_status_json.h"
 #include "service/control/access_control.h"
 #include "service/control/contract_state.h"
 #include "service/control/metering.h"
@@ -115,6 +116,16 @@ Result<ContractStatus> decode_stored_contract_status(const ObjectRecord& object)
   return status;
 }
 
+Result<ExceptionStatus> decode_stored_exception_status(const ObjectRecord& object) {
+  const nlohmann::json json = nlohmann::json::parse(object.document, nullptr, false);
+  Result<ExceptionStatus> status = decode_exception_status(json);
+  if (!status.ok()) {
+    return invalid_argument("stored PolicyExceptionStatus '" + object.name +
+                            "' is invalid: " + status.status().to_string());
+  }
+  return status;
+}
+
 // Everything but the RBAC installation, under the state's lock; `rbac` gets
 // the applied RBAC objects.
 Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objects,
@@ -132,6 +143,11 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
     }
     if (object.kind == kContractStatusKind) {
       ALLOT_ASSIGN_OR_RETURN(state.contracts[object.name], decode_stored_contract_status(object));
+      continue;
+    }
+    if (object.kind == kExceptionStatusKind) {
+      ALLOT_ASSIGN_OR_RETURN(state.exception_statuses[object.name],
+                             decode_stored_exception_status(object));
       continue;
     }
     if (object.kind == kBudgetAlertKind) {
@@ -162,6 +178,8 @@ Status load_into_state(ClusterState& cluster, std::vector<ObjectRecord>& access_
     documents[{object.kind, object.name}] = std::move(json);
   }
   ALLOT_ASSIGN_OR_RETURN(PolicyState policy, PolicyState::from_documents(std::move(documents)));
+  // Only Approved exceptions apply (the first cycle applies them).
+  policy = policy.with_withheld_exceptions(withheld_exceptions(state.exception_statuses));
   rbac = policy.rbac();
   install_policy(state, std::move(policy));
   std::vector<LiveWorkload> lives(stored.workloads.size());

@@ -23,6 +23,7 @@
 #include "scheduler/scheduler.h"
 #include "service/control/budget_state.h"
 #include "service/control/contract_state.h"
+#include "service/control/exception_state.h"
 #include "service/control/live_workload.h"
 #include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
@@ -70,6 +71,8 @@ struct ServerState {
   BudgetState budgets;
   // Each Contract's status: phase and history (contract_state.h).
   ContractStatuses contracts;
+  // Each PolicyException's status: phase and history (exception_state.h).
+  ExceptionStatuses exception_statuses;
   // The signals' trackers and undelivered events (signal_state.h).
   SignalsState signals;
 };

@@ -1,0 +1,226 @@
+// The request-and-approve step of PolicyExceptions through the control plane
+// on a manual clock (issue 15, item 6): a team-admin requests a quota
+// exception, which is not in force (work stays pending) until its approver
+// approves it; the requester, the owner and a stranger cannot decide it; a
+// rejection is final; a spec change by the team re-opens an approved
+// request; the status survives a restart.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "control_plane_fixture.h"
+
+namespace allot::testing {
+namespace {
+
+// One team without a cohort: 8 GPUs of quota on three 8-GPU nodes; tara is
+// its team-admin.
+constexpr const char* kRequestPolicy = R"(
+apiVersion: allot/v1
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+apiVersion: allot/v1
+kind: Cluster
+metadata: {name: local}
+spec: {backend: local, scheduling: {cycle: 1s}}
+---
+apiVersion: allot/v1
+kind: NodePool
+metadata: {name: pool}
+spec: {cluster: local, flavor: gpu, count: 3, resources: {gpu: 8, cpu: 64, memory: 256Gi}}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: low}
+spec: {value: 10}
+---
+apiVersion: allot/v1
+kind: PriorityClass
+metadata: {name: urgent}
+spec: {value: 100}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: research}
+spec:
+  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
+  allowedPriorityClasses: [low]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: admins, namespace: research}
+subjects: [{kind: User, name: tara}]
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: team-admin}
+)";
+
+// The fixture's clock starts at 2027-01-15T08:00:00Z.
+std::string requested_exception(const std::string& name, const std::string& relaxes) {
+  return "apiVersion: allot/v1\nkind: PolicyException\nmetadata: {name: " + name +
+         "}\nspec:\n  team: research\n  relaxes: " + relaxes +
+         "\n  owner: ana\n  reason: paper deadline\n  approver: bob\n  expires: "
+         "\"2027-01-16T08:00:00Z\"\n";
+}
+
+class ExceptionRequestControl : public ControlPlaneTest {
+ protected:
+  bool holds(const std::string& name) {
+    const std::string now = phase("research", name);
+    return now == "Admitted" || now == "Running";
+  }
+
+  Result<ApplyResult> apply_as(const std::string& who, const std::string& yaml) {
+    Result<ParsedManifests> parsed = parse_manifests_with_documents(yaml);
+    if (!parsed.ok()) return parsed.status();
+    return plane_->policies().apply(Principal::user(who), *parsed, false);
+  }
+
+  Result<PolicyObjectView> decide(const std::string& who, const std::string& name,
+                                  ExceptionAction action, const std::string& reason = "ok") {
+    return plane_->exceptions().decide(Principal::user(who), name, action, reason);
+  }
+
+  nlohmann::json exception_status(const std::string& name) {
+    const Result<nlohmann::json> object = calls_->get_object("PolicyException", name);
+    EXPECT_TRUE(object.ok()) << object.status().to_string();
+    return object.ok() ? (*object)["status"] : nlohmann::json();
+  }
+};
+
+TEST_F(ExceptionRequestControl, ARequestedQuotaExceptionAppliesOnlyOnceItsApproverApproves) {
+  apply_policy(kRequestPolicy);
+  const std::string burst =
+      requested_exception("burst", "{quota: {flavor: gpu, resources: {gpu: 8}}}");
+  const Result<ApplyResult> requested = apply_as("tara", burst);
+  ASSERT_TRUE(requested.ok()) << requested.status().to_string();
+  nlohmann::json status = exception_status("burst");
+  EXPECT_EQ(status["phase"], "Requested") << status.dump();
+  EXPECT_EQ(status["requestedBy"], "tara");
+  EXPECT_FALSE(status.contains("decidedBy"));
+
+  submit(workload_yaml("r1", "research", 8), "research");
+  submit(workload_yaml("r2", "research", 8), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r1"));
+  EXPECT_EQ(phase("research", "r2"), "Pending") << "a requested exception is not in force";
+
+  // The requester, the owner and a stranger cannot decide it.
+  for (const char* who : {"tara", "ana", "carol"}) {
+    EXPECT_EQ(decide(who, "burst", ExceptionAction::kApprove).status().code(),
+              ErrorCode::kPermissionDenied)
+        << who;
+  }
+  EXPECT_EQ(decide("bob", "burst", ExceptionAction::kApprove, "").status().code(),
+            ErrorCode::kInvalidArgument)
+      << "a decision needs a reason";
+  EXPECT_EQ(decide("bob", "missing", ExceptionAction::kApprove).status().code(),
+            ErrorCode::kNotFound);
+
+  const Result<PolicyObjectView> approved =
+      decide("bob", "burst", ExceptionAction::kApprove, "one week for the paper");
+  ASSERT_TRUE(approved.ok()) << approved.status().to_string();
+  ASSERT_TRUE(approved->exception.has_value());
+  EXPECT_EQ(approved->exception->phase, ExceptionPhase::kApproved);
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r2")) << "16 GPUs: 8 of quota and 8 of the approved exception";
+  status = exception_status("burst");
+  EXPECT_EQ(status["phase"], "Approved") << status.dump();
+  EXPECT_EQ(status["decidedBy"], "bob");
+  ASSERT_EQ(status["history"].size(), 2u) << status.dump();
+  EXPECT_EQ(status["history"][1]["action"], "approve");
+  EXPECT_EQ(status["history"][1]["by"], "bob");
+  EXPECT_EQ(status["history"][1]["reason"], "one week for the paper");
+  EXPECT_EQ(status["history"][1]["at"], "2027-01-15T08:00:00.000Z");
+
+  // Approved: no second decision.
+  EXPECT_EQ(decide("bob", "burst", ExceptionAction::kReject).status().code(),
+            ErrorCode::kFailedPrecondition);
+}
+
+TEST_F(ExceptionRequestControl, ARejectedRequestNeverAppliesAndIsFinal) {
+  apply_policy(kRequestPolicy);
+  const std::string urgent = requested_exception("urgent", "{priorityClass: urgent}");
+  ASSERT_TRUE(apply_as("tara", urgent).ok());
+  const Result<std::string> before =
+      calls_->create_workload("research", workload_yaml("u1", "research", 1, 1, "urgent"));
+  EXPECT_FALSE(before.ok()) << "not in force while requested";
+
+  const Result<PolicyObjectView> rejected =
+      decide("bob", "urgent", ExceptionAction::kReject, "use the low class");
+  ASSERT_TRUE(rejected.ok()) << rejected.status().to_string();
+  const nlohmann::json status = exception_status("urgent");
+  EXPECT_EQ(status["phase"], "Rejected") << status.dump();
+  EXPECT_EQ(status["decidedBy"], "bob");
+  EXPECT_FALSE(
+      calls_->create_workload("research", workload_yaml("u2", "research", 1, 1, "urgent")).ok());
+  EXPECT_EQ(decide("bob", "urgent", ExceptionAction::kApprove).status().code(),
+            ErrorCode::kFailedPrecondition);
+  std::string changed = urgent;
+  changed.replace(changed.find("paper deadline"), 14, "a new deadline");
+  EXPECT_EQ(apply_as("tara", changed).status().code(), ErrorCode::kFailedPrecondition)
+      << "a rejected exception's spec does not change";
+}
+
+TEST_F(ExceptionRequestControl, AStrangerCannotRequestAndTheApproverAppliesInForce) {
+  apply_policy(kRequestPolicy);
+  EXPECT_EQ(apply_as("carol", requested_exception("x", "{priorityClass: urgent}")).status().code(),
+            ErrorCode::kPermissionDenied);
+  // The owner may request by name; the approver's own apply is in force at once.
+  ASSERT_TRUE(apply_as("ana", requested_exception("by-owner", "{priorityClass: urgent}")).ok());
+  EXPECT_EQ(exception_status("by-owner")["phase"], "Requested");
+  ASSERT_TRUE(plane_->scim().create(scim::ResourceKind::kUser, {{"userName", "bob"}}).ok());
+  apply_policy(R"(apiVersion: allot/v1
+kind: ClusterRoleBinding
+metadata: {name: approvers}
+subjects: [{kind: User, name: bob}]
+roleRef: {kind: ClusterRole, name: contract-approver}
+)");
+  ASSERT_TRUE(apply_as("bob", requested_exception("by-bob", "{priorityClass: urgent}")).ok());
+  const nlohmann::json status = exception_status("by-bob");
+  EXPECT_EQ(status["phase"], "Approved") << status.dump();
+  EXPECT_EQ(status["decidedBy"], "bob");
+  EXPECT_TRUE(
+      calls_->create_workload("research", workload_yaml("u1", "research", 1, 1, "urgent")).ok());
+}
+
+TEST_F(ExceptionRequestControl, ASpecChangeReopensTheRequestAndARestartKeepsTheStatus) {
+  apply_policy(kRequestPolicy);
+  ASSERT_TRUE(
+      apply_as("tara", requested_exception("burst", "{quota: {flavor: gpu, resources: {gpu: 8}}}"))
+          .ok());
+  ASSERT_TRUE(decide("bob", "burst", ExceptionAction::kApprove).ok());
+  submit(workload_yaml("r1", "research", 8), "research");
+  submit(workload_yaml("r2", "research", 8), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r1"));
+  EXPECT_TRUE(holds("r2"));
+
+  // The team asks for more: back to Requested, the approved 8 no longer apply.
+  clock_.advance(Duration::minutes(1));
+  ASSERT_TRUE(
+      apply_as("tara", requested_exception("burst", "{quota: {flavor: gpu, resources: {gpu: 16}}}"))
+          .ok());
+  nlohmann::json status = exception_status("burst");
+  EXPECT_EQ(status["phase"], "Requested") << status.dump();
+  EXPECT_EQ(status["history"].back()["reason"], "spec changed");
+
+  restart();
+  status = exception_status("burst");
+  EXPECT_EQ(status["phase"], "Requested") << "the status survives a restart: " << status.dump();
+  EXPECT_EQ(status["requestedBy"], "tara");
+  EXPECT_EQ(status["history"].size(), 3u) << status.dump();  // request, approve, request
+  submit(workload_yaml("r3", "research", 8), "research");
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "r3"), "Pending") << "not in force after the restart either";
+
+  ASSERT_TRUE(decide("bob", "burst", ExceptionAction::kApprove, "fine, 16").ok());
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r3")) << "24 GPUs: 8 of quota and 16 of the exception";
+  restart();
+  status = exception_status("burst");
+  EXPECT_EQ(status["phase"], "Approved") << status.dump();
+  EXPECT_EQ(status["history"].back()["reason"], "fine, 16");
+}
+
+}  // namespace
+}  // namespace allot::testing

@@ -111,6 +111,46 @@ TEST_F(WorkloadSortTest, SortsWithinTheFiltersAndTheNamespaceRoute) {
             (std::vector<std::string>{"delta", "bravo", "echo", "charlie"}));
 }
 
+// Two users: the service account's workload sorts after admin's by user and
+// first by -user; the account lists, sorted, only the namespace it may.
+TEST_F(WorkloadSortTest, UserSortsBySubmitterAndASortedListShowsOnlyWhatTheCallerMayList) {
+  ASSERT_EQ(api_.post_json("/api/v1/namespaces/research/serviceaccounts", {{"name", "bot"}}).status,
+            201);
+  apply(
+      "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n"
+      "metadata: {name: bot-member, namespace: research}\n"
+      "subjects: [{kind: ServiceAccount, name: bot, namespace: research}]\n"
+      "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: team-member}\n");
+  const Reply issued = api_.post_json("/api/v1/namespaces/research/serviceaccounts/bot/tokens",
+                                      nlohmann::json::object());
+  ASSERT_EQ(issued.status, 201) << issued.describe();
+  const ApiHttp bot(allotd_, issued.json.value("token", ""));
+  const Reply created =
+      bot.post_json("/api/v1/namespaces/research/workloads", workload_json("aaa-bot"));
+  ASSERT_EQ(created.status, 201) << created.describe();
+
+  const std::vector<std::string> by_user =
+      sorted_names(all_pages("/api/v1/workloads?sort=user", 3));
+  ASSERT_EQ(by_user.size(), 8u);
+  EXPECT_EQ(by_user.back(), "aaa-bot");
+  EXPECT_EQ(sorted_names(all_pages("/api/v1/workloads?sort=-user", 3)).front(), "aaa-bot");
+
+  std::vector<std::string> seen;
+  std::string token;
+  for (int page = 0; page < 10; ++page) {
+    const Reply reply = bot.get("/api/v1/workloads?sort=name&limit=2" +
+                                (token.empty() ? "" : "&continue=" + token));
+    ASSERT_EQ(reply.status, 200) << reply.describe();
+    for (const auto& item : reply.json["items"]) {
+      EXPECT_EQ(item["metadata"]["namespace"], "research") << item;
+      seen.push_back(item["metadata"]["name"]);
+    }
+    token = reply.json["continue"];
+    if (token.empty()) break;
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"aaa-bot", "bravo", "charlie", "delta", "echo"}));
+}
+
 TEST_F(WorkloadSortTest, AnUnknownSortOrAnotherSortsTokenIs400) {
   for (const char* sort : {"gpus", "Name", "--age", "name,age"}) {
     const Reply reply = api_.get(std::string("/api/v1/workloads?sort=") + sort);

@@ -120,7 +120,7 @@ bool sorted_before(WorkloadSort sort, const SortedWorkload& a, const SortedWorkl
   return a.uid < b.uid;
 }
 
-// One page in a sort other than the default: the ids and keys of what
+// One page in a sort other than by age: the ids and keys of what
 // matches after the cursor, only the first `limit` of them ordered.
 WorkloadPage sorted_page(const ServerState& state, const WorkloadQuery& query,
                          const VisibleNamespaces& visible, LazyVisibility& visibility) {
@@ -151,6 +151,30 @@ WorkloadPage sorted_page(const ServerState& state, const WorkloadQuery& query,
     const SortedWorkload& last = rest[query.limit - 1];
     page.continue_token =
         encode_workload_cursor(query.sort, {{last.number, std::string(last.text)}, last.uid});
+  }
+  return page;
+}
+
+// A page by age (uid order) or -age (its reverse): a walk of the table from
+// the cursor, nothing sorted.
+template <typename Iterator>
+WorkloadPage uid_order_page(Iterator it, Iterator end, const WorkloadQuery& query,
+                            const VisibleNamespaces& visible, LazyVisibility& visibility) {
+  WorkloadPage page;
+  page.items.reserve(std::min<size_t>(query.limit, 10000));
+  uint64_t last = 0;
+  for (; it != end; ++it) {
+    if (!matches(it->second, query) ||
+        !visible.contains(it->second.doc.workload.meta.namespace_name)) {
+      continue;
+    }
+    if (page.items.size() == query.limit) {
+      page.continue_token =
+          encode_workload_cursor(query.sort, {{static_cast<int64_t>(last), ""}, last});
+      break;
+    }
+    page.items.push_back(as_seen(it->second, visibility));
+    last = it->first.value();
   }
   return page;
 }
@@ -282,21 +306,18 @@ Result<WorkloadPage> WorkloadService::list(const Principal& caller,
   LazyVisibility visibility(cluster_.access(), caller);
   const CommittedRead read(cluster_);
   const auto& all = cluster_.view().workloads.all();
-  if (!query.sort.is_default()) return sorted_page(cluster_.view(), query, visible, visibility);
-  WorkloadPage page;
-  page.items.reserve(std::min<size_t>(query.limit, 10000));
-  for (auto it = all.upper_bound(WorkloadId(query.after_uid)); it != all.end(); ++it) {
-    if (!matches(it->second, query) ||
-        !visible.contains(it->second.doc.workload.meta.namespace_name)) {
-      continue;
-    }
-    if (page.items.size() == query.limit) {
-      page.continue_token = std::to_string(std::prev(it)->first.value());
-      break;
-    }
-    page.items.push_back(as_seen(it->second, visibility));
+  if (query.sort.key != WorkloadSortKey::kAge) {
+    return sorted_page(cluster_.view(), query, visible, visibility);
   }
-  return page;
+  if (!query.sort.descending) {
+    return uid_order_page(all.upper_bound(WorkloadId(query.after_uid)), all.end(), query, visible,
+                          visibility);
+  }
+  const auto newest =
+      query.after_uid == 0
+          ? all.rbegin()
+          : std::make_reverse_iterator(all.lower_bound(WorkloadId(query.after_uid)));
+  return uid_order_page(newest, all.rend(), query, visible, visibility);
 }
 
 Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::string& ns,

@@ -24,7 +24,13 @@ Result<WorkloadQuery> query_of(const HttpRequest& req, std::string ns) {
   ALLOT_ASSIGN_OR_RETURN(const uint64_t limit, unsigned_param(req, "limit", 500, kMaxListLimit));
   if (limit == 0) return invalid_argument("limit must be at least 1", "limit");
   query.limit = limit;
-  ALLOT_ASSIGN_OR_RETURN(query.after_uid, unsigned_param(req, "continue", 0, UINT64_MAX));
+  ALLOT_ASSIGN_OR_RETURN(query.sort, parse_workload_sort(req.get_param_value("sort")));
+  if (!req.get_param_value("continue").empty()) {
+    ALLOT_ASSIGN_OR_RETURN(WorkloadCursor after,
+                           decode_workload_cursor(query.sort, req.get_param_value("continue")));
+    query.after_uid = after.uid;
+    query.after_value = std::move(after.value);
+  }
   query.team = req.get_param_value("team");
   const std::string phases = req.get_param_value("phase");
   size_t start = 0;

@@ -78,6 +78,29 @@ TEST_F(WorkloadVerbs, GetWorkloadsStopsAtTheLimit) {
   EXPECT_EQ(requests[1].params.at("limit"), "1");
 }
 
+TEST_F(WorkloadVerbs, GetWorkloadsSortBySendsTheSortWithEveryPageAndKeepsTheOrder) {
+  serve_paged_workloads(server_);
+  const CliOutcome outcome = allot({"get", "workloads", "--sort-by", "-priority", "-o", "json"});
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  const json listed = json::parse(outcome.out);
+  ASSERT_EQ(listed["items"].size(), 3U);
+  EXPECT_EQ(listed["items"][0]["metadata"]["name"], "a");
+  EXPECT_EQ(listed["items"][2]["metadata"]["name"], "c");
+  const auto requests = server_.requests_to("GET", "/api/v1/workloads");
+  ASSERT_EQ(requests.size(), 3U);
+  EXPECT_EQ(requests[0].target, "/api/v1/workloads?sort=-priority");
+  EXPECT_EQ(requests[1].params.at("sort"), "-priority");
+  EXPECT_EQ(requests[2].params.at("sort"), "-priority");
+  EXPECT_EQ(requests[2].params.at("continue"), "t2");
+}
+
+TEST_F(WorkloadVerbs, SortByIsForWorkloadsOnly) {
+  const CliOutcome outcome = allot({"get", "teams", "--sort-by", "name"});
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("--sort-by"), std::string::npos) << outcome.err;
+  EXPECT_TRUE(server_.requests().empty());
+}
+
 TEST_F(WorkloadVerbs, GetWorkloadsInANamespacePrintsATable) {
   server_.reply("GET", "/api/v1/namespaces/research/workloads", 200,
                 {{"items", {workload("sweep", 17)}}, {"continue", ""}});

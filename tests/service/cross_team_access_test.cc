@@ -284,6 +284,15 @@ roleRef: {kind: ClusterRole, name: cluster-admin}
     const Result<WorkloadPage> everywhere = plane_->workloads().list(user.principal, {});
     check(user, "list every workload", true, everywhere.status(),
           everywhere.ok() ? encode_workload_page(*everywhere) : "");
+    // Sorted (another path through the table): the same workloads, no others.
+    WorkloadQuery by_user;
+    by_user.sort = {WorkloadSortKey::kUser, true};
+    const Result<WorkloadPage> sorted = plane_->workloads().list(user.principal, by_user);
+    check(user, "list every workload by -user", true, sorted.status(),
+          sorted.ok() ? encode_workload_page(*sorted) : "");
+    if (sorted.ok() && everywhere.ok()) {
+      EXPECT_EQ(sorted->items.size(), everywhere->items.size()) << user.principal.subject;
+    }
     const Result<TopView> top = plane_->policies().top(user.principal);
     // Aggregate numbers, for whoever may list workloads somewhere; nothing
     // for a caller with no binding.

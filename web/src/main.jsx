@@ -27,9 +27,11 @@ const VIEWS = [
   { path: 'contracts', label: 'Contracts', key: '7' },
 ];
 
+// "#/tasks/ns/name?per=10": the view, its arguments and its parameters.
 function currentRoute() {
-  const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  return { view: parts[0] || 'overview', args: parts.slice(1) };
+  const [path, search] = location.hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/').map(decodeURIComponent);
+  return { view: parts[0] || 'overview', args: parts.slice(1), params: new URLSearchParams(search || '') };
 }
 
 function useRoute() {
@@ -79,7 +81,7 @@ function Page({ route, me }) {
     case 'teams':
       return <Teams />;
     case 'tasks':
-      return <Tasks />;
+      return <Tasks perPage={Number(route.params.get('per')) || undefined} />;
     case 'costs':
       return <Costs />;
     case 'signals':

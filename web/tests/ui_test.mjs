@@ -20,6 +20,7 @@
 // (390 px) the new views fit the width; Costs per project and with idle
 // shared (ui_costs_checks.mjs); a contract's monitoring signals
 // (ui_contract_checks.mjs); a node's health history (ui_node_checks.mjs);
+// Tasks sorted by the server across pages (ui_task_checks.mjs);
 // no serious axe-core violations; no CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
 import { chromium } from 'playwright-core';
@@ -31,6 +32,7 @@ import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
 import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
 import { costEfficiencyChecks, costGroupingChecks } from './ui_costs_checks.mjs';
+import { taskSortChecks } from './ui_task_checks.mjs';
 import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
@@ -372,6 +374,9 @@ async function adminChecks(browser, allotd, admin) {
     await page.screenshot({ path: join(artifacts, 'tasks-dark.png') });
     await axeCheck(page, 'dark tasks');
   });
+
+  await check('Tasks sorts by priority on the server, across pages, from the header (aria-sort, keyboard)', () =>
+    taskSortChecks(adminPage.page, admin, adminPage.seen, { visit, axeCheck, assert }));
 
   await check('no console error or CSP violation on the administrator pages', async () => {
     assert(!adminPage.seen.errors.length, adminPage.seen.errors.join('\n'));

@@ -13,9 +13,11 @@ std::string page_path(const WorkloadQuery& query, int64_t collected, const std::
   if (query.limit > 0) {
     limit = std::to_string(std::min(query.limit - collected, kMaxPageSize));
   }
-  return with_query(
-      workloads_path(query.namespace_name),
-      {{"phase", query.phase}, {"team", query.team}, {"limit", limit}, {"continue", token}});
+  return with_query(workloads_path(query.namespace_name), {{"phase", query.phase},
+                                                           {"team", query.team},
+                                                           {"sort", query.sort},
+                                                           {"limit", limit},
+                                                           {"continue", token}});
 }
 
 }  // namespace

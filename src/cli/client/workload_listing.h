@@ -24,6 +24,7 @@ struct WorkloadQuery {
   std::string phase;           // comma-separated phases, "" for any
   std::string team;
   int64_t limit = 0;  // at most this many items; 0: all
+  std::string sort;   // the server's `sort` ("-priority"); "" for uid order
 };
 
 inline constexpr int64_t kMaxPageSize = 10'000;

@@ -30,6 +30,7 @@ struct GetFlags {
   std::string phase;
   std::string team;
   int64_t limit = 0;
+  std::string sort_by;
   std::string service_account;  // tokens only
   std::string expiring;         // exceptions only: a duration ("7d")
   ServerFlags server;
@@ -37,8 +38,9 @@ struct GetFlags {
 
 Status check_flags(const GetFlags& flags, const KindInfo& kind) {
   const bool workloads = kind.kind == ResourceKind::kWorkload;
-  if (!workloads && (!flags.phase.empty() || !flags.team.empty() || flags.limit > 0)) {
-    return invalid_argument("--phase, --team and --limit apply to workloads only");
+  if (!workloads &&
+      (!flags.phase.empty() || !flags.team.empty() || flags.limit > 0 || !flags.sort_by.empty())) {
+    return invalid_argument("--phase, --team, --limit and --sort-by apply to workloads only");
   }
   if (flags.all_namespaces && !flags.namespace_name.empty()) {
     return invalid_argument("give either -n NAMESPACE or -A, not both");
@@ -94,7 +96,8 @@ Result<std::vector<nlohmann::json>> get_list(ApiClient& client, const KindInfo& 
     return list_workloads(client, {.namespace_name = flags.namespace_name,
                                    .phase = flags.phase,
                                    .team = flags.team,
-                                   .limit = flags.limit});
+                                   .limit = flags.limit,
+                                   .sort = flags.sort_by});
   }
   // Nodes come in pages (docs/api.md); the other kinds in one answer.
   std::vector<nlohmann::json> all;
@@ -157,6 +160,9 @@ class GetCommand final : public Command {
     subcommand.add_option("--phase", flags_.phase, "Workloads in these phases (Pending,Running)");
     subcommand.add_option("--team", flags_.team, "Workloads of this team");
     subcommand.add_option("--limit", flags_.limit, "At most this many workloads");
+    subcommand.add_option("--sort-by", flags_.sort_by,
+                          "Workloads in this order: age, name, namespace, phase, priority or "
+                          "user, \"-\" before it for descending (-priority)");
     subcommand.add_option("--serviceaccount", flags_.service_account,
                           "The service account whose tokens to list (get tokens)");
     subcommand.add_option("--expiring", flags_.expiring,
@@ -168,9 +174,10 @@ class GetCommand final : public Command {
   int run(CliIo& io) override {
     if (const ServiceAccountKind account = service_account_kind_of(flags_.kind);
         account != ServiceAccountKind::kNone) {
-      if (!flags_.phase.empty() || !flags_.team.empty() || flags_.limit != 0) {
+      if (!flags_.phase.empty() || !flags_.team.empty() || flags_.limit != 0 ||
+          !flags_.sort_by.empty()) {
         return report_error(
-            io, invalid_argument("--phase, --team and --limit apply to workloads only"));
+            io, invalid_argument("--phase, --team, --limit and --sort-by apply to workloads only"));
       }
       return get_service_accounts(io, account,
                                   {flags_.name, flags_.namespace_name, flags_.service_account,

@@ -16,6 +16,7 @@
 
 #include "base/time.h"
 #include "model/workload_document.h"
+#include "model/workload_sort.h"
 #include "model/workload_status.h"
 
 namespace allot {
@@ -44,7 +45,11 @@ struct WorkloadQuery {
   std::vector<WorkloadPhase> phases;  // empty: all
   std::string team;
   size_t limit = 500;
-  uint64_t after_uid = 0;  // from the `continue` token
+  WorkloadSort sort;  // the default: uid order
+  // From the `continue` token: the last workload of the page before (its
+  // uid, and its place in a sort other than the default).
+  uint64_t after_uid = 0;
+  WorkloadSortValue after_value;
 };
 
 // The stored encoding of a workload (api/workload_json.h): immutable once

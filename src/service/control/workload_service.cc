@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "api/workload_json.h"
 #include "service/control/caller_rights.h"
@@ -73,6 +76,107 @@ StoredWorkload as_seen(const LiveWorkload& live, LazyVisibility& visibility) {
   WorkloadDocument redacted = live.doc;
   if (!hide_unseen_preemptor(redacted, visibility)) return live.stored;
   return std::make_shared<const std::string>(encode_workload(redacted));
+}
+
+// A workload's place in a sort other than the default; its text borrowed
+// from the workload (no copy of any document).
+struct SortedWorkload {
+  const LiveWorkload* live;
+  uint64_t uid;
+  int64_t number;
+  std::string_view text;
+};
+
+// The value of the workload's priority class under the current policy; the
+// one its request was compiled with when the class is gone (or unnamed).
+int64_t sorted_priority(const LiveWorkload& live, const CompiledPolicy* policy) {
+  if (policy != nullptr) {
+    for (const CompiledPriorityClass& priority_class : policy->priority_classes()) {
+      if (priority_class.name == live.doc.workload.spec.priority_class) return priority_class.value;
+    }
+  }
+  return live.request.priority;
+}
+
+SortedWorkload sorted_workload(const LiveWorkload& live, WorkloadSortKey key,
+                               const CompiledPolicy* policy) {
+  const Workload& workload = live.doc.workload;
+  const uint64_t uid = live.id().value();
+  switch (key) {
+    case WorkloadSortKey::kAge: return {&live, uid, static_cast<int64_t>(uid), {}};
+    case WorkloadSortKey::kName: return {&live, uid, 0, workload.meta.name};
+    case WorkloadSortKey::kNamespace: return {&live, uid, 0, workload.meta.namespace_name};
+    case WorkloadSortKey::kPhase: return {&live, uid, static_cast<int64_t>(live.phase()), {}};
+    case WorkloadSortKey::kPriority: return {&live, uid, sorted_priority(live, policy), {}};
+    case WorkloadSortKey::kUser: return {&live, uid, 0, live.doc.status.submitted_by};
+  }
+  return {&live, uid, 0, {}};
+}
+
+// The sort's order (workload_sort.h): the number, the text, then the uid.
+bool sorted_before(WorkloadSort sort, const SortedWorkload& a, const SortedWorkload& b) {
+  if (a.number != b.number) return sort.descending ? a.number > b.number : a.number < b.number;
+  if (a.text != b.text) return sort.descending ? a.text > b.text : a.text < b.text;
+  return a.uid < b.uid;
+}
+
+// One page in a sort other than by age: the ids and keys of what
+// matches after the cursor, only the first `limit` of them ordered.
+WorkloadPage sorted_page(const ServerState& state, const WorkloadQuery& query,
+                         const VisibleNamespaces& visible, LazyVisibility& visibility) {
+  const CompiledPolicy* policy = state.policy.compiled().get();
+  const SortedWorkload cursor{nullptr, query.after_uid, query.after_value.number,
+                              query.after_value.text};
+  const bool from_start = query.after_uid == 0 && query.after_value == WorkloadSortValue{};
+  std::vector<SortedWorkload> rest;
+  for (const auto& [id, live] : state.workloads.all()) {
+    if (!matches(live, query) || !visible.contains(live.doc.workload.meta.namespace_name)) {
+      continue;
+    }
+    const SortedWorkload entry = sorted_workload(live, query.sort.key, policy);
+    if (from_start || sorted_before(query.sort, cursor, entry)) rest.push_back(entry);
+  }
+  const size_t shown = std::min(rest.size(), query.limit);
+  const auto before = [&](const SortedWorkload& a, const SortedWorkload& b) {
+    return sorted_before(query.sort, a, b);
+  };
+  std::partial_sort(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(shown), rest.end(),
+                    before);
+  WorkloadPage page;
+  page.items.reserve(shown);
+  for (size_t i = 0; i < shown; ++i) {
+    page.items.push_back(as_seen(*rest[i].live, visibility));
+  }
+  if (rest.size() > query.limit) {
+    const SortedWorkload& last = rest[query.limit - 1];
+    page.continue_token =
+        encode_workload_cursor(query.sort, {{last.number, std::string(last.text)}, last.uid});
+  }
+  return page;
+}
+
+// A page by age (uid order) or -age (its reverse): a walk of the table from
+// the cursor, nothing sorted.
+template <typename Iterator>
+WorkloadPage uid_order_page(Iterator it, Iterator end, const WorkloadQuery& query,
+                            const VisibleNamespaces& visible, LazyVisibility& visibility) {
+  WorkloadPage page;
+  page.items.reserve(std::min<size_t>(query.limit, 10000));
+  uint64_t last = 0;
+  for (; it != end; ++it) {
+    if (!matches(it->second, query) ||
+        !visible.contains(it->second.doc.workload.meta.namespace_name)) {
+      continue;
+    }
+    if (page.items.size() == query.limit) {
+      page.continue_token =
+          encode_workload_cursor(query.sort, {{static_cast<int64_t>(last), ""}, last});
+      break;
+    }
+    page.items.push_back(as_seen(it->second, visibility));
+    last = it->first.value();
+  }
+  return page;
 }
 
 Status no_such_workload(const std::string& ns, const std::string& name) {
@@ -200,22 +304,20 @@ Result<WorkloadPage> WorkloadService::list(const Principal& caller,
   ALLOT_ASSIGN_OR_RETURN(const VisibleNamespaces visible,
                          visible_namespaces(cluster_.access(), caller, "workloads", query));
   LazyVisibility visibility(cluster_.access(), caller);
-  WorkloadPage page;
-  page.items.reserve(std::min<size_t>(query.limit, 10000));
   const CommittedRead read(cluster_);
   const auto& all = cluster_.view().workloads.all();
-  for (auto it = all.upper_bound(WorkloadId(query.after_uid)); it != all.end(); ++it) {
-    if (!matches(it->second, query) ||
-        !visible.contains(it->second.doc.workload.meta.namespace_name)) {
-      continue;
-    }
-    if (page.items.size() == query.limit) {
-      page.continue_token = std::to_string(std::prev(it)->first.value());
-      break;
-    }
-    page.items.push_back(as_seen(it->second, visibility));
+  if (query.sort.key != WorkloadSortKey::kAge) {
+    return sorted_page(cluster_.view(), query, visible, visibility);
   }
-  return page;
+  if (!query.sort.descending) {
+    return uid_order_page(all.upper_bound(WorkloadId(query.after_uid)), all.end(), query, visible,
+                          visibility);
+  }
+  const auto newest =
+      query.after_uid == 0
+          ? all.rbegin()
+          : std::make_reverse_iterator(all.lower_bound(WorkloadId(query.after_uid)));
+  return uid_order_page(newest, all.rend(), query, visible, visibility);
 }
 
 Result<WorkloadView> WorkloadService::get(const Principal& caller, const std::string& ns,

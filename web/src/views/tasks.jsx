@@ -1,7 +1,9 @@
 // Tasks: the workloads the caller may list, a page at a time from the
 // server (limit and continue: 100,000 stored workloads cost one page),
-// filtered by namespace and phase on the server, sorted within the page,
-// each linking to its own page.
+// filtered by namespace and phase and sorted by the server (`sort`: the
+// order holds across pages), each linking to its own page. A column
+// header's button sorts by it, again reverses; `#/tasks?per=N` sets the
+// page size (50 by default).
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { useLive } from '../live.js';
@@ -15,44 +17,49 @@ function gpusOf(w) {
   return (w.spec.podSets || []).reduce((n, p) => n + (p.count || 1) * (Number(p.resources && p.resources.gpu) || 0), 0);
 }
 
+// The server's sort keys (docs/api.md); GPUs is not one. Phase sorts in
+// lifecycle order, priority by the class's value; the server's `age` is the
+// oldest first, so Age descending.
 const COLUMNS = [
-  { id: 'name', label: 'Name', value: (w) => w.metadata.name },
-  { id: 'namespace', label: 'Namespace', value: (w) => w.metadata.namespace },
-  { id: 'phase', label: 'Phase', value: (w) => w.status.phase },
-  { id: 'priority', label: 'Priority', value: (w) => w.spec.priorityClass || '' },
-  { id: 'user', label: 'User', value: (w) => w.status.submittedBy || '' },
-  { id: 'gpus', label: 'GPUs', value: gpusOf },
-  { id: 'age', label: 'Age', value: (w) => -new Date(w.status.createdAt).getTime() },
+  { id: 'name', label: 'Name', key: 'name' },
+  { id: 'namespace', label: 'Namespace', key: 'namespace' },
+  { id: 'phase', label: 'Phase', key: 'phase' },
+  { id: 'priority', label: 'Priority', key: 'priority' },
+  { id: 'user', label: 'User', key: 'user' },
+  { id: 'gpus', label: 'GPUs' },
+  { id: 'age', label: 'Age', key: '-age' },
 ];
 
-function sorted(items, sort) {
-  const column = COLUMNS.find((c) => c.id === sort.by);
-  const out = [...items];
-  out.sort((a, b) => {
-    const x = column.value(a);
-    const y = column.value(b);
-    const order = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
-    return sort.desc ? -order : order;
-  });
-  return out;
+// The `sort` parameter of a column's order; '' for the server's default.
+function sortParam(sort) {
+  const key = COLUMNS.find((c) => c.id === sort.by).key;
+  const param = sort.desc === key.startsWith('-') ? key.replace(/^-/, '') : `-${key.replace(/^-/, '')}`;
+  return param === 'age' ? '' : param;
 }
 
-export function Tasks() {
+export function Tasks({ perPage = PAGE }) {
   const [filter, setFilter] = useState({ team: '', phase: '' });
   const [pages, setPages] = useState(['']); // continue tokens of the pages seen
   const [sort, setSort] = useState({ by: 'age', desc: true });
   const token = pages[pages.length - 1];
+  const order = sortParam(sort);
   const state = useLive(
-    () => api.get(`/api/v1/workloads${query({ limit: PAGE, continue: token, team: filter.team, phase: filter.phase })}`),
-    [filter.team, filter.phase, token],
+    () =>
+      api.get(
+        `/api/v1/workloads${query({ limit: perPage, sort: order, continue: token, team: filter.team, phase: filter.phase })}`,
+      ),
+    [filter.team, filter.phase, order, token, perPage],
   );
   const change = (key) => (event) => {
     setFilter({ ...filter, [key]: event.target.value });
     setPages(['']);
   };
-  const items = state.data ? sorted(state.data.items || [], sort) : [];
+  const items = state.data ? state.data.items || [] : [];
   const next = state.data && state.data.continue;
-  const sortBy = (id) => setSort({ by: id, desc: sort.by === id ? !sort.desc : false });
+  const sortBy = (id) => {
+    setSort({ by: id, desc: sort.by === id ? !sort.desc : false });
+    setPages(['']);
+  };
   return (
     <>
       <h1>Tasks</h1>
@@ -84,10 +91,14 @@ export function Tasks() {
             <tr>
               {COLUMNS.map((c) => (
                 <th scope="col" aria-sort={sort.by === c.id ? (sort.desc ? 'descending' : 'ascending') : undefined}>
-                  <button type="button" class="link" onClick={() => sortBy(c.id)}>
-                    {c.label}
-                    {sort.by === c.id ? (sort.desc ? ' ▼' : ' ▲') : ''}
-                  </button>
+                  {c.key ? (
+                    <button type="button" class="link" onClick={() => sortBy(c.id)}>
+                      {c.label}
+                      {sort.by === c.id ? (sort.desc ? ' ▼' : ' ▲') : ''}
+                    </button>
+                  ) : (
+                    c.label
+                  )}
                 </th>
               ))}
             </tr>

@@ -138,44 +138,44 @@ void add_workload_routes(Router& http, ControlPlane& plane) {
   http.get("/api/v1/workloads", [&workloads](const HttpRequest& req, HttpResponse& res) {
     list(workloads, req, res, "");
   });
-  const std::string kCollection = "/api/v1/namespaces/([^/]+)/workloads";
-  http.get(kCollection, [&workloads](const HttpRequest& req, HttpResponse& res) {
+  const std::string collection_route = "/api/v1/namespaces/([^/]+)/workloads";
+  http.get(collection_route, [&workloads](const HttpRequest& req, HttpResponse& res) {
     list(workloads, req, res, req.matches[1]);
   });
-  http.post(kCollection, [&workloads](const HttpRequest& req, HttpResponse& res) {
+  http.post(collection_route, [&workloads](const HttpRequest& req, HttpResponse& res) {
     create(workloads, req, res);
   });
-  const std::string kItem = kCollection + "/([^/]+)";
-  http.get(kItem, [&workloads](const HttpRequest& req, HttpResponse& res) {
+  const std::string item_route = collection_route + "/([^/]+)";
+  http.get(item_route, [&workloads](const HttpRequest& req, HttpResponse& res) {
     answer_view(res, workloads.get(caller_of(req), req.matches[1], req.matches[2]));
   });
-  http.del(kItem, [&workloads](const HttpRequest& req, HttpResponse& res) {
+  http.del(item_route, [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Status deleted = workloads.remove(caller_of(req), req.matches[1], req.matches[2]);
     if (!deleted.ok()) return send_error(res, deleted);
     send_json(res, 200,
               {{"deleted", std::string(req.matches[1]) + "/" + std::string(req.matches[2])}});
   });
-  http.post(kItem + "/cancel", [&workloads](const HttpRequest& req, HttpResponse& res) {
+  http.post(item_route + "/cancel", [&workloads](const HttpRequest& req, HttpResponse& res) {
     answer_view(res, workloads.cancel(caller_of(req), req.matches[1], req.matches[2]));
   });
-  http.post(kItem + "/checkpoint", [&workloads](const HttpRequest& req, HttpResponse& res) {
+  http.post(item_route + "/checkpoint", [&workloads](const HttpRequest& req, HttpResponse& res) {
     report_checkpoint(workloads, req, res);
   });
-  http.post(kItem + "/resume", [&workloads](const HttpRequest& req, HttpResponse& res) {
+  http.post(item_route + "/resume", [&workloads](const HttpRequest& req, HttpResponse& res) {
     answer_view(res, workloads.resume(caller_of(req), req.matches[1], req.matches[2]));
   });
-  http.post(kItem + "/scale", [&workloads](const HttpRequest& req, HttpResponse& res) {
+  http.post(item_route + "/scale", [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Result<ScaleRequest> request = scale_request_of(req.body);
     if (!request.ok()) return send_error(res, request.status());
     answer_view(res, workloads.scale(caller_of(req), req.matches[1], req.matches[2], *request));
   });
-  http.get(kItem + "/events", [&workloads](const HttpRequest& req, HttpResponse& res) {
+  http.get(item_route + "/events", [&workloads](const HttpRequest& req, HttpResponse& res) {
     const Result<std::vector<WorkloadEventView>> events =
         workloads.events(caller_of(req), req.matches[1], req.matches[2]);
     if (!events.ok()) return send_error(res, events.status());
     send_json(res, 200, workload_events_json(*events));
   });
-  http.get(kItem + "/logs",
+  http.get(item_route + "/logs",
            [&workloads](const HttpRequest& req, HttpResponse& res) { logs(workloads, req, res); });
 }
 

@@ -91,11 +91,10 @@ void SchedulingCycle::finish_explanations() {
         !e.flavor.valid()) {
       continue;
     }
-    const uint32_t index = explained_index_[k];
-    const PendingWorkload& w = snapshot_.pending[index];
-    const ResourceVector& total = facts_[index].total;
+    const PendingFacts& facts = facts_[explained_index_[k]];
+    const ResourceVector& total = facts.total;
     const Resource r = primary_resource(total);
-    ResourceVector& queued = ahead[w.team.value()];
+    ResourceVector& queued = ahead[facts.team.value()];
     int64_t need = queued[r] + total[r];
     if (e.reason == PendingReason::kQuotaExhausted && e.fr >= 0 &&
         e.fr % kResourceCount == static_cast<int32_t>(r)) {

@@ -90,8 +90,10 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
   explained_index_.reserve(snapshot.pending.size());
   for (const PendingWorkload& w : snapshot.pending) {
     PendingFacts facts;
-    for (const PodSetRequest& set : w.pod_sets) facts.total += set.per_pod * set.count;
+    facts.id = w.id;
+    facts.team = w.team;
     for (const PodSetRequest& set : w.pod_sets) {
+      facts.total += set.per_pod * set.count;
       if (set.required_flavor.valid()) facts.pinned = set.required_flavor;
     }
     const auto& order = policy.team(w.team).flavor_order;
@@ -195,7 +197,12 @@ void SchedulingCycle::hold_for_beneficiaries() {
 }
 
 void SchedulingCycle::set_held(uint32_t pending_index, bool held) {
-  if (!inflight_.waiting(pending_index)) return;
+  // Only a workload whose victims are stopping has a stop time (note_terminating):
+  // a dense check spares most processed workloads the in-flight hash lookup.
+  if (victims_stop_by_[pending_index] == Timestamp::infinite_future() ||
+      !inflight_.waiting(pending_index)) {
+    return;
+  }
   const InflightPreemptions::Beneficiary& b = inflight_.at(pending_index);
   if (b.held.is_zero()) return;
   const TeamIndex team = snapshot_.pending[pending_index].team;
@@ -217,18 +224,16 @@ Plan SchedulingCycle::run() {
     const uint32_t index = queues_.head(team);
     process(index);
     if (team_blocked_[team.value()]) {
-      // StrictFIFO: the rest of the team's queue waits behind its head.
-      const auto& queue = queues_.queue(team);
-      auto it = std::find(queue.begin(), queue.end(), index);
-      for (++it; it != queue.end(); ++it) {
-        const PendingWorkload& rest = snapshot_.pending[*it];
+      // StrictFIFO: the rest of the team's queue waits behind its head,
+      // explained from its facts (each workload is not read again).
+      for (const uint32_t rest : queues_.after_head(team)) {
         PendingExplanation e;
-        e.workload = rest.id;
+        e.workload = facts_[rest].id;
         e.reason = PendingReason::kBlockedByStrictFifo;
-        e.flavor = facts_[*it].first_flavor;
-        e.queue_position = queues_.position(*it);
+        e.flavor = facts_[rest].first_flavor;
+        e.queue_position = queues_.position(rest);
         plan_.explanations.push_back(e);
-        explained_index_.push_back(*it);
+        explained_index_.push_back(rest);
       }
       queues_.close(team);
     } else {

@@ -1,13 +1,14 @@
 #include "scheduler/team_queues.h"
 
 #include <algorithm>
-#include <tuple>
 
 namespace allot {
 
 bool queue_before(const PendingWorkload& a, const PendingWorkload& b) {
-  return std::make_tuple(-a.priority, a.queued_at, a.id) <
-         std::make_tuple(-b.priority, b.queued_at, b.id);
+  // Higher priority first, then earlier queue time, then lower id.
+  if (a.priority != b.priority) return a.priority > b.priority;
+  if (a.queued_at != b.queued_at) return a.queued_at < b.queued_at;
+  return a.id < b.id;
 }
 
 TeamQueues::TeamQueues(const std::vector<PendingWorkload>& pending, int32_t team_count)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "scheduler/snapshot.h"
@@ -27,6 +28,10 @@ class TeamQueues {
   // Skips the rest of the team's queue (StrictFIFO after a blocked head).
   void close(TeamIndex team) { cursor_[team.value()] = queues_[team.value()].size(); }
   [[nodiscard]] int32_t position(uint32_t pending_index) const { return position_[pending_index]; }
+  // The team's queue behind its head. REQUIRES: has_head(team).
+  [[nodiscard]] std::span<const uint32_t> after_head(TeamIndex team) const {
+    return std::span<const uint32_t>(queues_[team.value()]).subspan(cursor_[team.value()] + 1);
+  }
   [[nodiscard]] const std::vector<uint32_t>& queue(TeamIndex team) const {
     return queues_[team.value()];
   }

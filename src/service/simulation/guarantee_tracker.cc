@@ -120,15 +120,22 @@ std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const P
     ALLOT_CHECK(admitted.team.value() < usage.size());
     usage[admitted.team.value()] += admitted.usage()[primary];
   }
-  std::vector<std::vector<uint32_t>> queues(nominal.size());
-  for (uint32_t i = 0; i < snapshot.pending.size(); ++i) {
-    ALLOT_CHECK(snapshot.pending[i].team.value() < queues.size());
-    queues[snapshot.pending[i].team.value()].push_back(i);
-  }
   const std::vector<uint8_t> marks = plan_marks(snapshot, plan);
+  // Only owed teams are judged, and a workload its StrictFIFO head holds back
+  // (not judged, not served) changes no verdict: neither is queued, so a deep
+  // blocked tail is neither sorted nor read. The rest keep their queue order.
+  std::vector<std::vector<uint32_t>> queues(nominal.size());
+  std::vector<bool> owed(nominal.size(), false);  // has pending work, below its nominal
+  for (uint32_t i = 0; i < snapshot.pending.size(); ++i) {
+    const size_t team = snapshot.pending[i].team.value();
+    ALLOT_CHECK(team < queues.size());
+    if (usage[team] >= nominal[team]) continue;
+    owed[team] = true;
+    if (marks[i] != kNotJudged) queues[team].push_back(i);
+  }
   std::vector<GuaranteeVerdict> verdicts(nominal.size(), GuaranteeVerdict::kNotOwed);
   for (size_t team = 0; team < nominal.size(); ++team) {
-    if (!queues[team].empty() && usage[team] < nominal[team]) {
+    if (owed[team]) {
       verdicts[team] =
           judge_team(queues[team], nominal[team] - usage[team], snapshot, marks, primary);
     }

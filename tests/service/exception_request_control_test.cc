@@ -8,44 +8,13 @@
 
 #include <gtest/gtest.h>
 
-#include "control_plane_fixture.h"
+#include "exception_fixture.h"
 
 namespace allot::testing {
 namespace {
 
-// One team without a cohort: 8 GPUs of quota on three 8-GPU nodes; tara is
-// its team-admin.
-constexpr const char* kRequestPolicy = R"(
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: gpu}
----
-apiVersion: allot/v1
-kind: Cluster
-metadata: {name: local}
-spec: {backend: local, scheduling: {cycle: 1s}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {cluster: local, flavor: gpu, count: 3, resources: {gpu: 8, cpu: 64, memory: 256Gi}}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: low}
-spec: {value: 10}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: urgent}
-spec: {value: 100}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: research}
-spec:
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 8}}}]
-  allowedPriorityClasses: [low]
+// kLoneTeamPolicy with tara its team-admin.
+constexpr const char* kTeamAdmin = R"(
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
@@ -56,19 +25,11 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: team-adm
 
 // The fixture's clock starts at 2027-01-15T08:00:00Z.
 std::string requested_exception(const std::string& name, const std::string& relaxes) {
-  return "apiVersion: allot/v1\nkind: PolicyException\nmetadata: {name: " + name +
-         "}\nspec:\n  team: research\n  relaxes: " + relaxes +
-         "\n  owner: ana\n  reason: paper deadline\n  approver: bob\n  expires: "
-         "\"2027-01-16T08:00:00Z\"\n";
+  return exception_yaml(name, relaxes, "2027-01-16T08:00:00Z");
 }
 
-class ExceptionRequestControl : public ControlPlaneTest {
+class ExceptionRequestControl : public ExceptionFixture {
  protected:
-  bool holds(const std::string& name) {
-    const std::string now = phase("research", name);
-    return now == "Admitted" || now == "Running";
-  }
-
   Result<ApplyResult> apply_as(const std::string& who, const std::string& yaml) {
     Result<ParsedManifests> parsed = parse_manifests_with_documents(yaml);
     if (!parsed.ok()) return parsed.status();
@@ -88,7 +49,7 @@ class ExceptionRequestControl : public ControlPlaneTest {
 };
 
 TEST_F(ExceptionRequestControl, ARequestedQuotaExceptionAppliesOnlyOnceItsApproverApproves) {
-  apply_policy(kRequestPolicy);
+  apply_policy(std::string(kLoneTeamPolicy) + kTeamAdmin);
   const std::string burst =
       requested_exception("burst", "{quota: {flavor: gpu, resources: {gpu: 8}}}");
   const Result<ApplyResult> requested = apply_as("tara", burst);
@@ -138,7 +99,7 @@ TEST_F(ExceptionRequestControl, ARequestedQuotaExceptionAppliesOnlyOnceItsApprov
 }
 
 TEST_F(ExceptionRequestControl, ARejectedRequestNeverAppliesAndIsFinal) {
-  apply_policy(kRequestPolicy);
+  apply_policy(std::string(kLoneTeamPolicy) + kTeamAdmin);
   const std::string urgent = requested_exception("urgent", "{priorityClass: urgent}");
   ASSERT_TRUE(apply_as("tara", urgent).ok());
   const Result<std::string> before =
@@ -162,7 +123,7 @@ TEST_F(ExceptionRequestControl, ARejectedRequestNeverAppliesAndIsFinal) {
 }
 
 TEST_F(ExceptionRequestControl, AStrangerCannotRequestAndTheApproverAppliesInForce) {
-  apply_policy(kRequestPolicy);
+  apply_policy(std::string(kLoneTeamPolicy) + kTeamAdmin);
   EXPECT_EQ(apply_as("carol", requested_exception("x", "{priorityClass: urgent}")).status().code(),
             ErrorCode::kPermissionDenied);
   // The owner may request by name; the approver's own apply is in force at once.
@@ -184,7 +145,7 @@ roleRef: {kind: ClusterRole, name: contract-approver}
 }
 
 TEST_F(ExceptionRequestControl, ASpecChangeReopensTheRequestAndARestartKeepsTheStatus) {
-  apply_policy(kRequestPolicy);
+  apply_policy(std::string(kLoneTeamPolicy) + kTeamAdmin);
   ASSERT_TRUE(
       apply_as("tara", requested_exception("burst", "{quota: {flavor: gpu, resources: {gpu: 8}}}"))
           .ok());

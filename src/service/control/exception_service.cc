@@ -71,11 +71,12 @@ Result<PolicyObjectView> ExceptionService::decide_now(const Principal& caller,
     WriteBatch batch;
     batch.put_objects.push_back(
         {std::string(kExceptionStatusKind), name, exception_status_json(next).dump()});
-    state.exception_statuses[name] = next;
+    // The view first: installing the policy replaces the documents `document` points into.
+    view = object_view(key, document->second);
+    view.exception = next;
+    state.exception_statuses[name] = std::move(next);
     install_policy(state,
                    policy_under_exception_statuses(state.policy, state.exception_statuses, now));
-    view = object_view(key, document->second);
-    view.exception = std::move(next);
     lock.queue(std::move(batch), {});
   }
   signal_.wake();

@@ -1,5 +1,6 @@
 #include "server/audit_recording.h"
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -182,11 +183,40 @@ governance::AuditEvent provisional_audit_event(const HttpRequest& request,
   return audit_event_of(request, unanswered, access, received, received);
 }
 
+namespace {
+
+// The final record from the provisional one the request's scope holds, when
+// the answer changes nothing but its code and message: not a login (who
+// logged in is read from the answer) nor a refusal (forbid, with the
+// answer's message as the reason). The caller, verb, object and the
+// authorizer's decision are the ones the request ran under.
+std::optional<governance::AuditEvent> final_from_provisional(const audit::RequestScope* scope,
+                                                             const HttpRequest& request,
+                                                             const HttpResponse& response) {
+  if (scope == nullptr || response.status == 401 || response.status == 403 || is_login(request) ||
+      is_browser_oidc_login(request)) {
+    return std::nullopt;
+  }
+  governance::AuditEvent event = scope->provisional();
+  event.response_code = response.status;
+  if (response.status >= 400) event.response_message = string_member(response.body, "message");
+  if (event.response_message.empty() && response.status >= 400) {
+    event.response_message = string_member(response.body, "detail");  // SCIM's errors
+  }
+  return event;
+}
+
+}  // namespace
+
 void finish_audited(audit::AuditLog& log, audit::AuditOutbox* outbox,
                     const audit::RequestScope* scope, const AccessControl* access,
                     const HttpRequest& request, HttpResponse& response, Timestamp received) {
   if (!is_audited(request, response)) return;
-  governance::AuditEvent event = audit_event_of(request, response, access, received, log.now());
+  const Timestamp done = log.now();
+  std::optional<governance::AuditEvent> reused = final_from_provisional(scope, request, response);
+  governance::AuditEvent event =
+      reused ? std::move(*reused) : audit_event_of(request, response, access, received, done);
+  event.stage_time = done;
   const Status recorded =
       outbox != nullptr ? outbox->record(scope, std::move(event)) : log.record(std::move(event));
   if (recorded.ok()) return;

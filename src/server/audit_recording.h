@@ -21,6 +21,10 @@
 //   outbox and a request scope whose row a commit carried, the row in the
 //   store is the durable copy and the record is appended without a sync of
 //   its own (AuditOutbox::record); otherwise it is synced (AuditLog::record).
+//   With a scope, the final record is the scope's provisional one completed
+//   with the answer's code and message (the caller and the authorizer's
+//   decision the request ran under), except for logins and 401/403 answers,
+//   whose record is built from the answer (audit_event_of).
 //   If the audit log cannot record it, the answer becomes 503
 //   `audit_unavailable` instead: no 2xx without its record.
 #pragma once

@@ -1,5 +1,9 @@
 #include "service/audit/audit_log.h"
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -25,6 +29,44 @@ governance::VerificationReport verify(const AuditLogOptions& options, const std:
       verify_audit_log(options.dir, options.checkpoint_dir, *key);
   EXPECT_TRUE(report.ok()) << report.status().message();
   return *report;
+}
+
+// auditIDs are version 7 UUIDs: the time first, so that later ones sort after
+// earlier ones (an outbox row goes to the end of the store's key order).
+TEST(AuditId, IsAVersion7UuidOrderedByTime) {
+  const std::string early = random_audit_id(Timestamp::from_millis(1'700'000'000'000));
+  const std::string late = random_audit_id(Timestamp::from_millis(1'700'000'000'001));
+  for (const std::string& id : {early, late}) {
+    ASSERT_EQ(id.size(), 36u) << id;
+    EXPECT_EQ(id[8], '-');
+    EXPECT_EQ(id[13], '-');
+    EXPECT_EQ(id[14], '7') << id;                                          // version 7
+    EXPECT_NE(std::string("89ab").find(id[19]), std::string::npos) << id;  // RFC 9562 variant
+  }
+  // 1,700,000,000,000 ms = 0x18bcfe56800.
+  EXPECT_EQ(early.substr(0, 13), "018bcfe5-6800");
+  EXPECT_LT(early, late);
+  EXPECT_NE(random_audit_id(Timestamp::from_millis(5)), random_audit_id(Timestamp::from_millis(5)));
+}
+
+// The chain's SHA-256 (one digest context per thread) against the FIPS 180-2
+// vectors, from several threads at once.
+TEST(AuditSha256, MatchesTheStandardVectorsOnEveryThread) {
+  std::vector<std::thread> threads;
+  std::atomic<int> right{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&right] {
+      for (int i = 0; i < 100; ++i) {
+        const bool ok = audit_sha256_hex("abc") ==
+                            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" &&
+                        audit_sha256_hex("") ==
+                            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        if (ok) ++right;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(right.load(), 400);
 }
 
 TEST(AuditKey, IsCreatedOwnerOnlyAndRefusedWhenOthersCanRead) {

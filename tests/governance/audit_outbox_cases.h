@@ -69,29 +69,57 @@ inline governance::VerificationReport outbox_case_verify(const AuditLogOptions& 
   return report.ok() ? *report : governance::VerificationReport{};
 }
 
+// What every case sets up: the audit log (with a manual clock), the store
+// the opener gives, and the outbox store in front of it. open() returns ""
+// or why it could not open them; the store is not loaded.
+struct OutboxRig {
+  explicit OutboxRig(const std::string& root)
+      : options(options_in(root)), key_file(root + "/key") {}
+
+  std::string open(const StoreOpener& open_store) {
+    Result<identity::SigningKey> loaded = load_or_create_audit_key(key_file);
+    if (!loaded.ok()) return "audit key: " + loaded.status().message();
+    Result<std::unique_ptr<AuditLog>> opened = AuditLog::open(options, *loaded, clock, logger);
+    if (!opened.ok()) return "audit log: " + opened.status().message();
+    log = std::move(opened).value();
+    Result<std::unique_ptr<Store>> opened_store = open_store();
+    if (!opened_store.ok()) return "store: " + opened_store.status().message();
+    inner = std::move(opened_store).value();
+    outbox = std::make_unique<AuditOutbox>(*log, logger);
+    store = std::make_unique<OutboxStore>(*inner, *outbox);
+    return {};
+  }
+
+  AuditLogOptions options;
+  std::string key_file;
+  ManualClock clock{Timestamp::from_millis(1'000'000)};
+  MemoryLogger logger;
+  std::unique_ptr<AuditLog> log;
+  std::unique_ptr<Store> inner;
+  std::unique_ptr<AuditOutbox> outbox;
+  std::unique_ptr<OutboxStore> store;  // in front of `inner`
+};
+
 // A request's row is committed with its change; its final record is
 // appended without a sync; once a checkpoint covers it, the next batch
 // deletes the row.
 inline void case_carried_record_is_appended_and_its_row_pruned(const StoreOpener& open_store,
                                                                const std::string& root) {
-  AuditLogOptions options = options_in(root);
-  ManualClock clock(Timestamp::from_millis(1'000'000));
-  NullLogger logger;
-  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
-  Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
-  ASSERT_TRUE(log.ok()) << log.status().message();
-  Result<std::unique_ptr<Store>> inner = open_store();
-  ASSERT_TRUE(inner.ok()) << inner.status().message();
-  AuditOutbox outbox(**log, logger);
-  OutboxStore store(**inner, outbox);
-  ASSERT_TRUE(store.load().ok());
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  ASSERT_TRUE(rig.store->load().ok());
+  const AuditLogOptions& options = rig.options;
+  AuditLog& log = *rig.log;
+  Store& inner = *rig.inner;
+  AuditOutbox& outbox = *rig.outbox;
+  OutboxStore& store = *rig.store;
   {
     RequestScope scope(outbox, event_of("ana", "create"));
     EXPECT_FALSE(scope.carried());
     ASSERT_TRUE(store.commit(team_batch("vision")).ok());
     EXPECT_TRUE(scope.carried());
     ASSERT_TRUE(store.commit(team_batch("speech")).ok());  // a second commit: no second row
-    const std::vector<ObjectRecord> rows = outbox_rows_of(**inner);
+    const std::vector<ObjectRecord> rows = outbox_rows_of(inner);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].name, "ana-create");
     governance::AuditEvent done = event_of("ana", "create");
@@ -104,16 +132,16 @@ inline void case_carried_record_is_appended_and_its_row_pruned(const StoreOpener
   EXPECT_EQ(records[0]["stage"], "ResponseComplete");
   EXPECT_EQ(outbox.rows_to_prune(), 1u);
   ASSERT_TRUE(store.commit(team_batch("nlp")).ok());  // not covered yet: the row stays
-  EXPECT_EQ(outbox_rows_of(**inner).size(), 1u);
-  ASSERT_TRUE((*log)->checkpoint_if_due(true).ok());
+  EXPECT_EQ(outbox_rows_of(inner).size(), 1u);
+  ASSERT_TRUE(log.checkpoint_if_due(true).ok());
   ASSERT_TRUE(store.commit(team_batch("audio")).ok());
-  EXPECT_TRUE(outbox_rows_of(**inner).empty());
+  EXPECT_TRUE(outbox_rows_of(inner).empty());
   EXPECT_EQ(outbox.rows_to_prune(), 0u);
   // The rest of allotd never sees a row.
   Result<StoredState> state = store.load();
   ASSERT_TRUE(state.ok());
   EXPECT_EQ(state->objects.size(), 4u);
-  ASSERT_TRUE((*log)->close().ok());
+  ASSERT_TRUE(log.close().ok());
   const governance::VerificationReport report = outbox_case_verify(options, root);
   EXPECT_TRUE(report.ok());
   EXPECT_EQ(report.records, 1u);
@@ -124,17 +152,13 @@ inline void case_carried_record_is_appended_and_its_row_pruned(const StoreOpener
 // old way, and a later commit of the request may carry it.
 inline void case_failed_commit_detaches_the_row(const StoreOpener& open_store,
                                                 const std::string& root) {
-  AuditLogOptions options = options_in(root);
-  ManualClock clock(Timestamp::from_millis(1'000'000));
-  NullLogger logger;
-  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
-  Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
-  ASSERT_TRUE(log.ok()) << log.status().message();
-  Result<std::unique_ptr<Store>> inner = open_store();
-  ASSERT_TRUE(inner.ok()) << inner.status().message();
-  AuditOutbox outbox(**log, logger);
-  OutboxStore store(**inner, outbox);
-  ASSERT_TRUE(store.load().ok());
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  ASSERT_TRUE(rig.store->load().ok());
+  AuditLog& log = *rig.log;
+  Store& inner = *rig.inner;
+  AuditOutbox& outbox = *rig.outbox;
+  OutboxStore& store = *rig.store;
   WriteBatch first;
   first.put_workloads.push_back(
       {WorkloadId(1), "vision", "train", "vision", WorkloadPhase::kPending, "{}"});
@@ -145,13 +169,13 @@ inline void case_failed_commit_detaches_the_row(const StoreOpener& open_store,
       {WorkloadId(2), "vision", "train", "vision", WorkloadPhase::kPending, "{}"});
   EXPECT_EQ(store.commit(taken).code(), ErrorCode::kAlreadyExists);
   EXPECT_FALSE(scope.carried());
-  EXPECT_TRUE(outbox_rows_of(**inner).empty());
+  EXPECT_TRUE(outbox_rows_of(inner).empty());
   ASSERT_TRUE(outbox.record(&scope, event_of("bo", "create")).ok());  // synced, no row
   EXPECT_EQ(outbox.rows_to_prune(), 0u);
-  EXPECT_EQ((*log)->head().sequence, 1u);
+  EXPECT_EQ(log.head().sequence, 1u);
   ASSERT_TRUE(store.commit(team_batch("vision")).ok());
   EXPECT_TRUE(scope.carried());
-  EXPECT_EQ(outbox_rows_of(**inner).size(), 1u);
+  EXPECT_EQ(outbox_rows_of(inner).size(), 1u);
 }
 
 // kill -9 after the commit and before the append: a child process commits
@@ -162,18 +186,14 @@ inline void case_failed_commit_detaches_the_row(const StoreOpener& open_store,
 inline void case_kill_after_commit_before_append(const StoreOpener& open_store,
                                                  const std::string& root) {
   const AuditLogOptions options = options_in(root);
-  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    SystemClock clock;
-    NullLogger logger;
-    Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
-    Result<std::unique_ptr<Store>> inner = open_store();
-    if (!log.ok() || !inner.ok()) ::_exit(2);
-    AuditOutbox outbox(**log, logger);
-    OutboxStore store(**inner, outbox);
-    if (!store.load().ok() || !(*log)->record(event_of("before", "create")).ok()) ::_exit(3);
+    OutboxRig rig(root);  // creates the key the parent's rig then reads
+    if (!rig.open(open_store).empty()) ::_exit(2);
+    AuditOutbox& outbox = *rig.outbox;
+    OutboxStore& store = *rig.store;
+    if (!store.load().ok() || !rig.log->record(event_of("before", "create")).ok()) ::_exit(3);
     {
       RequestScope scope(outbox, event_of("ana", "create"));
       if (!store.commit(team_batch("vision")).ok()) ::_exit(4);
@@ -188,19 +208,14 @@ inline void case_kill_after_commit_before_append(const StoreOpener& open_store,
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
 
-  ManualClock clock(Timestamp::from_millis(1'000'000));
-  MemoryLogger logger;
-  Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
-  ASSERT_TRUE(log.ok()) << log.status().message();
-  Result<std::unique_ptr<Store>> inner = open_store();
-  ASSERT_TRUE(inner.ok()) << inner.status().message();
-  EXPECT_EQ(outbox_rows_of(**inner).size(), 2u);  // both rows: neither was covered
-  AuditOutbox outbox(**log, logger);
-  OutboxStore store(**inner, outbox);
-  Result<StoredState> state = store.load();
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  Store& inner = *rig.inner;
+  EXPECT_EQ(outbox_rows_of(inner).size(), 2u);  // both rows: neither was covered
+  Result<StoredState> state = rig.store->load();
   ASSERT_TRUE(state.ok()) << state.status().message();
   EXPECT_EQ(state->objects.size(), 2u);  // the two teams, no row
-  EXPECT_TRUE(outbox_rows_of(**inner).empty());
+  EXPECT_TRUE(outbox_rows_of(inner).empty());
   const std::vector<nlohmann::json> records = outbox_case_records(options);
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records[0]["auditID"], "before-create");
@@ -212,7 +227,7 @@ inline void case_kill_after_commit_before_append(const StoreOpener& open_store,
   EXPECT_NE(records[2].dump().find("recovered at start from the store's audit outbox"),
             std::string::npos);
   bool warned = false;
-  for (const LogEntry& entry : logger.entries()) {
+  for (const LogEntry& entry : rig.logger.entries()) {
     warned = warned || entry.field("records").value_or("") == "1";
   }
   EXPECT_TRUE(warned);

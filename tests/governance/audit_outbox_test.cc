@@ -3,6 +3,7 @@
 #include <string>
 
 #include "audit_outbox_cases.h"
+#include "service/audit/audit_outbox_row.h"
 #include "store/sqlite/sqlite_store.h"
 
 namespace allot::audit {
@@ -30,6 +31,65 @@ TEST(AuditOutboxSqlite, FailedCommitDetachesTheRow) {
 TEST(AuditOutboxSqlite, KillDashNineAfterCommitBeforeAppendRecoversTheRecord) {
   const std::string root = fresh_folder("outbox-kill");
   testing::case_kill_after_commit_before_append(sqlite_opener(root), root);
+}
+
+// The row's document is written by hand: it reads back as the same record,
+// whatever its strings hold (quotes, backslashes, control characters,
+// non-ASCII), with and without an object.
+TEST(AuditOutboxRow, DocumentReadsBackAsTheSameRecord) {
+  governance::AuditEvent event;
+  event.audit_id = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+  event.stage = "ResponseComplete";
+  event.request_uri = "/api/v1/namespaces/vision/workloads?q=\"a\\b\"";
+  event.verb = "create";
+  event.username = "ana\u00e9\n\t\x01";
+  event.groups = {"ml", "", "g\"q"};
+  event.source_ips = {"10.0.0.1"};
+  event.response_code = 409;
+  event.response_message = "workload \"train\" exists";
+  event.decision = "allow";
+  event.reason = "because";
+  event.rbac_rule = "b grants r: create workloads";
+  event.request_received = Timestamp::from_millis(1'700'000'000'123);
+  event.stage_time = Timestamp::from_millis(1'700'000'000'456);
+  for (const bool with_object : {false, true}) {
+    if (with_object)
+      event.object_ref =
+          governance::AuditObjectRef{"workloads", "vision", "train", "", "allot.dev"};
+    const std::string document = outbox_row_document(42, event);
+    EXPECT_EQ(document, outbox_row_document(OutboxRow{42, event}));
+    const nlohmann::json json = nlohmann::json::parse(document);  // valid JSON
+    EXPECT_EQ(json["username"], event.username);
+    Result<OutboxRow> row = parse_outbox_row(event.audit_id, document);
+    ASSERT_TRUE(row.ok()) << row.status().message();
+    EXPECT_EQ(row->after_sequence, 42u);
+    const governance::AuditEvent& back = row->event;
+    EXPECT_EQ(back.audit_id, event.audit_id);
+    EXPECT_EQ(back.stage, event.stage);
+    EXPECT_EQ(back.request_uri, event.request_uri);
+    EXPECT_EQ(back.verb, event.verb);
+    EXPECT_EQ(back.username, event.username);
+    EXPECT_EQ(back.groups, event.groups);
+    EXPECT_EQ(back.source_ips, event.source_ips);
+    EXPECT_EQ(back.response_code, event.response_code);
+    EXPECT_EQ(back.response_message, event.response_message);
+    EXPECT_EQ(back.decision, event.decision);
+    EXPECT_EQ(back.reason, event.reason);
+    EXPECT_EQ(back.rbac_rule, event.rbac_rule);
+    EXPECT_EQ(back.request_received, event.request_received);
+    EXPECT_EQ(back.stage_time, event.stage_time);
+    ASSERT_EQ(back.object_ref.has_value(), with_object);
+    if (with_object) {
+      EXPECT_EQ(back.object_ref->resource, "workloads");
+      EXPECT_EQ(back.object_ref->namespace_name, "vision");
+      EXPECT_EQ(back.object_ref->name, "train");
+      EXPECT_EQ(back.object_ref->subresource, "");
+      EXPECT_EQ(back.object_ref->api_group, "allot.dev");
+    }
+    // The audit line of both is the same: what the log would hold.
+    EXPECT_EQ(governance::audit_line({1, std::string(governance::kGenesisHash), back}),
+              governance::audit_line({1, std::string(governance::kGenesisHash), event}));
+  }
 }
 
 }  // namespace

@@ -109,9 +109,11 @@ uint64_t recover_checkpointed(const std::string& path, Logger& logger) {
 
 }  // namespace
 
-std::string random_audit_id() {
+std::string random_audit_id(Timestamp at) {
   std::string bytes = identity::random_bytes(16);
-  bytes[6] = static_cast<char>((bytes[6] & 0x0f) | 0x40);
+  const auto ms = static_cast<uint64_t>(std::max<int64_t>(at.ms(), 0));
+  for (size_t i = 0; i < 6; ++i) bytes[i] = static_cast<char>((ms >> (8 * (5 - i))) & 0xff);
+  bytes[6] = static_cast<char>((bytes[6] & 0x0f) | 0x70);
   bytes[8] = static_cast<char>((bytes[8] & 0x3f) | 0x80);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id;
@@ -188,7 +190,7 @@ Status AuditLog::rotate_locked(std::unique_lock<std::mutex>& lock) {
 }
 
 Result<uint64_t> AuditLog::append(AuditEvent event) {
-  if (event.audit_id.empty()) event.audit_id = random_audit_id();
+  if (event.audit_id.empty()) event.audit_id = random_audit_id(clock_.now());
   std::unique_lock lock(mu_);
   if (closed_) return Status(ErrorCode::kUnavailable, "audit log: closed");
   if (!failure_.ok()) return failure_;

@@ -56,8 +56,12 @@ struct AuditLogOptions {
   Duration checkpoint_interval = Duration::seconds(10);  // clamped to at most 10 s
 };
 
-// A random (version 4) UUID, as Kubernetes' auditID.
-std::string random_audit_id();
+// A time-ordered (version 7) UUID, as Kubernetes' auditID: 48 bits of `at`'s
+// milliseconds since the epoch, then 74 random bits. IDs of later records
+// sort after earlier ones, so that a request's outbox row, named by its
+// auditID (audit_outbox.h), goes to the end of the store's key order rather
+// than to a random page of it.
+std::string random_audit_id(Timestamp at);
 
 class AuditLog {
  public:

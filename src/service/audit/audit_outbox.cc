@@ -27,7 +27,8 @@ ObjectKey audit_outbox_key(const std::string& audit_id) {
 
 RequestScope::RequestScope(AuditOutbox& outbox, governance::AuditEvent provisional)
     : outbox_(outbox), provisional_(std::move(provisional)), outer_(t_audit_outbox_scope) {
-  if (provisional_.audit_id.empty()) provisional_.audit_id = random_audit_id();
+  if (provisional_.audit_id.empty())
+    provisional_.audit_id = random_audit_id(provisional_.request_received);
   t_audit_outbox_scope = this;
 }
 
@@ -37,9 +38,8 @@ OutboxAttachment AuditOutbox::attach(WriteBatch& batch) {
   OutboxAttachment attachment;
   RequestScope* scope = t_audit_outbox_scope;
   if (scope != nullptr && &scope->outbox_ == this && !scope->carried_) {
-    const OutboxRow row{log_.written(), scope->provisional_};
-    batch.put_objects.push_back(
-        {std::string(kAuditOutboxKind), row.event.audit_id, outbox_row_document(row)});
+    batch.put_objects.push_back({std::string(kAuditOutboxKind), scope->provisional_.audit_id,
+                                 outbox_row_document(log_.written(), scope->provisional_)});
     scope->carried_ = true;
     attachment.scope = scope;
   }

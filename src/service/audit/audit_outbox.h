@@ -58,6 +58,8 @@ class RequestScope {
 
   // True once a commit of this request carried its row.
   [[nodiscard]] bool carried() const { return carried_; }
+  // The request's record as it was before its answer.
+  [[nodiscard]] const governance::AuditEvent& provisional() const { return provisional_; }
 
  private:
   friend class AuditOutbox;

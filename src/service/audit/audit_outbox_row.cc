@@ -1,16 +1,49 @@
 #include "service/audit/audit_outbox_row.h"
 
+#include <string_view>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 namespace allot::audit {
 namespace {
 
-nlohmann::json outbox_object_ref_json(const governance::AuditObjectRef& ref) {
-  return {{"resource", ref.resource},
-          {"namespace", ref.namespace_name},
-          {"name", ref.name},
-          {"subresource", ref.subresource},
-          {"apiGroup", ref.api_group}};
+// The row's document is written by hand (governance::append_json_string), not
+// through nlohmann::json: one is written per audited request, on its path.
+void append_outbox_member(std::string& out, std::string_view key, std::string_view value) {
+  out += ',';
+  governance::append_json_string(out, key);
+  out += ':';
+  governance::append_json_string(out, value);
+}
+
+void append_outbox_number(std::string& out, std::string_view key, int64_t value) {
+  out += ',';
+  governance::append_json_string(out, key);
+  out += ':';
+  out += std::to_string(value);
+}
+
+void append_outbox_strings(std::string& out, std::string_view key,
+                           const std::vector<std::string>& items) {
+  out += ',';
+  governance::append_json_string(out, key);
+  out += ":[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ',';
+    governance::append_json_string(out, items[i]);
+  }
+  out += ']';
+}
+
+void append_outbox_object_ref(std::string& out, const governance::AuditObjectRef& ref) {
+  out += R"(,"objectRef":{"resource":)";
+  governance::append_json_string(out, ref.resource);
+  append_outbox_member(out, "namespace", ref.namespace_name);
+  append_outbox_member(out, "name", ref.name);
+  append_outbox_member(out, "subresource", ref.subresource);
+  append_outbox_member(out, "apiGroup", ref.api_group);
+  out += '}';
 }
 
 governance::AuditObjectRef outbox_object_ref_of(const nlohmann::json& json) {
@@ -46,24 +79,31 @@ governance::AuditEvent outbox_event_of(const nlohmann::json& json) {
 }  // namespace
 
 std::string outbox_row_document(const OutboxRow& row) {
-  const governance::AuditEvent& event = row.event;
-  nlohmann::json json = {{"afterSequence", row.after_sequence},
-                         {"auditID", event.audit_id},
-                         {"stage", event.stage},
-                         {"requestURI", event.request_uri},
-                         {"verb", event.verb},
-                         {"username", event.username},
-                         {"groups", event.groups},
-                         {"sourceIPs", event.source_ips},
-                         {"responseCode", event.response_code},
-                         {"responseMessage", event.response_message},
-                         {"decision", event.decision},
-                         {"reason", event.reason},
-                         {"rbacRule", event.rbac_rule},
-                         {"requestReceivedMs", event.request_received.ms()},
-                         {"stageTimeMs", event.stage_time.ms()}};
-  if (event.object_ref) json["objectRef"] = outbox_object_ref_json(*event.object_ref);
-  return json.dump();
+  return outbox_row_document(row.after_sequence, row.event);
+}
+
+std::string outbox_row_document(uint64_t after_sequence, const governance::AuditEvent& event) {
+  std::string out;
+  out.reserve(768);
+  out += R"({"afterSequence":)";
+  out += std::to_string(after_sequence);
+  append_outbox_member(out, "auditID", event.audit_id);
+  append_outbox_member(out, "stage", event.stage);
+  append_outbox_member(out, "requestURI", event.request_uri);
+  append_outbox_member(out, "verb", event.verb);
+  append_outbox_member(out, "username", event.username);
+  append_outbox_strings(out, "groups", event.groups);
+  append_outbox_strings(out, "sourceIPs", event.source_ips);
+  append_outbox_number(out, "responseCode", event.response_code);
+  append_outbox_member(out, "responseMessage", event.response_message);
+  append_outbox_member(out, "decision", event.decision);
+  append_outbox_member(out, "reason", event.reason);
+  append_outbox_member(out, "rbacRule", event.rbac_rule);
+  append_outbox_number(out, "requestReceivedMs", event.request_received.ms());
+  append_outbox_number(out, "stageTimeMs", event.stage_time.ms());
+  if (event.object_ref) append_outbox_object_ref(out, *event.object_ref);
+  out += '}';
+  return out;
 }
 
 Result<OutboxRow> parse_outbox_row(const std::string& name, const std::string& document) {

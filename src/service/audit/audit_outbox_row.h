@@ -23,6 +23,8 @@ struct OutboxRow {
 };
 
 std::string outbox_row_document(const OutboxRow& row);
+// The same, without a copy of the event.
+std::string outbox_row_document(uint64_t after_sequence, const governance::AuditEvent& event);
 Result<OutboxRow> parse_outbox_row(const std::string& name, const std::string& document);
 
 }  // namespace allot::audit

@@ -53,6 +53,7 @@ TEST(AuditId, IsAVersion7UuidOrderedByTime) {
 // vectors, from several threads at once.
 TEST(AuditSha256, MatchesTheStandardVectorsOnEveryThread) {
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::atomic<int> right{0};
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&right] {

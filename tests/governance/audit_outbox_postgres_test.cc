@@ -1,13 +1,12 @@
 // The audit outbox on the PostgreSQL store (audit_outbox_cases.h), on the
 // tests' real PostgreSQL server (tests/store/postgres_test_database.h).
 #include <chrono>
-#include <future>
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "audit_outbox_cases.h"
+#include "store/leading_postgres_store.h"
 #include "store/postgres/pg_leader_lock.h"
 #include "store/postgres/postgres_store.h"
 #include "store/postgres_test_database.h"
@@ -16,33 +15,6 @@ namespace allot::audit {
 namespace {
 
 using testing::fresh_folder;
-
-// The store of an allotd that leads: its leader lock held while it is used.
-class LeadingOutboxStore final : public Store {
- public:
-  LeadingOutboxStore(PgLeaderLock lock, std::unique_ptr<PostgresStore> store)
-      : lock_(std::move(lock)), store_(std::move(store)) {}
-
-  Result<StoredState> load() override { return store_->load(); }
-  Status commit(WriteBatch batch) override { return store_->commit(std::move(batch)); }
-  std::future<Status> queue_commit(WriteBatch batch) override {
-    return store_->queue_commit(std::move(batch));
-  }
-  Result<std::vector<EventRecord>> events(WorkloadId workload_id, uint64_t after) override {
-    return store_->events(workload_id, after);
-  }
-  Result<std::vector<AllocationRecord>> allocations(int64_t from_ms, int64_t to_ms) override {
-    return store_->allocations(from_ms, to_ms);
-  }
-  Result<std::vector<GpuUtilizationRecord>> gpu_utilization(int64_t from_ms,
-                                                            int64_t to_ms) override {
-    return store_->gpu_utilization(from_ms, to_ms);
-  }
-
- private:
-  PgLeaderLock lock_;
-  std::unique_ptr<PostgresStore> store_;
-};
 
 testing::StoreOpener postgres_opener(const std::string& conninfo) {
   return [conninfo]() -> Result<std::unique_ptr<Store>> {
@@ -54,7 +26,8 @@ testing::StoreOpener postgres_opener(const std::string& conninfo) {
                               [deadline] { return std::chrono::steady_clock::now() > deadline; }));
     ALLOT_ASSIGN_OR_RETURN(std::unique_ptr<PostgresStore> store,
                            PostgresStore::open(conninfo, lock.term()));
-    return std::unique_ptr<Store>(new LeadingOutboxStore(std::move(lock), std::move(store)));
+    return std::unique_ptr<Store>(
+        new store_test::LeadingPostgresStore(std::move(lock), std::move(store)));
   };
 }
 

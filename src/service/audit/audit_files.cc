@@ -23,19 +23,19 @@ std::string audit_sha256_hex(std::string_view bytes) {
   // Fetched once, and one context per thread: EVP_Digest() fetches the
   // algorithm and allocates a context on every call, which cost more than
   // the hash of a record's line (a profile of allotd, docs/benchmarks.md).
-  static EVP_MD* const fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  const EVP_MD* const md = fetched != nullptr ? fetched : EVP_sha256();
-  thread_local const std::unique_ptr<EVP_MD_CTX, AuditDigestContextFree> context(EVP_MD_CTX_new());
+  static EVP_MD* const kFetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  const EVP_MD* const md = kFetched != nullptr ? kFetched : EVP_sha256();
+  thread_local const std::unique_ptr<EVP_MD_CTX, AuditDigestContextFree> kContext(EVP_MD_CTX_new());
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
-  if (context == nullptr || EVP_DigestInit_ex(context.get(), md, nullptr) != 1 ||
-      EVP_DigestUpdate(context.get(), bytes.data(), bytes.size()) != 1 ||
-      EVP_DigestFinal_ex(context.get(), digest.data(), &size) != 1) {
+  if (kContext == nullptr || EVP_DigestInit_ex(kContext.get(), md, nullptr) != 1 ||
+      EVP_DigestUpdate(kContext.get(), bytes.data(), bytes.size()) != 1 ||
+      EVP_DigestFinal_ex(kContext.get(), digest.data(), &size) != 1) {
     EVP_Digest(bytes.data(), bytes.size(), digest.data(), &size, EVP_sha256(), nullptr);
   }
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex(size_t{size} * 2, '0');
-  for (unsigned int i = 0; i < size; ++i) {
+  for (size_t i = 0; i < size; ++i) {
     hex[2 * i] = kHex[digest[i] >> 4];
     hex[2 * i + 1] = kHex[digest[i] & 0xf];
   }

@@ -159,7 +159,7 @@ class ApiBench {
             listen,
             (work_ / "allotd.err").string(),
             {"--no-cgroups", "--threads", std::to_string(config_.allotd_threads), "--audit",
-             config_.audit}};
+             config_.audit, "--metering", config_.metering}};
   }
 
   std::string start() {

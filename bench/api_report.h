@@ -25,6 +25,7 @@ struct ApiConfig {
   int32_t apply_batch = 1'000;  // Workload documents per POST /api/v1/apply while filling
   int32_t allotd_threads = 64;  // allotd --threads
   std::string audit = "on";     // allotd --audit: on, or off for the A/B of its cost
+  std::string metering = "on";  // allotd --metering: on, or off for the A/B of its cost
 };
 
 struct ApiReport {

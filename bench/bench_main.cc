@@ -90,6 +90,9 @@ void add_api_flags(CLI::App& command, allot::bench::ApiConfig& c, std::string& o
       ->check(CLI::Range(1, 4'096));
   command.add_option("--audit", c.audit, "allotd --audit: on, or off (the A/B of its cost)")
       ->check(CLI::IsMember({"on", "off"}));
+  command
+      .add_option("--metering", c.metering, "allotd --metering: on, or off (the A/B of its cost)")
+      ->check(CLI::IsMember({"on", "off"}));
 }
 
 void add_connections_flags(CLI::App& command, allot::bench::ConnectionsConfig& c,

@@ -70,6 +70,7 @@ struct Flags {
   allot::app::OidcFlags oidc;
   std::string scim_token_file;
   std::string audit = "on";
+  std::string metering = "on";
   std::string audit_dir;
   std::string audit_checkpoint_dir;
   std::string audit_key_file;
@@ -280,6 +281,9 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::SystemClock clock;
   allot::ControlPlaneOptions options;
   options.health_interval = *interval;
+  if (flags.metering != "on" && flags.metering != "off") return fail("--metering is on or off");
+  options.metering = flags.metering == "on";
+  if (!options.metering) logger.warn("metering is off (--metering off): no usage is recorded");
   // The Signals' webhooks (docs/metrics.md, Signals) over HTTP.
   allot::HttpWebhookSender webhook_sender;
   options.webhook_sender = &webhook_sender;
@@ -439,6 +443,10 @@ void add_oidc_flags(CLI::App& app, allot::app::OidcFlags& oidc) {
 }
 
 void add_audit_flags(CLI::App& app, Flags& flags) {
+  app.add_option("--metering", flags.metering,
+                 "the metering ledger (docs/cost.md): on, or off (for A/B measurements of its "
+                 "cost only: no usage is then recorded)")
+      ->capture_default_str();
   app.add_option("--audit", flags.audit,
                  "the tamper-evident audit log (docs/governance.md): on, or off (for A/B "
                  "measurements only: nothing is then recorded)")

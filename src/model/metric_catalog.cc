@@ -10,8 +10,9 @@ constexpr std::string_view kQuotaLabels[] = {"team", "cohort", "flavor", "resour
 constexpr std::string_view kTeamLabel[] = {"team"};
 constexpr std::string_view kPreemptionLabels[] = {"team", "reason"};
 constexpr std::string_view kCostLabels[] = {"team", "flavor", "currency"};
-constexpr std::string_view kBudgetMoneyLabels[] = {"budget", "team", "currency"};
-constexpr std::string_view kBudgetLabels[] = {"budget", "team"};
+// A team budget's series carry `team`, a project budget's `project`.
+constexpr std::string_view kBudgetMoneyLabels[] = {"budget", "team", "project", "currency"};
+constexpr std::string_view kBudgetLabels[] = {"budget", "team", "project"};
 constexpr std::string_view kNodeStateLabels[] = {"node", "flavor", "pool"};
 constexpr std::string_view kNodeAmountLabels[] = {"node", "flavor", "resource"};
 constexpr std::string_view kRequestLabels[] = {"route", "method", "code"};

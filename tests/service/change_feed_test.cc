@@ -131,6 +131,36 @@ TEST_F(ChangeFeedTest, SecretsAreNeverToldAndANoticeIsCapped) {
   EXPECT_EQ(bare.changes[1], (FeedChange{"NodeCondition", "", "", ""}));
 }
 
+// A pass that writes measured GPU utilisation and nothing else of the
+// ledger (gpu_utilization_meter.h) is told as "Usage": the dashboard's
+// efficiency figures changed.
+TEST_F(ChangeFeedTest, AUtilisationOnlyWriteIsToldAsUsage) {
+  WriteBatch utilisation;
+  utilisation.put_gpu_utilization.push_back({WorkloadId(1), "node-0/0", 0, 10'000, 500'000});
+  EXPECT_EQ(visible_changes(plane_->access(), Principal::user("nobody"), utilisation).changes,
+            (std::vector<FeedChange>{{"Usage", "", "", ""}}));
+
+  apply_policy();
+  const uint64_t id = submit(workload_yaml("train", "research", 1), "research");
+  plane_->loop().run_once();  // admits it
+  const auto watcher = watch(Principal::system());
+  GpuUsageSample sample;
+  sample.node = "node-0";
+  sample.team = "research";
+  sample.workload = WorkloadId(id);
+  sample.utilization = 0.5;
+  sample.at = clock_.now();
+  executor_.set_gpu_usage({sample});
+  plane_->loop().run_once();  // the GPU's baseline: nothing measured yet
+  plane_->loop().run_once();  // the same reading again: nothing
+  EXPECT_FALSE(watcher->heard_of("Usage")) << ::testing::PrintToString(watcher->heard());
+  clock_.advance(Duration::seconds(10));
+  sample.at = clock_.now();
+  executor_.set_gpu_usage({sample});
+  plane_->loop().run_once();  // 10 s at 0.5: a utilisation record, no allocation
+  EXPECT_TRUE(watcher->heard_of("Usage")) << ::testing::PrintToString(watcher->heard());
+}
+
 TEST_F(ChangeFeedTest, WatchersAreLimitedAndCloseEndsThem) {
   ChangeFeed feed(plane_->access(), {.total = 3, .per_subject = 2});
   auto first = feed.subscribe(Principal::user("ana"));

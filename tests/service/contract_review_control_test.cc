@@ -258,15 +258,13 @@ TEST_F(ContractReviewControl, AMonitoringSignalThatLosesItsDataOpensTheReview) {
   EXPECT_EQ(monitored_delete.code(), ErrorCode::kFailedPrecondition)
       << monitored_delete.to_string();
 
-  // The budget goes. Its figures leave /metrics at the budget monitor's next
-  // evaluation (in the pass after the delete, after that pass's sample), so
-  // the sample after that finds research-spend without data: the contract's
-  // review opens with the reason, audited once.
+  // The budget goes. Its figures leave /metrics at once (not at the budget
+  // monitor's next evaluation), so the first sample after the delete finds
+  // research-spend without data: the contract's review opens with the
+  // reason, audited once.
   ASSERT_TRUE(plane_->policies()
                   .delete_object(Principal::anonymous_admin(), "Budget", "research-monthly")
                   .ok());
-  clock_.advance(Duration::seconds(15));
-  plane_->loop().run_once();
   EXPECT_EQ(status_of("r")["phase"], "Active");
   clock_.advance(Duration::seconds(15));
   plane_->loop().run_once();

@@ -283,6 +283,7 @@ class ControlPlaneTest : public ::testing::Test {
     options.health_interval = Duration::seconds(10);
     options.webhook_sender = webhook_sender_;
     options.audit = audit_sink_;
+    options.metering = metering_;
     options.after_planning = [this] {
       if (after_planning_) after_planning_();
     };
@@ -339,6 +340,8 @@ class ControlPlaneTest : public ::testing::Test {
   WebhookSender* webhook_sender_ = nullptr;
   // The control plane's own audit records (set before restart()); empty: none.
   ControlAuditSink audit_sink_;
+  // allotd --metering (set before restart()): false stores no ledger.
+  bool metering_ = true;
 };
 
 }  // namespace allot::testing

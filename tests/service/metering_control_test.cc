@@ -1,7 +1,7 @@
 // Metering through the control plane on a manual clock (issue 14): the
-// ledger is written with the admission, the preemption and the restart that
-// cause it, and the usage report reconciles to the second with hand-computed
-// figures.
+// ledger is written with the admission, the preemption, the node failure and
+// the restart that cause it, and the usage report reconciles to the second
+// with hand-computed figures; with metering off nothing of it is stored.
 //
 // The cluster (kTwoTeamPolicy): flavor gpu on 2 nodes of 8 GPUs, 64 CPUs and
 // 256 GiB; teams prod and research with 8 GPUs nominal each in one cohort.
@@ -307,6 +307,71 @@ TEST_F(MeteringControl, EfficiencyAcrossARestartCountsNoSecondTwice) {
   const Efficiency& e = row(usage, "research")->figures.efficiency;
   EXPECT_EQ(e.measured_gpu_ms, WideInt{30'000});
   EXPECT_DOUBLE_EQ(e.gpu_utilization(), 25.0 / 30);
+}
+
+// A node failure mid-period (issue 14's tests): research's 4 GPUs run on a
+// node that fails at 1 h; the workload is evicted and readmitted on the
+// other node in the same pass. The ledger holds two intervals that meet at
+// 1 h, neither second lost nor counted twice: 8 GPU-hours at 2 EUR over
+// [0, 2 h), and workloads + idle = capacity x time.
+TEST_F(MeteringControl, ANodeFailureMidPeriodClosesAndReopensTheIntervalToTheSecond) {
+  apply_policy(priced_policy(2));
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 4), "research");
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  ASSERT_TRUE(holds("research", "r1"));
+  const std::string node = executor_.launches.at(0).node;
+
+  clock_.advance(Duration::hours(1));
+  health_.unhealthy[node] = "disk full";
+  plane_->loop().run_once();           // health check: the node fails, r1 is stopped
+  exit_pods(r1, 0, /*stopped=*/true);  // requeued and readmitted in the same pass
+  ASSERT_TRUE(holds("research", "r1"));
+  ASSERT_EQ(executor_.launches.size(), 2u);
+  EXPECT_NE(executor_.launches.at(1).node, node);
+
+  clock_.advance(Duration::hours(1));
+  const Result<std::vector<AllocationRecord>> ledger =
+      store_.allocations(at(0).ms(), at(2 * kHourMs).ms());
+  ASSERT_TRUE(ledger.ok());
+  ASSERT_EQ(ledger->size(), 2u);
+  EXPECT_EQ((*ledger)[0].start_ms, at(0).ms());
+  EXPECT_EQ((*ledger)[0].end_ms, at(kHourMs).ms());
+  EXPECT_EQ((*ledger)[1].start_ms, at(kHourMs).ms());
+  EXPECT_FALSE((*ledger)[1].end_ms.has_value()) << "still running";
+  const UsageReport usage =
+      report({at(0), at(2 * kHourMs), {GroupKey::kTeam}, IdleMode::kSeparate});
+  const PricedTime research = row(usage, "research")->figures.sum();
+  EXPECT_DOUBLE_EQ(research.own.hours(Resource::kGpu), 8.0);
+  EXPECT_DOUBLE_EQ(research.borrowed.hours(Resource::kGpu), 0.0);
+  EXPECT_NEAR(row(usage, "research")->figures.costs(rates_).total(), 16.0, 1e-9);
+  expect_reconciles(usage);
+}
+
+// allotd --metering off (the A/B of metering's cost only): the work is
+// admitted and measured as ever, but no allocation or utilisation interval
+// is stored; with it on (the other tests), both are.
+TEST_F(MeteringControl, WithMeteringOffNothingOfTheLedgerIsStored) {
+  metering_ = false;
+  restart();
+  apply_policy(priced_policy(2));
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 1), "research");
+  for (int step = 0; step <= 2; ++step) {
+    executor_.set_gpu_usage({measured_gpu(r1, "research", 0, 1.0, at(step * 10'000))});
+    plane_->loop().run_once();
+    clock_.advance(Duration::seconds(10));
+  }
+  ASSERT_TRUE(holds("research", "r1"));
+  exit_pods(r1, 0);
+  plane_->loop().run_once();
+  const Result<std::vector<AllocationRecord>> allocations =
+      store_.allocations(at(0).ms(), clock_.now().ms() + 1);
+  ASSERT_TRUE(allocations.ok());
+  EXPECT_TRUE(allocations->empty());
+  const Result<std::vector<GpuUtilizationRecord>> measured =
+      store_.gpu_utilization(at(0).ms(), clock_.now().ms() + 1);
+  ASSERT_TRUE(measured.ok());
+  EXPECT_TRUE(measured->empty());
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ MetricsSnapshot scripted() {
   s.teams.admission_wait["prod"] = wait;
   s.teams.preemptions[{"prod", "ReclaimWithinCohort"}] = 3;
   s.costs = {{"prod", "h100", "EUR", 12.5}};
-  s.budgets = {{"prod-monthly", "prod", "EUR", 50, 12.5}};
+  s.budgets = {{"prod-monthly", "prod", "", "EUR", 50, 12.5},
+               {"vision-q1", "", "vision", "EUR", 100, 25}};
   return s;
 }
 
@@ -103,6 +104,13 @@ TEST(PrometheusText, HistogramBucketsAreCumulativeWithInfSumAndCount) {
   EXPECT_TRUE(has_line(
       text, R"(allot_budget_amount{budget="prod-monthly",team="prod",currency="EUR"} 50)"));
   EXPECT_TRUE(has_line(text, R"(allot_budget_used_ratio{budget="prod-monthly",team="prod"} 0.25)"));
+  // A project budget's series carry `project` instead of `team`.
+  EXPECT_TRUE(has_line(
+      text, R"(allot_budget_spent{budget="vision-q1",project="vision",currency="EUR"} 25)"));
+  EXPECT_TRUE(has_line(
+      text, R"(allot_budget_amount{budget="vision-q1",project="vision",currency="EUR"} 100)"));
+  EXPECT_TRUE(
+      has_line(text, R"(allot_budget_used_ratio{budget="vision-q1",project="vision"} 0.25)"));
 }
 
 TEST(PrometheusText, ClusterFamiliesOnlyWithTheClusterPart) {

@@ -1,5 +1,7 @@
 #include "service/control/budget_visibility.h"
 
+#include <utility>
+
 #include "service/control/contract_state.h"
 
 namespace allot {
@@ -45,6 +47,21 @@ bool owns_any_budget_contract(const Policy& policy, const Principal& caller) {
     if (contract != nullptr && is_contract_owner(caller, contract->spec)) return true;
   }
   return false;
+}
+
+VisibleNamespaces budget_list_reach(const AccessControl& access, const Principal& caller) {
+  if (access.authorize(caller, "list", "budgets", "").ok()) return VisibleNamespaces{true, {}};
+  Result<VisibleNamespaces> reach = visible_namespaces(access, caller, "budgets", {});
+  return reach.ok() ? *std::move(reach) : VisibleNamespaces{};
+}
+
+bool budget_readable(const Policy& policy, const VisibleNamespaces& reach, const Principal& caller,
+                     const std::string& budget) {
+  if (reach.everywhere) return true;
+  for (const std::string& ns : budget_namespaces(policy, budget)) {
+    if (reach.contains(ns)) return true;
+  }
+  return owns_budget_contract(policy, caller, budget);
 }
 
 }  // namespace allot

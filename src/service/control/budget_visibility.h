@@ -7,8 +7,12 @@
 //   is_contract_owner(): business, operations, cost, schedulingPolicyOwner,
 //   exceptionOwner, by name or group). Another team sees nothing of it.
 //
-// Contract: pure functions of the policy and the caller; the caller's RBAC
-// rights are asked by the caller of these (policy_service.cc).
+// One rule for every reader: the API's lists and gets of Budgets
+// (policy_service.cc) and their series on /metrics (metrics_service.cc).
+//
+// Contract: pure functions of the policy and the caller, but
+// budget_list_reach(), which asks AccessControl where the caller may list
+// budgets.
 #pragma once
 
 #include <string>
@@ -16,6 +20,8 @@
 
 #include "model/policy.h"
 #include "model/principal.h"
+#include "service/control/access_control.h"
+#include "service/control/caller_rights.h"
 
 namespace allot {
 
@@ -29,5 +35,14 @@ bool owns_budget_contract(const Policy& policy, const Principal& caller, const s
 
 // Whether `caller` owns the Contract of any project budget.
 bool owns_any_budget_contract(const Policy& policy, const Principal& caller);
+
+// Where `caller` may list budgets: everywhere (cluster-wide `list budgets`),
+// or the namespaces where its roles list them (none: nowhere).
+VisibleNamespaces budget_list_reach(const AccessControl& access, const Principal& caller);
+
+// Whether `caller`, who lists budgets in `reach`, reads the budget `budget`:
+// everywhere, in one of budget_namespaces(), or as an owner of its Contract.
+bool budget_readable(const Policy& policy, const VisibleNamespaces& reach, const Principal& caller,
+                     const std::string& budget);
 
 }  // namespace allot

@@ -61,7 +61,10 @@ FeedNotice visible_changes(const AccessControl& access, const Principal& caller,
                              std::string(workload_phase_name(workload.phase))});
   }
   if (!batch.delete_workloads.empty()) add_feed_kind(notice, "Workload");
-  if (!batch.put_allocations.empty()) add_feed_kind(notice, "Usage");
+  // The ledger: allocations, and measured GPU utilisation (efficiency).
+  if (!batch.put_allocations.empty() || !batch.put_gpu_utilization.empty()) {
+    add_feed_kind(notice, "Usage");
+  }
   for (const ObjectRecord& object : batch.put_objects) {
     if (!untold_feed_kind(object.kind)) add_feed_kind(notice, object.kind);
   }

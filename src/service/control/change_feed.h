@@ -10,7 +10,8 @@
 // - What a watcher hears of a batch (visible_changes()): a workload it may
 //   `list` in that namespace (AccessControl::authorize) by kind, namespace,
 //   name and phase; any other workload change (another team's, a delete),
-//   and the usage ledger, as the bare kind ("Workload", "Usage"): the
+//   and the usage ledger (allocations, measured GPU utilisation), as the
+//   bare kind ("Workload", "Usage"): the
 //   aggregate numbers everyone sees changed, never whose; an object by its
 //   kind alone, except the secrets' kinds (tokens, keys, passwords,
 //   directory records, revoked sessions), never told. At most

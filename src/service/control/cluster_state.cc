@@ -81,6 +81,10 @@ void ChangeLock::queue(WriteBatch batch, Actions actions) {
   ALLOT_CHECK(!queued_);
   queued_ = true;
   cluster_.audit_queued(batch);
+  if (!cluster_.metering_) {
+    batch.put_allocations.clear();
+    batch.put_gpu_utilization.clear();
+  }
   if (cluster_.feed_ != nullptr && !batch.empty()) cluster_.feed_->publish(batch);
   std::future<Status> stored;
   if (!batch.empty()) stored = cluster_.store_.queue_commit(std::move(batch));

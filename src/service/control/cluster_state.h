@@ -115,6 +115,11 @@ class ClusterState {
   // the watchers' change feed (change_feed.h). REQUIRES: set before start;
   // may be null (none). Must outlive this.
   void set_feed(ChangeFeed* feed) { feed_ = feed; }
+  // For A/B measurements of metering's cost only (allotd --metering off):
+  // false drops the ledger's parts (allocation and GPU utilisation
+  // intervals) from every batch as it is queued, so nothing of metering is
+  // stored or told; reports then show nothing. REQUIRES: set before start.
+  void set_metering(bool on) { metering_ = on; }
 
  private:
   friend class ClusterWriter;
@@ -135,6 +140,7 @@ class ClusterState {
   ActionRunner& actions_;
   ControlAuditSink audit_;
   ChangeFeed* feed_ = nullptr;
+  bool metering_ = true;
   PolicyGate policy_gate_ ALLOT_ACQUIRED_BEFORE(writer_mu_, mu_);
   Mutex writer_mu_ ALLOT_ACQUIRED_BEFORE(mu_);
   mutable SharedMutex mu_;

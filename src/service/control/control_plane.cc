@@ -40,6 +40,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   loop_.watch_checkpoints(&checkpoints_);
   cluster_.set_audit(options.audit);
   cluster_.set_feed(&changes_);
+  cluster_.set_metering(options.metering);
   loop_.record_into(&activity_);
   metrics_.read_gpus_from(&executor);
   loop_.watch_budgets(&budgets_);

@@ -98,6 +98,9 @@ struct ControlPlaneOptions {
   WebhookSender* webhook_sender = nullptr;
   // How often the signals sample /metrics and are evaluated (signal_monitor.h).
   Duration signal_sample_interval = kSignalSampleEvery;
+  // false: the metering ledger is not stored (ClusterState::set_metering;
+  // allotd --metering off, for A/B measurements of its cost only).
+  bool metering = true;
 };
 
 class ControlPlane final : public PodEventSink {

@@ -1,9 +1,11 @@
 #include "service/control/metrics_service.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "accounting/calendar_day.h"
 #include "authz/resource_catalog.h"
+#include "service/control/budget_visibility.h"
 #include "service/control/node_service.h"
 #include "service/control/quota_usage.h"
 
@@ -36,6 +38,26 @@ TeamActivity visible_activity(TeamActivity all, const std::optional<std::set<Tea
   return all;
 }
 
+// The budgets' standing as last evaluated (budget_monitor.h), of the budgets
+// the caller reads (budget_visibility.h, the API's rule) and that the policy
+// still holds: a deleted budget's series are gone at once, not at the next
+// evaluation.
+std::vector<BudgetSample> budget_samples(const ServerState& state, const VisibleNamespaces& reach,
+                                         const Principal& caller) {
+  std::vector<BudgetSample> samples;
+  const Policy& policy = state.policy.policy();
+  for (const BudgetReading& reading : state.budgets.readings) {
+    const std::string& name = reading.budget.meta.name;
+    const bool held = std::any_of(policy.budgets.begin(), policy.budgets.end(),
+                                  [&](const Budget& b) { return b.meta.name == name; });
+    if (!reading.status || !held || !budget_readable(policy, reach, caller, name)) continue;
+    const BudgetSpec& spec = reading.budget.spec;
+    samples.push_back(
+        {name, spec.team, spec.project, spec.currency, spec.amount, reading.status->spent});
+  }
+  return samples;
+}
+
 }  // namespace
 
 Result<std::optional<std::set<TeamId>>> MetricsService::visible_teams(
@@ -55,11 +77,6 @@ Result<std::optional<std::set<TeamId>>> MetricsService::visible_teams(
         teams.insert(TeamId(team->meta.name));
       }
     }
-  }
-  if (teams.empty()) {
-    return Status(ErrorCode::kPermissionDenied,
-                  "\"" + caller.subject +
-                      "\" cannot get metrics: no binding grants it in any team's namespace");
   }
   return std::optional<std::set<TeamId>>(std::move(teams));
 }
@@ -82,10 +99,14 @@ Result<std::vector<TeamCost>> MetricsService::month_costs(
 
 Result<MetricsSnapshot> MetricsService::snapshot(const Principal& caller) const {
   ALLOT_ASSIGN_OR_RETURN(const std::optional<std::set<TeamId>> visible, visible_teams(caller));
+  const VisibleNamespaces budget_reach = budget_list_reach(cluster_.access(), caller);
   MetricsSnapshot snapshot;
+  bool reads_budgets = false;  // a caller who reads budgets sees their series
   {
     const CommittedRead read(cluster_);
     const ServerState& state = cluster_.view();
+    reads_budgets = budget_reach.everywhere || !budget_reach.namespaces.empty() ||
+                    owns_any_budget_contract(state.policy.policy(), caller);
     if (state.policy.compiled()) {
       snapshot.quotas = quota_usage(state);
       std::erase_if(snapshot.quotas,
@@ -93,15 +114,16 @@ Result<MetricsSnapshot> MetricsService::snapshot(const Principal& caller) const 
       std::vector<NodeSample> nodes = node_samples(state);
       for (const NodeSample& node : nodes) snapshot.node_flavors[node.name] = node.flavor;
       if (!visible) snapshot.cluster = ClusterMetrics{std::move(nodes), {}};
-      for (const BudgetReading& reading : state.budgets.readings) {
-        const BudgetSpec& spec = reading.budget.spec;
-        if (!reading.status || !sees(visible, spec.team)) continue;
-        snapshot.budgets.push_back({reading.budget.meta.name, spec.team, spec.currency, spec.amount,
-                                    reading.status->spent});
-      }
+      snapshot.budgets = budget_samples(state, budget_reach, caller);
     } else if (!visible) {
       snapshot.cluster = ClusterMetrics{};
     }
+  }
+  if (visible && visible->empty() && !reads_budgets) {
+    return Status(ErrorCode::kPermissionDenied,
+                  "\"" + caller.subject +
+                      "\" cannot get metrics: no binding grants it in any team's namespace, and "
+                      "it reads no budget");
   }
   snapshot.teams = visible_activity(activity_.teams(), visible);
   if (snapshot.cluster) snapshot.cluster->activity = activity_.cluster();

@@ -8,11 +8,15 @@
 // a caller who may get metrics everywhere (a cluster-admin) sees every team
 // and the cluster's families (nodes, scheduler, server); a caller who may get
 // them in some namespaces sees only those namespaces' teams' series, never
-// another team's and nothing of the whole cluster; anyone else is
-// kPermissionDenied. The GPUs' measured utilisation comes from the executor
-// named by read_gpus_from() (none: not shown), filtered the same way: a
-// team-scoped caller sees the GPUs its teams' pods hold, only a cluster-wide
-// caller those no pod holds. Thread-safe.
+// another team's and nothing of the whole cluster. Budgets' series follow
+// the API's rule for reading each Budget (budget_visibility.h): a caller
+// who reads some budget but may get metrics nowhere (a Contract's owner)
+// sees those budgets' series only; a budget the policy no longer holds is
+// left out at once. Anyone else is kPermissionDenied. The GPUs' measured
+// utilisation comes from the executor named by read_gpus_from() (none: not
+// shown), filtered the same way: a team-scoped caller sees the GPUs its
+// teams' pods hold, only a cluster-wide caller those no pod holds.
+// Thread-safe.
 #pragma once
 
 #include <optional>

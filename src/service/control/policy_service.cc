@@ -447,29 +447,15 @@ Result<VisibleNamespaces> exception_visibility(const AccessControl& access,
   return visible;
 }
 
-// Where `caller` may list Budgets (budget_visibility.h): everywhere
-// (cluster-wide `list budgets`), or the namespaces where it holds the roles
-// that list them; denied when neither and it owns no project budget's contract.
+// Where `caller` may list Budgets (budget_visibility.h): everywhere, or the
+// namespaces where it holds the roles that list them; denied when neither
+// and it owns no project budget's contract.
 Result<VisibleNamespaces> budget_visibility(const ClusterState& cluster, const Principal& caller) {
-  const AccessControl& access = cluster.access();
-  const Status cluster_wide = access.authorize(caller, "list", "budgets", "");
-  if (cluster_wide.ok()) return VisibleNamespaces{true, {}};
-  ALLOT_ASSIGN_OR_RETURN(VisibleNamespaces visible,
-                         visible_namespaces(access, caller, "budgets", {}));
+  VisibleNamespaces visible = budget_list_reach(cluster.access(), caller);
   if (visible.everywhere || !visible.namespaces.empty()) return visible;
   const CommittedRead read(cluster);
   if (owns_any_budget_contract(cluster.view().policy.policy(), caller)) return visible;
-  return cluster_wide;
-}
-
-// Whether a listed Budget shows to `caller` (budget_visibility.h).
-bool budget_shown(const Policy& policy, const VisibleNamespaces& visible, const Principal& caller,
-                  const std::string& budget) {
-  if (visible.everywhere) return true;
-  for (const std::string& ns : budget_namespaces(policy, budget)) {
-    if (visible.contains(ns)) return true;
-  }
-  return owns_budget_contract(policy, caller, budget);
+  return cluster.access().authorize(caller, "list", "budgets", "");
 }
 
 }  // namespace
@@ -506,7 +492,7 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
     }
     const Policy& policy = cluster_.view().policy.policy();
     bool shown = visible.contains(view.namespace_name);
-    if (kind == "Budget") shown = budget_shown(policy, visible, caller, view.name);
+    if (kind == "Budget") shown = budget_readable(policy, visible, caller, view.name);
     if (kind == "PolicyException") shown = visible.contains(exception_namespace(policy, view.name));
     if (shown) items.push_back(std::move(view));
   }

@@ -72,10 +72,12 @@ struct TeamCost {
   friend bool operator==(const TeamCost&, const TeamCost&) = default;
 };
 
-// A Budget's standing in its current period (service/control/budget_monitor.h).
+// A Budget's standing in its current period (service/control/budget_monitor.h):
+// a team's (`team`) or a project's (`project`, a Contract's name).
 struct BudgetSample {
   std::string name;
   std::string team;
+  std::string project;
   std::string currency;
   double amount = 0;
   double spent = 0;

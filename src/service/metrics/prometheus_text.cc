@@ -200,22 +200,28 @@ void team_activity_families(Exposition& out, const MetricsSnapshot& snapshot) {
   }
 }
 
+// A team budget's series carry `team`, a project budget's `project`.
+Label budget_owner_label(const BudgetSample& b) {
+  if (b.project.empty()) return {"team", b.team};
+  return {"project", b.project};
+}
+
 void budget_families(Exposition& out, const std::vector<BudgetSample>& budgets) {
   out.family("allot_budget_spent", "gauge",
-             "Spent by the budget's team since the start of the budget's current period.");
+             "Spent by the budget's team or project since the start of its current period.");
   for (const BudgetSample& b : budgets) {
     out.sample("allot_budget_spent", "",
-               {{"budget", b.name}, {"team", b.team}, {"currency", b.currency}}, b.spent);
+               {{"budget", b.name}, budget_owner_label(b), {"currency", b.currency}}, b.spent);
   }
   out.family("allot_budget_amount", "gauge", "The budget's amount per period.");
   for (const BudgetSample& b : budgets) {
     out.sample("allot_budget_amount", "",
-               {{"budget", b.name}, {"team", b.team}, {"currency", b.currency}}, b.amount);
+               {{"budget", b.name}, budget_owner_label(b), {"currency", b.currency}}, b.amount);
   }
   out.family("allot_budget_used_ratio", "gauge",
              "Spent / amount in the current period (1 or more: exhausted).");
   for (const BudgetSample& b : budgets) {
-    out.sample("allot_budget_used_ratio", "", {{"budget", b.name}, {"team", b.team}},
+    out.sample("allot_budget_used_ratio", "", {{"budget", b.name}, budget_owner_label(b)},
                b.spent / b.amount);
   }
 }

@@ -7,7 +7,8 @@
 // of an administrator (an access review lets it decide), a decision without
 // a reason shows the server's refusal with its reason, then Approve and
 // Reject with a reason change the phases (the API agrees, naming the
-// decider); the expired request offers no decision. Last, vic, a viewer of
+// decider); the expired request offers no decision, and an approved
+// exception past its expiry reads "Approved, expired". Last, vic, a viewer of
 // alpha whom no access review lets decide but whom alpha-vic names as its
 // approver, is offered its decision and approves it. Axe clean.
 import { client } from './allotd.mjs';
@@ -120,6 +121,15 @@ export async function exceptionDecisionChecks(page, admin, { visit, axeCheck, as
 
   const late = page.locator('[data-exception="alpha-late"]');
   await late.locator('h3 .phase').getByText('Expired').waitFor();
+  // Applied by the administrator identity (Approved at once) past its expiry: out of force.
+  const old = await admin.apply(exceptionYaml('alpha-old', '{priorityClass: low}', -2));
+  assert(old.status === 200, `alpha-old: ${old.status} ${old.text}`);
+  await visit(page, '#/overview', 'Overview', 'exceptions-decider-away');
+  await visit(page, '#/contracts', 'Contracts', 'exceptions-decider-again');
+  const lapsed = await page.locator('[data-exception="alpha-old"] h3 .phase').textContent();
+  assert(lapsed === 'Approved, expired', `an approved exception past its expiry: ${lapsed}`);
+  const shown = page.locator('[data-exception="alpha-burst"] h3 .phase');
+  assert((await shown.textContent()) === 'Approved', 'one in force reads Approved');
   assert((await late.getByRole('button', { name: 'Approve' }).count()) === 0, 'no decision on an expired request');
   await urgent.getByText(/^History \(\d+\)$/).click();
   await urgent.getByText('use the low class as it is').waitFor();

@@ -1,7 +1,8 @@
 // Policy exceptions, on the Contracts view: each PolicyException the caller
 // may read (GET /api/v1/policyexceptions: a team's roles read that team's,
 // docs/governance.md) with its team, what it relaxes, phase, owner,
-// approver, expiry, reason, requester and decider, and its history. Approve
+// approver, expiry, reason, requester and decider, and its history (an
+// Approved one past its expiry reads "Approved, expired": out of force). Approve
 // and Reject (with a reason) are offered on a Requested exception only to
 // one who may decide it: its named approver (by name or group) or a caller
 // an access review lets `approve`/`reject` policyexceptions; never to its
@@ -124,10 +125,16 @@ function ExceptionCard({ exception, me, onDone }) {
   const name = exception.metadata.name;
   const status = exception.status || {};
   const phase = status.phase || 'Approved';
+  // Approved but past its expiry: no longer in force (the phase stays Approved).
+  const lapsed = phase === 'Approved' && Date.parse(spec.expires) <= Date.now();
   return (
     <section class="card" aria-labelledby={`exception-${name}`} data-exception={name}>
       <h3 id={`exception-${name}`}>
-        {name} <span class={`phase exception-${phase.toLowerCase()}`}>{phase}</span>
+        {name}{' '}
+        <span class={`phase exception-${lapsed ? 'expired' : phase.toLowerCase()}`}>
+          {phase}
+          {lapsed ? ', expired' : ''}
+        </span>
       </h3>
       <dl class="facts">
         <dt>Team</dt>

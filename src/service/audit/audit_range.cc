@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "api/rfc3339.h"
@@ -22,7 +23,21 @@ std::optional<Timestamp> audit_range_time(const nlohmann::json& record) {
   return parsed.ok() ? std::optional<Timestamp>(*parsed) : std::nullopt;
 }
 
-std::optional<Timestamp> audit_range_line_time(const std::string& line) {
+// A line's stageTimestamp without parsing the whole record: the writer puts
+// the member as `"stageTimestamp":"T"` (governance/audit_event.cc), and a
+// string value holding those characters would have its quotes escaped.
+// Parsed whole when that text is missing.
+std::optional<Timestamp> audit_range_line_time(std::string_view line) {
+  static constexpr std::string_view kMember = R"("stageTimestamp":")";
+  const size_t at = line.find(kMember);
+  if (at != std::string_view::npos) {
+    const size_t begin = at + kMember.size();
+    const size_t end = line.find('"', begin);
+    if (end != std::string_view::npos) {
+      const Result<Timestamp> parsed = parse_rfc3339(line.substr(begin, end - begin));
+      if (parsed.ok()) return *parsed;
+    }
+  }
   return audit_range_time(nlohmann::json::parse(line, nullptr, false));
 }
 
@@ -67,9 +82,10 @@ Result<AuditRangeRead> read_audit_range(const std::string& dir, Timestamp from, 
     ++read.files_read;
     ALLOT_ASSIGN_OR_RETURN(const std::string torn,
                            for_each_line(file, [&](uint64_t, std::string_view text) {
-                             nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-                             const std::optional<Timestamp> at = audit_range_time(parsed);
+                             const std::optional<Timestamp> at = audit_range_line_time(text);
                              if (!at || *at < from || !(*at < to)) return;
+                             nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+                             if (!parsed.is_object()) return;
                              ++read.records;
                              record(std::move(parsed));
                            }));

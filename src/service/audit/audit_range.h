@@ -8,7 +8,9 @@
 // (verify_audit_log() reports them). A file is opened for its lines only
 // when the times of its first and last records, widened by
 // kAuditRangeSlack either way, meet the period; of the others only the
-// first and the last line are read (the last by seeking from the end).
+// first and the last line are read (the last by seeking from the end). A
+// line's time is read from its text (`"stageTimestamp":"T"`, as the writer
+// puts it); only the records in the period are parsed whole.
 // Records are appended in the order of their stageTimestamp but for those
 // written concurrently and those the outbox appends at a restart
 // (audit_outbox.h), which are at most seconds older than the ones before

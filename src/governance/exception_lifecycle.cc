@@ -43,6 +43,12 @@ Result<ExceptionStatus> exception_decision(const ExceptionStatus& status,
                       "approver can",
                   "by");
   }
+  if (exception_request_expired(status, spec, now)) {
+    return failed_precondition(
+        "the exception is Expired: its expiry passed while it was Requested, and an expired "
+        "request is never in force; apply it again with a later expiry",
+        "spec.expires");
+  }
   if (status.phase != ExceptionPhase::kRequested) {
     return failed_precondition("the exception is " +
                                    std::string(exception_phase_name(status.phase)) + "; " +
@@ -55,6 +61,18 @@ Result<ExceptionStatus> exception_decision(const ExceptionStatus& status,
   next.decided_by = by;
   next.history.push_back({action, status.phase, next.phase, by, now, reason});
   return next;
+}
+
+bool exception_request_expired(const ExceptionStatus& status, const PolicyExceptionSpec& spec,
+                               Timestamp now) {
+  return status.phase == ExceptionPhase::kExpired ||
+         (status.phase == ExceptionPhase::kRequested && !(now < spec.expires));
+}
+
+ExceptionStatus exception_status_at(ExceptionStatus status, const PolicyExceptionSpec& spec,
+                                    Timestamp now) {
+  if (exception_request_expired(status, spec, now)) status.phase = ExceptionPhase::kExpired;
+  return status;
 }
 
 bool exception_approved(const std::optional<ExceptionStatus>& status) {

@@ -13,6 +13,12 @@
 //                apply a new one).
 //   approve      Requested -> Approved
 //   reject       Requested -> Rejected
+//   expiry       a Requested exception whose expiry has passed (now >=
+//                spec.expires) is Expired: exception_status_at() shows it
+//                so (the stored phase stays Requested; Expired is never
+//                stored), it never applies, and a decision on it is
+//                kFailedPrecondition naming the expiry (an apply with a
+//                later expiry makes it Requested again).
 // An approval or rejection by the exception's owner or by whoever
 // requested it is kPermissionDenied; from the wrong phase
 // kFailedPrecondition; an empty person or reason kInvalidArgument ("by",
@@ -38,6 +44,15 @@ Result<ExceptionStatus> exception_decision(const ExceptionStatus& status,
                                            const PolicyExceptionSpec& spec, ExceptionAction action,
                                            const std::string& by, const std::string& reason,
                                            Timestamp now);
+
+// Whether `status` is a request that expired undecided at `now`.
+bool exception_request_expired(const ExceptionStatus& status, const PolicyExceptionSpec& spec,
+                               Timestamp now);
+
+// `status` as shown at `now`: Expired for a request that expired undecided,
+// as stored otherwise.
+ExceptionStatus exception_status_at(ExceptionStatus status, const PolicyExceptionSpec& spec,
+                                    Timestamp now);
 
 // Whether an exception of this status is in force (Approved; none stored:
 // applied before the lifecycle existed, by its approver).

@@ -17,6 +17,7 @@ std::string_view exception_phase_name(ExceptionPhase phase) {
     case ExceptionPhase::kRequested: return "Requested";
     case ExceptionPhase::kApproved: return "Approved";
     case ExceptionPhase::kRejected: return "Rejected";
+    case ExceptionPhase::kExpired: return "Expired";
   }
   return "unknown";
 }

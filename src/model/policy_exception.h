@@ -57,8 +57,11 @@ struct PolicyException {
 
 // The request-and-approve lifecycle (governance/exception_lifecycle.h),
 // kept apart from the spec (kind PolicyExceptionStatus): Requested (not in
-// force), Approved (in force until expires), Rejected (final).
-enum class ExceptionPhase : uint8_t { kRequested, kApproved, kRejected };
+// force), Approved (in force until expires), Rejected (final). Expired is
+// never stored: it is how a Requested exception whose expiry has passed is
+// shown (exception_status_at(), governance/exception_lifecycle.h); it never
+// applies and can no longer be decided.
+enum class ExceptionPhase : uint8_t { kRequested, kApproved, kRejected, kExpired };
 enum class ExceptionAction : uint8_t { kRequest, kApprove, kReject };
 
 struct ExceptionTransition {
@@ -81,7 +84,7 @@ struct ExceptionStatus {
   friend bool operator==(const ExceptionStatus&, const ExceptionStatus&) = default;
 };
 
-// "Requested", "Approved", "Rejected"; "request", "approve", "reject".
+// "Requested", "Approved", "Rejected", "Expired"; "request", "approve", "reject".
 std::string_view exception_phase_name(ExceptionPhase phase);
 std::string_view exception_action_name(ExceptionAction action);
 

@@ -2,9 +2,17 @@
 // GET /api/v1/evidence?project=P[&from=T][&to=T]. The body is evidence.json
 // itself (the bytes `allot evidence export` writes), and the header
 // X-Allot-Evidence-Signature carries the Ed25519 signature (hex) of those
-// bytes with the audit log's key. 404 audit_disabled without an audit log:
-// there is nothing to sign with, and no audit range to show.
+// bytes with the audit log's key. allotd renders the other files of the
+// export from those bytes (api/evidence_report.h) and sends their SHA-256
+// (X-Allot-Evidence-Manifest: NAME=HEX,... in name order, evidence.json
+// among them) and the signature of their manifest, SHA256SUMS
+// (X-Allot-Evidence-Manifest-Signature), so that every file of the export
+// is signed. The audit section reads only the log files whose records can
+// fall in the period, streaming (audit::read_audit_range()); its
+// verification covers the whole chain. 404 audit_disabled without an audit
+// log: there is nothing to sign with, and no audit range to show.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -14,18 +22,18 @@
 #include <nlohmann/json.hpp>
 
 #include "api/cluster_view_json.h"
+#include "api/evidence_report.h"
 #include "api/rfc3339.h"
 #include "server/http_responses.h"
 #include "server/request_caller.h"
 #include "server/routes.h"
 #include "server/usage_report_json.h"
+#include "service/audit/audit_files.h"
+#include "service/audit/audit_range.h"
 #include "service/audit/audit_reading.h"
 
 namespace allot::server {
 namespace {
-
-// The newest records of the project an evidence report lists at most.
-constexpr size_t kMaxEvidenceRecords = 10'000;
 
 Result<std::optional<Timestamp>> evidence_time(const HttpRequest& req, const char* name) {
   if (!req.has_param(name)) return std::optional<Timestamp>();
@@ -60,40 +68,32 @@ Result<nlohmann::json> audit_section(const audit::AuditLog& log, const ProjectEv
   for (const PolicyObjectView& view : evidence.contracts) contracts.insert(view.name);
   std::set<std::string> exceptions;
   for (const PolicyObjectView& view : evidence.exceptions) exceptions.insert(view.name);
-  audit::AuditQuery query;
-  query.since = evidence.from;
-  query.until = evidence.to;
-  query.limit = SIZE_MAX;
-  ALLOT_ASSIGN_OR_RETURN(const std::vector<std::string> lines,
-                         audit::query_audit_log(log.options().dir, query));
-  nlohmann::json section = nlohmann::json::object();
   uint64_t first = 0;
   uint64_t last = 0;
-  std::vector<nlohmann::json> items;
-  for (const std::string& line : lines) {
-    nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
-    if (!record.is_object() || !record.contains("sequence") ||
-        !record.at("sequence").is_number_unsigned()) {
-      continue;
-    }
-    const auto sequence = record.at("sequence").get<uint64_t>();
-    if (first == 0) first = sequence;
-    last = sequence;
-    if (concerns_project(record, namespaces, contracts, exceptions)) {
-      items.push_back(std::move(record));
-    }
-  }
-  const size_t total = items.size();
-  if (items.size() > kMaxEvidenceRecords) {
-    items.erase(items.begin(), items.end() - static_cast<std::ptrdiff_t>(kMaxEvidenceRecords));
-  }
+  nlohmann::json items = nlohmann::json::array();
+  ALLOT_ASSIGN_OR_RETURN(
+      const audit::AuditRangeRead read,
+      audit::read_audit_range(log.options().dir, evidence.from, evidence.to,
+                              [&](nlohmann::json record) {
+                                const auto sequence = record.find("sequence");
+                                if (sequence == record.end() || !sequence->is_number_unsigned()) {
+                                  return;
+                                }
+                                if (first == 0) first = sequence->get<uint64_t>();
+                                last = sequence->get<uint64_t>();
+                                if (concerns_project(record, namespaces, contracts, exceptions)) {
+                                  items.push_back(std::move(record));
+                                }
+                              }));
   ALLOT_ASSIGN_OR_RETURN(const governance::VerificationReport report, log.verify());
+  nlohmann::json section = nlohmann::json::object();
   section["publicKey"] = log.public_key_hex();
   section["firstSequence"] = first;
   section["lastSequence"] = last;
-  section["recordsInPeriod"] = lines.size();
-  section["projectRecords"] = total;
-  section["projectRecordsListed"] = items.size();
+  section["recordsInPeriod"] = read.records;
+  section["projectRecords"] = items.size();
+  section["filesRead"] = read.files_read;
+  section["files"] = read.files;
   section["verification"] = audit::verification_report_json(report);
   section["records"] = std::move(items);
   return section;
@@ -106,6 +106,25 @@ Result<nlohmann::json> views_json(const std::vector<PolicyObjectView>& views) {
     out.push_back(std::move(object));
   }
   return out;
+}
+
+// Each exception's decision beside its status: status.decidedAt and
+// status.decisionReason, from the last approve or reject of its history
+// (absent while undecided: no decidedBy).
+void add_exception_decisions(nlohmann::json& exceptions) {
+  for (nlohmann::json& exception : exceptions) {
+    if (!exception.contains("status") || !exception.at("status").is_object()) continue;
+    nlohmann::json& status = exception.at("status");
+    if (evidence_string(status, "decidedBy").empty()) continue;
+    const nlohmann::json history = status.value("history", nlohmann::json::array());
+    for (auto step = history.rbegin(); step != history.rend(); ++step) {
+      const std::string action = evidence_string(*step, "action");
+      if (action != "approve" && action != "reject") continue;
+      status["decidedAt"] = evidence_string(*step, "at");
+      status["decisionReason"] = evidence_string(*step, "reason");
+      break;
+    }
+  }
 }
 
 // The approvals and reviews of every contract, from their histories.
@@ -145,6 +164,7 @@ Result<std::string> evidence_body(const Principal& caller, const audit::AuditLog
   ALLOT_ASSIGN_OR_RETURN(body["contracts"], views_json(evidence.contracts));
   add_history_sections(body, evidence);
   ALLOT_ASSIGN_OR_RETURN(body["exceptions"], views_json(evidence.exceptions));
+  add_exception_decisions(body["exceptions"]);
   ALLOT_ASSIGN_OR_RETURN(body["bindings"]["roleBindings"], views_json(evidence.role_bindings));
   ALLOT_ASSIGN_OR_RETURN(body["bindings"]["clusterRoleBindings"],
                          views_json(evidence.cluster_role_bindings));
@@ -169,8 +189,18 @@ void get_evidence(ControlPlane& plane, const audit::AuditLog& log, const HttpReq
   if (!evidence.ok()) return send_error(res, evidence.status());
   Result<std::string> body = evidence_body(caller, log, *evidence);
   if (!body.ok()) return send_error(res, body.status());
+  std::map<std::string, std::string> files =
+      evidence_files(nlohmann::json::parse(*body, nullptr, false));
+  files["evidence.json"] = *body;
+  std::string hashes;
+  for (const auto& [name, bytes] : files) {
+    hashes += (hashes.empty() ? "" : ",") + name + "=" + audit::audit_sha256_hex(bytes);
+  }
   res.status = 200;
   res.set_header("X-Allot-Evidence-Signature", log.sign_hex(*body));
+  res.set_header("X-Allot-Evidence-Manifest", hashes);
+  res.set_header("X-Allot-Evidence-Manifest-Signature",
+                 log.sign_hex(evidence_manifest(files, audit::audit_sha256_hex)));
   res.set_content(std::move(*body), "application/json");
 }
 

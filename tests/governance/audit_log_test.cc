@@ -13,6 +13,7 @@
 #include "audit_test_support.h"
 #include "service/audit/audit_files.h"
 #include "service/audit/audit_key.h"
+#include "service/audit/audit_range.h"
 #include "service/audit/audit_reading.h"
 
 namespace allot::audit {
@@ -165,6 +166,75 @@ TEST(AuditLog, QueriesFilterByUserVerbNamespaceAndTime) {
   query = AuditQuery{};
   query.namespace_name = "other";
   EXPECT_TRUE(query_audit_log(options.dir, query)->empty());
+}
+
+// The evidence export's range read: over rotated files, an hour between
+// records, only the files that can hold the period are read line by line,
+// every record in [from, to) is found and nothing else; a record a little
+// older than the one before it (the outbox's, at a restart) is still found.
+TEST(AuditLog, ARangeReadOpensOnlyTheFilesOfItsPeriod) {
+  const std::string root = fresh_folder("range");
+  AuditLogOptions options = options_in(root);
+  options.max_file_bytes = 1200;  // a few records a file
+  ManualClock clock(Timestamp::from_millis(1'000'000));
+  NullLogger logger;
+  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
+  const Timestamp t0 = Timestamp::from_millis(1'800'000'000'000);
+  const auto at = [t0](int hour) { return t0 + Duration::hours(hour); };
+  {
+    Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
+    ASSERT_TRUE(log.ok()) << log.status().message();
+    for (int hour = 0; hour < 40; ++hour) {
+      governance::AuditEvent event = event_of("bo", "create");
+      event.audit_id = "h" + std::to_string(hour);
+      event.stage_time = at(hour);
+      if (hour == 21) event.stage_time = at(20) - Duration::seconds(30);
+      ASSERT_TRUE((*log)->record(event).ok());
+    }
+    ASSERT_TRUE((*log)->close().ok());
+  }
+  const size_t files = audit_log_files(options.dir)->size();
+  ASSERT_GE(files, 10u) << "enough files to skip some";
+
+  std::vector<std::string> ids;
+  const auto collect = [&ids](nlohmann::json record) {
+    ids.push_back(record.value("auditID", ""));
+  };
+  Result<AuditRangeRead> read = read_audit_range(options.dir, at(10), at(20), collect);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  std::vector<std::string> expected;
+  for (int hour = 10; hour < 20; ++hour) expected.push_back("h" + std::to_string(hour));
+  expected.push_back("h21");  // stamped 30 s before h20, in file order
+  EXPECT_EQ(ids, expected) << "[from, to): 10 to 19, and h21";
+  EXPECT_EQ(read->records, 11u);
+  EXPECT_EQ(read->files, files);
+  EXPECT_LT(read->files_read, files / 2) << "only the files of the period are read";
+  EXPECT_GE(read->files_read, 1u);
+
+  // h21 is stamped 30 s before h20 (appended after it): a period of its
+  // time finds it, and one of h20's finds h20 (in a file that may end with
+  // the older h21).
+  ids.clear();
+  read = read_audit_range(options.dir, at(20) - Duration::seconds(31),
+                          at(20) - Duration::seconds(29), collect);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(ids, std::vector<std::string>{"h21"});
+  ids.clear();
+  read = read_audit_range(options.dir, at(20), at(20) + Duration::minutes(1), collect);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(ids, std::vector<std::string>{"h20"});
+
+  // The whole log; and a period before it reads no file.
+  ids.clear();
+  read = read_audit_range(options.dir, at(-1), at(41), collect);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read->records, 40u);
+  EXPECT_EQ(read->files_read, files);
+  ids.clear();
+  read = read_audit_range(options.dir, at(-10), at(-5), collect);
+  ASSERT_TRUE(read.ok());
+  EXPECT_TRUE(ids.empty());
+  EXPECT_EQ(read->files_read, 0u);
 }
 
 // A child process writes durable records and reports each acknowledged one

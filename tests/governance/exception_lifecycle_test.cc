@@ -117,6 +117,64 @@ TEST(ExceptionLifecycle, ASpecChangeByAnyoneButTheApproverReopensTheRequest) {
   EXPECT_EQ(by_approver->phase, ExceptionPhase::kApproved);
 }
 
+TEST(ExceptionLifecycle, ARequestPastItsExpiryIsExpiredAndCannotBeDecided) {
+  const PolicyExceptionSpec spec = lifecycle_spec();  // expires at T0 + 10h
+  const Result<ExceptionStatus> requested =
+      exception_applied(std::nullopt, "carol", false, kLifecycleT0);
+  ASSERT_TRUE(requested.ok());
+  const Timestamp before = spec.expires - Duration::millis(1);
+  EXPECT_EQ(exception_status_at(*requested, spec, before).phase, ExceptionPhase::kRequested);
+  EXPECT_FALSE(exception_request_expired(*requested, spec, before));
+  // At its expiry (now >= expires) and after: Expired, never in force.
+  for (const Timestamp at : {spec.expires, spec.expires + Duration::hours(1)}) {
+    const ExceptionStatus shown = exception_status_at(*requested, spec, at);
+    EXPECT_EQ(shown.phase, ExceptionPhase::kExpired);
+    EXPECT_EQ(exception_phase_name(shown.phase), "Expired");
+    EXPECT_EQ(shown.history, requested->history) << "only the phase shown changes";
+    EXPECT_FALSE(exception_approved(shown));
+    EXPECT_TRUE(exception_request_expired(*requested, spec, at));
+    for (const ExceptionAction action : {ExceptionAction::kApprove, ExceptionAction::kReject}) {
+      const Result<ExceptionStatus> late =
+          exception_decision(*requested, spec, action, "bob", "late but fine", at);
+      EXPECT_EQ(late.status().code(), ErrorCode::kFailedPrecondition);
+      EXPECT_NE(late.status().message().find("the exception is Expired: its expiry passed while "
+                                             "it was Requested"),
+                std::string::npos)
+          << late.status().to_string();
+      EXPECT_EQ(late.status().details(), "spec.expires");
+      // The shown (Expired) status is refused the same way.
+      EXPECT_EQ(exception_decision(shown, spec, action, "bob", "late", at).status().code(),
+                ErrorCode::kFailedPrecondition);
+    }
+  }
+  // The requester and the owner are still refused as such (who comes first).
+  EXPECT_EQ(
+      exception_decision(*requested, spec, ExceptionAction::kApprove, "carol", "x", spec.expires)
+          .status()
+          .code(),
+      ErrorCode::kPermissionDenied);
+  // An approved exception past its expiry stays Approved (it stops applying
+  // by its expiry: policy_exceptions.h); a rejected one stays Rejected.
+  const Result<ExceptionStatus> approved =
+      exception_decision(*requested, spec, ExceptionAction::kApprove, "bob", "ok", before);
+  ASSERT_TRUE(approved.ok()) << approved.status().to_string();
+  EXPECT_EQ(exception_status_at(*approved, spec, spec.expires).phase, ExceptionPhase::kApproved);
+  const Result<ExceptionStatus> rejected =
+      exception_decision(*requested, spec, ExceptionAction::kReject, "bob", "no", before);
+  ASSERT_TRUE(rejected.ok());
+  EXPECT_EQ(exception_status_at(*rejected, spec, spec.expires).phase, ExceptionPhase::kRejected);
+
+  // Applied again with a later expiry: Requested, and approvable.
+  PolicyExceptionSpec renewed = spec;
+  renewed.expires = spec.expires + Duration::hours(24);
+  const Timestamp now = spec.expires + Duration::hours(1);
+  const Result<ExceptionStatus> reopened = exception_applied(*requested, "carol", false, now);
+  ASSERT_TRUE(reopened.ok());
+  EXPECT_EQ(exception_status_at(*reopened, renewed, now).phase, ExceptionPhase::kRequested);
+  EXPECT_TRUE(
+      exception_decision(*reopened, renewed, ExceptionAction::kApprove, "bob", "ok", now).ok());
+}
+
 TEST(ExceptionLifecycle, NoStoredStatusIsApprovedAndActionsParse) {
   EXPECT_TRUE(exception_approved(std::nullopt));
   EXPECT_EQ(parse_exception_action("approve"), ExceptionAction::kApprove);

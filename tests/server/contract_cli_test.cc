@@ -8,11 +8,14 @@
 // (in force at once) or requested by their owner (Requested until `allot
 // exception approve` by the approver; the owner cannot approve it), refused
 // to a team member (who lists its team's), listed by `allot get exceptions
-// [--expiring 7d]` with their STATE, and in the audit log (the approval as
+// [--expiring 7d]` with their STATE (a request undecided past its expiry:
+// Expired, its approval 409 with the reason), and in the audit log (the approval as
 // verb approve). Evidence (item 7):
 // `allot evidence export` checked field by field (evidence.json, the CSV
 // tables, the HTML page), refused to a team member, and `allot evidence
-// verify` with the audit key: the export verifies, any changed byte fails.
+// verify` with the audit key: the export verifies (evidence.json and the
+// signed manifest of every file), any changed byte of any file fails.
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -221,6 +224,25 @@ TEST_F(ContractCliTest, ExceptionsAreAppliedByTheirApproverAndListedByExpiry) {
   EXPECT_EQ(approved.exit_code, 0) << approved.output;
   EXPECT_NE(approved.output.find("policyexception/not-mine Approved"), std::string::npos)
       << approved.output;
+  // A request left undecided past its expiry is Expired: listed so, and its
+  // approval is refused (409) with the reason.
+  const ContractCliRun stale = allot("ana", "apply -f " + manifest("stale", "bob", -1));
+  EXPECT_EQ(stale.exit_code, 0) << stale.output;
+  const ContractCliRun late = allot("bob", "exception approve stale --reason 'too late'");
+  EXPECT_NE(late.exit_code, 0) << late.output;
+  EXPECT_NE(late.output.find("the exception is Expired: its expiry passed while it was Requested"),
+            std::string::npos)
+      << late.output;
+  const Reply late_http = call("POST", "/api/v1/policyexceptions/stale/approve",
+                               login("bob", kContractCliPassword, "contract-approver"),
+                               nlohmann::json{{"reason", "too late"}}.dump());
+  EXPECT_EQ(late_http.status, 409) << late_http.describe();
+  EXPECT_NE(late_http.body.find("the exception is Expired"), std::string::npos) << late_http.body;
+  const Reply stale_object = call("GET", "/api/v1/policyexceptions/stale",
+                                  login("bob", kContractCliPassword, "contract-approver"));
+  ASSERT_EQ(stale_object.status, 200) << stale_object.describe();
+  EXPECT_EQ(stale_object.json["status"]["phase"], "Expired") << stale_object.body;
+  EXPECT_EQ(stale_object.json["status"]["requestedBy"], "ana") << stale_object.body;
   const ContractCliRun member = allot("carol", "apply -f " + manifest("member", "carol", 72));
   EXPECT_NE(member.exit_code, 0);
   EXPECT_NE(member.output.find("policyexceptions"), std::string::npos) << member.output;
@@ -240,12 +262,19 @@ TEST_F(ContractCliTest, ExceptionsAreAppliedByTheirApproverAndListedByExpiry) {
         "quota gpu +gpu=2", "Active", "Expired", "Requested"}) {
     EXPECT_NE(all.output.find(text), std::string::npos) << text << "\n" << all.output;
   }
+  std::istringstream rows(all.output);
+  std::string stale_row;
+  for (std::string row; std::getline(rows, row);) {
+    if (row.starts_with("stale ")) stale_row = row;
+  }
+  EXPECT_NE(stale_row.find(" Expired"), std::string::npos) << "STATE Expired:\n" << all.output;
   const ContractCliRun expiring = allot("bob", "get exceptions --expiring 7d");
   EXPECT_EQ(expiring.exit_code, 0) << expiring.output;
   EXPECT_NE(expiring.output.find("soon"), std::string::npos) << expiring.output;
   EXPECT_EQ(expiring.output.find("later"), std::string::npos) << expiring.output;
   EXPECT_EQ(expiring.output.find("gone"), std::string::npos) << "expired already";
   EXPECT_EQ(expiring.output.find("asked"), std::string::npos) << "requested: not in force";
+  EXPECT_EQ(expiring.output.find("stale"), std::string::npos) << "expired: not in force";
   const ContractCliRun wrong_kind = allot("bob", "get contracts --expiring 7d");
   EXPECT_EQ(wrong_kind.exit_code, 2);
   EXPECT_NE(wrong_kind.output.find("--expiring applies to exceptions only"), std::string::npos)
@@ -315,6 +344,11 @@ TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsC
   const std::string exception = temp_file("exception.yaml");
   std::ofstream(exception) << exception_cli_yaml("deadline", "bob", 72);
   ASSERT_EQ(allot("bob", "apply -f " + exception).exit_code, 0);
+  // Requested by its owner, approved by its approver with a reason.
+  ASSERT_EQ(call("POST", "/api/v1/apply", ana, exception_cli_yaml("asked", "bob", 48)).status, 200);
+  const Reply granted = call("POST", "/api/v1/policyexceptions/asked/approve", bob,
+                             nlohmann::json{{"reason", "granted, for the paper"}}.dump());
+  ASSERT_EQ(granted.status, 200) << granted.describe();
   submit("research", "job1");
   wait_phase("research", "job1", "Succeeded");
 
@@ -352,9 +386,26 @@ TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsC
   ASSERT_EQ(evidence["reviews"].size(), 1u);
   EXPECT_EQ(evidence["reviews"][0]["action"], "activate");
   EXPECT_EQ(evidence["reviews"][0]["by"], "ana");
-  ASSERT_EQ(evidence["exceptions"].size(), 1u);
-  EXPECT_EQ(evidence["exceptions"][0]["metadata"]["name"], "deadline");
-  EXPECT_EQ(evidence["exceptions"][0]["spec"]["approver"], "bob");
+  // Each exception with its phase, requester, decider, decision time and reason.
+  ASSERT_EQ(evidence["exceptions"].size(), 2u);
+  const nlohmann::json& asked = evidence["exceptions"][0];
+  EXPECT_EQ(asked["metadata"]["name"], "asked");
+  EXPECT_EQ(asked["spec"]["owner"], "ana");
+  EXPECT_EQ(asked["spec"]["approver"], "bob");
+  EXPECT_EQ(asked["status"]["phase"], "Approved");
+  EXPECT_EQ(asked["status"]["requestedBy"], "ana");
+  EXPECT_EQ(asked["status"]["decidedBy"], "bob");
+  EXPECT_EQ(asked["status"]["decisionReason"], "granted, for the paper");
+  ASSERT_EQ(asked["status"]["history"].size(), 2u) << asked.dump();
+  EXPECT_EQ(asked["status"]["decidedAt"], asked["status"]["history"][1]["at"]);
+  EXPECT_TRUE(asked["status"]["decidedAt"].is_string());
+  const nlohmann::json& deadline = evidence["exceptions"][1];
+  EXPECT_EQ(deadline["metadata"]["name"], "deadline");
+  EXPECT_EQ(deadline["spec"]["approver"], "bob");
+  EXPECT_EQ(deadline["status"]["phase"], "Approved");
+  EXPECT_EQ(deadline["status"]["requestedBy"], "bob");
+  EXPECT_EQ(deadline["status"]["decidedBy"], "bob");
+  EXPECT_EQ(deadline["status"]["decisionReason"], "applied by its approver");
   ASSERT_EQ(evidence["bindings"]["roleBindings"].size(), 1u);
   EXPECT_EQ(evidence["bindings"]["roleBindings"][0]["metadata"]["namespace"], "research");
   EXPECT_EQ(evidence["bindings"]["roleBindings"][0]["subjects"][0]["name"], "carol");
@@ -391,40 +442,81 @@ TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsC
                 .find("RoleBinding,research,members,ClusterRole,team-member,User:carol\n"),
             std::string::npos)
       << evidence_file(dir / "bindings.csv");
-  EXPECT_NE(evidence_file(dir / "exceptions.csv").find("deadline,research,"), std::string::npos)
-      << evidence_file(dir / "exceptions.csv");
+  const std::string exceptions_csv = evidence_file(dir / "exceptions.csv");
+  EXPECT_TRUE(exceptions_csv.starts_with(
+      "name,team,relaxes,owner,approver,reason,expires,phase,requestedBy,decidedBy,decidedAt,"
+      "decisionReason\n"))
+      << exceptions_csv;
+  // The relaxes column is the JSON of spec.relaxes; the fields after it:
+  const std::string asked_row = ",ana,bob,paper deadline," +
+                                asked["spec"]["expires"].get<std::string>() + ",Approved,ana,bob," +
+                                asked["status"]["decidedAt"].get<std::string>() +
+                                ",\"granted, for the paper\"\n";
+  EXPECT_NE(exceptions_csv.find("\nasked,research,"), std::string::npos) << exceptions_csv;
+  EXPECT_NE(exceptions_csv.find(asked_row), std::string::npos) << asked_row << "\n"
+                                                               << exceptions_csv;
+  EXPECT_NE(exceptions_csv.find(",Approved,bob,bob,"), std::string::npos) << exceptions_csv;
+  EXPECT_NE(exceptions_csv.find("deadline,research,"), std::string::npos) << exceptions_csv;
   EXPECT_NE(evidence_file(dir / "usage.csv").find("research"), std::string::npos);
   const std::string html = evidence_file(dir / "evidence.html");
-  for (const char* text : {"<h1>Evidence: project research</h1>", "research-local",
-                           "data owner agreed", "deadline", "User:carol", "<td>yes</td>"}) {
+  for (const char* text :
+       {"<h1>Evidence: project research</h1>", "research-local", "data owner agreed", "deadline",
+        "User:carol", "<td>yes</td>", "<th>requestedBy</th>", "<th>decidedBy</th>",
+        "<th>decidedAt</th>", "<th>decisionReason</th>", "<td>granted, for the paper</td>",
+        "<td>Approved</td><td>ana</td><td>bob</td>"}) {
     EXPECT_NE(html.find(text), std::string::npos) << text;
   }
   for (const char* external : {"<script", "src=", "href=", "@import", "url("}) {
     EXPECT_EQ(html.find(external), std::string::npos) << "self-contained: " << external;
   }
 
-  // The signature verifies with the audit key; any changed byte fails.
-  const std::string key = (allotd_.data_dir() / "audit-key.pub").string();
-  const ContractCliRun verified = allot("bob", "evidence verify " + dir.string() + " --key " + key);
-  EXPECT_EQ(verified.exit_code, 0) << verified.output;
-  EXPECT_EQ(verified.output, "evidence verified: evidence.json is signed by the audit key\n");
-  const std::string original = evidence_file(dir / "evidence.json");
-  for (size_t at = 0; at < original.size(); at += original.size() / 16 + 1) {
-    std::string changed = original;
-    changed[at] = static_cast<char>(changed[at] ^ 0x01);
-    std::ofstream(dir / "evidence.json", std::ios::binary | std::ios::trunc) << changed;
-    const ContractCliRun check = allot("bob", "evidence verify " + dir.string() + " --key " + key);
-    EXPECT_EQ(check.exit_code, 1) << "byte " << at << ": " << check.output;
-    EXPECT_NE(check.output.find("evidence NOT verified"), std::string::npos) << check.output;
+  // Every file is signed: evidence.json by its own signature, all six by the
+  // signed manifest, SHA256SUMS (sha256sum's format); any changed byte of any
+  // of them fails the check, naming the file.
+  const std::string manifest = evidence_file(dir / "SHA256SUMS");
+  for (const char* name : {"bindings.csv", "evidence.html", "evidence.json", "exceptions.csv",
+                           "history.csv", "usage.csv"}) {
+    EXPECT_NE(manifest.find("  " + std::string(name) + "\n"), std::string::npos) << name << "\n"
+                                                                                 << manifest;
   }
-  // The original verifies again; a changed signature or another key does not; a
+  EXPECT_EQ(std::count(manifest.begin(), manifest.end(), '\n'), 6) << manifest;
+  const std::string key = (allotd_.data_dir() / "audit-key.pub").string();
+  const std::string verify_command = "evidence verify " + dir.string() + " --key " + key;
+  const ContractCliRun verified = allot("bob", verify_command);
+  EXPECT_EQ(verified.exit_code, 0) << verified.output;
+  EXPECT_EQ(verified.output,
+            "evidence verified: evidence.json and SHA256SUMS are signed by the audit key, and "
+            "the 6 files it lists match\n");
+  for (const char* name : {"evidence.json", "exceptions.csv", "evidence.html", "usage.csv",
+                           "history.csv", "bindings.csv", "SHA256SUMS"}) {
+    const std::string original = evidence_file(dir / name);
+    ASSERT_FALSE(original.empty()) << name;
+    for (size_t at = 0; at < original.size(); at += original.size() / 8 + 1) {
+      std::string changed = original;
+      changed[at] = static_cast<char>(changed[at] ^ 0x01);
+      std::ofstream(dir / name, std::ios::binary | std::ios::trunc) << changed;
+      const ContractCliRun check = allot("bob", verify_command);
+      EXPECT_EQ(check.exit_code, 1) << name << " byte " << at << ": " << check.output;
+      EXPECT_NE(check.output.find("evidence NOT verified: " + std::string(name)), std::string::npos)
+          << check.output;
+    }
+    std::ofstream(dir / name, std::ios::binary | std::ios::trunc) << original;
+  }
+  // The originals verify again; a changed signature or another key does not; a
   // missing key file is unreadable input (exit 2).
-  std::ofstream(dir / "evidence.json", std::ios::binary | std::ios::trunc) << original;
-  EXPECT_EQ(allot("bob", "evidence verify " + dir.string() + " --key " + key).exit_code, 0);
-  std::string signature = evidence_file(dir / "evidence.json.sig");
-  signature[0] = signature[0] == '0' ? '1' : '0';
-  std::ofstream(dir / "evidence.json.sig", std::ios::trunc) << signature;
-  EXPECT_EQ(allot("bob", "evidence verify " + dir.string() + " --key " + key).exit_code, 1);
+  EXPECT_EQ(allot("bob", verify_command).exit_code, 0);
+  for (const char* name : {"evidence.json.sig", "SHA256SUMS.sig"}) {
+    const std::string original = evidence_file(dir / name);
+    std::string signature = original;
+    signature[0] = signature[0] == '0' ? '1' : '0';
+    std::ofstream(dir / name, std::ios::trunc) << signature;
+    EXPECT_EQ(allot("bob", verify_command).exit_code, 1) << name;
+    std::ofstream(dir / name, std::ios::trunc) << original;
+  }
+  // The audit section read only the files of the period; it has one file here.
+  EXPECT_EQ(audit["files"], 1) << audit.dump();
+  EXPECT_EQ(audit["filesRead"], 1) << audit.dump();
+  EXPECT_EQ(audit["projectRecords"], audit["records"].size());
   const ContractCliRun no_key =
       allot("bob", "evidence verify " + dir.string() + " --key " + temp_file("none.pub"));
   EXPECT_EQ(no_key.exit_code, 2) << no_key.output;

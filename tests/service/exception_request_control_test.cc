@@ -3,7 +3,9 @@
 // exception, which is not in force (work stays pending) until its approver
 // approves it; the requester, the owner and a stranger cannot decide it; a
 // rejection is final; a spec change by the team re-opens an approved
-// request; the status survives a restart.
+// request; the status survives a restart; a request left undecided past its
+// expiry is Expired (never in force, no longer decided) until applied again
+// with a later expiry.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -181,6 +183,51 @@ TEST_F(ExceptionRequestControl, ASpecChangeReopensTheRequestAndARestartKeepsTheS
   status = exception_status("burst");
   EXPECT_EQ(status["phase"], "Approved") << status.dump();
   EXPECT_EQ(status["history"].back()["reason"], "fine, 16");
+}
+
+TEST_F(ExceptionRequestControl, ARequestLeftUndecidedPastItsExpiryIsExpired) {
+  apply_policy(std::string(kLoneTeamPolicy) + kTeamAdmin);
+  ASSERT_TRUE(
+      apply_as("tara", requested_exception("late", "{quota: {flavor: gpu, resources: {gpu: 8}}}"))
+          .ok());
+  submit(workload_yaml("r1", "research", 8), "research");
+  submit(workload_yaml("r2", "research", 8), "research");
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r1"));
+
+  // One millisecond before its expiry it is still Requested; at it, Expired.
+  clock_.advance(Duration::hours(24) - Duration::millis(1));
+  EXPECT_EQ(exception_status("late")["phase"], "Requested");
+  clock_.advance(Duration::millis(1));
+  nlohmann::json status = exception_status("late");
+  EXPECT_EQ(status["phase"], "Expired") << status.dump();
+  EXPECT_EQ(status["requestedBy"], "tara");
+  EXPECT_FALSE(status.contains("decidedBy"));
+  const Result<std::vector<PolicyObjectView>> listed =
+      plane_->policies().list_objects(Principal::anonymous_admin(), "PolicyException", "");
+  ASSERT_TRUE(listed.ok()) << listed.status().to_string();
+  ASSERT_EQ(listed->size(), 1u);
+  ASSERT_TRUE(listed->front().exception.has_value());
+  EXPECT_EQ(listed->front().exception->phase, ExceptionPhase::kExpired) << "listed so too";
+  for (const ExceptionAction action : {ExceptionAction::kApprove, ExceptionAction::kReject}) {
+    const Result<PolicyObjectView> late = decide("bob", "late", action, "sorry, late");
+    EXPECT_EQ(late.status().code(), ErrorCode::kFailedPrecondition);
+    EXPECT_NE(late.status().message().find("the exception is Expired"), std::string::npos)
+        << late.status().to_string();
+  }
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("research", "r2"), "Pending") << "an expired request is never in force";
+  restart();
+  EXPECT_EQ(exception_status("late")["phase"], "Expired") << "after a restart too";
+
+  // Applied again with a later expiry: Requested, and its approval applies.
+  ASSERT_TRUE(apply_as("tara", exception_yaml("late", "{quota: {flavor: gpu, resources: {gpu: 8}}}",
+                                              "2027-01-20T08:00:00Z"))
+                  .ok());
+  EXPECT_EQ(exception_status("late")["phase"], "Requested");
+  ASSERT_TRUE(decide("bob", "late", ExceptionAction::kApprove, "renewed in time").ok());
+  plane_->loop().run_once();
+  EXPECT_TRUE(holds("r2"));
 }
 
 }  // namespace

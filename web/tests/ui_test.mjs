@@ -19,7 +19,8 @@
 // it; a viewer of alpha never sees beta's costs or budgets; on a phone
 // (390 px) the new views fit the width; Costs per project and with idle
 // shared (ui_costs_checks.mjs); a contract's monitoring signals
-// (ui_contract_checks.mjs); a node's health history (ui_node_checks.mjs);
+// (ui_contract_checks.mjs); policy exceptions with their decisions
+// (ui_exception_checks.mjs); a node's health history (ui_node_checks.mjs);
 // Tasks sorted by the server across pages (ui_task_checks.mjs);
 // no serious axe-core violations; no CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
@@ -31,6 +32,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
 import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
+import {
+  exceptionDecisionChecks,
+  exceptionNamedApproverChecks,
+  exceptionRequesterChecks,
+  requestExceptions,
+} from './ui_exception_checks.mjs';
 import { costEfficiencyChecks, costGroupingChecks } from './ui_costs_checks.mjs';
 import { taskSortChecks } from './ui_task_checks.mjs';
 import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
@@ -552,6 +559,11 @@ async function governanceChecks(browser, allotd, admin) {
     await logIn(approver.page, { username: 'carla', password: PASSWORD });
     await contractApprovalChecks(approver.page, admin, shots(approver.page));
   });
+  await check('Policy exceptions: their requester sees phase, owner, approver, expiry and reason, and no decision', async () => {
+    await requestExceptions(allotd.base, { assert });
+    await exceptionRequesterChecks(approver.page, admin, shots(approver.page));
+    assert(!approver.seen.errors.length, approver.seen.errors.join('\n'));
+  });
   await approver.context.close();
 
   const requester = await openPage(browser, allotd.base);
@@ -560,9 +572,20 @@ async function governanceChecks(browser, allotd, admin) {
     await contractRequesterChecks(requester.page, admin, shots(requester.page));
     assert(!requester.seen.errors.length, requester.seen.errors.join('\n'));
   });
+  await check('Policy exceptions: one who may decide approves and rejects with a reason; a refusal shows its reason', async () => {
+    await exceptionDecisionChecks(requester.page, admin, shots(requester.page));
+    assert(!requester.seen.errors.length, requester.seen.errors.join('\n'));
+  });
   await check('Costs per project (the contracts) and with idle shared among the teams', () =>
     costGroupingChecks(requester.page, shots(requester.page)));
   await requester.context.close();
+  const named = await openPage(browser, allotd.base);
+  await check('Policy exceptions: the approver an exception names decides it without any role to', async () => {
+    await logIn(named.page, { username: 'vic', password: PASSWORD, team: 'alpha', role: 'team-viewer' });
+    await exceptionNamedApproverChecks(named.page, admin, shots(named.page));
+    assert(!named.seen.errors.length, named.seen.errors.join('\n'));
+  });
+  await named.context.close();
   const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
   await check('on a phone Costs, Signals and Contracts fit the width and stay accessible', async () => {
     const { page } = phone;

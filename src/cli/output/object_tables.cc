@@ -207,8 +207,9 @@ std::string map_text(const Json* map) {
 }
 
 // A PolicyException: its team, what it relaxes, owner, approver, expiry and
-// its state at `now` (Requested, Rejected; once approved, Active until it
-// expires, then Expired); wide, its reason.
+// its state at `now` (Requested, Rejected, Expired: a request left undecided
+// past its expiry, as the server's status.phase says; once approved, Active
+// until it expires, then Expired); wide, its reason.
 Row exception_row(const Json& item, bool wide, Timestamp now) {
   const Json& spec = spec_of(item);
   std::string relaxes;
@@ -225,7 +226,7 @@ Row exception_row(const Json& item, bool wide, Timestamp now) {
   const Result<Timestamp> at = parse_rfc3339(expires);
   const std::string phase = text_at(item, {"status", "phase"});
   std::string state = !at.ok() ? "<unknown>" : now < *at ? "Active" : "Expired";
-  if (phase == "Requested" || phase == "Rejected") state = phase;
+  if (phase == "Requested" || phase == "Rejected" || phase == "Expired") state = phase;
   Row row = {name_of(item),
              text_at(spec, {"team"}),
              relaxes,

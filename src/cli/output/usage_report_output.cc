@@ -10,10 +10,6 @@
 namespace allot::cli {
 namespace {
 
-// The figures of a row, in column order.
-constexpr const char* kFigures[] = {"gpuHours", "ownGpuHours",    "borrowedGpuHours",
-                                    "cpuHours", "memoryGiBHours", "idleGpuHours",
-                                    "cost",     "ownCost",        "borrowedCost"};
 constexpr const char* kTitles[] = {"GPU-H", "OWN GPU-H", "BORROWED GPU-H",
                                    "CPU-H", "MEM GIB-H", "IDLE GPU-H",
                                    "COST",  "OWN COST",  "BORROWED COST"};
@@ -50,7 +46,7 @@ std::string unrounded(double value) {
 }
 
 void add_figures(std::vector<std::string>& cells, const nlohmann::json& row, bool round) {
-  for (const char* field : kFigures) {
+  for (const char* field : kUsageFigures) {
     cells.push_back(round ? rounded(number(row, field)) : unrounded(number(row, field)));
   }
 }
@@ -139,41 +135,6 @@ std::string usage_report_table(const nlohmann::json& report) {
   describe_idle(report, out);
   describe_period(report, out);
   return out.str();
-}
-
-std::string usage_report_csv(const nlohmann::json& report) {
-  const std::vector<std::string> keys = keys_of(report);
-  std::ostringstream out;
-  std::vector<std::string> header = keys;
-  header.insert(header.end(), std::begin(kFigures), std::end(kFigures));
-  header.push_back("currency");
-  header.insert(header.end(), {"measuredGpuHours", "gpuUtilization"});
-  for (size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
-  out << "\n";
-  const auto line = [&](const nlohmann::json& row, bool is_total) {
-    std::vector<std::string> cells;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      cells.push_back(is_total ? (i == 0 ? "total" : "") : csv_field(text(row, keys[i])));
-    }
-    add_figures(cells, row, false);
-    cells.push_back(csv_field(text(report, "currency")));
-    add_efficiency(cells, row, false);
-    for (size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
-    out << "\n";
-  };
-  for (const auto& row : report.value("rows", nlohmann::json::array())) line(row, false);
-  line(report.value("totals", nlohmann::json::object()), true);
-  return out.str();
-}
-
-std::string csv_field(const std::string& value) {
-  if (value.find_first_of(",\"\n") == std::string::npos) return value;
-  std::string quoted = "\"";
-  for (char c : value) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
 }
 
 }  // namespace allot::cli

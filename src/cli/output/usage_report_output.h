@@ -7,20 +7,17 @@
 // the row, cost, own and borrowed cost), hours and costs rounded to two
 // decimals, then the totals, the separate idle line of each flavor, the
 // missing-data periods, the rate card versions and the content hash. The CSV
-// has a header and one line per row, unrounded, then a "total" line; keys
-// and currency are quoted when they hold a comma or a quote (RFC 4180).
+// is api/usage_report_csv.h's (usage_report_csv(), csv_field()).
 #pragma once
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "api/usage_report_csv.h"
+
 namespace allot::cli {
 
 std::string usage_report_table(const nlohmann::json& report);
-std::string usage_report_csv(const nlohmann::json& report);
-// One CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
-// newline (RFC 4180).
-std::string csv_field(const std::string& value);
 
 }  // namespace allot::cli

@@ -10,11 +10,12 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "api/evidence_report.h"
 #include "cli/client/api_paths.h"
-#include "cli/output/evidence_report.h"
 #include "cli/verbs/exit_codes.h"
 #include "cli/verbs/server_verb.h"
 #include "identity/credentials/signing_key.h"
+#include "service/audit/audit_files.h"
 #include "service/audit/audit_key.h"
 
 namespace allot::cli {
@@ -34,6 +35,57 @@ Result<std::string> read_evidence_file(const std::filesystem::path& path) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return bytes.str();
+}
+
+std::string evidence_hex_sha256(std::string_view bytes) { return audit::audit_sha256_hex(bytes); }
+
+// The first file whose hash differs from allotd's (NAME=HEX,... as the
+// X-Allot-Evidence-Manifest header sends them); "" when all agree.
+std::string evidence_render_mismatch(const std::map<std::string, std::string>& files,
+                                     const std::string& header) {
+  std::map<std::string, std::string> sent;
+  std::istringstream items(header);
+  for (std::string item; std::getline(items, item, ',');) {
+    const size_t equals = item.find('=');
+    if (equals != std::string::npos) sent[item.substr(0, equals)] = item.substr(equals + 1);
+  }
+  for (const auto& [name, bytes] : files) {
+    const auto it = sent.find(name);
+    if (it == sent.end() || it->second != evidence_hex_sha256(bytes)) return name;
+  }
+  return sent.size() == files.size() ? std::string() : std::string("(a file allotd lists)");
+}
+
+// Each line "HEX  NAME" of a manifest: the first file missing or with another
+// hash, "" when all match; `count` the files listed.
+Result<std::string> evidence_manifest_mismatch(const std::filesystem::path& dir,
+                                               const std::string& manifest, size_t& count) {
+  std::istringstream lines(manifest);
+  count = 0;
+  bool evidence_listed = false;
+  for (std::string line; std::getline(lines, line);) {
+    const size_t gap = line.find("  ");
+    if (gap == std::string::npos) return std::string(kEvidenceManifest);
+    const std::string name = line.substr(gap + 2);
+    if (name.empty() || name.find('/') != std::string::npos || name.starts_with(".")) {
+      return std::string(kEvidenceManifest);
+    }
+    Result<std::string> bytes = read_evidence_file(dir / name);
+    if (!bytes.ok()) return bytes.status();
+    if (evidence_hex_sha256(*bytes) != line.substr(0, gap)) return name;
+    evidence_listed = evidence_listed || name == "evidence.json";
+    ++count;
+  }
+  return evidence_listed ? std::string() : std::string("evidence.json (not listed)");
+}
+
+// Reads NAME.sig beside NAME and checks it is `key`'s signature of NAME's bytes.
+Result<bool> evidence_signed(const std::filesystem::path& dir, const std::string& name,
+                             const std::string& key) {
+  ALLOT_ASSIGN_OR_RETURN(const std::string bytes, read_evidence_file(dir / name));
+  ALLOT_ASSIGN_OR_RETURN(std::string hex, read_evidence_file(dir / (name + ".sig")));
+  while (!hex.empty() && (hex.back() == '\n' || hex.back() == '\r')) hex.pop_back();
+  return identity::verify_hex(key, bytes, hex);
 }
 
 class EvidenceCommand final : public Command {
@@ -71,23 +123,35 @@ class EvidenceCommand final : public Command {
     const Result<nlohmann::json> evidence = response->json();
     if (!evidence.ok()) return report_error(io, evidence.status());
     const std::string signature = response->header("X-Allot-Evidence-Signature");
-    if (signature.empty()) {
+    const std::string manifest_signature = response->header("X-Allot-Evidence-Manifest-Signature");
+    if (signature.empty() || manifest_signature.empty()) {
       return report_error(io, Status(ErrorCode::kInternal, "allotd sent no signature"));
     }
+    std::map<std::string, std::string> files = evidence_files(*evidence);
+    files["evidence.json"] = response->body;
+    const std::string differs =
+        evidence_render_mismatch(files, response->header("X-Allot-Evidence-Manifest"));
+    if (!differs.empty()) {
+      return report_error(
+          io, Status(ErrorCode::kFailedPrecondition,
+                     "allotd renders " + differs +
+                         " otherwise than this allot (another version?): its signature would "
+                         "not cover it; export with the allot of allotd's version"));
+    }
+    files[kEvidenceManifest] = evidence_manifest(files, evidence_hex_sha256);
+    files[std::string(kEvidenceManifest) + ".sig"] = manifest_signature + "\n";
+    files["evidence.json.sig"] = signature + "\n";
     std::error_code made;
     std::filesystem::create_directories(out_, made);
     if (made) return report_error(io, Status(ErrorCode::kUnavailable, "cannot make " + out_));
     const std::filesystem::path dir(out_);
-    std::map<std::string, std::string> files = evidence_files(*evidence);
-    files["evidence.json"] = response->body;
-    files["evidence.json.sig"] = signature + "\n";
     for (const auto& [name, bytes] : files) {
       if (Status written = write_evidence_file(dir / name, bytes); !written.ok()) {
         return report_error(io, written);
       }
     }
     io.out << "evidence of project " << project_ << " written to " << out_ << " (" << files.size()
-           << " files; signature in evidence.json.sig)\n";
+           << " files; signed: evidence.json.sig, and SHA256SUMS.sig for every file)\n";
     return kExitOk;
   }
 
@@ -104,18 +168,27 @@ class EvidenceCommand final : public Command {
     };
     const Result<std::string> key = audit::read_audit_public_key(key_);
     if (!key.ok()) return unreadable(key.status());
-    const Result<std::string> evidence = read_evidence_file(dir / "evidence.json");
-    if (!evidence.ok()) return unreadable(evidence.status());
-    const Result<std::string> signature = read_evidence_file(dir / "evidence.json.sig");
-    if (!signature.ok()) return unreadable(signature.status());
-    std::string hex = *signature;
-    while (!hex.empty() && (hex.back() == '\n' || hex.back() == '\r')) hex.pop_back();
-    if (!identity::verify_hex(*key, *evidence, hex)) {
-      io.out << "evidence NOT verified: evidence.json.sig is not the audit key's signature of "
-                "evidence.json\n";
+    for (const char* name : {"evidence.json", kEvidenceManifest}) {
+      const Result<bool> signed_by_key = evidence_signed(dir, name, *key);
+      if (!signed_by_key.ok()) return unreadable(signed_by_key.status());
+      if (!*signed_by_key) {
+        io.out << "evidence NOT verified: " << name << ".sig is not the audit key's signature of "
+               << name << "\n";
+        return kExitFailure;
+      }
+    }
+    const Result<std::string> manifest = read_evidence_file(dir / kEvidenceManifest);
+    if (!manifest.ok()) return unreadable(manifest.status());
+    size_t count = 0;
+    const Result<std::string> changed = evidence_manifest_mismatch(dir, *manifest, count);
+    if (!changed.ok()) return unreadable(changed.status());
+    if (!changed->empty()) {
+      io.out << "evidence NOT verified: " << *changed << " does not match the signed "
+             << kEvidenceManifest << "\n";
       return kExitFailure;
     }
-    io.out << "evidence verified: evidence.json is signed by the audit key\n";
+    io.out << "evidence verified: evidence.json and " << kEvidenceManifest
+           << " are signed by the audit key, and the " << count << " files it lists match\n";
     return kExitOk;
   }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "service/control/contract_state.h"
+#include "service/control/exception_state.h"
 #include "service/control/policy_objects.h"
 
 namespace allot {
@@ -80,6 +81,10 @@ Result<ProjectEvidence> EvidenceService::collect(const Principal& caller,
           return spec.contains("team") && spec.at("team").is_string() &&
                  evidence_contains(evidence.teams, spec.at("team").get<std::string>());
         });
+    for (PolicyObjectView& view : evidence.exceptions) {
+      view.exception =
+          exception_standing_at(state.exception_statuses, policy, view.name, evidence.generated_at);
+    }
     evidence.role_bindings = evidence_documents(
         state.policy, "RoleBinding", [&](const PolicyObjectView& view, const nlohmann::json&) {
           return evidence_contains(evidence.namespaces, view.namespace_name);

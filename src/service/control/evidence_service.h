@@ -20,7 +20,8 @@
 // - Bindings: the applied RoleBindings of the project's namespaces, and the
 //   applied ClusterRoleBindings (they reach every namespace); built-ins are
 //   not listed. Exceptions: the applied PolicyExceptions of its teams, in
-//   force or expired (one deleted is no longer known).
+//   force or expired (one deleted is no longer known), each with its status
+//   as shown now (phase, requestedBy, decidedBy, history: exception_state.h).
 // Thread-safe.
 #pragma once
 

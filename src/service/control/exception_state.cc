@@ -91,6 +91,14 @@ ExceptionStatus exception_standing(const ExceptionStatuses& statuses, const std:
   return approved;
 }
 
+ExceptionStatus exception_standing_at(const ExceptionStatuses& statuses, const Policy& policy,
+                                      const std::string& name, Timestamp now) {
+  ExceptionStatus standing = exception_standing(statuses, name);
+  const PolicyException* exception = find_policy_exception(policy, name);
+  return exception == nullptr ? standing
+                              : exception_status_at(std::move(standing), exception->spec, now);
+}
+
 std::set<std::string> withheld_exceptions(const ExceptionStatuses& statuses) {
   std::set<std::string> withheld;
   for (const auto& [name, status] : statuses) {

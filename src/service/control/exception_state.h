@@ -71,6 +71,11 @@ Result<ExceptionStatusChanges> exception_status_changes(const ExceptionStatuses&
 // before the lifecycle existed) with no history.
 ExceptionStatus exception_standing(const ExceptionStatuses& statuses, const std::string& name);
 
+// The standing as shown at `now`: a request whose expiry has passed is
+// Expired (exception_status_at(); `policy` holds the exception's spec).
+ExceptionStatus exception_standing_at(const ExceptionStatuses& statuses, const Policy& policy,
+                                      const std::string& name, Timestamp now);
+
 std::set<std::string> withheld_exceptions(const ExceptionStatuses& statuses);
 
 // `policy` with only the exceptions `statuses` approve applied at `now`

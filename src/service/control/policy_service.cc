@@ -488,7 +488,9 @@ Result<std::vector<PolicyObjectView>> PolicyService::list_objects(
     }
     if (kind == "Signal") view.signal = signal_status(cluster_.view().signals, view.name);
     if (kind == "PolicyException") {
-      view.exception = exception_standing(cluster_.view().exception_statuses, view.name);
+      view.exception =
+          exception_standing_at(cluster_.view().exception_statuses, cluster_.view().policy.policy(),
+                                view.name, clock_.now());
     }
     const Policy& policy = cluster_.view().policy.policy();
     bool shown = visible.contains(view.namespace_name);
@@ -547,8 +549,10 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
     object.contract = contract_standing(state.policy.policy(), state.contracts, name);
   }
   if (kind == "Signal") object.signal = signal_status(state.signals, name);
-  if (kind == "PolicyException")
-    object.exception = exception_standing(state.exception_statuses, name);
+  if (kind == "PolicyException") {
+    object.exception =
+        exception_standing_at(state.exception_statuses, state.policy.policy(), name, clock_.now());
+  }
   return object;
 }
 

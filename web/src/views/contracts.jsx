@@ -4,12 +4,14 @@
 // its history, and the transitions its phase allows: shown only when an
 // access review says the caller may (the server decides again; a refusal
 // shows its reason). The requester is not offered the approval of its own
-// contract (the server refuses it).
+// contract (the server refuses it). Below the contracts, the policy
+// exceptions the caller may read, with their decisions (exceptions.jsx).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { formatTime } from '../format.js';
 import { Empty, Loading } from './common.jsx';
+import { Exceptions } from './exceptions.jsx';
 
 // The transitions from each phase (src/governance/contract_lifecycle.cc).
 export const TRANSITIONS = {
@@ -179,6 +181,7 @@ export function Contracts({ me }) {
       {items.map((c) => (
         <ContractCard contract={c} me={me} onDone={state.refresh} />
       ))}
+      <Exceptions me={me} />
     </>
   );
 }

@@ -1,16 +1,31 @@
-#include "cli/output/evidence_report.h"
+#include "api/evidence_report.h"
 
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "cli/output/svg_chart.h"
-#include "cli/output/usage_report_output.h"
+#include "api/usage_report_csv.h"
 
-namespace allot::cli {
+namespace allot {
 namespace {
 
 using EvidenceJson = nlohmann::json;
+
+std::string evidence_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
 
 // A member of `object` as text: strings as they are, other values as JSON,
 // "" when absent.
@@ -47,8 +62,9 @@ std::string evidence_csv(const std::vector<std::string>& header, const EvidenceR
 
 const std::vector<std::string> kHistoryHeader = {"contract", "action", "from",  "to",
                                                  "by",       "at",     "reason"};
-const std::vector<std::string> kExceptionHeader = {"name",     "team",   "relaxes", "owner",
-                                                   "approver", "reason", "expires"};
+const std::vector<std::string> kExceptionHeader = {
+    "name",    "team",  "relaxes",     "owner",     "approver",  "reason",
+    "expires", "phase", "requestedBy", "decidedBy", "decidedAt", "decisionReason"};
 const std::vector<std::string> kBindingHeader = {"kind",     "namespace", "name",
                                                  "roleKind", "role",      "subjects"};
 
@@ -69,10 +85,14 @@ EvidenceRows exception_rows(const EvidenceJson& evidence) {
   EvidenceRows rows;
   for (const EvidenceJson& exception : evidence_list(evidence, "exceptions")) {
     const EvidenceJson& spec = evidence_member(exception, "spec");
+    const EvidenceJson& status = evidence_member(exception, "status");
     rows.push_back({evidence_text(evidence_member(exception, "metadata"), "name"),
                     evidence_text(spec, "team"), evidence_text(spec, "relaxes"),
                     evidence_text(spec, "owner"), evidence_text(spec, "approver"),
-                    evidence_text(spec, "reason"), evidence_text(spec, "expires")});
+                    evidence_text(spec, "reason"), evidence_text(spec, "expires"),
+                    evidence_text(status, "phase"), evidence_text(status, "requestedBy"),
+                    evidence_text(status, "decidedBy"), evidence_text(status, "decidedAt"),
+                    evidence_text(status, "decisionReason")});
   }
   return rows;
 }
@@ -100,11 +120,11 @@ EvidenceRows binding_rows(const EvidenceJson& evidence) {
 std::string evidence_html_table(const std::vector<std::string>& header, const EvidenceRows& rows,
                                 const std::string& id) {
   std::string out = "<table id=\"" + id + "\"><thead><tr>";
-  for (const std::string& cell : header) out += "<th>" + escape_xml(cell) + "</th>";
+  for (const std::string& cell : header) out += "<th>" + evidence_escape(cell) + "</th>";
   out += "</tr></thead><tbody>";
   for (const auto& row : rows) {
     out += "<tr>";
-    for (const std::string& cell : row) out += "<td>" + escape_xml(cell) + "</td>";
+    for (const std::string& cell : row) out += "<td>" + evidence_escape(cell) + "</td>";
     out += "</tr>";
   }
   if (rows.empty()) {
@@ -129,7 +149,7 @@ std::string contracts_html(const EvidenceJson& evidence) {
   for (const EvidenceJson& contract : evidence_list(evidence, "contracts")) {
     const EvidenceJson& status = evidence_member(contract, "status");
     out += "<h3>Contract " +
-           escape_xml(evidence_text(evidence_member(contract, "metadata"), "name")) + "</h3>";
+           evidence_escape(evidence_text(evidence_member(contract, "metadata"), "name")) + "</h3>";
     EvidenceRows terms = {{"phase", evidence_text(status, "phase")},
                           {"requestedBy", evidence_text(status, "requestedBy")},
                           {"approvedBy", evidence_text(status, "approvedBy")},
@@ -181,7 +201,7 @@ std::string audit_html(const EvidenceJson& evidence) {
 }
 
 std::string evidence_html(const EvidenceJson& evidence, const std::string& usage_csv) {
-  const std::string project = escape_xml(evidence_text(evidence, "project"));
+  const std::string project = evidence_escape(evidence_text(evidence, "project"));
   const EvidenceJson& period = evidence_member(evidence, "period");
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -191,13 +211,13 @@ std::string evidence_html(const EvidenceJson& evidence, const std::string& usage
       << "table{border-collapse:collapse;margin:.5em 0 1.5em;display:block;overflow-x:auto}"
       << "th,td{border:1px solid #999;padding:.2em .5em;text-align:left;vertical-align:top}"
       << "</style></head><body>\n<h1>Evidence: project " << project << "</h1>\n<p>Period "
-      << escape_xml(evidence_text(period, "from")) << " to "
-      << escape_xml(evidence_text(period, "to")) << "; generated "
-      << escape_xml(evidence_text(evidence, "generatedAt")) << " for "
-      << escape_xml(evidence_text(evidence, "generatedBy"))
-      << ". Namespaces: " << escape_xml(evidence_text(evidence, "namespaces"))
-      << ". Signed with the audit key "
-      << "(evidence.json.sig).</p>\n<h2>Contracts</h2>\n"
+      << evidence_escape(evidence_text(period, "from")) << " to "
+      << evidence_escape(evidence_text(period, "to")) << "; generated "
+      << evidence_escape(evidence_text(evidence, "generatedAt")) << " for "
+      << evidence_escape(evidence_text(evidence, "generatedBy"))
+      << ". Namespaces: " << evidence_escape(evidence_text(evidence, "namespaces"))
+      << ". Signed with the audit key: evidence.json (evidence.json.sig) and every file of the "
+      << "export (SHA256SUMS, SHA256SUMS.sig).</p>\n<h2>Contracts</h2>\n"
       << contracts_html(evidence) << "<h2>History</h2>\n"
       << evidence_html_table(kHistoryHeader, history_rows(evidence), "history")
       << "<h2>Approvals</h2>\n"
@@ -210,7 +230,7 @@ std::string evidence_html(const EvidenceJson& evidence, const std::string& usage
       << evidence_html_table(kExceptionHeader, exception_rows(evidence), "exceptions")
       << "<h2>RBAC bindings in force</h2>\n"
       << evidence_html_table(kBindingHeader, binding_rows(evidence), "bindings")
-      << "<h2>Usage and cost</h2>\n<pre id=\"usage\">" << escape_xml(usage_csv) << "</pre>\n"
+      << "<h2>Usage and cost</h2>\n<pre id=\"usage\">" << evidence_escape(usage_csv) << "</pre>\n"
       << "<h2>Audit log</h2>\n"
       << audit_html(evidence) << "</body></html>\n";
   return out.str();
@@ -228,4 +248,11 @@ std::map<std::string, std::string> evidence_files(const EvidenceJson& evidence) 
           {"evidence.html", evidence_html(evidence, usage_csv)}};
 }
 
-}  // namespace allot::cli
+std::string evidence_manifest(const std::map<std::string, std::string>& files,
+                              const std::function<std::string(std::string_view)>& hex_sha256) {
+  std::string manifest;
+  for (const auto& [name, bytes] : files) manifest += hex_sha256(bytes) + "  " + name + "\n";
+  return manifest;
+}
+
+}  // namespace allot

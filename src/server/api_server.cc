@@ -25,6 +25,7 @@ Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   add_policy_routes(router, plane);
   add_node_routes(router, plane);
   add_report_routes(router, plane);
+  add_team_stats_routes(router, plane);
   add_workload_routes(router, plane);
   add_watch_routes(router, plane.changes());
   add_contract_routes(router, plane);

@@ -20,7 +20,8 @@
 // (390 px) the new views fit the width; Costs per project and with idle
 // shared (ui_costs_checks.mjs); a contract's monitoring signals
 // (ui_contract_checks.mjs); a node's health history (ui_node_checks.mjs);
-// Tasks sorted by the server across pages (ui_task_checks.mjs);
+// Tasks sorted by the server across pages (ui_task_checks.mjs); Teams' wait
+// percentiles, fair share and chart over time (ui_team_checks.mjs);
 // no serious axe-core violations; no CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
 import { chromium } from 'playwright-core';
@@ -34,6 +35,7 @@ import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_c
 import { costEfficiencyChecks, costGroupingChecks } from './ui_costs_checks.mjs';
 import { taskSortChecks } from './ui_task_checks.mjs';
 import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
+import { teamStatsChecks, teamStatsViewerChecks } from './ui_team_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
@@ -253,6 +255,9 @@ async function adminChecks(browser, allotd, admin) {
     }
   });
 
+  await check('Teams shows wait percentiles and fair share per team, a chart over time whose range picker changes the request, live', () =>
+    teamStatsChecks(adminPage.page, admin, adminPage.seen, shots(adminPage.page)));
+
   await check('keys 5-7 open Costs, Signals and Contracts; Costs shows GPU-hours, cost and efficiency (not measured) per team, the budgets with forecast, and a CSV of the report', async () => {
     const { page } = adminPage;
     await visit(page, '#/overview', 'Overview', 'overview-keys');
@@ -397,6 +402,7 @@ async function viewerChecks(browser, allotd, admin) {
     await visit(page, '#/hardware', 'Hardware', 'viewer-hardware');
     await page.locator('.problem').waitFor();
     await visit(page, '#/teams', 'Teams', 'viewer-teams');
+    await teamStatsViewerChecks(page, seen, { visit, assert });
     await visit(page, '#/tasks', 'Tasks', 'viewer-tasks');
     await page.getByRole('link', { name: 'alpha-train' }).waitFor();
     await visit(page, '#/tasks/alpha/alpha-train', 'alpha/alpha-train', 'viewer-workload');

@@ -31,7 +31,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
-import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
+import { bindContractApprover, contractApprovalChecks, contractApproverSessionChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
 import { costEfficiencyChecks, costGroupingChecks } from './ui_costs_checks.mjs';
 import { taskSortChecks } from './ui_task_checks.mjs';
 import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
@@ -67,7 +67,7 @@ async function setUp(admin) {
   let reply = await admin.apply(POLICY + budgets() + binding('alpha', 'ana', 'ana', 'team-member') +
     binding('alpha', 'vic', 'vic', 'team-viewer') + binding('beta', 'bob', 'bob', 'team-member'));
   assert(reply.status === 200, `apply: ${reply.status} ${reply.text}`);
-  for (const user of ['ana', 'vic', 'bob', 'carla']) {
+  for (const user of ['ana', 'vic', 'bob', 'carla', 'cora']) {
     const status = await admin.scim('POST', '/Users', {
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: user, active: true, password: PASSWORD,
     });
@@ -569,6 +569,14 @@ async function governanceChecks(browser, allotd, admin) {
   await check('Costs per project (the contracts) and with idle shared among the teams', () =>
     costGroupingChecks(requester.page, shots(requester.page)));
   await requester.context.close();
+  const cora = await openPage(browser, allotd.base);
+  await check('a contract-approver alone opens a browser session, approves a contract and sees no workload, node or quota', async () => {
+    await bindContractApprover(admin, assert);
+    await logIn(cora.page, { username: 'cora', password: PASSWORD, role: 'contract-approver' });
+    await contractApproverSessionChecks(cora.page, admin, cora.seen, [SECRET, 'alpha-train', 'alpha-huge'], shots(cora.page));
+    assert(!cora.seen.errors.length, cora.seen.errors.join('\n'));
+  });
+  await cora.context.close();
   const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
   await check('on a phone Costs, Signals and Contracts fit the width and stay accessible', async () => {
     const { page } = phone;

@@ -98,8 +98,8 @@ std::vector<SeriesTeam> series_teams_of(const CompiledPolicy& policy) {
 Result<StatsRange> parse_stats_range(const std::string& name) {
   if (name == "1h") return StatsRange{name, Duration::hours(1), Duration::minutes(1)};
   if (name == "24h") return StatsRange{name, Duration::hours(24), Duration::hours(1)};
-  if (name == "7d") return StatsRange{name, Duration::hours(24 * 7), Duration::hours(6)};
-  if (name == "30d") return StatsRange{name, Duration::hours(24 * 30), Duration::hours(24)};
+  if (name == "7d") return StatsRange{name, Duration::hours(168), Duration::hours(6)};
+  if (name == "30d") return StatsRange{name, Duration::hours(720), Duration::hours(24)};
   return invalid_argument("range must be 1h, 24h, 7d or 30d, not '" + name + "'", "range");
 }
 

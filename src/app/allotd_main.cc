@@ -35,6 +35,7 @@
 #include "base/time.h"
 #include "server/api_server.h"
 #include "server/safe_mode_server.h"
+#include "server/ui_routes.h"
 #include "service/audit/audit_key.h"
 #include "service/audit/audit_log.h"
 #include "service/audit/outbox_store.h"
@@ -63,7 +64,8 @@ struct Flags {
   size_t threads = 64;
   std::string tls_cert;
   std::string tls_key;
-  std::string ui_dir;  // empty: the ui folder beside the binary, when there is one
+  std::string ui_dir;        // empty: the ui folder beside the binary, when there is one
+  std::string external_url;  // empty: the request's Host (docs/web.md)
   double rate_limit = 0;
   double rate_burst = 0;
   std::string log_level = "info";
@@ -399,6 +401,12 @@ int serve(const Flags& flags, allot::Logger& logger) {
   allot::Result<std::shared_ptr<const allot::server::UiAssets>> ui = ui_of(flags, logger);
   if (!ui.ok()) return fail(ui.status().to_string());
   server_options.ui = std::move(ui).value();
+  if (!flags.external_url.empty()) {
+    allot::Result<std::string> external =
+        allot::server::normalized_external_url(flags.external_url);
+    if (!external.ok()) return fail(external.status().message());
+    server_options.external_url = std::move(external).value();
+  }
   server_options.audit = audit->get();
   server_options.audit_outbox = audit_outbox.get();
   allot::server::ApiServer server(plane, server_options);
@@ -523,6 +531,10 @@ int main(int argc, char** argv) {
   app.add_option("--ui-dir", flags.ui_dir,
                  "the web dashboard's built files, served at /ui (default: the folder ui beside "
                  "this binary, when it is there; docs/web.md)");
+  app.add_option("--external-url", flags.external_url,
+                 "the address browsers reach allotd at behind a proxy that terminates TLS, "
+                 "https://HOST[:PORT]: the OIDC login's redirect URI, and Secure cookies "
+                 "(docs/web.md)");
   app.add_option("--rate-limit", flags.rate_limit,
                  "requests a second per client address (0: no limit; /healthz and /readyz are "
                  "never limited)")

@@ -18,13 +18,17 @@ namespace {
 Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   Router router;
   // Before the static files' /ui/NAME, which would take GET /ui/session.
-  add_ui_session_routes(router, plane.access(), !options.http.tls_cert_file.empty());
-  add_ui_oidc_routes(router, plane.access(), !options.http.tls_cert_file.empty());
+  // Secure cookies when the browser speaks HTTPS: to allotd, or to its proxy.
+  const bool secure =
+      !options.http.tls_cert_file.empty() || options.external_url.starts_with("https://");
+  add_ui_session_routes(router, plane.access(), secure);
+  add_ui_oidc_routes(router, plane.access(), secure, options.external_url);
   add_ui_routes(router, options.ui);
   add_health_routes(router, plane);
   add_policy_routes(router, plane);
   add_node_routes(router, plane);
   add_report_routes(router, plane);
+  add_team_stats_routes(router, plane);
   add_workload_routes(router, plane);
   add_watch_routes(router, plane.changes());
   add_contract_routes(router, plane);

@@ -33,6 +33,11 @@ struct ApiServerOptions {
   // The web dashboard's files, served at /ui (ui_routes.h); null: /ui says
   // it is not installed.
   std::shared_ptr<const UiAssets> ui;
+  // The address browsers reach allotd at, "https://HOST[:PORT]"
+  // (normalized_external_url(), ui_routes.h), when a proxy terminates TLS in
+  // front of it: the OIDC redirect URI's origin, and with https the
+  // cookies are Secure. "": the request's Host, https only with tls_cert_file.
+  std::string external_url;
   // The audit log (audit_recording.h); null: none. Must outlive the server.
   audit::AuditLog* audit = nullptr;
   // With `audit`: the outbox that carries a write's record in the store's

@@ -16,6 +16,8 @@ void add_policy_routes(Router& http, ControlPlane& plane);
 void add_node_routes(Router& http, ControlPlane& plane);
 // GET /api/v1/reports/usage: the metering ledger's usage report (docs/cost.md).
 void add_report_routes(Router& http, ControlPlane& plane);
+// GET /api/v1/top/stats: per team wait percentiles, fair share, usage over time (docs/api.md).
+void add_team_stats_routes(Router& http, ControlPlane& plane);
 // GET /metrics: Prometheus' text format of what the caller may see (docs/metrics.md).
 void add_metrics_routes(Router& http, ControlPlane& plane);
 void add_workload_routes(Router& http, ControlPlane& plane);

@@ -21,10 +21,11 @@ constexpr std::string_view kOidcStateCookie = "allot_oidc_state";
 constexpr std::string_view kOidcCallbackPath = "/ui/oidc/callback";
 
 struct UiOidcContext {
-  UiOidcContext(AccessControl& access_control, bool secure_cookie)
-      : access(access_control), secure(secure_cookie) {}
+  UiOidcContext(AccessControl& access_control, bool secure_cookie, std::string external)
+      : access(access_control), secure(secure_cookie), external_url(std::move(external)) {}
   AccessControl& access;
   bool secure;
+  std::string external_url;  // "" or "https://host[:port]": the browser's address of allotd
   OidcPendingLogins pending;
   SystemClock clock;
 };
@@ -110,10 +111,14 @@ void ui_oidc_login(UiOidcContext& ctx, const HttpRequest& req, HttpResponse& res
                           "this allotd has no OIDC issuer (allotd --oidc-issuer URL "
                           "--oidc-client-id ID); log in with a password or a token");
   }
-  const std::string host = req.get_header_value("Host");
-  if (!ui_oidc_plain_host(host)) return ui_oidc_refuse(res, 400, "the Host header is not a host");
-  const std::string redirect_uri =
-      std::string(ctx.secure ? "https://" : "http://") + host + std::string(kOidcCallbackPath);
+  // Behind a proxy (--external-url) the browser's address, else the Host it sent.
+  std::string origin = ctx.external_url;
+  if (origin.empty()) {
+    const std::string host = req.get_header_value("Host");
+    if (!ui_oidc_plain_host(host)) return ui_oidc_refuse(res, 400, "the Host header is not a host");
+    origin = std::string(ctx.secure ? "https://" : "http://") + host;
+  }
+  const std::string redirect_uri = origin + std::string(kOidcCallbackPath);
   const Timestamp now = ctx.clock.now();
   Result<BrowserLoginStart> start = issuer->start_browser_login(redirect_uri, now);
   if (!start.ok()) return ui_oidc_refuse(res, start.status());
@@ -177,8 +182,29 @@ void ui_oidc_callback(UiOidcContext& ctx, const HttpRequest& req, HttpResponse& 
 
 }  // namespace
 
-void add_ui_oidc_routes(Router& http, AccessControl& access, bool secure_cookie) {
-  auto ctx = std::make_shared<UiOidcContext>(access, secure_cookie);
+Result<std::string> normalized_external_url(std::string_view url) {
+  std::string_view rest = url;
+  std::string_view scheme;
+  for (const std::string_view s : {std::string_view("https://"), std::string_view("http://")}) {
+    if (rest.starts_with(s)) scheme = s;
+  }
+  if (scheme.empty()) {
+    return invalid_argument("--external-url must start with https:// or http://", "--external-url");
+  }
+  rest.remove_prefix(scheme.size());
+  if (rest.ends_with('/')) rest.remove_suffix(1);
+  if (!ui_oidc_plain_host(rest)) {
+    return invalid_argument(
+        "--external-url is the dashboard's origin, https://HOST[:PORT], without a path: '" +
+            std::string(url) + "'",
+        "--external-url");
+  }
+  return std::string(scheme) + std::string(rest);
+}
+
+void add_ui_oidc_routes(Router& http, AccessControl& access, bool secure_cookie,
+                        const std::string& external_url) {
+  auto ctx = std::make_shared<UiOidcContext>(access, secure_cookie, external_url);
   http.get("/ui/oidc/login",
            [ctx](const HttpRequest& req, HttpResponse& res) { ui_oidc_login(*ctx, req, res); });
   http.get("/ui/oidc/callback",

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include "contract_documents.h"
@@ -85,6 +86,57 @@ TEST_F(ContractHttpTest, TransitionsAreAuthorisedByRoleAndNeverByTheRequester) {
   }
   EXPECT_EQ(items.size(), 4u) << audit.body;  // 403, 403, 400, 200 (renew is its own verb)
   EXPECT_EQ(allowed, 1u);
+}
+
+// The web UI's cookie session (POST /ui/session) of a user whose only right
+// is the contract-approver ClusterRole: it opens with that role and no team,
+// acts on contracts (with the CSRF header), and sees no workload, node,
+// quota or metric: what its API session sees.
+TEST_F(ContractHttpTest, ABrowserSessionOfAContractApproverActsOnContractsOnly) {
+  ASSERT_EQ(call("POST", "/api/v1/apply", tokens_.at("ana"), kResearchContract).status, 200);
+  submit("research", "hidden-job", {.script = "sleep 300", .gpus = 1});
+  httplib::Client http("127.0.0.1", allotd_.port());
+  http.set_read_timeout(std::chrono::seconds(30));
+  const json login_body = {
+      {"username", "bob"}, {"password", "allot-canary-pw-contract"}, {"role", "contract-approver"}};
+  const httplib::Result opened = http.Post("/ui/session", login_body.dump(), "application/json");
+  ASSERT_TRUE(opened);
+  ASSERT_EQ(opened->status, 201) << opened->body;
+  const json session = json::parse(opened->body);
+  EXPECT_EQ(session["role"], "contract-approver");
+  EXPECT_EQ(session["team"], "");
+  const std::string set_cookie = opened->get_header_value("Set-Cookie");
+  const httplib::Headers cookie = {{"Cookie", set_cookie.substr(0, set_cookie.find(';'))}};
+  httplib::Headers with_csrf = cookie;
+  with_csrf.emplace("X-CSRF-Token", session["csrfToken"].get<std::string>());
+
+  const std::string reason = R"({"reason": "reviewed in the browser"})";
+  const std::string approve = "/api/v1/contracts/research-local/approve";
+  const httplib::Result bare = http.Post(approve, cookie, reason, "application/json");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->status, 403) << "no CSRF header: " << bare->body;
+  const httplib::Result approved = http.Post(approve, with_csrf, reason, "application/json");
+  ASSERT_TRUE(approved);
+  ASSERT_EQ(approved->status, 200) << approved->body;
+  EXPECT_EQ(json::parse(approved->body)["status"]["approvedBy"], "bob");
+  const httplib::Result contracts = http.Get("/api/v1/contracts", cookie);
+  ASSERT_TRUE(contracts);
+  EXPECT_EQ(contracts->status, 200) << contracts->body;
+
+  const httplib::Result workloads = http.Get("/api/v1/workloads", cookie);
+  ASSERT_TRUE(workloads);
+  EXPECT_EQ(workloads->body.find("hidden-job"), std::string::npos) << workloads->body;
+  for (const char* path : {"/api/v1/top", "/api/v1/top/stats", "/api/v1/nodes", "/metrics",
+                           "/api/v1/namespaces/research/workloads/hidden-job"}) {
+    const httplib::Result refused = http.Get(path, cookie);
+    ASSERT_TRUE(refused) << path;
+    EXPECT_EQ(refused->status, 403) << path << ": " << refused->body;
+  }
+  // A cluster-wide session (no role) stays a cluster admin's.
+  const json wide = {{"username", "bob"}, {"password", "allot-canary-pw-contract"}};
+  const httplib::Result refused = http.Post("/ui/session", wide.dump(), "application/json");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 403) << refused->body;
 }
 
 TEST_F(ContractHttpTest, RevocationStopsTheProjectsPodsRemovesItsBindingsAndSparesOthers) {

@@ -295,5 +295,35 @@ TEST(OidcBrowserLoginOff, WithoutAnIssuerTheLoginPageSaysSo) {
             std::string::npos);
 }
 
+// Behind a proxy that terminates TLS (allotd --external-url): the redirect
+// URI the issuer is given is on the proxy's https origin, not the Host allotd
+// was reached at over plain HTTP, and the cookies are Secure.
+class OidcExternalUrlTest : public OidcBrowserLoginTest {
+ protected:
+  std::vector<std::string> allotd_flags() override {
+    std::vector<std::string> flags = OidcBrowserLoginTest::allotd_flags();
+    flags.insert(flags.end(), {"--external-url", "https://dash.example.com:8443/"});
+    return flags;
+  }
+};
+
+TEST_F(OidcExternalUrlTest, TheRedirectUriIsOnTheExternalOriginAndTheCookiesAreSecure) {
+  const Visit started = start();
+  EXPECT_EQ(query_value(started.location, "redirect_uri"),
+            "https://dash.example.com:8443/ui/oidc/callback")
+      << started.location;
+  httplib::Client http("127.0.0.1", allotd_.port());
+  const httplib::Result login = http.Get("/ui/oidc/login");
+  ASSERT_TRUE(login);
+  EXPECT_NE(login->get_header_value("Set-Cookie").find("; Secure"), std::string::npos)
+      << login->get_header_value("Set-Cookie");
+  const httplib::Result session =
+      http.Post("/ui/session", json{{"token", allotd_.admin_token()}}.dump(), "application/json");
+  ASSERT_TRUE(session);
+  ASSERT_EQ(session->status, 201) << session->body;
+  EXPECT_NE(session->get_header_value("Set-Cookie").find("; Secure"), std::string::npos)
+      << session->get_header_value("Set-Cookie");
+}
+
 }  // namespace
 }  // namespace allot::server_test

@@ -103,5 +103,21 @@ TEST(SessionCookieTest, CookieAttributes) {
   EXPECT_NE(session_clear_cookie(true).find("Max-Age=0"), std::string::npos);
 }
 
+// allotd --external-url: an origin only; a trailing slash is dropped.
+TEST(ExternalUrl, AnOriginIsKeptAndAnythingElseIsRefusedNamingTheFlag) {
+  EXPECT_EQ(normalized_external_url("https://dash.example.com").value(),
+            "https://dash.example.com");
+  EXPECT_EQ(normalized_external_url("https://dash.example.com:8443/").value(),
+            "https://dash.example.com:8443");
+  EXPECT_EQ(normalized_external_url("http://[::1]:8080").value(), "http://[::1]:8080");
+  for (const char* bad :
+       {"dash.example.com", "ftp://dash.example.com", "https://", "https://dash.example.com/allot",
+        "https://dash.example.com?x=1", "https://user@dash.example.com"}) {
+    const Result<std::string> refused = normalized_external_url(bad);
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_NE(refused.status().message().find("--external-url"), std::string::npos) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace allot::server

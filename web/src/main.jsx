@@ -117,7 +117,7 @@ function Shell({ me, onLogout }) {
         </nav>
         <span class="who" data-testid="who">
           {me.subject}
-          {me.team ? ` · ${me.role} in ${me.team}` : ''}
+          {me.role ? ` · ${me.role}${me.team ? ` in ${me.team}` : ''}` : ''}
         </span>
         <button type="button" onClick={() => setTheme(next[theme])} title="Theme">
           Theme: {theme}
@@ -160,6 +160,11 @@ function App() {
       <Login
         onLogin={(who) => {
           setCsrfToken(who.csrfToken);
+          // A session of a ClusterRole alone (contract-approver) sees only
+          // what that role grants: it starts where it can act.
+          if (!who.team && who.role === 'contract-approver' && !location.hash.replace(/^#\/?/, '')) {
+            location.hash = '#/contracts';
+          }
           setMe(who);
         }}
       />

@@ -53,3 +53,47 @@ export async function contractRequesterChecks(page, admin, { visit, assert, scre
   const shown = await card.locator('p.problem[role="status"]').textContent();
   assert(/reason/.test(shown), `a transition without a reason shows the server's answer: ${shown}`);
 }
+
+// A user whose only right is the contract-approver ClusterRole (cora, bound
+// by a ClusterRoleBinding) logs in with that role and no team, lands on
+// Contracts, approves alpha-extra (requested by the admin), and is shown no
+// workload, node or quota: Overview, Hardware and Teams show the server's
+// refusal, Tasks the empty list the API gives it, and no response the page
+// fetched names a workload.
+export async function bindContractApprover(admin, assert) {
+  const bound = await admin.apply(`apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: cora-approver}
+subjects: [{kind: User, name: cora}]
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: contract-approver}
+`);
+  assert(bound.status === 200, `binding: ${bound.status} ${bound.text}`);
+}
+
+export async function contractApproverSessionChecks(page, admin, seen, secrets, { visit, axeCheck, assert, screenshot }) {
+  await page.getByRole('heading', { level: 1, name: 'Contracts' }).waitFor();
+  const who = await page.getByTestId('who').textContent();
+  assert(who === 'cora · contract-approver', `who: ${who}`);
+  const card = page.locator('[data-contract="alpha-extra"]');
+  await card.getByLabel('Reason').fill('approved in the browser');
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await card.getByText('Approve: now Approved.').waitFor();
+  const got = await admin.get('/api/v1/contracts/alpha-extra');
+  assert(got.json.status.phase === 'Approved' && got.json.status.approvedBy === 'cora', JSON.stringify(got.json.status));
+  await screenshot('contract-approver');
+  await axeCheck(page, 'contract-approver contracts');
+  for (const [view, heading] of [['overview', 'Overview'], ['hardware', 'Hardware'], ['teams', 'Teams']]) {
+    await visit(page, `#/${view}`, heading, `contract-approver-${view}`);
+    await page.locator('.problem').first().waitFor();
+  }
+  // The API lists no workload to it (an empty list, not a refusal): nor does Tasks.
+  await visit(page, '#/tasks', 'Tasks', 'contract-approver-tasks');
+  await page.getByText('No workloads here.').waitFor();
+  const dom = await page.content();
+  for (const name of secrets) assert(!dom.includes(name), `${name} in the DOM`);
+  const leaked = seen.bodies.filter((r) => secrets.some((name) => r.body.includes(name)));
+  assert(!leaked.length, `a workload named in ${leaked.map((r) => r.url).join(', ')}`);
+  const api = seen.bodies.filter((r) => /\/api\/v1\/(top|nodes|workloads)/.test(r.url));
+  assert(api.length && api.every((r) => r.status === 403 || (r.status === 200 && /"items":\[\]/.test(r.body))),
+    `what the page was given: ${api.map((r) => `${r.status} ${r.url} ${r.body.slice(0, 80)}`).join('\n')}`);
+}

@@ -21,7 +21,8 @@
 // shared (ui_costs_checks.mjs); a contract's monitoring signals
 // (ui_contract_checks.mjs); policy exceptions with their decisions
 // (ui_exception_checks.mjs); a node's health history (ui_node_checks.mjs);
-// Tasks sorted by the server across pages (ui_task_checks.mjs);
+// Tasks sorted by the server across pages (ui_task_checks.mjs); Teams' wait
+// percentiles, fair share and chart over time (ui_team_checks.mjs);
 // no serious axe-core violations; no CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
 import { chromium } from 'playwright-core';
@@ -31,7 +32,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
-import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
+import { bindContractApprover, contractApprovalChecks, contractApproverSessionChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
 import {
   exceptionDecisionChecks,
   exceptionNamedApproverChecks,
@@ -41,6 +42,7 @@ import {
 import { costEfficiencyChecks, costGroupingChecks } from './ui_costs_checks.mjs';
 import { taskSortChecks } from './ui_task_checks.mjs';
 import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
+import { teamStatsChecks, teamStatsViewerChecks } from './ui_team_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
@@ -72,7 +74,7 @@ async function setUp(admin) {
   let reply = await admin.apply(POLICY + budgets() + binding('alpha', 'ana', 'ana', 'team-member') +
     binding('alpha', 'vic', 'vic', 'team-viewer') + binding('beta', 'bob', 'bob', 'team-member'));
   assert(reply.status === 200, `apply: ${reply.status} ${reply.text}`);
-  for (const user of ['ana', 'vic', 'bob', 'carla']) {
+  for (const user of ['ana', 'vic', 'bob', 'carla', 'cora']) {
     const status = await admin.scim('POST', '/Users', {
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: user, active: true, password: PASSWORD,
     });
@@ -260,6 +262,9 @@ async function adminChecks(browser, allotd, admin) {
     }
   });
 
+  await check('Teams shows wait percentiles and fair share per team, a chart over time whose range picker changes the request, live', () =>
+    teamStatsChecks(adminPage.page, admin, adminPage.seen, shots(adminPage.page)));
+
   await check('keys 5-7 open Costs, Signals and Contracts; Costs shows GPU-hours, cost and efficiency (not measured) per team, the budgets with forecast, and a CSV of the report', async () => {
     const { page } = adminPage;
     await visit(page, '#/overview', 'Overview', 'overview-keys');
@@ -404,6 +409,7 @@ async function viewerChecks(browser, allotd, admin) {
     await visit(page, '#/hardware', 'Hardware', 'viewer-hardware');
     await page.locator('.problem').waitFor();
     await visit(page, '#/teams', 'Teams', 'viewer-teams');
+    await teamStatsViewerChecks(page, seen, { visit, assert });
     await visit(page, '#/tasks', 'Tasks', 'viewer-tasks');
     await page.getByRole('link', { name: 'alpha-train' }).waitFor();
     await visit(page, '#/tasks/alpha/alpha-train', 'alpha/alpha-train', 'viewer-workload');
@@ -586,6 +592,14 @@ async function governanceChecks(browser, allotd, admin) {
     assert(!named.seen.errors.length, named.seen.errors.join('\n'));
   });
   await named.context.close();
+  const cora = await openPage(browser, allotd.base);
+  await check('a contract-approver alone opens a browser session, approves a contract and sees no workload, node or quota', async () => {
+    await bindContractApprover(admin, assert);
+    await logIn(cora.page, { username: 'cora', password: PASSWORD, role: 'contract-approver' });
+    await contractApproverSessionChecks(cora.page, admin, cora.seen, [SECRET, 'alpha-train', 'alpha-huge'], shots(cora.page));
+    assert(!cora.seen.errors.length, cora.seen.errors.join('\n'));
+  });
+  await cora.context.close();
   const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
   await check('on a phone Costs, Signals and Contracts fit the width and stay accessible', async () => {
     const { page } = phone;

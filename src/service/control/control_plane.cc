@@ -24,6 +24,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),
       reports_(cluster_, clock),
+      team_stats_(cluster_, clock),
       evidence_(cluster_, reports_, clock),
       metrics_(cluster_, reports_, activity_, clock),
       budgets_(cluster_, reports_, clock, logger),

@@ -11,6 +11,7 @@
 //   nodes()      NodeService      list, get, cordon, drain, uncordon
 //   loop()       AdmissionLoop    the scheduling loop on real time
 //   reports()    ReportService    usage reports from the metering ledger
+//   team_stats() TeamStatsService the Teams view's waits, fair share and usage series
 //   exceptions() ExceptionService approve or reject requested PolicyExceptions
 //   evidence()   EvidenceService  a project's evidence (contracts, bindings, usage)
 //   metrics()    MetricsService   what /metrics shows; activity() records it
@@ -62,6 +63,7 @@
 #include "service/control/service_accounts.h"
 #include "service/control/signal_monitor.h"
 #include "service/control/signal_webhooks.h"
+#include "service/control/team_stats.h"
 #include "service/control/usage_reconciliation.h"
 #include "service/control/workload_service.h"
 #include "service/identity/local_login.h"
@@ -127,6 +129,7 @@ class ControlPlane final : public PodEventSink {
   WorkloadService& workloads() { return workloads_; }
   NodeService& nodes() { return nodes_; }
   ReportService& reports() { return reports_; }
+  TeamStatsService& team_stats() { return team_stats_; }
   EvidenceService& evidence() { return evidence_; }
   MetricsService& metrics() { return metrics_; }
   SignalWebhooks& webhooks() { return webhooks_; }
@@ -173,6 +176,7 @@ class ControlPlane final : public PodEventSink {
   WorkloadService workloads_;
   NodeService nodes_;
   ReportService reports_;
+  TeamStatsService team_stats_;
   EvidenceService evidence_;
   ActivityMetrics activity_;
   MetricsService metrics_;

@@ -1,5 +1,7 @@
 // The login form: the local provider's user name and password (or an API
-// token), and the team and role the session acts as (POST /ui/session); with
+// token), and the team and role the session acts as (POST /ui/session; a
+// role without a team is a ClusterRole held cluster-wide: contract-approver,
+// whose session acts on contracts and sees nothing else); with
 // an OIDC issuer, "Log in with ISSUER" (GET /ui/oidc/login: the authorization
 // code grant with PKCE, the same team and role).
 import { useEffect, useState } from 'preact/hooks';
@@ -65,6 +67,7 @@ export function Login({ onLogin }) {
             <option value="team-viewer">team-viewer</option>
             <option value="team-member">team-member</option>
             <option value="team-admin">team-admin</option>
+            <option value="contract-approver">contract-approver (no team: contracts only)</option>
           </select>
         </label>
         <button type="submit">Log in</button>

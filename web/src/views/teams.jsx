@@ -1,10 +1,15 @@
 // Teams: per team and flavor the GPU quota against usage, borrowed, lent,
 // pending and admitted (GET /api/v1/top: aggregate numbers, visible to every
-// team), and the cohort tree they form.
-import { api } from '../api.js';
-import { useLive } from '../live.js';
-import { count, gpus } from '../format.js';
+// team), per team the admission wait percentiles, the fair share and GPUs
+// held, borrowed and lent over time with a range picker (GET
+// /api/v1/top/stats: waits and series only for the teams the caller may see
+// them of), and the cohort tree they form.
+import { useState } from 'preact/hooks';
+import { api, query } from '../api.js';
+import { TIME_BOUND_MS, useLive } from '../live.js';
+import { count, gpus, percent } from '../format.js';
 import { Empty, Loading } from './common.jsx';
+import { Bars, RangePicker } from './usage_chart.jsx';
 
 function Meter({ used, nominal }) {
   const most = Math.max(used, nominal, 1);
@@ -26,9 +31,74 @@ function cohortTree(rows) {
   return [...tree.entries()];
 }
 
+const decimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
+export function seconds(value) {
+  const n = Number(value) || 0;
+  if (n < 60) return `${decimal.format(n)} s`;
+  if (n < 3600) return `${decimal.format(n / 60)} min`;
+  return `${decimal.format(n / 3600)} h`;
+}
+
+export function waitText(wait) {
+  if (!wait) return 'not visible to you';
+  if (!wait.admitted) return 'no admission in range';
+  return `${seconds(wait.p50)} / ${seconds(wait.p90)} / ${seconds(wait.p99)} (${count(wait.admitted)})`;
+}
+
+export function fairShareText(f) {
+  if (!f) return '—';
+  if (f.share === null) return `weight ${decimal.format(f.weight)}, borrowing: last in line`;
+  return `${percent(f.dominant)} borrowed share, weight ${decimal.format(f.weight)}`;
+}
+
+// A bucket's start as a label: the time of day within a day, else the date.
+function bucketLabel(start, bucketSeconds) {
+  const date = new Date(start);
+  if (bucketSeconds <= 3600) {
+    return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  }
+  return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(bucketSeconds < 86400 ? { hour: '2-digit' } : {}) });
+}
+
+export function seriesPoints(series, bucketSeconds) {
+  return (series || []).map((b) => ({
+    label: bucketLabel(b.start, bucketSeconds),
+    own: Math.max(0, b.gpus - b.borrowed),
+    borrowed: b.borrowed,
+    lent: b.lent,
+  }));
+}
+
+function TeamSeries({ stats }) {
+  const teams = stats.teams.filter((t) => t.series);
+  if (!teams.length) return <Empty>No team's usage over time is visible to you.</Empty>;
+  return teams.map((t) => {
+    const points = seriesPoints(t.series, stats.bucketSeconds);
+    const used = points.some((p) => p.own || p.borrowed || p.lent);
+    return (
+      <figure data-series={t.team}>
+        <figcaption>{t.team}</figcaption>
+        {used ? (
+          <Bars points={points} label={`${t.team}: GPUs held, borrowed and lent per ${seconds(stats.bucketSeconds)}`} every={Math.ceil(points.length / 6)} format={gpus} />
+        ) : (
+          <p class="hint">No GPU held, borrowed or lent in this range.</p>
+        )}
+      </figure>
+    );
+  });
+}
+
+async function loadTeams(range) {
+  const [top, stats] = await Promise.all([api.get('/api/v1/top'), api.get(`/api/v1/top/stats${query({ range })}`)]);
+  return { ...top, stats };
+}
+
 export function Teams() {
-  const state = useLive(() => api.get('/api/v1/top'), []);
+  const [range, setRange] = useState('24h');
+  const state = useLive(() => loadTeams(range), [range], TIME_BOUND_MS);
   const rows = ((state.data && state.data.teams) || []).filter((r) => r.resource === 'gpu');
+  const stats = new Map(((state.data && state.data.stats.teams) || []).map((t) => [t.team, t]));
   return (
     <>
       <h1>Teams</h1>
@@ -48,11 +118,13 @@ export function Teams() {
               <th scope="col">Lent</th>
               <th scope="col">Pending</th>
               <th scope="col">Admitted</th>
+              <th scope="col">Wait p50 / p90 / p99</th>
+              <th scope="col">Fair share</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr>
+              <tr data-team={r.team}>
                 <td>{r.team}</td>
                 <td>{r.flavor}</td>
                 <td>
@@ -63,11 +135,23 @@ export function Teams() {
                 <td>{gpus(r.lent)}</td>
                 <td>{count(r.pending)}</td>
                 <td>{count(r.admitted)}</td>
+                <td data-stat="wait">{waitText(stats.get(r.team) && stats.get(r.team).wait)}</td>
+                <td data-stat="fair-share">{fairShareText(stats.get(r.team) && stats.get(r.team).fairShare)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
+      <section aria-labelledby="over-time">
+        <h2 id="over-time">GPUs over time</h2>
+        <RangePicker value={range} onChange={setRange} />
+        <p class="legend">
+          <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed <span class="swatch lent" /> lent · mean GPUs
+          per {state.data ? seconds(state.data.stats.bucketSeconds) : 'period'}; waits over the same range
+          {state.data && state.data.stats.fairSharing ? '' : ' (fair sharing is off: the shares are shown, not used)'}
+        </p>
+        {state.data ? <TeamSeries stats={state.data.stats} /> : null}
+      </section>
       {rows.length ? (
         <section aria-labelledby="cohorts">
           <h2 id="cohorts">Cohorts</h2>

@@ -1,13 +1,14 @@
 // GPU-hours over time from the usage report (GET /api/v1/reports/usage,
 // docs/cost.md), own and borrowed, with a range picker (1 h, 24 h, 7 d,
-// 30 d); one SVG bar chart, drawn here without a chart library.
+// 30 d); one SVG bar chart, drawn here without a chart library, which Costs
+// and Teams (GPUs held, borrowed and lent over time) draw with too.
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { TIME_BOUND_MS, useLive } from '../live.js';
 import { hours } from '../format.js';
 import { Loading, Empty } from './common.jsx';
 
-const RANGES = [
+export const RANGES = [
   { id: '1h', label: '1 h', ms: 3600e3 },
   { id: '24h', label: '24 h', ms: 86400e3 },
   { id: '7d', label: '7 d', ms: 7 * 86400e3 },
@@ -26,29 +27,38 @@ export function RangePicker({ value, onChange }) {
   );
 }
 
-export function Bars({ points }) {
+// Stacked bars of own and borrowed per point; with `lent` on the points, a
+// line of what was lent besides. `every`: an axis label every so many points.
+export function Bars({ points, label = 'GPU-hours per period, own and borrowed', every = 1, format = hours }) {
   const width = 600;
   const height = 160;
-  const most = Math.max(1e-9, ...points.map((p) => p.own + p.borrowed));
+  const most = Math.max(1e-9, ...points.map((p) => Math.max(p.own + p.borrowed, p.lent || 0)));
   const step = width / Math.max(1, points.length);
+  const lent = points.some((p) => p.lent !== undefined)
+    ? points.map((p, i) => `${i * step + step / 2},${height - ((p.lent || 0) / most) * height}`).join(' ')
+    : null;
   return (
-    <svg viewBox={`0 0 ${width} ${height + 20}`} class="chart" role="img" aria-label="GPU-hours per period, own and borrowed">
+    <svg viewBox={`0 0 ${width} ${height + 20}`} class="chart" role="img" aria-label={label}>
       {points.map((p, i) => {
         const own = (p.own / most) * height;
         const borrowed = (p.borrowed / most) * height;
         const x = i * step + step * 0.1;
         const w = step * 0.8;
+        const lentText = p.lent !== undefined ? `, ${format(p.lent)} lent` : '';
         return (
           <g>
-            <title>{`${p.label}: ${hours(p.own)} own, ${hours(p.borrowed)} borrowed`}</title>
+            <title>{`${p.label}: ${format(p.own)} own, ${format(p.borrowed)} borrowed${lentText}`}</title>
             <rect class="bar-own" x={x} y={height - own} width={w} height={own} />
             <rect class="bar-borrowed" x={x} y={height - own - borrowed} width={w} height={borrowed} />
-            <text x={x + w / 2} y={height + 14} text-anchor="middle" class="axis">
-              {p.label}
-            </text>
+            {i % every === 0 ? (
+              <text x={i ? x + w / 2 : x} y={height + 14} text-anchor={i ? 'middle' : 'start'} class="axis">
+                {p.label}
+              </text>
+            ) : null}
           </g>
         );
       })}
+      {lent ? <polyline class="line-lent" points={lent} /> : null}
     </svg>
   );
 }

@@ -1,0 +1,190 @@
+// GET /api/v1/top/stats through a real allotd (issue 16, the Teams view):
+// exact admission wait percentiles from the workloads' own timestamps, the
+// scheduler's fair share of a borrowing team by hand (2 borrowed of the
+// cohort's 12: 166.67), usage over time whose lending balances the
+// borrowing, 400 for a bad range, and another team's waits and series
+// hidden from a member of one team (its fair share is top's aggregate).
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "allotd_test.h"
+#include "api/rfc3339.h"
+#include "identity/credentials/api_token.h"
+#include "store/sqlite/sqlite_store.h"
+
+namespace allot::server_test {
+namespace {
+
+std::string stats_binding(const std::string& ns, const std::string& user, const std::string& role) {
+  return "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: " + user +
+         ", namespace: " + ns + "}\nsubjects: [{kind: User, name: " + user +
+         "}]\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: " + role +
+         "}\n";
+}
+
+int64_t millis_of(const nlohmann::json& text) {
+  const Result<Timestamp> at = parse_rfc3339(text.get<std::string>());
+  EXPECT_TRUE(at.ok()) << text;
+  return at.ok() ? at->ms() : 0;
+}
+
+const nlohmann::json& team_row(const nlohmann::json& stats, const std::string& team) {
+  for (const nlohmann::json& row : stats["teams"]) {
+    if (row["team"] == team) return row;
+  }
+  ADD_FAILURE() << "no row for " << team << " in " << stats.dump();
+  static const nlohmann::json kNone;
+  return kNone;
+}
+
+class TeamStatsTest : public AllotdTest {
+ protected:
+  void SetUp() override {
+    AllotdTest::SetUp();
+    if (HasFatalFailure()) return;
+    apply(kTestPolicy);
+  }
+
+  // Stops allotd, stores an API token for each user, starts allotd again.
+  void issue_stats_tokens(const std::vector<std::string>& users) {
+    const ProcessExit exit = allotd_.stop();
+    ASSERT_TRUE(exit.exited && exit.code == 0);
+    {
+      Result<std::unique_ptr<SqliteStore>> store =
+          SqliteStore::open((allotd_.data_dir() / "allot.db").string());
+      ASSERT_TRUE(store.ok()) << store.status().to_string();
+      WriteBatch batch;
+      for (const std::string& user : users) {
+        identity::IssuedApiToken issued =
+            identity::issue_api_token(user, user, {}, Timestamp::from_millis(1'800'000'000'000));
+        batch.put_objects.push_back(
+            {"ApiToken", issued.record.id, identity::api_token_record_json(issued.record).dump()});
+        tokens_[user] = issued.token;
+      }
+      ASSERT_TRUE((*store)->commit(std::move(batch)).ok());
+    }
+    ASSERT_EQ(allotd_.start(), "");
+  }
+
+  Reply get_as(const std::string& user, const std::string& path) const {
+    httplib::Client http("127.0.0.1", allotd_.port());
+    http.set_read_timeout(std::chrono::seconds(30));
+    http.set_bearer_token_auth(tokens_.at(user));
+    httplib::Result res = http.Get(path);
+    Reply reply;
+    if (!res) return reply;
+    reply.status = res->status;
+    reply.body = res->body;
+    reply.json = nlohmann::json::parse(res->body, nullptr, false);
+    return reply;
+  }
+
+  // The seconds each named research workload waited for its first admission.
+  std::vector<double> research_waits(const std::vector<std::string>& names) {
+    std::vector<double> waits;
+    for (const std::string& name : names) {
+      const nlohmann::json status = workload("research", name)["status"];
+      waits.push_back(static_cast<double>(millis_of(status["firstAdmittedAt"]) -
+                                          millis_of(status["createdAt"])) /
+                      1000.0);
+    }
+    std::sort(waits.begin(), waits.end());
+    return waits;
+  }
+
+  std::map<std::string, std::string> tokens_;
+};
+
+TEST_F(TeamStatsTest, WaitPercentilesFairShareAndSeriesOfABorrowingTeam) {
+  submit("research", "w1", {.script = "true", .gpus = 1});
+  wait_phase("research", "w1", "Succeeded");
+  submit("research", "w2", {.script = "true", .gpus = 1});
+  wait_phase("research", "w2", "Succeeded");
+  // 10 GPUs: research's 8 and 2 borrowed from prod (cohort org holds 12).
+  submit("research", "big", {.script = "exec sleep 1000", .gpus = 2, .pods = 5});
+  wait_phase("research", "big", "Running");
+
+  const Reply reply = api_.get("/api/v1/top/stats?range=1h");
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  const nlohmann::json& stats = reply.json;
+  EXPECT_EQ(stats["range"], "1h");
+  EXPECT_EQ(stats["bucketSeconds"], 60);
+  EXPECT_EQ(millis_of(stats["to"]) - millis_of(stats["from"]), 3'600'000);
+  EXPECT_EQ(stats["fairSharing"], false);
+
+  const nlohmann::json& research = team_row(stats, "research");
+  const nlohmann::json& prod = team_row(stats, "prod");
+  // Nearest rank of 3 waits: p50 the second, p90 and p99 the third.
+  const std::vector<double> waits = research_waits({"w1", "w2", "big"});
+  EXPECT_EQ(research["wait"]["admitted"], 3) << research.dump();
+  EXPECT_DOUBLE_EQ(research["wait"]["p50"].get<double>(), waits[1]);
+  EXPECT_DOUBLE_EQ(research["wait"]["p90"].get<double>(), waits[2]);
+  EXPECT_DOUBLE_EQ(research["wait"]["p99"].get<double>(), waits[2]);
+  EXPECT_EQ(prod["wait"]["admitted"], 0);
+
+  // Borrowed 2 of what cohort org could lend it (12), x1000, weight 1.
+  EXPECT_EQ(research["cohort"], "org");
+  EXPECT_DOUBLE_EQ(research["fairShare"]["weight"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(research["fairShare"]["share"].get<double>(), 1000.0 * 2 / 12);
+  EXPECT_DOUBLE_EQ(research["fairShare"]["dominant"].get<double>(), 2.0 / 12);
+  EXPECT_DOUBLE_EQ(prod["fairShare"]["share"].get<double>(), 0.0);
+
+  // 60 minutes; the cohort lends exactly what it borrows (prod idles 4 >= 2).
+  ASSERT_EQ(research["series"].size(), 60u) << research.dump();
+  ASSERT_EQ(prod["series"].size(), 60u);
+  double borrowed = 0;
+  for (size_t i = 0; i < 60; ++i) {
+    const nlohmann::json& r = research["series"][i];
+    const nlohmann::json& p = prod["series"][i];
+    EXPECT_EQ(millis_of(r["start"]), millis_of(stats["from"]) + static_cast<int64_t>(i) * 60'000);
+    EXPECT_NEAR(r["lent"].get<double>() + p["lent"].get<double>(),
+                r["borrowed"].get<double>() + p["borrowed"].get<double>(), 1e-9);
+    EXPECT_LE(r["gpus"].get<double>(), 10.0 + 1e-9);
+    EXPECT_LE(r["borrowed"].get<double>(), 2.0 + 1e-9);
+    EXPECT_DOUBLE_EQ(p["gpus"].get<double>(), 0.0);
+    borrowed += r["borrowed"].get<double>();
+  }
+  EXPECT_GT(borrowed, 0.0) << research.dump();
+  EXPECT_GT(research["series"][59]["gpus"].get<double>(), 0.0) << research.dump();
+}
+
+TEST_F(TeamStatsTest, ABadRangeIs400NamingIt) {
+  const Reply reply = api_.get("/api/v1/top/stats?range=2h");
+  EXPECT_EQ(reply.status, 400) << reply.describe();
+  EXPECT_NE(reply.body.find("range"), std::string::npos) << reply.body;
+  for (const char* range : {"1h", "24h", "7d", "30d"}) {
+    const Reply good = api_.get(std::string("/api/v1/top/stats?range=") + range);
+    EXPECT_EQ(good.status, 200) << good.describe();
+  }
+  const Reply day = api_.get("/api/v1/top/stats?range=7d");
+  EXPECT_EQ(day.json["bucketSeconds"], 6 * 3600);
+  EXPECT_EQ(team_row(day.json, "prod")["series"].size(), 28u);
+}
+
+TEST_F(TeamStatsTest, AnotherTeamsWaitsAndSeriesAreHiddenItsFairShareIsNot) {
+  issue_stats_tokens({"pete", "nobody"});
+  apply(stats_binding("prod", "pete", "team-member"));
+  submit("research", "big", {.script = "exec sleep 1000", .gpus = 2, .pods = 5});
+  wait_phase("research", "big", "Running");
+  const Reply reply = get_as("pete", "/api/v1/top/stats?range=24h");
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  const nlohmann::json& research = team_row(reply.json, "research");
+  const nlohmann::json& prod = team_row(reply.json, "prod");
+  EXPECT_TRUE(research["wait"].is_null()) << research.dump();
+  EXPECT_TRUE(research["series"].is_null()) << research.dump();
+  EXPECT_DOUBLE_EQ(research["fairShare"]["share"].get<double>(), 1000.0 * 2 / 12);
+  EXPECT_EQ(prod["wait"]["admitted"], 0) << prod.dump();
+  ASSERT_EQ(prod["series"].size(), 24u) << prod.dump();
+  // prod lends what research borrows: its own series shows it.
+  EXPECT_GT(prod["series"][23]["lent"].get<double>(), 0.0) << prod.dump();
+  EXPECT_EQ(reply.body.find("big"), std::string::npos) << reply.body;
+  EXPECT_EQ(get_as("nobody", "/api/v1/top/stats").status, 403);
+}
+
+}  // namespace
+}  // namespace allot::server_test

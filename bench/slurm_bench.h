@@ -27,6 +27,9 @@ struct SlurmBenchConfig {
   int32_t nodes = 16;       // node1..nodeN, 8 GPUs each
   double job_seconds = 1;   // what each job sleeps
   double timeout_s = 1800;  // per side
+  // Also allotd with its jobs through slurmrestd (DIR/env's SLURMRESTD_URL,
+  // ALLOT_SLURM_REST=1), a third side: allotOnSlurmRest.
+  bool rest = false;
 };
 
 Result<nlohmann::json> run_slurm_bench(const SlurmBenchConfig& config);

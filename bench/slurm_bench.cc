@@ -35,7 +35,7 @@ std::map<std::string, pid_t> slurm_pids(const std::string& dir) {
 
 double control_plane_cpu(const std::map<std::string, pid_t>& pids, pid_t allotd) {
   double total = 0;
-  for (const char* name : {"slurmctld", "slurmdbd"}) {
+  for (const char* name : {"slurmctld", "slurmdbd", "slurmrestd"}) {
     if (const auto it = pids.find(name); it != pids.end()) total += cpu_time(it->second).total_s;
   }
   return total + (allotd > 0 ? cpu_time(allotd).total_s : 0);

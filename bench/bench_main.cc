@@ -281,6 +281,8 @@ void add_slurm_flags(CLI::App& command, allot::bench::SlurmBenchConfig& c, std::
       ->required();
   command.add_option("--allotd", c.allotd, "the allotd binary (default: the one of this build)");
   command.add_option("--jobs", c.jobs, "jobs per side")->check(CLI::Range(1, 1'000'000));
+  command.add_flag("--rest", c.rest,
+                   "a third side: allotd's jobs through slurmrestd (ALLOT_SLURM_REST=1)");
   command.add_option("--nodes", c.nodes, "Slurm's nodes node1..nodeN, 8 GPUs each")
       ->check(CLI::Range(1, 10'000));
   command.add_option("--job-seconds", c.job_seconds, "what each job sleeps")

@@ -35,7 +35,7 @@ std::map<std::string, pid_t> slurm_pids(const std::string& dir) {
 
 double control_plane_cpu(const std::map<std::string, pid_t>& pids, pid_t allotd) {
   double total = 0;
-  for (const char* name : {"slurmctld", "slurmdbd"}) {
+  for (const char* name : {"slurmctld", "slurmdbd", "slurmrestd"}) {
     if (const auto it = pids.find(name); it != pids.end()) total += cpu_time(it->second).total_s;
   }
   return total + (allotd > 0 ? cpu_time(allotd).total_s : 0);
@@ -93,13 +93,15 @@ Result<json> slurm_alone(const SlurmBenchConfig& c, slurm::ProcessRunner& runner
   return side(submit_s, seconds_since(start), control_plane_cpu(pids, -1) - cpu0, c.jobs);
 }
 
-std::string bench_policy(const SlurmBenchConfig& c) {
+std::string bench_policy(const SlurmBenchConfig& c, const std::string& rest_url) {
   std::string names;
   for (int32_t i = 1; i <= c.nodes; ++i) names += (i > 1 ? ", node" : "node") + std::to_string(i);
   const std::string gpus = std::to_string(8 * c.nodes);
   return "apiVersion: allot/v1\nkind: ResourceFlavor\nmetadata: {name: gpu}\n---\n"
          "apiVersion: allot/v1\nkind: Cluster\nmetadata: {name: hpc}\n"
-         "spec: {backend: slurm, slurm: {clusterName: allot, partition: gpu}, "
+         "spec: {backend: slurm, slurm: {clusterName: allot, partition: gpu" +
+         (rest_url.empty() ? std::string() : ", rest: \"" + rest_url + "\"") +
+         "}, "
          "scheduling: {cycle: 100ms}}\n---\n"
          "apiVersion: allot/v1\nkind: NodePool\nmetadata: {name: nodes}\n"
          "spec: {cluster: hpc, flavor: gpu, count: " +
@@ -111,23 +113,43 @@ std::string bench_policy(const SlurmBenchConfig& c) {
          gpus + "}}}]}\n";
 }
 
-Result<json> through_allot(const SlurmBenchConfig& c) {
+// slurmrestd's URL as scripts/slurm.sh wrote it in DIR/env.
+Result<std::string> bench_rest_url(const SlurmBenchConfig& c) {
+  std::ifstream in(c.slurm_dir + "/env");
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("SLURMRESTD_URL=")) return line.substr(15);
+  }
+  return Status(ErrorCode::kUnavailable, "no SLURMRESTD_URL in " + c.slurm_dir +
+                                             "/env: start Slurm with ALLOT_SLURM_REST=1");
+}
+
+// `rest`: allotd's jobs through slurmrestd, with a root token minted here.
+Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runner, bool rest) {
   const std::string data =
       std::filesystem::temp_directory_path() / ("allot-slurm-bench-" + std::to_string(::getpid()));
   std::filesystem::remove_all(data);
-  tools::AllotdChild allotd({c.allotd,
-                             data,
-                             "127.0.0.1:0",
-                             data + ".stderr",
-                             {"--backend", "slurm", "--slurm-conf", c.slurm_dir + "/etc/slurm.conf",
-                              "--slurm-poll", "250ms", "--log-level", "warn"}});
+  std::vector<std::string> flags = {
+      "--backend",    "slurm", "--slurm-conf", c.slurm_dir + "/etc/slurm.conf",
+      "--slurm-poll", "250ms", "--log-level",  "warn"};
+  std::string rest_url;
+  if (rest) {
+    ALLOT_ASSIGN_OR_RETURN(rest_url, bench_rest_url(c));
+    ALLOT_ASSIGN_OR_RETURN(const slurm::CommandResult minted,
+                           runner.run({"scontrol", "token", "username=root", "lifespan=7200"}));
+    if (!minted.succeeded())
+      return Status(ErrorCode::kUnavailable, "scontrol token: " + minted.err);
+    std::ofstream(data + ".jwt") << minted.out;
+    flags.insert(flags.end(), {"--slurm-rest-token-file", data + ".jwt"});
+  }
+  tools::AllotdChild allotd({c.allotd, data, "127.0.0.1:0", data + ".stderr", flags});
   if (const std::string why = allotd.start(std::chrono::seconds(60)); !why.empty()) {
     return Status(ErrorCode::kUnavailable, "allotd did not start: " + why);
   }
   httplib::Client http("127.0.0.1", allotd.port());
   http.set_read_timeout(60);
   const httplib::Headers auth = {{"Authorization", "Bearer " + allotd.admin_token()}};
-  const auto applied = http.Post("/api/v1/apply", auth, bench_policy(c), "application/yaml");
+  const auto applied =
+      http.Post("/api/v1/apply", auth, bench_policy(c, rest_url), "application/yaml");
   if (!applied || applied->status != 200) {
     return Status(ErrorCode::kUnavailable,
                   "applying the bench policy failed: " + (applied ? applied->body : "no answer"));
@@ -164,6 +186,7 @@ Result<json> through_allot(const SlurmBenchConfig& c) {
       http.Get("/api/v1/namespaces/bench-allot/workloads?phase=Failed,Cancelled&limit=1000", auth);
   allotd.stop(std::chrono::seconds(30));
   std::filesystem::remove_all(data);
+  std::filesystem::remove(data + ".jwt");
   if (!done) return Status(ErrorCode::kUnavailable, "allot on Slurm did not finish in time");
   json out = side(submit_s, done_s, cpu_s, c.jobs);
   out["failed"] = failed && failed->status == 200 ? json::parse(failed->body)["items"].size() : 0;
@@ -176,13 +199,17 @@ Result<json> run_slurm_bench(const SlurmBenchConfig& c) {
   slurm::ProcessRunner runner(slurm::slurm_environment(c.slurm_dir + "/etc/slurm.conf"),
                               Duration::seconds(120));
   ALLOT_ASSIGN_OR_RETURN(json alone, slurm_alone(c, runner));
-  ALLOT_ASSIGN_OR_RETURN(json allot, through_allot(c));
-  return json{{"bench", "slurm"},
-              {"nodes", c.nodes},
-              {"jobs", c.jobs},
-              {"jobSeconds", c.job_seconds},
-              {"slurmAlone", std::move(alone)},
-              {"allotOnSlurm", std::move(allot)}};
+  ALLOT_ASSIGN_OR_RETURN(json allot, through_allot(c, runner, false));
+  json out = json{{"bench", "slurm"},
+                  {"nodes", c.nodes},
+                  {"jobs", c.jobs},
+                  {"jobSeconds", c.job_seconds},
+                  {"slurmAlone", std::move(alone)},
+                  {"allotOnSlurm", std::move(allot)}};
+  if (c.rest) {
+    ALLOT_ASSIGN_OR_RETURN(out["allotOnSlurmRest"], through_allot(c, runner, true));
+  }
+  return out;
 }
 
 }  // namespace allot::bench

@@ -3,8 +3,10 @@
 // (`allotd --backend slurm`, workloads POSTed to its REST API), one after the
 // other in ONE run, against a running Slurm (scripts/slurm.sh start DIR with
 // ALLOT_SLURM_NODES=16): submit rate, time until all are done, and the CPU
-// time of the control plane (slurmctld + slurmdbd, and allotd for allot).
-// A bench, not a test: nothing is asserted about the figures.
+// time of the control plane (slurmctld + slurmdbd + slurmrestd when it runs,
+// and allotd for allot). With --rest, a third side: allotd's jobs through
+// slurmrestd (allotOnSlurmRest). A bench, not a test: nothing is asserted
+// about the figures.
 //
 // Contract: run_slurm_bench() answers the report or why it could not run
 // (Slurm unreachable, allotd not starting, a submission refused). It makes
@@ -27,6 +29,9 @@ struct SlurmBenchConfig {
   int32_t nodes = 16;       // node1..nodeN, 8 GPUs each
   double job_seconds = 1;   // what each job sleeps
   double timeout_s = 1800;  // per side
+  // Also allotd with its jobs through slurmrestd (DIR/env's SLURMRESTD_URL,
+  // ALLOT_SLURM_REST=1), a third side: allotOnSlurmRest.
+  bool rest = false;
 };
 
 Result<nlohmann::json> run_slurm_bench(const SlurmBenchConfig& config);

@@ -556,6 +556,12 @@ int main(int argc, char** argv) {
   app.add_option("--slurm-poll", flags.slurm.poll,
                  "time between the Slurm executor's squeue polls (one call for every job)")
       ->capture_default_str();
+  app.add_option("--slurm-rest-token-file", flags.slurm.rest_token_file,
+                 "slurmrestd's JWT for allotd's user, used when the Cluster's spec.slurm.rest "
+                 "names slurmrestd (mint one: scontrol token username=USER lifespan=SECONDS; "
+                 "default: $SLURM_JWT); never logged");
+  app.add_option("--slurm-rest-user", flags.slurm.rest_user,
+                 "whose token --slurm-rest-token-file is (default: allotd's user)");
   app.add_option("--slurm-reconcile", flags.slurm.reconcile,
                  "time between reconciliations of metering with Slurm's accounting (sacct; "
                  "docs/cost.md)")

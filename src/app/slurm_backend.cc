@@ -3,10 +3,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "backends/slurm/rest_transport.h"
 
 namespace allot::app {
 namespace {
@@ -34,12 +37,81 @@ Result<std::string> job_prefix(const std::string& folder) {
   return prefix;
 }
 
+// The JWT in a token file or $SLURM_JWT: its first line, without "SLURM_JWT=".
+std::string slurm_token_text(std::string text) {
+  text = text.substr(0, text.find('\n'));
+  if (text.starts_with("SLURM_JWT=")) text = text.substr(10);
+  while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
 }  // namespace
 
 Result<SyncReport> SlurmBackend::PartitionTracking::apply(const BackendPolicy& desired) {
-  Result<SyncReport> report = sync_.apply(desired);
-  if (report.ok()) executor_.set_site(desired.site.partition, desired.flavors.size() > 1);
+  // slurmrestd is checked before anything is carried into Slurm.
+  ALLOT_ASSIGN_OR_RETURN(std::shared_ptr<slurm::SlurmTransport> transport,
+                         backend_.transport_for(desired.site.rest_url));
+  Result<SyncReport> report = backend_.sync_.apply(desired);
+  if (report.ok()) {
+    backend_.executor_.set_site(desired.site.partition, desired.flavors.size() > 1);
+    backend_.executor_.set_transport(std::move(transport));
+  }
   return report;
+}
+
+Result<SyncReport> SlurmBackend::PartitionTracking::dry_run(const BackendPolicy& desired) {
+  ALLOT_RETURN_IF_ERROR(backend_.transport_for(desired.site.rest_url).status());
+  return backend_.sync_.dry_run(desired);
+}
+
+Result<std::shared_ptr<slurm::SlurmTransport>> SlurmBackend::transport_for(const std::string& url) {
+  if (url.empty()) return std::shared_ptr<slurm::SlurmTransport>();
+  if (rest_token_.empty()) {
+    return Status(ErrorCode::kFailedPrecondition,
+                  "the Cluster's spec.slurm.rest names slurmrestd (" + url +
+                      "), but allotd has no token for it: start allotd with "
+                      "--slurm-rest-token-file (scontrol token username=" +
+                      rest_user_ + " lifespan=...)");
+  }
+  slurm::RestSettings settings;
+  settings.url = url;
+  settings.user = rest_user_;
+  settings.token = rest_token_;
+  settings.token_for = [this](const std::string& user) { return mint_token(user); };
+  settings.placer = [this](const std::string& job_id, const std::string& nodelist) {
+    return place_held_job(job_id, nodelist);
+  };
+  const char* path = std::getenv("PATH");
+  settings.environment = {{"PATH", path != nullptr ? path : "/usr/bin:/bin"}};
+  auto rest = std::make_shared<slurm::RestTransport>(std::move(settings));
+  if (Status checked = rest->check(); !checked.ok()) {
+    return Status(ErrorCode::kFailedPrecondition, checked.message(), "spec.slurm.rest");
+  }
+  return std::shared_ptr<slurm::SlurmTransport>(std::move(rest));
+}
+
+Result<std::string> SlurmBackend::mint_token(const std::string& user) {
+  ALLOT_ASSIGN_OR_RETURN(const slurm::CommandResult minted,
+                         runner_.run({"scontrol", "token", "username=" + user, "lifespan=3600"}));
+  const std::string token = slurm_token_text(minted.out);
+  if (!minted.succeeded() || token.empty()) {
+    return Status(ErrorCode::kUnavailable, "cannot mint a slurmrestd token for user " + user +
+                                               " (scontrol token): " + minted.err);
+  }
+  return token;
+}
+
+Status SlurmBackend::place_held_job(const std::string& job_id, const std::string& nodelist) {
+  for (const std::vector<std::string>& argv :
+       {std::vector<std::string>{"scontrol", "update", "JobId=" + job_id,
+                                 "ReqNodeList=" + nodelist},
+        std::vector<std::string>{"scontrol", "release", job_id}}) {
+    ALLOT_ASSIGN_OR_RETURN(const slurm::CommandResult done, runner_.run(argv));
+    if (!done.succeeded()) {
+      return Status(ErrorCode::kUnavailable, argv[0] + " " + argv[1] + ": " + done.err);
+    }
+  }
+  return Status::ok_status();
 }
 
 SlurmBackend::SlurmBackend(std::vector<std::string> env, std::string user,
@@ -86,6 +158,19 @@ Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags
   options.logger = &logger;
   std::unique_ptr<SlurmBackend> backend(
       new SlurmBackend(slurm::slurm_environment(conf), own_user_name(), options, clock, data_dir));
+  backend->rest_user_ = flags.rest_user.empty() ? backend->user_ : flags.rest_user;
+  if (!flags.rest_token_file.empty()) {
+    std::ifstream in(flags.rest_token_file);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      return invalid_argument("cannot read --slurm-rest-token-file " + flags.rest_token_file,
+                              "--slurm-rest-token-file");
+    }
+    backend->rest_token_ = slurm_token_text(text.str());
+  } else if (const char* jwt = std::getenv("SLURM_JWT"); jwt != nullptr) {
+    backend->rest_token_ = slurm_token_text(jwt);
+  }
   if (::geteuid() == 0) {  // sbatch --uid needs root; otherwise jobs run as allotd's user
     backend->executor_.set_owner_of(
         [raw = backend.get()](const WorkloadLaunch& launch) { return raw->owner_of(launch); });

@@ -16,6 +16,17 @@
 // Orphaned jobs (allot's name prefix, unknown to allot) are cancelled and
 // logged to `logger` (slurm_executor.h).
 //
+// slurmrestd: when the Cluster's spec.slurm.rest names one, its apply (and
+// dry run) first checks it with one call (RestTransport::check(): a wrong
+// URL, a refused token, an API version it does not serve is the apply's
+// kFailedPrecondition, before anything is carried into Slurm), and the
+// executor's jobs then go through it (slurm_transport.h); without it, or
+// once the Cluster names none, through the commands. The token is allotd's
+// user's JWT from --slurm-rest-token-file, else $SLURM_JWT (`scontrol token
+// username=U lifespan=S`; "SLURM_JWT=" before it is skipped); jobs that run
+// as a team's account submit with a token minted for that account
+// (`scontrol token`, root only).
+//
 // Contract: make() finds the jobs allot already has in Slurm (they are
 // adopted when their workloads are launched again) and starts the
 // executor's poll thread; kUnavailable when Slurm cannot be reached (allotd
@@ -46,6 +57,10 @@ struct SlurmFlags {
   std::string poll = "500ms";
   // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
   std::string reconcile = "60s";
+  // slurmrestd's JWT (a file holding it; empty: $SLURM_JWT) and whose it is
+  // (empty: allotd's user).
+  std::string rest_token_file;
+  std::string rest_user;
 };
 
 class SlurmBackend {
@@ -59,28 +74,31 @@ class SlurmBackend {
   [[nodiscard]] BackendPorts ports();
 
  private:
-  // The PolicySync port that also tells the executor the Cluster's partition.
+  // The PolicySync port that also tells the executor the Cluster's partition
+  // and transport (after checking slurmrestd when the Cluster names it).
   class PartitionTracking final : public PolicySync {
    public:
-    PartitionTracking(slurm::SlurmPolicySync& sync, slurm::SlurmExecutor& executor)
-        : sync_(sync), executor_(executor) {}
+    explicit PartitionTracking(SlurmBackend& backend) : backend_(backend) {}
     Result<SyncReport> apply(const BackendPolicy& desired) override;
-    Result<SyncReport> dry_run(const BackendPolicy& desired) override {
-      return sync_.dry_run(desired);
-    }
-    Result<BackendPolicy> observe() override { return sync_.observe(); }
+    Result<SyncReport> dry_run(const BackendPolicy& desired) override;
+    Result<BackendPolicy> observe() override { return backend_.sync_.observe(); }
 
    private:
-    slurm::SlurmPolicySync& sync_;
-    slurm::SlurmExecutor& executor_;
+    SlurmBackend& backend_;
   };
 
   SlurmBackend(std::vector<std::string> env, std::string user, slurm::SlurmExecutorOptions options,
                const Clock& clock, const std::string& data_dir);
   // The Unix account a job runs as (see the class comment).
   Result<slurm::JobOwner> owner_of(const WorkloadLaunch& launch);
+  // slurmrestd at `url`, checked (null for an empty url: the commands).
+  Result<std::shared_ptr<slurm::SlurmTransport>> transport_for(const std::string& url);
+  Result<std::string> mint_token(const std::string& user);
+  Status place_held_job(const std::string& job_id, const std::string& nodelist);
 
   std::string user_;
+  std::string rest_user_;
+  std::string rest_token_;  // never logged
   local::DataLayout layout_;
   local::TeamIdentities teams_{layout_};
   local::UserIdentities users_{layout_};
@@ -88,7 +106,7 @@ class SlurmBackend {
   slurm::SlurmNodeInventory inventory_{runner_};
   slurm::SlurmPolicySync sync_{runner_, {}};
   slurm::SlurmExecutor executor_;
-  PartitionTracking tracking_{sync_, executor_};
+  PartitionTracking tracking_{*this};
   InventoryHealthChecker health_{inventory_};
 };
 

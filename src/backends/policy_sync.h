@@ -74,9 +74,11 @@ struct SyncedCohort {
 
 // Where in the backend allot's part lives (Slurm: ClusterName and the
 // partition of spec.slurm); empty fields: the backend's configured ones.
+// `rest_url`: slurmrestd's, when the backend's jobs go through it.
 struct BackendSite {
   std::string cluster;
   std::string partition;
+  std::string rest_url;
 
   friend bool operator==(const BackendSite&, const BackendSite&) = default;
 };

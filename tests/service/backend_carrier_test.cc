@@ -20,7 +20,7 @@ metadata: {name: h100}
 apiVersion: allot/v1
 kind: Cluster
 metadata: {name: hpc}
-spec: {backend: slurm, slurm: {clusterName: allot, partition: gpu}}
+spec: {backend: slurm, slurm: {clusterName: allot, partition: gpu, rest: "http://127.0.0.1:6820"}}
 ---
 apiVersion: allot/v1
 kind: NodePool
@@ -103,7 +103,8 @@ TEST_F(BackendCarrierTest, ApplyCarriesThePolicyIntoTheBackendWithItsSiteAndUser
   EXPECT_EQ(applied->backend_changes, (std::vector<std::string>{"sacctmgr -i add account vision"}));
   ASSERT_EQ(sync_.applied.size(), 1u);
   const BackendPolicy& sent = sync_.applied[0];
-  EXPECT_EQ(sent.site, (BackendSite{"allot", "gpu"}));
+  EXPECT_EQ(sent.site, (BackendSite{"allot", "gpu", "http://127.0.0.1:6820"}))
+      << "spec.slurm.rest travels with the site: the backend checks it and uses it";
   EXPECT_EQ(sent.root, "allot");
   ASSERT_EQ(sent.teams.size(), 1u);
   EXPECT_EQ(sent.teams[0].users, (std::vector<std::string>{"runner"}));

@@ -60,7 +60,11 @@ Status prepare_owned_log(const std::string& path, const JobOwner& owner) {
 
 SlurmExecutor::SlurmExecutor(CommandRunner& runner, const Clock& clock,
                              SlurmExecutorOptions options)
-    : runner_(runner), clock_(clock), options_(std::move(options)) {
+    : runner_(runner),
+      clock_(clock),
+      commands_(std::make_shared<CommandTransport>(runner)),
+      options_(std::move(options)) {
+  transport_ = commands_;
   partition_ = options_.submit.partition;
   typed_gres_ = options_.submit.typed_gres;
 }
@@ -69,13 +73,7 @@ SlurmExecutor::~SlurmExecutor() { shutdown(); }
 
 Status SlurmExecutor::start() {
   ::mkdir(options_.submit.log_dir.c_str(), 0755);
-  ALLOT_ASSIGN_OR_RETURN(CommandResult listed, runner_.run({"squeue", "-h", "-a", "-t", "all", "-O",
-                                                            std::string(kSqueueFormat)}));
-  if (!listed.succeeded()) {
-    return Status(ErrorCode::kUnavailable,
-                  "cannot list Slurm's jobs (squeue): " + trimmed_output(listed.err));
-  }
-  ALLOT_ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, parse_squeue(listed.out));
+  ALLOT_ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, transport()->list_jobs());
   const Result<CommandResult> config = runner_.run({"scontrol", "show", "config"});
   {
     MutexLock lock(mu_);
@@ -106,6 +104,18 @@ void SlurmExecutor::shutdown() {
   submitters_.clear();
 }
 
+void SlurmExecutor::set_transport(std::shared_ptr<SlurmTransport> transport) {
+  MutexLock lock(mu_);
+  transport_ = transport ? std::move(transport) : commands_;
+}
+
+std::string SlurmExecutor::transport_name() const { return transport()->name(); }
+
+std::shared_ptr<SlurmTransport> SlurmExecutor::transport() const {
+  MutexLock lock(mu_);
+  return transport_;
+}
+
 void SlurmExecutor::set_site(std::string partition, bool typed_gres) {
   MutexLock lock(mu_);
   partition_ = std::move(partition);
@@ -125,14 +135,25 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
   ALLOT_ASSIGN_OR_RETURN(Submission submission,
                          submission_of(launch, settings, script_path, owner));
   ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
-  ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(submission.argv));
-  if (!result.succeeded()) {
-    return Status(ErrorCode::kFailedPrecondition,
-                  "sbatch refused the job: " + trimmed_output(result.err + result.out));
+  bool retried = false;
+  {
+    MutexLock lock(mu_);
+    retried = unsubmitted_.contains(launch.workload);
   }
-  std::string id = trimmed_output(result.out);
-  id = id.substr(0, id.find(';'));  // "id;cluster" on multi-cluster sites
-  return id;
+  if (retried) {
+    if (std::optional<std::string> id = submitted_after_all(launch.workload)) return *id;
+  }
+  return transport()->submit(submission, owner);
+}
+
+std::optional<std::string> SlurmExecutor::submitted_after_all(WorkloadId workload) {
+  const Result<std::vector<SlurmJob>> listed = transport()->list_jobs();
+  if (!listed.ok()) return std::nullopt;  // the submission below says why
+  const std::string name = job_name_of(options_.submit.job_prefix, workload);
+  for (const SlurmJob& job : *listed) {
+    if (job.name == name && !is_final_job_state(job.state)) return job.id;
+  }
+  return std::nullopt;
 }
 
 Result<std::optional<JobOwner>> SlurmExecutor::prepare_owner(const WorkloadLaunch& launch) {
@@ -209,7 +230,10 @@ void SlurmExecutor::launch(const WorkloadLaunch& launch) {
   const auto pods = static_cast<int32_t>(launch.pods.size());
   {
     MutexLock lock(mu_);
-    if (jobs_.contains(launch.workload) || submitting_.contains(launch.workload)) return;
+    if (jobs_.contains(launch.workload) || submitting_.contains(launch.workload) ||
+        unsubmitted_.contains(launch.workload)) {
+      return;
+    }
     const auto found = adoptable_.find(launch.workload);
     if (found == adoptable_.end()) {
       queue_.push_back(launch);
@@ -250,6 +274,14 @@ void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std
     MutexLock lock(mu_);
     submitting_.erase(launch.workload);
     cancel = cancel_on_submit_.erase(launch.workload) > 0;
+    if (!id.ok() && id.status().code() == ErrorCode::kUnavailable && !cancel && !stopping_) {
+      // Never lost, never submitted twice: retried after looking for it in Slurm.
+      Unsubmitted& entry = unsubmitted_[launch.workload];
+      entry =
+          Unsubmitted{launch, id.status().message(), clock_.now() + options_.submit_retry, false};
+    } else {
+      unsubmitted_.erase(launch.workload);
+    }
     if (id.ok()) {
       submitted_.fetch_add(1);
       Job job{*id, pods, false, cancel, {}, 0, SlurmJob{*id, "", "PENDING", "", "", 0}};
@@ -259,10 +291,19 @@ void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std
   }
   if (id.ok()) {
     if (cancel) {
-      run_quietly({"scancel", *id});
+      cancel_quietly(*id, CancelKind::kCancel);
     } else {
       announce_job(launch.workload);  // its id, while Slurm holds it pending
     }
+    return;
+  }
+  if (id.status().code() == ErrorCode::kUnavailable && !cancel) {
+    if (options_.logger != nullptr) {
+      options_.logger->warn("a Slurm job could not be submitted; it stays pending and is retried",
+                            {{"workload", std::to_string(launch.workload.value())},
+                             {"reason", id.status().message()}});
+    }
+    announce_job(launch.workload);  // NOT_SUBMITTED, with the reason
     return;
   }
   PodEvent failed;
@@ -274,47 +315,69 @@ void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std
 }
 
 std::optional<SlurmExecutor::Report> SlurmExecutor::drop_queued(WorkloadId workload) {
-  const auto queued = std::find_if(queue_.begin(), queue_.end(),
-                                   [&](const WorkloadLaunch& l) { return l.workload == workload; });
-  if (queued == queue_.end()) return std::nullopt;
   PodEvent dropped;
   dropped.phase = PodPhase::kExited;
   dropped.stopped = true;
   dropped.signal = 15;
-  const Report r{workload, static_cast<int32_t>(queued->pods.size()), dropped};
-  queue_.erase(queued);
+  const auto queued = std::find_if(queue_.begin(), queue_.end(),
+                                   [&](const WorkloadLaunch& l) { return l.workload == workload; });
+  if (queued != queue_.end()) {
+    const Report r{workload, static_cast<int32_t>(queued->pods.size()), dropped};
+    queue_.erase(queued);
+    unsubmitted_.erase(workload);
+    return r;
+  }
+  const auto waiting = unsubmitted_.find(workload);
+  if (waiting == unsubmitted_.end() || waiting->second.queued) return std::nullopt;
+  const Report r{workload, static_cast<int32_t>(waiting->second.launch.pods.size()), dropped};
+  unsubmitted_.erase(waiting);
   return r;
 }
 
 void SlurmExecutor::stop(WorkloadId workload, Duration grace) {
-  std::vector<std::string> argv;
+  std::optional<CancelKind> kind;
+  std::string job_id;
   std::optional<Report> dropped;
   {
     MutexLock lock(mu_);
     dropped = drop_queued(workload);
     if (submitting_.contains(workload)) cancel_on_submit_.insert(workload);
     const auto found = jobs_.find(workload);
-    if (!dropped && found != jobs_.end()) argv = stop_command(found->second, grace);
+    if (!dropped && found != jobs_.end()) {
+      kind = stop_command(found->second, grace);
+      job_id = found->second.id;
+    }
   }
   if (dropped) report({*dropped});
-  if (!argv.empty()) run_quietly(argv);
+  if (kind) cancel_quietly(job_id, *kind);
   wake_.notify_all();
 }
 
-std::vector<std::string> SlurmExecutor::stop_command(Job& job, Duration grace) {
+std::optional<CancelKind> SlurmExecutor::stop_command(Job& job, Duration grace) {
   job.stopping = true;
-  if (!job.running_reported || grace <= Duration()) return {"scancel", job.id};
+  if (!job.running_reported || grace <= Duration()) return CancelKind::kCancel;
   const Timestamp kill_at = clock_.now() + grace;
-  if (job.kill_at && *job.kill_at <= kill_at) return {};  // a stop already under way
+  if (job.kill_at && *job.kill_at <= kill_at) return std::nullopt;  // a stop already under way
   const bool first = !job.kill_at;
   job.kill_at = kill_at;
-  if (!first) return {};
-  if (grace <= kill_wait_) return {"scancel", job.id};  // recorded CANCELLED, SIGTERM now
-  return {"scancel", "--signal=TERM", "--full", job.id};
+  if (!first) return std::nullopt;
+  if (grace <= kill_wait_) return CancelKind::kCancel;  // recorded CANCELLED, SIGTERM now
+  return CancelKind::kTerm;
 }
 
-void SlurmExecutor::run_quietly(const std::vector<std::string>& argv) {
-  (void)runner_.run(argv);  // a job already gone is what was wanted; the poll sees the rest
+void SlurmExecutor::cancel_quietly(const std::string& job_id, CancelKind kind) {
+  // A job already gone is what was wanted; the poll sees the rest.
+  (void)transport()->cancel(job_id, kind);
+}
+
+void SlurmExecutor::requeue_due_retries() {
+  const Timestamp now = clock_.now();
+  for (auto& [workload, entry] : unsubmitted_) {
+    if (entry.queued || entry.retry_at > now) continue;
+    entry.queued = true;
+    queue_.push_back(entry.launch);
+    queued_.notify_one();
+  }
 }
 
 std::vector<std::string> SlurmExecutor::due_kills() {
@@ -392,7 +455,8 @@ std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed
   for (const SlurmJob& job : listed) {
     const auto workload = workload_of_job_name(options_.submit.job_prefix, job.name);
     if (!workload || is_final_job_state(job.state) || known.contains(job.id)) continue;
-    if (submitting_.contains(*workload)) continue;  // its sbatch has not answered yet
+    if (submitting_.contains(*workload)) continue;   // its sbatch has not answered yet
+    if (unsubmitted_.contains(*workload)) continue;  // adopted when it is submitted again
     const auto adoptable = adoptable_.find(*workload);
     if (adoptable != adoptable_.end() && adoptable->second.id == job.id) {
       if (adopting) continue;
@@ -409,14 +473,14 @@ void SlurmExecutor::cancel_strays(const std::vector<std::string>& requeued,
     if (options_.logger != nullptr) {
       options_.logger->warn("Slurm requeued a job; allot requeues its workload", {{"job_id", id}});
     }
-    run_quietly({"scancel", id});
+    cancel_quietly(id, CancelKind::kCancel);
   }
   for (const SlurmJob& job : orphaned) {
     if (options_.logger != nullptr) {
       options_.logger->warn("cancelling an orphaned Slurm job",
                             {{"job_id", job.id}, {"job_name", job.name}, {"state", job.state}});
     }
-    run_quietly({"scancel", job.id});
+    cancel_quietly(job.id, CancelKind::kCancel);
   }
 }
 
@@ -454,15 +518,14 @@ void SlurmExecutor::poll_once() {
   {
     MutexLock lock(mu_);
     kills = due_kills();
+    requeue_due_retries();
   }
   for (const std::string& id : kills) {
-    run_quietly({"scancel", id});  // CANCELLED in Slurm's records if it still runs
-    run_quietly({"scancel", "--signal=KILL", "--full", id});
+    cancel_quietly(id, CancelKind::kCancel);  // CANCELLED in Slurm's records if it still runs
+    cancel_quietly(id, CancelKind::kKill);
   }
-  const Result<CommandResult> listed =
-      runner_.run({"squeue", "-h", "-a", "-t", "all", "-O", std::string(kSqueueFormat)});
-  if (!listed.ok() || !listed->succeeded()) return;  // Slurm unreachable: keep what we knew
-  const Result<std::vector<SlurmJob>> jobs = parse_squeue(listed->out);
+  // Slurm unreachable or an answer not understood: keep what we knew.
+  const Result<std::vector<SlurmJob>> jobs = transport()->list_jobs();
   if (!jobs.ok()) return;
   std::map<std::string, SlurmJob> seen;
   for (const SlurmJob& job : *jobs) seen[job.id] = job;
@@ -523,6 +586,10 @@ void SlurmExecutor::loop() {
 std::optional<SlurmJobView> SlurmExecutor::slurm_view(WorkloadId workload) const {
   MutexLock lock(mu_);
   const auto found = jobs_.find(workload);
+  if (const auto waiting = unsubmitted_.find(workload);
+      found == jobs_.end() && waiting != unsubmitted_.end()) {
+    return SlurmJobView{"", "NOT_SUBMITTED", waiting->second.reason, ""};
+  }
   if (found == jobs_.end()) {
     const auto ended = ended_.find(workload);
     if (ended == ended_.end()) return std::nullopt;

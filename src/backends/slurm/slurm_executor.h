@@ -1,15 +1,22 @@
 // SlurmExecutor: the Executor port on a real Slurm (issue 13, item 3). Each
 // admitted workload becomes one Slurm job through `sbatch` (slurm_jobs.h:
 // placement as --nodelist, the team's account, the class's QoS, typed GRES);
-// its pods are the job's tasks.
+// its pods are the job's tasks. Submit, cancel/signal and the batched state
+// poll go through a SlurmTransport (slurm_transport.h): the commands, or
+// slurmrestd (set_transport(), when the Cluster names one); the users'
+// associations, KillWait and sacct stay with the commands.
 //
 // Contract (beyond executor.h's):
 // - launch() queues the workload; `submitters` threads write its batch
 //   script and run sbatch (so that a cycle's admissions reach Slurm in
 //   parallel, not one sbatch after another); a refused submission (unknown account, QoS, node...)
-//   reports every pod kExited 127 with Slurm's words as launch_error. A job of this workload that
-//   Slurm already runs or holds (found by its job name at start(), e.g. before allotd restarted) is
-//   adopted instead of submitted again.
+//   reports every pod kExited 127 with Slurm's words as launch_error. A submission that did not
+//   reach Slurm (slurmrestd or slurmctld unreachable, a refused token: the transport's
+//   kUnavailable) is never lost: the workload stays pending, its view says NOT_SUBMITTED with the
+//   reason, and it is submitted again every `submit_retry`, after looking for a job of its name in
+//   Slurm (one the failed call made after all is adopted, never submitted twice). A job of this
+//   workload that Slurm already runs or holds (found by its job name at start(), e.g. before allotd
+//   restarted) is adopted instead of submitted again.
 // - Identity: with `owner_of`, each job runs as the Unix account it names
 //   for the launch (the team's, or its submitting user's within the team):
 //   before its first sbatch for an (account, user) pair the executor makes
@@ -67,6 +74,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -76,6 +84,7 @@
 #include "backends/executor.h"
 #include "backends/slurm/command_runner.h"
 #include "backends/slurm/slurm_jobs.h"
+#include "backends/slurm/slurm_transport.h"
 #include "base/clock.h"
 #include "base/logger.h"
 #include "base/mutex.h"
@@ -94,6 +103,8 @@ struct SlurmExecutorOptions {
   // it is an orphan.
   Duration adopt_within = Duration::seconds(120);
   Logger* logger = nullptr;  // orphans, Slurm's requeues; null: not logged
+  // How long a submission that did not reach Slurm waits before the next try.
+  Duration submit_retry = Duration::seconds(5);
 };
 
 // What Slurm says of one workload's job.
@@ -130,6 +141,10 @@ class SlurmExecutor final : public Executor {
   // Where jobs go and how GPUs are asked (the Cluster's spec.slurm, the
   // policy's flavors): set when the policy is carried into Slurm.
   void set_site(std::string partition, bool typed_gres);
+  // How jobs reach Slurm from now on (null: the commands); the jobs already
+  // known are kept.
+  void set_transport(std::shared_ptr<SlurmTransport> transport);
+  [[nodiscard]] std::string transport_name() const;
   [[nodiscard]] std::optional<SlurmJobView> slurm_view(WorkloadId workload) const;
   // Runs one poll now (tests; the thread does it every interval).
   void poll_once();
@@ -147,6 +162,13 @@ class SlurmExecutor final : public Executor {
     int missing_polls = 0;
     SlurmJob last;
   };
+  // A launch whose submission did not reach Slurm (kUnavailable): retried.
+  struct Unsubmitted {
+    WorkloadLaunch launch;
+    std::string reason;
+    Timestamp retry_at;
+    bool queued = false;  // back in queue_ (or being submitted)
+  };
   struct Report {
     WorkloadId workload;
     int32_t pods = 0;
@@ -161,7 +183,12 @@ class SlurmExecutor final : public Executor {
   Known controller_knows(const std::string& account, const JobOwner& owner);
   void submit_loop();
   std::optional<Report> drop_queued(WorkloadId workload) ALLOT_REQUIRES(mu_);
-  std::vector<std::string> stop_command(Job& job, Duration grace) ALLOT_REQUIRES(mu_);
+  std::optional<CancelKind> stop_command(Job& job, Duration grace) ALLOT_REQUIRES(mu_);
+  std::shared_ptr<SlurmTransport> transport() const;
+  // A live job of this workload's name in Slurm (a submission that failed
+  // after all reached it): its id.
+  std::optional<std::string> submitted_after_all(WorkloadId workload);
+  void requeue_due_retries() ALLOT_REQUIRES(mu_);
   void submitted_one(const WorkloadLaunch& launch, const Result<std::string>& id);
   void report(const std::vector<Report>& reports);
   void ended(WorkloadId workload, const Job& job, const JobExit& exit, std::vector<Report>& reports)
@@ -176,14 +203,16 @@ class SlurmExecutor final : public Executor {
                        const std::map<std::string, SlurmJob>& accounted,
                        std::vector<Report>& reports) ALLOT_REQUIRES(mu_);
   std::vector<std::string> due_kills() ALLOT_REQUIRES(mu_);
-  void run_quietly(const std::vector<std::string>& argv);
+  void cancel_quietly(const std::string& job_id, CancelKind kind);
   void announce_job(WorkloadId workload);  // to the sink; no lock held
   void loop();
 
   CommandRunner& runner_;
   const Clock& clock_;
+  std::shared_ptr<SlurmTransport> commands_;
   SlurmExecutorOptions options_;
   mutable Mutex mu_;
+  std::shared_ptr<SlurmTransport> transport_ ALLOT_GUARDED_BY(mu_);
   std::string partition_ ALLOT_GUARDED_BY(mu_);
   bool typed_gres_ ALLOT_GUARDED_BY(mu_) = true;
   Duration kill_wait_ ALLOT_GUARDED_BY(mu_);  // Slurm's KillWait; 0 when unknown
@@ -201,6 +230,7 @@ class SlurmExecutor final : public Executor {
   std::deque<WorkloadLaunch> queue_ ALLOT_GUARDED_BY(mu_);
   std::set<WorkloadId> submitting_ ALLOT_GUARDED_BY(mu_);
   std::set<WorkloadId> cancel_on_submit_ ALLOT_GUARDED_BY(mu_);
+  std::map<WorkloadId, Unsubmitted> unsubmitted_ ALLOT_GUARDED_BY(mu_);
   // (account, user) pairs known to have their association in Slurm.
   std::set<std::pair<std::string, std::string>> associated_ ALLOT_GUARDED_BY(mu_);
   CondVar queued_;

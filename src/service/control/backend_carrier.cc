@@ -33,7 +33,7 @@ Result<std::vector<std::string>> BackendCarrier::carry(const PolicyState& next, 
   }
   if (!slurm) return std::vector<std::string>{};
   BackendPolicy desired = backend_policy_of(*next.compiled(), ports_.root);
-  desired.site = {cluster->slurm.cluster_name, cluster->slurm.partition};
+  desired.site = {cluster->slurm.cluster_name, cluster->slurm.partition, cluster->slurm.rest_url};
   for (SyncedTeam& team : desired.teams) team.users = ports_.users;
   Result<SyncReport> report =
       dry_run ? ports_.policy_sync->dry_run(desired) : ports_.policy_sync->apply(desired);

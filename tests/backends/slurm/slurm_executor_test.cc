@@ -3,8 +3,6 @@
 // CUDA_VISIBLE_DEVICES set by Slurm under its team's account; a gang is one
 // job over two nodes; a stop is reported as stopped; a refused submission is
 // a launch error; a new executor adopts the job of an earlier one.
-#include "backends/slurm/slurm_executor.h"
-
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -19,114 +17,10 @@
 #include "backends/slurm/slurm_policy_sync.h"
 #include "base/clock.h"
 #include "base/mutex.h"
+#include "slurm_executor_fixture.h"
 
 namespace allot::slurm {
 namespace {
-
-std::string executor_slurm_conf() {
-  const char* conf = std::getenv("ALLOT_TEST_SLURM_CONF");
-  return conf == nullptr ? std::string() : conf;
-}
-
-class EventLog final : public PodEventSink {
- public:
-  void on_pod_event(const PodEvent& event) override {
-    MutexLock lock(mu_);
-    events_.push_back(event);
-    cv_.notify_all();
-  }
-  // Waits up to 60 s for `count` events of `phase`; returns them.
-  std::vector<PodEvent> wait_for(PodPhase phase, size_t count) {
-    MutexLock lock(mu_);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    for (;;) {
-      std::vector<PodEvent> out;
-      for (const PodEvent& e : events_) {
-        if (e.phase == phase) out.push_back(e);
-      }
-      if (out.size() >= count || !cv_.wait_until(mu_, deadline)) return out;
-    }
-  }
-
- private:
-  Mutex mu_;
-  CondVar cv_;
-  std::vector<PodEvent> events_ ALLOT_GUARDED_BY(mu_);
-};
-
-class SlurmExecutorTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_FALSE(executor_slurm_conf().empty())
-        << "run under ctest: the `slurm` fixture sets ALLOT_TEST_SLURM_CONF";
-    std::filesystem::create_directories(log_dir_);
-    BackendPolicy policy;
-    policy.root = "texec";
-    policy.flavors = {"a100", "h100"};
-    SyncedTeam team;
-    team.team = TeamId("texec-vision");
-    team.ceiling = {{"h100", Resource::kGpu, 16}, {"a100", Resource::kGpu, 16}};
-    team.users = {"root"};
-    policy.teams = {team};
-    ASSERT_TRUE(sync_.apply(policy).ok());
-  }
-  void TearDown() override {
-    executor_.reset();
-    (void)runner_.run({"scancel", "--account=texec-vision"});
-  }
-
-  std::unique_ptr<SlurmExecutor> make(EventLog& log) {
-    SlurmExecutorOptions options;
-    options.submit.log_dir = log_dir_;
-    options.submit.partition = "gpu";
-    options.submit.job_prefix = "texec-";
-    options.sink = &log;
-    options.poll_interval = Duration::millis(200);
-    auto executor = std::make_unique<SlurmExecutor>(runner_, clock_, options);
-    EXPECT_TRUE(executor->start().ok());
-    return executor;
-  }
-
-  WorkloadLaunch launch(uint64_t id, std::vector<std::string> nodes, std::string command) {
-    WorkloadLaunch l;
-    l.workload = WorkloadId(id + static_cast<uint64_t>(::getpid()) * 1000);
-    l.name = "w" + std::to_string(id);
-    l.namespace_name = "vision";
-    l.team = TeamId("texec-vision");
-    l.command = {"/bin/sh", "-c", std::move(command)};
-    l.flavor = "h100";
-    int32_t index = 0;
-    for (const std::string& node : nodes) {
-      l.pods.push_back({index++, NodeId(node), {}, ResourceVector(1, 1000, int64_t{64} << 20)});
-    }
-    return l;
-  }
-
-  std::string log_of(PodId pod) {
-    const Result<std::string> log = executor_->read_log(pod, 0, 1 << 20);
-    return log.ok() ? *log : "(no log: " + log.status().message() + ")";
-  }
-
-  // The pod's log once it holds `text`, or what it holds after 30 s. A job is
-  // RUNNING in Slurm before its script has run its first line, so a test that
-  // needs the script's state waits for the script to say so.
-  std::string log_once_it_holds(PodId pod, const std::string& text) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    std::string log = log_of(pod);
-    while (log.find(text) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      log = log_of(pod);
-    }
-    return log;
-  }
-
-  std::string log_dir_ = "/tmp/allot-slurm-executor-test-" + std::to_string(::getpid());
-  ProcessRunner runner_{slurm_environment(executor_slurm_conf()), Duration::seconds(60)};
-  SlurmPolicySync sync_{runner_, {"allot", "gpu"}};
-  SystemClock clock_;
-  EventLog events_;
-  std::unique_ptr<SlurmExecutor> executor_;
-};
 
 TEST_F(SlurmExecutorTest, AGpuJobRunsUnderItsTeamsAccountWithTheGpusSlurmGaveIt) {
   executor_ = make(events_);

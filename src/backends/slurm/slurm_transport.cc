@@ -1,0 +1,54 @@
+#include "backends/slurm/slurm_transport.h"
+
+namespace allot::slurm {
+namespace {
+
+std::string transport_trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> scancel_argv(const std::string& job_id, CancelKind kind) {
+  switch (kind) {
+    case CancelKind::kCancel: return {"scancel", job_id};
+    case CancelKind::kTerm: return {"scancel", "--signal=TERM", "--full", job_id};
+    case CancelKind::kKill: return {"scancel", "--signal=KILL", "--full", job_id};
+  }
+  return {"scancel", job_id};
+}
+
+Result<std::string> CommandTransport::submit(const Submission& submission,
+                                             const std::optional<JobOwner>& /*owner*/) {
+  ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(submission.argv));
+  if (result.timed_out) {
+    return Status(ErrorCode::kUnavailable, "sbatch did not answer in time");
+  }
+  if (!result.succeeded()) {
+    return Status(ErrorCode::kFailedPrecondition,
+                  "sbatch refused the job: " + transport_trimmed(result.err + result.out));
+  }
+  std::string id = transport_trimmed(result.out);
+  return id.substr(0, id.find(';'));  // "id;cluster" on multi-cluster sites
+}
+
+Status CommandTransport::cancel(const std::string& job_id, CancelKind kind) {
+  ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(scancel_argv(job_id, kind)));
+  if (!result.succeeded()) {
+    return Status(ErrorCode::kUnavailable, "scancel: " + transport_trimmed(result.err));
+  }
+  return Status::ok_status();
+}
+
+Result<std::vector<SlurmJob>> CommandTransport::list_jobs() {
+  ALLOT_ASSIGN_OR_RETURN(CommandResult listed, runner_.run({"squeue", "-h", "-a", "-t", "all", "-O",
+                                                            std::string(kSqueueFormat)}));
+  if (!listed.succeeded()) {
+    return Status(ErrorCode::kUnavailable,
+                  "cannot list Slurm's jobs (squeue): " + transport_trimmed(listed.err));
+  }
+  return parse_squeue(listed.out);
+}
+
+}  // namespace allot::slurm

@@ -1,0 +1,64 @@
+// SlurmTransport: how the Slurm executor reaches slurmctld for its jobs
+// (issue 13, item 3): submit, cancel/signal and the batched state poll. Two
+// implementations: the commands (CommandTransport: sbatch, scancel, squeue)
+// and slurmrestd v0.0.38 (rest_transport.h), chosen by the Cluster's
+// spec.slurm.rest.
+//
+// Contract:
+// - submit() submits one job (a Submission of slurm_jobs.h: sbatch's argv and
+//   the batch script; the script is already written at its path for sbatch)
+//   and returns Slurm's job id. kFailedPrecondition: Slurm refused the job
+//   (an unknown account, QoS, node...): submitting it again is refused again.
+//   kUnavailable: Slurm (or slurmrestd) was not reached or refused the
+//   credentials: the job may be submitted again later (the executor first
+//   looks for it by name, in case it was submitted after all).
+// - cancel(): kCancel ends the job (recorded CANCELLED; SIGTERM, SIGKILL
+//   after KillWait); kTerm / kKill send the signal to every process of the
+//   job, its batch script included, without ending it in Slurm's records.
+// - list_jobs(): every job slurmctld holds (pending, running, and ended ones
+//   it still remembers), in ONE call, as squeue -a -t all says them.
+// - Thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/slurm/command_runner.h"
+#include "backends/slurm/slurm_jobs.h"
+#include "base/result.h"
+
+namespace allot::slurm {
+
+enum class CancelKind { kCancel, kTerm, kKill };
+
+class SlurmTransport {
+ public:
+  virtual ~SlurmTransport() = default;
+  // "commands" or "slurmrestd" (logs, views).
+  [[nodiscard]] virtual std::string name() const = 0;
+  virtual Result<std::string> submit(const Submission& submission,
+                                     const std::optional<JobOwner>& owner) = 0;
+  virtual Status cancel(const std::string& job_id, CancelKind kind) = 0;
+  virtual Result<std::vector<SlurmJob>> list_jobs() = 0;
+};
+
+// The commands: sbatch (the owner is in its argv: --uid/--gid), scancel
+// [--signal=TERM|KILL --full], squeue -h -a -t all -O kSqueueFormat.
+class CommandTransport final : public SlurmTransport {
+ public:
+  explicit CommandTransport(CommandRunner& runner) : runner_(runner) {}
+  [[nodiscard]] std::string name() const override { return "commands"; }
+  Result<std::string> submit(const Submission& submission,
+                             const std::optional<JobOwner>& owner) override;
+  Status cancel(const std::string& job_id, CancelKind kind) override;
+  Result<std::vector<SlurmJob>> list_jobs() override;
+
+ private:
+  CommandRunner& runner_;
+};
+
+// The argv of the command that cancels or signals a job as `kind` says.
+std::vector<std::string> scancel_argv(const std::string& job_id, CancelKind kind);
+
+}  // namespace allot::slurm

@@ -1,0 +1,185 @@
+// The Slurm executor through slurmrestd v0.0.38 (rest_transport.h) against
+// the real Slurm of the ctest fixture `slurm` (slurmrestd with JWT on): a GPU
+// job runs under its team's account on the node allot placed it on, with
+// CUDA_VISIBLE_DEVICES set by Slurm; a gang is one job over two nodes; a stop
+// with grace sends SIGTERM first; a new executor adopts the job of the one
+// before; the endpoint check names a wrong URL, a refused token and an API
+// version not served; a submission that cannot reach Slurm stays pending
+// with its reason and is submitted once when it can.
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include "backends/slurm/rest_transport.h"
+#include "slurm_executor_fixture.h"
+
+namespace allot::slurm {
+namespace {
+
+class SlurmRestExecutorTest : public SlurmExecutorTest {
+ protected:
+  void SetUp() override {
+    SlurmExecutorTest::SetUp();
+    url_ = rest_url();
+    ASSERT_FALSE(url_.empty()) << "the `slurm` fixture starts slurmrestd (ALLOT_SLURM_REST=1)";
+    token_ = token_of("root");
+    ASSERT_FALSE(token_.empty()) << "scontrol token username=root";
+  }
+  // Jobs of `workload`'s name that slurmctld holds (ended ones for MinJobAge).
+  int jobs_named(WorkloadId workload) {
+    const Result<CommandResult> listed =
+        runner_.run({"squeue", "-h", "-a", "-t", "all", "--name=" + job_name_of("texec-", workload),
+                     "-O", "JobID"});
+    if (!listed.ok() || !listed->succeeded()) return -1;
+    int count = 0;
+    for (const char c : listed->out) count += c == '\n' ? 1 : 0;
+    return count;
+  }
+
+  std::string url_;
+  std::string token_;
+};
+
+TEST_F(SlurmRestExecutorTest, AGpuJobRunsUnderItsTeamsAccountOnItsNodeThroughSlurmrestd) {
+  executor_ = make(events_, rest(url_, token_));
+  ASSERT_EQ(executor_->transport_name(), "slurmrestd");
+  const WorkloadLaunch l = launch(11, {"node2"},
+                                  "echo CVD=$CUDA_VISIBLE_DEVICES ACC=$SLURM_JOB_ACCOUNT "
+                                  "NODE=$SLURMD_NODENAME TEAM=$ALLOT_TEAM; exit 3");
+
+  executor_->launch(l);
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
+
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_EQ(exits[0].exit_code, 3) << exits[0].launch_error;
+  EXPECT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u) << "kRunning before kExited";
+  EXPECT_EQ(log_of({l.workload, 0}), "CVD=0 ACC=texec-vision NODE=node2 TEAM=texec-vision\n");
+  EXPECT_EQ(executor_->submitted(), 1);
+  EXPECT_EQ(jobs_named(l.workload), 1);
+}
+
+TEST_F(SlurmRestExecutorTest, AGangIsOneJobOverTwoNodesThroughSlurmrestd) {
+  executor_ = make(events_, rest(url_, token_));
+  const WorkloadLaunch l =
+      launch(12, {"node1", "node2"},
+             "echo rank=$SLURM_PROCID node=$SLURMD_NODENAME gpus=$CUDA_VISIBLE_DEVICES");
+
+  executor_->launch(l);
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 2);
+
+  ASSERT_EQ(exits.size(), 2u);
+  EXPECT_TRUE(exits[0].succeeded() && exits[1].succeeded()) << exits[0].launch_error;
+  EXPECT_EQ(log_of({l.workload, 0}), "rank=0 node=node1 gpus=0\n");
+  EXPECT_EQ(log_of({l.workload, 1}), "rank=1 node=node2 gpus=0\n");
+}
+
+TEST_F(SlurmRestExecutorTest, AStopWithGraceSendsTermFirstThroughSlurmrestd) {
+  executor_ = make(events_, rest(url_, token_));
+  const WorkloadLaunch l = launch(13, {"node1"},
+                                  "trap 'echo got TERM; exit 0' TERM; echo trap set; "
+                                  "while :; do sleep 1; done");
+  executor_->launch(l);
+  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  ASSERT_NE(log_once_it_holds({l.workload, 0}, "trap set").find("trap set"), std::string::npos);
+
+  executor_->stop(l.workload, Duration::seconds(5));
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
+
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].stopped);
+  EXPECT_NE(log_of({l.workload, 0}).find("got TERM"), std::string::npos)
+      << "SIGTERM first, within the grace period";
+}
+
+TEST_F(SlurmRestExecutorTest, ANewExecutorAdoptsTheJobThroughSlurmrestdInsteadOfSubmittingAgain) {
+  executor_ = make(events_, rest(url_, token_));
+  WorkloadLaunch l = launch(14, {"node3"}, "sleep 60");
+  l.flavor = "a100";
+  executor_->launch(l);
+  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  const std::string job = executor_->slurm_view(l.workload)->job_id;
+  executor_.reset();  // allotd went away; the job runs on
+
+  EventLog after;
+  executor_ = make(after, rest(url_, token_));
+  executor_->launch(l);
+
+  ASSERT_EQ(after.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  EXPECT_EQ(executor_->adopted(), 1);
+  EXPECT_EQ(executor_->submitted(), 0);
+  EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
+  executor_->stop(l.workload, Duration());
+  const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].stopped);
+  EXPECT_EQ(jobs_named(l.workload), 1);
+}
+
+TEST_F(SlurmRestExecutorTest, TheEndpointCheckNamesAWrongUrlARefusedTokenAndAnApiNotServed) {
+  EXPECT_TRUE(rest(url_, token_)->check().ok());
+
+  const Status wrong_token = rest(url_, "not-a-jwt")->check();
+  ASSERT_FALSE(wrong_token.ok());
+  EXPECT_EQ(wrong_token.code(), ErrorCode::kFailedPrecondition);
+  EXPECT_NE(wrong_token.message().find("token of user root"), std::string::npos)
+      << wrong_token.message();
+  EXPECT_EQ(wrong_token.message().find("not-a-jwt"), std::string::npos) << "never shown";
+
+  const Status wrong_url = rest("http://127.0.0.1:1", token_)->check();
+  ASSERT_FALSE(wrong_url.ok());
+  EXPECT_NE(wrong_url.message().find("cannot reach slurmrestd at http://127.0.0.1:1"),
+            std::string::npos)
+      << wrong_url.message();
+
+  // A server without v0.0.38 answers as slurmrestd does for a path it lacks.
+  httplib::Server old;
+  old.set_error_handler([](const httplib::Request&, httplib::Response& response) {
+    response.status = 404;
+    response.set_content("Unable find requested URL. Please view /openapi/v3 for API reference.",
+                         "text/plain");
+  });
+  const int port = old.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { old.listen_after_bind(); });
+  while (!old.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const Status no_api = rest("http://127.0.0.1:" + std::to_string(port), token_)->check();
+  old.stop();
+  serving.join();
+  ASSERT_FALSE(no_api.ok());
+  EXPECT_NE(no_api.message().find("does not serve API v0.0.38"), std::string::npos)
+      << no_api.message();
+}
+
+TEST_F(SlurmRestExecutorTest, ASubmissionThatCannotReachSlurmStaysPendingThenIsSubmittedOnce) {
+  executor_ = make(events_, rest(url_, token_));
+  executor_->set_transport(rest(url_, "not-a-jwt"));  // e.g. the token expired
+  const WorkloadLaunch l = launch(15, {"node1"}, "echo ran");
+
+  executor_->launch(l);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::optional<SlurmJobView> view = executor_->slurm_view(l.workload);
+  while ((!view || view->state != "NOT_SUBMITTED") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    view = executor_->slurm_view(l.workload);
+  }
+  ASSERT_TRUE(view.has_value());
+  EXPECT_EQ(view->state, "NOT_SUBMITTED");
+  EXPECT_NE(view->reason.find("slurmrestd refused the job"), std::string::npos) << view->reason;
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // retried meanwhile, still refused
+  EXPECT_TRUE(events_.wait_for(PodPhase::kExited, 0).empty()) << "never lost";
+
+  executor_->set_transport(rest(url_, token_));
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
+
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].succeeded()) << exits[0].launch_error;
+  EXPECT_EQ(log_of({l.workload, 0}), "ran\n");
+  EXPECT_EQ(executor_->submitted(), 1);
+  EXPECT_EQ(jobs_named(l.workload), 1) << "submitted once";
+}
+
+}  // namespace
+}  // namespace allot::slurm

@@ -1,0 +1,132 @@
+// slurmrestd v0.0.38's JSON as the Slurm executor speaks it (slurm_rest.h):
+// job/submit bodies made from sbatch's argv, and answers captured from the
+// real slurmrestd 22.05.8 that scripts/slurm.sh starts (ALLOT_SLURM_REST=1),
+// trimmed to the fields read plus a few.
+#include "backends/slurm/slurm_rest.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace allot::slurm {
+namespace {
+
+using Json = nlohmann::json;
+
+// GET /slurm/v0.0.38/jobs: a job that exited 3 (FAILED), one that ran, one
+// held pending (hold: true), as slurmrestd answered.
+constexpr const char* kJobsAnswer = R"({"meta": {"plugin": {"type": "openapi/v0.0.38",
+  "name": "Slurm OpenAPI v0.0.38"}, "Slurm": {"version": {"major": 22, "micro": 8, "minor": 5},
+  "release": "22.05.8"}}, "errors": [], "jobs": [
+  {"job_id": 1, "name": "rest7", "job_state": "COMPLETED", "state_reason": "None",
+   "nodes": "node1", "exit_code": 0, "account": "tr7", "partition": "gpu", "user_name": "root"},
+  {"job_id": 2, "name": "r-exit3", "job_state": "FAILED", "state_reason": "NonZeroExitCode",
+   "nodes": "node1", "exit_code": 768, "account": "tr7", "partition": "gpu", "user_name": "root"},
+  {"job_id": 3, "name": "r-trap", "job_state": "PENDING", "state_reason": "JobHeldUser",
+   "nodes": "", "exit_code": 0, "account": "tr7", "partition": "gpu", "user_name": "root"}]})";
+
+// POST /slurm/v0.0.38/job/submit: accepted, and refused for an unknown account.
+constexpr const char* kSubmitted = R"({"meta": {"plugin": {"type": "openapi/v0.0.38",
+  "name": "Slurm OpenAPI v0.0.38"}}, "errors": [], "job_id": 1, "step_id": "BATCH",
+  "job_submit_user_msg": ""})";
+constexpr const char* kRefused = R"({"meta": {"plugin": {"type": "openapi/v0.0.38",
+  "name": "Slurm OpenAPI v0.0.38"}}, "errors": [{"error_code": 2045,
+  "error": "Invalid account or account/partition combination specified"}]})";
+// job/submit with a wrong token (HTTP 500).
+constexpr const char* kSubmitWrongToken = R"({"meta": {"plugin": {"type": "openapi/v0.0.38"}},
+  "errors": [{"error_code": 5005, "error": "Zero Bytes were transmitted or received"}]})";
+// GET /slurm/v0.0.38/diag with a wrong token (HTTP 500): slurmctld refused it.
+constexpr const char* kWrongToken = R"({"meta": {"plugin": {"type": "openapi/v0.0.38"}},
+  "errors": [{"description": "request failed", "error_number": -1,
+  "error": "Unspecified error", "source": "slurm_get_statistics"}],
+  "statistics": {"rpcs_by_message_type": [], "rpcs_by_user": []}})";
+
+TEST(SlurmRest, JobsAreReadAsSqueuesLinesWithTheRawWaitStatus) {
+  const Result<std::vector<SlurmJob>> jobs = parse_rest_jobs(kJobsAnswer);
+
+  ASSERT_TRUE(jobs.ok()) << jobs.status().message();
+  ASSERT_EQ(jobs->size(), 3u);
+  EXPECT_EQ((*jobs)[0], (SlurmJob{"1", "rest7", "COMPLETED", "None", "node1", 0}));
+  EXPECT_EQ((*jobs)[1], (SlurmJob{"2", "r-exit3", "FAILED", "NonZeroExitCode", "node1", 768}));
+  EXPECT_EQ(exit_of((*jobs)[1]).exit_code, 3);
+  EXPECT_EQ((*jobs)[2].reason, "JobHeldUser");
+  EXPECT_FALSE(parse_rest_jobs(kWrongToken).ok()) << "no jobs: not a job list";
+  EXPECT_FALSE(parse_rest_jobs("Authentication failure").ok());
+}
+
+TEST(SlurmRest, SubmitAnswersGiveTheJobIdOrSlurmsRefusal) {
+  const Result<std::string> submitted = parse_rest_submitted(kSubmitted);
+  ASSERT_TRUE(submitted.ok()) << submitted.status().message();
+  EXPECT_EQ(*submitted, "1");
+  const Result<std::string> refused = parse_rest_submitted(kRefused);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("Invalid account"), std::string::npos);
+  EXPECT_TRUE(rest_refusal(kRefused)) << "Slurm's error number: the job itself was refused";
+  EXPECT_FALSE(rest_refusal(kWrongToken)) << "no Slurm error number: the transport failed";
+  EXPECT_FALSE(rest_refusal(kSubmitWrongToken)) << "a socket error: the transport's";
+  EXPECT_FALSE(rest_refusal("Authentication failure"));
+  EXPECT_EQ(rest_errors_of(kWrongToken), "request failed");
+  EXPECT_EQ(rest_errors_of(kSubmitted), "");
+}
+
+Submission rest_test_submission() {
+  Submission s;
+  s.argv = {"sbatch",
+            "--parsable",
+            "--job-name=allot-7",
+            "--account=vision",
+            "--nodes=2",
+            "--ntasks=2",
+            "--ntasks-per-node=1",
+            "--nodelist=node1,node2",
+            "--mem=100",
+            "--time=3",
+            "--open-mode=append",
+            "--no-requeue",
+            "--output=/d/7.log",
+            "--chdir=/tmp",
+            "--partition=gpu",
+            "--qos=high",
+            "--cpus-per-task=2",
+            "--gres=gpu:h100:1",
+            "--uid=1001",
+            "--gid=1001",
+            "--export=NONE",
+            "/d/7.sbatch"};
+  s.script = "#!/bin/sh\nexec srun true\n";
+  return s;
+}
+
+TEST(SlurmRest, AnSbatchSubmissionBecomesV0038JobPropertiesHeldForItsNodes) {
+  const Result<RestSubmission> rest =
+      rest_submission_of(rest_test_submission(), {{"PATH", "/usr/bin:/bin"}});
+
+  ASSERT_TRUE(rest.ok()) << rest.status().message();
+  EXPECT_EQ(rest->nodelist, "node1,node2") << "v0.0.38 cannot name nodes: placed once held";
+  const Json body = Json::parse(rest->body);
+  EXPECT_EQ(body["script"], "#!/bin/sh\nexec srun true\n");
+  const Json expected = Json::parse(R"({"name": "allot-7", "account": "vision", "nodes": [2, 2],
+    "tasks": 2, "tasks_per_node": 1, "memory_per_node": 100, "time_limit": 3,
+    "open_mode": "append", "requeue": false, "standard_output": "/d/7.log",
+    "current_working_directory": "/tmp", "partition": "gpu", "qos": "high", "cpus_per_task": 2,
+    "gres": "gpu:h100:1", "hold": true, "environment": {"PATH": "/usr/bin:/bin"}})");
+  EXPECT_EQ(body["job"], expected) << body["job"].dump();
+}
+
+TEST(SlurmRest, NoTimeLimitIsLeftOutAndAnUnknownOptionIsRefused) {
+  Submission s = rest_test_submission();
+  s.argv = {"sbatch", "--time=0", "--job-name=a", "s.sbatch"};
+  const Result<RestSubmission> rest = rest_submission_of(s, {});
+  ASSERT_TRUE(rest.ok());
+  const Json job = Json::parse(rest->body)["job"];
+  EXPECT_FALSE(job.contains("time_limit"));
+  EXPECT_FALSE(job.contains("hold")) << "no nodelist: not held";
+  EXPECT_EQ(job["environment"], Json::parse(R"({"PATH": "/usr/bin:/bin"})"));
+
+  s.argv = {"sbatch", "--exclusive", "s.sbatch"};
+  const Result<RestSubmission> refused = rest_submission_of(s, {});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("--exclusive"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace allot::slurm

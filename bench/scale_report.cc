@@ -87,6 +87,7 @@ void print_json(const ScaleReport& r, std::FILE* out) {
   j["steady_pass_cpu_ms"] = round3(r.steady_pass_cpu_ms);
   j["steady_pass_runs_ms"] = rounded(r.steady_pass_runs_ms);
   j["steady_kept_pass_ms"] = round3(r.steady_kept_pass_ms);
+  j["steady_kept_pass_cpu_ms"] = round3(r.steady_kept_pass_cpu_ms);
   j["steady_kept_pass_runs_ms"] = rounded(r.steady_kept_pass_runs_ms);
   j["steady_kept_pass_identical"] = r.steady_kept_pass_identical;
   j["steady_admitted"] = r.steady_admitted;

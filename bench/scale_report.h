@@ -43,6 +43,7 @@ struct ScaleReport {
   // its plan's digest is the steady pass's.
   std::vector<double> steady_kept_pass_runs_ms;
   double steady_kept_pass_ms = 0;  // median
+  double steady_kept_pass_cpu_ms = 0;
   bool steady_kept_pass_identical = false;
 
   // plan() for one urgent 64-GPU gang over the full cluster.

@@ -80,13 +80,32 @@ void PendingQueues::update(const CompiledPolicy& policy,
   }
   std::sort(touched.begin(), touched.end());
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  // Kept facts and touched ids, both by id, merge into the new pending
-  // order: a kept workload moves to its new index, a touched one leaves (and
-  // comes back, read again, when it is pending now).
-  std::vector<PendingFacts> facts;
-  facts.reserve(pending.size());
   std::vector<uint32_t> moved_to(facts_.size(), kLeftPending);
   std::vector<uint32_t> added;
+  if (!merge_facts(policy, pending, touched, moved_to, added)) {
+    *this = PendingQueues(policy, pending);  // `touched` missed a change: start again
+    return;
+  }
+  for (auto& queue : queues_) {
+    size_t kept = 0;
+    for (const uint32_t index : queue) {
+      if (moved_to[index] != kLeftPending) queue[kept++] = moved_to[index];
+    }
+    queue.resize(kept);
+  }
+  insert_newcomers(pending, added);
+  number_positions();
+}
+
+// Kept facts and touched ids, both by id, merge into the new pending order:
+// a kept workload moves to its new index, a touched one leaves (and comes
+// back, read again, when it is pending now).
+bool PendingQueues::merge_facts(const CompiledPolicy& policy,
+                                const std::vector<PendingWorkload>& pending,
+                                const std::vector<WorkloadId>& touched,
+                                std::vector<uint32_t>& moved_to, std::vector<uint32_t>& added) {
+  std::vector<PendingFacts> facts;
+  facts.reserve(pending.size());
   size_t i = 0;
   for (const WorkloadId id : touched) {
     for (; i < facts_.size() && facts_[i].id < id; ++i) {
@@ -103,25 +122,20 @@ void PendingQueues::update(const CompiledPolicy& policy,
     moved_to[i] = static_cast<uint32_t>(facts.size());
     facts.push_back(facts_[i]);
   }
-  if (facts.size() != pending.size()) {  // `touched` missed a change: start again
-    *this = PendingQueues(policy, pending);
-    return;
-  }
+  if (facts.size() != pending.size()) return false;
   facts_ = std::move(facts);
-  for (auto& queue : queues_) {
-    size_t kept = 0;
-    for (const uint32_t index : queue) {
-      if (moved_to[index] != kLeftPending) queue[kept++] = moved_to[index];
-    }
-    queue.resize(kept);
-  }
+  return true;
+}
+
+// Newcomers of a team go in by binary search: only they and the workloads
+// they are compared with are read.
+void PendingQueues::insert_newcomers(const std::vector<PendingWorkload>& pending,
+                                     std::vector<uint32_t>& added) {
   const auto before = [&](uint32_t a, uint32_t b) { return queue_before(pending[a], pending[b]); };
   std::sort(added.begin(), added.end(), [&](uint32_t a, uint32_t b) {
     if (facts_[a].team != facts_[b].team) return facts_[a].team < facts_[b].team;
     return before(a, b);
   });
-  // Newcomers of a team go in by binary search: only they and the workloads
-  // they are compared with are read.
   for (size_t from = 0; from < added.size();) {
     const TeamIndex team = facts_[added[from]].team;
     size_t to = from;
@@ -140,7 +154,6 @@ void PendingQueues::update(const CompiledPolicy& policy,
     queue.swap(merged);
     from = to;
   }
-  number_positions();
 }
 
 }  // namespace allot

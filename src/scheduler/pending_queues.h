@@ -71,6 +71,12 @@ class PendingQueues {
 
  private:
   void number_positions();
+  // Fills `moved_to` (old index -> new, or kLeftPending) and `added` (new
+  // indices read again); false when the sizes do not add up.
+  bool merge_facts(const CompiledPolicy& policy, const std::vector<PendingWorkload>& pending,
+                   const std::vector<WorkloadId>& touched, std::vector<uint32_t>& moved_to,
+                   std::vector<uint32_t>& added);
+  void insert_newcomers(const std::vector<PendingWorkload>& pending, std::vector<uint32_t>& added);
 
   const CompiledPolicy* policy_ = nullptr;
   std::vector<PendingFacts> facts_;            // by pending index

@@ -86,6 +86,10 @@ void print_json(const ScaleReport& r, std::FILE* out) {
   j["steady_pass_ms"] = round3(r.steady_pass_ms);
   j["steady_pass_cpu_ms"] = round3(r.steady_pass_cpu_ms);
   j["steady_pass_runs_ms"] = rounded(r.steady_pass_runs_ms);
+  j["steady_kept_pass_ms"] = round3(r.steady_kept_pass_ms);
+  j["steady_kept_pass_cpu_ms"] = round3(r.steady_kept_pass_cpu_ms);
+  j["steady_kept_pass_runs_ms"] = rounded(r.steady_kept_pass_runs_ms);
+  j["steady_kept_pass_identical"] = r.steady_kept_pass_identical;
   j["steady_admitted"] = r.steady_admitted;
   j["steady_pending"] = r.steady_pending;
   j["steady_admissions"] = r.steady_admissions;
@@ -134,6 +138,7 @@ void print_table(const ScaleReport& r, std::FILE* out) {
   row("admissions_per_s", r.admissions_per_s);
   row("steady_pass_ms (median)", r.steady_pass_ms);
   row("steady_pass_cpu_ms (median)", r.steady_pass_cpu_ms);
+  row("steady_kept_pass_ms (median)", r.steady_kept_pass_ms);
   row("steady_admitted", static_cast<double>(r.steady_admitted));
   row("steady_pending", static_cast<double>(r.steady_pending));
   row("steady_admissions", static_cast<double>(r.steady_admissions));

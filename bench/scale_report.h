@@ -37,6 +37,14 @@ struct ScaleReport {
   int64_t steady_admissions = 0;
   int64_t steady_preemptions = 0;
   PlanSummary steady;
+  // The steady pass again from team queues and facts kept from the cycle
+  // before (scheduler/pending_queues.h), each run first updating them for 1%
+  // of pending work (as if it had arrived since): its wall time, and whether
+  // its plan's digest is the steady pass's.
+  std::vector<double> steady_kept_pass_runs_ms;
+  double steady_kept_pass_ms = 0;  // median
+  double steady_kept_pass_cpu_ms = 0;
+  bool steady_kept_pass_identical = false;
 
   // plan() for one urgent 64-GPU gang over the full cluster.
   int32_t preemption_runs = 0;

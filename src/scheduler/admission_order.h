@@ -18,18 +18,6 @@
 
 namespace allot {
 
-// What the orderings need to know about each pending workload.
-struct PendingFacts {
-  ResourceVector total;      // all pods at full count
-  FlavorIndex first_flavor;  // first flavor of the team that it may use
-  FlavorIndex pinned;        // the flavor its pod sets require, if any
-  bool usable = true;        // false when pinned to a flavor outside the team's list
-  // Its id and team, read with the rest: a blocked StrictFIFO tail is
-  // explained from these facts without reading each workload again.
-  WorkloadId id;
-  TeamIndex team;
-};
-
 class AdmissionOrder {
  public:
   virtual ~AdmissionOrder() = default;

@@ -14,4 +14,10 @@ Plan Scheduler::plan(const Snapshot& snapshot) const {
   return cycle.run();
 }
 
+Plan Scheduler::plan(const Snapshot& snapshot, const PendingQueues& kept) const {
+  if (!kept.matches(*policy_, snapshot.pending)) return plan(snapshot);
+  SchedulingCycle cycle(*policy_, *topology_, options_, snapshot, &kept);
+  return cycle.run();
+}
+
 }  // namespace allot

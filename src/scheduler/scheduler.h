@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "scheduler/compiled_policy.h"
+#include "scheduler/pending_queues.h"
 #include "scheduler/plan.h"
 #include "scheduler/snapshot.h"
 #include "scheduler/topology.h"
@@ -29,6 +30,10 @@ class Scheduler {
   explicit Scheduler(std::shared_ptr<const CompiledPolicy> policy, SchedulerOptions options = {});
 
   [[nodiscard]] Plan plan(const Snapshot& snapshot) const;
+  // The same plan, from team queues and facts the caller keeps between cycles
+  // (pending_queues.h: updated for this snapshot's pending work, with this
+  // scheduler's policy); built afresh when `kept` does not match the snapshot.
+  [[nodiscard]] Plan plan(const Snapshot& snapshot, const PendingQueues& kept) const;
   [[nodiscard]] const CompiledPolicy& policy() const { return *policy_; }
 
  private:

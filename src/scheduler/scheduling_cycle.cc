@@ -64,7 +64,8 @@ class HeldOnNodes {
 }  // namespace
 
 SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& topology,
-                                 const SchedulerOptions& options, const Snapshot& snapshot)
+                                 const SchedulerOptions& options, const Snapshot& snapshot,
+                                 const PendingQueues* kept)
     : policy_(policy),
       topology_(topology),
       options_(options),
@@ -72,7 +73,9 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       quota_(policy),
       burst_usage_(policy.team_count(), policy.flavor_count()),
       capacity_(policy, topology, snapshot.nodes),
-      queues_(snapshot.pending, policy.team_count()),
+      pending_queues_(kept != nullptr ? *kept : own_queues_.emplace(policy, snapshot.pending)),
+      queues_(pending_queues_, policy.team_count()),
+      facts_(pending_queues_.facts()),
       pending_index_(snapshot.pending),
       unavailable_(snapshot.admitted.size(), false),
       victims_stop_by_(snapshot.pending.size(), Timestamp::infinite_future()),
@@ -84,24 +87,9 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       reservation_priorities_(policy.flavor_count()),
       preemption_failures_(policy.team_count()),
       flavor_capacity_(policy.flavor_count()) {
-  facts_.reserve(snapshot.pending.size());
   // Every pending workload gets one explanation at most: no regrowth.
   plan_.explanations.reserve(snapshot.pending.size());
   explained_index_.reserve(snapshot.pending.size());
-  for (const PendingWorkload& w : snapshot.pending) {
-    PendingFacts facts;
-    facts.id = w.id;
-    facts.team = w.team;
-    for (const PodSetRequest& set : w.pod_sets) {
-      facts.total += set.per_pod * set.count;
-      if (set.required_flavor.valid()) facts.pinned = set.required_flavor;
-    }
-    const auto& order = policy.team(w.team).flavor_order;
-    facts.usable =
-        !facts.pinned.valid() || std::find(order.begin(), order.end(), facts.pinned) != order.end();
-    facts.first_flavor = facts.pinned.valid() ? facts.pinned : order.front();
-    facts_.push_back(facts);
-  }
   for (const CompiledNode& node : policy.nodes()) {
     flavor_capacity_[node.flavor.value()] += node.node.capacity;
   }

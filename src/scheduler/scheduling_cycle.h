@@ -7,7 +7,9 @@
 // minCount), else trying preemption, else a reservation for a blocked gang;
 // (5) explain every workload left pending and estimate its start.
 //
-// Contract: single use; everything it reads is owned by the caller.
+// Contract: single use; everything it reads is owned by the caller. The team
+// queues and facts of pending work are `kept` (PendingQueues kept between
+// cycles by the caller, up to date with the snapshot) or built here.
 #pragma once
 
 #include <memory>
@@ -23,6 +25,7 @@
 #include "scheduler/endpoint_replicas.h"
 #include "scheduler/inflight_preemptions.h"
 #include "scheduler/pending_index.h"
+#include "scheduler/pending_queues.h"
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/release_timeline.h"
@@ -38,7 +41,8 @@ namespace allot {
 class SchedulingCycle {
  public:
   SchedulingCycle(const CompiledPolicy& policy, const Topology& topology,
-                  const SchedulerOptions& options, const Snapshot& snapshot);
+                  const SchedulerOptions& options, const Snapshot& snapshot,
+                  const PendingQueues* kept = nullptr);
 
   Plan run();
 
@@ -115,8 +119,10 @@ class SchedulingCycle {
   QuotaTree quota_;
   BurstUsage burst_usage_;  // endpoints' burst replicas (endpoint_replicas.h)
   CapacityIndex capacity_;
+  std::optional<PendingQueues> own_queues_;  // built for this cycle when none is kept
+  const PendingQueues& pending_queues_;
   TeamQueues queues_;
-  std::vector<PendingFacts> facts_;
+  const std::vector<PendingFacts>& facts_;
   PendingIndex pending_index_;             // WorkloadId -> pending index
   std::vector<uint32_t> explained_index_;  // pending index of each plan_.explanations entry
   std::unique_ptr<AdmissionOrder> order_;

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "identical_plans.h"
 #include "model/node_inventory.h"
 #include "policy_builders.h"
 #include "scheduler/quota_tree.h"
@@ -22,6 +23,7 @@ struct World {
   Snapshot state;
 };
 
+using testing::expect_identical_plans;
 using testing::gpu_quota;
 
 // 2 flavors x 8 nodes x 8 GPUs (nominal quotas never exceed capacity); 2 cohorts (one nested) with
@@ -148,54 +150,6 @@ bool same_plan(const Plan& a, const Plan& b) {
     if (a.preemptions[i].victim != b.preemptions[i].victim) return false;
   }
   return true;
-}
-
-// Every field of two plans, in order (same_plan() compares what is carried out).
-void expect_identical_plans(const Plan& a, const Plan& b, uint64_t seed, int step) {
-  const auto where = [&] {
-    return "seed " + std::to_string(seed) + " step " + std::to_string(step);
-  };
-  ASSERT_EQ(a.evictions.size(), b.evictions.size()) << where();
-  for (size_t i = 0; i < a.evictions.size(); ++i) {
-    EXPECT_EQ(a.evictions[i].workload, b.evictions[i].workload) << where();
-    EXPECT_EQ(a.evictions[i].node, b.evictions[i].node) << where();
-  }
-  ASSERT_EQ(a.preemptions.size(), b.preemptions.size()) << where();
-  for (size_t i = 0; i < a.preemptions.size(); ++i) {
-    const Preemption& x = a.preemptions[i];
-    const Preemption& y = b.preemptions[i];
-    EXPECT_TRUE(x.victim == y.victim && x.beneficiary == y.beneficiary && x.reason == y.reason &&
-                x.grace_period == y.grace_period)
-        << where() << ": preemption " << i;
-  }
-  ASSERT_EQ(a.admissions.size(), b.admissions.size()) << where();
-  for (size_t i = 0; i < a.admissions.size(); ++i) {
-    const Admission& x = a.admissions[i];
-    const Admission& y = b.admissions[i];
-    EXPECT_TRUE(x.workload == y.workload && x.flavor == y.flavor && x.assignment == y.assignment &&
-                x.usage == y.usage && x.borrowing == y.borrowing && x.borrowed == y.borrowed &&
-                x.partial == y.partial && x.backfill == y.backfill)
-        << where() << ": admission " << i;
-  }
-  ASSERT_EQ(a.reservations.size(), b.reservations.size()) << where();
-  for (size_t i = 0; i < a.reservations.size(); ++i) {
-    const Reservation& x = a.reservations[i];
-    const Reservation& y = b.reservations[i];
-    EXPECT_TRUE(x.workload == y.workload && x.flavor == y.flavor && x.nodes == y.nodes &&
-                x.starts_at == y.starts_at)
-        << where() << ": reservation " << i;
-  }
-  ASSERT_EQ(a.explanations.size(), b.explanations.size()) << where();
-  for (size_t i = 0; i < a.explanations.size(); ++i) {
-    const PendingExplanation& x = a.explanations[i];
-    const PendingExplanation& y = b.explanations[i];
-    EXPECT_TRUE(x.workload == y.workload && x.reason == y.reason && x.preemption == y.preemption &&
-                x.flavor == y.flavor && x.quota_node == y.quota_node && x.fr == y.fr &&
-                x.requested == y.requested && x.available == y.available &&
-                x.holder_usage == y.holder_usage && x.holder_team == y.holder_team &&
-                x.queue_position == y.queue_position && x.estimated_start == y.estimated_start)
-        << where() << ": explanation " << i << " (workload " << x.workload.value() << ")";
-  }
 }
 
 // A preemption in flight is capacity on its way to its beneficiary: while

@@ -1,5 +1,7 @@
 #include "scenario_fixture.h"
 
+#include <algorithm>
+#include <memory>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -60,7 +62,12 @@ const ClassMetrics& class_of(const SimulationReport& report, std::string_view na
   return find_named(report.classes, name, "priority class");
 }
 
-PlanInvariants::PlanInvariants(const Policy& policy) : nodes_(expand_node_pools(policy)) {}
+PlanInvariants::PlanInvariants(const Policy& policy) : nodes_(expand_node_pools(policy)) {
+  Result<CompiledPolicy> compiled = CompiledPolicy::compile(policy, nodes_);
+  if (compiled.ok()) {
+    plain_.emplace(std::make_shared<const CompiledPolicy>(std::move(compiled).value()));
+  }
+}
 
 SimulationOptions virtual_options() {
   SimulationOptions options;
@@ -86,6 +93,7 @@ void PlanInvariants::check(const Snapshot& snapshot, const Plan& plan) {
   }
   std::vector<ResourceVector> used = held_capacity(snapshot, plan, pending);
   check_preemptions(snapshot, plan);
+  check_plain_path(snapshot, plan);
   check_admissions(snapshot, plan, pending, used);
   for (size_t node = 0; node < nodes_.size(); ++node) {
     if (!used[node].fits_in(nodes_[node].capacity)) {
@@ -140,6 +148,38 @@ void PlanInvariants::check_preemptions(const Snapshot& snapshot, const Plan& pla
     if (!victims.insert(preemption.victim.value()).second) {
       violation(snapshot, "victim " + std::to_string(preemption.victim.value()) + " chosen twice");
     }
+  }
+}
+
+void PlanInvariants::check_plain_path(const Snapshot& snapshot, const Plan& plan) {
+  if (!plain_) return;
+  const Plan plain = plain_->plan(snapshot);
+  const bool same_actions =
+      std::equal(plan.admissions.begin(), plan.admissions.end(), plain.admissions.begin(),
+                 plain.admissions.end(),
+                 [](const Admission& a, const Admission& b) {
+                   return a.workload == b.workload && a.flavor == b.flavor &&
+                          a.assignment == b.assignment && a.usage == b.usage;
+                 }) &&
+      std::equal(plan.preemptions.begin(), plan.preemptions.end(), plain.preemptions.begin(),
+                 plain.preemptions.end(),
+                 [](const Preemption& a, const Preemption& b) {
+                   return a.victim == b.victim && a.beneficiary == b.beneficiary;
+                 }) &&
+      std::equal(plan.reservations.begin(), plan.reservations.end(), plain.reservations.begin(),
+                 plain.reservations.end(), [](const Reservation& a, const Reservation& b) {
+                   return a.workload == b.workload && a.nodes == b.nodes &&
+                          a.starts_at == b.starts_at;
+                 });
+  const bool same_explanations = std::equal(
+      plan.explanations.begin(), plan.explanations.end(), plain.explanations.begin(),
+      plain.explanations.end(), [](const PendingExplanation& a, const PendingExplanation& b) {
+        return a.workload == b.workload && a.reason == b.reason && a.flavor == b.flavor &&
+               a.queue_position == b.queue_position && a.estimated_start == b.estimated_start;
+      });
+  if (!same_actions || !same_explanations) {
+    violation(snapshot, std::string("the plan differs from the plain path's (") +
+                            (same_actions ? "explanations" : "actions") + ")");
   }
 }
 

@@ -1,9 +1,12 @@
 // Test helpers for simulation tests: parse an inline scenario, load an
 // example file, and check the scheduler's plans against invariants after
-// every cycle (through SimulationOptions::on_cycle).
+// every cycle (through SimulationOptions::on_cycle), and against the plan of
+// the plain path (the simulator plans from team queues it keeps between
+// cycles; a Scheduler here plans the same snapshot from scratch).
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "model/policy.h"
 #include "model/scenario.h"
 #include "scheduler/plan.h"
+#include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
 #include "service/simulation/simulation_options.h"
 #include "service/simulation/simulation_report.h"
@@ -81,12 +85,16 @@ class PlanInvariants {
       const Snapshot& snapshot, const Plan& plan,
       const std::map<uint64_t, const PendingWorkload*>& pending);
   void check_preemptions(const Snapshot& snapshot, const Plan& plan);
+  // The plan again from scratch (no kept team queues): the same decisions
+  // and explanations.
+  void check_plain_path(const Snapshot& snapshot, const Plan& plan);
   // Adds the admitted pods to `used`.
   void check_admissions(const Snapshot& snapshot, const Plan& plan,
                         const std::map<uint64_t, const PendingWorkload*>& pending,
                         std::vector<ResourceVector>& used);
 
   std::vector<Node> nodes_;
+  std::optional<Scheduler> plain_;  // when the policy compiles
   std::vector<std::string> violations_;
   int64_t cycles_ = 0;
 };

@@ -80,7 +80,9 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     suspend_idle_spaces(now);
     refresh_snapshot(now);
     apply_withdrawals(now);
-    const Plan plan = scheduler_.plan(snapshot_);
+    kept_queues_.update(scheduler_.policy(), snapshot_.pending, std::move(touched_));
+    touched_.clear();
+    const Plan plan = scheduler_.plan(snapshot_, kept_queues_);
     guarantees.observe(snapshot_, plan);
     if (options_.on_cycle) {
       options_.on_cycle(snapshot_, plan);
@@ -175,6 +177,7 @@ void SimulationLoop::make_pending(WorkloadId id) {
   PendingWorkload request = input_.arrivals[id.value()].request;  // original queued_at
   request.preempted_by = live_[id.value()].run.preempted_by;
   if (const auto& resumed = live_[id.value()].queued_at) request.queued_at = *resumed;
+  touched_.push_back(id);
   snapshot_.pending.push_back(std::move(request));
 }
 
@@ -265,6 +268,7 @@ void SimulationLoop::apply_withdrawals(Timestamp now) {
     TracedWorkload& traced = trace_->workloads[id.value()];
     if (live.run.waiting()) {
       withdraw(live.run);
+      touched_.push_back(id);
       traced.finished_at = now;
       traced.withdrawn = true;
       erased = true;
@@ -321,6 +325,7 @@ bool SimulationLoop::carry_out(const Plan& plan, Timestamp now) {
   if (effects.any_immediate_stop()) apply_executor_events(now);
   for (const Admission* admission : effects.starts) {
     admit(*admission, now);
+    touched_.push_back(admission->workload);
   }
   if (!newly_admitted_.empty()) {
     std::erase_if(snapshot_.pending,

@@ -40,6 +40,7 @@
 #include "base/time.h"
 #include "model/checkpoint_progress.h"
 #include "scheduler/compiled_policy.h"
+#include "scheduler/pending_queues.h"
 #include "scheduler/plan_effects.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
@@ -166,6 +167,11 @@ class SimulationLoop {
   std::vector<std::pair<Timestamp, WorkloadId>> withdrawals_;  // by time
   size_t next_withdrawal_ = 0;
   SimulationTrace* trace_ = nullptr;
+  // The team queues and facts of pending work, kept between cycles
+  // (scheduler/pending_queues.h) and updated from the workloads that entered
+  // or left the queue since the last plan (touched_).
+  PendingQueues kept_queues_;
+  std::vector<WorkloadId> touched_;
 };
 
 }  // namespace allot

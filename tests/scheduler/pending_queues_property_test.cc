@@ -1,0 +1,214 @@
+// PendingQueues kept between cycles (scheduler/pending_queues.h) against a
+// rebuild from scratch, and the plans made from them against the plain path,
+// after every cycle of random worlds: arrivals, admissions, preemptions and
+// evictions (requeued at their place), withdrawals, workloads moved in their
+// queue, node failures and policy changes.
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "identical_plans.h"
+#include "model/node_inventory.h"
+#include "policy_builders.h"
+#include "scheduler/pending_queues.h"
+#include "scheduler/scheduler.h"
+
+namespace allot {
+namespace {
+
+// 2 flavors x 8 nodes x 8 GPUs; 4 teams in one cohort, t0 and t2 StrictFIFO.
+Policy kept_queues_policy(std::mt19937_64& rng, bool fair_sharing) {
+  Policy p;
+  p.clusters.push_back({});
+  p.clusters[0].meta.name = "main";
+  p.clusters[0].scheduling.fair_sharing = fair_sharing;
+  for (const char* f : {"a", "b"}) testing::add_gpu_pool(p, f, std::string("pool-") + f);
+  Cohort root;
+  root.meta.name = "root";
+  p.cohorts = {root};
+  for (int i = 0; i < 3; ++i) {
+    PriorityClass pc;
+    pc.meta.name = "p" + std::to_string(i);
+    pc.value = i * 100;
+    pc.preemption_grace_period = Duration::seconds(static_cast<int64_t>(rng() % 2) * 20);
+    p.priority_classes.push_back(pc);
+  }
+  for (int t = 0; t < 4; ++t) {
+    Team team;
+    team.meta.name = "t" + std::to_string(t);
+    team.namespace_name = team.meta.name;
+    team.cohort = "root";
+    const int64_t nominal = 8 * static_cast<int64_t>(1 + rng() % 2);
+    std::optional<int64_t> borrow;
+    if (rng() % 2 == 0) borrow = 8 * static_cast<int64_t>(rng() % 3);
+    team.quota = {testing::gpu_quota("a", nominal, borrow, std::nullopt),
+                  testing::gpu_quota("b", nominal / 2, borrow, std::nullopt)};
+    team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
+    team.preemption.within_team = WithinTeamPolicy::kLowerPriority;
+    if (t % 2 == 0) team.queueing = QueueingStrategy::kStrictFifo;
+    p.teams.push_back(team);
+  }
+  return p;
+}
+
+std::shared_ptr<const CompiledPolicy> compile_kept_queues_policy(const Policy& p) {
+  return std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+}
+
+PendingWorkload kept_queues_workload(std::mt19937_64& rng, const CompiledPolicy& policy,
+                                     uint64_t id, Timestamp now) {
+  PendingWorkload w;
+  w.id = WorkloadId(id);
+  w.team = TeamIndex(static_cast<uint32_t>(rng() % policy.team_count()));
+  w.priority_class = PriorityClassIndex(static_cast<uint16_t>(rng() % 3));
+  w.priority = policy.priority_class(w.priority_class).value;
+  // Some arrive with an earlier place in the queue (a requeue, a resumed Space).
+  w.queued_at = now - Duration::seconds(static_cast<int64_t>(rng() % 4) * 20);
+  PodSetRequest set;
+  static constexpr int64_t kSizes[] = {1, 2, 4, 8};
+  set.per_pod = ResourceVector(kSizes[rng() % 4], 1000, 0);
+  set.count = static_cast<int32_t>(1 + rng() % 3);
+  set.min_count = set.count;
+  if (rng() % 8 == 0) set.required_flavor = FlavorIndex(static_cast<uint16_t>(rng() % 2));
+  w.pod_sets = {set};
+  if (rng() % 2 == 0) w.max_runtime = Duration::seconds(static_cast<int64_t>(60 + rng() % 600));
+  return w;
+}
+
+struct KeptQueuesWorld {
+  Snapshot state;
+  std::vector<WorkloadId> touched;  // since the last plan
+
+  void sort_pending() {
+    std::sort(state.pending.begin(), state.pending.end(),
+              [](const PendingWorkload& a, const PendingWorkload& b) { return a.id < b.id; });
+  }
+  void requeue(const AdmittedWorkload& a) {
+    touched.push_back(a.id);
+    state.pending.push_back(requeued_from(a));
+  }
+};
+
+// Carries the plan out: evicted and stopped work is requeued, victims stop
+// (at once without a grace period, else at the next cycle), admissions start.
+void carry_out_kept_queues_plan(KeptQueuesWorld& world, const Plan& plan) {
+  Snapshot& s = world.state;
+  std::vector<AdmittedWorkload> running;
+  for (AdmittedWorkload& a : s.admitted) {
+    const bool evicted = std::any_of(plan.evictions.begin(), plan.evictions.end(),
+                                     [&](const Eviction& e) { return e.workload == a.id; });
+    if (a.terminating || evicted) {
+      world.requeue(a);
+      continue;
+    }
+    const auto p = std::find_if(plan.preemptions.begin(), plan.preemptions.end(),
+                                [&](const Preemption& x) { return x.victim == a.id; });
+    if (p != plan.preemptions.end()) {
+      a.terminating = true;
+      a.preempted_for = p->beneficiary;
+      if (p->grace_period.ms() == 0) {
+        world.requeue(a);
+        continue;
+      }
+    }
+    running.push_back(a);
+  }
+  for (const Admission& adm : plan.admissions) {
+    const auto it = std::find_if(s.pending.begin(), s.pending.end(),
+                                 [&](const PendingWorkload& w) { return w.id == adm.workload; });
+    running.push_back(admitted_from(*it, adm.flavor, adm.assignment, s.now));
+    world.touched.push_back(adm.workload);
+    s.pending.erase(it);
+  }
+  s.admitted = std::move(running);
+  world.sort_pending();
+}
+
+// The world's changes between two plans, other than the plan's own.
+void change_kept_queues_world(KeptQueuesWorld& world, std::mt19937_64& rng,
+                              const CompiledPolicy& policy, uint64_t& next_id) {
+  Snapshot& s = world.state;
+  s.now = s.now + Duration::seconds(15);
+  for (int i = static_cast<int>(rng() % (rng() % 12 == 0 ? 40 : 5)); i > 0; --i) {
+    s.pending.push_back(kept_queues_workload(rng, policy, next_id, s.now));
+    world.touched.push_back(WorkloadId(next_id++));
+  }
+  if (!s.admitted.empty() && rng() % 2 == 0) {  // a completion
+    s.admitted.erase(s.admitted.begin() + static_cast<std::ptrdiff_t>(rng() % s.admitted.size()));
+  }
+  if (!s.pending.empty() && rng() % 4 == 0) {  // a withdrawal
+    const auto at = s.pending.begin() + static_cast<std::ptrdiff_t>(rng() % s.pending.size());
+    world.touched.push_back(at->id);
+    s.pending.erase(at);
+  }
+  if (!s.pending.empty() && rng() % 4 == 0) {  // moved in its queue
+    PendingWorkload& w = s.pending[rng() % s.pending.size()];
+    w.queued_at = s.now - Duration::seconds(static_cast<int64_t>(rng() % 600));
+    w.priority = policy.priority_class(PriorityClassIndex(static_cast<uint16_t>(rng() % 3))).value;
+    world.touched.push_back(w.id);
+  }
+  if (rng() % 10 == 0) {  // a node fails or recovers
+    auto& node = s.nodes[rng() % s.nodes.size()];
+    node.healthy = !node.healthy;
+  }
+  world.sort_pending();
+}
+
+struct KeptQueuesCounts {
+  int cycles = 0;
+  int incremental = 0;  // cycles whose changes were few enough for an update in place
+  int max_pending = 0;
+};
+
+void run_kept_queues_world(uint64_t seed, bool fair_sharing, KeptQueuesCounts& counts) {
+  std::mt19937_64 rng(seed);
+  Policy document = kept_queues_policy(rng, fair_sharing);
+  auto policy = compile_kept_queues_policy(document);
+  auto scheduler = std::make_unique<Scheduler>(policy);
+  KeptQueuesWorld world;
+  world.state.nodes.assign(policy->node_count(), NodeCondition{});
+  PendingQueues kept;
+  uint64_t next_id = 1;
+  for (int step = 0; step < 60; ++step) {
+    change_kept_queues_world(world, rng, *policy, next_id);
+    if (rng() % 20 == 0) {  // a policy change: one team's flavors in the other order
+      auto& quota = document.teams[rng() % document.teams.size()].quota;
+      std::reverse(quota.begin(), quota.end());
+      policy = compile_kept_queues_policy(document);
+      scheduler = std::make_unique<Scheduler>(policy);
+    }
+    const std::vector<PendingWorkload>& pending = world.state.pending;
+    counts.incremental += world.touched.size() * 4 <= pending.size() ? 1 : 0;
+    counts.max_pending = std::max(counts.max_pending, static_cast<int>(pending.size()));
+    ++counts.cycles;
+    kept.update(*policy, pending, std::move(world.touched));
+    world.touched.clear();
+    const PendingQueues rebuilt(*policy, pending);
+    ASSERT_TRUE(kept == rebuilt) << "seed " << seed << " step " << step
+                                 << ": kept queues and facts differ from a rebuild";
+    ASSERT_TRUE(kept.matches(*policy, pending));
+    const Plan plan = scheduler->plan(world.state, kept);
+    testing::expect_identical_plans(plan, scheduler->plan(world.state), seed, step);
+    if (::testing::Test::HasFailure()) return;
+    carry_out_kept_queues_plan(world, plan);
+  }
+}
+
+TEST(PendingQueuesProperties, KeptQueuesEqualARebuildAndPlanAlike) {
+  KeptQueuesCounts counts;
+  for (uint64_t seed = 900; seed <= 939; ++seed) {
+    run_kept_queues_world(seed, seed % 2 == 0, counts);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(counts.cycles, 40 * 60);
+  EXPECT_GT(counts.incremental, counts.cycles / 2) << "the worlds rarely updated in place";
+  EXPECT_GT(counts.max_pending, 100) << "the worlds never built a backlog";
+}
+
+}  // namespace
+}  // namespace allot

@@ -32,10 +32,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
-import { bindContractApprover, contractApprovalChecks, contractApproverSessionChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
+import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
 import {
   exceptionDecisionChecks,
-  exceptionNamedApproverChecks,
   exceptionRequesterChecks,
   requestExceptions,
 } from './ui_exception_checks.mjs';
@@ -43,6 +42,7 @@ import { costEfficiencyChecks, costGroupingChecks } from './ui_costs_checks.mjs'
 import { taskSortChecks } from './ui_task_checks.mjs';
 import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
 import { teamStatsChecks, teamStatsViewerChecks } from './ui_team_checks.mjs';
+import { separateSessionChecks } from './ui_session_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
@@ -585,39 +585,7 @@ async function governanceChecks(browser, allotd, admin) {
   await check('Costs per project (the contracts) and with idle shared among the teams', () =>
     costGroupingChecks(requester.page, shots(requester.page)));
   await requester.context.close();
-  const named = await openPage(browser, allotd.base);
-  await check('Policy exceptions: the approver an exception names decides it without any role to', async () => {
-    await logIn(named.page, { username: 'vic', password: PASSWORD, team: 'alpha', role: 'team-viewer' });
-    await exceptionNamedApproverChecks(named.page, admin, shots(named.page));
-    assert(!named.seen.errors.length, named.seen.errors.join('\n'));
-  });
-  await named.context.close();
-  const cora = await openPage(browser, allotd.base);
-  await check('a contract-approver alone opens a browser session, approves a contract and sees no workload, node or quota', async () => {
-    await bindContractApprover(admin, assert);
-    await logIn(cora.page, { username: 'cora', password: PASSWORD, role: 'contract-approver' });
-    await contractApproverSessionChecks(cora.page, admin, cora.seen, [SECRET, 'alpha-train', 'alpha-huge'], shots(cora.page));
-    assert(!cora.seen.errors.length, cora.seen.errors.join('\n'));
-  });
-  await cora.context.close();
-  const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
-  await check('on a phone Costs, Signals and Contracts fit the width and stay accessible', async () => {
-    const { page } = phone;
-    await logIn(page, { token: allotd.adminToken });
-    for (const [view, heading, ready] of [
-      ['costs', 'Costs', 'tr[data-budget="alpha-budget"]'],
-      ['signals', 'Signals', 'tr[data-signal="alpha-busy"]'],
-      ['contracts', 'Contracts', '[data-contract="alpha-research"]'],
-    ]) {
-      await visit(page, `#/${view}`, heading, `phone-${view}`);
-      await page.locator(ready).waitFor();
-      await page.screenshot({ path: join(artifacts, `phone-${view}.png`), fullPage: true });
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
-      assert(width <= 390, `${view}: ${width} px wide on a 390 px screen`);
-      await axeCheck(page, `phone ${view}`);
-    }
-  });
-  await phone.context.close();
+  await separateSessionChecks(browser, allotd, admin, { openPage, check, logIn, shots, assert, visit, axeCheck, artifacts });
   const last = await openPage(browser, allotd.base);
   await logIn(last.page, { token: allotd.adminToken });
   await check("a node's page shows its health history, newest first", () =>

@@ -16,7 +16,6 @@
 namespace allot::slurm {
 namespace {
 
-constexpr int64_t kMaxLogRead = int64_t{4} << 20;
 constexpr size_t kMaxEnded = 4096;  // ended jobs whose last view slurm_view() keeps
 
 std::string trimmed_output(std::string text) {
@@ -583,29 +582,6 @@ void SlurmExecutor::loop() {
   }
 }
 
-std::optional<SlurmJobView> SlurmExecutor::slurm_view(WorkloadId workload) const {
-  MutexLock lock(mu_);
-  const auto found = jobs_.find(workload);
-  if (const auto waiting = unsubmitted_.find(workload);
-      found == jobs_.end() && waiting != unsubmitted_.end()) {
-    return SlurmJobView{"", "NOT_SUBMITTED", waiting->second.reason, ""};
-  }
-  if (found == jobs_.end()) {
-    const auto ended = ended_.find(workload);
-    if (ended == ended_.end()) return std::nullopt;
-    const SlurmJob& last = ended->second;
-    return SlurmJobView{last.id, last.state, last.reason, last.nodes};
-  }
-  const SlurmJob& last = found->second.last;
-  return SlurmJobView{found->second.id, last.state, last.reason, last.nodes};
-}
-
-std::optional<BackendJob> SlurmExecutor::backend_job(WorkloadId workload) const {
-  const std::optional<SlurmJobView> view = slurm_view(workload);
-  if (!view) return std::nullopt;
-  return BackendJob{"slurm", view->job_id, view->state, view->reason, view->nodes};
-}
-
 Result<std::vector<BackendJobRecord>> SlurmExecutor::accounted_jobs() {
   // sacct writes local time: UTC, as parse_sacct_usage() reads it.
   const Result<CommandResult> listed =
@@ -622,32 +598,6 @@ Result<std::vector<BackendJobRecord>> SlurmExecutor::accounted_jobs() {
   for (SacctUsage& u : usage) {
     out.push_back({std::move(u.job_id), u.workload, std::move(u.account), u.start, u.end, u.gpus});
   }
-  return out;
-}
-
-std::string SlurmExecutor::log_location(PodId pod) const {
-  return pod_log_path(options_.submit.log_dir, pod);
-}
-
-Result<std::string> SlurmExecutor::read_log(PodId pod, int64_t offset, int64_t max_bytes) {
-  if (offset < 0 || max_bytes < 0) return invalid_argument("negative log offset or length");
-  const std::string path = log_location(pod);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) {
-      return not_found("no log for pod " + std::to_string(pod.index) + " of workload " +
-                       std::to_string(pod.workload.value()));
-    }
-    return Status(ErrorCode::kUnavailable, "open " + path + ": " + std::strerror(errno));
-  }
-  struct stat info {};
-  std::string out;
-  if (::fstat(fd, &info) == 0 && info.st_size > offset) {
-    out.resize(static_cast<size_t>(std::min({max_bytes, kMaxLogRead, info.st_size - offset})));
-    const ssize_t n = ::pread(fd, out.data(), out.size(), static_cast<off_t>(offset));
-    out.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  }
-  ::close(fd);
   return out;
 }
 

@@ -1,0 +1,73 @@
+// SlurmExecutor's read side: the Slurm view of a workload's job (job id,
+// state, reason, nodes; NOT_SUBMITTED while a submission waits to be
+// retried) and the pods' logs read from the job's output files. The rest of
+// the executor is slurm_executor.cc; the contract is slurm_executor.h.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends/slurm/slurm_executor.h"
+
+namespace allot::slurm {
+namespace {
+
+// The most one read_log() call returns.
+constexpr int64_t kMaxSlurmLogReadBytes = int64_t{4} << 20;
+
+}  // namespace
+
+std::optional<SlurmJobView> SlurmExecutor::slurm_view(WorkloadId workload) const {
+  MutexLock lock(mu_);
+  const auto found = jobs_.find(workload);
+  if (const auto waiting = unsubmitted_.find(workload);
+      found == jobs_.end() && waiting != unsubmitted_.end()) {
+    return SlurmJobView{"", "NOT_SUBMITTED", waiting->second.reason, ""};
+  }
+  if (found == jobs_.end()) {
+    const auto ended = ended_.find(workload);
+    if (ended == ended_.end()) return std::nullopt;
+    const SlurmJob& last = ended->second;
+    return SlurmJobView{last.id, last.state, last.reason, last.nodes};
+  }
+  const SlurmJob& last = found->second.last;
+  return SlurmJobView{found->second.id, last.state, last.reason, last.nodes};
+}
+
+std::optional<BackendJob> SlurmExecutor::backend_job(WorkloadId workload) const {
+  const std::optional<SlurmJobView> view = slurm_view(workload);
+  if (!view) return std::nullopt;
+  return BackendJob{"slurm", view->job_id, view->state, view->reason, view->nodes};
+}
+
+std::string SlurmExecutor::log_location(PodId pod) const {
+  return pod_log_path(options_.submit.log_dir, pod);
+}
+
+Result<std::string> SlurmExecutor::read_log(PodId pod, int64_t offset, int64_t max_bytes) {
+  if (offset < 0 || max_bytes < 0) return invalid_argument("negative log offset or length");
+  const std::string path = log_location(pod);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) {
+      return not_found("no log for pod " + std::to_string(pod.index) + " of workload " +
+                       std::to_string(pod.workload.value()));
+    }
+    return Status(ErrorCode::kUnavailable, "open " + path + ": " + std::strerror(errno));
+  }
+  struct stat info {};
+  std::string out;
+  if (::fstat(fd, &info) == 0 && info.st_size > offset) {
+    out.resize(
+        static_cast<size_t>(std::min({max_bytes, kMaxSlurmLogReadBytes, info.st_size - offset})));
+    const ssize_t n = ::pread(fd, out.data(), out.size(), static_cast<off_t>(offset));
+    out.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  }
+  ::close(fd);
+  return out;
+}
+
+}  // namespace allot::slurm

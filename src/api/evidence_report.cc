@@ -4,28 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "api/markup_escape.h"
 #include "api/usage_report_csv.h"
 
 namespace allot {
 namespace {
 
 using EvidenceJson = nlohmann::json;
-
-std::string evidence_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // A member of `object` as text: strings as they are, other values as JSON,
 // "" when absent.
@@ -120,11 +105,11 @@ EvidenceRows binding_rows(const EvidenceJson& evidence) {
 std::string evidence_html_table(const std::vector<std::string>& header, const EvidenceRows& rows,
                                 const std::string& id) {
   std::string out = "<table id=\"" + id + "\"><thead><tr>";
-  for (const std::string& cell : header) out += "<th>" + evidence_escape(cell) + "</th>";
+  for (const std::string& cell : header) out += "<th>" + escape_markup(cell) + "</th>";
   out += "</tr></thead><tbody>";
   for (const auto& row : rows) {
     out += "<tr>";
-    for (const std::string& cell : row) out += "<td>" + evidence_escape(cell) + "</td>";
+    for (const std::string& cell : row) out += "<td>" + escape_markup(cell) + "</td>";
     out += "</tr>";
   }
   if (rows.empty()) {
@@ -149,7 +134,7 @@ std::string contracts_html(const EvidenceJson& evidence) {
   for (const EvidenceJson& contract : evidence_list(evidence, "contracts")) {
     const EvidenceJson& status = evidence_member(contract, "status");
     out += "<h3>Contract " +
-           evidence_escape(evidence_text(evidence_member(contract, "metadata"), "name")) + "</h3>";
+           escape_markup(evidence_text(evidence_member(contract, "metadata"), "name")) + "</h3>";
     EvidenceRows terms = {{"phase", evidence_text(status, "phase")},
                           {"requestedBy", evidence_text(status, "requestedBy")},
                           {"approvedBy", evidence_text(status, "approvedBy")},
@@ -201,7 +186,7 @@ std::string audit_html(const EvidenceJson& evidence) {
 }
 
 std::string evidence_html(const EvidenceJson& evidence, const std::string& usage_csv) {
-  const std::string project = evidence_escape(evidence_text(evidence, "project"));
+  const std::string project = escape_markup(evidence_text(evidence, "project"));
   const EvidenceJson& period = evidence_member(evidence, "period");
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -211,11 +196,11 @@ std::string evidence_html(const EvidenceJson& evidence, const std::string& usage
       << "table{border-collapse:collapse;margin:.5em 0 1.5em;display:block;overflow-x:auto}"
       << "th,td{border:1px solid #999;padding:.2em .5em;text-align:left;vertical-align:top}"
       << "</style></head><body>\n<h1>Evidence: project " << project << "</h1>\n<p>Period "
-      << evidence_escape(evidence_text(period, "from")) << " to "
-      << evidence_escape(evidence_text(period, "to")) << "; generated "
-      << evidence_escape(evidence_text(evidence, "generatedAt")) << " for "
-      << evidence_escape(evidence_text(evidence, "generatedBy"))
-      << ". Namespaces: " << evidence_escape(evidence_text(evidence, "namespaces"))
+      << escape_markup(evidence_text(period, "from")) << " to "
+      << escape_markup(evidence_text(period, "to")) << "; generated "
+      << escape_markup(evidence_text(evidence, "generatedAt")) << " for "
+      << escape_markup(evidence_text(evidence, "generatedBy"))
+      << ". Namespaces: " << escape_markup(evidence_text(evidence, "namespaces"))
       << ". Signed with the audit key: evidence.json (evidence.json.sig) and every file of the "
       << "export (SHA256SUMS, SHA256SUMS.sig).</p>\n<h2>Contracts</h2>\n"
       << contracts_html(evidence) << "<h2>History</h2>\n"
@@ -230,7 +215,7 @@ std::string evidence_html(const EvidenceJson& evidence, const std::string& usage
       << evidence_html_table(kExceptionHeader, exception_rows(evidence), "exceptions")
       << "<h2>RBAC bindings in force</h2>\n"
       << evidence_html_table(kBindingHeader, binding_rows(evidence), "bindings")
-      << "<h2>Usage and cost</h2>\n<pre id=\"usage\">" << evidence_escape(usage_csv) << "</pre>\n"
+      << "<h2>Usage and cost</h2>\n<pre id=\"usage\">" << escape_markup(usage_csv) << "</pre>\n"
       << "<h2>Audit log</h2>\n"
       << audit_html(evidence) << "</body></html>\n";
   return out.str();

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "api/markup_escape.h"
+
 namespace allot::cli {
 namespace {
 
@@ -220,20 +222,6 @@ std::string chart_color(size_t index) {
   return kPalette[index % kPalette.size()];
 }
 
-std::string escape_xml(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string escape_xml(const std::string& text) { return escape_markup(text); }
 
 }  // namespace allot::cli

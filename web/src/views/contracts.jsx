@@ -12,6 +12,7 @@ import { useLive } from '../live.js';
 import { formatTime } from '../format.js';
 import { Empty, Loading } from './common.jsx';
 import { Exceptions } from './exceptions.jsx';
+import { ReasonedActions, TransitionHistory } from './reasoned_actions.jsx';
 
 // The transitions from each phase (src/governance/contract_lifecycle.cc).
 export const TRANSITIONS = {
@@ -52,69 +53,23 @@ function Owners({ spec }) {
   );
 }
 
-function History({ items }) {
-  if (!items || !items.length) return null;
-  return (
-    <details>
-      <summary>History ({items.length})</summary>
-      <ol class="events">
-        {items.map((h) => (
-          <li>
-            <time dateTime={h.at}>{formatTime(h.at)}</time> <strong>{h.action}</strong> {h.from && h.from !== h.to ? `${h.from} → ` : ''}
-            {h.to} by {h.by}: {h.reason}
-          </li>
-        ))}
-      </ol>
-    </details>
-  );
-}
-
 function Actions({ contract, me, onDone }) {
   const name = contract.metadata.name;
   const status = contract.status || {};
   const allowed = useContractVerbs(name);
-  const [reason, setReason] = useState('');
-  const [outcome, setOutcome] = useState(null);
   const own = status.requestedBy && me && status.requestedBy === me.subject;
   const verbs = (TRANSITIONS[status.phase] || []).filter((v) => allowed[v] && !(v === 'approve' && own));
-  // The outcome shows once the card has the new status (no button of the old phase left).
-  const act = async (verb) => {
-    setOutcome(null);
-    let shown;
-    try {
-      const answer = await api.post(`${contractPath(name)}/${verb}`, { reason });
-      shown = { ok: true, text: `${LABELS[verb]}: now ${answer.status.phase}.` };
-      setReason('');
-    } catch (failure) {
-      shown = { ok: false, text: failure.message };
-    }
-    await onDone();
-    setOutcome(shown);
-  };
   const ownHint = own && (TRANSITIONS[status.phase] || []).includes('approve') && allowed.approve;
-  if (!verbs.length && !outcome && !ownHint) return null;
+  // The outcome shows once the card has the new status (no button of the old phase left).
   return (
-    <div class="contract-actions">
-      {verbs.length ? (
-        <form class="actions" onSubmit={(e) => e.preventDefault()} aria-label={`Transitions of ${name}`}>
-          <label>
-            Reason
-            <input value={reason} onInput={(e) => setReason(e.target.value)} placeholder="why (recorded)" />
-          </label>
-          {verbs.map((verb) => (
-            <button type="button" onClick={() => act(verb)}>
-              {LABELS[verb]}
-            </button>
-          ))}
-        </form>
-      ) : null}
-      {ownHint ? <p class="hint">You requested this contract: another approver approves it.</p> : null}
-      {outcome ? (
-        <p class={outcome.ok ? 'ok' : 'problem'} role="status">
-          {outcome.text}
-        </p>
-      ) : null}
-    </div>
+    <ReasonedActions
+      path={contractPath(name)}
+      verbs={verbs}
+      labels={LABELS}
+      formLabel={`Transitions of ${name}`}
+      hint={ownHint ? 'You requested this contract: another approver approves it.' : null}
+      onDone={onDone}
+    />
   );
 }
 
@@ -162,7 +117,7 @@ function ContractCard({ contract, me, onDone }) {
             : `not scheduled (starts at activation; every ${spec.reviewInterval || '90d'})`}
         </dd>
       </dl>
-      <History items={status.history} />
+      <TransitionHistory items={status.history} />
       <Actions contract={contract} me={me} onDone={onDone} />
     </section>
   );

@@ -14,6 +14,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { TIME_BOUND_MS, useLive } from '../live.js';
 import { formatTime } from '../format.js';
+import { ReasonedActions, TransitionHistory } from './reasoned_actions.jsx';
 
 const DECISIONS = ['approve', 'reject'];
 const DECISION_LABELS = { approve: 'Approve', reject: 'Reject' };
@@ -59,64 +60,20 @@ function Decisions({ exception, me, onDone }) {
   const { spec } = exception;
   const status = exception.status || {};
   const allowed = useExceptionDecisions(name);
-  const [reason, setReason] = useState('');
-  const [outcome, setOutcome] = useState(null);
   const own = isParty(me, spec.owner) || Boolean(me && status.requestedBy === me.subject);
   const decider = isParty(me, spec.approver);
   const verbs = status.phase === 'Requested' && !own ? DECISIONS.filter((v) => decider || allowed[v]) : [];
-  const decide = async (verb) => {
-    setOutcome(null);
-    let shown;
-    try {
-      const answer = await api.post(`${exceptionPath(name)}/${verb}`, { reason });
-      shown = { ok: true, text: `${DECISION_LABELS[verb]}: now ${answer.status.phase}.` };
-      setReason('');
-    } catch (failure) {
-      shown = { ok: false, text: failure.message };
-    }
-    await onDone();
-    setOutcome(shown);
-  };
-  const ownHint = status.phase === 'Requested' && own;
-  if (!verbs.length && !outcome && !ownHint) return null;
+  const hint =
+    status.phase === 'Requested' && own ? 'You own or requested this exception: its approver decides it.' : null;
   return (
-    <div class="contract-actions">
-      {verbs.length ? (
-        <form class="actions" onSubmit={(e) => e.preventDefault()} aria-label={`Decision on ${name}`}>
-          <label>
-            Reason
-            <input value={reason} onInput={(e) => setReason(e.target.value)} placeholder="why (recorded)" />
-          </label>
-          {verbs.map((verb) => (
-            <button type="button" onClick={() => decide(verb)}>
-              {DECISION_LABELS[verb]}
-            </button>
-          ))}
-        </form>
-      ) : null}
-      {ownHint ? <p class="hint">You own or requested this exception: its approver decides it.</p> : null}
-      {outcome ? (
-        <p class={outcome.ok ? 'ok' : 'problem'} role="status">
-          {outcome.text}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-function ExceptionHistory({ items }) {
-  if (!items || !items.length) return null;
-  return (
-    <details>
-      <summary>History ({items.length})</summary>
-      <ol class="events">
-        {items.map((h) => (
-          <li>
-            <time dateTime={h.at}>{formatTime(h.at)}</time> <strong>{h.action}</strong> {h.to} by {h.by}: {h.reason}
-          </li>
-        ))}
-      </ol>
-    </details>
+    <ReasonedActions
+      path={exceptionPath(name)}
+      verbs={verbs}
+      labels={DECISION_LABELS}
+      formLabel={`Decision on ${name}`}
+      hint={hint}
+      onDone={onDone}
+    />
   );
 }
 
@@ -157,7 +114,7 @@ function ExceptionCard({ exception, me, onDone }) {
           {status.decidedBy ? `; decided by ${status.decidedBy}` : ''}
         </dd>
       </dl>
-      <ExceptionHistory items={status.history} />
+      <TransitionHistory items={status.history} />
       <Decisions exception={exception} me={me} onDone={onDone} />
     </section>
   );

@@ -170,16 +170,24 @@ Status AuditLog::open_files(uint64_t file_number, uint64_t file_bytes) {
 AuditLog::~AuditLog() {
   if (!closed_) (void)close();
   if (fd_ >= 0) ::close(fd_);
+  for (const int retired : retired_fds_) ::close(retired);
   if (checkpoint_fd_ >= 0) ::close(checkpoint_fd_);
 }
 
-Status AuditLog::rotate_locked(std::unique_lock<std::mutex>& lock) {
-  synced_cv_.wait(lock, [&] { return !syncing_; });
+Status AuditLog::rotate_locked() {
+  // Never lets go of mu_: the caller's next line was made from the chain as
+  // it is, and another append between the two would take its sequence. A
+  // sync under way (sync_through, unlocked) still uses the old file: it is
+  // closed by that sync, not here.
   const std::string old_path = options_.dir + "/" + audit_file_name(file_number_);
   if (::fdatasync(fd_) != 0) return io_error("cannot sync", old_path);
   synced_ = written_;
   synced_head_ = chain_.head();
-  ::close(fd_);
+  if (syncing_) {
+    retired_fds_.push_back(fd_);
+  } else {
+    ::close(fd_);
+  }
   const std::string path = options_.dir + "/" + audit_file_name(file_number_ + 1);
   fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
   if (fd_ < 0) return io_error("cannot open", path);
@@ -198,7 +206,7 @@ Result<uint64_t> AuditLog::append(AuditEvent event) {
   std::string line = next.append(std::move(event));
   line += '\n';
   if (file_bytes_ > 0 && file_bytes_ + line.size() > options_.max_file_bytes) {
-    if (Status rotated = rotate_locked(lock); !rotated.ok()) return failure_ = rotated;
+    if (Status rotated = rotate_locked(); !rotated.ok()) return failure_ = rotated;
   }
   const std::string path = options_.dir + "/" + audit_file_name(file_number_);
   if (Status written = write_all(fd_, line, path); !written.ok()) return failure_ = written;
@@ -206,6 +214,13 @@ Result<uint64_t> AuditLog::append(AuditEvent event) {
   chain_ = std::move(next);
   written_ = chain_.head().sequence;
   return written_.load();
+}
+
+void AuditLog::close_if_retired(int fd) {
+  const auto retired = std::find(retired_fds_.begin(), retired_fds_.end(), fd);
+  if (retired == retired_fds_.end()) return;
+  ::close(fd);
+  retired_fds_.erase(retired);
 }
 
 Status AuditLog::sync_through(uint64_t sequence) {
@@ -224,6 +239,7 @@ Status AuditLog::sync_through(uint64_t sequence) {
     const int rc = ::fdatasync(fd);
     lock.lock();
     syncing_ = false;
+    close_if_retired(fd);
     if (rc != 0) {
       failure_ = io_error("cannot sync", options_.dir + "/" + audit_file_name(file_number_));
     } else if (target > synced_) {

@@ -37,6 +37,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/logger.h"
@@ -104,7 +105,8 @@ class AuditLog {
            const governance::ChainHead& head);
   Status open_files(uint64_t file_number, uint64_t file_bytes);
   Result<uint64_t> append(governance::AuditEvent event);
-  Status rotate_locked(std::unique_lock<std::mutex>& lock);
+  Status rotate_locked();
+  void close_if_retired(int fd);
   Status sync_through(uint64_t sequence);
   Status write_checkpoint(const governance::ChainHead& head);
 
@@ -117,6 +119,7 @@ class AuditLog {
   std::condition_variable synced_cv_;
   governance::AuditChain chain_;
   int fd_ = -1;
+  std::vector<int> retired_fds_;  // rotated away while a sync used them
   uint64_t file_number_ = 1;
   uint64_t file_bytes_ = 0;
   std::atomic<uint64_t> written_ = 0;  // the last sequence written (set under mu_)

@@ -13,6 +13,13 @@
 #include <unistd.h>
 
 namespace allot::slurm {
+
+std::string without_trailing_space(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+std::string CommandResult::said() const { return without_trailing_space(err + out); }
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;

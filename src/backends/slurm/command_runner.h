@@ -23,6 +23,9 @@
 
 namespace allot::slurm {
 
+// `text` without its trailing newlines and spaces (a command's output in a message).
+std::string without_trailing_space(std::string text);
+
 struct CommandResult {
   int exit_code = 0;
   bool timed_out = false;
@@ -30,6 +33,9 @@ struct CommandResult {
   std::string err;
 
   [[nodiscard]] bool succeeded() const { return !timed_out && exit_code == 0; }
+  // What the command said, for an error message: stderr then stdout, without
+  // trailing newlines and spaces.
+  [[nodiscard]] std::string said() const;
 };
 
 class CommandRunner {

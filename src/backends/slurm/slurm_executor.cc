@@ -18,11 +18,6 @@ namespace {
 
 constexpr size_t kMaxEnded = 4096;  // ended jobs whose last view slurm_view() keeps
 
-std::string trimmed_output(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
-}
-
 std::string comma_joined(const std::vector<std::string>& ids) {
   std::string out;
   for (const std::string& id : ids) out += (out.empty() ? "" : ",") + id;
@@ -199,8 +194,7 @@ Status SlurmExecutor::ensure_association(const std::string& account, const JobOw
       if (!deleted.succeeded()) {
         return Status(ErrorCode::kFailedPrecondition,
                       "Slurm knows user " + owner.user + " with another uid than " +
-                          std::to_string(owner.uid) +
-                          " and cannot delete it: " + trimmed_output(deleted.err + deleted.out));
+                          std::to_string(owner.uid) + " and cannot delete it: " + deleted.said());
       }
     }
     // "Nothing new added" when it exists (or another thread added it): the
@@ -214,10 +208,9 @@ Status SlurmExecutor::ensure_association(const std::string& account, const JobOw
       known = controller_knows(account, owner) == Known::kYes;
     }
     if (!known) {
-      return Status(ErrorCode::kFailedPrecondition, "cannot associate user " + owner.user +
-                                                        " (uid " + std::to_string(owner.uid) +
-                                                        ") with Slurm account " + account + ": " +
-                                                        trimmed_output(added.err + added.out));
+      return Status(ErrorCode::kFailedPrecondition,
+                    "cannot associate user " + owner.user + " (uid " + std::to_string(owner.uid) +
+                        ") with Slurm account " + account + ": " + added.said());
     }
   }
   MutexLock lock(mu_);
@@ -580,25 +573,6 @@ void SlurmExecutor::loop() {
     }
     poll_once();
   }
-}
-
-Result<std::vector<BackendJobRecord>> SlurmExecutor::accounted_jobs() {
-  // sacct writes local time: UTC, as parse_sacct_usage() reads it.
-  const Result<CommandResult> listed =
-      runner_.run({"env", "TZ=UTC", "sacct", "-n", "-P", "-X", "-a", "-S", "now-7days", "-E", "now",
-                   "-s", "CD,F,CA,TO,NF,PR,OOM,DL", "-o", std::string(kSacctUsageFormat)});
-  if (!listed.ok()) return listed.status();
-  if (!listed->succeeded()) {
-    return Status(ErrorCode::kUnavailable, "sacct: " + trimmed_output(listed->err + listed->out));
-  }
-  ALLOT_ASSIGN_OR_RETURN(std::vector<SacctUsage> usage,
-                         parse_sacct_usage(listed->out, options_.submit.job_prefix));
-  std::vector<BackendJobRecord> out;
-  out.reserve(usage.size());
-  for (SacctUsage& u : usage) {
-    out.push_back({std::move(u.job_id), u.workload, std::move(u.account), u.start, u.end, u.gpus});
-  }
-  return out;
 }
 
 }  // namespace allot::slurm

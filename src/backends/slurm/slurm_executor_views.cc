@@ -1,7 +1,8 @@
 // SlurmExecutor's read side: the Slurm view of a workload's job (job id,
 // state, reason, nodes; NOT_SUBMITTED while a submission waits to be
-// retried) and the pods' logs read from the job's output files. The rest of
-// the executor is slurm_executor.cc; the contract is slurm_executor.h.
+// retried), the ended jobs as sacct accounted them, and the pods' logs read
+// from the job's output files. The rest of the executor is
+// slurm_executor.cc; the contract is slurm_executor.h.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/slurm/sacct_usage.h"
 #include "backends/slurm/slurm_executor.h"
 
 namespace allot::slurm {
@@ -41,6 +43,25 @@ std::optional<BackendJob> SlurmExecutor::backend_job(WorkloadId workload) const 
   const std::optional<SlurmJobView> view = slurm_view(workload);
   if (!view) return std::nullopt;
   return BackendJob{"slurm", view->job_id, view->state, view->reason, view->nodes};
+}
+
+Result<std::vector<BackendJobRecord>> SlurmExecutor::accounted_jobs() {
+  // sacct writes local time: UTC, as parse_sacct_usage() reads it.
+  const Result<CommandResult> listed =
+      runner_.run({"env", "TZ=UTC", "sacct", "-n", "-P", "-X", "-a", "-S", "now-7days", "-E", "now",
+                   "-s", "CD,F,CA,TO,NF,PR,OOM,DL", "-o", std::string(kSacctUsageFormat)});
+  if (!listed.ok()) return listed.status();
+  if (!listed->succeeded()) {
+    return Status(ErrorCode::kUnavailable, "sacct: " + listed->said());
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::vector<SacctUsage> usage,
+                         parse_sacct_usage(listed->out, options_.submit.job_prefix));
+  std::vector<BackendJobRecord> out;
+  out.reserve(usage.size());
+  for (SacctUsage& u : usage) {
+    out.push_back({std::move(u.job_id), u.workload, std::move(u.account), u.start, u.end, u.gpus});
+  }
+  return out;
 }
 
 std::string SlurmExecutor::log_location(PodId pod) const {

@@ -3,22 +3,13 @@
 #include "backends/slurm/slurm_nodes.h"
 
 namespace allot::slurm {
-namespace {
-
-std::string without_trailing_newline(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
-}
-
-}  // namespace
-
 Result<std::vector<InventoryNode>> SlurmNodeInventory::list() {
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run({"scontrol", "-o", "show", "nodes"}));
   if (!result.succeeded()) {
     return Status(ErrorCode::kUnavailable,
-                  "scontrol show nodes failed" +
-                      (result.timed_out ? std::string(" (timed out)")
-                                        : ": " + without_trailing_newline(result.err)));
+                  "scontrol show nodes failed" + (result.timed_out
+                                                      ? std::string(" (timed out)")
+                                                      : ": " + without_trailing_space(result.err)));
   }
   return parse_slurm_nodes(result.out);
 }
@@ -28,7 +19,7 @@ Status SlurmNodeInventory::update(const NodeId& node, std::vector<std::string> s
   argv.insert(argv.end(), settings.begin(), settings.end());
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(argv));
   if (result.succeeded()) return Status::ok_status();
-  const std::string said = without_trailing_newline(result.err + result.out);
+  const std::string said = result.said();
   if (said.find("Invalid node name") != std::string::npos) {
     return not_found("Slurm has no node \"" + node.str() + "\": " + said);
   }

@@ -1,15 +1,6 @@
 #include "backends/slurm/slurm_transport.h"
 
 namespace allot::slurm {
-namespace {
-
-std::string transport_trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
-}
-
-}  // namespace
-
 std::vector<std::string> scancel_argv(const std::string& job_id, CancelKind kind) {
   switch (kind) {
     case CancelKind::kCancel: return {"scancel", job_id};
@@ -26,17 +17,16 @@ Result<std::string> CommandTransport::submit(const Submission& submission,
     return Status(ErrorCode::kUnavailable, "sbatch did not answer in time");
   }
   if (!result.succeeded()) {
-    return Status(ErrorCode::kFailedPrecondition,
-                  "sbatch refused the job: " + transport_trimmed(result.err + result.out));
+    return Status(ErrorCode::kFailedPrecondition, "sbatch refused the job: " + result.said());
   }
-  std::string id = transport_trimmed(result.out);
+  std::string id = without_trailing_space(result.out);
   return id.substr(0, id.find(';'));  // "id;cluster" on multi-cluster sites
 }
 
 Status CommandTransport::cancel(const std::string& job_id, CancelKind kind) {
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(scancel_argv(job_id, kind)));
   if (!result.succeeded()) {
-    return Status(ErrorCode::kUnavailable, "scancel: " + transport_trimmed(result.err));
+    return Status(ErrorCode::kUnavailable, "scancel: " + without_trailing_space(result.err));
   }
   return Status::ok_status();
 }
@@ -46,7 +36,7 @@ Result<std::vector<SlurmJob>> CommandTransport::list_jobs() {
                                                             std::string(kSqueueFormat)}));
   if (!listed.succeeded()) {
     return Status(ErrorCode::kUnavailable,
-                  "cannot list Slurm's jobs (squeue): " + transport_trimmed(listed.err));
+                  "cannot list Slurm's jobs (squeue): " + without_trailing_space(listed.err));
   }
   return parse_squeue(listed.out);
 }

@@ -10,8 +10,6 @@
 namespace allot {
 namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
 void append_escaped(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
@@ -20,7 +18,7 @@ void append_escaped(std::string& out, std::string_view text) {
     if (c >= 0x80) {
       const size_t length = utf8_sequence_length(text, i);
       if (length == 0) {
-        out.append(kReplacement);
+        out.append(kUtf8Replacement);
         ++i;
       } else {
         out.append(text.substr(i, length));

@@ -15,13 +15,10 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "base/utf8.h"  // utf8_sequence_length
 
 namespace allot {
 
 Status check_utf8(std::string_view text);
-
-// The length (1 to 4) of the well-formed sequence that starts at text[i], or
-// 0 when the bytes there are not one. REQUIRES: i < text.size().
-size_t utf8_sequence_length(std::string_view text, size_t i);
 
 }  // namespace allot

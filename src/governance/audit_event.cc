@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "base/utf8.h"
+
 namespace allot::governance {
 namespace {
 
@@ -78,7 +80,8 @@ void append_annotations(std::string& out, const AuditEvent& event) {
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (const char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
     if (c == '"' || c == '\\') {
       out += '\\';
@@ -87,8 +90,13 @@ void append_json_string(std::string& out, std::string_view text) {
       out += "\\u00";
       out += kHex[byte >> 4];
       out += kHex[byte & 0xf];
-    } else {
+    } else if (byte < 0x80) {
       out += c;
+    } else if (const size_t length = utf8_sequence_length(text, i); length == 0) {
+      out += kUtf8Replacement;  // not UTF-8: the line stays valid JSON
+    } else {
+      out.append(text.substr(i, length));
+      i += length - 1;
     }
   }
   out += '"';
@@ -122,11 +130,21 @@ std::string audit_time_text(Timestamp at) {
 }
 
 std::string audit_line(const AuditRecord& record) {
-  const AuditEvent& event = record.event;
   std::string out;
-  out.reserve(512);
-  out += "{\"sequence\":" + std::to_string(record.sequence) + ",\"previousHash\":";
-  append_json_string(out, record.previous_hash);
+  out.reserve(1024);
+  append_audit_line_header(out, record.sequence, record.previous_hash);
+  append_audit_line_body(out, record.event);
+  return out;
+}
+
+void append_audit_line_header(std::string& out, uint64_t sequence, std::string_view previous_hash) {
+  out += "{\"sequence\":";
+  out += std::to_string(sequence);
+  out += ",\"previousHash\":";
+  append_json_string(out, previous_hash);
+}
+
+void append_audit_line_body(std::string& out, const AuditEvent& event) {
   out += R"(,"apiVersion":"audit.k8s.io/v1","kind":"Event","level":"Metadata")";
   append_member(out, "auditID", event.audit_id);
   append_member(out, "stage", event.stage);
@@ -146,7 +164,6 @@ std::string audit_line(const AuditRecord& record) {
   append_member(out, "stageTimestamp", audit_time_text(event.stage_time));
   append_annotations(out, event);
   out += '}';
-  return out;
 }
 
 }  // namespace allot::governance

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/time.h"
@@ -63,10 +64,20 @@ struct AuditRecord {
 
 std::string audit_line(const AuditRecord& record);
 
+// audit_line() in its two parts: the header (`{"sequence":N,"previousHash":
+// "..."`), which only the chain's writer knows, and the rest (the event, to
+// the closing brace), which a caller may build before it takes its turn in
+// the chain. audit_line() is the header followed by the body.
+void append_audit_line_header(std::string& out, uint64_t sequence, std::string_view previous_hash);
+void append_audit_line_body(std::string& out, const AuditEvent& event);
+
 // RFC 3339 UTC with microseconds, as in the line.
 std::string audit_time_text(Timestamp at);
 
-// Appends `text` as a JSON string (quotes included) to `out`.
+// Appends `text` as a JSON string (quotes included) to `out`: control
+// characters escaped, and each byte that does not start well-formed UTF-8
+// (base/utf8.h) replaced with U+FFFD, as api/json_writer.h does, so that a
+// line or outbox row stays valid JSON whatever bytes a request URI holds.
 void append_json_string(std::string& out, std::string_view text);
 
 }  // namespace allot::governance

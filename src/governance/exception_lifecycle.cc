@@ -69,9 +69,15 @@ bool exception_request_expired(const ExceptionStatus& status, const PolicyExcept
          (status.phase == ExceptionPhase::kRequested && !(now < spec.expires));
 }
 
+bool exception_expired(const ExceptionStatus& status, const PolicyExceptionSpec& spec,
+                       Timestamp now) {
+  return exception_request_expired(status, spec, now) ||
+         (status.phase == ExceptionPhase::kApproved && !(now < spec.expires));
+}
+
 ExceptionStatus exception_status_at(ExceptionStatus status, const PolicyExceptionSpec& spec,
                                     Timestamp now) {
-  if (exception_request_expired(status, spec, now)) status.phase = ExceptionPhase::kExpired;
+  if (exception_expired(status, spec, now)) status.phase = ExceptionPhase::kExpired;
   return status;
 }
 

@@ -13,12 +13,15 @@
 //                apply a new one).
 //   approve      Requested -> Approved
 //   reject       Requested -> Rejected
-//   expiry       a Requested exception whose expiry has passed (now >=
-//                spec.expires) is Expired: exception_status_at() shows it
-//                so (the stored phase stays Requested; Expired is never
-//                stored), it never applies, and a decision on it is
-//                kFailedPrecondition naming the expiry (an apply with a
-//                later expiry makes it Requested again).
+//   expiry       a Requested or Approved exception whose expiry has passed
+//                (now >= spec.expires) is Expired: exception_status_at()
+//                shows it so, the one rule every surface uses (the API's
+//                status.phase, `allot get exceptions`, the evidence export;
+//                the stored phase stays as it was; Expired is never
+//                stored). It is not in force (policy_exceptions.h). A
+//                decision on an expired request is kFailedPrecondition
+//                naming the expiry (an apply with a later expiry makes it
+//                Requested again); a Rejected one stays Rejected.
 // An approval or rejection by the exception's owner or by whoever
 // requested it is kPermissionDenied; from the wrong phase
 // kFailedPrecondition; an empty person or reason kInvalidArgument ("by",
@@ -49,8 +52,13 @@ Result<ExceptionStatus> exception_decision(const ExceptionStatus& status,
 bool exception_request_expired(const ExceptionStatus& status, const PolicyExceptionSpec& spec,
                                Timestamp now);
 
-// `status` as shown at `now`: Expired for a request that expired undecided,
-// as stored otherwise.
+// Whether `status` is Expired at `now`: Requested or Approved (or shown
+// Expired already) with its expiry passed.
+bool exception_expired(const ExceptionStatus& status, const PolicyExceptionSpec& spec,
+                       Timestamp now);
+
+// `status` as shown at `now`: Expired when exception_expired(), as stored
+// otherwise.
 ExceptionStatus exception_status_at(ExceptionStatus status, const PolicyExceptionSpec& spec,
                                     Timestamp now);
 

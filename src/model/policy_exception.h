@@ -58,9 +58,9 @@ struct PolicyException {
 // The request-and-approve lifecycle (governance/exception_lifecycle.h),
 // kept apart from the spec (kind PolicyExceptionStatus): Requested (not in
 // force), Approved (in force until expires), Rejected (final). Expired is
-// never stored: it is how a Requested exception whose expiry has passed is
-// shown (exception_status_at(), governance/exception_lifecycle.h); it never
-// applies and can no longer be decided.
+// never stored: it is how a Requested or Approved exception whose expiry has
+// passed is shown (exception_status_at(), governance/exception_lifecycle.h);
+// it never applies, and an expired request can no longer be decided.
 enum class ExceptionPhase : uint8_t { kRequested, kApproved, kRejected, kExpired };
 enum class ExceptionAction : uint8_t { kRequest, kApprove, kReject };
 

@@ -51,6 +51,23 @@ TEST(AuditLine, EscapesControlCharactersSoALineNeverSplits) {
   EXPECT_NE(line.find(R"("message":"bad\u000aname\u0001")"), std::string::npos);
 }
 
+// Bytes that are not UTF-8 (a request URI may hold any) become U+FFFD, one
+// each, as api/json_writer.h writes them: the line stays valid JSON; valid
+// multi-byte characters pass as they are.
+TEST(AuditLine, ReplacesBytesThatAreNotUtf8SoALineStaysJson) {
+  AuditEvent event = sample_event();
+  event.request_uri = "/api/v1/x?q=\xff\xc3\xa9\xe2\x82";  // bad, é, cut short
+  event.username = "ana\xed\xa0\x80";                      // a surrogate
+  const std::string line = audit_line({1, std::string(kGenesisHash), event});
+  EXPECT_NE(
+      line.find("\"requestURI\":\"/api/v1/x?q=\xEF\xBF\xBD\xC3\xA9\xEF\xBF\xBD\xEF\xBF\xBD\""),
+      std::string::npos)
+      << line;
+  EXPECT_NE(line.find("\"username\":\"ana\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\""),
+            std::string::npos)
+      << line;
+}
+
 TEST(AuditTime, FormatsUtcWithMicroseconds) {
   EXPECT_EQ(audit_time_text(Timestamp::epoch()), "1970-01-01T00:00:00.000000Z");
   EXPECT_EQ(audit_time_text(Timestamp::from_millis(951'782'400'001)),

@@ -237,4 +237,70 @@ inline void case_kill_after_commit_before_append(const StoreOpener& open_store,
   EXPECT_EQ(report.uncovered_tail, 0u);
 }
 
+// A request URI (and other fields) holding bytes that are not UTF-8: the
+// row stays valid JSON (each such byte becomes U+FFFD, as in the log's
+// lines), the record of a request answered is in the log, and the one of a
+// request killed after its commit is recovered from its row at restart; the
+// chain verifies.
+inline void case_invalid_utf8_request_is_recorded_and_recovered(const StoreOpener& open_store,
+                                                                const std::string& root) {
+  const AuditLogOptions options = options_in(root);
+  const auto invalid = [](const std::string& user) {
+    governance::AuditEvent event = event_of(user, "create");
+    event.request_uri = "/api/v1/namespaces/vision/workloads?name=\xff\xfe";
+    event.username = user + "\xc3";                // cut short
+    event.object_ref->name = "w\x80\xed\xa0\x80";  // a lone continuation, a surrogate
+    return event;
+  };
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    OutboxRig rig(root);
+    if (!rig.open(open_store).empty()) ::_exit(2);
+    AuditOutbox& outbox = *rig.outbox;
+    OutboxStore& store = *rig.store;
+    if (!store.load().ok()) ::_exit(3);
+    {
+      RequestScope scope(outbox, invalid("ana"));
+      if (!store.commit(team_batch("vision")).ok()) ::_exit(4);
+      if (!outbox.record(&scope, invalid("ana")).ok()) ::_exit(5);
+    }
+    RequestScope scope(outbox, invalid("bo"));
+    if (!store.commit(team_batch("speech")).ok()) ::_exit(6);
+    ::raise(SIGKILL);  // committed, not appended
+    ::_exit(7);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  const std::vector<ObjectRecord> rows = outbox_rows_of(*rig.inner);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const ObjectRecord& row : rows) {
+    EXPECT_FALSE(nlohmann::json::parse(row.document, nullptr, false).is_discarded())
+        << row.document;
+  }
+  Result<StoredState> state = rig.store->load();  // recovers
+  ASSERT_TRUE(state.ok()) << state.status().message();
+  EXPECT_TRUE(outbox_rows_of(*rig.inner).empty());
+  const std::vector<nlohmann::json> records = outbox_case_records(options);
+  ASSERT_EQ(records.size(), 2u);
+  const std::string replaced = "/api/v1/namespaces/vision/workloads?name=\uFFFD\uFFFD";
+  EXPECT_EQ(records[0]["auditID"], "ana-create");
+  EXPECT_EQ(records[0]["stage"], "ResponseComplete");
+  EXPECT_EQ(records[0]["requestURI"], replaced);
+  EXPECT_EQ(records[0]["user"]["username"], "ana\uFFFD");
+  EXPECT_EQ(records[1]["auditID"], "bo-create");
+  EXPECT_EQ(records[1]["stage"], "RequestReceived");
+  EXPECT_EQ(records[1]["requestURI"], replaced);
+  EXPECT_EQ(records[1]["user"]["username"], "bo\uFFFD");
+  EXPECT_EQ(records[1]["objectRef"]["name"], "w\uFFFD\uFFFD\uFFFD\uFFFD");
+  const governance::VerificationReport report = outbox_case_verify(options, root);
+  EXPECT_TRUE(report.ok()) << report.problems.front().message;
+  EXPECT_EQ(report.records, 2u);
+  EXPECT_EQ(report.uncovered_tail, 0u);
+}
+
 }  // namespace allot::audit::testing

@@ -59,5 +59,10 @@ TEST_F(AuditOutboxPostgres, KillDashNineAfterCommitBeforeAppendRecoversTheRecord
   testing::case_kill_after_commit_before_append(opener(), root);
 }
 
+TEST_F(AuditOutboxPostgres, InvalidUtf8RequestIsRecordedAndRecoveredFromItsRow) {
+  const std::string root = fresh_folder("outbox-pg-utf8");
+  testing::case_invalid_utf8_request_is_recorded_and_recovered(opener(), root);
+}
+
 }  // namespace
 }  // namespace allot::audit

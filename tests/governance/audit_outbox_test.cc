@@ -33,6 +33,11 @@ TEST(AuditOutboxSqlite, KillDashNineAfterCommitBeforeAppendRecoversTheRecord) {
   testing::case_kill_after_commit_before_append(sqlite_opener(root), root);
 }
 
+TEST(AuditOutboxSqlite, InvalidUtf8RequestIsRecordedAndRecoveredFromItsRow) {
+  const std::string root = fresh_folder("outbox-utf8");
+  testing::case_invalid_utf8_request_is_recorded_and_recovered(sqlite_opener(root), root);
+}
+
 // The row's document is written by hand: it reads back as the same record,
 // whatever its strings hold (quotes, backslashes, control characters,
 // non-ASCII), with and without an object.

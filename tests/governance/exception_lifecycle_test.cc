@@ -153,16 +153,28 @@ TEST(ExceptionLifecycle, ARequestPastItsExpiryIsExpiredAndCannotBeDecided) {
           .status()
           .code(),
       ErrorCode::kPermissionDenied);
-  // An approved exception past its expiry stays Approved (it stops applying
-  // by its expiry: policy_exceptions.h); a rejected one stays Rejected.
+  // An approved exception is shown Expired from its expiry on too (it stops
+  // applying by its expiry: policy_exceptions.h), as stored before it; the
+  // stored status keeps Approved. A rejected one stays Rejected.
   const Result<ExceptionStatus> approved =
       exception_decision(*requested, spec, ExceptionAction::kApprove, "bob", "ok", before);
   ASSERT_TRUE(approved.ok()) << approved.status().to_string();
-  EXPECT_EQ(exception_status_at(*approved, spec, spec.expires).phase, ExceptionPhase::kApproved);
+  EXPECT_EQ(exception_status_at(*approved, spec, before).phase, ExceptionPhase::kApproved);
+  EXPECT_FALSE(exception_expired(*approved, spec, before));
+  for (const Timestamp at : {spec.expires, spec.expires + Duration::hours(1)}) {
+    const ExceptionStatus shown = exception_status_at(*approved, spec, at);
+    EXPECT_EQ(shown.phase, ExceptionPhase::kExpired);
+    EXPECT_EQ(shown.history, approved->history) << "only the phase shown changes";
+    EXPECT_EQ(shown.decided_by, "bob");
+    EXPECT_TRUE(exception_expired(*approved, spec, at));
+    EXPECT_FALSE(exception_request_expired(*approved, spec, at)) << "no request left undecided";
+  }
+  EXPECT_EQ(approved->phase, ExceptionPhase::kApproved);
   const Result<ExceptionStatus> rejected =
       exception_decision(*requested, spec, ExceptionAction::kReject, "bob", "no", before);
   ASSERT_TRUE(rejected.ok());
   EXPECT_EQ(exception_status_at(*rejected, spec, spec.expires).phase, ExceptionPhase::kRejected);
+  EXPECT_FALSE(exception_expired(*rejected, spec, spec.expires));
 
   // Applied again with a later expiry: Requested, and approvable.
   PolicyExceptionSpec renewed = spec;

@@ -22,6 +22,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -268,6 +269,27 @@ TEST_F(ContractCliTest, ExceptionsAreAppliedByTheirApproverAndListedByExpiry) {
     if (row.starts_with("stale ")) stale_row = row;
   }
   EXPECT_NE(stale_row.find(" Expired"), std::string::npos) << "STATE Expired:\n" << all.output;
+  // Approved by its approver, past its expiry: Expired in the API's
+  // status.phase and in `-o json`, as in the table (the stored phase is not
+  // rewritten: its history still ends with the approval).
+  const Reply gone_object = call("GET", "/api/v1/policyexceptions/gone",
+                                 login("bob", kContractCliPassword, "contract-approver"));
+  ASSERT_EQ(gone_object.status, 200) << gone_object.describe();
+  EXPECT_EQ(gone_object.json["status"]["phase"], "Expired") << gone_object.body;
+  EXPECT_EQ(gone_object.json["status"]["decidedBy"], "bob") << gone_object.body;
+  EXPECT_EQ(gone_object.json["status"]["history"].back()["to"], "Approved") << gone_object.body;
+  const ContractCliRun as_json = allot("bob", "get exceptions -o json");
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.output;
+  const nlohmann::json listed_json = nlohmann::json::parse(as_json.output, nullptr, false);
+  ASSERT_FALSE(listed_json.is_discarded()) << as_json.output;
+  std::map<std::string, std::string> json_phases;
+  for (const nlohmann::json& item : listed_json.value("items", nlohmann::json::array())) {
+    json_phases[item["metadata"]["name"].get<std::string>()] = item["status"].value("phase", "");
+  }
+  EXPECT_EQ(json_phases["gone"], "Expired") << as_json.output;
+  EXPECT_EQ(json_phases["stale"], "Expired") << as_json.output;
+  EXPECT_EQ(json_phases["soon"], "Approved") << as_json.output;
+  EXPECT_EQ(json_phases["asked"], "Requested") << as_json.output;
   const ContractCliRun expiring = allot("bob", "get exceptions --expiring 7d");
   EXPECT_EQ(expiring.exit_code, 0) << expiring.output;
   EXPECT_NE(expiring.output.find("soon"), std::string::npos) << expiring.output;
@@ -349,6 +371,9 @@ TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsC
   const Reply granted = call("POST", "/api/v1/policyexceptions/asked/approve", bob,
                              nlohmann::json{{"reason", "granted, for the paper"}}.dump());
   ASSERT_EQ(granted.status, 200) << granted.describe();
+  // Approved by its approver, past its expiry: Expired in every part of the export.
+  std::ofstream(temp_file("lapsed.yaml")) << exception_cli_yaml("lapsed", "bob", -24);
+  ASSERT_EQ(allot("bob", "apply -f " + temp_file("lapsed.yaml")).exit_code, 0);
   submit("research", "job1");
   wait_phase("research", "job1", "Succeeded");
 
@@ -387,7 +412,7 @@ TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsC
   EXPECT_EQ(evidence["reviews"][0]["action"], "activate");
   EXPECT_EQ(evidence["reviews"][0]["by"], "ana");
   // Each exception with its phase, requester, decider, decision time and reason.
-  ASSERT_EQ(evidence["exceptions"].size(), 2u);
+  ASSERT_EQ(evidence["exceptions"].size(), 3u);
   const nlohmann::json& asked = evidence["exceptions"][0];
   EXPECT_EQ(asked["metadata"]["name"], "asked");
   EXPECT_EQ(asked["spec"]["owner"], "ana");
@@ -406,6 +431,10 @@ TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsC
   EXPECT_EQ(deadline["status"]["requestedBy"], "bob");
   EXPECT_EQ(deadline["status"]["decidedBy"], "bob");
   EXPECT_EQ(deadline["status"]["decisionReason"], "applied by its approver");
+  const nlohmann::json& lapsed = evidence["exceptions"][2];
+  EXPECT_EQ(lapsed["metadata"]["name"], "lapsed");
+  EXPECT_EQ(lapsed["status"]["phase"], "Expired") << lapsed.dump();
+  EXPECT_EQ(lapsed["status"]["decidedBy"], "bob");
   ASSERT_EQ(evidence["bindings"]["roleBindings"].size(), 1u);
   EXPECT_EQ(evidence["bindings"]["roleBindings"][0]["metadata"]["namespace"], "research");
   EXPECT_EQ(evidence["bindings"]["roleBindings"][0]["subjects"][0]["name"], "carol");
@@ -457,13 +486,17 @@ TEST_F(ContractCliTest, EvidenceExportIsCompleteSignedAndAnyChangedByteFailsItsC
                                                                << exceptions_csv;
   EXPECT_NE(exceptions_csv.find(",Approved,bob,bob,"), std::string::npos) << exceptions_csv;
   EXPECT_NE(exceptions_csv.find("deadline,research,"), std::string::npos) << exceptions_csv;
+  EXPECT_NE(
+      exceptions_csv.find("," + lapsed["spec"]["expires"].get<std::string>() + ",Expired,bob,bob,"),
+      std::string::npos)
+      << exceptions_csv;
   EXPECT_NE(evidence_file(dir / "usage.csv").find("research"), std::string::npos);
   const std::string html = evidence_file(dir / "evidence.html");
   for (const char* text :
        {"<h1>Evidence: project research</h1>", "research-local", "data owner agreed", "deadline",
         "User:carol", "<td>yes</td>", "<th>requestedBy</th>", "<th>decidedBy</th>",
         "<th>decidedAt</th>", "<th>decisionReason</th>", "<td>granted, for the paper</td>",
-        "<td>Approved</td><td>ana</td><td>bob</td>"}) {
+        "<td>Approved</td><td>ana</td><td>bob</td>", "<td>Expired</td><td>bob</td><td>bob</td>"}) {
     EXPECT_NE(html.find(text), std::string::npos) << text;
   }
   for (const char* external : {"<script", "src=", "href=", "@import", "url("}) {

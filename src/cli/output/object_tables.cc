@@ -207,9 +207,9 @@ std::string map_text(const Json* map) {
 }
 
 // A PolicyException: its team, what it relaxes, owner, approver, expiry and
-// its state at `now` (Requested, Rejected, Expired: a request left undecided
-// past its expiry, as the server's status.phase says; once approved, Active
-// until it expires, then Expired); wide, its reason.
+// its state at `now` (Requested, Rejected, Expired: requested or approved,
+// past its expiry, as the server's status.phase says; Active while approved
+// and before its expiry, on the local clock too); wide, its reason.
 Row exception_row(const Json& item, bool wide, Timestamp now) {
   const Json& spec = spec_of(item);
   std::string relaxes;

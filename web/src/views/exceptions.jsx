@@ -1,8 +1,8 @@
 // Policy exceptions, on the Contracts view: each PolicyException the caller
 // may read (GET /api/v1/policyexceptions: a team's roles read that team's,
 // docs/governance.md) with its team, what it relaxes, phase, owner,
-// approver, expiry, reason, requester and decider, and its history (an
-// Approved one past its expiry reads "Approved, expired": out of force). Approve
+// approver, expiry, reason, requester and decider, and its history (one
+// past its expiry reads "Expired", as the server serves it: out of force). Approve
 // and Reject (with a reason) are offered on a Requested exception only to
 // one who may decide it: its named approver (by name or group) or a caller
 // an access review lets `approve`/`reject` policyexceptions; never to its
@@ -82,16 +82,15 @@ function ExceptionCard({ exception, me, onDone }) {
   const name = exception.metadata.name;
   const status = exception.status || {};
   const phase = status.phase || 'Approved';
-  // Approved but past its expiry: no longer in force (the phase stays Approved).
+  // The server serves an exception past its expiry as Expired (requested or
+  // approved); one that expires while the page is open reads so too.
   const lapsed = phase === 'Approved' && Date.parse(spec.expires) <= Date.now();
+  const shown = lapsed ? 'Expired' : phase;
   return (
     <section class="card" aria-labelledby={`exception-${name}`} data-exception={name}>
       <h3 id={`exception-${name}`}>
         {name}{' '}
-        <span class={`phase exception-${lapsed ? 'expired' : phase.toLowerCase()}`}>
-          {phase}
-          {lapsed ? ', expired' : ''}
-        </span>
+        <span class={`phase exception-${shown.toLowerCase()}`}>{shown}</span>
       </h3>
       <dl class="facts">
         <dt>Team</dt>

@@ -37,10 +37,20 @@ std::optional<LineHeader> parse_line_header(std::string_view line) {
 }
 
 std::string AuditChain::append(AuditEvent event) {
-  AuditRecord record{head_.sequence + 1, head_.hash, std::move(event)};
-  std::string line = audit_line(record);
-  head_ = ChainHead{record.sequence, sha256_(line)};
-  return line;
+  std::string body;
+  body.reserve(1024);
+  append_audit_line_body(body, event);
+  return append_body(body);
+}
+
+std::string AuditChain::append_body(std::string_view body, std::string out) {
+  const size_t start = out.size();
+  out.reserve(start + body.size() + 100);
+  append_audit_line_header(out, head_.sequence + 1, head_.hash);
+  out += body;
+  head_ = ChainHead{head_.sequence + 1,
+                    sha256_(std::string_view(out).substr(start, out.size() - start))};
+  return out;
 }
 
 }  // namespace allot::governance

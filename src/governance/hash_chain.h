@@ -53,6 +53,9 @@ class AuditChain {
 
   // The line of `event` as the next record; the head moves past it.
   std::string append(AuditEvent event);
+  // The same from the event's line body (append_audit_line_body()), built
+  // beforehand: appended to `out`, which is returned.
+  std::string append_body(std::string_view body, std::string out = {});
   [[nodiscard]] const ChainHead& head() const { return head_; }
 
  private:

@@ -20,6 +20,10 @@ namespace {
 using governance::AuditEvent;
 using governance::ChainHead;
 
+// The bytes of a line's header (`{"sequence":N,"previousHash":"<64 hex>"`)
+// but N's digits.
+constexpr uint64_t kAuditLineHeaderBytes = 12 + 17 + 64 + 1;
+
 Status io_error(const std::string& what, const std::string& path) {
   return Status(ErrorCode::kUnavailable,
                 "audit log: " + what + " " + path + ": " + std::strerror(errno));
@@ -134,6 +138,8 @@ AuditLog::AuditLog(AuditLogOptions options, identity::SigningKey key, const Cloc
       logger_(logger),
       chain_(audit_sha256_hex, head),
       written_(head.sequence),
+      written_to_file_(head.sequence),
+      written_to_file_head_(head),
       synced_(head.sequence),
       synced_head_(head),
       checkpointed_at_(clock.now()) {}
@@ -175,14 +181,13 @@ AuditLog::~AuditLog() {
 }
 
 Status AuditLog::rotate_locked() {
-  // Never lets go of mu_: the caller's next line was made from the chain as
-  // it is, and another append between the two would take its sequence. A
-  // sync under way (sync_through, unlocked) still uses the old file: it is
-  // closed by that sync, not here.
+  // Only with no write under way (so nothing pending: written_to_file_ is the
+  // chain's head). Never lets go of mu_. A sync under way (sync_through,
+  // unlocked) still uses the old file: it is closed by that sync, not here.
   const std::string old_path = options_.dir + "/" + audit_file_name(file_number_);
   if (::fdatasync(fd_) != 0) return io_error("cannot sync", old_path);
-  synced_ = written_;
-  synced_head_ = chain_.head();
+  synced_ = written_to_file_;
+  synced_head_ = written_to_file_head_;
   if (syncing_) {
     retired_fds_.push_back(fd_);
   } else {
@@ -199,21 +204,62 @@ Status AuditLog::rotate_locked() {
 
 Result<uint64_t> AuditLog::append(AuditEvent event) {
   if (event.audit_id.empty()) event.audit_id = random_audit_id(clock_.now());
+  // The line's body is built before the lock: only its header (sequence,
+  // previous hash) and its hash wait for the chain.
+  std::string body;
+  body.reserve(1024);
+  governance::append_audit_line_body(body, event);
   std::unique_lock lock(mu_);
-  if (closed_) return Status(ErrorCode::kUnavailable, "audit log: closed");
-  if (!failure_.ok()) return failure_;
-  governance::AuditChain next = chain_;
-  std::string line = next.append(std::move(event));
-  line += '\n';
-  if (file_bytes_ > 0 && file_bytes_ + line.size() > options_.max_file_bytes) {
+  for (;;) {
+    if (closed_) return Status(ErrorCode::kUnavailable, "audit log: closed");
+    if (!failure_.ok()) return failure_;
+    const uint64_t header_bytes =
+        kAuditLineHeaderBytes + std::to_string(chain_.head().sequence + 1).size();
+    const uint64_t line_bytes = header_bytes + body.size() + 1;
+    if (file_bytes_ == 0 || file_bytes_ + line_bytes <= options_.max_file_bytes) break;
+    if (writing_) {
+      synced_cv_.wait(lock);  // the lines before this one go to the old file first
+      continue;
+    }
     if (Status rotated = rotate_locked(); !rotated.ok()) return failure_ = rotated;
   }
-  const std::string path = options_.dir + "/" + audit_file_name(file_number_);
-  if (Status written = write_all(fd_, line, path); !written.ok()) return failure_ = written;
-  file_bytes_ += line.size();
-  chain_ = std::move(next);
-  written_ = chain_.head().sequence;
-  return written_.load();
+  const size_t pending_before = pending_.size();
+  pending_ = chain_.append_body(body, std::move(pending_));
+  pending_ += '\n';
+  file_bytes_ += pending_.size() - pending_before;
+  const uint64_t sequence = chain_.head().sequence;
+  written_ = sequence;
+  if (writing_) return sequence;  // the thread writing now writes it next
+  ALLOT_RETURN_IF_ERROR(write_pending(lock));
+  return sequence;
+}
+
+Status AuditLog::write_pending(std::unique_lock<std::mutex>& lock) {
+  // One write() for every line appended meanwhile, outside the lock, in
+  // chain order: appenders that come while it runs add to pending_ and
+  // return; this thread writes them next.
+  writing_ = true;
+  while (!pending_.empty() && failure_.ok()) {
+    std::string batch = std::move(pending_);
+    pending_ = std::move(spare_);
+    pending_.clear();
+    const ChainHead last = chain_.head();
+    const int fd = fd_;
+    const std::string path = options_.dir + "/" + audit_file_name(file_number_);
+    lock.unlock();
+    Status written = write_all(fd, batch, path);
+    lock.lock();
+    spare_ = std::move(batch);
+    if (!written.ok()) {
+      failure_ = written;
+      break;
+    }
+    written_to_file_ = last.sequence;
+    written_to_file_head_ = last;
+  }
+  writing_ = false;
+  synced_cv_.notify_all();
+  return failure_;
 }
 
 void AuditLog::close_if_retired(int fd) {
@@ -227,13 +273,15 @@ Status AuditLog::sync_through(uint64_t sequence) {
   std::unique_lock lock(mu_);
   while (synced_ < sequence) {
     if (!failure_.ok()) return failure_;
-    if (syncing_) {
+    if (syncing_ || written_to_file_ < sequence) {
+      // A sync under way, or the line still being written (by the thread
+      // that writes the pending lines: it notifies when done).
       synced_cv_.wait(lock);
       continue;
     }
     syncing_ = true;
-    const uint64_t target = written_;
-    const ChainHead target_head = chain_.head();
+    const uint64_t target = written_to_file_;
+    const ChainHead target_head = written_to_file_head_;
     const int fd = fd_;
     lock.unlock();
     const int rc = ::fdatasync(fd);

@@ -18,7 +18,15 @@
 //   own; when a checkpoint is due by count, the timer thread (when started)
 //   writes it at once, so that its sync is off the caller's path; without
 //   the timer the caller writes it.
-//   A failed write or sync fails this call and every later one (kUnavailable).
+//   A line is appended to the chain under the lock and written by one
+//   write() outside it, together with the lines other threads appended
+//   while the write before ran (the thread that finds no write under way
+//   writes them all, in chain order; the others return at once). record()
+//   and every sync wait for their lines' write first. A failed write or sync
+//   fails every later call (kUnavailable), and the call that saw it; an
+//   append_committed() whose line another thread was writing may already
+//   have returned (its record is durable in the store's outbox row, which
+//   stays until a checkpoint covers it, and is appended again at start).
 // - A checkpoint (the durable head, signed) is written every
 //   `checkpoint_records` records (1..1000) and, from the timer thread
 //   (start_timer), every `checkpoint_interval` (at most 10 s) when records
@@ -85,7 +93,7 @@ class AuditLog {
   Status close();
 
   [[nodiscard]] governance::ChainHead head() const;
-  // The last sequence written, without waiting for a write under way.
+  // The chain's last sequence (its line may still wait for its write()).
   [[nodiscard]] uint64_t written() const { return written_.load(); }
   // The sequence the last checkpoint covers (0: none).
   [[nodiscard]] uint64_t checkpointed() const { return checkpointed_.load(); }
@@ -105,6 +113,8 @@ class AuditLog {
            const governance::ChainHead& head);
   Status open_files(uint64_t file_number, uint64_t file_bytes);
   Result<uint64_t> append(governance::AuditEvent event);
+  // Writes pending_ (and what is added to it meanwhile) with mu_ let go.
+  Status write_pending(std::unique_lock<std::mutex>& lock);
   Status rotate_locked();
   void close_if_retired(int fd);
   Status sync_through(uint64_t sequence);
@@ -122,8 +132,13 @@ class AuditLog {
   std::vector<int> retired_fds_;  // rotated away while a sync used them
   uint64_t file_number_ = 1;
   uint64_t file_bytes_ = 0;
-  std::atomic<uint64_t> written_ = 0;  // the last sequence written (set under mu_)
-  uint64_t synced_ = 0;                // the last sequence on disk
+  std::atomic<uint64_t> written_ = 0;  // the chain's last sequence (set under mu_)
+  std::string pending_;                // lines of the chain not yet handed to write()
+  std::string spare_;                  // the last batch's buffer, reused
+  bool writing_ = false;               // a thread writes pending lines (mu_ let go)
+  uint64_t written_to_file_ = 0;       // the last sequence write() took
+  governance::ChainHead written_to_file_head_;
+  uint64_t synced_ = 0;  // the last sequence on disk
   governance::ChainHead synced_head_;
   bool syncing_ = false;
   bool closed_ = false;

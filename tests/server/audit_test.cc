@@ -166,5 +166,40 @@ TEST_F(AuditTest, AllotAuditVerifyChecksTheFilesOfAStoppedAllotd) {
   std::ofstream(file, std::ios::trunc) << text.str();
 }
 
+// A request whose path decodes to bytes that are not UTF-8 (%FF%FE: a raw
+// byte in the target itself is refused before any route, unaudited, by the
+// target's parser) is recorded with each such byte of its object's name as
+// U+FFFD, so that its line is valid JSON: served by GET /api/v1/audit, kept
+// over a kill -9 and a restart, and verified. (A committed request's outbox
+// row with such bytes, and its recovery after a kill -9:
+// AuditOutboxSqlite/Postgres.InvalidUtf8RequestIsRecordedAndRecoveredFromItsRow.)
+TEST_F(AuditTest, APathThatIsNotUtf8IsRecordedAsValidJsonAndVerifies) {
+  apply(kTestPolicy);
+  const Reply refused = api_.del("/api/v1/namespaces/research/workloads/%FF%FE");
+  EXPECT_EQ(refused.status / 100, 4) << refused.describe();
+  submit("research", "after");  // a committed request after it, carried by the outbox
+  const auto count_records = [&] {
+    size_t found = 0;
+    for (const nlohmann::json& item : records("verb=delete&limit=1000")) {
+      if (item["objectRef"].value("name", "") != "\uFFFD\uFFFD") continue;
+      ++found;
+      EXPECT_EQ(item.value("requestURI", ""), "/api/v1/namespaces/research/workloads/%FF%FE");
+      EXPECT_EQ(item["responseStatus"].value("code", 0), refused.status) << item.dump();
+    }
+    return found;
+  };
+  EXPECT_EQ(count_records(), 1u);
+  const ProcessExit killed = allotd_.kill();
+  EXPECT_FALSE(killed.exited);
+  ASSERT_EQ(allotd_.start(), "") << allotd_.stderr_text();
+  EXPECT_EQ(count_records(), 1u) << "after a kill -9 and a restart";
+  EXPECT_TRUE(workload("research", "after").is_object());
+  const ProcessExit exit = allotd_.stop();
+  ASSERT_TRUE(exit.exited && exit.code == 0);
+  const CliRun verified = allot("audit verify --dir " + shell_quote(data("audit")));
+  EXPECT_EQ(verified.exit_code, 0) << verified.output;
+  ASSERT_EQ(allotd_.start(), "") << allotd_.stderr_text();
+}
+
 }  // namespace
 }  // namespace allot::server_test

@@ -183,6 +183,22 @@ TEST_F(ExceptionRequestControl, ASpecChangeReopensTheRequestAndARestartKeepsTheS
   status = exception_status("burst");
   EXPECT_EQ(status["phase"], "Approved") << status.dump();
   EXPECT_EQ(status["history"].back()["reason"], "fine, 16");
+
+  // Past its expiry the approved exception is shown Expired (status and
+  // list), out of force; the stored phase stays Approved, so a restart shows
+  // it Expired again.
+  clock_.advance(Duration::hours(24));
+  status = exception_status("burst");
+  EXPECT_EQ(status["phase"], "Expired") << status.dump();
+  EXPECT_EQ(status["decidedBy"], "bob");
+  const Result<std::vector<PolicyObjectView>> listed =
+      plane_->policies().list_objects(Principal::anonymous_admin(), "PolicyException", "");
+  ASSERT_TRUE(listed.ok()) << listed.status().to_string();
+  ASSERT_EQ(listed->size(), 1u);
+  ASSERT_TRUE(listed->front().exception.has_value());
+  EXPECT_EQ(listed->front().exception->phase, ExceptionPhase::kExpired) << "listed so too";
+  restart();
+  EXPECT_EQ(exception_status("burst")["phase"], "Expired") << "after a restart too";
 }
 
 TEST_F(ExceptionRequestControl, ARequestLeftUndecidedPastItsExpiryIsExpired) {

@@ -36,7 +36,7 @@ std::optional<LineHeader> parse_line_header(std::string_view line) {
   return header;
 }
 
-std::string AuditChain::append(AuditEvent event) {
+std::string AuditChain::append(const AuditEvent& event) {
   std::string body;
   body.reserve(1024);
   append_audit_line_body(body, event);

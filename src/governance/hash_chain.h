@@ -52,7 +52,7 @@ class AuditChain {
       : sha256_(std::move(sha256)), head_(std::move(head)) {}
 
   // The line of `event` as the next record; the head moves past it.
-  std::string append(AuditEvent event);
+  std::string append(const AuditEvent& event);
   // The same from the event's line body (append_audit_line_body()), built
   // beforehand: appended to `out`, which is returned.
   std::string append_body(std::string_view body, std::string out = {});

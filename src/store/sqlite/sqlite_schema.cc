@@ -13,7 +13,7 @@ struct Migration {
 };
 
 // Append only: a released step is never edited, a change is a new step.
-constexpr std::array<Migration, 3> kMigrations = {{
+constexpr std::array<Migration, 4> kMigrations = {{
     {1, R"sql(
       CREATE TABLE objects (
         kind TEXT NOT NULL,
@@ -78,6 +78,13 @@ constexpr std::array<Migration, 3> kMigrations = {{
         PRIMARY KEY (workload_id, gpu, start_ms)
       ) WITHOUT ROWID;
       CREATE INDEX gpu_utilization_by_start ON gpu_utilization (start_ms);
+    )sql"},
+    // The ledger's index by start is dropped (the rows are kept): the reports'
+    // query (start_ms < to, ordered by the key) scans the table in key order,
+    // which is the plan SQLite chose with the index too, and every admission
+    // paid for keeping it (docs/benchmarks.md, issue 14's metering overhead).
+    {4, R"sql(
+      DROP INDEX allocations_by_start;
     )sql"},
 }};
 

@@ -45,7 +45,7 @@ struct CellView {
 
 // Orders CellKeys, and finds one by a CellView without copying its strings.
 struct CellKeyLess {
-  using is_transparent = void;
+  using is_transparent = void;  // NOLINT(readability-identifier-naming): the standard's name
   static CellView view_of(const CellKey& k) { return {k.flavor, k.day, k.version}; }
   static CellView view_of(const CellView& v) { return v; }
   template <typename A, typename B>

@@ -12,6 +12,8 @@ constexpr std::string_view kEvents =
     "SELECT sequence, workload_id, at_ms, type, reason, message FROM events "
     "WHERE workload_id = ?1 AND sequence > ?2 ORDER BY sequence";
 
+// A scan of the ledger in key order (schema version 4 has no index of the
+// open intervals: keeping one cost every admission), once at startup.
 constexpr std::string_view kOpenAllocations =
     "SELECT workload_id, start_ms, end_ms, team, submitted_by, workload_name, flavor, own_gpu, "
     "own_cpu_millis, own_memory_bytes, borrowed_gpu, borrowed_cpu_millis, borrowed_memory_bytes "

@@ -145,10 +145,12 @@ Status SqliteStateReader::read_allocations(SqliteStatement& rows,
 Result<std::vector<AllocationRecord>> SqliteStateReader::allocations(int64_t from_ms,
                                                                      int64_t to_ms) {
   std::vector<AllocationRecord> found;
+  found.reserve(last_allocations_);
   SqliteStatement& rows = statements_.allocations;
   ResetOnExit reset(rows);
   rows.bind(1, from_ms).bind(2, to_ms);
   ALLOT_RETURN_IF_ERROR(read_allocations(rows, found));
+  last_allocations_ = found.size();
   return found;
 }
 

@@ -18,55 +18,26 @@
 #include <string>
 #include <vector>
 
-#include <time.h>
 #include <unistd.h>
 
 #include "api/manifest_parser.h"
-#include "backends/executor.h"
 #include "base/clock.h"
 #include "base/logger.h"
+#include "bench/governed_cluster.h"
 #include "service/control/control_plane.h"
 #include "store/sqlite/sqlite_store.h"
 
 namespace allot::bench {
 namespace {
 
-constexpr int kMeteringTeams = 1000;
-constexpr int kMeteringFlavors = 4;
+constexpr int kMeteringTeams = 1000;      // bench_policy_yaml()
 constexpr int kMeteringWorkloads = 8000;  // the cluster's GPUs: all admitted in one pass
 
-class MeteringIdleExecutor final : public Executor {
- public:
-  void launch(const WorkloadLaunch& /*launch*/) override {}
-  void stop(WorkloadId /*workload*/, Duration /*grace*/) override {}
-  Result<std::string> read_log(PodId /*pod*/, int64_t /*offset*/, int64_t /*max*/) override {
-    return std::string();
-  }
-  [[nodiscard]] std::string log_location(PodId /*pod*/) const override { return ""; }
-};
-
-std::string metering_policy_yaml() {
-  std::string yaml =
-      "apiVersion: allot/v1\nkind: Cluster\nmetadata: {name: c}\nspec: {backend: local}\n"
-      "---\napiVersion: allot/v1\nkind: PriorityClass\nmetadata: {name: batch}\n"
-      "spec: {value: 10}\n---\napiVersion: allot/v1\nkind: Cohort\nmetadata: {name: org}\n";
-  for (int f = 0; f < kMeteringFlavors; ++f) {
-    const std::string flavor = "flavor-" + std::to_string(f);
-    yaml += "---\napiVersion: allot/v1\nkind: ResourceFlavor\nmetadata: {name: " + flavor +
-            "}\nspec: {price: {currency: USD, gpuHour: 2.5, cpuHour: 0.05}}\n";
-    yaml += "---\napiVersion: allot/v1\nkind: NodePool\nmetadata: {name: pool-" +
-            std::to_string(f) + "}\nspec: {cluster: c, flavor: " + flavor +
-            ", count: 250, resources: {gpu: 8, cpu: 128, memory: 1Ti}}\n";
-  }
-  for (int t = 0; t < kMeteringTeams; ++t) {
-    yaml += "---\napiVersion: allot/v1\nkind: Team\nmetadata: {name: team-" + std::to_string(t) +
-            "}\nspec:\n  cohort: org\n  quota:\n";
-    for (int f = 0; f < kMeteringFlavors; ++f) {
-      yaml += "  - {flavor: flavor-" + std::to_string(f) +
-              ", resources: {gpu: {nominal: 2}, cpu: {nominal: 32}, memory: {nominal: 256Gi}}}\n";
-    }
-  }
-  return yaml;
+// Each team's nominal quota in every flavor: 2 GPUs, 32 CPUs, 256 GiB.
+BenchPolicySpec metering_policy() {
+  BenchPolicySpec spec;
+  spec.nominal = "{gpu: {nominal: 2}, cpu: {nominal: 32}, memory: {nominal: 256Gi}}";
+  return spec;
 }
 
 std::string metering_workloads_yaml(int from, int to) {
@@ -86,12 +57,6 @@ struct PassFigure {
   size_t admitted = 0;
 };
 
-double process_cpu_ms() {
-  timespec now{};
-  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-}
-
 Status apply_yaml(ControlPlane& plane, const std::string& yaml) {
   ALLOT_ASSIGN_OR_RETURN(ParsedManifests parsed, parse_manifests_with_documents(yaml));
   return plane.policies().apply(Principal::anonymous_admin(), parsed, false).status();
@@ -102,7 +67,7 @@ Result<PassFigure> admitting_pass(bool on, const std::string& dir) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   ALLOT_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStore> store, SqliteStore::open(dir + "/allot.db"));
-  MeteringIdleExecutor executor;
+  IdleExecutor executor;
   NullLogger logger;
   ManualClock clock(Timestamp::from_millis(1'800'000'000'000));
   ControlPlaneOptions options;
@@ -112,7 +77,7 @@ Result<PassFigure> admitting_pass(bool on, const std::string& dir) {
   {
     ControlPlane plane(*store, executor, nullptr, clock, logger, options);
     ALLOT_RETURN_IF_ERROR(plane.start());
-    ALLOT_RETURN_IF_ERROR(apply_yaml(plane, metering_policy_yaml()));
+    ALLOT_RETURN_IF_ERROR(apply_yaml(plane, bench_policy_yaml(metering_policy())));
     for (int from = 0; from < kMeteringWorkloads; from += 1000) {
       ALLOT_RETURN_IF_ERROR(apply_yaml(plane, metering_workloads_yaml(from, from + 1000)));
     }

@@ -14,9 +14,9 @@
 
 #include "api/manifest_parser.h"
 #include "api/workload_submission.h"
-#include "backends/executor.h"
 #include "base/clock.h"
 #include "base/logger.h"
+#include "bench/governed_cluster.h"
 #include "service/control/control_plane.h"
 #include "service/metrics/prometheus_text.h"
 #include "store/memory_store.h"
@@ -26,45 +26,6 @@ namespace {
 
 constexpr int kTeams = 1000;
 constexpr int kFlavors = 4;
-
-// Launches nothing and reports nothing: admitted work stays admitted.
-class IdleExecutor final : public Executor {
- public:
-  void launch(const WorkloadLaunch& /*launch*/) override {}
-  void stop(WorkloadId /*workload*/, Duration /*grace*/) override {}
-  Result<std::string> read_log(PodId /*pod*/, int64_t /*offset*/, int64_t /*max*/) override {
-    return std::string();
-  }
-  [[nodiscard]] std::string log_location(PodId /*pod*/) const override { return ""; }
-};
-
-std::string policy_yaml() {
-  std::string yaml =
-      "apiVersion: allot/v1\nkind: Cluster\nmetadata: {name: c}\nspec: {backend: local}\n"
-      "---\napiVersion: allot/v1\nkind: PriorityClass\nmetadata: {name: batch}\n"
-      "spec: {value: 10}\n";
-  for (int f = 0; f < kFlavors; ++f) {
-    const std::string flavor = "flavor-" + std::to_string(f);
-    yaml += "---\napiVersion: allot/v1\nkind: ResourceFlavor\nmetadata: {name: " + flavor +
-            "}\nspec: {price: {currency: USD, gpuHour: 2.5, cpuHour: 0.05}}\n";
-    yaml += "---\napiVersion: allot/v1\nkind: NodePool\nmetadata: {name: pool-" +
-            std::to_string(f) + "}\nspec: {cluster: c, flavor: " + flavor +
-            ", count: 250, resources: {gpu: 8, cpu: 128, memory: 1Ti}}\n";
-  }
-  for (int c = 0; c < 10; ++c) {
-    yaml += "---\napiVersion: allot/v1\nkind: Cohort\nmetadata: {name: cohort-" +
-            std::to_string(c) + "}\n";
-  }
-  for (int t = 0; t < kTeams; ++t) {
-    yaml += "---\napiVersion: allot/v1\nkind: Team\nmetadata: {name: team-" + std::to_string(t) +
-            "}\nspec:\n  cohort: cohort-" + std::to_string(t % 10) + "\n  quota:\n";
-    for (int f = 0; f < kFlavors; ++f) {
-      yaml += "  - {flavor: flavor-" + std::to_string(f) +
-              ", resources: {gpu: {nominal: 8}, cpu: {nominal: 128}, memory: {nominal: 1Ti}}}\n";
-    }
-  }
-  return yaml;
-}
 
 int run(int scrapes) {
   MemoryStore store;
@@ -77,7 +38,11 @@ int run(int scrapes) {
   if (Status s = plane.start(); !s.ok())
     return std::fprintf(stderr, "%s\n", s.to_string().c_str()), 1;
   const Principal admin = Principal::anonymous_admin();
-  Result<ParsedManifests> parsed = parse_manifests_with_documents(policy_yaml());
+  BenchPolicySpec spec;
+  spec.teams = kTeams;
+  spec.flavors = kFlavors;
+  spec.cohorts = 10;
+  Result<ParsedManifests> parsed = parse_manifests_with_documents(bench_policy_yaml(spec));
   if (!parsed.ok()) return std::fprintf(stderr, "%s\n", parsed.status().to_string().c_str()), 1;
   if (auto applied = plane.policies().apply(admin, *parsed, false); !applied.ok()) {
     return std::fprintf(stderr, "%s\n", applied.status().to_string().c_str()), 1;

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "accounting/calendar_day.h"
@@ -31,7 +34,26 @@ struct CellKey {
   std::string flavor;
   std::string day;
   int64_t version = kNoRateCard;
-  auto operator<=>(const CellKey&) const = default;  // NOLINT(modernize-use-nullptr)
+};
+
+// A CellKey's fields without their strings: the key of a lookup.
+struct CellView {
+  std::string_view flavor;
+  std::string_view day;
+  int64_t version = kNoRateCard;
+};
+
+// Orders CellKeys, and finds one by a CellView without copying its strings.
+struct CellKeyLess {
+  using is_transparent = void;  // NOLINT(readability-identifier-naming): the standard's name
+  static CellView view_of(const CellKey& k) { return {k.flavor, k.day, k.version}; }
+  static CellView view_of(const CellView& v) { return v; }
+  template <typename A, typename B>
+  bool operator()(const A& a, const B& b) const {
+    const CellView x = view_of(a);
+    const CellView y = view_of(b);
+    return std::tie(x.flavor, x.day, x.version) < std::tie(y.flavor, y.day, y.version);
+  }
 };
 
 struct Cell {
@@ -41,8 +63,33 @@ struct Cell {
 
 using RowKey = std::vector<std::string>;
 
+// A RowKey's parts without their strings: the key of a lookup, or of the
+// index of the rows (its views then point into the rows' own keys).
+struct RowView {
+  std::array<std::string_view, kGroupKeys.size()> parts{};
+  size_t size = 0;
+
+  void push_back(std::string_view part) { parts[size++] = part; }
+  bool operator==(const RowView& other) const {
+    return size == other.size &&
+           std::equal(parts.begin(), parts.begin() + static_cast<ptrdiff_t>(size),
+                      other.parts.begin());
+  }
+};
+
+struct RowViewHash {
+  size_t operator()(const RowView& view) const {
+    size_t hash = view.size;
+    for (size_t i = 0; i < view.size; ++i) {
+      hash = hash * 1'000'003 ^ std::hash<std::string_view>()(view.parts[i]);
+    }
+    return hash;
+  }
+};
+
 // Cuts a span into the pieces that are counted: inside the covered periods,
-// per day when grouped by day, per rate card version.
+// per day when grouped by day, per rate card version. Each flavor's rate card
+// versions over all time, and each day's label, are worked out once.
 class Slicer {
  public:
   Slicer(std::vector<Period> covered, bool by_day, const RateCard& rates)
@@ -50,31 +97,60 @@ class Slicer {
 
   template <typename Visit>
   void slice(const std::string& flavor, Timestamp start, std::optional<Timestamp> end,
-             Visit&& visit) const {
+             Visit&& visit) {
+    const std::vector<RateCard::Segment>& versions = versions_of(flavor);
     for (const Period& span : covered_) {
       const Timestamp from = std::max(start, span.from);
       const Timestamp to = end ? std::min(*end, span.to) : span.to;
-      if (from < to) slice_days(flavor, from, to, visit);
+      if (from < to) slice_days(versions, from, to, visit);
     }
   }
 
  private:
   template <typename Visit>
-  void slice_days(const std::string& flavor, Timestamp from, Timestamp to, Visit& visit) const {
+  void slice_days(const std::vector<RateCard::Segment>& versions, Timestamp from, Timestamp to,
+                  Visit& visit) {
     while (from < to) {
       const Timestamp piece_end =
           by_day_ ? std::min(to, day_start(from) + Duration::millis(kMillisPerDay)) : to;
-      const std::string day = by_day_ ? day_label(from) : std::string();
-      for (const RateCard::Segment& segment : rates_.segments(flavor, from, piece_end)) {
-        visit(day, segment.version, segment.to - segment.from);
+      const std::string& day = by_day_ ? label_of(from) : no_day_;
+      // The first version still in force at `from`, then each one up to piece_end.
+      auto segment =
+          std::upper_bound(versions.begin(), versions.end(), from,
+                           [](Timestamp at, const RateCard::Segment& s) { return at < s.to; });
+      for (; segment != versions.end() && segment->from < piece_end; ++segment) {
+        const Timestamp piece_from = std::max(from, segment->from);
+        const Timestamp piece_to = std::min(piece_end, segment->to);
+        if (piece_from < piece_to) visit(day, segment->version, piece_to - piece_from);
       }
       from = piece_end;
     }
   }
 
+  // The flavor's rate card versions from the first timestamp to the last, in time order.
+  const std::vector<RateCard::Segment>& versions_of(const std::string& flavor) {
+    const auto found = versions_.find(flavor);
+    if (found != versions_.end()) return found->second;
+    return versions_
+        .emplace(flavor, rates_.segments(
+                             flavor, Timestamp::from_millis(std::numeric_limits<int64_t>::min()),
+                             Timestamp::from_millis(std::numeric_limits<int64_t>::max())))
+        .first->second;
+  }
+
+  const std::string& label_of(Timestamp at) {
+    const int64_t day = day_start(at).ms();
+    const auto found = labels_.find(day);
+    if (found != labels_.end()) return found->second;
+    return labels_.emplace(day, day_label(at)).first->second;
+  }
+
   std::vector<Period> covered_;
   bool by_day_;
   const RateCard& rates_;
+  std::map<std::string, std::vector<RateCard::Segment>, std::less<>> versions_;
+  std::unordered_map<int64_t, std::string> labels_;  // by the day's start
+  std::string no_day_;
 };
 
 bool has_key(const UsageQuery& query, GroupKey key) {
@@ -102,15 +178,16 @@ Status check_query(const UsageQuery& query) {
 }
 
 // The contract whose namespaces hold the workload ("namespace/name"); "" for none.
-std::string usage_project_of(const std::map<std::string, std::string>& projects,
-                             const std::string& workload_name) {
+std::string_view usage_project_of(const std::map<std::string, std::string>& projects,
+                                  const std::string& workload_name) {
   const auto it = projects.find(workload_name.substr(0, workload_name.find('/')));
-  return it == projects.end() ? std::string() : it->second;
+  return it == projects.end() ? std::string_view() : std::string_view(it->second);
 }
 
-RowKey allocation_key(const UsageQuery& query, const AllocationInterval& a, const std::string& day,
-                      const std::map<std::string, std::string>& projects) {
-  RowKey key;
+// The row of an allocation's piece on `day`: views of the allocation's strings.
+RowView allocation_key(const UsageQuery& query, const AllocationInterval& a, const std::string& day,
+                       const std::map<std::string, std::string>& projects) {
+  RowView key;
   for (GroupKey k : query.by) {
     switch (k) {
       case GroupKey::kTeam: key.push_back(a.team.str()); break;
@@ -143,9 +220,32 @@ struct Builder {
   const UsageLedger& ledger;
   const UsageQuery& query;
   Slicer slicer;
-  std::map<CellKey, Cell> cells;
+  std::map<CellKey, Cell, CellKeyLess> cells;
   std::map<RowKey, UsageFigures> rows;
   std::map<std::string, FlavorBalance> flavors;
+  // The rows by their keys' views: finding a row copies no string.
+  std::unordered_map<RowView, UsageFigures*, RowViewHash> row_index;
+
+  Cell& cell_of(const CellView& key) {
+    auto found = cells.find(key);
+    if (found == cells.end()) {
+      found =
+          cells.emplace(CellKey{std::string(key.flavor), std::string(key.day), key.version}, Cell{})
+              .first;
+    }
+    return found->second;
+  }
+
+  UsageFigures& row_of(const RowView& key) {
+    const auto found = row_index.find(key);
+    if (found != row_index.end()) return *found->second;
+    auto [row, added] = rows.try_emplace(
+        RowKey(key.parts.begin(), key.parts.begin() + static_cast<ptrdiff_t>(key.size)));
+    RowView own_key;
+    for (const std::string& part : row->first) own_key.push_back(part);
+    row_index.emplace(own_key, &row->second);
+    return row->second;
+  }
 
   void add_allocations() {
     for (const AllocationInterval& a : ledger.allocations) {
@@ -153,9 +253,9 @@ struct Builder {
       slicer.slice(a.flavor, a.start, a.end, [&](const std::string& day, int64_t v, Duration d) {
         const ResourceTime own = ResourceTime::of(a.own, d);
         const ResourceTime borrowed = ResourceTime::of(a.borrowed, d);
-        cells[{a.flavor, day, v}].allocated += own + borrowed;
+        cell_of({a.flavor, day, v}).allocated += own + borrowed;
         if (!shown) return;
-        PricedTime& row = rows[allocation_key(query, a, day, ledger.projects)].by_version[v];
+        PricedTime& row = row_of(allocation_key(query, a, day, ledger.projects)).by_version[v];
         row.own += own;
         row.borrowed += borrowed;
       });
@@ -182,7 +282,7 @@ struct Builder {
       const AllocationInterval* a = holder_of(by_workload, u);
       if (a == nullptr || !visible(query, a->team)) continue;
       slicer.slice(a->flavor, u.start, u.end, [&](const std::string& day, int64_t, Duration d) {
-        Efficiency& e = rows[allocation_key(query, *a, day, ledger.projects)].efficiency;
+        Efficiency& e = row_of(allocation_key(query, *a, day, ledger.projects)).efficiency;
         e.measured_gpu_ms += d.ms();
         e.busy_gpu_ppm_ms += WideInt{d.ms()} * u.utilization_ppm;
       });
@@ -198,9 +298,9 @@ struct Builder {
       slicer.slice(
           j.flavor, j.span.from, j.span.to, [&](const std::string& day, int64_t v, Duration d) {
             const ResourceTime own = ResourceTime::of(gpus, d);
-            cells[{j.flavor, day, v}].allocated += own;
+            cell_of({j.flavor, day, v}).allocated += own;
             if (shown)
-              rows[allocation_key(query, as, day, ledger.projects)].by_version[v].own += own;
+              row_of(allocation_key(query, as, day, ledger.projects)).by_version[v].own += own;
           });
     }
   }
@@ -208,7 +308,7 @@ struct Builder {
   void add_capacity() {
     for (const CapacityInterval& c : ledger.capacity) {
       slicer.slice(c.flavor, c.start, c.end, [&](const std::string& day, int64_t v, Duration d) {
-        cells[{c.flavor, day, v}].capacity += ResourceTime::of(c.capacity, d);
+        cell_of({c.flavor, day, v}).capacity += ResourceTime::of(c.capacity, d);
       });
     }
   }
@@ -384,6 +484,7 @@ Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQue
       ledger,
       query,
       Slicer(subtract_periods(whole, ledger.missing), has_key(query, GroupKey::kDay), ledger.rates),
+      {},
       {},
       {},
       {}};

@@ -16,33 +16,38 @@ Status validate_batch(const WriteBatch& batch) {
                                   " (id " + std::to_string(workload.id.value()) + ")");
     }
   }
+  // The `where` of an error is written only when there is one: a pass that
+  // admits thousands of workloads validates as many allocations.
   for (const AllocationRecord& a : batch.put_allocations) {
-    const std::string where = "allocation of workload " + std::to_string(a.workload_id.value()) +
-                              " from " + std::to_string(a.start_ms);
+    const auto where = [&a] {
+      return "allocation of workload " + std::to_string(a.workload_id.value()) + " from " +
+             std::to_string(a.start_ms);
+    };
     if (a.workload_id.value() == 0 || a.workload_id.value() > kMaxWorkloadId) {
       return invalid_argument("a workload id must be in 1.." + std::to_string(kMaxWorkloadId),
-                              where);
+                              where());
     }
     if (a.end_ms && *a.end_ms < a.start_ms) {
-      return invalid_argument("an allocation cannot end before it starts", where);
+      return invalid_argument("an allocation cannot end before it starts", where());
     }
     if (a.own.any_negative() || a.borrowed.any_negative()) {
-      return invalid_argument("an allocation's resources cannot be negative", where);
+      return invalid_argument("an allocation's resources cannot be negative", where());
     }
   }
   for (const GpuUtilizationRecord& u : batch.put_gpu_utilization) {
-    const std::string where = "GPU utilisation of workload " +
-                              std::to_string(u.workload_id.value()) + " on " + u.gpu + " from " +
-                              std::to_string(u.start_ms);
+    const auto where = [&u] {
+      return "GPU utilisation of workload " + std::to_string(u.workload_id.value()) + " on " +
+             u.gpu + " from " + std::to_string(u.start_ms);
+    };
     if (u.workload_id.value() == 0 || u.workload_id.value() > kMaxWorkloadId) {
       return invalid_argument("a workload id must be in 1.." + std::to_string(kMaxWorkloadId),
-                              where);
+                              where());
     }
     if (u.end_ms <= u.start_ms) {
-      return invalid_argument("a GPU utilisation interval must end after it starts", where);
+      return invalid_argument("a GPU utilisation interval must end after it starts", where());
     }
     if (u.utilization_ppm < 0 || u.utilization_ppm > kMillion) {
-      return invalid_argument("a GPU utilisation must be in 0..1,000,000 ppm", where);
+      return invalid_argument("a GPU utilisation must be in 0..1,000,000 ppm", where());
     }
   }
   return {};

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,6 +112,85 @@ TEST_F(SqliteStoreTest, ReopeningAMigratedDatabaseKeepsItsVersion) {
   RawDatabase raw(path());
 
   EXPECT_EQ(raw.query_text("PRAGMA user_version"), std::to_string(latest_schema_version()));
+}
+
+AllocationRecord sqlite_ledger_interval(uint64_t workload, int64_t start_ms,
+                                        std::optional<int64_t> end_ms) {
+  AllocationRecord a;
+  a.workload_id = WorkloadId(workload);
+  a.start_ms = start_ms;
+  a.end_ms = end_ms;
+  a.team = "nlp";
+  a.user = "ada";
+  a.workload_name = "nlp/train-" + std::to_string(workload);
+  a.flavor = "h100";
+  a.own = ResourceVector(1, 4000, int64_t{16} << 30);
+  a.borrowed = ResourceVector(static_cast<int64_t>(workload % 2), 0, 0);
+  return a;
+}
+
+// Version 4 drops the ledger's indexes; a version 3 database keeps every
+// interval, open and closed, through the migration.
+TEST_F(SqliteStoreTest, MigrationToVersion4KeepsTheLedger) {
+  WriteBatch batch;
+  batch.put_allocations = {sqlite_ledger_interval(1, 1000, 5000),
+                           sqlite_ledger_interval(2, 2000, std::nullopt)};
+  {
+    std::unique_ptr<SqliteStore> store = open_ok();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->commit(batch).ok());
+  }
+  {
+    RawDatabase raw(path());
+    ASSERT_TRUE(raw.execute("CREATE INDEX allocations_by_start ON allocations (start_ms)"));
+    ASSERT_TRUE(
+        raw.execute("CREATE INDEX allocations_open ON allocations (workload_id, start_ms) "
+                    "WHERE end_ms IS NULL"));
+    ASSERT_TRUE(raw.execute("PRAGMA user_version = 3"));
+  }
+
+  std::unique_ptr<SqliteStore> migrated = open_ok();
+  ASSERT_NE(migrated, nullptr);
+
+  RawDatabase raw(path());
+  EXPECT_EQ(raw.query_text("PRAGMA user_version"), std::to_string(latest_schema_version()));
+  EXPECT_EQ(raw.query_text("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND "
+                           "tbl_name = 'allocations'"),
+            "0");
+  EXPECT_EQ(migrated->allocations(0, 10'000).value(), batch.put_allocations);
+  EXPECT_EQ(migrated->load().value().open_allocations,
+            std::vector<AllocationRecord>{batch.put_allocations[1]});
+}
+
+// A batch's allocation puts go several rows to a statement: an interval
+// opened and closed in the same batch (and the same statement) ends closed.
+TEST_F(SqliteStoreTest, ManyAllocationPutsInOneBatchApplyInOrder) {
+  WriteBatch batch;
+  std::vector<AllocationRecord> closed;
+  for (uint64_t w = 1; w <= 41; ++w) {
+    const int64_t start = 1000 + static_cast<int64_t>(w);
+    batch.put_allocations.push_back(sqlite_ledger_interval(w, start, std::nullopt));
+    if (w % 7 == 0) continue;  // stays open
+    closed.push_back(sqlite_ledger_interval(w, start, start + 60'000));
+    batch.put_allocations.push_back(closed.back());
+  }
+  std::unique_ptr<SqliteStore> store = open_ok();
+  ASSERT_NE(store, nullptr);
+
+  ASSERT_TRUE(store->commit(batch).ok());
+
+  const std::vector<AllocationRecord> stored = store->allocations(0, 100'000).value();
+  ASSERT_EQ(stored.size(), 41u);
+  std::vector<AllocationRecord> open;
+  for (const AllocationRecord& a : stored) {
+    if (!a.end_ms) open.push_back(a);
+  }
+  EXPECT_EQ(open.size(), 5u);  // workloads 7, 14, 21, 28, 35
+  for (const AllocationRecord& a : open) EXPECT_EQ(a.workload_id.value() % 7, 0u);
+  EXPECT_EQ(store->load().value().open_allocations, open);
+  for (const AllocationRecord& c : closed) {
+    EXPECT_EQ(stored.at(c.workload_id.value() - 1), c) << c.workload_name;
+  }
 }
 
 TEST_F(SqliteStoreTest, NewerDatabaseIsRefusedAndLeftUntouched) {

@@ -2,8 +2,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "model/ids.h"
 #include "store/batch_rules.h"
@@ -27,11 +29,32 @@ constexpr std::string_view kAppendEvent =
     "INSERT INTO events (workload_id, at_ms, type, reason, message) "
     "VALUES (?1, ?2, ?3, ?4, ?5)";
 
-constexpr std::string_view kPutAllocation =
+constexpr std::string_view kPutAllocationInto =
     "INSERT OR REPLACE INTO allocations (workload_id, start_ms, end_ms, team, submitted_by, "
     "workload_name, flavor, own_gpu, own_cpu_millis, own_memory_bytes, borrowed_gpu, "
-    "borrowed_cpu_millis, borrowed_memory_bytes) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+    "borrowed_cpu_millis, borrowed_memory_bytes) VALUES ";
+constexpr int kAllocationColumns = 13;
+
+// The allocation puts of a batch go kAllocationsPerInsert rows to a statement
+// (the rest one by one): an admitting pass opens thousands of intervals, and
+// one statement per row spent as much on stepping as on storing. The rows
+// apply in order, so a later put of the same key still replaces an earlier.
+constexpr size_t kAllocationsPerInsert = 32;
+
+// "INSERT ... VALUES (?1, ..., ?13), (?14, ...)" for `rows` rows.
+std::string put_allocations_sql(size_t rows) {
+  std::string sql(kPutAllocationInto);
+  for (size_t row = 0; row < rows; ++row) {
+    sql += row == 0 ? "(" : ", (";
+    for (int column = 1; column <= kAllocationColumns; ++column) {
+      if (column > 1) sql += ", ";
+      sql += "?" + std::to_string(row * static_cast<size_t>(kAllocationColumns) +
+                                  static_cast<size_t>(column));
+    }
+    sql += ")";
+  }
+  return sql;
+}
 
 constexpr std::string_view kPutGpuUtilization =
     "INSERT OR REPLACE INTO gpu_utilization (workload_id, gpu, start_ms, end_ms, utilization_ppm) "
@@ -65,7 +88,9 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
       SqliteStatement raise_max_id,
       prepare("UPDATE meta SET value = max(value, ?1) WHERE key = 'max_workload_id'"));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement append_event, prepare(kAppendEvent));
-  ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_allocation, prepare(kPutAllocation));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_allocation, prepare(put_allocations_sql(1)));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_allocations,
+                         prepare(put_allocations_sql(kAllocationsPerInsert)));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_utilization, prepare(kPutGpuUtilization));
   return SqliteBatchWriter(
       std::move(db),
@@ -73,7 +98,8 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
                  std::move(release), std::move(rollback_to), std::move(delete_object),
                  std::move(put_object), std::move(delete_events), std::move(delete_workload),
                  std::move(put_workload), std::move(raise_max_id), std::move(append_event),
-                 std::move(put_allocation), std::move(put_utilization)});
+                 std::move(put_allocation), std::move(put_allocations),
+                 std::move(put_utilization)});
 }
 
 SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements)
@@ -165,21 +191,38 @@ Status SqliteBatchWriter::append_events(const WriteBatch& batch) {
   return {};
 }
 
+namespace {
+
+// Binds `a` as the row whose first parameter is `first`.
+void bind_allocation_row(SqliteStatement& put, int first, const AllocationRecord& a) {
+  put.bind(first, as_sql(a.workload_id)).bind(first + 1, a.start_ms);
+  if (a.end_ms) {
+    put.bind(first + 2, *a.end_ms);
+  } else {
+    put.bind_null(first + 2);
+  }
+  put.bind(first + 3, a.team).bind(first + 4, a.user);
+  put.bind(first + 5, a.workload_name).bind(first + 6, a.flavor);
+  put.bind(first + 7, a.own.gpu()).bind(first + 8, a.own.cpu_millis());
+  put.bind(first + 9, a.own.memory_bytes()).bind(first + 10, a.borrowed.gpu());
+  put.bind(first + 11, a.borrowed.cpu_millis()).bind(first + 12, a.borrowed.memory_bytes());
+}
+
+}  // namespace
+
 Status SqliteBatchWriter::put_allocations(const WriteBatch& batch) {
-  for (const AllocationRecord& a : batch.put_allocations) {
-    SqliteStatement& put = statements_.put_allocation;
-    put.bind(1, as_sql(a.workload_id)).bind(2, a.start_ms);
-    if (a.end_ms) {
-      put.bind(3, *a.end_ms);
-    } else {
-      put.bind_null(3);
+  const std::vector<AllocationRecord>& all = batch.put_allocations;
+  size_t next = 0;
+  for (; all.size() - next >= kAllocationsPerInsert; next += kAllocationsPerInsert) {
+    SqliteStatement& put = statements_.put_allocations;
+    for (size_t row = 0; row < kAllocationsPerInsert; ++row) {
+      bind_allocation_row(put, static_cast<int>(row) * kAllocationColumns + 1, all[next + row]);
     }
-    put.bind(4, a.team).bind(5, a.user).bind(6, a.workload_name).bind(7, a.flavor);
-    put.bind(8, a.own.gpu()).bind(9, a.own.cpu_millis()).bind(10, a.own.memory_bytes());
-    put.bind(11, a.borrowed.gpu())
-        .bind(12, a.borrowed.cpu_millis())
-        .bind(13, a.borrowed.memory_bytes());
     ALLOT_RETURN_IF_ERROR(put.execute());
+  }
+  for (; next < all.size(); ++next) {
+    bind_allocation_row(statements_.put_allocation, 1, all[next]);
+    ALLOT_RETURN_IF_ERROR(statements_.put_allocation.execute());
   }
   return {};
 }

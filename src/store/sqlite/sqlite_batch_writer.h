@@ -63,6 +63,7 @@ class SqliteBatchWriter {
     SqliteStatement raise_max_id;
     SqliteStatement append_event;
     SqliteStatement put_allocation;
+    SqliteStatement put_allocations;  // kAllocationsPerInsert rows (the .cc)
     SqliteStatement put_utilization;
   } statements_;
 };

@@ -12,6 +12,8 @@ constexpr std::string_view kEvents =
     "SELECT sequence, workload_id, at_ms, type, reason, message FROM events "
     "WHERE workload_id = ?1 AND sequence > ?2 ORDER BY sequence";
 
+// A scan of the ledger in key order (schema version 4 has no index of the
+// open intervals: keeping one cost every admission), once at startup.
 constexpr std::string_view kOpenAllocations =
     "SELECT workload_id, start_ms, end_ms, team, submitted_by, workload_name, flavor, own_gpu, "
     "own_cpu_millis, own_memory_bytes, borrowed_gpu, borrowed_cpu_millis, borrowed_memory_bytes "
@@ -143,10 +145,12 @@ Status SqliteStateReader::read_allocations(SqliteStatement& rows,
 Result<std::vector<AllocationRecord>> SqliteStateReader::allocations(int64_t from_ms,
                                                                      int64_t to_ms) {
   std::vector<AllocationRecord> found;
+  found.reserve(last_allocations_);
   SqliteStatement& rows = statements_.allocations;
   ResetOnExit reset(rows);
   rows.bind(1, from_ms).bind(2, to_ms);
   ALLOT_RETURN_IF_ERROR(read_allocations(rows, found));
+  last_allocations_ = found.size();
   return found;
 }
 

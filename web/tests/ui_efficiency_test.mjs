@@ -10,7 +10,9 @@
 // and a GPU utilisation of 25 % (not "not measured"); the CSV download ends
 // with measuredGpuHours (a positive number, at most the row's GPU-hours) and
 // gpuUtilization 0.25, as `allot report usage -o csv` does; no serious
-// axe-core violation; no console error. Exits non-zero on a failure.
+// axe-core violation; no console error. Hardware's chart over time (GET
+// /api/v1/top/hardware, range 1 h) draws the utilisation the API measured:
+// 25 % in the buckets measured. Exits non-zero on a failure.
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -85,6 +87,22 @@ async function costsChecks(page) {
   assert(!serious.length, `axe: ${serious.map((v) => v.id).join('; ')}`);
 }
 
+async function hardwareUtilizationChecks(page, admin) {
+  await page.evaluate(() => (location.hash = '#/hardware'));
+  await page.getByRole('heading', { level: 1, name: 'Hardware' }).waitFor();
+  await page.locator('section[aria-labelledby="hardware-over-time"]').getByRole('button', { name: '1 h' }).click();
+  const chart = page.locator('figure[data-chart="utilization"] svg.chart');
+  await chart.waitFor();
+  const stats = (await admin.get('/api/v1/top/hardware?range=1h')).json;
+  const measured = stats.buckets.filter((b) => b.utilization !== null);
+  assert(measured.length && measured.every((b) => Math.abs(b.utilization - 0.25) < 1e-9), `the API's utilisation: ${JSON.stringify(measured)}`);
+  const titles = await chart.locator('g > title').allTextContents();
+  assert(titles.length === 60, `60 buckets drawn: ${titles.length}`);
+  assert(titles.some((t) => /: 25 % utilised$/.test(t)), `a bucket drawn at 25 %: ${titles.slice(-3).join(' | ')}`);
+  assert(titles.some((t) => /: not measured$/.test(t)), 'the buckets before it: not measured');
+  await page.screenshot({ path: join(artifacts, 'hardware-utilization.png'), fullPage: true });
+}
+
 async function main() {
   const nvmlFile = fakeNvmlFile();
   process.env.ALLOT_FAKE_NVML_FILE = nvmlFile.file; // allotd inherits it
@@ -109,6 +127,7 @@ async function main() {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('button', { name: 'Log out' }).waitFor();
     await costsChecks(page);
+    await hardwareUtilizationChecks(page, admin);
     assert(!errors.length, errors.join('\n'));
   } finally {
     await browser.close();

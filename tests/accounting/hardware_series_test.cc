@@ -84,7 +84,9 @@ TEST(HardwareSeries, MissingDataIsLeftOutOfTheMeansAndReportedPerBucket) {
   EXPECT_DOUBLE_EQ(series[0].allocated, 4.0);  // over the 30 s known, not the minute
   EXPECT_DOUBLE_EQ(series[0].free, 6.0);
   EXPECT_DOUBLE_EQ(series[1].missing, 1.0);
-  EXPECT_EQ(series[1], HardwareBucket{.missing = 1.0});
+  HardwareBucket down;
+  down.missing = 1.0;
+  EXPECT_EQ(series[1], down);
   EXPECT_DOUBLE_EQ(series[2].missing, 0.0);
   EXPECT_DOUBLE_EQ(series[2].allocated, 6.0);
   EXPECT_DOUBLE_EQ(series[2].free, 4.0);

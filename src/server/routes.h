@@ -5,6 +5,10 @@
 // with send_error()).
 #pragma once
 
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
 #include "server/http/router.h"
 #include "service/audit/audit_log.h"
 #include "service/control/control_plane.h"
@@ -18,6 +22,10 @@ void add_node_routes(Router& http, ControlPlane& plane);
 void add_report_routes(Router& http, ControlPlane& plane);
 // GET /api/v1/top/stats: per team wait percentiles, fair share, usage over time (docs/api.md).
 void add_team_stats_routes(Router& http, ControlPlane& plane);
+// GET /api/v1/top/hardware: GPUs allocated, free, unhealthy over time (docs/api.md).
+void add_hardware_stats_routes(Router& http, ControlPlane& plane);
+// The missing-data periods as the API writes them: [{"from", "to"}].
+nlohmann::json missing_data_json(const std::vector<Period>& missing);
 // GET /metrics: Prometheus' text format of what the caller may see (docs/metrics.md).
 void add_metrics_routes(Router& http, ControlPlane& plane);
 void add_workload_routes(Router& http, ControlPlane& plane);

@@ -51,9 +51,13 @@ nlohmann::json team_stats_row_json(const TeamStatsRow& row, const TeamStatsView&
 nlohmann::json team_stats_json(const TeamStatsView& view) {
   nlohmann::json teams = nlohmann::json::array();
   for (const TeamStatsRow& row : view.teams) teams.push_back(team_stats_row_json(row, view));
-  return {{"range", view.range.name},         {"from", format_rfc3339(view.from)},
-          {"to", format_rfc3339(view.to)},    {"bucketSeconds", view.range.bucket.ms() / 1000},
-          {"fairSharing", view.fair_sharing}, {"teams", std::move(teams)}};
+  return {{"range", view.range.name},
+          {"from", format_rfc3339(view.from)},
+          {"to", format_rfc3339(view.to)},
+          {"bucketSeconds", view.range.bucket.ms() / 1000},
+          {"fairSharing", view.fair_sharing},
+          {"teams", std::move(teams)},
+          {"missingData", missing_data_json(view.missing)}};
 }
 
 }  // namespace

@@ -4,6 +4,10 @@
 // cohort's 12: 166.67), usage over time whose lending balances the
 // borrowing, 400 for a bad range, and another team's waits and series
 // hidden from a member of one team (its fair share is top's aggregate).
+// GET /api/v1/top/hardware (the Hardware view's chart): the GPUs allocated
+// and free per bucket, as aggregates naming no team or workload, to those
+// who may list nodes only, with the time allotd was down (a restart) as
+// missing data, as /top/stats has it.
 #include <algorithm>
 #include <map>
 #include <string>
@@ -184,6 +188,64 @@ TEST_F(TeamStatsTest, AnotherTeamsWaitsAndSeriesAreHiddenItsFairShareIsNot) {
   EXPECT_GT(prod["series"][23]["lent"].get<double>(), 0.0) << prod.dump();
   EXPECT_EQ(reply.body.find("big"), std::string::npos) << reply.body;
   EXPECT_EQ(get_as("nobody", "/api/v1/top/stats").status, 403);
+}
+
+constexpr const char* kNodeLister = R"(apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: node-lister}
+rules: [{apiGroups: [allot], resources: [nodes], verbs: [get, list]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: olga-lists-nodes}
+subjects: [{kind: User, name: olga}]
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: node-lister}
+)";
+
+TEST_F(TeamStatsTest, HardwareOverTimeIsAnAggregateForThoseWhoMayListNodes) {
+  issue_stats_tokens({"olga", "pete"});
+  apply(kNodeLister);
+  apply(stats_binding("prod", "pete", "team-member"));
+  submit("research", "big", {.script = "exec sleep 1000", .gpus = 2, .pods = 5});
+  wait_phase("research", "big", "Running");
+
+  const Reply reply = get_as("olga", "/api/v1/top/hardware?range=1h");
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  const nlohmann::json& hw = reply.json;
+  EXPECT_EQ(hw["range"], "1h");
+  EXPECT_EQ(hw["bucketSeconds"], 60);
+  EXPECT_EQ(hw["gpus"], 12);  // 3 nodes of 4
+  // issue_stats_tokens() restarted allotd: the time it was down is missing data.
+  ASSERT_EQ(hw["missingData"].size(), 1u) << hw.dump();
+  const int64_t down_from = millis_of(hw["missingData"][0]["from"]);
+  const int64_t down_to = millis_of(hw["missingData"][0]["to"]);
+  EXPECT_LT(down_from, down_to);
+  ASSERT_EQ(hw["buckets"].size(), 60u) << hw.dump();
+  double allocated = 0;
+  double missing = 0;
+  for (size_t i = 0; i < 60; ++i) {
+    const nlohmann::json& b = hw["buckets"][i];
+    EXPECT_EQ(millis_of(b["start"]), millis_of(hw["from"]) + static_cast<int64_t>(i) * 60'000);
+    // Means over the minute: never more than the 10 held, nor than the 12 there are.
+    EXPECT_LE(b["allocated"].get<double>(), 10.0 + 1e-9) << b.dump();
+    EXPECT_LE(b["allocated"].get<double>() + b["free"].get<double>(), 12.0 + 1e-9) << b.dump();
+    EXPECT_DOUBLE_EQ(b["unhealthy"].get<double>(), 0.0);
+    EXPECT_TRUE(b["utilization"].is_null()) << b.dump();  // no GPU measured here
+    allocated += b["allocated"].get<double>();
+    missing += b["missing"].get<double>() * 60'000;
+  }
+  EXPECT_NEAR(missing, static_cast<double>(down_to - down_from), 1.0);
+  EXPECT_GT(hw["buckets"][59]["allocated"].get<double>(), 0.0) << hw.dump();
+  EXPECT_GT(allocated, 0.0);
+  // Aggregates only: the body names no team and no workload.
+  EXPECT_EQ(reply.body.find("research"), std::string::npos) << reply.body;
+  EXPECT_EQ(reply.body.find("big"), std::string::npos) << reply.body;
+  // A team member who may not list nodes sees no Hardware chart; a bad range is 400.
+  EXPECT_EQ(get_as("pete", "/api/v1/top/hardware").status, 403);
+  EXPECT_EQ(api_.get("/api/v1/top/hardware?range=2d").status, 400);
+  EXPECT_EQ(api_.get("/api/v1/top/hardware?range=30d").json["buckets"].size(), 30u);
+  // The Teams chart says where data is missing too.
+  EXPECT_EQ(api_.get("/api/v1/top/stats").json["missingData"], hw["missingData"]);
 }
 
 }  // namespace

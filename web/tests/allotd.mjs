@@ -1,7 +1,8 @@
 // A real allotd for the dashboard's browser tests: started on a free port of
 // 127.0.0.1 with a fresh data folder (SQLite store, SCIM on), stopped with
 // SIGTERM, its folder and the Unix accounts it made removed afterwards (as
-// tests/server/allotd_process.cc does).
+// tests/server/allotd_process.cc does); restart() starts it again on the same
+// folder (a new port).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,25 +10,18 @@ import { join } from 'node:path';
 
 export const SCIM_TOKEN = 'allot-web-test-scim-token-0123456789';
 
-export async function startAllotd(binary, extraArgs = []) {
-  const dir = mkdtempSync(join(tmpdir(), 'allot-web-'));
-  chmodSync(dir, 0o755);
-  const data = join(dir, 'data');
-  writeFileSync(join(dir, 'scim-token'), SCIM_TOKEN, { mode: 0o600 });
-  const child = spawn(
-    binary,
-    ['--listen', '127.0.0.1:0', '--data-dir', data, '--scim-token-file', join(dir, 'scim-token'), ...extraArgs],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+// Starts the binary on a free port of 127.0.0.1 with `data`; resolves once it listens.
+async function launch(binary, args) {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   // Never left behind, whatever ends the test.
   process.on('exit', () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const state = { stderr: '' };
+  child.stderr.on('data', (chunk) => (state.stderr += chunk));
   const port = await new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`allotd did not start: ${stderr}`)), 30000);
+    const timer = setTimeout(() => reject(new Error(`allotd did not start: ${state.stderr}`)), 30000);
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const match = /allotd listening on https?:\/\/[^\s]*:(\d+)/.exec(out);
@@ -36,26 +30,46 @@ export async function startAllotd(binary, extraArgs = []) {
         resolve(Number(match[1]));
       }
     });
-    child.on('exit', (code) => reject(new Error(`allotd exited (${code}): ${stderr}`)));
+    child.on('exit', (code) => reject(new Error(`allotd exited (${code}): ${state.stderr}`)));
   });
-  const base = `http://127.0.0.1:${port}`;
-  return {
-    base,
+  return { child, port, state };
+}
+
+async function terminate(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+export async function startAllotd(binary, extraArgs = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'allot-web-'));
+  chmodSync(dir, 0o755);
+  const data = join(dir, 'data');
+  writeFileSync(join(dir, 'scim-token'), SCIM_TOKEN, { mode: 0o600 });
+  const args = ['--listen', '127.0.0.1:0', '--data-dir', data, '--scim-token-file', join(dir, 'scim-token'), ...extraArgs];
+  let run = await launch(binary, args);
+  const server = {
+    base: `http://127.0.0.1:${run.port}`,
     dir,
-    child,
-    stderr: () => stderr,
+    child: run.child,
+    stderr: () => run.state.stderr,
     adminToken: readFileSync(join(data, 'admin-token'), 'utf8').trim(),
+    // Stops allotd and starts it again on the same data (a new port: `base` changes).
+    async restart() {
+      await terminate(run.child);
+      run = await launch(binary, args);
+      server.base = `http://127.0.0.1:${run.port}`;
+      server.child = run.child;
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.on('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 20000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await terminate(run.child);
       deleteAccounts(data);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 function recorded(path) {

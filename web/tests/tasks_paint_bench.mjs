@@ -9,7 +9,8 @@
 // logged in, in headless Chromium and prints the time from navigation to
 // the first rows of workloads on screen, and the browser's first-contentful-paint;
 // then allotd's CPU over 10 s idle, with no dashboard and with one open (on
-// Overview, Tasks and Costs).
+// Overview, Tasks, Costs and Hardware). Before the browser: the time and
+// allotd's CPU per GET /api/v1/top/stats and /top/hardware with N stored.
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { client, startAllotd } from './allotd.mjs';
@@ -61,6 +62,31 @@ spec: {quota: [{flavor: gpu, resources: {gpu: {nominal: 0}}}]}
   };
   await Promise.all(Array.from({ length: 32 }, worker));
   console.log(`stored ${total} workloads in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  // The Teams and Hardware charts' reads with that many stored: wall time
+  // per request and allotd's CPU for them.
+  const cpuSeconds = () => {
+    const fields = readFileSync(`/proc/${allotd.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  for (const path of ['/api/v1/top/stats?range=30d', '/api/v1/top/stats?range=1h', '/api/v1/top/hardware?range=30d']) {
+    const n = 20;
+    const ms = [];
+    const cpu0 = cpuSeconds();
+    for (let i = 0; i < n; i++) {
+      const start = performance.now();
+      const reply = await admin.get(path);
+      if (reply.status === 404) break; // an allotd from before /top/hardware (an A/B run)
+      if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`);
+      ms.push(performance.now() - start);
+    }
+    if (ms.length < n) {
+      console.log(`GET ${path}: not served by this allotd`);
+      continue;
+    }
+    const cpu = ((cpuSeconds() - cpu0) * 1000) / n;
+    ms.sort((a, b) => a - b);
+    console.log(`figure: GET ${path} with ${total} stored: median ${ms[n / 2].toFixed(1)} ms (${ms[0].toFixed(1)}-${ms[n - 1].toFixed(1)}), allotd CPU ${cpu.toFixed(1)} ms a request, over ${n}`);
+  }
 
   const browser = await chromium.launch({ executablePath: process.env.ALLOT_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -81,10 +107,6 @@ spec: {quota: [{flavor: gpu, resources: {gpu: {nominal: 0}}}]}
     await page.goto('about:blank');
   }
   // allotd's CPU while idle, without and with a dashboard open on Overview.
-  const cpuSeconds = () => {
-    const fields = readFileSync(`/proc/${allotd.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
   const idle = async (what) => {
     const before = cpuSeconds();
     await new Promise((r) => setTimeout(r, 10000));
@@ -100,6 +122,11 @@ spec: {quota: [{flavor: gpu, resources: {gpu: {nominal: 0}}}]}
   await page.goto(`${allotd.base}/ui/#/costs`);
   await page.getByRole('heading', { name: 'Budgets' }).waitFor();
   await idle('with one dashboard open on Costs');
+  if ((await admin.get('/api/v1/top/hardware')).status === 200) {
+    await page.goto(`${allotd.base}/ui/#/hardware`);
+    await page.locator('figure[data-chart="hardware"] svg.chart').waitFor();
+    await idle('with one dashboard open on Hardware');
+  }
   await browser.close();
 } finally {
   await allotd.stop();

@@ -10,7 +10,12 @@
 // and a GPU utilisation of 25 % (not "not measured"); the CSV download ends
 // with measuredGpuHours (a positive number, at most the row's GPU-hours) and
 // gpuUtilization 0.25, as `allot report usage -o csv` does; no serious
-// axe-core violation; no console error. Exits non-zero on a failure.
+// axe-core violation; no console error. Hardware's chart over time (GET
+// /api/v1/top/hardware, range 1 h) draws the utilisation the API measured:
+// 25 % in the buckets measured. Then allotd restarts on the same data: the
+// time it was down is missing data (`missingData`), drawn as grey bands
+// (rect.bar-missing, "no data" in the bucket's title) with a line saying so
+// on Hardware's chart and on Teams' chart of alpha. Exits non-zero on a failure.
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -85,6 +90,64 @@ async function costsChecks(page) {
   assert(!serious.length, `axe: ${serious.map((v) => v.id).join('; ')}`);
 }
 
+async function hardwareUtilizationChecks(page, admin) {
+  await page.evaluate(() => (location.hash = '#/hardware'));
+  await page.getByRole('heading', { level: 1, name: 'Hardware' }).waitFor();
+  await page.locator('section[aria-labelledby="hardware-over-time"]').getByRole('button', { name: '1 h' }).click();
+  const chart = page.locator('figure[data-chart="utilization"] svg.chart');
+  await chart.waitFor();
+  const stats = (await admin.get('/api/v1/top/hardware?range=1h')).json;
+  const measured = stats.buckets.filter((b) => b.utilization !== null);
+  assert(measured.length && measured.every((b) => Math.abs(b.utilization - 0.25) < 1e-9), `the API's utilisation: ${JSON.stringify(measured)}`);
+  const titles = await chart.locator('g > title').allTextContents();
+  assert(titles.length === 60, `60 buckets drawn: ${titles.length}`);
+  assert(titles.some((t) => /: 25 % utilised$/.test(t)), `a bucket drawn at 25 %: ${titles.slice(-3).join(' | ')}`);
+  assert(titles.some((t) => /: not measured$/.test(t)), 'the buckets before it: not measured');
+  await page.screenshot({ path: join(artifacts, 'hardware-utilization.png'), fullPage: true });
+}
+
+async function logInAsAdmin(page, allotd) {
+  await page.goto(`${allotd.base}/ui/`);
+  await page.getByRole('button', { name: 'Use an API token instead' }).click();
+  await page.getByLabel('API token').fill(allotd.adminToken);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+}
+
+async function missingDataChecks(browser, allotd, errors) {
+  await allotd.restart();
+  const admin = client(allotd.base, allotd.adminToken);
+  const hw = (await admin.get('/api/v1/top/hardware?range=1h')).json;
+  assert(hw.missingData.length === 1, `one period without data after the restart: ${JSON.stringify(hw.missingData)}`);
+  assert(hw.buckets.some((b) => b.missing > 0), 'a bucket with missing data');
+  const stats = (await admin.get('/api/v1/top/stats?range=1h')).json;
+  assert(JSON.stringify(stats.missingData) === JSON.stringify(hw.missingData), `/top/stats: ${JSON.stringify(stats.missingData)}`);
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page.setDefaultTimeout(10000);
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await logInAsAdmin(page, allotd);
+  await page.evaluate(() => (location.hash = '#/hardware'));
+  const section = page.locator('section[aria-labelledby="hardware-over-time"]');
+  await section.getByRole('button', { name: '1 h' }).click();
+  await section.getByText('one period without data in this range (allotd was down)').waitFor();
+  const band = page.locator('figure[data-chart="hardware"] g[data-missing="true"]');
+  await band.first().waitFor();
+  assert((await band.locator('rect.bar-missing').count()) >= 1, 'a grey band on Hardware');
+  assert(/no data for \d+ % of it \(allotd was down\)$/.test(await band.first().locator('title').textContent()),
+    `the band's title: ${await band.first().locator('title').textContent()}`);
+  await page.screenshot({ path: join(artifacts, 'hardware-missing-data.png'), fullPage: true });
+  await page.evaluate(() => (location.hash = '#/teams'));
+  const teams = page.locator('section[aria-labelledby="over-time"]');
+  await teams.getByRole('button', { name: '1 h' }).click();
+  await teams.getByText('one period without data in this range (allotd was down)').waitFor();
+  await page.locator('figure[data-series="alpha"] g[data-missing="true"] rect.bar-missing').first().waitFor();
+  await page.screenshot({ path: join(artifacts, 'teams-missing-data.png'), fullPage: true });
+  await page.evaluate(`${axeSource}\n;0`);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert(!serious.length, `axe: ${serious.map((v) => v.id).join('; ')}`);
+}
+
 async function main() {
   const nvmlFile = fakeNvmlFile();
   process.env.ALLOT_FAKE_NVML_FILE = nvmlFile.file; // allotd inherits it
@@ -109,6 +172,8 @@ async function main() {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('button', { name: 'Log out' }).waitFor();
     await costsChecks(page);
+    await hardwareUtilizationChecks(page, admin);
+    await missingDataChecks(browser, allotd, errors);
     assert(!errors.length, errors.join('\n'));
   } finally {
     await browser.close();

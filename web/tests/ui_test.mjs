@@ -22,7 +22,8 @@
 // (ui_contract_checks.mjs); policy exceptions with their decisions
 // (ui_exception_checks.mjs); a node's health history (ui_node_checks.mjs);
 // Tasks sorted by the server across pages (ui_task_checks.mjs); Teams' wait
-// percentiles, fair share and chart over time (ui_team_checks.mjs);
+// percentiles, fair share and chart over time (ui_team_checks.mjs); Hardware's
+// chart over time, live, with a node's failure (ui_hardware_checks.mjs);
 // no serious axe-core violations; no CSP violation. Screenshots of every view
 // go to ARTIFACT_DIR. Exits non-zero on the first failure, skipping nothing.
 import { chromium } from 'playwright-core';
@@ -42,6 +43,7 @@ import { costEfficiencyChecks, costGroupingChecks } from './ui_costs_checks.mjs'
 import { taskSortChecks } from './ui_task_checks.mjs';
 import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
 import { teamStatsChecks, teamStatsViewerChecks } from './ui_team_checks.mjs';
+import { hardwareChartChecks, hardwareUnhealthyChecks } from './ui_hardware_checks.mjs';
 import { separateSessionChecks } from './ui_session_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
@@ -264,6 +266,9 @@ async function adminChecks(browser, allotd, admin) {
 
   await check('Teams shows wait percentiles and fair share per team, a chart over time whose range picker changes the request, live', () =>
     teamStatsChecks(adminPage.page, admin, adminPage.seen, shots(adminPage.page)));
+
+  await check('Hardware draws the API\'s GPUs allocated, free and unhealthy over time, with the range picker, live', () =>
+    hardwareChartChecks(adminPage.page, admin, adminPage.seen, shots(adminPage.page)));
 
   await check('keys 5-7 open Costs, Signals and Contracts; Costs shows GPU-hours, cost and efficiency (not measured) per team, the budgets with forecast, and a CSV of the report', async () => {
     const { page } = adminPage;
@@ -590,6 +595,8 @@ async function governanceChecks(browser, allotd, admin) {
   await logIn(last.page, { token: allotd.adminToken });
   await check("a node's page shows its health history, newest first", () =>
     nodeHealthHistoryChecks(last.page, admin, failDir, { visit, axeCheck, assert }));
+  await check("Hardware's chart shows a node's failure as unhealthy GPUs, live", () =>
+    hardwareUnhealthyChecks(last.page, admin, failDir, last.seen, { visit, assert }));
   await last.context.close();
 }
 

@@ -12,6 +12,7 @@
 //   loop()       AdmissionLoop    the scheduling loop on real time
 //   reports()    ReportService    usage reports from the metering ledger
 //   team_stats() TeamStatsService the Teams view's waits, fair share and usage series
+//   hardware_stats() HardwareStatsService GPUs allocated, free, unhealthy over time
 //   exceptions() ExceptionService approve or reject requested PolicyExceptions
 //   evidence()   EvidenceService  a project's evidence (contracts, bindings, usage)
 //   metrics()    MetricsService   what /metrics shows; activity() records it
@@ -54,6 +55,7 @@
 #include "service/control/control_audit.h"
 #include "service/control/evidence_service.h"
 #include "service/control/exception_service.h"
+#include "service/control/hardware_stats.h"
 #include "service/control/health_monitor.h"
 #include "service/control/loop_signal.h"
 #include "service/control/metrics_service.h"
@@ -130,6 +132,7 @@ class ControlPlane final : public PodEventSink {
   NodeService& nodes() { return nodes_; }
   ReportService& reports() { return reports_; }
   TeamStatsService& team_stats() { return team_stats_; }
+  HardwareStatsService& hardware_stats() { return hardware_stats_; }
   EvidenceService& evidence() { return evidence_; }
   MetricsService& metrics() { return metrics_; }
   SignalWebhooks& webhooks() { return webhooks_; }
@@ -177,6 +180,7 @@ class ControlPlane final : public PodEventSink {
   NodeService nodes_;
   ReportService reports_;
   TeamStatsService team_stats_;
+  HardwareStatsService hardware_stats_;
   EvidenceService evidence_;
   ActivityMetrics activity_;
   MetricsService metrics_;

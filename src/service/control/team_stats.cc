@@ -9,6 +9,7 @@
 #include "scheduler/fair_share.h"
 #include "scheduler/quota_tree.h"
 #include "service/control/caller_rights.h"
+#include "service/control/hardware_stats.h"
 #include "service/control/metering_state.h"
 
 namespace allot {
@@ -138,7 +139,7 @@ Result<TeamStatsView> TeamStatsService::stats(const Principal& caller,
     return reports.everywhere || std::find(reports.namespaces.begin(), reports.namespaces.end(),
                                            ns) != reports.namespaces.end();
   };
-  TeamStatsView view{range, {}, clock_.now(), false, {}};
+  TeamStatsView view{range, {}, clock_.now(), false, {}, {}};
   view.from = view.to - range.span;
   std::vector<SeriesTeam> series_teams;
   std::vector<bool> series_visible;
@@ -161,6 +162,7 @@ Result<TeamStatsView> TeamStatsService::stats(const Principal& caller,
           wait_percentiles(found == waits.end() ? std::vector<double>() : found->second);
     }
     series_teams = series_teams_of(policy);
+    view.missing = missing_in_range(state.metering.gaps, view.from, view.to);
   }
   if (std::find(series_visible.begin(), series_visible.end(), true) == series_visible.end()) {
     return view;

@@ -14,7 +14,9 @@
 //   (scheduler/fair_share.h) of the usage now; `dominant` is the unweighted
 //   fraction (share x weight / 1000); share is absent (infinite) for a weight
 //   of 0 while borrowing.
-// - The series: accounting/usage_series.h over the metering ledger.
+// - The series: accounting/usage_series.h over the metering ledger; the
+//   missing-data periods (allotd was down) clipped to the range beside it,
+//   to every caller (they name no team).
 // Visibility follows the API: the rows are `top`'s (every team, to a caller
 // who may list workloads somewhere; else kPermissionDenied), and the fair
 // share is derived from the same numbers; the wait percentiles only for
@@ -75,6 +77,7 @@ struct TeamStatsView {
   Timestamp to;
   bool fair_sharing = false;  // a cluster orders by fair share
   std::vector<TeamStatsRow> teams;
+  std::vector<Period> missing;  // missing-data periods, clipped to [from, to)
 };
 
 class TeamStatsService {

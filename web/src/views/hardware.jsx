@@ -1,11 +1,13 @@
 // Hardware: the nodes by pool, rack and block, each GPU's state (free,
 // allocated, unhealthy), cordons; the workloads on each node as the API
 // names them (another team's read "another team's workload"); each node
-// links to its page (node.jsx).
+// links to its page (node.jsx); above them the GPUs allocated, free and
+// unhealthy over time (hardware_chart.jsx).
 import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { quantity } from '../format.js';
 import { Empty, Loading } from './common.jsx';
+import { HardwareChart } from './hardware_chart.jsx';
 
 export function Gpus({ node }) {
   const total = quantity(node.capacity && node.capacity.gpu);
@@ -42,6 +44,7 @@ export function Hardware() {
       {state.data && nodes.length === 0 ? (
         <Empty>No nodes yet. Apply a NodePool (allot apply -f pool.yaml) to add some.</Empty>
       ) : null}
+      {nodes.length ? <HardwareChart /> : null}
       {groupBy(nodes, (n) => n.pool).map(([pool, inPool]) => (
         <section aria-label={`Pool ${pool}`}>
           <h2>Pool {pool}</h2>

@@ -9,7 +9,7 @@ import { api, query } from '../api.js';
 import { TIME_BOUND_MS, useLive } from '../live.js';
 import { count, gpus, percent } from '../format.js';
 import { Empty, Loading } from './common.jsx';
-import { Bars, RangePicker } from './usage_chart.jsx';
+import { Bars, MissingNote, RangePicker, missingIn } from './usage_chart.jsx';
 
 function Meter({ used, nominal }) {
   const most = Math.max(used, nominal, 1);
@@ -53,7 +53,7 @@ export function fairShareText(f) {
 }
 
 // A bucket's start as a label: the time of day within a day, else the date.
-function bucketLabel(start, bucketSeconds) {
+export function bucketLabel(start, bucketSeconds) {
   const date = new Date(start);
   if (bucketSeconds <= 3600) {
     return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -61,9 +61,10 @@ function bucketLabel(start, bucketSeconds) {
   return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(bucketSeconds < 86400 ? { hour: '2-digit' } : {}) });
 }
 
-export function seriesPoints(series, bucketSeconds) {
+export function seriesPoints(series, bucketSeconds, missingData) {
   return (series || []).map((b) => ({
     label: bucketLabel(b.start, bucketSeconds),
+    missing: missingIn(b.start, bucketSeconds, missingData),
     own: Math.max(0, b.gpus - b.borrowed),
     borrowed: b.borrowed,
     lent: b.lent,
@@ -74,7 +75,7 @@ function TeamSeries({ stats }) {
   const teams = stats.teams.filter((t) => t.series);
   if (!teams.length) return <Empty>No team's usage over time is visible to you.</Empty>;
   return teams.map((t) => {
-    const points = seriesPoints(t.series, stats.bucketSeconds);
+    const points = seriesPoints(t.series, stats.bucketSeconds, stats.missingData);
     const used = points.some((p) => p.own || p.borrowed || p.lent);
     return (
       <figure data-series={t.team}>
@@ -150,6 +151,7 @@ export function Teams() {
           per {state.data ? seconds(state.data.stats.bucketSeconds) : 'period'}; waits over the same range
           {state.data && state.data.stats.fairSharing ? '' : ' (fair sharing is off: the shares are shown, not used)'}
         </p>
+        {state.data ? <MissingNote missingData={state.data.stats.missingData} /> : null}
         {state.data ? <TeamSeries stats={state.data.stats} /> : null}
       </section>
       {rows.length ? (

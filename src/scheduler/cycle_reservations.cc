@@ -43,6 +43,7 @@ void SchedulingCycle::apply_held_reservations() {
 }
 
 void SchedulingCycle::add_reserved_quota(ReservedQuota reserved) {
+  state_changed();
   for (ReservedQuota& other : reserved_quota_) reserved.link(other);
   reserved_quota_.push_back(std::move(reserved));
 }
@@ -104,6 +105,7 @@ void SchedulingCycle::note_admission_for_reservations(const PendingWorkload& w, 
 // Only nodes of the gang's reservations (held from the last plan, or made in
 // this cycle) can be reserved for it, so only those are looked at.
 void SchedulingCycle::drop_reservation(WorkloadId gang) {
+  state_changed();
   const auto unreserve = [&](const std::vector<NodeIndex>& nodes) {
     for (NodeIndex node : nodes) {
       if (node.valid() && node.value() < static_cast<uint32_t>(policy_.node_count()) &&
@@ -141,6 +143,7 @@ int32_t SchedulingCycle::priority_of_pending(WorkloadId id) const {
 
 void SchedulingCycle::record_reservation(const PendingWorkload& w, Reservation reservation,
                                          PendingExplanation* explanation) {
+  state_changed();
   if (pod_count(w) <= 1) --reservations_left_[reservation.flavor.value()];
   explanation->reason = PendingReason::kReserved;
   explanation->estimated_start = reservation.starts_at;

@@ -23,6 +23,10 @@ struct SchedulerOptions {
   int32_t max_reservations_per_flavor = 4;
   // Whether to compute estimated start times (costs a sort of running work).
   bool estimate_start_times = true;
+  // Whether a failed admission attempt answers the next one of its team that
+  // asks the same while nothing changed (admission_memo.h). The plan is the
+  // same either way; off only to check that in tests.
+  bool remember_admission_failures = true;
 };
 
 class Scheduler {

@@ -86,7 +86,8 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       unplaceable_(policy.flavor_count()),
       reservation_priorities_(policy.flavor_count()),
       preemption_failures_(policy.team_count()),
-      flavor_capacity_(policy.flavor_count()) {
+      flavor_capacity_(policy.flavor_count()),
+      admission_memo_(policy.team_count()) {
   // Every pending workload gets one explanation at most: no regrowth.
   plan_.explanations.reserve(snapshot.pending.size());
   explained_index_.reserve(snapshot.pending.size());
@@ -239,7 +240,7 @@ void SchedulingCycle::process(uint32_t pending_index) {
   // What was held for it is its own to admit with; admitted (in any flavor),
   // it holds what it uses instead.
   set_held(pending_index, false);
-  if (try_admit(w, &failure)) return;
+  if (try_admit_remembered(w, pending_index, &failure)) return;
   set_held(pending_index, true);
   PreemptionVerdict verdict = PreemptionVerdict::kNotNeeded;
   if (failure.reason == PendingReason::kQuotaExhausted ||
@@ -260,6 +261,26 @@ void SchedulingCycle::process(uint32_t pending_index) {
   if (policy_.team(w.team).queueing == QueueingStrategy::kStrictFifo) {
     team_blocked_[w.team.value()] = true;
   }
+}
+
+// A workload holding a reservation reads its own nodes and quota, and one
+// whose victims are stopping has its held quota taken out meanwhile: neither
+// attempt is remembered or answered from memory.
+bool SchedulingCycle::try_admit_remembered(const PendingWorkload& w, uint32_t pending_index,
+                                           Failure* failure) {
+  const bool memo = options_.remember_admission_failures &&
+                    victims_stop_by_[pending_index] == Timestamp::infinite_future() &&
+                    (holds_reservation_.empty() || !holds_reservation_.contains(w.id.value()));
+  const PendingFacts& facts = facts_[pending_index];
+  if (memo) {
+    if (const Failure* known = admission_memo_.find(w, facts, state_epoch_)) {
+      *failure = *known;
+      return false;
+    }
+  }
+  if (try_admit(w, failure)) return true;
+  if (memo) admission_memo_.remember(w, facts, state_epoch_, *failure);
+  return false;
 }
 
 bool SchedulingCycle::try_admit(const PendingWorkload& w, Failure* failure) {
@@ -419,6 +440,7 @@ std::optional<std::vector<int32_t>> SchedulingCycle::fit_counts(
 void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
                             const std::vector<int32_t>& counts,
                             std::vector<PodSetAssignment> placement) {
+  state_changed();
   const ResourceVector total = total_of(w, counts);
   Admission admission;
   admission.workload = w.id;
@@ -489,6 +511,7 @@ bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, Flavo
     if (policy_.priority_class(victim.priority_class).grace_period.ms() > 0) return false;
   }
   for (const auto& [index, reason] : choice.victims) selector_->release(index);
+  state_changed();
   // Capacity grew: what the memos learned this cycle no longer holds.
   for (auto& shapes : unplaceable_) shapes.clear();
   for (auto& failed : failed_reservations_) failed.clear();

@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "scheduler/admission_memo.h"
 #include "scheduler/admission_order.h"
 #include "scheduler/capacity_index.h"
 #include "scheduler/endpoint_replicas.h"
@@ -47,12 +48,7 @@ class SchedulingCycle {
   Plan run();
 
  private:
-  // Why the last admission attempt failed, for the explanation.
-  struct Failure {
-    PendingReason reason = PendingReason::kQuotaExhausted;
-    FlavorIndex flavor;
-    QuotaShortfall shortfall;
-  };
+  using Failure = AdmissionFailure;
 
   void evict_and_account();
   void note_terminating(uint32_t admitted_index);
@@ -62,6 +58,10 @@ class SchedulingCycle {
   void apply_held_reservations();
   void process(uint32_t pending_index);
   bool try_admit(const PendingWorkload& w, Failure* failure);
+  // try_admit(), or the failure remembered for the same request (admission_memo.h).
+  bool try_admit_remembered(const PendingWorkload& w, uint32_t pending_index, Failure* failure);
+  // Something an admission attempt reads has changed (admission_memo.h).
+  void state_changed() { ++state_epoch_; }
   bool try_flavor(const PendingWorkload& w, FlavorIndex flavor, Failure* failure);
   // The pod counts to admit in `flavor` (full, else partial down to minCount)
   // and their placement, or nothing.
@@ -171,6 +171,8 @@ class SchedulingCycle {
   };
   std::vector<std::vector<PreemptionFailure>> preemption_failures_;  // per team, this cycle
   std::vector<ResourceVector> flavor_capacity_;
+  AdmissionMemo admission_memo_;
+  uint64_t state_epoch_ = 0;  // counts changes of what an admission attempt reads
   Plan plan_;
 };
 

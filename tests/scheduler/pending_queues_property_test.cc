@@ -80,6 +80,20 @@ PendingWorkload kept_queues_workload(std::mt19937_64& rng, const CompiledPolicy&
   return w;
 }
 
+// Few shapes, so that a team's queue holds many workloads that ask the same
+// (what AdmissionMemo answers from memory): 1 or 8 GPUs, 1 or 2 pods, some
+// admissible in part, a declared runtime of none or 300 s.
+PendingWorkload repeating_shape_workload(std::mt19937_64& rng, const CompiledPolicy& policy,
+                                         uint64_t id, Timestamp now) {
+  PendingWorkload w = kept_queues_workload(rng, policy, id, now);
+  PodSetRequest& set = w.pod_sets[0];
+  set.per_pod = ResourceVector(rng() % 2 == 0 ? 1 : 8, 1000, 0);
+  set.count = static_cast<int32_t>(1 + rng() % 2);
+  set.min_count = rng() % 4 == 0 ? 1 : set.count;
+  w.max_runtime = rng() % 2 == 0 ? Duration::max() : Duration::seconds(300);
+  return w;
+}
+
 struct KeptQueuesWorld {
   Snapshot state;
   std::vector<WorkloadId> touched;  // since the last plan
@@ -131,11 +145,13 @@ void carry_out_kept_queues_plan(KeptQueuesWorld& world, const Plan& plan) {
 
 // The world's changes between two plans, other than the plan's own.
 void change_kept_queues_world(KeptQueuesWorld& world, std::mt19937_64& rng,
-                              const CompiledPolicy& policy, uint64_t& next_id) {
+                              const CompiledPolicy& policy, uint64_t& next_id,
+                              bool repeating_shapes = false) {
   Snapshot& s = world.state;
   s.now = s.now + Duration::seconds(15);
   for (int i = static_cast<int>(rng() % (rng() % 12 == 0 ? 40 : 5)); i > 0; --i) {
-    s.pending.push_back(kept_queues_workload(rng, policy, next_id, s.now));
+    s.pending.push_back(repeating_shapes ? repeating_shape_workload(rng, policy, next_id, s.now)
+                                         : kept_queues_workload(rng, policy, next_id, s.now));
     world.touched.push_back(WorkloadId(next_id++));
   }
   if (!s.admitted.empty() && rng() % 2 == 0) {  // a completion
@@ -207,6 +223,53 @@ TEST(PendingQueuesProperties, KeptQueuesEqualARebuildAndPlanAlike) {
   }
   EXPECT_EQ(counts.cycles, 40 * 60);
   EXPECT_GT(counts.incremental, counts.cycles / 2) << "the worlds rarely updated in place";
+  EXPECT_GT(counts.max_pending, 100) << "the worlds never built a backlog";
+}
+
+// AdmissionMemo (scheduler/admission_memo.h): the plan made with remembered
+// admission failures equals the plan made with every attempt run in full,
+// over random worlds of few shapes whose reservations carry over.
+struct AdmissionMemoCounts {
+  int cycles = 0;
+  int with_reservations = 0;
+  int max_pending = 0;
+};
+
+void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCounts& counts) {
+  std::mt19937_64 rng(seed);
+  auto policy = compile_kept_queues_policy(kept_queues_policy(rng, fair_sharing));
+  const Scheduler remembering(policy);
+  SchedulerOptions full_path;
+  full_path.remember_admission_failures = false;
+  const Scheduler forgetting(policy, full_path);
+  KeptQueuesWorld world;
+  world.state.nodes.assign(policy->node_count(), NodeCondition{});
+  uint64_t next_id = 1;
+  for (int step = 0; step < 60; ++step) {
+    change_kept_queues_world(world, rng, *policy, next_id, /*repeating_shapes=*/true);
+    world.touched.clear();
+    counts.max_pending = std::max(counts.max_pending, static_cast<int>(world.state.pending.size()));
+    ++counts.cycles;
+    const Plan plan = remembering.plan(world.state);
+    testing::expect_identical_plans(plan, forgetting.plan(world.state), seed, step);
+    if (::testing::Test::HasFailure()) return;
+    counts.with_reservations += plan.reservations.empty() ? 0 : 1;
+    world.state.reservations.clear();
+    for (const Reservation& r : plan.reservations) {
+      world.state.reservations.push_back({r.workload, r.nodes, r.starts_at});
+    }
+    carry_out_kept_queues_plan(world, plan);
+  }
+}
+
+TEST(AdmissionMemoProperties, RememberedFailuresPlanAsTheFullPath) {
+  AdmissionMemoCounts counts;
+  for (uint64_t seed = 1200; seed <= 1239; ++seed) {
+    run_admission_memo_world(seed, seed % 2 == 0, counts);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(counts.cycles, 40 * 60);
+  EXPECT_GT(counts.with_reservations, counts.cycles / 10) << "the worlds rarely reserved";
   EXPECT_GT(counts.max_pending, 100) << "the worlds never built a backlog";
 }
 

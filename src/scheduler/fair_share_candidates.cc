@@ -31,6 +31,14 @@ bool VictimSelector::fair_share_team_open(const Request& r, TeamIndex team) {
   return open == 1;
 }
 
+// What collect() asks of a slot of the preemptor's team (`own`) or of an
+// open team, its age aside.
+bool VictimSelector::fair_share_slot_open(const Request& r, const Slot& w, bool own, Candidate* c) {
+  if (unavailable_[w.index] || w.id == r.preemptor.preempted_by) return false;
+  if (own) return w.priority < r.preemptor.priority;
+  return !w.guaranteed && cross_team_candidate(r, w, c);
+}
+
 const VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Slot>& slots) {
   auto [it, fresh] = team_slots_.try_emplace(&slots);
   TeamSlots& by_team = it->second;
@@ -84,13 +92,8 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
     for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
       const uint32_t pos = by_team.positions[i];
       const Slot& w = slots[pos];
-      if (unavailable_[w.index] || w.id == preemptor.preempted_by) continue;
       Candidate c{w.index, Variant::kWithinTeam, -1};
-      if (own) {
-        if (w.priority >= preemptor.priority) continue;
-      } else if (w.guaranteed || !cross_team_candidate(r, w, &c)) {
-        continue;
-      }
+      if (!fair_share_slot_open(r, w, own, &c)) continue;
       if (now_ < w.ripe) {
         *too_young = true;
         continue;

@@ -161,6 +161,7 @@ class VictimSelector {
   std::vector<Candidate> collect_fair_share(const Request& r, bool* too_young, bool* any_allowed,
                                             Shortcut shortcut, bool* settled);
   [[nodiscard]] bool fair_share_team_open(const Request& r, TeamIndex team);
+  [[nodiscard]] bool fair_share_slot_open(const Request& r, const Slot& w, bool own, Candidate* c);
   void reset_fair_share_search();
   // Lists the teams (in the order of their best candidate) under their
   // cohorts; returns the cohorts whose lists were filled.

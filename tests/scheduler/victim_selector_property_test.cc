@@ -308,7 +308,8 @@ TEST(VictimSelectorProperties, ShortcutsAnswerAsTheFullSearch) {
 // (collect() over every slot of the tree, then bucketed), each with its own
 // selector kept through a sequence of searches as a cycle makes them: victims
 // become unavailable and some stop at once, so shares and the teams open to
-// preemption move between searches. Flat and nested trees, a minRuntime that
+// preemption move between searches. Flat and nested trees (two sibling
+// cohorts whose shares can tie among them), a minRuntime that
 // leaves some work too young, preemptors that were preempted by running work.
 struct FastPathCount {
   int searches = 0;
@@ -323,6 +324,15 @@ void compare_fair_share_fast_path(uint64_t seed, FastPathCount* count) {
   if (seed % 3 == 0) {
     p.cohorts.resize(1);
     for (Team& team : p.teams) team.cohort = "root";
+  } else if (seed % 3 == 1) {  // two sibling cohorts, whose shares can tie
+    Cohort sibling;
+    sibling.meta.name = "sibling";
+    sibling.parent = "root";
+    sibling.fair_share_weight = p.cohorts[1].fair_share_weight;
+    p.cohorts.push_back(sibling);
+    for (Team& team : p.teams) {
+      if (team.cohort == "root") team.cohort = "sibling";
+    }
   }
   for (PriorityClass& pc : p.priority_classes) {
     pc.min_runtime = Duration::seconds(static_cast<int64_t>(rng() % 3) * 120);

@@ -333,6 +333,15 @@ void compare_fair_share_fast_path(uint64_t seed, FastPathCount* count) {
     for (Team& team : p.teams) {
       if (team.cohort == "root") team.cohort = "sibling";
     }
+    if (seed % 2 == 0) {  // three cohorts, all borrowed from the root
+      Cohort third = sibling;
+      third.meta.name = "third";
+      p.cohorts.push_back(third);
+      p.teams[2].cohort = "third";
+      p.cohorts[0].quota = {testing::gpu_quota("a", 16)};
+      p.cohorts[1].quota.clear();
+      for (Team& team : p.teams) team.quota = {testing::gpu_quota("a", 0)};
+    }
   }
   for (PriorityClass& pc : p.priority_classes) {
     pc.min_runtime = Duration::seconds(static_cast<int64_t>(rng() % 3) * 120);

@@ -59,7 +59,8 @@ int32_t VictimSelector::next_fair_share_target(const Request& r, int32_t cohort)
     // Equal shares: the team whose next candidate comes first in preference.
     if (share > best_team_share ||
         (share == best_team_share &&
-         work[head] < team_candidates_[best_team][team_cursor_[best_team]])) {
+         candidate_rank_[work[head]] <
+             candidate_rank_[team_candidates_[best_team][team_cursor_[best_team]]])) {
       best_team = child;
       best_team_share = share;
     }
@@ -74,11 +75,30 @@ int32_t VictimSelector::next_fair_share_target(const Request& r, int32_t cohort)
   return best_team;
 }
 
-// Buckets the candidates by team, and lists under each cohort its children
-// that hold candidates, in the order of their best candidate. Returns the
-// cohorts whose lists were filled.
+// Buckets the candidates by team (each candidate's rank is its place in
+// the list), and lists under each cohort its children that hold candidates,
+// in the order of their best candidate. Returns the cohorts whose lists were
+// filled.
 std::vector<int32_t> VictimSelector::index_fair_share_candidates(
     const std::vector<Candidate>& candidates) {
+  const CompiledPolicy& policy = quota_.policy();
+  reset_fair_share_search();
+  std::vector<bool> seen(policy.quota_node_count(), false);
+  std::vector<int32_t> teams;  // in the order of their first candidate
+  for (uint32_t pos = 0; pos < candidates.size(); ++pos) {
+    const int32_t team_node = policy.team(admitted_[candidates[pos].index].team).quota_node;
+    if (!seen[team_node]) {
+      seen[team_node] = true;
+      teams.push_back(team_node);
+      team_candidates_[team_node].clear();
+    }
+    team_candidates_[team_node].push_back(pos);
+    candidate_rank_.push_back(pos);
+  }
+  return register_fair_share_teams(teams);
+}
+
+void VictimSelector::reset_fair_share_search() {
   const CompiledPolicy& policy = quota_.policy();
   const auto nodes = static_cast<size_t>(policy.quota_node_count());
   team_candidates_.resize(policy.team_count());
@@ -87,21 +107,21 @@ std::vector<int32_t> VictimSelector::index_fair_share_candidates(
   pruned_.assign(nodes, false);
   share_now_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   share_after_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
-  std::vector<bool> registered(nodes, false);
+  candidate_rank_.clear();
+}
+
+std::vector<int32_t> VictimSelector::register_fair_share_teams(
+    const std::vector<int32_t>& team_nodes) {
+  const CompiledPolicy& policy = quota_.policy();
+  std::vector<bool> registered(policy.quota_node_count(), false);
   std::vector<int32_t> touched;
-  for (uint32_t pos = 0; pos < candidates.size(); ++pos) {
-    const int32_t team_node = policy.team(admitted_[candidates[pos].index].team).quota_node;
-    if (!registered[team_node]) {
-      for (int32_t child = team_node; policy.parent(child) != kNoParent && !registered[child];
-           child = policy.parent(child)) {
-        registered[child] = true;
-        live_children_[policy.parent(child)].push_back(child);
-        touched.push_back(policy.parent(child));
-      }
-      registered[team_node] = true;
-      team_candidates_[team_node].clear();
+  for (const int32_t team_node : team_nodes) {
+    for (int32_t child = team_node; policy.parent(child) != kNoParent && !registered[child];
+         child = policy.parent(child)) {
+      registered[child] = true;
+      live_children_[policy.parent(child)].push_back(child);
+      touched.push_back(policy.parent(child));
     }
-    team_candidates_[team_node].push_back(pos);
   }
   return touched;
 }
@@ -148,7 +168,9 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
 
 bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
                                      VictimChoice* choice) {
-  const std::vector<int32_t> touched = index_fair_share_candidates(candidates);
+  const std::vector<int32_t> touched = fair_share_indexed_
+                                           ? std::move(fair_share_touched_)
+                                           : index_fair_share_candidates(candidates);
   const int32_t preemptor_node = quota_.policy().team(r.preemptor.team).quota_node;
   const int32_t root = root_of(preemptor_node);
   bool fitted = false;

@@ -125,16 +125,16 @@ bool VictimSelector::cross_team_candidate(const Request& r, const Slot& w, Candi
   const TeamPreemption& rules = policy.team(r.preemptor.team).preemption;
   const bool lower = w.priority < r.preemptor.priority;
   if (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && !lower) return false;
+  if (policy.fair_sharing()) {
+    if (!fair_share_team_open(r, w.team)) return false;
+    *out = {out->index, Variant::kFairShare, team_lca_[w.team.value()]};
+    return true;
+  }
   int8_t& open = team_open_[w.team.value()];
   if (open < 0) {
     open = 0;
-    const int32_t node = policy.team(w.team).quota_node;
     const CohortReclaim::Relation relation = r.reclaim.relation_to(w.team);
-    if (policy.fair_sharing()) {
-      // Fair sharing: any team of the tree that uses more than its nominal.
-      open = relation.lca >= 0 && above_quota(quota_, node, r.reclaim.contested()) ? 1 : 0;
-      team_variant_[w.team.value()] = Variant::kFairShare;
-    } else if (relation.lca >= 0 && r.reclaim.still_above_quota(w.team, relation.lca)) {
+    if (relation.lca >= 0 && r.reclaim.still_above_quota(w.team, relation.lca)) {
       open = 1;
       team_variant_[w.team.value()] =
           relation.advantage ? Variant::kHierarchical : Variant::kWithoutBorrowing;
@@ -401,8 +401,11 @@ VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex 
   bool any_allowed = false;
   const Shortcut shortcut = shortcuts_ ? known_to_fail(request) : Shortcut::kNone;
   bool settled = false;
+  fair_share_indexed_ = false;
   const std::vector<Candidate> candidates =
-      collect(request, &too_young, &any_allowed, shortcut, &settled);
+      shortcuts_ && quota_.policy().fair_sharing()
+          ? collect_fair_share(request, &too_young, &any_allowed, shortcut, &settled)
+          : collect(request, &too_young, &any_allowed, shortcut, &settled);
   VictimChoice choice;
   if (!any_allowed) {
     choice.verdict = PreemptionVerdict::kNotAllowed;

@@ -153,7 +153,26 @@ class VictimSelector {
                                        bool allow_borrowing, VictimChoice* choice);
   [[nodiscard]] bool find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
                                      VictimChoice* choice);
+  // Fair sharing, the plain path: buckets collect()'s candidates by team.
   std::vector<int32_t> index_fair_share_candidates(const std::vector<Candidate>& candidates);
+  // Fair sharing, the fast path (fair_share_candidates.cc): the candidates
+  // of each team read from the group's slots by team, skipping teams that
+  // cannot lose work, bucketed as index_fair_share_candidates() would.
+  std::vector<Candidate> collect_fair_share(const Request& r, bool* too_young, bool* any_allowed,
+                                            Shortcut shortcut, bool* settled);
+  [[nodiscard]] bool fair_share_team_open(const Request& r, TeamIndex team);
+  [[nodiscard]] bool fair_share_slot_open(const Request& r, const Slot& w, bool own, Candidate* c);
+  void reset_fair_share_search();
+  // Lists the teams (in the order of their best candidate) under their
+  // cohorts; returns the cohorts whose lists were filled.
+  std::vector<int32_t> register_fair_share_teams(const std::vector<int32_t>& team_nodes);
+  // A group's slots by team: positions into the group, each team's in the group's order.
+  struct TeamSlots {
+    std::vector<int32_t> teams;   // teams with work in the group, ascending
+    std::vector<uint32_t> begin;  // by listed team, into positions (one more at the end)
+    std::vector<uint32_t> positions;
+  };
+  const TeamSlots& team_slots(const std::vector<Slot>& slots);
   [[nodiscard]] bool take_by_share(const Request& r, int32_t target,
                                    const std::vector<Candidate>& candidates, VictimChoice* choice);
   // Fair sharing: the team at the end of the highest-share path from `cohort`
@@ -210,7 +229,14 @@ class VictimSelector {
   // children of each cohort that still hold candidates, pruned quota nodes,
   // and team and cohort shares, recomputed when a team's usage moves.
   std::vector<std::vector<uint32_t>> team_candidates_;
+  // By candidate, per find(): its place in preference order (other teams'
+  // work first), which breaks ties between teams of equal share.
+  std::vector<uint32_t> candidate_rank_;
   std::vector<size_t> team_cursor_;
+  // Per find(): collect_fair_share() indexed the candidates already.
+  bool fair_share_indexed_ = false;
+  std::vector<int32_t> fair_share_touched_;
+  std::unordered_map<const std::vector<Slot>*, TeamSlots> team_slots_;
   std::vector<std::vector<int32_t>> live_children_;
   std::vector<bool> pruned_;
   std::vector<double> share_now_;  // by quota node

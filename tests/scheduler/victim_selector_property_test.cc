@@ -303,5 +303,104 @@ TEST(VictimSelectorProperties, ShortcutsAnswerAsTheFullSearch) {
   EXPECT_GT(fair.taken, 100) << fair.searches << " fair-sharing searches";
 }
 
+// The fair-sharing fast path (fair_share_candidates.cc: candidates read team
+// by team, skipping teams within their nominal) against the plain collection
+// (collect() over every slot of the tree, then bucketed), each with its own
+// selector kept through a sequence of searches as a cycle makes them: victims
+// become unavailable and some stop at once, so shares and the teams open to
+// preemption move between searches. Flat and nested trees (two sibling
+// cohorts whose shares can tie among them), a minRuntime that
+// leaves some work too young, preemptors that were preempted by running work.
+struct FastPathCount {
+  int searches = 0;
+  int preempting = 0;
+  int refused = 0;
+  int too_young = 0;
+};
+
+void compare_fair_share_fast_path(uint64_t seed, FastPathCount* count) {
+  std::mt19937_64 rng(seed);
+  Policy p = random_victim_policy(rng, /*fair_sharing=*/true);
+  if (seed % 3 == 0) {
+    p.cohorts.resize(1);
+    for (Team& team : p.teams) team.cohort = "root";
+  } else if (seed % 3 == 1) {  // two sibling cohorts, whose shares can tie
+    Cohort sibling;
+    sibling.meta.name = "sibling";
+    sibling.parent = "root";
+    sibling.fair_share_weight = p.cohorts[1].fair_share_weight;
+    p.cohorts.push_back(sibling);
+    for (Team& team : p.teams) {
+      if (team.cohort == "root") team.cohort = "sibling";
+    }
+    if (seed % 2 == 0) {  // three cohorts, all borrowed from the root
+      Cohort third = sibling;
+      third.meta.name = "third";
+      p.cohorts.push_back(third);
+      p.teams[2].cohort = "third";
+      p.cohorts[0].quota = {testing::gpu_quota("a", 16)};
+      p.cohorts[1].quota.clear();
+      for (Team& team : p.teams) team.quota = {testing::gpu_quota("a", 0)};
+    }
+  }
+  for (PriorityClass& pc : p.priority_classes) {
+    pc.min_runtime = Duration::seconds(static_cast<int64_t>(rng() % 3) * 120);
+  }
+  auto policy = std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+  const Scheduler scheduler(policy);
+  const Topology topology(*policy);
+  uint64_t next_id = 1;
+  const std::vector<AdmittedWorkload> running = random_running(rng, *policy, scheduler, &next_id);
+  if (running.empty()) return;
+  const std::vector<bool> none(running.size(), false);
+  const Timestamp now = Timestamp() + Duration::seconds(420);
+  Cluster fast{QuotaTree(*policy), CapacityIndex(*policy, topology, {})};
+  Cluster plain{QuotaTree(*policy), CapacityIndex(*policy, topology, {})};
+  hold_all(fast, running, none);
+  hold_all(plain, running, none);
+  std::vector<bool> unavailable(running.size(), false);  // both selectors read it
+  VictimSelector fast_selector(fast.quota, fast.capacity, running, unavailable, now);
+  VictimSelector plain_selector(plain.quota, plain.capacity, running, unavailable, now);
+  plain_selector.use_shortcuts(false);
+  for (int i = 0; i < 24; ++i) {
+    PendingWorkload w = random_workload(rng, *policy, next_id++, now);
+    if (rng() % 5 == 0) w.preempted_by = running[rng() % running.size()].id;
+    const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
+    const std::vector<int32_t> counts{w.pod_sets[0].count};
+    const VictimChoice a = fast_selector.find(w, FlavorIndex(0), total, counts);
+    const VictimChoice b = plain_selector.find(w, FlavorIndex(0), total, counts);
+    ++count->searches;
+    ASSERT_EQ(a.verdict, b.verdict) << "seed " << seed << " search " << i;
+    ASSERT_EQ(a.victims, b.victims) << "seed " << seed << " search " << i;
+    ASSERT_EQ(a.within_nominal, b.within_nominal) << "seed " << seed << " search " << i;
+    count->refused += a.verdict == PreemptionVerdict::kFairShareRefused ? 1 : 0;
+    count->too_young += a.verdict == PreemptionVerdict::kCandidatesTooYoung ? 1 : 0;
+    if (a.verdict != PreemptionVerdict::kPreempting) continue;
+    ++count->preempting;
+    const bool stop_at_once = rng() % 2 == 0;
+    for (const auto& [index, reason] : a.victims) {
+      unavailable[index] = true;
+      if (stop_at_once) {
+        fast_selector.release(index);
+        plain_selector.release(index);
+      }
+    }
+  }
+}
+
+TEST(VictimSelectorProperties, FairShareFastPathAnswersAsThePlainPath) {
+  FastPathCount count;
+  for (uint64_t seed = 2000; seed <= 2150; ++seed) {
+    compare_fair_share_fast_path(seed, &count);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  // Not vacuous: searches that preempt, that the share rule refuses, and
+  // that find only work too young.
+  EXPECT_GT(count.preempting, 150) << count.searches << " searches";
+  EXPECT_GT(count.refused, 50) << count.searches << " searches";
+  EXPECT_GT(count.too_young, 10) << count.searches << " searches";
+}
+
 }  // namespace
 }  // namespace allot

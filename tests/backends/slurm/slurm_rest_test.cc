@@ -144,21 +144,15 @@ TEST(SlurmRest, AJobIsPinnedToItsNodesByExcludingEveryOtherNodeOfSlurm) {
 
 // GET /slurm/v0.0.38/nodes from the real slurmrestd 22.05.8, trimmed: an idle
 // node, one drained by hand, one DOWN and not responding with typed GPUs.
-constexpr const char *kNodesAnswer = R"({"meta": {"plugin": {"type": "openapi/v0.0.38"}},
+constexpr const char* kNodesAnswer = R"json({"meta": {"plugin": {"type": "openapi/v0.0.38"}},
   "errors": [], "nodes": [
   {"name": "node3", "cpus": 16, "real_memory": 65536, "gres": "gpu:a100:8(S:0)",
-                     "features" : "rack-2,emulated",
-                     "state" : "idle",
-                     "state_flags" : ["DRAIN"],
-                     "reason" : "test drain x",
-                     "partitions" : ["gpu"],
-                     "gres_used" : "gpu:0"
-},
+   "features": "rack-2,emulated", "state": "idle", "state_flags": ["DRAIN"],
+   "reason": "test drain x", "partitions": ["gpu"], "gres_used": "gpu:0"},
   {"name": "node1", "cpus": 16, "real_memory": 65536, "gres": "gpu:8", "features": "emulated",
    "state": "idle", "state_flags": [], "reason": "", "partitions": ["gpu"]},
   {"name": "node4", "cpus": 8, "real_memory": 1024, "gres": "gpu:a100:4",
-   "features": "", "state": "down", "state_flags": ["NOT_RESPONDING"], "reason": "gone"}]
-})";
+   "features": "", "state": "down", "state_flags": ["NOT_RESPONDING"], "reason": "gone"}]})json";
 
 TEST(SlurmRest, NodesAreReadAsScontrolsWithTheirStateFlags) {
   const Result<std::vector<InventoryNode>> nodes = parse_rest_nodes(kNodesAnswer);

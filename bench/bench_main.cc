@@ -283,6 +283,10 @@ void add_slurm_flags(CLI::App& command, allot::bench::SlurmBenchConfig& c, std::
   command.add_option("--jobs", c.jobs, "jobs per side")->check(CLI::Range(1, 1'000'000));
   command.add_flag("--rest", c.rest,
                    "a third side: allotd's jobs through slurmrestd (ALLOT_SLURM_REST=1)");
+  command
+      .add_option("--rest-poll", c.rest_poll,
+                  "how allotd polls the jobs on the slurmrestd side: squeue or rest (GET /jobs)")
+      ->check(CLI::IsMember({"squeue", "rest"}));
   command.add_option("--nodes", c.nodes, "Slurm's nodes node1..nodeN, 8 GPUs each")
       ->check(CLI::Range(1, 10'000));
   command.add_option("--job-seconds", c.job_seconds, "what each job sleeps")

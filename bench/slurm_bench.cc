@@ -139,7 +139,8 @@ Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runn
     if (!minted.succeeded())
       return Status(ErrorCode::kUnavailable, "scontrol token: " + minted.err);
     std::ofstream(data + ".jwt") << minted.out;
-    flags.insert(flags.end(), {"--slurm-rest-token-file", data + ".jwt"});
+    flags.insert(flags.end(),
+                 {"--slurm-rest-token-file", data + ".jwt", "--slurm-rest-poll", c.rest_poll});
   }
   tools::AllotdChild allotd({c.allotd, data, "127.0.0.1:0", data + ".stderr", flags});
   if (const std::string why = allotd.start(std::chrono::seconds(60)); !why.empty()) {

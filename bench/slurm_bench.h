@@ -32,6 +32,7 @@ struct SlurmBenchConfig {
   // Also allotd with its jobs through slurmrestd (DIR/env's SLURMRESTD_URL,
   // ALLOT_SLURM_REST=1), a third side: allotOnSlurmRest.
   bool rest = false;
+  std::string rest_poll = "squeue";  // allotd's --slurm-rest-poll on the third side
 };
 
 Result<nlohmann::json> run_slurm_bench(const SlurmBenchConfig& config);

@@ -562,6 +562,12 @@ int main(int argc, char** argv) {
                  "default: $SLURM_JWT); never logged");
   app.add_option("--slurm-rest-user", flags.slurm.rest_user,
                  "whose token --slurm-rest-token-file is (default: allotd's user)");
+  app.add_option("--slurm-rest-poll", flags.slurm.rest_poll,
+                 "how the jobs' states are polled when the Cluster names slurmrestd: squeue (one "
+                 "binary RPC) or rest (GET /jobs: every field of every job slurmctld holds, as "
+                 "JSON; several times squeue's cost)")
+      ->check(CLI::IsMember({"squeue", "rest"}))
+      ->capture_default_str();
   app.add_option("--slurm-reconcile", flags.slurm.reconcile,
                  "time between reconciliations of metering with Slurm's accounting (sacct; "
                  "docs/cost.md)")

@@ -9,8 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backends/slurm/rest_transport.h"
-
 namespace allot::app {
 namespace {
 
@@ -49,11 +47,12 @@ std::string slurm_token_text(std::string text) {
 
 Result<SyncReport> SlurmBackend::PartitionTracking::apply(const BackendPolicy& desired) {
   // slurmrestd is checked before anything is carried into Slurm.
-  ALLOT_ASSIGN_OR_RETURN(std::shared_ptr<slurm::SlurmTransport> transport,
+  ALLOT_ASSIGN_OR_RETURN(std::shared_ptr<slurm::RestTransport> transport,
                          backend_.transport_for(desired.site.rest_url));
   Result<SyncReport> report = backend_.sync_.apply(desired);
   if (report.ok()) {
     backend_.executor_.set_site(desired.site.partition, desired.flavors.size() > 1);
+    backend_.inventory_.set_rest(transport);
     backend_.executor_.set_transport(std::move(transport));
   }
   return report;
@@ -64,8 +63,8 @@ Result<SyncReport> SlurmBackend::PartitionTracking::dry_run(const BackendPolicy&
   return backend_.sync_.dry_run(desired);
 }
 
-Result<std::shared_ptr<slurm::SlurmTransport>> SlurmBackend::transport_for(const std::string& url) {
-  if (url.empty()) return std::shared_ptr<slurm::SlurmTransport>();
+Result<std::shared_ptr<slurm::RestTransport>> SlurmBackend::transport_for(const std::string& url) {
+  if (url.empty()) return std::shared_ptr<slurm::RestTransport>();
   if (rest_token_.empty()) {
     return Status(ErrorCode::kFailedPrecondition,
                   "the Cluster's spec.slurm.rest names slurmrestd (" + url +
@@ -81,13 +80,14 @@ Result<std::shared_ptr<slurm::SlurmTransport>> SlurmBackend::transport_for(const
   settings.placer = [this](const std::string& job_id, const std::string& nodelist) {
     return place_held_job(job_id, nodelist);
   };
+  if (rest_poll_squeue_) settings.list_jobs_by = [this] { return commands_.list_jobs(); };
   const char* path = std::getenv("PATH");
   settings.environment = {{"PATH", path != nullptr ? path : "/usr/bin:/bin"}};
   auto rest = std::make_shared<slurm::RestTransport>(std::move(settings));
   if (Status checked = rest->check(); !checked.ok()) {
     return Status(ErrorCode::kFailedPrecondition, checked.message(), "spec.slurm.rest");
   }
-  return std::shared_ptr<slurm::SlurmTransport>(std::move(rest));
+  return rest;
 }
 
 Result<std::string> SlurmBackend::mint_token(const std::string& user) {
@@ -159,6 +159,7 @@ Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags
   std::unique_ptr<SlurmBackend> backend(
       new SlurmBackend(slurm::slurm_environment(conf), own_user_name(), options, clock, data_dir));
   backend->rest_user_ = flags.rest_user.empty() ? backend->user_ : flags.rest_user;
+  backend->rest_poll_squeue_ = flags.rest_poll != "rest";
   if (!flags.rest_token_file.empty()) {
     std::ifstream in(flags.rest_token_file);
     std::stringstream text;

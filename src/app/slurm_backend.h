@@ -21,7 +21,11 @@
 // URL, a refused token, an API version it does not serve is the apply's
 // kFailedPrecondition, before anything is carried into Slurm), and the
 // executor's jobs then go through it (slurm_transport.h); without it, or
-// once the Cluster names none, through the commands. The token is allotd's
+// once the Cluster names none, through the commands. The jobs' states are
+// then polled with squeue (SlurmFlags::rest_poll "squeue": one binary RPC)
+// or GET /jobs ("rest": every field of every job as JSON). The nodes (and their
+// states) are read through it too (`GET /nodes`); a drain or resume stays
+// with scontrol (v0.0.38 has no node update). The token is allotd's
 // user's JWT from --slurm-rest-token-file, else $SLURM_JWT (`scontrol token
 // username=U lifespan=S`; "SLURM_JWT=" before it is skipped); jobs that run
 // as a team's account submit with a token minted for that account
@@ -42,6 +46,7 @@
 #include "backends/local/team_identity.h"
 #include "backends/local/user_identity.h"
 #include "backends/slurm/command_runner.h"
+#include "backends/slurm/rest_transport.h"
 #include "backends/slurm/slurm_executor.h"
 #include "backends/slurm/slurm_node_inventory.h"
 #include "backends/slurm/slurm_policy_sync.h"
@@ -61,6 +66,8 @@ struct SlurmFlags {
   // (empty: allotd's user).
   std::string rest_token_file;
   std::string rest_user;
+  // How job states are polled with slurmrestd: "squeue" or "rest" (GET /jobs).
+  std::string rest_poll = "squeue";
 };
 
 class SlurmBackend {
@@ -92,17 +99,19 @@ class SlurmBackend {
   // The Unix account a job runs as (see the class comment).
   Result<slurm::JobOwner> owner_of(const WorkloadLaunch& launch);
   // slurmrestd at `url`, checked (null for an empty url: the commands).
-  Result<std::shared_ptr<slurm::SlurmTransport>> transport_for(const std::string& url);
+  Result<std::shared_ptr<slurm::RestTransport>> transport_for(const std::string& url);
   Result<std::string> mint_token(const std::string& user);
   Status place_held_job(const std::string& job_id, const std::string& nodelist);
 
   std::string user_;
   std::string rest_user_;
   std::string rest_token_;  // never logged
+  bool rest_poll_squeue_ = true;
   local::DataLayout layout_;
   local::TeamIdentities teams_{layout_};
   local::UserIdentities users_{layout_};
   slurm::ProcessRunner runner_;
+  slurm::CommandTransport commands_{runner_};  // the poll's squeue with slurmrestd
   slurm::SlurmNodeInventory inventory_{runner_};
   slurm::SlurmPolicySync sync_{runner_, {}};
   slurm::SlurmExecutor executor_;

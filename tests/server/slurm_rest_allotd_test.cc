@@ -74,8 +74,11 @@ TEST_F(SlurmRestAllotdTest, ATeamsGpuJobIsSubmittedThroughSlurmrestdAndRunsAsIts
   id = id.substr(0, id.find('\n'));
   const std::string shown = sh({"scontrol", "-o", "show", "job", id}).out;
   EXPECT_EQ(shown.find(".sbatch"), std::string::npos) << shown;
-  EXPECT_NE(shown.find("ReqNodeList=" + node_of(running)), std::string::npos)
-      << "placed where allot placed it: " << shown;
+  // Pinned in one request by excluding every other node (no hold, no scontrol).
+  EXPECT_NE(shown.find(" NodeList=" + node_of(running) + " "), std::string::npos)
+      << "run where allot placed it: " << shown;
+  EXPECT_EQ(shown.find("ExcNodeList=(null)"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("ReqNodeList=(null)"), std::string::npos) << "never placed by scontrol";
 
   const nlohmann::json done = wait_phase("sa-research", "rested", "Succeeded");
   const std::string text = wait_log("sa-research", "rested", "acct=");

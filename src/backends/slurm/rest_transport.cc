@@ -1,5 +1,7 @@
 #include "backends/slurm/rest_transport.h"
 
+#include <algorithm>
+
 #include <httplib.h>
 
 #include "backends/slurm/slurm_rest.h"
@@ -8,6 +10,8 @@ namespace allot::slurm {
 namespace {
 
 constexpr auto kMintedFor = std::chrono::minutes(30);  // half of a minted token's hour
+// How long Slurm's node names pin a job (exclude_nodes) before they are read again.
+constexpr auto kNodeNamesFor = std::chrono::seconds(60);
 
 std::string rest_api_path(std::string_view rest) {
   return "/slurm/" + std::string(kRestApi) + "/" + std::string(rest);
@@ -82,8 +86,12 @@ Status RestTransport::check() {
 
 Result<std::string> RestTransport::submit(const Submission& submission,
                                           const std::optional<JobOwner>& owner) {
+  const bool placed_job =
+      std::any_of(submission.argv.begin(), submission.argv.end(),
+                  [](const std::string& a) { return a.starts_with("--nodelist="); });
+  const std::vector<std::string> nodes = placed_job ? node_names() : std::vector<std::string>();
   ALLOT_ASSIGN_OR_RETURN(const RestSubmission rest,
-                         rest_submission_of(submission, settings_.environment));
+                         rest_submission_of(submission, settings_.environment, nodes));
   const std::string user = owner ? owner->user : "";
   ALLOT_ASSIGN_OR_RETURN(const Reply reply,
                          exchange("POST", rest_api_path("job/submit"), rest.body, user));
@@ -94,7 +102,7 @@ Result<std::string> RestTransport::submit(const Submission& submission,
     return Status(code,
                   "slurmrestd refused the job: " + rest_reply_words(reply.status, reply.body));
   }
-  if (rest.nodelist.empty()) return id;
+  if (!rest.held) return id;
   Status placed = settings_.placer
                       ? settings_.placer(*id, rest.nodelist)
                       : Status(ErrorCode::kUnavailable, "no way to place a held job on its nodes");
@@ -119,12 +127,58 @@ Status RestTransport::cancel(const std::string& job_id, CancelKind kind) {
 }
 
 Result<std::vector<SlurmJob>> RestTransport::list_jobs() {
-  ALLOT_ASSIGN_OR_RETURN(const Reply reply, exchange("GET", rest_api_path("jobs"), "", ""));
+  if (settings_.list_jobs_by) return settings_.list_jobs_by();
+  std::string path = rest_api_path("jobs");
+  {
+    MutexLock lock(mu_);
+    // slurmctld's job table unchanged since a second before the last list: 304.
+    if (listed_at_ > 0) path += "?update_time=" + std::to_string(listed_at_ - 1);
+  }
+  const int64_t asked_at = std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  ALLOT_ASSIGN_OR_RETURN(const Reply reply, exchange("GET", path, "", ""));
+  if (reply.status == 304) {
+    MutexLock lock(mu_);
+    if (listed_at_ > 0) return listed_;
+  }
   if (reply.status != 200) {
     return Status(ErrorCode::kUnavailable, "slurmrestd did not list Slurm's jobs: " +
                                                rest_reply_words(reply.status, reply.body));
   }
-  return parse_rest_jobs(reply.body);
+  ALLOT_ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, parse_rest_jobs(reply.body));
+  MutexLock lock(mu_);
+  listed_ = jobs;
+  listed_at_ = asked_at;
+  return jobs;
+}
+
+Result<std::vector<InventoryNode>> RestTransport::list_nodes() {
+  ALLOT_ASSIGN_OR_RETURN(const Reply reply, exchange("GET", rest_api_path("nodes"), "", ""));
+  if (reply.status != 200) {
+    return Status(ErrorCode::kUnavailable, "slurmrestd did not list Slurm's nodes: " +
+                                               rest_reply_words(reply.status, reply.body));
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::vector<InventoryNode> nodes, parse_rest_nodes(reply.body));
+  std::vector<std::string> names;
+  names.reserve(nodes.size());
+  for (const InventoryNode& node : nodes) names.push_back(node.name.str());
+  MutexLock lock(mu_);
+  node_names_ = std::move(names);
+  nodes_read_at_ = std::chrono::steady_clock::now();
+  return nodes;
+}
+
+std::vector<std::string> RestTransport::node_names() {
+  {
+    MutexLock lock(mu_);
+    if (!node_names_.empty() && std::chrono::steady_clock::now() - nodes_read_at_ < kNodeNamesFor) {
+      return node_names_;
+    }
+  }
+  (void)list_nodes();  // unknown nodes: the job is held and placed with scontrol
+  MutexLock lock(mu_);
+  return node_names_;
 }
 
 }  // namespace allot::slurm

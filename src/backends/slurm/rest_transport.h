@@ -15,21 +15,32 @@
 // - submit(): `POST /slurm/v0.0.38/job/submit`. Slurm's refusal (its error
 //   number in the answer) is kFailedPrecondition; an unreachable server,
 //   HTTP 401/404 or an answer without a Slurm error is kUnavailable. A job
-//   that must run on named nodes is submitted held, then `placer` (scontrol
-//   update ReqNodeList, scontrol release: v0.0.38 cannot name nodes) places
-//   and releases it; when that fails the held job is deleted and the error
+//   that must run on named nodes is pinned there by excluding every other
+//   node Slurm has (v0.0.38 cannot name nodes; slurm_rest.h): one request,
+//   no scontrol. Slurm's node names are read with list_nodes() and kept for
+//   a minute (read again at once when a placed node is not among them). Only
+//   when a placed node is still unknown is the job submitted held, then
+//   `placer` (scontrol update ReqNodeList, scontrol release) places and
+//   releases it; when that fails the held job is deleted and the error
 //   returned (kUnavailable).
 // - cancel(): `DELETE /slurm/v0.0.38/job/{id}` (kCancel: Slurm's default,
 //   recorded CANCELLED), with `?signal=TERM|KILL` (every process of the job,
 //   its batch script included).
-// - list_jobs(): ONE `GET /slurm/v0.0.38/jobs`.
+// - list_jobs(): `list_jobs_by` when set; else ONE `GET /slurm/v0.0.38/jobs`, after the first with
+//   `?update_time=` a second before the last list was asked: slurmctld
+//   answers 304 when its job table has not changed since, and the last list
+//   is returned again (nothing parsed).
+// - list_nodes(): ONE `GET /slurm/v0.0.38/nodes` (slurm_rest.h's
+//   parse_rest_nodes()); kUnavailable when it fails.
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
+#include "backends/node_inventory.h"
 #include "backends/slurm/slurm_transport.h"
 #include "base/mutex.h"
 #include "base/time.h"
@@ -47,6 +58,9 @@ struct RestSettings {
   // Places a held job on its nodes and releases it (unset: kUnavailable).
   std::function<Status(const std::string& job_id, const std::string& nodelist)> placer;
   std::map<std::string, std::string> environment;  // the jobs' (v0.0.38 needs one)
+  // How list_jobs() lists (e.g. squeue: a binary RPC, where GET /jobs is
+  // every field of every job as JSON); unset: GET /jobs.
+  std::function<Result<std::vector<SlurmJob>>()> list_jobs_by;
 };
 
 class RestTransport final : public SlurmTransport {
@@ -58,6 +72,7 @@ class RestTransport final : public SlurmTransport {
                              const std::optional<JobOwner>& owner) override;
   Status cancel(const std::string& job_id, CancelKind kind) override;
   Result<std::vector<SlurmJob>> list_jobs() override;
+  Result<std::vector<InventoryNode>> list_nodes();
 
  private:
   struct Reply {
@@ -72,10 +87,16 @@ class RestTransport final : public SlurmTransport {
   Result<Reply> exchange(const std::string& method, const std::string& path,
                          const std::string& body, const std::string& user);
   Result<std::string> token_of(const std::string& user);
+  // Slurm's node names as last read (read again when older than a minute).
+  std::vector<std::string> node_names();
 
   RestSettings settings_;
   Mutex mu_;
   std::map<std::string, Minted> minted_ ALLOT_GUARDED_BY(mu_);
+  std::vector<SlurmJob> listed_ ALLOT_GUARDED_BY(mu_);  // the last list_jobs()
+  int64_t listed_at_ ALLOT_GUARDED_BY(mu_) = 0;         // when it was asked (epoch s); 0: never
+  std::vector<std::string> node_names_ ALLOT_GUARDED_BY(mu_);
+  std::chrono::steady_clock::time_point nodes_read_at_ ALLOT_GUARDED_BY(mu_);
 };
 
 }  // namespace allot::slurm

@@ -3,7 +3,18 @@
 #include "backends/slurm/slurm_nodes.h"
 
 namespace allot::slurm {
+void SlurmNodeInventory::set_rest(std::shared_ptr<RestTransport> rest) {
+  MutexLock lock(mu_);
+  rest_ = std::move(rest);
+}
+
 Result<std::vector<InventoryNode>> SlurmNodeInventory::list() {
+  std::shared_ptr<RestTransport> rest;
+  {
+    MutexLock lock(mu_);
+    rest = rest_;
+  }
+  if (rest) return rest->list_nodes();
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run({"scontrol", "-o", "show", "nodes"}));
   if (!result.succeeded()) {
     return Status(ErrorCode::kUnavailable,

@@ -105,7 +105,9 @@ std::map<std::string, std::string> labels_of(const std::string& features) {
   return out;
 }
 
-Result<InventoryNode> node_of(const Fields& f) {
+}  // namespace
+
+Result<InventoryNode> node_of_scontrol_fields(const std::map<std::string, std::string>& f) {
   InventoryNode node;
   const std::string name = f.at("NodeName");
   node.name = NodeId(name);
@@ -131,8 +133,6 @@ Result<InventoryNode> node_of(const Fields& f) {
   return node;
 }
 
-}  // namespace
-
 Result<std::vector<InventoryNode>> parse_slurm_nodes(std::string_view scontrol_output) {
   std::vector<InventoryNode> out;
   std::istringstream in{std::string(scontrol_output)};
@@ -144,7 +144,7 @@ Result<std::vector<InventoryNode>> parse_slurm_nodes(std::string_view scontrol_o
       return invalid_argument("scontrol show nodes: a line without NodeName: \"" +
                               line.substr(0, 80) + "\"");
     }
-    ALLOT_ASSIGN_OR_RETURN(InventoryNode node, node_of(f));
+    ALLOT_ASSIGN_OR_RETURN(InventoryNode node, node_of_scontrol_fields(f));
     out.push_back(std::move(node));
   }
   std::sort(out.begin(), out.end(), [](const InventoryNode& a, const InventoryNode& b) {

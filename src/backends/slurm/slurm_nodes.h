@@ -14,10 +14,15 @@
 //   POWERED_DOWN or FUTURE; drained when it has DRAIN (DRAINING or DRAINED);
 //   reason is Slurm's Reason, else the State; state is Slurm's State as
 //   scontrol says it ("IDLE", "MIXED+DRAIN", "DOWN*+DRAIN");
+// - node_of_scontrol_fields(): one node from those fields (NodeName, CPUTot,
+//   RealMemory, Gres, AvailableFeatures, State, Reason), as slurmrestd's
+//   /nodes is read too (slurm_rest.h).
 // - nodes in name order. A line without NodeName, or a number that is not
 //   one, is kInvalidArgument naming the node and field.
 #pragma once
 
+#include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,5 +32,6 @@
 namespace allot::slurm {
 
 Result<std::vector<InventoryNode>> parse_slurm_nodes(std::string_view scontrol_output);
+Result<InventoryNode> node_of_scontrol_fields(const std::map<std::string, std::string>& fields);
 
 }  // namespace allot::slurm

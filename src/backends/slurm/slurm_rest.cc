@@ -1,8 +1,14 @@
 #include "backends/slurm/slurm_rest.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <optional>
+#include <set>
 
 #include <nlohmann/json.hpp>
+
+#include "backends/slurm/slurm_nodes.h"
 
 namespace allot::slurm {
 namespace {
@@ -62,10 +68,76 @@ Status rest_apply_flag(std::string_view name, std::string_view value, Json& job,
   return Status::ok_status();
 }
 
+// Every node of `slurm_nodes` not in `nodelist` (comma-joined); nullopt when
+// a node of `nodelist` is not among them (or they are unknown).
+std::optional<std::string> rest_excluded_nodes(const std::string& nodelist,
+                                               const std::vector<std::string>& slurm_nodes) {
+  std::set<std::string> placed;
+  for (size_t start = 0; start <= nodelist.size();) {
+    const size_t comma = std::min(nodelist.find(',', start), nodelist.size());
+    if (comma > start) placed.insert(nodelist.substr(start, comma - start));
+    start = comma + 1;
+  }
+  const std::set<std::string> known(slurm_nodes.begin(), slurm_nodes.end());
+  for (const std::string& node : placed) {
+    if (!known.contains(node)) return std::nullopt;
+  }
+  std::string out;
+  for (const std::string& node : known) {
+    if (!placed.contains(node)) out += (out.empty() ? "" : ",") + node;
+  }
+  return out;
+}
+
+std::string rest_upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string rest_number_text(const Json& node, const char* key) {
+  const auto found = node.find(key);
+  return found != node.end() && found->is_number_integer() ? std::to_string(found->get<int64_t>())
+                                                           : std::string();
+}
+
 }  // namespace
 
+Result<std::vector<InventoryNode>> parse_rest_nodes(std::string_view body) {
+  const Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object() || !parsed.contains("nodes") || !parsed["nodes"].is_array()) {
+    return invalid_argument("slurmrestd's node list is not JSON with `nodes`");
+  }
+  std::vector<InventoryNode> out;
+  for (const Json& node : parsed["nodes"]) {
+    if (!node.is_object() || !node.contains("name") || !node["name"].is_string()) {
+      return invalid_argument("slurmrestd listed a node without a name");
+    }
+    std::string state = rest_upper(node.value("state", "unknown"));
+    if (const auto flags = node.find("state_flags"); flags != node.end() && flags->is_array()) {
+      for (const Json& flag : *flags) {
+        if (flag.is_string()) state += "+" + flag.get<std::string>();
+      }
+    }
+    const std::map<std::string, std::string> fields = {
+        {"NodeName", node["name"].get<std::string>()},
+        {"CPUTot", rest_number_text(node, "cpus")},
+        {"RealMemory", rest_number_text(node, "real_memory")},
+        {"Gres", node.value("gres", "")},
+        {"AvailableFeatures", node.value("features", "")},
+        {"State", state},
+        {"Reason", node.value("reason", "")}};
+    ALLOT_ASSIGN_OR_RETURN(InventoryNode read, node_of_scontrol_fields(fields));
+    out.push_back(std::move(read));
+  }
+  std::sort(out.begin(), out.end(), [](const InventoryNode& a, const InventoryNode& b) {
+    return a.name.str() < b.name.str();
+  });
+  return out;
+}
+
 Result<RestSubmission> rest_submission_of(const Submission& submission,
-                                          const std::map<std::string, std::string>& environment) {
+                                          const std::map<std::string, std::string>& environment,
+                                          const std::vector<std::string>& slurm_nodes) {
   Json job = Json::object();
   RestSubmission out;
   for (size_t i = 1; i < submission.argv.size(); ++i) {
@@ -79,7 +151,15 @@ Result<RestSubmission> rest_submission_of(const Submission& submission,
   }
   job["environment"] =
       environment.empty() ? Json::object({{"PATH", "/usr/bin:/bin"}}) : Json(environment);
-  if (!out.nodelist.empty()) job["hold"] = true;
+  if (!out.nodelist.empty()) {
+    const std::optional<std::string> excluded = rest_excluded_nodes(out.nodelist, slurm_nodes);
+    out.held = !excluded;
+    if (out.held) {
+      job["hold"] = true;
+    } else if (!excluded->empty()) {
+      job["exclude_nodes"] = *excluded;
+    }
+  }
   out.body = Json{{"job", job}, {"script", submission.script}}.dump();
   return out;
 }

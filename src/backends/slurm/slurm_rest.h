@@ -12,10 +12,18 @@
 //   batch script's text; `environment` is the one given (v0.0.38 requires
 //   one). --uid/--gid/--export=NONE are not job properties: a job runs as the
 //   user whose token submits it. v0.0.38 cannot name nodes ("required_nodes"
-//   is a disabled key), so a job with a --nodelist is submitted held
-//   (hold: true) and `nodelist` says where it must run: the transport sets
-//   it (scontrol update ReqNodeList) and releases it. An sbatch option it
-//   does not know is kInvalidArgument naming it.
+//   is a disabled key), so a job with a --nodelist (`nodelist`) is pinned by
+//   the nodes it may not use: `exclude_nodes` = every node of
+//   `slurm_nodes` (Slurm's node names) but its own, with nodes: [n, n] for
+//   its n nodes, Slurm can only run it where allot placed it. When a placed
+//   node is not among `slurm_nodes` (or they are unknown: empty), the job is
+//   submitted held (hold: true, `held`) and the transport places it
+//   (scontrol update ReqNodeList) and releases it. An sbatch option it does
+//   not know is kInvalidArgument naming it.
+// - parse_rest_nodes(): the nodes of a /nodes answer as parse_slurm_nodes()
+//   reads scontrol's (slurm_nodes.h): cpus, real_memory, gres, features,
+//   state with its state_flags ("IDLE+DRAIN", "DOWN+NOT_RESPONDING"), reason.
+//   Not JSON or without `nodes`: kInvalidArgument.
 // - parse_rest_submitted(): the job id of a job/submit answer, or
 //   kInvalidArgument with slurmrestd's errors.
 // - parse_rest_jobs(): the jobs of a /jobs answer as squeue's lines read
@@ -35,6 +43,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/node_inventory.h"
 #include "backends/slurm/slurm_jobs.h"
 #include "base/result.h"
 
@@ -44,11 +53,14 @@ inline constexpr std::string_view kRestApi = "v0.0.38";
 
 struct RestSubmission {
   std::string body;      // job/submit's JSON
-  std::string nodelist;  // empty: the job is not held
+  std::string nodelist;  // where allot placed it (empty: anywhere)
+  bool held = false;     // submitted held: the transport places and releases it
 };
 
 Result<RestSubmission> rest_submission_of(const Submission& submission,
-                                          const std::map<std::string, std::string>& environment);
+                                          const std::map<std::string, std::string>& environment,
+                                          const std::vector<std::string>& slurm_nodes = {});
+Result<std::vector<InventoryNode>> parse_rest_nodes(std::string_view body);
 Result<std::string> parse_rest_submitted(std::string_view body);
 Result<std::vector<SlurmJob>> parse_rest_jobs(std::string_view body);
 std::string rest_errors_of(std::string_view body);

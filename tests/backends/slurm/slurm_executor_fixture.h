@@ -4,6 +4,7 @@
 // the commands or another transport, the pods' events and logs.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -145,7 +146,8 @@ class SlurmExecutorTest : public ::testing::Test {
     while (!token.empty() && token.back() == '\n') token.pop_back();
     return token;
   }
-  // slurmrestd as root with `token`, placing held jobs with scontrol.
+  // slurmrestd as root with `token`, placing held jobs with scontrol
+  // (counted in placements_).
   std::shared_ptr<RestTransport> rest(const std::string& url, const std::string& token) {
     RestSettings settings;
     settings.url = url;
@@ -153,6 +155,7 @@ class SlurmExecutorTest : public ::testing::Test {
     settings.token = token;
     settings.timeout = Duration::seconds(20);
     settings.placer = [this](const std::string& id, const std::string& nodes) -> Status {
+      placements_.fetch_add(1);
       for (const std::vector<std::string>& argv :
            {std::vector<std::string>{"scontrol", "update", "JobId=" + id, "ReqNodeList=" + nodes},
             std::vector<std::string>{"scontrol", "release", id}}) {
@@ -171,6 +174,7 @@ class SlurmExecutorTest : public ::testing::Test {
   SystemClock clock_;
   EventLog events_;
   std::unique_ptr<SlurmExecutor> executor_;
+  std::atomic<int> placements_{0};  // held jobs placed with scontrol
 };
 
 }  // namespace allot::slurm

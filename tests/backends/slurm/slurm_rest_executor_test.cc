@@ -15,6 +15,7 @@
 #include <httplib.h>
 
 #include "backends/slurm/rest_transport.h"
+#include "backends/slurm/slurm_node_inventory.h"
 #include "slurm_executor_fixture.h"
 
 namespace allot::slurm {
@@ -60,6 +61,38 @@ TEST_F(SlurmRestExecutorTest, AGpuJobRunsUnderItsTeamsAccountOnItsNodeThroughSlu
   EXPECT_EQ(log_of({l.workload, 0}), "CVD=0 ACC=texec-vision NODE=node2 TEAM=texec-vision\n");
   EXPECT_EQ(executor_->submitted(), 1);
   EXPECT_EQ(jobs_named(l.workload), 1);
+  EXPECT_EQ(placements_.load(), 0) << "pinned by excluding the other nodes: no scontrol";
+}
+
+TEST_F(SlurmRestExecutorTest, NodesAndADrainAreReadThroughSlurmrestdAsScontrolReadsThem) {
+  SlurmNodeInventory commands(runner_);
+  SlurmNodeInventory through_rest(runner_);
+  through_rest.set_rest(rest(url_, token_));
+  ASSERT_TRUE(commands.drain(NodeId("node3"), "slurm8 rest drain").ok());
+
+  const Result<std::vector<InventoryNode>> by_rest = through_rest.list();
+  const Result<std::vector<InventoryNode>> by_scontrol = commands.list();
+  ASSERT_TRUE(commands.resume(NodeId("node3")).ok());
+
+  ASSERT_TRUE(by_rest.ok()) << by_rest.status().message();
+  ASSERT_TRUE(by_scontrol.ok()) << by_scontrol.status().message();
+  ASSERT_EQ(by_rest->size(), 4u);
+  for (size_t i = 0; i < by_rest->size(); ++i) {
+    const InventoryNode& r = (*by_rest)[i];
+    const InventoryNode& c = (*by_scontrol)[i];
+    EXPECT_EQ(r.name, c.name);
+    EXPECT_EQ(r.capacity, c.capacity) << r.name.str();
+    EXPECT_EQ(r.flavor, c.flavor) << r.name.str();
+    EXPECT_EQ(r.labels, c.labels) << r.name.str();
+    EXPECT_EQ(r.up, c.up) << r.name.str();
+    EXPECT_EQ(r.drained, c.drained) << r.name.str();
+    // scontrol appends who set a reason and when ("... [root@2026-12-04T06:18:39]").
+    EXPECT_TRUE(c.reason.starts_with(r.reason)) << r.reason << " / " << c.reason;
+  }
+  EXPECT_EQ((*by_rest)[2].name, NodeId("node3"));
+  EXPECT_TRUE((*by_rest)[2].drained);
+  EXPECT_EQ((*by_rest)[2].reason, "slurm8 rest drain");
+  EXPECT_NE((*by_rest)[2].state.find("DRAIN"), std::string::npos) << (*by_rest)[2].state;
 }
 
 TEST_F(SlurmRestExecutorTest, AGangIsOneJobOverTwoNodesThroughSlurmrestd) {

@@ -101,7 +101,8 @@ TEST(SlurmRest, AnSbatchSubmissionBecomesV0038JobPropertiesHeldForItsNodes) {
       rest_submission_of(rest_test_submission(), {{"PATH", "/usr/bin:/bin"}});
 
   ASSERT_TRUE(rest.ok()) << rest.status().message();
-  EXPECT_EQ(rest->nodelist, "node1,node2") << "v0.0.38 cannot name nodes: placed once held";
+  EXPECT_EQ(rest->nodelist, "node1,node2");
+  EXPECT_TRUE(rest->held) << "Slurm's nodes unknown: held, then placed with scontrol";
   const Json body = Json::parse(rest->body);
   EXPECT_EQ(body["script"], "#!/bin/sh\nexec srun true\n");
   const Json expected = Json::parse(R"({"name": "allot-7", "account": "vision", "nodes": [2, 2],
@@ -110,6 +111,76 @@ TEST(SlurmRest, AnSbatchSubmissionBecomesV0038JobPropertiesHeldForItsNodes) {
     "current_working_directory": "/tmp", "partition": "gpu", "qos": "high", "cpus_per_task": 2,
     "gres": "gpu:h100:1", "hold": true, "environment": {"PATH": "/usr/bin:/bin"}})");
   EXPECT_EQ(body["job"], expected) << body["job"].dump();
+}
+
+TEST(SlurmRest, AJobIsPinnedToItsNodesByExcludingEveryOtherNodeOfSlurm) {
+  const std::vector<std::string> slurm_nodes = {"node1", "node2", "node3", "node4"};
+  const Result<RestSubmission> rest =
+      rest_submission_of(rest_test_submission(), {{"PATH", "/usr/bin:/bin"}}, slurm_nodes);
+
+  ASSERT_TRUE(rest.ok()) << rest.status().message();
+  EXPECT_FALSE(rest->held) << "one request: no hold, no scontrol";
+  const Json job = Json::parse(rest->body)["job"];
+  EXPECT_EQ(job["exclude_nodes"], "node3,node4");
+  EXPECT_EQ(job["nodes"], Json::parse("[2, 2]")) << "exactly the two nodes left";
+  EXPECT_FALSE(job.contains("hold"));
+
+  Submission everywhere = rest_test_submission();
+  for (std::string& arg : everywhere.argv) {
+    if (arg.starts_with("--nodelist=")) arg = "--nodelist=node1,node2,node3,node4";
+  }
+  const Result<RestSubmission> all = rest_submission_of(everywhere, {}, slurm_nodes);
+  ASSERT_TRUE(all.ok());
+  EXPECT_FALSE(all->held);
+  EXPECT_FALSE(Json::parse(all->body)["job"].contains("exclude_nodes")) << "nothing to exclude";
+
+  const Result<RestSubmission> unknown =
+      rest_submission_of(rest_test_submission(), {}, {"node1", "node3"});
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_TRUE(unknown->held) << "node2 is not among Slurm's nodes as read: held, then placed";
+  EXPECT_EQ(Json::parse(unknown->body)["job"]["hold"], true);
+  EXPECT_FALSE(Json::parse(unknown->body)["job"].contains("exclude_nodes"));
+}
+
+// GET /slurm/v0.0.38/nodes from the real slurmrestd 22.05.8, trimmed: an idle
+// node, one drained by hand, one DOWN and not responding with typed GPUs.
+constexpr const char* kNodesAnswer = R"json({"meta": {"plugin": {"type": "openapi/v0.0.38"}},
+  "errors": [], "nodes": [
+  {"name": "node3", "cpus": 16, "real_memory": 65536, "gres": "gpu:a100:8(S:0)",
+   "features": "rack-2,emulated", "state": "idle", "state_flags": ["DRAIN"],
+   "reason": "test drain x", "partitions": ["gpu"], "gres_used": "gpu:0"},
+  {"name": "node1", "cpus": 16, "real_memory": 65536, "gres": "gpu:8", "features": "emulated",
+   "state": "idle", "state_flags": [], "reason": "", "partitions": ["gpu"]},
+  {"name": "node4", "cpus": 8, "real_memory": 1024, "gres": "gpu:a100:4",
+   "features": "", "state": "down", "state_flags": ["NOT_RESPONDING"], "reason": "gone"}]})json";
+
+TEST(SlurmRest, NodesAreReadAsScontrolsWithTheirStateFlags) {
+  const Result<std::vector<InventoryNode>> nodes = parse_rest_nodes(kNodesAnswer);
+
+  ASSERT_TRUE(nodes.ok()) << nodes.status().message();
+  ASSERT_EQ(nodes->size(), 3u);
+  const InventoryNode& idle = (*nodes)[0];
+  EXPECT_EQ(idle.name, NodeId("node1")) << "in name order";
+  EXPECT_EQ(idle.capacity, ResourceVector(8, 16000, int64_t{65536} << 20));
+  EXPECT_EQ(idle.flavor, "");
+  EXPECT_TRUE(idle.up);
+  EXPECT_FALSE(idle.drained);
+  EXPECT_EQ(idle.state, "IDLE");
+  const InventoryNode& drained = (*nodes)[1];
+  EXPECT_EQ(drained.flavor, "a100");
+  EXPECT_EQ(drained.labels.at("rack"), "2");
+  EXPECT_TRUE(drained.up);
+  EXPECT_TRUE(drained.drained);
+  EXPECT_EQ(drained.state, "IDLE+DRAIN");
+  EXPECT_EQ(drained.reason, "test drain x");
+  const InventoryNode& down = (*nodes)[2];
+  EXPECT_FALSE(down.up);
+  EXPECT_EQ(down.state, "DOWN+NOT_RESPONDING");
+  EXPECT_EQ(down.reason, "gone");
+  EXPECT_EQ(down.capacity, ResourceVector(4, 8000, int64_t{1024} << 20));
+
+  EXPECT_FALSE(parse_rest_nodes(kJobsAnswer).ok()) << "no nodes: not a node list";
+  EXPECT_FALSE(parse_rest_nodes(R"({"nodes": [{"cpus": 1}]})").ok()) << "a node without a name";
 }
 
 TEST(SlurmRest, NoTimeLimitIsLeftOutAndAnUnknownOptionIsRefused) {

@@ -32,14 +32,13 @@ void for_each_hardware_overlap(const HardwareGrid& grid, Timestamp start,
   }
 }
 
+// Each bucket's length less what the missing-data periods leave of it, so
+// that overlapping periods are counted once.
 std::vector<double> hardware_missing_ms(const HardwareGrid& grid) {
-  std::vector<double> missing(static_cast<size_t>(grid.count), 0.0);
-  HardwareGrid none = grid;
-  none.missing.clear();
-  for (const Period& gap : grid.missing) {
-    for_each_hardware_overlap(none, gap.from, gap.to,
-                              [&missing](size_t i, double ms) { missing[i] += ms; });
-  }
+  const auto length = static_cast<double>(grid.bucket.ms());
+  std::vector<double> missing(static_cast<size_t>(grid.count), length);
+  for_each_hardware_overlap(grid, grid.from, std::nullopt,
+                            [&missing](size_t i, double ms) { missing[i] -= ms; });
   return missing;
 }
 

@@ -106,5 +106,17 @@ TEST(HardwareSeries, UnhealthySpansFromAHealthHistory) {
   EXPECT_TRUE(unhealthy_spans(4, {}, true).empty());
 }
 
+TEST(HardwareSeries, OverlappingMissingDataPeriodsAreCountedOnce) {
+  HardwareLedger ledger;
+  ledger.capacity = {hw_capacity(10, 0, std::nullopt)};
+  // Two reports of the same outage, [10 s, 40 s) and [20 s, 40 s): 30 s of minute 0.
+  ledger.missing = {{hw_at(10), hw_at(40)}, {hw_at(20), hw_at(40)}};
+  ledger.allocations = {hw_allocation("a", 5, 0, 0, std::nullopt)};
+  const auto series = hardware_series(ledger, hw_at(0), Duration::seconds(60), 1);
+  EXPECT_DOUBLE_EQ(series[0].missing, 0.5);
+  EXPECT_DOUBLE_EQ(series[0].allocated, 5.0);
+  EXPECT_DOUBLE_EQ(series[0].free, 5.0);
+}
+
 }  // namespace
 }  // namespace allot

@@ -1,6 +1,7 @@
 #include "service/audit/audit_log.h"
 
 #include <atomic>
+#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -326,6 +327,97 @@ TEST(AuditLog, KillDashNineDuringWritesLeavesTheChainIntact) {
   EXPECT_TRUE(report.ok()) << report.problems.front().message;
   EXPECT_GE(report.records, acknowledged + 1);
   EXPECT_EQ(report.uncovered_tail, 0u);
+}
+
+// close() while 8 threads append (record, record_async, append_committed):
+// it waits for the write under way, so every acknowledged record is in the
+// one chain, its last checkpoint covers them all, and no append succeeds
+// once close() has returned.
+TEST(AuditLog, CloseWhileThreadsAppendWaitsForTheWriteAndRefusesLaterAppends) {
+  const std::string root = fresh_folder("close-concurrent");
+  AuditLogOptions options = options_in(root);
+  options.max_file_bytes = 4096;  // rotations too
+  ManualClock clock(Timestamp::from_millis(1'000'000));
+  NullLogger logger;
+  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
+  Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  constexpr int kThreads = 8;
+  std::atomic<bool> close_returned = false;
+  std::atomic<uint64_t> acknowledged = 0;
+  std::atomic<int> after_close = 0;     // appends that succeeded after close() returned
+  std::atomic<int> wrong_refusal = 0;   // a failure that is not kUnavailable
+  std::atomic<int> accepted_later = 0;  // a call after the first refusal that succeeded
+  std::vector<std::thread> threads;
+  threads.reserve(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = t;; ++i) {
+        const bool closed_before = close_returned.load();
+        Status status;
+        if (i % 3 == 0) {
+          status = (*log)->record(event_of("ana", "create"));
+        } else if (i % 3 == 1) {
+          status = (*log)->record_async(event_of("bo", "update"));
+        } else {
+          status = (*log)->append_committed(event_of("cy", "delete")).status();
+        }
+        if (!status.ok()) {
+          if (status.code() != ErrorCode::kUnavailable) ++wrong_refusal;
+          break;
+        }
+        ++acknowledged;
+        if (closed_before) ++after_close;
+      }
+      if ((*log)->record_async(event_of("late", "create")).ok()) ++accepted_later;
+    });
+  }
+  while ((*log)->written() < 300) std::this_thread::yield();
+  const Status closed = (*log)->close();
+  close_returned = true;
+  for (std::thread& thread : threads) thread.join();
+  ASSERT_TRUE(closed.ok()) << closed.message();
+  EXPECT_EQ(after_close.load(), 0);
+  EXPECT_EQ(wrong_refusal.load(), 0);
+  EXPECT_EQ(accepted_later.load(), 0);
+  EXPECT_EQ((*log)->head().sequence, acknowledged.load());
+  EXPECT_EQ((*log)->checkpointed(), acknowledged.load());
+  log->reset();
+  const governance::VerificationReport report = verify(options, root + "/key.pub");
+  EXPECT_TRUE(report.ok()) << report.problems.front().message;
+  EXPECT_EQ(report.records, acknowledged.load());
+  EXPECT_EQ(report.uncovered_tail, 0u);
+}
+
+// A write() that fails (the next file is /dev/full: ENOSPC) breaks the log:
+// the call that saw it and every later one fail, and the log says which
+// sequences it lost (a record_async() in another thread may have returned
+// for them).
+TEST(AuditLog, AFailedWriteLogsTheLostRecordsAndRefusesLaterAppends) {
+  const std::string root = fresh_folder("write-fails");
+  AuditLogOptions options = options_in(root);
+  options.max_file_bytes = 1;  // every record after the first begins a file
+  ManualClock clock(Timestamp::from_millis(1'000'000));
+  MemoryLogger logger;
+  const identity::SigningKey key = *load_or_create_audit_key(root + "/key");
+  Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, key, clock, logger);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_TRUE((*log)->record(event_of("ana", "create")).ok());
+  std::filesystem::create_symlink("/dev/full", options.dir + "/" + audit_file_name(2));
+  const Status lost = (*log)->record_async(event_of("bo", "create"));
+  EXPECT_EQ(lost.code(), ErrorCode::kUnavailable);
+  EXPECT_EQ((*log)->record_async(event_of("cy", "create")).code(), ErrorCode::kUnavailable);
+  EXPECT_EQ((*log)->record(event_of("cy", "create")).code(), ErrorCode::kUnavailable);
+  EXPECT_EQ((*log)->append_committed(event_of("cy", "create")).status().code(),
+            ErrorCode::kUnavailable);
+  const std::vector<LogEntry> entries = logger.entries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].level, LogLevel::kError);
+  EXPECT_NE(entries[0].message.find("write failed"), std::string::npos);
+  EXPECT_EQ(entries[0].field("first_sequence"), "2");
+  EXPECT_EQ(entries[0].field("last_sequence"), "2");
+  EXPECT_NE(entries[0].field("error").value_or("").find("No space left"), std::string::npos);
+  EXPECT_EQ((*log)->close().code(), ErrorCode::kUnavailable);
 }
 
 }  // namespace

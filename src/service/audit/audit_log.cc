@@ -174,7 +174,10 @@ Status AuditLog::open_files(uint64_t file_number, uint64_t file_bytes) {
 }
 
 AuditLog::~AuditLog() {
-  if (!closed_) (void)close();
+  // close() again when closed already: it waits for no write under way (it
+  // sees closed_ and !writing_ at once) and its checkpoint finds nothing new;
+  // so fd_ is never closed under a write().
+  (void)close();
   if (fd_ >= 0) ::close(fd_);
   for (const int retired : retired_fds_) ::close(retired);
   if (checkpoint_fd_ >= 0) ::close(checkpoint_fd_);
@@ -251,7 +254,14 @@ Status AuditLog::write_pending(std::unique_lock<std::mutex>& lock) {
     lock.lock();
     spare_ = std::move(batch);
     if (!written.ok()) {
+      // The lines of this batch and those appended since are not (wholly)
+      // written: a record_async() may have returned for them. They are lost;
+      // the log is broken and every later call fails (failure_).
       failure_ = written;
+      logger_.error("audit log: a write failed; these records are lost and the log refuses more",
+                    {{"first_sequence", std::to_string(written_to_file_ + 1)},
+                     {"last_sequence", std::to_string(chain_.head().sequence)},
+                     {"error", written.message()}});
       break;
     }
     written_to_file_ = last.sequence;
@@ -290,6 +300,12 @@ Status AuditLog::sync_through(uint64_t sequence) {
     close_if_retired(fd);
     if (rc != 0) {
       failure_ = io_error("cannot sync", options_.dir + "/" + audit_file_name(file_number_));
+      logger_.error(
+          "audit log: a sync failed; these records may not be on disk and the log "
+          "refuses more",
+          {{"first_sequence", std::to_string(synced_ + 1)},
+           {"last_sequence", std::to_string(target)},
+           {"error", failure_.message()}});
     } else if (target > synced_) {
       synced_ = target;
       synced_head_ = target_head;
@@ -392,10 +408,15 @@ Status AuditLog::close() {
   }
   timer_cv_.notify_all();
   if (timer_.joinable()) timer_.join();
-  Status status = checkpoint_if_due(true);
-  std::lock_guard lock(mu_);
-  closed_ = true;
-  return status;
+  {
+    // No append starts from here; the write under way (write_pending, mu_
+    // let go) ends with every line appended before, so the checkpoint below
+    // covers the whole chain and no write() follows close().
+    std::unique_lock lock(mu_);
+    closed_ = true;
+    synced_cv_.wait(lock, [this] { return !writing_; });
+  }
+  return checkpoint_if_due(true);
 }
 
 ChainHead AuditLog::head() const {

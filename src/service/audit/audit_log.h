@@ -23,8 +23,11 @@
 //   while the write before ran (the thread that finds no write under way
 //   writes them all, in chain order; the others return at once). record()
 //   and every sync wait for their lines' write first. A failed write or sync
-//   fails every later call (kUnavailable), and the call that saw it; an
-//   append_committed() whose line another thread was writing may already
+//   fails every later call (kUnavailable), and the call that saw it, and is
+//   logged (error) with the range of sequences it lost. So a record_async()
+//   may return OK for a line that is then lost (its write fails in another
+//   thread): the log is broken from then on, and says which records it lost.
+//   An append_committed() whose line another thread was writing may already
 //   have returned (its record is durable in the store's outbox row, which
 //   stays until a checkpoint covers it, and is appended again at start).
 // - A checkpoint (the durable head, signed) is written every
@@ -32,6 +35,9 @@
 //   (start_timer), every `checkpoint_interval` (at most 10 s) when records
 //   were added, and by close() (a clean shutdown). Checkpoints cover synced
 //   records only.
+// - close() refuses appends from its start, waits for the write under way
+//   (every line appended before it), then writes the last checkpoint: when
+//   it returns, no write() runs and the checkpoint covers the whole chain.
 // - A file that would grow past `max_file_bytes` is closed (synced) and the
 //   next one begun; the chain continues.
 // Thread-safe.
@@ -89,9 +95,13 @@ class AuditLog {
   Status checkpoint_if_due(bool force = false);
   // Starts the thread that checks every second whether a checkpoint is due.
   void start_timer();
-  // Stops the timer, syncs, writes the last checkpoint. Later records fail.
+  // Stops the timer, refuses appends, waits for the write under way, syncs,
+  // writes the last checkpoint. Later records fail. Idempotent.
   Status close();
 
+  // The chain's head: the last record appended, whose line may still wait
+  // for its write() (and sync). Not a durable head: checkpoints use the
+  // synced one. (Callers: tests, after their records were synced or closed.)
   [[nodiscard]] governance::ChainHead head() const;
   // The chain's last sequence (its line may still wait for its write()).
   [[nodiscard]] uint64_t written() const { return written_.load(); }

@@ -149,12 +149,22 @@ Status RestTransport::cancel(const std::string& job_id, CancelKind kind) {
 Result<std::vector<SlurmJob>> RestTransport::list_jobs() {
   if (settings_.list_jobs_by) return settings_.list_jobs_by();
   std::string path = rest_api_path("jobs");
+  bool clock_in_answer = false;
   {
     MutexLock lock(mu_);
+    clock_in_answer = clock_in_answer_;
     // slurmctld's job table unchanged since (its own clock) the last list: 304.
     if (listed_at_ > 0) {
       path += "?update_time=" + std::to_string(listed_at_ - kUpdateTimeMargin);
     }
+  }
+  // v0.0.38 (22.05) tells no time with /jobs: slurmctld's is asked first
+  // (diag's req_time), so that the list read after it holds every change
+  // made before it.
+  std::optional<int64_t> diag_time;
+  if (!clock_in_answer) {
+    const Result<Reply> diag = exchange("GET", rest_api_path("diag"), "", "");
+    if (diag.ok() && diag->status == 200) diag_time = parse_rest_diag_time(diag->body);
   }
   ALLOT_ASSIGN_OR_RETURN(const Reply reply, exchange("GET", path, "", ""));
   if (reply.status == 304) {
@@ -169,6 +179,8 @@ Result<std::vector<SlurmJob>> RestTransport::list_jobs() {
   std::optional<int64_t> server_time = parse_rest_last_update(reply.body);
   if (!server_time) server_time = parse_rest_http_date(reply.date);
   MutexLock lock(mu_);
+  clock_in_answer_ = server_time.has_value();
+  if (!server_time) server_time = diag_time;
   listed_ = jobs;
   listed_at_ = server_time.value_or(0);  // 0: slurmctld's time unknown, the next list is whole
   return jobs;

@@ -35,10 +35,11 @@
 //   its batch script included).
 // - list_jobs(): `list_jobs_by` when set; else ONE `GET /slurm/v0.0.38/jobs`, after the first with
 //   `?update_time=` slurmctld's own time of the last list (the answer's
-//   `last_update`, else its HTTP Date header; never allotd's clock) less
-//   2 s: slurmctld answers 304 when its job table has not changed since,
-//   and the last list is returned again (nothing parsed). Without either
-//   time the next list is a whole one (no update_time).
+//   `last_update`, else its HTTP Date header, else, as slurmrestd 22.05
+//   sends neither, `GET /diag`'s req_time asked just before the list; never
+//   allotd's clock) less 2 s: slurmctld answers 304 when its job table has
+//   not changed since, and the last list is returned again (nothing parsed).
+//   Without any of them the next list is a whole one (no update_time).
 // - list_nodes(): ONE `GET /slurm/v0.0.38/nodes` (slurm_rest.h's
 //   parse_rest_nodes()); kUnavailable when it fails.
 #pragma once
@@ -112,6 +113,7 @@ class RestTransport final : public SlurmTransport {
   Mutex mu_;
   std::map<std::string, Minted> minted_ ALLOT_GUARDED_BY(mu_);
   std::vector<SlurmJob> listed_ ALLOT_GUARDED_BY(mu_);  // the last list_jobs()
+  bool clock_in_answer_ ALLOT_GUARDED_BY(mu_) = false;  // the last /jobs told its time
   int64_t listed_at_ ALLOT_GUARDED_BY(mu_) = 0;  // slurmctld's time of it (epoch s); 0: unknown
   std::vector<std::string> node_names_ ALLOT_GUARDED_BY(mu_);
   std::chrono::steady_clock::time_point nodes_read_at_ ALLOT_GUARDED_BY(mu_);

@@ -249,6 +249,14 @@ std::optional<int64_t> parse_rest_last_update(std::string_view body) {
   return rest_integer_field(parsed, "last_update");
 }
 
+std::optional<int64_t> parse_rest_diag_time(std::string_view body) {
+  const Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return std::nullopt;
+  const auto statistics = parsed.find("statistics");
+  if (statistics == parsed.end() || !statistics->is_object()) return std::nullopt;
+  return rest_integer_field(*statistics, "req_time");
+}
+
 Result<std::string> parse_rest_submitted(std::string_view body) {
   const Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_object() && parsed.contains("job_id") && parsed["job_id"].is_number_integer()) {

@@ -42,7 +42,8 @@
 // - parse_rest_last_update(): slurmctld's time of an answer's `last_update`
 //   (epoch seconds; an integer or {"number": n}); nullopt when absent.
 //   parse_rest_http_date(): an HTTP Date header ("Tue, 01 Dec 2026 06:00:00
-//   GMT") in epoch seconds; nullopt when not one.
+//   GMT") in epoch seconds; nullopt when not one. parse_rest_diag_time():
+//   slurmctld's time of a /diag answer (statistics.req_time).
 // - Every field is read only when of its type: null or another type is
 //   absent (a node's state "unknown", a text empty, exit_code 0); nothing
 //   here throws.
@@ -81,5 +82,6 @@ bool rest_refusal(std::string_view body);
 bool rest_unknown_node(std::string_view body);
 std::optional<int64_t> parse_rest_last_update(std::string_view body);
 std::optional<int64_t> parse_rest_http_date(std::string_view date);
+std::optional<int64_t> parse_rest_diag_time(std::string_view body);
 
 }  // namespace allot::slurm

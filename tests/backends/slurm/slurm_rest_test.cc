@@ -248,6 +248,12 @@ TEST(SlurmRest, SlurmctldsTimeIsReadFromTheAnswerOrItsDate) {
   EXPECT_FALSE(parse_rest_last_update("[1]").has_value());
   EXPECT_EQ(parse_rest_http_date("Thu, 01 Jan 1970 00:01:40 GMT"), 100);
   EXPECT_EQ(parse_rest_http_date("Fri, 04 Dec 2026 06:52:22 GMT"), 1796367142);
+  EXPECT_EQ(parse_rest_diag_time(R"({"statistics": {"req_time": 1796367513,
+    "req_time_start": 1796367508}})"),
+            1796367513)
+      << "22.05's /diag, as slurmrestd answered";
+  EXPECT_FALSE(parse_rest_diag_time(kWrongToken).has_value()) << "no req_time";
+  EXPECT_FALSE(parse_rest_diag_time(R"({"statistics": null})").has_value());
   EXPECT_FALSE(parse_rest_http_date("").has_value());
   EXPECT_FALSE(parse_rest_http_date("yesterday").has_value());
   EXPECT_FALSE(parse_rest_http_date("Fri, 04 Dec 2026 06:52:22 GMT trailing").has_value());

@@ -70,7 +70,8 @@ struct RestSettings {
   std::function<Status(const std::string& job_id, const std::string& nodelist)> placer;
   std::map<std::string, std::string> environment;  // the jobs' (v0.0.38 needs one)
   // How long Slurm's node names pin jobs (exclude_nodes) before they are read
-  // again; keep it at most the inventory's poll interval.
+  // again; keep it at most the inventory's poll interval (allotd's
+  // --health-interval, 10 s by default; this default is not tied to it).
   Duration node_names_for = Duration::seconds(5);
   // How list_jobs() lists (e.g. squeue: a binary RPC, where GET /jobs is
   // every field of every job as JSON); unset: GET /jobs.

@@ -11,7 +11,7 @@ namespace {
 
 constexpr auto kMintedFor = std::chrono::minutes(30);  // half of a minted token's hour
 // update_time is slurmctld's time of the last list less this margin (its
-// last_update or the answer's Date, in whole seconds).
+// last_update, the answer's Date or /diag's req_time, in whole seconds).
 constexpr int64_t kUpdateTimeMargin = 2;
 
 std::string rest_api_path(std::string_view rest) {

@@ -10,8 +10,9 @@ namespace allot::slurm {
 namespace {
 
 constexpr auto kMintedFor = std::chrono::minutes(30);  // half of a minted token's hour
-// How long Slurm's node names pin a job (exclude_nodes) before they are read again.
-constexpr auto kNodeNamesFor = std::chrono::seconds(60);
+// update_time is slurmctld's time of the last list less this margin (its
+// last_update, the answer's Date or /diag's req_time, in whole seconds).
+constexpr int64_t kUpdateTimeMargin = 2;
 
 std::string rest_api_path(std::string_view rest) {
   return "/slurm/" + std::string(kRestApi) + "/" + std::string(rest);
@@ -64,7 +65,7 @@ Result<RestTransport::Reply> RestTransport::exchange(const std::string& method,
     return Status(ErrorCode::kUnavailable, "cannot reach slurmrestd at " + settings_.url + ": " +
                                                httplib::to_string(result.error()));
   }
-  return Reply{result->status, result->body};
+  return Reply{result->status, result->body, result->get_header_value("Date")};
 }
 
 Status RestTransport::check() {
@@ -84,17 +85,36 @@ Status RestTransport::check() {
   return Status(ErrorCode::kFailedPrecondition, what + " (" + words + ")");
 }
 
-Result<std::string> RestTransport::submit(const Submission& submission,
-                                          const std::optional<JobOwner>& owner) {
+Result<RestSubmission> RestTransport::pinned(const Submission& submission, bool reread) {
   const bool placed_job =
       std::any_of(submission.argv.begin(), submission.argv.end(),
                   [](const std::string& a) { return a.starts_with("--nodelist="); });
-  const std::vector<std::string> nodes = placed_job ? node_names() : std::vector<std::string>();
-  ALLOT_ASSIGN_OR_RETURN(const RestSubmission rest,
-                         rest_submission_of(submission, settings_.environment, nodes));
+  if (!placed_job) return rest_submission_of(submission, settings_.environment);
+  ALLOT_ASSIGN_OR_RETURN(RestSubmission rest,
+                         rest_submission_of(submission, settings_.environment, node_names(reread)));
+  if (!rest.held || reread) return rest;
+  // A placed node not among the names kept: read them again at once.
+  return rest_submission_of(submission, settings_.environment, node_names(true));
+}
+
+Result<std::string> RestTransport::submit(const Submission& submission,
+                                          const std::optional<JobOwner>& owner) {
   const std::string user = owner ? owner->user : "";
-  ALLOT_ASSIGN_OR_RETURN(const Reply reply,
-                         exchange("POST", rest_api_path("job/submit"), rest.body, user));
+  const std::string path = rest_api_path("job/submit");
+  ALLOT_ASSIGN_OR_RETURN(RestSubmission rest, pinned(submission, /*reread=*/false));
+  ALLOT_ASSIGN_OR_RETURN(Reply reply, exchange("POST", path, rest.body, user));
+  // Slurm refused a node of exclude_nodes (one it no longer has): read its
+  // names again and submit once more; refused again, the job goes held.
+  for (int retry = 0; retry < 2 && !rest.nodelist.empty() && !rest.held && reply.status != 200 &&
+                      rest_unknown_node(reply.body);
+       ++retry) {
+    if (retry == 0) {
+      ALLOT_ASSIGN_OR_RETURN(rest, pinned(submission, /*reread=*/true));
+    } else {
+      ALLOT_ASSIGN_OR_RETURN(rest, rest_submission_of(submission, settings_.environment, {}));
+    }
+    ALLOT_ASSIGN_OR_RETURN(reply, exchange("POST", path, rest.body, user));
+  }
   Result<std::string> id = parse_rest_submitted(reply.body);
   if (!id.ok() || reply.status != 200) {
     const ErrorCode code =
@@ -129,14 +149,23 @@ Status RestTransport::cancel(const std::string& job_id, CancelKind kind) {
 Result<std::vector<SlurmJob>> RestTransport::list_jobs() {
   if (settings_.list_jobs_by) return settings_.list_jobs_by();
   std::string path = rest_api_path("jobs");
+  bool clock_in_answer = false;
   {
     MutexLock lock(mu_);
-    // slurmctld's job table unchanged since a second before the last list: 304.
-    if (listed_at_ > 0) path += "?update_time=" + std::to_string(listed_at_ - 1);
+    clock_in_answer = clock_in_answer_;
+    // slurmctld's job table unchanged since (its own clock) the last list: 304.
+    if (listed_at_ > 0) {
+      path += "?update_time=" + std::to_string(listed_at_ - kUpdateTimeMargin);
+    }
   }
-  const int64_t asked_at = std::chrono::duration_cast<std::chrono::seconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
+  // v0.0.38 (22.05) tells no time with /jobs: slurmctld's is asked first
+  // (diag's req_time), so that the list read after it holds every change
+  // made before it.
+  std::optional<int64_t> diag_time;
+  if (!clock_in_answer) {
+    const Result<Reply> diag = exchange("GET", rest_api_path("diag"), "", "");
+    if (diag.ok() && diag->status == 200) diag_time = parse_rest_diag_time(diag->body);
+  }
   ALLOT_ASSIGN_OR_RETURN(const Reply reply, exchange("GET", path, "", ""));
   if (reply.status == 304) {
     MutexLock lock(mu_);
@@ -147,9 +176,13 @@ Result<std::vector<SlurmJob>> RestTransport::list_jobs() {
                                                rest_reply_words(reply.status, reply.body));
   }
   ALLOT_ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, parse_rest_jobs(reply.body));
+  std::optional<int64_t> server_time = parse_rest_last_update(reply.body);
+  if (!server_time) server_time = parse_rest_http_date(reply.date);
   MutexLock lock(mu_);
+  clock_in_answer_ = server_time.has_value();
+  if (!server_time) server_time = diag_time;
   listed_ = jobs;
-  listed_at_ = asked_at;
+  listed_at_ = server_time.value_or(0);  // 0: slurmctld's time unknown, the next list is whole
   return jobs;
 }
 
@@ -169,10 +202,11 @@ Result<std::vector<InventoryNode>> RestTransport::list_nodes() {
   return nodes;
 }
 
-std::vector<std::string> RestTransport::node_names() {
-  {
+std::vector<std::string> RestTransport::node_names(bool reread) {
+  if (!reread) {
     MutexLock lock(mu_);
-    if (!node_names_.empty() && std::chrono::steady_clock::now() - nodes_read_at_ < kNodeNamesFor) {
+    const auto kept_for = std::chrono::milliseconds(settings_.node_names_for.ms());
+    if (!node_names_.empty() && std::chrono::steady_clock::now() - nodes_read_at_ < kept_for) {
       return node_names_;
     }
   }

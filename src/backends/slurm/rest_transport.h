@@ -17,19 +17,29 @@
 //   HTTP 401/404 or an answer without a Slurm error is kUnavailable. A job
 //   that must run on named nodes is pinned there by excluding every other
 //   node Slurm has (v0.0.38 cannot name nodes; slurm_rest.h): one request,
-//   no scontrol. Slurm's node names are read with list_nodes() and kept for
-//   a minute (read again at once when a placed node is not among them). Only
-//   when a placed node is still unknown is the job submitted held, then
-//   `placer` (scontrol update ReqNodeList, scontrol release) places and
-//   releases it; when that fails the held job is deleted and the error
-//   returned (kUnavailable).
+//   no scontrol. Slurm's node names are read with list_nodes() (the
+//   inventory's poll reads them too) and kept `node_names_for` (at most the
+//   inventory's poll interval); they are read again at once when a placed
+//   node is not among them, and when Slurm refuses the submit for an invalid
+//   node name (a node of exclude_nodes it no longer has: rest_unknown_node())
+//   the names are read again and the job submitted once more. Only when a
+//   placed node is still unknown (or that second submit is refused so too) is
+//   the job submitted held, then `placer` (scontrol update ReqNodeList,
+//   scontrol release) places and releases it; when that fails the held job is
+//   deleted and the error returned (kUnavailable). Not closed: a node added
+//   to Slurm in the `node_names_for` before a submit is not excluded (Slurm
+//   may start the job there); allot does not compare a running job's
+//   NodeList with its placement.
 // - cancel(): `DELETE /slurm/v0.0.38/job/{id}` (kCancel: Slurm's default,
 //   recorded CANCELLED), with `?signal=TERM|KILL` (every process of the job,
 //   its batch script included).
 // - list_jobs(): `list_jobs_by` when set; else ONE `GET /slurm/v0.0.38/jobs`, after the first with
-//   `?update_time=` a second before the last list was asked: slurmctld
-//   answers 304 when its job table has not changed since, and the last list
-//   is returned again (nothing parsed).
+//   `?update_time=` slurmctld's own time of the last list (the answer's
+//   `last_update`, else its HTTP Date header, else, as slurmrestd 22.05
+//   sends neither, `GET /diag`'s req_time asked just before the list; never
+//   allotd's clock) less 2 s: slurmctld answers 304 when its job table has
+//   not changed since, and the last list is returned again (nothing parsed).
+//   Without any of them the next list is a whole one (no update_time).
 // - list_nodes(): ONE `GET /slurm/v0.0.38/nodes` (slurm_rest.h's
 //   parse_rest_nodes()); kUnavailable when it fails.
 #pragma once
@@ -41,6 +51,7 @@
 #include <vector>
 
 #include "backends/node_inventory.h"
+#include "backends/slurm/slurm_rest.h"
 #include "backends/slurm/slurm_transport.h"
 #include "base/mutex.h"
 #include "base/time.h"
@@ -58,6 +69,10 @@ struct RestSettings {
   // Places a held job on its nodes and releases it (unset: kUnavailable).
   std::function<Status(const std::string& job_id, const std::string& nodelist)> placer;
   std::map<std::string, std::string> environment;  // the jobs' (v0.0.38 needs one)
+  // How long Slurm's node names pin jobs (exclude_nodes) before they are read
+  // again; keep it at most the inventory's poll interval (allotd's
+  // --health-interval, 10 s by default; this default is not tied to it).
+  Duration node_names_for = Duration::seconds(5);
   // How list_jobs() lists (e.g. squeue: a binary RPC, where GET /jobs is
   // every field of every job as JSON); unset: GET /jobs.
   std::function<Result<std::vector<SlurmJob>>()> list_jobs_by;
@@ -78,6 +93,7 @@ class RestTransport final : public SlurmTransport {
   struct Reply {
     int status = 0;
     std::string body;
+    std::string date;  // the HTTP Date header (slurmrestd's clock); empty when none
   };
   struct Minted {
     std::string token;
@@ -87,14 +103,19 @@ class RestTransport final : public SlurmTransport {
   Result<Reply> exchange(const std::string& method, const std::string& path,
                          const std::string& body, const std::string& user);
   Result<std::string> token_of(const std::string& user);
-  // Slurm's node names as last read (read again when older than a minute).
-  std::vector<std::string> node_names();
+  // Slurm's node names as last read (read again when older than
+  // node_names_for, or at once with `reread`).
+  std::vector<std::string> node_names(bool reread);
+  // The job/submit request, pinned with node_names(reread) (read again at
+  // once when a placed node is not among those kept).
+  Result<RestSubmission> pinned(const Submission& submission, bool reread);
 
   RestSettings settings_;
   Mutex mu_;
   std::map<std::string, Minted> minted_ ALLOT_GUARDED_BY(mu_);
   std::vector<SlurmJob> listed_ ALLOT_GUARDED_BY(mu_);  // the last list_jobs()
-  int64_t listed_at_ ALLOT_GUARDED_BY(mu_) = 0;         // when it was asked (epoch s); 0: never
+  bool clock_in_answer_ ALLOT_GUARDED_BY(mu_) = false;  // the last /jobs told its time
+  int64_t listed_at_ ALLOT_GUARDED_BY(mu_) = 0;  // slurmctld's time of it (epoch s); 0: unknown
   std::vector<std::string> node_names_ ALLOT_GUARDED_BY(mu_);
   std::chrono::steady_clock::time_point nodes_read_at_ ALLOT_GUARDED_BY(mu_);
 };

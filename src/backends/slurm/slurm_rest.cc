@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <ctime>
 #include <optional>
 #include <set>
 
@@ -100,6 +101,25 @@ std::string rest_number_text(const Json& node, const char* key) {
                                                            : std::string();
 }
 
+// `object[key]` when it is a string; else (absent, null, a number...) `fallback`.
+std::string rest_string_field(const Json& object, const char* key,
+                              const std::string& fallback = "") {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : fallback;
+}
+
+// `object[key]` when it is an integer, or v0.0.39+'s {"set": true, "number": n}.
+std::optional<int64_t> rest_integer_field(const Json& object, const char* key) {
+  const auto found = object.find(key);
+  if (found == object.end()) return std::nullopt;
+  if (found->is_number_integer()) return found->get<int64_t>();
+  if (found->is_object()) {
+    const auto number = found->find("number");
+    if (number != found->end() && number->is_number_integer()) return number->get<int64_t>();
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<std::vector<InventoryNode>> parse_rest_nodes(std::string_view body) {
@@ -112,7 +132,7 @@ Result<std::vector<InventoryNode>> parse_rest_nodes(std::string_view body) {
     if (!node.is_object() || !node.contains("name") || !node["name"].is_string()) {
       return invalid_argument("slurmrestd listed a node without a name");
     }
-    std::string state = rest_upper(node.value("state", "unknown"));
+    std::string state = rest_upper(rest_string_field(node, "state", "unknown"));
     if (const auto flags = node.find("state_flags"); flags != node.end() && flags->is_array()) {
       for (const Json& flag : *flags) {
         if (flag.is_string()) state += "+" + flag.get<std::string>();
@@ -122,10 +142,10 @@ Result<std::vector<InventoryNode>> parse_rest_nodes(std::string_view body) {
         {"NodeName", node["name"].get<std::string>()},
         {"CPUTot", rest_number_text(node, "cpus")},
         {"RealMemory", rest_number_text(node, "real_memory")},
-        {"Gres", node.value("gres", "")},
-        {"AvailableFeatures", node.value("features", "")},
+        {"Gres", rest_string_field(node, "gres")},
+        {"AvailableFeatures", rest_string_field(node, "features")},
         {"State", state},
-        {"Reason", node.value("reason", "")}};
+        {"Reason", rest_string_field(node, "reason")}};
     ALLOT_ASSIGN_OR_RETURN(InventoryNode read, node_of_scontrol_fields(fields));
     out.push_back(std::move(read));
   }
@@ -170,8 +190,8 @@ std::string rest_errors_of(std::string_view body) {
   std::string out;
   for (const Json& error : parsed["errors"]) {
     if (!error.is_object()) continue;
-    std::string text = error.value("description", "");
-    if (text.empty()) text = error.value("error", "");
+    std::string text = rest_string_field(error, "description");
+    if (text.empty()) text = rest_string_field(error, "error");
     if (text.empty()) continue;
     out += (out.empty() ? "" : "; ") + text;
   }
@@ -197,6 +217,46 @@ bool rest_refusal(std::string_view body) {
   return false;
 }
 
+bool rest_unknown_node(std::string_view body) {
+  const Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object() || !parsed.contains("errors") || !parsed["errors"].is_array()) {
+    return false;
+  }
+  for (const Json& error : parsed["errors"]) {
+    if (!error.is_object()) continue;
+    for (const char* key : {"error_code", "error_number"}) {
+      if (rest_integer_field(error, key) == kRestInvalidNodeName) return true;
+    }
+    std::string text =
+        rest_string_field(error, "description") + " " + rest_string_field(error, "error");
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (text.find("invalid node name") != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::optional<int64_t> parse_rest_http_date(std::string_view date) {
+  std::tm parts{};
+  const std::string text(date);
+  const char* end = ::strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &parts);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  return static_cast<int64_t>(::timegm(&parts));
+}
+
+std::optional<int64_t> parse_rest_last_update(std::string_view body) {
+  const Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return std::nullopt;
+  return rest_integer_field(parsed, "last_update");
+}
+
+std::optional<int64_t> parse_rest_diag_time(std::string_view body) {
+  const Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return std::nullopt;
+  const auto statistics = parsed.find("statistics");
+  if (statistics == parsed.end() || !statistics->is_object()) return std::nullopt;
+  return rest_integer_field(*statistics, "req_time");
+}
+
 Result<std::string> parse_rest_submitted(std::string_view body) {
   const Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_object() && parsed.contains("job_id") && parsed["job_id"].is_number_integer()) {
@@ -219,11 +279,11 @@ Result<std::vector<SlurmJob>> parse_rest_jobs(std::string_view body) {
     }
     SlurmJob j;
     j.id = std::to_string(job["job_id"].get<int64_t>());
-    j.name = job.value("name", "");
-    j.state = job.value("job_state", "");
-    j.reason = job.value("state_reason", "");
-    j.nodes = job.value("nodes", "");
-    j.wait_status = job.value("exit_code", int64_t{0});
+    j.name = rest_string_field(job, "name");
+    j.state = rest_string_field(job, "job_state");
+    j.reason = rest_string_field(job, "state_reason");
+    j.nodes = rest_string_field(job, "nodes");
+    j.wait_status = rest_integer_field(job, "exit_code").value_or(0);
     out.push_back(std::move(j));
   }
   return out;

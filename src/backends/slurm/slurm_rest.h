@@ -36,9 +36,22 @@
 //   (9000-9999: a request it cannot parse): submitting again is refused
 //   again. Socket (1000s, 5000s), credential (6000s) and unspecified (-1)
 //   errors are the transport's: a wrong token answers 5005 or -1.
+//   rest_unknown_node() is true when one is Slurm's "invalid node name"
+//   (ESLURM_INVALID_NODE_NAME, 2018, or those words): a node of
+//   exclude_nodes that Slurm no longer has.
+// - parse_rest_last_update(): slurmctld's time of an answer's `last_update`
+//   (epoch seconds; an integer or {"number": n}); nullopt when absent.
+//   parse_rest_http_date(): an HTTP Date header ("Tue, 01 Dec 2026 06:00:00
+//   GMT") in epoch seconds; nullopt when not one. parse_rest_diag_time():
+//   slurmctld's time of a /diag answer (statistics.req_time).
+// - Every field is read only when of its type: null or another type is
+//   absent (a node's state "unknown", a text empty, exit_code 0); nothing
+//   here throws.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +63,7 @@
 namespace allot::slurm {
 
 inline constexpr std::string_view kRestApi = "v0.0.38";
+inline constexpr int64_t kRestInvalidNodeName = 2018;  // ESLURM_INVALID_NODE_NAME
 
 struct RestSubmission {
   std::string body;      // job/submit's JSON
@@ -65,5 +79,9 @@ Result<std::string> parse_rest_submitted(std::string_view body);
 Result<std::vector<SlurmJob>> parse_rest_jobs(std::string_view body);
 std::string rest_errors_of(std::string_view body);
 bool rest_refusal(std::string_view body);
+bool rest_unknown_node(std::string_view body);
+std::optional<int64_t> parse_rest_last_update(std::string_view body);
+std::optional<int64_t> parse_rest_http_date(std::string_view date);
+std::optional<int64_t> parse_rest_diag_time(std::string_view body);
 
 }  // namespace allot::slurm

@@ -199,5 +199,65 @@ TEST(SlurmRest, NoTimeLimitIsLeftOutAndAnUnknownOptionIsRefused) {
   EXPECT_NE(refused.status().message().find("--exclusive"), std::string::npos);
 }
 
+// Nulls and other types where a text or a number is read (slurmrestd may send
+// null): read as absent, never thrown.
+TEST(SlurmRest, NullsAndOtherTypesAreReadAsAbsent) {
+  const Result<std::vector<InventoryNode>> nodes = parse_rest_nodes(R"({"nodes": [
+    {"name": "node1", "cpus": 16, "real_memory": 65536, "gres": null, "features": 7,
+     "state": null, "state_flags": null, "reason": null}]})");
+  ASSERT_TRUE(nodes.ok()) << nodes.status().message();
+  ASSERT_EQ(nodes->size(), 1u);
+  EXPECT_EQ((*nodes)[0].state, "UNKNOWN") << "a null state: unknown";
+  EXPECT_EQ((*nodes)[0].reason, "");
+  EXPECT_EQ((*nodes)[0].flavor, "");
+
+  const Result<std::vector<SlurmJob>> jobs = parse_rest_jobs(R"({"jobs": [
+    {"job_id": 5, "name": null, "job_state": "RUNNING", "state_reason": 3, "nodes": null,
+     "exit_code": null},
+    {"job_id": 6, "name": "b", "job_state": "FAILED", "exit_code": {"set": true, "number": 256}}]})");
+  ASSERT_TRUE(jobs.ok()) << jobs.status().message();
+  ASSERT_EQ(jobs->size(), 2u);
+  EXPECT_EQ((*jobs)[0], (SlurmJob{"5", "", "RUNNING", "", "", 0}));
+  EXPECT_EQ((*jobs)[1].wait_status, 256) << "v0.0.39+'s {set, number}";
+
+  EXPECT_EQ(rest_errors_of(R"({"errors": [{"description": null, "error": "e1"},
+    {"description": 4, "error": null}]})"),
+            "e1");
+  EXPECT_FALSE(rest_unknown_node(R"({"errors": [{"error_code": null, "error": null}]})"));
+  EXPECT_FALSE(parse_rest_last_update(R"({"last_update": null})").has_value());
+}
+
+// job/submit refused because exclude_nodes names a node Slurm no longer has.
+TEST(SlurmRest, AnInvalidNodeNameRefusalIsToldFromOtherRefusals) {
+  EXPECT_TRUE(rest_unknown_node(R"({"errors": [{"error_code": 2018,
+    "error": "Invalid node name specified"}]})"));
+  EXPECT_TRUE(rest_unknown_node(R"({"errors": [{"error_number": -1,
+    "description": "Invalid node name specified"}]})"))
+      << "the words alone";
+  EXPECT_FALSE(rest_unknown_node(kRefused)) << "an unknown account";
+  EXPECT_FALSE(rest_unknown_node(kSubmitWrongToken));
+  EXPECT_FALSE(rest_unknown_node(kSubmitted));
+  EXPECT_FALSE(rest_unknown_node("not json"));
+}
+
+// update_time is slurmctld's clock: the answer's last_update, else its Date.
+TEST(SlurmRest, SlurmctldsTimeIsReadFromTheAnswerOrItsDate) {
+  EXPECT_EQ(parse_rest_last_update(R"({"jobs": [], "last_update": 1764828000})"), 1764828000);
+  EXPECT_EQ(parse_rest_last_update(R"({"last_update": {"set": true, "number": 17}})"), 17);
+  EXPECT_FALSE(parse_rest_last_update(kJobsAnswer).has_value()) << "v0.0.38 sends none";
+  EXPECT_FALSE(parse_rest_last_update("[1]").has_value());
+  EXPECT_EQ(parse_rest_http_date("Thu, 01 Jan 1970 00:01:40 GMT"), 100);
+  EXPECT_EQ(parse_rest_http_date("Fri, 04 Dec 2026 06:52:22 GMT"), 1796367142);
+  EXPECT_EQ(parse_rest_diag_time(R"({"statistics": {"req_time": 1796367513,
+    "req_time_start": 1796367508}})"),
+            1796367513)
+      << "22.05's /diag, as slurmrestd answered";
+  EXPECT_FALSE(parse_rest_diag_time(kWrongToken).has_value()) << "no req_time";
+  EXPECT_FALSE(parse_rest_diag_time(R"({"statistics": null})").has_value());
+  EXPECT_FALSE(parse_rest_http_date("").has_value());
+  EXPECT_FALSE(parse_rest_http_date("yesterday").has_value());
+  EXPECT_FALSE(parse_rest_http_date("Fri, 04 Dec 2026 06:52:22 GMT trailing").has_value());
+}
+
 }  // namespace
 }  // namespace allot::slurm

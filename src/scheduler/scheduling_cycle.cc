@@ -275,6 +275,7 @@ bool SchedulingCycle::try_admit_remembered(const PendingWorkload& w, uint32_t pe
   if (memo) {
     if (const Failure* known = admission_memo_.find(w, facts, state_epoch_)) {
       *failure = *known;
+      ++admission_memo_answers_;
       return false;
     }
   }

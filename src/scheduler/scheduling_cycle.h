@@ -47,6 +47,10 @@ class SchedulingCycle {
 
   Plan run();
 
+  // How many admission attempts this cycle's memo answered (for tests that
+  // check the memo is used, not only that it answers right).
+  [[nodiscard]] int64_t admission_memo_answers() const { return admission_memo_answers_; }
+
  private:
   using Failure = AdmissionFailure;
 
@@ -173,6 +177,7 @@ class SchedulingCycle {
   std::vector<ResourceVector> flavor_capacity_;
   AdmissionMemo admission_memo_;
   uint64_t state_epoch_ = 0;  // counts changes of what an admission attempt reads
+  int64_t admission_memo_answers_ = 0;
   Plan plan_;
 };
 

@@ -16,6 +16,8 @@
 #include "policy_builders.h"
 #include "scheduler/pending_queues.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/scheduling_cycle.h"
+#include "scheduler/topology.h"
 
 namespace allot {
 namespace {
@@ -233,12 +235,13 @@ struct AdmissionMemoCounts {
   int cycles = 0;
   int with_reservations = 0;
   int max_pending = 0;
+  int64_t memo_answers = 0;
 };
 
 void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCounts& counts) {
   std::mt19937_64 rng(seed);
   auto policy = compile_kept_queues_policy(kept_queues_policy(rng, fair_sharing));
-  const Scheduler remembering(policy);
+  const Topology topology(*policy);
   SchedulerOptions full_path;
   full_path.remember_admission_failures = false;
   const Scheduler forgetting(policy, full_path);
@@ -250,7 +253,9 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCou
     world.touched.clear();
     counts.max_pending = std::max(counts.max_pending, static_cast<int>(world.state.pending.size()));
     ++counts.cycles;
-    const Plan plan = remembering.plan(world.state);
+    SchedulingCycle remembering(*policy, topology, SchedulerOptions{}, world.state);
+    const Plan plan = remembering.run();
+    counts.memo_answers += remembering.admission_memo_answers();
     testing::expect_identical_plans(plan, forgetting.plan(world.state), seed, step);
     if (::testing::Test::HasFailure()) return;
     counts.with_reservations += plan.reservations.empty() ? 0 : 1;
@@ -271,6 +276,8 @@ TEST(AdmissionMemoProperties, RememberedFailuresPlanAsTheFullPath) {
   EXPECT_EQ(counts.cycles, 40 * 60);
   EXPECT_GT(counts.with_reservations, counts.cycles / 10) << "the worlds rarely reserved";
   EXPECT_GT(counts.max_pending, 100) << "the worlds never built a backlog";
+  EXPECT_GT(counts.memo_answers, counts.cycles)
+      << "the memo rarely answered: " << counts.memo_answers;
 }
 
 }  // namespace

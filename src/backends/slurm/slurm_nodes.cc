@@ -67,8 +67,9 @@ Result<Gres> gres_of(const std::string& text, const std::string& node) {
     int64_t n = 0;
     const auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), n);
     if (error != std::errc() || end != count.data() + count.size()) {
-      return invalid_argument("scontrol show nodes: node " + node + ": Gres entry \"" + entry +
-                              "\" has no GPU count");
+      std::string why = "scontrol show nodes: node ";
+      why.append(node).append(": Gres entry \"").append(entry).append("\" has no GPU count");
+      return invalid_argument(why);
     }
     out.gpus += n;
     if (colon != std::string::npos) out.types.push_back(rest.substr(0, colon));

@@ -20,6 +20,8 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       checkpoints_(cluster_, executor, clock, options.checkpoint_scan_interval),
       policies_(cluster_, signal_, clock),
       contracts_(cluster_, policies_, signal_, clock),
+      // A policy-exception service, not a C++ exception: nothing to throw.
+      // NOLINTNEXTLINE(bugprone-throw-keyword-missing)
       exceptions_(cluster_, policies_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),

@@ -44,6 +44,10 @@ class SchedulingCycle {
   SchedulingCycle(const CompiledPolicy& policy, const Topology& topology,
                   const SchedulerOptions& options, const Snapshot& snapshot,
                   const PendingQueues* kept = nullptr);
+  // The cycle keeps a reference to its options: a temporary would dangle.
+  SchedulingCycle(const CompiledPolicy& policy, const Topology& topology,
+                  SchedulerOptions&& options, const Snapshot& snapshot,
+                  const PendingQueues* kept = nullptr) = delete;
 
   Plan run();
 

@@ -245,6 +245,7 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCou
   SchedulerOptions full_path;
   full_path.remember_admission_failures = false;
   const Scheduler forgetting(policy, full_path);
+  const SchedulerOptions remembering_options;  // outlives each cycle, which keeps a reference
   KeptQueuesWorld world;
   world.state.nodes.assign(policy->node_count(), NodeCondition{});
   uint64_t next_id = 1;
@@ -253,7 +254,7 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCou
     world.touched.clear();
     counts.max_pending = std::max(counts.max_pending, static_cast<int>(world.state.pending.size()));
     ++counts.cycles;
-    SchedulingCycle remembering(*policy, topology, SchedulerOptions{}, world.state);
+    SchedulingCycle remembering(*policy, topology, remembering_options, world.state);
     const Plan plan = remembering.run();
     counts.memo_answers += remembering.admission_memo_answers();
     testing::expect_identical_plans(plan, forgetting.plan(world.state), seed, step);

@@ -3,6 +3,8 @@
 # /ui (the build puts it beside the allotd binary: src/app/CMakeLists.txt).
 #
 #   scripts/web.sh build OUT
+#   scripts/web.sh report OUT   # the report of `allot simulate --report`:
+#                               # OUT/report.{js,css,csp} (web/build.mjs)
 #
 # Runs `npm ci` in web/ from the committed package-lock.json when
 # node_modules is missing or older than the lock file (the npm registry, or
@@ -14,10 +16,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 web="${here}/web"
 
 usage() {
-  echo "usage: $0 build OUT" >&2
+  echo "usage: $0 build|report OUT" >&2
   exit 2
 }
-[[ $# -eq 2 && "$1" == build ]] || usage
+[[ $# -eq 2 && ( "$1" == build || "$1" == report ) ]] || usage
 out="$(realpath -m "$2")"
 
 command -v node >/dev/null && command -v npm >/dev/null ||
@@ -33,4 +35,8 @@ if [[ ! -f "${stamp}" || "${web}/package-lock.json" -nt "${stamp}" ]]; then
   rm -f "${log}"
 fi
 mkdir -p "${out}"
-cd "${web}" && node build.mjs "${out}"
+if [[ "$1" == report ]]; then
+  cd "${web}" && node build.mjs --report "${out}"
+else
+  cd "${web}" && node build.mjs "${out}"
+fi

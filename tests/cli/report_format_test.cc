@@ -1,16 +1,19 @@
 // The pieces of the trace replay's HTML report (html_report.h,
-// svg_chart.h, number_text.h): thousands separators, coinciding lines drawn
-// once with both names, a log y axis, and per-team cells that name their
-// figure.
+// report_assets.h, number_text.h): thousands separators, per-team cells that
+// name their figure, and the charts' specs the page's script draws (the
+// chart code itself, coinciding lines drawn once with both names and log
+// axes, is web/src/charts: web/tests/charts_test.mjs, and the page in
+// Chromium: web/tests/report_test.mjs).
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/output/html_report.h"
 #include "cli/output/number_text.h"
-#include "cli/output/svg_chart.h"
+#include "cli/output/report_assets.h"
 
 namespace allot::cli {
 namespace {
@@ -31,39 +34,6 @@ TEST(ReportFormat, GroupedPutsACommaBetweenThousands) {
   EXPECT_EQ(grouped(12.0, 1), "12.0");
   EXPECT_EQ(grouped(NAN, 1), "-");
   EXPECT_EQ(grouped(INFINITY, 1), "-");
-}
-
-TEST(ReportFormat, CoincidingSeriesAreOneLineNamingBoth) {
-  const std::vector<std::pair<double, double>> same = {{1, 1}, {2, 0.5}};
-  const std::vector<ChartSeries> merged = merge_coinciding({{"hard", "#111", same},
-                                                            {"borrow", "#222", {{1, 1}, {3, 0.1}}},
-                                                            {"fair", "#333", same},
-                                                            {"nominal", "#444", same, true}});
-  ASSERT_EQ(merged.size(), 3U);
-  EXPECT_EQ(merged[0].name, "hard = fair");
-  EXPECT_EQ(merged[0].color, "#111");
-  EXPECT_EQ(merged[1].name, "borrow");
-  EXPECT_EQ(merged[2].name, "nominal");  // dashed: another line
-}
-
-TEST(ReportFormat, ALogYChartHasItsLinesAndAnHtmlLegend) {
-  ChartSpec spec;
-  spec.title = "tail";
-  spec.log_x = true;
-  spec.log_y = true;
-  spec.y_min = 0.001;
-  spec.y_max = 1;
-  spec.series = {{"a", "#111", {{0, 1}, {10, 0.5}, {1000, 0.001}}},
-                 {"b", "#222", {{0, 1}, {10, 0.5}, {1000, 0.001}}},
-                 {"c", "#333", {{5, 1}, {50, 0.0}}}};
-  const std::string html = render_line_chart(spec);
-  EXPECT_EQ(html.rfind("<figure class=\"chart\"", 0), 0U) << html.substr(0, 80);
-  EXPECT_EQ(occurrences(html, "<polyline"), 2U);
-  EXPECT_NE(html.find("<li data-series=\"a = b\">"), std::string::npos) << html;
-  EXPECT_NE(html.find("<li data-series=\"c\">"), std::string::npos);
-  EXPECT_NE(html.find(">0.001</text>"), std::string::npos);  // a log tick
-  EXPECT_EQ(html.find("nan"), std::string::npos);
-  EXPECT_EQ(html.find("inf"), std::string::npos);
 }
 
 PolicyRun run_of(const std::string& name, double alpha_mean_queue) {
@@ -103,8 +73,87 @@ TEST(ReportFormat, EverySweepPointHasItsPerTeamFigures) {
             std::string::npos);
   EXPECT_NE(html.find("data-figure=\"guarantee_compliance\">99.8</td>"), std::string::npos);
   EXPECT_NE(html.find("data-figure=\"jobs\">12,345</td>"), std::string::npos);
-  EXPECT_EQ(html.find("<script"), std::string::npos);
-  EXPECT_EQ(html.find("nan"), std::string::npos);
+  EXPECT_EQ(html.find("<script src"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  // the page and the charts' data, without the chart code
+  EXPECT_EQ(html.substr(0, html.rfind("<script>")).find("nan"), std::string::npos);
+}
+
+// The specs between <script type="application/json" id="report-charts"> and
+// its </script>.
+nlohmann::json chart_specs(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"report-charts\">";
+  const size_t from = html.find(open);
+  if (from == std::string::npos) return nullptr;
+  const size_t begin = from + open.size();
+  return nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+}
+
+TEST(ReportFormat, EachChartSlotHasItsSpecWithEverySeries) {
+  StudySweep sweep;
+  SweepPoint point;
+  point.comparison.jobs = 12345;
+  point.comparison.runs = {run_of("hard", 10), run_of("borrow", 20)};
+  sweep.points.push_back(point);
+  const std::string html = trace_report_html(sweep);
+  EXPECT_NE(html.find("<div data-chart=\"0\">"), std::string::npos) << html;
+  EXPECT_NE(html.find("<div data-chart=\"1\">"), std::string::npos);
+  const nlohmann::json specs = chart_specs(html);
+  ASSERT_TRUE(specs.is_object()) << html;
+  ASSERT_EQ(specs["charts"].size(), 2U);  // the tail, and alpha's GPUs over time
+  const nlohmann::json& tail = specs["charts"][0];
+  EXPECT_TRUE(tail["logX"].get<bool>());
+  EXPECT_TRUE(tail["logY"].get<bool>());
+  ASSERT_EQ(tail["series"].size(), 2U);
+  EXPECT_EQ(tail["series"][0]["name"], "hard");
+  EXPECT_EQ(tail["series"][1]["name"], "borrow");
+  // delays 0, 2 and 4000 s: every job waited at least 0, a third 4000 s
+  EXPECT_EQ(tail["series"][0]["points"].front(), nlohmann::json::parse("[0, 1]"));
+  EXPECT_EQ(tail["series"][0]["points"].back()[0], 4000);
+  const nlohmann::json& team = specs["charts"][1];
+  ASSERT_EQ(team["series"].size(), 3U);
+  EXPECT_EQ(team["series"][2]["name"], "nominal");
+  EXPECT_TRUE(team["series"][2]["dashed"].get<bool>());
+  EXPECT_EQ(team["series"][2]["points"], nlohmann::json::parse("[[0, 8], [0.00115741, 8]]"));
+}
+
+TEST(ReportFormat, ChartDataCannotEndItsScriptElement) {
+  StudySweep sweep;
+  SweepPoint point;
+  point.comparison.jobs = 3;
+  PolicyRun run = run_of("</script><b>x", 1);
+  run.summary.teams[0].team = "<!--a";
+  point.comparison.runs = {run};
+  sweep.points.push_back(point);
+  const std::string html = trace_report_html(sweep);
+  EXPECT_EQ(html.find("</script><b>"), std::string::npos);
+  EXPECT_EQ(html.find("<!--a"), std::string::npos);
+  const nlohmann::json specs = chart_specs(html);
+  ASSERT_TRUE(specs.is_object()) << html;
+  EXPECT_EQ(specs["charts"][0]["series"][0]["name"], "</script><b>x");
+  EXPECT_EQ(specs["charts"][1]["title"], "Team <!--a: GPUs used (bucket means) vs nominal 8");
+}
+
+// The page's own script and style are inline, and its policy allows only
+// them: nothing is fetched.
+TEST(ReportFormat, TheChartScriptIsInlineAndTheOnlyOneAllowed) {
+  const ReportAssets assets = report_assets();
+  StudySweep sweep;
+  sweep.points.emplace_back();
+  const std::string html = trace_report_html(sweep);
+  EXPECT_NE(html.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'"),
+            std::string::npos);
+  if (assets.script.empty()) {
+    GTEST_SKIP() << "built with ALLOT_WEB_UI=OFF: the report has no script";
+  }
+  EXPECT_NE(html.find("<script>" + std::string(assets.script) + "</script>"), std::string::npos);
+  EXPECT_NE(html.find("<style>" + std::string(assets.style) + "</style>"), std::string::npos);
+  EXPECT_NE(html.find("script-src 'sha256-" + std::string(assets.script_sha256) + "'"),
+            std::string::npos);
+  EXPECT_NE(html.find("style-src 'sha256-" + std::string(assets.style_sha256) + "'"),
+            std::string::npos);
+  EXPECT_EQ(assets.script_sha256.size(), 44U);                        // 32 bytes in base64
+  EXPECT_NE(assets.script.find("report-charts"), std::string::npos);  // the report's entry
 }
 
 }  // namespace

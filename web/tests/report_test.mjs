@@ -9,11 +9,14 @@
 // Then, at 1280 px and at a phone's 390 px: every figure the page shows
 // (summary and per-team tables, each point of the sweep) equals the JSON
 // output's value at the precision shown; every team and policy of the JSON
-// has its row; every chart draws every policy (lines that coincide are one
-// line naming both); legends lie inside their chart and the page never
-// scrolls sideways; no console error, no request but the file itself;
-// axe-core finds no serious or critical violation. Screenshots go to
-// ARTIFACT_DIR. Exits non-zero on the first failure.
+// has its row; every chart is drawn by the page's inlined script (the
+// dashboard's chart module, web/src/charts) with every policy (lines that
+// coincide are one line naming both), one chart per spec of the page's data
+// and no placeholder left; legends lie inside their chart and the page never
+// scrolls sideways; no console error (a Content-Security-Policy violation
+// is one), no request but the file itself; the page's policy forbids any
+// other script; axe-core finds no serious or critical violation.
+// Screenshots go to ARTIFACT_DIR. Exits non-zero on the first failure.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,6 +107,11 @@ function replay(dir) {
 
 // Everything the page shows, read from the DOM.
 function readPage() {
+  const specs = JSON.parse(document.getElementById('report-charts').textContent).charts;
+  const drawn = document.querySelectorAll('[data-chart] > figure.chart').length;
+  if (drawn !== specs.length || document.querySelectorAll('[data-chart] > p').length) {
+    throw new Error(`${drawn} charts drawn for ${specs.length} specs`);
+  }
   return [...document.querySelectorAll('section[data-load]')].map((section) => ({
     load: section.dataset.load,
     capacity: section.dataset.capacity,
@@ -197,15 +205,27 @@ async function checkWidth(browser, url, run, width) {
   sections.forEach((section, i) => checkPoint(section, run.json.sweep[i], run.policies, `${width}px point ${i}`));
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   if (overflow > 0) fail(`${width}px: the page scrolls sideways by ${overflow} px`);
-  await page.addScriptTag({ content: axeSource });
+  await page.evaluate(axeSource); // through DevTools: not a script of the page, which its policy forbids
   const axe = await page.evaluate(async () => (await window.axe.run(document)).violations);
   const serious = axe.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (serious.length) fail(`${width}px: axe: ${serious.map((v) => `${v.id} (${v.nodes.length})`).join(', ')}`);
   await page.screenshot({ path: join(artifacts, `report-${width}.png`), fullPage: true });
   if (problems.length) fail(`${width}px: ${problems.join('; ')}`);
+  // Last (its refusal is a console error): the policy allows the page's own
+  // script and style only.
+  const csp = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? '');
+  if (!/^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'$/.test(csp)) fail(`${width}px: policy '${csp}'`);
+  const injected = await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true';
+    document.body.append(script);
+    return window.injected === true;
+  });
+  if (injected) fail(`${width}px: the page's policy let an injected script run`);
   await page.close();
   const cells = sections.reduce((n, s) => n + s.cells.length, 0);
-  console.log(`ok ${width}px: ${cells} figures equal the JSON, ${sections.length} points, axe clean`);
+  const charts = sections.reduce((n, s) => n + s.charts.length, 0);
+  console.log(`ok ${width}px: ${cells} figures equal the JSON, ${charts} charts drawn, ${sections.length} points, axe clean, strict CSP`);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'allot-report-'));

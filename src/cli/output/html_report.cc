@@ -3,15 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "api/markup_escape.h"
 #include "cli/output/number_text.h"
 #include "cli/output/progress_bar.h"
-#include "cli/output/svg_chart.h"
+#include "cli/output/report_assets.h"
 
 namespace allot::cli {
 namespace {
@@ -26,7 +30,7 @@ std::string report_factor(double factor) {
 }
 
 std::string report_money(const std::optional<double>& amount, const std::string& currency) {
-  return amount ? grouped(*amount, 2) + " " + escape_xml(currency) : "-";
+  return amount ? grouped(*amount, 2) + " " + escape_markup(currency) : "-";
 }
 
 std::string report_cycle(const PolicyRun& run) {
@@ -49,8 +53,8 @@ std::string figure_td(const FigureCell& cell, const std::string& attributes) {
 
 // A table that scrolls sideways in its own focusable region on a narrow screen.
 std::string scroll_region(const std::string& label, const std::string& table) {
-  return "<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"" + escape_xml(label) +
-         "\">\n" + table + "</div>\n";
+  return "<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"" +
+         escape_markup(label) + "\">\n" + table + "</div>\n";
 }
 
 using SummaryCell = std::function<FigureCell(const PolicyRun&)>;
@@ -84,7 +88,7 @@ std::vector<std::pair<std::string, SummaryCell>> report_summary_rows() {
        }},
       {"scheduling cycle",
        [](const PolicyRun& r) {
-         return FigureCell{"", escape_xml(report_cycle(r))};
+         return FigureCell{"", escape_markup(report_cycle(r))};
        }},
       {"mean queueing delay (s)", value("mean_queue_s", &TraceMetrics::mean_queue_s, 1, 1)},
       {"median queueing delay (s)", value("median_queue_s", &TraceMetrics::median_queue_s, 1, 1)},
@@ -117,13 +121,13 @@ std::vector<std::pair<std::string, SummaryCell>> report_summary_rows() {
 std::string report_summary_table(const PolicyComparison& comparison) {
   std::string out = "<table class=\"summary\">\n<thead><tr><th scope=\"col\">metric</th>";
   for (const PolicyRun& run : comparison.runs) {
-    out += "<th scope=\"col\">" + escape_xml(run.name) + "</th>";
+    out += "<th scope=\"col\">" + escape_markup(run.name) + "</th>";
   }
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& [label, cell] : report_summary_rows()) {
-    out += "<tr><th scope=\"row\">" + escape_xml(label) + "</th>";
+    out += "<tr><th scope=\"row\">" + escape_markup(label) + "</th>";
     for (const PolicyRun& run : comparison.runs) {
-      out += figure_td(cell(run), " data-policy=\"" + escape_xml(run.name) + "\"");
+      out += figure_td(cell(run), " data-policy=\"" + escape_markup(run.name) + "\"");
     }
     out += "</tr>\n";
   }
@@ -166,16 +170,16 @@ std::string report_team_table(const PolicyComparison& comparison) {
       const auto team = std::find_if(run.summary.teams.begin(), run.summary.teams.end(),
                                      [&](const TeamTraceMetrics& t) { return t.team == name; });
       if (team == run.summary.teams.end()) continue;
-      const std::string attributes =
-          " data-team=\"" + escape_xml(name) + "\" data-policy=\"" + escape_xml(run.name) + "\"";
-      std::string row = "<td>" + escape_xml(run.name) + "</td>";
+      const std::string attributes = " data-team=\"" + escape_markup(name) + "\" data-policy=\"" +
+                                     escape_markup(run.name) + "\"";
+      std::string row = "<td>" + escape_markup(run.name) + "</td>";
       for (const FigureCell& cell : report_team_cells(run, team->metrics)) {
         row += figure_td(cell, attributes);
       }
       rows.push_back(row + "</tr>\n");
     }
     out += "<tbody><tr><th scope=\"rowgroup\" rowspan=\"" + std::to_string(rows.size()) + "\">" +
-           escape_xml(name) + "</th>";
+           escape_markup(name) + "</th>";
     for (size_t i = 0; i < rows.size(); ++i) {
       out += (i == 0 ? "" : "<tr>") + rows[i];
     }
@@ -211,27 +215,64 @@ std::vector<std::pair<double, double>> tail_points(const std::vector<double>& so
   return points;
 }
 
-std::string delay_tail(const PolicyComparison& comparison) {
-  ChartSpec spec;
-  spec.title = "Queueing delay: share of jobs that waited at least x (log-log)";
-  spec.x_label = "queueing delay (seconds, log scale; under 1 s drawn at 1 s)";
-  spec.y_label = "share of jobs (log scale)";
-  spec.log_x = true;
-  spec.log_y = true;
+// A number to 6 significant digits: the page's JSON stays short, and no chart
+// can tell.
+double chart_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return std::strtod(text, nullptr);
+}
+
+// A series of a chart spec (web/src/charts/line_chart.jsx): points whose
+// coordinates are numbers, as [x, y].
+nlohmann::json chart_series(const std::string& name,
+                            const std::vector<std::pair<double, double>>& points,
+                            bool dashed = false) {
+  nlohmann::json drawn = nlohmann::json::array();
+  for (const auto& [x, y] : points) {
+    if (std::isfinite(x) && std::isfinite(y)) {
+      drawn.push_back({chart_number(x), chart_number(y)});
+    }
+  }
+  return {{"name", name}, {"points", std::move(drawn)}, {"dashed", dashed}};
+}
+
+// The page's charts: the script (report_assets.h) draws charts[K] into the
+// page's <div data-chart="K">.
+struct ReportCharts {
+  nlohmann::json specs = nlohmann::json::array();
+
+  // The placeholder of `spec` in the page, with its title until it is drawn.
+  std::string slot(nlohmann::json spec) {
+    const std::string title = spec["title"];
+    specs.push_back(std::move(spec));
+    return "<div data-chart=\"" + std::to_string(specs.size() - 1) + "\"><p class=\"hint\">" +
+           escape_markup(title) + " (a chart, drawn by the page's script)</p></div>\n";
+  }
+};
+
+std::string delay_tail(const PolicyComparison& comparison, ReportCharts& charts) {
   size_t most = 1;
   for (const PolicyRun& run : comparison.runs) {
     most = std::max(most, run.summary.queue_delays_s.size());
   }
-  spec.y_min =
-      std::min(0.1, std::pow(10.0, std::floor(std::log10(1.0 / static_cast<double>(most)))));
-  spec.y_max = 1.0;
-  spec.width = 900;
-  spec.height = 380;
-  for (size_t i = 0; i < comparison.runs.size(); ++i) {
-    const PolicyRun& run = comparison.runs[i];
-    spec.series.push_back({run.name, chart_color(i), tail_points(run.summary.queue_delays_s)});
+  nlohmann::json spec = {
+      {"title", "Queueing delay: share of jobs that waited at least x (log-log)"},
+      {"xLabel", "queueing delay (seconds, log scale; under 1 s drawn at 1 s)"},
+      {"yLabel", "share of jobs (log scale)"},
+      {"logX", true},
+      {"logXFloor", 1.0},
+      {"logY", true},
+      {"yMin",
+       std::min(0.1, std::pow(10.0, std::floor(std::log10(1.0 / static_cast<double>(most)))))},
+      {"yMax", 1.0},
+      {"width", 900},
+      {"height", 380},
+      {"series", nlohmann::json::array()}};
+  for (const PolicyRun& run : comparison.runs) {
+    spec["series"].push_back(chart_series(run.name, tail_points(run.summary.queue_delays_s)));
   }
-  return render_line_chart(spec);
+  return charts.slot(std::move(spec));
 }
 
 std::vector<std::pair<double, double>> usage_points(const std::vector<UsagePoint>& series,
@@ -255,31 +296,28 @@ double time_origin(const PolicyComparison& comparison) {
   return std::isfinite(origin) ? origin : 0.0;
 }
 
-std::string team_chart(const PolicyComparison& comparison, size_t team, double origin) {
+std::string team_chart(const PolicyComparison& comparison, size_t team, double origin,
+                       ReportCharts& charts) {
   const TeamTraceMetrics& first = comparison.runs.front().summary.teams[team];
-  ChartSpec spec;
-  spec.title = "Team " + first.team + ": GPUs used (bucket means) vs nominal " +
-               with_thousands(first.nominal);
-  spec.x_label = "days since the first arrival";
-  spec.width = 540;
-  spec.y_label = "GPUs";
+  nlohmann::json spec = {{"title", "Team " + first.team + ": GPUs used (bucket means) vs nominal " +
+                                       with_thousands(first.nominal)},
+                         {"xLabel", "days since the first arrival"},
+                         {"yLabel", "GPUs"},
+                         {"width", 540},
+                         {"height", 300},
+                         {"series", nlohmann::json::array()}};
   double end = 0;
-  for (size_t i = 0; i < comparison.runs.size(); ++i) {
-    const TeamTraceMetrics& metrics = comparison.runs[i].summary.teams[team];
-    spec.series.push_back(
-        {comparison.runs[i].name, chart_color(i), usage_points(metrics.usage_series, origin)});
-    if (!spec.series.back().points.empty())
-      end = std::max(end, spec.series.back().points.back().first);
+  for (const PolicyRun& run : comparison.runs) {
+    const auto points = usage_points(run.summary.teams[team].usage_series, origin);
+    spec["series"].push_back(chart_series(run.name, points));
+    if (!points.empty()) end = std::max(end, points.back().first);
   }
-  spec.series.push_back(
-      {"nominal",
-       "#222222",
-       {{0.0, static_cast<double>(first.nominal)}, {end, static_cast<double>(first.nominal)}},
-       true});
-  return render_line_chart(spec);
+  const auto nominal = static_cast<double>(first.nominal);
+  spec["series"].push_back(chart_series("nominal", {{0.0, nominal}, {end, nominal}}, true));
+  return charts.slot(std::move(spec));
 }
 
-std::string team_charts(const PolicyComparison& comparison) {
+std::string team_charts(const PolicyComparison& comparison, ReportCharts& charts) {
   std::string out;
   const double origin = time_origin(comparison);
   const size_t teams = comparison.runs.front().summary.teams.size();
@@ -292,21 +330,12 @@ std::string team_charts(const PolicyComparison& comparison) {
     if (!same_teams || comparison.runs.front().summary.teams[team].metrics.jobs == 0) {
       continue;  // policies with other teams are compared in the table only
     }
-    out += team_chart(comparison, team, origin);
+    out += team_chart(comparison, team, origin, charts);
   }
   return out;
 }
 
-constexpr const char* kReportStyle =
-    "body{font-family:sans-serif;margin:16px;color:#222;max-width:1400px}"
-    "h1{font-size:1.5em}h2{margin-top:32px;border-bottom:1px solid #ccc}"
-    "table{border-collapse:collapse}"
-    "th,td{border:1px solid #ccc;padding:4px 10px;white-space:nowrap}td.n{text-align:right}"
-    "thead th{background:#f0f0f0}tbody th{text-align:left;font-weight:normal}"
-    ".scroll{overflow-x:auto;max-width:100%;margin-bottom:24px}"
-    ".charts{display:flex;flex-wrap:wrap;gap:0 12px}.charts .chart{flex:1 1 420px}";
-
-std::string point_section(const SweepPoint& point, size_t index) {
+std::string point_section(const SweepPoint& point, size_t index, ReportCharts& charts) {
   const PolicyComparison& comparison = point.comparison;
   const std::string name = "Load factor " + report_factor(point.load_factor) +
                            ", capacity factor " + report_factor(point.capacity_factor);
@@ -314,36 +343,69 @@ std::string point_section(const SweepPoint& point, size_t index) {
   std::string out = "<section data-load=\"" + report_factor(point.load_factor) +
                     "\" data-capacity=\"" + report_factor(point.capacity_factor) +
                     "\" aria-labelledby=\"" + id + "\">\n<h2 id=\"" + id + "\">" +
-                    escape_xml(name) + "</h2>\n";
+                    escape_markup(name) + "</h2>\n";
   out += "<h3>Summary</h3>\n" + scroll_region(name + ": summary", report_summary_table(comparison));
   if (comparison.runs.empty()) {
     return out + "</section>\n";
   }
   out += "<h3>Per team</h3>\n" + scroll_region(name + ": per team", report_team_table(comparison));
-  out += "<h3>Queueing delay</h3>\n" + delay_tail(comparison);
-  out += "<h3>GPUs used per team</h3>\n<div class=\"charts\">\n" + team_charts(comparison) +
+  out += "<h3>Queueing delay</h3>\n" + delay_tail(comparison, charts);
+  out += "<h3>GPUs used per team</h3>\n<div class=\"charts\">\n" + team_charts(comparison, charts) +
          "</div>\n";
   return out + "</section>\n";
+}
+
+// Only the page's own script and style sheet may run or apply; nothing is
+// fetched.
+std::string report_csp(const ReportAssets& assets) {
+  std::string policy = "default-src 'none'";
+  if (!assets.script.empty())
+    policy += "; script-src 'sha256-" + std::string(assets.script_sha256) + "'";
+  if (!assets.style.empty())
+    policy += "; style-src 'sha256-" + std::string(assets.style_sha256) + "'";
+  return "<meta http-equiv=\"Content-Security-Policy\" content=\"" + policy + "\">\n";
+}
+
+// The charts' data, as JSON no "<" of which can end its element.
+std::string charts_data(const ReportCharts& charts) {
+  const std::string json = nlohmann::json{{"charts", charts.specs}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out = "<script type=\"application/json\" id=\"report-charts\">";
+  for (const char c : json) {
+    out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  }
+  return out + "</script>\n";
 }
 
 }  // namespace
 
 std::string trace_report_html(const StudySweep& sweep) {
+  const ReportAssets assets = report_assets();
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  out += report_csp(assets);
   out += "<title>allot trace replay</title>\n<style>";
-  out += kReportStyle;
-  out += chart_css();
+  out += assets.style;
   const int64_t jobs = sweep.points.empty() ? 0 : sweep.points.front().comparison.jobs;
   out += "</style></head><body><main>\n<h1>Trace replay: " + with_thousands(jobs) + " jobs";
   if (sweep.points.size() > 1) {
     out += ", " + std::to_string(sweep.points.size()) + " load and capacity points";
   }
   out += "</h1>\n";
-  for (size_t i = 0; i < sweep.points.size(); ++i) {
-    out += point_section(sweep.points[i], i);
+  if (assets.script.empty()) {
+    out +=
+        "<p class=\"hint\">This allot was built without its web part (ALLOT_WEB_UI=OFF): the "
+        "report has its tables but no charts.</p>\n";
   }
-  return out + "</main></body></html>\n";
+  ReportCharts charts;
+  for (size_t i = 0; i < sweep.points.size(); ++i) {
+    out += point_section(sweep.points[i], i, charts);
+  }
+  out += "</main>\n" + charts_data(charts);
+  if (!assets.script.empty()) {
+    out += "<script>" + std::string(assets.script) + "</script>\n";
+  }
+  return out + "</body></html>\n";
 }
 
 }  // namespace allot::cli

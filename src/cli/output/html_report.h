@@ -19,10 +19,18 @@
 // exist is "-". Every figure cell names what it shows (data-policy,
 // data-figure: the key of the JSON output, and data-team in the per-team
 // table) so that a reader can check it against `-o json`. Tables scroll
-// sideways inside their own region on a narrow screen. Charts are inline
-// <svg> (svg_chart.h); policies whose lines coincide are one line with both
-// names; no script, style sheet or image is fetched. Lines have at most 500
-// points.
+// sideways inside their own region on a narrow screen.
+//
+// Charts: each is a <div data-chart="K"> (its title until drawn); the page
+// ends with the charts' specs as <script type="application/json"
+// id="report-charts">{"charts": [...]}</script> (no "<" inside: escaped) and
+// the report's script (report_assets.h: the dashboard's chart module,
+// web/src/charts/line_chart.jsx, inlined), which draws charts[K] into div K:
+// policies whose lines coincide are one line with both names; legends wrap,
+// never clip. Lines have at most 500 points, numbers 6 significant digits.
+// The style sheet is inline too, and a Content-Security-Policy meta allows
+// only these two (by SHA-256) and fetches nothing. Built without the web
+// (ALLOT_WEB_UI=OFF), the page says so and has no script, style or chart.
 #pragma once
 
 #include <string>

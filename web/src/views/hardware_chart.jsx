@@ -9,7 +9,8 @@ import { api, query } from '../api.js';
 import { TIME_BOUND_MS, useLive } from '../live.js';
 import { gpus, percent } from '../format.js';
 import { Loading } from './common.jsx';
-import { MissingNote, RangePicker, StackedBars } from './usage_chart.jsx';
+import { MissingNote, RangePicker } from './usage_chart.jsx';
+import { StackedBars } from '../charts/stacked_bars.jsx';
 import { bucketLabel, seconds } from './teams.jsx';
 
 const GPU_STACKS = [

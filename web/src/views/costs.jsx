@@ -1,6 +1,6 @@
 // Costs: the usage report per team or per project (GET
-// /api/v1/reports/usage?by=team|project, docs/cost.md) over 24 h, 7 d or
-// 30 d, with the idle mode chosen (idle=separate, share-even or
+// /api/v1/reports/usage?by=team|project, docs/cost.md) over 1 h, 24 h, 7 d
+// or 30 d, with the idle mode chosen (idle=separate, share-even or
 // share-nominal; per project always separate): GPU-hours own and borrowed,
 // their cost, the idle shared to each team or the cluster's idle line
 // (cluster-wide callers), the measured GPU-hours and GPU utilisation ("not
@@ -21,6 +21,7 @@ import { Bars, pointsOf } from './usage_chart.jsx';
 const COSTS_EVERY_MS = 5000;
 
 export const COST_RANGES = [
+  { id: '1h', label: '1 h', ms: 3600e3 },
   { id: '24h', label: '24 h', ms: 86400e3 },
   { id: '7d', label: '7 d', ms: 7 * 86400e3 },
   { id: '30d', label: '30 d', ms: 30 * 86400e3 },

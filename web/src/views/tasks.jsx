@@ -3,12 +3,15 @@
 // filtered by namespace and phase and sorted by the server (`sort`: the
 // order holds across pages), each linking to its own page. A column
 // header's button sorts by it, again reverses; `#/tasks?per=N` sets the
-// page size (50 by default).
+// page size (50 by default). Above the list, the workloads pending and
+// running over time (activity_chart.jsx), of the same team filter and the
+// same visibility as the list.
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { useLive } from '../live.js';
 import { formatAge } from '../format.js';
 import { Empty, Loading, Phase } from './common.jsx';
+import { ActivityChart, WORKLOAD_STACKS } from './activity_chart.jsx';
 
 const PHASES = ['', 'Pending', 'Admitted', 'Running', 'Succeeded', 'Failed', 'Preempted', 'Cancelled', 'Suspended'];
 const PAGE = 50;
@@ -77,6 +80,15 @@ export function Tasks({ perPage = PAGE }) {
           </select>
         </label>
       </form>
+      <ActivityChart
+        id="tasks-over-time"
+        path="/api/v1/top/workloads"
+        params={{ team: filter.team }}
+        stacks={WORKLOAD_STACKS}
+        title="Workloads over time"
+        what="workloads"
+        empty="No workload you may see was pending or running in this range."
+      />
       <Loading state={state} />
       {state.data && items.length === 0 ? (
         <Empty>

@@ -2,7 +2,7 @@
 // pending and running (GET /api/v1/top/workloads), Signals' signals firing
 // (GET /api/v1/top/signals), Teams' quota lines (nominal, and nominal +
 // borrowing limit: GET /api/v1/top/stats's nominalGpus, ceilingGpus) and
-// Costs' 1 h range. Each chart draws the figures of the response the page
+// Costs' 1 h range (its chart per minute). Each chart draws the figures of the response the page
 // fetched (checked bar by bar in its <title>), the admin's API gives the same
 // as the page's, the range picker changes the request and the bar count,
 // a change told by the change stream fetches again within 2 s; a viewer of
@@ -130,7 +130,8 @@ export async function teamQuotaLineChecks(page, admin, { visit, assert }) {
   assert(caption === 'beta: quota 4 GPUs, 6 GPUs with borrowing', `beta's caption: ${caption}`);
 }
 
-// Costs: the range picker offers 1 h; the report asked for is that hour's.
+// Costs: the range picker offers 1 h; the report asked for is that hour's,
+// and the chart over time has its 60 minutes.
 export async function costsHourChecks(page, admin, seen, { visit, assert }) {
   await visit(page, '#/costs', 'Costs', 'costs-1h');
   const picker = page.locator('section[aria-labelledby="usage-costs-title"]').getByRole('group', { name: 'Time range' });
@@ -150,6 +151,13 @@ export async function costsHourChecks(page, admin, seen, { visit, assert }) {
   }, 5000, 'the 1 h report');
   const alpha = report.rows.find((r) => r.team === 'alpha');
   assert(alpha && alpha.gpuHours > 0 && alpha.gpuHours <= 8, `alpha's hour: ${JSON.stringify(alpha)}`);
+  // The chart: 60 minutes of GPU-hours from /top/stats' series, adding up to
+  // the report's hour (both from the ledger, asked for together: within
+  // 0.002 GPU-h, 7 s of one GPU).
+  await page.waitForFunction(() => document.querySelectorAll('figure[data-chart="costs-over-time"] rect.bar-own').length === 60);
+  const stats = latestBody(seen, /\/api\/v1\/top\/stats\?range=1h$/);
+  const charted = stats.teams.filter((t) => t.series).reduce((n, t) => n + t.series.reduce((m, b) => m + b.gpus / 60, 0), 0);
+  assert(Math.abs(charted - report.totals.gpuHours) < 0.002, `chart ${charted} GPU-h, report ${report.totals.gpuHours}`);
   const again = await admin.get(`/api/v1/reports/usage${url.search}`);
   assert(again.status === 200 && again.json.rows.find((r) => r.team === 'alpha').gpuHours === alpha.gpuHours,
     'the API answers the same hour the same');

@@ -135,6 +135,8 @@ export async function teamQuotaLineChecks(page, admin, { visit, assert }) {
 export async function costsHourChecks(page, admin, seen, { visit, assert }) {
   await visit(page, '#/costs', 'Costs', 'costs-1h');
   const picker = page.locator('section[aria-labelledby="usage-costs-title"]').getByRole('group', { name: 'Time range' });
+  const HOUR_STATS = /\/api\/v1\/top\/stats\?range=1h$/;
+  const statsBefore = seen.bodies.filter((r) => HOUR_STATS.test(r.url)).length; // Teams' own
   const [request] = await Promise.all([
     page.waitForRequest((r) => /\/api\/v1\/reports\/usage\?.*by=team/.test(r.url())),
     picker.getByRole('button', { name: '1 h' }).click(),
@@ -155,7 +157,8 @@ export async function costsHourChecks(page, admin, seen, { visit, assert }) {
   // the report's hour (both from the ledger, asked for together: within
   // 0.002 GPU-h, 7 s of one GPU).
   await page.waitForFunction(() => document.querySelectorAll('figure[data-chart="costs-over-time"] rect.bar-own').length === 60);
-  const stats = latestBody(seen, /\/api\/v1\/top\/stats\?range=1h$/);
+  await waitFor(async () => seen.bodies.filter((r) => HOUR_STATS.test(r.url)).length > statsBefore, 5000, 'Costs\' /top/stats');
+  const stats = latestBody(seen, HOUR_STATS);
   const charted = stats.teams.filter((t) => t.series).reduce((n, t) => n + t.series.reduce((m, b) => m + b.gpus / 60, 0), 0);
   assert(Math.abs(charted - report.totals.gpuHours) < 0.002, `chart ${charted} GPU-h, report ${report.totals.gpuHours}`);
   const again = await admin.get(`/api/v1/reports/usage${url.search}`);

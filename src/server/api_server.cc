@@ -30,6 +30,7 @@ Router api_routes(ControlPlane& plane, const ApiServerOptions& options) {
   add_report_routes(router, plane);
   add_team_stats_routes(router, plane);
   add_hardware_stats_routes(router, plane);
+  add_activity_stats_routes(router, plane);
   add_workload_routes(router, plane);
   add_watch_routes(router, plane.changes());
   add_contract_routes(router, plane);

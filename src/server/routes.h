@@ -24,6 +24,7 @@ void add_report_routes(Router& http, ControlPlane& plane);
 void add_team_stats_routes(Router& http, ControlPlane& plane);
 // GET /api/v1/top/hardware: GPUs allocated, free, unhealthy over time (docs/api.md).
 void add_hardware_stats_routes(Router& http, ControlPlane& plane);
+void add_activity_stats_routes(Router& http, ControlPlane& plane);
 // The missing-data periods as the API writes them: [{"from", "to"}].
 nlohmann::json missing_data_json(const std::vector<Period>& missing);
 // GET /metrics: Prometheus' text format of what the caller may see (docs/metrics.md).

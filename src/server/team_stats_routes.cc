@@ -25,6 +25,9 @@ nlohmann::json team_stats_row_json(const TeamStatsRow& row, const TeamStatsView&
                          {{"weight", row.fair_share.weight},
                           {"share", team_stats_optional(row.fair_share.share)},
                           {"dominant", team_stats_optional(row.fair_share.dominant)}}},
+                        {"nominalGpus", row.nominal_gpus},
+                        {"ceilingGpus", row.ceiling_gpus ? nlohmann::json(*row.ceiling_gpus)
+                                                         : nlohmann::json(nullptr)},
                         {"wait", nullptr},
                         {"series", nullptr}};
   if (row.wait) {

@@ -123,6 +123,45 @@ TEST_F(SignalControl, PendingThenFiringAfterForThenResolvedWithTheWebhookRetried
   EXPECT_EQ(nlohmann::json::parse(hook.bodies()[2])["event"], "resolved");
 }
 
+// The Signals chart (GET /api/v1/top/signals): research-busy fires 60 s
+// after r1 is admitted and resolves when r1 ends; the minutes' means times a
+// minute add up to the time it fired, exactly; while it still fires, the
+// last minute counts the quarter of it since it fired (0.25).
+TEST_F(SignalControl, FiringOverTimeAddsUpToTheTimeBetweenFiredAndResolved) {
+  apply_policy(kTwoTeamPolicy + signal_yaml("http://127.0.0.1:9/unused"));
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 4), "research");
+  plane_->loop().run_once();
+  for (int i = 0; i < 5; ++i) pass(Duration::seconds(15));  // fires at 60 s
+  ASSERT_EQ(events().size(), 1u);
+  pass(Duration::seconds(15));  // firing for the last quarter of the last minute
+  const Result<StatsRange> range = parse_stats_range("1h");
+  ASSERT_TRUE(range.ok());
+  Result<ActivityStatsView> firing =
+      plane_->activity_stats().signals(Principal::anonymous_admin(), *range);
+  ASSERT_TRUE(firing.ok()) << firing.status().to_string();
+  ASSERT_EQ(firing->series.size(), 1u);
+  EXPECT_EQ(firing->series[0].first, "firing");
+  ASSERT_EQ(firing->series[0].second.size(), 60u);
+  EXPECT_DOUBLE_EQ(firing->series[0].second.back(), 0.25);
+
+  pass(Duration::minutes(3));
+  exit_pods(r1, 0);
+  pass(Duration::seconds(15));
+  ASSERT_EQ(events().size(), 2u);
+  const Result<Timestamp> fired = parse_rfc3339(events()[0]["at"].get<std::string>());
+  const Result<Timestamp> resolved = parse_rfc3339(events()[1]["at"].get<std::string>());
+  ASSERT_TRUE(fired.ok() && resolved.ok()) << events()[0].dump() << events()[1].dump();
+  pass(Duration::minutes(2));  // resolved more than a minute ago
+  firing = plane_->activity_stats().signals(Principal::anonymous_admin(), *range);
+  ASSERT_TRUE(firing.ok());
+  double firing_ms = 0;
+  for (const double mean : firing->series[0].second) firing_ms += mean * 60'000;
+  EXPECT_NEAR(firing_ms, static_cast<double>((*resolved - *fired).ms()), 1e-6);
+  EXPECT_EQ(firing->series[0].second.back(), 0.0);
+  // Whoever may not list signals gets none.
+  EXPECT_FALSE(plane_->activity_stats().signals(Principal::user("nobody"), *range).ok());
+}
+
 // examples/org/signals.yaml's "GPUs allocated but idle" over the executor's
 // measured GPU utilisation: research's GPU busy 2% of the time fires it once
 // it has held for 30 minutes (samples at 0, 29 and 30 minutes: mean 0.02);

@@ -10,7 +10,8 @@
 // the first rows of workloads on screen, and the browser's first-contentful-paint;
 // then allotd's CPU over 10 s idle, with no dashboard and with one open (on
 // Overview, Tasks, Costs and Hardware). Before the browser: the time and
-// allotd's CPU per GET /api/v1/top/stats and /top/hardware with N stored.
+// allotd's CPU per GET /api/v1/top/stats, /top/hardware and /top/workloads
+// with N stored.
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { client, startAllotd } from './allotd.mjs';
@@ -68,7 +69,10 @@ spec: {quota: [{flavor: gpu, resources: {gpu: {nominal: 0}}}]}
     const fields = readFileSync(`/proc/${allotd.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   };
-  for (const path of ['/api/v1/top/stats?range=30d', '/api/v1/top/stats?range=1h', '/api/v1/top/hardware?range=30d']) {
+  const paths = ['/api/v1/top/stats?range=30d', '/api/v1/top/stats?range=1h', '/api/v1/top/hardware?range=30d'];
+  // Tasks' chart (it walks every stored workload, as /top/stats' waits do).
+  paths.push('/api/v1/top/workloads?range=24h', '/api/v1/top/workloads?range=30d');
+  for (const path of paths) {
     const n = 20;
     const ms = [];
     const cpu0 = cpuSeconds();

@@ -37,7 +37,7 @@ spec: {cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: 4}}}]}
 apiVersion: allot/v1
 kind: Team
 metadata: {name: beta}
-spec: {cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: 4}}}]}
+spec: {cohort: org, quota: [{flavor: gpu, resources: {gpu: {nominal: 4, borrowingLimit: 2}}}]}
 ---
 apiVersion: allot/v1
 kind: Signal

@@ -45,6 +45,7 @@ import { nodeHealthHistoryChecks } from './ui_node_checks.mjs';
 import { teamStatsChecks, teamStatsViewerChecks } from './ui_team_checks.mjs';
 import { hardwareChartChecks, hardwareUnhealthyChecks } from './ui_hardware_checks.mjs';
 import { separateSessionChecks } from './ui_session_checks.mjs';
+import { costsHourChecks, signalsChartChecks, tasksChartChecks, tasksChartViewerChecks, teamQuotaLineChecks } from './ui_activity_checks.mjs';
 import { BETA_BUDGET, GOVERNANCE, PASSWORD, POLICY, SECRET, binding, budgets, workload } from './ui_fixtures.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
@@ -270,6 +271,12 @@ async function adminChecks(browser, allotd, admin) {
   await check('Hardware draws the API\'s GPUs allocated, free and unhealthy over time, with the range picker, live', () =>
     hardwareChartChecks(adminPage.page, admin, adminPage.seen, shots(adminPage.page)));
 
+  await check('Teams draws each team\'s quota (nominal, and nominal + borrowing limit) as lines over its usage', () =>
+    teamQuotaLineChecks(adminPage.page, admin, shots(adminPage.page)));
+
+  await check('Tasks draws the API\'s workloads pending and running over time, with the range picker, live', () =>
+    tasksChartChecks(adminPage.page, admin, adminPage.seen, shots(adminPage.page)));
+
   await check('keys 5-7 open Costs, Signals and Contracts; Costs shows GPU-hours, cost and efficiency (not measured) per team, the budgets with forecast, and a CSV of the report', async () => {
     const { page } = adminPage;
     await visit(page, '#/overview', 'Overview', 'overview-keys');
@@ -334,6 +341,11 @@ async function adminChecks(browser, allotd, admin) {
     await visit(page, '#/overview', 'Overview', 'overview-governance');
     await page.getByText('signals firing').waitFor();
     await page.getByText('spent this period').waitFor();
+  });
+
+  await check('Signals draws the API\'s signals firing over time, with the range picker, live; Costs offers 1 h', async () => {
+    await signalsChartChecks(adminPage.page, admin, adminPage.seen, shots(adminPage.page));
+    await costsHourChecks(adminPage.page, admin, adminPage.seen, shots(adminPage.page));
   });
 
   await check("a node's page shows its GPUs and workloads; an administrator cordons and uncordons it", async () => {
@@ -432,6 +444,9 @@ async function viewerChecks(browser, allotd, admin) {
     const refused = seen.bodies.filter((r) => r.url.includes(`/workloads/${SECRET}`));
     assert(refused.every((r) => !r.body.includes('"spec"')), 'the refused GET shows nothing');
   });
+
+  await check('a viewer of alpha: the Tasks chart counts alpha\'s workloads only', () =>
+    tasksChartViewerChecks(viewer.page, admin, viewer.seen, shots(viewer.page)));
 
   await check("a viewer of alpha sees alpha's costs and budget, never beta's, and no signals or contracts", async () => {
     const { page, seen } = viewer;

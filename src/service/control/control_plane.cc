@@ -28,6 +28,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       reports_(cluster_, clock),
       team_stats_(cluster_, clock),
       hardware_stats_(cluster_, clock),
+      activity_stats_(cluster_, clock),
       evidence_(cluster_, reports_, clock),
       metrics_(cluster_, reports_, activity_, clock),
       budgets_(cluster_, reports_, clock, logger),

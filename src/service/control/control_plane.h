@@ -13,6 +13,7 @@
 //   reports()    ReportService    usage reports from the metering ledger
 //   team_stats() TeamStatsService the Teams view's waits, fair share and usage series
 //   hardware_stats() HardwareStatsService GPUs allocated, free, unhealthy over time
+//   activity_stats() ActivityStatsService workloads pending, running; signals firing over time
 //   exceptions() ExceptionService approve or reject requested PolicyExceptions
 //   evidence()   EvidenceService  a project's evidence (contracts, bindings, usage)
 //   metrics()    MetricsService   what /metrics shows; activity() records it
@@ -45,6 +46,7 @@
 #include "base/status.h"
 #include "service/control/access_control.h"
 #include "service/control/action_runner.h"
+#include "service/control/activity_stats.h"
 #include "service/control/admission_loop.h"
 #include "service/control/backend_carrier.h"
 #include "service/control/budget_monitor.h"
@@ -133,6 +135,7 @@ class ControlPlane final : public PodEventSink {
   ReportService& reports() { return reports_; }
   TeamStatsService& team_stats() { return team_stats_; }
   HardwareStatsService& hardware_stats() { return hardware_stats_; }
+  ActivityStatsService& activity_stats() { return activity_stats_; }
   EvidenceService& evidence() { return evidence_; }
   MetricsService& metrics() { return metrics_; }
   SignalWebhooks& webhooks() { return webhooks_; }
@@ -181,6 +184,7 @@ class ControlPlane final : public PodEventSink {
   ReportService reports_;
   TeamStatsService team_stats_;
   HardwareStatsService hardware_stats_;
+  ActivityStatsService activity_stats_;
   EvidenceService evidence_;
   ActivityMetrics activity_;
   MetricsService metrics_;

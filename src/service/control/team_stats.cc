@@ -40,7 +40,22 @@ QuotaTree stats_quota_tree(const ServerState& state) {
   return tree;
 }
 
-// Every team's row with its fair-share figures.
+// The team's GPU quota now: nominal, and nominal + borrowing limit when
+// every flavor it may use has one.
+void add_quota_gpus(const CompiledPolicy& policy, const CompiledTeam& team, TeamStatsRow& row) {
+  bool limited = true;
+  int64_t ceiling = 0;
+  for (const FlavorIndex flavor : team.flavor_order) {
+    const QuotaLimits limits =
+        policy.limits(team.quota_node, CompiledPolicy::fr_of(flavor, Resource::kGpu));
+    row.nominal_gpus += limits.nominal;
+    limited = limited && limits.borrowing_limit != kNoLimit;
+    if (limited) ceiling += limits.nominal + limits.borrowing_limit;
+  }
+  if (limited) row.ceiling_gpus = ceiling;
+}
+
+// Every team's row with its fair-share figures and quota.
 std::vector<TeamStatsRow> fair_share_rows(const ServerState& state) {
   const CompiledPolicy& policy = *state.policy.compiled();
   const QuotaTree tree = stats_quota_tree(state);
@@ -52,6 +67,7 @@ std::vector<TeamStatsRow> fair_share_rows(const ServerState& state) {
     const int32_t parent = policy.parent(team.quota_node);
     row.cohort = parent == kNoParent ? "" : policy.quota_node_name(parent);
     row.fair_share.weight = policy.quota_node_weight(team.quota_node);
+    add_quota_gpus(policy, team, row);
     const double share = weighted_share(tree, team.quota_node);
     if (std::isfinite(share)) {
       row.fair_share.share = share;

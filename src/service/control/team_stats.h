@@ -14,6 +14,10 @@
 //   (scheduler/fair_share.h) of the usage now; `dominant` is the unweighted
 //   fraction (share x weight / 1000); share is absent (infinite) for a weight
 //   of 0 while borrowing.
+// - The quota: the team's nominal GPUs in every flavor together, and its
+//   ceiling (nominal + borrowing limit, every flavor it may use together;
+//   none when any of them may borrow without limit), from the policy in force
+//   now: the current value, not a history (the chart draws it as a line).
 // - The series: accounting/usage_series.h over the metering ledger; the
 //   missing-data periods (allotd was down) clipped to the range beside it,
 //   to every caller (they name no team).
@@ -67,6 +71,8 @@ struct TeamStatsRow {
   std::string team;
   std::string cohort;
   FairShareFigures fair_share;
+  int64_t nominal_gpus = 0;
+  std::optional<int64_t> ceiling_gpus;             // nominal + borrowing limit; none: no limit
   std::optional<WaitPercentiles> wait;             // none: not visible
   std::optional<std::vector<UsageBucket>> series;  // none: not visible
 };

@@ -1,11 +1,14 @@
 // Costs: the usage report per team or per project (GET
-// /api/v1/reports/usage?by=team|project, docs/cost.md) over 24 h, 7 d or
-// 30 d, with the idle mode chosen (idle=separate, share-even or
+// /api/v1/reports/usage?by=team|project, docs/cost.md) over 1 h, 24 h, 7 d
+// or 30 d, with the idle mode chosen (idle=separate, share-even or
 // share-nominal; per project always separate): GPU-hours own and borrowed,
 // their cost, the idle shared to each team or the cluster's idle line
 // (cluster-wide callers), the measured GPU-hours and GPU utilisation ("not
 // measured" where the report has null), with a CSV download of the same
-// report, and GPU-hours per day; and the budgets (GET /api/v1/budgets) with
+// report, and GPU-hours over time: per UTC day from the report (by=day) over
+// 7 d and 30 d, per minute (1 h) or hour (24 h) from the metering series of
+// GET /api/v1/top/stats (the teams whose reports the caller may get, as the
+// report: each bucket's mean GPUs x its length); and the budgets (GET /api/v1/budgets) with
 // spent against amount, thresholds reached and the forecast. The server
 // decides what the caller sees: a team's roles get that team's rows and
 // budgets only, so the page shows nothing else.
@@ -14,13 +17,33 @@ import { api, query } from '../api.js';
 import { useLive } from '../live.js';
 import { formatTime, hours, money, percent } from '../format.js';
 import { Empty, Fraction, Loading } from './common.jsx';
-import { Bars, pointsOf } from './usage_chart.jsx';
+import { Bars, MissingNote, pointsOf } from './usage_chart.jsx';
+import { seriesPoints, seconds } from './teams.jsx';
+
+// GPU-hours per bucket of /top/stats, every team whose series the caller
+// sees together: a bucket's mean GPUs times its hours.
+export function statsHours(stats) {
+  const per = stats.bucketSeconds / 3600;
+  const points = [];
+  for (const team of stats.teams.filter((t) => t.series)) {
+    seriesPoints(team.series, stats.bucketSeconds, stats.missingData).forEach((p, i) => {
+      const point = points[i] || (points[i] = { label: p.label, missing: p.missing, own: 0, borrowed: 0 });
+      point.own += p.own * per;
+      point.borrowed += p.borrowed * per;
+    });
+  }
+  return points;
+}
+
+// Over 1 h and 24 h the chart is per minute or hour (/top/stats), else per day.
+const FINE_RANGES = new Set(['1h', '24h']);
 
 // Reports and budgets change slowly (budgets are evaluated every 10 s):
 // asked every 5 s, not every second.
 const COSTS_EVERY_MS = 5000;
 
 export const COST_RANGES = [
+  { id: '1h', label: '1 h', ms: 3600e3 },
   { id: '24h', label: '24 h', ms: 86400e3 },
   { id: '7d', label: '7 d', ms: 7 * 86400e3 },
   { id: '30d', label: '30 d', ms: 30 * 86400e3 },
@@ -194,14 +217,22 @@ function Usage() {
       const from = new Date(to.getTime() - span);
       const ask = (by, mode) =>
         api.get(`/api/v1/reports/usage${query({ from: from.toISOString(), to: to.toISOString(), by, idle: mode })}`);
-      const [teams, days] = await Promise.all([ask(group, idle), ask('day', 'separate')]);
-      return { teams, days };
+      const fine = FINE_RANGES.has(range);
+      const [teams, days, stats] = await Promise.all([
+        ask(group, idle),
+        fine ? null : ask('day', 'separate'),
+        // Refused (no workload list anywhere): the table without the chart.
+        fine ? api.optional(`/api/v1/top/stats${query({ range })}`).catch(() => null) : null,
+      ]);
+      return { teams, days, stats };
     },
     [range, group, idle],
     COSTS_EVERY_MS,
   );
   const report = state.data && state.data.teams;
-  const days = state.data ? pointsOf(state.data.days, true) : [];
+  const stats = state.data && state.data.stats;
+  const days = state.data && state.data.days ? pointsOf(state.data.days, true) : [];
+  const fine = stats ? statsHours(stats) : [];
   return (
     <section aria-labelledby="usage-costs-title">
       <h2 id="usage-costs-title">Usage and cost per {group}</h2>
@@ -230,10 +261,21 @@ function Usage() {
               Download CSV
             </button>
           </p>
-          <h3>GPU-hours per day</h3>
-          {days.length ? <Bars points={days} /> : null}
+          <h3>GPU-hours per {stats ? seconds(stats.bucketSeconds) : 'day'}</h3>
+          {stats ? <MissingNote missingData={stats.missingData} /> : null}
+          {fine.length ? (
+            <figure data-chart="costs-over-time">
+              <Bars points={fine} every={Math.ceil(fine.length / 6)} />
+            </figure>
+          ) : null}
+          {days.length ? (
+            <figure data-chart="costs-over-time">
+              <Bars points={days} />
+            </figure>
+          ) : null}
           <p class="legend">
-            <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed (days in UTC)
+            <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed
+            {stats ? ' (the metering series: corrections from the backend count in the table only)' : ' (days in UTC)'}
           </p>
         </>
       ) : null}

@@ -3,11 +3,14 @@
 // owns it, what to do (the response and its runbook) and the series that
 // fire. Firing ones first. Each row's History, once opened, lists its fired
 // and resolved events (GET /api/v1/signals/{name}/history), newest first.
+// Below the table, the signals firing over time (activity_chart.jsx, GET
+// /api/v1/top/signals: from the same histories).
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { TIME_BOUND_MS, useLive } from '../live.js';
 import { formatAge, formatTime } from '../format.js';
 import { Empty, Loading } from './common.jsx';
+import { ActivityChart, SIGNAL_STACKS } from './activity_chart.jsx';
 
 const ORDER = { firing: 0, pending: 1, inactive: 2 };
 
@@ -146,6 +149,14 @@ export function Signals() {
               ))}
             </tbody>
           </table>
+          <ActivityChart
+            id="signals-over-time"
+            path="/api/v1/top/signals"
+            stacks={SIGNAL_STACKS}
+            title="Signals firing over time"
+            what="signals firing"
+            empty="No signal fired in this range."
+          />
         </>
       ) : null}
     </>

@@ -3,12 +3,15 @@
 // filtered by namespace and phase and sorted by the server (`sort`: the
 // order holds across pages), each linking to its own page. A column
 // header's button sorts by it, again reverses; `#/tasks?per=N` sets the
-// page size (50 by default).
-import { useState } from 'preact/hooks';
+// page size (50 by default). Below the list, once it has answered, the
+// workloads pending and running over time (activity_chart.jsx), of the same
+// team filter and the same visibility as the list.
+import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { useLive } from '../live.js';
 import { formatAge } from '../format.js';
 import { Empty, Loading, Phase } from './common.jsx';
+import { ActivityChart, WORKLOAD_STACKS } from './activity_chart.jsx';
 
 const PHASES = ['', 'Pending', 'Admitted', 'Running', 'Succeeded', 'Failed', 'Preempted', 'Cancelled', 'Suspended'];
 const PAGE = 50;
@@ -41,6 +44,9 @@ export function Tasks({ perPage = PAGE }) {
   const [filter, setFilter] = useState({ team: '', phase: '' });
   const [pages, setPages] = useState(['']); // continue tokens of the pages seen
   const [sort, setSort] = useState({ by: 'age', desc: true });
+  // The chart is asked for once the list has answered (its request walks
+  // every stored workload: it must not delay the first rows).
+  const [listed, setListed] = useState(false);
   const token = pages[pages.length - 1];
   const order = sortParam(sort);
   const state = useLive(
@@ -55,6 +61,9 @@ export function Tasks({ perPage = PAGE }) {
     setPages(['']);
   };
   const items = state.data ? state.data.items || [] : [];
+  useEffect(() => {
+    if (state.data && !listed) setListed(true);
+  }, [state.data, listed]);
   const next = state.data && state.data.continue;
   const sortBy = (id) => {
     setSort({ by: id, desc: sort.by === id ? !sort.desc : false });
@@ -133,6 +142,17 @@ export function Tasks({ perPage = PAGE }) {
           Next page
         </button>
       </nav>
+      {listed ? (
+        <ActivityChart
+          id="tasks-over-time"
+          path="/api/v1/top/workloads"
+          params={{ team: filter.team }}
+          stacks={WORKLOAD_STACKS}
+          title="Workloads over time"
+          what="workloads"
+          empty="No workload you may see was pending or running in this range."
+        />
+      ) : null}
     </>
   );
 }

@@ -3,13 +3,16 @@
 // team), per team the admission wait percentiles, the fair share and GPUs
 // held, borrowed and lent over time with a range picker (GET
 // /api/v1/top/stats: waits and series only for the teams the caller may see
-// them of), and the cohort tree they form.
+// them of), with its quota as lines: nominal, and nominal + borrowing limit
+// when it has one (the policy in force now, not its history), and the
+// cohort tree they form.
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { TIME_BOUND_MS, useLive } from '../live.js';
 import { count, gpus, percent } from '../format.js';
 import { Empty, Loading } from './common.jsx';
-import { Bars, MissingNote, RangePicker, missingIn } from './usage_chart.jsx';
+import { MissingNote, RangePicker, missingIn } from './usage_chart.jsx';
+import { StackedBars } from '../charts/stacked_bars.jsx';
 
 function Meter({ used, nominal }) {
   const most = Math.max(used, nominal, 1);
@@ -61,30 +64,57 @@ export function bucketLabel(start, bucketSeconds) {
   return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(bucketSeconds < 86400 ? { hour: '2-digit' } : {}) });
 }
 
-export function seriesPoints(series, bucketSeconds, missingData) {
+export function seriesPoints(series, bucketSeconds, missingData, quota = {}) {
   return (series || []).map((b) => ({
     label: bucketLabel(b.start, bucketSeconds),
     missing: missingIn(b.start, bucketSeconds, missingData),
     own: Math.max(0, b.gpus - b.borrowed),
     borrowed: b.borrowed,
     lent: b.lent,
+    nominal: quota.nominalGpus,
+    ceiling: quota.ceilingGpus,
   }));
+}
+
+const TEAM_STACKS = [
+  { key: 'own', cls: 'bar-own', name: 'own' },
+  { key: 'borrowed', cls: 'bar-borrowed', name: 'borrowed' },
+];
+
+// Lent, the nominal quota and the ceiling (nominal + borrowing limit) when
+// the team has one: lines over the bars.
+function teamLines(team) {
+  const lines = [
+    { key: 'lent', cls: 'line-lent', name: 'lent' },
+    { key: 'nominal', cls: 'line-nominal', name: 'nominal quota' },
+  ];
+  if (team.ceilingGpus !== null && team.ceilingGpus !== undefined) {
+    lines.push({ key: 'ceiling', cls: 'line-ceiling', name: 'quota + borrowing limit' });
+  }
+  return lines;
 }
 
 function TeamSeries({ stats }) {
   const teams = stats.teams.filter((t) => t.series);
   if (!teams.length) return <Empty>No team's usage over time is visible to you.</Empty>;
   return teams.map((t) => {
-    const points = seriesPoints(t.series, stats.bucketSeconds, stats.missingData);
+    const points = seriesPoints(t.series, stats.bucketSeconds, stats.missingData, t);
     const used = points.some((p) => p.own || p.borrowed || p.lent);
+    const ceiling = t.ceilingGpus === null || t.ceilingGpus === undefined ? 'no borrowing limit' : `${gpus(t.ceilingGpus)} with borrowing`;
     return (
-      <figure data-series={t.team}>
-        <figcaption>{t.team}</figcaption>
-        {used ? (
-          <Bars points={points} label={`${t.team}: GPUs held, borrowed and lent per ${seconds(stats.bucketSeconds)}`} every={Math.ceil(points.length / 6)} format={gpus} />
-        ) : (
-          <p class="hint">No GPU held, borrowed or lent in this range.</p>
-        )}
+      <figure data-series={t.team} data-nominal={t.nominalGpus} data-ceiling={t.ceilingGpus ?? ''}>
+        <figcaption>
+          {t.team}: quota {gpus(t.nominalGpus)}, {ceiling}
+        </figcaption>
+        <StackedBars
+          points={points}
+          stacks={TEAM_STACKS}
+          lines={teamLines(t)}
+          label={`${t.team}: GPUs held, borrowed and lent per ${seconds(stats.bucketSeconds)} against its quota`}
+          every={Math.ceil(points.length / 6)}
+          format={gpus}
+        />
+        {used ? null : <p class="hint">No GPU held, borrowed or lent in this range.</p>}
       </figure>
     );
   });
@@ -147,8 +177,9 @@ export function Teams() {
         <h2 id="over-time">GPUs over time</h2>
         <RangePicker value={range} onChange={setRange} />
         <p class="legend">
-          <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed <span class="swatch lent" /> lent · mean GPUs
-          per {state.data ? seconds(state.data.stats.bucketSeconds) : 'period'}; waits over the same range
+          <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed <span class="swatch lent" /> lent{' '}
+          <span class="swatch nominal" /> nominal quota <span class="swatch ceiling" /> quota + borrowing limit · mean GPUs
+          per {state.data ? seconds(state.data.stats.bucketSeconds) : 'period'}; the quota is the policy's now; waits over the same range
           {state.data && state.data.stats.fairSharing ? '' : ' (fair sharing is off: the shares are shown, not used)'}
         </p>
         {state.data ? <MissingNote missingData={state.data.stats.missingData} /> : null}

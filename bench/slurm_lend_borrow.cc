@@ -66,12 +66,23 @@ double epoch_of(const std::string& text) {
   return static_cast<double>(timegm(&tm));
 }
 
-// Every run of the jobs of `accounts` since `since` (sacct -D: a requeued
-// job's earlier runs too), in sacct's order by job id: name -> runs, times
-// relative to t0.
+// A job's run that ended on its own (the job asks no more).
+bool ended_by_itself(const std::string& state) {
+  for (const char* final : {"COMPLETED", "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL"}) {
+    if (state.starts_with(final)) return true;
+  }
+  return false;
+}
+
+// Every run of the jobs of `accounts` since t0 (sacct -D: a requeued job's
+// earlier runs too), in sacct's order by job id: name -> runs, times relative
+// to t0. A job whose last run was stopped within the window (Slurm's
+// PREEMPTED, allot's CANCELLED) was waiting again (requeued in Slurm, or in
+// allot's queue): a run that never started is added. One cancelled by the
+// bench at the window's end was running then.
 Result<std::map<std::string, std::vector<LendBorrowRun>>> runs_of(slurm::CommandRunner& runner,
                                                                   const std::string& accounts,
-                                                                  double t0) {
+                                                                  double t0, double window) {
   const std::time_t since = static_cast<std::time_t>(t0) - 5;
   char when[32];
   std::tm tm{};
@@ -80,26 +91,43 @@ Result<std::map<std::string, std::vector<LendBorrowRun>>> runs_of(slurm::Command
   ALLOT_ASSIGN_OR_RETURN(
       const slurm::CommandResult r,
       runner.run({"env", "TZ=UTC", "sacct", "-n", "-P", "-X", "-D", "-a", "-A", accounts, "-S",
-                  when, "-E", "now", "-o", "JobIDRaw,JobName,Start,End"}));
+                  when, "-E", "now", "-o", "JobIDRaw,JobName,Start,End,State"}));
   if (!r.succeeded()) return Status(ErrorCode::kUnavailable, "sacct: " + r.said());
-  std::vector<std::pair<int64_t, std::pair<std::string, LendBorrowRun>>> rows;
+  struct Row {
+    int64_t id = 0;
+    std::string name;
+    LendBorrowRun run;
+    std::string state;
+  };
+  std::vector<Row> rows;
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);) {
     std::vector<std::string> f;
     std::istringstream fields(line);
     for (std::string field; std::getline(fields, field, '|');) f.push_back(field);
-    if (f.size() < 4) continue;
+    if (f.size() < 5) continue;
     LendBorrowRun run;
     const double start = epoch_of(f[2]);
     const double end = epoch_of(f[3]);
     run.start = start < 0 ? -1 : std::max(0.0, start - std::floor(t0));
     run.end = end < 0 ? -1 : std::max(0.0, end - std::floor(t0));
-    rows.push_back({std::atoll(f[0].c_str()), {f[1], run}});
+    rows.push_back({std::atoll(f[0].c_str()), f[1], run, f[4]});
   }
   std::stable_sort(rows.begin(), rows.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
+                   [](const Row& x, const Row& y) { return x.id < y.id; });
   std::map<std::string, std::vector<LendBorrowRun>> out;
-  for (auto& [id, row] : rows) out[row.first].push_back(row.second);
+  std::map<std::string, std::string> last_state;
+  for (const Row& row : rows) {
+    out[row.name].push_back(row.run);
+    last_state[row.name] = row.state;
+  }
+  for (auto& [name, runs] : out) {
+    const LendBorrowRun& last = runs.back();
+    if (last.start >= 0 && last.end >= 0 && last.end < window &&
+        !ended_by_itself(last_state[name])) {
+      runs.push_back({});  // stopped within the window: waiting again
+    }
+  }
   return out;
 }
 
@@ -135,7 +163,7 @@ Result<json> figures_of(slurm::CommandRunner& runner, Ledger& ledger,
                         const std::function<std::string(const std::string&)>& key_of) {
   std::string list;
   for (const std::string& a : accounts) list += (list.empty() ? "" : ",") + a;
-  ALLOT_ASSIGN_OR_RETURN(auto runs, runs_of(runner, list, t0));
+  ALLOT_ASSIGN_OR_RETURN(auto runs, runs_of(runner, list, t0, c.stream_seconds));
   for (auto& [name, job_runs] : runs) {
     const auto it = ledger.by_name.find(key_of(name));
     if (it != ledger.by_name.end()) ledger.jobs[it->second].runs = std::move(job_runs);

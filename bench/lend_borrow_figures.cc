@@ -59,17 +59,21 @@ json team_figures(const std::vector<LendBorrowJob>& jobs, bool team_b,
   }
   int64_t asked = 0;
   int64_t kept = 0;
+  double share = 0;
   for (double t = team_b ? config.return_at : 0; t < config.stream_seconds; t += kStep) {
     const Instant now = team_at(jobs, team_b, t, config.job_gpus);
     if (now.asked == 0) continue;
     ++asked;
-    if (now.held >= std::min(guarantee, now.asked)) ++kept;
+    const int64_t due = std::min(guarantee, now.asked);
+    if (now.held >= due) ++kept;
+    share += std::min(1.0, static_cast<double>(now.held) / static_cast<double>(due));
   }
   return {{"jobs", count},
           {"started", started},
           {"meanWaitSeconds", count > 0 ? waited / static_cast<double>(count) : 0.0},
           {"guaranteeCompliance",
            asked > 0 ? json(static_cast<double>(kept) / static_cast<double>(asked)) : json()},
+          {"guaranteeHeldShare", asked > 0 ? json(share / static_cast<double>(asked)) : json()},
           {"askedSeconds", static_cast<double>(asked) * kStep}};
 }
 

@@ -5,9 +5,9 @@
 // unfinished jobs' GPUs) and holding (its running jobs' GPUs) every 0.5 s of
 // the window [0, stream_seconds] (seconds from the way's start) and answers
 // {"teamA": {...}, "teamB": {...}, "gpuUtilisation", "preemptions"}; each team
-// {"jobs", "started", "meanWaitSeconds", "guaranteeCompliance" (null when the
-// team never asked), "askedSeconds"}. A run with end < 0 still ran at the
-// window's end; a job whose last run never started was still waiting.
+// {"jobs", "started", "meanWaitSeconds", "guaranteeCompliance" and
+// "guaranteeHeldShare" (null when the team never asked), "askedSeconds"}. A run with end < 0 still
+// ran at the window's end; a job whose last run never started was still waiting.
 #pragma once
 
 #include <cstdint>

@@ -23,7 +23,10 @@
 //   from its return) at which the team asked for GPUs and held at least
 //   min(its guarantee, what it asked for). "Asked for" = the GPUs of its
 //   submitted jobs not finished yet (running or waiting, in Slurm or in
-//   allot's queue); "held" = the GPUs of its jobs Slurm ran then;
+//   allot's queue); "held" = the GPUs of its jobs Slurm ran then. Strict:
+//   one job between its end and the next one's start makes an instant fail;
+// - guaranteeHeldShare (per team): the mean over the same instants of
+//   min(1, held / min(guarantee, asked)): how much of what it was due it held;
 // - meanWaitSeconds (per team): submission (the bench's clock, whole
 //   seconds, as Slurm records it) to the first start; a job still waiting at
 //   the end counts its wait until the end (censored);

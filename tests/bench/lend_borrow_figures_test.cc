@@ -48,6 +48,8 @@ TEST(LendBorrowFigures, BWaitingBehindBorrowedWorkIsNotCompliantAndItsWaitIsCens
   const nlohmann::json f = lend_borrow_figures(jobs, small());
   // B asked from 4 s to 10 s (12 instants), held its 4 GPUs from 7 s (6).
   EXPECT_DOUBLE_EQ(f["teamB"]["guaranteeCompliance"].get<double>(), 0.5);
+  // Held 0 of 4 for 6 instants, 4 of 4 for 6: half of what it was due.
+  EXPECT_DOUBLE_EQ(f["teamB"]["guaranteeHeldShare"].get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(f["teamB"]["meanWaitSeconds"].get<double>(), (3.0 + 5.0) / 2);
   EXPECT_EQ(f["teamB"]["started"], 1);
   EXPECT_EQ(f["teamB"]["jobs"], 2);
@@ -62,6 +64,17 @@ TEST(LendBorrowFigures, ATeamAskingLessThanItsGuaranteeIsCompliantWhenItHoldsWha
   EXPECT_DOUBLE_EQ(f["teamB"]["guaranteeCompliance"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(f["teamB"]["askedSeconds"].get<double>(), 5.0);
   EXPECT_TRUE(f["teamA"]["guaranteeCompliance"].is_null()) << "A never asked";
+  EXPECT_TRUE(f["teamA"]["guaranteeHeldShare"].is_null());
+}
+
+TEST(LendBorrowFigures, HoldingPartOfTheGuaranteeCountsAsItsShareButNeverAsCompliant) {
+  LendBorrowConfig c = small();
+  c.nodes = 2;  // 16 GPUs, 8 each
+  // B asks 12 GPUs from 4 s and holds 4 (of the 8 it is due) until the end.
+  const std::vector<LendBorrowJob> jobs = {{true, 4, {{4, -1}}}, {true, 4, {}}, {true, 4, {}}};
+  const nlohmann::json f = lend_borrow_figures(jobs, c);
+  EXPECT_DOUBLE_EQ(f["teamB"]["guaranteeCompliance"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(f["teamB"]["guaranteeHeldShare"].get<double>(), 0.5);
 }
 
 TEST(LendBorrowFigures, ARunStillGoingAtTheEndHoldsUntilTheEnd) {
@@ -69,6 +82,7 @@ TEST(LendBorrowFigures, ARunStillGoingAtTheEndHoldsUntilTheEnd) {
   const nlohmann::json f = lend_borrow_figures(jobs, small());
   // Asked 4..10 (12 instants), held 5..10 (10 instants).
   EXPECT_NEAR(f["teamB"]["guaranteeCompliance"].get<double>(), 10.0 / 12, 1e-9);
+  EXPECT_NEAR(f["teamB"]["guaranteeHeldShare"].get<double>(), 10.0 / 12, 1e-9);
   EXPECT_DOUBLE_EQ(f["gpuUtilisation"].get<double>(), 4.0 * 5 / 80);
 }
 

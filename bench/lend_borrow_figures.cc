@@ -11,7 +11,10 @@ using nlohmann::json;
 constexpr double kStep = 0.5;  // seconds between the instants read
 constexpr double kForever = std::numeric_limits<double>::infinity();
 
-double end_of(const LendBorrowRun& run) { return run.end < 0 ? kForever : run.end; }
+double end_of(const LendBorrowRun& run) {
+  if (run.end < 0) return kForever;
+  return run.end;
+}
 
 // When the job stopped asking: its last run's end; never while it waits or runs.
 double finished_at(const LendBorrowJob& job) {

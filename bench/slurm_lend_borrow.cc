@@ -304,8 +304,9 @@ Result<json> allot_way(const LendBorrowConfig& c, slurm::CommandRunner& runner) 
   for (const Planned& p : schedule(c)) {
     sleep_until_s(t0 + p.at);
     const std::string& team = accounts[p.team_b ? 1 : 0];
-    const std::string body = "apiVersion: allot/v1\nkind: Workload\nmetadata: {namespace: " + team +
-                             ", name: w" + std::to_string(ledger.jobs.size()) + tail;
+    std::string body = "apiVersion: allot/v1\nkind: Workload\nmetadata: {namespace: " + team;
+    body += ", name: w" + std::to_string(ledger.jobs.size());
+    body += tail;
     const double submitted = now_s();
     const auto r =
         http.Post("/api/v1/namespaces/" + team + "/workloads", auth, body, "application/yaml");

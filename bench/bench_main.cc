@@ -28,6 +28,7 @@
 #include "bench/scale_report.h"
 #include "bench/scim_bench.h"
 #include "bench/slurm_bench.h"
+#include "bench/slurm_lend_borrow.h"
 #include "cli/client/api_client.h"
 
 namespace {
@@ -252,7 +253,25 @@ int run_replay(const allot::bench::ReplayConfig& config, const std::string& outp
 }
 
 // `allot-bench slurm`: Slurm alone and allotd on Slurm, side by side (slurm_bench.h).
-int run_slurm(const allot::bench::SlurmBenchConfig& config, const std::string& output) {
+// `--scenario lend-borrow`: the three ways of slurm_lend_borrow.h, as JSON.
+int run_lend_borrow(allot::bench::SlurmBenchConfig config, bool job_seconds_given) {
+  allot::bench::LendBorrowConfig& c = config.lend_borrow;
+  c.slurm_dir = config.slurm_dir;
+  c.allotd = config.allotd;
+  c.nodes = config.nodes;
+  if (job_seconds_given) c.job_seconds = config.job_seconds;
+  const allot::Result<nlohmann::json> report = allot::bench::run_lend_borrow_bench(c);
+  if (!report.ok()) {
+    std::fprintf(stderr, "error: %s\n", report.status().to_string().c_str());
+    return 1;
+  }
+  std::fputs((report->dump(2) + "\n").c_str(), stdout);
+  return 0;
+}
+
+int run_slurm(const allot::bench::SlurmBenchConfig& config, const std::string& output,
+              bool job_seconds_given) {
+  if (config.scenario == "lend-borrow") return run_lend_borrow(config, job_seconds_given);
   const allot::Result<nlohmann::json> report = allot::bench::run_slurm_bench(config);
   if (!report.ok()) {
     std::fprintf(stderr, "error: %s\n", report.status().to_string().c_str());
@@ -289,8 +308,27 @@ void add_slurm_flags(CLI::App& command, allot::bench::SlurmBenchConfig& c, std::
       ->check(CLI::IsMember({"squeue", "rest"}));
   command.add_option("--nodes", c.nodes, "Slurm's nodes node1..nodeN, 8 GPUs each")
       ->check(CLI::Range(1, 10'000));
-  command.add_option("--job-seconds", c.job_seconds, "what each job sleeps")
+  command.add_option("--job-seconds", c.job_seconds, "what each job sleeps (lend-borrow: 5)")
       ->check(CLI::Range(0.0, 3600.0));
+  command
+      .add_option("--scenario", c.scenario,
+                  "throughput (the same jobs through Slurm alone and allot) or lend-borrow "
+                  "(two teams each guaranteed half: allot, GrpTRES, QoS preemption; JSON)")
+      ->check(CLI::IsMember({"throughput", "lend-borrow"}));
+  command.add_option("--job-gpus", c.lend_borrow.job_gpus, "lend-borrow: GPUs per job")
+      ->check(CLI::Range(1, 8));
+  command
+      .add_option("--stream-seconds", c.lend_borrow.stream_seconds,
+                  "lend-borrow: how long the teams submit (the window measured)")
+      ->check(CLI::Range(1.0, 3600.0));
+  command
+      .add_option("--return-at", c.lend_borrow.return_at,
+                  "lend-borrow: when team B returns (seconds)")
+      ->check(CLI::Range(0.0, 3600.0));
+  command
+      .add_option("--load", c.lend_borrow.load,
+                  "lend-borrow: each stream's rate over what its share finishes")
+      ->check(CLI::Range(0.01, 100.0));
 }
 
 }  // namespace
@@ -363,6 +401,8 @@ int main(int argc, char** argv) {
   if (mixed_command->parsed()) return run_mixed(mixed, mixed_output);
   if (chaos_command->parsed()) return run_chaos(chaos, chaos_output);
   if (scim_command->parsed()) return run_scim(scim, scim_output);
-  if (slurm_command->parsed()) return run_slurm(slurm, slurm_output);
+  if (slurm_command->parsed()) {
+    return run_slurm(slurm, slurm_output, slurm_command->get_option("--job-seconds")->count() > 0);
+  }
   return run_api(api, api_output);
 }

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.h"
+#include "bench/lend_borrow_figures.h"
 
 namespace allot::bench {
 
@@ -33,6 +34,10 @@ struct SlurmBenchConfig {
   // ALLOT_SLURM_REST=1), a third side: allotOnSlurmRest.
   bool rest = false;
   std::string rest_poll = "squeue";  // allotd's --slurm-rest-poll on the third side
+  // "throughput" (the above) or "lend-borrow" (slurm_lend_borrow.h: its own
+  // settings below; slurm_dir, allotd, nodes and job_seconds from above).
+  std::string scenario = "throughput";
+  LendBorrowConfig lend_borrow;
 };
 
 Result<nlohmann::json> run_slurm_bench(const SlurmBenchConfig& config);

@@ -123,7 +123,9 @@ void write_pod_set_status(JsonWriter& out, const std::vector<PodSetStatus>& pod_
 
 void write_backend_job(JsonWriter& out, const BackendJob& job) {
   out.begin_object().key("jobId").value(job.job_id).key("kind").value(job.kind);
-  out.key("nodes").value(job.nodes).key("reason").value(job.reason);
+  out.key("nodes").value(job.nodes);
+  if (!job.placed_nodes.empty()) out.key("placedNodes").value(job.placed_nodes);
+  out.key("reason").value(job.reason);
   out.key("state").value(job.state).end_object();
 }
 
@@ -419,6 +421,7 @@ Result<std::optional<BackendJob>> decode_backend_job(const Reader& status) {
   ALLOT_RETURN_IF_ERROR(backend.get_to("state", job.state));
   ALLOT_RETURN_IF_ERROR(backend.get_to("reason", job.reason));
   ALLOT_RETURN_IF_ERROR(backend.get_to("nodes", job.nodes));
+  ALLOT_RETURN_IF_ERROR(backend.get_to("placedNodes", job.placed_nodes));
   return std::optional<BackendJob>(std::move(job));
 }
 

@@ -103,6 +103,9 @@ struct BackendJob {
   std::string state;   // Slurm's job state: PENDING, RUNNING, ...
   std::string reason;  // Slurm's reason code ("None", "Resources", ...)
   std::string nodes;   // Slurm's node list ("node[1-2]")
+  // allot's placement ("node1,node2") when Slurm runs the job on other nodes
+  // (its NodeList differs); empty when they agree or the job has not run.
+  std::string placed_nodes;
 
   friend bool operator==(const BackendJob&, const BackendJob&) = default;
 };

@@ -70,7 +70,7 @@ TEST(WorkloadJson, TheSubmitterIsStoredAndADocumentStoredBeforeItWasKeptStillLoa
 TEST(WorkloadJson, TheBackendsJobRoundTripsAndIsAbsentWithoutOne) {
   WorkloadDocument doc = sample_document();
   EXPECT_FALSE(workload_to_json(doc)["status"].contains("backend"));
-  doc.status.backend = BackendJob{"slurm", "4711", "RUNNING", "None", "node[1-2]"};
+  doc.status.backend = BackendJob{"slurm", "4711", "RUNNING", "None", "node[1-2]", ""};
 
   const nlohmann::json json = workload_to_json(doc);
   EXPECT_EQ(json["status"]["backend"], (nlohmann::json{{"kind", "slurm"},
@@ -85,6 +85,20 @@ TEST(WorkloadJson, TheBackendsJobRoundTripsAndIsAbsentWithoutOne) {
   nlohmann::json idless = json;
   idless["status"]["backend"].erase("jobId");
   EXPECT_EQ(workload_from_json(idless).status().code(), ErrorCode::kInvalidArgument);
+}
+
+// A job Slurm runs elsewhere than allot placed it: allot's placement beside
+// Slurm's nodes (status.backend.placedNodes), only then.
+TEST(WorkloadJson, AllotsPlacementBesideSlurmsNodesRoundTripsWhenTheyDiffer) {
+  WorkloadDocument doc = sample_document();
+  doc.status.backend = BackendJob{"slurm", "4711", "RUNNING", "None", "node[2-3]", "node1,node3"};
+
+  const nlohmann::json json = workload_to_json(doc);
+  EXPECT_EQ(json["status"]["backend"]["placedNodes"], "node1,node3");
+  EXPECT_EQ(json["status"]["backend"]["nodes"], "node[2-3]");
+  const Result<WorkloadDocument> back = workload_from_json(nlohmann::json::parse(json.dump()));
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(*back, doc);
 }
 
 TEST(WorkloadJson, AStopInProgressIsStoredWithItsCauseAndADeletion) {

@@ -185,6 +185,25 @@ TEST(WorkloadDescription, ShowsSlurmsViewOfTheJob) {
       << text;
 }
 
+// A job Slurm runs elsewhere than allot placed it: allot's placement beside
+// Slurm's nodes.
+TEST(WorkloadDescription, ShowsWhereAllotPlacedAJobSlurmRunsElsewhere) {
+  const json workload = json::parse(R"({"metadata": {"name": "w", "namespace": "n"},
+      "spec": {"command": ["sleep", "1"], "podSets": []},
+      "status": {"phase": "Running", "backend": {"kind": "slurm", "jobId": "4711",
+                 "state": "RUNNING", "reason": "None", "nodes": "node2",
+                 "placedNodes": "node1"}}})");
+  const std::string text = describe_workload(workload, json::object(), Timestamp());
+  EXPECT_NE(text.find("Slurm:\n"
+                      "  Job id:           4711\n"
+                      "  State:            RUNNING\n"
+                      "  Reason:           None\n"
+                      "  Nodes:            node2\n"
+                      "  Placed by allot:  node1\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(PolicyDescription, NodeShowsItsHealthHistoryNewestFirst) {
   const json node = json::parse(R"({"name": "gpu-0", "healthy": true, "cordoned": false,
       "healthHistory": [{"at": "2026-12-03T10:05:00.000Z", "healthy": true, "reason": ""},

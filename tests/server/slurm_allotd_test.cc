@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -140,6 +141,45 @@ TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
   for (const std::string& blocker : blockers) ASSERT_TRUE(sh({"scancel", blocker}).succeeded());
   const nlohmann::json done = wait_phase("sa-research", "waiting", "Succeeded");
   EXPECT_EQ(done["status"]["backend"]["jobId"], id) << "the same job ran";
+}
+
+// Slurm's NodeList against allot's placement, end to end: allot's job waits
+// behind jobs around allot on both h100 nodes; an admin moves it to the node
+// allot did not choose and frees that one. It runs there and is kept
+// (Succeeded, never requeued); status.backend names allot's placement beside
+// Slurm's node, and one PlacedElsewhere Warning is recorded.
+TEST_F(SlurmAllotdTest, AJobSlurmRunsElsewhereIsKeptAndRecordedAsPlacedElsewhere) {
+  std::map<std::string, std::string> blockers;
+  for (const char* node : {"node1", "node2"}) {
+    const slurm::CommandResult made =
+        sh({"sbatch", "--parsable", "--job-name=outside-allot", "--account=sa-research",
+            "--partition=gpu", "--nodelist=" + std::string(node), "--gres=gpu:h100:8", "--mem=100",
+            "--output=/dev/null", "--wrap", "sleep 300"});
+    ASSERT_TRUE(made.succeeded()) << made.err;
+    blockers[node] = made.out.substr(0, made.out.find_first_of(";\n"));
+  }
+  submit("sa-research", "moved", {"echo ran on $SLURMD_NODENAME", 1, 1, "low"});
+  const nlohmann::json admitted = wait_until(
+      "sa-research", "moved",
+      [](const nlohmann::json& w) {
+        return w["status"].contains("backend") &&
+               w["status"]["backend"].value("state", std::string()) == "PENDING";
+      },
+      "its job pending in Slurm");
+  const std::string placed = node_of(admitted);
+  const std::string other = placed == "node1" ? "node2" : "node1";
+  const std::string id = admitted["status"]["backend"]["jobId"];
+
+  ASSERT_TRUE(sh({"scontrol", "update", "JobId=" + id, "ReqNodeList=" + other}).succeeded());
+  ASSERT_TRUE(sh({"scancel", blockers[other]}).succeeded());
+  const nlohmann::json done = wait_phase("sa-research", "moved", "Succeeded");
+
+  EXPECT_EQ(done["status"]["backend"]["jobId"], id) << "the same job, not requeued";
+  EXPECT_EQ(done["status"]["backend"]["nodes"], other) << done;
+  EXPECT_EQ(done["status"]["backend"]["placedNodes"], placed) << done;
+  const std::vector<std::string> reasons = event_reasons("sa-research", "moved");
+  EXPECT_EQ(std::count(reasons.begin(), reasons.end(), "PlacedElsewhere"), 1);
+  EXPECT_EQ(std::count(reasons.begin(), reasons.end(), "Evicted"), 0);
 }
 
 TEST_F(SlurmAllotdTest, AWorkloadRunsAsASlurmJobUnderItsTeamsAccount) {

@@ -170,9 +170,21 @@ class RecordingExecutor final : public Executor {
 
   // What accounted_jobs() answers (the backend's own accounting).
   Result<std::vector<BackendJobRecord>> accounted_jobs() override { return accounted; }
+  // What backend_job() answers per workload (a backend with jobs: Slurm).
+  [[nodiscard]] std::optional<BackendJob> backend_job(WorkloadId workload) const override {
+    std::lock_guard lock(mu_);
+    const auto it = backend_jobs.find(workload.value());
+    if (it == backend_jobs.end()) return std::nullopt;
+    return it->second;
+  }
+  void set_backend_job(uint64_t workload, BackendJob job) {
+    std::lock_guard lock(mu_);
+    backend_jobs[workload] = std::move(job);
+  }
 
   PodEventSink* sink = nullptr;
   std::vector<BackendJobRecord> accounted;
+  std::map<uint64_t, BackendJob> backend_jobs;
   std::vector<RecordedPod> launches;
   std::vector<WorkloadLaunch> workload_launches;
   std::vector<std::pair<uint64_t, Duration>> stops;
@@ -184,7 +196,7 @@ class RecordingExecutor final : public Executor {
  private:
   std::map<uint64_t, ActivitySample> activity_samples;
   std::vector<GpuUsageSample> gpu_samples;
-  std::mutex mu_;
+  mutable std::mutex mu_;
 };
 
 class ScriptedHealth final : public NodeHealthChecker {

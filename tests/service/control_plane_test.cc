@@ -133,6 +133,42 @@ TEST_F(ControlPlaneTest, APodTheBackendLostRequeuesTheWorkloadInsteadOfFailingIt
   EXPECT_EQ(std::find(reasons.begin(), reasons.end(), "PodFailed"), reasons.end());
 }
 
+// The backend ran the job elsewhere than allot placed it (Slurm's NodeList
+// differs): accepted, recorded in status.backend and as one Warning event,
+// not requeued (slurm_executor.h says why).
+TEST_F(ControlPlaneTest, AJobTheBackendRunsElsewhereIsKeptAndRecordedOnce) {
+  apply_policy();
+  const uint64_t uid = submit(workload_yaml("job", "prod", 1), "prod");
+  plane_->loop().run_once();  // admits and launches
+  ASSERT_EQ(executor_.launches.size(), 1u);
+  const std::string placed = executor_.launches[0].node;
+  executor_.set_backend_job(uid, BackendJob{"slurm", "7", "RUNNING", "None", "elsewhere", placed});
+  plane_->loop().run_once();  // the start report: the backend's view taken in
+
+  EXPECT_EQ(phase("prod", "job"), "Running");
+  EXPECT_TRUE(executor_.stops.empty()) << "not requeued";
+  const nlohmann::json job = *calls_->get_workload("prod", "job");
+  EXPECT_EQ(job["status"]["backend"]["nodes"], "elsewhere");
+  EXPECT_EQ(job["status"]["backend"]["placedNodes"], placed);
+
+  executor_.set_backend_job(uid,
+                            BackendJob{"slurm", "7", "COMPLETED", "None", "elsewhere", placed});
+  exit_pods(uid, 0);
+  EXPECT_EQ(phase("prod", "job"), "Succeeded");
+  const Result<nlohmann::json> events = calls_->workload_events("prod", "job");
+  ASSERT_TRUE(events.ok());
+  int64_t elsewhere = 0;
+  for (const auto& event : (*events)["items"]) {
+    if (event["reason"] == "PlacedElsewhere") {
+      ++elsewhere;
+      EXPECT_NE(event["message"].get<std::string>().find("job 7 on elsewhere"), std::string::npos)
+          << event;
+      EXPECT_EQ(event["type"], "Warning");
+    }
+  }
+  EXPECT_EQ(elsewhere, 1) << "once per job: " << *events;
+}
+
 TEST_F(ControlPlaneTest, WorkloadPastItsMaxRuntimeIsStoppedAndFails) {
   apply_policy();
   const uint64_t uid =

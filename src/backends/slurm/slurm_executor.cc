@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/slurm/node_list.h"
 #include "backends/slurm/sacct_usage.h"
 
 namespace allot::slurm {
@@ -22,6 +23,15 @@ std::string comma_joined(const std::vector<std::string>& ids) {
   std::string out;
   for (const std::string& id : ids) out += (out.empty() ? "" : ",") + id;
   return out;
+}
+
+// The distinct nodes allot placed the launch's pods on.
+std::vector<std::string> nodes_of(const WorkloadLaunch& launch) {
+  std::vector<std::string> nodes;
+  for (const PlacedPod& pod : launch.pods) nodes.push_back(pod.node.str());
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
 }
 
 Status write_script(const std::string& path, const std::string& text) {
@@ -232,7 +242,8 @@ void SlurmExecutor::launch(const WorkloadLaunch& launch) {
       queued_.notify_one();
       return;
     }
-    jobs_[launch.workload] = Job{found->second.id, pods, false, false, {}, 0, found->second};
+    jobs_[launch.workload] =
+        Job{found->second.id, pods, false, false, {}, 0, found->second, nodes_of(launch), ""};
     adoptable_.erase(found);
     adopted_.fetch_add(1);
     wake_.notify_all();
@@ -276,7 +287,15 @@ void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std
     }
     if (id.ok()) {
       submitted_.fetch_add(1);
-      Job job{*id, pods, false, cancel, {}, 0, SlurmJob{*id, "", "PENDING", "", "", 0}};
+      Job job{*id,
+              pods,
+              false,
+              cancel,
+              {},
+              0,
+              SlurmJob{*id, "", "PENDING", "", "", 0},
+              nodes_of(launch),
+              ""};
       jobs_[launch.workload] = std::move(job);
       wake_.notify_all();
     }
@@ -389,7 +408,8 @@ void SlurmExecutor::ended(WorkloadId workload, const Job& job, const JobExit& ex
   if (!job.running_reported && is_started_job_state(job.last.state)) {
     reports.push_back({workload, job.pods, PodEvent{}});
   }
-  if (ended_.insert_or_assign(workload, job.last).second) ended_order_.push_back(workload);
+  const SlurmJobView view{job.id, job.last.state, job.last.reason, job.last.nodes, job.misplaced};
+  if (ended_.insert_or_assign(workload, view).second) ended_order_.push_back(workload);
   while (ended_order_.size() > kMaxEnded) {
     ended_.erase(ended_order_.front());
     ended_order_.pop_front();
@@ -420,6 +440,9 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
     }
     job.last = found->second;
     job.missing_polls = 0;
+    if (!job.running_reported && is_started_job_state(job.last.state)) {
+      check_placement(it->first, job);  // once: it is reported running (or ended) below
+    }
     if (job.running_reported && !job.stopping && is_requeued_job_state(job.last.state)) {
       requeued.push_back(job.id);  // Slurm requeued it: allot places the workload again
       ended(it->first, job, JobExit{0, 9, true}, reports);
@@ -437,6 +460,16 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
     }
     ++it;
   }
+}
+
+void SlurmExecutor::check_placement(WorkloadId workload, Job& job) {
+  job.misplaced = placed_elsewhere(job.placed, job.last.nodes);
+  if (job.misplaced.empty() || options_.logger == nullptr) return;
+  options_.logger->warn("Slurm runs a job on other nodes than allot placed it on",
+                        {{"workload", std::to_string(workload.value())},
+                         {"job", job.id},
+                         {"slurm", job.last.nodes},
+                         {"allot", job.misplaced}});
 }
 
 std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed) {

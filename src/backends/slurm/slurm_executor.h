@@ -36,6 +36,16 @@
 //   kRunning for every pod once the job runs, kExited for every pod once it
 //   ended, with the job's exit status. A job Slurm lost (NODE_FAIL, or known
 //   to neither squeue nor sacct for `lost_after` polls) ends with signal 9.
+// - Placement: when a job is first seen running, Slurm's NodeList is
+//   compared with the nodes allot placed it on (node_list.h). A difference
+//   is accepted and recorded, not requeued: a warning is logged ("Slurm runs
+//   a job on other nodes than allot placed it on") and the job's view names
+//   allot's placement beside Slurm's nodes (placed_nodes; allotd records an
+//   event). Slurm still never oversubscribes a node, a failure of the node
+//   Slurm chose still ends the job NODE_FAIL (lost, requeued), and a requeue
+//   would kill work that runs correctly, again and again when the
+//   difference is systematic (a node Slurm names otherwise, a node unknown
+//   to the slurmrestd path's exclude_nodes).
 // - Slurm's own requeue: a job already reported running that Slurm shows
 //   pending again (requeued by Slurm or an admin; allot submits with
 //   --no-requeue) is cancelled and its pods reported lost (PodEvent.lost),
@@ -113,6 +123,7 @@ struct SlurmJobView {
   std::string state;
   std::string reason;
   std::string nodes;
+  std::string placed_nodes;  // allot's placement when Slurm ran it elsewhere (node_list.h)
 };
 
 class SlurmExecutor final : public Executor {
@@ -161,6 +172,8 @@ class SlurmExecutor final : public Executor {
     std::optional<Timestamp> kill_at;
     int missing_polls = 0;
     SlurmJob last;
+    std::vector<std::string> placed;  // the nodes allot placed it on
+    std::string misplaced;            // allot's placement when Slurm ran it elsewhere
   };
   // A launch whose submission did not reach Slurm (kUnavailable): retried.
   struct Unsubmitted {
@@ -205,6 +218,8 @@ class SlurmExecutor final : public Executor {
   std::vector<std::string> due_kills() ALLOT_REQUIRES(mu_);
   void cancel_quietly(const std::string& job_id, CancelKind kind);
   void announce_job(WorkloadId workload);  // to the sink; no lock held
+  // A job seen running for the first time: on the nodes allot placed it on?
+  void check_placement(WorkloadId workload, Job& job) ALLOT_REQUIRES(mu_);
   void loop();
 
   CommandRunner& runner_;
@@ -220,7 +235,7 @@ class SlurmExecutor final : public Executor {
   std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
   // The last view of ended jobs (slurm_view of a finished workload), the
   // newest kMaxEnded of them.
-  std::map<WorkloadId, SlurmJob> ended_ ALLOT_GUARDED_BY(mu_);
+  std::map<WorkloadId, SlurmJobView> ended_ ALLOT_GUARDED_BY(mu_);
   std::deque<WorkloadId> ended_order_ ALLOT_GUARDED_BY(mu_);
   // Pending jobs whose state or reason the last observe() found changed.
   std::vector<WorkloadId> changed_ ALLOT_GUARDED_BY(mu_);

@@ -27,22 +27,23 @@ std::optional<SlurmJobView> SlurmExecutor::slurm_view(WorkloadId workload) const
   const auto found = jobs_.find(workload);
   if (const auto waiting = unsubmitted_.find(workload);
       found == jobs_.end() && waiting != unsubmitted_.end()) {
-    return SlurmJobView{"", "NOT_SUBMITTED", waiting->second.reason, ""};
+    return SlurmJobView{"", "NOT_SUBMITTED", waiting->second.reason, "", ""};
   }
   if (found == jobs_.end()) {
     const auto ended = ended_.find(workload);
     if (ended == ended_.end()) return std::nullopt;
-    const SlurmJob& last = ended->second;
-    return SlurmJobView{last.id, last.state, last.reason, last.nodes};
+    return ended->second;
   }
   const SlurmJob& last = found->second.last;
-  return SlurmJobView{found->second.id, last.state, last.reason, last.nodes};
+  return SlurmJobView{found->second.id, last.state, last.reason, last.nodes,
+                      found->second.misplaced};
 }
 
 std::optional<BackendJob> SlurmExecutor::backend_job(WorkloadId workload) const {
   const std::optional<SlurmJobView> view = slurm_view(workload);
   if (!view) return std::nullopt;
-  return BackendJob{"slurm", view->job_id, view->state, view->reason, view->nodes};
+  return BackendJob{"slurm",      view->job_id, view->state,
+                    view->reason, view->nodes,  view->placed_nodes};
 }
 
 Result<std::vector<BackendJobRecord>> SlurmExecutor::accounted_jobs() {

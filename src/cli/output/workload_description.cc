@@ -124,6 +124,8 @@ std::string backend_section(const Json& status) {
   fields.add_if_set("State", text_at(*backend, {"state"}));
   fields.add_if_set("Reason", text_at(*backend, {"reason"}));
   fields.add_if_set("Nodes", text_at(*backend, {"nodes"}));
+  // Only when the backend runs the job elsewhere than allot placed it.
+  fields.add_if_set("Placed by allot", text_at(*backend, {"placedNodes"}));
   return (kind.empty() ? std::string("Backend") : kind) + ":\n" + fields.render(2);
 }
 

@@ -68,14 +68,14 @@ void AdmissionLoop::apply_reports(Timestamp now, WriteBatch& batch, Actions& act
     }
   }
   for (const WorkloadId workload : reports.backend_jobs) {
-    refresh_backend_job(workload, state, batch);
+    refresh_backend_job(workload, state, now, batch);
   }
   for (const PodId& pod : reports.started) {
-    refresh_backend_job(pod.workload, state, batch);
+    refresh_backend_job(pod.workload, state, now, batch);
     apply_pods_started(pod.workload, 1, state, now, batch);
   }
   for (const PodEvent& exit : reports.exits) {
-    refresh_backend_job(exit.pod.workload, state, batch);
+    refresh_backend_job(exit.pod.workload, state, now, batch);
     apply_pod_exit(exit, state, now, batch, actions);
   }
   erase_deleted_workloads(state, batch);

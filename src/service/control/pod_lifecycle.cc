@@ -72,13 +72,27 @@ Duration grace_period_of(const LiveWorkload& workload, const ServerState& state)
   return compiled->priority_class(workload.request.priority_class).grace_period;
 }
 
-void refresh_backend_job(WorkloadId workload, ServerState& state, WriteBatch& batch) {
+void refresh_backend_job(WorkloadId workload, ServerState& state, Timestamp now,
+                         WriteBatch& batch) {
   if (!state.backend_job) return;
   LiveWorkload* live = state.workloads.find(workload);
   if (live == nullptr || !holds_quota(live->phase())) return;
   std::optional<BackendJob> job = state.backend_job(workload);
   if (!job || live->doc.status.backend == job) return;
+  const bool newly_elsewhere =
+      !job->placed_nodes.empty() &&
+      (!live->doc.status.backend || live->doc.status.backend->job_id != job->job_id ||
+       live->doc.status.backend->placed_nodes.empty());
+  const BackendJob seen = *job;
   live->doc.status.backend = std::move(job);
+  if (newly_elsewhere) {
+    // Accepted, not requeued (slurm_executor.h says why): recorded once per job.
+    note(*live, "Warning", "PlacedElsewhere",
+         "the backend runs job " + seen.job_id + " on " + seen.nodes +
+             ", not where allot placed it (" + seen.placed_nodes +
+             "); the job is kept where it runs",
+         now, batch);
+  }
   store_record(*live, batch);
 }
 

@@ -23,7 +23,9 @@ namespace allot {
 // Slurm's job id, state, reason, nodes) into its status while it holds
 // quota, and stores it when it changed: a pod's start or exit brings the
 // stored `status.backend` up to date. Nothing when the backend has none.
-void refresh_backend_job(WorkloadId workload, ServerState& state, WriteBatch& batch);
+// A job the backend runs on other nodes than allot placed it on
+// (placed_nodes set) adds a Warning event "PlacedElsewhere", once per job.
+void refresh_backend_job(WorkloadId workload, ServerState& state, Timestamp now, WriteBatch& batch);
 
 // `started` pods of the workload's current run were launched successfully.
 void apply_pods_started(WorkloadId workload, int32_t started, ServerState& state, Timestamp now,

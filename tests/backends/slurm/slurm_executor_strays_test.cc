@@ -89,6 +89,12 @@ class SlurmStrayJobsTest : public ::testing::Test {
     launch.pods.push_back({0, NodeId("node1"), {}, ResourceVector(1, 0, 0)});
     return launch;
   }
+  // A gang of two pods, on node1 and node2 (Slurm's "node[1-2]").
+  static WorkloadLaunch gang_launch_of(uint64_t id) {
+    WorkloadLaunch launch = launch_of(id);
+    launch.pods.push_back({1, NodeId("node2"), {}, ResourceVector(1, 0, 0)});
+    return launch;
+  }
 
   ScriptedSlurm slurm_;
   ManualClock clock_;
@@ -148,22 +154,62 @@ TEST_F(SlurmStrayJobsTest, AJobSlurmRequeuedAfterItRanIsCancelledAndItsPodReport
 TEST_F(SlurmStrayJobsTest, TheBackendJobIsTheLastPollsViewAndOutlivesTheJob) {
   slurm_.set_squeue("7|p-5|PENDING|Resources||0\n");
   start_executor();
-  executor_->launch(launch_of(5));  // adopted
+  executor_->launch(gang_launch_of(5));  // adopted
   executor_->poll_once();
   EXPECT_EQ(executor_->backend_job(WorkloadId(5)),
-            (BackendJob{"slurm", "7", "PENDING", "Resources", ""}));
+            (BackendJob{"slurm", "7", "PENDING", "Resources", "", ""}));
 
   slurm_.set_squeue("7|p-5|RUNNING|None|node[1-2]|0\n");
   executor_->poll_once();
   EXPECT_EQ(executor_->backend_job(WorkloadId(5)),
-            (BackendJob{"slurm", "7", "RUNNING", "None", "node[1-2]"}));
+            (BackendJob{"slurm", "7", "RUNNING", "None", "node[1-2]", ""}));
 
   slurm_.set_squeue("7|p-5|COMPLETED|None|node[1-2]|0\n");
   executor_->poll_once();
   EXPECT_EQ(executor_->backend_job(WorkloadId(5)),
-            (BackendJob{"slurm", "7", "COMPLETED", "None", "node[1-2]"}))
+            (BackendJob{"slurm", "7", "COMPLETED", "None", "node[1-2]", ""}))
       << "the job ended: its last view stays";
   EXPECT_FALSE(executor_->backend_job(WorkloadId(6)).has_value()) << "no job of its own";
+}
+
+// Slurm's NodeList checked against allot's placement when the job runs: a
+// difference is kept (not cancelled, not lost), logged, and the view names
+// allot's placement beside Slurm's nodes, also once the job ended.
+TEST_F(SlurmStrayJobsTest, AJobSlurmRunsOnOtherNodesIsKeptLoggedAndItsViewNamesAllotsPlacement) {
+  slurm_.set_squeue("7|p-5|PENDING|Resources||0\n");
+  start_executor();
+  executor_->launch(launch_of(5));  // adopted; allot placed it on node1
+  executor_->poll_once();
+  EXPECT_FALSE(logged("Slurm runs a job on other nodes than allot placed it on")) << "pending";
+
+  slurm_.set_squeue("7|p-5|RUNNING|None|node3|0\n");
+  executor_->poll_once();
+
+  ASSERT_EQ(events_.events().size(), 1u);
+  EXPECT_EQ(events_.events()[0].phase, PodPhase::kRunning) << "accepted where it runs";
+  EXPECT_FALSE(slurm_.cancelled("7"));
+  EXPECT_TRUE(logged("Slurm runs a job on other nodes than allot placed it on"));
+  EXPECT_EQ(executor_->backend_job(WorkloadId(5)),
+            (BackendJob{"slurm", "7", "RUNNING", "None", "node3", "node1"}));
+
+  slurm_.set_squeue("7|p-5|COMPLETED|None|node3|0\n");
+  executor_->poll_once();
+  ASSERT_EQ(events_.events().size(), 2u);
+  EXPECT_TRUE(events_.events()[1].succeeded());
+  EXPECT_EQ(executor_->backend_job(WorkloadId(5)),
+            (BackendJob{"slurm", "7", "COMPLETED", "None", "node3", "node1"}));
+}
+
+TEST_F(SlurmStrayJobsTest, AJobThatRanAndEndedBetweenTwoPollsIsCheckedToo) {
+  slurm_.set_squeue("7|p-5|PENDING|Resources||0\n");
+  start_executor();
+  executor_->launch(gang_launch_of(5));  // node1 and node2
+  executor_->poll_once();
+
+  slurm_.set_squeue("7|p-5|COMPLETED|None|node[2-3]|0\n");
+  executor_->poll_once();
+  EXPECT_TRUE(logged("Slurm runs a job on other nodes than allot placed it on"));
+  EXPECT_EQ(executor_->backend_job(WorkloadId(5))->placed_nodes, "node1,node2");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -109,10 +110,48 @@ TEST_F(SlurmExecutorTest, ANewExecutorAdoptsTheJobOfTheOneBeforeInsteadOfSubmitt
   EXPECT_EQ(executor_->adopted(), 1);
   EXPECT_EQ(executor_->submitted(), 0);
   EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
+  // Adopted where it runs, not where allot placed it now: kept, and recorded.
+  EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node3");
+  EXPECT_EQ(executor_->slurm_view(l.workload)->placed_nodes, "node4");
   executor_->stop(l.workload, Duration());
   const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
   ASSERT_EQ(exits.size(), 1u);
   EXPECT_TRUE(exits[0].stopped);
+}
+
+// Slurm's NodeList against allot's placement, for real: node1's GPUs are
+// held by a job submitted around allot, so allot's job (placed on node1)
+// waits; an admin moves it to node2 (`scontrol update ReqNodeList`), where
+// Slurm runs it. The executor keeps it running (not cancelled, not lost) and
+// its view names allot's placement beside Slurm's node.
+TEST_F(SlurmExecutorTest, AJobSlurmRunsOnAnotherNodeIsKeptAndItsViewNamesAllotsPlacement) {
+  const Result<CommandResult> blocker =
+      runner_.run({"sbatch", "--parsable", "-A", "texec-vision", "-p", "gpu", "-w", "node1",
+                   "--gres=gpu:h100:8", "--mem=100", "-o", "/dev/null", "--wrap", "sleep 120"});
+  ASSERT_TRUE(blocker.ok() && blocker->succeeded()) << (blocker.ok() ? blocker->said() : "");
+  executor_ = make(events_);
+  const WorkloadLaunch l = launch(6, {"node1"}, "echo NODE=$SLURMD_NODENAME");
+  executor_->launch(l);
+  std::optional<SlurmJobView> view;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    view = executor_->slurm_view(l.workload);
+    if (view && !view->job_id.empty() && view->state == "PENDING") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(view && view->state == "PENDING") << "behind the job holding node1";
+
+  ASSERT_TRUE(runner_.run({"scontrol", "update", "JobId=" + view->job_id, "ReqNodeList=node2"})
+                  ->succeeded());
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
+
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].succeeded()) << "kept where it ran";
+  const std::string log = log_of({l.workload, 0});  // appended to across runs (--gtest_repeat)
+  EXPECT_NE(log.find("NODE=node2"), std::string::npos) << log;
+  EXPECT_EQ(log.find("NODE=node1"), std::string::npos) << log;
+  EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node2");
+  EXPECT_EQ(executor_->slurm_view(l.workload)->placed_nodes, "node1");
 }
 
 }  // namespace

@@ -230,20 +230,24 @@ TEST(PendingQueuesProperties, KeptQueuesEqualARebuildAndPlanAlike) {
 
 // AdmissionMemo (scheduler/admission_memo.h): the plan made with remembered
 // admission failures equals the plan made with every attempt run in full,
-// over random worlds of few shapes whose reservations carry over.
+// over random worlds of few shapes whose reservations carry over. The same
+// worlds check ReservationSteps (scheduler/reservation_steps.h): node steps
+// kept per shape give the plan of steps built for every gang.
 struct AdmissionMemoCounts {
   int cycles = 0;
   int with_reservations = 0;
   int max_pending = 0;
   int64_t memo_answers = 0;
+  int64_t steps_reused = 0;
 };
 
-void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCounts& counts) {
+// `full_path`: the options of the plan that every cycle's plan (default
+// options) must equal.
+void run_admission_memo_world(uint64_t seed, bool fair_sharing, const SchedulerOptions& full_path,
+                              AdmissionMemoCounts& counts) {
   std::mt19937_64 rng(seed);
   auto policy = compile_kept_queues_policy(kept_queues_policy(rng, fair_sharing));
   const Topology topology(*policy);
-  SchedulerOptions full_path;
-  full_path.remember_admission_failures = false;
   const Scheduler forgetting(policy, full_path);
   const SchedulerOptions remembering_options;  // outlives each cycle, which keeps a reference
   KeptQueuesWorld world;
@@ -257,6 +261,7 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCou
     SchedulingCycle remembering(*policy, topology, remembering_options, world.state);
     const Plan plan = remembering.run();
     counts.memo_answers += remembering.admission_memo_answers();
+    counts.steps_reused += remembering.reservation_steps_reused();
     testing::expect_identical_plans(plan, forgetting.plan(world.state), seed, step);
     if (::testing::Test::HasFailure()) return;
     counts.with_reservations += plan.reservations.empty() ? 0 : 1;
@@ -269,9 +274,11 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCou
 }
 
 TEST(AdmissionMemoProperties, RememberedFailuresPlanAsTheFullPath) {
+  SchedulerOptions full_path;
+  full_path.remember_admission_failures = false;
   AdmissionMemoCounts counts;
   for (uint64_t seed = 1200; seed <= 1239; ++seed) {
-    run_admission_memo_world(seed, seed % 2 == 0, counts);
+    run_admission_memo_world(seed, seed % 2 == 0, full_path, counts);
     if (::testing::Test::HasFailure()) break;
   }
   EXPECT_EQ(counts.cycles, 40 * 60);
@@ -279,6 +286,20 @@ TEST(AdmissionMemoProperties, RememberedFailuresPlanAsTheFullPath) {
   EXPECT_GT(counts.max_pending, 100) << "the worlds never built a backlog";
   EXPECT_GT(counts.memo_answers, counts.cycles)
       << "the memo rarely answered: " << counts.memo_answers;
+}
+
+TEST(ReservationStepsProperties, KeptStepsPlanAsStepsBuiltPerGang) {
+  SchedulerOptions full_path;
+  full_path.reuse_reservation_steps = false;
+  AdmissionMemoCounts counts;
+  for (uint64_t seed = 1300; seed <= 1339; ++seed) {
+    run_admission_memo_world(seed, seed % 2 == 0, full_path, counts);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(counts.cycles, 40 * 60);
+  EXPECT_GT(counts.with_reservations, counts.cycles / 10) << "the worlds rarely reserved";
+  EXPECT_GT(counts.steps_reused, counts.cycles / 10)
+      << "kept steps rarely answered: " << counts.steps_reused;
 }
 
 }  // namespace

@@ -64,9 +64,13 @@ ShapeSteps::ShapeSteps(const CapacityIndex& capacity, const FlavorFree& free, Fl
     if (!per_pod.fits_in(policy.node(node).node.capacity)) continue;
     const size_t first = steps_.size();
     const std::span<const FlavorFree::Point> points = free.points(k);
+    // Free capacity only grows along the points (releases give back), so the
+    // last point holds the most pods: the walk stops once that many are held.
+    const int32_t most = pods_in_fast(points.back().free, per_pod, pods);
+    if (most == 0) continue;
     int32_t held = pods_in_fast(points[0].free, per_pod, pods);
     if (held > 0) steps_.push_back({points[0].at, held});
-    for (size_t p = 1; p < points.size() && held < pods; ++p) {
+    for (size_t p = 1; p < points.size() && held < most; ++p) {
       const int32_t more = pods_in_fast(points[p].free, per_pod, pods);
       if (more > held) steps_.push_back({points[p].at, held = more});
     }

@@ -15,6 +15,8 @@
 #include "model/node_inventory.h"
 #include "policy_builders.h"
 #include "scheduler/pending_queues.h"
+#include "scheduler/release_timeline.h"
+#include "scheduler/reservation_steps.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/scheduling_cycle.h"
 #include "scheduler/topology.h"
@@ -300,6 +302,86 @@ TEST(ReservationStepsProperties, KeptStepsPlanAsStepsBuiltPerGang) {
   EXPECT_GT(counts.with_reservations, counts.cycles / 10) << "the worlds rarely reserved";
   EXPECT_GT(counts.steps_reused, counts.cycles / 10)
       << "kept steps rarely answered: " << counts.steps_reused;
+}
+
+// ShapeSteps (scheduler/reservation_steps.h), read from each flavor's kept
+// free capacity over time, against append_node_steps() of every node of the
+// flavor (the reservation planner's steps before they were kept): the same
+// nodes, in the same order, with the same steps, for shapes of 1 to 8 GPUs
+// and 1 to 9 pods, on the admitted work of random worlds (declared runtimes
+// or none, some nodes failed).
+void compare_shape_steps(const Snapshot& state, const CompiledPolicy& policy,
+                         const Topology& topology, std::mt19937_64& rng, int64_t* steps_seen) {
+  CapacityIndex capacity(policy, topology, state.nodes);
+  for (const AdmittedWorkload& w : state.admitted) {
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods) {
+        capacity.hold(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
+      }
+    }
+  }
+  const ReleaseTimeline timeline(state.admitted, policy.flavor_count(), policy.node_count(),
+                                 state.now);
+  ReservationSteps kept;
+  for (int shape = 0; shape < 6; ++shape) {
+    const FlavorIndex flavor(static_cast<uint16_t>(rng() % policy.flavor_count()));
+    static constexpr int64_t kGpus[] = {1, 2, 4, 8};
+    const ResourceVector per_pod(kGpus[rng() % 4], static_cast<int64_t>(rng() % 3) * 1000, 0);
+    const auto pods = static_cast<int32_t>(1 + rng() % 9);
+    const ShapeSteps& steps = kept.of(capacity, timeline, flavor, per_pod, pods, state.now);
+    size_t c = 0;
+    for (NodeIndex node : topology.nodes_of_flavor(flavor)) {
+      if (!capacity.schedulable(node) || !per_pod.fits_in(policy.node(node).node.capacity)) {
+        continue;
+      }
+      std::vector<NodeStep> own;
+      append_node_steps(capacity, timeline, node, per_pod, pods, state.now, own);
+      if (own.empty()) continue;
+      ASSERT_LT(c, steps.size()) << "node " << node.value() << " missing";
+      ASSERT_EQ(steps.node(c), node);
+      ASSERT_EQ(steps.steps(c).size(), own.size()) << "node " << node.value();
+      for (size_t k = 0; k < own.size(); ++k) {
+        EXPECT_EQ(steps.steps(c)[k].at, own[k].at) << "node " << node.value() << " step " << k;
+        EXPECT_EQ(steps.steps(c)[k].pods, own[k].pods) << "node " << node.value() << " step " << k;
+      }
+      *steps_seen += static_cast<int64_t>(own.size());
+      ++c;
+    }
+    EXPECT_EQ(c, steps.size()) << "nodes without steps kept";
+    // The changes are every step's gain, in time order.
+    int64_t gained = 0;
+    for (size_t k = 0; k < steps.changes().size(); ++k) {
+      EXPECT_GT(steps.changes()[k].delta, 0);
+      if (k > 0) {
+        EXPECT_LE(steps.changes()[k - 1].at, steps.changes()[k].at);
+      }
+      gained += steps.changes()[k].delta;
+    }
+    int64_t final_pods = 0;
+    for (size_t n = 0; n < steps.size(); ++n) final_pods += steps.steps(n).back().pods;
+    EXPECT_EQ(gained, final_pods);
+  }
+}
+
+TEST(ReservationStepsProperties, ShapeStepsEqualEachNodesOwnSteps) {
+  int64_t steps_seen = 0;
+  for (uint64_t seed = 1400; seed <= 1419; ++seed) {
+    std::mt19937_64 rng(seed);
+    auto policy = compile_kept_queues_policy(kept_queues_policy(rng, seed % 2 == 0));
+    const Scheduler scheduler(policy);
+    const Topology topology(*policy);
+    KeptQueuesWorld world;
+    world.state.nodes.assign(policy->node_count(), NodeCondition{});
+    uint64_t next_id = 1;
+    for (int step = 0; step < 30; ++step) {
+      change_kept_queues_world(world, rng, *policy, next_id);
+      world.touched.clear();
+      compare_shape_steps(world.state, *policy, topology, rng, &steps_seen);
+      if (::testing::Test::HasFatalFailure()) return;
+      carry_out_kept_queues_plan(world, scheduler.plan(world.state));
+    }
+  }
+  EXPECT_GT(steps_seen, 10'000) << "the worlds rarely had nodes with steps";
 }
 
 }  // namespace

@@ -67,8 +67,8 @@ class ShapeSteps {
  public:
   struct Change {
     Timestamp at;
-    int32_t delta = 0;   // pods the candidate gains then (> 0)
-    uint32_t candidate;  // index among the nodes
+    int32_t delta = 0;       // pods the candidate gains then (> 0)
+    uint32_t candidate = 0;  // index among the nodes
   };
 
   ShapeSteps(const CapacityIndex& capacity, const FlavorFree& free, FlavorIndex flavor,

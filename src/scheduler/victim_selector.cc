@@ -53,20 +53,18 @@ void VictimSelector::forget_shares_of(TeamIndex team) {
 }
 
 const VictimSelector::Held& VictimSelector::held(uint32_t index) {
-  if (held_.empty()) {
-    held_.reserve(admitted_.size());
-    for (const AdmittedWorkload& w : admitted_) {
-      Held h{w.team, w.flavor, static_cast<uint32_t>(held_pods_.size()), 0, w.usage()};
-      for (size_t s = 0; s < w.assignment.size(); ++s) {
-        for (const PodPlacement& pod : w.assignment[s].pods) {
-          held_pods_.push_back({pod.node, pod.gpu_mask, w.pod_sets[s].per_pod});
-        }
-      }
-      h.end_pod = static_cast<uint32_t>(held_pods_.size());
-      held_.push_back(h);
+  if (held_.empty()) held_.resize(admitted_.size());
+  Held& h = held_[index];
+  if (h.known) return h;
+  const AdmittedWorkload& w = admitted_[index];
+  h = {true, w.team, w.flavor, static_cast<uint32_t>(held_pods_.size()), 0, w.usage()};
+  for (size_t s = 0; s < w.assignment.size(); ++s) {
+    for (const PodPlacement& pod : w.assignment[s].pods) {
+      held_pods_.push_back({pod.node, pod.gpu_mask, w.pod_sets[s].per_pod});
     }
   }
-  return held_[index];
+  h.end_pod = static_cast<uint32_t>(held_pods_.size());
+  return h;
 }
 
 const ResourceVector& VictimSelector::usage_of(uint32_t index) { return held(index).usage; }

@@ -216,10 +216,12 @@ class VictimSelector {
   std::vector<Variant> team_variant_;
   // Set in find() when the fair-share rule turned a candidate down.
   bool share_refused_ = false;
-  // By admitted index, filled on first use: what each workload holds (its
-  // team, flavor and usage, and its pods in held_pods_), so that taking and
-  // putting back a victim reads two dense arrays instead of the workload.
+  // By admitted index, each filled on its first use: what each workload
+  // holds (its team, flavor and usage, and its pods in held_pods_), so that
+  // taking and putting back a victim reads two dense arrays instead of the
+  // workload.
   struct Held {
+    bool known = false;
     TeamIndex team;
     FlavorIndex flavor;
     uint32_t first_pod = 0;

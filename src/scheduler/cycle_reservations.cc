@@ -27,19 +27,24 @@ void SchedulingCycle::apply_held_reservations() {
     const std::optional<uint32_t> index = pending_index_.find(r.workload);
     if (!index) continue;
     holds_reservation_.insert(r.workload.value());
+    const PendingWorkload& w = snapshot_.pending[*index];
     FlavorIndex flavor;
     for (NodeIndex node : r.nodes) {
       if (node.valid() && node.value() < static_cast<uint32_t>(policy_.node_count())) {
-        capacity_.reserve(node, r.workload, r.starts_at);
+        reserve_node(node, w, r.starts_at);
         flavor = policy_.node(node).flavor;
       }
     }
-    const PendingWorkload& w = snapshot_.pending[*index];
     if (!flavor.valid() || pod_count(w) <= 1) continue;
     add_reserved_quota(ReservedQuota(quota_, quota_releases(flavor), w.id, w.team, flavor,
                                      facts_[*index].total, r.starts_at, w.max_runtime,
                                      policy_.cycle()));
   }
+}
+
+void SchedulingCycle::reserve_node(NodeIndex node, const PendingWorkload& gang, Timestamp from) {
+  capacity_.reserve(node, gang.id, from);
+  reserved_priority_[node.value()] = gang.priority;
 }
 
 void SchedulingCycle::add_reserved_quota(ReservedQuota reserved) {
@@ -184,7 +189,9 @@ std::optional<Reservation> SchedulingCycle::plan_beside_other_gangs(
     const ResourceVector& total, GangReservationRequest& request,
     std::optional<ReservedQuota>* reserved) {
   for (size_t round = 0; round <= reserved_quota_.size(); ++round) {
-    std::optional<Reservation> reservation = plan_gang_reservation(capacity_, timeline(), request);
+    std::optional<Reservation> reservation =
+        plan_gang_reservation(capacity_, timeline(), request,
+                              options_.reuse_reservation_steps ? &reservation_steps_ : nullptr);
     if (!reservation || !gang) return reservation;
     reserved->emplace(quota_, releases, w.id, w.team, request.flavor, total, reservation->starts_at,
                       w.max_runtime, policy_.cycle());
@@ -234,18 +241,11 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
   for (const HeldReservation& r : snapshot_.reservations) {
     if (r.workload == w.id) held = r.nodes;
   }
-  // A gang may take the nodes of a less important gang's reservation (a
-  // gang's nodes come together: the last gang's priority is kept at hand).
-  WorkloadId last_gang;
-  int32_t last_priority = 0;
+  // A gang may take the nodes of a less important gang's reservation (every
+  // reserved node's gang is pending: its priority is kept by node).
   const auto reservable = [&](NodeIndex node) {
     if (!capacity_.reserved(node)) return true;
-    if (!gang) return false;
-    if (capacity_.reserved_for(node) != last_gang) {
-      last_gang = capacity_.reserved_for(node);
-      last_priority = priority_of_pending(last_gang);
-    }
-    return last_priority < w.priority;
+    return gang && reserved_priority_[node.value()] < w.priority;
   };
   GangReservationRequest request{&w, flavor, snapshot_.now, quota_at, held, reservable};
   std::optional<ReservedQuota> reserved;
@@ -259,7 +259,7 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
   std::vector<WorkloadId> displaced;
   for (NodeIndex node : reservation->nodes) {
     if (capacity_.reserved(node)) displaced.push_back(capacity_.reserved_for(node));
-    capacity_.reserve(node, w.id, reservation->starts_at);
+    reserve_node(node, w, reservation->starts_at);
   }
   for (WorkloadId other : displaced) {
     if (other == w.id) continue;

@@ -2,6 +2,7 @@
 // strategy, LessThanOrEqualToFinalShare): victims one at a time from the team
 // at the end of the highest-share path down the cohort tree.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -141,23 +142,31 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
   // Nothing moves in the tree during this walk, so the target's share after
   // a removal depends only on what the candidate holds: candidates of the
   // same size (most of a backlog's) share one computation.
+  // The last size looked up is tried first: a team's backlog is mostly one size.
   constexpr size_t kRememberedSizes = 8;
-  std::vector<std::pair<ResourceVector, double>> share_after_removing;
+  std::array<std::pair<ResourceVector, double>, kRememberedSizes> sizes;
+  size_t remembered = 0;
+  size_t last = 0;
+  const auto same = [](const ResourceVector& a, const ResourceVector& b) {
+    return a.gpu() == b.gpu() && a.cpu_millis() == b.cpu_millis() &&
+           a.memory_bytes() == b.memory_bytes();
+  };
+  const auto share_after_removing = [&](const ResourceVector& held) {
+    if (remembered > 0 && same(sizes[last].first, held)) return sizes[last].second;
+    for (size_t k = 0; k < remembered; ++k) {
+      if (same(sizes[k].first, held)) return sizes[last = k].second;
+    }
+    const double share =
+        weighted_share_after(quota_, target_side, TeamIndex(target), r.flavor, held * -1);
+    if (remembered < kRememberedSizes) {
+      sizes[remembered] = {held, share};
+      last = remembered++;
+    }
+    return share;
+  };
   while (head < work.size()) {
     const Candidate& c = candidates[work[head++]];
-    const ResourceVector& held = usage_of(c.index);
-    auto known = std::find_if(share_after_removing.begin(), share_after_removing.end(),
-                              [&](const auto& entry) { return entry.first == held; });
-    double target_share = 0;
-    if (known != share_after_removing.end()) {
-      target_share = known->second;
-    } else {
-      target_share =
-          weighted_share_after(quota_, target_side, TeamIndex(target), r.flavor, held * -1);
-      if (share_after_removing.size() < kRememberedSizes) {
-        share_after_removing.emplace_back(held, target_share);
-      }
-    }
+    const double target_share = share_after_removing(usage_of(c.index));
     if (preemptor_share <= target_share) {
       return take(r, c, PreemptionReason::kFairShare, true, choice);
     }

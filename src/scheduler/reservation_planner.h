@@ -14,7 +14,10 @@
 // nothing (the caller marks the nodes). `reservable` says which nodes it may
 // use (free of reservations, its own, or held for a less important gang).
 // Returns nothing when the start cannot be known (not enough reservable nodes
-// whose running work declares maxRuntime).
+// whose running work declares maxRuntime). `kept`, when given, keeps the
+// nodes' steps per shape for the next gangs (reservation_steps.h: the caller
+// forgets them when free capacity or the timeline changes); the answer is the
+// same with or without it.
 #pragma once
 
 #include <functional>
@@ -24,6 +27,7 @@
 #include "scheduler/capacity_index.h"
 #include "scheduler/plan.h"
 #include "scheduler/release_timeline.h"
+#include "scheduler/reservation_steps.h"
 
 namespace allot {
 
@@ -38,7 +42,8 @@ struct GangReservationRequest {
 
 std::optional<Reservation> plan_gang_reservation(const CapacityIndex& capacity,
                                                  const ReleaseTimeline& timeline,
-                                                 const GangReservationRequest& request);
+                                                 const GangReservationRequest& request,
+                                                 ReservationSteps* kept = nullptr);
 
 // Whether `nodes` hold all the workload's pods at `at` (a held reservation still good).
 bool reservation_covers(const CapacityIndex& capacity, const ReleaseTimeline& timeline,

@@ -27,6 +27,11 @@ struct SchedulerOptions {
   // asks the same while nothing changed (admission_memo.h). The plan is the
   // same either way; off only to check that in tests.
   bool remember_admission_failures = true;
+  // Whether the reservation planner keeps each shape's node steps for the
+  // next gang of that shape while free capacity does not change
+  // (reservation_steps.h). The plan is the same either way; off only to
+  // check that in tests.
+  bool reuse_reservation_steps = true;
 };
 
 class Scheduler {

@@ -84,6 +84,7 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       reservations_left_(policy.flavor_count(), options.max_reservations_per_flavor),
       failed_reservations_(policy.flavor_count()),
       unplaceable_(policy.flavor_count()),
+      reserved_priority_(policy.node_count(), 0),
       reservation_priorities_(policy.flavor_count()),
       preemption_failures_(policy.team_count()),
       flavor_capacity_(policy.flavor_count()),
@@ -442,6 +443,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
                             const std::vector<int32_t>& counts,
                             std::vector<PodSetAssignment> placement) {
   state_changed();
+  capacity_changed();
   const ResourceVector total = total_of(w, counts);
   Admission admission;
   admission.workload = w.id;
@@ -513,6 +515,7 @@ bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, Flavo
   }
   for (const auto& [index, reason] : choice.victims) selector_->release(index);
   state_changed();
+  capacity_changed();
   // Capacity grew: what the memos learned this cycle no longer holds.
   for (auto& shapes : unplaceable_) shapes.clear();
   for (auto& failed : failed_reservations_) failed.clear();

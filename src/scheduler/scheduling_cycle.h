@@ -31,6 +31,7 @@
 #include "scheduler/quota_tree.h"
 #include "scheduler/release_timeline.h"
 #include "scheduler/reservation_planner.h"
+#include "scheduler/reservation_steps.h"
 #include "scheduler/reserved_quota.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/team_queues.h"
@@ -54,6 +55,8 @@ class SchedulingCycle {
   // How many admission attempts this cycle's memo answered (for tests that
   // check the memo is used, not only that it answers right).
   [[nodiscard]] int64_t admission_memo_answers() const { return admission_memo_answers_; }
+  // How many reservation plans read node steps kept from an earlier one.
+  [[nodiscard]] int64_t reservation_steps_reused() const { return reservation_steps_.reused(); }
 
  private:
   using Failure = AdmissionFailure;
@@ -70,6 +73,10 @@ class SchedulingCycle {
   bool try_admit_remembered(const PendingWorkload& w, uint32_t pending_index, Failure* failure);
   // Something an admission attempt reads has changed (admission_memo.h).
   void state_changed() { ++state_epoch_; }
+  // Free capacity or the release timeline changed: kept node steps no longer hold.
+  void capacity_changed() { reservation_steps_.forget(); }
+  // Marks `node` reserved for `gang` from `from`, with the gang's priority at hand.
+  void reserve_node(NodeIndex node, const PendingWorkload& gang, Timestamp from);
   bool try_flavor(const PendingWorkload& w, FlavorIndex flavor, Failure* failure);
   // The pod counts to admit in `flavor` (full, else partial down to minCount)
   // and their placement, or nothing.
@@ -161,6 +168,9 @@ class SchedulingCycle {
   };
   std::vector<std::vector<UnplaceableShape>> unplaceable_;  // per flavor, this cycle
   std::unordered_set<uint64_t> holds_reservation_;          // workloads with held reservations
+  // Per node: the priority of the gang it is reserved for (read only while reserved).
+  std::vector<int32_t> reserved_priority_;
+  ReservationSteps reservation_steps_;  // node steps per shape, while capacity holds
   // Per flavor: the priorities of the gangs holding a reservation in plan_.
   std::vector<std::multiset<int32_t>> reservation_priorities_;
   // WorkloadId -> index in plan_.explanations of its explanation while it is kReserved.

@@ -13,15 +13,6 @@ namespace {
 
 constexpr double kUnknownShare = std::numeric_limits<double>::quiet_NaN();
 
-bool any_node_in(const AdmittedWorkload& w, const std::vector<NodeIndex>& nodes) {
-  for (const PodSetAssignment& set : w.assignment) {
-    for (const PodPlacement& pod : set.pods) {
-      if (std::binary_search(nodes.begin(), nodes.end(), pod.node)) return true;
-    }
-  }
-  return false;
-}
-
 // The node every pod of `w` runs on, if they share one.
 NodeIndex single_node_of_victim(const AdmittedWorkload& w) {
   std::optional<NodeIndex> node;
@@ -61,12 +52,29 @@ void VictimSelector::forget_shares_of(TeamIndex team) {
   }
 }
 
-const ResourceVector& VictimSelector::usage_of(uint32_t index) {
-  if (usage_.empty()) {
-    usage_.reserve(admitted_.size());
-    for (const AdmittedWorkload& w : admitted_) usage_.push_back(w.usage());
+const VictimSelector::Held& VictimSelector::held(uint32_t index) {
+  if (held_.empty()) held_.resize(admitted_.size());
+  Held& h = held_[index];
+  if (h.known) return h;
+  const AdmittedWorkload& w = admitted_[index];
+  h = {true, w.team, w.flavor, static_cast<uint32_t>(held_pods_.size()), 0, w.usage()};
+  for (size_t s = 0; s < w.assignment.size(); ++s) {
+    for (const PodPlacement& pod : w.assignment[s].pods) {
+      held_pods_.push_back({pod.node, pod.gpu_mask, w.pod_sets[s].per_pod});
+    }
   }
-  return usage_[index];
+  h.end_pod = static_cast<uint32_t>(held_pods_.size());
+  return h;
+}
+
+const ResourceVector& VictimSelector::usage_of(uint32_t index) { return held(index).usage; }
+
+bool VictimSelector::any_node_used(uint32_t index) {
+  const Held& h = held(index);
+  for (uint32_t p = h.first_pod; p < h.end_pod; ++p) {
+    if (std::binary_search(used_nodes_.begin(), used_nodes_.end(), held_pods_[p].node)) return true;
+  }
+  return false;
 }
 
 NodeIndex VictimSelector::only_node_of(uint32_t index) {
@@ -234,24 +242,22 @@ bool VictimSelector::fits(const Request& r, bool allow_borrowing) {
 }
 
 void VictimSelector::remove(uint32_t index) {
-  const AdmittedWorkload& w = admitted_[index];
-  forget_shares_of(w.team);
-  quota_.remove_usage(w.team, w.flavor, usage_of(index));
-  for (size_t s = 0; s < w.assignment.size(); ++s) {
-    for (const PodPlacement& pod : w.assignment[s].pods) {
-      capacity_.release(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
-    }
+  const Held& h = held(index);
+  forget_shares_of(h.team);
+  quota_.remove_usage(h.team, h.flavor, h.usage);
+  for (uint32_t p = h.first_pod; p < h.end_pod; ++p) {
+    const HeldPod& pod = held_pods_[p];
+    capacity_.release(pod.node, pod.per_pod, pod.gpu_mask);
   }
 }
 
 void VictimSelector::restore(uint32_t index) {
-  const AdmittedWorkload& w = admitted_[index];
-  forget_shares_of(w.team);
-  quota_.add_usage(w.team, w.flavor, usage_of(index));
-  for (size_t s = 0; s < w.assignment.size(); ++s) {
-    for (const PodPlacement& pod : w.assignment[s].pods) {
-      capacity_.hold(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
-    }
+  const Held& h = held(index);
+  forget_shares_of(h.team);
+  quota_.add_usage(h.team, h.flavor, h.usage);
+  for (uint32_t p = h.first_pod; p < h.end_pod; ++p) {
+    const HeldPod& pod = held_pods_[p];
+    capacity_.hold(pod.node, pod.per_pod, pod.gpu_mask);
   }
 }
 
@@ -267,8 +273,8 @@ void VictimSelector::minimize(const Request& r, bool allow_borrowing, VictimChoi
   for (size_t i = removed_.size(); i-- > 0;) {
     const uint32_t index = removed_[i];
     restore(index);
-    const bool spare_ok = quota_fits(r, allow_borrowing) &&
-                          (!any_node_in(admitted_[index], used_nodes_) || fits(r, allow_borrowing));
+    const bool spare_ok =
+        quota_fits(r, allow_borrowing) && (!any_node_used(index) || fits(r, allow_borrowing));
     if (spare_ok) {
       choice->victims.erase(choice->victims.begin() + static_cast<std::ptrdiff_t>(i));
     } else {

@@ -216,8 +216,28 @@ class VictimSelector {
   std::vector<Variant> team_variant_;
   // Set in find() when the fair-share rule turned a candidate down.
   bool share_refused_ = false;
-  // By admitted index: what each workload holds, filled on first use.
-  std::vector<ResourceVector> usage_;
+  // By admitted index, each filled on its first use: what each workload
+  // holds (its team, flavor and usage, and its pods in held_pods_), so that
+  // taking and putting back a victim reads two dense arrays instead of the
+  // workload.
+  struct Held {
+    bool known = false;
+    TeamIndex team;
+    FlavorIndex flavor;
+    uint32_t first_pod = 0;
+    uint32_t end_pod = 0;
+    ResourceVector usage;
+  };
+  struct HeldPod {
+    NodeIndex node;
+    uint64_t gpu_mask = 0;
+    ResourceVector per_pod;
+  };
+  const Held& held(uint32_t index);
+  // Whether a pod of admitted workload `index` runs on a node the preemptor was placed on.
+  bool any_node_used(uint32_t index);
+  std::vector<Held> held_;
+  std::vector<HeldPod> held_pods_;
   // By admitted index: see only_node_of(), filled on first use.
   std::vector<NodeIndex> only_node_;
   // By node, per node_first_passes(): GPUs freeable there (-1 between calls).

@@ -15,6 +15,8 @@
 #include "model/node_inventory.h"
 #include "policy_builders.h"
 #include "scheduler/pending_queues.h"
+#include "scheduler/release_timeline.h"
+#include "scheduler/reservation_steps.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/scheduling_cycle.h"
 #include "scheduler/topology.h"
@@ -230,20 +232,24 @@ TEST(PendingQueuesProperties, KeptQueuesEqualARebuildAndPlanAlike) {
 
 // AdmissionMemo (scheduler/admission_memo.h): the plan made with remembered
 // admission failures equals the plan made with every attempt run in full,
-// over random worlds of few shapes whose reservations carry over.
+// over random worlds of few shapes whose reservations carry over. The same
+// worlds check ReservationSteps (scheduler/reservation_steps.h): node steps
+// kept per shape give the plan of steps built for every gang.
 struct AdmissionMemoCounts {
   int cycles = 0;
   int with_reservations = 0;
   int max_pending = 0;
   int64_t memo_answers = 0;
+  int64_t steps_reused = 0;
 };
 
-void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCounts& counts) {
+// `full_path`: the options of the plan that every cycle's plan (default
+// options) must equal.
+void run_admission_memo_world(uint64_t seed, bool fair_sharing, const SchedulerOptions& full_path,
+                              AdmissionMemoCounts& counts) {
   std::mt19937_64 rng(seed);
   auto policy = compile_kept_queues_policy(kept_queues_policy(rng, fair_sharing));
   const Topology topology(*policy);
-  SchedulerOptions full_path;
-  full_path.remember_admission_failures = false;
   const Scheduler forgetting(policy, full_path);
   const SchedulerOptions remembering_options;  // outlives each cycle, which keeps a reference
   KeptQueuesWorld world;
@@ -257,6 +263,7 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCou
     SchedulingCycle remembering(*policy, topology, remembering_options, world.state);
     const Plan plan = remembering.run();
     counts.memo_answers += remembering.admission_memo_answers();
+    counts.steps_reused += remembering.reservation_steps_reused();
     testing::expect_identical_plans(plan, forgetting.plan(world.state), seed, step);
     if (::testing::Test::HasFailure()) return;
     counts.with_reservations += plan.reservations.empty() ? 0 : 1;
@@ -269,9 +276,11 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, AdmissionMemoCou
 }
 
 TEST(AdmissionMemoProperties, RememberedFailuresPlanAsTheFullPath) {
+  SchedulerOptions full_path;
+  full_path.remember_admission_failures = false;
   AdmissionMemoCounts counts;
   for (uint64_t seed = 1200; seed <= 1239; ++seed) {
-    run_admission_memo_world(seed, seed % 2 == 0, counts);
+    run_admission_memo_world(seed, seed % 2 == 0, full_path, counts);
     if (::testing::Test::HasFailure()) break;
   }
   EXPECT_EQ(counts.cycles, 40 * 60);
@@ -279,6 +288,100 @@ TEST(AdmissionMemoProperties, RememberedFailuresPlanAsTheFullPath) {
   EXPECT_GT(counts.max_pending, 100) << "the worlds never built a backlog";
   EXPECT_GT(counts.memo_answers, counts.cycles)
       << "the memo rarely answered: " << counts.memo_answers;
+}
+
+TEST(ReservationStepsProperties, KeptStepsPlanAsStepsBuiltPerGang) {
+  SchedulerOptions full_path;
+  full_path.reuse_reservation_steps = false;
+  AdmissionMemoCounts counts;
+  for (uint64_t seed = 1300; seed <= 1339; ++seed) {
+    run_admission_memo_world(seed, seed % 2 == 0, full_path, counts);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(counts.cycles, 40 * 60);
+  EXPECT_GT(counts.with_reservations, counts.cycles / 10) << "the worlds rarely reserved";
+  EXPECT_GT(counts.steps_reused, counts.cycles / 10)
+      << "kept steps rarely answered: " << counts.steps_reused;
+}
+
+// ShapeSteps (scheduler/reservation_steps.h), read from each flavor's kept
+// free capacity over time, against append_node_steps() of every node of the
+// flavor (the reservation planner's steps before they were kept): the same
+// nodes, in the same order, with the same steps, for shapes of 1 to 8 GPUs
+// and 1 to 9 pods, on the admitted work of random worlds (declared runtimes
+// or none, some nodes failed).
+void compare_shape_steps(const Snapshot& state, const CompiledPolicy& policy,
+                         const Topology& topology, std::mt19937_64& rng, int64_t* steps_seen) {
+  CapacityIndex capacity(policy, topology, state.nodes);
+  for (const AdmittedWorkload& w : state.admitted) {
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods) {
+        capacity.hold(pod.node, w.pod_sets[s].per_pod, pod.gpu_mask);
+      }
+    }
+  }
+  const ReleaseTimeline timeline(state.admitted, policy.flavor_count(), policy.node_count(),
+                                 state.now);
+  ReservationSteps kept;
+  for (int shape = 0; shape < 6; ++shape) {
+    const FlavorIndex flavor(static_cast<uint16_t>(rng() % policy.flavor_count()));
+    static constexpr int64_t kGpus[] = {1, 2, 4, 8};
+    const ResourceVector per_pod(kGpus[rng() % 4], static_cast<int64_t>(rng() % 3) * 1000, 0);
+    const auto pods = static_cast<int32_t>(1 + rng() % 9);
+    const ShapeSteps& steps = kept.of(capacity, timeline, flavor, per_pod, pods, state.now);
+    size_t c = 0;
+    for (NodeIndex node : topology.nodes_of_flavor(flavor)) {
+      if (!capacity.schedulable(node) || !per_pod.fits_in(policy.node(node).node.capacity)) {
+        continue;
+      }
+      std::vector<NodeStep> own;
+      append_node_steps(capacity, timeline, node, per_pod, pods, state.now, own);
+      if (own.empty()) continue;
+      ASSERT_LT(c, steps.size()) << "node " << node.value() << " missing";
+      ASSERT_EQ(steps.node(c), node);
+      ASSERT_EQ(steps.steps(c).size(), own.size()) << "node " << node.value();
+      for (size_t k = 0; k < own.size(); ++k) {
+        EXPECT_EQ(steps.steps(c)[k].at, own[k].at) << "node " << node.value() << " step " << k;
+        EXPECT_EQ(steps.steps(c)[k].pods, own[k].pods) << "node " << node.value() << " step " << k;
+      }
+      *steps_seen += static_cast<int64_t>(own.size());
+      ++c;
+    }
+    EXPECT_EQ(c, steps.size()) << "nodes without steps kept";
+    // The changes are every step's gain, in time order.
+    int64_t gained = 0;
+    for (size_t k = 0; k < steps.changes().size(); ++k) {
+      EXPECT_GT(steps.changes()[k].delta, 0);
+      if (k > 0) {
+        EXPECT_LE(steps.changes()[k - 1].at, steps.changes()[k].at);
+      }
+      gained += steps.changes()[k].delta;
+    }
+    int64_t final_pods = 0;
+    for (size_t n = 0; n < steps.size(); ++n) final_pods += steps.steps(n).back().pods;
+    EXPECT_EQ(gained, final_pods);
+  }
+}
+
+TEST(ReservationStepsProperties, ShapeStepsEqualEachNodesOwnSteps) {
+  int64_t steps_seen = 0;
+  for (uint64_t seed = 1400; seed <= 1419; ++seed) {
+    std::mt19937_64 rng(seed);
+    auto policy = compile_kept_queues_policy(kept_queues_policy(rng, seed % 2 == 0));
+    const Scheduler scheduler(policy);
+    const Topology topology(*policy);
+    KeptQueuesWorld world;
+    world.state.nodes.assign(policy->node_count(), NodeCondition{});
+    uint64_t next_id = 1;
+    for (int step = 0; step < 30; ++step) {
+      change_kept_queues_world(world, rng, *policy, next_id);
+      world.touched.clear();
+      compare_shape_steps(world.state, *policy, topology, rng, &steps_seen);
+      if (::testing::Test::HasFatalFailure()) return;
+      carry_out_kept_queues_plan(world, scheduler.plan(world.state));
+    }
+  }
+  EXPECT_GT(steps_seen, 10'000) << "the worlds rarely had nodes with steps";
 }
 
 }  // namespace

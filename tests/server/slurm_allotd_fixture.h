@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -132,6 +133,21 @@ class SlurmAllotdTest : public AllotdTest {
 
   slurm::CommandResult sh(const std::vector<std::string>& argv) {
     return runner_.run(argv).value();
+  }
+  // Jobs submitted around allot that hold every h100 GPU of node1 and node2
+  // (300 s): node name -> Slurm job id; a node whose sbatch failed is absent
+  // (the caller asserts on the size).
+  std::map<std::string, std::string> hold_h100_nodes_outside_allot() {
+    std::map<std::string, std::string> blockers;
+    for (const char* node : {"node1", "node2"}) {
+      const slurm::CommandResult made =
+          sh({"sbatch", "--parsable", "--job-name=outside-allot", "--account=sa-research",
+              "--partition=gpu", "--nodelist=" + std::string(node), "--gres=gpu:h100:8",
+              "--mem=100", "--output=/dev/null", "--wrap", "sleep 300"});
+      EXPECT_TRUE(made.succeeded()) << made.err;
+      if (made.succeeded()) blockers[node] = made.out.substr(0, made.out.find_first_of(";\n"));
+    }
+    return blockers;
   }
   // Slurm's jobs of a workload (by allot's job name), "id state" lines.
   std::string jobs_of(const nlohmann::json& workload) {

@@ -102,19 +102,12 @@ TEST_F(SlurmAllotdTest, DescribeAndWideListingsShowSlurmsViewAsSqueueDoes) {
 // around allot hold every h100 GPU) lists its job id in `get workloads -o
 // wide` and status.backend, as squeue says it; the same job then runs.
 TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
-  std::vector<std::string> blockers;
-  for (const char* node : {"node1", "node2"}) {
-    const slurm::CommandResult made =
-        sh({"sbatch", "--parsable", "--job-name=outside-allot", "--account=sa-research",
-            "--partition=gpu", "--nodelist=" + std::string(node), "--gres=gpu:h100:8", "--mem=100",
-            "--output=/dev/null", "--wrap", "sleep 300"});
-    ASSERT_TRUE(made.succeeded()) << made.err;
-    blockers.push_back(made.out.substr(0, made.out.find_first_of(";\n")));
-  }
+  const std::map<std::string, std::string> blockers = hold_h100_nodes_outside_allot();
+  ASSERT_EQ(blockers.size(), 2u);
   ASSERT_TRUE(eventually(
       [&] {
         return sh({"squeue", "-h", "-n", "outside-allot", "-t", "RUNNING", "-o", "%i"})
-                   .out.size() >= 2 * blockers.front().size();
+                   .out.size() >= 2 * blockers.begin()->second.size();
       },
       std::chrono::seconds(30), std::chrono::milliseconds(200)));
 
@@ -138,7 +131,7 @@ TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
   EXPECT_NE(row.find("Admitted"), std::string::npos) << wide;
   EXPECT_EQ(row.substr(row.find_last_of(' ') + 1), id) << wide;
 
-  for (const std::string& blocker : blockers) ASSERT_TRUE(sh({"scancel", blocker}).succeeded());
+  for (const auto& [node, blocker] : blockers) ASSERT_TRUE(sh({"scancel", blocker}).succeeded());
   const nlohmann::json done = wait_phase("sa-research", "waiting", "Succeeded");
   EXPECT_EQ(done["status"]["backend"]["jobId"], id) << "the same job ran";
 }
@@ -149,15 +142,8 @@ TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
 // (Succeeded, never requeued); status.backend names allot's placement beside
 // Slurm's node, and one PlacedElsewhere Warning is recorded.
 TEST_F(SlurmAllotdTest, AJobSlurmRunsElsewhereIsKeptAndRecordedAsPlacedElsewhere) {
-  std::map<std::string, std::string> blockers;
-  for (const char* node : {"node1", "node2"}) {
-    const slurm::CommandResult made =
-        sh({"sbatch", "--parsable", "--job-name=outside-allot", "--account=sa-research",
-            "--partition=gpu", "--nodelist=" + std::string(node), "--gres=gpu:h100:8", "--mem=100",
-            "--output=/dev/null", "--wrap", "sleep 300"});
-    ASSERT_TRUE(made.succeeded()) << made.err;
-    blockers[node] = made.out.substr(0, made.out.find_first_of(";\n"));
-  }
+  std::map<std::string, std::string> blockers = hold_h100_nodes_outside_allot();
+  ASSERT_EQ(blockers.size(), 2u);
   submit("sa-research", "moved", {"echo ran on $SLURMD_NODENAME", 1, 1, "low"});
   const nlohmann::json admitted = wait_until(
       "sa-research", "moved",

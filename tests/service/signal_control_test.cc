@@ -16,6 +16,7 @@
 #include "control_plane_fixture.h"
 #include "hook_server.h"
 #include "service/control/http_webhook_sender.h"
+#include "service/control/signal_state.h"
 
 namespace allot::testing {
 namespace {
@@ -271,6 +272,23 @@ TEST_F(SignalControl, AWebhookThatNeverAnswersDoesNotBlockTheLoop) {
   EXPECT_EQ(status()["state"], "firing");
   EXPECT_EQ(status()["undeliveredEvents"], 1);
   EXPECT_FALSE(events().at(0)["delivered"].get<bool>());
+}
+
+// An event's object name gives its time and kind back (the Signals chart
+// reads them so, without parsing each document); anything else is refused.
+TEST(SignalEventName, ReadsBackTheTimeAndKindItWasMadeOf) {
+  const Timestamp at = Timestamp::from_millis(1'764'806'400'123);
+  for (const bool fired : {true, false}) {
+    const auto key = parse_signal_event_name(signal_event_name("gpu-idle", at, fired));
+    ASSERT_TRUE(key.has_value());
+    EXPECT_EQ(key->at, at);
+    EXPECT_EQ(key->fired, fired);
+  }
+  for (const char* bad :
+       {"", "gpu-idle", "gpu-idle/fired", "gpu-idle/12x/fired", "/12/fired", "gpu-idle/12/started",
+        "gpu-idle//fired", "gpu-idle/1234567890123456789/fired"}) {
+    EXPECT_FALSE(parse_signal_event_name(bad).has_value()) << bad;
+  }
 }
 
 }  // namespace

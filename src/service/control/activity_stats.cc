@@ -5,28 +5,13 @@
 #include "accounting/activity_series.h"
 #include "service/control/caller_rights.h"
 #include "service/control/hardware_stats.h"
+#include "service/control/signal_state.h"
 
 namespace allot {
 namespace {
 
 int32_t activity_bucket_count(const StatsRange& range) {
   return static_cast<int32_t>(range.span.ms() / range.bucket.ms());
-}
-
-// One event's change from its object name, "<signal>/<at ms>/<fired|resolved>"
-// (signal_event_name()); none when the name is not one.
-std::optional<SignalChange> signal_change_of(std::string_view name) {
-  const size_t last = name.rfind('/');
-  if (last == std::string_view::npos || last == 0) return std::nullopt;
-  const size_t middle = name.rfind('/', last - 1);
-  if (middle == std::string_view::npos) return std::nullopt;
-  const std::string_view at = name.substr(middle + 1, last - middle - 1);
-  if (at.empty() || at.find_first_not_of("0123456789") != std::string_view::npos) {
-    return std::nullopt;
-  }
-  int64_t ms = 0;
-  for (const char c : at) ms = ms * 10 + (c - '0');
-  return SignalChange{Timestamp::from_millis(ms), name.substr(last + 1) == "fired"};
 }
 
 }  // namespace
@@ -77,7 +62,9 @@ Result<ActivityStatsView> ActivityStatsService::signals(const Principal& caller,
       std::vector<SignalChange> changes;
       changes.reserve(events.size());
       for (const auto& [name, document] : events) {
-        if (std::optional<SignalChange> change = signal_change_of(name)) changes.push_back(*change);
+        if (const auto key = parse_signal_event_name(name)) {
+          changes.push_back({key->at, key->fired});
+        }
       }
       const std::vector<CountSpan> spans = firing_spans(changes);
       firing.insert(firing.end(), spans.begin(), spans.end());

@@ -15,6 +15,23 @@ std::string signal_event_name(const std::string& signal, Timestamp at, bool fire
   return signal + "/" + millis + "/" + (fired ? "fired" : "resolved");
 }
 
+std::optional<SignalEventKey> parse_signal_event_name(std::string_view name) {
+  const size_t last = name.rfind('/');
+  if (last == std::string_view::npos || last == 0) return std::nullopt;
+  const size_t middle = name.rfind('/', last - 1);
+  if (middle == std::string_view::npos || middle == 0) return std::nullopt;  // no signal's name
+  const std::string_view at = name.substr(middle + 1, last - middle - 1);
+  const std::string_view kind = name.substr(last + 1);
+  if (at.empty() || at.size() > 18 ||
+      at.find_first_not_of("0123456789") != std::string_view::npos ||
+      (kind != "fired" && kind != "resolved")) {
+    return std::nullopt;
+  }
+  int64_t ms = 0;
+  for (const char c : at) ms = ms * 10 + (c - '0');
+  return SignalEventKey{Timestamp::from_millis(ms), kind == "fired"};
+}
+
 Status load_signal_event(const std::string& name, const std::string& document,
                          SignalsState& state) {
   const nlohmann::json event = nlohmann::json::parse(document, nullptr, false);

@@ -52,6 +52,14 @@ struct SignalsState {
 // "<signal>/<at, ms, zero-padded>/<fired|resolved>": one event's object name.
 std::string signal_event_name(const std::string& signal, Timestamp at, bool fired);
 
+// signal_event_name()'s time and kind read back from a name; none when the
+// name is not one (its time at most 18 digits).
+struct SignalEventKey {
+  Timestamp at;
+  bool fired = false;  // else resolved
+};
+std::optional<SignalEventKey> parse_signal_event_name(std::string_view name);
+
 Status load_signal_event(const std::string& name, const std::string& document, SignalsState& state);
 
 // Keeps (or updates) one event of `signal` in its history.

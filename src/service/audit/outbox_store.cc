@@ -22,7 +22,7 @@ Result<StoredState> OutboxStore::load() {
 Status OutboxStore::commit(WriteBatch batch) {
   OutboxAttachment attachment = outbox_.attach(batch);
   Status outcome = inner_.commit(std::move(batch));
-  outbox_.settle(std::move(attachment), outcome);
+  outbox_.settle(attachment, outcome);
   return outcome;
 }
 

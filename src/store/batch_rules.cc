@@ -5,6 +5,24 @@
 namespace allot {
 namespace {
 constexpr int64_t kMillion = 1'000'000;
+
+// The audit outbox's sequences are in 1..kMaxWorkloadId (SQLite's integers).
+Status validate_audit_outbox(const WriteBatch& batch) {
+  if (batch.delete_audit_outbox_through > kMaxWorkloadId) {
+    return invalid_argument(
+        "an audit outbox sequence must be in 1.." + std::to_string(kMaxWorkloadId),
+        "delete through " + std::to_string(batch.delete_audit_outbox_through));
+  }
+  for (const AuditOutboxRecord& row : batch.append_audit_outbox) {
+    if (row.sequence == 0 || row.sequence > kMaxWorkloadId) {
+      return invalid_argument(
+          "an audit outbox sequence must be in 1.." + std::to_string(kMaxWorkloadId),
+          "audit outbox row " + row.audit_id + " (sequence " + std::to_string(row.sequence) + ")");
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Status validate_batch(const WriteBatch& batch) {
@@ -50,7 +68,7 @@ Status validate_batch(const WriteBatch& batch) {
       return invalid_argument("a GPU utilisation must be in 0..1,000,000 ppm", where());
     }
   }
-  return {};
+  return validate_audit_outbox(batch);
 }
 
 bool overlaps(const AllocationRecord& allocation, int64_t from_ms, int64_t to_ms) {

@@ -18,7 +18,9 @@ constexpr uint64_t kMaxWorkloadId = static_cast<uint64_t>(std::numeric_limits<in
 // Checks what can be checked without the stored state: every put workload id
 // (of a workload or an allocation) is in 1..kMaxWorkloadId (so neither
 // WorkloadId(0) nor WorkloadId::invalid()); an allocation ends no earlier than
-// it starts and holds no negative amount. kInvalidArgument otherwise.
+// it starts and holds no negative amount; every audit outbox sequence (of an
+// append, or the ranged delete's bound when not 0) is in 1..kMaxWorkloadId.
+// kInvalidArgument otherwise.
 Status validate_batch(const WriteBatch& batch);
 
 // True when the allocation overlaps [from_ms, to_ms) (Store::allocations).

@@ -19,6 +19,8 @@ Result<StoredState> MemoryStore::load() {
   for (const auto& [key, allocation] : allocations_) {
     if (!allocation.end_ms) state.open_allocations.push_back(allocation);
   }
+  state.audit_outbox.reserve(audit_outbox_.size());
+  for (const auto& [sequence, row] : audit_outbox_) state.audit_outbox.push_back(row);
   return state;
 }
 
@@ -115,6 +117,14 @@ void MemoryStore::apply(WriteBatch& batch) {
   for (GpuUtilizationRecord& record : batch.put_gpu_utilization) {
     std::tuple key{record.workload_id, record.gpu, record.start_ms};
     utilization_[std::move(key)] = std::move(record);
+  }
+  if (batch.delete_audit_outbox_through != 0) {
+    audit_outbox_.erase(audit_outbox_.begin(),
+                        audit_outbox_.upper_bound(batch.delete_audit_outbox_through));
+  }
+  for (AuditOutboxRecord& row : batch.append_audit_outbox) {
+    const uint64_t sequence = row.sequence;
+    audit_outbox_[sequence] = std::move(row);
   }
 }
 

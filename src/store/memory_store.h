@@ -58,6 +58,7 @@ class MemoryStore final : public Store {
   std::map<std::pair<WorkloadId, int64_t>, AllocationRecord> allocations_;  // by key
   // By (workload_id, gpu, start_ms).
   std::map<std::tuple<WorkloadId, std::string, int64_t>, GpuUtilizationRecord> utilization_;
+  std::map<uint64_t, AuditOutboxRecord> audit_outbox_;  // by sequence
   uint64_t next_sequence_ = 1;
   std::optional<WorkloadId> max_workload_id_;  // nullopt until a workload is put
 };

@@ -31,6 +31,12 @@
 //   [start_ms, end_ms) while the workload held it (a put inserts or replaces
 //   its key; never deleted). gpu_utilization(from, to) returns those that
 //   overlap [from, to). They apply after the allocation puts.
+// - The audit outbox (service/audit/audit_outbox.h) is an append-only table
+//   keyed by an integer sequence the caller chooses (1..INT64_MAX): an
+//   append inserts or replaces its sequence; a batch's
+//   delete_audit_outbox_through, when not 0, deletes every row whose
+//   sequence is <= it (one ranged delete). They apply last: the ranged
+//   delete, then the appends. load() returns every row, ordered by sequence.
 // - Ids are WorkloadIds; a put's must be in 1..INT64_MAX (kInvalidArgument
 //   otherwise), so neither WorkloadId(0) nor the invalid WorkloadId() is ever
 //   stored. Event sequences and `after` are plain integers: not ids.
@@ -118,6 +124,15 @@ struct GpuUtilizationRecord {
   friend bool operator==(const GpuUtilizationRecord&, const GpuUtilizationRecord&) = default;
 };
 
+// A request's audit record carried in the store's commit (the audit outbox).
+struct AuditOutboxRecord {
+  uint64_t sequence = 0;  // in 1..INT64_MAX, chosen by the caller
+  std::string audit_id;
+  std::string document;  // opaque to the store
+
+  friend bool operator==(const AuditOutboxRecord&, const AuditOutboxRecord&) = default;
+};
+
 struct WriteBatch {
   std::vector<ObjectRecord> put_objects;  // insert or replace by (kind, name)
   std::vector<ObjectKey> delete_objects;
@@ -127,11 +142,15 @@ struct WriteBatch {
   std::vector<AllocationRecord> put_allocations;  // insert or replace by (workload_id, start_ms)
   // Insert or replace by (workload_id, gpu, start_ms).
   std::vector<GpuUtilizationRecord> put_gpu_utilization;
+  // Deletes the audit outbox rows with a sequence <= it; 0: none.
+  uint64_t delete_audit_outbox_through = 0;
+  std::vector<AuditOutboxRecord> append_audit_outbox;  // insert or replace by sequence
 
   [[nodiscard]] bool empty() const {
     return put_objects.empty() && delete_objects.empty() && put_workloads.empty() &&
            delete_workloads.empty() && events.empty() && put_allocations.empty() &&
-           put_gpu_utilization.empty();
+           put_gpu_utilization.empty() && delete_audit_outbox_through == 0 &&
+           append_audit_outbox.empty();
   }
 };
 
@@ -142,6 +161,8 @@ struct StoredState {
   std::optional<WorkloadId> max_workload_id;
   // The allocations still open, ordered by (workload_id, start_ms).
   std::vector<AllocationRecord> open_allocations;
+  // The audit outbox's rows, ordered by sequence.
+  std::vector<AuditOutboxRecord> audit_outbox;
 };
 
 class Store {

@@ -20,6 +20,7 @@
 #include "base/logger.h"
 #include "service/audit/audit_key.h"
 #include "service/audit/audit_outbox.h"
+#include "service/audit/audit_outbox_row.h"
 #include "service/audit/audit_reading.h"
 #include "service/audit/outbox_store.h"
 #include "store/store.h"
@@ -34,11 +35,16 @@ inline WriteBatch team_batch(const std::string& name) {
   return batch;
 }
 
+// The outbox rows `store` holds (named by their auditIDs): those of its
+// outbox table, and objects of kind AuditOutbox (an older allotd's rows).
 inline std::vector<ObjectRecord> outbox_rows_of(Store& store) {
   Result<StoredState> state = store.load();
   EXPECT_TRUE(state.ok()) << state.status().message();
   std::vector<ObjectRecord> rows;
   if (!state.ok()) return rows;
+  for (const AuditOutboxRecord& row : state->audit_outbox) {
+    rows.push_back({std::string(kAuditOutboxKind), row.audit_id, row.document});
+  }
   for (const ObjectRecord& object : state->objects) {
     if (object.kind == kAuditOutboxKind) rows.push_back(object);
   }
@@ -301,6 +307,81 @@ inline void case_invalid_utf8_request_is_recorded_and_recovered(const StoreOpene
   EXPECT_TRUE(report.ok()) << report.problems.front().message;
   EXPECT_EQ(report.records, 2u);
   EXPECT_EQ(report.uncovered_tail, 0u);
+}
+
+// Rows commit, and their records are appended, in any order: the ranged
+// delete of covered rows stops below the oldest row whose record is not yet
+// covered by a checkpoint, then takes both rows in one batch once it is.
+inline void case_ranged_delete_waits_for_the_oldest_row_not_covered(const StoreOpener& open_store,
+                                                                    const std::string& root) {
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  ASSERT_TRUE(rig.store->load().ok());
+  AuditLog& log = *rig.log;
+  Store& inner = *rig.inner;
+  AuditOutbox& outbox = *rig.outbox;
+  OutboxStore& store = *rig.store;
+  RequestScope first(outbox, event_of("ana", "create"));
+  ASSERT_TRUE(store.commit(team_batch("vision")).ok());  // row 1
+  {
+    RequestScope second(outbox, event_of("bo", "create"));  // hides the first
+    ASSERT_TRUE(store.commit(team_batch("speech")).ok());   // row 2
+    ASSERT_TRUE(outbox.record(&second, event_of("bo", "create")).ok());
+  }
+  ASSERT_TRUE(log.checkpoint_if_due(true).ok());  // covers the second's record only
+  ASSERT_TRUE(store.commit(team_batch("nlp")).ok());
+  EXPECT_EQ(outbox_rows_of(inner).size(), 2u);  // row 1 waits: nothing deleted
+  EXPECT_EQ(outbox.rows_to_prune(), 2u);
+  ASSERT_TRUE(outbox.record(&first, event_of("ana", "create")).ok());
+  ASSERT_TRUE(store.commit(team_batch("audio")).ok());
+  EXPECT_EQ(outbox_rows_of(inner).size(), 2u);  // appended, not yet covered
+  ASSERT_TRUE(log.checkpoint_if_due(true).ok());
+  ASSERT_TRUE(store.commit(team_batch("robotics")).ok());
+  EXPECT_TRUE(outbox_rows_of(inner).empty());
+  EXPECT_EQ(outbox.rows_to_prune(), 0u);
+  const std::vector<nlohmann::json> records = outbox_case_records(rig.options);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0]["auditID"], "bo-create");
+  EXPECT_EQ(records[1]["auditID"], "ana-create");
+  ASSERT_TRUE(log.close().ok());
+  EXPECT_TRUE(outbox_case_verify(rig.options, root).ok());
+}
+
+// At start, the rows of the store's outbox table and the AuditOutbox objects
+// an older allotd left (rows not yet in the log) are both appended and
+// deleted; the rows of later requests take sequences after the highest one.
+inline void case_table_and_older_rows_are_recovered(const StoreOpener& open_store,
+                                                    const std::string& root) {
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  WriteBatch left;  // what a killed allotd left, written around the outbox
+  left.put_objects.push_back({std::string(kAuditOutboxKind), "old-create",
+                              outbox_row_document(0, event_of("old", "create"))});
+  left.append_audit_outbox.push_back(
+      {7, "new-create", outbox_row_document(0, event_of("new", "create"))});
+  ASSERT_TRUE(rig.inner->commit(left).ok());
+  ASSERT_EQ(outbox_rows_of(*rig.inner).size(), 2u);
+  Result<StoredState> state = rig.store->load();  // recovers
+  ASSERT_TRUE(state.ok()) << state.status().message();
+  EXPECT_TRUE(state->objects.empty());
+  EXPECT_TRUE(state->audit_outbox.empty());
+  EXPECT_TRUE(outbox_rows_of(*rig.inner).empty());
+  const std::vector<nlohmann::json> records = outbox_case_records(rig.options);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0]["auditID"], "new-create");  // same afterSequence: by auditID
+  EXPECT_EQ(records[1]["auditID"], "old-create");
+  for (const nlohmann::json& record : records) EXPECT_EQ(record["stage"], "RequestReceived");
+  {
+    RequestScope scope(*rig.outbox, event_of("ana", "create"));
+    ASSERT_TRUE(rig.store->commit(team_batch("vision")).ok());
+  }
+  Result<StoredState> after = rig.inner->load();
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ(after->audit_outbox.size(), 1u);
+  EXPECT_EQ(after->audit_outbox[0].sequence, 8u);
+  EXPECT_EQ(after->audit_outbox[0].audit_id, "ana-create");
+  ASSERT_TRUE(rig.log->close().ok());
+  EXPECT_TRUE(outbox_case_verify(rig.options, root).ok());
 }
 
 }  // namespace allot::audit::testing

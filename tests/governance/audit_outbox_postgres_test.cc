@@ -59,6 +59,16 @@ TEST_F(AuditOutboxPostgres, KillDashNineAfterCommitBeforeAppendRecoversTheRecord
   testing::case_kill_after_commit_before_append(opener(), root);
 }
 
+TEST_F(AuditOutboxPostgres, RangedDeleteWaitsForTheOldestRowNotCovered) {
+  const std::string root = fresh_folder("outbox-pg-range");
+  testing::case_ranged_delete_waits_for_the_oldest_row_not_covered(opener(), root);
+}
+
+TEST_F(AuditOutboxPostgres, TableAndOlderRowsAreRecoveredAndSequencesContinue) {
+  const std::string root = fresh_folder("outbox-pg-older");
+  testing::case_table_and_older_rows_are_recovered(opener(), root);
+}
+
 TEST_F(AuditOutboxPostgres, InvalidUtf8RequestIsRecordedAndRecoveredFromItsRow) {
   const std::string root = fresh_folder("outbox-pg-utf8");
   testing::case_invalid_utf8_request_is_recorded_and_recovered(opener(), root);

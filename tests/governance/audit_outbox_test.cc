@@ -33,6 +33,16 @@ TEST(AuditOutboxSqlite, KillDashNineAfterCommitBeforeAppendRecoversTheRecord) {
   testing::case_kill_after_commit_before_append(sqlite_opener(root), root);
 }
 
+TEST(AuditOutboxSqlite, RangedDeleteWaitsForTheOldestRowNotCovered) {
+  const std::string root = fresh_folder("outbox-range");
+  testing::case_ranged_delete_waits_for_the_oldest_row_not_covered(sqlite_opener(root), root);
+}
+
+TEST(AuditOutboxSqlite, TableAndOlderRowsAreRecoveredAndSequencesContinue) {
+  const std::string root = fresh_folder("outbox-older");
+  testing::case_table_and_older_rows_are_recovered(sqlite_opener(root), root);
+}
+
 TEST(AuditOutboxSqlite, InvalidUtf8RequestIsRecordedAndRecoveredFromItsRow) {
   const std::string root = fresh_folder("outbox-utf8");
   testing::case_invalid_utf8_request_is_recorded_and_recovered(sqlite_opener(root), root);

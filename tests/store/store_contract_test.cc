@@ -426,5 +426,65 @@ TEST_P(StoreContract, GpuUtilizationThatIsEmptyOrOutOfRangeIsInvalid) {
   EXPECT_TRUE(utilization_ok(store(), 0, 100).empty());
 }
 
+AuditOutboxRecord outbox_row(uint64_t sequence, const std::string& audit_id) {
+  return {sequence, audit_id, std::string("{\"a\":\"") + audit_id + std::string("\0\xff\"}", 4)};
+}
+
+// The audit outbox: rows load in sequence order whatever the order they were
+// appended in; one ranged delete takes every row up to its bound (those
+// appended in other batches too) and no other; in one batch the delete
+// applies before the appends.
+TEST_P(StoreContract, AuditOutboxLoadsBySequenceAndARangedDeleteTakesThoseUpToIt) {
+  WriteBatch first;
+  first.append_audit_outbox = {outbox_row(3, "c"), outbox_row(1, "a")};
+  commit_ok(std::move(first));
+  WriteBatch second;
+  second.append_audit_outbox = {outbox_row(2, "b"), outbox_row(5, "e")};
+  commit_ok(std::move(second));
+  EXPECT_EQ(load().audit_outbox,
+            (std::vector<AuditOutboxRecord>{outbox_row(1, "a"), outbox_row(2, "b"),
+                                            outbox_row(3, "c"), outbox_row(5, "e")}));
+  WriteBatch prune;
+  prune.delete_audit_outbox_through = 3;
+  commit_ok(std::move(prune));
+  EXPECT_EQ(load().audit_outbox, (std::vector<AuditOutboxRecord>{outbox_row(5, "e")}));
+  WriteBatch both;  // the delete first: the row appended at its bound stays
+  both.delete_audit_outbox_through = 6;
+  both.append_audit_outbox = {outbox_row(6, "f"), outbox_row(7, "g")};
+  commit_ok(std::move(both));
+  EXPECT_EQ(load().audit_outbox,
+            (std::vector<AuditOutboxRecord>{outbox_row(6, "f"), outbox_row(7, "g")}));
+  WriteBatch again;  // a delete below every row deletes nothing
+  again.delete_audit_outbox_through = 5;
+  commit_ok(std::move(again));
+  EXPECT_EQ(load().audit_outbox.size(), 2u);
+}
+
+// An outbox row and a ranged delete commit with their batch or not at all.
+TEST_P(StoreContract, AuditOutboxRowsAndDeletesCommitWithTheirBatch) {
+  commit_ok(put_workloads({workload_record(WorkloadId(1), "nlp", "train")}));
+  WriteBatch rows;
+  rows.append_audit_outbox = {outbox_row(1, "a")};
+  commit_ok(std::move(rows));
+  WriteBatch refused = put_workloads({workload_record(WorkloadId(2), "nlp", "train")});
+  refused.delete_audit_outbox_through = 1;
+  refused.append_audit_outbox = {outbox_row(2, "b")};
+  EXPECT_EQ(store().commit(std::move(refused)).code(), ErrorCode::kAlreadyExists);
+  EXPECT_EQ(load().audit_outbox, (std::vector<AuditOutboxRecord>{outbox_row(1, "a")}));
+}
+
+TEST_P(StoreContract, AuditOutboxSequencesOutOfRangeAreInvalid) {
+  constexpr uint64_t kTooLarge = uint64_t{1} << 63U;
+  for (const uint64_t bad : {uint64_t{0}, kTooLarge}) {
+    WriteBatch batch;
+    batch.append_audit_outbox = {outbox_row(bad, "a")};
+    EXPECT_EQ(store().commit(std::move(batch)).code(), ErrorCode::kInvalidArgument) << bad;
+  }
+  WriteBatch range;
+  range.delete_audit_outbox_through = kTooLarge;
+  EXPECT_EQ(store().commit(std::move(range)).code(), ErrorCode::kInvalidArgument);
+  EXPECT_TRUE(load().audit_outbox.empty());
+}
+
 }  // namespace
 }  // namespace allot

@@ -1,7 +1,6 @@
 #include "service/audit/audit_outbox.h"
 
 #include <algorithm>
-#include <iterator>
 #include <tuple>
 
 #include "service/audit/audit_outbox_row.h"
@@ -13,15 +12,9 @@ namespace {
 // The request scope of this thread (the innermost one).
 thread_local RequestScope* t_audit_outbox_scope = nullptr;
 
-constexpr size_t kAuditOutboxPrunePerBatch = 256;
-
 constexpr std::string_view kAuditOutboxRecoveredMessage =
     "recovered at start from the store's audit outbox: the change was committed, and allotd "
     "stopped before the answer was recorded";
-
-ObjectKey audit_outbox_key(const std::string& audit_id) {
-  return ObjectKey{std::string(kAuditOutboxKind), audit_id};
-}
 
 }  // namespace
 
@@ -38,45 +31,71 @@ OutboxAttachment AuditOutbox::attach(WriteBatch& batch) {
   OutboxAttachment attachment;
   RequestScope* scope = t_audit_outbox_scope;
   if (scope != nullptr && &scope->outbox_ == this && !scope->carried_) {
-    batch.put_objects.push_back({std::string(kAuditOutboxKind), scope->provisional_.audit_id,
-                                 outbox_row_document(log_.written(), scope->provisional_)});
+    std::string document = outbox_row_document(log_.written(), scope->provisional_);
+    {
+      std::lock_guard lock(mu_);
+      scope->row_ = next_row_++;
+      rows_.emplace(scope->row_, kNotAppended);
+    }
+    batch.append_audit_outbox.push_back(
+        {scope->row_, scope->provisional_.audit_id, std::move(document)});
     scope->carried_ = true;
     attachment.scope = scope;
   }
   const uint64_t covered = log_.checkpointed();
   std::lock_guard lock(mu_);
-  while (!appended_.empty() && appended_.front().first <= covered &&
-         attachment.pruned.size() < kAuditOutboxPrunePerBatch) {
-    batch.delete_objects.push_back(audit_outbox_key(appended_.front().second));
-    attachment.pruned.push_back(std::move(appended_.front()));
-    appended_.pop_front();
-  }
+  prune_into(batch, covered, attachment);
   return attachment;
+}
+
+void AuditOutbox::prune_into(WriteBatch& batch, uint64_t covered, OutboxAttachment& attachment) {
+  // Rows leave the map from its start once covered; a row still waiting for
+  // its record stops the range below it.
+  while (!rows_.empty() && rows_.begin()->second <= covered) {
+    covered_through_ = rows_.begin()->first;
+    rows_.erase(rows_.begin());
+  }
+  if (covered_through_ <= pruned_through_) return;
+  batch.delete_audit_outbox_through = covered_through_;
+  attachment.pruned_through = covered_through_;
+  attachment.pruned_before = pruned_through_;
+  pruned_through_ = covered_through_;
 }
 
 void AuditOutbox::settle(OutboxAttachment attachment, const Status& outcome) {
   if (outcome.ok()) return;
-  if (attachment.scope != nullptr) attachment.scope->carried_ = false;
   std::lock_guard lock(mu_);
-  appended_.insert(appended_.begin(), std::make_move_iterator(attachment.pruned.begin()),
-                   std::make_move_iterator(attachment.pruned.end()));
+  if (attachment.scope != nullptr) {
+    attachment.scope->carried_ = false;
+    rows_.erase(attachment.scope->row_);
+  }
+  // The range is deleted again by a later batch (a delete that another batch
+  // already made deletes nothing).
+  if (attachment.pruned_through != 0) {
+    pruned_through_ = std::min(pruned_through_, attachment.pruned_before);
+  }
 }
 
 Status AuditOutbox::record(const RequestScope* scope, governance::AuditEvent event) {
   if (scope != nullptr) event.audit_id = scope->provisional_.audit_id;
   if (scope == nullptr || !scope->carried_) return log_.record(std::move(event));
-  std::string audit_id = event.audit_id;
   ALLOT_ASSIGN_OR_RETURN(const uint64_t sequence, log_.append_committed(std::move(event)));
   std::lock_guard lock(mu_);
-  appended_.emplace_back(sequence, std::move(audit_id));
+  if (auto row = rows_.find(scope->row_); row != rows_.end()) row->second = sequence;
   return {};
 }
 
-Status AuditOutbox::recover(const std::vector<ObjectRecord>& rows, Store& store) {
-  if (rows.empty()) return {};
+namespace {
+
+Result<std::vector<OutboxRow>> parse_rows(const std::vector<AuditOutboxRecord>& rows,
+                                          const std::vector<ObjectRecord>& legacy) {
   std::vector<OutboxRow> parsed;
-  parsed.reserve(rows.size());
-  for (const ObjectRecord& row : rows) {
+  parsed.reserve(rows.size() + legacy.size());
+  for (const AuditOutboxRecord& row : rows) {
+    ALLOT_ASSIGN_OR_RETURN(OutboxRow one, parse_outbox_row(row.audit_id, row.document));
+    parsed.push_back(std::move(one));
+  }
+  for (const ObjectRecord& row : legacy) {
     ALLOT_ASSIGN_OR_RETURN(OutboxRow one, parse_outbox_row(row.name, row.document));
     parsed.push_back(std::move(one));
   }
@@ -84,12 +103,24 @@ Status AuditOutbox::recover(const std::vector<ObjectRecord>& rows, Store& store)
     return std::tie(a.after_sequence, a.event.request_received, a.event.audit_id) <
            std::tie(b.after_sequence, b.event.request_received, b.event.audit_id);
   });
+  return parsed;
+}
+
+}  // namespace
+
+Status AuditOutbox::recover(const std::vector<AuditOutboxRecord>& rows,
+                            const std::vector<ObjectRecord>& legacy, Store& store) {
+  const uint64_t highest = rows.empty() ? 0 : rows.back().sequence;  // ordered by sequence
+  {
+    std::lock_guard lock(mu_);
+    next_row_ = std::max(next_row_, highest + 1);
+  }
+  if (rows.empty() && legacy.empty()) return {};
+  ALLOT_ASSIGN_OR_RETURN(std::vector<OutboxRow> parsed, parse_rows(rows, legacy));
   ALLOT_ASSIGN_OR_RETURN(const auto in_log,
                          audit_ids_after(log_.options().dir, parsed.front().after_sequence));
   size_t appended = 0;
-  WriteBatch deletes;
   for (OutboxRow& row : parsed) {
-    deletes.delete_objects.push_back(audit_outbox_key(row.event.audit_id));
     if (in_log.contains(row.event.audit_id)) continue;
     row.event.stage = "RequestReceived";
     row.event.response_message = std::string(kAuditOutboxRecoveredMessage);
@@ -98,6 +129,9 @@ Status AuditOutbox::recover(const std::vector<ObjectRecord>& rows, Store& store)
   }
   // Every row's record is now in the log; synced and covered before the rows go.
   ALLOT_RETURN_IF_ERROR(log_.checkpoint_if_due(true));
+  WriteBatch deletes;
+  deletes.delete_audit_outbox_through = highest;
+  for (const ObjectRecord& row : legacy) deletes.delete_objects.push_back({row.kind, row.name});
   ALLOT_RETURN_IF_ERROR(store.commit(std::move(deletes)));
   if (appended > 0) {
     logger_.warn("audit log: appended the records of committed requests that were not in it",
@@ -108,7 +142,7 @@ Status AuditOutbox::recover(const std::vector<ObjectRecord>& rows, Store& store)
 
 size_t AuditOutbox::rows_to_prune() const {
   std::lock_guard lock(mu_);
-  return appended_.size();
+  return rows_.size();
 }
 
 }  // namespace allot::audit

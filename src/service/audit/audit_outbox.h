@@ -6,9 +6,10 @@
 // - A RequestScope, on the thread that handles one request, holds the
 //   request's provisional record (what is known before its answer: who,
 //   verb, object, source, the authorizer's decision). The first batch that
-//   thread commits through OutboxStore while the scope lives carries it as an
-//   object of kind "AuditOutbox" named by the record's auditID, in the same
-//   transaction as the change: durable with it, or not at all.
+//   thread commits through OutboxStore while the scope lives carries it as a
+//   row of the store's audit outbox (store.h: an append-only table keyed by
+//   a sequence this outbox assigns, growing), in the same transaction as the
+//   change: durable with it, or not at all.
 // - A batch committed with commit() that fails detaches the row (a later
 //   commit of the request may carry it). A batch queued with queue_commit()
 //   is awaited by the control plane before the request answers, and its
@@ -19,19 +20,27 @@
 //   sync of its own (AuditLog::append_committed: synced with the
 //   checkpoints, at most 1,000 records or 10 s, and at close); otherwise it
 //   is recorded as before, synced before the answer (AuditLog::record).
-// - Rows whose records a checkpoint covers are deleted in the next batch a
-//   request carries (at most 256 a batch), at no sync of their own.
+// - Rows are deleted by range, at no sync of their own: the next batch
+//   committed after a checkpoint deletes every row up to the first one whose
+//   record is not yet covered by a checkpoint (not appended yet, or appended
+//   after it). Rows commit and their records are appended in any order, so
+//   the range stops below the oldest row still waiting; a row whose record
+//   was never appended (a failed append, after which every request fails)
+//   stops the deletes until the restart's recovery.
 // - recover(), at start with the rows the store holds: appends, in their
 //   commit order, the provisional record of every row whose record is not in
 //   the log (allotd stopped between the commit and the append), marked
 //   stage "RequestReceived" with a message saying so; syncs and checkpoints
-//   the log; then deletes every row. A row that does not parse refuses the
-//   start.
+//   the log; then deletes every row. Rows of kind "AuditOutbox" in the
+//   store's objects (where an allotd before the outbox table kept them) are
+//   recovered alike. Sequences of new rows continue after the highest one
+//   recovered. A row that does not parse refuses the start.
 // Thread-safe.
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <limits>
+#include <map>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -66,13 +75,15 @@ class RequestScope {
   AuditOutbox& outbox_;
   governance::AuditEvent provisional_;
   bool carried_ = false;
+  uint64_t row_ = 0;     // the carried row's sequence in the store's outbox
   RequestScope* outer_;  // the scope this one hides on the thread (none: null)
 };
 
 // What attach() added to a batch, for settle().
 struct OutboxAttachment {
-  RequestScope* scope = nullptr;                         // the row's request; null: no row
-  std::vector<std::pair<uint64_t, std::string>> pruned;  // (sequence, auditID) deleted
+  RequestScope* scope = nullptr;  // the row's request; null: no row
+  uint64_t pruned_through = 0;    // the batch's ranged delete; 0: none
+  uint64_t pruned_before = 0;     // what had been deleted before it
 };
 
 class AuditOutbox {
@@ -80,7 +91,7 @@ class AuditOutbox {
   AuditOutbox(AuditLog& log, Logger& logger) : log_(log), logger_(logger) {}
 
   // Adds the row of the request in scope on this thread (once) and the
-  // deletes of covered rows to `batch`.
+  // ranged delete of covered rows to `batch`.
   OutboxAttachment attach(WriteBatch& batch);
   // The outcome of a commit() of that batch: a failure detaches the row and
   // keeps the deletes for a later batch.
@@ -89,18 +100,31 @@ class AuditOutbox {
   // Records the request's final record (see the contract above).
   Status record(const RequestScope* scope, governance::AuditEvent event);
 
-  // At start: `rows` are the AuditOutbox objects `store` holds.
-  Status recover(const std::vector<ObjectRecord>& rows, Store& store);
+  // At start: `rows` are the rows of the store's outbox, `legacy` its
+  // objects of kind AuditOutbox.
+  Status recover(const std::vector<AuditOutboxRecord>& rows,
+                 const std::vector<ObjectRecord>& legacy, Store& store);
 
   [[nodiscard]] AuditLog& log() { return log_; }
   // How many rows wait for deletion (tests).
   [[nodiscard]] size_t rows_to_prune() const;
 
  private:
+  // A row's record not appended yet: no checkpoint covers it.
+  static constexpr uint64_t kNotAppended = std::numeric_limits<uint64_t>::max();
+
+  // The ranged delete `batch` takes, if any; under mu_.
+  void prune_into(WriteBatch& batch, uint64_t covered, OutboxAttachment& attachment);
+
   AuditLog& log_;
   Logger& logger_;
   mutable std::mutex mu_;
-  std::deque<std::pair<uint64_t, std::string>> appended_;  // (sequence, auditID), oldest first
+  uint64_t next_row_ = 1;
+  // Rows committed (or being committed) and not yet deleted: row sequence ->
+  // the log sequence of its record (kNotAppended until it is appended).
+  std::map<uint64_t, uint64_t> rows_;
+  uint64_t covered_through_ = 0;  // rows up to it are covered: deletable
+  uint64_t pruned_through_ = 0;   // rows up to it are deleted (or being deleted)
 };
 
 }  // namespace allot::audit

@@ -4,12 +4,12 @@
 //
 // Contract: the Store contract (store/store.h) of the store it wraps, plus:
 // - commit() and queue_commit() add, before the batch goes on, the row of
-//   the request in scope on the calling thread and the deletes of covered
-//   rows (AuditOutbox::attach).
+//   the request in scope on the calling thread and the ranged delete of
+//   covered rows (AuditOutbox::attach).
 // - load() recovers the rows (AuditOutbox::recover: every row's record in
 //   the log, then the rows deleted) and returns the state without them: the
-//   rest of allotd never sees an AuditOutbox object. A failed recovery fails
-//   the load.
+//   rest of allotd never sees an outbox row (nor an AuditOutbox object of an
+//   older allotd). A failed recovery fails the load.
 // Thread-safe as the wrapped store is.
 #pragma once
 

@@ -46,6 +46,11 @@ constexpr std::string_view kPutGpuUtilization =
     "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workload_id, gpu, start_ms) DO UPDATE SET "
     "end_ms = excluded.end_ms, utilization_ppm = excluded.utilization_ppm";
 
+constexpr std::string_view kAppendAuditOutbox =
+    "INSERT INTO allot_audit_outbox (sequence, audit_id, document) VALUES ($1, $2, $3) "
+    "ON CONFLICT (sequence) DO UPDATE SET audit_id = excluded.audit_id, "
+    "document = excluded.document";
+
 // Ids are in 1..INT64_MAX (validate_batch), so the cast keeps them.
 int64_t as_sql(WorkloadId id) { return static_cast<int64_t>(id.value()); }
 
@@ -122,7 +127,24 @@ Status PgBatchWriter::apply_parts(const WriteBatch& batch) {
     ALLOT_RETURN_IF_ERROR(db_.query(kAppendEvent, params).status());
   }
   ALLOT_RETURN_IF_ERROR(put_allocations(batch));
-  return put_gpu_utilization(batch);
+  ALLOT_RETURN_IF_ERROR(put_gpu_utilization(batch));
+  return apply_audit_outbox(batch);
+}
+
+// Sequences are in 1..INT64_MAX (validate_batch), so the casts keep them.
+Status PgBatchWriter::apply_audit_outbox(const WriteBatch& batch) {
+  if (batch.delete_audit_outbox_through != 0) {
+    ALLOT_RETURN_IF_ERROR(
+        db_.query("DELETE FROM allot_audit_outbox WHERE sequence <= $1",
+                  PgParams().int64(static_cast<int64_t>(batch.delete_audit_outbox_through)))
+            .status());
+  }
+  for (const AuditOutboxRecord& row : batch.append_audit_outbox) {
+    PgParams params;
+    params.int64(static_cast<int64_t>(row.sequence)).bytes(row.audit_id).bytes(row.document);
+    ALLOT_RETURN_IF_ERROR(db_.query(kAppendAuditOutbox, params).status());
+  }
+  return {};
 }
 
 Status PgBatchWriter::put_gpu_utilization(const WriteBatch& batch) {

@@ -42,6 +42,7 @@ class PgBatchWriter {
   Status put_workloads(const WriteBatch& batch);
   Status put_allocations(const WriteBatch& batch);
   Status put_gpu_utilization(const WriteBatch& batch);
+  Status apply_audit_outbox(const WriteBatch& batch);
 
   PgConnection db_;
   int64_t term_;

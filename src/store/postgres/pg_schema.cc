@@ -18,7 +18,7 @@ struct Migration {
 // Append only: a released step is never edited, a change is a new step.
 // Names and kinds are text compared byte-wise (COLLATE "C"), as SQLite does;
 // documents and event messages are bytea: the store keeps every byte.
-constexpr std::array<Migration, 3> kMigrations = {{
+constexpr std::array<Migration, 4> kMigrations = {{
     {1, R"sql(
       CREATE TABLE allot_objects (
         kind text COLLATE "C" NOT NULL,
@@ -90,6 +90,16 @@ constexpr std::array<Migration, 3> kMigrations = {{
         PRIMARY KEY (workload_id, gpu, start_ms)
       );
       CREATE INDEX allot_gpu_utilization_by_start ON allot_gpu_utilization (start_ms);
+    )sql"},
+    // The audit outbox (store.h): append-only, keyed by the caller's sequence,
+    // deleted by range (its rows were objects of kind "AuditOutbox" before).
+    // IF NOT EXISTS: a step applied again is a no-op.
+    {4, R"sql(
+      CREATE TABLE IF NOT EXISTS allot_audit_outbox (
+        sequence bigint PRIMARY KEY,
+        audit_id bytea NOT NULL,
+        document bytea NOT NULL
+      );
     )sql"},
 }};
 

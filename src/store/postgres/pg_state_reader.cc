@@ -132,6 +132,18 @@ Status PgStateReader::read_state(StoredState& state) {
   ALLOT_ASSIGN_OR_RETURN(
       state.open_allocations,
       query_allocations("WHERE end_ms IS NULL ORDER BY workload_id, start_ms", PgParams()));
+  return read_audit_outbox(state.audit_outbox);
+}
+
+Status PgStateReader::read_audit_outbox(std::vector<AuditOutboxRecord>& rows) {
+  ALLOT_ASSIGN_OR_RETURN(
+      PgResult read,
+      db_.query("SELECT sequence, audit_id, document FROM allot_audit_outbox ORDER BY sequence"));
+  rows.reserve(static_cast<size_t>(read.rows()));
+  for (int row = 0; row < read.rows(); ++row) {
+    ALLOT_ASSIGN_OR_RETURN(int64_t sequence, read.int64(row, 0));
+    rows.push_back({static_cast<uint64_t>(sequence), read.bytes(row, 1), read.bytes(row, 2)});
+  }
   return {};
 }
 

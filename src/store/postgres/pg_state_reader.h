@@ -35,6 +35,7 @@ class PgStateReader {
   Result<std::vector<EventRecord>> events_once(WorkloadId workload_id, uint64_t after);
   Status read_state(StoredState& state);
   Status read_workloads(std::vector<WorkloadRecord>& workloads);
+  Status read_audit_outbox(std::vector<AuditOutboxRecord>& rows);
 
   PgConnection db_;
 };

@@ -60,6 +60,9 @@ constexpr std::string_view kPutGpuUtilization =
     "INSERT OR REPLACE INTO gpu_utilization (workload_id, gpu, start_ms, end_ms, utilization_ppm) "
     "VALUES (?1, ?2, ?3, ?4, ?5)";
 
+constexpr std::string_view kAppendAuditOutbox =
+    "INSERT OR REPLACE INTO audit_outbox (sequence, audit_id, document) VALUES (?1, ?2, ?3)";
+
 // SQLite keeps integers signed; ids and sequences round-trip through the cast.
 // The invalid WorkloadId (never stored, see validate_batch) binds as -1 and
 // matches no row.
@@ -92,14 +95,17 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_allocations,
                          prepare(put_allocations_sql(kAllocationsPerInsert)));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_utilization, prepare(kPutGpuUtilization));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement delete_audit_outbox,
+                         prepare("DELETE FROM audit_outbox WHERE sequence <= ?1"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement append_audit_outbox, prepare(kAppendAuditOutbox));
   return SqliteBatchWriter(
       std::move(db),
       Statements{std::move(begin), std::move(commit), std::move(rollback), std::move(savepoint),
                  std::move(release), std::move(rollback_to), std::move(delete_object),
                  std::move(put_object), std::move(delete_events), std::move(delete_workload),
                  std::move(put_workload), std::move(raise_max_id), std::move(append_event),
-                 std::move(put_allocation), std::move(put_allocations),
-                 std::move(put_utilization)});
+                 std::move(put_allocation), std::move(put_allocations), std::move(put_utilization),
+                 std::move(delete_audit_outbox), std::move(append_audit_outbox)});
 }
 
 SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements)
@@ -131,7 +137,8 @@ Status SqliteBatchWriter::apply_parts(const WriteBatch& batch) {
   ALLOT_RETURN_IF_ERROR(put_workloads(batch));
   ALLOT_RETURN_IF_ERROR(append_events(batch));
   ALLOT_RETURN_IF_ERROR(put_allocations(batch));
-  return put_gpu_utilization(batch);
+  ALLOT_RETURN_IF_ERROR(put_gpu_utilization(batch));
+  return apply_audit_outbox(batch);
 }
 
 Status SqliteBatchWriter::delete_objects(const WriteBatch& batch) {
@@ -232,6 +239,20 @@ Status SqliteBatchWriter::put_gpu_utilization(const WriteBatch& batch) {
     SqliteStatement& put = statements_.put_utilization;
     put.bind(1, as_sql(u.workload_id)).bind(2, u.gpu).bind(3, u.start_ms).bind(4, u.end_ms);
     ALLOT_RETURN_IF_ERROR(put.bind(5, u.utilization_ppm).execute());
+  }
+  return {};
+}
+
+Status SqliteBatchWriter::apply_audit_outbox(const WriteBatch& batch) {
+  if (batch.delete_audit_outbox_through != 0) {
+    ALLOT_RETURN_IF_ERROR(
+        statements_.delete_audit_outbox.bind(1, as_sql(batch.delete_audit_outbox_through))
+            .execute());
+  }
+  for (const AuditOutboxRecord& row : batch.append_audit_outbox) {
+    SqliteStatement& append = statements_.append_audit_outbox;
+    ALLOT_RETURN_IF_ERROR(
+        append.bind(1, as_sql(row.sequence)).bind(2, row.audit_id).bind(3, row.document).execute());
   }
   return {};
 }

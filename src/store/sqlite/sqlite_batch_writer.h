@@ -46,6 +46,7 @@ class SqliteBatchWriter {
   Status append_events(const WriteBatch& batch);
   Status put_allocations(const WriteBatch& batch);
   Status put_gpu_utilization(const WriteBatch& batch);
+  Status apply_audit_outbox(const WriteBatch& batch);
 
   SqliteConnection db_;
   struct Statements {
@@ -65,6 +66,8 @@ class SqliteBatchWriter {
     SqliteStatement put_allocation;
     SqliteStatement put_allocations;  // kAllocationsPerInsert rows (the .cc)
     SqliteStatement put_utilization;
+    SqliteStatement delete_audit_outbox;  // every row with a sequence <= ?1
+    SqliteStatement append_audit_outbox;
   } statements_;
 };
 

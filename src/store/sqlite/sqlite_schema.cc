@@ -13,7 +13,7 @@ struct Migration {
 };
 
 // Append only: a released step is never edited, a change is a new step.
-constexpr std::array<Migration, 4> kMigrations = {{
+constexpr std::array<Migration, 5> kMigrations = {{
     {1, R"sql(
       CREATE TABLE objects (
         kind TEXT NOT NULL,
@@ -87,6 +87,18 @@ constexpr std::array<Migration, 4> kMigrations = {{
     {4, R"sql(
       DROP INDEX allocations_by_start;
       DROP INDEX allocations_open;
+    )sql"},
+    // The audit outbox (store.h): append-only, keyed by the caller's sequence,
+    // so that rows go to the end of one b-tree and leave from its start by
+    // one ranged delete (they were objects of kind "AuditOutbox" before: a
+    // random page of `objects` for each, and a delete of each).
+    // IF NOT EXISTS: a step applied again (a user_version set back) is a no-op.
+    {5, R"sql(
+      CREATE TABLE IF NOT EXISTS audit_outbox (
+        sequence INTEGER PRIMARY KEY,
+        audit_id TEXT NOT NULL,
+        document TEXT NOT NULL
+      );
     )sql"},
 }};
 

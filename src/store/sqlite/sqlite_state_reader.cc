@@ -83,12 +83,15 @@ Result<SqliteStateReader> SqliteStateReader::create(SqliteConnection db) {
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement open_allocations, prepare(kOpenAllocations));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement allocations, prepare(kAllocations));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement utilization, prepare(kGpuUtilization));
+  ALLOT_ASSIGN_OR_RETURN(
+      SqliteStatement audit_outbox,
+      prepare("SELECT sequence, audit_id, document FROM audit_outbox ORDER BY sequence"));
   return SqliteStateReader(
       std::move(db),
       Statements{std::move(begin), std::move(end), std::move(count_objects), std::move(objects),
                  std::move(count_workloads), std::move(workloads), std::move(max_workload_id),
                  std::move(events), std::move(open_allocations), std::move(allocations),
-                 std::move(utilization)});
+                 std::move(utilization), std::move(audit_outbox)});
 }
 
 SqliteStateReader::SqliteStateReader(SqliteConnection db, Statements statements)
@@ -119,8 +122,20 @@ Status SqliteStateReader::read_state(StoredState& state) {
                   std::to_string(max_value));
   }
   if (max_value > 0) state.max_workload_id = WorkloadId(static_cast<uint64_t>(max_value));
+  ALLOT_RETURN_IF_ERROR(read_audit_outbox(state.audit_outbox));
   ResetOnExit reset_open(statements_.open_allocations);
   return read_allocations(statements_.open_allocations, state.open_allocations);
+}
+
+Status SqliteStateReader::read_audit_outbox(std::vector<AuditOutboxRecord>& rows) {
+  SqliteStatement& read = statements_.audit_outbox;
+  ResetOnExit reset(read);
+  for (;;) {
+    ALLOT_ASSIGN_OR_RETURN(bool has_row, read.step());
+    if (!has_row) return {};
+    rows.push_back(
+        {static_cast<uint64_t>(read.column_int64(0)), read.column_text(1), read.column_text(2)});
+  }
 }
 
 Status SqliteStateReader::read_allocations(SqliteStatement& rows,

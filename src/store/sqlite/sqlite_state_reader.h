@@ -34,6 +34,7 @@ class SqliteStateReader {
   Status read_state(StoredState& state);
   Status read_objects(std::vector<ObjectRecord>& objects);
   Status read_workloads(std::vector<WorkloadRecord>& workloads);
+  Status read_audit_outbox(std::vector<AuditOutboxRecord>& rows);
   static Status read_allocations(SqliteStatement& rows, std::vector<AllocationRecord>& out);
 
   SqliteConnection db_;
@@ -54,6 +55,7 @@ class SqliteStateReader {
     SqliteStatement open_allocations;
     SqliteStatement allocations;
     SqliteStatement utilization;
+    SqliteStatement audit_outbox;
   } statements_;
 };
 

@@ -326,6 +326,11 @@ void add_slurm_flags(CLI::App& command, allot::bench::SlurmBenchConfig& c, std::
                   "lend-borrow: when team B returns (seconds)")
       ->check(CLI::Range(0.0, 3600.0));
   command
+      .add_option("--ways", c.lend_borrow.ways,
+                  "lend-borrow: which ways run, in order (allot, grptres, qos; default all)")
+      ->check(CLI::IsMember({"allot", "grptres", "qos"}))
+      ->delimiter(',');
+  command
       .add_option("--load", c.lend_borrow.load,
                   "lend-borrow: each stream's rate over what its share finishes")
       ->check(CLI::Range(0.01, 100.0));

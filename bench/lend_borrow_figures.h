@@ -27,6 +27,8 @@ struct LendBorrowConfig {
   double stream_seconds = 60;
   double return_at = 20;  // when B returns
   double load = 1.25;     // each stream's rate over what its share finishes
+  // Which ways run, in this order: "allot", "grptres", "qos" (all by default).
+  std::vector<std::string> ways = {"allot", "grptres", "qos"};
 };
 
 int32_t lend_borrow_gpus(const LendBorrowConfig& config);  // nodes x 8

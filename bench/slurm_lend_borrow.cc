@@ -346,9 +346,15 @@ Result<json> run_lend_borrow_bench(const LendBorrowConfig& c) {
               {"load", c.load},
               {"jobsA", static_cast<int64_t>(planned.size()) - b_jobs},
               {"jobsB", b_jobs}};
-  ALLOT_ASSIGN_OR_RETURN(out["allotOnSlurm"], allot_way(c, runner));
-  ALLOT_ASSIGN_OR_RETURN(out["slurmGrpTres"], slurm_way(c, runner, false));
-  ALLOT_ASSIGN_OR_RETURN(out["slurmQosPreemption"], slurm_way(c, runner, true));
+  for (const std::string& way : c.ways) {
+    if (way == "allot") {
+      ALLOT_ASSIGN_OR_RETURN(out["allotOnSlurm"], allot_way(c, runner));
+    } else if (way == "grptres") {
+      ALLOT_ASSIGN_OR_RETURN(out["slurmGrpTres"], slurm_way(c, runner, false));
+    } else if (way == "qos") {
+      ALLOT_ASSIGN_OR_RETURN(out["slurmQosPreemption"], slurm_way(c, runner, true));
+    }
+  }
   return out;
 }
 

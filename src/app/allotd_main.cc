@@ -556,6 +556,11 @@ int main(int argc, char** argv) {
   app.add_option("--slurm-poll", flags.slurm.poll,
                  "time between the Slurm executor's squeue polls (one call for every job)")
       ->capture_default_str();
+  app.add_option("--slurm-fast-poll", flags.slurm.fast_poll,
+                 "time between those polls while the executor waits on Slurm or jobs turn over "
+                 "(a submission, a stop, a job seen starting or ending: for 2 s); 0s: never; "
+                 "off with --slurm-rest-poll rest")
+      ->capture_default_str();
   app.add_option("--slurm-rest-token-file", flags.slurm.rest_token_file,
                  "slurmrestd's JWT for allotd's user, used when the Cluster's spec.slurm.rest "
                  "names slurmrestd (mint one: scontrol token username=USER lifespan=SECONDS; "

@@ -60,6 +60,9 @@ namespace allot::app {
 struct SlurmFlags {
   std::string conf;  // slurm.conf (empty: $SLURM_CONF or Slurm's default)
   std::string poll = "500ms";
+  // The executor's poll cadence while it waits on Slurm or jobs turn over
+  // (slurm_executor.h); "0s": always `poll`.
+  std::string fast_poll = "100ms";
   // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
   std::string reconcile = "60s";
   // slurmrestd's JWT (a file holding it; empty: $SLURM_JWT) and whose it is

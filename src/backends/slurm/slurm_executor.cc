@@ -284,6 +284,7 @@ void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std
     }
     if (id.ok()) {
       submitted_.fetch_add(1);
+      hurry();  // Slurm starts it at its next pass: seen running soon after
       Job job{*id,
               pods,
               false,
@@ -354,6 +355,7 @@ void SlurmExecutor::stop(WorkloadId workload, Duration grace) {
     if (!dropped && found != jobs_.end()) {
       kind = stop_command(found->second, grace);
       job_id = found->second.id;
+      hurry();  // its end frees capacity that allot waits for (a reclaim)
     }
   }
   if (dropped) report({*dropped});
@@ -431,16 +433,35 @@ void SlurmExecutor::report(const std::vector<Report>& reports) {
   }
 }
 
+void SlurmExecutor::hurry() {
+  const Timestamp until = clock_.now() + options_.fast_poll_for;
+  if (fast_until_ < until) fast_until_ = until;
+}
+
+Duration SlurmExecutor::poll_delay_locked() const {
+  const Duration fast = options_.fast_poll_interval;
+  const bool hurried =
+      fast > Duration() && fast < options_.poll_interval && clock_.now() < fast_until_;
+  return hurried ? fast : options_.poll_interval;
+}
+
+Duration SlurmExecutor::poll_delay() const {
+  MutexLock lock(mu_);
+  return poll_delay_locked();
+}
+
 void SlurmExecutor::loop() {
   for (;;) {
     {
       MutexLock lock(mu_);
-      if (stopping_) return;
-      const auto deadline =
-          std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.poll_interval.ms());
-      while (!stopping_ && wake_.wait_until(mu_, deadline)) {
+      const auto rested = std::chrono::steady_clock::now();
+      // Woken (a submission, a stop): the rest is measured again, from the
+      // same start, with the cadence that now applies.
+      for (;;) {
+        if (stopping_) return;
+        const auto due = rested + std::chrono::milliseconds(poll_delay_locked().ms());
+        if (!wake_.wait_until(mu_, due)) break;
       }
-      if (stopping_) return;
     }
     poll_once();
   }

@@ -36,6 +36,15 @@
 //   kRunning for every pod once the job runs, kExited for every pod once it
 //   ended, with the job's exit status. A job Slurm lost (NODE_FAIL, or known
 //   to neither squeue nor sacct for `lost_after` polls) ends with signal 9.
+// - Poll cadence: `poll_interval` after the previous poll; `fast_poll_interval`
+//   instead (when shorter and not 0) until `fast_poll_for` after the last time
+//   allot had to wait on Slurm or saw work turn over: a submission answered, a
+//   stop or a kill sent, a poll that reported a job started or ended. Such an
+//   event ends the poll thread's current rest early, so a stopped victim's end
+//   or the end of a job in a stream of short ones is seen within about
+//   `fast_poll_interval`, not at the next tick (each seen end lets allot admit
+//   the next workload at once); a quiet cluster is polled at `poll_interval`.
+//   poll_delay() says which applies now (on the injected clock).
 // - Placement: when a job is first seen running, Slurm's NodeList is
 //   compared with the nodes allot placed it on (node_list.h). A difference
 //   is accepted and recorded, not requeued: a warning is logged ("Slurm runs
@@ -105,6 +114,10 @@ struct SlurmExecutorOptions {
   SubmitSettings submit;  // log_dir is required; created when missing
   PodEventSink* sink = nullptr;
   Duration poll_interval = Duration::millis(500);
+  // The cadence while allot waits on Slurm or work turns over (see the
+  // contract); 0: always poll_interval.
+  Duration fast_poll_interval = Duration::millis(100);
+  Duration fast_poll_for = Duration::seconds(2);
   int lost_after = 10;  // polls a job may be missing from squeue and sacct
   int submitters = 4;   // threads running sbatch
   // Whose Unix account each job runs as (see the contract); unset: allotd's.
@@ -159,6 +172,9 @@ class SlurmExecutor final : public Executor {
   [[nodiscard]] std::optional<SlurmJobView> slurm_view(WorkloadId workload) const;
   // Runs one poll now (tests; the thread does it every interval).
   void poll_once();
+  // How long the poll thread rests after a poll now: poll_interval or
+  // fast_poll_interval (the contract's cadence).
+  [[nodiscard]] Duration poll_delay() const;
   // How many jobs were adopted rather than submitted (tests, logs).
   [[nodiscard]] int64_t adopted() const { return adopted_.load(); }
   [[nodiscard]] int64_t submitted() const { return submitted_.load(); }
@@ -220,6 +236,9 @@ class SlurmExecutor final : public Executor {
   void announce_job(WorkloadId workload);  // to the sink; no lock held
   // A job seen running for the first time: on the nodes allot placed it on?
   void check_placement(WorkloadId workload, Job& job) ALLOT_REQUIRES(mu_);
+  // Polls at the fast cadence until fast_poll_for from now.
+  void hurry() ALLOT_REQUIRES(mu_);
+  [[nodiscard]] Duration poll_delay_locked() const ALLOT_REQUIRES(mu_);
   void loop();
 
   CommandRunner& runner_;
@@ -240,6 +259,7 @@ class SlurmExecutor final : public Executor {
   // Pending jobs whose state or reason the last observe() found changed.
   std::vector<WorkloadId> changed_ ALLOT_GUARDED_BY(mu_);
   Timestamp adopt_until_ ALLOT_GUARDED_BY(mu_);
+  Timestamp fast_until_ ALLOT_GUARDED_BY(mu_);  // poll at the fast cadence until then
   bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
   CondVar wake_;
   std::deque<WorkloadLaunch> queue_ ALLOT_GUARDED_BY(mu_);

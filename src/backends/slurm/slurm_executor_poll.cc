@@ -147,6 +147,7 @@ void SlurmExecutor::poll_once() {
     MutexLock lock(mu_);
     kills = due_kills();
     requeue_due_retries();
+    if (!kills.empty()) hurry();
   }
   for (const std::string& id : kills) {
     cancel_quietly(id, CancelKind::kCancel);  // CANCELLED in Slurm's records if it still runs
@@ -181,6 +182,10 @@ void SlurmExecutor::poll_once() {
       MutexLock lock(mu_);
       settle_vanished(vanished, accounted, reports);
     }
+  }
+  if (!reports.empty()) {
+    MutexLock lock(mu_);
+    hurry();  // work turns over: the next start or end is likely soon
   }
   report(reports);
 }

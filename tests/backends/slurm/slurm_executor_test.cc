@@ -2,7 +2,8 @@
 // four emulated nodes, h100 on node1-2, a100 on node3-4): a GPU job runs with
 // CUDA_VISIBLE_DEVICES set by Slurm under its team's account; a gang is one
 // job over two nodes; a stop is reported as stopped; a refused submission is
-// a launch error; a new executor adopts the job of an earlier one.
+// a launch error; a new executor adopts the job of an earlier one; a job's
+// start and a stopped job's end are seen at the fast poll cadence.
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -152,6 +153,40 @@ TEST_F(SlurmExecutorTest, AJobSlurmRunsOnAnotherNodeIsKeptAndItsViewNamesAllotsP
   EXPECT_EQ(log.find("NODE=node1"), std::string::npos) << log;
   EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node2");
   EXPECT_EQ(executor_->slurm_view(l.workload)->placed_nodes, "node1");
+}
+
+// The poll cadence against the real Slurm: with a one-hour poll_interval, a
+// job's start and a stopped victim's end are still seen within seconds (the
+// fast cadence after a submission and after a stop), not at the next tick.
+TEST_F(SlurmExecutorTest, ASubmittedJobsStartAndAStoppedJobsEndAreSeenAtTheFastCadence) {
+  ManualClock clock;  // the fast window's time; the poll thread rests on real time
+  SlurmExecutorOptions options;
+  options.submit.log_dir = log_dir_;
+  options.submit.partition = "gpu";
+  options.submit.job_prefix = "texec-";
+  options.sink = &events_;
+  options.poll_interval = Duration::seconds(3600);
+  options.fast_poll_interval = Duration::millis(100);
+  options.fast_poll_for = Duration::seconds(5);
+  executor_ = std::make_unique<SlurmExecutor>(runner_, clock, options);
+  ASSERT_TRUE(executor_->start().ok());
+  const WorkloadLaunch l = launch(7, {"node1"}, "sleep 300");
+
+  const auto launched = std::chrono::steady_clock::now();
+  executor_->launch(l);
+  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  EXPECT_LT(std::chrono::steady_clock::now() - launched, std::chrono::seconds(20));
+
+  clock.advance(Duration::seconds(6));  // the window after the start has passed
+  EXPECT_EQ(executor_->poll_delay(), Duration::seconds(3600));
+  const auto stopped = std::chrono::steady_clock::now();
+  executor_->stop(l.workload, Duration());
+  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
+
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_TRUE(exits[0].stopped);
+  EXPECT_LT(std::chrono::steady_clock::now() - stopped, std::chrono::seconds(20))
+      << "seen at the fast cadence, not after the hour's poll_interval";
 }
 
 }  // namespace

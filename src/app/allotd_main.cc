@@ -558,8 +558,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--slurm-fast-poll", flags.slurm.fast_poll,
                  "time between those polls while the executor waits on Slurm or jobs turn over "
-                 "(a submission, a stop, a job seen starting or ending: for 2 s); 0s: never; "
-                 "off with --slurm-rest-poll rest")
+                 "(a submission, a stop, a job seen starting or ending: for 2 s), e.g. 100ms; "
+                 "0s: never; off with --slurm-rest-poll rest")
       ->capture_default_str();
   app.add_option("--slurm-rest-token-file", flags.slurm.rest_token_file,
                  "slurmrestd's JWT for allotd's user, used when the Cluster's spec.slurm.rest "

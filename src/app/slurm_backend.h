@@ -61,8 +61,11 @@ struct SlurmFlags {
   std::string conf;  // slurm.conf (empty: $SLURM_CONF or Slurm's default)
   std::string poll = "500ms";
   // The executor's poll cadence while it waits on Slurm or jobs turn over
-  // (slurm_executor.h); "0s": always `poll`.
-  std::string fast_poll = "100ms";
+  // (slurm_executor.h); "0s" (the default): always `poll`. Opt-in: it halves
+  // allot's part of a job's turnover but showed no gain in the lend-borrow
+  // figures and multiplies squeue calls by five while work turns over
+  // (docs/slurm.md, Turnover).
+  std::string fast_poll = "0s";
   // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
   std::string reconcile = "60s";
   // slurmrestd's JWT (a file holding it; empty: $SLURM_JWT) and whose it is

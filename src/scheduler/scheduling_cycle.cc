@@ -90,10 +90,8 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       flavor_capacity_(policy.flavor_count()),
       admission_memo_(policy.team_count()) {
   // Every pending workload gets one explanation at most: no regrowth.
-  if (options.explain_blocked_tails) {
-    plan_.explanations.reserve(snapshot.pending.size());
-    explained_index_.reserve(snapshot.pending.size());
-  }
+  plan_.explanations.reserve(snapshot.pending.size());
+  explained_index_.reserve(snapshot.pending.size());
   for (const CompiledNode& node : policy.nodes()) {
     flavor_capacity_[node.flavor.value()] += node.node.capacity;
   }

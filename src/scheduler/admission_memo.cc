@@ -3,7 +3,7 @@
 namespace allot {
 
 AdmissionMemo::Shape AdmissionMemo::shape_of(const PendingWorkload& w, const PendingFacts& facts) {
-  return {w.pod_sets[0], facts.pinned, facts.usable, w.guaranteed(), w.max_runtime};
+  return {w.pod_sets[0], facts.pinned, facts.usable, facts.guaranteed, w.max_runtime};
 }
 
 const AdmissionFailure* AdmissionMemo::find(const PendingWorkload& w, const PendingFacts& facts,

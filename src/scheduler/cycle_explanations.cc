@@ -61,6 +61,27 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
   explained_index_.push_back(pending_index);
 }
 
+// StrictFIFO: the rest of the team's queue waits behind its head, explained
+// from its facts (each workload is not read again), or named once.
+void SchedulingCycle::explain_blocked_tail(TeamIndex team, uint32_t head) {
+  const std::span<const uint32_t> tail = queues_.after_head(team);
+  if (!options_.explain_blocked_tails) {
+    if (!tail.empty()) {
+      plan_.blocked_tails.push_back({team, queues_.position(head), plan_.explanations.size()});
+    }
+    return;
+  }
+  for (const uint32_t rest : tail) {
+    PendingExplanation e;
+    e.workload = facts_[rest].id;
+    e.reason = PendingReason::kBlockedByStrictFifo;
+    e.flavor = facts_[rest].first_flavor;
+    e.queue_position = queues_.position(rest);
+    plan_.explanations.push_back(e);
+    explained_index_.push_back(rest);
+  }
+}
+
 void SchedulingCycle::finish_explanations() {
   // Biggest borrower under every quota node, per flavor-resource, computed
   // for a flavor-resource the first time an explanation needs it.

@@ -24,6 +24,7 @@ PendingFacts pending_facts_of(const CompiledPolicy& policy, const PendingWorkloa
   PendingFacts facts;
   facts.id = w.id;
   facts.team = w.team;
+  facts.guaranteed = w.guaranteed();
   for (const PodSetRequest& set : w.pod_sets) {
     facts.total += set.per_pod * set.count;
     if (set.required_flavor.valid()) facts.pinned = set.required_flavor;

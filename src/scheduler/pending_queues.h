@@ -29,6 +29,9 @@ struct PendingFacts {
   FlavorIndex first_flavor;  // first flavor of the team that it may use
   FlavorIndex pinned;        // the flavor its pod sets require, if any
   bool usable = true;        // false when pinned to a flavor outside the team's list
+  // An endpoint's guaranteed replica: read here, a failed attempt answered
+  // from memory (admission_memo.h) does not read the workload's second line.
+  bool guaranteed = false;
   // Its id and team, read with the rest: a blocked StrictFIFO tail is
   // explained from these facts without reading each workload again.
   WorkloadId id;

@@ -4,9 +4,14 @@
 // nodes), preemptions (victims get their grace period and keep their capacity
 // until they stop; a victim whose grace period is zero stops at once, and its
 // beneficiary may be admitted in the same plan), admissions. Every pending workload that is not
-// admitted has exactly one PendingExplanation.
+// admitted has exactly one PendingExplanation, unless the scheduler was asked not to explain
+// blocked StrictFIFO tails one by one (SchedulerOptions::explain_blocked_tails, for callers that
+// never read them, such as a trace replay): the workloads of such a tail are then named only by
+// a BlockedTail, which expand_blocked_tails() (blocked_tails.h) turns back into their
+// explanations.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -97,12 +102,22 @@ struct PendingExplanation {
   Timestamp estimated_start = Timestamp::infinite_future();
 };
 
+// Every workload of `team` queued behind its blocked head (queue positions
+// after `head_position`) waits for it (kBlockedByStrictFifo). Their
+// explanations would stand at `explanation_index` of Plan::explanations.
+struct BlockedTail {
+  TeamIndex team;
+  int32_t head_position = 0;
+  size_t explanation_index = 0;
+};
+
 struct Plan {
   std::vector<Eviction> evictions;
   std::vector<Preemption> preemptions;
   std::vector<Admission> admissions;
   std::vector<Reservation> reservations;
   std::vector<PendingExplanation> explanations;
+  std::vector<BlockedTail> blocked_tails;  // only when tails are not explained one by one
 };
 
 }  // namespace allot

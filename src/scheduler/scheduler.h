@@ -23,6 +23,12 @@ struct SchedulerOptions {
   int32_t max_reservations_per_flavor = 4;
   // Whether to compute estimated start times (costs a sort of running work).
   bool estimate_start_times = true;
+  // Whether each workload behind a blocked StrictFIFO head gets its own
+  // explanation; when false the plan names each such tail once
+  // (Plan::blocked_tails), so that a cycle's cost does not grow with it. Every
+  // other field of the plan is the same; expand_blocked_tails() gives the
+  // explanations back. Off for callers that never read them (a trace replay).
+  bool explain_blocked_tails = true;
   // Whether a failed admission attempt answers the next one of its team that
   // asks the same while nothing changed (admission_memo.h). The plan is the
   // same either way; off only to check that in tests.

@@ -214,17 +214,7 @@ Plan SchedulingCycle::run() {
     const uint32_t index = queues_.head(team);
     process(index);
     if (team_blocked_[team.value()]) {
-      // StrictFIFO: the rest of the team's queue waits behind its head,
-      // explained from its facts (each workload is not read again).
-      for (const uint32_t rest : queues_.after_head(team)) {
-        PendingExplanation e;
-        e.workload = facts_[rest].id;
-        e.reason = PendingReason::kBlockedByStrictFifo;
-        e.flavor = facts_[rest].first_flavor;
-        e.queue_position = queues_.position(rest);
-        plan_.explanations.push_back(e);
-        explained_index_.push_back(rest);
-      }
+      explain_blocked_tail(team, index);
       queues_.close(team);
     } else {
       queues_.advance(team);

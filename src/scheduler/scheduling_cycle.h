@@ -121,6 +121,8 @@ class SchedulingCycle {
   [[nodiscard]] int32_t priority_of_pending(WorkloadId id) const;
   void explain(const PendingWorkload& w, uint32_t pending_index, const Failure& failure,
                PreemptionVerdict verdict);
+  // The workloads behind a blocked StrictFIFO head (Plan::blocked_tails).
+  void explain_blocked_tail(TeamIndex team, uint32_t head);
   void finish_explanations();
   // REQUIRES: w is an element of the snapshot's pending vector.
   [[nodiscard]] std::span<const FlavorIndex> usable_flavors(const PendingWorkload& w) const;

@@ -47,6 +47,14 @@ inline void expect_identical_plans(const Plan& a, const Plan& b, uint64_t seed, 
                 x.starts_at == y.starts_at)
         << where() << ": reservation " << i;
   }
+  ASSERT_EQ(a.blocked_tails.size(), b.blocked_tails.size()) << where();
+  for (size_t i = 0; i < a.blocked_tails.size(); ++i) {
+    const BlockedTail& x = a.blocked_tails[i];
+    const BlockedTail& y = b.blocked_tails[i];
+    EXPECT_TRUE(x.team == y.team && x.head_position == y.head_position &&
+                x.explanation_index == y.explanation_index)
+        << where() << ": blocked tail " << i;
+  }
   ASSERT_EQ(a.explanations.size(), b.explanations.size()) << where();
   for (size_t i = 0; i < a.explanations.size(); ++i) {
     const PendingExplanation& x = a.explanations[i];

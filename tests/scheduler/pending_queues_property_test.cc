@@ -14,6 +14,7 @@
 #include "identical_plans.h"
 #include "model/node_inventory.h"
 #include "policy_builders.h"
+#include "scheduler/blocked_tails.h"
 #include "scheduler/pending_queues.h"
 #include "scheduler/release_timeline.h"
 #include "scheduler/reservation_steps.h"
@@ -241,17 +242,20 @@ struct AdmissionMemoCounts {
   int max_pending = 0;
   int64_t memo_answers = 0;
   int64_t steps_reused = 0;
+  int64_t tails_named = 0;  // blocked tails named once, and their workloads
+  int64_t tail_workloads = 0;
 };
 
-// `full_path`: the options of the plan that every cycle's plan (default
-// options) must equal.
+// `full_path`: the options of the plan that every cycle's plan (made with
+// `tested`, default options unless given) must equal; a plan that names
+// blocked tails once has them explained (expand_blocked_tails) first.
 void run_admission_memo_world(uint64_t seed, bool fair_sharing, const SchedulerOptions& full_path,
-                              AdmissionMemoCounts& counts) {
+                              AdmissionMemoCounts& counts, const SchedulerOptions& tested = {}) {
   std::mt19937_64 rng(seed);
   auto policy = compile_kept_queues_policy(kept_queues_policy(rng, fair_sharing));
   const Topology topology(*policy);
   const Scheduler forgetting(policy, full_path);
-  const SchedulerOptions remembering_options;  // outlives each cycle, which keeps a reference
+  const SchedulerOptions& remembering_options = tested;  // outlives each cycle (kept by reference)
   KeptQueuesWorld world;
   world.state.nodes.assign(policy->node_count(), NodeCondition{});
   uint64_t next_id = 1;
@@ -261,9 +265,16 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, const SchedulerO
     counts.max_pending = std::max(counts.max_pending, static_cast<int>(world.state.pending.size()));
     ++counts.cycles;
     SchedulingCycle remembering(*policy, topology, remembering_options, world.state);
-    const Plan plan = remembering.run();
+    Plan plan = remembering.run();
     counts.memo_answers += remembering.admission_memo_answers();
     counts.steps_reused += remembering.reservation_steps_reused();
+    if (!plan.blocked_tails.empty()) {
+      const size_t explained = plan.explanations.size();
+      counts.tails_named += static_cast<int64_t>(plan.blocked_tails.size());
+      expand_blocked_tails(plan, PendingQueues(*policy, world.state.pending));
+      counts.tail_workloads += static_cast<int64_t>(plan.explanations.size() - explained);
+    }
+    EXPECT_TRUE(plan.blocked_tails.empty());
     testing::expect_identical_plans(plan, forgetting.plan(world.state), seed, step);
     if (::testing::Test::HasFailure()) return;
     counts.with_reservations += plan.reservations.empty() ? 0 : 1;
@@ -302,6 +313,25 @@ TEST(ReservationStepsProperties, KeptStepsPlanAsStepsBuiltPerGang) {
   EXPECT_GT(counts.with_reservations, counts.cycles / 10) << "the worlds rarely reserved";
   EXPECT_GT(counts.steps_reused, counts.cycles / 10)
       << "kept steps rarely answered: " << counts.steps_reused;
+}
+
+// Blocked StrictFIFO tails named once (SchedulerOptions::explain_blocked_tails
+// off, as a trace replay plans) and explained again by expand_blocked_tails():
+// every field of the plan equals the plan that explains each workload of the
+// tail (estimated starts off in both: a tail named once has none).
+TEST(BlockedTailsProperties, TailsNamedOnceExpandToThePlanThatExplainsThem) {
+  SchedulerOptions full_path;
+  full_path.estimate_start_times = false;
+  SchedulerOptions tested = full_path;
+  tested.explain_blocked_tails = false;
+  AdmissionMemoCounts counts;
+  for (uint64_t seed = 1400; seed <= 1439; ++seed) {
+    run_admission_memo_world(seed, seed % 2 == 0, full_path, counts, tested);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(counts.cycles, 40 * 60);
+  EXPECT_GT(counts.tails_named, counts.cycles / 2) << "the worlds rarely blocked a tail";
+  EXPECT_GT(counts.tail_workloads, 20 * counts.tails_named) << "the tails were short";
 }
 
 // ShapeSteps (scheduler/reservation_steps.h), read from each flavor's kept

@@ -13,7 +13,10 @@
 
 #include "api/manifest_parser.h"
 #include "api/trace_reader.h"
+#include "model/node_inventory.h"
 #include "scenario_fixture.h"
+#include "scheduler/compiled_policy.h"
+#include "scheduler/pending_queues.h"
 #include "service/simulation/guarantee_tracker.h"
 #include "service/simulation/simulation_runner.h"
 #include "service/simulation/trace_arrivals.h"
@@ -313,6 +316,108 @@ TEST(GuaranteeCompliance, VerdictsFollowTheDefinitionOverRandomCycles) {
   }
   EXPECT_GT(violated, 50) << "the random cycles rarely violated a guarantee";
   EXPECT_GT(compliant, 50) << "the random cycles rarely kept a guarantee";
+}
+
+// Random cycles whose teams may be StrictFIFO with a blocked head: its tail
+// (the team's work queued after it) explained one by one (kBlockedByStrictFifo)
+// or named once (Plan::blocked_tails). Both plans get the definition's
+// verdicts, from team queues built here or from PendingQueues.
+TEST(GuaranteeCompliance, TailsNamedOnceAreJudgedAsTailsExplainedOneByOne) {
+  Result<ManifestBundle> bundle = parse_manifests(lab_cohort(2, 8, "Any"));
+  ASSERT_TRUE(bundle.ok()) << bundle.status().to_string();
+  Result<CompiledPolicy> policy =
+      CompiledPolicy::compile(bundle->policy, expand_node_pools(bundle->policy));
+  ASSERT_TRUE(policy.ok()) << policy.status().to_string();
+  std::mt19937_64 rng(7);
+  int tails = 0;
+  int violated = 0;
+  for (int round = 0; round < 400; ++round) {
+    const int teams = 2;
+    std::vector<int64_t> nominal;
+    for (int t = 0; t < teams; ++t) nominal.push_back(static_cast<int64_t>(rng() % 25));
+    Snapshot snapshot;
+    for (uint64_t id = 1; id <= 40; ++id) {
+      PendingWorkload p;
+      p.id = WorkloadId(id);
+      p.team = TeamIndex(static_cast<uint32_t>(rng() % teams));
+      p.priority = static_cast<int32_t>(rng() % 2) * 100;
+      p.queued_at = Timestamp::from_millis(static_cast<int64_t>(rng() % 5 == 0 ? rng() % 40 : id));
+      PodSetRequest pods;
+      pods.per_pod[Resource::kGpu] = static_cast<int64_t>(1 + rng() % 8);
+      p.pod_sets.push_back(pods);
+      snapshot.pending.push_back(p);
+    }
+    if (rng() % 2 == 0) {
+      AdmittedWorkload running;
+      running.id = WorkloadId(100);
+      running.team = TeamIndex(static_cast<uint32_t>(rng() % teams));
+      PodSetRequest pods;
+      pods.per_pod[Resource::kGpu] = static_cast<int64_t>(1 + rng() % 8);
+      running.pod_sets.push_back(pods);
+      running.assignment.push_back({1, {PodPlacement{}}});
+      snapshot.admitted.push_back(running);
+    }
+    if (round % 2 == 1) std::shuffle(snapshot.pending.begin(), snapshot.pending.end(), rng);
+    const PendingQueues queues(*policy, snapshot.pending);
+    Plan explained;
+    Plan named;
+    for (int t = 0; t < teams; ++t) {
+      const std::vector<uint32_t>& queue = queues.queue(TeamIndex(static_cast<uint32_t>(t)));
+      // A blocked head at this position (1-based), or none.
+      const size_t head = rng() % 2 == 0 ? queue.size() : 1 + rng() % queue.size();
+      for (size_t k = 0; k < queue.size(); ++k) {
+        const WorkloadId id = snapshot.pending[queue[k]].id;
+        if (k >= head) {
+          PendingExplanation e;
+          e.workload = id;
+          e.reason = PendingReason::kBlockedByStrictFifo;
+          explained.explanations.push_back(e);
+          continue;
+        }
+        const bool is_head = k + 1 == head;
+        switch (is_head ? 2 + rng() % 4 : rng() % 6) {
+          case 0: explained.admissions.push_back({id, FlavorIndex(0), {}, {}}); break;
+          case 1:
+            explained.preemptions.push_back(
+                {WorkloadId(100), id, PreemptionReason::kWithinTeam, Duration()});
+            break;
+          default: {
+            PendingExplanation e;
+            e.workload = id;
+            e.preemption = static_cast<PreemptionVerdict>(rng() % 9);
+            e.reason = is_head ? PendingReason::kQuotaExhausted : PendingReason::kNoFittingNodes;
+            explained.explanations.push_back(e);
+          }
+        }
+      }
+      if (head < queue.size()) {
+        named.blocked_tails.push_back(
+            {TeamIndex(static_cast<uint32_t>(t)), static_cast<int32_t>(head), 0});
+        ++tails;
+      }
+    }
+    named.admissions = explained.admissions;
+    named.preemptions = explained.preemptions;
+    for (const PendingExplanation& e : explained.explanations) {
+      if (e.reason != PendingReason::kBlockedByStrictFifo) named.explanations.push_back(e);
+    }
+    for (BlockedTail& tail : named.blocked_tails)
+      tail.explanation_index = named.explanations.size();
+    const std::vector<GuaranteeVerdict> expected =
+        judge_by_definition(snapshot, explained, nominal);
+    ASSERT_EQ(judge_guarantees(snapshot, explained, nominal, Resource::kGpu), expected)
+        << "round " << round;
+    ASSERT_EQ(judge_guarantees(snapshot, named, nominal, Resource::kGpu), expected)
+        << "round " << round;
+    ASSERT_EQ(judge_guarantees(snapshot, explained, queues, nominal, Resource::kGpu), expected)
+        << "round " << round;
+    ASSERT_EQ(judge_guarantees(snapshot, named, queues, nominal, Resource::kGpu), expected)
+        << "round " << round;
+    violated +=
+        static_cast<int>(std::count(expected.begin(), expected.end(), GuaranteeVerdict::kViolated));
+  }
+  EXPECT_GT(tails, 200) << "the random cycles rarely blocked a tail";
+  EXPECT_GT(violated, 50) << "the random cycles rarely violated a guarantee";
 }
 
 TEST(UsageSeries, BucketMeansIntegrateTheSegments) {

@@ -188,5 +188,30 @@ TEST(TraceReplay, ThreeDaysOfPhillyUnderHardQuotaKeepTeamsWithinNominal) {
   check_invariants("hard-quota.yaml", "2017-10-02", "2017-10-05");
 }
 
+// The scheduler options of a trace replay (replay_scheduler_options(): no
+// estimated starts, blocked StrictFIFO tails named once) give the report of
+// the default options, field by field, under hard quota (deep StrictFIFO
+// tails) and borrow.
+TEST(TraceReplay, ReplaySchedulerOptionsGiveTheSameReport) {
+  SKIP_WITHOUT_PHILLY();
+  const std::vector<TraceJob> jobs = philly_slice("2017-10-02", "2017-10-05");
+  for (const char* file : {"hard-quota.yaml", "borrow.yaml"}) {
+    const Policy policy = load_policy(file);
+    SimulationOptions lean = virtual_options();
+    lean.scheduler = replay_scheduler_options();
+    int64_t tails = 0;
+    lean.on_cycle = [&](const Snapshot&, const Plan& plan) {
+      tails += static_cast<int64_t>(plan.blocked_tails.size());
+    };
+    const Replay full = replay(jobs, policy, philly_options());
+    const Replay replayed = replay(jobs, policy, philly_options(), lean);
+    EXPECT_EQ(full.report, replayed.report) << file;
+    EXPECT_EQ(full.summary, replayed.summary) << file;
+    if (std::string(file) == "hard-quota.yaml") {
+      EXPECT_GT(tails, 1000) << "hard quota rarely blocked a StrictFIFO tail";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace allot

@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <utility>
 
 #include "base/check.h"
-#include "scheduler/pending_index.h"
 #include "scheduler/team_queues.h"
 
 namespace allot {
@@ -20,94 +18,84 @@ int64_t request_of(const PendingWorkload& workload, Resource primary) {
   return total;
 }
 
-// What the plan says of each pending workload (by pending index).
-enum PlanMark : uint8_t { kServed = 1, kNotJudged = 2 };
-
-// Served: admitted, a planned preemption's beneficiary, or explained as
-// preempting or waiting for victims. Not judged: held back by its own team's
-// StrictFIFO head. A plan names every blocked workload of a StrictFIFO team
-// each cycle, so marks are found by id in the (id-sorted) pending vector:
-// nothing is allocated per workload and nothing is sorted.
-// A pending workload's index by id: a table indexed by id when the ids span
-// little more than the pending work (the simulator numbers workloads 0..n-1),
-// else a binary search (PendingIndex). Looking up every explanation of a deep
-// backlog by binary search was 40% of a hard-quota replay at load 2.
-class GuaranteePendingLookup {
+// What the plan says of the pending work, by id. Served: admitted, a planned
+// preemption's beneficiary, or explained as preempting or waiting for
+// victims. Not judged: held back by its own team's StrictFIFO head, explained
+// one by one (kBlockedByStrictFifo) or named as a blocked tail (judged(team):
+// how many of the team's queue are judged at most). Only the queues of owed
+// teams are read, each up to its tail, so a deep tail named once costs nothing.
+class PlanMarks {
  public:
-  explicit GuaranteePendingLookup(const std::vector<PendingWorkload>& pending) {
-    if (pending.empty()) return;
-    uint64_t low = UINT64_MAX;
-    uint64_t high = 0;
-    for (const PendingWorkload& w : pending) {
-      low = std::min(low, w.id.value());
-      high = std::max(high, w.id.value());
+  PlanMarks(const Plan& plan, size_t teams) : judged_(teams, SIZE_MAX) {
+    for (const Admission& admission : plan.admissions) served_.push_back(admission.workload);
+    for (const Preemption& preemption : plan.preemptions) served_.push_back(preemption.beneficiary);
+    for (const PendingExplanation& explanation : plan.explanations) {
+      switch (explanation.preemption) {
+        case PreemptionVerdict::kPreempting:
+        case PreemptionVerdict::kWaitingForVictims:
+        case PreemptionVerdict::kDeferred: served_.push_back(explanation.workload); break;
+        default: break;
+      }
+      if (explanation.reason == PendingReason::kBlockedByStrictFifo) {
+        not_judged_.push_back(explanation.workload);
+      }
     }
-    if (high - low > kMaxSpanPerWorkload * pending.size() + kMinSpan) {
-      search_.emplace(pending);
-      return;
+    std::sort(served_.begin(), served_.end());
+    std::sort(not_judged_.begin(), not_judged_.end());
+    for (const BlockedTail& tail : plan.blocked_tails) {
+      ALLOT_CHECK(tail.team.value() < teams);
+      judged_[tail.team.value()] = static_cast<size_t>(tail.head_position);
     }
-    base_ = low;
-    table_.assign(high - low + 1, kNone);
-    for (uint32_t i = 0; i < pending.size(); ++i) table_[pending[i].id.value() - low] = i;
   }
-
-  [[nodiscard]] std::optional<uint32_t> find(WorkloadId id) const {
-    if (search_) return search_->find(id);
-    const uint64_t v = id.value();
-    if (v < base_ || v - base_ >= table_.size() || table_[v - base_] == kNone) return std::nullopt;
-    return table_[v - base_];
+  [[nodiscard]] bool served(WorkloadId id) const {
+    return std::binary_search(served_.begin(), served_.end(), id);
   }
+  [[nodiscard]] bool not_judged(WorkloadId id) const {
+    return std::binary_search(not_judged_.begin(), not_judged_.end(), id);
+  }
+  [[nodiscard]] size_t judged(size_t team) const { return judged_[team]; }
 
  private:
-  static constexpr uint64_t kMaxSpanPerWorkload = 64;
-  static constexpr uint64_t kMinSpan = 65536;
-  static constexpr uint32_t kNone = UINT32_MAX;
-  uint64_t base_ = 0;
-  std::vector<uint32_t> table_;
-  std::optional<PendingIndex> search_;
+  std::vector<WorkloadId> served_;
+  std::vector<WorkloadId> not_judged_;
+  std::vector<size_t> judged_;  // per team
 };
 
-std::vector<uint8_t> plan_marks(const Snapshot& snapshot, const Plan& plan) {
-  const GuaranteePendingLookup index(snapshot.pending);
-  std::vector<uint8_t> marks(snapshot.pending.size(), 0);
-  const auto mark = [&](WorkloadId id, PlanMark what) {
-    if (const std::optional<uint32_t> i = index.find(id)) marks[*i] |= what;
-  };
-  for (const Admission& admission : plan.admissions) mark(admission.workload, kServed);
-  for (const Preemption& preemption : plan.preemptions) mark(preemption.beneficiary, kServed);
-  for (const PendingExplanation& explanation : plan.explanations) {
-    switch (explanation.preemption) {
-      case PreemptionVerdict::kPreempting:
-      case PreemptionVerdict::kWaitingForVictims:
-      case PreemptionVerdict::kDeferred: mark(explanation.workload, kServed); break;
-      default: break;
-    }
-    if (explanation.reason == PendingReason::kBlockedByStrictFifo) {
-      mark(explanation.workload, kNotJudged);
-    }
-  }
-  return marks;
-}
-
-GuaranteeVerdict judge_team(std::vector<uint32_t>& queue, int64_t remaining,
-                            const Snapshot& snapshot, const std::vector<uint8_t>& marks,
-                            Resource primary) {
-  const auto before = [&](uint32_t a, uint32_t b) {
-    return queue_before(snapshot.pending[a], snapshot.pending[b]);
-  };
-  // Pending work kept by id is mostly in queue order already: check first.
-  if (!std::is_sorted(queue.begin(), queue.end(), before)) {
-    std::sort(queue.begin(), queue.end(), before);
-  }
-  for (const uint32_t i : queue) {
-    const int64_t request = request_of(snapshot.pending[i], primary);
-    if ((marks[i] & kServed) != 0) {
+// `queue`: all of the team's pending work, in queue order.
+GuaranteeVerdict judge_team(const std::vector<uint32_t>& queue, size_t judged, int64_t remaining,
+                            const Snapshot& snapshot, const PlanMarks& marks, Resource primary) {
+  for (size_t k = 0; k < queue.size() && k < judged; ++k) {
+    const PendingWorkload& w = snapshot.pending[queue[k]];
+    const int64_t request = request_of(w, primary);
+    if (marks.served(w.id)) {
       remaining = std::max<int64_t>(0, remaining - request);
-    } else if (request <= remaining && (marks[i] & kNotJudged) == 0) {
+    } else if (request <= remaining && !marks.not_judged(w.id)) {
       return GuaranteeVerdict::kViolated;
     }
   }
   return GuaranteeVerdict::kCompliant;
+}
+
+// `queue_of(team)`: the team's pending work (indices) in queue order.
+template <typename QueueOf>
+std::vector<GuaranteeVerdict> judge_queues(const Snapshot& snapshot, const Plan& plan,
+                                           const QueueOf& queue_of,
+                                           const std::vector<int64_t>& nominal, Resource primary) {
+  std::vector<int64_t> usage(nominal.size(), 0);
+  for (const AdmittedWorkload& admitted : snapshot.admitted) {
+    ALLOT_CHECK(admitted.team.value() < usage.size());
+    usage[admitted.team.value()] += admitted.usage()[primary];
+  }
+  const PlanMarks marks(plan, nominal.size());
+  std::vector<GuaranteeVerdict> verdicts(nominal.size(), GuaranteeVerdict::kNotOwed);
+  for (size_t team = 0; team < nominal.size(); ++team) {
+    const std::vector<uint32_t>& queue = queue_of(team);
+    // Owed: it has pending work and is below its nominal.
+    if (queue.empty() || usage[team] >= nominal[team]) continue;
+    verdicts[team] = judge_team(queue, marks.judged(team), nominal[team] - usage[team], snapshot,
+                                marks, primary);
+  }
+  return verdicts;
 }
 
 }  // namespace
@@ -115,39 +103,41 @@ GuaranteeVerdict judge_team(std::vector<uint32_t>& queue, int64_t remaining,
 std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const Plan& plan,
                                                const std::vector<int64_t>& nominal,
                                                Resource primary) {
-  std::vector<int64_t> usage(nominal.size(), 0);
-  for (const AdmittedWorkload& admitted : snapshot.admitted) {
-    ALLOT_CHECK(admitted.team.value() < usage.size());
-    usage[admitted.team.value()] += admitted.usage()[primary];
-  }
-  const std::vector<uint8_t> marks = plan_marks(snapshot, plan);
-  // Only owed teams are judged, and a workload its StrictFIFO head holds back
-  // (not judged, not served) changes no verdict: neither is queued, so a deep
-  // blocked tail is neither sorted nor read. The rest keep their queue order.
   std::vector<std::vector<uint32_t>> queues(nominal.size());
-  std::vector<bool> owed(nominal.size(), false);  // has pending work, below its nominal
   for (uint32_t i = 0; i < snapshot.pending.size(); ++i) {
     const size_t team = snapshot.pending[i].team.value();
     ALLOT_CHECK(team < queues.size());
-    if (usage[team] >= nominal[team]) continue;
-    owed[team] = true;
-    if (marks[i] != kNotJudged) queues[team].push_back(i);
+    queues[team].push_back(i);
   }
-  std::vector<GuaranteeVerdict> verdicts(nominal.size(), GuaranteeVerdict::kNotOwed);
-  for (size_t team = 0; team < nominal.size(); ++team) {
-    if (owed[team]) {
-      verdicts[team] =
-          judge_team(queues[team], nominal[team] - usage[team], snapshot, marks, primary);
-    }
-  }
-  return verdicts;
+  const auto before = [&](uint32_t a, uint32_t b) {
+    return queue_before(snapshot.pending[a], snapshot.pending[b]);
+  };
+  for (std::vector<uint32_t>& queue : queues) std::sort(queue.begin(), queue.end(), before);
+  return judge_queues(
+      snapshot, plan, [&](size_t team) -> const std::vector<uint32_t>& { return queues[team]; },
+      nominal, primary);
+}
+
+std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const Plan& plan,
+                                               const PendingQueues& queues,
+                                               const std::vector<int64_t>& nominal,
+                                               Resource primary) {
+  ALLOT_CHECK(queues.facts().size() == snapshot.pending.size());
+  return judge_queues(
+      snapshot, plan,
+      [&](size_t team) -> const std::vector<uint32_t>& {
+        return queues.queue(TeamIndex(static_cast<uint32_t>(team)));
+      },
+      nominal, primary);
 }
 
 GuaranteeTracker::GuaranteeTracker(std::vector<int64_t> nominal, Resource primary)
     : nominal_(std::move(nominal)), primary_(primary), counts_(nominal_.size()) {}
 
-void GuaranteeTracker::observe(const Snapshot& snapshot, const Plan& plan) {
-  last_ = judge_guarantees(snapshot, plan, nominal_, primary_);
+void GuaranteeTracker::observe(const Snapshot& snapshot, const Plan& plan,
+                               const PendingQueues* queues) {
+  last_ = queues != nullptr ? judge_guarantees(snapshot, plan, *queues, nominal_, primary_)
+                            : judge_guarantees(snapshot, plan, nominal_, primary_);
 }
 
 void GuaranteeTracker::count(int64_t grid_cycles) {

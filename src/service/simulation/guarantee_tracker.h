@@ -16,6 +16,10 @@
 //   (kBlockedByStrictFifo) is not judged: it waits by the team's choice.
 // - compliance = compliant cycles / owed cycles; 1.0 when never owed.
 //
+// A plan that names a blocked StrictFIFO tail once (Plan::blocked_tails)
+// instead of explaining each of its workloads is judged alike: the tail's
+// workloads are not judged.
+//
 // Cycles are counted on the loop's grid: a cycle whose plan changed nothing,
 // after which the loop skipped the idle cycles (whose snapshots and plans are
 // the same), counts for every grid cycle it stands for, so skipping idle
@@ -29,6 +33,7 @@
 
 #include "base/quantity.h"
 #include "base/time.h"
+#include "scheduler/pending_queues.h"
 #include "scheduler/plan.h"
 #include "scheduler/snapshot.h"
 
@@ -48,6 +53,13 @@ enum class GuaranteeVerdict : uint8_t { kNotOwed, kCompliant, kViolated };
 std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const Plan& plan,
                                                const std::vector<int64_t>& nominal,
                                                Resource primary);
+// The same from the team queues of the snapshot's pending work
+// (pending_queues.h: built or kept for it), read only for owed teams and only
+// up to a blocked tail named once.
+std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const Plan& plan,
+                                               const PendingQueues& queues,
+                                               const std::vector<int64_t>& nominal,
+                                               Resource primary);
 
 class GuaranteeTracker {
  public:
@@ -55,7 +67,8 @@ class GuaranteeTracker {
   GuaranteeTracker(std::vector<int64_t> nominal, Resource primary);
 
   // Judges the cycle; it counts once count() says for how many grid cycles.
-  void observe(const Snapshot& snapshot, const Plan& plan);
+  // `queues`, if given, are the team queues of the snapshot's pending work.
+  void observe(const Snapshot& snapshot, const Plan& plan, const PendingQueues* queues = nullptr);
   // REQUIRES: grid_cycles >= 1; observe() was called since the last count().
   void count(int64_t grid_cycles);
 

@@ -83,7 +83,7 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     kept_queues_.update(scheduler_.policy(), snapshot_.pending, std::move(touched_));
     touched_.clear();
     const Plan plan = scheduler_.plan(snapshot_, kept_queues_);
-    guarantees.observe(snapshot_, plan);
+    guarantees.observe(snapshot_, plan, &kept_queues_);
     if (options_.on_cycle) {
       options_.on_cycle(snapshot_, plan);
     }

@@ -25,6 +25,17 @@ namespace allot {
 using CycleObserver = std::function<void(const Snapshot&, const Plan&)>;
 using ProgressObserver = std::function<void(int64_t arrived, int64_t total)>;
 
+// What a trace replay asks of the scheduler: its decisions and what the
+// guarantee check reads, not what only a person reads (estimated starts; a
+// blocked StrictFIFO tail's explanations, named once instead). The report is
+// the same as with the default options (trace_replay_test checks it).
+inline SchedulerOptions replay_scheduler_options() {
+  SchedulerOptions options;
+  options.estimate_start_times = false;
+  options.explain_blocked_tails = false;
+  return options;
+}
+
 struct SimulationOptions {
   // Jump over cycles whose plan would be identical to the last one (nothing
   // arrived, finished, stopped or changed health, and no minRuntimeSeconds

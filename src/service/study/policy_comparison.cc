@@ -117,6 +117,7 @@ Result<PolicyRun> run_policy(const std::vector<TraceJob>& jobs, const NamedPolic
   ALLOT_ASSIGN_OR_RETURN(const TraceArrivals arrivals, arrivals_for(jobs, policy, options));
   SimulationOptions simulation;
   simulation.executor = options.executor;
+  simulation.scheduler = replay_scheduler_options();
   if (options.on_progress) {
     simulation.on_progress = [&](int64_t arrived, int64_t total) {
       options.on_progress(policy.name, arrived, total);

@@ -302,7 +302,11 @@ void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
     next = policy_under_exception_statuses(std::move(next), cluster_.state().exception_statuses,
                                            clock_.now());
     install_policy(cluster_.state(), std::move(next));
-    for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
+    for (LiveWorkload& live : created) {
+      const WorkloadId id = live.id();
+      cluster_.state().workloads.insert(std::move(live));
+      cluster_.state().activity.track(*cluster_.state().workloads.find(id));
+    }
     apply_metering_changes(std::move(metering), cluster_.state().metering);
     install_contract_statuses(contracts, cluster_.state().contracts);
     install_contract_statuses(reviews.statuses, cluster_.state().contracts);

@@ -20,12 +20,15 @@ int32_t stats_root_of(const CompiledPolicy& policy, int32_t quota_node) {
   return quota_node;
 }
 
-// The quota tree with the usage of the admitted and running workloads now.
+// The quota tree with the usage of the admitted and running workloads now
+// (the activity index's holders: no walk of the queued ones).
 QuotaTree stats_quota_tree(const ServerState& state) {
   const CompiledPolicy& policy = *state.policy.compiled();
   QuotaTree tree(policy);
-  for (const auto& [id, pointer] : state.workloads.active()) {
-    const LiveWorkload& live = *pointer;
+  for (const WorkloadId id : state.activity.holding()) {
+    const LiveWorkload* found = state.workloads.find(id);
+    if (found == nullptr) continue;
+    const LiveWorkload& live = *found;
     if (!live.unschedulable.empty() || !holds_quota(live.phase())) continue;
     const FlavorIndex flavor = policy.flavor_by_name(live.doc.status.flavor);
     if (!flavor.valid()) continue;
@@ -76,19 +79,6 @@ std::vector<TeamStatsRow> fair_share_rows(const ServerState& state) {
     rows.push_back(std::move(row));
   }
   return rows;
-}
-
-// The waits (seconds) of the workloads first admitted in [from, to], by namespace.
-std::map<std::string, std::vector<double>> admission_waits(const ServerState& state, Timestamp from,
-                                                           Timestamp to) {
-  std::map<std::string, std::vector<double>> waits;
-  for (const auto& [id, live] : state.workloads.all()) {
-    const std::optional<Timestamp>& admitted = live.doc.status.first_admitted_at;
-    if (!admitted || *admitted < from || *admitted > to) continue;
-    waits[live.doc.workload.meta.namespace_name].push_back(
-        (*admitted - live.doc.status.created_at).secs());
-  }
-  return waits;
 }
 
 std::vector<SeriesTeam> series_teams_of(const CompiledPolicy& policy) {
@@ -168,14 +158,12 @@ Result<TeamStatsView> TeamStatsService::stats(const Principal& caller,
       view.fair_sharing = view.fair_sharing || cluster.scheduling.fair_sharing;
     }
     view.teams = fair_share_rows(state);
-    const auto waits = admission_waits(state, view.from, view.to);
     for (int32_t t = 0; t < policy.team_count(); ++t) {
       const std::string& ns = policy.team(TeamIndex(t)).namespace_name;
       series_visible.push_back(reports_in(ns));
       if (!listing.contains(ns)) continue;
-      const auto found = waits.find(ns);
       view.teams[static_cast<size_t>(t)].wait =
-          wait_percentiles(found == waits.end() ? std::vector<double>() : found->second);
+          wait_percentiles(state.activity.waits(ns, view.from, view.to));
     }
     series_teams = series_teams_of(policy);
     view.missing = missing_in_range(state.metering.gaps, view.from, view.to);

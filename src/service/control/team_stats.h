@@ -8,7 +8,8 @@
 // - Wait percentiles are exact (nearest rank: the smallest observed wait
 //   with at least q of the waits at or below it), over the workloads whose
 //   first admission fell in the range, wait = first admission - creation:
-//   the stored workload records, not /metrics' histogram (which has only
+//   the stored workload records as the activity index keeps them
+//   (workload_activity.h: no walk), not /metrics' histogram (which has only
 //   bucket bounds and counts since allotd started).
 // - Fair share: the team's weight and its weighted dominant resource share
 //   (scheduler/fair_share.h) of the usage now; `dominant` is the unweighted

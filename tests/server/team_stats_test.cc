@@ -272,6 +272,17 @@ TEST_F(TeamStatsTest, EachTeamsQuotaLineIsItsNominalAndCeilingNow) {
   EXPECT_TRUE(team_row(reply.json, "research")["ceilingGpus"].is_null());  // no borrowing limit
   EXPECT_EQ(team_row(reply.json, "prod")["nominalGpus"], 4);
   EXPECT_EQ(team_row(reply.json, "prod")["ceilingGpus"], 6);
+  // As it was at each bucket's end (quotaSeries): the last is the quota now;
+  // the first, before this allotd recorded any, is not known (null).
+  const nlohmann::json& series = team_row(reply.json, "prod")["quotaSeries"];
+  ASSERT_EQ(series.size(), 60u) << reply.describe();
+  EXPECT_EQ(millis_of(series[0]["start"]), millis_of(reply.json["from"]));
+  EXPECT_EQ(series[59]["nominalGpus"], 4) << series[59];
+  EXPECT_EQ(series[59]["ceilingGpus"], 6) << series[59];
+  EXPECT_TRUE(series[0]["nominalGpus"].is_null()) << series[0];
+  const nlohmann::json& research = team_row(reply.json, "research")["quotaSeries"];
+  EXPECT_EQ(research[59]["nominalGpus"], 8);
+  EXPECT_TRUE(research[59]["ceilingGpus"].is_null());  // no borrowing limit
 }
 
 double sum_of(const nlohmann::json& buckets, const char* key) {

@@ -286,7 +286,8 @@ OpenedReviews PolicyService::reviews_opened_by(const PolicyState& next, Timestam
 
 MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Timestamp now) const {
   ReaderLock lock(cluster_.mutex());
-  return metering_changes(cluster_.view().metering, next.policy(), next.backend_nodes(), now);
+  return metering_changes(cluster_.view().metering, next.policy(), next.backend_nodes(),
+                          next.compiled().get(), now);
 }
 
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,

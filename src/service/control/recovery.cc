@@ -217,8 +217,8 @@ Status requeue_interrupted(ClusterState& cluster, Timestamp now) {
     }
     erase_deleted_workloads(state, batch);
     record_restart(state, now, batch);
-    changes =
-        metering_changes(state.metering, state.policy.policy(), state.policy.backend_nodes(), now);
+    changes = metering_changes(state.metering, state.policy.policy(), state.policy.backend_nodes(),
+                               state.policy.compiled().get(), now);
     put_metering_changes(changes, batch);
   }
   if (!batch.empty()) ALLOT_RETURN_IF_ERROR(cluster.store().commit(std::move(batch)));

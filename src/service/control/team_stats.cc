@@ -43,21 +43,6 @@ QuotaTree stats_quota_tree(const ServerState& state) {
   return tree;
 }
 
-// The team's GPU quota now: nominal, and nominal + borrowing limit when
-// every flavor it may use has one.
-void add_quota_gpus(const CompiledPolicy& policy, const CompiledTeam& team, TeamStatsRow& row) {
-  bool limited = true;
-  int64_t ceiling = 0;
-  for (const FlavorIndex flavor : team.flavor_order) {
-    const QuotaLimits limits =
-        policy.limits(team.quota_node, CompiledPolicy::fr_of(flavor, Resource::kGpu));
-    row.nominal_gpus += limits.nominal;
-    limited = limited && limits.borrowing_limit != kNoLimit;
-    if (limited) ceiling += limits.nominal + limits.borrowing_limit;
-  }
-  if (limited) row.ceiling_gpus = ceiling;
-}
-
 // Every team's row with its fair-share figures and quota.
 std::vector<TeamStatsRow> fair_share_rows(const ServerState& state) {
   const CompiledPolicy& policy = *state.policy.compiled();
@@ -70,7 +55,9 @@ std::vector<TeamStatsRow> fair_share_rows(const ServerState& state) {
     const int32_t parent = policy.parent(team.quota_node);
     row.cohort = parent == kNoParent ? "" : policy.quota_node_name(parent);
     row.fair_share.weight = policy.quota_node_weight(team.quota_node);
-    add_quota_gpus(policy, team, row);
+    const TeamQuotaGpus quota = team_quota_gpus(policy, team);
+    row.nominal_gpus = quota.nominal;
+    row.ceiling_gpus = quota.ceiling;
     const double share = weighted_share(tree, team.quota_node);
     if (std::isfinite(share)) {
       row.fair_share.share = share;
@@ -98,6 +85,20 @@ std::vector<SeriesTeam> series_teams_of(const CompiledPolicy& policy) {
     teams.push_back(std::move(series));
   }
   return teams;
+}
+
+// Each row's quota as it was at the end of each bucket (quota_history.h).
+void add_quota_series(const std::vector<TeamQuotaInterval>& history, TeamStatsView& view) {
+  const auto count = static_cast<int32_t>(view.range.span.ms() / view.range.bucket.ms());
+  std::map<std::string, std::vector<TeamQuotaInterval>> by_team;
+  for (const TeamQuotaInterval& q : history) by_team[q.team].push_back(q);
+  for (TeamStatsRow& row : view.teams) {
+    const std::vector<TeamQuotaInterval>& own = by_team[row.team];
+    row.quota_series.reserve(static_cast<size_t>(count));
+    for (int32_t i = 0; i < count; ++i) {
+      row.quota_series.push_back(quota_at(own, row.team, view.from + view.range.bucket * (i + 1)));
+    }
+  }
 }
 
 }  // namespace
@@ -166,6 +167,7 @@ Result<TeamStatsView> TeamStatsService::stats(const Principal& caller,
           wait_percentiles(state.activity.waits(ns, view.from, view.to));
     }
     series_teams = series_teams_of(policy);
+    add_quota_series(state.metering.quotas, view);
     view.missing = missing_in_range(state.metering.gaps, view.from, view.to);
   }
   if (std::find(series_visible.begin(), series_visible.end(), true) == series_visible.end()) {

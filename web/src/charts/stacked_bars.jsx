@@ -4,8 +4,10 @@
 // dashboard and the report of `allot simulate --report` share.
 //
 // A stacked bar per point, bottom up as `stacks` ({ key, cls, name }), and a
-// line per `lines` ({ key, cls, name }) through the points where its value
-// is not null (null: not known there, "not known" in the bar's title); a point with `missing` > 0 has a
+// line per `lines` ({ key, cls, name, steps }) through the points where its value
+// is not null (null: not known there, "not known" in the bar's title), as
+// steps across each point's width with `steps` (a value in force over the
+// bucket), else point to point at their middles; a point with `missing` > 0 has a
 // band behind its bar (class bar-missing: allotd was down for that part).
 // `every`: an axis label every so many points; `top`: the value at the top
 // (the largest total when not given), written in the top right corner.
@@ -48,7 +50,8 @@ export function StackedBars({ points, stacks, lines = [], label, every = 1, form
         {format(most)} at the top
       </text>
       {lines.map((l) => {
-        const at = points.flatMap((p, i) => (p[l.key] === null || p[l.key] === undefined ? [] : [`${i * step + step / 2},${y(value(p, l.key))}`]));
+        const xs = (i) => (l.steps ? [i * step, (i + 1) * step] : [i * step + step / 2]);
+        const at = points.flatMap((p, i) => (p[l.key] === null || p[l.key] === undefined ? [] : [xs(i).map((x) => `${x},${y(value(p, l.key))}`).join(' ')]));
         return at.length ? <polyline class={l.cls} points={at.join(' ')} data-points={at.length} /> : null;
       })}
     </svg>

@@ -98,11 +98,11 @@ const TEAM_STACKS = [
 function teamLines(team) {
   const lines = [
     { key: 'lent', cls: 'line-lent', name: 'lent' },
-    { key: 'nominal', cls: 'line-nominal', name: 'nominal quota' },
+    { key: 'nominal', cls: 'line-nominal', name: 'nominal quota', steps: true },
   ];
   const limited = (q) => q && q.nominalGpus !== null && q.ceilingGpus !== null && q.ceilingGpus !== undefined;
   if (team.quotaSeries ? team.quotaSeries.some(limited) : limited(team)) {
-    lines.push({ key: 'ceiling', cls: 'line-ceiling', name: 'quota + borrowing limit' });
+    lines.push({ key: 'ceiling', cls: 'line-ceiling', name: 'quota + borrowing limit', steps: true });
   }
   return lines;
 }
@@ -192,7 +192,7 @@ export function Teams() {
         <p class="legend">
           <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed <span class="swatch lent" /> lent{' '}
           <span class="swatch nominal" /> nominal quota <span class="swatch ceiling" /> quota + borrowing limit · mean GPUs
-          per {state.data ? seconds(state.data.stats.bucketSeconds) : 'period'}; the quota is the policy's now; waits over the same range
+          per {state.data ? seconds(state.data.stats.bucketSeconds) : 'period'}; the quota as it was in each, from when allotd first recorded it; waits over the same range
           {state.data && state.data.stats.fairSharing ? '' : ' (fair sharing is off: the shares are shown, not used)'}
         </p>
         {state.data ? <MissingNote missingData={state.data.stats.missingData} /> : null}

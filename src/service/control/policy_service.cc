@@ -260,6 +260,12 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
                                              changes, caller, now));
   }
   put_exception_statuses(exceptions, batch);
+  // The teams' quotas are those of the policy as installed: under the
+  // exceptions' statuses (a requested exception is not in force).
+  metering.quotas = quota_changes_of(next, exceptions, now);
+  for (const TeamQuotaInterval& q : metering.quotas) {
+    batch.put_objects.push_back(team_quota_object(q));
+  }
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -286,8 +292,19 @@ OpenedReviews PolicyService::reviews_opened_by(const PolicyState& next, Timestam
 
 MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Timestamp now) const {
   ReaderLock lock(cluster_.mutex());
-  return metering_changes(cluster_.view().metering, next.policy(), next.backend_nodes(),
-                          next.compiled().get(), now);
+  MeteringChanges changes = metering_changes(cluster_.view().metering, next.policy(),
+                                             next.backend_nodes(), next.compiled().get(), now);
+  changes.quotas.clear();  // quota_changes_of(), once the exceptions' statuses are known
+  return changes;
+}
+
+std::vector<TeamQuotaInterval> PolicyService::quota_changes_of(
+    const PolicyState& next, const ExceptionStatusChanges& exceptions, Timestamp now) const {
+  ReaderLock lock(cluster_.mutex());
+  ExceptionStatuses statuses = cluster_.view().exception_statuses;
+  install_exception_statuses(exceptions, statuses);
+  const PolicyState in_force = policy_under_exception_statuses(next, statuses, now);
+  return quota_changes(cluster_.view().metering.quotas, in_force.compiled().get(), now);
 }
 
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
@@ -384,6 +401,10 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   ExceptionStatusChanges exceptions;
   if (kind == "PolicyException") exceptions.erase.push_back(name);
   put_exception_statuses(exceptions, batch);
+  metering.quotas = quota_changes_of(next, exceptions, clock_.now());
+  for (const TeamQuotaInterval& q : metering.quotas) {
+    batch.put_objects.push_back(team_quota_object(q));
+  }
   OpenedReviews reviews = reviews_opened_by(next, clock_.now());
   put_opened_reviews(reviews, batch);
   const Status committed = cluster_.store().commit(std::move(batch));

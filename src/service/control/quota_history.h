@@ -11,7 +11,10 @@
 //   from its open one (or has none) under the policy about to be in force,
 //   from `now`, and a zero quota for a team the policy no longer has; like
 //   the flavors' capacity, each opening interval closes the team's previous
-//   one (apply_quota_changes()). Nothing is recorded before the first
+//   one (apply_quota_changes()). The callers give the policy as installed
+//   (under the exceptions' statuses): a policy change, an exception's
+//   decision, a start, the backend's nodes; an exception ending by its
+//   expiry alone is recorded at the next of those. Nothing is recorded before the first
 //   policy or the first start with this code: quota_at() is none there.
 // - Stored as objects of kind TeamQuota named "TEAM/START" (zero-padded ms,
 //   so names order by time) in the objects table: no table of their own,

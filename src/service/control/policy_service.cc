@@ -260,12 +260,7 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
                                              changes, caller, now));
   }
   put_exception_statuses(exceptions, batch);
-  // The teams' quotas are those of the policy as installed: under the
-  // exceptions' statuses (a requested exception is not in force).
-  metering.quotas = quota_changes_of(next, exceptions, now);
-  for (const TeamQuotaInterval& q : metering.quotas) {
-    batch.put_objects.push_back(team_quota_object(q));
-  }
+  put_quota_changes(next, exceptions, now, metering, batch);
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -294,17 +289,20 @@ MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Time
   ReaderLock lock(cluster_.mutex());
   MeteringChanges changes = metering_changes(cluster_.view().metering, next.policy(),
                                              next.backend_nodes(), next.compiled().get(), now);
-  changes.quotas.clear();  // quota_changes_of(), once the exceptions' statuses are known
+  changes.quotas.clear();  // put_quota_changes(), once the exceptions' statuses are known
   return changes;
 }
 
-std::vector<TeamQuotaInterval> PolicyService::quota_changes_of(
-    const PolicyState& next, const ExceptionStatusChanges& exceptions, Timestamp now) const {
+void PolicyService::put_quota_changes(const PolicyState& next,
+                                      const ExceptionStatusChanges& exceptions, Timestamp now,
+                                      MeteringChanges& metering, WriteBatch& batch) const {
   ReaderLock lock(cluster_.mutex());
   ExceptionStatuses statuses = cluster_.view().exception_statuses;
   install_exception_statuses(exceptions, statuses);
   const PolicyState in_force = policy_under_exception_statuses(next, statuses, now);
-  return quota_changes(cluster_.view().metering.quotas, in_force.compiled().get(), now);
+  metering.quotas = quota_changes(cluster_.view().metering.quotas, in_force.compiled().get(), now);
+  for (const TeamQuotaInterval& q : metering.quotas)
+    batch.put_objects.push_back(team_quota_object(q));
 }
 
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
@@ -401,10 +399,7 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   ExceptionStatusChanges exceptions;
   if (kind == "PolicyException") exceptions.erase.push_back(name);
   put_exception_statuses(exceptions, batch);
-  metering.quotas = quota_changes_of(next, exceptions, clock_.now());
-  for (const TeamQuotaInterval& q : metering.quotas) {
-    batch.put_objects.push_back(team_quota_object(q));
-  }
+  put_quota_changes(next, exceptions, clock_.now(), metering, batch);
   OpenedReviews reviews = reviews_opened_by(next, clock_.now());
   put_opened_reviews(reviews, batch);
   const Status committed = cluster_.store().commit(std::move(batch));

@@ -27,14 +27,24 @@ std::vector<double> count_series(const std::vector<CountSpan>& spans, Timestamp 
   return mean;
 }
 
-WorkloadSpans workload_spans(Timestamp created, const std::optional<Timestamp>& first_admitted,
-                             const std::optional<Timestamp>& finished) {
+WorkloadSpans workload_activity_spans(const WorkloadHistory& history) {
   WorkloadSpans spans;
-  if (first_admitted) {
-    spans.pending = CountSpan{created, *first_admitted};
-    spans.running = CountSpan{*first_admitted, finished};
-  } else {
-    spans.pending = CountSpan{created, finished};
+  if (history.runs.empty()) {
+    spans.pending.push_back(CountSpan{history.created, history.finished});
+    return spans;
+  }
+  Timestamp waiting_since = history.created;
+  for (const CountSpan& run : history.runs) {
+    if (waiting_since < run.from) spans.pending.push_back(CountSpan{waiting_since, run.from});
+    spans.running.push_back(run);
+    if (run.to) waiting_since = *run.to;
+  }
+  const CountSpan& last = history.runs.back();
+  if (!last.to) return spans;
+  if (history.waiting) {
+    spans.pending.push_back(CountSpan{*last.to, std::nullopt});
+  } else if (history.finished && *history.finished > *last.to) {
+    spans.pending.push_back(CountSpan{*last.to, *history.finished});
   }
   return spans;
 }

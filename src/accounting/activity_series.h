@@ -6,16 +6,20 @@
 // i < count; a bucket's value is the mean number of spans open in it (their
 // time in it / its length), so a workload pending for half of a bucket
 // counts 0.5. An open span (no end) lasts past the last bucket.
-// - workload_spans(): a workload is pending from its creation to its first
-//   admission (or its finish when never admitted, or open), and running
-//   (admitted or running: holding quota) from its first admission to its
-//   finish (or open). A workload preempted and queued again counts as
-//   running until it finishes: only the first admission is recorded.
+// - workload_activity_spans(): a workload runs (admitted or running:
+//   holding quota) over each of its runs (an admission to the release of
+//   its quota; the last may be open), and is pending from its creation to
+//   its first run, between two runs (preempted or evicted, queued again,
+//   admitted again), and after its last run from the run's end while it
+//   waits for admission now (open) or until it finished (cancelled while
+//   queued again). Never admitted: pending from creation to its finish (or
+//   open). A Space suspended between two runs counts as pending meanwhile.
 // - firing_spans(): a signal fires from each "fired" event to the next
 //   "resolved"; one whose oldest kept event is "resolved" was firing since
 //   before anything kept (the span starts at Timestamp{}); one whose last
 //   event is "fired" is firing still (open).
-// REQUIRES: bucket > 0, count >= 0; `events` oldest first.
+// REQUIRES: bucket > 0, count >= 0; `events` oldest first; `runs` by start,
+// each closed but the last.
 #pragma once
 
 #include <cstdint>
@@ -37,13 +41,24 @@ struct CountSpan {
 std::vector<double> count_series(const std::vector<CountSpan>& spans, Timestamp from,
                                  Duration bucket, int32_t count);
 
-struct WorkloadSpans {
-  std::optional<CountSpan> pending;
-  std::optional<CountSpan> running;
+// What the Tasks chart knows of one workload.
+struct WorkloadHistory {
+  Timestamp created;
+  std::vector<CountSpan> runs;  // by start: the metering ledger's allocations
+  std::optional<Timestamp> finished;
+  bool waiting = false;  // waits for admission now (Pending, Preempted)
+
+  friend bool operator==(const WorkloadHistory&, const WorkloadHistory&) = default;
 };
 
-WorkloadSpans workload_spans(Timestamp created, const std::optional<Timestamp>& first_admitted,
-                             const std::optional<Timestamp>& finished);
+struct WorkloadSpans {
+  std::vector<CountSpan> pending;
+  std::vector<CountSpan> running;
+
+  friend bool operator==(const WorkloadSpans&, const WorkloadSpans&) = default;
+};
+
+WorkloadSpans workload_activity_spans(const WorkloadHistory& history);
 
 struct SignalChange {
   Timestamp at;

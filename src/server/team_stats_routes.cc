@@ -18,6 +18,23 @@ nlohmann::json team_stats_optional(const std::optional<double>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+// Per bucket the quota in force at its end; nominalGpus null: not recorded then.
+nlohmann::json quota_series_json(const TeamStatsRow& row, const TeamStatsView& view) {
+  nlohmann::json points = nlohmann::json::array();
+  Timestamp start = view.from;
+  for (const std::optional<TeamQuotaGpus>& quota : row.quota_series) {
+    nlohmann::json point = {
+        {"start", format_rfc3339(start)}, {"nominalGpus", nullptr}, {"ceilingGpus", nullptr}};
+    if (quota) {
+      point["nominalGpus"] = quota->nominal;
+      if (quota->ceiling) point["ceilingGpus"] = *quota->ceiling;
+    }
+    points.push_back(std::move(point));
+    start = start + view.range.bucket;
+  }
+  return points;
+}
+
 nlohmann::json team_stats_row_json(const TeamStatsRow& row, const TeamStatsView& view) {
   nlohmann::json out = {{"team", row.team},
                         {"cohort", row.cohort},
@@ -28,6 +45,7 @@ nlohmann::json team_stats_row_json(const TeamStatsRow& row, const TeamStatsView&
                         {"nominalGpus", row.nominal_gpus},
                         {"ceilingGpus", row.ceiling_gpus ? nlohmann::json(*row.ceiling_gpus)
                                                          : nlohmann::json(nullptr)},
+                        {"quotaSeries", quota_series_json(row, view)},
                         {"wait", nullptr},
                         {"series", nullptr}};
   if (row.wait) {

@@ -1,4 +1,4 @@
-// count_series(), workload_spans() and firing_spans(): the Tasks and Signals
+// count_series(), workload_activity_spans() and firing_spans(): the Tasks and Signals
 // charts' counts per bucket, by hand.
 #include "accounting/activity_series.h"
 
@@ -25,17 +25,40 @@ TEST(ActivitySeries, CountsAreMeansOfTheSpansOpenInEachBucket) {
 }
 
 TEST(ActivitySeries, AWorkloadIsPendingUntilFirstAdmittedThenRunningUntilFinished) {
-  const WorkloadSpans admitted = workload_spans(act_at(10), act_at(40), act_at(100));
-  EXPECT_EQ(admitted.pending, (CountSpan{act_at(10), act_at(40)}));
-  EXPECT_EQ(admitted.running, (CountSpan{act_at(40), act_at(100)}));
-  const WorkloadSpans running = workload_spans(act_at(10), act_at(40), std::nullopt);
-  EXPECT_EQ(running.running, (CountSpan{act_at(40), std::nullopt}));
+  const WorkloadSpans admitted =
+      workload_activity_spans({act_at(10), {{act_at(40), act_at(100)}}, act_at(100), false});
+  EXPECT_EQ(admitted.pending, (std::vector<CountSpan>{{act_at(10), act_at(40)}}));
+  EXPECT_EQ(admitted.running, (std::vector<CountSpan>{{act_at(40), act_at(100)}}));
+  const WorkloadSpans running =
+      workload_activity_spans({act_at(10), {{act_at(40), std::nullopt}}, std::nullopt, false});
+  EXPECT_EQ(running.running, (std::vector<CountSpan>{{act_at(40), std::nullopt}}));
   // Cancelled while pending: pending until then, never running.
-  const WorkloadSpans cancelled = workload_spans(act_at(10), std::nullopt, act_at(30));
-  EXPECT_EQ(cancelled.pending, (CountSpan{act_at(10), act_at(30)}));
-  EXPECT_FALSE(cancelled.running);
-  EXPECT_EQ(workload_spans(act_at(10), std::nullopt, std::nullopt).pending,
-            (CountSpan{act_at(10), std::nullopt}));
+  const WorkloadSpans cancelled = workload_activity_spans({act_at(10), {}, act_at(30), false});
+  EXPECT_EQ(cancelled.pending, (std::vector<CountSpan>{{act_at(10), act_at(30)}}));
+  EXPECT_TRUE(cancelled.running.empty());
+  EXPECT_EQ(workload_activity_spans({act_at(10), {}, std::nullopt, true}).pending,
+            (std::vector<CountSpan>{{act_at(10), std::nullopt}}));
+}
+
+TEST(ActivitySeries, ARequeuedWorkloadIsPendingAgainUntilItsNextAdmission) {
+  // Admitted at 40, preempted (quota released) at 70, admitted again at 90,
+  // evicted at 120 and waiting since.
+  const WorkloadSpans requeued = workload_activity_spans(
+      {act_at(10), {{act_at(40), act_at(70)}, {act_at(90), act_at(120)}}, std::nullopt, true});
+  EXPECT_EQ(requeued.pending,
+            (std::vector<CountSpan>{
+                {act_at(10), act_at(40)}, {act_at(70), act_at(90)}, {act_at(120), std::nullopt}}));
+  EXPECT_EQ(requeued.running,
+            (std::vector<CountSpan>{{act_at(40), act_at(70)}, {act_at(90), act_at(120)}}));
+  // Cancelled while queued again: pending until the cancel.
+  const WorkloadSpans cancelled =
+      workload_activity_spans({act_at(10), {{act_at(40), act_at(70)}}, act_at(100), false});
+  EXPECT_EQ(cancelled.pending,
+            (std::vector<CountSpan>{{act_at(10), act_at(40)}, {act_at(70), act_at(100)}}));
+  // Finished with its run: nothing pending after it.
+  const WorkloadSpans done =
+      workload_activity_spans({act_at(10), {{act_at(10), act_at(70)}}, act_at(70), false});
+  EXPECT_TRUE(done.pending.empty());
 }
 
 TEST(ActivitySeries, ASignalFiresFromFiredToResolved) {

@@ -11,8 +11,11 @@
 // Each team's quota line (nominal, and nominal + borrowing limit when set).
 // GET /api/v1/top/workloads (the Tasks chart): pending and running per
 // bucket, equal to the workloads' own timestamps, filtered exactly like the
-// workload list; GET /api/v1/top/signals to those who may list signals.
+// workload list; a workload preempted and requeued is pending again from
+// the release of its GPUs (bucket by bucket, also after a restart); GET
+// /api/v1/top/signals to those who may list signals.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -269,6 +272,17 @@ TEST_F(TeamStatsTest, EachTeamsQuotaLineIsItsNominalAndCeilingNow) {
   EXPECT_TRUE(team_row(reply.json, "research")["ceilingGpus"].is_null());  // no borrowing limit
   EXPECT_EQ(team_row(reply.json, "prod")["nominalGpus"], 4);
   EXPECT_EQ(team_row(reply.json, "prod")["ceilingGpus"], 6);
+  // As it was at each bucket's end (quotaSeries): the last is the quota now;
+  // the first, before this allotd recorded any, is not known (null).
+  const nlohmann::json& series = team_row(reply.json, "prod")["quotaSeries"];
+  ASSERT_EQ(series.size(), 60u) << reply.describe();
+  EXPECT_EQ(millis_of(series[0]["start"]), millis_of(reply.json["from"]));
+  EXPECT_EQ(series[59]["nominalGpus"], 4) << series[59];
+  EXPECT_EQ(series[59]["ceilingGpus"], 6) << series[59];
+  EXPECT_TRUE(series[0]["nominalGpus"].is_null()) << series[0];
+  const nlohmann::json& research = team_row(reply.json, "research")["quotaSeries"];
+  EXPECT_EQ(research[59]["nominalGpus"], 8);
+  EXPECT_TRUE(research[59]["ceilingGpus"].is_null());  // no borrowing limit
 }
 
 double sum_of(const nlohmann::json& buckets, const char* key) {
@@ -320,6 +334,79 @@ TEST_F(TeamStatsTest, WorkloadsPendingAndRunningOverTimeAsTheListShowsThem) {
   const Reply nobody = get_as("nobody", "/api/v1/top/workloads?range=1h");
   EXPECT_EQ(sum_of(nobody.json["buckets"], "running"), 0.0) << nobody.describe();
   EXPECT_EQ(api_.get("/api/v1/top/workloads?range=2h").status, 400);
+}
+
+// The time of `ns/name`'s first event with `reason`, in ms; 0 when none.
+int64_t event_millis(const ApiHttp& api, const std::string& ns, const std::string& name,
+                     const std::string& reason) {
+  const Reply events = api.get("/api/v1/namespaces/" + ns + "/workloads/" + name + "/events");
+  for (const nlohmann::json& event : events.json["items"]) {
+    if (event["reason"] == reason) return millis_of(event["time"]);
+  }
+  ADD_FAILURE() << "no " << reason << " event: " << events.body;
+  return 0;
+}
+
+double overlap_minutes(int64_t from, int64_t to, int64_t lo, int64_t hi) {
+  return static_cast<double>(std::max<int64_t>(0, std::min(to, hi) - std::max(from, lo))) /
+         60'000.0;
+}
+
+TEST_F(TeamStatsTest, ARequeuedWorkloadIsPendingAgainFromTheReleaseOfItsGpus) {
+  // research borrows prod's 4 with a gang over all 12 GPUs; prod reclaims
+  // them at a higher priority: the gang is preempted and waits (8 are free).
+  submit("research", "sweep", {.script = "exec sleep 1000", .gpus = 4, .pods = 3});
+  wait_phase("research", "sweep", "Running");
+  submit("prod", "urgent", {.script = "exec sleep 1000", .gpus = 4, .pods = 1, .priority = "high"});
+  wait_until(
+      "research", "sweep",
+      [](const nlohmann::json& w) { return w["status"].value("restarts", 0) == 1; },
+      "a preemption");
+  wait_phase("prod", "urgent", "Running");
+  const nlohmann::json sweep = workload("research", "sweep")["status"];
+  ASSERT_TRUE(phase_of(workload("research", "sweep")) == "Preempted" ||
+              phase_of(workload("research", "sweep")) == "Pending")
+      << sweep;
+  const int64_t created = millis_of(sweep["createdAt"]);
+  const int64_t admitted = millis_of(sweep["firstAdmittedAt"]);
+  const int64_t stopping = event_millis(api_, "research", "sweep", "Preempting");
+  const int64_t requeued = event_millis(api_, "research", "sweep", "Preempted");
+  double running_before = 0;
+  for (int round = 0; round < 2; ++round) {
+    const Reply reply = api_.get("/api/v1/top/workloads?range=1h&namespace=research");
+    ASSERT_EQ(reply.status, 200) << reply.describe();
+    const nlohmann::json& buckets = reply.json["buckets"];
+    const int64_t to = millis_of(reply.json["to"]);
+    const double running = sum_of(buckets, "running") * 60'000;
+    // Always one of the two, never both; the run ends when its GPUs are
+    // released: between the preemption and the requeue.
+    EXPECT_NEAR(running + sum_of(buckets, "pending") * 60'000, static_cast<double>(to - created),
+                1e-3);
+    const auto released = admitted + static_cast<int64_t>(std::llround(running));
+    EXPECT_GE(released, stopping);
+    EXPECT_LE(released, requeued);
+    for (size_t i = 0; i < buckets.size(); ++i) {
+      const int64_t lo = millis_of(buckets[i]["start"]);
+      const int64_t hi = lo + 60'000;
+      EXPECT_NEAR(buckets[i]["running"].get<double>(), overlap_minutes(admitted, released, lo, hi),
+                  1e-6)
+          << "bucket " << i;
+      EXPECT_NEAR(
+          buckets[i]["pending"].get<double>(),
+          overlap_minutes(created, admitted, lo, hi) + overlap_minutes(released, to, lo, hi), 1e-6)
+          << "bucket " << i;
+    }
+    EXPECT_GT(sum_of(buckets, "pending") * 60'000, static_cast<double>(to - released) - 1e-3);
+    if (round == 0) {
+      running_before = running;
+      // Rebuilt from the stored workloads and the ledger at startup.
+      const ProcessExit exit = allotd_.stop();
+      ASSERT_TRUE(exit.exited && exit.code == 0);
+      ASSERT_EQ(allotd_.start(), "");
+    } else {
+      EXPECT_NEAR(running, running_before, 1e-3);
+    }
+  }
 }
 
 TEST_F(TeamStatsTest, SignalsFiringOverTimeToThoseWhoMayListSignals) {

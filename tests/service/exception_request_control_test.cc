@@ -6,11 +6,13 @@
 // request; the status survives a restart; a request left undecided past its
 // expiry is Expired (never in force, no longer decided) until applied again
 // with a later expiry.
+#include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "exception_fixture.h"
+#include "service/control/team_stats.h"
 
 namespace allot::testing {
 namespace {
@@ -244,6 +246,34 @@ TEST_F(ExceptionRequestControl, ARequestLeftUndecidedPastItsExpiryIsExpired) {
   ASSERT_TRUE(decide("bob", "late", ExceptionAction::kApprove, "renewed in time").ok());
   plane_->loop().run_once();
   EXPECT_TRUE(holds("r2"));
+}
+
+TEST_F(ExceptionRequestControl, AnApprovedQuotaExceptionIsInTheTeamsQuotaHistoryFromItsApproval) {
+  const Timestamp start = clock_.now();
+  apply_policy(std::string(kLoneTeamPolicy) + kTeamAdmin);
+  ASSERT_TRUE(
+      apply_as("tara", requested_exception("burst", "{quota: {flavor: gpu, resources: {gpu: 8}}}"))
+          .ok());
+  clock_.advance(Duration::minutes(5));
+  ASSERT_TRUE(decide("bob", "burst", ExceptionAction::kApprove, "paper").ok());
+  clock_.advance(Duration::minutes(5));
+  const Result<TeamStatsView> stats =
+      plane_->team_stats().stats(Principal::anonymous_admin(), parse_stats_range("1h").value());
+  ASSERT_TRUE(stats.ok()) << stats.status().to_string();
+  const auto research =
+      std::find_if(stats->teams.begin(), stats->teams.end(),
+                   [](const TeamStatsRow& row) { return row.team == "research"; });
+  ASSERT_NE(research, stats->teams.end());
+  EXPECT_EQ(research->nominal_gpus, 16);
+  // Bucket i ends at start + (i - 49) minutes: nothing before the first
+  // apply, 8 (the requested exception is not in force) until the approval.
+  ASSERT_EQ(research->quota_series.size(), 60u);
+  EXPECT_FALSE(research->quota_series[48].has_value());
+  for (size_t i = 49; i < 60; ++i) {
+    ASSERT_TRUE(research->quota_series[i].has_value()) << i;
+    EXPECT_EQ(research->quota_series[i]->nominal, i < 54 ? 8 : 16) << i;
+  }
+  EXPECT_EQ(stats->to, start + Duration::minutes(10));
 }
 
 }  // namespace

@@ -374,5 +374,35 @@ TEST_F(MeteringControl, WithMeteringOffNothingOfTheLedgerIsStored) {
   EXPECT_TRUE(measured->empty());
 }
 
+TEST_F(MeteringControl, EachTeamsQuotaIsAsItWasAtTheEndOfEachBucketAlsoAfterARestart) {
+  apply_policy();  // at start_: prod and research 8 nominal, no borrowing limit
+  clock_.advance(Duration::minutes(20));
+  std::string changed = kTwoTeamPolicy;
+  const std::string prod_quota = "{gpu: {nominal: 8}}";
+  changed.replace(changed.find(prod_quota), prod_quota.size(),
+                  "{gpu: {nominal: 6, borrowingLimit: 2}}");
+  apply_policy(changed);
+  clock_.advance(Duration::minutes(10));
+  restart();  // read back from the stored TeamQuota objects
+  const Result<TeamStatsView> stats =
+      plane_->team_stats().stats(Principal::anonymous_admin(), parse_stats_range("1h").value());
+  ASSERT_TRUE(stats.ok()) << stats.status().to_string();
+  ASSERT_EQ(stats->from, start_ - Duration::minutes(30));
+  for (const TeamStatsRow& row : stats->teams) {
+    ASSERT_EQ(row.quota_series.size(), 60u) << row.team;
+    // Bucket i ends at start_ + (i - 29) minutes: nothing recorded before start_.
+    for (size_t i = 0; i < 60; ++i) {
+      std::optional<TeamQuotaGpus> expected;
+      if (i >= 29) expected = TeamQuotaGpus{8, std::nullopt};
+      if (i >= 49 && row.team == "prod") expected = TeamQuotaGpus{6, 8};
+      EXPECT_EQ(row.quota_series[i], expected) << row.team << " bucket " << i;
+    }
+  }
+  // The quota now is the last bucket's.
+  for (const TeamStatsRow& row : stats->teams) {
+    EXPECT_EQ((TeamQuotaGpus{row.nominal_gpus, row.ceiling_gpus}), row.quota_series.back());
+  }
+}
+
 }  // namespace
 }  // namespace allot::testing

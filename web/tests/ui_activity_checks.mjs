@@ -112,7 +112,8 @@ export async function signalsChartChecks(page, admin, seen, { visit, axeCheck, a
   await axeCheck(page, 'signals with chart');
 }
 
-// Teams: each team's quota as lines, the API's nominal and ceiling.
+// Teams: each team's quota as lines, the API's nominal and ceiling as they
+// were at each bucket (quotaSeries).
 export async function teamQuotaLineChecks(page, admin, { visit, assert }) {
   await visit(page, '#/teams', 'Teams', 'teams-quota');
   const stats = (await admin.get('/api/v1/top/stats?range=24h')).json;
@@ -124,8 +125,19 @@ export async function teamQuotaLineChecks(page, admin, { visit, assert }) {
   await page.locator('figure[data-series="alpha"] polyline.line-nominal').waitFor({ state: 'attached' });
   assert((await page.locator('figure[data-series="alpha"] polyline.line-ceiling').count()) === 0, 'alpha: no ceiling line');
   await page.locator('figure[data-series="beta"] polyline.line-ceiling').waitFor({ state: 'attached' });
-  const title = await page.locator('figure[data-series="beta"] svg.chart > g title').first().textContent();
-  assert(/4 GPUs nominal quota, 6 GPUs quota \+ borrowing limit/.test(title), `beta's bar: ${title}`);
+  // As it was at each bucket (quotaSeries): the last bucket's is the quota
+  // now; before allotd recorded any (it started minutes ago) it is not known
+  // and the lines skip those buckets.
+  const bars = page.locator('figure[data-series="beta"] svg.chart > g title');
+  const title = await bars.last().textContent();
+  assert(/4 GPUs nominal quota, 6 GPUs quota \+ borrowing limit/.test(title), `beta's last bar: ${title}`);
+  const first = await bars.first().textContent();
+  assert(/nominal quota not known, quota \+ borrowing limit not known/.test(first), `beta's first bar: ${first}`);
+  const known = beta.quotaSeries.filter((q) => q.nominalGpus !== null);
+  assert(beta.quotaSeries.length === 24 && known.length >= 1 && known.length < 24, `beta's quotaSeries: ${JSON.stringify(beta.quotaSeries)}`);
+  assert(known.every((q) => q.nominalGpus === 4 && q.ceilingGpus === 6), `beta's known quota: ${JSON.stringify(known)}`);
+  const drawn = await page.locator('figure[data-series="beta"] polyline.line-nominal').getAttribute('data-points');
+  assert(Number(drawn) === known.length, `beta's nominal line through ${drawn} buckets, ${known.length} known`);
   const caption = await page.locator('figure[data-series="beta"] figcaption').textContent();
   assert(caption === 'beta: quota 4 GPUs, 6 GPUs with borrowing', `beta's caption: ${caption}`);
 }

@@ -1,6 +1,8 @@
 #include "service/control/activity_stats.h"
 
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "accounting/activity_series.h"
 #include "service/control/caller_rights.h"
@@ -24,28 +26,21 @@ Result<ActivityStatsView> ActivityStatsService::workloads(
                          visible_namespaces(cluster_.access(), caller, "workloads", where));
   ActivityStatsView view{range, {}, clock_.now(), {}, {}};
   view.from = view.to - range.span;
-  std::vector<CountSpan> pending;
-  std::vector<CountSpan> running;
+  const int32_t count = activity_bucket_count(range);
+  std::vector<double> pending;
+  std::vector<double> running;
+  auto keep = [&visible, &query](const std::string& ns, const std::string& team) {
+    return visible.contains(ns) && (query.namespace_name.empty() || ns == query.namespace_name) &&
+           (query.team.empty() || team == query.team);
+  };
   {
     const CommittedRead read(cluster_);
     const ServerState& state = cluster_.view();
-    for (const auto& [id, live] : state.workloads.all()) {
-      const std::string& ns = live.doc.workload.meta.namespace_name;
-      if (!visible.contains(ns)) continue;
-      if (!query.namespace_name.empty() && ns != query.namespace_name) continue;
-      if (!query.team.empty() && live.doc.status.team != query.team) continue;
-      const WorkloadStatus& status = live.doc.status;
-      if (status.finished_at && *status.finished_at < view.from) continue;
-      const WorkloadSpans spans =
-          workload_spans(status.created_at, status.first_admitted_at, status.finished_at);
-      if (spans.pending) pending.push_back(*spans.pending);
-      if (spans.running) running.push_back(*spans.running);
-    }
+    state.activity.add_series(keep, view.from, range.bucket, count, pending, running);
     view.missing = missing_in_range(state.metering.gaps, view.from, view.to);
   }
-  const int32_t count = activity_bucket_count(range);
-  view.series.emplace_back("pending", count_series(pending, view.from, range.bucket, count));
-  view.series.emplace_back("running", count_series(running, view.from, range.bucket, count));
+  view.series.emplace_back("pending", std::move(pending));
+  view.series.emplace_back("running", std::move(running));
   return view;
 }
 

@@ -6,8 +6,11 @@
 // Contract: reads only. The range and buckets are TeamStatsService's
 // (parse_stats_range: 1h, 24h, 7d, 30d ending now); each figure is a mean
 // over its bucket (accounting/activity_series.h).
-// - Workloads: from each stored workload's creation, first admission and
-//   finish (workload_spans()); deleted workloads are gone and not counted.
+// - Workloads: from each stored workload's creation, runs (each admission
+//   to the release of its quota: a requeued workload is pending again until
+//   admitted again) and finish, as the state's activity index keeps them
+//   (workload_activity.h: O(teams x buckets x log changes) a request, no
+//   walk of the workloads); deleted workloads are gone and not counted.
 //   Visibility is the workload list's exactly (visible_namespaces on
 //   "workloads"): only the namespaces the caller may list count, a `team`
 //   filter keeps that team's workloads as the list's does, and a `namespace`

@@ -45,6 +45,10 @@ void ClusterState::audit_queued(const WriteBatch& batch) {
   }
 }
 
+void ClusterState::track_queued(const WriteBatch& batch) {
+  state_.activity.track_batch(batch, state_.workloads);
+}
+
 Status ClusterState::commit_creation(WriteBatch batch) {
   if (feed_ == nullptr) return store_.commit(std::move(batch));
   const WriteBatch told = batch;
@@ -85,6 +89,7 @@ void ChangeLock::queue(WriteBatch batch, Actions actions) {
     batch.put_allocations.clear();
     batch.put_gpu_utilization.clear();
   }
+  cluster_.track_queued(batch);
   if (cluster_.feed_ != nullptr && !batch.empty()) cluster_.feed_->publish(batch);
   std::future<Status> stored;
   if (!batch.empty()) stored = cluster_.store_.queue_commit(std::move(batch));

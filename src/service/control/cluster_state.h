@@ -130,6 +130,9 @@ class ClusterState {
   // REQUIRES: mu_ held exclusively, by the ChangeLock that queues `batch`
   // (which the analysis cannot see inside ChangeLock's members).
   void audit_queued(const WriteBatch& batch) ALLOT_NO_THREAD_SAFETY_ANALYSIS;
+  // Keeps the workloads' activity index (workload_activity.h) in step with
+  // `batch`. REQUIRES: as audit_queued().
+  void track_queued(const WriteBatch& batch) ALLOT_NO_THREAD_SAFETY_ANALYSIS;
 
   // Ends the process: a change of existing state could not be stored.
   [[noreturn]] void die(const Status& status);

@@ -1,12 +1,14 @@
 #include "service/control/exception_service.h"
 
 #include <utility>
+#include <vector>
 
 #include "api/exception_status_json.h"
 #include "governance/exception_lifecycle.h"
 #include "service/control/exception_state.h"
 #include "service/control/policy_installation.h"
 #include "service/control/policy_objects.h"
+#include "service/control/quota_history.h"
 
 namespace allot {
 namespace {
@@ -77,6 +79,11 @@ Result<PolicyObjectView> ExceptionService::decide_now(const Principal& caller,
     state.exception_statuses[name] = std::move(next);
     install_policy(state,
                    policy_under_exception_statuses(state.policy, state.exception_statuses, now));
+    // A quota relaxation approved (or its end) changes the team's quota line.
+    std::vector<TeamQuotaInterval> quotas =
+        quota_changes(state.metering.quotas, state.policy.compiled().get(), now);
+    for (const TeamQuotaInterval& q : quotas) batch.put_objects.push_back(team_quota_object(q));
+    apply_quota_changes(std::move(quotas), state.metering.quotas);
     lock.queue(std::move(batch), {});
   }
   signal_.wake();

@@ -64,8 +64,8 @@ bool HealthMonitor::adopt_inventory_nodes(ServerState& state, Timestamp now, Wri
   }
   // Metering's capacity follows the nodes (idle capacity counts them), in
   // the batch of this round, as a policy change records it.
-  MeteringChanges metering =
-      metering_changes(state.metering, next->policy(), next->backend_nodes(), now);
+  MeteringChanges metering = metering_changes(state.metering, next->policy(), next->backend_nodes(),
+                                              next->compiled().get(), now);
   put_metering_changes(metering, batch);
   apply_metering_changes(std::move(metering), state.metering);
   install_policy(state, std::move(next).value());

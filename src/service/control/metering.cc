@@ -57,8 +57,10 @@ void close_allocation(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
 }
 
 MeteringChanges metering_changes(const MeteringState& state, const Policy& policy,
-                                 const std::vector<Node>& backend_nodes, Timestamp now) {
+                                 const std::vector<Node>& backend_nodes,
+                                 const CompiledPolicy* compiled, Timestamp now) {
   MeteringChanges changes;
+  changes.quotas = quota_changes(state.quotas, compiled, now);
   int64_t next_version = state.rate_cards.empty() ? 1 : state.rate_cards.back().version + 1;
   for (const ResourceFlavor& flavor : policy.flavors) {
     const RateCardVersion* latest = latest_rate_card(state, flavor.meta.name);
@@ -84,6 +86,8 @@ void put_metering_changes(const MeteringChanges& changes, WriteBatch& batch) {
     batch.put_objects.push_back(rate_card_object(v));
   for (const CapacityInterval& c : changes.capacity)
     batch.put_objects.push_back(capacity_object(c));
+  for (const TeamQuotaInterval& q : changes.quotas)
+    batch.put_objects.push_back(team_quota_object(q));
 }
 
 void apply_metering_changes(MeteringChanges changes, MeteringState& state) {
@@ -94,6 +98,7 @@ void apply_metering_changes(MeteringChanges changes, MeteringState& state) {
     }
     state.capacity.push_back(std::move(c));
   }
+  apply_quota_changes(std::move(changes.quotas), state.quotas);
 }
 
 void attach_open_allocations(std::vector<AllocationRecord> open, ServerState& state) {

@@ -39,14 +39,19 @@ void close_allocation(LiveWorkload& live, Timestamp now, WriteBatch& batch);
 struct MeteringChanges {
   std::vector<RateCardVersion> rate_cards;
   std::vector<CapacityInterval> capacity;  // opening; the previous of each flavor ends at start
+  std::vector<TeamQuotaInterval> quotas;   // opening; the previous of each team ends at start
 
-  [[nodiscard]] bool empty() const { return rate_cards.empty() && capacity.empty(); }
+  [[nodiscard]] bool empty() const {
+    return rate_cards.empty() && capacity.empty() && quotas.empty();
+  }
 };
 // Capacity counts the NodePools' nodes and `backend_nodes` (those read from
 // the backend for a Cluster that declares no NodePool, e.g. Slurm's:
 // PolicyState::backend_nodes()), so that idle capacity covers them too.
+// The teams' quotas are `compiled`'s (quota_history.h; null: none).
 MeteringChanges metering_changes(const MeteringState& state, const Policy& policy,
-                                 const std::vector<Node>& backend_nodes, Timestamp now);
+                                 const std::vector<Node>& backend_nodes,
+                                 const CompiledPolicy* compiled, Timestamp now);
 void put_metering_changes(const MeteringChanges& changes, WriteBatch& batch);
 // After the batch holding them is stored.
 void apply_metering_changes(MeteringChanges changes, MeteringState& state);

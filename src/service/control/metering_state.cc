@@ -96,7 +96,7 @@ Status load_adjustment(const nlohmann::json& json, const ObjectRecord& object,
 
 bool is_metering_kind(std::string_view kind) {
   return kind == kRateCardKind || kind == kFlavorCapacityKind || kind == kMeteringGapKind ||
-         kind == kMeteringHeartbeatKind || kind == kUsageAdjustmentKind;
+         kind == kMeteringHeartbeatKind || kind == kUsageAdjustmentKind || kind == kTeamQuotaKind;
 }
 
 AllocationInterval allocation_interval_of(AllocationRecord record) {
@@ -157,6 +157,7 @@ ObjectRecord adjustment_object(const UsageAdjustment& a, int64_t sequence) {
 }
 
 Status load_metering_object(const ObjectRecord& object, MeteringState& state) {
+  if (object.kind == kTeamQuotaKind) return load_team_quota(object, state.quotas);
   const nlohmann::json json = nlohmann::json::parse(object.document, nullptr, false);
   if (!json.is_object()) {
     return invalid_argument("stored " + object.kind + " '" + object.name +
@@ -177,6 +178,7 @@ Status load_metering_object(const ObjectRecord& object, MeteringState& state) {
 }
 
 void finish_metering_load(MeteringState& state) {
+  finish_quota_load(state.quotas);
   std::sort(state.rate_cards.begin(), state.rate_cards.end(),
             [](const auto& a, const auto& b) { return a.version < b.version; });
   std::sort(state.gaps.begin(), state.gaps.end(),

@@ -7,8 +7,9 @@
 // ResourceFlavor's price), the capacity of each flavor over time (one entry
 // per change of its nodes), the missing-data periods (allotd was down), the
 // last heartbeat stored, and the allocations found open at startup that no
-// live workload holds any more; and the adjustments reconciliation with the
-// backend's accounting made. Stored as objects of the kinds below, whose
+// live workload holds any more; the adjustments reconciliation with the
+// backend's accounting made; and each team's GPU quota over time
+// (quota_history.h). Stored as objects of the kinds below, whose
 // names order them (zero-padded numbers).
 #pragma once
 
@@ -21,6 +22,7 @@
 #include "accounting/ledger.h"
 #include "accounting/rate_card.h"
 #include "base/result.h"
+#include "service/control/quota_history.h"
 #include "store/store.h"
 
 namespace allot {
@@ -40,6 +42,9 @@ struct MeteringState {
   // Corrections from the backend's own accounting (backend_reconciliation.h),
   // in the order made; never changed once stored.
   std::vector<UsageAdjustment> adjustments;
+  // Each team's GPU quota over time (quota_history.h), by start; the last
+  // of each team is open.
+  std::vector<TeamQuotaInterval> quotas;
 };
 
 bool is_metering_kind(std::string_view kind);

@@ -260,6 +260,7 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
                                              changes, caller, now));
   }
   put_exception_statuses(exceptions, batch);
+  put_quota_changes(next, exceptions, now, metering, batch);
   for (LiveWorkload& live : created) {
     live.doc.uid = cluster_.allocate_id();
     live.request.id = live.doc.uid;
@@ -286,7 +287,22 @@ OpenedReviews PolicyService::reviews_opened_by(const PolicyState& next, Timestam
 
 MeteringChanges PolicyService::metering_changes_of(const PolicyState& next, Timestamp now) const {
   ReaderLock lock(cluster_.mutex());
-  return metering_changes(cluster_.view().metering, next.policy(), next.backend_nodes(), now);
+  MeteringChanges changes = metering_changes(cluster_.view().metering, next.policy(),
+                                             next.backend_nodes(), next.compiled().get(), now);
+  changes.quotas.clear();  // put_quota_changes(), once the exceptions' statuses are known
+  return changes;
+}
+
+void PolicyService::put_quota_changes(const PolicyState& next,
+                                      const ExceptionStatusChanges& exceptions, Timestamp now,
+                                      MeteringChanges& metering, WriteBatch& batch) const {
+  ReaderLock lock(cluster_.mutex());
+  ExceptionStatuses statuses = cluster_.view().exception_statuses;
+  install_exception_statuses(exceptions, statuses);
+  const PolicyState in_force = policy_under_exception_statuses(next, statuses, now);
+  metering.quotas = quota_changes(cluster_.view().metering.quotas, in_force.compiled().get(), now);
+  for (const TeamQuotaInterval& q : metering.quotas)
+    batch.put_objects.push_back(team_quota_object(q));
 }
 
 void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
@@ -302,7 +318,11 @@ void PolicyService::install(PolicyState next, std::vector<LiveWorkload> created,
     next = policy_under_exception_statuses(std::move(next), cluster_.state().exception_statuses,
                                            clock_.now());
     install_policy(cluster_.state(), std::move(next));
-    for (LiveWorkload& live : created) cluster_.state().workloads.insert(std::move(live));
+    for (LiveWorkload& live : created) {
+      const WorkloadId id = live.id();
+      cluster_.state().workloads.insert(std::move(live));
+      cluster_.state().activity.track(*cluster_.state().workloads.find(id));
+    }
     apply_metering_changes(std::move(metering), cluster_.state().metering);
     install_contract_statuses(contracts, cluster_.state().contracts);
     install_contract_statuses(reviews.statuses, cluster_.state().contracts);
@@ -379,6 +399,7 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   ExceptionStatusChanges exceptions;
   if (kind == "PolicyException") exceptions.erase.push_back(name);
   put_exception_statuses(exceptions, batch);
+  put_quota_changes(next, exceptions, clock_.now(), metering, batch);
   OpenedReviews reviews = reviews_opened_by(next, clock_.now());
   put_opened_reviews(reviews, batch);
   const Status committed = cluster_.store().commit(std::move(batch));

@@ -150,8 +150,15 @@ class PolicyService {
   // levels): opened at `now` with the change that makes them due.
   [[nodiscard]] OpenedReviews reviews_opened_by(const PolicyState& next, Timestamp now) const
       ALLOT_REQUIRES(apply_mu_);
-  // The rate card versions and capacities `next` changes (metering.h).
+  // The rate card versions and capacities `next` changes (metering.h); no
+  // quotas (put_quota_changes()).
   MeteringChanges metering_changes_of(const PolicyState& next, Timestamp now) const
+      ALLOT_REQUIRES(apply_mu_);
+  // Sets `metering`'s quota changes (quota_history.h) to those of `next` as
+  // installed: under the exceptions' statuses with `exceptions` made (a
+  // requested exception is not in force), and puts them in `batch`.
+  void put_quota_changes(const PolicyState& next, const ExceptionStatusChanges& exceptions,
+                         Timestamp now, MeteringChanges& metering, WriteBatch& batch) const
       ALLOT_REQUIRES(apply_mu_);
 
   // The policy carried into the backend when a policy document changes

@@ -1,6 +1,7 @@
 #include "service/control/recovery.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -205,23 +206,27 @@ Status load_state(ClusterState& cluster, std::vector<ObjectRecord>& access_objec
 Status requeue_interrupted(ClusterState& cluster, Timestamp now) {
   WriteBatch batch;
   MeteringChanges changes;
+  int64_t oldest = now.ms();  // the oldest workload's creation: its runs are after it
   {
     WriterLock lock(cluster.mutex());
     ServerState& state = cluster.state();
     for (auto& [id, live] : state.workloads.all()) {
+      oldest = std::min(oldest, live.doc.status.created_at.ms());
       if (live.doc.status.deleting) state.erase_when_stopped.push_back(id);
       if (live.run.running()) end_interrupted_run(live, now, batch);
     }
     erase_deleted_workloads(state, batch);
     record_restart(state, now, batch);
-    changes =
-        metering_changes(state.metering, state.policy.policy(), state.policy.backend_nodes(), now);
+    changes = metering_changes(state.metering, state.policy.policy(), state.policy.backend_nodes(),
+                               state.policy.compiled().get(), now);
     put_metering_changes(changes, batch);
   }
-  if (batch.empty()) return {};
-  ALLOT_RETURN_IF_ERROR(cluster.store().commit(std::move(batch)));
+  if (!batch.empty()) ALLOT_RETURN_IF_ERROR(cluster.store().commit(std::move(batch)));
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<AllocationRecord> ledger,
+                         cluster.store().allocations(oldest, INT64_MAX));
   WriterLock lock(cluster.mutex());
   apply_metering_changes(std::move(changes), cluster.state().metering);
+  cluster.state().activity.rebuild(cluster.state().workloads, ledger);
   return {};
 }
 

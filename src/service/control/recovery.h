@@ -12,7 +12,9 @@
 // Cancelled, work stopped for a pod failure or maxRuntime has Failed, and any
 // other run goes back to Pending at its original position with a restart
 // counted. Workloads deleted while they ran are then erased. It commits that
-// before returning.
+// before returning, then builds the workloads' activity index
+// (workload_activity.h) from them and the ledger's allocations since the
+// oldest one's creation.
 #pragma once
 
 #include <vector>

@@ -28,6 +28,7 @@
 #include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
 #include "service/control/signal_state.h"
+#include "service/control/workload_activity.h"
 #include "store/store.h"
 
 namespace allot {
@@ -52,6 +53,9 @@ struct ServerState {
   PolicyState policy;
   std::shared_ptr<const Scheduler> scheduler;  // null while the policy is empty
   WorkloadTable workloads;
+  // The workloads' spans pending and running, and admission waits, kept up
+  // to date as they change (workload_activity.h).
+  WorkloadActivity activity;
   std::map<std::string, NodeState> nodes;  // by node name; absent: healthy, schedulable
   std::vector<HeldReservation> reservations;
   // The executor's checkpoint folder of a workload (executor.h); unset: none.

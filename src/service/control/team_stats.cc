@@ -20,12 +20,15 @@ int32_t stats_root_of(const CompiledPolicy& policy, int32_t quota_node) {
   return quota_node;
 }
 
-// The quota tree with the usage of the admitted and running workloads now.
+// The quota tree with the usage of the admitted and running workloads now
+// (the activity index's holders: no walk of the queued ones).
 QuotaTree stats_quota_tree(const ServerState& state) {
   const CompiledPolicy& policy = *state.policy.compiled();
   QuotaTree tree(policy);
-  for (const auto& [id, pointer] : state.workloads.active()) {
-    const LiveWorkload& live = *pointer;
+  for (const WorkloadId id : state.activity.holding()) {
+    const LiveWorkload* found = state.workloads.find(id);
+    if (found == nullptr) continue;
+    const LiveWorkload& live = *found;
     if (!live.unschedulable.empty() || !holds_quota(live.phase())) continue;
     const FlavorIndex flavor = policy.flavor_by_name(live.doc.status.flavor);
     if (!flavor.valid()) continue;
@@ -40,21 +43,6 @@ QuotaTree stats_quota_tree(const ServerState& state) {
   return tree;
 }
 
-// The team's GPU quota now: nominal, and nominal + borrowing limit when
-// every flavor it may use has one.
-void add_quota_gpus(const CompiledPolicy& policy, const CompiledTeam& team, TeamStatsRow& row) {
-  bool limited = true;
-  int64_t ceiling = 0;
-  for (const FlavorIndex flavor : team.flavor_order) {
-    const QuotaLimits limits =
-        policy.limits(team.quota_node, CompiledPolicy::fr_of(flavor, Resource::kGpu));
-    row.nominal_gpus += limits.nominal;
-    limited = limited && limits.borrowing_limit != kNoLimit;
-    if (limited) ceiling += limits.nominal + limits.borrowing_limit;
-  }
-  if (limited) row.ceiling_gpus = ceiling;
-}
-
 // Every team's row with its fair-share figures and quota.
 std::vector<TeamStatsRow> fair_share_rows(const ServerState& state) {
   const CompiledPolicy& policy = *state.policy.compiled();
@@ -67,7 +55,9 @@ std::vector<TeamStatsRow> fair_share_rows(const ServerState& state) {
     const int32_t parent = policy.parent(team.quota_node);
     row.cohort = parent == kNoParent ? "" : policy.quota_node_name(parent);
     row.fair_share.weight = policy.quota_node_weight(team.quota_node);
-    add_quota_gpus(policy, team, row);
+    const TeamQuotaGpus quota = team_quota_gpus(policy, team);
+    row.nominal_gpus = quota.nominal;
+    row.ceiling_gpus = quota.ceiling;
     const double share = weighted_share(tree, team.quota_node);
     if (std::isfinite(share)) {
       row.fair_share.share = share;
@@ -76,19 +66,6 @@ std::vector<TeamStatsRow> fair_share_rows(const ServerState& state) {
     rows.push_back(std::move(row));
   }
   return rows;
-}
-
-// The waits (seconds) of the workloads first admitted in [from, to], by namespace.
-std::map<std::string, std::vector<double>> admission_waits(const ServerState& state, Timestamp from,
-                                                           Timestamp to) {
-  std::map<std::string, std::vector<double>> waits;
-  for (const auto& [id, live] : state.workloads.all()) {
-    const std::optional<Timestamp>& admitted = live.doc.status.first_admitted_at;
-    if (!admitted || *admitted < from || *admitted > to) continue;
-    waits[live.doc.workload.meta.namespace_name].push_back(
-        (*admitted - live.doc.status.created_at).secs());
-  }
-  return waits;
 }
 
 std::vector<SeriesTeam> series_teams_of(const CompiledPolicy& policy) {
@@ -108,6 +85,20 @@ std::vector<SeriesTeam> series_teams_of(const CompiledPolicy& policy) {
     teams.push_back(std::move(series));
   }
   return teams;
+}
+
+// Each row's quota as it was at the end of each bucket (quota_history.h).
+void add_quota_series(const std::vector<TeamQuotaInterval>& history, TeamStatsView& view) {
+  const auto count = static_cast<int32_t>(view.range.span.ms() / view.range.bucket.ms());
+  std::map<std::string, std::vector<TeamQuotaInterval>> by_team;
+  for (const TeamQuotaInterval& q : history) by_team[q.team].push_back(q);
+  for (TeamStatsRow& row : view.teams) {
+    const std::vector<TeamQuotaInterval>& own = by_team[row.team];
+    row.quota_series.reserve(static_cast<size_t>(count));
+    for (int32_t i = 0; i < count; ++i) {
+      row.quota_series.push_back(quota_at(own, row.team, view.from + view.range.bucket * (i + 1)));
+    }
+  }
 }
 
 }  // namespace
@@ -168,16 +159,15 @@ Result<TeamStatsView> TeamStatsService::stats(const Principal& caller,
       view.fair_sharing = view.fair_sharing || cluster.scheduling.fair_sharing;
     }
     view.teams = fair_share_rows(state);
-    const auto waits = admission_waits(state, view.from, view.to);
     for (int32_t t = 0; t < policy.team_count(); ++t) {
       const std::string& ns = policy.team(TeamIndex(t)).namespace_name;
       series_visible.push_back(reports_in(ns));
       if (!listing.contains(ns)) continue;
-      const auto found = waits.find(ns);
       view.teams[static_cast<size_t>(t)].wait =
-          wait_percentiles(found == waits.end() ? std::vector<double>() : found->second);
+          wait_percentiles(state.activity.waits(ns, view.from, view.to));
     }
     series_teams = series_teams_of(policy);
+    add_quota_series(state.metering.quotas, view);
     view.missing = missing_in_range(state.metering.gaps, view.from, view.to);
   }
   if (std::find(series_visible.begin(), series_visible.end(), true) == series_visible.end()) {

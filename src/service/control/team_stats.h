@@ -8,7 +8,8 @@
 // - Wait percentiles are exact (nearest rank: the smallest observed wait
 //   with at least q of the waits at or below it), over the workloads whose
 //   first admission fell in the range, wait = first admission - creation:
-//   the stored workload records, not /metrics' histogram (which has only
+//   the stored workload records as the activity index keeps them
+//   (workload_activity.h: no walk), not /metrics' histogram (which has only
 //   bucket bounds and counts since allotd started).
 // - Fair share: the team's weight and its weighted dominant resource share
 //   (scheduler/fair_share.h) of the usage now; `dominant` is the unweighted
@@ -17,7 +18,9 @@
 // - The quota: the team's nominal GPUs in every flavor together, and its
 //   ceiling (nominal + borrowing limit, every flavor it may use together;
 //   none when any of them may borrow without limit), from the policy in force
-//   now: the current value, not a history (the chart draws it as a line).
+//   now; and as it was at the end of each bucket, from the quota history
+//   (quota_history.h; none before anything was recorded), to every caller
+//   who sees the rows (the chart draws it as lines).
 // - The series: accounting/usage_series.h over the metering ledger; the
 //   missing-data periods (allotd was down) clipped to the range beside it,
 //   to every caller (they name no team).
@@ -39,6 +42,7 @@
 #include "base/result.h"
 #include "model/principal.h"
 #include "service/control/cluster_state.h"
+#include "service/control/quota_history.h"
 
 namespace allot {
 
@@ -72,7 +76,9 @@ struct TeamStatsRow {
   std::string cohort;
   FairShareFigures fair_share;
   int64_t nominal_gpus = 0;
-  std::optional<int64_t> ceiling_gpus;             // nominal + borrowing limit; none: no limit
+  std::optional<int64_t> ceiling_gpus;  // nominal + borrowing limit; none: no limit
+  // The quota in force at the end of each bucket; none: not recorded then.
+  std::vector<std::optional<TeamQuotaGpus>> quota_series;
   std::optional<WaitPercentiles> wait;             // none: not visible
   std::optional<std::vector<UsageBucket>> series;  // none: not visible
 };

@@ -218,6 +218,7 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
   }
   StoredWorkload stored = live.stored;
   state.workloads.insert(std::move(live));
+  state.activity.track(*state.workloads.find(id));
   signal_.wake(LoopSignal::Wake::kSubmit);
   return stored;
 }

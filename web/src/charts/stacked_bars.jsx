@@ -4,7 +4,10 @@
 // dashboard and the report of `allot simulate --report` share.
 //
 // A stacked bar per point, bottom up as `stacks` ({ key, cls, name }), and a
-// line per `lines` ({ key, cls, name }); a point with `missing` > 0 has a
+// line per `lines` ({ key, cls, name, steps }) through the points where its value
+// is not null (null: not known there, "not known" in the bar's title), as
+// steps across each point's width with `steps` (a value in force over the
+// bucket), else point to point at their middles; a point with `missing` > 0 has a
 // band behind its bar (class bar-missing: allotd was down for that part).
 // `every`: an axis label every so many points; `top`: the value at the top
 // (the largest total when not given), written in the top right corner.
@@ -21,7 +24,9 @@ export function StackedBars({ points, stacks, lines = [], label, every = 1, form
       {points.map((p, i) => {
         const x = i * step + step * 0.1;
         const w = step * 0.8;
-        const parts = [...stacks, ...lines].map((s) => (s.name ? `${format(p[s.key])} ${s.name}` : format(p[s.key])));
+        const told = (s) => (s.name ? `${format(p[s.key])} ${s.name}` : format(p[s.key]));
+        const unknown = (l) => p[l.key] === null || p[l.key] === undefined;
+        const parts = [...stacks.map(told), ...lines.map((l) => (unknown(l) ? `${l.name || 'value'} not known` : told(l)))];
         if (p.missing > 0) parts.push(`no data for ${Math.round(p.missing * 100)} % of it (allotd was down)`);
         let below = 0;
         return (
@@ -44,9 +49,11 @@ export function StackedBars({ points, stacks, lines = [], label, every = 1, form
       <text x={width} y={10} text-anchor="end" class="axis scale">
         {format(most)} at the top
       </text>
-      {lines.map((l) => (
-        <polyline class={l.cls} points={points.map((p, i) => `${i * step + step / 2},${y(value(p, l.key))}`).join(' ')} />
-      ))}
+      {lines.map((l) => {
+        const xs = (i) => (l.steps ? [i * step, (i + 1) * step] : [i * step + step / 2]);
+        const at = points.flatMap((p, i) => (p[l.key] === null || p[l.key] === undefined ? [] : [xs(i).map((x) => `${x},${y(value(p, l.key))}`).join(' ')]));
+        return at.length ? <polyline class={l.cls} points={at.join(' ')} data-points={at.length} /> : null;
+      })}
     </svg>
   );
 }

@@ -64,16 +64,27 @@ export function bucketLabel(start, bucketSeconds) {
   return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(bucketSeconds < 86400 ? { hour: '2-digit' } : {}) });
 }
 
-export function seriesPoints(series, bucketSeconds, missingData, quota = {}) {
-  return (series || []).map((b) => ({
-    label: bucketLabel(b.start, bucketSeconds),
-    missing: missingIn(b.start, bucketSeconds, missingData),
-    own: Math.max(0, b.gpus - b.borrowed),
-    borrowed: b.borrowed,
-    lent: b.lent,
-    nominal: quota.nominalGpus,
-    ceiling: quota.ceilingGpus,
-  }));
+// A team's quota at bucket i: as it was at the bucket's end (the API's
+// quotaSeries; null nominal: not recorded then), else the quota now.
+function quotaAt(team, i) {
+  const q = team.quotaSeries ? team.quotaSeries[i] : team;
+  return q || { nominalGpus: null, ceilingGpus: null };
+}
+
+export function seriesPoints(series, bucketSeconds, missingData, team = {}) {
+  return (series || []).map((b, i) => {
+    const quota = quotaAt(team, i);
+    return {
+      label: bucketLabel(b.start, bucketSeconds),
+      missing: missingIn(b.start, bucketSeconds, missingData),
+      own: Math.max(0, b.gpus - b.borrowed),
+      borrowed: b.borrowed,
+      lent: b.lent,
+      nominal: quota.nominalGpus,
+      // No line where the quota is not known or has no borrowing limit.
+      ceiling: quota.nominalGpus === null ? null : quota.ceilingGpus,
+    };
+  });
 }
 
 const TEAM_STACKS = [
@@ -82,14 +93,16 @@ const TEAM_STACKS = [
 ];
 
 // Lent, the nominal quota and the ceiling (nominal + borrowing limit) when
-// the team has one: lines over the bars.
+// the team had one in the range: lines over the bars, as they were at each
+// bucket (a line is not drawn where the quota was not recorded).
 function teamLines(team) {
   const lines = [
     { key: 'lent', cls: 'line-lent', name: 'lent' },
-    { key: 'nominal', cls: 'line-nominal', name: 'nominal quota' },
+    { key: 'nominal', cls: 'line-nominal', name: 'nominal quota', steps: true },
   ];
-  if (team.ceilingGpus !== null && team.ceilingGpus !== undefined) {
-    lines.push({ key: 'ceiling', cls: 'line-ceiling', name: 'quota + borrowing limit' });
+  const limited = (q) => q && q.nominalGpus !== null && q.ceilingGpus !== null && q.ceilingGpus !== undefined;
+  if (team.quotaSeries ? team.quotaSeries.some(limited) : limited(team)) {
+    lines.push({ key: 'ceiling', cls: 'line-ceiling', name: 'quota + borrowing limit', steps: true });
   }
   return lines;
 }
@@ -179,7 +192,7 @@ export function Teams() {
         <p class="legend">
           <span class="swatch own" /> own <span class="swatch borrowed" /> borrowed <span class="swatch lent" /> lent{' '}
           <span class="swatch nominal" /> nominal quota <span class="swatch ceiling" /> quota + borrowing limit · mean GPUs
-          per {state.data ? seconds(state.data.stats.bucketSeconds) : 'period'}; the quota is the policy's now; waits over the same range
+          per {state.data ? seconds(state.data.stats.bucketSeconds) : 'period'}; the quota as it was in each, from when allotd first recorded it; waits over the same range
           {state.data && state.data.stats.fairSharing ? '' : ' (fair sharing is off: the shares are shown, not used)'}
         </p>
         {state.data ? <MissingNote missingData={state.data.stats.missingData} /> : null}

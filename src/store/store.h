@@ -50,6 +50,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -145,6 +146,20 @@ struct WriteBatch {
   // Deletes the audit outbox rows with a sequence <= it; 0: none.
   uint64_t delete_audit_outbox_through = 0;
   std::vector<AuditOutboxRecord> append_audit_outbox;  // insert or replace by sequence
+
+  // Index of put_workloads by id for upsert_workload (entries [0,
+  // indexed_workloads) are indexed; a vector changed other than through the
+  // two functions below is indexed again). Stores ignore both fields.
+  std::unordered_map<WorkloadId, size_t> workload_slots;
+  size_t indexed_workloads = 0;
+
+  // Puts the workload's record, replacing the batch's record of the same id:
+  // one record per workload per batch, a later change replacing an earlier
+  // one. O(1) on average (a linear search made a pass that admits thousands
+  // of workloads in one batch quadratic).
+  void upsert_workload(WorkloadRecord record);
+  // Removes the batch's record of the workload, if it has one.
+  void erase_workload(WorkloadId id);
 
   [[nodiscard]] bool empty() const {
     return put_objects.empty() && delete_objects.empty() && put_workloads.empty() &&

@@ -184,7 +184,7 @@ void erase_deleted_workloads(ServerState& state, WriteBatch& batch) {
     state.workloads.erase(id);
     state.endpoint_scalers.erase(id);  // an endpoint's scaling window goes with it
     batch.delete_workloads.push_back(id);
-    std::erase_if(batch.put_workloads, [id](const WorkloadRecord& r) { return r.id == id; });
+    batch.erase_workload(id);
     std::erase_if(batch.events, [id](const EventRecord& e) { return e.workload_id == id; });
     return true;
   });

@@ -22,14 +22,7 @@ void store_record(LiveWorkload& workload, WriteBatch& batch) {
   // The stored stop is the run's: one source, kept whenever the record is.
   workload.doc.status.stopping_for = workload.run.stop;
   workload.stored = std::make_shared<const std::string>(encode_workload(workload.doc));
-  // One record per workload per batch: a later change replaces an earlier one.
-  for (WorkloadRecord& record : batch.put_workloads) {
-    if (record.id == workload.id()) {
-      record = make_record(workload);
-      return;
-    }
-  }
-  batch.put_workloads.push_back(make_record(workload));
+  batch.upsert_workload(make_record(workload));
 }
 
 void enter_phase(LiveWorkload& workload, WorkloadPhase phase, std::string reason,

@@ -5,7 +5,8 @@
 // rejection is final; a spec change by the team re-opens an approved
 // request; the status survives a restart; a request left undecided past its
 // expiry is Expired (never in force, no longer decided) until applied again
-// with a later expiry.
+// with a later expiry. A quota exception's approval and its end by expiry are
+// in the team's quota history (the Teams chart's line).
 #include <algorithm>
 #include <string>
 
@@ -274,6 +275,37 @@ TEST_F(ExceptionRequestControl, AnApprovedQuotaExceptionIsInTheTeamsQuotaHistory
     EXPECT_EQ(research->quota_series[i]->nominal, i < 54 ? 8 : 16) << i;
   }
   EXPECT_EQ(stats->to, start + Duration::minutes(10));
+}
+
+TEST_F(ExceptionRequestControl, AQuotaExceptionThatExpiresLeavesTheTeamsQuotaHistoryWhenItEnds) {
+  const Timestamp start = clock_.now();
+  apply_policy(std::string(kLoneTeamPolicy) + kTeamAdmin);
+  ASSERT_TRUE(
+      apply_as("tara", exception_yaml("burst", "{quota: {flavor: gpu, resources: {gpu: 8}}}",
+                                      "2027-01-15T08:30:00Z"))
+          .ok());
+  clock_.advance(Duration::minutes(5));
+  ASSERT_TRUE(decide("bob", "burst", ExceptionAction::kApprove, "paper").ok());
+  clock_.advance(Duration::minutes(26));  // one minute past its expiry
+  plane_->loop().run_once();              // the loop sees it end; nothing else changes
+  clock_.advance(Duration::minutes(4));
+  const Result<TeamStatsView> stats =
+      plane_->team_stats().stats(Principal::anonymous_admin(), parse_stats_range("1h").value());
+  ASSERT_TRUE(stats.ok()) << stats.status().to_string();
+  const auto research =
+      std::find_if(stats->teams.begin(), stats->teams.end(),
+                   [](const TeamStatsRow& row) { return row.team == "research"; });
+  ASSERT_NE(research, stats->teams.end());
+  EXPECT_EQ(research->nominal_gpus, 8) << "the exception is no longer in force";
+  // Bucket i ends at start + (i - 24) minutes: 8 until the approval at +5, 16
+  // until the loop saw the expiry at +31, then 8 again.
+  ASSERT_EQ(research->quota_series.size(), 60u);
+  EXPECT_FALSE(research->quota_series[23].has_value());
+  for (size_t i = 24; i < 60; ++i) {
+    ASSERT_TRUE(research->quota_series[i].has_value()) << i;
+    EXPECT_EQ(research->quota_series[i]->nominal, i < 29 || i >= 55 ? 8 : 16) << i;
+  }
+  EXPECT_EQ(stats->to, start + Duration::minutes(35));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "service/control/metering.h"
 #include "service/control/pod_lifecycle.h"
 #include "service/control/policy_installation.h"
+#include "service/control/quota_history.h"
 #include "service/control/review_notices.h"
 #include "service/control/space_lifecycle.h"
 #include "service/control/workload_transitions.h"
@@ -111,12 +112,12 @@ CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
   return made;
 }
 
-void AdmissionLoop::refresh_exceptions(Timestamp now) {
+void AdmissionLoop::refresh_exceptions(ClusterWriter& writer, Timestamp now) {
   {
     ReaderLock lock(cluster_.mutex());
     if (!cluster_.view().policy.exceptions_changed_at(now)) return;
   }
-  WriterLock lock(cluster_.mutex());
+  ChangeLock lock(cluster_, writer);
   ServerState& state = cluster_.state();
   Result<PolicyState> next = state.policy.with_exceptions_at(now);
   if (!next.ok()) {
@@ -129,6 +130,15 @@ void AdmissionLoop::refresh_exceptions(Timestamp now) {
     cluster_.audit_control(std::move(event));
   }
   install_policy(state, std::move(next).value());
+  // An exception that ends by its expiry (or comes due) changes its team's
+  // quota line from now, as a decision does (exception_service.cc).
+  std::vector<TeamQuotaInterval> quotas =
+      quota_changes(state.metering.quotas, state.policy.compiled().get(), now);
+  if (quotas.empty()) return;
+  WriteBatch batch;
+  for (const TeamQuotaInterval& q : quotas) batch.put_objects.push_back(team_quota_object(q));
+  apply_quota_changes(std::move(quotas), state.metering.quotas);
+  lock.queue(std::move(batch), {});
 }
 
 void AdmissionLoop::open_interval_reviews(Timestamp now, WriteBatch& batch) {
@@ -157,7 +167,7 @@ void AdmissionLoop::open_reviews_due(const std::vector<ReviewDue>& due, Timestam
 
 bool AdmissionLoop::take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input) {
   std::vector<WorkloadId> orphans;
-  refresh_exceptions(now);  // under the writer lock: no apply installs meanwhile
+  refresh_exceptions(writer, now);  // under the writer lock: no apply installs meanwhile
   {
     // Reading only: readers go on meanwhile. The writer lock keeps every
     // other change out but submits, which only add pending work.

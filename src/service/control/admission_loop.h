@@ -117,8 +117,9 @@ class AdmissionLoop {
   CommitTicket run_cycle(Timestamp now);
   // Reinstalls the policy when the PolicyExceptions active at `now` are not
   // those it applies (one expired, or one applied ahead of its time came
-  // due), so that the cycle plans under the policy with exactly those.
-  void refresh_exceptions(Timestamp now);
+  // due), so that the cycle plans under the policy with exactly those, and
+  // records the teams' quota lines that this changes (quota_history.h).
+  void refresh_exceptions(ClusterWriter& writer, Timestamp now);
   // Opens the reviews of Active contracts whose interval has passed
   // (review_notices.h). REQUIRES: the state held exclusively.
   void open_interval_reviews(Timestamp now, WriteBatch& batch) ALLOT_REQUIRES(cluster_.mutex());

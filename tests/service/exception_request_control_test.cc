@@ -46,6 +46,13 @@ class ExceptionRequestControl : public ExceptionFixture {
     return plane_->exceptions().decide(Principal::user(who), name, action, reason);
   }
 
+  // The Teams view's row of research; nullptr when it has none.
+  static const TeamStatsRow* research_row(const TeamStatsView& stats) {
+    const auto row = std::find_if(stats.teams.begin(), stats.teams.end(),
+                                  [](const TeamStatsRow& r) { return r.team == "research"; });
+    return row == stats.teams.end() ? nullptr : &*row;
+  }
+
   nlohmann::json exception_status(const std::string& name) {
     const Result<nlohmann::json> object = calls_->get_object("PolicyException", name);
     EXPECT_TRUE(object.ok()) << object.status().to_string();
@@ -261,10 +268,8 @@ TEST_F(ExceptionRequestControl, AnApprovedQuotaExceptionIsInTheTeamsQuotaHistory
   const Result<TeamStatsView> stats =
       plane_->team_stats().stats(Principal::anonymous_admin(), parse_stats_range("1h").value());
   ASSERT_TRUE(stats.ok()) << stats.status().to_string();
-  const auto research =
-      std::find_if(stats->teams.begin(), stats->teams.end(),
-                   [](const TeamStatsRow& row) { return row.team == "research"; });
-  ASSERT_NE(research, stats->teams.end());
+  const TeamStatsRow* research = research_row(*stats);
+  ASSERT_NE(research, nullptr);
   EXPECT_EQ(research->nominal_gpus, 16);
   // Bucket i ends at start + (i - 49) minutes: nothing before the first
   // apply, 8 (the requested exception is not in force) until the approval.
@@ -292,10 +297,8 @@ TEST_F(ExceptionRequestControl, AQuotaExceptionThatExpiresLeavesTheTeamsQuotaHis
   const Result<TeamStatsView> stats =
       plane_->team_stats().stats(Principal::anonymous_admin(), parse_stats_range("1h").value());
   ASSERT_TRUE(stats.ok()) << stats.status().to_string();
-  const auto research =
-      std::find_if(stats->teams.begin(), stats->teams.end(),
-                   [](const TeamStatsRow& row) { return row.team == "research"; });
-  ASSERT_NE(research, stats->teams.end());
+  const TeamStatsRow* research = research_row(*stats);
+  ASSERT_NE(research, nullptr);
   EXPECT_EQ(research->nominal_gpus, 8) << "the exception is no longer in force";
   // Bucket i ends at start + (i - 24) minutes: 8 until the approval at +5, 16
   // until the loop saw the expiry at +31, then 8 again.

@@ -95,7 +95,8 @@ async function hardwareUtilizationChecks(page, admin) {
   await page.getByRole('heading', { level: 1, name: 'Hardware' }).waitFor();
   await page.locator('section[aria-labelledby="hardware-over-time"]').getByRole('button', { name: '1 h' }).click();
   const chart = page.locator('figure[data-chart="utilization"] svg.chart');
-  await chart.waitFor();
+  // The range's 60 buckets drawn (the chart may first show the range before it).
+  await page.waitForFunction(() => document.querySelectorAll('figure[data-chart="utilization"] svg.chart g > title').length === 60);
   const stats = (await admin.get('/api/v1/top/hardware?range=1h')).json;
   const measured = stats.buckets.filter((b) => b.utilization !== null);
   assert(measured.length && measured.every((b) => Math.abs(b.utilization - 0.25) < 1e-9), `the API's utilisation: ${JSON.stringify(measured)}`);
@@ -131,7 +132,8 @@ async function missingDataChecks(browser, allotd, errors) {
   await section.getByRole('button', { name: '1 h' }).click();
   await section.getByText('one period without data in this range (allotd was down)').waitFor();
   const band = page.locator('figure[data-chart="hardware"] g[data-missing="true"]');
-  await band.first().waitFor();
+  // Drawn once the 1 h range's data is in (a re-render may come between two reads).
+  await page.waitForFunction(() => document.querySelector('figure[data-chart="hardware"] g[data-missing="true"] rect.bar-missing') !== null);
   assert((await band.locator('rect.bar-missing').count()) >= 1, 'a grey band on Hardware');
   assert(/no data for \d+ % of it \(allotd was down\)$/.test(await band.first().locator('title').textContent()),
     `the band's title: ${await band.first().locator('title').textContent()}`);

@@ -577,32 +577,4 @@ Result<PolicyObjectView> PolicyService::get_object(const Principal& caller, cons
   return object;
 }
 
-Result<std::vector<std::string>> PolicyService::signal_history(const Principal& caller,
-                                                               const std::string& name) const {
-  ALLOT_RETURN_IF_ERROR(cluster_.access().authorize(caller, "get", "signals", "", name));
-  const CommittedRead read(cluster_);
-  const ServerState& state = cluster_.view();
-  std::vector<std::string> events = allot::signal_history(state.signals, name);
-  if (events.empty() && !state.policy.documents().contains(document_key("Signal", "", name))) {
-    return not_found("Signal '" + name + "' does not exist");
-  }
-  return events;
-}
-
-Result<TopView> PolicyService::top(const Principal& caller) const {
-  // Quota usage per team is aggregate numbers (no workload, user or command):
-  // a caller who may list workloads anywhere may read every team's (issue 11,
-  // item 5); one with no binding sees nothing.
-  const VisibleNamespaces visible = workload_visibility(cluster_.access(), caller);
-  if (!visible.everywhere && visible.namespaces.empty()) {
-    return Status(ErrorCode::kPermissionDenied,
-                  "User \"" + caller.subject +
-                      "\" cannot read quota usage: no binding lets it list workloads anywhere");
-  }
-  TopView view;
-  const CommittedRead read(cluster_);
-  if (cluster_.view().policy.compiled()) view.teams = quota_usage(cluster_.view());
-  return view;
-}
-
 }  // namespace allot

@@ -47,11 +47,10 @@ void AdmissionLoop::run() {
     // The loop rests before it serves the wakes that came meanwhile, together:
     // a burst into a long queue costs a cycle per rest, not a cycle per wake.
     // As long as it just worked, whatever comes: the loop takes at most half
-    // of a core. Then, while only new submits came, three times as long again
-    // and at least LoopSignal::kLeastSubmitRest in all: a cycle over 20,000
-    // pending workloads takes about 10 ms, so such a submit waits at most 40 ms
-    // more to be considered; into a short queue, at most 20 ms.
-    if (!signal_.rest_after_work(worked, LoopSignal::extra_rest(worked))) return;
+    // of a core. Then, while only new submits came, three times as long again:
+    // a cycle over 20,000 pending workloads takes about 10 ms, so such a
+    // submit waits at most 40 ms more to be considered.
+    if (!signal_.rest_after_work(worked, worked * (kRestPerWork - 1))) return;
     const Duration wait =
         std::max(Duration::millis(1), std::min(due - clock_.now(), cycle_period()));
     if (!signal_.wait_for_wake(wait)) return;

@@ -22,9 +22,9 @@
 //   writer lock and its application, with no lock held.
 // - start() runs passes on a thread of its own until stop(). Between passes
 //   the loop rests as long as the pass took, then while only new submits
-//   come up to 4 times as long in all, and at least 20 ms in all
-//   (LoopSignal::extra_rest), so that a stream of submits is served in
-//   batches; pod exits, cancels, nodes and policy changes end that longer rest.
+//   come up to kRestPerWork times as long in all (LoopSignal), so that a
+//   stream of submits is served in batches; pod exits, cancels, nodes and
+//   policy changes end that longer rest.
 // Thread-safe: passes run on one thread at a time.
 #pragma once
 
@@ -88,6 +88,9 @@ class AdmissionLoop {
   void stop();
 
  private:
+  // How long the loop rests after a pass while only submits come, in all, in
+  // multiples of the time the pass took.
+  static constexpr int kRestPerWork = 4;
   // Plans made without the writer lock in one pass before one is made holding it.
   static constexpr int kOptimisticPlans = 2;
   // The least time between two readings of the Spaces' activity: a Space may

@@ -1,6 +1,5 @@
 #include "service/control/loop_signal.h"
 
-#include <algorithm>
 #include <chrono>
 
 namespace allot {
@@ -30,10 +29,6 @@ bool LoopSignal::take_flags() {
   dirty_ = false;
   changed_ = false;
   return dirty;
-}
-
-std::chrono::nanoseconds LoopSignal::extra_rest(std::chrono::nanoseconds worked) {
-  return std::max(worked * 3, kLeastSubmitRest - worked);
 }
 
 bool LoopSignal::rest_after_work(std::chrono::nanoseconds worked, std::chrono::nanoseconds extra) {

@@ -11,10 +11,6 @@
 // - take_flags() returns whether a cycle was asked for and clears the flags;
 //   the loop calls it before it drains the pod reports, so that a report that
 //   comes after the drain wakes the next pass.
-// - rest_after_work(worked, extra) rests `worked` whatever comes, then up to
-//   `extra` more unless a kChange came since the pass began; extra_rest()
-//   is the admission loop's `extra`: 3 x worked, and at least enough for
-//   kLeastSubmitRest in all.
 // - stop() ends every rest at once, and every later one.
 // Thread-safe.
 #pragma once
@@ -42,15 +38,6 @@ class LoopSignal {
   // false once stopping.
   bool rest_after_work(std::chrono::nanoseconds worked, std::chrono::nanoseconds extra)
       ALLOT_EXCLUDES(mu_);
-  // The `extra` rest the admission loop takes after a pass that took
-  // `worked`: three times as long again (the loop rests 4x its work while
-  // only submits come), and at least so long that the whole rest lasts
-  // kLeastSubmitRest: a stream of submits into a short queue is served in
-  // batches of that period rather than a pass (and its scans of every
-  // workload) every few submits. A pass's submits wait at most
-  // max(4 x worked, kLeastSubmitRest) more to be considered.
-  static constexpr std::chrono::nanoseconds kLeastSubmitRest = std::chrono::milliseconds(20);
-  static std::chrono::nanoseconds extra_rest(std::chrono::nanoseconds worked);
   // Then waits up to `timeout` for any wake. Returns false once stopping.
   bool wait_for_wake(Duration timeout) ALLOT_EXCLUDES(mu_);
 

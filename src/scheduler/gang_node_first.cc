@@ -73,7 +73,9 @@ bool VictimSelector::gang_node_first_pass(const Request& r,
     order.insert(order.end(), node_candidates.begin(), node_candidates.end());
   }
 
-  return greedy_pass(r, order, allow_borrowing, choice);
+  if (!greedy_pass(r, order, allow_borrowing, choice)) return false;
+  ++gang_walks_won_;
+  return true;
 }
 
 }  // namespace allot

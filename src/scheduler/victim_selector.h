@@ -93,6 +93,8 @@ class VictimSelector {
   void use_shortcuts(bool on) { shortcuts_ = on; }
   // How many searches a shortcut answered.
   [[nodiscard]] int64_t shortcuts_taken() const { return shortcuts_taken_; }
+  // How many searches the gang node-first walk answered (for tests).
+  [[nodiscard]] int64_t gang_walks_won() const { return gang_walks_won_; }
 
  private:
   // Why a candidate may be taken (Kueue's preemption variants).
@@ -273,6 +275,7 @@ class VictimSelector {
   std::vector<Slot> empty_group_;
   bool shortcuts_ = true;
   int64_t shortcuts_taken_ = 0;
+  int64_t gang_walks_won_ = 0;
   std::vector<int8_t> flat_root_;       // by quota node: -1 not known yet, else flat_tree()
   std::vector<int8_t> positive_share_;  // per find(), by team: -1 not known yet
 };

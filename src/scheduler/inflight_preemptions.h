@@ -7,9 +7,11 @@
 // that its victims do not hold (capacity already freed, or free when it
 // preempted) is held for it in quota so that nobody else takes it
 // meanwhile: per resource, max(0, need - what the victims still hold), in the
-// flavor its victims were preempted in. A victim whose beneficiary no longer
-// waits (cancelled, admitted elsewhere) holds its capacity until it stops, and
-// then it is released like any other. Plain value; pure.
+// flavor its victims were preempted in. The hold is kept from other teams, not
+// from work of the beneficiary's own team queued before it (the cycle takes it
+// out while such work is ordered and tried: SchedulingCycle::set_held_behind). A victim whose
+// beneficiary no longer waits (cancelled, admitted elsewhere) holds its capacity until it stops,
+// and then it is released like any other. Plain value; pure.
 #pragma once
 
 #include <cstdint>

@@ -182,8 +182,31 @@ void SchedulingCycle::note_terminating(uint32_t admitted_index) {
 void SchedulingCycle::hold_for_beneficiaries() {
   for (const auto& [index, beneficiary] : inflight_.all()) {
     const ResourceVector& held = inflight_.hold(index, facts_[index].total);
-    if (!held.is_zero()) quota_.add_usage(snapshot_.pending[index].team, beneficiary.flavor, held);
+    if (held.is_zero()) continue;
+    const TeamIndex team = snapshot_.pending[index].team;
+    quota_.add_usage(team, beneficiary.flavor, held);
+    if (held_by_team_.empty()) held_by_team_.resize(policy_.team_count());
+    held_by_team_[team.value()].push_back(index);
   }
+}
+
+void SchedulingCycle::set_held_behind(const PendingWorkload& w, bool held) {
+  if (held_by_team_.empty()) return;
+  for (const uint32_t index : held_by_team_[w.team.value()]) {
+    if (queue_before(w, snapshot_.pending[index])) set_held(index, held);
+  }
+}
+
+void SchedulingCycle::refresh_order(TeamIndex team) {
+  const bool any_held = !held_by_team_.empty() && !held_by_team_[team.value()].empty();
+  if (!any_held || !queues_.has_head(team)) {
+    order_->refresh(team);
+    return;
+  }
+  const PendingWorkload& head = snapshot_.pending[queues_.head(team)];
+  set_held_behind(head, false);
+  order_->refresh(team);
+  set_held_behind(head, true);
 }
 
 void SchedulingCycle::set_held(uint32_t pending_index, bool held) {
@@ -210,6 +233,11 @@ Plan SchedulingCycle::run() {
   order_ = policy_.fair_sharing()
                ? make_fair_share_order(quota_, queues_, snapshot_.pending, facts_)
                : make_classic_order(quota_, queues_, snapshot_.pending, facts_);
+  // The order judged every head with every hold in place; a team's own holds
+  // behind its head do not count for it.
+  for (size_t t = 0; t < held_by_team_.size(); ++t) {
+    if (!held_by_team_[t].empty()) refresh_order(TeamIndex(static_cast<uint32_t>(t)));
+  }
   for (TeamIndex team = order_->next(); team.valid(); team = order_->next()) {
     const uint32_t index = queues_.head(team);
     process(index);
@@ -219,7 +247,7 @@ Plan SchedulingCycle::run() {
     } else {
       queues_.advance(team);
     }
-    order_->refresh(team);
+    refresh_order(team);
   }
   finish_explanations();
   return std::move(plan_);
@@ -231,8 +259,24 @@ void SchedulingCycle::process(uint32_t pending_index) {
   // What was held for it is its own to admit with; admitted (in any flavor),
   // it holds what it uses instead.
   set_held(pending_index, false);
-  if (try_admit_remembered(w, pending_index, &failure)) return;
-  set_held(pending_index, true);
+  // Nor does what is held for its team's beneficiaries queued after it.
+  set_held_behind(w, false);
+  bool waits = false;
+  if (!try_admit_remembered(w, pending_index, &failure)) {
+    set_held(pending_index, true);
+    waits = try_preempt_or_explain(w, pending_index, &failure);
+  }
+  set_held_behind(w, true);
+  if (waits && policy_.team(w.team).queueing == QueueingStrategy::kStrictFifo) {
+    team_blocked_[w.team.value()] = true;
+  }
+}
+
+// After a failed admission attempt: preempts, or explains why w waits.
+// Returns false when w was admitted after all (its victims stopped at once).
+bool SchedulingCycle::try_preempt_or_explain(const PendingWorkload& w, uint32_t pending_index,
+                                             Failure* failure_out) {
+  Failure& failure = *failure_out;
   PreemptionVerdict verdict = PreemptionVerdict::kNotNeeded;
   if (failure.reason == PendingReason::kQuotaExhausted ||
       failure.reason == PendingReason::kNoFittingNodes) {
@@ -242,16 +286,14 @@ void SchedulingCycle::process(uint32_t pending_index) {
     } else {
       bool admitted = false;
       verdict = try_preempt(w, &admitted);
-      if (admitted) return;
+      if (admitted) return false;
       if (verdict == PreemptionVerdict::kPreempting) {
         failure.reason = PendingReason::kWaitingForPreemption;
       }
     }
   }
   explain(w, pending_index, failure, verdict);
-  if (policy_.team(w.team).queueing == QueueingStrategy::kStrictFifo) {
-    team_blocked_[w.team.value()] = true;
-  }
+  return true;
 }
 
 // A workload holding a reservation reads its own nodes and quota, and one
@@ -259,8 +301,11 @@ void SchedulingCycle::process(uint32_t pending_index) {
 // attempt is remembered or answered from memory.
 bool SchedulingCycle::try_admit_remembered(const PendingWorkload& w, uint32_t pending_index,
                                            Failure* failure) {
+  // Nor one of a team with beneficiaries waiting: what of their holds it sees
+  // depends on its place in the queue (set_held_behind).
   const bool memo = options_.remember_admission_failures &&
                     victims_stop_by_[pending_index] == Timestamp::infinite_future() &&
+                    (held_by_team_.empty() || held_by_team_[w.team.value()].empty()) &&
                     (holds_reservation_.empty() || !holds_reservation_.contains(w.id.value()));
   const PendingFacts& facts = facts_[pending_index];
   if (memo) {

@@ -66,8 +66,15 @@ class SchedulingCycle {
   void hold_for_beneficiaries();
   // Takes back (held=false) or puts back what is held for a waiting beneficiary.
   void set_held(uint32_t pending_index, bool held);
+  // Takes back (held=false) or puts back what is held for the beneficiaries
+  // of w's team queued after w: the team's nominal goes to its queue in order,
+  // so a beneficiary's hold never makes an earlier workload of its team borrow.
+  void set_held_behind(const PendingWorkload& w, bool held);
+  // The order's refresh of `team`, its head judged without the holds behind it.
+  void refresh_order(TeamIndex team);
   void apply_held_reservations();
   void process(uint32_t pending_index);
+  bool try_preempt_or_explain(const PendingWorkload& w, uint32_t pending_index, Failure* failure);
   bool try_admit(const PendingWorkload& w, Failure* failure);
   // try_admit(), or the failure remembered for the same request (admission_memo.h).
   bool try_admit_remembered(const PendingWorkload& w, uint32_t pending_index, Failure* failure);
@@ -147,6 +154,8 @@ class SchedulingCycle {
   std::vector<bool> unavailable_;           // admitted: stopping or chosen as victim
   std::vector<Timestamp> victims_stop_by_;  // pending: when its victims stop (if any)
   InflightPreemptions inflight_;            // pending: what its stopping victims hold
+  // Per team: pending indices of its beneficiaries with something held for them.
+  std::vector<std::vector<uint32_t>> held_by_team_;
   std::vector<bool> team_preempted_;
   std::vector<bool> team_blocked_;          // StrictFIFO head failed
   std::vector<int32_t> reservations_left_;  // per flavor

@@ -319,7 +319,8 @@ bool VictimSelector::greedy_pass(const Request& r, const std::vector<Candidate>&
 bool VictimSelector::classic_pass(const Request& r, const std::vector<Candidate>& candidates,
                                   bool allow_borrowing, VictimChoice* choice) {
   return greedy_pass(r, candidates, allow_borrowing, choice) ||
-         node_first_passes(r, candidates, allow_borrowing, choice);
+         node_first_passes(r, candidates, allow_borrowing, choice) ||
+         gang_node_first_pass(r, candidates, allow_borrowing, choice);
 }
 
 bool VictimSelector::node_first_passes(const Request& r, const std::vector<Candidate>& candidates,

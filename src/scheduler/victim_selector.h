@@ -35,7 +35,10 @@
 // node are walked alone, for the few nodes (at most 4, most room first) whose
 // free GPUs plus those of the candidates running only there would hold the
 // preemptor's largest pod (so a node's victims that do not also meet the
-// preemptor's quota are not combined with others').
+// preemptor's quota are not combined with others'). For a gang of several
+// pods, the candidates of the nodes with the most room (a few more nodes than
+// the gang has pods) are then walked node by node, so that whole nodes are
+// cleared (gang_node_first.cc).
 //
 // Searches known to fail (victim_search_shortcut.cc): some searches cannot
 // succeed whatever candidates exist, and stop at the first candidate with the
@@ -90,6 +93,8 @@ class VictimSelector {
   void use_shortcuts(bool on) { shortcuts_ = on; }
   // How many searches a shortcut answered.
   [[nodiscard]] int64_t shortcuts_taken() const { return shortcuts_taken_; }
+  // How many searches the gang node-first walk answered (for tests).
+  [[nodiscard]] int64_t gang_walks_won() const { return gang_walks_won_; }
 
  private:
   // Why a candidate may be taken (Kueue's preemption variants).
@@ -151,6 +156,11 @@ class VictimSelector {
   // After a failed greedy walk: walks the candidates of one node alone.
   [[nodiscard]] bool node_first_passes(const Request& r, const std::vector<Candidate>& candidates,
                                        bool allow_borrowing, VictimChoice* choice);
+  // After a failed greedy walk, for a gang of several pods: walks the
+  // candidates of the nodes with the most room, node by node (gang_node_first.cc).
+  [[nodiscard]] bool gang_node_first_pass(const Request& r,
+                                          const std::vector<Candidate>& candidates,
+                                          bool allow_borrowing, VictimChoice* choice);
   [[nodiscard]] bool find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
                                      VictimChoice* choice);
   // Fair sharing, the plain path: buckets collect()'s candidates by team.
@@ -265,6 +275,7 @@ class VictimSelector {
   std::vector<Slot> empty_group_;
   bool shortcuts_ = true;
   int64_t shortcuts_taken_ = 0;
+  int64_t gang_walks_won_ = 0;
   std::vector<int8_t> flat_root_;       // by quota node: -1 not known yet, else flat_tree()
   std::vector<int8_t> positive_share_;  // per find(), by team: -1 not known yet
 };

@@ -140,6 +140,7 @@ bool fits(Cluster& c, const PendingWorkload& w, const ResourceVector& total, boo
 struct Outcome {
   int searches = 0;
   int preempting = 0;
+  int64_t gang_walks = 0;  // searches answered by the gang node-first walk
 };
 
 void check_one_search(const CompiledPolicy& policy, const Topology& topology,
@@ -158,6 +159,7 @@ void check_one_search(const CompiledPolicy& policy, const Topology& topology,
                           Timestamp() + Duration::hours(1));
   const std::vector<int32_t> counts{w.pod_sets[0].count};
   const VictimChoice choice = selector.find(w, FlavorIndex(0), total, counts);
+  outcome->gang_walks += selector.gang_walks_won();
   ASSERT_EQ(c.quota.available(policy.team(w.team).quota_node, 0), avail_before) << "seed " << seed;
   ASSERT_EQ(c.capacity.flavor_free(FlavorIndex(0)), free_before) << "seed " << seed;
   if (choice.verdict != PreemptionVerdict::kPreempting) {
@@ -226,6 +228,87 @@ TEST(VictimSelectorProperties, VictimSetIsMinimalAndSufficientClassic) {
   }
   EXPECT_GT(total.preempting, 20) << "the random worlds rarely preempt (" << total.searches
                                   << " searches)";
+}
+
+// Two teams of one cohort on 8 nodes x 8 GPUs: the lender (nominal 8k or 8k + 8) asks for a
+// gang of k 8-GPU pods, k in 2..3, with nothing of its own running; the borrower fills every
+// node with two 4-GPU jobs started at random times. Clearing k nodes takes 2k jobs (8k GPUs),
+// which the borrower, 8k or more above its nominal, may lose: the search must always succeed
+// (the greedy walk, most recently started first, scatters its victims over the nodes and stops
+// once the borrower is back within its nominal; the gang's node-first walk clears whole
+// nodes), and its victims are sufficient and minimal (check_one_search).
+TEST(VictimSelectorProperties, AGangWithinNominalClearsWholeNodesOfScatteredBorrowers) {
+  Outcome total;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 rng(seed);
+    const int64_t pods = 2 + static_cast<int64_t>(rng() % 2);
+    const int64_t lender_nominal = 8 * pods + 8 * static_cast<int64_t>(rng() % 2);
+    Policy p;
+    p.clusters.push_back({});
+    p.clusters[0].meta.name = "main";
+    testing::add_gpu_pool(p, "a", "pool-a");
+    Cohort root;
+    root.meta.name = "root";
+    p.cohorts = {root};
+    PriorityClass pc;
+    pc.meta.name = "batch";
+    pc.value = 100;
+    pc.preemption_grace_period = Duration::seconds(30);
+    p.priority_classes.push_back(pc);
+    for (const auto& [name, nominal] :
+         {std::pair{"lender", lender_nominal}, std::pair{"borrower", 64 - lender_nominal}}) {
+      Team team;
+      team.meta.name = name;
+      team.namespace_name = name;
+      team.cohort = "root";
+      team.quota = {testing::gpu_quota("a", nominal)};
+      team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
+      team.preemption.within_team = WithinTeamPolicy::kNever;
+      p.teams.push_back(team);
+    }
+    auto policy = std::make_shared<const CompiledPolicy>(
+        CompiledPolicy::compile(p, expand_node_pools(p)).value());
+    const Topology topology(*policy);
+    std::vector<AdmittedWorkload> running;
+    uint64_t id = 1;
+    for (int32_t node = 0; node < policy->node_count(); ++node) {
+      for (const uint64_t mask : {uint64_t{0x0F}, uint64_t{0xF0}}) {
+        AdmittedWorkload w;
+        w.id = WorkloadId(id++);
+        w.team = TeamIndex(1);
+        w.priority_class = PriorityClassIndex(0);
+        w.priority = 100;
+        w.admitted_at = Timestamp() + Duration::seconds(static_cast<int64_t>(rng() % 3000));
+        w.last_checkpoint = w.admitted_at;
+        w.flavor = FlavorIndex(0);
+        PodSetRequest set;
+        set.per_pod = ResourceVector(4, 1000, 0);
+        w.pod_sets = {set};
+        w.assignment = {{1, {PodPlacement{NodeIndex(node), mask}}}};
+        running.push_back(w);
+      }
+    }
+    PendingWorkload gang;
+    gang.id = WorkloadId(id);
+    gang.team = TeamIndex(0);
+    gang.priority_class = PriorityClassIndex(0);
+    gang.priority = 100;
+    gang.queued_at = Timestamp() + Duration::hours(1);
+    PodSetRequest set;
+    set.per_pod = ResourceVector(8, 1000, 0);
+    set.count = static_cast<int32_t>(pods);
+    set.min_count = set.count;
+    gang.pod_sets = {set};
+    Outcome outcome;
+    check_one_search(*policy, topology, running, gang, seed, &outcome);
+    ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << seed;
+    EXPECT_EQ(outcome.searches, 1) << "seed " << seed;
+    EXPECT_EQ(outcome.preempting, 1)
+        << "seed " << seed << ": a gang of " << pods << " pods found no victims";
+    total.gang_walks += outcome.gang_walks;
+  }
+  // Not vacuous: the greedy walk alone fails in most of these worlds.
+  EXPECT_GT(total.gang_walks, 20);
 }
 
 TEST(VictimSelectorProperties, VictimSetIsMinimalAndSufficientFairSharing) {

@@ -20,6 +20,7 @@
 
 #include "allotd_test.h"
 #include "backends/slurm/command_runner.h"
+#include "backends/slurm/slurm_jobs.h"
 #include "shell_command.h"
 
 namespace allot::server_test {
@@ -125,6 +126,10 @@ class SlurmAllotdTest : public AllotdTest {
         std::chrono::seconds(60), std::chrono::milliseconds(200));
   }
   virtual std::string policy_text() { return kSlurmPolicy; }
+  // Slurm's KillWait (zero when it cannot be read).
+  Duration kill_wait() {
+    return slurm::kill_wait_of(sh({"scontrol", "show", "config"}).out).value_or(Duration());
+  }
   std::vector<std::string> allotd_flags() override {
     return {"--backend",         "slurm", "--slurm-conf",      slurm_conf(),
             "--slurm-poll",      "200ms", "--health-interval", "500ms",

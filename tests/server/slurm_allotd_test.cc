@@ -288,7 +288,15 @@ TEST_F(SlurmAllotdTest, ASlurmctldRestartLosesNothingAndSubmitsNothingTwice) {
 // The borrower's gang starts at once: Slurm's main scheduling loop runs every
 // second (scripts/slurm.sh; the default 60 s left a job that could not start
 // when submitted waiting that long).
+// The owner runs once the borrower's job has ended: its grace (2 s) fits in
+// KillWait, so allot cancels it at once (SIGTERM, then SIGKILL after KillWait
+// for a process that outlives it: a gang's srun cancelled while it launched its
+// step did in CI, for Slurm's default 30 s). With the tests' KillWait (5 s,
+// scripts/slurm.sh) plus a poll (200 ms) and a cycle, wait_phase's 30 s keeps a
+// margin of 5 x under load.
 TEST_F(SlurmAllotdTest, BorrowedWorkIsPreemptedInSlurmWhenItsOwnerReclaims) {
+  ASSERT_LE(kill_wait(), Duration::seconds(5)) << "the waits below assume the tests' KillWait";
+  ASSERT_GT(kill_wait(), Duration()) << "KillWait read from scontrol show config";
   submit("sa-research", "borrower", {"sleep 300", 8, 2, "low"});
   const nlohmann::json running = wait_phase("sa-research", "borrower", "Running");
   ASSERT_NE(sh({"squeue", "-h", "-A", "sa-research", "-t", "RUNNING", "-o", "%i"}).out, "");

@@ -213,8 +213,11 @@ TEST_F(SlurmAllotdTest, AJobRunsAsItsTeamsUnixAccountAndAnotherTeamCannotReadIts
 // allotd sees the other uid in scontrol's view and adds the user again.
 TEST_F(SlurmAllotdTest, ASlurmUserLeftWithAnotherUidIsAssociatedAgainAndTheJobRuns) {
   const std::string user = "allot-sa-research_admin";  // the submitter "admin" in sa-research
-  (void)std::system(("userdel " + user + " >/dev/null 2>&1").c_str());  // a crashed run's
-  ASSERT_EQ(std::system(("useradd -r -M -u 4242 -s /usr/sbin/nologin " + user).c_str()), 0);
+  // A killed run's account (this name, uid kTestUid) was removed at SetUp.
+  ASSERT_EQ(
+      std::system(("useradd -r -M -u " + std::to_string(kTestUid) + " -s /usr/sbin/nologin " + user)
+                      .c_str()),
+      0);
   (void)sh({"sacctmgr", "-i", "delete", "user", user});
   ASSERT_TRUE(sh({"sacctmgr", "-i", "add", "user", user, "Account=sa-research"}).succeeded());
   const auto shown = [&] {
@@ -222,8 +225,11 @@ TEST_F(SlurmAllotdTest, ASlurmUserLeftWithAnotherUidIsAssociatedAgainAndTheJobRu
                "flags=assoc"})
         .out;
   };
-  EXPECT_TRUE(eventually([&] { return shown().find(user + "(4242)") != std::string::npos; },
-                         std::chrono::seconds(30), std::chrono::milliseconds(200)))
+  EXPECT_TRUE(eventually(
+      [&] {
+        return shown().find(user + "(" + std::to_string(kTestUid) + ")") != std::string::npos;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200)))
       << shown();
   ASSERT_EQ(std::system(("userdel " + user).c_str()), 0);
 
@@ -231,7 +237,7 @@ TEST_F(SlurmAllotdTest, ASlurmUserLeftWithAnotherUidIsAssociatedAgainAndTheJobRu
   wait_phase("sa-research", "again", "Succeeded");
 
   const std::string text = wait_log("sa-research", "again", "uid=");
-  EXPECT_EQ(text.find("uid=4242"), std::string::npos) << text;
+  EXPECT_EQ(text.find("uid=" + std::to_string(kTestUid)), std::string::npos) << text;
   EXPECT_NE(
       shown().find(user + "(" + text.substr(text.find("uid=") + 4, text.find('\n') - 4) + ")"),
       std::string::npos)

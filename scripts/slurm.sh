@@ -23,6 +23,9 @@
 #                                empty: untyped gres/gpu
 #   ALLOT_SLURM_MEM_MB=65536     RealMemory per node
 #   ALLOT_SLURM_REST=0           1: slurmrestd (JWT) on 127.0.0.1:$ALLOT_SLURM_PORT0+3
+#   ALLOT_SLURM_KILL_WAIT=5      KillWait, seconds from a cancelled job's SIGTERM to
+#                                its SIGKILL (a test setting: Slurm's default is 30;
+#                                see write_slurm_conf)
 #   ALLOT_SLURM_PORT0=16810      slurmctld PORT0, slurmdbd +1, MariaDB +2,
 #                                slurmrestd +3, slurmd PORT0+10 onwards
 # Must run as root (slurmd runs jobs as their users). Settings that matter on
@@ -43,6 +46,7 @@ GPUS=${ALLOT_SLURM_GPUS:-8}
 GPU_TYPES=${ALLOT_SLURM_GPU_TYPES:-}
 MEM=${ALLOT_SLURM_MEM_MB:-65536}
 REST=${ALLOT_SLURM_REST:-0}
+KILL_WAIT=${ALLOT_SLURM_KILL_WAIT:-5}
 PORT0=${ALLOT_SLURM_PORT0:-16810}
 CTLD_PORT=$PORT0
 DBD_PORT=$((PORT0 + 1))
@@ -137,6 +141,12 @@ MaxJobCount=200000
 # 2-core hosts: the 10 s default lets batch-launch confirmations time out under load
 MessageTimeout=60
 JobRequeue=1
+# A test setting (Slurm's default is 30 s): a process that outlives its job's
+# SIGTERM is killed after this. One did in CI: a gang's batch script
+# (exec srun) cancelled while srun was launching its step (one node
+# refused the launch: "Job N already killed, do not launch StepId=N.0") ignored
+# the SIGTERM and held the job COMPLETING for the whole KillWait.
+KillWait=$KILL_WAIT
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=localhost
 AccountingStoragePort=$DBD_PORT
@@ -179,7 +189,12 @@ write_gres_conf() {
 }
 
 write_config() {
-  [[ -s "$R/etc/slurm.conf" ]] && return
+  if [[ -s "$R/etc/slurm.conf" ]]; then
+    # A DIR configured before KillWait was set here gets it (read at slurmctld's next start).
+    grep -q '^KillWait=' "$R/etc/slurm.conf" ||
+      sed -i "s/^JobRequeue=1$/JobRequeue=1\nKillWait=$KILL_WAIT/" "$R/etc/slurm.conf"
+    return
+  fi
   log "writing the configuration in $R/etc"
   for i in $(seq 0 $((GPUS - 1))); do ln -sfn /dev/null "$R/dev/nvidia$i"; done
   if [[ ! -f "$R/etc/jwt_hs256.key" ]]; then

@@ -47,6 +47,20 @@
 //   metering with it (accounting/backend_reconciliation.h). Blocking I/O:
 //   never call it holding a lock. Empty (the default) for a backend with no
 //   accounting of its own.
+// - hand_over() gives the backend, ahead of its admission, a workload placed
+//   on capacity that running workloads (`after`) will free (a reclaim: they
+//   are its victims, being stopped): the backend may queue it now, to start
+//   once they have all ended (Slurm: a job pinned to the launch's nodes with
+//   --dependency=afterany on their jobs, which Slurm starts at the pass their
+//   end triggers). The workload stays pending in allot: nothing of it is
+//   reported until launch() of the same workload takes it over (the job is
+//   then the launch's, never submitted twice; a launch placed on other nodes
+//   withdraws it first and starts afresh); withdraw() (or stop()) takes it
+//   back without a report. It answers whether the backend took it: the
+//   default takes none (launch() later starts the workload as usual), and so
+//   does a backend that does not know every workload of `after` as running.
+//   hand_over(), launch(), stop() and withdraw() of one workload are never
+//   called concurrently (ActionRunner sequences a workload's actions).
 // - Events may come from any thread of the backend; the sink must not call
 //   back into the executor while holding locks the executor could wait on.
 // - Thread-safe.
@@ -154,6 +168,11 @@ class Executor {
 
   virtual void launch(const WorkloadLaunch& launch) = 0;
   virtual void stop(WorkloadId workload, Duration grace) = 0;
+  virtual bool hand_over(const WorkloadLaunch& /*launch*/,
+                         const std::vector<WorkloadId>& /*after*/) {
+    return false;
+  }
+  virtual void withdraw(WorkloadId /*workload*/) {}
 
   // Up to `max_bytes` of a pod's combined stdout and stderr from `offset`.
   // kNotFound when the pod never ran here.

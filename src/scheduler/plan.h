@@ -1,6 +1,7 @@
 // Plan: the scheduler's decisions for one cycle, each with its reason.
 //
-// Contract: the caller carries a plan out in this order: evictions (failed
+// Contract: the caller carries a plan out in this order: withdrawn
+// handovers, new handovers (before their victims' stops), evictions (failed
 // nodes), preemptions (victims get their grace period and keep their capacity
 // until they stop; a victim whose grace period is zero stops at once, and its
 // beneficiary may be admitted in the same plan), admissions. Every pending workload that is not
@@ -116,6 +117,12 @@ struct Plan {
   std::vector<Preemption> preemptions;
   std::vector<Admission> admissions;
   std::vector<Reservation> reservations;
+  // Promises in force after this plan (new ones, and the snapshot's still
+  // waiting for their victims); a kept one is admitted at its assignment.
+  std::vector<Handover> handovers;
+  // Promises broken this cycle: their workloads go back to their queues, and
+  // the caller takes back what their backends hold ready (executor.h's withdraw()).
+  std::vector<WorkloadId> withdrawn_handovers;
   std::vector<PendingExplanation> explanations;
   std::vector<BlockedTail> blocked_tails;  // only when tails are not explained one by one
 };

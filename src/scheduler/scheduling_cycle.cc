@@ -229,6 +229,7 @@ void SchedulingCycle::set_held(uint32_t pending_index, bool held) {
 Plan SchedulingCycle::run() {
   evict_and_account();
   hold_for_beneficiaries();
+  keep_handovers();
   apply_held_reservations();
   order_ = policy_.fair_sharing()
                ? make_fair_share_order(quota_, queues_, snapshot_.pending, facts_)
@@ -249,12 +250,14 @@ Plan SchedulingCycle::run() {
     }
     refresh_order(team);
   }
+  settle_handovers();
   finish_explanations();
   return std::move(plan_);
 }
 
 void SchedulingCycle::process(uint32_t pending_index) {
   const PendingWorkload& w = snapshot_.pending[pending_index];
+  if (!admitted_by_promise_.empty() && admitted_by_promise_.contains(w.id.value())) return;
   Failure failure;
   // What was held for it is its own to admit with; admitted (in any flavor),
   // it holds what it uses instead.
@@ -528,6 +531,7 @@ PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w, bool* a
       }
       team_preempted_[w.team.value()] = true;
       *admitted = admit_after_immediate_stop(w, f, choice);
+      if (!*admitted) offer_handover(w, f, choice);
       return verdict = PreemptionVerdict::kPreempting;
     }
     // Keep the most telling refusal: insufficient > too young > none > not allowed.

@@ -1,7 +1,8 @@
 // SchedulingCycle: the state and steps of one Scheduler::plan() call.
 //
 // Steps: (1) evict work on failed nodes; (2) account what admitted work
-// holds, in quota and on nodes; (3) re-apply the previous cycle's
+// holds, in quota and on nodes; (2b) keep, admit or withdraw the previous
+// cycle's handovers (cycle_handovers.cc); (3) re-apply the previous cycle's
 // reservations; (4) take team heads in admission order, admitting each that
 // fits (flavors in the team's order, full size, then partial down to
 // minCount), else trying preemption, else a reservation for a blocked gang;
@@ -72,6 +73,12 @@ class SchedulingCycle {
   void set_held_behind(const PendingWorkload& w, bool held);
   // The order's refresh of `team`, its head judged without the holds behind it.
   void refresh_order(TeamIndex team);
+  // Handovers (cycle_handovers.cc): the snapshot's, kept, admitted or broken
+  // before anything else is planned; a new one offered when victims are chosen.
+  void keep_handovers();
+  bool admit_promised(const PendingWorkload& w, const Handover& promise);
+  void offer_handover(const PendingWorkload& w, FlavorIndex flavor, const VictimChoice& choice);
+  void settle_handovers();  // promises of workloads admitted elsewhere are withdrawn
   void apply_held_reservations();
   void process(uint32_t pending_index);
   bool try_preempt_or_explain(const PendingWorkload& w, uint32_t pending_index, Failure* failure);
@@ -179,6 +186,7 @@ class SchedulingCycle {
   };
   std::vector<std::vector<UnplaceableShape>> unplaceable_;  // per flavor, this cycle
   std::unordered_set<uint64_t> holds_reservation_;          // workloads with held reservations
+  std::unordered_set<uint64_t> admitted_by_promise_;        // keep_handovers() admitted them
   // Per node: the priority of the gang it is reserved for (read only while reserved).
   std::vector<int32_t> reserved_priority_;
   ReservationSteps reservation_steps_;  // node steps per shape, while capacity holds

@@ -107,9 +107,22 @@ struct HeldReservation {
   Timestamp starts_at;
 };
 
+// A workload promised capacity that running workloads (`after`: its victims,
+// stopping) will free: `assignment` on `flavor`, within what they hold. Its
+// backend may hold its job ready meanwhile (executor.h's hand_over()); it
+// holds nothing in allot until they have ended (scheduler/cycle_handovers.cc).
+struct Handover {
+  WorkloadId workload;
+  std::vector<WorkloadId> after;
+  FlavorIndex flavor;
+  std::vector<PodSetAssignment> assignment;  // one per pod set
+  friend bool operator==(const Handover&, const Handover&) = default;
+};
+
 struct Snapshot {
   Timestamp now;
   std::vector<HeldReservation> reservations;  // the previous plan's reservations
+  std::vector<Handover> handovers;            // the previous plan's handovers
   std::vector<NodeCondition> nodes;           // by NodeIndex; empty means all healthy
   std::vector<AdmittedWorkload> admitted;
   std::vector<PendingWorkload> pending;

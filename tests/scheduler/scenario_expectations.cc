@@ -49,6 +49,10 @@ class Checker {
     check_partial(e["partial"]);
     check_reserved(e["reserved"]);
     check_not_reserved(e["notReserved"]);
+    check_handovers(e["handovers"]);
+    Names withdrawn;
+    for (const WorkloadId w : plan_.withdrawn_handovers) withdrawn.insert(name(w));
+    compare_set(e["withdrawn"], withdrawn, "withdrawn handovers");
     return std::move(errors_);
   }
 
@@ -162,6 +166,50 @@ class Checker {
                           item.second["racks"].as<std::string>());
       }
       if (item.second["nodes"]) compare_set(item.second["nodes"], nodes, who + " nodes");
+      if (item.second["gpus"]) compare_gpus(item.second["gpus"], a->assignment, who);
+    }
+  }
+
+  // The GPU indices of every pod, as one set.
+  void compare_gpus(const YAML::Node& expected, const std::vector<PodSetAssignment>& assignment,
+                    const std::string& who) {
+    Names want;
+    for (const auto& gpu : expected) want.insert(gpu.as<std::string>());
+    Names got;
+    for (const auto& set : assignment) {
+      for (const auto& pod : set.pods) {
+        for (int bit = 0; bit < 64; ++bit) {
+          if ((pod.gpu_mask >> bit) & 1U) got.insert(std::to_string(bit));
+        }
+      }
+    }
+    if (want != got) errors_.push_back(who + ": GPUs " + join(got) + ", expected " + join(want));
+  }
+
+  // `handovers: {ns/name: {after: [...], node: n, gpus: [...]}}`: exactly these.
+  void check_handovers(const YAML::Node& expected) {
+    if (!expected) return;
+    Names want;
+    Names got;
+    for (const auto& item : expected) want.insert(item.first.as<std::string>());
+    for (const Handover& h : plan_.handovers) got.insert(name(h.workload));
+    if (want != got) errors_.push_back("handovers: expected " + join(want) + ", got " + join(got));
+    for (const auto& item : expected) {
+      const std::string who = item.first.as<std::string>();
+      for (const Handover& h : plan_.handovers) {
+        if (name(h.workload) != who) continue;
+        Names after;
+        for (const WorkloadId v : h.after) after.insert(name(v));
+        if (item.second["after"]) compare_set(item.second["after"], after, who + " after");
+        Names nodes;
+        for (const auto& set : h.assignment) {
+          for (const auto& pod : set.pods) nodes.insert(s_.policy->node(pod.node).node.name);
+        }
+        if (item.second["node"] && nodes != Names{item.second["node"].as<std::string>()}) {
+          errors_.push_back(who + ": handover on " + join(nodes));
+        }
+        if (item.second["gpus"]) compare_gpus(item.second["gpus"], h.assignment, who + " handover");
+      }
     }
   }
 

@@ -185,6 +185,28 @@ Status add_reservations(LoadedScenario& out, const YAML::Node& reservations) {
   return {};
 }
 
+// The previous cycle's handovers: {workload, after: [...], node, gpus: [...]} (one pod).
+Status add_handovers(LoadedScenario& out, const YAML::Node& handovers) {
+  for (const auto& entry : handovers) {
+    Handover held;
+    held.workload = id_by_name(out, entry["workload"].as<std::string>());
+    if (!held.workload.valid()) {
+      return not_found("handover for unknown workload " + entry["workload"].as<std::string>());
+    }
+    for (const auto& victim : entry["after"]) {
+      held.after.push_back(id_by_name(out, victim.as<std::string>()));
+    }
+    const NodeIndex node = out.policy->node_by_name(entry["node"].as<std::string>());
+    if (!node.valid()) return not_found("unknown node " + entry["node"].as<std::string>());
+    held.flavor = out.policy->node(node).flavor;
+    uint64_t mask = 0;
+    for (const auto& gpu : entry["gpus"]) mask |= uint64_t{1} << gpu.as<int>();
+    held.assignment.push_back(PodSetAssignment{1, {PodPlacement{node, mask}}});
+    out.snapshot.handovers.push_back(std::move(held));
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<LoadedScenario> load_scheduler_scenario(const std::string& path) {
@@ -220,6 +242,7 @@ Result<LoadedScenario> load_scheduler_scenario(const std::string& path) {
   if (spec["pending"]) ALLOT_RETURN_IF_ERROR(add_pending(out, spec["pending"], &next_id));
   if (spec["running"]) link_terminating(out, spec["running"]);
   if (spec["reservations"]) ALLOT_RETURN_IF_ERROR(add_reservations(out, spec["reservations"]));
+  if (spec["handovers"]) ALLOT_RETURN_IF_ERROR(add_handovers(out, spec["handovers"]));
   if (spec["nodes"]) {
     for (const auto& item : spec["nodes"]) {
       const NodeIndex node = out.policy->node_by_name(item.first.as<std::string>());

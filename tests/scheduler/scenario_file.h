@@ -16,6 +16,8 @@
 //       - {name, namespace, priorityClass, queuedAt, maxRuntimeSeconds?, podSets, preemptedBy?}
 //     reservations:                 # the previous cycle's plan reserved (optional)
 //       - {workload: ns/name, nodes: [...], startsAt: 40m}
+//     handovers:                    # the previous cycle's plan promised (optional)
+//       - {workload: ns/name, after: [ns/name, ...], node: n, gpus: [0, 1]}
 //     expect:                       # the decision (every key optional)
 //       admitted: [ns/name, ...]            # exactly these are admitted
 //       preempted: [ns/name, ...]           # exactly these are preempted
@@ -30,6 +32,9 @@
 //       notReserved: [ns/name, ...]         # pending without a reservation
 //       estimatedStart: {ns/name: 1h30m}
 //       explanation: {ns/name: "text that the explanation contains"}
+//       handovers: {ns/name: {after: [...], node: n, gpus: [...]}}  # exactly these
+//       withdrawn: [ns/name, ...]           # handovers broken this cycle
+//     (placement may name `gpus: [...]` too: every pod's GPU indices, as one set)
 //
 // An entry may be one replica of an InferenceEndpoint: `kind: InferenceEndpoint`,
 // `replicas: {min, max}` and `replica: i` (0-based; i < min is guaranteed, the

@@ -215,6 +215,54 @@ void apply(World& world, const Plan& plan, std::mt19937_64& rng, uint64_t stop_o
   s.admitted = std::move(kept);
   s.pending.clear();
   for (auto& [id, p] : pending) s.pending.push_back(p);
+  s.handovers = plan.handovers;  // carried to the next cycle, as allotd does
+}
+
+// Handovers (scheduler/cycle_handovers.cc): a promise holds nothing while
+// its victims run, never outlives them (each one in force after the plan waits
+// for a victim still stopping for its workload), and a promised workload that
+// is admitted is admitted at exactly its promise unless the plan withdrew it.
+// Returns how many were admitted by their promise.
+int check_handovers(const Snapshot& before, const Plan& plan, const Snapshot& after, uint64_t seed,
+                    int step) {
+  for (const Handover& h : plan.handovers) {
+    EXPECT_TRUE(std::any_of(after.pending.begin(), after.pending.end(),
+                            [&](const PendingWorkload& p) { return p.id == h.workload; }))
+        << "seed " << seed << " step " << step << ": promised workload " << h.workload.value()
+        << " is not pending";
+    // A victim of its workload among those still running when the plan was made:
+    // stopping for it already, or preempted for it by this plan.
+    const auto stops_for_it = [&](const AdmittedWorkload& a) {
+      if (std::find(h.after.begin(), h.after.end(), a.id) == h.after.end()) return false;
+      if (a.terminating) return a.preempted_for == h.workload;
+      return std::any_of(
+          plan.preemptions.begin(), plan.preemptions.end(),
+          [&](const Preemption& p) { return p.victim == a.id && p.beneficiary == h.workload; });
+    };
+    EXPECT_TRUE(std::any_of(before.admitted.begin(), before.admitted.end(), stops_for_it))
+        << "seed " << seed << " step " << step << ": the promise to " << h.workload.value()
+        << " outlives its victims";
+  }
+  int admitted_by_promise = 0;
+  for (const Admission& a : plan.admissions) {
+    for (const Handover& h : before.handovers) {
+      const bool withdrawn =
+          std::find(plan.withdrawn_handovers.begin(), plan.withdrawn_handovers.end(), h.workload) !=
+          plan.withdrawn_handovers.end();
+      if (h.workload != a.workload || withdrawn) continue;
+      EXPECT_EQ(a.assignment, h.assignment)
+          << "seed " << seed << " step " << step << ": workload " << a.workload.value()
+          << " admitted elsewhere than promised, its promise not withdrawn";
+      EXPECT_EQ(a.flavor, h.flavor);
+      ++admitted_by_promise;
+    }
+  }
+  for (const WorkloadId w : plan.withdrawn_handovers) {
+    EXPECT_TRUE(std::any_of(before.handovers.begin(), before.handovers.end(),
+                            [&](const Handover& h) { return h.workload == w; }))
+        << "seed " << seed << " step " << step << ": withdrew a promise never made";
+  }
+  return admitted_by_promise;
 }
 
 // A team under its nominal with a fitting head is served this cycle:
@@ -339,7 +387,7 @@ int check_strict_fifo_tails(const CompiledPolicy& policy, const Snapshot& before
 // counts the blocked tail workloads checked.
 int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_t stop_one_in = 1,
                      int* waits = nullptr, bool replicas = false, bool shuffled_twin = false,
-                     int* strict_tails = nullptr) {
+                     int* strict_tails = nullptr, int* promised = nullptr) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
   const Policy p = random_policy(rng, fair_sharing, strict_tails != nullptr);
@@ -386,6 +434,8 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
     apply(world, plan, rng, stop_one_in);
     check_invariants(*policy, before, plan, world.state.admitted);
     const int waited = check_no_second_victim(before, plan, seed, step);
+    const int kept = check_handovers(before, plan, world.state, seed, step);
+    if (promised != nullptr) *promised += kept;
     if (replicas) {
       const int running = check_replicas(*policy, before, plan, world.state.admitted, seed, step);
       if (waits != nullptr) *waits += running;
@@ -414,6 +464,15 @@ TEST(SchedulerProperties, NoSecondVictimWhileTheFirstIsStopping) {
     run_random_world(seed, seed % 2 == 0, seed % 3 == 0, /*stop_one_in=*/3, &waits);
   }
   EXPECT_GT(waits, 100) << "the random worlds rarely left a beneficiary waiting for its victims";
+}
+
+TEST(SchedulerProperties, HandoversHoldNothingAreKeptExactlyAndNeverOutliveTheirVictims) {
+  int promised = 0;
+  for (uint64_t seed = 500; seed <= 530; ++seed) {
+    run_random_world(seed, seed % 2 == 0, seed % 3 == 0, /*stop_one_in=*/3, nullptr, false, false,
+                     nullptr, &promised);
+  }
+  EXPECT_GT(promised, 10) << "the random worlds rarely admitted a workload by its promise";
 }
 
 TEST(SchedulerProperties, TeamUnderNominalIsServedInTheSameCycle) {

@@ -213,8 +213,11 @@ TEST_F(SlurmAllotdTest, AJobRunsAsItsTeamsUnixAccountAndAnotherTeamCannotReadIts
 // allotd sees the other uid in scontrol's view and adds the user again.
 TEST_F(SlurmAllotdTest, ASlurmUserLeftWithAnotherUidIsAssociatedAgainAndTheJobRuns) {
   const std::string user = "allot-sa-research_admin";  // the submitter "admin" in sa-research
-  (void)std::system(("userdel " + user + " >/dev/null 2>&1").c_str());  // a crashed run's
-  ASSERT_EQ(std::system(("useradd -r -M -u 4242 -s /usr/sbin/nologin " + user).c_str()), 0);
+  // A killed run's account (this name, uid kTestUid) was removed at SetUp.
+  ASSERT_EQ(
+      std::system(("useradd -r -M -u " + std::to_string(kTestUid) + " -s /usr/sbin/nologin " + user)
+                      .c_str()),
+      0);
   (void)sh({"sacctmgr", "-i", "delete", "user", user});
   ASSERT_TRUE(sh({"sacctmgr", "-i", "add", "user", user, "Account=sa-research"}).succeeded());
   const auto shown = [&] {
@@ -222,8 +225,11 @@ TEST_F(SlurmAllotdTest, ASlurmUserLeftWithAnotherUidIsAssociatedAgainAndTheJobRu
                "flags=assoc"})
         .out;
   };
-  EXPECT_TRUE(eventually([&] { return shown().find(user + "(4242)") != std::string::npos; },
-                         std::chrono::seconds(30), std::chrono::milliseconds(200)))
+  EXPECT_TRUE(eventually(
+      [&] {
+        return shown().find(user + "(" + std::to_string(kTestUid) + ")") != std::string::npos;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200)))
       << shown();
   ASSERT_EQ(std::system(("userdel " + user).c_str()), 0);
 
@@ -231,7 +237,7 @@ TEST_F(SlurmAllotdTest, ASlurmUserLeftWithAnotherUidIsAssociatedAgainAndTheJobRu
   wait_phase("sa-research", "again", "Succeeded");
 
   const std::string text = wait_log("sa-research", "again", "uid=");
-  EXPECT_EQ(text.find("uid=4242"), std::string::npos) << text;
+  EXPECT_EQ(text.find("uid=" + std::to_string(kTestUid)), std::string::npos) << text;
   EXPECT_NE(
       shown().find(user + "(" + text.substr(text.find("uid=") + 4, text.find('\n') - 4) + ")"),
       std::string::npos)
@@ -288,7 +294,15 @@ TEST_F(SlurmAllotdTest, ASlurmctldRestartLosesNothingAndSubmitsNothingTwice) {
 // The borrower's gang starts at once: Slurm's main scheduling loop runs every
 // second (scripts/slurm.sh; the default 60 s left a job that could not start
 // when submitted waiting that long).
+// The owner runs once the borrower's job has ended: its grace (2 s) fits in
+// KillWait, so allot cancels it at once (SIGTERM, then SIGKILL after KillWait
+// for a process that outlives it: a gang's srun cancelled while it launched its
+// step did in CI, for Slurm's default 30 s). With the tests' KillWait (5 s,
+// scripts/slurm.sh) plus a poll (200 ms) and a cycle, wait_phase's 30 s keeps a
+// margin of 5 x under load.
 TEST_F(SlurmAllotdTest, BorrowedWorkIsPreemptedInSlurmWhenItsOwnerReclaims) {
+  ASSERT_LE(kill_wait(), Duration::seconds(5)) << "the waits below assume the tests' KillWait";
+  ASSERT_GT(kill_wait(), Duration()) << "KillWait read from scontrol show config";
   submit("sa-research", "borrower", {"sleep 300", 8, 2, "low"});
   const nlohmann::json running = wait_phase("sa-research", "borrower", "Running");
   ASSERT_NE(sh({"squeue", "-h", "-A", "sa-research", "-t", "RUNNING", "-o", "%i"}).out, "");

@@ -123,7 +123,8 @@ void SlurmExecutor::set_site(std::string partition, bool typed_gres) {
   typed_gres_ = typed_gres;
 }
 
-Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
+Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
+                                          const std::vector<std::string>& after) {
   SubmitSettings settings = options_.submit;
   {
     MutexLock lock(mu_);
@@ -134,7 +135,7 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch) {
       options_.submit.log_dir + "/" + std::to_string(launch.workload.value()) + ".sbatch";
   ALLOT_ASSIGN_OR_RETURN(const std::optional<JobOwner> owner, prepare_owner(launch));
   ALLOT_ASSIGN_OR_RETURN(Submission submission,
-                         submission_of(launch, settings, script_path, owner));
+                         submission_of(launch, settings, script_path, owner, after));
   ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
   bool retried = false;
   {
@@ -225,7 +226,83 @@ Status SlurmExecutor::ensure_association(const std::string& account, const JobOw
   return Status::ok_status();
 }
 
+bool SlurmExecutor::hand_over(const WorkloadLaunch& launch, const std::vector<WorkloadId>& after) {
+  std::vector<std::string> ids;
+  {
+    MutexLock lock(mu_);
+    const WorkloadId w = launch.workload;
+    if (after.empty() || jobs_.contains(w) || submitting_.contains(w) || unsubmitted_.contains(w) ||
+        handed_.contains(w) || adoptable_.contains(w)) {
+      return false;
+    }
+    for (const WorkloadId victim : after) {
+      const auto job = jobs_.find(victim);
+      if (job == jobs_.end() || is_final_job_state(job->second.last.state)) return false;
+      ids.push_back(job->second.id);
+    }
+    submitting_.insert(w);  // not an orphan to the poll while sbatch runs
+  }
+  const Result<std::string> id = submit(launch, ids);
+  {
+    MutexLock lock(mu_);
+    submitting_.erase(launch.workload);
+    if (id.ok()) {
+      submitted_.fetch_add(1);
+      handed_[launch.workload] = Handed{*id, nodes_of(launch)};
+    }
+  }
+  if (!id.ok()) {
+    if (options_.logger != nullptr) {
+      options_.logger->warn("a handover to Slurm failed; the workload starts when admitted",
+                            {{"workload", std::to_string(launch.workload.value())},
+                             {"reason", id.status().message()}});
+    }
+    return false;
+  }
+  return true;
+}
+
+bool SlurmExecutor::drop_handed(WorkloadId workload) {
+  std::string id;
+  {
+    MutexLock lock(mu_);
+    const auto found = handed_.find(workload);
+    if (found == handed_.end()) return false;
+    id = found->second.id;
+    handed_.erase(found);
+  }
+  cancel_quietly(id, CancelKind::kCancel);
+  return true;
+}
+
+void SlurmExecutor::withdraw(WorkloadId workload) { (void)drop_handed(workload); }
+
+bool SlurmExecutor::take_over_handed(const WorkloadLaunch& launch) {
+  MutexLock lock(mu_);
+  const auto handed = handed_.find(launch.workload);
+  if (handed == handed_.end() || handed->second.placed != nodes_of(launch)) return false;
+  const std::string id = handed->second.id;
+  jobs_[launch.workload] = Job{id,
+                               static_cast<int32_t>(launch.pods.size()),
+                               false,
+                               false,
+                               {},
+                               0,
+                               SlurmJob{id, "", "PENDING", "", "", 0},
+                               handed->second.placed,
+                               ""};
+  handed_.erase(handed);
+  hurry();  // it may run already: Slurm started it when the jobs it followed ended
+  wake_.notify_all();
+  return true;
+}
+
 void SlurmExecutor::launch(const WorkloadLaunch& launch) {
+  if (take_over_handed(launch)) {
+    announce_job(launch.workload);
+    return;
+  }
+  (void)drop_handed(launch.workload);  // placed on other nodes: withdrawn, submitted afresh
   const auto pods = static_cast<int32_t>(launch.pods.size());
   {
     MutexLock lock(mu_);
@@ -344,6 +421,7 @@ std::optional<SlurmExecutor::Report> SlurmExecutor::drop_queued(WorkloadId workl
 }
 
 void SlurmExecutor::stop(WorkloadId workload, Duration grace) {
+  if (drop_handed(workload)) return;  // handed over, never launched: nothing to report
   std::optional<CancelKind> kind;
   std::string job_id;
   std::optional<Report> dropped;

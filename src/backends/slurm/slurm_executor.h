@@ -75,6 +75,18 @@
 //   are reported with stopped = true. A workload still queued for sbatch is
 //   dropped (reported exited, stopped, never running); one being submitted
 //   is cancelled as soon as sbatch answered.
+// - hand_over(): sbatch at once, on the caller's thread, with the launch's
+//   placement and `--dependency=afterany:` on the jobs of `after` (false,
+//   nothing submitted, when one of them has no live job here or the
+//   workload already has a job, or when sbatch fails). The handed-over job
+//   is known (never an orphan) but reported nothing; launch() of the
+//   workload on the same nodes takes it over as an adopted job (reported
+//   running at the next poll once Slurm runs it, perhaps already); on other
+//   nodes it is cancelled and the launch queued as any other. withdraw() or
+//   stop() cancels it. A handed-over job Slurm no longer lists (cancelled
+//   around allot) is forgotten: the launch submits afresh. After a restart,
+//   a handed-over job found at start() is adopted by its launch as any job
+//   of the workload's name, or cancelled as an orphan after `adopt_within`.
 // - read_log(): the pod's task output (`<log_dir>/<id>-<pod>.log`), which
 //   slurmd writes on the node (shared or local storage).
 // - slurm_view() says what Slurm says of a workload's job (views), as of the
@@ -156,6 +168,8 @@ class SlurmExecutor final : public Executor {
 
   void launch(const WorkloadLaunch& launch) override;
   void stop(WorkloadId workload, Duration grace) override;
+  bool hand_over(const WorkloadLaunch& launch, const std::vector<WorkloadId>& after) override;
+  void withdraw(WorkloadId workload) override;
   Result<std::string> read_log(PodId pod, int64_t offset, int64_t max_bytes) override;
   [[nodiscard]] std::string log_location(PodId pod) const override;
   [[nodiscard]] std::optional<BackendJob> backend_job(WorkloadId workload) const override;
@@ -204,7 +218,18 @@ class SlurmExecutor final : public Executor {
     PodEvent event;
   };
 
-  Result<std::string> submit(const WorkloadLaunch& launch);
+  // A job handed over ahead of its launch (hand_over()).
+  struct Handed {
+    std::string id;
+    std::vector<std::string> placed;  // the nodes it is pinned to
+  };
+
+  Result<std::string> submit(const WorkloadLaunch& launch,
+                             const std::vector<std::string>& after = {});
+  // The handed-over job of `workload`, cancelled and forgotten; false when none.
+  bool drop_handed(WorkloadId workload);
+  // The launch's handed-over job, on its nodes, made its job; false when none.
+  bool take_over_handed(const WorkloadLaunch& launch);
   Result<std::optional<JobOwner>> prepare_owner(const WorkloadLaunch& launch);
   Status ensure_association(const std::string& account, const JobOwner& owner);
   // What slurmctld (not only slurmdbd) has of the user's association.
@@ -226,6 +251,8 @@ class SlurmExecutor final : public Executor {
                std::vector<std::string>& requeued, std::vector<Report>& reports)
       ALLOT_REQUIRES(mu_);
   std::vector<SlurmJob> orphans(const std::vector<SlurmJob>& listed) ALLOT_REQUIRES(mu_);
+  // Handed-over jobs that Slurm no longer lists, or lists ended, are forgotten.
+  void forget_ended_handovers(const std::map<std::string, SlurmJob>& seen) ALLOT_REQUIRES(mu_);
   void cancel_strays(const std::vector<std::string>& requeued,
                      const std::vector<SlurmJob>& orphaned);
   void settle_vanished(const std::vector<std::string>& vanished,
@@ -252,6 +279,7 @@ class SlurmExecutor final : public Executor {
   Duration kill_wait_ ALLOT_GUARDED_BY(mu_);  // Slurm's KillWait; 0 when unknown
   std::map<WorkloadId, Job> jobs_ ALLOT_GUARDED_BY(mu_);
   std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
+  std::map<WorkloadId, Handed> handed_ ALLOT_GUARDED_BY(mu_);
   // The last view of ended jobs (slurm_view of a finished workload), the
   // newest kMaxEnded of them.
   std::map<WorkloadId, SlurmJobView> ended_ ALLOT_GUARDED_BY(mu_);

@@ -65,6 +65,13 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
   }
 }
 
+void SlurmExecutor::forget_ended_handovers(const std::map<std::string, SlurmJob>& seen) {
+  std::erase_if(handed_, [&](const auto& entry) {
+    const auto found = seen.find(entry.second.id);
+    return found == seen.end() || is_final_job_state(found->second.state);
+  });
+}
+
 void SlurmExecutor::check_placement(WorkloadId workload, Job& job) {
   job.misplaced = placed_elsewhere(job.placed, job.last.nodes);
   if (job.misplaced.empty() || options_.logger == nullptr) return;
@@ -78,6 +85,7 @@ void SlurmExecutor::check_placement(WorkloadId workload, Job& job) {
 std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed) {
   std::set<std::string> known;
   for (const auto& [workload, job] : jobs_) known.insert(job.id);
+  for (const auto& [workload, handed] : handed_) known.insert(handed.id);
   const bool adopting = clock_.now() < adopt_until_;
   std::vector<SlurmJob> out;
   for (const SlurmJob& job : listed) {
@@ -166,6 +174,7 @@ void SlurmExecutor::poll_once() {
   {
     MutexLock lock(mu_);
     observe(seen, vanished, requeued, reports);
+    forget_ended_handovers(seen);
     orphaned = orphans(*jobs);
     changed.swap(changed_);
   }

@@ -155,7 +155,8 @@ std::vector<std::string> job_log_paths(const WorkloadLaunch& launch, const std::
 
 Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
                                  const std::string& script_path,
-                                 const std::optional<JobOwner>& owner) {
+                                 const std::optional<JobOwner>& owner,
+                                 const std::vector<std::string>& after) {
   if (launch.command.empty()) return invalid_argument("a Slurm job needs a command", "command");
   ALLOT_ASSIGN_OR_RETURN(auto shares, shares_of(launch));
   const NodeShare& share = shares.front().second;
@@ -192,6 +193,11 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
     out.argv.push_back("--uid=" + std::to_string(owner->uid));
     out.argv.push_back("--gid=" + std::to_string(owner->gid));
     out.argv.push_back("--export=NONE");
+  }
+  if (!after.empty()) {
+    std::string dependency = "--dependency=afterany";
+    for (const std::string& id : after) dependency += ":" + id;
+    out.argv.push_back(std::move(dependency));
   }
   out.argv.push_back(script_path);
   out.script = script_of(launch, settings.log_dir, gang, owner);

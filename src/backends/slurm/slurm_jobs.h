@@ -26,6 +26,9 @@
 //   reaches the job); the script sets PATH, HOME, USER and LOGNAME itself
 //   (the launch's env wins) and lets srun pass the script's environment to
 //   a gang's tasks. Without one the job runs as whoever runs sbatch.
+// - With `after` (Slurm job ids; a handover, executor.h's hand_over()), the
+//   job waits for them to end, whatever their end: `--dependency=afterany:
+//   <id>:<id>...`, on the nodes of its placement as any other.
 // - parse_squeue() reads `squeue -h -a -t all -O <kSqueueFormat>` lines;
 //   parse_sacct() reads `sacct -n -P -X -o JobIDRaw,State,ExitCode` lines.
 //   A malformed line is kInvalidArgument naming it.
@@ -78,7 +81,8 @@ struct Submission {
 // `script_path` is where the caller writes `script` before running argv.
 Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
                                  const std::string& script_path,
-                                 const std::optional<JobOwner>& owner = std::nullopt);
+                                 const std::optional<JobOwner>& owner = std::nullopt,
+                                 const std::vector<std::string>& after = {});
 // The log files a job writes (`<log_dir>/<id>-<pod>.log`, and a gang's batch
 // log): created before sbatch when the job runs as another account.
 std::vector<std::string> job_log_paths(const WorkloadLaunch& launch, const std::string& log_dir);

@@ -37,7 +37,8 @@ Status rest_apply_flag(std::string_view name, std::string_view value, Json& job,
       {"gres", "gres"},
       {"open-mode", "open_mode"},
       {"output", "standard_output"},
-      {"chdir", "current_working_directory"}};
+      {"chdir", "current_working_directory"},
+      {"dependency", "dependency"}};
   static const std::map<std::string_view, std::string_view> kNumbers = {
       {"ntasks", "tasks"},
       {"ntasks-per-node", "tasks_per_node"},

@@ -7,6 +7,22 @@ namespace allot {
 Actions ActionRunner::sequence(Actions actions) {
   Actions now;
   MutexLock lock(mu_);
+  for (WithdrawAction& withdraw : actions.withdrawals) {
+    auto [it, idle] = busy_.try_emplace(withdraw.workload);
+    if (idle) {
+      now.withdrawals.push_back(withdraw);
+    } else {
+      it->second.emplace_back(withdraw);
+    }
+  }
+  for (HandoverAction& handover : actions.handovers) {
+    auto [it, idle] = busy_.try_emplace(handover.launch.workload);
+    if (idle) {
+      now.handovers.push_back(std::move(handover));
+    } else {
+      it->second.emplace_back(std::move(handover));
+    }
+  }
   for (StopAction& stop : actions.stops) {
     auto [it, idle] = busy_.try_emplace(stop.workload);
     if (idle) {
@@ -27,6 +43,15 @@ Actions ActionRunner::sequence(Actions actions) {
 }
 
 void ActionRunner::carry_out(Actions actions) {
+  for (const WithdrawAction& withdraw : actions.withdrawals) {
+    run(withdraw);
+    done(withdraw.workload);
+  }
+  // Before the stops of their victims: the job waits for theirs while they still run.
+  for (const HandoverAction& handover : actions.handovers) {
+    run(handover);
+    done(handover.launch.workload);
+  }
   for (const StopAction& stop : actions.stops) {
     run(stop);
     done(stop.workload);
@@ -40,6 +65,10 @@ void ActionRunner::carry_out(Actions actions) {
 void ActionRunner::run(const Action& action) {
   if (const auto* stop = std::get_if<StopAction>(&action)) {
     executor_.stop(stop->workload, stop->grace);
+  } else if (const auto* handover = std::get_if<HandoverAction>(&action)) {
+    (void)executor_.hand_over(handover->launch, handover->after);
+  } else if (const auto* withdraw = std::get_if<WithdrawAction>(&action)) {
+    executor_.withdraw(withdraw->workload);
   } else {
     executor_.launch(std::get<WorkloadLaunch>(action));
   }

@@ -1,6 +1,6 @@
 // ActionRunner: carries the control plane's decisions out on the Executor
-// (stops, then launches) and collects what the executor reports back about
-// each pod (started, exited, could not start), for the admission loop.
+// (withdrawn handovers, handovers, stops, then launches) and collects what the executor reports
+// back about each pod (started, exited, could not start), for the admission loop.
 //
 // Contract:
 // - Decisions are carried out only after they were committed (DESIGN:
@@ -62,7 +62,7 @@ class ActionRunner final : public PodEventSink {
   Executor& executor() { return executor_; }
 
  private:
-  using Action = std::variant<StopAction, WorkloadLaunch>;
+  using Action = std::variant<StopAction, WorkloadLaunch, HandoverAction, WithdrawAction>;
 
   void run(const Action& action);
   // The workload's action was carried out: carries out those that waited for it.

@@ -1,5 +1,6 @@
 #include "service/control/admission_cycle.h"
 
+#include <algorithm>
 #include <bit>
 #include <string>
 #include <utility>
@@ -118,6 +119,39 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
   actions.launches.push_back(workload_launch(live, checkpoint_folder(state, live)));
 }
 
+// The launch of a pending workload at its promised placement.
+WorkloadLaunch promised_launch(const LiveWorkload& live, const Handover& promise,
+                               const ServerState& state) {
+  const CompiledPolicy& policy = *state.policy.compiled();
+  WorkloadLaunch launch = workload_launch(live, checkpoint_folder(state, live));
+  launch.flavor = policy.flavor_name(promise.flavor);
+  launch.pods.clear();
+  const auto& pod_sets = live.doc.workload.spec.pod_sets;
+  int32_t index = 0;
+  for (size_t i = 0; i < promise.assignment.size() && i < pod_sets.size(); ++i) {
+    for (const PodPlacement& pod : promise.assignment[i].pods) {
+      launch.pods.push_back({index++, NodeId(policy.node(pod.node).node.name),
+                             gpu_list(pod.gpu_mask), pod_sets[i].resources});
+    }
+  }
+  return launch;
+}
+
+// Broken promises are taken back; new ones handed to the executor (a kept one
+// was handed over when it was made).
+void hand_over(const Plan& plan, ServerState& state, Actions& actions) {
+  for (const WorkloadId workload : plan.withdrawn_handovers)
+    actions.withdrawals.push_back({workload});
+  for (const Handover& promise : plan.handovers) {
+    const bool kept =
+        std::find(state.handovers.begin(), state.handovers.end(), promise) != state.handovers.end();
+    const LiveWorkload* live = state.workloads.find(promise.workload);
+    if (kept || live == nullptr) continue;
+    actions.handovers.push_back({promised_launch(*live, promise, state), promise.after});
+  }
+  state.handovers = plan.handovers;
+}
+
 }  // namespace
 
 CycleInput build_snapshot(const ServerState& state, Timestamp now) {
@@ -126,6 +160,7 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now) {
   Snapshot& snapshot = input.snapshot;
   snapshot.now = now;
   snapshot.reservations = state.reservations;
+  snapshot.handovers = state.handovers;
   snapshot.nodes.resize(static_cast<size_t>(policy.node_count()));
   for (const auto& [name, node] : state.nodes) {
     const NodeIndex index = policy.node_by_name(name);
@@ -186,6 +221,7 @@ void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch&
       live->explanation = explanation;
     }
   }
+  hand_over(plan, state, actions);
   state.reservations.clear();
   for (const Reservation& reservation : plan.reservations) {
     state.reservations.push_back({reservation.workload, reservation.nodes, reservation.starts_at});

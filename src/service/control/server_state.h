@@ -58,6 +58,9 @@ struct ServerState {
   WorkloadActivity activity;
   std::map<std::string, NodeState> nodes;  // by node name; absent: healthy, schedulable
   std::vector<HeldReservation> reservations;
+  // The last plan's handovers (scheduler/cycle_handovers.cc), in memory: a
+  // restart starts without (a job held ready is then adopted by its launch).
+  std::vector<Handover> handovers;
   // The executor's checkpoint folder of a workload (executor.h); unset: none.
   std::function<std::string(const CheckpointOwner&)> checkpoint_dir;
   // The backend's job of a workload now (executor.h backend_job()); unset or
@@ -88,11 +91,31 @@ struct StopAction {
   friend bool operator==(const StopAction&, const StopAction&) = default;
 };
 
+// A pending workload's launch at its promised placement, handed to the
+// executor ahead of its admission (executor.h's hand_over()).
+struct HandoverAction {
+  WorkloadLaunch launch;
+  std::vector<WorkloadId> after;
+
+  friend bool operator==(const HandoverAction&, const HandoverAction&) = default;
+};
+
+// A broken promise: what the executor holds ready is taken back (withdraw()).
+struct WithdrawAction {
+  WorkloadId workload;
+
+  friend bool operator==(const WithdrawAction&, const WithdrawAction&) = default;
+};
+
 struct Actions {
   std::vector<StopAction> stops;
   std::vector<WorkloadLaunch> launches;
+  std::vector<HandoverAction> handovers;    // carried out before the stops
+  std::vector<WithdrawAction> withdrawals;  // carried out first
 
-  [[nodiscard]] bool empty() const { return stops.empty() && launches.empty(); }
+  [[nodiscard]] bool empty() const {
+    return stops.empty() && launches.empty() && handovers.empty() && withdrawals.empty();
+  }
 
   friend bool operator==(const Actions&, const Actions&) = default;
 };

@@ -50,6 +50,19 @@ TEST(SlurmJobs, OnePodIsOneTaskOnItsNodeUnderTheTeamsAccountAndClassQos) {
   EXPECT_NE(s.script.find("exec 'python' 'it'\\''s.py'\n"), std::string::npos) << s.script;
 }
 
+TEST(SlurmJobs, AHandedOverJobWaitsForTheJobsItFollowsOnItsPlacement) {
+  const Submission s = submission_of(launch_of({"node1"}, 2), {"allot-", "gpu", "/logs"},
+                                     "/logs/42.sbatch", std::nullopt, {"17", "18"})
+                           .value();
+  EXPECT_TRUE(has(s.argv, "--dependency=afterany:17:18"));
+  EXPECT_TRUE(has(s.argv, "--nodelist=node1"));
+  EXPECT_EQ(s.argv.back(), "/logs/42.sbatch");
+  const Submission plain =
+      submission_of(launch_of({"node1"}, 2), {"allot-", "gpu", "/logs"}, "/s").value();
+  EXPECT_FALSE(std::any_of(plain.argv.begin(), plain.argv.end(),
+                           [](const std::string& a) { return a.starts_with("--dependency"); }));
+}
+
 TEST(SlurmJobs, AGangIsOneJobOverItsNodesWithOneTaskPerPodRunBySrun) {
   const Submission s =
       submission_of(launch_of({"node1", "node2"}, 4), {"allot-", "", "/logs"}, "/s").value();

@@ -96,6 +96,15 @@ Submission rest_test_submission() {
   return s;
 }
 
+TEST(SlurmRest, AHandoversDependencyIsAV0038JobProperty) {
+  Submission s = rest_test_submission();
+  s.argv.insert(s.argv.end() - 1, "--dependency=afterany:17:18");
+  const Result<RestSubmission> rest = rest_submission_of(s, {});
+
+  ASSERT_TRUE(rest.ok()) << rest.status().message();
+  EXPECT_EQ(Json::parse(rest->body)["job"]["dependency"], "afterany:17:18");
+}
+
 TEST(SlurmRest, AnSbatchSubmissionBecomesV0038JobPropertiesHeldForItsNodes) {
   const Result<RestSubmission> rest =
       rest_submission_of(rest_test_submission(), {{"PATH", "/usr/bin:/bin"}});

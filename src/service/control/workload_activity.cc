@@ -111,15 +111,27 @@ void WorkloadActivity::erase(WorkloadId id) {
 
 void WorkloadActivity::track_batch(const WriteBatch& batch, const WorkloadTable& table) {
   for (const WorkloadId id : batch.delete_workloads) erase(id);
-  std::set<WorkloadId> touched;
-  for (const WorkloadRecord& record : batch.put_workloads) touched.insert(record.id);
+  // The workloads to track again, each once in id order. A sorted vector, not
+  // a set, and one lookup of the entry per allocation: a pass that admits
+  // thousands of workloads puts as many records and allocations, and this
+  // walk was most of what the ledger's puts cost the pass outside the store
+  // (docs/benchmarks.md, issue 14's metering overhead).
+  std::vector<WorkloadId> touched;
+  touched.reserve(batch.put_workloads.size() + batch.put_allocations.size());
+  for (const WorkloadRecord& record : batch.put_workloads) touched.push_back(record.id);
   for (const AllocationRecord& allocation : batch.put_allocations) {
-    if (const LiveWorkload* live = table.find(allocation.workload_id)) {
-      if (!entries_.contains(allocation.workload_id)) track(*live);
+    auto entry = entries_.find(allocation.workload_id);
+    if (entry == entries_.end()) {
+      const LiveWorkload* live = table.find(allocation.workload_id);
+      if (live == nullptr) continue;  // neither tracked nor live: nothing to note
+      track(*live);
+      entry = entries_.find(allocation.workload_id);
     }
-    note_run(allocation);
-    touched.insert(allocation.workload_id);
+    entry->second.runs[allocation.start_ms] = allocation.end_ms;
+    touched.push_back(allocation.workload_id);
   }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   for (const WorkloadId id : touched) {
     if (const LiveWorkload* live = table.find(id)) {
       track(*live);

@@ -103,5 +103,48 @@ TEST(WorkloadActivity, ABatchAndARebuildFromTheLedgerAgree) {
   EXPECT_EQ(wa_series(unmetered, "research").running, (std::vector<double>{0, 1, 1, 1, 0, 0}));
 }
 
+// A batch's allocations need not come with their workloads' records, nor in
+// id order: each is noted (a workload not tracked yet is tracked first), an
+// unknown one is ignored, one no longer in the table but tracked is
+// refreshed, and each workload is tracked once after.
+TEST(WorkloadActivity, ABatchNotesRunsInAnyOrderWithoutTheirRecords) {
+  WorkloadTable table;
+  LiveWorkload a = wa_workload(1, "research", wa_at(0));
+  a.doc.status.phase = WorkloadPhase::kSucceeded;
+  a.doc.status.first_admitted_at = wa_at(1);
+  a.doc.status.finished_at = wa_at(4);
+  table.insert(a);
+  LiveWorkload b = wa_workload(2, "prod", wa_at(0));
+  b.doc.status.phase = WorkloadPhase::kAdmitted;
+  b.doc.status.first_admitted_at = wa_at(2);
+  table.insert(b);
+  WorkloadActivity live;
+  live.track(wa_workload(2, "prod", wa_at(0)));   // pending when last tracked
+  live.track(wa_workload(3, "batch", wa_at(0)));  // tracked, not in the table (any more)
+  WriteBatch batch;
+  batch.put_allocations.push_back(wa_run(3, wa_at(1), wa_at(3)));
+  batch.put_allocations.push_back(wa_run(2, wa_at(2), std::nullopt));
+  batch.put_allocations.push_back(wa_run(9, wa_at(1), wa_at(5)));  // no such workload
+  batch.put_allocations.push_back(wa_run(1, wa_at(3), wa_at(4)));
+  batch.put_allocations.push_back(wa_run(1, wa_at(1), std::nullopt));
+  batch.put_allocations.push_back(wa_run(1, wa_at(1), wa_at(2)));  // closes the one above
+  live.track_batch(batch, table);
+  EXPECT_EQ(live.holding(), (std::set<WorkloadId>{WorkloadId(2)}));
+  EXPECT_EQ(wa_series(live, "research").pending, (std::vector<double>{1, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(wa_series(live, "research").running, (std::vector<double>{0, 1, 0, 1, 0, 0}));
+  EXPECT_EQ(wa_series(live, "prod").pending, (std::vector<double>{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(wa_series(live, "prod").running, (std::vector<double>{0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(wa_series(live, "batch").running, (std::vector<double>{0, 1, 1, 0, 0, 0}));
+  EXPECT_EQ(wa_series(live, "batch").pending, (std::vector<double>{1, 0, 0, 1, 1, 1}));
+  WorkloadActivity rebuilt;
+  rebuilt.rebuild(table, {wa_run(1, wa_at(1), wa_at(2)), wa_run(1, wa_at(3), wa_at(4)),
+                          wa_run(2, wa_at(2), std::nullopt)});
+  for (const std::string ns : {"research", "prod"}) {
+    EXPECT_EQ(wa_series(rebuilt, ns).pending, wa_series(live, ns).pending) << ns;
+    EXPECT_EQ(wa_series(rebuilt, ns).running, wa_series(live, ns).running) << ns;
+  }
+  EXPECT_EQ(live.waits("research", wa_at(0), wa_at(5)), (std::vector<double>{60.0}));
+}
+
 }  // namespace
 }  // namespace allot

@@ -64,10 +64,11 @@ void WorkloadActivity::refresh(Entry& entry) {
   entry.spans = std::move(spans);
 }
 
-void WorkloadActivity::track(const LiveWorkload& live) {
+void WorkloadActivity::track(const LiveWorkload& live) { track_entry(live, entries_[live.id()]); }
+
+void WorkloadActivity::track_entry(const LiveWorkload& live, Entry& entry) {
   const WorkloadStatus& status = live.doc.status;
   Key key{live.doc.workload.meta.namespace_name, status.team};
-  Entry& entry = entries_[live.id()];
   if (entry.key != key) {
     if (!entry.spans.pending.empty() || !entry.spans.running.empty()) {
       withdraw(entry.key, entry.spans);
@@ -111,21 +112,41 @@ void WorkloadActivity::erase(WorkloadId id) {
 
 void WorkloadActivity::track_batch(const WriteBatch& batch, const WorkloadTable& table) {
   for (const WorkloadId id : batch.delete_workloads) erase(id);
-  std::set<WorkloadId> touched;
-  for (const WorkloadRecord& record : batch.put_workloads) touched.insert(record.id);
+  // The workloads the batch touches, in id order, each with the allocations
+  // put for it in batch order (null: its record only). Sorted once, not a set
+  // and four tree lookups per allocation: a pass that admits thousands of
+  // workloads puts as many records and allocations, and this walk was most of
+  // what the ledger's puts cost that pass outside the store
+  // (docs/benchmarks.md, issue 14's metering overhead).
+  using Touch = std::pair<WorkloadId, const AllocationRecord*>;
+  std::vector<Touch> touched;
+  touched.reserve(batch.put_workloads.size() + batch.put_allocations.size());
+  for (const WorkloadRecord& record : batch.put_workloads) touched.emplace_back(record.id, nullptr);
   for (const AllocationRecord& allocation : batch.put_allocations) {
-    if (const LiveWorkload* live = table.find(allocation.workload_id)) {
-      if (!entries_.contains(allocation.workload_id)) track(*live);
-    }
-    note_run(allocation);
-    touched.insert(allocation.workload_id);
+    touched.emplace_back(allocation.workload_id, &allocation);
   }
-  for (const WorkloadId id : touched) {
-    if (const LiveWorkload* live = table.find(id)) {
-      track(*live);
-    } else if (const auto it = entries_.find(id); it != entries_.end()) {
-      refresh(it->second);
+  std::stable_sort(touched.begin(), touched.end(),
+                   [](const Touch& a, const Touch& b) { return a.first < b.first; });
+  for (auto first = touched.begin(); first != touched.end();) {
+    const WorkloadId id = first->first;
+    const auto last =
+        std::find_if(first, touched.end(), [id](const Touch& touch) { return touch.first != id; });
+    const LiveWorkload* live = table.find(id);
+    const auto found = live != nullptr ? entries_.end() : entries_.find(id);
+    if (live != nullptr || found != entries_.end()) {
+      // Its runs first, then its spans once (a workload not tracked yet is
+      // tracked with them).
+      Entry& entry = live != nullptr ? entries_[id] : found->second;
+      for (auto touch = first; touch != last; ++touch) {
+        if (touch->second != nullptr) entry.runs[touch->second->start_ms] = touch->second->end_ms;
+      }
+      if (live != nullptr) {
+        track_entry(*live, entry);
+      } else {
+        refresh(entry);
+      }
     }
+    first = last;
   }
 }
 

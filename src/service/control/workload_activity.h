@@ -83,6 +83,8 @@ class WorkloadActivity {
     ActivityTimeline pending;
     ActivityTimeline running;
   };
+  // track() of `entry`, the live workload's (new: default-constructed).
+  void track_entry(const LiveWorkload& live, Entry& entry);
   // Applies the difference between `entry`'s applied spans and its history's.
   void refresh(Entry& entry);
   // Takes `spans` back out of `key`'s timelines.

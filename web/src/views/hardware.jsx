@@ -48,7 +48,7 @@ export function Hardware() {
       {groupBy(nodes, (n) => n.pool).map(([pool, inPool]) => (
         <section aria-label={`Pool ${pool}`}>
           <h2>Pool {pool}</h2>
-          <table>
+          <table class="nodes">
             <caption class="sr-only">Nodes of pool {pool}</caption>
             <thead>
               <tr>

@@ -75,7 +75,7 @@ export function Tasks({ perPage = PAGE }) {
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
         <label>
           Namespace
-          <input name="team" value={filter.team} onChange={change('team')} placeholder="all visible" />
+          <input name="team" value={filter.team} onInput={change('team')} placeholder="all visible" />
         </label>
         <label>
           Phase

@@ -151,7 +151,7 @@ export function Teams() {
         <Empty>No team has GPU quota yet. Apply a Team with a quota (docs/policy.md).</Empty>
       ) : null}
       {rows.length ? (
-        <table>
+        <table class="teams">
           <caption class="sr-only">GPU quota and usage per team</caption>
           <thead>
             <tr>

@@ -52,6 +52,24 @@ export async function costsCsvChecks({ page, seen }, { check, assert, visit }) {
   });
 }
 
+// Hardware names the team holding each GPU, as the API places the workloads.
+export async function gpuHolderChecks({ page }, admin, { check, assert, visit }) {
+  await check("Hardware says which team holds each GPU, as the workloads' placements in the API", async () => {
+    await visit(page, '#/hardware', 'Hardware');
+    for (const [ns, name] of [['alpha', 'alpha-run'], ['beta', 'beta-run']]) {
+      const w = (await admin.get(`/api/v1/namespaces/${ns}/workloads/${name}`)).json;
+      const pods = w.status.podSets.flatMap((s) => s.pods);
+      assert(pods.length === 1 && pods[0].gpus.length === 1, `${name}: ${JSON.stringify(w.status.podSets)}`);
+      const { node, gpus } = pods[0];
+      const row = page.locator('tbody tr', { has: page.getByRole('link', { name: node, exact: true }) });
+      const title = await row.locator('.gpu').nth(gpus[0]).getAttribute('title');
+      assert(title === `GPU ${gpus[0]}: allocated to ${ns} (${ns}/${name})`, `${node} GPU ${gpus[0]}: ${title}`);
+    }
+    const free = await page.locator('.gpu-free').first().getAttribute('title');
+    assert(/^GPU \d: free$/.test(free), `a free GPU: ${free}`);
+  });
+}
+
 // Overview's pending count and a workload's phase follow a change within 2 s.
 export async function liveChecks({ page }, admin, { check, assert, until, visit, releaseLog }) {
   await check('Overview and a workload\'s page update within 2 s of a change, without a reload', async () => {

@@ -4,7 +4,7 @@
 //
 //   node web/tests/ui_usability_test.mjs ALLOTD_BINARY ARTIFACT_DIR
 //
-// Checks: Costs' CSV download holds every figure of the report the page
+// Checks: Hardware names the team holding each GPU; Costs' CSV download holds every figure of the report the page
 // fetched (the API's JSON), row by row; times in the viewer's time zone (the browser's, Pacific/Auckland here);
 // a waiting gang's page shows the scheduler's explanation and its estimated
 // start in words, as the API gives them, and a running workload's page its
@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { client, startAllotd } from './allotd.mjs';
 import { GOVERNANCE, PASSWORD, POLICY, binding, workload } from './ui_fixtures.mjs';
-import { contractChartChecks, costsCsvChecks, layoutChecks, liveChecks } from './ui_usability_checks.mjs';
+import { contractChartChecks, costsCsvChecks, gpuHolderChecks, layoutChecks, liveChecks } from './ui_usability_checks.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
 if (!binary || !artifacts) {
@@ -173,6 +173,7 @@ async function main() {
     await logIn(desk.page, { token: allotd.adminToken });
     await workloadPageChecks(desk, admin);
     await taskFilterChecks(desk, admin);
+    await gpuHolderChecks(desk, admin, helpers);
     await resumeChecks(browser, allotd, admin);
     await liveChecks(desk, admin, helpers);
     await costsCsvChecks(desk, helpers);

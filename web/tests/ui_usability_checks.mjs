@@ -52,6 +52,32 @@ export async function costsCsvChecks({ page, seen }, { check, assert, visit }) {
   });
 }
 
+// Overview's GPU-hours chart: per team over 24 h and 1 h, per day over 7 d
+// and 30 d, each bar a group of the report the page fetched for that range.
+export async function overviewChartChecks({ page, seen }, { check, assert, until, visit }) {
+  await check("Overview's GPU-hours chart draws the usage report of the range picked (1 h, 24 h, 7 d, 30 d)", async () => {
+    await visit(page, '#/overview', 'Overview');
+    const chart = page.locator('section', { has: page.locator('#usage-title') });
+    for (const [range, hours, by] of [['1 h', 1, 'team'], ['24 h', 24, 'team'], ['7 d', 168, 'day'], ['30 d', 720, 'day']]) {
+      const before = seen.reports.length;
+      await chart.getByRole('button', { name: range }).click();
+      await chart.getByRole('heading', { name: `GPU-hours per ${by}` }).waitFor();
+      let report;
+      await until(() => {
+        report = seen.reports.slice(before).find((r) => JSON.stringify(r.by) === JSON.stringify([by]) &&
+          Math.abs(new Date(r.to) - new Date(r.from) - hours * 3600e3) < 5000);
+        return report;
+      }, 5000, `a report by ${by} over ${hours} h`);
+      const groups = [...new Set(report.rows.map((r) => r[by]))].sort();
+      assert(groups.length >= 1, `${range}: some GPU time: ${JSON.stringify(report.rows)}`);
+      await until(async () => {
+        const titles = await chart.locator('svg g title').allTextContents();
+        return JSON.stringify(titles.map((t) => t.split(':')[0])) === JSON.stringify(groups);
+      }, 3000, `${range}: one bar per ${by} of the report (${groups})`);
+    }
+  });
+}
+
 // Hardware names the team holding each GPU, as the API places the workloads.
 export async function gpuHolderChecks({ page }, admin, { check, assert, visit }) {
   await check("Hardware says which team holds each GPU, as the workloads' placements in the API", async () => {

@@ -5,10 +5,12 @@
 //   node web/tests/ui_usability_test.mjs ALLOTD_BINARY ARTIFACT_DIR
 //
 // Checks: Hardware names the team holding each GPU; Costs' CSV download holds every figure of the report the page
-// fetched (the API's JSON), row by row; times in the viewer's time zone (the browser's, Pacific/Auckland here);
+// fetched (the API's JSON), row by row; Overview's chart is the report of
+// the range picked; times in the viewer's time zone (the browser's, Pacific/Auckland here);
 // a waiting gang's page shows the scheduler's explanation and its estimated
 // start in words, as the API gives them, and a running workload's page its
-// placement and events; Tasks filters by namespace and phase on the server
+// placement and events; Tasks filters by namespace, phase, priority class
+// and user on the server
 // (the rows are the API's for the same filter; an empty result says what to
 // do); a member resumes its suspended Space; Overview, a workload's page and
 // Contracts update live (within 2 s of a change, no reload); Contracts'
@@ -23,7 +25,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { client, startAllotd } from './allotd.mjs';
 import { GOVERNANCE, PASSWORD, POLICY, binding, workload } from './ui_fixtures.mjs';
-import { contractChartChecks, costsCsvChecks, gpuHolderChecks, layoutChecks, liveChecks } from './ui_usability_checks.mjs';
+import {
+  contractChartChecks,
+  costsCsvChecks,
+  gpuHolderChecks,
+  layoutChecks,
+  liveChecks,
+  overviewChartChecks,
+} from './ui_usability_checks.mjs';
 
 const [binary, artifacts] = process.argv.slice(2);
 if (!binary || !artifacts) {
@@ -177,6 +186,7 @@ async function main() {
     await resumeChecks(browser, allotd, admin);
     await liveChecks(desk, admin, helpers);
     await costsCsvChecks(desk, helpers);
+    await overviewChartChecks(desk, helpers);
     await check('keys 1-7 switch the views', async () => {
       const views = ['Overview', 'Hardware', 'Teams', 'Tasks', 'Costs', 'Signals', 'Contracts'];
       for (const [i, heading] of views.entries()) {
@@ -236,7 +246,7 @@ async function workloadPageChecks({ page }, admin) {
 
 // Tasks filtered on the server by namespace and by phase.
 async function taskFilterChecks({ page, seen }, admin) {
-  await check('Tasks filters by namespace and phase on the server; a filter with no match says what to do', async () => {
+  await check('Tasks filters by namespace, phase, priority class and user on the server; a filter with no match says what to do', async () => {
     await visit(page, '#/tasks', 'Tasks');
     const names = async () => page.locator('table.tasks tbody tr td:first-child').allTextContents();
     const want = async (path) => (await admin.get(path)).json.items.map((w) => w.metadata.name);
@@ -257,6 +267,18 @@ async function taskFilterChecks({ page, seen }, admin) {
     await page.screenshot({ path: join(artifacts, 'tasks-filtered-empty.png'), fullPage: true });
     await page.getByLabel('Namespace').fill('');
     await page.getByLabel('Phase').selectOption('');
+    // By priority class and user: the server's filters, as typed.
+    await page.getByLabel('Priority class').fill('low');
+    await page.getByLabel('User').fill('admin');
+    const low = await want('/api/v1/workloads?priorityClass=low&user=admin&limit=50');
+    assert(low.length >= 4, `admin's low: ${low}`);
+    await until(async () => JSON.stringify(await names()) === JSON.stringify(low), 5000, `admin's low ${low}`);
+    assert(seen.requests.some((u) => /[?&]priorityClass=low/.test(u) && /[?&]user=admin(&|$)/.test(u)), 'asked with priorityClass and user');
+    await page.getByLabel('User').fill('nobody');
+    await page.getByText('No workloads here with these filters.').waitFor();
+    assert(!(await want('/api/v1/workloads?user=nobody')).length, 'the API has none of nobody');
+    await page.getByLabel('Priority class').fill('');
+    await page.getByLabel('User').fill('');
     await page.locator('table.tasks tbody tr').first().waitFor();
   });
 }

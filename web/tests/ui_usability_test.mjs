@@ -127,6 +127,19 @@ export function inZone(text, zone = ZONE) {
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: zone }).format(new Date(text));
 }
 
+// A cohort under org with a team of its own: the cohort tree has two levels.
+const NESTED = `---
+apiVersion: allot/v1
+kind: Cohort
+metadata: {name: research-division}
+spec: {parent: org}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: gamma}
+spec: {cohort: research-division, quota: [{flavor: gpu, resources: {gpu: {nominal: 1}}}]}
+`;
+
 const SPACE = {
   apiVersion: 'allot/v1',
   kind: 'Workload',
@@ -141,7 +154,7 @@ const SPACE = {
 };
 
 async function setUp(admin) {
-  const applied = await admin.apply(POLICY + binding('alpha', 'ana', 'ana', 'team-member'));
+  const applied = await admin.apply(POLICY + NESTED + binding('alpha', 'ana', 'ana', 'team-member'));
   assert(applied.status === 200, `apply: ${applied.status} ${applied.text}`);
   for (const user of ['ana', 'bob', 'vic', 'carla']) {
     const status = await admin.scim('POST', '/Users', {
@@ -183,6 +196,15 @@ async function main() {
     await workloadPageChecks(desk, admin);
     await taskFilterChecks(desk, admin);
     await gpuHolderChecks(desk, admin, helpers);
+    await check('Teams draws the cohort tree: a cohort under another, with its teams', async () => {
+      await visit(desk.page, '#/teams', 'Teams');
+      const tree = desk.page.getByTestId('cohort-tree');
+      for (const path of ['[data-cohort="org"] > ul > [data-tree-team="alpha"]', '[data-cohort="org"] > ul > [data-tree-team="beta"]',
+        '[data-cohort="org"] > ul > [data-cohort="research-division"] > ul > [data-tree-team="gamma"]']) {
+        await tree.locator(`:scope > ${path}`).waitFor();
+      }
+      assert((await tree.locator(':scope > li').count()) === 1, 'one root: org');
+    });
     await resumeChecks(browser, allotd, admin);
     await liveChecks(desk, admin, helpers);
     await costsCsvChecks(desk, helpers);
@@ -316,6 +338,12 @@ async function resumeChecks(browser, allotd, admin) {
     await visit(member.page, '#/tasks/alpha/alpha-run', 'alpha/alpha-run');
     await member.page.getByRole('button', { name: 'Cancel workload' }).waitFor();
     assert((await member.page.getByRole('button', { name: 'Resume' }).count()) === 0, 'no resume for a running one');
+  });
+  await check("a member's cohort tree has its team's own cohort, and says the cohorts above are not visible", async () => {
+    await visit(member.page, '#/teams', 'Teams');
+    const tree = member.page.getByTestId('cohort-tree');
+    await tree.locator('[data-cohort="org"] > ul > [data-tree-team="alpha"]').waitFor();
+    await member.page.getByText('the cohorts above it are not visible to you').waitFor();
   });
   await member.context.close();
   await admin.post('/api/v1/namespaces/alpha/workloads/alpha-notebook/cancel');

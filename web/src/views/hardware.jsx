@@ -66,7 +66,7 @@ function groupBy(items, key) {
 async function loadHardware() {
   const [nodes, active] = await Promise.all([
     api.get('/api/v1/nodes?limit=10000'),
-    api.get('/api/v1/workloads?phase=Admitted,Running&limit=10000').catch(() => null),
+    api.optional('/api/v1/workloads?phase=Admitted,Running&limit=10000').catch(() => null),
   ]);
   return { ...nodes, holders: gpuHolders(active) };
 }

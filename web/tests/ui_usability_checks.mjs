@@ -93,6 +93,16 @@ export async function gpuHolderChecks({ page }, admin, { check, assert, visit })
     }
     const free = await page.locator('.gpu-free').first().getAttribute('title');
     assert(/^GPU \d: free$/.test(free), `a free GPU: ${free}`);
+    // A node's page says it too.
+    const w = (await admin.get('/api/v1/namespaces/alpha/workloads/alpha-run')).json;
+    const { node, gpus } = w.status.podSets[0].pods[0];
+    await visit(page, `#/hardware/${node}`, `Node ${node}`);
+    const cell = page.locator('.gpu').nth(gpus[0]);
+    await page.waitForFunction(([i]) => {
+      const c = document.querySelectorAll('.gpu')[i];
+      return c && /allocated to alpha/.test(c.getAttribute('title'));
+    }, [gpus[0]]);
+    assert((await cell.getAttribute('title')) === `GPU ${gpus[0]}: allocated to alpha (alpha/alpha-run)`, await cell.getAttribute('title'));
   });
 }
 

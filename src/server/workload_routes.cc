@@ -32,6 +32,8 @@ Result<WorkloadQuery> query_of(const HttpRequest& req, std::string ns) {
     query.after_value = std::move(after.value);
   }
   query.team = req.get_param_value("team");
+  query.user = req.get_param_value("user");
+  query.priority_class = req.get_param_value("priorityClass");
   const std::string phases = req.get_param_value("phase");
   size_t start = 0;
   while (start < phases.size()) {

@@ -1,7 +1,7 @@
 // GET /api/v1/watch through a real allotd (server/watch_routes.cc,
 // service/control/change_feed.h): server-sent events of what changes, told to
-// each caller only as it may list it; the limits on streams; a stream open
-// does not keep allotd from stopping at once.
+// each caller only as it may list it; a policy apply told by kind; the
+// limits on streams; a stream open does not keep allotd from stopping at once.
 #include <chrono>
 #include <memory>
 #include <string>
@@ -84,6 +84,24 @@ TEST_F(WatchStreamTest, AViewerHearsOfItsOwnTeamsWorkloadsOnlyByName) {
   EXPECT_EQ(viewer_seen.find("prod-hidden-job"), std::string::npos) << viewer_seen;
   EXPECT_EQ(viewer_seen.find(R"("namespace":"prod")"), std::string::npos) << viewer_seen;
   EXPECT_NE(viewer_seen.find("event: change"), std::string::npos);
+}
+
+// A policy apply is stored outside the change pipeline: it is told too (by
+// kind), or a view of a Contract, a Team's quota or a PriorityClass would
+// not refresh until left (the dashboard's Contracts view, issue 16).
+TEST_F(WatchStreamTest, AnAppliedPolicyObjectIsToldByKind) {
+  apply(kTestPolicy);
+  std::string admin_seen;
+  std::string viewer_seen;
+  const auto admin = open_watch(allotd_.admin_token(), admin_seen);
+  const auto viewer = open_watch(session("research", "team-viewer"), viewer_seen);
+  apply(
+      "apiVersion: allot/v1\nkind: PriorityClass\nmetadata: {name: watched-class}\n"
+      "spec: {value: 7}\n");
+  EXPECT_TRUE(read_until_seen(*admin, admin_seen, R"({"kind":"PriorityClass"})")) << admin_seen;
+  EXPECT_TRUE(read_until_seen(*viewer, viewer_seen, R"({"kind":"PriorityClass"})")) << viewer_seen;
+  // By its kind alone: the object's name is not in the notice.
+  EXPECT_EQ(admin_seen.find("watched-class"), std::string::npos) << admin_seen;
 }
 
 TEST_F(WatchStreamTest, AStreamNeedsALoginAndResyncsAfterAMissedChange) {

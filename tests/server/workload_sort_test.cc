@@ -109,10 +109,17 @@ TEST_F(WorkloadSortTest, SortsWithinTheFiltersAndTheNamespaceRoute) {
             (std::vector<std::string>{"alpha", "bravo"}));
   EXPECT_EQ(sorted_names(all_pages("/api/v1/workloads?sort=priority&team=research", 2)),
             (std::vector<std::string>{"delta", "bravo", "echo", "charlie"}));
+  // The priority class filter (the dashboard's Tasks), sorted or in uid order.
+  EXPECT_EQ(sorted_names(all_pages("/api/v1/workloads?sort=name&priorityClass=high", 1)),
+            (std::vector<std::string>{"alpha", "charlie", "echo", "golf"}));
+  EXPECT_EQ(sorted_names(all_pages("/api/v1/workloads?priorityClass=low&team=research", 1)),
+            (std::vector<std::string>{"delta", "bravo"}));
+  EXPECT_TRUE(all_pages("/api/v1/workloads?priorityClass=none", 5).empty());
 }
 
 // Two users: the service account's workload sorts after admin's by user and
-// first by -user; the account lists, sorted, only the namespace it may.
+// first by -user, and `user` filters by submitter; the account lists, sorted, only the namespace it
+// may.
 TEST_F(WorkloadSortTest, UserSortsBySubmitterAndASortedListShowsOnlyWhatTheCallerMayList) {
   ASSERT_EQ(api_.post_json("/api/v1/namespaces/research/serviceaccounts", {{"name", "bot"}}).status,
             201);
@@ -134,6 +141,12 @@ TEST_F(WorkloadSortTest, UserSortsBySubmitterAndASortedListShowsOnlyWhatTheCalle
   ASSERT_EQ(by_user.size(), 8u);
   EXPECT_EQ(by_user.back(), "aaa-bot");
   EXPECT_EQ(sorted_names(all_pages("/api/v1/workloads?sort=-user", 3)).front(), "aaa-bot");
+  // The user filter (the dashboard's Tasks): the submitter's workloads only.
+  const std::string bot_user = created.json["status"].value("submittedBy", "");
+  ASSERT_FALSE(bot_user.empty()) << created.describe();
+  EXPECT_EQ(sorted_names(all_pages("/api/v1/workloads?user=" + bot_user, 2)),
+            (std::vector<std::string>{"aaa-bot"}));
+  EXPECT_EQ(sorted_names(all_pages("/api/v1/workloads?sort=name&user=admin", 3)).size(), 7u);
 
   std::vector<std::string> seen;
   std::string token;

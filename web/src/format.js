@@ -22,6 +22,17 @@ export function formatAge(text, now = Date.now()) {
   return `${number.format(seconds / 86400)} d`;
 }
 
+// How far ahead a time is, in words: "in about 58 min", "in about 2.5 h";
+// "any moment now" when it is due or past.
+export function formatIn(text, now = Date.now()) {
+  const seconds = Math.round((new Date(text).getTime() - now) / 1000);
+  if (!Number.isFinite(seconds)) return '';
+  if (seconds < 60) return 'any moment now';
+  if (seconds < 3600) return `in about ${Math.round(seconds / 60)} min`;
+  if (seconds < 86400) return `in about ${number.format(seconds / 3600)} h`;
+  return `in about ${number.format(seconds / 86400)} days`;
+}
+
 export function gpus(value) {
   const n = Number(value) || 0;
   return `${number.format(n)} GPU${n === 1 ? '' : 's'}`;

@@ -44,6 +44,8 @@ struct WorkloadQuery {
   std::string namespace_name;         // empty: all
   std::vector<WorkloadPhase> phases;  // empty: all
   std::string team;
+  std::string user;            // status.submittedBy; empty: any
+  std::string priority_class;  // spec.priorityClass; empty: any
   size_t limit = 500;
   WorkloadSort sort;  // the default: uid order
   // From the `continue` token: the last workload of the page before (its

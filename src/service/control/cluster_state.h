@@ -82,6 +82,12 @@ class ClusterState {
 
   // Commits new workloads; their failure changes nothing that exists.
   Status commit_creation(WriteBatch batch) ALLOT_EXCLUDES(mu_);
+  // Tells the watchers' feed (set_feed) of a batch stored outside the
+  // change pipeline (a policy applied or deleted: policy_service.h), once
+  // what it changed is installed, so that a watcher's next read sees it.
+  void publish(const WriteBatch& batch) ALLOT_EXCLUDES(mu_) {
+    if (feed_ != nullptr && !batch.empty()) feed_->publish(batch);
+  }
 
   // Workload ids: unique forever, from the highest ever stored.
   WorkloadId allocate_id() { return WorkloadId(next_id_.fetch_add(1)); }

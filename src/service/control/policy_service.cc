@@ -268,12 +268,14 @@ Status PolicyService::store_and_install(PolicyState next, std::vector<LiveWorklo
   }
   // Stored before it is installed, holding no lock that cancels or the
   // admission loop need: nothing in memory changes until it is stored.
+  const WriteBatch told = batch;  // for the change feed, once installed
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was applied: " + committed.message());
   }
   install(std::move(next), std::move(created), std::move(metering), contracts, std::move(reviews),
           exceptions);
+  cluster_.publish(told);
   return {};
 }
 
@@ -402,11 +404,13 @@ Status PolicyService::delete_object(const Principal& caller, const std::string& 
   put_quota_changes(next, exceptions, clock_.now(), metering, batch);
   OpenedReviews reviews = reviews_opened_by(next, clock_.now());
   put_opened_reviews(reviews, batch);
+  const WriteBatch told = batch;
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "nothing was deleted: " + committed.message());
   }
   install(std::move(next), {}, std::move(metering), contracts, std::move(reviews), exceptions);
+  cluster_.publish(told);
   return {};
 }
 
@@ -426,6 +430,7 @@ Result<std::vector<std::string>> PolicyService::remove_role_bindings(
     removed.push_back(std::string(ns).append("/").append(name));
   }
   ALLOT_ASSIGN_OR_RETURN(next, next.with_exceptions_at(clock_.now()));
+  const WriteBatch told = batch;
   const Status committed = cluster_.store().commit(std::move(batch));
   if (!committed.ok()) {
     return Status(ErrorCode::kUnavailable, "no binding was removed: " + committed.message());
@@ -438,6 +443,7 @@ Result<std::vector<std::string>> PolicyService::remove_role_bindings(
     }
   }
   install(std::move(next), {}, {}, {}, {}, {});
+  cluster_.publish(told);
   return removed;
 }
 

@@ -29,6 +29,11 @@ bool matches(const LiveWorkload& live, const WorkloadQuery& query) {
     return false;
   }
   if (!query.team.empty() && live.doc.status.team != query.team) return false;
+  if (!query.user.empty() && live.doc.status.submitted_by != query.user) return false;
+  if (!query.priority_class.empty() &&
+      live.doc.workload.spec.priority_class != query.priority_class) {
+    return false;
+  }
   return query.phases.empty() ||
          std::find(query.phases.begin(), query.phases.end(), live.phase()) != query.phases.end();
 }

@@ -4,14 +4,16 @@
 // its history, and the transitions its phase allows: shown only when an
 // access review says the caller may (the server decides again; a refusal
 // shows its reason). The requester is not offered the approval of its own
-// contract (the server refuses it). Below the contracts, the policy
-// exceptions the caller may read, with their decisions (exceptions.jsx).
+// contract (the server refuses it). Below the contracts, their phases over
+// time (contracts_chart.jsx), then the policy exceptions the caller may
+// read, with their decisions (exceptions.jsx).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { formatTime } from '../format.js';
 import { Empty, Loading } from './common.jsx';
 import { Exceptions } from './exceptions.jsx';
+import { ContractsChart } from './contracts_chart.jsx';
 import { ReasonedActions, TransitionHistory } from './reasoned_actions.jsx';
 
 // The transitions from each phase (src/governance/contract_lifecycle.cc).
@@ -136,6 +138,7 @@ export function Contracts({ me }) {
       {items.map((c) => (
         <ContractCard contract={c} me={me} onDone={state.refresh} />
       ))}
+      {items.length ? <ContractsChart contracts={items} /> : null}
       <Exceptions me={me} />
     </>
   );

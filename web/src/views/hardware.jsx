@@ -1,5 +1,5 @@
 // Hardware: the nodes by pool, rack and block, each GPU's state (free,
-// allocated, unhealthy), cordons; the workloads on each node as the API
+// allocated to which team, unhealthy), cordons; the workloads on each node as the API
 // names them (another team's read "another team's workload"); each node
 // links to its page (node.jsx); above them the GPUs allocated, free and
 // unhealthy over time (hardware_chart.jsx).
@@ -9,13 +9,42 @@ import { quantity } from '../format.js';
 import { Empty, Loading } from './common.jsx';
 import { HardwareChart } from './hardware_chart.jsx';
 
-export function Gpus({ node }) {
+// Who holds each GPU: "NODE#INDEX" -> the workload ("ns/name"), from the
+// placements of the admitted and running workloads the caller may list.
+export function gpuHolders(workloads) {
+  const holders = new Map();
+  for (const w of (workloads && workloads.items) || []) {
+    for (const set of w.status.podSets || []) {
+      for (const pod of set.pods || []) {
+        for (const gpu of pod.gpus || []) holders.set(`${pod.node}#${gpu}`, `${w.metadata.namespace}/${w.metadata.name}`);
+      }
+    }
+  }
+  return holders;
+}
+
+// A GPU's words: free, unhealthy, or allocated to the team (namespace) whose
+// workload holds it; with `holders` known, one held by a workload the caller
+// may not list is "another team's".
+function gpuTitle(i, state, holder, holders) {
+  if (state !== 'allocated') return `GPU ${i}: ${state}`;
+  if (holder) return `GPU ${i}: allocated to ${holder.split('/')[0]} (${holder})`;
+  return holders ? `GPU ${i}: allocated to another team` : `GPU ${i}: allocated`;
+}
+
+export function Gpus({ node, holders }) {
   const total = quantity(node.capacity && node.capacity.gpu);
   const used = quantity(node.allocated && node.allocated.gpu);
+  const held = (i) => holders && holders.get(`${node.name}#${i}`);
+  // GPUs whose holder is not known (not listed, or a backend that does not
+  // say which GPU) are the first ones without one, up to the count allocated.
+  let unknown = Math.max(0, used - [...Array(total).keys()].filter(held).length);
   const cells = [];
   for (let i = 0; i < total; i++) {
-    const state = !node.healthy ? 'unhealthy' : i < used ? 'allocated' : 'free';
-    cells.push(<span class={`gpu gpu-${state}`} title={`GPU ${i}: ${state}`} />);
+    const holder = held(i);
+    const allocated = holder || (unknown > 0 && unknown--);
+    const state = !node.healthy ? 'unhealthy' : allocated ? 'allocated' : 'free';
+    cells.push(<span class={`gpu gpu-${state}`} data-holder={holder} title={gpuTitle(i, state, holder, holders)} />);
   }
   return (
     <span class="gpus" role="img" aria-label={`${used} of ${total} GPUs allocated${node.healthy ? '' : ', unhealthy'}`}>
@@ -34,8 +63,16 @@ function groupBy(items, key) {
   return [...groups.entries()];
 }
 
+async function loadHardware() {
+  const [nodes, active] = await Promise.all([
+    api.get('/api/v1/nodes?limit=10000'),
+    api.optional('/api/v1/workloads?phase=Admitted,Running&limit=10000').catch(() => null),
+  ]);
+  return { ...nodes, holders: gpuHolders(active) };
+}
+
 export function Hardware() {
-  const state = useLive(() => api.get('/api/v1/nodes?limit=10000'), []);
+  const state = useLive(loadHardware, []);
   const nodes = (state.data && state.data.items) || [];
   return (
     <>
@@ -48,7 +85,7 @@ export function Hardware() {
       {groupBy(nodes, (n) => n.pool).map(([pool, inPool]) => (
         <section aria-label={`Pool ${pool}`}>
           <h2>Pool {pool}</h2>
-          <table>
+          <table class="nodes">
             <caption class="sr-only">Nodes of pool {pool}</caption>
             <thead>
               <tr>
@@ -71,7 +108,7 @@ export function Hardware() {
                   </td>
                   <td>{n.flavor}</td>
                   <td>
-                    <Gpus node={n} /> {quantity(n.allocated && n.allocated.gpu)}/{quantity(n.capacity && n.capacity.gpu)}
+                    <Gpus node={n} holders={state.data.holders} /> {quantity(n.allocated && n.allocated.gpu)}/{quantity(n.capacity && n.capacity.gpu)}
                   </td>
                   <td>{!n.healthy ? `unhealthy${n.reason ? `: ${n.reason}` : ''}` : n.cordoned ? 'cordoned' : 'ready'}</td>
                   <td>{(n.workloads || []).join(', ') || '—'}</td>

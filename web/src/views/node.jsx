@@ -1,5 +1,5 @@
 // A node's page (#/hardware/NAME): pool, flavor, rack and block, each GPU's
-// state, health and cordon, its health history (the node's `healthHistory`),
+// state (and which team holds it), health and cordon, its health history (the node's `healthHistory`),
 // and the workloads on it (a link to each one the
 // caller may see; another team's reads "another team's workload"); cordon,
 // drain and uncordon only when an access review says the caller may update
@@ -9,7 +9,7 @@ import { api } from '../api.js';
 import { useLive } from '../live.js';
 import { formatTime, quantity } from '../format.js';
 import { Empty, Loading } from './common.jsx';
-import { Gpus } from './hardware.jsx';
+import { Gpus, gpuHolders } from './hardware.jsx';
 
 // The node's health changes as the health checks saw them, newest first
 // (the API keeps the last 20).
@@ -60,6 +60,8 @@ function WorkloadLink({ id }) {
 export function Node({ name }) {
   const state = useLive(() => api.get(nodePath(name)), [name]);
   const node = state.data && state.data.name === name ? state.data : null;
+  // Who holds each GPU: the placements of the workloads the caller may list.
+  const active = useLive(() => api.optional('/api/v1/workloads?phase=Admitted,Running&limit=10000').catch(() => null), []);
   const mayUpdate = useMayUpdateNode(name, Boolean(node));
   const [outcome, setOutcome] = useState(null);
   // The outcome shows once the page has the node's new state.
@@ -96,7 +98,7 @@ export function Node({ name }) {
             </dd>
             <dt>GPUs</dt>
             <dd>
-              <Gpus node={node} /> {quantity(node.allocated && node.allocated.gpu)} of{' '}
+              <Gpus node={node} holders={active.data ? gpuHolders(active.data) : undefined} /> {quantity(node.allocated && node.allocated.gpu)} of{' '}
               {quantity(node.capacity && node.capacity.gpu)} allocated
             </dd>
             <dt>CPU, memory</dt>

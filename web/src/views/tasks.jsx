@@ -1,6 +1,7 @@
 // Tasks: the workloads the caller may list, a page at a time from the
 // server (limit and continue: 100,000 stored workloads cost one page),
-// filtered by namespace and phase and sorted by the server (`sort`: the
+// filtered by namespace, phase, priority class and user (as typed) and
+// sorted by the server (`sort`: the
 // order holds across pages), each linking to its own page. A column
 // header's button sorts by it, again reverses; `#/tasks?per=N` sets the
 // page size (50 by default). Below the list, once it has answered, the
@@ -41,7 +42,7 @@ function sortParam(sort) {
 }
 
 export function Tasks({ perPage = PAGE }) {
-  const [filter, setFilter] = useState({ team: '', phase: '' });
+  const [filter, setFilter] = useState({ team: '', phase: '', priorityClass: '', user: '' });
   const [pages, setPages] = useState(['']); // continue tokens of the pages seen
   const [sort, setSort] = useState({ by: 'age', desc: true });
   // The chart is asked for once the list has answered (its request walks
@@ -52,9 +53,9 @@ export function Tasks({ perPage = PAGE }) {
   const state = useLive(
     () =>
       api.get(
-        `/api/v1/workloads${query({ limit: perPage, sort: order, continue: token, team: filter.team, phase: filter.phase })}`,
+        `/api/v1/workloads${query({ limit: perPage, sort: order, continue: token, ...filter })}`,
       ),
-    [filter.team, filter.phase, order, token, perPage],
+    [filter.team, filter.phase, filter.priorityClass, filter.user, order, token, perPage],
   );
   const change = (key) => (event) => {
     setFilter({ ...filter, [key]: event.target.value });
@@ -75,7 +76,7 @@ export function Tasks({ perPage = PAGE }) {
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
         <label>
           Namespace
-          <input name="team" value={filter.team} onChange={change('team')} placeholder="all visible" />
+          <input name="team" value={filter.team} onInput={change('team')} placeholder="all visible" />
         </label>
         <label>
           Phase
@@ -85,11 +86,19 @@ export function Tasks({ perPage = PAGE }) {
             ))}
           </select>
         </label>
+        <label>
+          Priority class
+          <input name="priorityClass" value={filter.priorityClass} onInput={change('priorityClass')} placeholder="any" />
+        </label>
+        <label>
+          User
+          <input name="user" value={filter.user} onInput={change('user')} placeholder="anyone" />
+        </label>
       </form>
       <Loading state={state} />
       {state.data && items.length === 0 ? (
         <Empty>
-          No workloads here{filter.team || filter.phase ? ' with these filters' : ''}. Submit one with{' '}
+          No workloads here{Object.values(filter).some(Boolean) ? ' with these filters' : ''}. Submit one with{' '}
           <code>allot run --team TEAM --gpus 1 -- CMD</code>.
         </Empty>
       ) : null}

@@ -13,6 +13,7 @@ import { count, gpus, percent } from '../format.js';
 import { Empty, Loading } from './common.jsx';
 import { MissingNote, RangePicker, missingIn } from './usage_chart.jsx';
 import { StackedBars } from '../charts/stacked_bars.jsx';
+import { CohortTree } from './cohort_tree.jsx';
 
 function Meter({ used, nominal }) {
   const most = Math.max(used, nominal, 1);
@@ -22,16 +23,6 @@ function Meter({ used, nominal }) {
       <span class={`meter-used${used > nominal ? ' over' : ''}`} style={{ width: `${(used / most) * 100}%` }} />
     </span>
   );
-}
-
-function cohortTree(rows) {
-  const tree = new Map();
-  for (const r of rows) {
-    const cohort = r.cohort || '(no cohort)';
-    if (!tree.has(cohort)) tree.set(cohort, new Set());
-    tree.get(cohort).add(r.team);
-  }
-  return [...tree.entries()];
 }
 
 const decimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -151,7 +142,7 @@ export function Teams() {
         <Empty>No team has GPU quota yet. Apply a Team with a quota (docs/policy.md).</Empty>
       ) : null}
       {rows.length ? (
-        <table>
+        <table class="teams">
           <caption class="sr-only">GPU quota and usage per team</caption>
           <thead>
             <tr>
@@ -198,23 +189,7 @@ export function Teams() {
         {state.data ? <MissingNote missingData={state.data.stats.missingData} /> : null}
         {state.data ? <TeamSeries stats={state.data.stats} /> : null}
       </section>
-      {rows.length ? (
-        <section aria-labelledby="cohorts">
-          <h2 id="cohorts">Cohorts</h2>
-          <ul class="tree">
-            {cohortTree(rows).map(([cohort, teams]) => (
-              <li>
-                {cohort}
-                <ul>
-                  {[...teams].map((t) => (
-                    <li>{t}</li>
-                  ))}
-                </ul>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {rows.length ? <CohortTree rows={rows} /> : null}
     </>
   );
 }

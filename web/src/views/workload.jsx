@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, workloadPath } from '../api.js';
 import { useLive } from '../live.js';
-import { formatTime } from '../format.js';
+import { formatIn, formatTime } from '../format.js';
 import { Empty, Loading, Phase } from './common.jsx';
 import { Logs } from './logs.jsx';
 
@@ -39,7 +39,9 @@ function Explanation({ explanation }) {
         {explanation.queuePosition !== null && explanation.queuePosition !== undefined
           ? `Position ${explanation.queuePosition} in its queue. `
           : ''}
-        {explanation.estimatedStart ? `Estimated start: ${formatTime(explanation.estimatedStart)}.` : 'No estimated start yet.'}
+        {explanation.estimatedStart
+          ? `Estimated start: ${formatTime(explanation.estimatedStart)} (${formatIn(explanation.estimatedStart)}).`
+          : 'No estimated start yet: nothing running says when it ends.'}
       </p>
     </section>
   );

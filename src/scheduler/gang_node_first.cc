@@ -43,17 +43,8 @@ bool VictimSelector::gang_node_first_pass(const Request& r,
       gpus += pod.per_pod[Resource::kGpu];
     }
   }
-  std::sort(touched.begin(), touched.end());
-  std::vector<std::pair<NodeIndex, int64_t>> nodes;  // (node, free + freeable GPUs), by node
-  nodes.reserve(touched.size());
-  for (const NodeIndex node : touched) {
-    nodes.emplace_back(node, capacity_.free(node)[Resource::kGpu] + freeable_gpus_[node.value()]);
-    freeable_gpus_[node.value()] = -1;
-  }
-  std::erase_if(nodes, [&](const auto& entry) { return entry.second < largest_pod; });
+  std::vector<std::pair<NodeIndex, int64_t>> nodes = nodes_by_room(std::move(touched), largest_pod);
   if (nodes.empty()) return false;
-  std::stable_sort(nodes.begin(), nodes.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
   if (nodes.size() > pods + kSpareNodes) nodes.resize(pods + kSpareNodes);
   // Each candidate goes with the first chosen node it runs on; the chosen
   // nodes' candidates are walked node by node, each node's in candidate order.

@@ -323,6 +323,21 @@ bool VictimSelector::classic_pass(const Request& r, const std::vector<Candidate>
          gang_node_first_pass(r, candidates, allow_borrowing, choice);
 }
 
+std::vector<std::pair<NodeIndex, int64_t>> VictimSelector::nodes_by_room(
+    std::vector<NodeIndex> touched, int64_t largest_pod) {
+  std::sort(touched.begin(), touched.end());
+  std::vector<std::pair<NodeIndex, int64_t>> nodes;  // (node, free + freeable GPUs), by node
+  nodes.reserve(touched.size());
+  for (const NodeIndex node : touched) {
+    nodes.emplace_back(node, capacity_.free(node)[Resource::kGpu] + freeable_gpus_[node.value()]);
+    freeable_gpus_[node.value()] = -1;
+  }
+  std::erase_if(nodes, [&](const auto& entry) { return entry.second < largest_pod; });
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  return nodes;
+}
+
 bool VictimSelector::node_first_passes(const Request& r, const std::vector<Candidate>& candidates,
                                        bool allow_borrowing, VictimChoice* choice) {
   constexpr size_t kNodeFirstTries = 4;
@@ -347,16 +362,7 @@ bool VictimSelector::node_first_passes(const Request& r, const std::vector<Candi
     }
     gpus += usage_of(c.index)[Resource::kGpu];
   }
-  std::sort(touched.begin(), touched.end());
-  std::vector<std::pair<NodeIndex, int64_t>> nodes;  // (node, free + freeable GPUs), by node
-  nodes.reserve(touched.size());
-  for (const NodeIndex node : touched) {
-    nodes.emplace_back(node, capacity_.free(node)[Resource::kGpu] + freeable_gpus_[node.value()]);
-    freeable_gpus_[node.value()] = -1;
-  }
-  std::erase_if(nodes, [&](const auto& entry) { return entry.second < largest_pod; });
-  std::stable_sort(nodes.begin(), nodes.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::vector<std::pair<NodeIndex, int64_t>> nodes = nodes_by_room(std::move(touched), largest_pod);
   if (nodes.size() > kNodeFirstTries) nodes.resize(kNodeFirstTries);
   // Each chosen node's candidates, in candidate order, gathered in one walk.
   std::vector<std::vector<Candidate>> orders(nodes.size());

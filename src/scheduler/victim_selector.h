@@ -161,6 +161,11 @@ class VictimSelector {
   [[nodiscard]] bool gang_node_first_pass(const Request& r,
                                           const std::vector<Candidate>& candidates,
                                           bool allow_borrowing, VictimChoice* choice);
+  // The `touched` nodes (their freeable_gpus_ summed) whose free plus freeable
+  // GPUs could hold a pod of `largest_pod` GPUs, most room first (ties by node);
+  // resets their freeable_gpus_ to -1.
+  std::vector<std::pair<NodeIndex, int64_t>> nodes_by_room(std::vector<NodeIndex> touched,
+                                                           int64_t largest_pod);
   [[nodiscard]] bool find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
                                      VictimChoice* choice);
   // Fair sharing, the plain path: buckets collect()'s candidates by team.

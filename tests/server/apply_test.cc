@@ -408,6 +408,33 @@ TEST_F(ApplyTest, TopHasRowsForTheTeamsOfTheOrg) {
   EXPECT_EQ(teams, (std::set<std::string>{"llm-training", "research", "vision-inference"}));
 }
 
+// A team with no quota and no workload is still a row (issue 16: a platform
+// engineer looks for the team just created): one GPU row of zeros.
+TEST_F(ApplyTest, TopListsATeamWithNoQuotaAndNoUsage) {
+  apply_example();
+  apply(R"(apiVersion: allot/v1
+kind: Team
+metadata: {name: newcomers}
+spec:
+  cohort: org
+  allowedPriorityClasses: [batch]
+)");
+  const Reply top = api_.get("/api/v1/top");
+  ASSERT_EQ(top.status, 200) << top.describe();
+  int rows = 0;
+  for (const auto& row : top.json["teams"]) {
+    if (row["team"] != "newcomers") continue;
+    ++rows;
+    EXPECT_EQ(row["cohort"], "org") << row;
+    EXPECT_EQ(row["resource"], "gpu") << row;
+    EXPECT_EQ(row["flavor"], "h100") << row;
+    EXPECT_EQ(row["nominal"], "0") << row;
+    EXPECT_EQ(row["usage"], "0") << row;
+    EXPECT_EQ(row["pending"], 0) << row;
+  }
+  EXPECT_EQ(rows, 1) << top.body;
+}
+
 TEST_F(ApplyTest, TeamHasItsQuotaStatus) {
   apply_example();
   const Reply team = api_.get("/api/v1/teams/research");

@@ -4,7 +4,9 @@
 //
 //   node web/tests/ui_usability_test.mjs ALLOTD_BINARY ARTIFACT_DIR
 //
-// Checks: Hardware names the team holding each GPU; Costs' CSV download holds every figure of the report the page
+// Checks: every view's empty state on a fresh allotd (nothing applied) and a
+// node page with no workload say what they are and what to do next; Teams
+// lists a team with no quota and no usage; Hardware names the team holding each GPU; Costs' CSV download holds every figure of the report the page
 // fetched (the API's JSON), row by row; Overview's chart is the report of
 // the range picked; times in the viewer's time zone (the browser's, Pacific/Auckland here);
 // a waiting gang's page shows the scheduler's explanation and its estimated
@@ -138,7 +140,15 @@ apiVersion: allot/v1
 kind: Team
 metadata: {name: gamma}
 spec: {cohort: research-division, quota: [{flavor: gpu, resources: {gpu: {nominal: 1}}}]}
+---
+apiVersion: allot/v1
+kind: Team
+metadata: {name: newcomers}
+spec: {cohort: org}
 `;
+// The nodes alone (POLICY's, applied again by setUp unchanged): a node page
+// with no workload before any team exists.
+const NODES_ONLY = POLICY.split('---\n').slice(0, 3).join('---\n');
 
 const SPACE = {
   apiVersion: 'allot/v1',
@@ -190,9 +200,10 @@ async function main() {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const helpers = { check, assert, until, openPage, logIn, axeCheck, visit, artifacts, inZone, releaseLog };
   try {
-    await setUp(admin);
     const desk = await openPage(browser, allotd.base);
     await logIn(desk.page, { token: allotd.adminToken });
+    await emptyStateChecks(desk, admin);
+    await setUp(admin);
     await workloadPageChecks(desk, admin);
     await taskFilterChecks(desk, admin);
     await gpuHolderChecks(desk, admin, helpers);
@@ -204,6 +215,13 @@ async function main() {
         await tree.locator(`:scope > ${path}`).waitFor();
       }
       assert((await tree.locator(':scope > li').count()) === 1, 'one root: org');
+    });
+    await check('Teams lists a team with no quota and no usage (a row of zeros)', async () => {
+      await visit(desk.page, '#/teams', 'Teams');
+      const row = desk.page.locator('table.teams tbody tr[data-team="newcomers"]');
+      await row.waitFor();
+      assert((await row.locator('td').nth(2).textContent()).includes('0 GPUs of 0 GPUs'), `newcomers: ${await row.textContent()}`);
+      await desk.page.getByTestId('cohort-tree').locator('[data-cohort="org"] > ul > [data-tree-team="newcomers"]').waitFor();
     });
     await resumeChecks(browser, allotd, admin);
     await liveChecks(desk, admin, helpers);
@@ -227,6 +245,36 @@ async function main() {
     await allotd.stop();
     rmSync(GO, { recursive: true, force: true });
   }
+}
+
+// Every view's empty state on a fresh allotd (nothing applied) says what it is
+// and what to do next; then a node page with no workload (the nodes alone).
+async function emptyStateChecks({ page }, admin) {
+  const views = [
+    ['#/', 'Overview', /Nothing to govern yet.*Apply a policy/],
+    ['#/hardware', 'Hardware', /No nodes yet\. Apply a NodePool/],
+    ['#/teams', 'Teams', /No team is visible to you yet\. Apply a Team/],
+    ['#/tasks', 'Tasks', /No workloads here\. Submit one with/],
+    ['#/costs', 'Costs', /No GPU time was used in this range\. Pick a longer range/],
+    ['#/signals', 'Signals', /No signals yet\. Apply a Signal/],
+    ['#/contracts', 'Contracts', /No contracts yet\. Apply an Organization and a Contract/],
+  ];
+  for (const [hash, heading, text] of views) {
+    await check(`${heading} with nothing applied says what it is and what to do next`, async () => {
+      await visit(page, hash, heading);
+      await page.locator('.empty').filter({ hasText: text }).first().waitFor();
+      await page.screenshot({ path: join(artifacts, `empty-${heading.toLowerCase()}.png`), fullPage: true });
+    });
+  }
+  await check('a node page with no workload says so and what to do next', async () => {
+    const applied = await admin.apply(NODES_ONLY);
+    assert(applied.status === 200, `nodes: ${applied.status} ${applied.text}`);
+    let nodes = [];
+    await until(async () => (nodes = (await admin.get('/api/v1/nodes')).json.items || []).length > 0, 10000, 'nodes');
+    const { name } = nodes[0];
+    await visit(page, `#/hardware/${encodeURIComponent(name)}`, `Node ${name}`);
+    await page.locator('.empty').filter({ hasText: /No workload runs here\. Admitted workloads are placed on it/ }).waitFor();
+  });
 }
 
 // A waiting gang's explanation and estimated start, a running workload's

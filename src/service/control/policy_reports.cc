@@ -47,7 +47,10 @@ Result<TopView> PolicyService::top(const Principal& caller) const {
   }
   TopView view;
   const CommittedRead read(cluster_);
-  if (cluster_.view().policy.compiled()) view.teams = quota_usage(cluster_.view());
+  // Every team is listed, a zero-quota one included (quota_usage.h).
+  if (cluster_.view().policy.compiled()) {
+    view.teams = quota_usage(cluster_.view(), QuotaRows::kEveryTeam);
+  }
   return view;
 }
 

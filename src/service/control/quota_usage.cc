@@ -48,9 +48,22 @@ std::vector<std::vector<int64_t>> usage_by_team(const ServerState& state,
   return usage;
 }
 
+// The all-zero GPU row of a team that has none (QuotaRows::kEveryTeam).
+QuotaUsageRow zero_gpu_row(const CompiledPolicy& policy, int32_t team, const TeamCounts& counts) {
+  QuotaUsageRow row;
+  row.team = policy.team(TeamIndex(team)).name;
+  const int32_t parent = policy.parent(team);
+  row.cohort = parent == kNoParent ? "" : policy.quota_node_name(parent);
+  if (policy.flavor_count() > 0) row.flavor = policy.flavor_name(FlavorIndex(0));
+  row.resource = Resource::kGpu;
+  row.pending = counts.pending;
+  row.admitted = counts.admitted;
+  return row;
+}
+
 }  // namespace
 
-std::vector<QuotaUsageRow> quota_usage(const ServerState& state) {
+std::vector<QuotaUsageRow> quota_usage(const ServerState& state, QuotaRows which) {
   const CompiledPolicy& policy = *state.policy.compiled();
   std::vector<TeamCounts> counts(static_cast<size_t>(policy.team_count()));
   const std::vector<std::vector<int64_t>> usage = usage_by_team(state, counts);
@@ -69,6 +82,7 @@ std::vector<QuotaUsageRow> quota_usage(const ServerState& state) {
   for (int32_t t = 0; t < policy.team_count(); ++t) {
     const CompiledTeam& team = policy.team(TeamIndex(t));
     const int32_t parent = policy.parent(t);
+    bool gpu_row = false;
     for (int32_t fr = 0; fr < policy.fr_count(); ++fr) {
       const int64_t nominal = policy.limits(t, fr).nominal;
       if (nominal == 0 && usage[t][fr] == 0) continue;
@@ -90,7 +104,11 @@ std::vector<QuotaUsageRow> quota_usage(const ServerState& state) {
       }
       row.pending = counts[t].pending;
       row.admitted = counts[t].admitted;
+      gpu_row = gpu_row || row.resource == Resource::kGpu;
       rows.push_back(std::move(row));
+    }
+    if (which == QuotaRows::kEveryTeam && !gpu_row) {
+      rows.push_back(zero_gpu_row(policy, t, counts[static_cast<size_t>(t)]));
     }
   }
   return rows;

@@ -7,6 +7,10 @@
 // quota that other teams of its cohort tree use: the cohort's total borrowed
 // amount shared among its teams in proportion to their idle quota (Kueue
 // does not attribute lending to a team; this is allot's definition).
+// With kEveryTeam, a team that has no GPU row (no GPU quota and no GPU usage)
+// still gets one, all zeros but its pending and admitted counts, for the
+// first flavor of the cluster ("" when there is none): `allot top` and the
+// dashboard's Teams list every team, the one just created included.
 // REQUIRES: state.policy.compiled() is not null. Pure.
 #pragma once
 
@@ -19,6 +23,9 @@
 
 namespace allot {
 
-std::vector<QuotaUsageRow> quota_usage(const ServerState& state);
+enum class QuotaRows : uint8_t { kWithQuotaOrUsage, kEveryTeam };
+
+std::vector<QuotaUsageRow> quota_usage(const ServerState& state,
+                                       QuotaRows which = QuotaRows::kWithQuotaOrUsage);
 
 }  // namespace allot

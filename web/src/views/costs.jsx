@@ -248,7 +248,7 @@ function Usage() {
       {group === 'project' ? <p class="legend">Projects are contracts; idle time stays separate per project.</p> : null}
       <Loading state={state} />
       {report && !(report.rows || []).length ? (
-        <Empty>No GPU time was used in this range. Costs appear once workloads run on priced flavors.</Empty>
+        <Empty>No GPU time was used in this range. Pick a longer range; costs appear once workloads run on a flavor with a price (spec.price, docs/cost.md).</Empty>
       ) : null}
       {report && (report.rows || []).length ? (
         <>

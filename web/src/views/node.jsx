@@ -143,7 +143,7 @@ export function Node({ name }) {
                 ))}
               </ul>
             ) : (
-              <Empty>No workload runs here.</Empty>
+              <Empty>No workload runs here. Admitted workloads are placed on it (submit one from Tasks); a cordoned or drained node takes none.</Empty>
             )}
           </section>
           <HealthHistory changes={node.healthHistory || []} />

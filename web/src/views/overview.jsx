@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { TIME_BOUND_MS, useLive } from '../live.js';
 import { count, gpus, money, percent, quantity } from '../format.js';
-import { Loading, Problem, Stat } from './common.jsx';
+import { Empty, Loading, Problem, Stat } from './common.jsx';
 import { UsageChart } from './usage_chart.jsx';
 
 async function loadOverview() {
@@ -104,6 +104,12 @@ export function Overview() {
           <Stat label="lent" value={gpus(sum('lent'))} />
           <Governance data={state.data} />
         </section>
+      ) : null}
+      {state.data && !rows.length && !(totals && totals.total) ? (
+        <Empty>
+          Nothing to govern yet: no node and no team you may see. Apply a policy with node pools and teams (allot apply -f
+          policy.yaml; docs/policy.md), or ask an admin for a binding to your team.
+        </Empty>
       ) : null}
       {state.data && state.data.nodesError && state.data.nodesError.status !== 403 ? (
         <Problem error={state.data.nodesError} />

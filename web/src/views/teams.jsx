@@ -100,7 +100,7 @@ function teamLines(team) {
 
 function TeamSeries({ stats }) {
   const teams = stats.teams.filter((t) => t.series);
-  if (!teams.length) return <Empty>No team's usage over time is visible to you.</Empty>;
+  if (!teams.length) return <Empty>No team's usage over time is visible to you. Ask an admin for a binding to your team's namespace.</Empty>;
   return teams.map((t) => {
     const points = seriesPoints(t.series, stats.bucketSeconds, stats.missingData, t);
     const used = points.some((p) => p.own || p.borrowed || p.lent);
@@ -139,7 +139,7 @@ export function Teams() {
       <h1>Teams</h1>
       <Loading state={state} />
       {state.data && rows.length === 0 ? (
-        <Empty>No team has GPU quota yet. Apply a Team with a quota (docs/policy.md).</Empty>
+        <Empty>No team is visible to you yet. Apply a Team (allot apply -f team.yaml; docs/policy.md), or ask an admin for a binding to your team's namespace.</Empty>
       ) : null}
       {rows.length ? (
         <table class="teams">

@@ -98,7 +98,7 @@ export function UsageChart() {
       <h2 id="usage-title">GPU-hours {byDay ? 'per day' : 'per team'}</h2>
       <RangePicker value={range} onChange={setRange} />
       <Loading state={state} />
-      {state.data && points.length === 0 ? <Empty>No GPU time was used in this range.</Empty> : null}
+      {state.data && points.length === 0 ? <Empty>No GPU time was used in this range. Pick a longer range, or submit a workload from Tasks.</Empty> : null}
       {points.length ? <Bars points={points} /> : null}
       {state.data ? (
         <p class="legend">

@@ -67,7 +67,6 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
                                  const SchedulerOptions& options, const Snapshot& snapshot,
                                  const PendingQueues* kept)
     : policy_(policy),
-      topology_(topology),
       options_(options),
       snapshot_(snapshot),
       quota_(policy),

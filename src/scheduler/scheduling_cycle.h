@@ -144,7 +144,6 @@ class SchedulingCycle {
   ReleaseTimeline& timeline();
 
   const CompiledPolicy& policy_;
-  const Topology& topology_;
   const SchedulerOptions& options_;
   const Snapshot& snapshot_;
   QuotaTree quota_;

@@ -30,10 +30,10 @@
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
+import { axeCheck, logIn } from './ui_page.mjs';
 import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
 import {
   exceptionDecisionChecks,
@@ -57,7 +57,6 @@ if (!binary || !artifacts) {
 }
 mkdirSync(artifacts, { recursive: true });
 const CHROMIUM = process.env.ALLOT_CHROMIUM || '/usr/bin/chromium';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let failures = 0;
 const started = Date.now();
@@ -129,28 +128,6 @@ async function openPage(browser, base, viewport = { width: 1280, height: 800 }) 
   page.on('pageerror', (error) => seen.errors.push(String(error)));
   await page.goto(`${base}/ui/`);
   return { context, page, seen };
-}
-
-async function logIn(page, fields) {
-  await page.waitForSelector('form');
-  if (fields.token) {
-    await page.getByRole('button', { name: 'Use an API token instead' }).click();
-    await page.getByLabel('API token').fill(fields.token);
-  } else {
-    await page.getByLabel('User name').fill(fields.username);
-    await page.getByLabel('Password').fill(fields.password);
-  }
-  if (fields.team) await page.getByLabel('Team (namespace)').fill(fields.team);
-  if (fields.role) await page.getByLabel('Role').selectOption(fields.role);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
-}
-
-async function axeCheck(page, where) {
-  await page.evaluate(`${axeSource}\n;0`);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert(!serious.length, `${where}: axe: ${serious.map((v) => `${v.id} (${v.nodes.length}: ${v.nodes[0].target})`).join('; ')}`);
 }
 
 async function visit(page, hash, heading, shot) {

@@ -21,11 +21,11 @@
 // phone, in the light and the dark theme, with no serious axe-core violation
 // and no console error. Screenshots of every view go to ARTIFACT_DIR.
 import { chromium } from 'playwright-core';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { client, startAllotd } from './allotd.mjs';
+import { axeCheck, logIn } from './ui_page.mjs';
 import { GOVERNANCE, PASSWORD, POLICY, binding, workload } from './ui_fixtures.mjs';
 import {
   contractChartChecks,
@@ -43,7 +43,6 @@ if (!binary || !artifacts) {
 }
 mkdirSync(artifacts, { recursive: true });
 const CHROMIUM = process.env.ALLOT_CHROMIUM || '/usr/bin/chromium';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 export const ZONE = 'Pacific/Auckland';
 // alpha-run prints a line once GO/go exists (its log is followed).
 const GO = mkdtempSync(join(tmpdir(), 'allot-web-log-'));
@@ -94,28 +93,6 @@ async function openPage(browser, base, viewport = { width: 1280, height: 800 }) 
   page.on('pageerror', (error) => seen.errors.push(String(error)));
   await page.goto(`${base}/ui/`);
   return { context, page, seen };
-}
-
-async function logIn(page, fields) {
-  await page.waitForSelector('form');
-  if (fields.token) {
-    await page.getByRole('button', { name: 'Use an API token instead' }).click();
-    await page.getByLabel('API token').fill(fields.token);
-  } else {
-    await page.getByLabel('User name').fill(fields.username);
-    await page.getByLabel('Password').fill(fields.password);
-  }
-  if (fields.team) await page.getByLabel('Team (namespace)').fill(fields.team);
-  if (fields.role) await page.getByLabel('Role').selectOption(fields.role);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
-}
-
-async function axeCheck(page, where) {
-  await page.evaluate(`${axeSource}\n;0`);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert(!serious.length, `${where}: axe: ${serious.map((v) => `${v.id} (${v.nodes.length}: ${v.nodes[0].target})`).join('; ')}`);
 }
 
 async function visit(page, hash, heading) {

@@ -211,8 +211,14 @@ async function background(page) {
 }
 
 async function themed(page, theme) {
-  for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== theme; i++) {
+  const current = () => page.evaluate(() => document.documentElement.dataset.theme);
+  for (let i = 0; i < 3; i++) {
+    const was = await current();
+    if (was === theme) return;
     await page.getByRole('button', { name: /^Theme/ }).click();
+    // One click, one step: wait for it to apply before deciding on another (a second click before the
+    // page rendered the first would step past the theme wanted).
+    await page.waitForFunction((old) => document.documentElement.dataset.theme !== old, was);
   }
 }
 
@@ -220,7 +226,7 @@ async function themed(page, theme) {
 // serious axe-core violation, and is saved as a screenshot: at 1280x800 in
 // the dark theme, on a 390x844 phone in the light one.
 export async function layoutChecks(browser, allotd, admin, desk, helpers) {
-  const { check, assert, openPage, logIn, visit, axeCheck, artifacts } = helpers;
+  const { check, assert, until, openPage, logIn, visit, axeCheck, artifacts } = helpers;
   const nodes = (await admin.get('/api/v1/nodes')).json.items;
   const views = [...VIEWS, [`hardware/${nodes[0].name}`, `Node ${nodes[0].name}`]];
   const phone = await openPage(browser, allotd.base, { width: 390, height: 844 });
@@ -231,7 +237,8 @@ export async function layoutChecks(browser, allotd, admin, desk, helpers) {
     await check(`every view fits ${where} in the ${theme} theme, accessible, with a screenshot`, async () => {
       if (where !== '1280x800') await logIn(page, { token: allotd.adminToken });
       await themed(page, theme);
-      assert((await background(page)) === colour, `${theme} background: ${await background(page)}`);
+      // The theme applies on the page's next render: wait for its background rather than read it at once.
+      await until(async () => (await background(page)) === colour, 5000, `${theme} background ${colour}`);
       for (const [hash, heading] of views) {
         await visit(page, `#/${hash}`, heading);
         await page.waitForTimeout(300); // the charts and access reviews answered

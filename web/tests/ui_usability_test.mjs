@@ -286,11 +286,11 @@ async function workloadPageChecks({ page }, admin) {
     assert(pods.length === 1, `one pod placed: ${JSON.stringify(w.status.podSets)}`);
     await page.getByRole('region', { name: 'Placement' }).getByText(pods[0]).waitFor();
     assert(events.length >= 2, `events: ${JSON.stringify(events)}`);
-    const shown = await page.locator('ol.events li').allTextContents();
-    for (const e of events) {
-      assert(shown.some((line) => line.startsWith(inZone(e.time)) && line.includes(`${e.reason}: ${e.message}`)),
-        `event ${e.reason} shown: ${shown.join(' | ')}`);
-    }
+    // The events are a fetch of their own: wait until the list holds them all before reading it.
+    const shownEvent = (shown, e) => shown.some((line) => line.startsWith(inZone(e.time)) && line.includes(`${e.reason}: ${e.message}`));
+    const shown = async () => page.locator('ol.events li').allTextContents();
+    await until(async () => { const lines = await shown(); return events.every((e) => shownEvent(lines, e)); }, 5000,
+      `every event shown as the API: ${events.map((e) => e.reason).join(', ')}`);
     await page.getByLabel('Log of pod 0').getByText('started').waitFor();
   });
 }

@@ -190,14 +190,14 @@ namespace {
 // logged in is read from the answer) nor a refusal (forbid, with the
 // answer's message as the reason). The caller, verb, object and the
 // authorizer's decision are the ones the request ran under.
-std::optional<governance::AuditEvent> final_from_provisional(const audit::RequestScope* scope,
+std::optional<governance::AuditEvent> final_from_provisional(audit::RequestScope* scope,
                                                              const HttpRequest& request,
                                                              const HttpResponse& response) {
   if (scope == nullptr || response.status == 401 || response.status == 403 || is_login(request) ||
       is_browser_oidc_login(request)) {
     return std::nullopt;
   }
-  governance::AuditEvent event = scope->provisional();
+  governance::AuditEvent event = scope->take_provisional();
   event.response_code = response.status;
   if (response.status >= 400) event.response_message = string_member(response.body, "message");
   if (event.response_message.empty() && response.status >= 400) {
@@ -208,9 +208,9 @@ std::optional<governance::AuditEvent> final_from_provisional(const audit::Reques
 
 }  // namespace
 
-void finish_audited(audit::AuditLog& log, audit::AuditOutbox* outbox,
-                    const audit::RequestScope* scope, const AccessControl* access,
-                    const HttpRequest& request, HttpResponse& response, Timestamp received) {
+void finish_audited(audit::AuditLog& log, audit::AuditOutbox* outbox, audit::RequestScope* scope,
+                    const AccessControl* access, const HttpRequest& request, HttpResponse& response,
+                    Timestamp received) {
   if (!is_audited(request, response)) return;
   const Timestamp done = log.now();
   std::optional<governance::AuditEvent> reused = final_from_provisional(scope, request, response);

@@ -21,9 +21,10 @@
 //   outbox and a request scope whose row a commit carried, the row in the
 //   store is the durable copy and the record is appended without a sync of
 //   its own (AuditOutbox::record); otherwise it is synced (AuditLog::record).
-//   With a scope, the final record is the scope's provisional one completed
-//   with the answer's code and message (the caller and the authorizer's
-//   decision the request ran under), except for logins and 401/403 answers,
+//   With a scope, the final record is the scope's provisional one (moved out
+//   of it, RequestScope::take_provisional, not copied) completed with the
+//   answer's code and message (the caller and the authorizer's decision the
+//   request ran under), except for logins and 401/403 answers,
 //   whose record is built from the answer (audit_event_of).
 //   If the audit log cannot record it, the answer becomes 503
 //   `audit_unavailable` instead: no 2xx without its record.
@@ -60,8 +61,8 @@ governance::AuditEvent provisional_audit_event(const HttpRequest& request,
 
 // Records the request when is_audited(); see above.
 // `outbox` and `scope` may be null.
-void finish_audited(audit::AuditLog& log, audit::AuditOutbox* outbox,
-                    const audit::RequestScope* scope, const AccessControl* access,
-                    const HttpRequest& request, HttpResponse& response, Timestamp received);
+void finish_audited(audit::AuditLog& log, audit::AuditOutbox* outbox, audit::RequestScope* scope,
+                    const AccessControl* access, const HttpRequest& request, HttpResponse& response,
+                    Timestamp received);
 
 }  // namespace allot::server

@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <filesystem>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -13,6 +15,7 @@
 
 #include "audit_test_support.h"
 #include "service/audit/audit_files.h"
+#include "service/audit/audit_id.h"
 #include "service/audit/audit_key.h"
 #include "service/audit/audit_range.h"
 #include "service/audit/audit_reading.h"
@@ -49,6 +52,75 @@ TEST(AuditId, IsAVersion7UuidOrderedByTime) {
   EXPECT_EQ(early.substr(0, 13), "018bcfe5-6800");
   EXPECT_LT(early, late);
   EXPECT_NE(random_audit_id(Timestamp::from_millis(5)), random_audit_id(Timestamp::from_millis(5)));
+}
+
+// The pool of random bytes: one draw per kAuditIdPoolBytes / 10 IDs (not a
+// draw, a system call, per request), each byte serving one ID only, so that
+// no two IDs of one millisecond share their random bits.
+TEST(AuditId, SourceDrawsItsRandomBytesOncePerPoolAndNeverReusesThem) {
+  // Draw d, chunk k of 10 bytes: d in its second byte, k in its last four,
+  // so that every chunk the source could hand out differs.
+  int draws = 0;
+  AuditIdSource source([&](size_t count) {
+    std::string bytes(count, '\0');
+    for (size_t i = 0; i < count; ++i) {
+      const size_t in_chunk = i % kAuditIdRandomBytes;
+      const size_t chunk = i / kAuditIdRandomBytes;
+      if (in_chunk == 1) bytes[i] = static_cast<char>(draws);
+      if (in_chunk >= 6) bytes[i] = static_cast<char>((chunk >> (8 * (9 - in_chunk))) & 0xff);
+    }
+    ++draws;
+    return bytes;
+  });
+  constexpr size_t kPerPool = kAuditIdPoolBytes / kAuditIdRandomBytes;
+  const Timestamp at = Timestamp::from_millis(1'700'000'000'000);
+  std::set<std::string> ids;
+  for (size_t i = 0; i < kPerPool; ++i) ids.insert(source.next(at));
+  EXPECT_EQ(draws, 1);
+  EXPECT_EQ(ids.size(), kPerPool);
+  // The first ID holds the pool's first 10 bytes (zeros), version and variant set.
+  EXPECT_EQ(*ids.begin(), audit_id_of(at, std::string(10, '\0')));
+  EXPECT_EQ(*ids.begin(), "018bcfe5-6800-7000-8000-000000000000");
+  ids.insert(source.next(at));
+  EXPECT_EQ(draws, 2);
+  EXPECT_EQ(ids.size(), kPerPool + 1);
+  for (const std::string& id : ids) {
+    ASSERT_EQ(id.size(), 36u) << id;
+    EXPECT_EQ(id[14], '7') << id;
+    EXPECT_NE(std::string("89ab").find(id[19]), std::string::npos) << id;
+  }
+}
+
+// Records appended without an auditID (the control plane's own events) get
+// one from the log's source: each its own, version 7, of the record's time;
+// so does a request scope's provisional record (audit_outbox_test.cc).
+TEST(AuditId, LogGivesEveryRecordWithoutOneItsOwnId) {
+  const std::string root = fresh_folder("ids");
+  const AuditLogOptions options = options_in(root);
+  ManualClock clock(Timestamp::from_millis(1'700'000'000'000));
+  NullLogger logger;
+  Result<identity::SigningKey> key = load_or_create_audit_key(root + "/key");
+  ASSERT_TRUE(key.ok());
+  {
+    Result<std::unique_ptr<AuditLog>> log = AuditLog::open(options, *key, clock, logger);
+    ASSERT_TRUE(log.ok()) << log.status().message();
+    for (int i = 0; i < 500; ++i) {
+      governance::AuditEvent event = event_of("ana", "create");
+      event.audit_id.clear();
+      ASSERT_TRUE((*log)->record_async(std::move(event)).ok());
+    }
+    ASSERT_TRUE((*log)->close().ok());
+  }
+  std::set<std::string> ids;
+  const std::string text = testing::read_file(options.dir + "/" + audit_file_name(1));
+  for (size_t at = text.find("\"auditID\":\""); at != std::string::npos;
+       at = text.find("\"auditID\":\"", at + 1)) {
+    const std::string id = text.substr(at + 11, 36);
+    EXPECT_EQ(id.substr(0, 15), "018bcfe5-6800-7") << id;
+    ids.insert(id);
+  }
+  EXPECT_EQ(ids.size(), 500u);
+  EXPECT_TRUE(verify(options, root + "/key.pub").ok());
 }
 
 // The chain's SHA-256 (one digest context per thread) against the FIPS 180-2

@@ -48,6 +48,42 @@ TEST(AuditOutboxSqlite, InvalidUtf8RequestIsRecordedAndRecoveredFromItsRow) {
   testing::case_invalid_utf8_request_is_recorded_and_recovered(sqlite_opener(root), root);
 }
 
+// The final record takes the provisional one out of the scope (no copy):
+// the scope keeps the auditID its row was committed under, and the record
+// is appended under it. A scope whose record had none gets one from the
+// log's source (a version 7 UUID of the request's time).
+TEST(AuditOutboxSqlite, FinalRecordTakesTheProvisionalOneAndKeepsItsRowsId) {
+  const std::string root = fresh_folder("outbox-take");
+  testing::OutboxRig rig(root);
+  ASSERT_EQ(rig.open(sqlite_opener(root)), "");
+  ASSERT_TRUE(rig.store->load().ok());
+  governance::AuditEvent provisional = testing::event_of("ana", "create");
+  provisional.audit_id.clear();
+  provisional.request_received = Timestamp::from_millis(1'700'000'000'000);
+  {
+    RequestScope scope(*rig.outbox, provisional);
+    const std::string id = scope.provisional().audit_id;
+    ASSERT_EQ(id.size(), 36u);
+    EXPECT_EQ(id.substr(0, 15), "018bcfe5-6800-7") << id;
+    ASSERT_TRUE(rig.store->commit(testing::team_batch("vision")).ok());
+    governance::AuditEvent final_record = scope.take_provisional();
+    EXPECT_EQ(final_record.audit_id, id);
+    EXPECT_EQ(final_record.username, "ana");
+    EXPECT_EQ(final_record.request_uri, provisional.request_uri);
+    EXPECT_EQ(scope.provisional().audit_id, id);
+    EXPECT_TRUE(scope.provisional().username.empty());
+    final_record.response_code = 201;
+    ASSERT_TRUE(rig.outbox->record(&scope, std::move(final_record)).ok());
+    const std::vector<nlohmann::json> records = testing::outbox_case_records(rig.options);
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0]["auditID"], id);
+    EXPECT_EQ(records[0]["user"]["username"], "ana");
+    EXPECT_EQ(records[0]["responseStatus"]["code"], 201);
+  }
+  ASSERT_TRUE(rig.log->close().ok());
+  EXPECT_TRUE(testing::outbox_case_verify(rig.options, root).ok());
+}
+
 // The row's document is written by hand: it reads back as the same record,
 // whatever its strings hold (quotes, backslashes, control characters,
 // non-ASCII), with and without an object.

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "governance/audit_checkpoint.h"
-#include "identity/credentials/secret_codec.h"
 #include "service/audit/audit_files.h"
 #include "service/audit/audit_reading.h"
 
@@ -113,23 +112,6 @@ uint64_t recover_checkpointed(const std::string& path, Logger& logger) {
 
 }  // namespace
 
-std::string random_audit_id(Timestamp at) {
-  std::string bytes = identity::random_bytes(16);
-  const auto ms = static_cast<uint64_t>(std::max<int64_t>(at.ms(), 0));
-  for (size_t i = 0; i < 6; ++i) bytes[i] = static_cast<char>((ms >> (8 * (5 - i))) & 0xff);
-  bytes[6] = static_cast<char>((bytes[6] & 0x0f) | 0x70);
-  bytes[8] = static_cast<char>((bytes[8] & 0x3f) | 0x80);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) id += '-';
-    const auto byte = static_cast<unsigned char>(bytes[i]);
-    id += kHex[byte >> 4];
-    id += kHex[byte & 0xf];
-  }
-  return id;
-}
-
 AuditLog::AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock,
                    Logger& logger, const ChainHead& head)
     : options_(std::move(options)),
@@ -206,7 +188,7 @@ Status AuditLog::rotate_locked() {
 }
 
 Result<uint64_t> AuditLog::append(AuditEvent event) {
-  if (event.audit_id.empty()) event.audit_id = random_audit_id(clock_.now());
+  if (event.audit_id.empty()) event.audit_id = ids_.next(clock_.now());
   // The line's body is built before the lock: only its header (sequence,
   // previous hash) and its hash wait for the chain.
   std::string body;

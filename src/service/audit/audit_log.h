@@ -60,6 +60,7 @@
 #include "governance/chain_verifier.h"
 #include "governance/hash_chain.h"
 #include "identity/credentials/signing_key.h"
+#include "service/audit/audit_id.h"
 
 namespace allot::audit {
 
@@ -70,13 +71,6 @@ struct AuditLogOptions {
   uint64_t checkpoint_records = 1000;                    // clamped to 1..1000
   Duration checkpoint_interval = Duration::seconds(10);  // clamped to at most 10 s
 };
-
-// A time-ordered (version 7) UUID, as Kubernetes' auditID: 48 bits of `at`'s
-// milliseconds since the epoch, then 74 random bits. IDs of later records
-// sort after earlier ones, so that a request's outbox row, named by its
-// auditID (audit_outbox.h), goes to the end of the store's key order rather
-// than to a random page of it.
-std::string random_audit_id(Timestamp at);
 
 class AuditLog {
  public:
@@ -109,6 +103,9 @@ class AuditLog {
   [[nodiscard]] uint64_t checkpointed() const { return checkpointed_.load(); }
   // The log's clock (the records' times).
   [[nodiscard]] Timestamp now() const { return clock_.now(); }
+  // A new auditID (audit_id.h) for a record received at `at`: records
+  // appended without one get one so.
+  [[nodiscard]] std::string new_audit_id(Timestamp at) { return ids_.next(at); }
   [[nodiscard]] std::string public_key_hex() const;
   // The Ed25519 signature (hex) of `bytes` with the log's key: a project's
   // evidence report is signed so (server/evidence_routes.cc).
@@ -134,6 +131,7 @@ class AuditLog {
   identity::SigningKey key_;
   const Clock& clock_;
   Logger& logger_;
+  AuditIdSource ids_;
 
   mutable std::mutex mu_;
   std::condition_variable synced_cv_;

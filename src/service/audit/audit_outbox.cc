@@ -21,11 +21,18 @@ constexpr std::string_view kAuditOutboxRecoveredMessage =
 RequestScope::RequestScope(AuditOutbox& outbox, governance::AuditEvent provisional)
     : outbox_(outbox), provisional_(std::move(provisional)), outer_(t_audit_outbox_scope) {
   if (provisional_.audit_id.empty())
-    provisional_.audit_id = random_audit_id(provisional_.request_received);
+    provisional_.audit_id = outbox_.log().new_audit_id(provisional_.request_received);
   t_audit_outbox_scope = this;
 }
 
 RequestScope::~RequestScope() { t_audit_outbox_scope = outer_; }
+
+governance::AuditEvent RequestScope::take_provisional() {
+  governance::AuditEvent event = std::move(provisional_);
+  provisional_ = governance::AuditEvent{};
+  provisional_.audit_id = event.audit_id;
+  return event;
+}
 
 OutboxAttachment AuditOutbox::attach(WriteBatch& batch) {
   OutboxAttachment attachment;

@@ -69,6 +69,11 @@ class RequestScope {
   [[nodiscard]] bool carried() const { return carried_; }
   // The request's record as it was before its answer.
   [[nodiscard]] const governance::AuditEvent& provisional() const { return provisional_; }
+  // The same, moved out for the request's final record (finish_audited,
+  // once its answer is known, rather than a copy of it): the scope keeps
+  // only its auditID, for AuditOutbox::record(). No commit of the request
+  // may follow.
+  governance::AuditEvent take_provisional();
 
  private:
   friend class AuditOutbox;

@@ -141,7 +141,8 @@ std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const P
 
 bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& workload,
                             const std::vector<int64_t>& usage, const std::vector<int64_t>& nominal,
-                            const std::vector<GuaranteeNode>& nodes, Resource primary) {
+                            const std::vector<GuaranteeNode>& nodes,
+                            const std::vector<FlavorIndex>& flavors, Resource primary) {
   std::vector<int64_t> free(nodes.size(), -1);  // -1: not schedulable
   for (size_t n = 0; n < nodes.size(); ++n) {
     const bool up = nodes[n].schedulable && (snapshot.nodes.empty() || n >= snapshot.nodes.size() ||
@@ -174,7 +175,12 @@ bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& wor
   for (const Pod& pod : pods) {
     size_t best = SIZE_MAX;
     for (size_t n = 0; n < nodes.size(); ++n) {
-      if (free[n] < pod.amount || (pod.flavor.valid() && nodes[n].flavor != pod.flavor)) continue;
+      if (free[n] < pod.amount) continue;
+      if (pod.flavor.valid()
+              ? nodes[n].flavor != pod.flavor
+              : std::find(flavors.begin(), flavors.end(), nodes[n].flavor) == flavors.end()) {
+        continue;
+      }
       if (best == SIZE_MAX || free[n] < free[best]) best = n;
     }
     if (best == SIZE_MAX) return false;
@@ -183,12 +189,11 @@ bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& wor
   return true;
 }
 
-std::vector<ViolationClass> classify_violations(const Snapshot& snapshot, const Plan& plan,
-                                                const PendingQueues& queues,
-                                                const std::vector<GuaranteeVerdict>& verdicts,
-                                                const std::vector<int64_t>& nominal,
-                                                const std::vector<GuaranteeNode>& nodes,
-                                                Resource primary) {
+std::vector<ViolationClass> classify_violations(
+    const Snapshot& snapshot, const Plan& plan, const PendingQueues& queues,
+    const std::vector<GuaranteeVerdict>& verdicts, const std::vector<int64_t>& nominal,
+    const std::vector<GuaranteeNode>& nodes,
+    const std::vector<std::vector<FlavorIndex>>& team_flavors, Resource primary) {
   std::vector<ViolationClass> classes(verdicts.size(), ViolationClass::kNone);
   if (std::find(verdicts.begin(), verdicts.end(), GuaranteeVerdict::kViolated) == verdicts.end()) {
     return classes;
@@ -202,24 +207,28 @@ std::vector<ViolationClass> classify_violations(const Snapshot& snapshot, const 
                                            snapshot, marks, primary);
     ALLOT_CHECK(unserved != SIZE_MAX);
     const PendingWorkload& owed = snapshot.pending[queue[unserved]];
-    classes[team] = fits_without_borrowers(snapshot, owed, usage, nominal, nodes, primary)
-                        ? ViolationClass::kReclaimable
-                        : ViolationClass::kFragmented;
+    classes[team] =
+        fits_without_borrowers(snapshot, owed, usage, nominal, nodes, team_flavors[team], primary)
+            ? ViolationClass::kReclaimable
+            : ViolationClass::kFragmented;
   }
   return classes;
 }
 
 GuaranteeTracker::GuaranteeTracker(std::vector<int64_t> nominal, Resource primary,
-                                   std::vector<GuaranteeNode> nodes)
+                                   std::vector<GuaranteeNode> nodes,
+                                   std::vector<std::vector<FlavorIndex>> team_flavors)
     : nominal_(std::move(nominal)),
       primary_(primary),
       nodes_(std::move(nodes)),
+      team_flavors_(std::move(team_flavors)),
       counts_(nominal_.size()) {}
 
 void GuaranteeTracker::observe(const Snapshot& snapshot, const Plan& plan,
                                const PendingQueues& queues) {
   last_ = judge_guarantees(snapshot, plan, queues, nominal_, primary_);
-  last_classes_ = classify_violations(snapshot, plan, queues, last_, nominal_, nodes_, primary_);
+  last_classes_ =
+      classify_violations(snapshot, plan, queues, last_, nominal_, nodes_, team_flavors_, primary_);
 }
 
 void GuaranteeTracker::count(int64_t grid_cycles) {

@@ -21,11 +21,11 @@
 //   workload (terminating ones too) of every team whose usage is above its
 //   nominal were gone, *fragmented* otherwise (the room is split by work of
 //   teams within their nominal, which no reclaim may take). "Fit": each pod,
-//   largest first, on the schedulable node (the pod set's required flavor,
-//   else any) whose free amount of the primary resource is the smallest that
-//   holds it (best fit; ties to the lowest node index); only the primary
-//   resource counts. An upper bound on what reclaim could free: reclaim takes
-//   a team's work only down to its nominal.
+//   largest first, on the schedulable node (of the pod set's required flavor,
+//   else of a flavor the team has quota in) whose free amount of the primary resource is the
+//   smallest that holds it (best fit; ties to the lowest node index); only the primary resource
+//   counts. An upper bound on what reclaim could free: reclaim takes a team's work only down to its
+//   nominal.
 //
 // A plan that names a blocked StrictFIFO tail once (Plan::blocked_tails)
 // instead of explaining each of its workloads is judged alike: the tail's
@@ -72,17 +72,19 @@ struct GuaranteeNode {
 // The class of each team's violation (kNone where the verdict is not
 // kViolated), from the team queues of the snapshot's pending work.
 // REQUIRES: verdicts are judge_guarantees()'s for the same arguments.
-std::vector<ViolationClass> classify_violations(const Snapshot& snapshot, const Plan& plan,
-                                                const PendingQueues& queues,
-                                                const std::vector<GuaranteeVerdict>& verdicts,
-                                                const std::vector<int64_t>& nominal,
-                                                const std::vector<GuaranteeNode>& nodes,
-                                                Resource primary);
-// Whether `workload`'s pods fit `nodes` once every admitted workload of every
-// team whose usage (per TeamIndex) is above its nominal is gone (see above).
+// `team_flavors`: per TeamIndex, the flavors it has quota in.
+std::vector<ViolationClass> classify_violations(
+    const Snapshot& snapshot, const Plan& plan, const PendingQueues& queues,
+    const std::vector<GuaranteeVerdict>& verdicts, const std::vector<int64_t>& nominal,
+    const std::vector<GuaranteeNode>& nodes,
+    const std::vector<std::vector<FlavorIndex>>& team_flavors, Resource primary);
+// Whether `workload`'s pods fit `nodes` (of `flavors`, the team's, for a pod
+// set that requires none) once every admitted workload of every team whose
+// usage (per TeamIndex) is above its nominal is gone (see above).
 bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& workload,
                             const std::vector<int64_t>& usage, const std::vector<int64_t>& nominal,
-                            const std::vector<GuaranteeNode>& nodes, Resource primary);
+                            const std::vector<GuaranteeNode>& nodes,
+                            const std::vector<FlavorIndex>& flavors, Resource primary);
 
 // The verdict of one cycle for every team (by TeamIndex).
 // REQUIRES: nominal.size() covers every team index in `snapshot`.
@@ -99,10 +101,10 @@ std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const P
 
 class GuaranteeTracker {
  public:
-  // `nominal`: per TeamIndex, of `primary`, summed over flavors; `nodes`: by
-  // NodeIndex, for the violation classes.
-  GuaranteeTracker(std::vector<int64_t> nominal, Resource primary,
-                   std::vector<GuaranteeNode> nodes);
+  // `nominal`: per TeamIndex, of `primary`, summed over flavors; `nodes` (by
+  // NodeIndex) and `team_flavors` (per TeamIndex), for the violation classes.
+  GuaranteeTracker(std::vector<int64_t> nominal, Resource primary, std::vector<GuaranteeNode> nodes,
+                   std::vector<std::vector<FlavorIndex>> team_flavors);
 
   // Judges the cycle; it counts once count() says for how many grid cycles.
   // `queues` are the team queues of the snapshot's pending work.
@@ -116,6 +118,7 @@ class GuaranteeTracker {
   std::vector<int64_t> nominal_;
   Resource primary_;
   std::vector<GuaranteeNode> nodes_;
+  std::vector<std::vector<FlavorIndex>> team_flavors_;
   std::vector<GuaranteeVerdict> last_;  // the last observed cycle, not yet counted
   std::vector<ViolationClass> last_classes_;
   std::vector<GuaranteeCount> counts_;

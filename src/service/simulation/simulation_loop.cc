@@ -71,7 +71,13 @@ Status SimulationLoop::run(SimulationTrace& trace) {
         {node.flavor, node.node.capacity[input_.primary],
          scheduler_.policy().node_listed_schedulable(NodeIndex(static_cast<uint32_t>(n)))});
   }
-  GuaranteeTracker guarantees(std::move(nominal), input_.primary, std::move(nodes));
+  std::vector<std::vector<FlavorIndex>> team_flavors;
+  for (size_t team = 0; team < trace.teams.size(); ++team) {
+    team_flavors.push_back(
+        scheduler_.policy().team(TeamIndex(static_cast<uint32_t>(team))).flavor_order);
+  }
+  GuaranteeTracker guarantees(std::move(nominal), input_.primary, std::move(nodes),
+                              std::move(team_flavors));
   while (true) {
     if (trace.cycles >= options_.max_cycles) {
       return {ErrorCode::kResourceExhausted, "simulation did not settle within " +

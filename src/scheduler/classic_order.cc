@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cstdint>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -10,11 +12,14 @@ namespace {
 class ClassicOrder final : public AdmissionOrder {
  public:
   ClassicOrder(QuotaTree& quota, const TeamQueues& queues,
-               const std::vector<PendingWorkload>& pending, const std::vector<PendingFacts>& facts)
+               const std::vector<PendingWorkload>& pending, const std::vector<PendingFacts>& facts,
+               const std::vector<Reservation>& planned, bool held)
       : quota_(quota),
         queues_(queues),
         pending_(pending),
         facts_(facts),
+        planned_(planned),
+        held_(held),
         version_(quota.policy().team_count(), 0) {
     for (int32_t t = 0; t < quota.policy().team_count(); ++t) refresh(TeamIndex(t));
   }
@@ -38,10 +43,18 @@ class ClassicOrder final : public AdmissionOrder {
     const bool on_top = !heap_.empty() && heap_.front().team == team;
     if (!queues_.has_head(team)) return;
     const uint32_t head = queues_.head(team);
-    const PendingWorkload& w = pending_[head];
     const PendingFacts& f = facts_[head];
-    const bool borrows = quota_.would_borrow(team, f.first_flavor, f.total);
-    const Entry entry{borrows, -w.priority, w.queued_at.ms(), w.id.value(), team, version};
+    uint8_t tier = quota_.would_borrow(team, f.first_flavor, f.total) ? kBorrows : kWithin;
+    uint32_t ranked = head;
+    if (tier == kBorrows && !held_ && planned_.empty()) {
+      const uint32_t within = first_within_nominal(team);
+      if (within != UINT32_MAX) {
+        ranked = within;
+        tier = kWithinBehind;
+      }
+    }
+    const PendingWorkload& w = pending_[ranked];
+    const Entry entry{tier, -w.priority, w.queued_at.ms(), w.id.value(), team, version};
     if (on_top) {
       replace_top(entry);
     } else {
@@ -51,8 +64,13 @@ class ClassicOrder final : public AdmissionOrder {
   }
 
  private:
+  // Tiers, first to last: the head would not borrow; it would, but work of
+  // the team behind it would not (ranked by that work); it would.
+  static constexpr uint8_t kWithin = 0;
+  static constexpr uint8_t kWithinBehind = 1;
+  static constexpr uint8_t kBorrows = 2;
   struct Entry {
-    bool borrows;
+    uint8_t tier;
     int32_t neg_priority;
     int64_t queued_ms;
     uint64_t id;
@@ -60,10 +78,34 @@ class ClassicOrder final : public AdmissionOrder {
     uint32_t version;
     // A max-heap: "less" means "later".
     bool operator<(const Entry& o) const {
-      return std::tie(borrows, neg_priority, queued_ms, id) >
-             std::tie(o.borrows, o.neg_priority, o.queued_ms, o.id);
+      return std::tie(tier, neg_priority, queued_ms, id) >
+             std::tie(o.tier, o.neg_priority, o.queued_ms, o.id);
     }
   };
+
+  // A team whose head would borrow is ranked by its first workload behind the
+  // head that would not (BestEffortFIFO only, looking at most kLookahead deep),
+  // after every head that would not borrow and before the heads that would.
+  // Kueue sets an inadmissible head aside, so that workload would head the
+  // team's queue, unborrowing, in a later cycle; here the whole queue is tried
+  // in one cycle, and ranked by its head the team came after older borrowing
+  // work of other teams, which took the room its guarantee needed (issue 18).
+  // UINT32_MAX when there is none. Not while gang reservations are held or
+  // planned: ranking a team's work ahead of other teams' changed what the
+  // reservation planner saw, and a held reservation could be lost
+  // (ReservationProperties.ReservedStartNeverMovesLaterBecauseOfLaterWork).
+  [[nodiscard]] uint32_t first_within_nominal(TeamIndex team) const {
+    constexpr size_t kLookahead = 32;
+    if (quota_.policy().team(team).queueing != QueueingStrategy::kBestEffortFifo) {
+      return UINT32_MAX;
+    }
+    const std::span<const uint32_t> behind = queues_.after_head(team);
+    for (size_t k = 0; k < behind.size() && k < kLookahead; ++k) {
+      const PendingFacts& f = facts_[behind[k]];
+      if (f.usable && !quota_.would_borrow(team, f.first_flavor, f.total)) return behind[k];
+    }
+    return UINT32_MAX;
+  }
 
   // The max-heap's top (what std::pop_heap would take) becomes `entry`.
   void replace_top(const Entry& entry) {
@@ -85,6 +127,8 @@ class ClassicOrder final : public AdmissionOrder {
   const TeamQueues& queues_;
   const std::vector<PendingWorkload>& pending_;
   const std::vector<PendingFacts>& facts_;
+  const std::vector<Reservation>& planned_;
+  bool held_;
   std::vector<uint32_t> version_;
   std::vector<Entry> heap_;  // a max-heap by Entry::operator<: the top goes first
 };
@@ -93,8 +137,10 @@ class ClassicOrder final : public AdmissionOrder {
 
 std::unique_ptr<AdmissionOrder> make_classic_order(QuotaTree& quota, const TeamQueues& queues,
                                                    const std::vector<PendingWorkload>& pending,
-                                                   const std::vector<PendingFacts>& facts) {
-  return std::make_unique<ClassicOrder>(quota, queues, pending, facts);
+                                                   const std::vector<PendingFacts>& facts,
+                                                   const std::vector<Reservation>& planned,
+                                                   bool held) {
+  return std::make_unique<ClassicOrder>(quota, queues, pending, facts, planned, held);
 }
 
 }  // namespace allot

@@ -129,6 +129,83 @@ TEST(GuaranteeCompliance, LentQuotaThatCannotBeReclaimedIsAViolation) {
   EXPECT_DOUBLE_EQ(alpha.guarantee_compliance, 1.0 / 91);
   EXPECT_DOUBLE_EQ(report.teams[1].guarantee_compliance, 1.0);  // beta never owed
   EXPECT_LT(report.guarantee_compliance, 1.0);
+  // beta borrows alpha's node: without beta's work alpha's job would fit.
+  EXPECT_EQ(alpha.reclaimable_cycles, 90);
+  EXPECT_EQ(alpha.fragmented_cycles, 0);
+  EXPECT_EQ(report.reclaimable_cycles, 90);
+  EXPECT_EQ(report.fragmented_cycles, 0);
+}
+
+// Two 8-GPU nodes; alpha owns 12 GPUs, beta 8. alpha's 6-GPU job takes node 0
+// at t=0, beta's 4-GPU job (within beta's nominal) node 1 at t=10; alpha's
+// second 6-GPU job at t=100 fits alpha's nominal (6 of 12 used) but no node (2
+// and 4 GPUs free), and nobody borrows: the violations are fragmentation,
+// until alpha's first job ends at t=1000.
+TEST(GuaranteeCompliance, RoomSplitByWorkWithinNominalIsAFragmentedViolation) {
+  constexpr std::string_view kSplitJobs =
+      "submit_s,duration_s,gpus,team\n"
+      "0,1000,6,alpha\n"
+      "10,5000,4,beta\n"
+      "100,50,6,alpha\n";
+  const SimulationReport report =
+      replay_compliance_trace(lab_cohort(2, 12, "Any"), kSplitJobs, virtual_options());
+  const TeamMetrics& alpha = report.teams[0];
+  EXPECT_EQ(report.preemptions, 0);
+  // Owed at t=0 (its first job admitted) and t=100..1000 (admitted at 1000).
+  EXPECT_EQ(alpha.owed_cycles, 92);
+  EXPECT_EQ(alpha.compliant_cycles, 2);
+  EXPECT_EQ(alpha.fragmented_cycles, 90);
+  EXPECT_EQ(alpha.reclaimable_cycles, 0);
+  EXPECT_EQ(report.fragmented_cycles, 90);
+}
+
+// A workload placed with running work of teams above their nominal taken out
+// (guarantee_tracker.h): two 8-GPU nodes, team 0 within its nominal, team 1
+// above it.
+TEST(GuaranteeCompliance, FitsWithoutBorrowersTakesOutOnlyTeamsAboveNominal) {
+  const std::vector<GuaranteeNode> nodes = {{FlavorIndex(0), 8, true}, {FlavorIndex(0), 8, true}};
+  const auto running = [](uint64_t id, uint32_t team, int64_t gpus, uint32_t node) {
+    AdmittedWorkload a;
+    a.id = WorkloadId(id);
+    a.team = TeamIndex(team);
+    PodSetRequest pods;
+    pods.per_pod[Resource::kGpu] = gpus;
+    a.pod_sets.push_back(pods);
+    a.assignment.push_back({1, {PodPlacement{NodeIndex(node), 0}}});
+    return a;
+  };
+  const auto asking = [](int32_t pods, int64_t gpus, FlavorIndex flavor = FlavorIndex()) {
+    PendingWorkload w;
+    w.id = WorkloadId(9);
+    PodSetRequest set;
+    set.count = pods;
+    set.per_pod[Resource::kGpu] = gpus;
+    set.required_flavor = flavor;
+    w.pod_sets.push_back(set);
+    return w;
+  };
+  Snapshot snapshot;
+  snapshot.admitted = {running(1, 0, 2, 0), running(2, 1, 6, 0), running(3, 1, 4, 1)};
+  const std::vector<int64_t> nominal = {8, 4};
+  const std::vector<int64_t> usage = {2, 10};           // team 1 borrows
+  std::vector<FlavorIndex> flavors = {FlavorIndex(0)};  // the asking team's
+  const auto fits = [&](const PendingWorkload& w) {
+    return fits_without_borrowers(snapshot, w, usage, nominal, nodes, flavors, Resource::kGpu);
+  };
+  EXPECT_TRUE(fits(asking(1, 8)));                   // node 1, once team 1's job is gone
+  EXPECT_TRUE(fits(asking(2, 6)));                   // one pod on each node
+  EXPECT_FALSE(fits(asking(3, 6)));                  // 6 and 8 GPUs free: two pods at most
+  EXPECT_FALSE(fits(asking(1, 8, FlavorIndex(1))));  // no node of that flavor
+  flavors = {FlavorIndex(1)};
+  EXPECT_FALSE(fits(asking(1, 8)));  // the team has no quota in the nodes' flavor
+  flavors = {FlavorIndex(0)};
+  // Team 1 within its nominal: its work stays, and no node has 8 free.
+  EXPECT_FALSE(fits_without_borrowers(snapshot, asking(1, 8), usage, {8, 10}, nodes, flavors,
+                                      Resource::kGpu));
+  // Node 1 unschedulable: only node 0's 6 free GPUs count.
+  snapshot.nodes = {NodeCondition{}, NodeCondition{true, true}};
+  EXPECT_FALSE(fits(asking(1, 8)));
+  EXPECT_TRUE(fits(asking(1, 6)));
 }
 
 TEST(GuaranteeCompliance, SkippingIdleCyclesCountsTheSameCycles) {

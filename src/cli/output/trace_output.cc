@@ -31,7 +31,9 @@ nlohmann::json metrics_json(const TraceMetrics& metrics) {
           {"borrowed_cost", optional_json(metrics.borrowed_cost)},
           {"idle_cost", optional_json(metrics.idle_cost)},
           {"preemptions", metrics.preemptions},
-          {"guarantee_compliance", metrics.guarantee_compliance}};
+          {"guarantee_compliance", metrics.guarantee_compliance},
+          {"violated_cycles_reclaimable", metrics.violated_cycles_reclaimable},
+          {"violated_cycles_fragmented", metrics.violated_cycles_fragmented}};
 }
 
 nlohmann::json skipped_json(const SkippedJobs& skipped) {
@@ -123,6 +125,11 @@ std::string overall_table(const PolicyComparison& comparison) {
        [](const PolicyRun& r) { return std::to_string(r.summary.overall.preemptions); }},
       {"guarantee compliance",
        [](const PolicyRun& r) { return percent_text(r.summary.overall.guarantee_compliance); }},
+      {"violated cycles: reclaimable / fragmented",
+       [](const PolicyRun& r) {
+         return std::to_string(r.summary.overall.violated_cycles_reclaimable) + " / " +
+                std::to_string(r.summary.overall.violated_cycles_fragmented);
+       }},
       {"runtime (real)", [](const PolicyRun& r) { return fixed(r.runtime_s, 3) + "s"; }},
   };
   TextTable table(header);

@@ -61,19 +61,29 @@ class PlanMarks {
   std::vector<size_t> judged_;  // per team
 };
 
-// `queue`: all of the team's pending work, in queue order.
-GuaranteeVerdict judge_team(const std::vector<uint32_t>& queue, size_t judged, int64_t remaining,
-                            const Snapshot& snapshot, const PlanMarks& marks, Resource primary) {
+// `queue`: all of the team's pending work, in queue order. Returns the
+// position of the first owed workload that was not served, SIZE_MAX if none.
+size_t first_unserved(const std::vector<uint32_t>& queue, size_t judged, int64_t remaining,
+                      const Snapshot& snapshot, const PlanMarks& marks, Resource primary) {
   for (size_t k = 0; k < queue.size() && k < judged; ++k) {
     const PendingWorkload& w = snapshot.pending[queue[k]];
     const int64_t request = request_of(w, primary);
     if (marks.served(w.id)) {
       remaining = std::max<int64_t>(0, remaining - request);
     } else if (request <= remaining && !marks.not_judged(w.id)) {
-      return GuaranteeVerdict::kViolated;
+      return k;
     }
   }
-  return GuaranteeVerdict::kCompliant;
+  return SIZE_MAX;
+}
+
+std::vector<int64_t> usage_by_team(const Snapshot& snapshot, size_t teams, Resource primary) {
+  std::vector<int64_t> usage(teams, 0);
+  for (const AdmittedWorkload& admitted : snapshot.admitted) {
+    ALLOT_CHECK(admitted.team.value() < usage.size());
+    usage[admitted.team.value()] += admitted.usage()[primary];
+  }
+  return usage;
 }
 
 // `queue_of(team)`: the team's pending work (indices) in queue order.
@@ -81,19 +91,17 @@ template <typename QueueOf>
 std::vector<GuaranteeVerdict> judge_queues(const Snapshot& snapshot, const Plan& plan,
                                            const QueueOf& queue_of,
                                            const std::vector<int64_t>& nominal, Resource primary) {
-  std::vector<int64_t> usage(nominal.size(), 0);
-  for (const AdmittedWorkload& admitted : snapshot.admitted) {
-    ALLOT_CHECK(admitted.team.value() < usage.size());
-    usage[admitted.team.value()] += admitted.usage()[primary];
-  }
+  const std::vector<int64_t> usage = usage_by_team(snapshot, nominal.size(), primary);
   const PlanMarks marks(plan, nominal.size());
   std::vector<GuaranteeVerdict> verdicts(nominal.size(), GuaranteeVerdict::kNotOwed);
   for (size_t team = 0; team < nominal.size(); ++team) {
     const std::vector<uint32_t>& queue = queue_of(team);
     // Owed: it has pending work and is below its nominal.
     if (queue.empty() || usage[team] >= nominal[team]) continue;
-    verdicts[team] = judge_team(queue, marks.judged(team), nominal[team] - usage[team], snapshot,
-                                marks, primary);
+    const size_t unserved = first_unserved(queue, marks.judged(team), nominal[team] - usage[team],
+                                           snapshot, marks, primary);
+    verdicts[team] =
+        unserved == SIZE_MAX ? GuaranteeVerdict::kCompliant : GuaranteeVerdict::kViolated;
   }
   return verdicts;
 }
@@ -131,13 +139,96 @@ std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const P
       nominal, primary);
 }
 
-GuaranteeTracker::GuaranteeTracker(std::vector<int64_t> nominal, Resource primary)
-    : nominal_(std::move(nominal)), primary_(primary), counts_(nominal_.size()) {}
+bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& workload,
+                            const std::vector<int64_t>& usage, const std::vector<int64_t>& nominal,
+                            const std::vector<GuaranteeNode>& nodes,
+                            const std::vector<FlavorIndex>& flavors, Resource primary) {
+  std::vector<int64_t> free(nodes.size(), -1);  // -1: not schedulable
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const bool up = nodes[n].schedulable && (snapshot.nodes.empty() || n >= snapshot.nodes.size() ||
+                                             snapshot.nodes[n].schedulable());
+    if (up) free[n] = nodes[n].capacity;
+  }
+  for (const AdmittedWorkload& admitted : snapshot.admitted) {
+    const size_t team = admitted.team.value();
+    if (usage[team] > nominal[team]) continue;  // a borrower's: gone
+    for (size_t set = 0; set < admitted.assignment.size(); ++set) {
+      const int64_t per_pod = admitted.pod_sets[set].per_pod[primary];
+      for (const PodPlacement& pod : admitted.assignment[set].pods) {
+        if (pod.node.value() < free.size() && free[pod.node.value()] >= 0) {
+          free[pod.node.value()] = std::max<int64_t>(0, free[pod.node.value()] - per_pod);
+        }
+      }
+    }
+  }
+  struct Pod {
+    int64_t amount;
+    FlavorIndex flavor;
+  };
+  std::vector<Pod> pods;
+  for (const PodSetRequest& set : workload.pod_sets) {
+    for (int32_t i = 0; i < set.count; ++i)
+      pods.push_back({set.per_pod[primary], set.required_flavor});
+  }
+  std::stable_sort(pods.begin(), pods.end(),
+                   [](const Pod& a, const Pod& b) { return a.amount > b.amount; });
+  for (const Pod& pod : pods) {
+    size_t best = SIZE_MAX;
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      if (free[n] < pod.amount) continue;
+      if (pod.flavor.valid()
+              ? nodes[n].flavor != pod.flavor
+              : std::find(flavors.begin(), flavors.end(), nodes[n].flavor) == flavors.end()) {
+        continue;
+      }
+      if (best == SIZE_MAX || free[n] < free[best]) best = n;
+    }
+    if (best == SIZE_MAX) return false;
+    free[best] -= pod.amount;
+  }
+  return true;
+}
+
+std::vector<ViolationClass> classify_violations(
+    const Snapshot& snapshot, const Plan& plan, const PendingQueues& queues,
+    const std::vector<GuaranteeVerdict>& verdicts, const std::vector<int64_t>& nominal,
+    const std::vector<GuaranteeNode>& nodes,
+    const std::vector<std::vector<FlavorIndex>>& team_flavors, Resource primary) {
+  std::vector<ViolationClass> classes(verdicts.size(), ViolationClass::kNone);
+  if (std::find(verdicts.begin(), verdicts.end(), GuaranteeVerdict::kViolated) == verdicts.end()) {
+    return classes;
+  }
+  const std::vector<int64_t> usage = usage_by_team(snapshot, nominal.size(), primary);
+  const PlanMarks marks(plan, nominal.size());
+  for (size_t team = 0; team < verdicts.size(); ++team) {
+    if (verdicts[team] != GuaranteeVerdict::kViolated) continue;
+    const std::vector<uint32_t>& queue = queues.queue(TeamIndex(static_cast<uint32_t>(team)));
+    const size_t unserved = first_unserved(queue, marks.judged(team), nominal[team] - usage[team],
+                                           snapshot, marks, primary);
+    ALLOT_CHECK(unserved != SIZE_MAX);
+    const PendingWorkload& owed = snapshot.pending[queue[unserved]];
+    classes[team] =
+        fits_without_borrowers(snapshot, owed, usage, nominal, nodes, team_flavors[team], primary)
+            ? ViolationClass::kReclaimable
+            : ViolationClass::kFragmented;
+  }
+  return classes;
+}
+
+GuaranteeTracker::GuaranteeTracker(std::vector<int64_t> nominal, Resource primary,
+                                   std::vector<GuaranteeNode> nodes,
+                                   std::vector<std::vector<FlavorIndex>> team_flavors)
+    : nominal_(std::move(nominal)),
+      primary_(primary),
+      nodes_(std::move(nodes)),
+      team_flavors_(std::move(team_flavors)),
+      counts_(nominal_.size()) {}
 
 void GuaranteeTracker::observe(const Snapshot& snapshot, const Plan& plan,
-                               const PendingQueues* queues) {
-  last_ = queues != nullptr ? judge_guarantees(snapshot, plan, *queues, nominal_, primary_)
-                            : judge_guarantees(snapshot, plan, nominal_, primary_);
+                               const PendingQueues& queues) {
+  last_ = judge_guarantees(snapshot, plan, queues, nominal_, primary_);
+  last_classes_ =
+      classify_violations(snapshot, plan, queues, last_, nominal_, nodes_, team_flavors_, primary_);
 }
 
 void GuaranteeTracker::count(int64_t grid_cycles) {
@@ -150,9 +241,14 @@ void GuaranteeTracker::count(int64_t grid_cycles) {
     counts_[team].owed += grid_cycles;
     if (last_[team] == GuaranteeVerdict::kCompliant) {
       counts_[team].compliant += grid_cycles;
+    } else if (last_classes_[team] == ViolationClass::kReclaimable) {
+      counts_[team].reclaimable += grid_cycles;
+    } else {
+      counts_[team].fragmented += grid_cycles;
     }
   }
   last_.clear();
+  last_classes_.clear();
 }
 
 }  // namespace allot

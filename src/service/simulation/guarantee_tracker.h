@@ -15,6 +15,17 @@
 //   owed). A workload held back by its own team's StrictFIFO head
 //   (kBlockedByStrictFifo) is not judged: it waits by the team's choice.
 // - compliance = compliant cycles / owed cycles; 1.0 when never owed.
+// - a violated cycle is classed by the team's first owed workload that was
+//   not served (the one the walk above stops at):
+//   *reclaimable* when its pods would fit the nodes if every admitted
+//   workload (terminating ones too) of every team whose usage is above its
+//   nominal were gone, *fragmented* otherwise (the room is split by work of
+//   teams within their nominal, which no reclaim may take). "Fit": each pod,
+//   largest first, on the schedulable node (of the pod set's required flavor,
+//   else of a flavor the team has quota in) whose free amount of the primary resource is the
+//   smallest that holds it (best fit; ties to the lowest node index); only the primary resource
+//   counts. An upper bound on what reclaim could free: reclaim takes a team's work only down to its
+//   nominal.
 //
 // A plan that names a blocked StrictFIFO tail once (Plan::blocked_tails)
 // instead of explaining each of its workloads is judged alike: the tail's
@@ -40,13 +51,40 @@
 namespace allot {
 
 struct GuaranteeCount {
-  int64_t owed = 0;       // grid cycles in which the team was owed
-  int64_t compliant = 0;  // of those, the cycles in which its demand was served
+  int64_t owed = 0;         // grid cycles in which the team was owed
+  int64_t compliant = 0;    // of those, the cycles in which its demand was served
+  int64_t reclaimable = 0;  // violated cycles whose owed workload fits without borrowers
+  int64_t fragmented = 0;   // violated cycles whose owed workload fits no node even then
 
   friend bool operator==(const GuaranteeCount&, const GuaranteeCount&) = default;
 };
 
 enum class GuaranteeVerdict : uint8_t { kNotOwed, kCompliant, kViolated };
+enum class ViolationClass : uint8_t { kNone, kReclaimable, kFragmented };
+
+// A node as the violation classes see it (by NodeIndex).
+struct GuaranteeNode {
+  FlavorIndex flavor;
+  int64_t capacity = 0;     // of the primary resource
+  bool schedulable = true;  // as listed; the snapshot's NodeConditions can take it out
+};
+
+// The class of each team's violation (kNone where the verdict is not
+// kViolated), from the team queues of the snapshot's pending work.
+// REQUIRES: verdicts are judge_guarantees()'s for the same arguments.
+// `team_flavors`: per TeamIndex, the flavors it has quota in.
+std::vector<ViolationClass> classify_violations(
+    const Snapshot& snapshot, const Plan& plan, const PendingQueues& queues,
+    const std::vector<GuaranteeVerdict>& verdicts, const std::vector<int64_t>& nominal,
+    const std::vector<GuaranteeNode>& nodes,
+    const std::vector<std::vector<FlavorIndex>>& team_flavors, Resource primary);
+// Whether `workload`'s pods fit `nodes` (of `flavors`, the team's, for a pod
+// set that requires none) once every admitted workload of every team whose
+// usage (per TeamIndex) is above its nominal is gone (see above).
+bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& workload,
+                            const std::vector<int64_t>& usage, const std::vector<int64_t>& nominal,
+                            const std::vector<GuaranteeNode>& nodes,
+                            const std::vector<FlavorIndex>& flavors, Resource primary);
 
 // The verdict of one cycle for every team (by TeamIndex).
 // REQUIRES: nominal.size() covers every team index in `snapshot`.
@@ -63,12 +101,14 @@ std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const P
 
 class GuaranteeTracker {
  public:
-  // `nominal`: per TeamIndex, of `primary`, summed over flavors.
-  GuaranteeTracker(std::vector<int64_t> nominal, Resource primary);
+  // `nominal`: per TeamIndex, of `primary`, summed over flavors; `nodes` (by
+  // NodeIndex) and `team_flavors` (per TeamIndex), for the violation classes.
+  GuaranteeTracker(std::vector<int64_t> nominal, Resource primary, std::vector<GuaranteeNode> nodes,
+                   std::vector<std::vector<FlavorIndex>> team_flavors);
 
   // Judges the cycle; it counts once count() says for how many grid cycles.
-  // `queues`, if given, are the team queues of the snapshot's pending work.
-  void observe(const Snapshot& snapshot, const Plan& plan, const PendingQueues* queues = nullptr);
+  // `queues` are the team queues of the snapshot's pending work.
+  void observe(const Snapshot& snapshot, const Plan& plan, const PendingQueues& queues);
   // REQUIRES: grid_cycles >= 1; observe() was called since the last count().
   void count(int64_t grid_cycles);
 
@@ -77,7 +117,10 @@ class GuaranteeTracker {
  private:
   std::vector<int64_t> nominal_;
   Resource primary_;
+  std::vector<GuaranteeNode> nodes_;
+  std::vector<std::vector<FlavorIndex>> team_flavors_;
   std::vector<GuaranteeVerdict> last_;  // the last observed cycle, not yet counted
+  std::vector<ViolationClass> last_classes_;
   std::vector<GuaranteeCount> counts_;
 };
 

@@ -64,7 +64,20 @@ Status SimulationLoop::run(SimulationTrace& trace) {
   for (const TracedTeam& team : trace.teams) {
     nominal.push_back(team.nominal);
   }
-  GuaranteeTracker guarantees(std::move(nominal), input_.primary);
+  std::vector<GuaranteeNode> nodes;
+  for (size_t n = 0; n < scheduler_.policy().nodes().size(); ++n) {
+    const CompiledNode& node = scheduler_.policy().nodes()[n];
+    nodes.push_back(
+        {node.flavor, node.node.capacity[input_.primary],
+         scheduler_.policy().node_listed_schedulable(NodeIndex(static_cast<uint32_t>(n)))});
+  }
+  std::vector<std::vector<FlavorIndex>> team_flavors;
+  for (size_t team = 0; team < trace.teams.size(); ++team) {
+    team_flavors.push_back(
+        scheduler_.policy().team(TeamIndex(static_cast<uint32_t>(team))).flavor_order);
+  }
+  GuaranteeTracker guarantees(std::move(nominal), input_.primary, std::move(nodes),
+                              std::move(team_flavors));
   while (true) {
     if (trace.cycles >= options_.max_cycles) {
       return {ErrorCode::kResourceExhausted, "simulation did not settle within " +
@@ -83,7 +96,7 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     kept_queues_.update(scheduler_.policy(), snapshot_.pending, std::move(touched_));
     touched_.clear();
     const Plan plan = scheduler_.plan(snapshot_, kept_queues_);
-    guarantees.observe(snapshot_, plan, &kept_queues_);
+    guarantees.observe(snapshot_, plan, kept_queues_);
     if (options_.on_cycle) {
       options_.on_cycle(snapshot_, plan);
     }
@@ -105,6 +118,8 @@ Status SimulationLoop::run(SimulationTrace& trace) {
   for (size_t team = 0; team < trace.teams.size(); ++team) {
     trace.teams[team].owed_cycles = guarantees.counts()[team].owed;
     trace.teams[team].compliant_cycles = guarantees.counts()[team].compliant;
+    trace.teams[team].reclaimable_cycles = guarantees.counts()[team].reclaimable;
+    trace.teams[team].fragmented_cycles = guarantees.counts()[team].fragmented;
   }
   for (const AdmittedWorkload& admitted : snapshot_.admitted) {
     trace.workloads[admitted.id.value()].running = true;  // only if the loop stopped early

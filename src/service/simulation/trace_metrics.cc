@@ -104,6 +104,8 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
   std::sort(summary.queue_delays_s.begin(), summary.queue_delays_s.end());
   summary.overall = metrics_of(std::move(overall));
   summary.overall.guarantee_compliance = report.guarantee_compliance;
+  summary.overall.violated_cycles_reclaimable = report.reclaimable_cycles;
+  summary.overall.violated_cycles_fragmented = report.fragmented_cycles;
   summary.overall.utilization = report.utilization;
   summary.overall.preemptions = report.preemptions;
   for (size_t i = 0; i < policy.teams.size(); ++i) {
@@ -118,6 +120,8 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
       team.metrics.own_gpu_hours = it->allocated_hours - it->borrowed_hours;
       summary.overall.own_gpu_hours += team.metrics.own_gpu_hours;
       team.metrics.guarantee_compliance = it->guarantee_compliance;
+      team.metrics.violated_cycles_reclaimable = it->reclaimable_cycles;
+      team.metrics.violated_cycles_fragmented = it->fragmented_cycles;
       team.nominal = it->nominal;
       team.usage_series = it->usage_series;
       summary.overall.borrowed_gpu_hours += it->borrowed_hours;

@@ -61,6 +61,12 @@ const VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Sl
   for (uint32_t pos = 0; pos < slots.size(); ++pos) {
     by_team.positions[next[slots[pos].team.value()]++] = pos;
   }
+  by_team.slots.reserve(slots.size());
+  by_team.held.reserve(slots.size());
+  for (const uint32_t pos : by_team.positions) {
+    by_team.slots.push_back(slots[pos]);
+    by_team.held.push_back(usage_of(slots[pos].index));
+  }
   return by_team;
 }
 
@@ -91,7 +97,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
     work.clear();
     for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
       const uint32_t pos = by_team.positions[i];
-      const Slot& w = slots[pos];
+      const Slot& w = by_team.slots[i];
       Candidate c{w.index, Variant::kWithinTeam, -1};
       if (!fair_share_slot_open(r, w, own, &c)) continue;
       if (now_ < w.ripe) {
@@ -105,6 +111,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
       }
       work.push_back(static_cast<uint32_t>(out.size()));
       candidate_rank_.push_back(own ? own_offset + pos : pos);
+      candidate_held_.push_back(by_team.held[i]);
       out.push_back(c);
     }
     if (!work.empty()) teams.push_back(team_node);

@@ -95,6 +95,7 @@ std::vector<int32_t> VictimSelector::index_fair_share_candidates(
     }
     team_candidates_[team_node].push_back(pos);
     candidate_rank_.push_back(pos);
+    candidate_held_.push_back(usage_of(candidates[pos].index));
   }
   return register_fair_share_teams(teams);
 }
@@ -109,6 +110,7 @@ void VictimSelector::reset_fair_share_search() {
   share_now_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   share_after_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   candidate_rank_.clear();
+  candidate_held_.clear();
 }
 
 std::vector<int32_t> VictimSelector::register_fair_share_teams(
@@ -165,10 +167,10 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
     return share;
   };
   while (head < work.size()) {
-    const Candidate& c = candidates[work[head++]];
-    const double target_share = share_after_removing(usage_of(c.index));
+    const uint32_t pos = work[head++];
+    const double target_share = share_after_removing(candidate_held_[pos]);
     if (preemptor_share <= target_share) {
-      return take(r, c, PreemptionReason::kFairShare, true, choice);
+      return take(r, candidates[pos], PreemptionReason::kFairShare, true, choice);
     }
     share_refused_ = true;
   }

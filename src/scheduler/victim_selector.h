@@ -181,11 +181,15 @@ class VictimSelector {
   // Lists the teams (in the order of their best candidate) under their
   // cohorts; returns the cohorts whose lists were filled.
   std::vector<int32_t> register_fair_share_teams(const std::vector<int32_t>& team_nodes);
-  // A group's slots by team: positions into the group, each team's in the group's order.
+  // A group's slots by team, each team's in the group's order: copied
+  // contiguously with what each workload holds, so that a search reads a
+  // team's work in one sequential walk.
   struct TeamSlots {
-    std::vector<int32_t> teams;   // teams with work in the group, ascending
-    std::vector<uint32_t> begin;  // by listed team, into positions (one more at the end)
-    std::vector<uint32_t> positions;
+    std::vector<int32_t> teams;       // teams with work in the group, ascending
+    std::vector<uint32_t> begin;      // by listed team, into the arrays below (one more at the end)
+    std::vector<uint32_t> positions;  // into the group
+    std::vector<Slot> slots;          // slots[i] is the group's slot positions[i]
+    std::vector<ResourceVector> held;  // what slots[i]'s workload holds
   };
   const TeamSlots& team_slots(const std::vector<Slot>& slots);
   [[nodiscard]] bool take_by_share(const Request& r, int32_t target,
@@ -267,6 +271,9 @@ class VictimSelector {
   // By candidate, per find(): its place in preference order (other teams'
   // work first), which breaks ties between teams of equal share.
   std::vector<uint32_t> candidate_rank_;
+  // By candidate, per find(): what it holds (read by take_by_share() for
+  // every candidate it looks at, most of them refused).
+  std::vector<ResourceVector> candidate_held_;
   std::vector<size_t> team_cursor_;
   // Per find(): collect_fair_share() indexed the candidates already.
   bool fair_share_indexed_ = false;

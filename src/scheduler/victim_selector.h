@@ -198,6 +198,8 @@ class VictimSelector {
   // down (-1 when that path ended in a pruned cohort, or nothing is left).
   int32_t next_fair_share_target(const Request& r, int32_t cohort);
   [[nodiscard]] double current_share(const Request& r, int32_t quota_node);
+  // The other flavors' part of a quota node's share (borrowed_ratio_outside), once per search.
+  [[nodiscard]] double share_outside(const Request& r, int32_t quota_node);
   // Removes a victim and reports whether the preemptor now fits.
   bool take(const Request& r, const Candidate& c, PreemptionReason reason, bool allow_borrowing,
             VictimChoice* choice);
@@ -284,6 +286,8 @@ class VictimSelector {
   std::vector<double> share_now_;  // by quota node
   // By quota node on the preemptor's path: its share once the preemptor is admitted.
   std::vector<double> share_after_;
+  // By quota node, per search: see share_outside().
+  std::vector<double> share_outside_;
   std::vector<Slot> empty_group_;
   bool shortcuts_ = true;
   int64_t shortcuts_taken_ = 0;

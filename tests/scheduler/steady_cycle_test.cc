@@ -10,6 +10,7 @@
 #include "model/node_inventory.h"
 #include "policy_builders.h"
 #include "scheduler/capacity_index.h"
+#include "scheduler/fair_share.h"
 #include "scheduler/gang_placer.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/reserved_quota.h"
@@ -98,6 +99,52 @@ TEST(QuotaTreeSlice, AnswersAsTheWholeTreeDoesThroughRandomChanges) {
     whole.add_usage(team, kSteadyH100, steady_gpus(1));
     expect_same_answers(whole, slice, kA100);
   }
+}
+
+// Fair sharing's victim search reads shares split by flavor: the other
+// flavors' part taken once (borrowed_ratio_outside), the search's flavor
+// looked at each time. Both must equal the whole shares, bit for bit, while
+// only the search's flavor moves after the outside part was taken.
+TEST(FairShareByFlavor, SplitSharesEqualTheWholeSharesWhileOnlyTheFlavorMoves) {
+  const CompiledPolicy policy = two_flavor_policy();
+  std::mt19937 random(13);
+  int both_borrowed = 0;  // checks where the outside part and the whole share were both positive
+  for (int round = 0; round < 60; ++round) {
+    QuotaTree tree(policy);
+    for (int32_t t = 0; t < kTeams; ++t) {
+      tree.add_usage(TeamIndex(t), kSteadyH100, steady_gpus(static_cast<int64_t>(random() % 30)));
+      tree.add_usage(TeamIndex(t), kA100, steady_gpus(static_cast<int64_t>(random() % 16)));
+    }
+    const FlavorIndex flavor = round % 2 == 0 ? kA100 : kSteadyH100;
+    const int32_t fr = CompiledPolicy::fr_of(flavor, Resource::kGpu);
+    std::vector<double> outside;
+    for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+      outside.push_back(borrowed_ratio_outside(tree, node, flavor));
+    }
+    for (int step = 0; step < 20; ++step) {
+      for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+        const double whole = weighted_share(tree, node);
+        ASSERT_EQ(weighted_share_in(tree, node, flavor, outside[node]), whole)
+            << "round " << round << " step " << step << " node " << node;
+        both_borrowed += outside[node] > 0.0 && whole > 0.0 ? 1 : 0;
+        for (int32_t t = 0; t < kTeams; ++t) {
+          const ResourceVector delta = steady_gpus(static_cast<int64_t>(random() % 13) - 6);
+          ASSERT_EQ(weighted_share_after_in(tree, node, TeamIndex(t), flavor, delta, outside[node]),
+                    weighted_share_after(tree, node, TeamIndex(t), flavor, delta))
+              << "round " << round << " step " << step << " node " << node << " team " << t;
+        }
+      }
+      // Only the search's flavor moves, as victims are taken and put back.
+      const TeamIndex team(static_cast<int32_t>(random() % kTeams));
+      const int64_t amount = static_cast<int64_t>(random() % 7) + 1;
+      if (random() % 2 == 0 || tree.usage(policy.team(team).quota_node, fr) < amount) {
+        tree.add_usage(team, flavor, steady_gpus(amount));
+      } else {
+        tree.remove_usage(team, flavor, steady_gpus(amount));
+      }
+    }
+  }
+  EXPECT_GT(both_borrowed, 1000);
 }
 
 // The earlier form of earliest_quota_fit: on a copy of the tree.

@@ -39,7 +39,7 @@ bool VictimSelector::fair_share_slot_open(const Request& r, const Slot& w, bool 
   return !w.guaranteed && cross_team_candidate(r, w, c);
 }
 
-const VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Slot>& slots) {
+VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Slot>& slots) {
   auto [it, fresh] = team_slots_.try_emplace(&slots);
   TeamSlots& by_team = it->second;
   if (!fresh) return by_team;
@@ -62,12 +62,19 @@ const VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Sl
     by_team.positions[next[slots[pos].team.value()]++] = pos;
   }
   by_team.slots.reserve(slots.size());
-  by_team.held.reserve(slots.size());
-  for (const uint32_t pos : by_team.positions) {
-    by_team.slots.push_back(slots[pos]);
-    by_team.held.push_back(usage_of(slots[pos].index));
-  }
+  for (const uint32_t pos : by_team.positions) by_team.slots.push_back(slots[pos]);
+  // What each holds is read only for teams that can lose work: filled per team when first needed.
+  by_team.held.resize(slots.size());
+  by_team.held_known.assign(by_team.teams.size(), false);
   return by_team;
+}
+
+void VictimSelector::fill_team_held(TeamSlots& by_team, size_t k) {
+  if (by_team.held_known[k]) return;
+  by_team.held_known[k] = true;
+  for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
+    by_team.held[i] = admitted_[by_team.slots[i].index].usage();
+  }
 }
 
 std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
@@ -85,7 +92,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
   team_variant_.resize(policy.team_count());
   reset_fair_share_search();
   const std::vector<Slot>& slots = group(root_of(policy.team(preemptor.team).quota_node), r.flavor);
-  const TeamSlots& by_team = team_slots(slots);
+  TeamSlots& by_team = team_slots(slots);
   const auto own_offset = static_cast<uint32_t>(slots.size());  // own work ranks last
   std::vector<int32_t> teams;                                   // team nodes holding candidates
   for (size_t k = 0; k < by_team.teams.size(); ++k) {
@@ -95,6 +102,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
     const int32_t team_node = policy.team(team).quota_node;
     std::vector<uint32_t>& work = team_candidates_[team_node];
     work.clear();
+    fill_team_held(by_team, k);
     for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
       const uint32_t pos = by_team.positions[i];
       const Slot& w = by_team.slots[i];

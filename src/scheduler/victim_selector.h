@@ -189,9 +189,12 @@ class VictimSelector {
     std::vector<uint32_t> begin;      // by listed team, into the arrays below (one more at the end)
     std::vector<uint32_t> positions;  // into the group
     std::vector<Slot> slots;          // slots[i] is the group's slot positions[i]
-    std::vector<ResourceVector> held;  // what slots[i]'s workload holds
+    std::vector<ResourceVector> held;  // what slots[i]'s workload holds, once its team's known
+    std::vector<bool> held_known;      // by listed team: its part of `held` is filled
   };
-  const TeamSlots& team_slots(const std::vector<Slot>& slots);
+  TeamSlots& team_slots(const std::vector<Slot>& slots);
+  // Fills what the work of listed team `k` holds, on the first search that reads it.
+  void fill_team_held(TeamSlots& by_team, size_t k);
   [[nodiscard]] bool take_by_share(const Request& r, int32_t target,
                                    const std::vector<Candidate>& candidates, VictimChoice* choice);
   // Fair sharing: the team at the end of the highest-share path from `cohort`

@@ -63,18 +63,22 @@ VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Slot>& s
   }
   by_team.slots.reserve(slots.size());
   for (const uint32_t pos : by_team.positions) by_team.slots.push_back(slots[pos]);
-  // What each holds is read only for teams that can lose work: filled per team when first needed.
+  // What each holds is read only for candidates a search looks at: filled when first read.
   by_team.held.resize(slots.size());
-  by_team.held_known.assign(by_team.teams.size(), false);
+  by_team.held_known.assign(slots.size(), 0);
   return by_team;
 }
 
-void VictimSelector::fill_team_held(TeamSlots& by_team, size_t k) {
-  if (by_team.held_known[k]) return;
-  by_team.held_known[k] = true;
-  for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
+const ResourceVector& VictimSelector::candidate_usage(uint32_t pos,
+                                                      const std::vector<Candidate>& candidates) {
+  if (!fair_share_indexed_ || search_slots_ == nullptr) return usage_of(candidates[pos].index);
+  TeamSlots& by_team = *search_slots_;
+  const uint32_t i = candidate_slot_[pos];
+  if (by_team.held_known[i] == 0) {
     by_team.held[i] = admitted_[by_team.slots[i].index].usage();
+    by_team.held_known[i] = 1;
   }
+  return by_team.held[i];
 }
 
 std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
@@ -93,6 +97,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
   reset_fair_share_search();
   const std::vector<Slot>& slots = group(root_of(policy.team(preemptor.team).quota_node), r.flavor);
   TeamSlots& by_team = team_slots(slots);
+  search_slots_ = &by_team;
   const auto own_offset = static_cast<uint32_t>(slots.size());  // own work ranks last
   std::vector<int32_t> teams;                                   // team nodes holding candidates
   for (size_t k = 0; k < by_team.teams.size(); ++k) {
@@ -102,7 +107,6 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
     const int32_t team_node = policy.team(team).quota_node;
     std::vector<uint32_t>& work = team_candidates_[team_node];
     work.clear();
-    fill_team_held(by_team, k);
     for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
       const uint32_t pos = by_team.positions[i];
       const Slot& w = by_team.slots[i];
@@ -119,7 +123,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
       }
       work.push_back(static_cast<uint32_t>(out.size()));
       candidate_rank_.push_back(own ? own_offset + pos : pos);
-      candidate_held_.push_back(by_team.held[i]);
+      candidate_slot_.push_back(i);
       out.push_back(c);
     }
     if (!work.empty()) teams.push_back(team_node);

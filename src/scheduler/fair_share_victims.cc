@@ -106,7 +106,6 @@ std::vector<int32_t> VictimSelector::index_fair_share_candidates(
     }
     team_candidates_[team_node].push_back(pos);
     candidate_rank_.push_back(pos);
-    candidate_held_.push_back(usage_of(candidates[pos].index));
   }
   return register_fair_share_teams(teams);
 }
@@ -122,7 +121,8 @@ void VictimSelector::reset_fair_share_search() {
   share_after_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   share_outside_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   candidate_rank_.clear();
-  candidate_held_.clear();
+  candidate_slot_.clear();
+  search_slots_ = nullptr;
 }
 
 std::vector<int32_t> VictimSelector::register_fair_share_teams(
@@ -180,7 +180,7 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
   };
   while (head < work.size()) {
     const uint32_t pos = work[head++];
-    const double target_share = share_after_removing(candidate_held_[pos]);
+    const double target_share = share_after_removing(candidate_usage(pos, candidates));
     if (preemptor_share <= target_share) {
       return take(r, candidates[pos], PreemptionReason::kFairShare, true, choice);
     }

@@ -189,12 +189,13 @@ class VictimSelector {
     std::vector<uint32_t> begin;      // by listed team, into the arrays below (one more at the end)
     std::vector<uint32_t> positions;  // into the group
     std::vector<Slot> slots;          // slots[i] is the group's slot positions[i]
-    std::vector<ResourceVector> held;  // what slots[i]'s workload holds, once its team's known
-    std::vector<bool> held_known;      // by listed team: its part of `held` is filled
+    std::vector<ResourceVector> held;  // what slots[i]'s workload holds, once held_known[i]
+    std::vector<uint8_t> held_known;
   };
   TeamSlots& team_slots(const std::vector<Slot>& slots);
-  // Fills what the work of listed team `k` holds, on the first search that reads it.
-  void fill_team_held(TeamSlots& by_team, size_t k);
+  // What candidate `pos` of this search holds: on the fast path from the
+  // group's by-team slots (filled when first read), else from held().
+  const ResourceVector& candidate_usage(uint32_t pos, const std::vector<Candidate>& candidates);
   [[nodiscard]] bool take_by_share(const Request& r, int32_t target,
                                    const std::vector<Candidate>& candidates, VictimChoice* choice);
   // Fair sharing: the team at the end of the highest-share path from `cohort`
@@ -276,9 +277,11 @@ class VictimSelector {
   // By candidate, per find(): its place in preference order (other teams'
   // work first), which breaks ties between teams of equal share.
   std::vector<uint32_t> candidate_rank_;
-  // By candidate, per find(): what it holds (read by take_by_share() for
-  // every candidate it looks at, most of them refused).
-  std::vector<ResourceVector> candidate_held_;
+  // By candidate, per find() on the fast path: its place in search_slots_
+  // (whose `held` take_by_share() reads for every candidate it looks at,
+  // most of them refused, in one sequential walk per team).
+  std::vector<uint32_t> candidate_slot_;
+  TeamSlots* search_slots_ = nullptr;
   std::vector<size_t> team_cursor_;
   // Per find(): collect_fair_share() indexed the candidates already.
   bool fair_share_indexed_ = false;

@@ -80,7 +80,27 @@ const std::vector<QuotaRelease>& SchedulingCycle::quota_releases(FlavorIndex fla
     releases.push_back({finish_by(w), w.team, a.usage});
   }
   std::stable_sort(releases.begin(), releases.end(), release_order);
+  releases_version_.resize(policy_.flavor_count(), 0);
+  ++releases_version_[flavor.value()];
   return releases;
+}
+
+QuotaTree SchedulingCycle::released_at(FlavorIndex flavor, std::span<const QuotaRelease> releases,
+                                       Timestamp at) {
+  if (!options_.reuse_released_quota) return released_quota_at(quota_, releases, flavor, at);
+  if (released_quota_.empty()) {
+    for (int32_t f = 0; f < policy_.flavor_count(); ++f) {
+      released_quota_.emplace_back(FlavorIndex(static_cast<uint16_t>(f)));
+    }
+  }
+  return released_quota_[flavor.value()].at(quota_, releases, releases_version_[flavor.value()],
+                                            at);
+}
+
+int64_t SchedulingCycle::released_quota_reused() const {
+  int64_t reused = 0;
+  for (const ReleasedQuota& r : released_quota_) reused += r.reused();
+  return reused;
 }
 
 bool SchedulingCycle::reservations_allow(const PendingWorkload& w, FlavorIndex flavor,
@@ -99,6 +119,7 @@ void SchedulingCycle::note_admission_for_reservations(const PendingWorkload& w, 
     const QuotaRelease release{finish_by(w), w.team, total};
     releases.insert(std::upper_bound(releases.begin(), releases.end(), release, release_order),
                     release);
+    ++releases_version_[flavor.value()];
   }
   if (reserved_quota_.empty()) return;
   std::erase_if(reserved_quota_, [&](const ReservedQuota& r) { return r.gang() == w.id; });
@@ -193,8 +214,9 @@ std::optional<Reservation> SchedulingCycle::plan_beside_other_gangs(
         plan_gang_reservation(capacity_, timeline(), request,
                               options_.reuse_reservation_steps ? &reservation_steps_ : nullptr);
     if (!reservation || !gang) return reservation;
-    reserved->emplace(quota_, releases, w.id, w.team, request.flavor, total, reservation->starts_at,
-                      w.max_runtime, policy_.cycle());
+    reserved->emplace(released_at(request.flavor, releases, reservation->starts_at), w.id, w.team,
+                      request.flavor, total, reservation->starts_at, w.max_runtime,
+                      policy_.cycle());
     const Timestamp planned = reservation->starts_at;
     Timestamp later = planned;
     for (ReservedQuota& other : reserved_quota_) {

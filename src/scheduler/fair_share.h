@@ -22,4 +22,15 @@ double weighted_share(const QuotaTree& tree, int32_t quota_node);
 double weighted_share_after(const QuotaTree& tree, int32_t quota_node, TeamIndex team,
                             FlavorIndex flavor, const ResourceVector& delta);
 
+// The same two shares split by flavor, for a search during which only
+// `flavor`'s usage moves: `outside` is borrowed_ratio_outside() of the same
+// node (the largest unweighted ratio over the other flavors), and only
+// `flavor`'s resources are looked at. Equal, bit for bit, to the functions
+// above while the other flavors' usage is as it was when `outside` was taken.
+double borrowed_ratio_outside(const QuotaTree& tree, int32_t quota_node, FlavorIndex flavor);
+double weighted_share_in(const QuotaTree& tree, int32_t quota_node, FlavorIndex flavor,
+                         double outside);
+double weighted_share_after_in(const QuotaTree& tree, int32_t quota_node, TeamIndex team,
+                               FlavorIndex flavor, const ResourceVector& delta, double outside);
+
 }  // namespace allot

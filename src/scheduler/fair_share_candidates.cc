@@ -39,7 +39,7 @@ bool VictimSelector::fair_share_slot_open(const Request& r, const Slot& w, bool 
   return !w.guaranteed && cross_team_candidate(r, w, c);
 }
 
-const VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Slot>& slots) {
+VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Slot>& slots) {
   auto [it, fresh] = team_slots_.try_emplace(&slots);
   TeamSlots& by_team = it->second;
   if (!fresh) return by_team;
@@ -61,7 +61,24 @@ const VictimSelector::TeamSlots& VictimSelector::team_slots(const std::vector<Sl
   for (uint32_t pos = 0; pos < slots.size(); ++pos) {
     by_team.positions[next[slots[pos].team.value()]++] = pos;
   }
+  by_team.slots.reserve(slots.size());
+  for (const uint32_t pos : by_team.positions) by_team.slots.push_back(slots[pos]);
+  // What each holds is read only for candidates a search looks at: filled when first read.
+  by_team.held.resize(slots.size());
+  by_team.held_known.assign(slots.size(), 0);
   return by_team;
+}
+
+const ResourceVector& VictimSelector::candidate_usage(uint32_t pos,
+                                                      const std::vector<Candidate>& candidates) {
+  if (!fair_share_indexed_ || search_slots_ == nullptr) return usage_of(candidates[pos].index);
+  TeamSlots& by_team = *search_slots_;
+  const uint32_t i = candidate_slot_[pos];
+  if (by_team.held_known[i] == 0) {
+    by_team.held[i] = admitted_[by_team.slots[i].index].usage();
+    by_team.held_known[i] = 1;
+  }
+  return by_team.held[i];
 }
 
 std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
@@ -79,7 +96,8 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
   team_variant_.resize(policy.team_count());
   reset_fair_share_search();
   const std::vector<Slot>& slots = group(root_of(policy.team(preemptor.team).quota_node), r.flavor);
-  const TeamSlots& by_team = team_slots(slots);
+  TeamSlots& by_team = team_slots(slots);
+  search_slots_ = &by_team;
   const auto own_offset = static_cast<uint32_t>(slots.size());  // own work ranks last
   std::vector<int32_t> teams;                                   // team nodes holding candidates
   for (size_t k = 0; k < by_team.teams.size(); ++k) {
@@ -91,7 +109,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
     work.clear();
     for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
       const uint32_t pos = by_team.positions[i];
-      const Slot& w = slots[pos];
+      const Slot& w = by_team.slots[i];
       Candidate c{w.index, Variant::kWithinTeam, -1};
       if (!fair_share_slot_open(r, w, own, &c)) continue;
       if (now_ < w.ripe) {
@@ -105,6 +123,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
       }
       work.push_back(static_cast<uint32_t>(out.size()));
       candidate_rank_.push_back(own ? own_offset + pos : pos);
+      candidate_slot_.push_back(i);
       out.push_back(c);
     }
     if (!work.empty()) teams.push_back(team_node);

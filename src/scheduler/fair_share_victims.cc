@@ -22,13 +22,24 @@ double VictimSelector::current_share(const Request& r, int32_t quota_node) {
     // the preemptor's path, so forget_shares_of() forgets it when that moves.
     double& after = share_after_[quota_node];
     if (std::isnan(after)) {
-      after = weighted_share_after(quota_, quota_node, r.preemptor.team, r.flavor, r.total);
+      after = weighted_share_after_in(quota_, quota_node, r.preemptor.team, r.flavor, r.total,
+                                      share_outside(r, quota_node));
     }
     return after;
   }
   double& share = share_now_[quota_node];
-  if (std::isnan(share)) share = weighted_share(quota_, quota_node);
+  if (std::isnan(share)) {
+    share = weighted_share_in(quota_, quota_node, r.flavor, share_outside(r, quota_node));
+  }
   return share;
+}
+
+// Only the search's flavor moves during one search (every candidate runs in
+// it), so the other flavors' part of a share is worked out once.
+double VictimSelector::share_outside(const Request& r, int32_t quota_node) {
+  double& outside = share_outside_[quota_node];
+  if (std::isnan(outside)) outside = borrowed_ratio_outside(quota_, quota_node, r.flavor);
+  return outside;
 }
 
 int32_t VictimSelector::next_fair_share_target(const Request& r, int32_t cohort) {
@@ -108,7 +119,10 @@ void VictimSelector::reset_fair_share_search() {
   pruned_.assign(nodes, false);
   share_now_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   share_after_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
+  share_outside_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   candidate_rank_.clear();
+  candidate_slot_.clear();
+  search_slots_ = nullptr;
 }
 
 std::vector<int32_t> VictimSelector::register_fair_share_teams(
@@ -156,8 +170,8 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
     for (size_t k = 0; k < remembered; ++k) {
       if (same(sizes[k].first, held)) return sizes[last = k].second;
     }
-    const double share =
-        weighted_share_after(quota_, target_side, TeamIndex(target), r.flavor, held * -1);
+    const double share = weighted_share_after_in(quota_, target_side, TeamIndex(target), r.flavor,
+                                                 held * -1, share_outside(r, target_side));
     if (remembered < kRememberedSizes) {
       sizes[remembered] = {held, share};
       last = remembered++;
@@ -165,10 +179,10 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
     return share;
   };
   while (head < work.size()) {
-    const Candidate& c = candidates[work[head++]];
-    const double target_share = share_after_removing(usage_of(c.index));
+    const uint32_t pos = work[head++];
+    const double target_share = share_after_removing(candidate_usage(pos, candidates));
     if (preemptor_share <= target_share) {
-      return take(r, c, PreemptionReason::kFairShare, true, choice);
+      return take(r, candidates[pos], PreemptionReason::kFairShare, true, choice);
     }
     share_refused_ = true;
   }

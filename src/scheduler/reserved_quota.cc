@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "scheduler/released_quota.h"
+
 namespace allot {
 
 Timestamp earliest_quota_fit(QuotaTree& quota, std::span<const QuotaRelease> releases,
@@ -30,7 +32,13 @@ ReservedQuota::ReservedQuota(const QuotaTree& quota, std::span<const QuotaReleas
                              WorkloadId gang, TeamIndex team, FlavorIndex flavor,
                              const ResourceVector& request, Timestamp starts_at, Duration runtime,
                              Duration cycle)
-    : at_start_(quota.flavor_slice(flavor)),
+    : ReservedQuota(released_quota_at(quota, releases, flavor, starts_at), gang, team, flavor,
+                    request, starts_at, runtime, cycle) {}
+
+ReservedQuota::ReservedQuota(QuotaTree at_start, WorkloadId gang, TeamIndex team,
+                             FlavorIndex flavor, const ResourceVector& request, Timestamp starts_at,
+                             Duration runtime, Duration cycle)
+    : at_start_(std::move(at_start)),
       gang_(gang),
       team_(team),
       flavor_(flavor),
@@ -38,10 +46,6 @@ ReservedQuota::ReservedQuota(const QuotaTree& quota, std::span<const QuotaReleas
       starts_at_(starts_at),
       ends_at_(runtime == Duration::max() ? Timestamp::infinite_future()
                                           : starts_at + runtime + cycle) {
-  for (const QuotaRelease& release : releases) {
-    if (release.at > starts_at) break;
-    at_start_.remove_usage(release.team, flavor, release.amount);
-  }
   holds_ = at_start_.fits(team_, flavor_, request_);
 }
 

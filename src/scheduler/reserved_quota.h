@@ -57,6 +57,11 @@ class ReservedQuota {
   ReservedQuota(const QuotaTree& quota, std::span<const QuotaRelease> releases, WorkloadId gang,
                 TeamIndex team, FlavorIndex flavor, const ResourceVector& request,
                 Timestamp starts_at, Duration runtime, Duration cycle);
+  // The same from the flavor's quota at the start, releases already taken
+  // out (released_quota.h keeps it between gangs).
+  ReservedQuota(QuotaTree at_start, WorkloadId gang, TeamIndex team, FlavorIndex flavor,
+                const ResourceVector& request, Timestamp starts_at, Duration runtime,
+                Duration cycle);
 
   [[nodiscard]] WorkloadId gang() const { return gang_; }
   [[nodiscard]] FlavorIndex flavor() const { return flavor_; }

@@ -38,6 +38,11 @@ struct SchedulerOptions {
   // (reservation_steps.h). The plan is the same either way; off only to
   // check that in tests.
   bool reuse_reservation_steps = true;
+  // Whether each flavor's quota at a reserved gang's start is kept for the
+  // next gang and moved release by release while the live usage and the
+  // releases do not change (released_quota.h). The plan is the same either
+  // way; off only to check that in tests.
+  bool reuse_released_quota = true;
 };
 
 class Scheduler {

@@ -31,6 +31,7 @@
 #include "scheduler/plan.h"
 #include "scheduler/quota_tree.h"
 #include "scheduler/release_timeline.h"
+#include "scheduler/released_quota.h"
 #include "scheduler/reservation_planner.h"
 #include "scheduler/reservation_steps.h"
 #include "scheduler/reserved_quota.h"
@@ -58,6 +59,7 @@ class SchedulingCycle {
   [[nodiscard]] int64_t admission_memo_answers() const { return admission_memo_answers_; }
   // How many reservation plans read node steps kept from an earlier one.
   [[nodiscard]] int64_t reservation_steps_reused() const { return reservation_steps_.reused(); }
+  [[nodiscard]] int64_t released_quota_reused() const;
 
  private:
   using Failure = AdmissionFailure;
@@ -132,6 +134,8 @@ class SchedulingCycle {
                                                      const ResourceVector& total,
                                                      GangReservationRequest& request,
                                                      std::optional<ReservedQuota>* reserved);
+  // The flavor's quota at `at`, releases by then taken out.
+  QuotaTree released_at(FlavorIndex flavor, std::span<const QuotaRelease> releases, Timestamp at);
   [[nodiscard]] int32_t priority_of_pending(WorkloadId id) const;
   void explain(const PendingWorkload& w, uint32_t pending_index, const Failure& failure,
                PreemptionVerdict verdict);
@@ -176,6 +180,10 @@ class SchedulingCycle {
   std::vector<ReservedQuota> reserved_quota_;
   // What admitted work gives back when, per flavor (built when first needed).
   std::vector<std::optional<std::vector<QuotaRelease>>> quota_releases_;
+  // Per flavor: bumped whenever its releases change (ReleasedQuota's version).
+  std::vector<uint64_t> releases_version_;
+  // Per flavor: its quota at the last reserved gang's start (released_quota.h).
+  std::vector<ReleasedQuota> released_quota_;
   // The last fits_with() found nodes, but a reserved gang needs the quota.
   bool held_for_reservation_ = false;
   struct UnplaceableShape {

@@ -181,19 +181,29 @@ class VictimSelector {
   // Lists the teams (in the order of their best candidate) under their
   // cohorts; returns the cohorts whose lists were filled.
   std::vector<int32_t> register_fair_share_teams(const std::vector<int32_t>& team_nodes);
-  // A group's slots by team: positions into the group, each team's in the group's order.
+  // A group's slots by team, each team's in the group's order: copied
+  // contiguously with what each workload holds, so that a search reads a
+  // team's work in one sequential walk.
   struct TeamSlots {
-    std::vector<int32_t> teams;   // teams with work in the group, ascending
-    std::vector<uint32_t> begin;  // by listed team, into positions (one more at the end)
-    std::vector<uint32_t> positions;
+    std::vector<int32_t> teams;       // teams with work in the group, ascending
+    std::vector<uint32_t> begin;      // by listed team, into the arrays below (one more at the end)
+    std::vector<uint32_t> positions;  // into the group
+    std::vector<Slot> slots;          // slots[i] is the group's slot positions[i]
+    std::vector<ResourceVector> held;  // what slots[i]'s workload holds, once held_known[i]
+    std::vector<uint8_t> held_known;
   };
-  const TeamSlots& team_slots(const std::vector<Slot>& slots);
+  TeamSlots& team_slots(const std::vector<Slot>& slots);
+  // What candidate `pos` of this search holds: on the fast path from the
+  // group's by-team slots (filled when first read), else from held().
+  const ResourceVector& candidate_usage(uint32_t pos, const std::vector<Candidate>& candidates);
   [[nodiscard]] bool take_by_share(const Request& r, int32_t target,
                                    const std::vector<Candidate>& candidates, VictimChoice* choice);
   // Fair sharing: the team at the end of the highest-share path from `cohort`
   // down (-1 when that path ended in a pruned cohort, or nothing is left).
   int32_t next_fair_share_target(const Request& r, int32_t cohort);
   [[nodiscard]] double current_share(const Request& r, int32_t quota_node);
+  // The other flavors' part of a quota node's share (borrowed_ratio_outside), once per search.
+  [[nodiscard]] double share_outside(const Request& r, int32_t quota_node);
   // Removes a victim and reports whether the preemptor now fits.
   bool take(const Request& r, const Candidate& c, PreemptionReason reason, bool allow_borrowing,
             VictimChoice* choice);
@@ -267,6 +277,11 @@ class VictimSelector {
   // By candidate, per find(): its place in preference order (other teams'
   // work first), which breaks ties between teams of equal share.
   std::vector<uint32_t> candidate_rank_;
+  // By candidate, per find() on the fast path: its place in search_slots_
+  // (whose `held` take_by_share() reads for every candidate it looks at,
+  // most of them refused, in one sequential walk per team).
+  std::vector<uint32_t> candidate_slot_;
+  TeamSlots* search_slots_ = nullptr;
   std::vector<size_t> team_cursor_;
   // Per find(): collect_fair_share() indexed the candidates already.
   bool fair_share_indexed_ = false;
@@ -277,6 +292,8 @@ class VictimSelector {
   std::vector<double> share_now_;  // by quota node
   // By quota node on the preemptor's path: its share once the preemptor is admitted.
   std::vector<double> share_after_;
+  // By quota node, per search: see share_outside().
+  std::vector<double> share_outside_;
   std::vector<Slot> empty_group_;
   bool shortcuts_ = true;
   int64_t shortcuts_taken_ = 0;

@@ -242,7 +242,8 @@ struct AdmissionMemoCounts {
   int max_pending = 0;
   int64_t memo_answers = 0;
   int64_t steps_reused = 0;
-  int64_t tails_named = 0;  // blocked tails named once, and their workloads
+  int64_t released_reused = 0;  // ReservedQuota starts read from the kept released quota
+  int64_t tails_named = 0;      // blocked tails named once, and their workloads
   int64_t tail_workloads = 0;
 };
 
@@ -268,6 +269,7 @@ void run_admission_memo_world(uint64_t seed, bool fair_sharing, const SchedulerO
     Plan plan = remembering.run();
     counts.memo_answers += remembering.admission_memo_answers();
     counts.steps_reused += remembering.reservation_steps_reused();
+    counts.released_reused += remembering.released_quota_reused();
     if (!plan.blocked_tails.empty()) {
       const size_t explained = plan.explanations.size();
       counts.tails_named += static_cast<int64_t>(plan.blocked_tails.size());
@@ -313,6 +315,23 @@ TEST(ReservationStepsProperties, KeptStepsPlanAsStepsBuiltPerGang) {
   EXPECT_GT(counts.with_reservations, counts.cycles / 10) << "the worlds rarely reserved";
   EXPECT_GT(counts.steps_reused, counts.cycles / 10)
       << "kept steps rarely answered: " << counts.steps_reused;
+}
+
+// ReleasedQuota (scheduler/released_quota.h): each flavor's quota at a
+// reserved gang's start, kept and moved release by release between gangs,
+// gives the plan of the quota built for every gang.
+TEST(ReleasedQuotaProperties, KeptReleasedQuotaPlansAsQuotaBuiltPerGang) {
+  SchedulerOptions full_path;
+  full_path.reuse_released_quota = false;
+  AdmissionMemoCounts counts;
+  for (uint64_t seed = 1500; seed <= 1539; ++seed) {
+    run_admission_memo_world(seed, seed % 2 == 0, full_path, counts);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(counts.cycles, 40 * 60);
+  EXPECT_GT(counts.with_reservations, counts.cycles / 10) << "the worlds rarely reserved";
+  EXPECT_GT(counts.released_reused, counts.cycles / 10)
+      << "the kept released quota rarely answered: " << counts.released_reused;
 }
 
 // Blocked StrictFIFO tails named once (SchedulerOptions::explain_blocked_tails

@@ -2,6 +2,7 @@
 // long way does: a flavor slice of the quota tree as the whole tree,
 // earliest_quota_fit in place as on a copy, and the GPU pod slots that the
 // gang placer's pre-check reads as a count over the nodes.
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -10,8 +11,10 @@
 #include "model/node_inventory.h"
 #include "policy_builders.h"
 #include "scheduler/capacity_index.h"
+#include "scheduler/fair_share.h"
 #include "scheduler/gang_placer.h"
 #include "scheduler/quota_tree.h"
+#include "scheduler/released_quota.h"
 #include "scheduler/reserved_quota.h"
 #include "scheduler/topology.h"
 
@@ -98,6 +101,114 @@ TEST(QuotaTreeSlice, AnswersAsTheWholeTreeDoesThroughRandomChanges) {
     whole.add_usage(team, kSteadyH100, steady_gpus(1));
     expect_same_answers(whole, slice, kA100);
   }
+}
+
+// Fair sharing's victim search reads shares split by flavor: the other
+// flavors' part taken once (borrowed_ratio_outside), the search's flavor
+// looked at each time. Both must equal the whole shares, bit for bit, while
+// only the search's flavor moves after the outside part was taken.
+TEST(FairShareByFlavor, SplitSharesEqualTheWholeSharesWhileOnlyTheFlavorMoves) {
+  const CompiledPolicy policy = two_flavor_policy();
+  std::mt19937 random(13);
+  int both_borrowed = 0;  // checks where the outside part and the whole share were both positive
+  for (int round = 0; round < 60; ++round) {
+    QuotaTree tree(policy);
+    for (int32_t t = 0; t < kTeams; ++t) {
+      tree.add_usage(TeamIndex(t), kSteadyH100, steady_gpus(static_cast<int64_t>(random() % 30)));
+      tree.add_usage(TeamIndex(t), kA100, steady_gpus(static_cast<int64_t>(random() % 16)));
+    }
+    const FlavorIndex flavor = round % 2 == 0 ? kA100 : kSteadyH100;
+    const int32_t fr = CompiledPolicy::fr_of(flavor, Resource::kGpu);
+    std::vector<double> outside;
+    for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+      outside.push_back(borrowed_ratio_outside(tree, node, flavor));
+    }
+    for (int step = 0; step < 20; ++step) {
+      for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+        const double whole = weighted_share(tree, node);
+        ASSERT_EQ(weighted_share_in(tree, node, flavor, outside[node]), whole)
+            << "round " << round << " step " << step << " node " << node;
+        both_borrowed += outside[node] > 0.0 && whole > 0.0 ? 1 : 0;
+        for (int32_t t = 0; t < kTeams; ++t) {
+          const ResourceVector delta = steady_gpus(static_cast<int64_t>(random() % 13) - 6);
+          ASSERT_EQ(weighted_share_after_in(tree, node, TeamIndex(t), flavor, delta, outside[node]),
+                    weighted_share_after(tree, node, TeamIndex(t), flavor, delta))
+              << "round " << round << " step " << step << " node " << node << " team " << t;
+        }
+      }
+      // Only the search's flavor moves, as victims are taken and put back.
+      const TeamIndex team(static_cast<int32_t>(random() % kTeams));
+      const int64_t amount = static_cast<int64_t>(random() % 7) + 1;
+      if (random() % 2 == 0 || tree.usage(policy.team(team).quota_node, fr) < amount) {
+        tree.add_usage(team, flavor, steady_gpus(amount));
+      } else {
+        tree.remove_usage(team, flavor, steady_gpus(amount));
+      }
+    }
+  }
+  EXPECT_GT(both_borrowed, 1000);
+}
+
+// ReleasedQuota, kept between gangs and moved release by release, against
+// the flavor slice built with the releases taken out each time: the same
+// usage at every quota node, while the live tree and the releases change
+// between calls (a changed release list comes with a new version).
+TEST(ReleasedQuota, KeptSliceEqualsTheSliceBuiltEachTime) {
+  const CompiledPolicy policy = two_flavor_policy();
+  std::mt19937 random(17);
+  const Timestamp now = Timestamp::from_millis(1'000'000);
+  const int32_t first = CompiledPolicy::fr_of(kA100, Resource::kGpu);
+  int64_t calls = 0;
+  for (int round = 0; round < 40; ++round) {
+    QuotaTree live(policy);
+    live.add_usage(TeamIndex(2), kSteadyH100, steady_gpus(5));
+    std::vector<QuotaRelease> releases;
+    const auto add_release = [&] {
+      const TeamIndex team(static_cast<int32_t>(random() % kTeams));
+      const ResourceVector amount = steady_gpus(static_cast<int64_t>(random() % 6) + 1);
+      live.add_usage(team, kA100, amount);
+      const Timestamp at = random() % 6 == 0
+                               ? Timestamp::infinite_future()
+                               : now + Duration::seconds(static_cast<int64_t>(random() % 900));
+      const QuotaRelease release{at, team, amount};
+      releases.insert(std::upper_bound(
+                          releases.begin(), releases.end(), release,
+                          [](const QuotaRelease& a, const QuotaRelease& b) { return a.at < b.at; }),
+                      release);
+    };
+    for (int i = 0; i < 15; ++i) add_release();
+    uint64_t version = 1;
+    ReleasedQuota kept(kA100);
+    for (int gang = 0; gang < 30; ++gang) {
+      const int change = static_cast<int>(random() % 8);
+      if (change == 0) {  // the releases change: a new version
+        add_release();
+        ++version;
+      } else if (change == 1) {  // the live tree changes, the releases do not
+        live.add_usage(TeamIndex(static_cast<int32_t>(random() % kTeams)), kA100, steady_gpus(1));
+      } else if (change == 2) {  // another flavor moves: nothing to rebuild
+        live.add_usage(TeamIndex(0), kSteadyH100, steady_gpus(1));
+      }
+      const Timestamp at = random() % 10 == 0
+                               ? Timestamp::infinite_future()
+                               : now + Duration::seconds(static_cast<int64_t>(random() % 1000));
+      const QuotaTree expected = released_quota_at(live, releases, kA100, at);
+      const QuotaTree& got = kept.at(live, releases, version, at);
+      ++calls;
+      for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+        for (int32_t fr = first; fr < first + kResourceCount; ++fr) {
+          ASSERT_EQ(got.usage(node, fr), expected.usage(node, fr))
+              << "round " << round << " gang " << gang << " node " << node;
+        }
+      }
+      for (int32_t t = 0; t < kTeams; ++t) {
+        ASSERT_EQ(got.fits(TeamIndex(t), kA100, steady_gpus(9)),
+                  expected.fits(TeamIndex(t), kA100, steady_gpus(9)));
+      }
+    }
+    EXPECT_GT(kept.reused(), 10) << "round " << round;
+  }
+  EXPECT_EQ(calls, 40 * 30);
 }
 
 // The earlier form of earliest_quota_fit: on a copy of the tree.

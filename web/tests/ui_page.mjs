@@ -1,7 +1,7 @@
 // What the dashboard's browser tests (ui_test.mjs, ui_usability_test.mjs) do
-// on a page alike: log in through the dashboard's own form, and check the page
-// with axe-core (a serious or critical violation throws, naming each rule and
-// its first element).
+// alike: run named checks (each failure printed and counted, the run going on),
+// log in through the dashboard's own form, and check the page with axe-core (a
+// serious or critical violation throws, naming each rule and its first element).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -30,4 +30,32 @@ export async function axeCheck(page, where) {
   if (serious.length) {
     throw new Error(`${where}: axe: ${serious.map((v) => `${v.id} (${v.nodes.length}: ${v.nodes[0].target})`).join('; ')}`);
   }
+}
+
+// Named checks: `check(name, body)` prints ok or FAIL with the time taken and
+// counts the failures; `finish(artifacts)` prints the summary and exits 1 on
+// any failure.
+export function checkRunner() {
+  let failures = 0;
+  const started = Date.now();
+  return {
+    async check(name, body) {
+      const t0 = Date.now();
+      try {
+        await body();
+        console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+      } catch (error) {
+        failures++;
+        console.log(`FAIL ${name}: ${error && error.stack ? error.stack : error}`);
+      }
+    },
+    summary(artifacts) {
+      return `${failures ? 'FAILED' : 'passed'}: ${failures} failure(s) in ${Date.now() - started} ms; screenshots in ${artifacts}`;
+    },
+    failed: () => failures > 0,
+  };
+}
+
+export function assert(condition, message) {
+  if (!condition) throw new Error(message);
 }

@@ -33,7 +33,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { client, startAllotd } from './allotd.mjs';
-import { axeCheck, logIn } from './ui_page.mjs';
+import { assert, axeCheck, checkRunner, logIn } from './ui_page.mjs';
 import { contractApprovalChecks, contractRequesterChecks } from './ui_contract_checks.mjs';
 import {
   exceptionDecisionChecks,
@@ -58,21 +58,8 @@ if (!binary || !artifacts) {
 mkdirSync(artifacts, { recursive: true });
 const CHROMIUM = process.env.ALLOT_CHROMIUM || '/usr/bin/chromium';
 
-let failures = 0;
-const started = Date.now();
-async function check(name, body) {
-  const t0 = Date.now();
-  try {
-    await body();
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (error) {
-    failures++;
-    console.log(`FAIL ${name}: ${error && error.stack ? error.stack : error}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
+const runner = checkRunner();
+const check = runner.check;
 
 async function setUp(admin) {
   let reply = await admin.apply(POLICY + budgets() + binding('alpha', 'ana', 'ana', 'team-member') +
@@ -408,6 +395,6 @@ async function governanceChecks(browser, allotd, admin) {
 }
 
 await main();
-console.log(`${failures ? 'FAILED' : 'passed'}: ${failures} failure(s) in ${Date.now() - started} ms; screenshots in ${artifacts}`);
+console.log(runner.summary(artifacts));
 if (existsSync(artifacts)) console.log(`artefacts: ${readdirSync(artifacts).join(' ')}`);
-process.exit(failures ? 1 : 0);
+process.exit(runner.failed() ? 1 : 0);

@@ -25,7 +25,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, startAllotd } from './allotd.mjs';
-import { axeCheck, logIn } from './ui_page.mjs';
+import { assert, axeCheck, checkRunner, logIn } from './ui_page.mjs';
 import { GOVERNANCE, PASSWORD, POLICY, binding, workload } from './ui_fixtures.mjs';
 import {
   contractChartChecks,
@@ -49,21 +49,8 @@ const GO = mkdtempSync(join(tmpdir(), 'allot-web-log-'));
 chmodSync(GO, 0o755);
 const releaseLog = () => writeFileSync(join(GO, 'go'), '');
 
-let failures = 0;
-const started = Date.now();
-async function check(name, body) {
-  const t0 = Date.now();
-  try {
-    await body();
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (error) {
-    failures++;
-    console.log(`FAIL ${name}: ${error && error.stack ? error.stack : error}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
+const runner = checkRunner();
+const check = runner.check;
 async function until(probe, ms, what) {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -382,5 +369,5 @@ async function resumeChecks(browser, allotd, admin) {
 }
 
 await main();
-console.log(`${failures ? 'FAILED' : 'passed'}: ${failures} failure(s) in ${Date.now() - started} ms; screenshots in ${artifacts}`);
-process.exit(failures ? 1 : 0);
+console.log(runner.summary(artifacts));
+process.exit(runner.failed() ? 1 : 0);

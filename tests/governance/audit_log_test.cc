@@ -39,8 +39,9 @@ governance::VerificationReport verify(const AuditLogOptions& options, const std:
 // auditIDs are version 7 UUIDs: the time first, so that later ones sort after
 // earlier ones (an outbox row goes to the end of the store's key order).
 TEST(AuditId, IsAVersion7UuidOrderedByTime) {
-  const std::string early = random_audit_id(Timestamp::from_millis(1'700'000'000'000));
-  const std::string late = random_audit_id(Timestamp::from_millis(1'700'000'000'001));
+  AuditIdSource ids;
+  const std::string early = ids.next(Timestamp::from_millis(1'700'000'000'000));
+  const std::string late = ids.next(Timestamp::from_millis(1'700'000'000'001));
   for (const std::string& id : {early, late}) {
     ASSERT_EQ(id.size(), 36u) << id;
     EXPECT_EQ(id[8], '-');
@@ -51,7 +52,7 @@ TEST(AuditId, IsAVersion7UuidOrderedByTime) {
   // 1,700,000,000,000 ms = 0x18bcfe56800.
   EXPECT_EQ(early.substr(0, 13), "018bcfe5-6800");
   EXPECT_LT(early, late);
-  EXPECT_NE(random_audit_id(Timestamp::from_millis(5)), random_audit_id(Timestamp::from_millis(5)));
+  EXPECT_NE(ids.next(Timestamp::from_millis(5)), AuditIdSource().next(Timestamp::from_millis(5)));
 }
 
 // The pool of random bytes: one draw per kAuditIdPoolBytes / 10 IDs (not a

@@ -30,10 +30,6 @@ std::string audit_id_of(Timestamp at, std::string_view random) {
   return id;
 }
 
-std::string random_audit_id(Timestamp at) {
-  return audit_id_of(at, identity::random_bytes(kAuditIdRandomBytes));
-}
-
 AuditIdSource::AuditIdSource() : AuditIdSource(identity::random_bytes) {}
 
 AuditIdSource::AuditIdSource(RandomBytes random) : random_(std::move(random)) {}

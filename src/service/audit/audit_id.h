@@ -31,9 +31,6 @@ inline constexpr size_t kAuditIdPoolBytes = 4000;  // 400 IDs a draw
 
 std::string audit_id_of(Timestamp at, std::string_view random);
 
-// A new auditID with its own draw of random bytes (no pool).
-std::string random_audit_id(Timestamp at);
-
 class AuditIdSource {
  public:
   using RandomBytes = std::function<std::string(size_t count)>;

@@ -384,4 +384,60 @@ inline void case_table_and_older_rows_are_recovered(const StoreOpener& open_stor
   EXPECT_TRUE(outbox_case_verify(rig.options, root).ok());
 }
 
+// A row in format 1 (named members: what an allotd before format 2 wrote),
+// as nlohmann writes it, for the recovery of an older allotd's rows.
+inline std::string format_one_row(uint64_t after_sequence, const governance::AuditEvent& event) {
+  nlohmann::json row = {{"afterSequence", after_sequence},
+                        {"auditID", event.audit_id},
+                        {"stage", event.stage},
+                        {"requestURI", event.request_uri},
+                        {"verb", event.verb},
+                        {"username", event.username},
+                        {"groups", event.groups},
+                        {"sourceIPs", event.source_ips},
+                        {"responseCode", event.response_code},
+                        {"responseMessage", event.response_message},
+                        {"decision", event.decision},
+                        {"reason", event.reason},
+                        {"rbacRule", event.rbac_rule},
+                        {"requestReceivedMs", event.request_received.ms()},
+                        {"stageTimeMs", event.stage_time.ms()}};
+  if (event.object_ref) {
+    const governance::AuditObjectRef& ref = *event.object_ref;
+    row["objectRef"] = {{"resource", ref.resource},
+                        {"namespace", ref.namespace_name},
+                        {"name", ref.name},
+                        {"subresource", ref.subresource},
+                        {"apiGroup", ref.api_group}};
+  }
+  return row.dump();
+}
+
+// Rows an allotd before format 2 left in the outbox table (format 1) are read
+// at start with those of format 2, in commit order, and recovered alike.
+inline void case_format_one_rows_are_recovered(const StoreOpener& open_store,
+                                               const std::string& root) {
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  governance::AuditEvent old_event = event_of("old", "create");
+  old_event.reason = "because";
+  WriteBatch left;  // what a killed allotd left, then started with format 2
+  left.append_audit_outbox.push_back({3, "old-create", format_one_row(0, old_event)});
+  left.append_audit_outbox.push_back(
+      {4, "new-create", outbox_row_document(0, event_of("new", "create"))});
+  ASSERT_TRUE(rig.inner->commit(left).ok());
+  Result<StoredState> state = rig.store->load();  // recovers
+  ASSERT_TRUE(state.ok()) << state.status().message();
+  EXPECT_TRUE(outbox_rows_of(*rig.inner).empty());
+  const std::vector<nlohmann::json> records = outbox_case_records(rig.options);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0]["auditID"], "new-create");  // same afterSequence: by auditID
+  EXPECT_EQ(records[1]["auditID"], "old-create");
+  EXPECT_EQ(records[1]["user"]["username"], "old");
+  EXPECT_EQ(records[1]["annotations"]["authorization.k8s.io/reason"], "because");
+  for (const nlohmann::json& record : records) EXPECT_EQ(record["stage"], "RequestReceived");
+  ASSERT_TRUE(rig.log->close().ok());
+  EXPECT_TRUE(outbox_case_verify(rig.options, root).ok());
+}
+
 }  // namespace allot::audit::testing

@@ -69,6 +69,11 @@ TEST_F(AuditOutboxPostgres, TableAndOlderRowsAreRecoveredAndSequencesContinue) {
   testing::case_table_and_older_rows_are_recovered(opener(), root);
 }
 
+TEST_F(AuditOutboxPostgres, FormatOneRowsOfAnOlderAllotdAreRecovered) {
+  const std::string root = fresh_folder("outbox-pg-older-format");
+  testing::case_format_one_rows_are_recovered(opener(), root);
+}
+
 TEST_F(AuditOutboxPostgres, InvalidUtf8RequestIsRecordedAndRecoveredFromItsRow) {
   const std::string root = fresh_folder("outbox-pg-utf8");
   testing::case_invalid_utf8_request_is_recorded_and_recovered(opener(), root);

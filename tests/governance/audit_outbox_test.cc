@@ -1,6 +1,7 @@
 // The audit outbox on the SQLite store (audit_outbox_cases.h).
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "audit_outbox_cases.h"
 #include "service/audit/audit_outbox_row.h"
@@ -10,6 +11,22 @@ namespace allot::audit {
 namespace {
 
 using testing::fresh_folder;
+
+// A submit's row as an allotd before format 2 wrote it (submit_event(), after
+// sequence 4).
+constexpr std::string_view kFormatOneSubmit =
+    R"json({"afterSequence":4,"auditID":"01a244a6-2e06-7244-9c7b-015a63b2d1e5",)json"
+    R"json("stage":"ResponseComplete","requestURI":"/api/v1/namespaces/research/workloads",)json"
+    R"json("verb":"create","username":"admin","groups":["system:admins"],)json"
+    R"json("sourceIPs":["127.0.0.1"],"responseCode":0,"responseMessage":"","decision":"allow",)json"
+    R"json("reason":"User \"admin\" may create workloads in namespace \"research\": )json"
+    R"json(ClusterRoleBinding \"system:admins\" grants ClusterRole \"cluster-admin\" )json"
+    R"json((verbs [*] on [*] in apiGroups [*])",)json"
+    R"json("rbacRule":"ClusterRoleBinding \"system:admins\" grants ClusterRole )json"
+    R"json(\"cluster-admin\": verbs [*] on [*] in apiGroups [*]",)json"
+    R"json("requestReceivedMs":1796448071174,"stageTimeMs":1796448071175,)json"
+    R"json("objectRef":{"resource":"workloads","namespace":"research","name":"",)json"
+    R"json("subresource":"","apiGroup":"allot.dev"}})json";
 
 testing::StoreOpener sqlite_opener(const std::string& root) {
   return [path = root + "/allot.db"]() -> Result<std::unique_ptr<Store>> {
@@ -41,6 +58,11 @@ TEST(AuditOutboxSqlite, RangedDeleteWaitsForTheOldestRowNotCovered) {
 TEST(AuditOutboxSqlite, TableAndOlderRowsAreRecoveredAndSequencesContinue) {
   const std::string root = fresh_folder("outbox-older");
   testing::case_table_and_older_rows_are_recovered(sqlite_opener(root), root);
+}
+
+TEST(AuditOutboxSqlite, FormatOneRowsOfAnOlderAllotdAreRecovered) {
+  const std::string root = fresh_folder("outbox-older-format");
+  testing::case_format_one_rows_are_recovered(sqlite_opener(root), root);
 }
 
 TEST(AuditOutboxSqlite, InvalidUtf8RequestIsRecordedAndRecoveredFromItsRow) {
@@ -110,7 +132,9 @@ TEST(AuditOutboxRow, DocumentReadsBackAsTheSameRecord) {
     const std::string document = outbox_row_document(42, event);
     EXPECT_EQ(document, outbox_row_document(OutboxRow{42, event}));
     const nlohmann::json json = nlohmann::json::parse(document);  // valid JSON
-    EXPECT_EQ(json["username"], event.username);
+    ASSERT_TRUE(json.is_array());                                 // format 2: by position
+    EXPECT_EQ(json[0], 2);
+    EXPECT_EQ(json[5], event.username);
     Result<OutboxRow> row = parse_outbox_row(event.audit_id, document);
     ASSERT_TRUE(row.ok()) << row.status().message();
     EXPECT_EQ(row->after_sequence, 42u);
@@ -141,6 +165,101 @@ TEST(AuditOutboxRow, DocumentReadsBackAsTheSameRecord) {
     EXPECT_EQ(governance::audit_line({1, std::string(governance::kGenesisHash), back}),
               governance::audit_line({1, std::string(governance::kGenesisHash), event}));
   }
+}
+
+// A submit's record as allotd builds it: the authorizer's reason ends with the
+// RBAC rule (authz/authorizer.cc).
+governance::AuditEvent submit_event() {
+  governance::AuditEvent event;
+  event.audit_id = "01a244a6-2e06-7244-9c7b-015a63b2d1e5";
+  event.request_uri = "/api/v1/namespaces/research/workloads";
+  event.verb = "create";
+  event.username = "admin";
+  event.groups = {"system:admins"};
+  event.source_ips = {"127.0.0.1"};
+  event.object_ref = governance::AuditObjectRef{"workloads", "research", "", "", "allot.dev"};
+  event.decision = "allow";
+  event.rbac_rule =
+      R"(ClusterRoleBinding "system:admins" grants ClusterRole "cluster-admin": verbs [*] on [*] )"
+      "in apiGroups [*]";
+  event.reason =
+      R"(User "admin" may create workloads in namespace "research": ClusterRoleBinding )"
+      R"("system:admins" grants ClusterRole "cluster-admin" (verbs [*] on [*] in apiGroups [*]))";
+  event.request_received = Timestamp::from_millis(1'796'448'071'174);
+  event.stage_time = Timestamp::from_millis(1'796'448'071'175);
+  return event;
+}
+
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+// Format 2 holds the RBAC rule once: the reason keeps only its text before
+// the rule, and reads back whole. A reason that does not end with the rule
+// (another rule, or a refusal's) is kept whole.
+TEST(AuditOutboxRow, ReasonRepeatingTheRbacRuleHoldsItOnceAndReadsBack) {
+  governance::AuditEvent event = submit_event();
+  const std::string document = outbox_row_document(7, event);
+  EXPECT_EQ(occurrences(document, "cluster-admin"), 1u) << document;
+  EXPECT_EQ(occurrences(document, "in apiGroups [*]"), 1u) << document;
+  EXPECT_EQ(document.find(event.audit_id), std::string::npos) << document;  // the row's name
+  Result<OutboxRow> row = parse_outbox_row(event.audit_id, document);
+  ASSERT_TRUE(row.ok()) << row.status().message();
+  EXPECT_EQ(row->event, event);
+  EXPECT_EQ(row->after_sequence, 7u);
+
+  event.rbac_rule = R"(RoleBinding "research/members" grants ClusterRole "team-member": x)";
+  const std::string other = outbox_row_document(7, event);
+  EXPECT_EQ(occurrences(other, "cluster-admin"), 1u) << other;  // the reason, whole
+  row = parse_outbox_row(event.audit_id, other);
+  ASSERT_TRUE(row.ok()) << row.status().message();
+  EXPECT_EQ(row->event, event);
+  event.decision = "forbid";
+  event.rbac_rule.clear();
+  event.reason = R"(User "bo" cannot create workloads in namespace "research": no binding)";
+  event.stage = "RequestReceived";
+  row = parse_outbox_row(event.audit_id, outbox_row_document(7, event));
+  ASSERT_TRUE(row.ok()) << row.status().message();
+  EXPECT_EQ(row->event, event);
+}
+
+// What the row costs the store's commit: a submit's format 2 row is under half
+// of the format 1 document an allotd before it wrote for the same record.
+TEST(AuditOutboxRow, SubmitsRowIsUnderHalfOfFormatOne) {
+  const std::string document = outbox_row_document(4, submit_event());
+  EXPECT_LT(document.size(), kFormatOneSubmit.size() / 2) << document;
+}
+
+// Rows an allotd before format 2 left in the store (format 1: named members)
+// still read back, as the same record.
+TEST(AuditOutboxRow, FormatOneRowOfAnOlderAllotdReadsBack) {
+  Result<OutboxRow> row = parse_outbox_row(submit_event().audit_id, std::string(kFormatOneSubmit));
+  ASSERT_TRUE(row.ok()) << row.status().message();
+  EXPECT_EQ(row->after_sequence, 4u);
+  EXPECT_EQ(row->event, submit_event());
+  EXPECT_FALSE(parse_outbox_row("another-id", std::string(kFormatOneSubmit)).ok());
+}
+
+// A document format 2 did not write is refused, naming the row.
+TEST(AuditOutboxRow, MalformedFormatTwoRowIsRefused) {
+  const governance::AuditEvent event = submit_event();
+  std::string document = outbox_row_document(4, event);
+  ASSERT_EQ(document.substr(0, 3), "[2,");
+  const std::string fields_short = document.substr(0, document.rfind(",[")) + "]";
+  const std::string unsplit = std::string(document).replace(document.find(",69]"), 4, ",9]");
+  for (const std::string& bad :
+       {"[3" + document.substr(2), std::string("[2,4]"), std::string("[]"), std::string("42"),
+        document + ",", std::string(document).replace(document.find(",[\"workloads\""), 1, ",7,"),
+        unsplit}) {
+    const Result<OutboxRow> row = parse_outbox_row(event.audit_id, bad);
+    EXPECT_FALSE(row.ok()) << bad;
+    if (!row.ok()) {
+      EXPECT_NE(row.status().message().find(event.audit_id), std::string::npos);
+    }
+  }
+  EXPECT_TRUE(parse_outbox_row(event.audit_id, fields_short).ok());  // no object: 15 fields
 }
 
 }  // namespace

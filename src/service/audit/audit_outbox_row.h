@@ -3,8 +3,14 @@
 // last sequence at that moment.
 //
 // Contract: outbox_row_document() and parse_outbox_row() are inverses for
-// every AuditEvent (JSON; timestamps in milliseconds). parse_outbox_row()
-// returns kInvalidArgument, naming the row, for a document it did not write.
+// every AuditEvent (timestamps in milliseconds). The document is written in
+// format 2: a JSON array of the record's fields by position, led by the
+// version 2, without member names, without the auditID (the row's name holds
+// it) and without the authorizer's reason where it repeats the RBAC rule
+// (docs/governance.md, "The outbox row"). parse_outbox_row() also reads the
+// format 1 documents an allotd before format 2 wrote (a JSON object with
+// named members, the auditID among them). It returns kInvalidArgument,
+// naming the row, for a document it did not write.
 #pragma once
 
 #include <cstdint>

@@ -94,6 +94,22 @@ TEST_F(SqliteStoreTest, FileIsInWalMode) {
   EXPECT_EQ(raw.query_text("PRAGMA journal_mode"), "wal");
 }
 
+// The writer's settings: WAL, a sync at every COMMIT, and temporary files
+// (a batch's savepoint journal) in memory rather than spilled to a file past
+// 64 KiB.
+TEST_F(SqliteStoreTest, WriterSyncsEveryCommitAndKeepsTemporaryFilesInMemory) {
+  Result<SqliteConnection> db = SqliteConnection::open(path(), 1000);
+  ASSERT_TRUE(db.ok()) << db.status().to_string();
+  ASSERT_TRUE(configure_sqlite_writer(*db).ok());
+  const Result<std::string> mode = db->query_text("PRAGMA journal_mode");
+  const Result<int64_t> synchronous = db->query_int("PRAGMA synchronous");
+  const Result<int64_t> temp_store = db->query_int("PRAGMA temp_store");
+  ASSERT_TRUE(mode.ok() && synchronous.ok() && temp_store.ok());
+  EXPECT_EQ(*mode, "wal");
+  EXPECT_EQ(*synchronous, 2);  // FULL
+  EXPECT_EQ(*temp_store, 2);   // MEMORY
+}
+
 TEST_F(SqliteStoreTest, UserVersionIsTheLatestMigration) {
   std::unique_ptr<SqliteStore> store = open_ok();
   ASSERT_NE(store, nullptr);

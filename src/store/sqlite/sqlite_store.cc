@@ -20,24 +20,12 @@ struct Connections {
   SqliteStateReader reader;
 };
 
-// WAL: readers do not block the writer, and a commit appends to one file.
-// synchronous=FULL: every COMMIT fsyncs the WAL, so a returned commit survives
-// a power loss (NORMAL would only survive a crash of the process).
-Status configure_writer(SqliteConnection& db) {
-  ALLOT_ASSIGN_OR_RETURN(std::string mode, db.query_text("PRAGMA journal_mode=WAL"));
-  if (mode != "wal") {
-    return Status(ErrorCode::kUnavailable,
-                  "the database cannot use WAL mode (journal_mode stays \"" + mode + "\")");
-  }
-  return db.execute("PRAGMA synchronous=FULL");
-}
-
 Result<Connections> open_connections(const std::string& path, const SqliteStoreOptions& options) {
   ALLOT_ASSIGN_OR_RETURN(SqliteConnection write_db,
                          SqliteConnection::open(path, options.busy_timeout_ms));
   // Before anything writes: a newer database must stay untouched.
   ALLOT_RETURN_IF_ERROR(check_schema_version(write_db));
-  ALLOT_RETURN_IF_ERROR(configure_writer(write_db));
+  ALLOT_RETURN_IF_ERROR(configure_sqlite_writer(write_db));
   ALLOT_RETURN_IF_ERROR(migrate_schema(write_db));
   ALLOT_ASSIGN_OR_RETURN(SqliteConnection read_db,
                          SqliteConnection::open(path, options.busy_timeout_ms));
@@ -71,6 +59,23 @@ Status close_to_others(const std::string& path) {
 }
 
 }  // namespace
+
+// WAL: readers do not block the writer, and a commit appends to one file.
+// synchronous=FULL: every COMMIT fsyncs the WAL, so a returned commit survives
+// a power loss (NORMAL would only survive a crash of the process).
+// temp_store=MEMORY: a batch's SAVEPOINT journal (the pages it changes, kept
+// to roll it back alone) stays in memory; by default SQLite spills it past 64
+// KiB to a temporary file, written page by page in every transaction that
+// has such a batch (docs/benchmarks.md, "Audit log (issue 15)", audit12).
+Status configure_sqlite_writer(SqliteConnection& db) {
+  ALLOT_ASSIGN_OR_RETURN(std::string mode, db.query_text("PRAGMA journal_mode=WAL"));
+  if (mode != "wal") {
+    return Status(ErrorCode::kUnavailable,
+                  "the database cannot use WAL mode (journal_mode stays \"" + mode + "\")");
+  }
+  ALLOT_RETURN_IF_ERROR(db.execute("PRAGMA synchronous=FULL"));
+  return db.execute("PRAGMA temp_store=MEMORY");
+}
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
   return open(path, SqliteStoreOptions());

@@ -6,7 +6,8 @@
 //   transaction; a database newer than this code, a file that is not a
 //   database or an unreadable path is an error, never an abort.
 // - Durability: synchronous=FULL, so a COMMIT fsyncs the WAL before commit()
-//   returns.
+//   returns. The writer's connection keeps its temporary files (a batch's
+//   savepoint journal) in memory (configure_sqlite_writer()).
 // - Group commit (store/group_committer.h): commit() queues its batch and
 //   waits (queue_commit() queues it and returns its future). One writer thread takes every queued
 //   batch and runs them in one transaction (BEGIN IMMEDIATE ... COMMIT), each inside its own
@@ -35,6 +36,7 @@
 #include "model/ids.h"
 #include "store/group_committer.h"
 #include "store/sqlite/sqlite_batch_writer.h"
+#include "store/sqlite/sqlite_connection.h"
 #include "store/sqlite/sqlite_state_reader.h"
 #include "store/store.h"
 
@@ -45,6 +47,11 @@ struct SqliteStoreOptions {
   // the operation fails with kUnavailable.
   int busy_timeout_ms = 5000;
 };
+
+// The writer connection's settings, applied by open() before the schema:
+// journal_mode=WAL (kUnavailable if the file cannot use it),
+// synchronous=FULL, temp_store=MEMORY.
+Status configure_sqlite_writer(SqliteConnection& db);
 
 class SqliteStore final : public Store {
  public:

@@ -120,6 +120,9 @@ void VictimSelector::reset_fair_share_search() {
   share_now_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   share_after_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
   share_outside_.assign(nodes, std::numeric_limits<double>::quiet_NaN());
+  child_heaps_.resize(nodes);
+  heap_built_.resize(nodes, 0);
+  list_position_.resize(nodes, 0);
   candidate_rank_.clear();
   candidate_slot_.clear();
   search_slots_ = nullptr;
@@ -204,7 +207,10 @@ bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candida
   }
   // One victim per round; the shares moved, so the target is chosen again.
   while (!fitted && root != preemptor_node && !pruned_[root]) {
-    const int32_t target = next_fair_share_target(r, root);
+    target_path_.clear();
+    if (share_heaps_ && heap_built_[root] != 0) ++heap_rounds_;
+    const int32_t target =
+        share_heaps_ ? next_fair_share_target_by_heap(r, root) : next_fair_share_target(r, root);
     if (target < 0) continue;
     const uint32_t next = team_candidates_[target][team_cursor_[target]];
     if (target == preemptor_node) {
@@ -218,7 +224,9 @@ bool VictimSelector::find_fair_share(const Request& r, const std::vector<Candida
     } else {
       fitted = take_by_share(r, target, candidates, choice);
     }
+    if (share_heaps_) refresh_target_path(r);
   }
+  clear_child_heaps(touched);
   for (int32_t cohort : touched) live_children_[cohort].clear();
   if (fitted) {
     minimize(r, true, choice);

@@ -91,6 +91,11 @@ class VictimSelector {
   void release(uint32_t index) { remove(index); }
   // For tests: off, every search walks its candidates (the plain path).
   void use_shortcuts(bool on) { shortcuts_ = on; }
+  // For tests: off, each fair-sharing victim round walks every child from the
+  // root (the plain path) instead of reading the kept heaps of children.
+  void use_share_heaps(bool on) { share_heaps_ = on; }
+  // How many fair-sharing victim rounds the kept heaps answered (for tests).
+  [[nodiscard]] int64_t heap_rounds() const { return heap_rounds_; }
   // How many searches a shortcut answered.
   [[nodiscard]] int64_t shortcuts_taken() const { return shortcuts_taken_; }
   // How many searches the gang node-first walk answered (for tests).
@@ -201,6 +206,26 @@ class VictimSelector {
   // Fair sharing: the team at the end of the highest-share path from `cohort`
   // down (-1 when that path ended in a pruned cohort, or nothing is left).
   int32_t next_fair_share_target(const Request& r, int32_t cohort);
+  // The same target, read from a heap of each cohort's children by share
+  // (fair_share_target_heap.cc); the chosen path is kept in target_path_ so
+  // that refresh_target_path() updates, after the round, the only children
+  // whose share or next candidate moved.
+  struct ChildEntry {
+    double share = 0;
+    uint8_t cohort = 0;  // equal shares: a cohort before a team
+    int64_t tie = 0;     // then a cohort listed later, or a team's earlier next candidate
+    int32_t node = 0;
+    bool operator<(const ChildEntry& o) const {
+      if (share != o.share) return share < o.share;
+      if (cohort != o.cohort) return cohort < o.cohort;
+      return tie < o.tie;
+    }
+  };
+  int32_t next_fair_share_target_by_heap(const Request& r, int32_t cohort);
+  [[nodiscard]] ChildEntry child_entry(const Request& r, int32_t child);
+  [[nodiscard]] bool child_open(const Request& r, const ChildEntry& entry);
+  void refresh_target_path(const Request& r);
+  void clear_child_heaps(const std::vector<int32_t>& cohorts);
   [[nodiscard]] double current_share(const Request& r, int32_t quota_node);
   // The other flavors' part of a quota node's share (borrowed_ratio_outside), once per search.
   [[nodiscard]] double share_outside(const Request& r, int32_t quota_node);
@@ -294,6 +319,15 @@ class VictimSelector {
   std::vector<double> share_after_;
   // By quota node, per search: see share_outside().
   std::vector<double> share_outside_;
+  // Fair sharing, per find() on the fast path, by cohort quota node: its live
+  // children in a max-heap, built on the cohort's first visit; by quota node:
+  // its place in its parent's live list; the children chosen in the current round.
+  std::vector<std::vector<ChildEntry>> child_heaps_;
+  std::vector<uint8_t> heap_built_;
+  std::vector<uint32_t> list_position_;
+  std::vector<int32_t> target_path_;
+  bool share_heaps_ = true;
+  int64_t heap_rounds_ = 0;
   std::vector<Slot> empty_group_;
   bool shortcuts_ = true;
   int64_t shortcuts_taken_ = 0;

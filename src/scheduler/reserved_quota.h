@@ -14,7 +14,9 @@
 // Several reserved gangs that share quota are linked (link()): each one that
 // will be running at another's start counts in that other's quota then; a
 // gang whose window would leave another without its quota starts after that
-// one ends instead (conflicts_with()).
+// one ends instead (conflicts_with()), and one that does not fit beside all
+// the gangs running at its start together starts at the first of their ends
+// (start_beside()).
 //
 // Contract: a value (it copies the flavor's part of the quota tree as it will
 // be at the start: QuotaTree::flavor_slice).

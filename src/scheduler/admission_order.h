@@ -5,8 +5,7 @@
 //    higher priority, then earlier queue time, then lower id. Between the
 //    two: a BestEffortFIFO team whose head would borrow but that has a
 //    workload among the next 32 behind it that would not, ranked by that
-//    workload (its queue is still tried in order from the head); not while
-//    gang reservations are held or planned in the cycle.
+//    workload (its queue is still tried in order from the head).
 //  - FairShareOrder: at every level of the cohort tree, the child with the
 //    lowest weighted dominant-resource share after admitting its candidate.
 // The cycle calls refresh(team) whenever the team's head or usage changed.
@@ -31,14 +30,9 @@ class AdmissionOrder {
   virtual void refresh(TeamIndex team) = 0;
 };
 
-// `planned`: the cycle's reservations planned so far (read at each refresh);
-// `held`: whether the cycle holds reservations from the last. While there are
-// any, no team is ranked by work behind its head.
 std::unique_ptr<AdmissionOrder> make_classic_order(QuotaTree& quota, const TeamQueues& queues,
                                                    const std::vector<PendingWorkload>& pending,
-                                                   const std::vector<PendingFacts>& facts,
-                                                   const std::vector<Reservation>& planned,
-                                                   bool held);
+                                                   const std::vector<PendingFacts>& facts);
 
 std::unique_ptr<AdmissionOrder> make_fair_share_order(QuotaTree& quota, const TeamQueues& queues,
                                                       const std::vector<PendingWorkload>& pending,

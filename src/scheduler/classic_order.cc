@@ -12,14 +12,11 @@ namespace {
 class ClassicOrder final : public AdmissionOrder {
  public:
   ClassicOrder(QuotaTree& quota, const TeamQueues& queues,
-               const std::vector<PendingWorkload>& pending, const std::vector<PendingFacts>& facts,
-               const std::vector<Reservation>& planned, bool held)
+               const std::vector<PendingWorkload>& pending, const std::vector<PendingFacts>& facts)
       : quota_(quota),
         queues_(queues),
         pending_(pending),
         facts_(facts),
-        planned_(planned),
-        held_(held),
         version_(quota.policy().team_count(), 0) {
     for (int32_t t = 0; t < quota.policy().team_count(); ++t) refresh(TeamIndex(t));
   }
@@ -46,7 +43,7 @@ class ClassicOrder final : public AdmissionOrder {
     const PendingFacts& f = facts_[head];
     uint8_t tier = quota_.would_borrow(team, f.first_flavor, f.total) ? kBorrows : kWithin;
     uint32_t ranked = head;
-    if (tier == kBorrows && !held_ && planned_.empty()) {
+    if (tier == kBorrows) {
       const uint32_t within = first_within_nominal(team);
       if (within != UINT32_MAX) {
         ranked = within;
@@ -90,10 +87,7 @@ class ClassicOrder final : public AdmissionOrder {
   // team's queue, unborrowing, in a later cycle; here the whole queue is tried
   // in one cycle, and ranked by its head the team came after older borrowing
   // work of other teams, which took the room its guarantee needed (issue 18).
-  // UINT32_MAX when there is none. Not while gang reservations are held or
-  // planned: ranking a team's work ahead of other teams' changed what the
-  // reservation planner saw, and a held reservation could be lost
-  // (ReservationProperties.ReservedStartNeverMovesLaterBecauseOfLaterWork).
+  // UINT32_MAX when there is none.
   [[nodiscard]] uint32_t first_within_nominal(TeamIndex team) const {
     constexpr size_t kLookahead = 32;
     if (quota_.policy().team(team).queueing != QueueingStrategy::kBestEffortFifo) {
@@ -127,8 +121,6 @@ class ClassicOrder final : public AdmissionOrder {
   const TeamQueues& queues_;
   const std::vector<PendingWorkload>& pending_;
   const std::vector<PendingFacts>& facts_;
-  const std::vector<Reservation>& planned_;
-  bool held_;
   std::vector<uint32_t> version_;
   std::vector<Entry> heap_;  // a max-heap by Entry::operator<: the top goes first
 };
@@ -137,10 +129,8 @@ class ClassicOrder final : public AdmissionOrder {
 
 std::unique_ptr<AdmissionOrder> make_classic_order(QuotaTree& quota, const TeamQueues& queues,
                                                    const std::vector<PendingWorkload>& pending,
-                                                   const std::vector<PendingFacts>& facts,
-                                                   const std::vector<Reservation>& planned,
-                                                   bool held) {
-  return std::make_unique<ClassicOrder>(quota, queues, pending, facts, planned, held);
+                                                   const std::vector<PendingFacts>& facts) {
+  return std::make_unique<ClassicOrder>(quota, queues, pending, facts);
 }
 
 }  // namespace allot

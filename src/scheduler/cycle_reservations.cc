@@ -222,6 +222,9 @@ std::optional<Reservation> SchedulingCycle::plan_beside_other_gangs(
     for (ReservedQuota& other : reserved_quota_) {
       if ((*reserved)->conflicts_with(other)) later = std::max(later, other.ends_at());
     }
+    // Each gang running at its start may fit beside it alone and not all together.
+    if (later == planned && (*reserved)->holds())
+      later = (*reserved)->start_beside(reserved_quota_);
     if (later == planned && (*reserved)->holds()) return reservation;
     if (later == planned || later == Timestamp::infinite_future()) break;
     request.not_before = later;

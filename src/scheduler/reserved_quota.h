@@ -14,7 +14,9 @@
 // Several reserved gangs that share quota are linked (link()): each one that
 // will be running at another's start counts in that other's quota then; a
 // gang whose window would leave another without its quota starts after that
-// one ends instead (conflicts_with()).
+// one ends instead (conflicts_with()), and one that does not fit beside all
+// the gangs running at its start together starts at the first of their ends
+// (start_beside()).
 //
 // Contract: a value (it copies the flavor's part of the quota tree as it will
 // be at the start: QuotaTree::flavor_slice).
@@ -75,6 +77,11 @@ class ReservedQuota {
   [[nodiscard]] bool conflicts_with(ReservedQuota& other);
   // Counts each gang in the other's quota at its start when it will be running then.
   void link(ReservedQuota& other);
+  // Its start when the gang fits its quota then beside every gang of `others`
+  // that holds and will be running then, all together; else the first end among
+  // those (the earliest start worth trying next). conflicts_with() asks pair by
+  // pair: two gangs may each fit beside it and not both.
+  [[nodiscard]] Timestamp start_beside(std::span<const ReservedQuota> others) const;
   // Whether `amount` for `team`, ending by `finish_by`, leaves the gang its
   // quota at the start (`borrows`: it takes `team` above its nominal now).
   [[nodiscard]] bool allows(WorkloadId workload, TeamIndex team, FlavorIndex flavor,

@@ -231,9 +231,11 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
     out.argv.insert(out.argv.end(), options.begin(), options.end());
     const std::string logs =
         settings.log_dir + "/" + std::to_string(launch.workload.value()) + "-%t.log";
-    out.argv.insert(out.argv.end(), {"srun", "--kill-on-bad-exit=1", "--open-mode=append",
-                                     "--output=" + logs, "/bin/sh", script_path});
+    // The script's text travels in srun's argv: nothing for the job's account
+    // to read on the node (sbatch sends a batch script through slurmctld).
     out.script = script_of(launch, settings.log_dir, false, owner);
+    out.argv.insert(out.argv.end(), {"srun", "--kill-on-bad-exit=1", "--open-mode=append",
+                                     "--output=" + logs, "/bin/sh", "-c", out.script});
     return out;
   }
   out.argv = {"sbatch", "--parsable"};

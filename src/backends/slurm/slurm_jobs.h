@@ -40,7 +40,8 @@
 //   id once salloc says "Granted job allocation N" (or "Pending job
 //   allocation N" when Slurm queues it); salloc's own failure is its exit 1
 //   with salloc's words. salloc drops to --uid/--gid once granted; srun runs
-//   the script as one task per pod (`--output=<log_dir>/<id>-%t.log`,
+//   the script (its text in srun's argv, `/bin/sh -c <script>`: no file for
+//   the job's account to read on the node) as one task per pod (`--output=<log_dir>/<id>-%t.log`,
 //   `--kill-on-bad-exit=1`); the job's exit status is the step's. The script
 //   execs the command in every task (a gang's too: no srun inside). Not
 //   expressible: --no-requeue (Slurm never requeues an allocation anyway),

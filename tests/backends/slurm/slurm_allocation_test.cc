@@ -81,9 +81,9 @@ TEST(SlurmAllocation, AnAllocationIsSallocWithTheJobsOptionsRunningTheScriptAsOn
         << arg << " is sbatch's, not salloc's";
   }
   const std::vector<std::string> srun = words_between(s.argv, "srun", "");
-  EXPECT_EQ(srun,
-            (std::vector<std::string>{"srun", "--kill-on-bad-exit=1", "--open-mode=append",
-                                      "--output=/logs/42-%t.log", "/bin/sh", "/logs/42.sbatch"}));
+  EXPECT_EQ(srun, (std::vector<std::string>{"srun", "--kill-on-bad-exit=1", "--open-mode=append",
+                                            "--output=/logs/42-%t.log", "/bin/sh", "-c", s.script}))
+      << "the script's text in srun's argv: no file for the job's account to read on the node";
   EXPECT_EQ(pod_log_path("/logs", {WorkloadId(42), 0}), "/logs/42-0.log")
       << "the step's task 0 writes the pod's log";
   EXPECT_NE(s.script.find("export HOME='/data/teams/vision/home'\n"), std::string::npos);

@@ -180,6 +180,31 @@ while :; do
   sleep 0.01
 done)";
 
+// SubmitMode::kAllocation's submission: the launcher, salloc with the job's
+// `options` (as the owner when there is one), srun running the script.
+Submission allocation_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
+                         const std::vector<std::string>& options,
+                         const std::optional<JobOwner>& owner) {
+  Submission out;
+  out.tool = "salloc";
+  out.argv = {"sh", "-c", std::string(kAllocationLauncher), "allot-salloc",
+              allocation_log_path(settings.log_dir, launch.workload)};
+  if (owner) {  // the request the owner's own (slurm_jobs.h)
+    out.argv.insert(out.argv.end(), {"setpriv", "--reuid=" + std::to_string(owner->uid),
+                                     "--regid=" + std::to_string(owner->gid), "--clear-groups"});
+  }
+  out.argv.push_back("salloc");
+  out.argv.insert(out.argv.end(), options.begin(), options.end());
+  // The script's text travels in srun's argv: nothing for the job's account
+  // to read on the node (sbatch sends a batch script through slurmctld).
+  out.script = script_of(launch, settings.log_dir, false, owner);
+  const std::string logs =
+      settings.log_dir + "/" + std::to_string(launch.workload.value()) + "-%t.log";
+  out.argv.insert(out.argv.end(), {"srun", "--kill-on-bad-exit=1", "--open-mode=append",
+                                   "--output=" + logs, "/bin/sh", "-c", out.script});
+  return out;
+}
+
 }  // namespace
 
 std::string job_name_of(std::string_view prefix, WorkloadId workload) {
@@ -217,28 +242,13 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
                                  const std::vector<std::string>& after) {
   if (launch.command.empty()) return invalid_argument("a Slurm job needs a command", "command");
   ALLOT_ASSIGN_OR_RETURN(auto shares, shares_of(launch));
-  const bool gang = launch.pods.size() > 1;
-  std::vector<std::string> options = job_options(launch, settings, shares, owner, after);
-  Submission out;
   if (settings.mode == SubmitMode::kAllocation) {
-    out.tool = "salloc";
-    out.argv = {"sh",
-                "-c",
-                std::string(kAllocationLauncher),
-                "allot-salloc",
-                allocation_log_path(settings.log_dir, launch.workload),
-                "salloc"};
-    out.argv.insert(out.argv.end(), options.begin(), options.end());
-    const std::string logs =
-        settings.log_dir + "/" + std::to_string(launch.workload.value()) + "-%t.log";
-    // The script's text travels in srun's argv: nothing for the job's account
-    // to read on the node (sbatch sends a batch script through slurmctld).
-    out.script = script_of(launch, settings.log_dir, false, owner);
-    out.argv.insert(out.argv.end(), {"srun", "--kill-on-bad-exit=1", "--open-mode=append",
-                                     "--output=" + logs, "/bin/sh", "-c", out.script});
-    return out;
+    return allocation_of(launch, settings, job_options(launch, settings, shares, {}, after), owner);
   }
+  const bool gang = launch.pods.size() > 1;
+  Submission out;
   out.argv = {"sbatch", "--parsable"};
+  const std::vector<std::string> options = job_options(launch, settings, shares, owner, after);
   out.argv.insert(out.argv.end(), options.begin(), options.end());
   out.argv.insert(out.argv.end(),
                   {"--open-mode=append", "--no-requeue",

@@ -39,7 +39,12 @@
 //   job would), its stderr in `<log_dir>/<id>-salloc.log`, and prints the job
 //   id once salloc says "Granted job allocation N" (or "Pending job
 //   allocation N" when Slurm queues it); salloc's own failure is its exit 1
-//   with salloc's words. salloc drops to --uid/--gid once granted; srun runs
+//   with salloc's words. With an owner, salloc runs as the owner (`setpriv
+//   --reuid --regid --clear-groups salloc`: the request is the owner's own),
+//   not as root with --uid/--gid: salloc --uid drops to the owner while it
+//   waits, and the grant of an allocation Slurm queued, which munge encodes
+//   for root, then no longer decodes ("Unauthorized credential"; slurmctld
+//   kills the job: found in the lend-borrow bench). srun runs
 //   the script (its text in srun's argv, `/bin/sh -c <script>`: no file for
 //   the job's account to read on the node) as one task per pod (`--output=<log_dir>/<id>-%t.log`,
 //   `--kill-on-bad-exit=1`); the job's exit status is the step's. The script

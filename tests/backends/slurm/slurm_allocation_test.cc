@@ -67,18 +67,21 @@ TEST(SlurmAllocation, AnAllocationIsSallocWithTheJobsOptionsRunningTheScriptAsOn
   EXPECT_EQ(s.argv[0], "sh");
   EXPECT_EQ(s.argv[1], "-c");
   EXPECT_EQ(s.argv[4], "/logs/42-salloc.log") << "salloc's own messages, apart from the pod's";
-  EXPECT_EQ(s.argv[5], "salloc");
+  EXPECT_EQ(words_between(s.argv, "setpriv", "salloc"),
+            (std::vector<std::string>{"setpriv", "--reuid=1234", "--regid=567", "--clear-groups"}))
+      << "salloc runs as the owner: the grant of a queued allocation is the owner's to decode";
   const std::vector<std::string> salloc = words_between(s.argv, "salloc", "srun");
   for (const char* arg :
        {"--job-name=allot-42", "--account=vision", "--qos=prod", "--partition=gpu", "--nodes=1",
         "--ntasks=1", "--nodelist=node1", "--gres=gpu:h100:2", "--cpus-per-task=3", "--mem=3072",
-        "--time=3", "--uid=1234", "--gid=567", "--chdir=/tmp"}) {
+        "--time=3", "--chdir=/tmp"}) {
     EXPECT_TRUE(holds(salloc, arg)) << arg;
   }
   for (const std::string& arg : salloc) {
     EXPECT_FALSE(arg.starts_with("--output") || arg == "--no-requeue" || arg == "--parsable" ||
-                 arg.starts_with("--export"))
-        << arg << " is sbatch's, not salloc's";
+                 arg.starts_with("--export") || arg.starts_with("--uid") ||
+                 arg.starts_with("--gid"))
+        << arg << " is sbatch's (or root's), not this salloc's";
   }
   const std::vector<std::string> srun = words_between(s.argv, "srun", "");
   EXPECT_EQ(srun, (std::vector<std::string>{"srun", "--kill-on-bad-exit=1", "--open-mode=append",
@@ -88,6 +91,14 @@ TEST(SlurmAllocation, AnAllocationIsSallocWithTheJobsOptionsRunningTheScriptAsOn
       << "the step's task 0 writes the pod's log";
   EXPECT_NE(s.script.find("export HOME='/data/teams/vision/home'\n"), std::string::npos);
   EXPECT_NE(s.script.find("exec 'python' 'it'\\''s.py'\n"), std::string::npos) << s.script;
+}
+
+TEST(SlurmAllocation, WithoutAnOwnerSallocRunsAsWhoeverRunsIt) {
+  const Submission s =
+      submission_of(allocation_launch_of({"node1"}), allocation_settings(), "/s").value();
+
+  EXPECT_EQ(s.argv[5], "salloc");
+  EXPECT_FALSE(holds(s.argv, "setpriv"));
 }
 
 TEST(SlurmAllocation, AGangsTasksEachExecTheCommandWithoutAnSrunOfTheirOwn) {

@@ -32,11 +32,6 @@ class SlurmAllocationAllotdTest : public SlurmAllotdTest {
     text << in.rdbuf();
     return text.str();
   }
-  // The Slurm job id of the workload's only job (sacct), or "".
-  std::string job_id_of(const nlohmann::json& workload) {
-    const std::string jobs = jobs_of(workload);
-    return jobs.substr(0, jobs.find('|'));
-  }
 };
 
 TEST_F(SlurmAllocationAllotdTest, AJobIsAllocatedAtSubmitAndRunsAsItsTeamsUnixAccount) {
@@ -52,8 +47,10 @@ TEST_F(SlurmAllocationAllotdTest, AJobIsAllocatedAtSubmitAndRunsAsItsTeamsUnixAc
   EXPECT_EQ(text.find("uid=0 "), std::string::npos) << text;
   EXPECT_EQ(text.find("HOME=/root"), std::string::npos) << "allotd's environment stays out";
   EXPECT_NE(text.find("CVD=0,1 acct=sa-research"), std::string::npos) << text;
-  const std::string id = job_id_of(done);
-  ASSERT_FALSE(id.empty()) << jobs_of(done);
+  // slurmdbd records the job a moment after slurmctld ends it.
+  const std::string recorded = jobs_once_recorded(done, "COMPLETED");
+  const std::string id = recorded.substr(0, recorded.find('|'));
+  ASSERT_FALSE(id.empty()) << recorded;
   EXPECT_NE(controller_log().find("_slurm_rpc_allocate_resources JobId=" + id + " NodeList="),
             std::string::npos)
       << "slurmctld allocated job " << id << " inside the submission's RPC";

@@ -259,6 +259,7 @@ int run_lend_borrow(allot::bench::SlurmBenchConfig config, bool job_seconds_give
   c.slurm_dir = config.slurm_dir;
   c.allotd = config.allotd;
   c.nodes = config.nodes;
+  c.slurm_submit = config.slurm_submit;
   if (job_seconds_given) c.job_seconds = config.job_seconds;
   const allot::Result<nlohmann::json> report = allot::bench::run_lend_borrow_bench(c);
   if (!report.ok()) {
@@ -306,6 +307,11 @@ void add_slurm_flags(CLI::App& command, allot::bench::SlurmBenchConfig& c, std::
       .add_option("--rest-poll", c.rest_poll,
                   "how allotd polls the jobs on the slurmrestd side: squeue or rest (GET /jobs)")
       ->check(CLI::IsMember({"squeue", "rest"}));
+  command
+      .add_option("--slurm-submit", c.slurm_submit,
+                  "allotd's --slurm-submit: batch (sbatch) or allocation (salloc + srun, started "
+                  "inside the request)")
+      ->check(CLI::IsMember({"batch", "allocation"}));
   command.add_option("--nodes", c.nodes, "Slurm's nodes node1..nodeN, 8 GPUs each")
       ->check(CLI::Range(1, 10'000));
   command.add_option("--job-seconds", c.job_seconds, "what each job sleeps (lend-borrow: 5)")

@@ -29,6 +29,7 @@ struct LendBorrowConfig {
   double load = 1.25;     // each stream's rate over what its share finishes
   // Which ways run, in this order: "allot", "grptres", "qos" (all by default).
   std::vector<std::string> ways = {"allot", "grptres", "qos"};
+  std::string slurm_submit = "batch";  // allotd's --slurm-submit (passed when not batch)
 };
 
 int32_t lend_borrow_gpus(const LendBorrowConfig& config);  // nodes x 8

@@ -131,6 +131,7 @@ Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runn
   std::vector<std::string> flags = {
       "--backend",    "slurm", "--slurm-conf", c.slurm_dir + "/etc/slurm.conf",
       "--slurm-poll", "250ms", "--log-level",  "warn"};
+  if (c.slurm_submit != "batch") flags.insert(flags.end(), {"--slurm-submit", c.slurm_submit});
   std::string rest_url;
   if (rest) {
     ALLOT_ASSIGN_OR_RETURN(rest_url, bench_rest_url(c));

@@ -33,7 +33,8 @@ struct SlurmBenchConfig {
   // Also allotd with its jobs through slurmrestd (DIR/env's SLURMRESTD_URL,
   // ALLOT_SLURM_REST=1), a third side: allotOnSlurmRest.
   bool rest = false;
-  std::string rest_poll = "squeue";  // allotd's --slurm-rest-poll on the third side
+  std::string rest_poll = "squeue";    // allotd's --slurm-rest-poll on the third side
+  std::string slurm_submit = "batch";  // allotd's --slurm-submit (passed when not batch)
   // "throughput" (the above) or "lend-borrow" (slurm_lend_borrow.h: its own
   // settings below; slurm_dir, allotd, nodes and job_seconds from above).
   std::string scenario = "throughput";

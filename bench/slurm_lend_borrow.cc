@@ -275,12 +275,11 @@ Result<json> allot_way(const LendBorrowConfig& c, slurm::CommandRunner& runner) 
   const std::string data =
       std::filesystem::temp_directory_path() / ("allot-lend-borrow-" + std::to_string(::getpid()));
   std::filesystem::remove_all(data);
-  tools::AllotdChild allotd({c.allotd,
-                             data,
-                             "127.0.0.1:0",
-                             data + ".stderr",
-                             {"--backend", "slurm", "--slurm-conf", c.slurm_dir + "/etc/slurm.conf",
-                              "--slurm-poll", "250ms", "--log-level", "warn"}});
+  std::vector<std::string> flags = {
+      "--backend",    "slurm", "--slurm-conf", c.slurm_dir + "/etc/slurm.conf",
+      "--slurm-poll", "250ms", "--log-level",  "warn"};
+  if (c.slurm_submit != "batch") flags.insert(flags.end(), {"--slurm-submit", c.slurm_submit});
+  tools::AllotdChild allotd({c.allotd, data, "127.0.0.1:0", data + ".stderr", flags});
   if (const std::string why = allotd.start(std::chrono::seconds(60)); !why.empty()) {
     return Status(ErrorCode::kUnavailable, "allotd did not start: " + why);
   }

@@ -8,7 +8,9 @@ FROM and UNTIL are UTC times (HH:MM:SS) around one way of `allot-bench slurm
 For each job of PREFIX-a or PREFIX-b that ended from 25 s to 58 s after the
 way's first submission: the next job started on the same node (gaps over 3 s
 left out: no demand), and when that job was submitted after the end (allot's
-way), the end to its sbatch and the sbatch to its start. Times are
+way), the end to its sbatch and the sbatch to its start (with allotd's
+`--slurm-submit allocation`, salloc's request stands for sbatch: a job
+allocated inside it starts at its submission). Times are
 slurmctld's (SlurmctldDebug=info, milliseconds); accounts and nodes from the
 log and sacct.
 """
@@ -40,6 +42,10 @@ def main(log, since, until, prefix):
         at, msg = stamp(m.group(1)), m.group(2)
         if x := re.match(r"_slurm_rpc_submit_batch_job: JobId=(\d+)", msg):
             submitted[x[1]] = at
+        elif x := re.match(r"sched: _slurm_rpc_allocate_resources JobId=(\d+) NodeList=(\S+)", msg):
+            submitted[x[1]] = at  # allotd --slurm-submit allocation: salloc's request
+            if x[2] != "(null)":  # allocated inside the request
+                started[x[1]], node[x[1]] = at, x[2]
         elif (x := re.match(r"sched: Allocate JobId=(\d+) NodeList=(\S+)", msg)) or (
                 x := re.match(r"sched/backfill: _start_job: Started JobId=(\d+) in \S+ on (\S+)", msg)):
             started[x[1]], node[x[1]] = at, x[2]

@@ -561,6 +561,13 @@ int main(int argc, char** argv) {
                  "(a submission, a stop, a job seen starting or ending: for 2 s), e.g. 100ms; "
                  "0s: never; off with --slurm-rest-poll rest")
       ->capture_default_str();
+  app.add_option("--slurm-submit", flags.slurm.submit,
+                 "how jobs are asked of Slurm: batch (sbatch; Slurm starts them at its next "
+                 "scheduling pass) or allocation (salloc + srun: started inside the request when "
+                 "the nodes are free; one salloc and one srun process per running job on this "
+                 "host; always through the commands; docs/slurm.md)")
+      ->check(CLI::IsMember({"batch", "allocation"}))
+      ->capture_default_str();
   app.add_option("--slurm-rest-token-file", flags.slurm.rest_token_file,
                  "slurmrestd's JWT for allotd's user, used when the Cluster's spec.slurm.rest "
                  "names slurmrestd (mint one: scontrol token username=USER lifespan=SECONDS; "

@@ -157,6 +157,11 @@ Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags
   options.submit.log_dir = data_dir + "/slurm";
   ::mkdir(options.submit.log_dir.c_str(), 0755);
   ALLOT_ASSIGN_OR_RETURN(options.submit.job_prefix, job_prefix(options.submit.log_dir));
+  if (flags.submit != "batch" && flags.submit != "allocation") {
+    return invalid_argument("--slurm-submit must be batch or allocation", "--slurm-submit");
+  }
+  options.submit.mode =
+      flags.submit == "allocation" ? slurm::SubmitMode::kAllocation : slurm::SubmitMode::kBatch;
   options.sink = &sink;
   options.poll_interval = poll;
   // GET /jobs is every field of every job slurmctld holds (about a second per

@@ -66,6 +66,11 @@ struct SlurmFlags {
   // figures and multiplies squeue calls by five while work turns over
   // (docs/slurm.md, Turnover).
   std::string fast_poll = "0s";
+  // How jobs are asked of Slurm: "batch" (sbatch) or "allocation" (salloc +
+  // srun, started by slurmctld inside the request when the nodes are free;
+  // one salloc and one srun process per job on allotd's host:
+  // slurm_jobs.h, docs/slurm.md *Started at submit*).
+  std::string submit = "batch";
   // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
   std::string reconcile = "60s";
   // slurmrestd's JWT (a file holding it; empty: $SLURM_JWT) and whose it is

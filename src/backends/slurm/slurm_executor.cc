@@ -145,6 +145,8 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
   if (retried) {
     if (std::optional<std::string> id = submitted_after_all(launch.workload)) return *id;
   }
+  // slurmrestd (v0.0.38) submits batch jobs only: an allocation goes through salloc.
+  if (settings.mode == SubmitMode::kAllocation) return commands_->submit(submission, owner);
   return transport()->submit(submission, owner);
 }
 

@@ -4,7 +4,11 @@
 // its pods are the job's tasks. Submit, cancel/signal and the batched state
 // poll go through a SlurmTransport (slurm_transport.h): the commands, or
 // slurmrestd (set_transport(), when the Cluster names one); the users'
-// associations, KillWait and sacct stay with the commands.
+// associations, KillWait and sacct stay with the commands. With
+// `submit.mode` SubmitMode::kAllocation each job is a salloc allocation
+// running the workload as an srun step (slurm_jobs.h), started inside the
+// request; it is always submitted through the commands (slurmrestd v0.0.38
+// has no allocation), and everything below applies to it as to a batch job.
 //
 // Contract (beyond executor.h's):
 // - launch() queues the workload; `submitters` threads write its batch

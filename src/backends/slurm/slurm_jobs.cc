@@ -126,6 +126,85 @@ std::string script_of(const WorkloadLaunch& launch, const std::string& log_dir, 
          command_line(launch.command) + "\n";
 }
 
+// What sbatch and salloc both say of the job: its name, account, shape,
+// placement, limits and owner.
+std::vector<std::string> job_options(const WorkloadLaunch& launch, const SubmitSettings& settings,
+                                     const std::vector<std::pair<std::string, NodeShare>>& shares,
+                                     const std::optional<JobOwner>& owner,
+                                     const std::vector<std::string>& after) {
+  const NodeShare& share = shares.front().second;
+  const int64_t gpus = share.resources.gpu();
+  const int64_t cpus = (share.resources.cpu_millis() / share.tasks + 999) / 1000;
+  int64_t mem_mib = (share.resources.memory_bytes() + kBytesPerMiB - 1) / kBytesPerMiB;
+  if (mem_mib == 0) mem_mib = kDefaultMemMiB * share.tasks;
+  std::vector<std::string> out = {"--job-name=" + job_name_of(settings.job_prefix, launch.workload),
+                                  "--account=" + launch.team.str(),
+                                  "--nodes=" + std::to_string(shares.size()),
+                                  "--ntasks=" + std::to_string(launch.pods.size()),
+                                  "--ntasks-per-node=" + std::to_string(share.tasks),
+                                  "--nodelist=" + join(shares),
+                                  "--mem=" + std::to_string(mem_mib),
+                                  "--time=" + time_limit(launch.max_runtime),
+                                  "--chdir=/tmp"};
+  if (!settings.partition.empty()) out.push_back("--partition=" + settings.partition);
+  if (!launch.priority_class.empty()) out.push_back("--qos=" + launch.priority_class);
+  if (cpus > 0) out.push_back("--cpus-per-task=" + std::to_string(cpus));
+  if (gpus > 0) {
+    const std::string type =
+        launch.flavor.empty() || !settings.typed_gres ? "" : launch.flavor + ":";
+    out.push_back("--gres=gpu:" + type + std::to_string(gpus));
+  }
+  if (owner) {
+    out.push_back("--uid=" + std::to_string(owner->uid));
+    out.push_back("--gid=" + std::to_string(owner->gid));
+  }
+  if (!after.empty()) {
+    std::string dependency = "--dependency=afterany";
+    for (const std::string& id : after) dependency += ":" + id;
+    out.push_back(std::move(dependency));
+  }
+  return out;
+}
+
+// SubmitMode::kAllocation's launcher (sh -c; $1 salloc's message file, then
+// salloc's argv): salloc in a session of its own, outliving this shell and
+// allotd; the job id printed as soon as salloc names it.
+constexpr std::string_view kAllocationLauncher = R"(umask 077
+log=$1; shift
+setsid "$@" </dev/null >/dev/null 2>"$log" &
+pid=$!
+while :; do
+  id=$(sed -n 's/^salloc: \(Granted\|Pending\) job allocation \([0-9][0-9]*\).*/\2/p' "$log")
+  if [ -n "$id" ]; then echo "$id"; exit 0; fi
+  if ! kill -0 "$pid" 2>/dev/null; then cat "$log" >&2; exit 1; fi
+  sleep 0.01
+done)";
+
+// SubmitMode::kAllocation's submission: the launcher, salloc with the job's
+// `options` (as the owner when there is one), srun running the script.
+Submission allocation_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
+                         const std::vector<std::string>& options,
+                         const std::optional<JobOwner>& owner) {
+  Submission out;
+  out.tool = "salloc";
+  out.argv = {"sh", "-c", std::string(kAllocationLauncher), "allot-salloc",
+              allocation_log_path(settings.log_dir, launch.workload)};
+  if (owner) {  // the request the owner's own (slurm_jobs.h)
+    out.argv.insert(out.argv.end(), {"setpriv", "--reuid=" + std::to_string(owner->uid),
+                                     "--regid=" + std::to_string(owner->gid), "--clear-groups"});
+  }
+  out.argv.push_back("salloc");
+  out.argv.insert(out.argv.end(), options.begin(), options.end());
+  // The script's text travels in srun's argv: nothing for the job's account
+  // to read on the node (sbatch sends a batch script through slurmctld).
+  out.script = script_of(launch, settings.log_dir, false, owner);
+  const std::string logs =
+      settings.log_dir + "/" + std::to_string(launch.workload.value()) + "-%t.log";
+  out.argv.insert(out.argv.end(), {"srun", "--kill-on-bad-exit=1", "--open-mode=append",
+                                   "--output=" + logs, "/bin/sh", "-c", out.script});
+  return out;
+}
+
 }  // namespace
 
 std::string job_name_of(std::string_view prefix, WorkloadId workload) {
@@ -144,6 +223,10 @@ std::string pod_log_path(const std::string& log_dir, PodId pod) {
          ".log";
 }
 
+std::string allocation_log_path(const std::string& log_dir, WorkloadId workload) {
+  return log_dir + "/" + std::to_string(workload.value()) + "-salloc.log";
+}
+
 std::vector<std::string> job_log_paths(const WorkloadLaunch& launch, const std::string& log_dir) {
   std::vector<std::string> paths;
   for (const PlacedPod& pod : launch.pods) {
@@ -159,46 +242,19 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
                                  const std::vector<std::string>& after) {
   if (launch.command.empty()) return invalid_argument("a Slurm job needs a command", "command");
   ALLOT_ASSIGN_OR_RETURN(auto shares, shares_of(launch));
-  const NodeShare& share = shares.front().second;
+  if (settings.mode == SubmitMode::kAllocation) {
+    return allocation_of(launch, settings, job_options(launch, settings, shares, {}, after), owner);
+  }
   const bool gang = launch.pods.size() > 1;
-  const int64_t gpus = share.resources.gpu();
-  const int64_t cpus = (share.resources.cpu_millis() / share.tasks + 999) / 1000;
-  int64_t mem_mib = (share.resources.memory_bytes() + kBytesPerMiB - 1) / kBytesPerMiB;
-  if (mem_mib == 0) mem_mib = kDefaultMemMiB * share.tasks;
   Submission out;
-  out.argv = {"sbatch",
-              "--parsable",
-              "--job-name=" + job_name_of(settings.job_prefix, launch.workload),
-              "--account=" + launch.team.str(),
-              "--nodes=" + std::to_string(shares.size()),
-              "--ntasks=" + std::to_string(launch.pods.size()),
-              "--ntasks-per-node=" + std::to_string(share.tasks),
-              "--nodelist=" + join(shares),
-              "--mem=" + std::to_string(mem_mib),
-              "--time=" + time_limit(launch.max_runtime),
-              "--open-mode=append",
-              "--no-requeue",
-              "--output=" + (gang ? batch_log_path(launch, settings.log_dir)
-                                  : pod_log_path(settings.log_dir, {launch.workload, 0})),
-              "--chdir=/tmp"};
-  if (!settings.partition.empty()) out.argv.push_back("--partition=" + settings.partition);
-  if (!launch.priority_class.empty()) out.argv.push_back("--qos=" + launch.priority_class);
-  if (cpus > 0) out.argv.push_back("--cpus-per-task=" + std::to_string(cpus));
-  if (gpus > 0) {
-    const std::string type =
-        launch.flavor.empty() || !settings.typed_gres ? "" : launch.flavor + ":";
-    out.argv.push_back("--gres=gpu:" + type + std::to_string(gpus));
-  }
-  if (owner) {
-    out.argv.push_back("--uid=" + std::to_string(owner->uid));
-    out.argv.push_back("--gid=" + std::to_string(owner->gid));
-    out.argv.push_back("--export=NONE");
-  }
-  if (!after.empty()) {
-    std::string dependency = "--dependency=afterany";
-    for (const std::string& id : after) dependency += ":" + id;
-    out.argv.push_back(std::move(dependency));
-  }
+  out.argv = {"sbatch", "--parsable"};
+  const std::vector<std::string> options = job_options(launch, settings, shares, owner, after);
+  out.argv.insert(out.argv.end(), options.begin(), options.end());
+  out.argv.insert(out.argv.end(),
+                  {"--open-mode=append", "--no-requeue",
+                   "--output=" + (gang ? batch_log_path(launch, settings.log_dir)
+                                       : pod_log_path(settings.log_dir, {launch.workload, 0}))});
+  if (owner) out.argv.push_back("--export=NONE");
   out.argv.push_back(script_path);
   out.script = script_of(launch, settings.log_dir, gang, owner);
   return out;

@@ -29,6 +29,29 @@
 // - With `after` (Slurm job ids; a handover, executor.h's hand_over()), the
 //   job waits for them to end, whatever their end: `--dependency=afterany:
 //   <id>:<id>...`, on the nodes of its placement as any other.
+// - SubmitMode::kAllocation (opt-in, `--slurm-submit allocation`): the same
+//   job asked as an allocation, which slurmctld starts inside the request
+//   when its nodes are free, where a batch job waits for the next scheduling
+//   pass (Slurm 22.05: job_allocate() only tests a batch job at submit;
+//   docs/slurm.md, *Started at submit*). argv is `sh -c <launcher> ...`:
+//   the launcher starts `salloc <the job's options> srun <step options>
+//   /bin/sh <script>` in a session of its own (it outlives allotd, as a batch
+//   job would), its stderr in `<log_dir>/<id>-salloc.log`, and prints the job
+//   id once salloc says "Granted job allocation N" (or "Pending job
+//   allocation N" when Slurm queues it); salloc's own failure is its exit 1
+//   with salloc's words. With an owner, salloc runs as the owner (`setpriv
+//   --reuid --regid --clear-groups salloc`: the request is the owner's own),
+//   not as root with --uid/--gid: salloc --uid drops to the owner while it
+//   waits, and the grant of an allocation Slurm queued, which munge encodes
+//   for root, then no longer decodes ("Unauthorized credential"; slurmctld
+//   kills the job: found in the lend-borrow bench). srun runs
+//   the script (its text in srun's argv, `/bin/sh -c <script>`: no file for
+//   the job's account to read on the node) as one task per pod (`--output=<log_dir>/<id>-%t.log`,
+//   `--kill-on-bad-exit=1`); the job's exit status is the step's. The script
+//   execs the command in every task (a gang's too: no srun inside). Not
+//   expressible: --no-requeue (Slurm never requeues an allocation anyway),
+//   --export=NONE (the launcher's environment is the runner's: PATH and
+//   SLURM_CONF; the script sets the rest).
 // - parse_squeue() reads `squeue -h -a -t all -O <kSqueueFormat>` lines;
 //   parse_sacct() reads `sacct -n -P -X -o JobIDRaw,State,ExitCode` lines.
 //   A malformed line is kInvalidArgument naming it.
@@ -54,6 +77,9 @@ inline constexpr std::string_view kSqueueFormat =
 std::string job_name_of(std::string_view prefix, WorkloadId workload);
 std::optional<WorkloadId> workload_of_job_name(std::string_view prefix, std::string_view name);
 
+// How a job is asked of Slurm (see the contract).
+enum class SubmitMode { kBatch, kAllocation };
+
 struct SubmitSettings {
   std::string job_prefix = "allot-";
   std::string partition;  // empty: Slurm's default partition
@@ -61,6 +87,7 @@ struct SubmitSettings {
   // GPUs asked by type (`gpu:<flavor>:N`, Slurm's typed GRES) when the policy
   // has several flavors; untyped `gpu:N` when it has one (as the sync does).
   bool typed_gres = true;
+  SubmitMode mode = SubmitMode::kBatch;
 };
 
 // The Unix account a job runs as.
@@ -76,6 +103,7 @@ struct JobOwner {
 struct Submission {
   std::vector<std::string> argv;  // sbatch ... (the script comes on stdin-less path)
   std::string script;             // the batch script's text
+  std::string tool = "sbatch";    // what submits it, for messages: sbatch or salloc
 };
 
 // `script_path` is where the caller writes `script` before running argv.
@@ -88,6 +116,8 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
 std::vector<std::string> job_log_paths(const WorkloadLaunch& launch, const std::string& log_dir);
 
 std::string pod_log_path(const std::string& log_dir, PodId pod);
+// Where SubmitMode::kAllocation's salloc writes its own messages.
+std::string allocation_log_path(const std::string& log_dir, WorkloadId workload);
 
 struct SlurmJob {
   std::string id;

@@ -14,10 +14,11 @@ Result<std::string> CommandTransport::submit(const Submission& submission,
                                              const std::optional<JobOwner>& /*owner*/) {
   ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(submission.argv));
   if (result.timed_out) {
-    return Status(ErrorCode::kUnavailable, "sbatch did not answer in time");
+    return Status(ErrorCode::kUnavailable, submission.tool + " did not answer in time");
   }
   if (!result.succeeded()) {
-    return Status(ErrorCode::kFailedPrecondition, "sbatch refused the job: " + result.said());
+    return Status(ErrorCode::kFailedPrecondition,
+                  submission.tool + " refused the job: " + result.said());
   }
   std::string id = without_trailing_space(result.out);
   return id.substr(0, id.find(';'));  // "id;cluster" on multi-cluster sites

@@ -85,6 +85,7 @@ class SlurmExecutorTest : public ::testing::Test {
     options.submit.log_dir = log_dir_;
     options.submit.partition = "gpu";
     options.submit.job_prefix = "texec-";
+    options.submit.mode = submit_mode_;
     options.sink = &log;
     options.poll_interval = Duration::millis(200);
     options.submit_retry = Duration::millis(500);
@@ -174,7 +175,8 @@ class SlurmExecutorTest : public ::testing::Test {
   SystemClock clock_;
   EventLog events_;
   std::unique_ptr<SlurmExecutor> executor_;
-  std::atomic<int> placements_{0};  // held jobs placed with scontrol
+  std::atomic<int> placements_{0};               // held jobs placed with scontrol
+  SubmitMode submit_mode_ = SubmitMode::kBatch;  // how make()'s executors submit
 };
 
 }  // namespace allot::slurm

@@ -1,0 +1,208 @@
+// slurm_jobs.h's SubmitMode::kAllocation: a workload asked of Slurm as an
+// allocation (salloc running the script as an srun step), which slurmctld
+// starts inside the request; and its launcher, run for real with a scripted
+// salloc: the job id as soon as salloc names it, salloc left running in a
+// session of its own, salloc's refusal as sbatch's would be.
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "backends/slurm/command_runner.h"
+#include "backends/slurm/slurm_jobs.h"
+#include "backends/slurm/slurm_transport.h"
+
+namespace allot::slurm {
+namespace {
+
+WorkloadLaunch allocation_launch_of(std::vector<std::string> nodes) {
+  WorkloadLaunch launch;
+  launch.workload = WorkloadId(42);
+  launch.name = "train";
+  launch.namespace_name = "vision";
+  launch.team = TeamId("vision");
+  launch.command = {"python", "it's.py"};
+  launch.flavor = "h100";
+  launch.priority_class = "prod";
+  launch.max_runtime = Duration::seconds(90);
+  int32_t index = 0;
+  for (const std::string& node : nodes) {
+    launch.pods.push_back({index++, NodeId(node), {}, ResourceVector(2, 2500, int64_t{3} << 30)});
+  }
+  return launch;
+}
+
+SubmitSettings allocation_settings() {
+  SubmitSettings settings{"allot-", "gpu", "/logs"};
+  settings.mode = SubmitMode::kAllocation;
+  return settings;
+}
+
+// The words of argv from `from` (inclusive) to `to` (exclusive).
+std::vector<std::string> words_between(const std::vector<std::string>& argv,
+                                       const std::string& from, const std::string& to) {
+  const auto begin = std::find(argv.begin(), argv.end(), from);
+  const auto end = std::find(begin, argv.end(), to);
+  return {begin, end};
+}
+
+bool holds(const std::vector<std::string>& words, const std::string& word) {
+  return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+TEST(SlurmAllocation, AnAllocationIsSallocWithTheJobsOptionsRunningTheScriptAsOneStep) {
+  const JobOwner owner{"allot-vision", 1234, 567, "/data/teams/vision/home"};
+
+  const Submission s = submission_of(allocation_launch_of({"node1"}), allocation_settings(),
+                                     "/logs/42.sbatch", owner)
+                           .value();
+
+  EXPECT_EQ(s.tool, "salloc");
+  ASSERT_GE(s.argv.size(), 6U);
+  EXPECT_EQ(s.argv[0], "sh");
+  EXPECT_EQ(s.argv[1], "-c");
+  EXPECT_EQ(s.argv[4], "/logs/42-salloc.log") << "salloc's own messages, apart from the pod's";
+  EXPECT_EQ(words_between(s.argv, "setpriv", "salloc"),
+            (std::vector<std::string>{"setpriv", "--reuid=1234", "--regid=567", "--clear-groups"}))
+      << "salloc runs as the owner: the grant of a queued allocation is the owner's to decode";
+  const std::vector<std::string> salloc = words_between(s.argv, "salloc", "srun");
+  for (const char* arg :
+       {"--job-name=allot-42", "--account=vision", "--qos=prod", "--partition=gpu", "--nodes=1",
+        "--ntasks=1", "--nodelist=node1", "--gres=gpu:h100:2", "--cpus-per-task=3", "--mem=3072",
+        "--time=3", "--chdir=/tmp"}) {
+    EXPECT_TRUE(holds(salloc, arg)) << arg;
+  }
+  for (const std::string& arg : salloc) {
+    EXPECT_FALSE(arg.starts_with("--output") || arg == "--no-requeue" || arg == "--parsable" ||
+                 arg.starts_with("--export") || arg.starts_with("--uid") ||
+                 arg.starts_with("--gid"))
+        << arg << " is sbatch's (or root's), not this salloc's";
+  }
+  const std::vector<std::string> srun = words_between(s.argv, "srun", "");
+  EXPECT_EQ(srun, (std::vector<std::string>{"srun", "--kill-on-bad-exit=1", "--open-mode=append",
+                                            "--output=/logs/42-%t.log", "/bin/sh", "-c", s.script}))
+      << "the script's text in srun's argv: no file for the job's account to read on the node";
+  EXPECT_EQ(pod_log_path("/logs", {WorkloadId(42), 0}), "/logs/42-0.log")
+      << "the step's task 0 writes the pod's log";
+  EXPECT_NE(s.script.find("export HOME='/data/teams/vision/home'\n"), std::string::npos);
+  EXPECT_NE(s.script.find("exec 'python' 'it'\\''s.py'\n"), std::string::npos) << s.script;
+}
+
+TEST(SlurmAllocation, WithoutAnOwnerSallocRunsAsWhoeverRunsIt) {
+  const Submission s =
+      submission_of(allocation_launch_of({"node1"}), allocation_settings(), "/s").value();
+
+  EXPECT_EQ(s.argv[5], "salloc");
+  EXPECT_FALSE(holds(s.argv, "setpriv"));
+}
+
+TEST(SlurmAllocation, AGangsTasksEachExecTheCommandWithoutAnSrunOfTheirOwn) {
+  const Submission s =
+      submission_of(allocation_launch_of({"node1", "node2"}), allocation_settings(), "/s").value();
+
+  const std::vector<std::string> salloc = words_between(s.argv, "salloc", "srun");
+  for (const char* arg : {"--nodes=2", "--ntasks=2", "--ntasks-per-node=1",
+                          "--nodelist=node1,node2", "--gres=gpu:h100:2"}) {
+    EXPECT_TRUE(holds(salloc, arg)) << arg;
+  }
+  EXPECT_EQ(s.script.find("srun"), std::string::npos) << s.script;
+  EXPECT_NE(s.script.find("exec 'python'"), std::string::npos) << s.script;
+}
+
+TEST(SlurmAllocation, AHandedOverAllocationWaitsForTheJobsItFollows) {
+  const Submission s = submission_of(allocation_launch_of({"node1"}), allocation_settings(), "/s",
+                                     std::nullopt, {"17", "18"})
+                           .value();
+
+  EXPECT_TRUE(holds(words_between(s.argv, "salloc", "srun"), "--dependency=afterany:17:18"));
+}
+
+// A scripted salloc in a folder of its own: what it is asked and in which
+// session it runs go to files there; FAKE_SALLOC says how it answers.
+class SallocLauncherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("allot-salloc-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    std::ofstream(dir_ / "salloc") << R"(#!/bin/sh
+echo "$@" > "$(dirname "$0")/argv"
+echo $$ > "$(dirname "$0")/pid"
+cut -d' ' -f6 /proc/$$/stat > "$(dirname "$0")/sid"
+case "$FAKE_SALLOC" in
+  granted) echo "salloc: Granted job allocation 77" >&2 ;;
+  pending) echo "salloc: Pending job allocation 78" >&2
+           echo "salloc: job 78 queued and waiting for resources" >&2 ;;
+  refused) echo "salloc: error: Job submit/allocate failed: Invalid account" >&2; exit 1 ;;
+esac
+exec sleep 30
+)";
+    std::filesystem::permissions(dir_ / "salloc", std::filesystem::perms::owner_all);
+  }
+  void TearDown() override {
+    if (const std::string pid = read("pid"); !pid.empty()) ::kill(std::stoi(pid), SIGKILL);
+    std::filesystem::remove_all(dir_);
+  }
+
+  std::string read(const std::string& name) const {
+    std::ifstream in(dir_ / name);
+    std::stringstream text;
+    text << in.rdbuf();
+    return without_trailing_space(text.str());
+  }
+
+  Result<std::string> submit(const std::string& answer) {
+    SubmitSettings settings = allocation_settings();
+    settings.log_dir = dir_.string();
+    Submission s = submission_of(allocation_launch_of({"node1"}), settings, "/s").value();
+    ProcessRunner runner({"PATH=" + dir_.string() + ":/usr/bin:/bin", "FAKE_SALLOC=" + answer},
+                         Duration::seconds(20));
+    CommandTransport transport(runner);
+    return transport.submit(s, std::nullopt);
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(SallocLauncherTest, TheJobIdComesOnceGrantedWhileSallocKeepsRunningInItsOwnSession) {
+  const auto start = std::chrono::steady_clock::now();
+
+  const Result<std::string> id = submit("granted");
+
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  EXPECT_EQ(*id, "77");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10))
+      << "the launcher does not wait for the job";
+  const std::string pid = read("pid");
+  ASSERT_FALSE(pid.empty());
+  EXPECT_EQ(::kill(std::stoi(pid), 0), 0) << "salloc still holds the allocation";
+  EXPECT_EQ(read("sid"), pid) << "salloc leads a session of its own (it outlives allotd)";
+  EXPECT_NE(read("argv").find("--job-name=allot-42"), std::string::npos) << read("argv");
+  EXPECT_NE(read("42-salloc.log").find("Granted job allocation 77"), std::string::npos);
+}
+
+TEST_F(SallocLauncherTest, AQueuedAllocationsIdComesAtOnceToo) {
+  const Result<std::string> id = submit("pending");
+
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  EXPECT_EQ(*id, "78");
+}
+
+TEST_F(SallocLauncherTest, SallocsRefusalIsARefusedJobWithItsWords) {
+  const Result<std::string> id = submit("refused");
+
+  ASSERT_FALSE(id.ok());
+  EXPECT_EQ(id.status().code(), ErrorCode::kFailedPrecondition);
+  EXPECT_NE(id.status().message().find("salloc refused the job"), std::string::npos)
+      << id.status().message();
+  EXPECT_NE(id.status().message().find("Invalid account"), std::string::npos)
+      << id.status().message();
+}
+
+}  // namespace
+}  // namespace allot::slurm

@@ -71,6 +71,12 @@ std::vector<pid_t> cgroup_pids(const std::string& dir) {
   return pids;
 }
 
+bool cgroup_empty(const std::string& dir) {
+  std::string text;
+  return read_small_file(dir + "/cgroup.procs", text) &&
+         text.find_first_not_of(" \n") == std::string::npos;
+}
+
 int signal_cgroup(const std::string& dir, int sig, Duration settle) {
   if (!file_exists(dir)) return 0;
   if (sig != SIGKILL) return signal_each(cgroup_pids(dir), sig);

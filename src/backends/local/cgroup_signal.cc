@@ -83,6 +83,9 @@ int signal_cgroup(const std::string& dir, int sig, Duration settle) {
   const SteadyClock::time_point deadline =
       SteadyClock::now() + std::chrono::milliseconds(settle.ms());
   const int listed = static_cast<int>(cgroup_pids(dir).size());
+  // No process in it can fork: an empty cgroup is not frozen (each v1 freeze
+  // and thaw patches the kernel's code on every CPU) nor waited for.
+  if (listed == 0) return 0;
   if (file_exists(dir + "/cgroup.kill") && write_control_file(dir + "/cgroup.kill", "1").ok())
     return listed;
   const int frozen_kills = file_exists(dir + "/freezer.state") ? kill_frozen(dir, deadline) : 0;

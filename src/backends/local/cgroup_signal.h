@@ -9,7 +9,8 @@
 //   (waited for, at most `settle`), every process in it is killed, and it is
 //   thawed so that the kills take effect; forks in flight cannot escape a
 //   frozen cgroup. Other folders are read and signalled until they are empty
-//   or `settle` has passed. Returns how many processes were signalled; a
+//   or `settle` has passed. A folder that lists no process is left as it is
+//   (nothing in it can fork). Returns how many processes were signalled; a
 //   folder that does not exist signals none.
 // - cgroup_pids(dir) reads dir/cgroup.procs (empty when it cannot).
 // - cgroup_empty(dir): dir/cgroup.procs could be read and lists no process (a

@@ -101,6 +101,10 @@ struct RecordedPod {
 class RecordingExecutor final : public Executor {
  public:
   void launch(const WorkloadLaunch& launch) override {
+    record_launch(launch);
+    if (after_launch) after_launch(launch);  // no lock held: it may report to the sink
+  }
+  void record_launch(const WorkloadLaunch& launch) {
     std::lock_guard lock(mu_);
     calls.push_back("launch " + std::to_string(launch.workload.value()));
     workload_launches.push_back(launch);
@@ -183,6 +187,8 @@ class RecordingExecutor final : public Executor {
   }
 
   PodEventSink* sink = nullptr;
+  // Called at the end of each launch (a slow fork, a pod that ends at once).
+  std::function<void(const WorkloadLaunch&)> after_launch;
   std::vector<BackendJobRecord> accounted;
   std::map<uint64_t, BackendJob> backend_jobs;
   std::vector<RecordedPod> launches;
@@ -291,7 +297,7 @@ class ControlPlaneTest : public ::testing::Test {
     calls_.reset();
     plane_.reset();
     ControlPlaneOptions options;
-    options.run_loop_thread = false;
+    options.run_loop_thread = run_loop_thread_;
     options.health_interval = Duration::seconds(10);
     options.webhook_sender = webhook_sender_;
     options.audit = audit_sink_;
@@ -339,6 +345,7 @@ class ControlPlaneTest : public ::testing::Test {
     return types;
   }
 
+  bool run_loop_thread_ = false;  // read by restart()
   GatedStore store_;
   RecordingExecutor executor_;
   ScriptedHealth health_;

@@ -40,7 +40,9 @@ std::string parent_folder(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-Status write_file_atomically(const std::string& path, const std::string& text, mode_t mode) {
+Status write_file_atomically(const std::string& path, const std::string& text, mode_t mode,
+                             Survives survives) {
+  const bool sync = survives == Survives::kPowerLoss;
   const std::string temp = path + ".tmp";
   ::unlink(temp.c_str());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
@@ -48,7 +50,7 @@ Status write_file_atomically(const std::string& path, const std::string& text, m
   Status status;
   if (::fchmod(fd, mode) != 0) status = errno_status("chmod " + temp, errno);  // the umask
   if (status.ok()) status = write_all(fd, text, temp);
-  if (status.ok() && ::fsync(fd) != 0) status = errno_status("fsync " + temp, errno);
+  if (status.ok() && sync && ::fsync(fd) != 0) status = errno_status("fsync " + temp, errno);
   ::close(fd);
   if (status.ok() && ::rename(temp.c_str(), path.c_str()) != 0) {
     status = errno_status("rename " + temp + " to " + path, errno);
@@ -57,7 +59,7 @@ Status write_file_atomically(const std::string& path, const std::string& text, m
     ::unlink(temp.c_str());
     return status;
   }
-  return sync_dir(parent_folder(path));
+  return sync ? sync_dir(parent_folder(path)) : Status();
 }
 
 Result<std::string> read_whole_file(const std::string& path, size_t max_bytes) {

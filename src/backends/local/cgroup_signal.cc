@@ -71,12 +71,21 @@ std::vector<pid_t> cgroup_pids(const std::string& dir) {
   return pids;
 }
 
+bool cgroup_empty(const std::string& dir) {
+  std::string text;
+  return read_small_file(dir + "/cgroup.procs", text) &&
+         text.find_first_not_of(" \n") == std::string::npos;
+}
+
 int signal_cgroup(const std::string& dir, int sig, Duration settle) {
   if (!file_exists(dir)) return 0;
   if (sig != SIGKILL) return signal_each(cgroup_pids(dir), sig);
   const SteadyClock::time_point deadline =
       SteadyClock::now() + std::chrono::milliseconds(settle.ms());
   const int listed = static_cast<int>(cgroup_pids(dir).size());
+  // No process in it can fork: an empty cgroup is not frozen (each v1 freeze
+  // and thaw patches the kernel's code on every CPU) nor waited for.
+  if (listed == 0) return 0;
   if (file_exists(dir + "/cgroup.kill") && write_control_file(dir + "/cgroup.kill", "1").ok())
     return listed;
   const int frozen_kills = file_exists(dir + "/freezer.state") ? kill_frozen(dir, deadline) : 0;

@@ -84,7 +84,9 @@ Status write_pod_pid_file(const std::string& path, const PodTrace& trace) {
   const std::string boot = current_boot_id();
   if (!boot.empty()) text += "boot " + boot + "\n";
   for (const std::string& dir : trace.cgroups) text += "cgroup " + dir + "\n";
-  return write_file_atomically(path, text, 0600);
+  // A crash of allotd leaves it in the page cache; a power loss ends the pod's
+  // processes and cgroups with it: no fsync (a pod's start must not wait for the disk).
+  return write_file_atomically(path, text, 0600, Survives::kProcessCrash);
 }
 
 Status write_pod_pid_file(const std::string& path, pid_t pid) {

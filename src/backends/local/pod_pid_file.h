@@ -4,7 +4,10 @@
 // process of its pods, the escaped ones (setsid, double fork) included.
 //
 // Contract:
-// - write_pod_pid_file() writes, atomically (atomic_file.h) and mode 0600:
+// - write_pod_pid_file() writes, atomically (atomic_file.h) and mode 0600,
+//   without fsync (Survives::kProcessCrash: after a power loss the processes
+//   and cgroups it traces are gone too, and a missing or unreadable file is
+//   only removed):
 //     "pid pgid start_ticks\n"          (the first line, as before)
 //     "audit SESSION\n"                 (when the pod has its audit session)
 //     "boot BOOT_ID\n"                  (/proc/sys/kernel/random/boot_id)

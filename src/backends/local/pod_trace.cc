@@ -1,5 +1,6 @@
 #include "backends/local/pod_trace.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <set>
@@ -26,13 +27,19 @@ int signal_each(const std::set<pid_t>& pids, int sig) {
   return signalled;
 }
 
-// SIGKILL: the group, each cgroup at once (freezer or cgroup.kill), then /proc.
-int kill_pod(const PodTrace& trace, bool leader_here, bool scan_proc, Duration settle) {
+// SIGKILL: the group, then each cgroup at once (freezer or cgroup.kill).
+int kill_group_and_cgroups(const PodTrace& trace, bool leader_here, Duration settle) {
   int signalled = 0;
   if (leader_here && ::kill(-trace.process.leader, SIGKILL) == 0) ++signalled;
   for (const std::string& dir : trace.cgroups) signalled += signal_cgroup(dir, SIGKILL, settle);
-  if (scan_proc) signalled += signal_each(members_in_proc(trace.process), SIGKILL);
   return signalled;
+}
+
+// Every cgroup of the pod exists and holds no process. Each process of the
+// pod is in them (forks included, and no team account can move a process
+// out), so then none of it is left anywhere.
+bool cgroups_emptied(const std::vector<std::string>& cgroups) {
+  return !cgroups.empty() && std::ranges::all_of(cgroups, cgroup_empty);
 }
 
 }  // namespace
@@ -46,20 +53,25 @@ int signal_pod(const PodTrace& trace, int sig, bool until_gone, Duration settle)
   const bool leader_here =
       leader > 1 && (trace.process.leader_start == 0 ||
                      process_start_ticks(leader) == trace.process.leader_start);
-  // A cgroup holds every process of the pod: /proc is searched without one,
-  // and once more when the pod must be gone (outside the supervisor's lock).
-  const bool scan_proc = trace.cgroups.empty() || until_gone;
   if (sig == SIGKILL) {
-    int signalled = kill_pod(trace, leader_here, scan_proc, settle);
+    int signalled = kill_group_and_cgroups(trace, leader_here, settle);
+    // A cgroup holds every process of the pod: /proc is searched without
+    // one, and when the pod must be gone while its cgroups are not empty yet
+    // (or gone). Searching /proc reads every process's files: a pod's exit
+    // must not pay that when its cgroups show that nothing of it is left.
+    if (!trace.cgroups.empty() && (!until_gone || cgroups_emptied(trace.cgroups))) {
+      return signalled;
+    }
+    signalled += signal_each(members_in_proc(trace.process), SIGKILL);
     // Killed processes leave /proc once reaped; zombies are not members.
-    for (std::set<pid_t> left = scan_proc && until_gone ? members_in_proc(trace.process)
-                                                        : std::set<pid_t>{};
+    for (std::set<pid_t> left = until_gone ? members_in_proc(trace.process) : std::set<pid_t>{};
          !left.empty() && SteadyClock::now() < deadline; left = members_in_proc(trace.process)) {
       signalled += signal_each(left, SIGKILL);
       std::this_thread::sleep_for(kRescanStep);
     }
     return signalled;
   }
+  const bool scan_proc = trace.cgroups.empty() || until_gone;
   // Any other signal reaches each process once (a handler runs once).
   std::set<pid_t> pids;
   for (const std::string& dir : trace.cgroups) {

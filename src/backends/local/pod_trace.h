@@ -13,8 +13,10 @@
 //   cgroup.kill), and to every process that /proc shows to be the pod's
 //   (pod_members()); any other signal reaches each process of the pod once
 //   (from its cgroups, and /proc): a handler runs once. /proc is searched
-//   when the pod has no cgroup (which holds all its processes), and always
-//   with `until_gone`, which (SIGKILL only) searches again until no member is
+//   when the pod has no cgroup (which holds all its processes), and with
+//   `until_gone` (SIGKILL only) unless every cgroup of the pod exists and is
+//   empty after the kill (then nothing of the pod is left: a pod's exit does
+//   not read every process's files); that search repeats until no member is
 //   left or `settle` has passed. The group is signalled only while its leader
 //   is still the pod's process (start time). Never signals allotd or pid 1.
 // - What holds where: with a cgroup (v1 freezer or v2), nothing escapes. With

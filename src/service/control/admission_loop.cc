@@ -42,14 +42,20 @@ Duration AdmissionLoop::cycle_period() const {
 void AdmissionLoop::run() {
   while (true) {
     const auto started = std::chrono::steady_clock::now();
-    const Timestamp due = run_once();
+    CommitTicket made;
+    const Timestamp due = work_pass(made);
     const auto worked = std::chrono::steady_clock::now() - started;
+    cluster_.finish(made);
     // The loop rests before it serves the wakes that came meanwhile, together:
     // a burst into a long queue costs a cycle per rest, not a cycle per wake.
-    // As long as it just worked, whatever comes: the loop takes at most half
-    // of a core. Then, while only new submits came, three times as long again:
-    // a cycle over 20,000 pending workloads takes about 10 ms, so such a
-    // submit waits at most 40 ms more to be considered.
+    // As long as it just worked, whatever comes: its planning takes at most
+    // half of a core. Then, while only new submits came, three times as long
+    // again: a cycle over 20,000 pending workloads takes about 10 ms, so such
+    // a submit waits at most 40 ms more to be considered. The wait for the
+    // pass's commits and the launches it carried out are not work to rest
+    // after: no rest makes them fewer, and resting after a pass that started
+    // hundreds of pods kept the exits of short pods unseen, their capacity
+    // held, for as long again (the Kueue baseline through allotd).
     if (!signal_.rest_after_work(worked, worked * (kRestPerWork - 1))) return;
     const Duration wait =
         std::max(Duration::millis(1), std::min(due - clock_.now(), cycle_period()));
@@ -258,6 +264,14 @@ std::optional<std::vector<CpuReading>> AdmissionLoop::read_endpoint_cpu() {
 }
 
 Timestamp AdmissionLoop::run_once() {
+  CommitTicket made;
+  const Timestamp due = work_pass(made);
+  // Stored, then carried out: every change of this pass, and those before.
+  cluster_.finish(made);
+  return due;
+}
+
+Timestamp AdmissionLoop::work_pass(CommitTicket& made) {
   const Duration period = cycle_period();
   const std::vector<NodeHealthReport> reports = health_.check_if_due();
   const std::vector<CheckpointReport> checkpoints =
@@ -272,7 +286,6 @@ Timestamp AdmissionLoop::run_once() {
   const Timestamp now = clock_.now();
   Timestamp next_deadline;
   bool cycle_due = false;
-  CommitTicket made;
   {
     ClusterWriter writer(cluster_);
     {
@@ -304,14 +317,12 @@ Timestamp AdmissionLoop::run_once() {
           next_deadline, suspend_idle_spaces(cluster_.state(), activity, now, batch, actions));
       lock.queue(std::move(batch), std::move(actions));
     }
-    made = writer.defer_wait();
+    made.add(writer.defer_wait());
   }
   if (cycle_due) {
     last_cycle_ = now;
     made.add(run_cycle(now));
   }
-  // Stored, then carried out: every change of this pass, and those before.
-  cluster_.finish(made);
   const Timestamp next_scan =
       checkpoints_ != nullptr ? checkpoints_->next_due() : Timestamp::infinite_future();
   return std::min({next_deadline, health_.next_due(), next_scan, now + period});

@@ -21,10 +21,11 @@
 //   `after_planning` (for tests) is called between a plan made without the
 //   writer lock and its application, with no lock held.
 // - start() runs passes on a thread of its own until stop(). Between passes
-//   the loop rests as long as the pass took, then while only new submits
-//   come up to kRestPerWork times as long in all (LoopSignal), so that a
-//   stream of submits is served in batches; pod exits, cancels, nodes and
-//   policy changes end that longer rest.
+//   the loop rests as long as the pass worked (its wait for the commits of
+//   its changes and the launches and stops it carried out not counted), then
+//   while only new submits come up to kRestPerWork times as long in all
+//   (LoopSignal), so that a stream of submits is served in batches; pod
+//   exits, cancels, nodes and policy changes end that longer rest.
 // Thread-safe: passes run on one thread at a time.
 #pragma once
 
@@ -104,6 +105,9 @@ class AdmissionLoop {
   };
 
   void run();
+  // A pass up to its changes, queued for the store, in `made`: run_once()
+  // without waiting for their commits nor carrying them out.
+  Timestamp work_pass(CommitTicket& made);
   [[nodiscard]] Duration cycle_period() const;
   // The activity of the running Spaces (space_lifecycle.h), read with no lock
   // held; none when read less than kSampleEvery ago.

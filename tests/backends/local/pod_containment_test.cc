@@ -285,5 +285,101 @@ TEST(PodSignal, AnyOtherSignalReachesEachProcessOfThePodOnce) {
   EXPECT_EQ(count, 1);
 }
 
+// A leader in a Unix session of its own and, in that session, a process in a
+// process group of its own: only a search of /proc finds the second one.
+// `outside` is its pid; the caller reaps `leader` (its child).
+struct SessionWithStray {
+  pid_t leader = -1;
+  pid_t outside = -1;
+};
+
+SessionWithStray start_session_with_stray() {
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) return {};
+  const pid_t leader = ::fork();
+  if (leader == 0) {
+    ::setsid();
+    const pid_t outside = ::fork();
+    if (outside == 0) {
+      ::setpgid(0, 0);
+      ::pause();
+      ::_exit(0);
+    }
+    [[maybe_unused]] const ssize_t told = ::write(pipe_fds[1], &outside, sizeof(outside));
+    ::pause();
+    ::_exit(0);
+  }
+  SessionWithStray out;
+  out.leader = leader;
+  if (::read(pipe_fds[0], &out.outside, sizeof(out.outside)) != sizeof(out.outside)) {
+    out.outside = -1;
+  }
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+  return out;
+}
+
+// Whether `pid` is a live process (not a zombie), polled until `want` or 5 s.
+bool alive_becomes(pid_t pid, bool want) {
+  const SteadyClock::time_point deadline = SteadyClock::now() + std::chrono::seconds(5);
+  while (true) {
+    const Result<std::string> text =
+        read_whole_file("/proc/" + std::to_string(pid) + "/stat", 4096);
+    const size_t close = text.ok() ? text->rfind(')') : std::string::npos;
+    const bool alive = close != std::string::npos && close + 2 < text->size() &&
+                       (*text)[close + 2] != 'Z' && (*text)[close + 2] != 'X';
+    if (alive == want || SteadyClock::now() >= deadline) return alive;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+// Fake cgroup folders (one per v1 hierarchy) whose cgroup.procs lists `pids`.
+PodTrace trace_with_cgroups(const ScratchDir& scratch, pid_t leader, const std::string& pids) {
+  PodTrace trace;
+  trace.process.leader = leader;
+  trace.process.leader_start = process_start_ticks(leader);
+  for (const char* controller : {"freezer", "pids", "devices"}) {
+    const std::string dir = scratch.path() + "/" + controller;
+    ::mkdir(dir.c_str(), 0755);
+    std::ofstream(dir + "/cgroup.procs") << pids;
+    trace.cgroups.push_back(dir);
+  }
+  return trace;
+}
+
+// A pod's cgroups hold all of it: once they are empty after the kill, /proc
+// is not searched (a pod's exit would read every process's files). The
+// stray outside the fake cgroups shows that no search was made.
+TEST(PodSignal, APodWhoseCgroupsAreEmptyIsNotSearchedForInProc) {
+  ScratchDir scratch;
+  const SessionWithStray session = start_session_with_stray();
+  ASSERT_GT(session.leader, 0);
+  ASSERT_GT(session.outside, 0);
+  const PodTrace trace = trace_with_cgroups(scratch, session.leader, "");
+  signal_pod(trace, SIGKILL, true, Duration::millis(50));
+  int status = 0;
+  ::waitpid(session.leader, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_TRUE(alive_becomes(session.outside, true));
+  ::kill(session.outside, SIGKILL);
+}
+
+// ... but while a cgroup still lists a process after the kill (or is gone),
+// /proc is searched as without cgroups, and the stray dies too.
+TEST(PodSignal, APodWhoseCgroupsAreNotEmptyIsSearchedForInProc) {
+  ScratchDir scratch;
+  const SessionWithStray session = start_session_with_stray();
+  ASSERT_GT(session.leader, 0);
+  ASSERT_GT(session.outside, 0);
+  // The leader stays listed (and unreaped, so its pid is not reused meanwhile).
+  const PodTrace trace =
+      trace_with_cgroups(scratch, session.leader, std::to_string(session.leader) + "\n");
+  signal_pod(trace, SIGKILL, true, Duration::millis(50));
+  EXPECT_FALSE(alive_becomes(session.outside, false));
+  int status = 0;
+  ::waitpid(session.leader, &status, 0);
+  ::kill(session.outside, SIGKILL);
+}
+
 }  // namespace
 }  // namespace allot::local

@@ -4,7 +4,6 @@
 // sizes (so that a search takes many rounds), every search with the heaps
 // answers as the walk from the root per round (the plain path): the same
 // verdict, the same victims in the same order, the same reasons.
-#include <algorithm>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -16,6 +15,7 @@
 #include "scheduler/scheduler.h"
 #include "scheduler/topology.h"
 #include "scheduler/victim_selector.h"
+#include "snapshot_builders.h"
 
 namespace allot {
 namespace {
@@ -105,13 +105,7 @@ std::vector<AdmittedWorkload> fill_tree(std::mt19937_64& rng, const CompiledPoli
     s.now = s.now + Duration::seconds(60);
     for (int i = 0; i < 12; ++i)
       s.pending.push_back(random_tree_work(rng, policy, (*next_id)++, s.now, false));
-    const Plan plan = scheduler.plan(s);
-    for (const Admission& a : plan.admissions) {
-      auto it = std::find_if(s.pending.begin(), s.pending.end(),
-                             [&](const PendingWorkload& w) { return w.id == a.workload; });
-      s.admitted.push_back(admitted_from(*it, a.flavor, a.assignment, s.now));
-      s.pending.erase(it);
-    }
+    testing::admit_planned(s, scheduler.plan(s));
   }
   return s.admitted;
 }

@@ -14,6 +14,7 @@
 #include "policy_builders.h"
 #include "scheduler/explanation_text.h"
 #include "scheduler/scheduler.h"
+#include "snapshot_builders.h"
 
 namespace allot {
 namespace {
@@ -86,12 +87,7 @@ void complete_some(std::mt19937_64& rng, Snapshot& s) {
 }
 
 void apply(Snapshot& s, const Plan& plan) {
-  for (const Admission& adm : plan.admissions) {
-    auto it = std::find_if(s.pending.begin(), s.pending.end(),
-                           [&](const PendingWorkload& p) { return p.id == adm.workload; });
-    s.admitted.push_back(admitted_from(*it, adm.flavor, adm.assignment, s.now));
-    s.pending.erase(it);
-  }
+  testing::admit_planned(s, plan);
   s.reservations.clear();
   for (const Reservation& r : plan.reservations) {
     s.reservations.push_back({r.workload, r.nodes, r.starts_at});

@@ -2,7 +2,6 @@
 // work: every victim set that VictimSelector returns makes the preemptor fit,
 // is minimal (sparing any one victim makes it not fit), takes only work the
 // policy allows, and leaves the quota tree and node capacity as it found them.
-#include <algorithm>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -15,6 +14,7 @@
 #include "scheduler/scheduler.h"
 #include "scheduler/topology.h"
 #include "scheduler/victim_selector.h"
+#include "snapshot_builders.h"
 
 namespace allot {
 namespace {
@@ -96,13 +96,7 @@ std::vector<AdmittedWorkload> random_running(std::mt19937_64& rng, const Compile
     s.now = s.now + Duration::seconds(60);
     for (int i = 0; i < 4; ++i)
       s.pending.push_back(random_workload(rng, policy, (*next_id)++, s.now));
-    const Plan plan = scheduler.plan(s);
-    for (const Admission& a : plan.admissions) {
-      auto it = std::find_if(s.pending.begin(), s.pending.end(),
-                             [&](const PendingWorkload& w) { return w.id == a.workload; });
-      s.admitted.push_back(admitted_from(*it, a.flavor, a.assignment, s.now));
-      s.pending.erase(it);
-    }
+    testing::admit_planned(s, scheduler.plan(s));
   }
   return s.admitted;
 }

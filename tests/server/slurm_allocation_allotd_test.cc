@@ -61,22 +61,10 @@ TEST_F(SlurmAllocationAllotdTest, AJobIsAllocatedAtSubmitAndRunsAsItsTeamsUnixAc
 // own process, decodes the grant (as root with --uid it could not, and
 // slurmctld killed the job).
 TEST_F(SlurmAllocationAllotdTest, AnAllocationSlurmQueuesRunsOnceItsNodeFrees) {
-  const std::map<std::string, std::string> blockers = hold_h100_nodes_outside_allot();
+  const std::map<std::string, std::string> blockers = hold_h100_nodes_running_outside_allot();
   ASSERT_EQ(blockers.size(), 2u);
-  ASSERT_TRUE(eventually(
-      [&] {
-        return sh({"squeue", "-h", "-n", "outside-allot", "-t", "RUNNING", "-o", "%i"})
-                   .out.size() >= 2 * blockers.begin()->second.size();
-      },
-      std::chrono::seconds(30), std::chrono::milliseconds(200)));
   submit("sa-research", "queued", {"echo user=$(id -un) queued-ran", 1, 1, "low"});
-  const nlohmann::json admitted = wait_until(
-      "sa-research", "queued",
-      [](const nlohmann::json& w) {
-        return w["status"].contains("backend") &&
-               !w["status"]["backend"].value("jobId", std::string()).empty();
-      },
-      "a job id in status.backend");
+  const nlohmann::json admitted = wait_for_job_id("sa-research", "queued");
   const std::string id = admitted["status"]["backend"]["jobId"];
   EXPECT_EQ(sh({"squeue", "-h", "-n", job_name(admitted), "-t", "PENDING", "-o", "%i"}).out,
             id + "\n")

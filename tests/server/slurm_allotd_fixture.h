@@ -165,6 +165,30 @@ class SlurmAllotdTest : public AllotdTest {
     }
     return blockers;
   }
+  // hold_h100_nodes_outside_allot(), once squeue lists both blockers
+  // RUNNING; empty when one was not submitted or did not start within 30 s.
+  std::map<std::string, std::string> hold_h100_nodes_running_outside_allot() {
+    std::map<std::string, std::string> blockers = hold_h100_nodes_outside_allot();
+    if (blockers.size() != 2) return {};
+    const bool running = eventually(
+        [&] {
+          return sh({"squeue", "-h", "-n", "outside-allot", "-t", "RUNNING", "-o", "%i"})
+                     .out.size() >= 2 * blockers.begin()->second.size();
+        },
+        std::chrono::seconds(30), std::chrono::milliseconds(200));
+    return running ? blockers : std::map<std::string, std::string>{};
+  }
+  // The workload once allot has recorded its Slurm job's id in
+  // status.backend.jobId (when the submission answers).
+  nlohmann::json wait_for_job_id(const std::string& ns, const std::string& name) {
+    return wait_until(
+        ns, name,
+        [](const nlohmann::json& w) {
+          return w["status"].contains("backend") &&
+                 !w["status"]["backend"].value("jobId", std::string()).empty();
+        },
+        "a job id in status.backend");
+  }
   // Slurm's jobs of a workload (by allot's job name), "id state" lines.
   std::string jobs_of(const nlohmann::json& workload) {
     const std::string name = job_name(workload);

@@ -102,23 +102,11 @@ TEST_F(SlurmAllotdTest, DescribeAndWideListingsShowSlurmsViewAsSqueueDoes) {
 // around allot hold every h100 GPU) lists its job id in `get workloads -o
 // wide` and status.backend, as squeue says it; the same job then runs.
 TEST_F(SlurmAllotdTest, APendingJobsIdIsListedWhileSlurmHoldsItPending) {
-  const std::map<std::string, std::string> blockers = hold_h100_nodes_outside_allot();
+  const std::map<std::string, std::string> blockers = hold_h100_nodes_running_outside_allot();
   ASSERT_EQ(blockers.size(), 2u);
-  ASSERT_TRUE(eventually(
-      [&] {
-        return sh({"squeue", "-h", "-n", "outside-allot", "-t", "RUNNING", "-o", "%i"})
-                   .out.size() >= 2 * blockers.begin()->second.size();
-      },
-      std::chrono::seconds(30), std::chrono::milliseconds(200)));
 
   submit("sa-research", "waiting", {"echo ran", 1, 1, "low"});
-  const nlohmann::json admitted = wait_until(
-      "sa-research", "waiting",
-      [](const nlohmann::json& w) {
-        return w["status"].contains("backend") &&
-               !w["status"]["backend"].value("jobId", std::string()).empty();
-      },
-      "a job id in status.backend");
+  const nlohmann::json admitted = wait_for_job_id("sa-research", "waiting");
   EXPECT_EQ(phase_of(admitted), "Admitted") << admitted;
   const std::string id = admitted["status"]["backend"]["jobId"];
   const std::string squeued =

@@ -23,7 +23,13 @@ Result<SchedulingSettings> decode_scheduling(const Field& field) {
   SchedulingSettings settings;
   ALLOT_RETURN_IF_ERROR(map.read_bool("fairSharing", settings.fair_sharing));
   ALLOT_RETURN_IF_ERROR(map.read_duration("cycle", settings.cycle, Duration::millis(1)));
+  ALLOT_RETURN_IF_ERROR(map.read_duration("minCycleInterval", settings.min_cycle_interval));
   ALLOT_RETURN_IF_ERROR(map.finish());
+  if (settings.min_cycle_interval > settings.cycle) {
+    return field.error("minCycleInterval (" + settings.min_cycle_interval.to_string() +
+                       ") must not exceed cycle (" + settings.cycle.to_string() +
+                       "): a cycle runs at least once per cycle");
+  }
   return settings;
 }
 

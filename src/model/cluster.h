@@ -13,6 +13,10 @@ enum class BackendKind { kLocal, kSlurm, kKubernetes };
 struct SchedulingSettings {
   bool fair_sharing = false;              // weighted DRS ordering and preemption
   Duration cycle = Duration::seconds(1);  // period between scheduling cycles
+  // Shortest time between two cycles (Slurm's sched_min_interval): a change
+  // that comes sooner waits for it, so the exits and submits of that window
+  // are planned together. Zero: a cycle at every change. At most `cycle`.
+  Duration min_cycle_interval;
 
   friend bool operator==(const SchedulingSettings&, const SchedulingSettings&) = default;
 };

@@ -37,6 +37,7 @@ Result<CompiledPolicy> CompiledPolicy::compile(const Policy& policy, std::vector
   for (const auto& cluster : policy.clusters) {
     out.fair_sharing_ = out.fair_sharing_ || cluster.scheduling.fair_sharing;
     out.cycle_ = cluster.scheduling.cycle;
+    out.min_cycle_interval_ = cluster.scheduling.min_cycle_interval;
   }
   out.compile_names(policy);
   out.compile_quota_tree(policy);

@@ -107,6 +107,8 @@ class CompiledPolicy {
 
   [[nodiscard]] bool fair_sharing() const { return fair_sharing_; }
   [[nodiscard]] Duration cycle() const { return cycle_; }
+  // The shortest time between two cycles (SchedulingSettings).
+  [[nodiscard]] Duration min_cycle_interval() const { return min_cycle_interval_; }
 
   // Lookups by user-facing name; invalid ids when absent.
   [[nodiscard]] TeamIndex team_by_namespace(std::string_view ns) const;
@@ -144,6 +146,7 @@ class CompiledPolicy {
   int32_t block_count_ = 0;
   bool fair_sharing_ = false;
   Duration cycle_ = Duration::seconds(1);
+  Duration min_cycle_interval_;
   std::unordered_map<std::string, uint32_t> team_by_namespace_;
   std::unordered_map<std::string, uint32_t> team_by_name_;
   std::unordered_map<std::string, uint32_t> class_by_name_;

@@ -343,6 +343,10 @@ TEST(ManifestErrors, RejectsMalformedDurations) {
                          "document 1 (Cluster/c): spec.scheduling.cycle", "unknown unit"));
   EXPECT_TRUE(fails_with(document("Cluster", "c", "{scheduling: {cycle: 0s}}"),
                          "document 1 (Cluster/c): spec.scheduling.cycle", "must be at least 1ms"));
+  EXPECT_TRUE(
+      fails_with(document("Cluster", "c", "{scheduling: {cycle: 1s, minCycleInterval: 2s}}"),
+                 "document 1 (Cluster/c): spec.scheduling",
+                 "minCycleInterval (2s) must not exceed cycle (1s)"));
   EXPECT_TRUE(fails_with(document("PriorityClass", "p", "{value: 1, preemptionGracePeriod: -5s}"),
                          "document 1 (PriorityClass/p): spec.preemptionGracePeriod",
                          "malformed duration"));

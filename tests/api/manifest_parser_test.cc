@@ -41,6 +41,7 @@ TEST(ManifestParser, DesignExampleFileParsesToTheValuesItStates) {
   EXPECT_EQ(main.max_data_classification, "confidential");
   EXPECT_FALSE(main.scheduling.fair_sharing);
   EXPECT_EQ(main.scheduling.cycle, Duration::seconds(1));
+  EXPECT_EQ(main.scheduling.min_cycle_interval, Duration()) << "by default a cycle at every change";
 
   ASSERT_EQ(policy.node_pools.size(), 1u);
   const NodePool& pool = policy.node_pools[0];
@@ -345,7 +346,7 @@ TEST(ManifestParser, ClusterFlavorCohortAndPriorityClassReadTheirOptionalFields)
 apiVersion: allot/v1
 kind: Cluster
 metadata: {name: hpc, labels: {site: lyon}}
-spec: {backend: slurm, orchestratorVersion: "23.11", scheduling: {fairSharing: true, cycle: 1h30m}}
+spec: {backend: slurm, orchestratorVersion: "23.11", scheduling: {fairSharing: true, cycle: 1h30m, minCycleInterval: 250ms}}
 ---
 apiVersion: allot/v1
 kind: ResourceFlavor
@@ -372,6 +373,7 @@ spec: {value: 10, preemptionPolicy: Never, minRuntimeSeconds: 600, preemptionGra
   EXPECT_EQ(policy.clusters[0].orchestrator_version, "23.11");
   EXPECT_TRUE(policy.clusters[0].scheduling.fair_sharing);
   EXPECT_EQ(policy.clusters[0].scheduling.cycle, Duration::minutes(90));
+  EXPECT_EQ(policy.clusters[0].scheduling.min_cycle_interval, Duration::millis(250));
   ASSERT_EQ(policy.flavors.size(), 1u);
   EXPECT_EQ(policy.flavors[0].topology_levels, (std::vector<std::string>{"block", "rack"}));
   EXPECT_DOUBLE_EQ(policy.flavors[0].price.gpu_hour, 2.0);

@@ -39,6 +39,12 @@ Duration AdmissionLoop::cycle_period() const {
   return period;
 }
 
+Duration AdmissionLoop::min_cycle_interval() const {
+  ReaderLock lock(cluster_.mutex());
+  const auto& compiled = cluster_.view().policy.compiled();
+  return compiled ? compiled->min_cycle_interval() : Duration();
+}
+
 void AdmissionLoop::run() {
   while (true) {
     const auto started = std::chrono::steady_clock::now();
@@ -271,6 +277,18 @@ Timestamp AdmissionLoop::run_once() {
   return due;
 }
 
+Timestamp AdmissionLoop::cycle_when_allowed(bool cycle_due, Timestamp now, CommitTicket& made) {
+  cycle_owed_ = cycle_owed_ || cycle_due;
+  if (!cycle_owed_) return Timestamp::infinite_future();
+  const Duration min_interval = min_cycle_interval();
+  // Planned then, with the changes that come meanwhile.
+  if (now - last_cycle_ < min_interval) return last_cycle_ + min_interval;
+  cycle_owed_ = false;
+  last_cycle_ = now;
+  made.add(run_cycle(now));
+  return Timestamp::infinite_future();
+}
+
 Timestamp AdmissionLoop::work_pass(CommitTicket& made) {
   const Duration period = cycle_period();
   const std::vector<NodeHealthReport> reports = health_.check_if_due();
@@ -319,13 +337,10 @@ Timestamp AdmissionLoop::work_pass(CommitTicket& made) {
     }
     made.add(writer.defer_wait());
   }
-  if (cycle_due) {
-    last_cycle_ = now;
-    made.add(run_cycle(now));
-  }
+  const Timestamp owed_cycle = cycle_when_allowed(cycle_due, now, made);
   const Timestamp next_scan =
       checkpoints_ != nullptr ? checkpoints_->next_due() : Timestamp::infinite_future();
-  return std::min({next_deadline, health_.next_due(), next_scan, now + period});
+  return std::min({next_deadline, health_.next_due(), next_scan, now + period, owed_cycle});
 }
 
 }  // namespace allot

@@ -20,6 +20,10 @@
 //   plans holding the writer lock, so a stream of changes cannot starve it.
 //   `after_planning` (for tests) is called between a plan made without the
 //   writer lock and its application, with no lock held.
+// - A change (a submit, an exit, a node) makes the pass run a cycle, but no
+//   sooner than the policy's minCycleInterval after the last one: a change
+//   that comes sooner is owed a cycle at that time, and run_once() returns
+//   it as due, so the changes of that window are planned together.
 // - start() runs passes on a thread of its own until stop(). Between passes
 //   the loop rests as long as the pass worked (its wait for the commits of
 //   its changes and the launches and stops it carried out not counted), then
@@ -109,6 +113,12 @@ class AdmissionLoop {
   // without waiting for their commits nor carrying them out.
   Timestamp work_pass(CommitTicket& made);
   [[nodiscard]] Duration cycle_period() const;
+  // The policy's minCycleInterval (zero without a policy).
+  [[nodiscard]] Duration min_cycle_interval() const;
+  // Runs the cycle owed since a change (or the period), unless less than
+  // minCycleInterval has passed since the last one; returns when the owed
+  // cycle may run (infinite_future(): none owed).
+  Timestamp cycle_when_allowed(bool cycle_due, Timestamp now, CommitTicket& made);
   // The activity of the running Spaces (space_lifecycle.h), read with no lock
   // held; none when read less than kSampleEvery ago.
   std::map<WorkloadId, ActivitySample> sample_spaces();
@@ -156,6 +166,7 @@ class AdmissionLoop {
   SignalMonitor* signals_ = nullptr;
   GpuUtilizationMeter gpu_meter_;  // the measured GPU utilisation into the ledger
   Timestamp last_cycle_;           // used by the pass's thread only
+  bool cycle_owed_ = false;        // a change waits for minCycleInterval; pass's thread only
   Timestamp last_sampled_;         // the Spaces' activity; the pass's thread only
   CpuAutoscaler autoscaler_;       // the pass's thread only
   std::thread thread_;

@@ -299,13 +299,16 @@ SessionWithStray start_session_with_stray() {
   const pid_t leader = ::fork();
   if (leader == 0) {
     ::setsid();
-    const pid_t outside = ::fork();
-    if (outside == 0) {
+    if (::fork() == 0) {
       ::setpgid(0, 0);
+      // Told only once out of the leader's process group, so that a kill of
+      // that group cannot reach it (the leader telling its pid at the fork
+      // let the test kill the group before the stray had left it).
+      const pid_t self = ::getpid();
+      [[maybe_unused]] const ssize_t told = ::write(pipe_fds[1], &self, sizeof(self));
       ::pause();
       ::_exit(0);
     }
-    [[maybe_unused]] const ssize_t told = ::write(pipe_fds[1], &outside, sizeof(outside));
     ::pause();
     ::_exit(0);
   }

@@ -10,7 +10,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -19,6 +18,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "app/exit_relay.h"
 #include "app/leadership.h"
 #include "app/oidc_login.h"
 #include "app/signal_stop.h"
@@ -116,36 +116,6 @@ allot::Result<std::unique_ptr<allot::audit::AuditLog>> open_audit(const Flags& f
   log->start_timer();
   return log;
 }
-
-// Forwards pod exits to the control plane, which is built after the executor
-// and destroyed before it: the executor's supervisor thread reports exits
-// until the executor is gone, so the plane is detached (set_target(nullptr))
-// before it is destroyed; set_target waits for a report in flight.
-class ExitRelay final : public allot::PodEventSink {
- public:
-  void on_pod_event(const allot::PodEvent& event) override {
-    std::lock_guard lock(mu_);
-    if (target_ != nullptr) target_->on_pod_event(event);
-  }
-  void on_backend_job(allot::WorkloadId workload) override {
-    std::lock_guard lock(mu_);
-    if (target_ != nullptr) target_->on_backend_job(workload);
-  }
-  void set_target(allot::PodEventSink* target) {
-    std::lock_guard lock(mu_);
-    target_ = target;
-  }
-
- private:
-  std::mutex mu_;
-  allot::PodEventSink* target_ = nullptr;
-};
-
-// Detaches the relay from the plane when it goes (declared after the plane).
-struct RelayDetach {
-  ExitRelay& relay;
-  ~RelayDetach() { relay.set_target(nullptr); }
-};
 
 int fail(const std::string& what) {
   std::cerr << "allotd: " << what << "\n";
@@ -279,7 +249,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   if (!store.ok()) return fail(store.status().to_string());
   std::optional<allot::app::LeadershipWatch> watch;
   if (leadership) watch.emplace(std::move(leadership->lock), std::chrono::seconds(1), logger);
-  ExitRelay relay;
+  allot::app::ExitRelay relay;
   allot::SystemClock clock;
   allot::ControlPlaneOptions options;
   options.health_interval = *interval;
@@ -348,7 +318,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
   }
   allot::ControlPlane plane(*plane_store, *executor, health, clock, logger, options);
   relay.set_target(&plane);
-  const RelayDetach detach{relay};
+  const allot::app::RelayDetach detach{relay};
   if (const allot::Status started = plane.start(); !started.ok()) {
     // Never a crash loop: stay up and say why (server/safe_mode_server.h).
     logger.error("the stored state cannot be loaded: serving in safe mode",

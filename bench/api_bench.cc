@@ -442,6 +442,7 @@ ApiReport run_api(const ApiConfig& config, std::FILE* log) {
   }
   ApiBench bench(config, report, log, work.path(), data_dir);
   report.error = bench.run();
+  if (config.data_dir.empty()) tools::remove_host_accounts(config.allotd, data_dir, log);
   return report;
 }
 

@@ -314,6 +314,7 @@ ChaosReport run_chaos(const ChaosConfig& config, std::FILE* log) {
       servers.stop();
     }
   }
+  tools::remove_host_accounts(config.allotd, (work / "data").string(), log);
   if (report.passed()) {
     std::error_code ignored;
     fs::remove_all(work, ignored);

@@ -255,6 +255,7 @@ ConnectionsReport run_connections(const ConnectionsConfig& config, std::FILE* lo
       allotd.stop(milliseconds(10'000));
     }
   }
+  tools::remove_host_accounts(config.allotd, (work / "data").string(), log);
   std::error_code ignored;
   std::filesystem::remove_all(work, ignored);
   return report;

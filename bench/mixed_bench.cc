@@ -197,6 +197,7 @@ MixedReport run_mixed(const MixedConfig& config, std::FILE* log) {
       allotd.stop(kMixedStopLimit);
     }
   }
+  tools::remove_host_accounts(config.allotd, (work / "data").string(), log);
   std::error_code ignored;
   std::filesystem::remove_all(work, ignored);
   return report;

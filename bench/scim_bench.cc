@@ -213,6 +213,7 @@ ScimBenchReport run_scim_bench(const ScimBenchConfig& config, std::FILE* log) {
       allotd.stop(milliseconds(30'000));
     }
   }
+  tools::remove_host_accounts(config.allotd, (work / "data").string(), log);
   std::error_code ignored;
   std::filesystem::remove_all(work, ignored);
   return report;

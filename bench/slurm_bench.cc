@@ -187,6 +187,7 @@ Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runn
   const auto failed =
       http.Get("/api/v1/namespaces/bench-allot/workloads?phase=Failed,Cancelled&limit=1000", auth);
   allotd.stop(std::chrono::seconds(30));
+  tools::remove_host_accounts(c.allotd, data, stderr);
   std::filesystem::remove_all(data);
   std::filesystem::remove(data + ".jwt");
   if (!done) return Status(ErrorCode::kUnavailable, "allot on Slurm did not finish in time");

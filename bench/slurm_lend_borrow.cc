@@ -319,6 +319,7 @@ Result<json> allot_way(const LendBorrowConfig& c, slurm::CommandRunner& runner) 
   sleep_until_s(t0 + c.stream_seconds);
   allotd.stop(std::chrono::seconds(30));  // its jobs stay in Slurm: cancelled below
   cancel_accounts(runner, accounts);
+  tools::remove_host_accounts(c.allotd, data, stderr);
   std::filesystem::remove_all(data);
   // allot's job names end in the workload's uid ("allot-<8 hex>-<uid>").
   return figures_of(runner, ledger, accounts, t0, c,

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -47,6 +48,49 @@ std::string read_admin_token(const std::string& data_dir) {
   std::string token;
   std::getline(in, token);
   return token;
+}
+
+void remove_host_accounts(const std::string& binary, const std::string& data_dir,
+                          std::FILE* failures) {
+  if (::geteuid() != 0) return;
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    std::fprintf(failures, "%s\n", errno_text("pipe").c_str());
+    return;
+  }
+  std::vector<std::string> args = {binary, "--remove-host-accounts", "--data-dir", data_dir};
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    std::fprintf(failures, "%s\n", errno_text("fork").c_str());
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+    return;
+  }
+  if (pid == 0) {
+    dup2(pipe_fds[1], STDOUT_FILENO);
+    dup2(pipe_fds[1], STDERR_FILENO);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  ::close(pipe_fds[1]);
+  std::string output;
+  char buffer[512];
+  ssize_t got = 0;
+  while ((got = ::read(pipe_fds[0], buffer, sizeof buffer)) != 0) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    output.append(buffer, static_cast<size_t>(got));
+  }
+  ::close(pipe_fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+  std::fprintf(failures, "%s --remove-host-accounts --data-dir %s failed: %s\n", binary.c_str(),
+               data_dir.c_str(), output.c_str());
 }
 
 std::string AllotdChild::admin_token() const { return read_admin_token(launch_.data_dir); }

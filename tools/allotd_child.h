@@ -12,10 +12,16 @@
 // - stop() sends SIGTERM and waits; past the deadline it sends SIGKILL.
 //   kill() is SIGKILL at once (a crash). The destructor kills a child that
 //   still runs.
+// - remove_host_accounts(binary, data_dir) runs `BINARY --remove-host-accounts
+//   --data-dir DIR` (src/app/host_accounts.h) to its end when this process is
+//   root, after allotd stopped: the Unix accounts allotd made for the
+//   folder's teams and users go with the folder. When it fails, its output
+//   goes to `failures` (a pod that outlived allotd keeps its account).
 // - Not thread-safe.
 #pragma once
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +49,9 @@ struct ProcessExit {
 // The first administrator's API token that allotd wrote to DATA/admin-token
 // on its first start; "" when there is none.
 std::string read_admin_token(const std::string& data_dir);
+
+void remove_host_accounts(const std::string& binary, const std::string& data_dir,
+                          std::FILE* failures);
 
 class AllotdChild {
  public:

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app/exit_relay.h"
+#include "app/host_accounts.h"
 #include "app/leadership.h"
 #include "app/oidc_login.h"
 #include "app/signal_stop.h"
@@ -59,6 +60,7 @@ struct Flags {
   std::string nvml_library = allot::local::kNvmlLibrary;
   std::string gpu_sample_interval = "10s";
   bool memory_store = false;
+  bool remove_host_accounts = false;
   std::string store = "sqlite";
   std::string leader_name;
   size_t threads = 64;
@@ -473,6 +475,9 @@ int main(int argc, char** argv) {
                  "this allotd's name in the PostgreSQL store's leader record (default: "
                  "HOST/LISTEN/pid PID)");
   app.add_flag("--memory-store", flags.memory_store, "the same as --store memory");
+  app.add_flag("--remove-host-accounts", flags.remove_host_accounts,
+               "remove the Unix users and groups the local backend made for --data-dir's teams "
+               "and users, then exit (with allotd stopped; docs/local.md)");
   app.add_option("--health-check", flags.health_command,
                  "command run per node (env ALLOT_NODE); a non-zero exit marks it unhealthy");
   app.add_option("--health-interval", flags.health_interval, "time between health checks")
@@ -564,6 +569,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (flags.remove_host_accounts) return allot::app::remove_host_accounts(flags.data_dir);
   // Slurm's node states are polled (one scontrol call): sooner than a check command.
   if (flags.backend == "slurm" && app.count("--health-interval") == 0) flags.health_interval = "2s";
   const allot::Result<allot::LogLevel> level = allot::parse_log_level(flags.log_level);

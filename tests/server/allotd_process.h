@@ -14,8 +14,9 @@
 //   (a leader and its standby share one folder); its own folder holds only
 //   its stderr.
 // - The destructor also deletes the Unix accounts recorded in the data
-//   folder (DATA/state/user-accounts, then team-accounts): a fresh folder
-//   never adopts them.
+//   folder (`allotd --remove-host-accounts`, tools/allotd_child.h): a fresh
+//   folder never adopts them. One that fails (a pod outlived allotd) is
+//   printed on stderr and left.
 //   When the environment variable ALLOT_TEST_LOG_DIR names a folder, it
 //   first copies allotd's stderr there, so that scripts/test.sh can search
 //   every allotd log of the run for secrets (scripts/check-secrets.sh).

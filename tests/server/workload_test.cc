@@ -7,10 +7,13 @@
 #include <string>
 #include <vector>
 
+#include <grp.h>
 #include <gtest/gtest.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include "allotd_test.h"
+#include "shell_command.h"
 
 namespace allot::server_test {
 namespace {
@@ -205,6 +208,38 @@ TEST_F(WorkloadTest, PodsRunAsTheSubmittersAccountInTheTeamsGroup) {
     EXPECT_TRUE(group.starts_with("allot-" + team)) << group;
     EXPECT_TRUE(user.starts_with("allot-" + team + "_admin")) << user;
   }
+}
+
+// `allotd --remove-host-accounts` (src/app/host_accounts.h): once allotd
+// stopped, the team's and the user's accounts it made for this folder go,
+// and a second run finds them already absent.
+TEST_F(WorkloadTest, RemoveHostAccountsRemovesTheFoldersAccountsOnceAllotdStopped) {
+  if (geteuid() != 0) GTEST_SKIP() << "pods run as allot-<team> users only when allotd is root";
+  submit("research", "who", {.script = "id -un"});
+  wait_phase("research", "who", "Succeeded");
+  const std::string group = recorded_account(allotd_, "team-accounts", "research");
+  const std::string user = recorded_account(allotd_, "user-accounts", "research admin");
+  ASSERT_NE(getpwnam(user.c_str()), nullptr) << user;
+  ASSERT_NE(getgrnam(group.c_str()), nullptr) << group;
+  allotd_.stop();
+  const std::string command =
+      AllotdProcess::binary() + " --remove-host-accounts --data-dir " + allotd_.data_dir().string();
+  const auto [code, output] = server_test::run_shell(command);
+  EXPECT_EQ(code, 0) << output;
+  EXPECT_NE(output.find("removed " + user + "\n"), std::string::npos) << output;
+  EXPECT_NE(output.find("removed " + group + "\n"), std::string::npos) << output;
+  EXPECT_NE(output.find("removed " + group + " (group)\n"), std::string::npos) << output;
+  EXPECT_EQ(getpwnam(user.c_str()), nullptr);
+  EXPECT_EQ(getpwnam(group.c_str()), nullptr);
+  EXPECT_EQ(getgrnam(group.c_str()), nullptr);
+  const auto [again_code, again] = server_test::run_shell(command);
+  EXPECT_EQ(again_code, 0) << again;
+  EXPECT_NE(again.find("0 removed, 2 already absent, 0 kept, 0 failed"), std::string::npos)
+      << again;
+  const auto [bare_code, bare] =
+      server_test::run_shell(AllotdProcess::binary() + " --remove-host-accounts");
+  EXPECT_NE(bare_code, 0);
+  EXPECT_NE(bare.find("--data-dir is required"), std::string::npos) << bare;
 }
 
 // Issue 11, item 7: who submitted a workload is the caller allotd

@@ -59,6 +59,8 @@ class AccountRecord {
 
   [[nodiscard]] std::optional<std::string> account_of(const AccountKey& key) const;
   [[nodiscard]] bool holds(std::string_view account) const;
+  // Every recorded pair: key -> account.
+  [[nodiscard]] const std::map<AccountKey, std::string>& accounts() const { return accounts_; }
   Status add(const AccountKey& key, const std::string& account);
 
   // The text form, and back (kInvalidArgument naming `origin` and the line).

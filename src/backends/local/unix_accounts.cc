@@ -1,6 +1,8 @@
 #include "backends/local/unix_accounts.h"
 
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <grp.h>
@@ -13,7 +15,9 @@
 namespace allot::local {
 namespace {
 
-constexpr int kNameInUseExitCode = 9;  // groupadd/useradd: the name already exists
+constexpr int kNameInUseExitCode = 9;      // groupadd/useradd: the name already exists
+constexpr int kNoSuchAccountExitCode = 6;  // userdel/groupdel: no account of that name
+constexpr int kAccountInUseExitCode = 8;  // userdel: logged in / running; groupdel: a primary group
 constexpr Duration kAccountToolTimeout = Duration::seconds(30);
 const std::vector<std::string> kToolEnv = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C"};
 
@@ -45,6 +49,23 @@ Status run_account_tool(const std::vector<std::string>& argv) {
   return {ErrorCode::kInternal, argv[0] + " " + argv.back() + " failed: " + why};
 }
 
+// Runs userdel/groupdel; ok when the account is gone (also when it already was).
+Status run_removal_tool(const std::vector<std::string>& argv, std::string_view in_use) {
+  ALLOT_ASSIGN_OR_RETURN(const CommandOutcome outcome,
+                         run_command(argv, kToolEnv, kAccountToolTimeout));
+  if (outcome.succeeded() ||
+      (outcome.exit_code == kNoSuchAccountExitCode && outcome.signal == 0 && !outcome.timed_out)) {
+    return {};
+  }
+  std::string why = outcome.first_line();
+  if (outcome.exit_code == kAccountInUseExitCode && !outcome.timed_out) {
+    why = std::string(in_use) + (why.empty() ? "" : " (" + why + ")");
+  }
+  if (why.empty())
+    why = outcome.timed_out ? "timed out" : "exit code " + std::to_string(outcome.exit_code);
+  return {ErrorCode::kFailedPrecondition, argv[0] + " " + argv.back() + " failed: " + why};
+}
+
 }  // namespace
 
 Result<gid_t> find_group(const std::string& name) {
@@ -66,7 +87,8 @@ Result<UnixAccount> find_user(const std::string& user) {
   if (found == nullptr) return not_found("no user " + user);
   const uid_t uid = found->pw_uid;
   const gid_t gid = found->pw_gid;
-  return UnixAccount{user, group_name(gid, buffer), uid, gid};
+  std::string home = found->pw_dir != nullptr ? found->pw_dir : "";
+  return UnixAccount{user, group_name(gid, buffer), uid, gid, std::move(home)};
 }
 
 bool host_has_account(const std::string& name) {
@@ -77,13 +99,14 @@ bool host_has_account(const std::string& name) {
 }
 
 UnixAccount current_account() {
-  UnixAccount account{"", "", ::getuid(), ::getgid()};
+  UnixAccount account{"", "", ::getuid(), ::getgid(), ""};
   std::vector<char> buffer = lookup_buffer();
   passwd entry{};
   passwd* found = nullptr;
   if (::getpwuid_r(account.uid, &entry, buffer.data(), buffer.size(), &found) == 0 &&
       found != nullptr) {
     account.user = found->pw_name;
+    account.home = found->pw_dir != nullptr ? found->pw_dir : "";
   } else {
     account.user = std::to_string(account.uid);
   }
@@ -107,6 +130,14 @@ Result<UnixAccount> ensure_user(const std::string& name, gid_t gid, const std::s
                         "--no-create-home", "--shell", "/usr/sbin/nologin", name});
   found = find_user(name);  // it may also have been created by someone else meanwhile
   return found.ok() || created.ok() ? found : Result<UnixAccount>(created);
+}
+
+Status remove_user(const std::string& name) {
+  return run_removal_tool({"userdel", name}, "it still runs processes");
+}
+
+Status remove_group(const std::string& name) {
+  return run_removal_tool({"groupdel", name}, "it is still a user's primary group");
 }
 
 std::mutex& account_creation_mutex() {

@@ -13,6 +13,11 @@
 //   /usr/sbin/nologin NAME` when it is missing. An account that appears by
 //   the time the tool runs (its exit code 9: made meanwhile by someone else)
 //   is looked up again. Need root to create.
+// - remove_user(name), remove_group(name): `userdel NAME` / `groupdel NAME`
+//   (home folders are left in place); ok when the account is gone, also when
+//   it was already. userdel refuses a user that still runs processes, and
+//   groupdel a group that is some user's primary group: errors that say so.
+//   Need root.
 // - account_creation_mutex(): held by whoever chooses and creates accounts in
 //   this process. groupadd/useradd check that a name is free before they lock
 //   the account files: two of them racing for one name both "succeed", the
@@ -35,6 +40,7 @@ struct UnixAccount {
   std::string group;
   uid_t uid = 0;
   gid_t gid = 0;
+  std::string home;  // the user's home folder in the account database (find_user)
 };
 
 // Looks an existing user up by name, with its primary group.
@@ -46,6 +52,9 @@ UnixAccount current_account();
 
 Result<gid_t> ensure_group(const std::string& name);
 Result<UnixAccount> ensure_user(const std::string& name, gid_t gid, const std::string& home);
+
+Status remove_user(const std::string& name);
+Status remove_group(const std::string& name);
 
 std::mutex& account_creation_mutex();
 

@@ -106,6 +106,58 @@ TEST(AuditOutboxSqlite, FinalRecordTakesTheProvisionalOneAndKeepsItsRowsId) {
   EXPECT_TRUE(testing::outbox_case_verify(rig.options, root).ok());
 }
 
+// The row's document is built when the scope opens, not under the control
+// plane's lock at the commit: its afterSequence is the chain's last sequence
+// then (a record appended between the two does not move it). A commit that
+// fails takes the document with its batch; a later commit of the request
+// carries the row again, with its document built anew.
+TEST(AuditOutboxSqlite, RowDocumentIsBuiltWhenTheScopeOpens) {
+  const std::string root = fresh_folder("outbox-early-document");
+  testing::OutboxRig rig(root);
+  ASSERT_EQ(rig.open(sqlite_opener(root)), "");
+  ASSERT_TRUE(rig.store->load().ok());
+  ASSERT_TRUE(rig.log->record_async(testing::event_of("ana", "delete")).ok());
+  ASSERT_EQ(rig.log->written(), 1u);
+  {
+    RequestScope scope(*rig.outbox, testing::event_of("bo", "create"));
+    ASSERT_TRUE(rig.log->record_async(testing::event_of("cy", "patch")).ok());
+    ASSERT_EQ(rig.log->written(), 2u);
+    ASSERT_TRUE(rig.store->commit(testing::team_batch("vision")).ok());
+    ASSERT_TRUE(scope.carried());
+    const std::vector<ObjectRecord> rows = testing::outbox_rows_of(*rig.inner);
+    ASSERT_EQ(rows.size(), 1u);
+    const Result<OutboxRow> row = parse_outbox_row(rows[0].name, rows[0].document);
+    ASSERT_TRUE(row.ok()) << row.status().message();
+    EXPECT_EQ(row->after_sequence, 1u);
+    EXPECT_EQ(row->event.username, "bo");
+    EXPECT_EQ(row->event.verb, "create");
+  }
+  {
+    WriteBatch first;
+    first.put_workloads.push_back(
+        {WorkloadId(1), "vision", "train", "vision", WorkloadPhase::kPending, "{}"});
+    ASSERT_TRUE(rig.store->commit(first).ok());
+    RequestScope scope(*rig.outbox, testing::event_of("di", "create"));
+    WriteBatch taken;  // the same name under another id: refused
+    taken.put_workloads.push_back(
+        {WorkloadId(2), "vision", "train", "vision", WorkloadPhase::kPending, "{}"});
+    ASSERT_EQ(rig.store->commit(taken).code(), ErrorCode::kAlreadyExists);
+    ASSERT_FALSE(scope.carried());
+    ASSERT_TRUE(rig.store->commit(testing::team_batch("speech")).ok());
+    ASSERT_TRUE(scope.carried());
+    bool found = false;
+    for (const ObjectRecord& stored : testing::outbox_rows_of(*rig.inner)) {
+      if (stored.name != "di-create") continue;
+      const Result<OutboxRow> row = parse_outbox_row(stored.name, stored.document);
+      ASSERT_TRUE(row.ok()) << row.status().message();
+      EXPECT_EQ(row->event.username, "di");
+      EXPECT_EQ(row->after_sequence, 2u);
+      found = true;
+    }
+    EXPECT_TRUE(found);
+  }
+}
+
 // The row's document is written by hand: it reads back as the same record,
 // whatever its strings hold (quotes, backslashes, control characters,
 // non-ASCII), with and without an object.

@@ -22,6 +22,9 @@ RequestScope::RequestScope(AuditOutbox& outbox, governance::AuditEvent provision
     : outbox_(outbox), provisional_(std::move(provisional)), outer_(t_audit_outbox_scope) {
   if (provisional_.audit_id.empty())
     provisional_.audit_id = outbox_.log().new_audit_id(provisional_.request_received);
+  // Built here, before the request takes any lock for its change: attach()
+  // runs under the control plane's exclusive lock and only moves it in.
+  document_ = outbox_row_document(outbox_.log().written(), provisional_);
   t_audit_outbox_scope = this;
 }
 
@@ -38,7 +41,11 @@ OutboxAttachment AuditOutbox::attach(WriteBatch& batch) {
   OutboxAttachment attachment;
   RequestScope* scope = t_audit_outbox_scope;
   if (scope != nullptr && &scope->outbox_ == this && !scope->carried_) {
-    std::string document = outbox_row_document(log_.written(), scope->provisional_);
+    // A commit that failed took the document with its batch: built again.
+    std::string document = scope->document_.empty()
+                               ? outbox_row_document(log_.written(), scope->provisional_)
+                               : std::move(scope->document_);
+    scope->document_.clear();
     {
       std::lock_guard lock(mu_);
       scope->row_ = next_row_++;

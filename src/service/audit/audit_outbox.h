@@ -9,7 +9,10 @@
 //   thread commits through OutboxStore while the scope lives carries it as a
 //   row of the store's audit outbox (store.h: an append-only table keyed by
 //   a sequence this outbox assigns, growing), in the same transaction as the
-//   change: durable with it, or not at all.
+//   change: durable with it, or not at all. The row's document is built
+//   when the scope opens (with the chain's last sequence then as its
+//   afterSequence), so that the commit, which the control plane queues
+//   under its exclusive lock, only moves it into the batch.
 // - A batch committed with commit() that fails detaches the row (a later
 //   commit of the request may carry it). A batch queued with queue_commit()
 //   is awaited by the control plane before the request answers, and its
@@ -80,8 +83,9 @@ class RequestScope {
   AuditOutbox& outbox_;
   governance::AuditEvent provisional_;
   bool carried_ = false;
-  uint64_t row_ = 0;     // the carried row's sequence in the store's outbox
-  RequestScope* outer_;  // the scope this one hides on the thread (none: null)
+  std::string document_;  // the row's document, built when the scope opened (empty: taken)
+  uint64_t row_ = 0;      // the carried row's sequence in the store's outbox
+  RequestScope* outer_;   // the scope this one hides on the thread (none: null)
 };
 
 // What attach() added to a batch, for settle().

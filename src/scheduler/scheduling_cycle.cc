@@ -480,7 +480,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
                             const std::vector<int32_t>& counts,
                             std::vector<PodSetAssignment> placement) {
   state_changed();
-  capacity_changed();
+  capacity_changed(flavor);
   const ResourceVector total = total_of(w, counts);
   Admission admission;
   admission.workload = w.id;
@@ -551,9 +551,10 @@ bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, Flavo
     const auto& victim = snapshot_.admitted[index];
     if (policy_.priority_class(victim.priority_class).grace_period.ms() > 0) return false;
   }
+  // The victims ran in `flavor` (a search's candidates all do).
   for (const auto& [index, reason] : choice.victims) selector_->release(index);
   state_changed();
-  capacity_changed();
+  capacity_changed(flavor);
   // Capacity grew: what the memos learned this cycle no longer holds.
   for (auto& shapes : unplaceable_) shapes.clear();
   for (auto& failed : failed_reservations_) failed.clear();

@@ -11,11 +11,9 @@ namespace {
 
 class ClassicOrder final : public AdmissionOrder {
  public:
-  ClassicOrder(QuotaTree& quota, const TeamQueues& queues,
-               const std::vector<PendingWorkload>& pending, const std::vector<PendingFacts>& facts)
+  ClassicOrder(QuotaTree& quota, const TeamQueues& queues, const std::vector<PendingFacts>& facts)
       : quota_(quota),
         queues_(queues),
-        pending_(pending),
         facts_(facts),
         version_(quota.policy().team_count(), 0),
         scanned_until_(quota.policy().team_count(), 0),
@@ -53,7 +51,7 @@ class ClassicOrder final : public AdmissionOrder {
         tier = kWithinBehind;
       }
     }
-    const PendingWorkload& w = pending_[ranked];
+    const PendingFacts& w = facts_[ranked];
     const Entry entry{tier, -w.priority, w.queued_at.ms(), w.id.value(), team, version};
     if (on_top) {
       replace_top(entry);
@@ -155,7 +153,6 @@ class ClassicOrder final : public AdmissionOrder {
 
   QuotaTree& quota_;
   const TeamQueues& queues_;
-  const std::vector<PendingWorkload>& pending_;
   const std::vector<PendingFacts>& facts_;
   std::vector<uint32_t> version_;
   // By team, for first_within_nominal(): the queue entries from the head's
@@ -169,9 +166,8 @@ class ClassicOrder final : public AdmissionOrder {
 }  // namespace
 
 std::unique_ptr<AdmissionOrder> make_classic_order(QuotaTree& quota, const TeamQueues& queues,
-                                                   const std::vector<PendingWorkload>& pending,
                                                    const std::vector<PendingFacts>& facts) {
-  return std::make_unique<ClassicOrder>(quota, queues, pending, facts);
+  return std::make_unique<ClassicOrder>(quota, queues, facts);
 }
 
 }  // namespace allot

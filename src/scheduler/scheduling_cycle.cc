@@ -230,9 +230,8 @@ Plan SchedulingCycle::run() {
   hold_for_beneficiaries();
   keep_handovers();
   apply_held_reservations();
-  order_ = policy_.fair_sharing()
-               ? make_fair_share_order(quota_, queues_, snapshot_.pending, facts_)
-               : make_classic_order(quota_, queues_, snapshot_.pending, facts_);
+  order_ = policy_.fair_sharing() ? make_fair_share_order(quota_, queues_, facts_)
+                                  : make_classic_order(quota_, queues_, facts_);
   // The order judged every head with every hold in place; a team's own holds
   // behind its head do not count for it.
   for (size_t t = 0; t < held_by_team_.size(); ++t) {

@@ -120,8 +120,7 @@ int walk_one_cycle(uint64_t seed, bool usage_falls = false, int* falls = nullptr
     quota.add_usage(TeamIndex(static_cast<uint32_t>(t)), flavor,
                     ResourceVector(static_cast<int64_t>(rng() % 28), 0, 0));
   }
-  const std::unique_ptr<AdmissionOrder> order =
-      make_classic_order(quota, queues, pending, kept.facts());
+  const std::unique_ptr<AdmissionOrder> order = make_classic_order(quota, queues, kept.facts());
   int steps = 0;
   int middle = 0;
   for (TeamIndex team = order->next(); team.valid(); team = order->next(), ++steps) {

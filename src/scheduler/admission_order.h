@@ -31,11 +31,9 @@ class AdmissionOrder {
 };
 
 std::unique_ptr<AdmissionOrder> make_classic_order(QuotaTree& quota, const TeamQueues& queues,
-                                                   const std::vector<PendingWorkload>& pending,
                                                    const std::vector<PendingFacts>& facts);
 
 std::unique_ptr<AdmissionOrder> make_fair_share_order(QuotaTree& quota, const TeamQueues& queues,
-                                                      const std::vector<PendingWorkload>& pending,
                                                       const std::vector<PendingFacts>& facts);
 
 }  // namespace allot

@@ -11,13 +11,14 @@ namespace {
 
 class ClassicOrder final : public AdmissionOrder {
  public:
-  ClassicOrder(QuotaTree& quota, const TeamQueues& queues,
-               const std::vector<PendingWorkload>& pending, const std::vector<PendingFacts>& facts)
+  ClassicOrder(QuotaTree& quota, const TeamQueues& queues, const std::vector<PendingFacts>& facts)
       : quota_(quota),
         queues_(queues),
-        pending_(pending),
         facts_(facts),
-        version_(quota.policy().team_count(), 0) {
+        version_(quota.policy().team_count(), 0),
+        scanned_until_(quota.policy().team_count(), 0),
+        usage_seen_(static_cast<size_t>(quota.policy().team_count()) * quota.policy().fr_count(),
+                    0) {
     for (int32_t t = 0; t < quota.policy().team_count(); ++t) refresh(TeamIndex(t));
   }
 
@@ -50,7 +51,7 @@ class ClassicOrder final : public AdmissionOrder {
         tier = kWithinBehind;
       }
     }
-    const PendingWorkload& w = pending_[ranked];
+    const PendingFacts& w = facts_[ranked];
     const Entry entry{tier, -w.priority, w.queued_at.ms(), w.id.value(), team, version};
     if (on_top) {
       replace_top(entry);
@@ -88,17 +89,50 @@ class ClassicOrder final : public AdmissionOrder {
   // in one cycle, and ranked by its head the team came after older borrowing
   // work of other teams, which took the room its guarantee needed (issue 18).
   // UINT32_MAX when there is none.
-  [[nodiscard]] uint32_t first_within_nominal(TeamIndex team) const {
+  //
+  // Whether a workload would borrow depends only on its facts and its team's
+  // usage, and stays true while that usage does not fall: the queue entries
+  // a scan found borrowing are not read again (scanned_until_) until the
+  // team's usage of some flavor-resource falls below what it was then
+  // (usage_seen_; immediate stops of victims, handovers).
+  [[nodiscard]] uint32_t first_within_nominal(TeamIndex team) {
     constexpr size_t kLookahead = 32;
     if (quota_.policy().team(team).queueing != QueueingStrategy::kBestEffortFifo) {
       return UINT32_MAX;
     }
+    const std::vector<uint32_t>& queue = queues_.queue(team);
     const std::span<const uint32_t> behind = queues_.after_head(team);
-    for (size_t k = 0; k < behind.size() && k < kLookahead; ++k) {
-      const PendingFacts& f = facts_[behind[k]];
-      if (f.usable && !quota_.would_borrow(team, f.first_flavor, f.total)) return behind[k];
+    const auto begin = static_cast<size_t>(behind.data() - queue.data());
+    const size_t end = begin + std::min(behind.size(), kLookahead);
+    size_t& until = scanned_until_[team.value()];
+    const bool still_borrowing = until > begin && usage_not_below_seen(team);
+    remember_usage(team);
+    for (size_t k = still_borrowing ? std::min(until, end) : begin; k < end; ++k) {
+      const PendingFacts& f = facts_[queue[k]];
+      if (f.usable && !quota_.would_borrow(team, f.first_flavor, f.total)) {
+        until = k;
+        return queue[k];
+      }
     }
+    until = end;
     return UINT32_MAX;
+  }
+
+  [[nodiscard]] bool usage_not_below_seen(TeamIndex team) const {
+    const int32_t frs = quota_.policy().fr_count();
+    const int32_t node = quota_.policy().team(team).quota_node;
+    const int64_t* seen = &usage_seen_[static_cast<size_t>(team.value()) * frs];
+    for (int32_t fr = 0; fr < frs; ++fr) {
+      if (quota_.usage(node, fr) < seen[fr]) return false;
+    }
+    return true;
+  }
+
+  void remember_usage(TeamIndex team) {
+    const int32_t frs = quota_.policy().fr_count();
+    const int32_t node = quota_.policy().team(team).quota_node;
+    int64_t* seen = &usage_seen_[static_cast<size_t>(team.value()) * frs];
+    for (int32_t fr = 0; fr < frs; ++fr) seen[fr] = quota_.usage(node, fr);
   }
 
   // The max-heap's top (what std::pop_heap would take) becomes `entry`.
@@ -119,18 +153,21 @@ class ClassicOrder final : public AdmissionOrder {
 
   QuotaTree& quota_;
   const TeamQueues& queues_;
-  const std::vector<PendingWorkload>& pending_;
   const std::vector<PendingFacts>& facts_;
   std::vector<uint32_t> version_;
+  // By team, for first_within_nominal(): the queue entries from the head's
+  // next up to this index (exclusive) would borrow at the usage kept in
+  // usage_seen_ (by team, then flavor-resource).
+  std::vector<size_t> scanned_until_;
+  std::vector<int64_t> usage_seen_;
   std::vector<Entry> heap_;  // a max-heap by Entry::operator<: the top goes first
 };
 
 }  // namespace
 
 std::unique_ptr<AdmissionOrder> make_classic_order(QuotaTree& quota, const TeamQueues& queues,
-                                                   const std::vector<PendingWorkload>& pending,
                                                    const std::vector<PendingFacts>& facts) {
-  return std::make_unique<ClassicOrder>(quota, queues, pending, facts);
+  return std::make_unique<ClassicOrder>(quota, queues, facts);
 }
 
 }  // namespace allot

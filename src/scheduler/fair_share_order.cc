@@ -12,12 +12,9 @@ namespace {
 // admitting their candidate; a change in one team only re-sorts its path.
 class FairShareOrder final : public AdmissionOrder {
  public:
-  FairShareOrder(QuotaTree& quota, const TeamQueues& queues,
-                 const std::vector<PendingWorkload>& pending,
-                 const std::vector<PendingFacts>& facts)
+  FairShareOrder(QuotaTree& quota, const TeamQueues& queues, const std::vector<PendingFacts>& facts)
       : quota_(quota),
         queues_(queues),
-        pending_(pending),
         facts_(facts),
         policy_(quota.policy()),
         children_(policy_.quota_node_count()),
@@ -69,15 +66,13 @@ class FairShareOrder final : public AdmissionOrder {
 
   Entry make_entry(int32_t node, TeamIndex rep) {
     const uint32_t head = queues_.head(rep);
-    const PendingWorkload& w = pending_[head];
     const PendingFacts& f = facts_[head];
     const double share = weighted_share_after(quota_, node, rep, f.first_flavor, f.total);
-    return {share, -w.priority, w.queued_at.ms(), w.id.value(), node};
+    return {share, -f.priority, f.queued_at.ms(), f.id.value(), node};
   }
 
   QuotaTree& quota_;
   const TeamQueues& queues_;
-  const std::vector<PendingWorkload>& pending_;
   const std::vector<PendingFacts>& facts_;
   const CompiledPolicy& policy_;
   std::vector<std::set<Entry>> children_;
@@ -89,9 +84,8 @@ class FairShareOrder final : public AdmissionOrder {
 }  // namespace
 
 std::unique_ptr<AdmissionOrder> make_fair_share_order(QuotaTree& quota, const TeamQueues& queues,
-                                                      const std::vector<PendingWorkload>& pending,
                                                       const std::vector<PendingFacts>& facts) {
-  return std::make_unique<FairShareOrder>(quota, queues, pending, facts);
+  return std::make_unique<FairShareOrder>(quota, queues, facts);
 }
 
 }  // namespace allot

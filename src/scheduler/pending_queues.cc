@@ -24,6 +24,8 @@ PendingFacts pending_facts_of(const CompiledPolicy& policy, const PendingWorkloa
   PendingFacts facts;
   facts.id = w.id;
   facts.team = w.team;
+  facts.priority = w.priority;
+  facts.queued_at = w.queued_at;
   facts.guaranteed = w.guaranteed();
   for (const PodSetRequest& set : w.pod_sets) {
     facts.total += set.per_pod * set.count;

@@ -36,6 +36,10 @@ struct PendingFacts {
   // explained from these facts without reading each workload again.
   WorkloadId id;
   TeamIndex team;
+  // What the admission orders rank a head by besides its share or tier, so
+  // that ranking a head reads only its facts (not the workload).
+  int32_t priority = 0;
+  Timestamp queued_at;
 
   friend bool operator==(const PendingFacts&, const PendingFacts&) = default;
 };

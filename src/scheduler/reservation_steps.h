@@ -14,8 +14,8 @@
 // Contract: what ReservationSteps keeps is valid only while the
 // CapacityIndex's free capacity and the ReleaseTimeline it was built from do
 // not change; ReservationSteps::forget() must be called whenever they do (an
-// admission, work that stops at once). Reservations marked on nodes do not
-// change it.
+// admission, work that stops at once), forget(flavor) when only nodes of that
+// flavor changed. Reservations marked on nodes do not change it.
 #pragma once
 
 #include <cstdint>
@@ -74,6 +74,7 @@ class ShapeSteps {
   ShapeSteps(const CapacityIndex& capacity, const FlavorFree& free, FlavorIndex flavor,
              const ResourceVector& per_pod, int32_t pods);
 
+  [[nodiscard]] FlavorIndex flavor() const { return flavor_; }
   [[nodiscard]] bool is(FlavorIndex flavor, const ResourceVector& per_pod, int32_t pods) const {
     return flavor == flavor_ && pods == pods_ && per_pod == per_pod_;
   }
@@ -107,6 +108,13 @@ class ReservationSteps {
   void forget() {
     shapes_.clear();
     flavors_.clear();
+  }
+  // Free capacity or the timeline changed only on nodes of `flavor` (an
+  // admission, victims that stop at once): what is kept of other flavors
+  // was built from nodes and releases that did not change, and still holds.
+  void forget(FlavorIndex flavor) {
+    std::erase_if(shapes_, [&](const ShapeSteps& shape) { return shape.flavor() == flavor; });
+    if (flavor.value() < flavors_.size()) flavors_[flavor.value()].reset();
   }
   // How many requests were answered by kept steps (for tests).
   [[nodiscard]] int64_t reused() const { return reused_; }

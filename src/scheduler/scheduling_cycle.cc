@@ -230,9 +230,8 @@ Plan SchedulingCycle::run() {
   hold_for_beneficiaries();
   keep_handovers();
   apply_held_reservations();
-  order_ = policy_.fair_sharing()
-               ? make_fair_share_order(quota_, queues_, snapshot_.pending, facts_)
-               : make_classic_order(quota_, queues_, snapshot_.pending, facts_);
+  order_ = policy_.fair_sharing() ? make_fair_share_order(quota_, queues_, facts_)
+                                  : make_classic_order(quota_, queues_, facts_);
   // The order judged every head with every hold in place; a team's own holds
   // behind its head do not count for it.
   for (size_t t = 0; t < held_by_team_.size(); ++t) {
@@ -480,7 +479,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
                             const std::vector<int32_t>& counts,
                             std::vector<PodSetAssignment> placement) {
   state_changed();
-  capacity_changed();
+  capacity_changed(flavor);
   const ResourceVector total = total_of(w, counts);
   Admission admission;
   admission.workload = w.id;
@@ -551,9 +550,10 @@ bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, Flavo
     const auto& victim = snapshot_.admitted[index];
     if (policy_.priority_class(victim.priority_class).grace_period.ms() > 0) return false;
   }
+  // The victims ran in `flavor` (a search's candidates all do).
   for (const auto& [index, reason] : choice.victims) selector_->release(index);
   state_changed();
-  capacity_changed();
+  capacity_changed(flavor);
   // Capacity grew: what the memos learned this cycle no longer holds.
   for (auto& shapes : unplaceable_) shapes.clear();
   for (auto& failed : failed_reservations_) failed.clear();

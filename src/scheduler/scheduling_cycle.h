@@ -89,8 +89,9 @@ class SchedulingCycle {
   bool try_admit_remembered(const PendingWorkload& w, uint32_t pending_index, Failure* failure);
   // Something an admission attempt reads has changed (admission_memo.h).
   void state_changed() { ++state_epoch_; }
-  // Free capacity or the release timeline changed: kept node steps no longer hold.
-  void capacity_changed() { reservation_steps_.forget(); }
+  // Free capacity or the release timeline changed on nodes of `flavor`: kept
+  // node steps of that flavor no longer hold.
+  void capacity_changed(FlavorIndex flavor) { reservation_steps_.forget(flavor); }
   // Marks `node` reserved for `gang` from `from`, with the gang's priority at hand.
   void reserve_node(NodeIndex node, const PendingWorkload& gang, Timestamp from);
   bool try_flavor(const PendingWorkload& w, FlavorIndex flavor, Failure* failure);

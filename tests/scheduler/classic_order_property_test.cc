@@ -104,8 +104,11 @@ Key reference_key(const CompiledPolicy& policy, const QuotaTree& quota, const Te
   return key(2, head);
 }
 
-// Returns how many teams were given by the middle tier.
-int walk_one_cycle(uint64_t seed) {
+// Returns how many teams were given by the middle tier. With `usage_falls`,
+// some steps also give back part of a random team's usage (victims that stop
+// at once, handovers) and refresh that team, as the cycle does: the order's
+// memory of which work behind a head borrows must not outlive it.
+int walk_one_cycle(uint64_t seed, bool usage_falls = false, int* falls = nullptr) {
   std::mt19937_64 rng(seed);
   const auto policy = order_policy(rng);
   const std::vector<PendingWorkload> pending = random_pending(rng);
@@ -117,8 +120,7 @@ int walk_one_cycle(uint64_t seed) {
     quota.add_usage(TeamIndex(static_cast<uint32_t>(t)), flavor,
                     ResourceVector(static_cast<int64_t>(rng() % 28), 0, 0));
   }
-  const std::unique_ptr<AdmissionOrder> order =
-      make_classic_order(quota, queues, pending, kept.facts());
+  const std::unique_ptr<AdmissionOrder> order = make_classic_order(quota, queues, kept.facts());
   int steps = 0;
   int middle = 0;
   for (TeamIndex team = order->next(); team.valid(); team = order->next(), ++steps) {
@@ -146,6 +148,17 @@ int walk_one_cycle(uint64_t seed) {
       default: queues.close(team); break;
     }
     order->refresh(team);
+    if (usage_falls && rng() % 3 == 0) {
+      const TeamIndex other(static_cast<uint32_t>(rng() % kTeams));
+      const int64_t used = quota.usage(policy->team(other).quota_node,
+                                       CompiledPolicy::fr_of(flavor, Resource::kGpu));
+      if (used > 0) {
+        quota.remove_usage(other, flavor,
+                           ResourceVector(1 + static_cast<int64_t>(rng() % used), 0, 0));
+        order->refresh(other);
+        ++*falls;
+      }
+    }
   }
   EXPECT_EQ(order->next(), TeamIndex::invalid());
   return middle;
@@ -158,6 +171,19 @@ TEST(ClassicOrderProperties, TeamsGoByHeadTierWithWithinNominalWorkBehindABorrow
     if (::testing::Test::HasFailure()) return;
   }
   EXPECT_GT(middle, 100) << "the random worlds rarely ranked a team by work behind its head";
+}
+
+// The same walk with usage that also falls: a team whose work behind its
+// head was found borrowing is ranked anew once its usage is lower.
+TEST(ClassicOrderProperties, WorkBehindTheHeadIsJudgedAgainOnceUsageFalls) {
+  int middle = 0;
+  int falls = 0;
+  for (uint64_t seed = 1000; seed <= 1300; ++seed) {
+    middle += walk_one_cycle(seed, /*usage_falls=*/true, &falls);
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(middle, 100) << "the random worlds rarely ranked a team by work behind its head";
+  EXPECT_GT(falls, 1000) << "usage rarely fell";
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ std::string resolve(const std::string& program, const std::string& path) {
   while (start <= path.size()) {
     size_t end = path.find(':', start);
     if (end == std::string::npos) end = path.size();
-    const std::string candidate = path.substr(start, end - start) + "/" + program;
+    std::string candidate = path.substr(start, end - start) + "/" + program;
     if (end > start && ::access(candidate.c_str(), X_OK) == 0) return candidate;
     start = end + 1;
   }
@@ -74,6 +74,7 @@ bool drain(int fd, std::string& into) {
 
 std::vector<char*> c_strings(const std::vector<std::string>& items) {
   std::vector<char*> out;
+  out.reserve(items.size() + 1);
   for (const std::string& item : items) out.push_back(const_cast<char*>(item.c_str()));
   out.push_back(nullptr);
   return out;

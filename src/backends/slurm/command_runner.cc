@@ -20,6 +20,15 @@ std::string without_trailing_space(std::string text) {
 }
 
 std::string CommandResult::said() const { return without_trailing_space(err + out); }
+
+Result<CommandResult> CommandRunner::run_with_env(const std::vector<std::string>& argv,
+                                                  const std::vector<std::string>& extra_env) {
+  if (!extra_env.empty()) {
+    return failed_precondition("this command runner cannot pass an environment to " + argv.at(0));
+  }
+  return run(argv);
+}
+
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
@@ -40,7 +49,7 @@ std::string resolve(const std::string& program, const std::string& path) {
   while (start <= path.size()) {
     size_t end = path.find(':', start);
     if (end == std::string::npos) end = path.size();
-    const std::string candidate = path.substr(start, end - start) + "/" + program;
+    std::string candidate = path.substr(start, end - start) + "/" + program;
     if (end > start && ::access(candidate.c_str(), X_OK) == 0) return candidate;
     start = end + 1;
   }
@@ -65,6 +74,7 @@ bool drain(int fd, std::string& into) {
 
 std::vector<char*> c_strings(const std::vector<std::string>& items) {
   std::vector<char*> out;
+  out.reserve(items.size() + 1);
   for (const std::string& item : items) out.push_back(const_cast<char*>(item.c_str()));
   out.push_back(nullptr);
   return out;
@@ -88,12 +98,32 @@ bool collect(int out_fd, int err_fd, SteadyClock::time_point deadline, CommandRe
   return true;
 }
 
+// `base` with `extra` added; an entry of `extra` replaces one of the same name.
+std::vector<std::string> merged_env(const std::vector<std::string>& base,
+                                    const std::vector<std::string>& extra) {
+  std::vector<std::string> out;
+  for (const std::string& entry : base) {
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    const bool replaced = std::any_of(extra.begin(), extra.end(),
+                                      [&](const std::string& e) { return e.starts_with(name); });
+    if (!replaced) out.push_back(entry);
+  }
+  out.insert(out.end(), extra.begin(), extra.end());
+  return out;
+}
+
 }  // namespace
 
 Result<CommandResult> ProcessRunner::run(const std::vector<std::string>& argv) {
-  const std::string program = resolve(argv.at(0), path_of(env_));
+  return run_with_env(argv, {});
+}
+
+Result<CommandResult> ProcessRunner::run_with_env(const std::vector<std::string>& argv,
+                                                  const std::vector<std::string>& extra_env) {
+  const std::vector<std::string> env = extra_env.empty() ? env_ : merged_env(env_, extra_env);
+  const std::string program = resolve(argv.at(0), path_of(env));
   if (program.empty()) {
-    return failed_precondition("cannot run " + argv[0] + ": not found in PATH \"" + path_of(env_) +
+    return failed_precondition("cannot run " + argv[0] + ": not found in PATH \"" + path_of(env) +
                                "\" (is Slurm's client installed? scripts/install-deps.sh)");
   }
   int out_pipe[2] = {-1, -1};
@@ -110,7 +140,7 @@ Result<CommandResult> ProcessRunner::run(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
   std::vector<char*> args = c_strings(argv);
-  std::vector<char*> envp = c_strings(env_);
+  std::vector<char*> envp = c_strings(env);
   pid_t pid = -1;
   const int spawn_error =
       ::posix_spawn(&pid, program.c_str(), &actions, nullptr, args.data(), envp.data());

@@ -11,6 +11,11 @@
 // - A program that cannot be started (not installed) is kFailedPrecondition
 //   naming it; a non-zero exit is not an error here: the caller reads
 //   `exit_code` and `err`.
+// - run_with_env(argv, extra_env) is run() with "NAME=value" entries added to
+//   that environment (one of the same name replaced): how a value that must
+//   not be seen by other local users (a workload's env, which may hold
+//   secrets) reaches a child. A process's environment is readable only by its
+//   owner and root (/proc/PID/environ), its argv by everyone (/proc/PID/cmdline).
 // - Thread-safe: no shared state; reaps only its own child.
 #pragma once
 
@@ -43,6 +48,11 @@ class CommandRunner {
   virtual ~CommandRunner() = default;
   // REQUIRES: !argv.empty().
   virtual Result<CommandResult> run(const std::vector<std::string>& argv) = 0;
+  // run() with `extra_env` ("NAME=value") added to the child's environment. A
+  // runner that cannot pass one refuses (kFailedPrecondition) rather than
+  // dropping it.
+  virtual Result<CommandResult> run_with_env(const std::vector<std::string>& argv,
+                                             const std::vector<std::string>& extra_env);
 };
 
 class ProcessRunner final : public CommandRunner {
@@ -53,6 +63,8 @@ class ProcessRunner final : public CommandRunner {
   ProcessRunner(std::vector<std::string> env, Duration timeout)
       : env_(std::move(env)), timeout_(timeout) {}
   Result<CommandResult> run(const std::vector<std::string>& argv) override;
+  Result<CommandResult> run_with_env(const std::vector<std::string>& argv,
+                                     const std::vector<std::string>& extra_env) override;
 
  private:
   std::vector<std::string> env_;

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <thread>
 
 #include <fcntl.h>
@@ -31,12 +30,23 @@ std::vector<std::string> nodes_of(const WorkloadLaunch& launch) {
   return nodes;
 }
 
+// Writes the batch script readable by root alone from its creation (it holds
+// the workload's env): 0600, not following a link planted at its path.
 Status write_script(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) return Status(ErrorCode::kInternal, "cannot write the batch script " + path);
-  ::chmod(path.c_str(), 0700);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  bool written = fd >= 0 && ::fchmod(fd, 0600) == 0;
+  for (size_t done = 0; written && done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    written = n > 0;
+    if (written) done += static_cast<size_t>(n);
+  }
+  const int error = errno;
+  if (fd >= 0) ::close(fd);
+  if (!written) {
+    return Status(ErrorCode::kInternal,
+                  "cannot write the batch script " + path + ": " + std::strerror(error));
+  }
   return Status::ok_status();
 }
 
@@ -136,7 +146,6 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
   ALLOT_ASSIGN_OR_RETURN(const std::optional<JobOwner> owner, prepare_owner(launch));
   ALLOT_ASSIGN_OR_RETURN(Submission submission,
                          submission_of(launch, settings, script_path, owner, after));
-  ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
   bool retried = false;
   {
     MutexLock lock(mu_);
@@ -145,9 +154,13 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
   if (retried) {
     if (std::optional<std::string> id = submitted_after_all(launch.workload)) return *id;
   }
-  // slurmrestd (v0.0.38) submits batch jobs only: an allocation goes through salloc.
+  // slurmrestd (v0.0.38) submits batch jobs only: an allocation goes through
+  // salloc, its script in the environment (no file).
   if (settings.mode == SubmitMode::kAllocation) return commands_->submit(submission, owner);
-  return transport()->submit(submission, owner);
+  ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
+  Result<std::string> id = transport()->submit(submission, owner);
+  ::unlink(script_path.c_str());  // sbatch has sent its text: it holds the workload's env
+  return id;
 }
 
 std::optional<std::string> SlurmExecutor::submitted_after_all(WorkloadId workload) {

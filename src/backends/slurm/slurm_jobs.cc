@@ -102,10 +102,14 @@ std::string batch_log_path(const WorkloadLaunch& launch, const std::string& log_
   return log_dir + "/" + std::to_string(launch.workload.value()) + "-batch.log";
 }
 
+// The job's script. `carrier`: the environment variable that carries the
+// script to the job in SubmitMode::kAllocation, unset before anything runs
+// (empty for a batch script).
 std::string script_of(const WorkloadLaunch& launch, const std::string& log_dir, bool gang,
-                      const std::optional<JobOwner>& owner) {
+                      const std::optional<JobOwner>& owner, std::string_view carrier = {}) {
   std::string script = "#!/bin/sh\n# allot workload " + launch.namespace_name + "/" + launch.name +
                        " (id " + std::to_string(launch.workload.value()) + ")\n";
+  if (!carrier.empty()) script += "unset " + std::string(carrier) + "\n";
   std::map<std::string, std::string> env = launch.env;
   env.emplace("ALLOT_WORKLOAD", launch.namespace_name + "/" + launch.name);
   env.emplace("ALLOT_TEAM", launch.team.str());
@@ -168,20 +172,26 @@ std::vector<std::string> job_options(const WorkloadLaunch& launch, const SubmitS
 
 // SubmitMode::kAllocation's launcher (sh -c; $1 salloc's message file, then
 // salloc's argv): salloc in a session of its own, outliving this shell and
-// allotd; the job id printed as soon as salloc names it.
+// allotd; the job id printed as soon as salloc names it. salloc is started
+// from a subshell that exits at once, so that it is never this shell's
+// child: its end is seen (reaped by init) even while this shell waits. The
+// wait blocks: tail follows the file with inotify (and ends with salloc,
+// `--pid`, checked every 0.1 s) and sed ends at the id, which ends tail
+// (coreutils 9 notices its reader gone). The file is emptied first: a
+// requeued workload's earlier run named another id.
 constexpr std::string_view kAllocationLauncher = R"(umask 077
 log=$1; shift
-setsid "$@" </dev/null >/dev/null 2>"$log" &
-pid=$!
-while :; do
-  id=$(sed -n 's/^salloc: \(Granted\|Pending\) job allocation \([0-9][0-9]*\).*/\2/p' "$log")
-  if [ -n "$id" ]; then echo "$id"; exit 0; fi
-  if ! kill -0 "$pid" 2>/dev/null; then cat "$log" >&2; exit 1; fi
-  sleep 0.01
-done)";
+: >"$log"
+pid=$(setsid "$@" </dev/null >/dev/null 2>>"$log" & echo $!)
+id=$(tail -n +1 -s 0.1 --pid="$pid" -f "$log" |
+  sed -n 's/^salloc: \(Granted\|Pending\) job allocation \([0-9][0-9]*\).*/\2/p;T;q')
+if [ -n "$id" ]; then echo "$id"; exit 0; fi
+cat "$log" >&2
+exit 1)";
 
 // SubmitMode::kAllocation's submission: the launcher, salloc with the job's
-// `options` (as the owner when there is one), srun running the script.
+// `options` (as the owner when there is one), srun running the script that
+// the environment carries (kScriptCarrier): nothing of the job's env in argv.
 Submission allocation_of(const WorkloadLaunch& launch, const SubmitSettings& settings,
                          const std::vector<std::string>& options,
                          const std::optional<JobOwner>& owner) {
@@ -195,13 +205,13 @@ Submission allocation_of(const WorkloadLaunch& launch, const SubmitSettings& set
   }
   out.argv.push_back("salloc");
   out.argv.insert(out.argv.end(), options.begin(), options.end());
-  // The script's text travels in srun's argv: nothing for the job's account
-  // to read on the node (sbatch sends a batch script through slurmctld).
-  out.script = script_of(launch, settings.log_dir, false, owner);
+  out.script = script_of(launch, settings.log_dir, false, owner, kScriptCarrier);
+  out.env = {std::string(kScriptCarrier) + "=" + out.script};
   const std::string logs =
       settings.log_dir + "/" + std::to_string(launch.workload.value()) + "-%t.log";
-  out.argv.insert(out.argv.end(), {"srun", "--kill-on-bad-exit=1", "--open-mode=append",
-                                   "--output=" + logs, "/bin/sh", "-c", out.script});
+  out.argv.insert(out.argv.end(),
+                  {"srun", "--kill-on-bad-exit=1", "--open-mode=append", "--output=" + logs,
+                   "/bin/sh", "-c", "eval \"$" + std::string(kScriptCarrier) + "\""});
   return out;
 }
 

@@ -38,17 +38,25 @@
 //   /bin/sh <script>` in a session of its own (it outlives allotd, as a batch
 //   job would), its stderr in `<log_dir>/<id>-salloc.log`, and prints the job
 //   id once salloc says "Granted job allocation N" (or "Pending job
-//   allocation N" when Slurm queues it); salloc's own failure is its exit 1
-//   with salloc's words. With an owner, salloc runs as the owner (`setpriv
+//   allocation N" when Slurm queues it), waiting blocked (inotify), not
+//   polling; salloc's own failure is its exit 1 with salloc's words. With an owner, salloc runs as
+//   the owner (`setpriv
 //   --reuid --regid --clear-groups salloc`: the request is the owner's own),
 //   not as root with --uid/--gid: salloc --uid drops to the owner while it
 //   waits, and the grant of an allocation Slurm queued, which munge encodes
 //   for root, then no longer decodes ("Unauthorized credential"; slurmctld
 //   kills the job: found in the lend-borrow bench). srun runs
-//   the script (its text in srun's argv, `/bin/sh -c <script>`: no file for
-//   the job's account to read on the node) as one task per pod (`--output=<log_dir>/<id>-%t.log`,
+//   the script as one task per pod (`--output=<log_dir>/<id>-%t.log`,
 //   `--kill-on-bad-exit=1`); the job's exit status is the step's. The script
-//   execs the command in every task (a gang's too: no srun inside). Not
+//   execs the command in every task (a gang's too: no srun inside).
+// - No value of the workload's env, and no script text, is ever in an argv
+//   (any local user reads argv in /proc/PID/cmdline). A batch script is a
+//   file that the caller writes readable by root alone and removes once
+//   submitted (sbatch sends its text through slurmctld). An allocation's
+//   script travels in the environment (Submission::env, kScriptCarrier:
+//   launcher, salloc, srun, the task), readable only by the process's owner
+//   and root; the task runs `/bin/sh -c 'eval "$ALLOT_JOB_SCRIPT"'` and the
+//   script unsets the variable before anything else. Not
 //   expressible: --no-requeue (Slurm never requeues an allocation anyway),
 //   --export=NONE (the launcher's environment is the runner's: PATH and
 //   SLURM_CONF; the script sets the rest).
@@ -100,10 +108,16 @@ struct JobOwner {
   friend bool operator==(const JobOwner&, const JobOwner&) = default;
 };
 
+// The environment variable that carries an allocation's script to its tasks.
+inline constexpr std::string_view kScriptCarrier = "ALLOT_JOB_SCRIPT";
+
 struct Submission {
   std::vector<std::string> argv;  // sbatch ... (the script comes on stdin-less path)
   std::string script;             // the batch script's text
-  std::string tool = "sbatch";    // what submits it, for messages: sbatch or salloc
+  // "NAME=value" added to the environment argv runs with (the allocation's
+  // script, which holds the workload's env): never in argv.
+  std::vector<std::string> env;
+  std::string tool = "sbatch";  // what submits it, for messages: sbatch or salloc
 };
 
 // `script_path` is where the caller writes `script` before running argv.

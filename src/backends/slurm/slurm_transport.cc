@@ -12,7 +12,8 @@ std::vector<std::string> scancel_argv(const std::string& job_id, CancelKind kind
 
 Result<std::string> CommandTransport::submit(const Submission& submission,
                                              const std::optional<JobOwner>& /*owner*/) {
-  ALLOT_ASSIGN_OR_RETURN(CommandResult result, runner_.run(submission.argv));
+  ALLOT_ASSIGN_OR_RETURN(CommandResult result,
+                         runner_.run_with_env(submission.argv, submission.env));
   if (result.timed_out) {
     return Status(ErrorCode::kUnavailable, submission.tool + " did not answer in time");
   }

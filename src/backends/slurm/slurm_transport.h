@@ -43,7 +43,8 @@ class SlurmTransport {
   virtual Result<std::vector<SlurmJob>> list_jobs() = 0;
 };
 
-// The commands: sbatch (the owner is in its argv: --uid/--gid), scancel
+// The commands: sbatch (the owner is in its argv: --uid/--gid) or the
+// allocation's launcher, run with the submission's env added, scancel
 // [--signal=TERM|KILL --full], squeue -h -a -t all -O kSqueueFormat.
 class CommandTransport final : public SlurmTransport {
  public:

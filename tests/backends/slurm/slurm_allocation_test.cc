@@ -85,12 +85,68 @@ TEST(SlurmAllocation, AnAllocationIsSallocWithTheJobsOptionsRunningTheScriptAsOn
   }
   const std::vector<std::string> srun = words_between(s.argv, "srun", "");
   EXPECT_EQ(srun, (std::vector<std::string>{"srun", "--kill-on-bad-exit=1", "--open-mode=append",
-                                            "--output=/logs/42-%t.log", "/bin/sh", "-c", s.script}))
-      << "the script's text in srun's argv: no file for the job's account to read on the node";
+                                            "--output=/logs/42-%t.log", "/bin/sh", "-c",
+                                            "eval \"$ALLOT_JOB_SCRIPT\""}))
+      << "the script comes in the environment, not in argv";
+  EXPECT_EQ(s.env, (std::vector<std::string>{"ALLOT_JOB_SCRIPT=" + s.script}));
   EXPECT_EQ(pod_log_path("/logs", {WorkloadId(42), 0}), "/logs/42-0.log")
       << "the step's task 0 writes the pod's log";
   EXPECT_NE(s.script.find("export HOME='/data/teams/vision/home'\n"), std::string::npos);
   EXPECT_NE(s.script.find("exec 'python' 'it'\\''s.py'\n"), std::string::npos) << s.script;
+}
+
+// A launch whose env holds a value no argv may show (/proc/PID/cmdline is
+// everyone's to read).
+WorkloadLaunch secret_launch() {
+  WorkloadLaunch launch = allocation_launch_of({"node1", "node2"});
+  launch.env = {{"API_TOKEN", "tok-3f9a'c1"}, {"PLAIN", "visible"}};
+  return launch;
+}
+
+TEST(SlurmAllocation, NoValueOfTheWorkloadsEnvAndNoScriptTextIsInAnyArgvWord) {
+  const JobOwner owner{"allot-vision", 1234, 567, "/data/teams/vision/home"};
+
+  const Submission s =
+      submission_of(secret_launch(), allocation_settings(), "/logs/42.sbatch", owner).value();
+
+  for (const std::string& word : s.argv) {
+    EXPECT_EQ(word.find("tok-3f9a"), std::string::npos) << word;
+    EXPECT_EQ(word.find("visible"), std::string::npos) << word;
+    EXPECT_EQ(word.find("export "), std::string::npos) << word;
+  }
+  ASSERT_EQ(s.env.size(), 1U);
+  EXPECT_TRUE(s.env[0].starts_with("ALLOT_JOB_SCRIPT=#!/bin/sh\n")) << s.env[0];
+  EXPECT_NE(s.env[0].find("export API_TOKEN='tok-3f9a'\\''c1'\n"), std::string::npos) << s.env[0];
+}
+
+TEST(SlurmAllocation, TheBatchScriptHoldsTheEnvAndArgvOnlyItsPath) {
+  const Submission s =
+      submission_of(secret_launch(), {"allot-", "gpu", "/logs"}, "/logs/42.sbatch").value();
+
+  for (const std::string& word : s.argv)
+    EXPECT_EQ(word.find("tok-3f9a"), std::string::npos) << word;
+  EXPECT_EQ(s.argv.back(), "/logs/42.sbatch");
+  EXPECT_TRUE(s.env.empty());
+  EXPECT_NE(s.script.find("export API_TOKEN="), std::string::npos) << s.script;
+}
+
+// The task's command run here as srun would run it on the node, with the
+// environment the submission carries: the command sees the workload's env,
+// and not the variable that carried the script.
+TEST(SlurmAllocation, TheTaskRunsTheScriptFromTheEnvironmentAndUnsetsItsCarrier) {
+  WorkloadLaunch launch = secret_launch();
+  launch.command = {"/bin/sh", "-c",
+                    "echo \"token=$API_TOKEN plain=$PLAIN carrier=${ALLOT_JOB_SCRIPT-unset}\""};
+  const Submission s = submission_of(launch, allocation_settings(), "/s").value();
+  const std::vector<std::string> srun = words_between(s.argv, "srun", "");
+  ASSERT_GE(srun.size(), 3U);
+  ProcessRunner runner({"PATH=/usr/bin:/bin"}, Duration::seconds(20));
+
+  const Result<CommandResult> ran = runner.run_with_env({srun.end() - 3, srun.end()}, s.env);
+
+  ASSERT_TRUE(ran.ok()) << ran.status().message();
+  EXPECT_EQ(ran->exit_code, 0) << ran->err;
+  EXPECT_EQ(ran->out, "token=tok-3f9a'c1 plain=visible carrier=unset\n");
 }
 
 TEST(SlurmAllocation, WithoutAnOwnerSallocRunsAsWhoeverRunsIt) {
@@ -132,6 +188,7 @@ class SallocLauncherTest : public ::testing::Test {
     std::filesystem::create_directories(dir_);
     std::ofstream(dir_ / "salloc") << R"(#!/bin/sh
 echo "$@" > "$(dirname "$0")/argv"
+printf '%s' "$ALLOT_JOB_SCRIPT" > "$(dirname "$0")/carried"
 echo $$ > "$(dirname "$0")/pid"
 cut -d' ' -f6 /proc/$$/stat > "$(dirname "$0")/sid"
 case "$FAKE_SALLOC" in
@@ -139,9 +196,17 @@ case "$FAKE_SALLOC" in
   pending) echo "salloc: Pending job allocation 78" >&2
            echo "salloc: job 78 queued and waiting for resources" >&2 ;;
   refused) echo "salloc: error: Job submit/allocate failed: Invalid account" >&2; exit 1 ;;
+  slow) /bin/sleep 1; echo "salloc: Granted job allocation 79" >&2 ;;
 esac
-exec sleep 30
+exec /bin/sleep 30
 )";
+    // The programs a launcher may start, counted (one line each in `calls`).
+    for (const char* tool : {"sed", "sleep", "tail", "cat"}) {
+      std::ofstream(dir_ / tool) << "#!/bin/sh\necho " << tool
+                                 << " >> \"$(dirname \"$0\")/calls\"\n"
+                                 << "exec /usr/bin/" << tool << " \"$@\"\n";
+      std::filesystem::permissions(dir_ / tool, std::filesystem::perms::owner_all);
+    }
     std::filesystem::permissions(dir_ / "salloc", std::filesystem::perms::owner_all);
   }
   void TearDown() override {
@@ -184,6 +249,28 @@ TEST_F(SallocLauncherTest, TheJobIdComesOnceGrantedWhileSallocKeepsRunningInItsO
   EXPECT_EQ(read("sid"), pid) << "salloc leads a session of its own (it outlives allotd)";
   EXPECT_NE(read("argv").find("--job-name=allot-42"), std::string::npos) << read("argv");
   EXPECT_NE(read("42-salloc.log").find("Granted job allocation 77"), std::string::npos);
+  EXPECT_NE(read("carried").find("exec 'python' 'it'\\''s.py'"), std::string::npos)
+      << "salloc (and so srun and the task) gets the script in its environment: "
+      << read("carried");
+}
+
+TEST_F(SallocLauncherTest, AnEarlierRunsGrantInTheFileIsNotTakenForThisOnes) {
+  std::ofstream(dir_ / "42-salloc.log") << "salloc: Granted job allocation 5\n";
+
+  const Result<std::string> id = submit("granted");
+
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  EXPECT_EQ(*id, "77");
+}
+
+TEST_F(SallocLauncherTest, TheLauncherWaitsBlockedWithoutStartingAProcessPerPoll) {
+  const Result<std::string> id = submit("slow");  // granted after 1 s
+
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  EXPECT_EQ(*id, "79");
+  EXPECT_EQ(read("calls"), "tail\nsed")
+      << "one tail and one sed for the whole wait (a poll of sed and sleep every 10 ms "
+         "started about 200 processes in 1 s)";
 }
 
 TEST_F(SallocLauncherTest, AQueuedAllocationsIdComesAtOnceToo) {

@@ -102,17 +102,26 @@ std::optional<std::vector<PodSetAssignment>> GangPlacer::place_in_blocks(
       candidates, [&](int32_t block) { return place_in(request, topology.nodes_of_block(block)); });
 }
 
+std::pair<int64_t, int64_t> GangPlacer::rank(const PlacementRequest& request,
+                                             NodeIndex node) const {
+  const int64_t free_gpus = capacity_->free(node).gpu();
+  if (!packs(request)) return {0, free_gpus};
+  const int64_t room =
+      capacity_->topology().capacity_of(node).gpu() - tenancy_->anchored_gpus(node);
+  return {room, free_gpus};
+}
+
 NodeIndex GangPlacer::best_in_domain(const PlacementRequest& request, const ResourceVector& per_pod,
                                      std::span<const NodeIndex> domain) const {
   NodeIndex best;
-  int64_t best_free = INT64_MAX;
+  std::pair<int64_t, int64_t> best_rank{INT64_MAX, INT64_MAX};
   for (NodeIndex node : domain) {
     if (!capacity_->fits(node, per_pod)) continue;
     if (!capacity_->usable_by(node, request.workload, request.finish_by)) continue;
-    const int64_t free_gpus = capacity_->free(node).gpu();
-    if (free_gpus < best_free) {
+    const std::pair<int64_t, int64_t> node_rank = rank(request, node);
+    if (node_rank < best_rank) {
       best = node;
-      best_free = free_gpus;
+      best_rank = node_rank;
     }
   }
   return best;
@@ -120,6 +129,7 @@ NodeIndex GangPlacer::best_in_domain(const PlacementRequest& request, const Reso
 
 NodeIndex GangPlacer::best_in_flavor(const PlacementRequest& request,
                                      const ResourceVector& per_pod) const {
+  if (packs(request)) return packed_in_flavor(request, per_pod);
   const int32_t buckets = capacity_->bucket_count(request.flavor);
   for (int64_t gpus = per_pod.gpu(); gpus < buckets; ++gpus) {
     for (uint32_t raw = capacity_->next_in_bucket(request.flavor, gpus, 0); raw != UINT32_MAX;
@@ -132,6 +142,31 @@ NodeIndex GangPlacer::best_in_flavor(const PlacementRequest& request,
     }
   }
   return NodeIndex::invalid();
+}
+
+// Every node that holds the pod is ranked (buckets in order of free GPUs, each
+// in node order, so the first of equal rank is the lowest node of the fewest free GPUs).
+NodeIndex GangPlacer::packed_in_flavor(const PlacementRequest& request,
+                                       const ResourceVector& per_pod) const {
+  NodeIndex best;
+  std::pair<int64_t, int64_t> best_rank{INT64_MAX, INT64_MAX};
+  const int32_t buckets = capacity_->bucket_count(request.flavor);
+  for (int64_t gpus = per_pod.gpu(); gpus < buckets; ++gpus) {
+    for (uint32_t raw = capacity_->next_in_bucket(request.flavor, gpus, 0); raw != UINT32_MAX;
+         raw = capacity_->next_in_bucket(request.flavor, gpus, raw + 1)) {
+      const NodeIndex node(raw);
+      if (!capacity_->fits(node, per_pod) ||
+          !capacity_->usable_by(node, request.workload, request.finish_by)) {
+        continue;
+      }
+      const std::pair<int64_t, int64_t> node_rank = rank(request, node);
+      if (node_rank < best_rank) {
+        best = node;
+        best_rank = node_rank;
+      }
+    }
+  }
+  return best;
 }
 
 void GangPlacer::take(NodeIndex node, const ResourceVector& per_pod, PodSetAssignment& into) {

@@ -8,15 +8,23 @@
 // flavor, each pod on the best-fitting node of that domain. Nodes reserved for another gang are
 // used only by work that ends before the reservation starts.
 //
+// Work within its team's nominal (`anchored`, given a NodeTenancy) is packed
+// instead: each pod goes to the node with the least room left for anchored
+// work (GPUs less the anchored ones) that holds it, then the fewest free GPUs,
+// then the lowest node, so that the nodes where borrowers' work runs stay
+// clear of work no reclaim may take (node_tenancy.h).
+//
 // Contract: place() leaves the CapacityIndex as it found it; commit() applies
 // a placement. Deterministic: ties go to the lowest node index.
 #pragma once
 
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "scheduler/capacity_index.h"
+#include "scheduler/node_tenancy.h"
 #include "scheduler/snapshot.h"
 
 namespace allot {
@@ -27,11 +35,13 @@ struct PlacementRequest {
   std::span<const PodSetRequest> pod_sets;
   std::span<const int32_t> counts;                     // pods wanted per pod set
   Timestamp finish_by = Timestamp::infinite_future();  // declared end, for reservations
+  bool anchored = false;  // within its team's nominal: packed with such work
 };
 
 class GangPlacer {
  public:
-  explicit GangPlacer(CapacityIndex& capacity) : capacity_(&capacity) {}
+  explicit GangPlacer(CapacityIndex& capacity, const NodeTenancy* tenancy = nullptr)
+      : capacity_(&capacity), tenancy_(tenancy) {}
 
   [[nodiscard]] std::optional<std::vector<PodSetAssignment>> place(const PlacementRequest& request);
   void commit(std::span<const PodSetRequest> pod_sets,
@@ -58,10 +68,20 @@ class GangPlacer {
   NodeIndex best_in_domain(const PlacementRequest& request, const ResourceVector& per_pod,
                            std::span<const NodeIndex> domain) const;
   NodeIndex best_in_flavor(const PlacementRequest& request, const ResourceVector& per_pod) const;
+  // The anchored pod's node: least room for anchored work, then best fit.
+  NodeIndex packed_in_flavor(const PlacementRequest& request, const ResourceVector& per_pod) const;
+  // Placement packs this request's pods with anchored work.
+  [[nodiscard]] bool packs(const PlacementRequest& request) const {
+    return tenancy_ != nullptr && request.anchored;
+  }
+  // The order of the nodes for a pod (smaller first), among those that hold it.
+  [[nodiscard]] std::pair<int64_t, int64_t> rank(const PlacementRequest& request,
+                                                 NodeIndex node) const;
   void take(NodeIndex node, const ResourceVector& per_pod, PodSetAssignment& into);
   void undo_taken();
 
   CapacityIndex* capacity_;
+  const NodeTenancy* tenancy_;
   std::vector<Taken> taken_;
 };
 

@@ -72,6 +72,7 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       quota_(policy),
       burst_usage_(policy.team_count(), policy.flavor_count()),
       capacity_(policy, topology, snapshot.nodes),
+      tenancy_(policy, snapshot.admitted),
       pending_queues_(kept != nullptr ? *kept : own_queues_.emplace(policy, snapshot.pending)),
       queues_(pending_queues_, policy.team_count()),
       facts_(pending_queues_.facts()),
@@ -387,14 +388,17 @@ bool SchedulingCycle::fits_with(const PendingWorkload& w, FlavorIndex flavor,
                                 std::vector<PodSetAssignment>* placement, bool quota_known_to_fit) {
   if (!quota_known_to_fit && !quota_.fits(w.team, flavor, total_of(w, counts))) return false;
   if (known_not_to_place(w, flavor, counts[0])) return false;
-  GangPlacer placer(capacity_);
-  auto placed = placer.place({w.id, flavor, w.pod_sets, counts, finish_by(w)});
+  const ResourceVector total = total_of(w, counts);
+  // Work within nominal is packed with such work while some work borrows (node_tenancy.h).
+  const bool anchored = tenancy_.any_borrowing() && !quota_.would_borrow(w.team, flavor, total);
+  GangPlacer placer(capacity_, &tenancy_);
+  auto placed = placer.place({w.id, flavor, w.pod_sets, counts, finish_by(w), anchored});
   if (!placed) {
     remember_unplaceable(w, flavor, counts);
     return false;
   }
   // Only work that could start now is checked against reserved gangs' quota.
-  if (!reserved_quota_.empty() && !reservations_allow(w, flavor, total_of(w, counts))) {
+  if (!reserved_quota_.empty() && !reservations_allow(w, flavor, total)) {
     held_for_reservation_ = true;
     return false;
   }
@@ -498,6 +502,7 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
     }
   }
   GangPlacer(capacity_).commit(w.pod_sets, placement);
+  tenancy_.admitted(w.pod_sets, placement, admission.borrowing);
   quota_.add_usage(w.team, flavor, total);
   if (w.replica_role == ReplicaRole::kBurst) burst_usage_.add(w.team, flavor, total);
   note_admission_for_reservations(w, flavor, total);
@@ -551,7 +556,10 @@ bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, Flavo
     if (policy_.priority_class(victim.priority_class).grace_period.ms() > 0) return false;
   }
   // The victims ran in `flavor` (a search's candidates all do).
-  for (const auto& [index, reason] : choice.victims) selector_->release(index);
+  for (const auto& [index, reason] : choice.victims) {
+    selector_->release(index);
+    tenancy_.stopped(index, snapshot_.admitted[index]);
+  }
   state_changed();
   capacity_changed(flavor);
   // Capacity grew: what the memos learned this cycle no longer holds.

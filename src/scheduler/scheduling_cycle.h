@@ -26,6 +26,7 @@
 #include "scheduler/capacity_index.h"
 #include "scheduler/endpoint_replicas.h"
 #include "scheduler/inflight_preemptions.h"
+#include "scheduler/node_tenancy.h"
 #include "scheduler/pending_index.h"
 #include "scheduler/pending_queues.h"
 #include "scheduler/plan.h"
@@ -154,6 +155,7 @@ class SchedulingCycle {
   QuotaTree quota_;
   BurstUsage burst_usage_;  // endpoints' burst replicas (endpoint_replicas.h)
   CapacityIndex capacity_;
+  NodeTenancy tenancy_;  // anchored GPUs per node, for placement (node_tenancy.h)
   std::optional<PendingQueues> own_queues_;  // built for this cycle when none is kept
   const PendingQueues& pending_queues_;
   TeamQueues queues_;

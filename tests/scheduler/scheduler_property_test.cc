@@ -265,6 +265,69 @@ int check_handovers(const Snapshot& before, const Plan& plan, const Snapshot& af
   return admitted_by_promise;
 }
 
+// Placement (node_tenancy.h): while some team uses more GPUs than its nominal,
+// the plan's first admission, when it stays within its team's nominal and is one
+// pod, goes to the node with the least room left for work of teams within their
+// nominal, then the fewest free GPUs, then the lowest node. Checked only when
+// nothing else of the cycle moved or reserved capacity. Returns 1 when checked.
+int check_packing(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
+                  uint64_t seed, int step) {
+  if (plan.admissions.empty() || !plan.preemptions.empty() || !plan.evictions.empty() ||
+      !before.handovers.empty() || !before.reservations.empty() || !plan.reservations.empty() ||
+      plan.admissions[0].borrowing) {
+    return 0;
+  }
+  const Admission& a = plan.admissions[0];
+  if (a.assignment.size() != 1 || a.assignment[0].count != 1) return 0;
+  const auto n_teams = static_cast<size_t>(policy.team_count());
+  std::vector<int64_t> gpus(n_teams * policy.flavor_count(), 0);
+  std::vector<ResourceVector> free(policy.node_count());
+  for (int32_t n = 0; n < policy.node_count(); ++n) free[n] = policy.nodes()[n].node.capacity;
+  for (const AdmittedWorkload& w : before.admitted) {
+    if (!w.terminating)
+      gpus[w.team.value() * policy.flavor_count() + w.flavor.value()] += w.usage().gpu();
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods)
+        free[pod.node.value()] -= w.pod_sets[s].per_pod;
+    }
+  }
+  const auto within = [&](TeamIndex t, FlavorIndex f) {
+    const int32_t fr = CompiledPolicy::fr_of(f, Resource::kGpu);
+    return gpus[t.value() * policy.flavor_count() + f.value()] <=
+           policy.limits(policy.team(t).quota_node, fr).nominal;
+  };
+  bool borrowing = false;
+  for (uint32_t t = 0; t < n_teams; ++t) {
+    for (int32_t f = 0; f < policy.flavor_count(); ++f) {
+      borrowing = borrowing || !within(TeamIndex(t), FlavorIndex(static_cast<uint16_t>(f)));
+    }
+  }
+  if (!borrowing) return 0;
+  std::vector<int64_t> anchored(policy.node_count(), 0);
+  for (const AdmittedWorkload& w : before.admitted) {
+    if (w.terminating || !within(w.team, w.flavor)) continue;
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods)
+        anchored[pod.node.value()] += w.pod_sets[s].per_pod.gpu();
+    }
+  }
+  const PendingWorkload& w =
+      *std::find_if(before.pending.begin(), before.pending.end(),
+                    [&](const PendingWorkload& p) { return p.id == a.workload; });
+  std::tuple<int64_t, int64_t, int32_t> best{INT64_MAX, 0, 0};
+  for (int32_t n = 0; n < policy.node_count(); ++n) {
+    const bool up = before.nodes.empty() || before.nodes[n].schedulable();
+    if (!up || policy.nodes()[n].flavor != a.flavor || !w.pod_sets[0].per_pod.fits_in(free[n])) {
+      continue;
+    }
+    const int64_t room = policy.nodes()[n].node.capacity.gpu() - anchored[n];
+    best = std::min(best, std::make_tuple(room, free[n].gpu(), n));
+  }
+  EXPECT_EQ(a.assignment[0].pods[0].node, NodeIndex(std::get<2>(best)))
+      << "seed " << seed << " step " << step << ": work within nominal not packed";
+  return 1;
+}
+
 // A team under its nominal with a fitting head is served this cycle:
 // admitted, or preempting (or waiting) for it. Returns how many heads it checked.
 int check_guarantee(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
@@ -387,7 +450,7 @@ int check_strict_fifo_tails(const CompiledPolicy& policy, const Snapshot& before
 // counts the blocked tail workloads checked.
 int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_t stop_one_in = 1,
                      int* waits = nullptr, bool replicas = false, bool shuffled_twin = false,
-                     int* strict_tails = nullptr, int* promised = nullptr) {
+                     int* strict_tails = nullptr, int* promised = nullptr, int* packed = nullptr) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
   const Policy p = random_policy(rng, fair_sharing, strict_tails != nullptr);
@@ -436,6 +499,7 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
     const int waited = check_no_second_victim(before, plan, seed, step);
     const int kept = check_handovers(before, plan, world.state, seed, step);
     if (promised != nullptr) *promised += kept;
+    if (packed != nullptr) *packed += check_packing(*policy, before, plan, seed, step);
     if (replicas) {
       const int running = check_replicas(*policy, before, plan, world.state.admitted, seed, step);
       if (waits != nullptr) *waits += running;
@@ -479,6 +543,15 @@ TEST(SchedulerProperties, TeamUnderNominalIsServedInTheSameCycle) {
   int checks = 0;
   for (uint64_t seed = 200; seed <= 280; ++seed) checks += run_random_world(seed, false, true);
   EXPECT_GT(checks, 5) << "the random worlds rarely put a team under its nominal";
+}
+
+TEST(SchedulerProperties, WorkWithinNominalIsPackedWhereSuchWorkLeavesLeastRoom) {
+  int packed = 0;
+  for (uint64_t seed = 700; seed <= 760; ++seed) {
+    run_random_world(seed, seed % 2 == 0, false, /*stop_one_in=*/2, nullptr, false, false, nullptr,
+                     nullptr, &packed);
+  }
+  EXPECT_GT(packed, 20) << "the random worlds rarely placed work within nominal beside borrowers";
 }
 
 TEST(SchedulerProperties, GuaranteedReplicasNeverBorrowNorFallToOtherTeams) {

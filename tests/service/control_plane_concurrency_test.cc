@@ -104,6 +104,36 @@ TEST_F(ControlPlaneTest, APreemptionWithoutGraceAdmitsItsBeneficiaryInTheSamePla
   EXPECT_EQ(phase("prod", "urgent"), "Admitted");
 }
 
+// The victim's pods exit while the plan that preempts it is made (the
+// Kueue baseline through allotd: a victim whose exit the loop had not yet
+// applied): the exits are applied before the plan is judged, the plan is
+// stale, and the next one admits the beneficiary into the freed capacity
+// without a preemption.
+TEST_F(ControlPlaneTest, AVictimWhosePodsExitedWhileThePlanWasMadeIsNotPreempted) {
+  apply_policy(policy_without_low_grace());
+  const uint64_t sweep = submit(workload_yaml("sweep", "research", 8, 2), "research");
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  ASSERT_EQ(phase("research", "sweep"), "Running");
+  submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
+  int plans = 0;
+  after_planning_ = [&] {
+    if (++plans > 1) return;
+    for (const RecordedPod& pod : executor_.launches) {
+      if (pod.workload_id == sweep) plane_->on_pod_event(exited(sweep, pod.pod_index, 0, 0, false));
+    }
+  };
+
+  plane_->loop().run_once();
+
+  EXPECT_EQ(plans, 2) << "the plan preempting the exited victim was applied";
+  EXPECT_EQ(phase("research", "sweep"), "Succeeded");
+  EXPECT_EQ(phase("prod", "urgent"), "Admitted");
+  const Result<nlohmann::json> events = calls_->workload_events("research", "sweep");
+  ASSERT_TRUE(events.ok());
+  for (const auto& event : (*events)["items"]) EXPECT_NE(event["reason"], "Preempting");
+}
+
 // A plan that keeps going stale is made holding the writer lock at last, so
 // that a stream of changes cannot starve the cycle.
 TEST_F(ControlPlaneTest, ACycleWhosePlansKeepGoingStalePlansHoldingTheWriterLock) {

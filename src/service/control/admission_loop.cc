@@ -109,7 +109,7 @@ CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
     const Plan plan = input.scheduler->plan(input.snapshot);
     if (after_planning_) after_planning_();
     ClusterWriter writer(cluster_);
-    const bool applied = apply_if_current(writer, input, plan, now);
+    const bool applied = apply_if_current(writer, input, plan, now, /*take_new_reports=*/true);
     made.add(writer.defer_wait());
     if (applied) return made;
   }
@@ -118,7 +118,10 @@ CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
   ClusterWriter writer(cluster_);
   PlanInput input;
   if (take_snapshot(writer, now, input)) {
-    apply_if_current(writer, input, input.scheduler->plan(input.snapshot), now);
+    // Exits keep coming meanwhile: they wait for the next pass, or a stream
+    // of them could keep this plan stale too.
+    apply_if_current(writer, input, input.scheduler->plan(input.snapshot), now,
+                     /*take_new_reports=*/false);
   }
   made.add(writer.defer_wait());
   return made;
@@ -201,13 +204,20 @@ bool AdmissionLoop::take_snapshot(ClusterWriter& writer, Timestamp now, PlanInpu
 }
 
 bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& input,
-                                     const Plan& plan, Timestamp now) {
+                                     const Plan& plan, Timestamp now, bool take_new_reports) {
   ChangeLock lock(cluster_, writer);
   ServerState& state = cluster_.state();
-  // A new policy (a new scheduler) may have renumbered teams, flavors and nodes.
-  if (input.scheduler != state.scheduler || !stale_plan_reason(plan, state).empty()) return false;
   WriteBatch batch;
   Actions actions;
+  // Pods that exited while the plan was made: a victim among them is gone, and
+  // its capacity is free (the plan is stale and made again with it), rather
+  // than counted as a preemption of work that had already ended.
+  if (take_new_reports) apply_reports(now, batch, actions);
+  // A new policy (a new scheduler) may have renumbered teams, flavors and nodes.
+  if (input.scheduler != state.scheduler || !stale_plan_reason(plan, state).empty()) {
+    lock.queue(std::move(batch), std::move(actions));
+    return false;
+  }
   apply_plan(plan, state, now, batch, actions);
   if (activity_ != nullptr) record_cycle(plan, now);
   lock.queue(std::move(batch), std::move(actions));

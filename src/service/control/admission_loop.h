@@ -16,8 +16,12 @@
 //   on meanwhile. It takes the lock again to apply the plan only if nothing
 //   the plan relies on changed (stale_plan_reason(), admission_cycle.h; the
 //   policy, compared by its scheduler); a stale plan is dropped whole and the
-//   cycle plans again. After kOptimisticPlans stale plans in one pass, it
-//   plans holding the writer lock, so a stream of changes cannot starve it.
+//   cycle plans again. The pod exits reported while a plan was made are
+//   applied before it is judged: a victim that exited meanwhile is not
+//   preempted, the plan is made again with its capacity free. After
+//   kOptimisticPlans stale plans in one pass, it plans holding the writer
+//   lock (and applies exits reported meanwhile only in the next pass), so a
+//   stream of changes cannot starve it.
 //   `after_planning` (for tests) is called between a plan made without the
 //   writer lock and its application, with no lock held.
 // - A change (a submit, an exit, a node) makes the pass run a cycle, but no
@@ -147,9 +151,11 @@ class AdmissionLoop {
   // longer place. False when there is nothing to plan.
   bool take_snapshot(ClusterWriter& writer, Timestamp now, PlanInput& input);
   // Carries the plan into the state (not yet out) unless it is stale; false
-  // when it is.
+  // when it is. With `take_new_reports`, the executor's reports that came
+  // while the plan was made are applied first (a victim that exited meanwhile
+  // makes the plan stale).
   bool apply_if_current(ClusterWriter& writer, const PlanInput& input, const Plan& plan,
-                        Timestamp now);
+                        Timestamp now, bool take_new_reports);
   // What an applied plan did, for /metrics. REQUIRES: the state held exclusively.
   void record_cycle(const Plan& plan, Timestamp now) ALLOT_REQUIRES(cluster_.mutex());
 

@@ -10,6 +10,8 @@
 // Thread-compatible: SqliteStore's writer thread is its only user.
 #pragma once
 
+#include <cstddef>
+
 #include "base/result.h"
 #include "base/status.h"
 #include "store/sqlite/sqlite_connection.h"
@@ -36,7 +38,7 @@ class SqliteBatchWriter {
 
  private:
   struct Statements;
-  SqliteBatchWriter(SqliteConnection db, Statements statements);
+  SqliteBatchWriter(SqliteConnection db, Statements statements, size_t allocations_per_insert);
 
   Status apply_parts(const WriteBatch& batch);
   Status delete_objects(const WriteBatch& batch);
@@ -64,11 +66,12 @@ class SqliteBatchWriter {
     SqliteStatement raise_max_id;
     SqliteStatement append_event;
     SqliteStatement put_allocation;
-    SqliteStatement put_allocations;  // kAllocationsPerInsert rows (the .cc)
+    SqliteStatement put_allocations;  // allocations_per_insert_ rows
     SqliteStatement put_utilization;
     SqliteStatement delete_audit_outbox;  // every row with a sequence <= ?1
     SqliteStatement append_audit_outbox;
   } statements_;
+  size_t allocations_per_insert_;  // the rows of put_allocations (the .cc)
 };
 
 }  // namespace allot

@@ -6,7 +6,8 @@
 // rolled back alone and the transaction stays usable for the others, unless
 // SQLite ended the transaction itself (an I/O error, a full disk): then
 // in_transaction() is false and every batch applied so far is gone.
-// The parts of a batch apply in store.h's order.
+// The parts of a batch apply in store.h's order, except the allocation puts,
+// which touch nothing the other parts do: they go first (the .cc says why).
 // Thread-compatible: SqliteStore's writer thread is its only user.
 #pragma once
 

@@ -209,6 +209,80 @@ TEST_F(SqliteStoreTest, ManyAllocationPutsInOneBatchApplyInOrder) {
   }
 }
 
+// An admitting pass at scale: the puts go many rows to a statement (the
+// writer's statement of kAllocationsPerInsert rows, then one by one), in a
+// batch that also rewrites other tables; an interval opened and closed in one
+// batch, across a statement's boundary too, ends closed, and a later batch
+// closes the rest.
+TEST_F(SqliteStoreTest, AllocationPutsOfALargeBatchApplyInOrderAcrossStatements) {
+  constexpr uint64_t kWorkloads = 700;
+  WriteBatch batch;
+  std::vector<AllocationRecord> closed;
+  for (uint64_t w = 1; w <= kWorkloads; ++w) {
+    const int64_t start = 1000 + static_cast<int64_t>(w);
+    batch.put_objects.push_back({"Team", "team-" + std::to_string(w), std::string(300, 'x')});
+    batch.put_allocations.push_back(sqlite_ledger_interval(w, start, std::nullopt));
+    if (w % 3 != 0) continue;  // stays open in this batch
+    closed.push_back(sqlite_ledger_interval(w, start, start + 60'000));
+    batch.put_allocations.push_back(closed.back());
+  }
+  std::unique_ptr<SqliteStore> store = open_ok();
+  ASSERT_NE(store, nullptr);
+
+  ASSERT_TRUE(store->commit(batch).ok());
+
+  std::vector<AllocationRecord> stored = store->allocations(0, 100'000).value();
+  ASSERT_EQ(stored.size(), kWorkloads);
+  for (const AllocationRecord& a : stored) {
+    EXPECT_EQ(a.end_ms.has_value(), a.workload_id.value() % 3 == 0) << a.workload_name;
+  }
+  for (const AllocationRecord& c : closed) EXPECT_EQ(stored.at(c.workload_id.value() - 1), c);
+  EXPECT_EQ(store->load().value().open_allocations.size(), kWorkloads - closed.size());
+
+  WriteBatch close_the_rest;
+  for (const AllocationRecord& a : stored) {
+    if (a.end_ms) continue;
+    close_the_rest.put_allocations.push_back(a);
+    close_the_rest.put_allocations.back().end_ms = a.start_ms + 30'000;
+  }
+  ASSERT_TRUE(store->commit(close_the_rest).ok());
+  stored = store->allocations(0, 100'000).value();
+  ASSERT_EQ(stored.size(), kWorkloads);
+  for (const AllocationRecord& a : close_the_rest.put_allocations) {
+    EXPECT_EQ(stored.at(a.workload_id.value() - 1), a);
+  }
+  EXPECT_TRUE(store->load().value().open_allocations.empty());
+}
+
+// A row refused in the middle of a many-row statement fails its whole batch:
+// none of its ledger rows, nor its other parts, are kept; the next batch is.
+TEST_F(SqliteStoreTest, ARefusedLedgerRowInALargeBatchKeepsNoneOfTheBatch) {
+  ASSERT_NE(open_ok(), nullptr);  // the schema
+  {
+    RawDatabase raw(path());
+    ASSERT_TRUE(raw.execute(
+        "CREATE TRIGGER refuse_300 BEFORE INSERT ON allocations WHEN NEW.workload_id = 300 "
+        "BEGIN SELECT RAISE(ABORT, 'refused'); END"));
+  }
+  WriteBatch batch;
+  batch.put_objects = {{"Team", "nlp", "team document"}};
+  for (uint64_t w = 1; w <= 600; ++w) {
+    batch.put_allocations.push_back(
+        sqlite_ledger_interval(w, 1000 + static_cast<int64_t>(w), std::nullopt));
+  }
+  std::unique_ptr<SqliteStore> store = open_ok();
+  ASSERT_NE(store, nullptr);
+
+  EXPECT_FALSE(store->commit(batch).ok());
+
+  EXPECT_TRUE(store->allocations(0, 100'000).value().empty());
+  EXPECT_TRUE(store->load().value().objects.empty());
+  batch.put_allocations.erase(batch.put_allocations.begin() + 299);
+  ASSERT_TRUE(store->commit(batch).ok());
+  EXPECT_EQ(store->allocations(0, 100'000).value().size(), 599u);
+  EXPECT_EQ(store->load().value().objects, batch.put_objects);
+}
+
 TEST_F(SqliteStoreTest, NewerDatabaseIsRefusedAndLeftUntouched) {
   const std::string future = std::to_string(latest_schema_version() + 1);
   {

@@ -1,5 +1,7 @@
 #include "store/sqlite/sqlite_batch_writer.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,7 +41,14 @@ constexpr int kAllocationColumns = 13;
 // (the rest one by one): an admitting pass opens thousands of intervals, and
 // one statement per row spent as much on stepping as on storing. The rows
 // apply in order, so a later put of the same key still replaces an earlier.
-constexpr size_t kAllocationsPerInsert = 32;
+// Few and large: a statement of many rows opens a statement journal, and its
+// release inside the batch's SAVEPOINT truncates the in-memory sub-journal,
+// which walks the whole sub-journal of the batch (every page the batch
+// touched so far, in 1 KiB chunks). At 32 rows a statement that walk was
+// about 40% of the ledger's cost on an admitting pass of 8,000 admissions
+// (docs/benchmarks.md, "Metering overhead, next step"); at 256 it is 31
+// walks. Fewer if the library allows fewer parameters (999 before 3.32).
+constexpr size_t kAllocationsPerInsert = 256;
 
 // "INSERT ... VALUES (?1, ..., ?13), (?14, ...)" for `rows` rows.
 std::string put_allocations_sql(size_t rows) {
@@ -92,8 +101,11 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
       prepare("UPDATE meta SET value = max(value, ?1) WHERE key = 'max_workload_id'"));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement append_event, prepare(kAppendEvent));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_allocation, prepare(put_allocations_sql(1)));
+  const size_t allocations_per_insert =
+      std::clamp(static_cast<size_t>(db.max_parameters()) / static_cast<size_t>(kAllocationColumns),
+                 size_t{1}, kAllocationsPerInsert);
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_allocations,
-                         prepare(put_allocations_sql(kAllocationsPerInsert)));
+                         prepare(put_allocations_sql(allocations_per_insert)));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement put_utilization, prepare(kPutGpuUtilization));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement delete_audit_outbox,
                          prepare("DELETE FROM audit_outbox WHERE sequence <= ?1"));
@@ -105,11 +117,15 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
                  std::move(put_object), std::move(delete_events), std::move(delete_workload),
                  std::move(put_workload), std::move(raise_max_id), std::move(append_event),
                  std::move(put_allocation), std::move(put_allocations), std::move(put_utilization),
-                 std::move(delete_audit_outbox), std::move(append_audit_outbox)});
+                 std::move(delete_audit_outbox), std::move(append_audit_outbox)},
+      allocations_per_insert);
 }
 
-SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements)
-    : db_(std::move(db)), statements_(std::move(statements)) {}
+SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements,
+                                     size_t allocations_per_insert)
+    : db_(std::move(db)),
+      statements_(std::move(statements)),
+      allocations_per_insert_(allocations_per_insert) {}
 
 Status SqliteBatchWriter::begin() { return statements_.begin.execute(); }
 
@@ -130,13 +146,18 @@ Status SqliteBatchWriter::apply(const WriteBatch& batch) {
   return status;
 }
 
+// The ledger's puts go first: they touch no table of the other parts, so the
+// result is store.h's order's. Their many-row statements each open and release
+// a statement journal, and a release walks the batch's sub-journal so far:
+// first, it holds almost nothing (after the workload puts, every page they
+// rewrote; 3.7 instead of 6.3 ms for 8,000 puts, docs/benchmarks.md).
 Status SqliteBatchWriter::apply_parts(const WriteBatch& batch) {
+  ALLOT_RETURN_IF_ERROR(put_allocations(batch));
   ALLOT_RETURN_IF_ERROR(delete_objects(batch));
   ALLOT_RETURN_IF_ERROR(put_objects(batch));
   ALLOT_RETURN_IF_ERROR(delete_workloads(batch));
   ALLOT_RETURN_IF_ERROR(put_workloads(batch));
   ALLOT_RETURN_IF_ERROR(append_events(batch));
-  ALLOT_RETURN_IF_ERROR(put_allocations(batch));
   ALLOT_RETURN_IF_ERROR(put_gpu_utilization(batch));
   return apply_audit_outbox(batch);
 }
@@ -220,9 +241,9 @@ void bind_allocation_row(SqliteStatement& put, int first, const AllocationRecord
 Status SqliteBatchWriter::put_allocations(const WriteBatch& batch) {
   const std::vector<AllocationRecord>& all = batch.put_allocations;
   size_t next = 0;
-  for (; all.size() - next >= kAllocationsPerInsert; next += kAllocationsPerInsert) {
+  for (; all.size() - next >= allocations_per_insert_; next += allocations_per_insert_) {
     SqliteStatement& put = statements_.put_allocations;
-    for (size_t row = 0; row < kAllocationsPerInsert; ++row) {
+    for (size_t row = 0; row < allocations_per_insert_; ++row) {
       bind_allocation_row(put, static_cast<int>(row) * kAllocationColumns + 1, all[next + row]);
     }
     ALLOT_RETURN_IF_ERROR(put.execute());

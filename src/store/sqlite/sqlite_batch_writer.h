@@ -6,9 +6,12 @@
 // rolled back alone and the transaction stays usable for the others, unless
 // SQLite ended the transaction itself (an I/O error, a full disk): then
 // in_transaction() is false and every batch applied so far is gone.
-// The parts of a batch apply in store.h's order.
+// The parts of a batch apply in store.h's order, except the allocation puts,
+// which touch nothing the other parts do: they go first (the .cc says why).
 // Thread-compatible: SqliteStore's writer thread is its only user.
 #pragma once
+
+#include <cstddef>
 
 #include "base/result.h"
 #include "base/status.h"
@@ -36,7 +39,7 @@ class SqliteBatchWriter {
 
  private:
   struct Statements;
-  SqliteBatchWriter(SqliteConnection db, Statements statements);
+  SqliteBatchWriter(SqliteConnection db, Statements statements, size_t allocations_per_insert);
 
   Status apply_parts(const WriteBatch& batch);
   Status delete_objects(const WriteBatch& batch);
@@ -64,11 +67,12 @@ class SqliteBatchWriter {
     SqliteStatement raise_max_id;
     SqliteStatement append_event;
     SqliteStatement put_allocation;
-    SqliteStatement put_allocations;  // kAllocationsPerInsert rows (the .cc)
+    SqliteStatement put_allocations;  // allocations_per_insert_ rows
     SqliteStatement put_utilization;
     SqliteStatement delete_audit_outbox;  // every row with a sequence <= ?1
     SqliteStatement append_audit_outbox;
   } statements_;
+  size_t allocations_per_insert_;  // the rows of put_allocations (the .cc)
 };
 
 }  // namespace allot

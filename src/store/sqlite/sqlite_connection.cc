@@ -52,4 +52,8 @@ Result<std::string> SqliteConnection::query_text(std::string_view sql) {
 
 bool SqliteConnection::in_transaction() const { return sqlite3_get_autocommit(db_.get()) == 0; }
 
+int SqliteConnection::max_parameters() const {
+  return sqlite3_limit(db_.get(), SQLITE_LIMIT_VARIABLE_NUMBER, -1);
+}
+
 }  // namespace allot

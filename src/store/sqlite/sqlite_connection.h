@@ -35,6 +35,9 @@ class SqliteConnection {
   // True between BEGIN and COMMIT/ROLLBACK. SQLite ends a transaction by
   // itself after some errors (a full disk, an I/O error): this tells.
   [[nodiscard]] bool in_transaction() const;
+  // The most parameters one statement may have (SQLITE_LIMIT_VARIABLE_NUMBER:
+  // 32,766 since SQLite 3.32, 999 before).
+  [[nodiscard]] int max_parameters() const;
 
  private:
   explicit SqliteConnection(sqlite3* db);

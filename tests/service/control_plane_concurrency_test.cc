@@ -25,6 +25,22 @@ std::string policy_without_low_grace() {
   return policy;
 }
 
+// A preemption in the making: research's `sweep` (both nodes' GPUs) runs,
+// prod's high-priority `urgent` is pending and will preempt it.
+class PreemptionWhilePlanningTest : public ControlPlaneTest {
+ protected:
+  // The id of `sweep`.
+  uint64_t sweep_running_then_urgent_submitted() {
+    apply_policy(policy_without_low_grace());
+    const uint64_t sweep = submit(workload_yaml("sweep", "research", 8, 2), "research");
+    plane_->loop().run_once();
+    plane_->loop().run_once();
+    EXPECT_EQ(phase("research", "sweep"), "Running");
+    submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
+    return sweep;
+  }
+};
+
 TEST_F(ControlPlaneTest, APlanThatAdmitsWorkCancelledWhilePlanningIsPlannedAgain) {
   apply_policy();
   submit(workload_yaml("a", "prod", 8), "prod");
@@ -65,13 +81,8 @@ TEST_F(ControlPlaneTest, APlanOntoANodeCordonedWhilePlanningIsNotApplied) {
 // The victim of a preemption without grace is cancelled while the plan is
 // made: it stops with its own grace and keeps its GPUs until its pods exit,
 // so the beneficiary must wait instead of taking the same GPUs.
-TEST_F(ControlPlaneTest, APlanWhoseVictimStartedStoppingWhilePlanningIsNotApplied) {
-  apply_policy(policy_without_low_grace());
-  const uint64_t sweep = submit(workload_yaml("sweep", "research", 8, 2), "research");
-  plane_->loop().run_once();
-  plane_->loop().run_once();
-  ASSERT_EQ(phase("research", "sweep"), "Running");
-  submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
+TEST_F(PreemptionWhilePlanningTest, APlanWhoseVictimStartedStoppingWhilePlanningIsNotApplied) {
+  const uint64_t sweep = sweep_running_then_urgent_submitted();
   int plans = 0;
   after_planning_ = [&] {
     if (++plans == 1) {
@@ -92,12 +103,8 @@ TEST_F(ControlPlaneTest, APlanWhoseVictimStartedStoppingWhilePlanningIsNotApplie
 
 // Without the cancel, the same plan admits the beneficiary at once: the
 // test above is about the stale plan, not about the policy.
-TEST_F(ControlPlaneTest, APreemptionWithoutGraceAdmitsItsBeneficiaryInTheSamePlan) {
-  apply_policy(policy_without_low_grace());
-  submit(workload_yaml("sweep", "research", 8, 2), "research");
-  plane_->loop().run_once();
-  plane_->loop().run_once();
-  submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
+TEST_F(PreemptionWhilePlanningTest, APreemptionWithoutGraceAdmitsItsBeneficiaryInTheSamePlan) {
+  sweep_running_then_urgent_submitted();
 
   plane_->loop().run_once();
 
@@ -109,13 +116,8 @@ TEST_F(ControlPlaneTest, APreemptionWithoutGraceAdmitsItsBeneficiaryInTheSamePla
 // applied): the exits are applied before the plan is judged, the plan is
 // stale, and the next one admits the beneficiary into the freed capacity
 // without a preemption.
-TEST_F(ControlPlaneTest, AVictimWhosePodsExitedWhileThePlanWasMadeIsNotPreempted) {
-  apply_policy(policy_without_low_grace());
-  const uint64_t sweep = submit(workload_yaml("sweep", "research", 8, 2), "research");
-  plane_->loop().run_once();
-  plane_->loop().run_once();
-  ASSERT_EQ(phase("research", "sweep"), "Running");
-  submit(workload_yaml("urgent", "prod", 8, 1, "high"), "prod");
+TEST_F(PreemptionWhilePlanningTest, AVictimWhosePodsExitedWhileThePlanWasMadeIsNotPreempted) {
+  const uint64_t sweep = sweep_running_then_urgent_submitted();
   int plans = 0;
   after_planning_ = [&] {
     if (++plans > 1) return;

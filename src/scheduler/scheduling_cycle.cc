@@ -6,17 +6,9 @@
 #include "scheduler/endpoint_replicas.h"
 #include "scheduler/gang_placer.h"
 #include "scheduler/reservation_planner.h"
-#include "scheduler/victim_selector.h"
 
 namespace allot {
 namespace {
-
-std::vector<int32_t> full_counts(const PendingWorkload& w) {
-  std::vector<int32_t> counts;
-  counts.reserve(w.pod_sets.size());
-  for (const PodSetRequest& set : w.pod_sets) counts.push_back(set.count);
-  return counts;
-}
 
 ResourceVector total_of(const PendingWorkload& w, const std::vector<int32_t>& counts) {
   ResourceVector total;
@@ -95,6 +87,13 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
   for (const CompiledNode& node : policy.nodes()) {
     flavor_capacity_[node.flavor.value()] += node.node.capacity;
   }
+}
+
+std::vector<int32_t> SchedulingCycle::full_counts(const PendingWorkload& w) {
+  std::vector<int32_t> counts;
+  counts.reserve(w.pod_sets.size());
+  for (const PodSetRequest& set : w.pod_sets) counts.push_back(set.count);
+  return counts;
 }
 
 std::span<const FlavorIndex> SchedulingCycle::usable_flavors(const PendingWorkload& w) const {
@@ -509,94 +508,6 @@ void SchedulingCycle::admit(const PendingWorkload& w, FlavorIndex flavor,
   admission.assignment = std::move(placement);
   if (timeline_) timeline_->add(finish_by(w), flavor, w.pod_sets, admission.assignment);
   plan_.admissions.push_back(std::move(admission));
-}
-
-PreemptionVerdict SchedulingCycle::try_preempt(const PendingWorkload& w, bool* admitted) {
-  if (policy_.priority_class(w.priority_class).preemption_policy == PreemptionPolicy::kNever) {
-    return PreemptionVerdict::kNotAllowed;
-  }
-  if (team_preempted_[w.team.value()]) return PreemptionVerdict::kDeferred;
-  if (const auto known = known_preemption_failure(w)) return *known;
-  if (!selector_)
-    selector_.emplace(quota_, capacity_, snapshot_.admitted, unavailable_, snapshot_.now);
-  VictimSelector& selector = *selector_;
-  PreemptionVerdict verdict = PreemptionVerdict::kNotAllowed;
-  const std::vector<int32_t> counts = full_counts(w);
-  const ResourceVector& total = facts_[static_cast<size_t>(&w - snapshot_.pending.data())].total;
-  for (FlavorIndex f : usable_flavors(w)) {
-    VictimChoice choice = selector.find(w, f, total, counts);
-    if (choice.verdict == PreemptionVerdict::kPreempting) {
-      for (const auto& [index, reason] : choice.victims) {
-        const AdmittedWorkload& victim = snapshot_.admitted[index];
-        unavailable_[index] = true;
-        plan_.preemptions.push_back(
-            {victim.id, w.id, reason, policy_.priority_class(victim.priority_class).grace_period});
-      }
-      team_preempted_[w.team.value()] = true;
-      *admitted = admit_after_immediate_stop(w, f, choice);
-      if (!*admitted) offer_handover(w, f, choice);
-      return verdict = PreemptionVerdict::kPreempting;
-    }
-    // Keep the most telling refusal: insufficient > too young > none > not allowed.
-    if (static_cast<int>(choice.verdict) > static_cast<int>(verdict) ||
-        verdict == PreemptionVerdict::kNotAllowed) {
-      verdict = choice.verdict;
-    }
-  }
-  remember_preemption_failure(w, verdict);
-  return verdict;
-}
-
-// Victims without a grace period stop as the plan is carried out (before its
-// admissions), so the preemptor can take their place in the same cycle.
-bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, FlavorIndex flavor,
-                                                 const VictimChoice& choice) {
-  for (const auto& [index, reason] : choice.victims) {
-    const auto& victim = snapshot_.admitted[index];
-    if (policy_.priority_class(victim.priority_class).grace_period.ms() > 0) return false;
-  }
-  // The victims ran in `flavor` (a search's candidates all do).
-  for (const auto& [index, reason] : choice.victims) {
-    selector_->release(index);
-    tenancy_.stopped(index, snapshot_.admitted[index]);
-  }
-  state_changed();
-  capacity_changed(flavor);
-  // Capacity grew: what the memos learned this cycle no longer holds.
-  for (auto& shapes : unplaceable_) shapes.clear();
-  for (auto& failed : failed_reservations_) failed.clear();
-  Failure ignored;
-  return try_flavor(w, flavor, &ignored);
-}
-
-// A workload that found no victims makes the same search fail for any later
-// workload of its team that is no more important, no smaller and pinned
-// alike, as long as nothing was admitted in between (an admission can make
-// another team a borrower, and so a candidate).
-std::optional<PreemptionVerdict> SchedulingCycle::known_preemption_failure(
-    const PendingWorkload& w) const {
-  if (w.pod_sets.size() != 1) return std::nullopt;
-  const PendingFacts& facts = facts_[static_cast<size_t>(&w - snapshot_.pending.data())];
-  for (const PreemptionFailure& f : preemption_failures_[w.team.value()]) {
-    if (f.admissions_seen == plan_.admissions.size() && w.priority <= f.priority &&
-        f.per_pod.fits_in(w.pod_sets[0].per_pod) && f.pods <= w.pod_sets[0].count &&
-        f.pinned == facts.pinned && (!f.preempted_by.valid() || f.preempted_by == w.preempted_by) &&
-        (!f.guaranteed || w.guaranteed())) {
-      return f.verdict;
-    }
-  }
-  return std::nullopt;
-}
-
-void SchedulingCycle::remember_preemption_failure(const PendingWorkload& w,
-                                                  PreemptionVerdict verdict) {
-  constexpr size_t kMaxFailuresPerTeam = 8;
-  auto& failures = preemption_failures_[w.team.value()];
-  if (w.pod_sets.size() != 1) return;
-  if (failures.size() >= kMaxFailuresPerTeam) failures.erase(failures.begin());
-  failures.push_back({w.priority, w.pod_sets[0].per_pod, w.pod_sets[0].count,
-                      facts_[static_cast<size_t>(&w - snapshot_.pending.data())].pinned,
-                      w.preempted_by, plan_.admissions.size(), verdict, w.guaranteed()});
 }
 
 }  // namespace allot

@@ -110,7 +110,10 @@ class SchedulingCycle {
                             const std::vector<int32_t>& counts);
   void admit(const PendingWorkload& w, FlavorIndex flavor, const std::vector<int32_t>& counts,
              std::vector<PodSetAssignment> placement);
-  // Sets *admitted when victims stop at once and w was admitted in their place.
+  // Each pod set's full count.
+  static std::vector<int32_t> full_counts(const PendingWorkload& w);
+  // Preemption (cycle_preemption.cc). Sets *admitted when victims stop at
+  // once and w was admitted in their place.
   PreemptionVerdict try_preempt(const PendingWorkload& w, bool* admitted);
   bool admit_after_immediate_stop(const PendingWorkload& w, FlavorIndex flavor,
                                   const VictimChoice& choice);

@@ -1,6 +1,7 @@
 #include "bench/replay_metrics.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
 
 #include "api/rfc3339.h"
@@ -13,9 +14,13 @@ struct Window {
   double last = 0;
 };
 
-Result<double> seconds_at(const nlohmann::json& value, int64_t start_ms) {
+Result<Timestamp> time_at(const nlohmann::json& value) {
   if (!value.is_string()) return invalid_argument("missing time in a workload's status");
-  ALLOT_ASSIGN_OR_RETURN(const Timestamp at, parse_rfc3339(value.get<std::string>()));
+  return parse_rfc3339(value.get<std::string>());
+}
+
+Result<double> seconds_at(const nlohmann::json& value, int64_t start_ms) {
+  ALLOT_ASSIGN_OR_RETURN(const Timestamp at, time_at(value));
   return static_cast<double>(at.ms() - start_ms) / 1000.0;
 }
 
@@ -69,6 +74,30 @@ Result<ReplayMetrics> replay_metrics(const std::vector<nlohmann::json>& workload
     metrics.lowest_team_usage = std::min(metrics.lowest_team_usage, usage);
   }
   return metrics;
+}
+
+Result<std::optional<int64_t>> median_held_beyond_runtime_ms(
+    const std::vector<nlohmann::json>& workloads,
+    const std::map<std::string, int64_t>& runtimes_ms) {
+  std::vector<int64_t> held;
+  for (const nlohmann::json& workload : workloads) {
+    const nlohmann::json& status = workload.at("status");
+    const nlohmann::json& metadata = workload.at("metadata");
+    const auto runtime =
+        runtimes_ms.find(metadata.value("namespace", "") + "/" + metadata.value("name", ""));
+    if (runtime == runtimes_ms.end() || status.value("restarts", 0) != 0 ||
+        !status.value("finishedAt", nlohmann::json()).is_string()) {
+      continue;
+    }
+    ALLOT_ASSIGN_OR_RETURN(const Timestamp admitted,
+                           time_at(status.value("admittedAt", nlohmann::json())));
+    ALLOT_ASSIGN_OR_RETURN(const Timestamp finished, time_at(status.at("finishedAt")));
+    held.push_back((finished - admitted).ms() - runtime->second);
+  }
+  if (held.empty()) return std::optional<int64_t>();
+  auto middle = held.begin() + static_cast<std::ptrdiff_t>(held.size() / 2);
+  std::nth_element(held.begin(), middle, held.end());
+  return std::optional<int64_t>(*middle);
 }
 
 }  // namespace allot::bench

@@ -9,10 +9,17 @@
 //   divided by its nominal quota, averaged over the samples taken while the
 //   team had work (from its first submission to its last completion).
 // - preemptions: the sum of the workloads' restarts.
+// - held_beyond_runtime_ms (median_held_beyond_runtime_ms): the median, over
+//   the workloads that finished without a restart, of finishedAt - admittedAt
+//   - the workload's runtime: how long a run held its capacity beyond its
+//   work (its pod's start and the report of its exit), what a Scenario's
+//   podStartLatency models. startedAt is not used: it is when allotd learned
+//   that the pod runs, which may be as late as its exit.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,10 +42,17 @@ struct ReplayMetrics {
   std::map<std::string, double> class_tta_s;  // priority class -> mean time to admission
   std::map<std::string, double> team_usage;   // team -> mean usage / nominal
   double lowest_team_usage = 0;
+  std::optional<int64_t> held_beyond_runtime_ms;  // set by the caller, see above
 };
 
 // `workloads`: the JSON objects of GET /api/v1/workloads; `start_ms`: when
 // the replay started (Unix ms).
+// `runtimes`: "namespace/name" -> the workload's runtime; workloads not in it
+// are left out. None when no workload counts.
+Result<std::optional<int64_t>> median_held_beyond_runtime_ms(
+    const std::vector<nlohmann::json>& workloads,
+    const std::map<std::string, int64_t>& runtimes_ms);
+
 Result<ReplayMetrics> replay_metrics(const std::vector<nlohmann::json>& workloads,
                                      const std::vector<UsageSample>& samples, int64_t start_ms);
 

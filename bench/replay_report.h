@@ -5,14 +5,23 @@
 // Contract: the JSON object is
 //   {"allotd": {"workloads", "finished", "wall_s", "lowest_team_usage", "preemptions"},
 //    "simulation": {"workloads", "wall_s", "lowest_team_usage", "preemptions"},
-//    "classes": {CLASS: {"allotd_tta_mean_s", "simulation_tta_mean_s"}}}
+//    "classes": {CLASS: {"allotd_tta_mean_s", "simulation_tta_mean_s"}},
+//    "held_beyond_runtime_ms": allotd's median (replay_metrics.h) or null,
+//    "simulation_at_start_latency": {"start_latency_ms", "workloads", "wall_s",
+//                                    "lowest_team_usage", "preemptions"} or null}
 // with the simulation's definitions (service/simulation/simulation_report.h);
-// a class the replay never admitted reads 0 for allotd. The table has one row
-// per figure and per class ("tta_mean_s CLASS"), columns allotd and
-// simulation; numbers below 10 with 3 decimals, others with 1. Pure
+// a class the replay never admitted reads 0 for allotd. The second
+// simulation, when given, is the same scenario with allotd's
+// held_beyond_runtime_ms as the pods' start latency: the reference that does
+// not hang on every pod starting and ending on the cycle's grid (docs/benchmarks.md, "Kueue's
+// baseline through allotd, fourth step"). The table has one row per figure and per class
+// ("tta_mean_s CLASS"), columns allotd, simulation and, with the second simulation, "sim@latency"
+// (and a row held_beyond_runtime_ms); numbers below 10 with 3 decimals, others with 1. Pure
 // formatting.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -22,7 +31,14 @@
 
 namespace allot::bench {
 
-nlohmann::json replay_report_json(const ReplayMetrics& real, const SimulationReport& simulation);
+// The scenario's own simulation, and the same with allotd's start latency.
+struct ReplaySimulations {
+  SimulationReport scenario;
+  std::optional<SimulationReport> at_start_latency;
+  int64_t start_latency_ms = 0;  // what at_start_latency ran with
+};
+
+nlohmann::json replay_report_json(const ReplayMetrics& real, const ReplaySimulations& simulations);
 
 std::string replay_report_table(const nlohmann::json& report);
 

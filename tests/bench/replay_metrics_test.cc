@@ -1,6 +1,13 @@
 // replay_metrics: what `allot-bench replay` reports, from hand-made observations.
 #include "bench/replay_metrics.h"
 
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace allot::bench {
@@ -37,6 +44,37 @@ TEST(ReplayMetrics, MeasuresWallTimeAdmissionDelaysAndPreemptions) {
   EXPECT_EQ(metrics->preemptions, 3);
   EXPECT_DOUBLE_EQ(metrics->class_tta_s.at("small"), 1.5);  // (0.5 + 2.5) / 2
   EXPECT_DOUBLE_EQ(metrics->class_tta_s.at("large"), 0.25);
+}
+
+TEST(ReplayMetrics, HeldBeyondRuntimeIsTheMedianOfRunsNotRestarted) {
+  // name, admittedAt, finishedAt, restarts; every runtime 200 ms but "other"'s.
+  const std::vector<std::tuple<std::string, std::string, std::string, int>> runs = {
+      {"w1", "01.000", "01.230", 0},     // held 30 ms beyond its work
+      {"w2", "02.000", "02.205", 0},     // 5 ms
+      {"w3", "03.000", "04.100", 0},     // 900 ms
+      {"w4", "04.000", "09.000", 1},     // restarted: left out
+      {"w5", "05.000", "", 0},           // not finished: left out
+      {"other", "06.000", "07.000", 0},  // not among the runtimes: left out
+  };
+  std::vector<nlohmann::json> workloads;
+  std::map<std::string, int64_t> runtimes;
+  for (const auto& [name, admitted, finished, restarts] : runs) {
+    nlohmann::json item = workload("a", "x", "00.500", admitted, finished, restarts);
+    item["metadata"] = {{"name", name}, {"namespace", "team-a"}};
+    item["status"]["admittedAt"] = "2025-11-30T05:20:" + admitted + "Z";
+    workloads.push_back(std::move(item));
+    if (name != "other") runtimes["team-a/" + name] = 200;
+  }
+  const Result<std::optional<int64_t>> held = median_held_beyond_runtime_ms(workloads, runtimes);
+  ASSERT_TRUE(held.ok()) << held.status().to_string();
+  EXPECT_EQ(*held, 30);  // the median of 5, 30 and 900
+
+  const Result<std::optional<int64_t>> none = median_held_beyond_runtime_ms(workloads, {});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+
+  workloads[0]["status"]["admittedAt"] = "yesterday";
+  EXPECT_FALSE(median_held_beyond_runtime_ms(workloads, runtimes).ok());
 }
 
 TEST(ReplayMetrics, TeamUsageAveragesSamplesWhileTheTeamHadWork) {

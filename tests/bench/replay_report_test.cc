@@ -1,6 +1,8 @@
 // replay_report: what `allot-bench replay` prints, allotd next to the simulation.
 #include "bench/replay_report.h"
 
+#include <optional>
+
 #include <gtest/gtest.h>
 
 namespace allot::bench {
@@ -36,7 +38,8 @@ ReplayMetrics real() {
 }
 
 TEST(ReplayReport, JsonPutsAllotdNextToTheSimulation) {
-  const nlohmann::json report = replay_report_json(real(), simulation());
+  const nlohmann::json report =
+      replay_report_json(real(), ReplaySimulations{simulation(), std::nullopt, 0});
   EXPECT_EQ(report["allotd"], nlohmann::json({{"workloads", 4},
                                               {"finished", 4},
                                               {"wall_s", 96.5},
@@ -50,10 +53,39 @@ TEST(ReplayReport, JsonPutsAllotdNextToTheSimulation) {
   EXPECT_EQ(report["classes"]["large"]["allotd_tta_mean_s"], 0);
   EXPECT_EQ(report["classes"]["large"]["simulation_tta_mean_s"], 0.25);
   EXPECT_EQ(report["classes"]["small"]["allotd_tta_mean_s"], 24.0);
+  EXPECT_TRUE(report["held_beyond_runtime_ms"].is_null());
+  EXPECT_TRUE(report["simulation_at_start_latency"].is_null());
+}
+
+TEST(ReplayReport, TheSimulationAtAllotdsStartLatencyStandsBesideTheScenarios) {
+  ReplayMetrics measured = real();
+  measured.held_beyond_runtime_ms = 12;
+  SimulationReport at_latency = simulation();
+  at_latency.wall_s = 79.0;
+  at_latency.preemptions = 1122;
+  const nlohmann::json report =
+      replay_report_json(measured, ReplaySimulations{simulation(), at_latency, 12});
+  EXPECT_EQ(report["held_beyond_runtime_ms"], 12);
+  EXPECT_EQ(report["simulation_at_start_latency"], nlohmann::json({{"workloads", 4},
+                                                                   {"wall_s", 79.0},
+                                                                   {"lowest_team_usage", 0.5},
+                                                                   {"preemptions", 1122},
+                                                                   {"start_latency_ms", 12}}));
+  EXPECT_EQ(report["simulation"]["preemptions"], 3);
+  EXPECT_EQ(replay_report_table(report),
+            "                                allotd  simulation   sim@latency\n"
+            "workloads                            4           4             4\n"
+            "wall_s                            96.5        66.3          79.0\n"
+            "lowest_team_usage                0.875       0.500         0.500\n"
+            "preemptions                          7           3          1122\n"
+            "held_beyond_runtime_ms              12                        12\n"
+            "tta_mean_s large                 0.000       0.250              \n"
+            "tta_mean_s small                  24.0        12.5              \n");
 }
 
 TEST(ReplayReport, TableHasOneRowPerFigureAndClass) {
-  EXPECT_EQ(replay_report_table(replay_report_json(real(), simulation())),
+  EXPECT_EQ(replay_report_table(
+                replay_report_json(real(), ReplaySimulations{simulation(), std::nullopt, 0})),
             "                                allotd  simulation\n"
             "workloads                            4           4\n"
             "wall_s                            96.5        66.3\n"

@@ -81,6 +81,23 @@ const ResourceVector& VictimSelector::candidate_usage(uint32_t pos,
   return by_team.held[i];
 }
 
+void VictimSelector::fill_least_from(TeamSlots& by_team) {
+  by_team.least_from.resize(by_team.slots.size());
+  for (size_t k = 0; k + 1 < by_team.begin.size(); ++k) {
+    ResourceVector least;
+    for (uint32_t i = by_team.begin[k + 1]; i-- > by_team.begin[k];) {
+      if (by_team.held_known[i] == 0) {
+        by_team.held[i] = admitted_[by_team.slots[i].index].usage();
+        by_team.held_known[i] = 1;
+      }
+      const ResourceVector& held = by_team.held[i];
+      if (i + 1 == by_team.begin[k + 1]) least = held;
+      for (const Resource r : kAllResources) least[r] = std::min(least[r], held[r]);
+      by_team.least_from[i] = least;
+    }
+  }
+}
+
 std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
     const Request& r, bool* too_young, bool* any_allowed, Shortcut shortcut, bool* settled) {
   const CompiledPolicy& policy = quota_.policy();

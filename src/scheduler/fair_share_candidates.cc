@@ -115,6 +115,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
   const std::vector<Slot>& slots = group(root_of(policy.team(preemptor.team).quota_node), r.flavor);
   TeamSlots& by_team = team_slots(slots);
   search_slots_ = &by_team;
+  out.reserve(slots.size());  // grown once, not by doubling, over the thousands a search collects
   const auto own_offset = static_cast<uint32_t>(slots.size());  // own work ranks last
   std::vector<int32_t> teams;                                   // team nodes holding candidates
   for (size_t k = 0; k < by_team.teams.size(); ++k) {

@@ -81,9 +81,17 @@ const ResourceVector& VictimSelector::candidate_usage(uint32_t pos,
   return by_team.held[i];
 }
 
-void VictimSelector::fill_least_from(TeamSlots& by_team) {
-  by_team.least_from.resize(by_team.slots.size());
-  for (size_t k = 0; k + 1 < by_team.begin.size(); ++k) {
+const ResourceVector& VictimSelector::least_from(TeamSlots& by_team, uint32_t slot) {
+  if (by_team.least_from.empty()) {
+    by_team.least_from.resize(by_team.slots.size());
+    by_team.least_known.assign(by_team.teams.size(), 0);
+  }
+  // The listed team whose slots hold `slot`.
+  const auto k =
+      static_cast<size_t>(std::upper_bound(by_team.begin.begin(), by_team.begin.end(), slot) -
+                          by_team.begin.begin() - 1);
+  if (by_team.least_known[k] == 0) {
+    by_team.least_known[k] = 1;
     ResourceVector least;
     for (uint32_t i = by_team.begin[k + 1]; i-- > by_team.begin[k];) {
       if (by_team.held_known[i] == 0) {
@@ -96,6 +104,7 @@ void VictimSelector::fill_least_from(TeamSlots& by_team) {
       by_team.least_from[i] = least;
     }
   }
+  return by_team.least_from[slot];
 }
 
 std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(

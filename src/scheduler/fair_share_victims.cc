@@ -186,10 +186,9 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
   // removing the least that any later candidate holds of each resource
   // already leaves it below the preemptor's, every one left is refused.
   TeamSlots* bounds = fair_share_indexed_ ? search_slots_ : nullptr;
-  if (bounds != nullptr && bounds->least_from.empty()) fill_least_from(*bounds);
   while (head < work.size()) {
     if (bounds != nullptr &&
-        preemptor_share > share_after_removing(bounds->least_from[candidate_slot_[work[head]]])) {
+        preemptor_share > share_after_removing(least_from(*bounds, candidate_slot_[work[head]]))) {
       share_refused_ = true;
       ++teams_refused_whole_;
       head = work.size();

@@ -201,11 +201,13 @@ class VictimSelector {
     std::vector<ResourceVector> held;  // what slots[i]'s workload holds, once held_known[i]
     std::vector<uint8_t> held_known;
     // By slot: the least of each resource that slots[i] and the later slots
-    // of its team hold (built on the group's first use in take_by_share()).
+    // of its team hold, once least_known[] of its listed team (filled when
+    // take_by_share() first looks at one of the team's candidates).
     std::vector<ResourceVector> least_from;
+    std::vector<uint8_t> least_known;  // by listed team
   };
-  // Fills by_team.held and by_team.least_from.
-  void fill_least_from(TeamSlots& by_team);
+  // The least that by-team slot `slot` and its team's later slots hold of each resource.
+  const ResourceVector& least_from(TeamSlots& by_team, uint32_t slot);
   TeamSlots& team_slots(const std::vector<Slot>& slots);
   // What candidate `pos` of this search holds: on the fast path from the
   // group's by-team slots (filled when first read), else from held().

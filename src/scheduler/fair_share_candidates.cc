@@ -81,6 +81,32 @@ const ResourceVector& VictimSelector::candidate_usage(uint32_t pos,
   return by_team.held[i];
 }
 
+const ResourceVector& VictimSelector::least_from(TeamSlots& by_team, uint32_t slot) {
+  if (by_team.least_from.empty()) {
+    by_team.least_from.resize(by_team.slots.size());
+    by_team.least_known.assign(by_team.teams.size(), 0);
+  }
+  // The listed team whose slots hold `slot`.
+  const auto k =
+      static_cast<size_t>(std::upper_bound(by_team.begin.begin(), by_team.begin.end(), slot) -
+                          by_team.begin.begin() - 1);
+  if (by_team.least_known[k] == 0) {
+    by_team.least_known[k] = 1;
+    ResourceVector least;
+    for (uint32_t i = by_team.begin[k + 1]; i-- > by_team.begin[k];) {
+      if (by_team.held_known[i] == 0) {
+        by_team.held[i] = admitted_[by_team.slots[i].index].usage();
+        by_team.held_known[i] = 1;
+      }
+      const ResourceVector& held = by_team.held[i];
+      if (i + 1 == by_team.begin[k + 1]) least = held;
+      for (const Resource r : kAllResources) least[r] = std::min(least[r], held[r]);
+      by_team.least_from[i] = least;
+    }
+  }
+  return by_team.least_from[slot];
+}
+
 std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
     const Request& r, bool* too_young, bool* any_allowed, Shortcut shortcut, bool* settled) {
   const CompiledPolicy& policy = quota_.policy();
@@ -98,6 +124,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
   const std::vector<Slot>& slots = group(root_of(policy.team(preemptor.team).quota_node), r.flavor);
   TeamSlots& by_team = team_slots(slots);
   search_slots_ = &by_team;
+  out.reserve(slots.size());  // grown once, not by doubling, over the thousands a search collects
   const auto own_offset = static_cast<uint32_t>(slots.size());  // own work ranks last
   std::vector<int32_t> teams;                                   // team nodes holding candidates
   for (size_t k = 0; k < by_team.teams.size(); ++k) {

@@ -181,7 +181,19 @@ bool VictimSelector::take_by_share(const Request& r, int32_t target,
     }
     return share;
   };
+  // A removal of more of every resource leaves the target side's share no
+  // higher (weighted shares are monotone in usage, fair_share.h), so when
+  // removing the least that any later candidate holds of each resource
+  // already leaves it below the preemptor's, every one left is refused.
+  TeamSlots* bounds = fair_share_indexed_ ? search_slots_ : nullptr;
   while (head < work.size()) {
+    if (bounds != nullptr &&
+        preemptor_share > share_after_removing(least_from(*bounds, candidate_slot_[work[head]]))) {
+      share_refused_ = true;
+      ++teams_refused_whole_;
+      head = work.size();
+      break;
+    }
     const uint32_t pos = work[head++];
     const double target_share = share_after_removing(candidate_usage(pos, candidates));
     if (preemptor_share <= target_share) {

@@ -231,12 +231,28 @@ bool VictimSelector::quota_fits(const Request& r, bool allow_borrowing) const {
 }
 
 bool VictimSelector::fits(const Request& r, bool allow_borrowing) {
-  if (!quota_fits(r, allow_borrowing)) return false;
-  if (!r.total.fits_in(capacity_.flavor_free(r.flavor))) return false;
+  // The latches (victim_selector.h, quota_known_to_fit_) answer without the quota walk or the
+  // placer.
+  if (shortcuts_ && placement_known_to_fail_) {
+    ++fits_latched_;
+    return false;
+  }
+  if (!shortcuts_ || !quota_known_to_fit_ || quota_known_allow_ != allow_borrowing) {
+    if (!quota_fits(r, allow_borrowing)) return false;
+    quota_known_to_fit_ = true;
+    quota_known_allow_ = allow_borrowing;
+  }
+  if (!r.total.fits_in(capacity_.flavor_free(r.flavor))) {
+    placement_known_to_fail_ = true;
+    return false;
+  }
   GangPlacer placer(capacity_);
   auto placed = placer.place(
       {r.preemptor.id, r.flavor, r.preemptor.pod_sets, r.counts, Timestamp::infinite_future()});
-  if (!placed) return false;
+  if (!placed) {
+    placement_known_to_fail_ = true;
+    return false;
+  }
   used_nodes_.clear();
   for (const auto& set : *placed) {
     for (const auto& pod : set.pods) used_nodes_.push_back(pod.node);
@@ -247,6 +263,8 @@ bool VictimSelector::fits(const Request& r, bool allow_borrowing) {
 
 void VictimSelector::remove(uint32_t index) {
   const Held& h = held(index);
+  // Free capacity grows: only take() knows whether a known placement failure still holds.
+  placement_known_to_fail_ = false;
   forget_shares_of(h.team);
   quota_.remove_usage(h.team, h.flavor, h.usage);
   for (uint32_t p = h.first_pod; p < h.end_pod; ++p) {
@@ -257,6 +275,8 @@ void VictimSelector::remove(uint32_t index) {
 
 void VictimSelector::restore(uint32_t index) {
   const Held& h = held(index);
+  placement_known_to_fail_ = false;
+  quota_known_to_fit_ = false;
   forget_shares_of(h.team);
   quota_.add_usage(h.team, h.flavor, h.usage);
   for (uint32_t p = h.first_pod; p < h.end_pod; ++p) {
@@ -267,7 +287,9 @@ void VictimSelector::restore(uint32_t index) {
 
 bool VictimSelector::take(const Request& r, const Candidate& c, PreemptionReason reason,
                           bool allow_borrowing, VictimChoice* choice) {
+  const bool placement_failed = placement_known_to_fail_;
   remove(c.index);
+  placement_known_to_fail_ = placement_failed && !room_for_a_pod(r, c.index);
   removed_.push_back(c.index);
   choice->victims.emplace_back(c.index, reason);
   return fits(r, allow_borrowing);
@@ -409,8 +431,22 @@ bool VictimSelector::find_classic(const Request& r, const std::vector<Candidate>
   return false;
 }
 
+// Whether a pod of the preemptor now fits on a node that victim `index` ran on.
+bool VictimSelector::room_for_a_pod(const Request& r, uint32_t index) {
+  const Held& h = held(index);
+  for (uint32_t p = h.first_pod; p < h.end_pod; ++p) {
+    for (const PodSetRequest& set : r.preemptor.pod_sets) {
+      if (capacity_.fits(held_pods_[p].node, set.per_pod)) return true;
+    }
+  }
+  return false;
+}
+
 VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex flavor,
                                   const ResourceVector& total, std::span<const int32_t> counts) {
+  // Quota and capacity may have moved since the last search.
+  placement_known_to_fail_ = false;
+  quota_known_to_fit_ = false;
   const CohortReclaim reclaim(quota_, preemptor.team, flavor, total,
                               contested_resources(quota_, preemptor.team, flavor, total));
   const Request request{preemptor, flavor, total, counts, reclaim};

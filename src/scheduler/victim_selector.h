@@ -98,6 +98,10 @@ class VictimSelector {
   [[nodiscard]] int64_t heap_rounds() const { return heap_rounds_; }
   // How many searches a shortcut answered.
   [[nodiscard]] int64_t shortcuts_taken() const { return shortcuts_taken_; }
+  // How many fits() the latches answered without the placer (for tests).
+  [[nodiscard]] int64_t fits_latched() const { return fits_latched_; }
+  // How many times take_by_share() refused a target's remaining candidates at once.
+  [[nodiscard]] int64_t teams_refused_whole() const { return teams_refused_whole_; }
   // How many searches the gang node-first walk answered (for tests).
   [[nodiscard]] int64_t gang_walks_won() const { return gang_walks_won_; }
 
@@ -196,7 +200,14 @@ class VictimSelector {
     std::vector<Slot> slots;          // slots[i] is the group's slot positions[i]
     std::vector<ResourceVector> held;  // what slots[i]'s workload holds, once held_known[i]
     std::vector<uint8_t> held_known;
+    // By slot: the least of each resource that slots[i] and the later slots
+    // of its team hold, once least_known[] of its listed team (filled when
+    // take_by_share() first looks at one of the team's candidates).
+    std::vector<ResourceVector> least_from;
+    std::vector<uint8_t> least_known;  // by listed team
   };
+  // The least that by-team slot `slot` and its team's later slots hold of each resource.
+  const ResourceVector& least_from(TeamSlots& by_team, uint32_t slot);
   TeamSlots& team_slots(const std::vector<Slot>& slots);
   // What candidate `pos` of this search holds: on the fast path from the
   // group's by-team slots (filled when first read), else from held().
@@ -236,6 +247,7 @@ class VictimSelector {
   void minimize(const Request& r, bool allow_borrowing, VictimChoice* choice);
   [[nodiscard]] bool quota_fits(const Request& r, bool allow_borrowing) const;
   [[nodiscard]] bool fits(const Request& r, bool allow_borrowing);
+  [[nodiscard]] bool room_for_a_pod(const Request& r, uint32_t index);
   void forget_shares_of(TeamIndex team);
   // What admitted workload `index` holds, computed once per selector.
   const ResourceVector& usage_of(uint32_t index);
@@ -294,6 +306,24 @@ class VictimSelector {
   std::vector<int64_t> freeable_gpus_;
   // Per find(): nodes the preemptor fits on, from the last successful fits().
   std::vector<NodeIndex> used_nodes_;
+  // Latches of fits() within a search, with shortcuts on. Between restores a
+  // search only removes work, so the quota available to the preemptor only
+  // grows (avail is monotone in every usage, quota_tree.h): once quota_fits()
+  // held (with the same allow_borrowing) it holds until a restore. Once the
+  // placer failed (or the flavor's free total was short), it fails again while
+  // every take since freed only nodes on which no pod of the preemptor fits:
+  // the placer puts pods only on nodes they fit on, so a placement found now
+  // would use only nodes whose capacity is as it was, would have been a valid
+  // placement then (so the free totals it checks held then), and the placer,
+  // which chooses among the nodes a pod fits on by their own capacity, would
+  // have found it. Both are cleared by restore() and at each find(); remove()
+  // clears the placement latch and take() sets it again when its victim freed
+  // no room for a pod.
+  bool quota_known_to_fit_ = false;
+  bool quota_known_allow_ = false;
+  bool placement_known_to_fail_ = false;
+  int64_t fits_latched_ = 0;
+  int64_t teams_refused_whole_ = 0;
   std::vector<uint32_t> removed_;
   // Fair sharing, per find(): candidates by team (cursor into each), the
   // children of each cohort that still hold candidates, pruned quota nodes,

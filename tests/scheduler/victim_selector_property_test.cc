@@ -393,6 +393,7 @@ struct FastPathCount {
   int preempting = 0;
   int refused = 0;
   int too_young = 0;
+  int64_t refused_whole = 0;  // targets whose remaining candidates were refused at once
 };
 
 void compare_fair_share_fast_path(uint64_t seed, FastPathCount* count) {
@@ -464,6 +465,8 @@ void compare_fair_share_fast_path(uint64_t seed, FastPathCount* count) {
       }
     }
   }
+  count->refused_whole += fast_selector.teams_refused_whole();
+  EXPECT_EQ(plain_selector.teams_refused_whole(), 0);
 }
 
 TEST(VictimSelectorProperties, FairShareFastPathAnswersAsThePlainPath) {
@@ -477,6 +480,104 @@ TEST(VictimSelectorProperties, FairShareFastPathAnswersAsThePlainPath) {
   EXPECT_GT(count.preempting, 150) << count.searches << " searches";
   EXPECT_GT(count.refused, 50) << count.searches << " searches";
   EXPECT_GT(count.too_young, 10) << count.searches << " searches";
+  // ... and targets whose remaining candidates the least-held bound refused at once.
+  EXPECT_GT(count.refused_whole, 20) << count.searches << " searches";
+}
+
+// The fits() latches (victim_selector.h, quota_known_to_fit_): a selector
+// with shortcuts against one without, each kept through a sequence of
+// searches as a cycle makes them (victims become unavailable, half of them
+// stop at once), classic and fair sharing, over a cluster filled with small
+// work; half the preemptors are gangs of whole-node pods, which scattered
+// victims rarely make room for (the placer's failures the latch remembers),
+// half the worlds with the whole cluster lent from the root. Every verdict, victim list and
+// within_nominal must be equal, and the latch must answer many fits().
+struct LatchCount {
+  int searches = 0;
+  int preempting = 0;
+  int64_t latched = 0;
+};
+
+void compare_fit_latches(uint64_t seed, bool fair_sharing, LatchCount* count) {
+  std::mt19937_64 rng(seed);
+  Policy p = random_victim_policy(rng, fair_sharing);
+  // Half the worlds lend the whole cluster from the root, so that nodes, not
+  // quota, stop most preemptors (the placer's failures are what the latch keeps).
+  if (seed % 2 == 0) {
+    p.cohorts[0].quota = {testing::gpu_quota("a", 64)};
+    p.cohorts[1].quota.clear();
+    for (Team& team : p.teams) {
+      team.quota = {testing::gpu_quota("a", 4 * static_cast<int64_t>(rng() % 3))};
+    }
+  }
+  auto policy = std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+  const Scheduler scheduler(policy);
+  const Topology topology(*policy);
+  uint64_t next_id = 1;
+  // The cluster filled with small work (1-2 GPUs), scattered over the nodes.
+  Snapshot s;
+  s.nodes.assign(policy->node_count(), NodeCondition{});
+  for (int step = 0; step < 8; ++step) {
+    s.now = s.now + Duration::seconds(60);
+    for (int k = 0; k < 8; ++k) {
+      PendingWorkload small = random_workload(rng, *policy, next_id++, s.now);
+      small.pod_sets[0].per_pod = ResourceVector(1 + static_cast<int64_t>(rng() % 2), 1000, 0);
+      small.pod_sets[0].count = small.pod_sets[0].min_count = 1;
+      s.pending.push_back(small);
+    }
+    testing::admit_planned(s, scheduler.plan(s));
+  }
+  const std::vector<AdmittedWorkload>& running = s.admitted;
+  if (running.empty()) return;
+  const Timestamp now = Timestamp() + Duration::hours(1);
+  Cluster latched{QuotaTree(*policy), CapacityIndex(*policy, topology, {})};
+  Cluster plain{QuotaTree(*policy), CapacityIndex(*policy, topology, {})};
+  std::vector<bool> unavailable(running.size(), false);  // both selectors read it
+  hold_all(latched, running, unavailable);
+  hold_all(plain, running, unavailable);
+  VictimSelector latched_selector(latched.quota, latched.capacity, running, unavailable, now);
+  VictimSelector plain_selector(plain.quota, plain.capacity, running, unavailable, now);
+  plain_selector.use_shortcuts(false);
+  for (int i = 0; i < 24; ++i) {
+    PendingWorkload w = random_workload(rng, *policy, next_id++, now);
+    if (rng() % 2 == 0) w.pod_sets[0].per_pod = ResourceVector(8, 1000, 0);
+    const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
+    const std::vector<int32_t> counts{w.pod_sets[0].count};
+    const VictimChoice a = latched_selector.find(w, FlavorIndex(0), total, counts);
+    const VictimChoice b = plain_selector.find(w, FlavorIndex(0), total, counts);
+    ++count->searches;
+    ASSERT_EQ(a.verdict, b.verdict) << "seed " << seed << " search " << i;
+    ASSERT_EQ(a.victims, b.victims) << "seed " << seed << " search " << i;
+    ASSERT_EQ(a.within_nominal, b.within_nominal) << "seed " << seed << " search " << i;
+    if (a.verdict != PreemptionVerdict::kPreempting) continue;
+    ++count->preempting;
+    const bool stop_at_once = rng() % 2 == 0;
+    for (const auto& [index, reason] : a.victims) {
+      unavailable[index] = true;
+      if (stop_at_once) {
+        latched_selector.release(index);
+        plain_selector.release(index);
+      }
+    }
+  }
+  count->latched += latched_selector.fits_latched();
+  EXPECT_EQ(plain_selector.fits_latched(), 0);
+}
+
+TEST(VictimSelectorProperties, FitLatchesAnswerAsThePlainSearch) {
+  LatchCount classic;
+  LatchCount fair;
+  for (uint64_t seed = 3000; seed <= 3150; ++seed) {
+    compare_fit_latches(seed, /*fair_sharing=*/false, &classic);
+    compare_fit_latches(seed, /*fair_sharing=*/true, &fair);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  // Not vacuous: searches that preempt, and fits() the latches answered.
+  EXPECT_GT(classic.preempting, 100) << classic.searches << " classic searches";
+  EXPECT_GT(fair.preempting, 100) << fair.searches << " fair-sharing searches";
+  EXPECT_GT(classic.latched, 200) << classic.searches << " classic searches";
+  EXPECT_GT(fair.latched, 200) << fair.searches << " fair-sharing searches";
 }
 
 }  // namespace

@@ -456,6 +456,16 @@ bool VictimSelector::find_classic(const Request& r, const std::vector<Candidate>
 
 VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex flavor,
                                   const ResourceVector& total, std::span<const int32_t> counts) {
+  // Every victim taken during the search is put back: the quota's usage is
+  // then what it was, and so is what it had cached.
+  const uint64_t mark = quota_.usage_mark();
+  VictimChoice choice = search(preemptor, flavor, total, counts);
+  quota_.back_to(mark);
+  return choice;
+}
+
+VictimChoice VictimSelector::search(const PendingWorkload& preemptor, FlavorIndex flavor,
+                                    const ResourceVector& total, std::span<const int32_t> counts) {
   const CohortReclaim reclaim(quota_, preemptor.team, flavor, total,
                               contested_resources(quota_, preemptor.team, flavor, total));
   const Request request{preemptor, flavor, total, counts, reclaim};

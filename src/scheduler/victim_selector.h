@@ -105,6 +105,9 @@ class VictimSelector {
   [[nodiscard]] int64_t gang_walks_won() const { return gang_walks_won_; }
 
  private:
+  // find() without restoring the quota's usage mark.
+  [[nodiscard]] VictimChoice search(const PendingWorkload& preemptor, FlavorIndex flavor,
+                                    const ResourceVector& total, std::span<const int32_t> counts);
   // Why a candidate may be taken (Kueue's preemption variants).
   enum class Variant : uint8_t {
     kWithinTeam,        // lower-priority work of the preemptor's team

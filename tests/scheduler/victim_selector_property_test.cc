@@ -149,6 +149,10 @@ void check_one_search(const CompiledPolicy& policy, const Topology& topology,
   ++outcome->searches;
   const int64_t avail_before = c.quota.available(policy.team(w.team).quota_node, 0);
   const ResourceVector free_before = c.capacity.flavor_free(FlavorIndex(0));
+  std::vector<int64_t> usage_before;
+  for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+    usage_before.push_back(c.quota.usage(node, 0));
+  }
   const std::vector<bool> unavailable(running.size(), false);
   VictimSelector selector(c.quota, c.capacity, running, unavailable,
                           Timestamp() + Duration::hours(1));
@@ -156,6 +160,10 @@ void check_one_search(const CompiledPolicy& policy, const Topology& topology,
   const VictimChoice choice = selector.find(w, FlavorIndex(0), total, counts);
   outcome->gang_walks += selector.gang_walks_won();
   ASSERT_EQ(c.quota.available(policy.team(w.team).quota_node, 0), avail_before) << "seed " << seed;
+  // The usage itself (find() puts back the availability cached before it).
+  for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+    ASSERT_EQ(c.quota.usage(node, 0), usage_before[node]) << "seed " << seed << " node " << node;
+  }
   ASSERT_EQ(c.capacity.flavor_free(FlavorIndex(0)), free_before) << "seed " << seed;
   if (choice.verdict != PreemptionVerdict::kPreempting) {
     ASSERT_TRUE(choice.victims.empty());

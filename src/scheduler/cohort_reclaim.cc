@@ -59,9 +59,12 @@ CohortReclaim::CohortReclaim(const QuotaTree& tree, TeamIndex preemptor, FlavorI
 }
 
 CohortReclaim::Relation CohortReclaim::relation_to(TeamIndex other) const {
+  return relation_from(tree_.policy().team(other).quota_node);
+}
+
+CohortReclaim::Relation CohortReclaim::relation_from(int32_t quota_node) const {
   const CompiledPolicy& policy = tree_.policy();
-  for (int32_t node = policy.team(other).quota_node; node != kNoParent;
-       node = policy.parent(node)) {
+  for (int32_t node = quota_node; node != kNoParent; node = policy.parent(node)) {
     const auto it = std::find(path_.begin(), path_.end(), node);
     if (it != path_.end()) return {node, advantage_[static_cast<size_t>(it - path_.begin())]};
   }

@@ -48,6 +48,9 @@ class CohortReclaim {
                 const ResourceVector& request, std::vector<int32_t> contested);
 
   [[nodiscard]] Relation relation_to(TeamIndex other) const;
+  // The same for the work met at `quota_node` or above it (relation_to(other)
+  // is this for other's own quota node).
+  [[nodiscard]] Relation relation_from(int32_t quota_node) const;
   // Kueue's candidateIsValid for another team's work, with usage as it is now.
   [[nodiscard]] bool still_above_quota(TeamIndex other, int32_t lca) const;
   // The child of `lca` on the way from `quota_node` up to it ("almost LCA").

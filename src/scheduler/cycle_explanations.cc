@@ -29,8 +29,8 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
     e.available = failure.shortfall.available;
   }
   if (failure.reason == PendingReason::kWaitingForPreemption &&
-      victims_stop_by_[pending_index] != Timestamp::infinite_future()) {
-    e.estimated_start = victims_stop_by_[pending_index];
+      victims_stop_by(pending_index) != Timestamp::infinite_future()) {
+    e.estimated_start = victims_stop_by(pending_index);
   }
   if (failure.reason == PendingReason::kWaitingForPreemption &&
       verdict == PreemptionVerdict::kPreempting) {

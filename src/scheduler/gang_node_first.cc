@@ -43,9 +43,9 @@ bool VictimSelector::gang_node_first_pass(const Request& r,
       gpus += pod.per_pod[Resource::kGpu];
     }
   }
-  std::vector<std::pair<NodeIndex, int64_t>> nodes = nodes_by_room(std::move(touched), largest_pod);
+  const std::vector<std::pair<NodeIndex, int64_t>> nodes =
+      nodes_by_room(touched, largest_pod, pods + kSpareNodes);
   if (nodes.empty()) return false;
-  if (nodes.size() > pods + kSpareNodes) nodes.resize(pods + kSpareNodes);
   // Each candidate goes with the first chosen node it runs on; the chosen
   // nodes' candidates are walked node by node, each node's in candidate order.
   std::vector<std::vector<Candidate>> by_node(nodes.size());

@@ -46,7 +46,7 @@ QuotaTree QuotaTree::flavor_slice(FlavorIndex flavor) const {
 }
 
 void QuotaTree::change_usage(int32_t quota_node, int32_t fr, int64_t delta) {
-  ++epoch_;
+  epoch_ = ++last_epoch_;
   int32_t node = quota_node;
   while (node != kNoParent && delta != 0) {
     int64_t& usage = usage_[usage_slot(node, fr)];

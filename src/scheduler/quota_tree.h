@@ -63,6 +63,15 @@ class QuotaTree {
   // True when the team uses more than its nominal of some governed resource of the flavor.
   [[nodiscard]] bool borrowing(TeamIndex team, FlavorIndex flavor) const;
 
+  // A stamp of the usage now. back_to(mark) once every change made since
+  // has been undone (each remove_usage() by the add_usage() of the same
+  // amount, or the reverse: the usage is then exactly what it was) makes the
+  // availability cached before the changes hold again, instead of computing
+  // it afresh (a victim search takes and puts back work by the thousand).
+  [[nodiscard]] uint64_t usage_mark() const { return epoch_; }
+  // REQUIRES: the usage equals what it was when usage_mark() gave `mark`.
+  void back_to(uint64_t mark) { epoch_ = mark; }
+
   [[nodiscard]] int64_t usage(int32_t quota_node, int32_t fr) const {
     return usage_[usage_slot(quota_node, fr)];
   }
@@ -115,9 +124,11 @@ class QuotaTree {
   const int64_t* guard_ = nullptr;
   std::vector<int64_t> usage_;
   // available() is asked far more often than usage changes: its results are
-  // cached until the next change of usage (any change bumps the epoch).
-  // Empty in a flavor slice (no cache).
+  // cached until the next change of usage (any change takes a new epoch,
+  // never one used before, even after back_to()). Empty in a flavor slice
+  // (no cache).
   uint64_t epoch_ = 1;
+  uint64_t last_epoch_ = 1;  // the last epoch taken
   mutable std::vector<int64_t> available_cache_;
   mutable std::vector<uint64_t> available_epoch_;
 };

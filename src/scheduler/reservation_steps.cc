@@ -96,7 +96,9 @@ ShapeSteps::ShapeSteps(const CapacityIndex& capacity, const FlavorFree& free, Fl
 const ShapeSteps& ReservationSteps::of(const CapacityIndex& capacity,
                                        const ReleaseTimeline& timeline, FlavorIndex flavor,
                                        const ResourceVector& per_pod, int32_t pods, Timestamp now) {
-  for (const ShapeSteps& shape : shapes_) {
+  if (shapes_.empty()) shapes_.resize(capacity.policy().flavor_count());
+  std::vector<ShapeSteps>& shapes = shapes_[flavor.value()];
+  for (const ShapeSteps& shape : shapes) {
     if (shape.is(flavor, per_pod, pods)) {
       ++reused_;
       return shape;
@@ -105,8 +107,8 @@ const ShapeSteps& ReservationSteps::of(const CapacityIndex& capacity,
   if (flavors_.empty()) flavors_.resize(capacity.policy().flavor_count());
   std::optional<FlavorFree>& free = flavors_[flavor.value()];
   if (!free) free.emplace(capacity, timeline, flavor, now);
-  if (shapes_.size() >= kMaxShapes) shapes_.erase(shapes_.begin());
-  return shapes_.emplace_back(capacity, *free, flavor, per_pod, pods);
+  if (shapes.size() >= kMaxShapesPerFlavor) shapes.erase(shapes.begin());
+  return shapes.emplace_back(capacity, *free, flavor, per_pod, pods);
 }
 
 }  // namespace allot

@@ -9,7 +9,9 @@
 // nodes while nothing is admitted: ReservationSteps keeps, per flavor, each
 // schedulable node's free capacity now and after each of its releases
 // (FlavorFree: what every shape's steps are computed from, built once instead
-// of summed again per gang), and the last few shapes' steps.
+// of summed again per gang), and the steps of the flavor's last shapes (up to
+// 32 per flavor: a steady cycle at scale asks for about a dozen per flavor,
+// its gangs' and single pods' shapes interleaved across flavors).
 //
 // Contract: what ReservationSteps keeps is valid only while the
 // CapacityIndex's free capacity and the ReleaseTimeline it was built from do
@@ -113,15 +115,15 @@ class ReservationSteps {
   // admission, victims that stop at once): what is kept of other flavors
   // was built from nodes and releases that did not change, and still holds.
   void forget(FlavorIndex flavor) {
-    std::erase_if(shapes_, [&](const ShapeSteps& shape) { return shape.flavor() == flavor; });
+    if (flavor.value() < shapes_.size()) shapes_[flavor.value()].clear();
     if (flavor.value() < flavors_.size()) flavors_[flavor.value()].reset();
   }
   // How many requests were answered by kept steps (for tests).
   [[nodiscard]] int64_t reused() const { return reused_; }
 
  private:
-  static constexpr size_t kMaxShapes = 16;
-  std::vector<ShapeSteps> shapes_;                  // the most recently built last
+  static constexpr size_t kMaxShapesPerFlavor = 32;
+  std::vector<std::vector<ShapeSteps>> shapes_;     // by flavor, the most recently built last
   std::vector<std::optional<FlavorFree>> flavors_;  // by flavor, built when first needed
   int64_t reused_ = 0;
 };

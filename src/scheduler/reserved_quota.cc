@@ -92,18 +92,23 @@ void ReservedQuota::link(ReservedQuota& other) {
   }
 }
 
-Timestamp ReservedQuota::start_beside(std::span<const ReservedQuota> others) const {
-  QuotaTree at_start = at_start_;
+Timestamp ReservedQuota::start_beside(std::span<const ReservedQuota> others) {
+  const auto counted = [&](const ReservedQuota& other) {
+    return other.gang_ != gang_ && other.flavor_ == flavor_ && other.holds_ &&
+           other.running_at(starts_at_);
+  };
   Timestamp first_end = Timestamp::infinite_future();
   for (const ReservedQuota& other : others) {
-    if (other.gang_ == gang_ || other.flavor_ != flavor_ || !other.holds_ ||
-        !other.running_at(starts_at_)) {
-      continue;
-    }
-    at_start.add_usage(other.team_, flavor_, other.request_);
+    if (!counted(other)) continue;
+    at_start_.add_usage(other.team_, flavor_, other.request_);
     first_end = std::min(first_end, other.ends_at_);
   }
-  return at_start.fits(team_, flavor_, request_) ? starts_at_ : first_end;
+  const bool fits = at_start_.fits(team_, flavor_, request_);
+  // Taken out in reverse order: each step undoes its addition exactly.
+  for (auto other = others.rbegin(); other != others.rend(); ++other) {
+    if (counted(*other)) at_start_.remove_usage(other->team_, flavor_, other->request_);
+  }
+  return fits ? starts_at_ : first_end;
 }
 
 }  // namespace allot

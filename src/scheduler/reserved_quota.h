@@ -80,8 +80,10 @@ class ReservedQuota {
   // Its start when the gang fits its quota then beside every gang of `others`
   // that holds and will be running then, all together; else the first end among
   // those (the earliest start worth trying next). conflicts_with() asks pair by
-  // pair: two gangs may each fit beside it and not both.
-  [[nodiscard]] Timestamp start_beside(std::span<const ReservedQuota> others) const;
+  // pair: two gangs may each fit beside it and not both. (Their usage is
+  // added to this gang's quota at the start, then taken out: it is left as
+  // it was, without a copy.)
+  [[nodiscard]] Timestamp start_beside(std::span<const ReservedQuota> others);
   // Whether `amount` for `team`, ending by `finish_by`, leaves the gang its
   // quota at the start (`borrows`: it takes `team` above its nominal now).
   [[nodiscard]] bool allows(WorkloadId workload, TeamIndex team, FlavorIndex flavor,

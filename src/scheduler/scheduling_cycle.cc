@@ -70,7 +70,6 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       facts_(pending_queues_.facts()),
       pending_index_(snapshot.pending),
       unavailable_(snapshot.admitted.size(), false),
-      victims_stop_by_(snapshot.pending.size(), Timestamp::infinite_future()),
       team_preempted_(policy.team_count(), false),
       team_blocked_(policy.team_count(), false),
       reservations_left_(policy.flavor_count(), options.max_reservations_per_flavor),
@@ -170,6 +169,9 @@ void SchedulingCycle::note_terminating(uint32_t admitted_index) {
   const std::optional<uint32_t> beneficiary = pending_index_.find(w.preempted_for);
   if (!beneficiary) return;
   const Duration grace = policy_.priority_class(w.priority_class).grace_period;
+  if (victims_stop_by_.empty()) {
+    victims_stop_by_.assign(snapshot_.pending.size(), Timestamp::infinite_future());
+  }
   Timestamp& stop_by = victims_stop_by_[*beneficiary];
   const Timestamp candidate = snapshot_.now + grace;
   stop_by = stop_by == Timestamp::infinite_future() ? candidate : std::max(stop_by, candidate);
@@ -211,7 +213,7 @@ void SchedulingCycle::refresh_order(TeamIndex team) {
 void SchedulingCycle::set_held(uint32_t pending_index, bool held) {
   // Only a workload whose victims are stopping has a stop time (note_terminating):
   // a dense check spares most processed workloads the in-flight hash lookup.
-  if (victims_stop_by_[pending_index] == Timestamp::infinite_future() ||
+  if (victims_stop_by(pending_index) == Timestamp::infinite_future() ||
       !inflight_.waiting(pending_index)) {
     return;
   }
@@ -281,7 +283,7 @@ bool SchedulingCycle::try_preempt_or_explain(const PendingWorkload& w, uint32_t 
   PreemptionVerdict verdict = PreemptionVerdict::kNotNeeded;
   if (failure.reason == PendingReason::kQuotaExhausted ||
       failure.reason == PendingReason::kNoFittingNodes) {
-    if (victims_stop_by_[pending_index] != Timestamp::infinite_future()) {
+    if (victims_stop_by(pending_index) != Timestamp::infinite_future()) {
       verdict = PreemptionVerdict::kWaitingForVictims;
       failure.reason = PendingReason::kWaitingForPreemption;
     } else {
@@ -305,7 +307,7 @@ bool SchedulingCycle::try_admit_remembered(const PendingWorkload& w, uint32_t pe
   // Nor one of a team with beneficiaries waiting: what of their holds it sees
   // depends on its place in the queue (set_held_behind).
   const bool memo = options_.remember_admission_failures &&
-                    victims_stop_by_[pending_index] == Timestamp::infinite_future() &&
+                    victims_stop_by(pending_index) == Timestamp::infinite_future() &&
                     (held_by_team_.empty() || held_by_team_[w.team.value()].empty()) &&
                     (holds_reservation_.empty() || !holds_reservation_.contains(w.id.value()));
   const PendingFacts& facts = facts_[pending_index];

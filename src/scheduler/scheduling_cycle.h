@@ -150,6 +150,10 @@ class SchedulingCycle {
   // REQUIRES: w is an element of the snapshot's pending vector.
   [[nodiscard]] std::span<const FlavorIndex> usable_flavors(const PendingWorkload& w) const;
   [[nodiscard]] Timestamp finish_by(const PendingWorkload& w) const;
+  // When the victims stopping for pending workload `index` stop, or infinite_future().
+  [[nodiscard]] Timestamp victims_stop_by(uint32_t index) const {
+    return victims_stop_by_.empty() ? Timestamp::infinite_future() : victims_stop_by_[index];
+  }
   ReleaseTimeline& timeline();
 
   const CompiledPolicy& policy_;
@@ -167,9 +171,12 @@ class SchedulingCycle {
   std::vector<uint32_t> explained_index_;  // pending index of each plan_.explanations entry
   std::unique_ptr<AdmissionOrder> order_;
   std::optional<ReleaseTimeline> timeline_;
-  std::vector<bool> unavailable_;           // admitted: stopping or chosen as victim
-  std::vector<Timestamp> victims_stop_by_;  // pending: when its victims stop (if any)
-  InflightPreemptions inflight_;            // pending: what its stopping victims hold
+  std::vector<bool> unavailable_;  // admitted: stopping or chosen as victim
+  // By pending index: when its victims stop (infinite_future(): none stop for
+  // it). Allocated by the first victim that names a waiting beneficiary: until
+  // then (a cycle without stopping victims) nothing is read per workload.
+  std::vector<Timestamp> victims_stop_by_;
+  InflightPreemptions inflight_;  // pending: what its stopping victims hold
   // Per team: pending indices of its beneficiaries with something held for them.
   std::vector<std::vector<uint32_t>> held_by_team_;
   std::vector<bool> team_preempted_;

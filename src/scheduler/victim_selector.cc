@@ -140,14 +140,9 @@ bool VictimSelector::cross_team_candidate(const Request& r, const Slot& w, Candi
   }
   int8_t& open = team_open_[w.team.value()];
   if (open < 0) {
-    open = 0;
-    const CohortReclaim::Relation relation = r.reclaim.relation_to(w.team);
-    if (relation.lca >= 0 && r.reclaim.still_above_quota(w.team, relation.lca)) {
-      open = 1;
-      team_variant_[w.team.value()] =
-          relation.advantage ? Variant::kHierarchical : Variant::kWithoutBorrowing;
-    }
-    team_lca_[w.team.value()] = relation.lca;
+    const bool opened =
+        cohort_views_on_ ? classic_team_open(r, w.team) : classic_team_open_plain(r, w.team);
+    open = opened ? 1 : 0;
   }
   if (open == 0) return false;
   Variant variant = team_variant_[w.team.value()];
@@ -164,6 +159,50 @@ bool VictimSelector::cross_team_candidate(const Request& r, const Slot& w, Candi
   return true;
 }
 
+// relation_to() and still_above_quota() of CohortReclaim, split at the
+// team's cohort: the team itself is never on the preemptor's path (its own
+// team's work is judged apart), so its relation is its cohort's, and what
+// lies above it is the same for every team of the cohort.
+bool VictimSelector::classic_team_open(const Request& r, TeamIndex team) {
+  const CompiledPolicy& policy = quota_.policy();
+  const int32_t node = policy.team(team).quota_node;
+  const int32_t cohort = policy.parent(node);
+  team_lca_[team.value()] = -1;
+  if (cohort == kNoParent || !above_quota(quota_, node, r.reclaim.contested())) return false;
+  const CohortView& view = cohort_view(r, cohort);
+  team_lca_[team.value()] = view.relation.lca;
+  if (view.relation.lca < 0 || !view.chain_above) return false;
+  team_variant_[team.value()] =
+      view.relation.advantage ? Variant::kHierarchical : Variant::kWithoutBorrowing;
+  return true;
+}
+
+bool VictimSelector::classic_team_open_plain(const Request& r, TeamIndex team) {
+  const CohortReclaim::Relation relation = r.reclaim.relation_to(team);
+  team_lca_[team.value()] = relation.lca;
+  if (relation.lca < 0 || !r.reclaim.still_above_quota(team, relation.lca)) return false;
+  team_variant_[team.value()] =
+      relation.advantage ? Variant::kHierarchical : Variant::kWithoutBorrowing;
+  return true;
+}
+
+const VictimSelector::CohortView& VictimSelector::cohort_view(const Request& r, int32_t cohort) {
+  CohortView& view = cohort_views_[cohort];
+  if (view.stamp == collect_stamp_) return view;
+  view.stamp = collect_stamp_;
+  view.relation = r.reclaim.relation_from(cohort);
+  view.chain_above = true;
+  const CompiledPolicy& policy = quota_.policy();
+  for (int32_t node = cohort; node != view.relation.lca && node != kNoParent;
+       node = policy.parent(node)) {
+    if (!above_quota(quota_, node, r.reclaim.contested())) {
+      view.chain_above = false;
+      break;
+    }
+  }
+  return view;
+}
+
 std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r, bool* too_young,
                                                                bool* any_allowed, Shortcut shortcut,
                                                                bool* settled) {
@@ -177,6 +216,8 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
   team_open_.assign(policy.team_count(), -1);
   team_lca_.resize(policy.team_count());
   team_variant_.resize(policy.team_count());
+  cohort_views_.resize(policy.quota_node_count());
+  ++collect_stamp_;  // the cohorts' views of the last collect() no longer hold
   const int32_t root = root_of(policy.team(preemptor.team).quota_node);
   // What rules a slot out by its team alone is looked at first: a team known
   // closed (team_open_ 0) costs one read of a small array, where the slot's
@@ -350,17 +391,21 @@ bool VictimSelector::classic_pass(const Request& r, const std::vector<Candidate>
 }
 
 std::vector<std::pair<NodeIndex, int64_t>> VictimSelector::nodes_by_room(
-    std::vector<NodeIndex> touched, int64_t largest_pod) {
-  std::sort(touched.begin(), touched.end());
-  std::vector<std::pair<NodeIndex, int64_t>> nodes;  // (node, free + freeable GPUs), by node
-  nodes.reserve(touched.size());
+    const std::vector<NodeIndex>& touched, int64_t largest_pod, size_t keep) {
+  std::vector<std::pair<NodeIndex, int64_t>> nodes;  // (node, free + freeable GPUs)
   for (const NodeIndex node : touched) {
-    nodes.emplace_back(node, capacity_.free(node)[Resource::kGpu] + freeable_gpus_[node.value()]);
+    const int64_t room = capacity_.free(node)[Resource::kGpu] + freeable_gpus_[node.value()];
     freeable_gpus_[node.value()] = -1;
+    if (room >= largest_pod) nodes.emplace_back(node, room);
   }
-  std::erase_if(nodes, [&](const auto& entry) { return entry.second < largest_pod; });
-  std::stable_sort(nodes.begin(), nodes.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  // Only the first few are walked: they are picked, not the whole list sorted.
+  const auto first = [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  };
+  const size_t kept = std::min(keep, nodes.size());
+  std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(kept), nodes.end(),
+                    first);
+  nodes.resize(kept);
   return nodes;
 }
 
@@ -388,8 +433,8 @@ bool VictimSelector::node_first_passes(const Request& r, const std::vector<Candi
     }
     gpus += usage_of(c.index)[Resource::kGpu];
   }
-  std::vector<std::pair<NodeIndex, int64_t>> nodes = nodes_by_room(std::move(touched), largest_pod);
-  if (nodes.size() > kNodeFirstTries) nodes.resize(kNodeFirstTries);
+  const std::vector<std::pair<NodeIndex, int64_t>> nodes =
+      nodes_by_room(touched, largest_pod, kNodeFirstTries);
   // Each chosen node's candidates, in candidate order, gathered in one walk.
   std::vector<std::vector<Candidate>> orders(nodes.size());
   for (size_t i = 0; i < candidates.size(); ++i) {
@@ -447,6 +492,16 @@ VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex 
   // Quota and capacity may have moved since the last search.
   placement_known_to_fail_ = false;
   quota_known_to_fit_ = false;
+  // Every victim taken during the search is put back: the quota's usage is
+  // then what it was, and so is what it had cached.
+  const uint64_t mark = quota_.usage_mark();
+  VictimChoice choice = search(preemptor, flavor, total, counts);
+  quota_.back_to(mark);
+  return choice;
+}
+
+VictimChoice VictimSelector::search(const PendingWorkload& preemptor, FlavorIndex flavor,
+                                    const ResourceVector& total, std::span<const int32_t> counts) {
   const CohortReclaim reclaim(quota_, preemptor.team, flavor, total,
                               contested_resources(quota_, preemptor.team, flavor, total));
   const Request request{preemptor, flavor, total, counts, reclaim};

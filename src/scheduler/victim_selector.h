@@ -94,6 +94,9 @@ class VictimSelector {
   // For tests: off, each fair-sharing victim round walks every child from the
   // root (the plain path) instead of reading the kept heaps of children.
   void use_share_heaps(bool on) { share_heaps_ = on; }
+  // For tests: off, classic collect() judges each other team from its own
+  // quota node up (the plain path) instead of through its cohort's view.
+  void use_cohort_views(bool on) { cohort_views_on_ = on; }
   // How many fair-sharing victim rounds the kept heaps answered (for tests).
   [[nodiscard]] int64_t heap_rounds() const { return heap_rounds_; }
   // How many searches a shortcut answered.
@@ -106,6 +109,9 @@ class VictimSelector {
   [[nodiscard]] int64_t gang_walks_won() const { return gang_walks_won_; }
 
  private:
+  // find() without restoring the quota's usage mark.
+  [[nodiscard]] VictimChoice search(const PendingWorkload& preemptor, FlavorIndex flavor,
+                                    const ResourceVector& total, std::span<const int32_t> counts);
   // Why a candidate may be taken (Kueue's preemption variants).
   enum class Variant : uint8_t {
     kWithinTeam,        // lower-priority work of the preemptor's team
@@ -155,6 +161,19 @@ class VictimSelector {
   std::vector<Candidate> collect(const Request& r, bool* too_young, bool* any_allowed,
                                  Shortcut shortcut, bool* settled);
   [[nodiscard]] bool cross_team_candidate(const Request& r, const Slot& w, Candidate* out);
+  // Classic collect(): whether another team's work may be a candidate at all
+  // (its relation to the preemptor, and it and its cohorts up to the common
+  // one above their quota); fills team_lca_ and team_variant_.
+  [[nodiscard]] bool classic_team_open(const Request& r, TeamIndex team);
+  [[nodiscard]] bool classic_team_open_plain(const Request& r, TeamIndex team);
+  // What classic_team_open() needs of a team's cohort, the same for every
+  // team of the cohort: worked out once per collect() (stamp).
+  struct CohortView {
+    uint64_t stamp = 0;
+    CohortReclaim::Relation relation;
+    bool chain_above = false;  // it and its cohorts below relation.lca are above their quota
+  };
+  const CohortView& cohort_view(const Request& r, int32_t cohort);
   [[nodiscard]] bool find_classic(const Request& r, const std::vector<Candidate>& candidates,
                                   VictimChoice* choice);
   [[nodiscard]] bool classic_pass(const Request& r, const std::vector<Candidate>& candidates,
@@ -170,11 +189,11 @@ class VictimSelector {
   [[nodiscard]] bool gang_node_first_pass(const Request& r,
                                           const std::vector<Candidate>& candidates,
                                           bool allow_borrowing, VictimChoice* choice);
-  // The `touched` nodes (their freeable_gpus_ summed) whose free plus freeable
-  // GPUs could hold a pod of `largest_pod` GPUs, most room first (ties by node);
-  // resets their freeable_gpus_ to -1.
-  std::vector<std::pair<NodeIndex, int64_t>> nodes_by_room(std::vector<NodeIndex> touched,
-                                                           int64_t largest_pod);
+  // The first `keep` of the `touched` nodes (their freeable_gpus_ summed)
+  // whose free plus freeable GPUs could hold a pod of `largest_pod` GPUs, most
+  // room first (ties by node); resets every touched node's freeable_gpus_ to -1.
+  std::vector<std::pair<NodeIndex, int64_t>> nodes_by_room(const std::vector<NodeIndex>& touched,
+                                                           int64_t largest_pod, size_t keep);
   [[nodiscard]] bool find_fair_share(const Request& r, const std::vector<Candidate>& candidates,
                                      VictimChoice* choice);
   // Fair sharing, the plain path: buckets collect()'s candidates by team.
@@ -276,6 +295,9 @@ class VictimSelector {
   std::vector<int8_t> team_open_;
   std::vector<int32_t> team_lca_;
   std::vector<Variant> team_variant_;
+  std::vector<CohortView> cohort_views_;  // by quota node
+  uint64_t collect_stamp_ = 0;
+  bool cohort_views_on_ = true;
   // Set in find() when the fair-share rule turned a candidate down.
   bool share_refused_ = false;
   // By admitted index, each filled on its first use: what each workload

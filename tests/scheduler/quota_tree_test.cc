@@ -2,6 +2,10 @@
 // worked out by hand.
 #include "scheduler/quota_tree.h"
 
+#include <random>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "model/node_inventory.h"
@@ -111,6 +115,70 @@ TEST(QuotaTree, UngovernedResourcesAlwaysFit) {
 }
 
 // team_ceiling.h: what a backend that enforces its own limits must allow.
+// usage_mark()/back_to(): after changes undone and back_to(), every
+// availability equals that of a tree built afresh with the same usage, also
+// after later changes (a new epoch never reuses one stamped during the
+// undone changes, whose cached answers were computed with other usage).
+TEST(QuotaTree, BackToAMarkAnswersAsATreeBuiltAfresh) {
+  const CompiledPolicy policy = tree_policy();
+  std::mt19937_64 rng(7);
+  QuotaTree tree(policy);
+  std::vector<int64_t> held(3, 0);  // per team, GPUs
+  const auto check = [&](int round, const char* when) {
+    QuotaTree fresh(policy);
+    for (int32_t t = 0; t < 3; ++t) {
+      if (held[t] > 0) fresh.add_usage(TeamIndex(t), kH100, ResourceVector(held[t], 0, 0));
+    }
+    for (int32_t node : {kA, kB, kC, kRoot, kMid}) {
+      ASSERT_EQ(tree.available(node, kGpu), fresh.available(node, kGpu))
+          << "round " << round << " " << when << " node " << node;
+    }
+  };
+  int64_t cached_during = 0;
+  for (int round = 0; round < 300; ++round) {
+    const auto team = static_cast<int32_t>(rng() % 3);
+    const auto amount = static_cast<int64_t>(1 + rng() % 12);
+    if (held[0] + held[1] + held[2] < 40) {  // around the tree's 36 GPUs, under and over
+      tree.add_usage(TeamIndex(team), kH100, ResourceVector(amount, 0, 0));
+      held[team] += amount;
+    } else {
+      const int64_t gone = std::min(held[team], amount);
+      tree.remove_usage(TeamIndex(team), kH100, ResourceVector(gone, 0, 0));
+      held[team] -= gone;
+    }
+    check(round, "before");  // fills the cache at the mark's epoch
+    const uint64_t mark = tree.usage_mark();
+    std::vector<std::pair<int32_t, int64_t>> taken;  // removals, each put back below
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) {
+      const auto t = static_cast<int32_t>(rng() % 3);
+      const int64_t gone = std::min<int64_t>(held[t], static_cast<int64_t>(rng() % 8));
+      tree.remove_usage(TeamIndex(t), kH100, ResourceVector(gone, 0, 0));
+      taken.emplace_back(t, gone);
+      // Cached at this epoch, with other usage than at the mark.
+      const int64_t during = tree.available(kA, kGpu) + tree.available(kMid, kGpu);
+      cached_during += gone > 0 && during != 0 ? 1 : 0;
+    }
+    for (auto it = taken.rbegin(); it != taken.rend(); ++it) {
+      tree.add_usage(TeamIndex(it->first), kH100, ResourceVector(it->second, 0, 0));
+    }
+    tree.back_to(mark);
+    // Asked at the mark, every node's answer is stamped with it again: half
+    // the rounds change the usage first, so that answers stamped during the
+    // undone changes would be read if a new epoch reused theirs.
+    if (rng() % 2 == 0) {
+      check(round, "back at the mark");
+    } else {
+      const auto t = static_cast<int32_t>(rng() % 3);
+      const int64_t gone = std::min<int64_t>(held[t], 3);
+      tree.remove_usage(TeamIndex(t), kH100, ResourceVector(gone, 0, 0));
+      held[t] -= gone;
+      check(round, "after the mark");
+    }
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  EXPECT_GT(cached_during, 300);
+}
+
 TEST(TeamCeiling, IsNominalPlusWhatTheCohortsCanLendWithinTheBorrowingLimit) {
   const CompiledPolicy policy = tree_policy();
   const auto gpu_ceiling = [&](int32_t team) {

@@ -2,6 +2,7 @@
 // work: every victim set that VictimSelector returns makes the preemptor fit,
 // is minimal (sparing any one victim makes it not fit), takes only work the
 // policy allows, and leaves the quota tree and node capacity as it found them.
+#include <cstdio>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -148,6 +149,10 @@ void check_one_search(const CompiledPolicy& policy, const Topology& topology,
   ++outcome->searches;
   const int64_t avail_before = c.quota.available(policy.team(w.team).quota_node, 0);
   const ResourceVector free_before = c.capacity.flavor_free(FlavorIndex(0));
+  std::vector<int64_t> usage_before;
+  for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+    usage_before.push_back(c.quota.usage(node, 0));
+  }
   const std::vector<bool> unavailable(running.size(), false);
   VictimSelector selector(c.quota, c.capacity, running, unavailable,
                           Timestamp() + Duration::hours(1));
@@ -155,6 +160,10 @@ void check_one_search(const CompiledPolicy& policy, const Topology& topology,
   const VictimChoice choice = selector.find(w, FlavorIndex(0), total, counts);
   outcome->gang_walks += selector.gang_walks_won();
   ASSERT_EQ(c.quota.available(policy.team(w.team).quota_node, 0), avail_before) << "seed " << seed;
+  // The usage itself (find() puts back the availability cached before it).
+  for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+    ASSERT_EQ(c.quota.usage(node, 0), usage_before[node]) << "seed " << seed << " node " << node;
+  }
   ASSERT_EQ(c.capacity.flavor_free(FlavorIndex(0)), free_before) << "seed " << seed;
   if (choice.verdict != PreemptionVerdict::kPreempting) {
     ASSERT_TRUE(choice.victims.empty());
@@ -578,6 +587,97 @@ TEST(VictimSelectorProperties, FitLatchesAnswerAsThePlainSearch) {
   EXPECT_GT(fair.preempting, 100) << fair.searches << " fair-sharing searches";
   EXPECT_GT(classic.latched, 200) << classic.searches << " classic searches";
   EXPECT_GT(fair.latched, 200) << fair.searches << " fair-sharing searches";
+}
+
+// Classic collect() judges another team through its cohort's view (what lies
+// above the team, worked out once per cohort and search) against the plain
+// path (each team walked from its own quota node up): the same answers over a
+// sequence of searches on one selector each, as a cycle makes them (victims
+// become unavailable, some stop at once, so which teams and cohorts are above
+// their quota moves between searches). Trees of two and three levels of
+// cohorts, teams beside cohorts.
+struct CohortViewCount {
+  int searches = 0;
+  int preempting = 0;
+  int cross_team = 0;  // preempting searches with another team's victim
+  int deep = 0;        // of those, a victim two or more cohorts away
+};
+
+void compare_cohort_views(uint64_t seed, CohortViewCount* count) {
+  std::mt19937_64 rng(seed);
+  Policy p = random_victim_policy(rng, /*fair_sharing=*/false);
+  if (seed % 2 == 0) {  // a third level: t0 and t1 under a cohort of "child"
+    Cohort grandchild;
+    grandchild.meta.name = "grandchild";
+    grandchild.parent = "child";
+    if (rng() % 2 == 0) grandchild.quota = {testing::gpu_quota("a", 4)};
+    p.cohorts.push_back(grandchild);
+    p.teams[0].cohort = "grandchild";
+    p.teams[1].cohort = "grandchild";
+  }
+  auto policy = std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+  const Scheduler scheduler(policy);
+  const Topology topology(*policy);
+  uint64_t next_id = 1;
+  const std::vector<AdmittedWorkload> running = random_running(rng, *policy, scheduler, &next_id);
+  if (running.empty()) return;
+  const std::vector<bool> none(running.size(), false);
+  const Timestamp now = Timestamp() + Duration::hours(1);
+  Cluster viewed{QuotaTree(*policy), CapacityIndex(*policy, topology, {})};
+  Cluster plain{QuotaTree(*policy), CapacityIndex(*policy, topology, {})};
+  hold_all(viewed, running, none);
+  hold_all(plain, running, none);
+  std::vector<bool> unavailable(running.size(), false);  // both selectors read it
+  VictimSelector viewed_selector(viewed.quota, viewed.capacity, running, unavailable, now);
+  VictimSelector plain_selector(plain.quota, plain.capacity, running, unavailable, now);
+  plain_selector.use_cohort_views(false);
+  for (int i = 0; i < 24; ++i) {
+    const PendingWorkload w = random_workload(rng, *policy, next_id++, now);
+    const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
+    const std::vector<int32_t> counts{w.pod_sets[0].count};
+    const VictimChoice a = viewed_selector.find(w, FlavorIndex(0), total, counts);
+    const VictimChoice b = plain_selector.find(w, FlavorIndex(0), total, counts);
+    ++count->searches;
+    ASSERT_EQ(a.verdict, b.verdict) << "seed " << seed << " search " << i;
+    ASSERT_EQ(a.victims, b.victims) << "seed " << seed << " search " << i;
+    ASSERT_EQ(a.within_nominal, b.within_nominal) << "seed " << seed << " search " << i;
+    if (a.verdict != PreemptionVerdict::kPreempting) continue;
+    ++count->preempting;
+    bool cross = false;
+    bool deep = false;
+    for (const auto& [index, reason] : a.victims) {
+      const TeamIndex team = running[index].team;
+      if (team == w.team) continue;
+      cross = true;
+      deep = deep || policy->parent(policy->team(team).quota_node) !=
+                         policy->parent(policy->team(w.team).quota_node);
+    }
+    count->cross_team += cross ? 1 : 0;
+    count->deep += deep ? 1 : 0;
+    const bool stop_at_once = rng() % 2 == 0;
+    for (const auto& [index, reason] : a.victims) {
+      unavailable[index] = true;
+      if (stop_at_once) {
+        viewed_selector.release(index);
+        plain_selector.release(index);
+      }
+    }
+  }
+}
+
+TEST(VictimSelectorProperties, ClassicCohortViewsAnswerAsThePlainPath) {
+  CohortViewCount count;
+  for (uint64_t seed = 3000; seed <= 3200; ++seed) {
+    compare_cohort_views(seed, &count);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  // Not vacuous: other teams' work taken, also from teams in other cohorts.
+  EXPECT_GT(count.preempting, 300) << count.searches << " searches";
+  EXPECT_GT(count.cross_team, 100) << count.preempting << " preempting";
+  EXPECT_GT(count.deep, 30) << count.cross_team << " cross-team";
+  std::printf("cohort views: %d searches, %d preempting, %d cross-team, %d deep\n", count.searches,
+              count.preempting, count.cross_team, count.deep);
 }
 
 }  // namespace

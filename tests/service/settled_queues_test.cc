@@ -59,9 +59,11 @@ TEST(SettledQueues, AfterAnIdlePlanAnIdenticalSubmitBehindTheBlockedTailJoins) {
   EXPECT_FALSE(settled.joins(request(4, 300))) << "nothing settled yet";
   EXPECT_FALSE(settled.settle(&cycle.plan, cycle.snapshot, 0));
   EXPECT_TRUE(settled.joins(request(4, 300)));
-  EXPECT_TRUE(settled.joins(request(5, 300))) << "same time, higher id: after 4";
-  EXPECT_EQ(settled.joined(), 2U);
-  EXPECT_FALSE(settled.joins(request(6, 250))) << "queued before the tail (5)";
+  EXPECT_TRUE(settled.joins(request(5, 300)));
+  EXPECT_TRUE(settled.joins(request(6, 150)))
+      << "submitted with 3 (queued before it): still behind the head (2)";
+  EXPECT_EQ(settled.joined(), 3U);
+  EXPECT_FALSE(settled.joins(request(1, 100))) << "queued before the head (2)";
   EXPECT_FALSE(settled.joins(request(7, 400, 2))) << "asks other resources";
   EXPECT_FALSE(settled.joins(request(8, 400, 4, 20))) << "another priority";
   PendingWorkload other_team = request(9, 400);
@@ -128,7 +130,7 @@ TEST(SettledQueues, SubmitsThatJoinedWhileAPlanWasMadeAreJudgedAgain) {
   next.plan.explanations.push_back(blocked(4));
   EXPECT_FALSE(settled.settle(&next.plan, next.snapshot, seen)) << "5 still joins";
   EXPECT_EQ(settled.joined(), 1U);
-  EXPECT_TRUE(settled.joins(request(6, 500))) << "behind 5";
+  EXPECT_TRUE(settled.joins(request(6, 500)));
 
   const size_t seen_again = settled.joined();
   ASSERT_TRUE(settled.joins(request(7, 600)));

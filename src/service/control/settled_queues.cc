@@ -56,19 +56,25 @@ bool same_request(const PendingWorkload& a, const PendingWorkload& b) {
 
 bool SettledQueues::joins(const PendingWorkload& w) {
   if (!w.team.valid() || w.team.value() >= tails_.size()) return false;
-  std::optional<PendingWorkload>& tail = tails_[w.team.value()];
-  if (!tail || !plain(w) || !same_request(*tail, w) || !queue_before(*tail, w)) return false;
-  *tail = w;
+  const std::optional<Settled>& team = tails_[w.team.value()];
+  if (!team || !plain(w) || !same_request(team->tail, w) || !queue_before(team->head, w)) {
+    return false;
+  }
   joined_.push_back(w);
   return true;
 }
 
 void SettledQueues::find_tails(const Plan& plan, const Snapshot& snapshot) {
+  std::vector<const PendingWorkload*> first;
   std::vector<const PendingWorkload*> last;
   for (const PendingWorkload& w : snapshot.pending) {
     if (!w.team.valid()) continue;
     const size_t team = w.team.value();
-    if (team >= last.size()) last.resize(team + 1, nullptr);
+    if (team >= last.size()) {
+      first.resize(team + 1, nullptr);
+      last.resize(team + 1, nullptr);
+    }
+    if (first[team] == nullptr || queue_before(w, *first[team])) first[team] = &w;
     if (last[team] == nullptr || queue_before(*last[team], w)) last[team] = &w;
   }
   std::unordered_map<WorkloadId, size_t> team_of;
@@ -83,7 +89,9 @@ void SettledQueues::find_tails(const Plan& plan, const Snapshot& snapshot) {
        ++e) {
     const auto found = team_of.find(e->workload);
     if (found == team_of.end()) continue;
-    if (blocked_for_now(*e)) tails_[found->second] = *last[found->second];
+    if (blocked_for_now(*e)) {
+      tails_[found->second] = Settled{*first[found->second], *last[found->second]};
+    }
     team_of.erase(found);
   }
 }

@@ -17,16 +17,19 @@
 // - joins(w), for a new submit w (the state held exclusively), is true when
 //   w asks exactly what its team's settled tail asks (pod set, priority and
 //   its class, maxRuntime; no endpoint replica, no preemptor) and queues
-//   after it; w is then the tail. A cycle planned at any time before the
-//   next settle() plans for w what it plans for the tail, which was tried
-//   before it on the same cycle state (no change of it in an idle plan): not
-//   admitted, no preemption, no reservation; and w, last in its team's
-//   queue, changes no other workload's explanation (queue positions and
-//   estimated starts are per team, counting the work ahead). Any change
-//   that can let the tail start wakes the loop itself, and the cycle it runs
-//   plans w too: w waits for the next cycle that runs for another reason,
-//   the policy's cycle period at the latest, and is explained by it ("not
-//   yet considered by a scheduling cycle" until then).
+//   after the team's head (so StrictFIFO still holds it behind the head). A
+//   cycle planned at any time before the next settle() plans for w what it
+//   planned for the tail, on the same cycle state (an idle plan changes
+//   none, so the order of the attempts does not matter): not admitted, no
+//   preemption, no reservation. Any change that can let the tail start
+//   wakes the loop itself, and the cycle it runs plans w too: w waits for
+//   the next cycle that runs for another reason, the policy's cycle period
+//   at the latest, and is explained by it ("not yet considered by a
+//   scheduling cycle" until then). w queues after every workload the plan
+//   explained but those submitted at the same time (their creation and
+//   insertion overlapping w's, as concurrent submits' do): their queue
+//   positions and estimated starts, which count the work ahead in the team,
+//   may then be short by such submits until that cycle.
 // - settle(plan, snapshot, seen) judges again, against the new tails, the
 //   submits that joined after the snapshot the plan was made from (those
 //   after the first `seen`, joined() read with the snapshot): they were
@@ -57,8 +60,12 @@ class SettledQueues {
  private:
   void find_tails(const Plan& plan, const Snapshot& snapshot);
 
-  std::vector<std::optional<PendingWorkload>> tails_;  // by team index
-  std::vector<PendingWorkload> joined_;                // since the last settle(), in order
+  struct Settled {
+    PendingWorkload head;  // first in the team's queue
+    PendingWorkload tail;  // last
+  };
+  std::vector<std::optional<Settled>> tails_;  // by team index
+  std::vector<PendingWorkload> joined_;        // since the last settle(), in order
 };
 
 }  // namespace allot

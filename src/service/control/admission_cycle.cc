@@ -154,6 +154,13 @@ void hand_over(const Plan& plan, ServerState& state, Actions& actions) {
 
 }  // namespace
 
+PendingWorkload pending_request(const LiveWorkload& live) {
+  PendingWorkload pending = live.request;
+  pending.queued_at = live.doc.status.queued_at;
+  pending.preempted_by = live.run.preempted_by;
+  return pending;
+}
+
 CycleInput build_snapshot(const ServerState& state, Timestamp now) {
   const CompiledPolicy& policy = *state.policy.compiled();
   CycleInput input;
@@ -180,10 +187,7 @@ CycleInput build_snapshot(const ServerState& state, Timestamp now) {
                !contract_refusal_of(live, state, now)) {
       // A team whose stopAdmission budget is exhausted waits (budget_monitor.h),
       // and so does work no contract in force admits (contract_gate.h).
-      PendingWorkload pending = live.request;
-      pending.queued_at = live.doc.status.queued_at;
-      pending.preempted_by = live.run.preempted_by;
-      snapshot.pending.push_back(std::move(pending));
+      snapshot.pending.push_back(pending_request(live));
     }
   }
   return input;

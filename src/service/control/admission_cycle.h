@@ -26,6 +26,9 @@ struct CycleInput {
   std::vector<WorkloadId> orphans;
 };
 
+// A waiting workload as the scheduler sees it in a snapshot.
+PendingWorkload pending_request(const LiveWorkload& live);
+
 // REQUIRES: state.policy.compiled() is not null.
 CycleInput build_snapshot(const ServerState& state, Timestamp now);
 

@@ -102,6 +102,10 @@ CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
     {
       ClusterWriter writer(cluster_);
       const bool any = take_snapshot(writer, now, input);
+      if (!any) {
+        ChangeLock lock(cluster_, writer);
+        settle_queues(nullptr, input);
+      }
       made.add(writer.defer_wait());
       if (!any) return made;
     }
@@ -187,6 +191,7 @@ bool AdmissionLoop::take_snapshot(ClusterWriter& writer, Timestamp now, PlanInpu
     // Reading only: readers go on meanwhile. The writer lock keeps every
     // other change out but submits, which only add pending work.
     ReaderLock lock(cluster_.mutex());
+    input.joined = cluster_.view().settled.joined();
     if (!cluster_.view().scheduler) return false;
     input.scheduler = cluster_.view().scheduler;
     CycleInput cycle = build_snapshot(cluster_.view(), now);
@@ -219,9 +224,16 @@ bool AdmissionLoop::apply_if_current(ClusterWriter& writer, const PlanInput& inp
     return false;
   }
   apply_plan(plan, state, now, batch, actions);
+  settle_queues(&plan, input);
   if (activity_ != nullptr) record_cycle(plan, now);
   lock.queue(std::move(batch), std::move(actions));
   return true;
+}
+
+void AdmissionLoop::settle_queues(const Plan* plan, const PlanInput& input) {
+  if (cluster_.state().settled.settle(plan, input.snapshot, input.joined)) {
+    signal_.wake(LoopSignal::Wake::kSubmit);
+  }
 }
 
 void AdmissionLoop::record_cycle(const Plan& plan, Timestamp now) {

@@ -34,6 +34,11 @@
 //   while only new submits come up to kRestPerWork times as long in all
 //   (LoopSignal), so that a stream of submits is served in batches; pod
 //   exits, cancels, nodes and policy changes end that longer rest.
+// - A submit queued behind an identical workload that an idle cycle left
+//   blocked does not wake the loop (settled_queues.h): it is planned by the
+//   next cycle that runs for another reason, the cycle period at the latest,
+//   so a stream of submits into a blocked queue costs no cycle each. Every
+//   other submit wakes it as before.
 // Thread-safe: passes run on one thread at a time.
 #pragma once
 
@@ -110,6 +115,7 @@ class AdmissionLoop {
   struct PlanInput {
     std::shared_ptr<const Scheduler> scheduler;
     Snapshot snapshot;
+    size_t joined = 0;  // submits that joined settled queues by then (settled_queues.h)
   };
 
   void run();
@@ -156,6 +162,10 @@ class AdmissionLoop {
   // makes the plan stale).
   bool apply_if_current(ClusterWriter& writer, const PlanInput& input, const Plan& plan,
                         Timestamp now, bool take_new_reports);
+  // The settled queues after `plan` (null: nothing planned); wakes the next
+  // pass when a submit that came while it was made needs a cycle.
+  // REQUIRES: the state held exclusively.
+  void settle_queues(const Plan* plan, const PlanInput& input) ALLOT_REQUIRES(cluster_.mutex());
   // What an applied plan did, for /metrics. REQUIRES: the state held exclusively.
   void record_cycle(const Plan& plan, Timestamp now) ALLOT_REQUIRES(cluster_.mutex());
 

@@ -27,6 +27,7 @@
 #include "service/control/live_workload.h"
 #include "service/control/metering_state.h"
 #include "service/control/policy_state.h"
+#include "service/control/settled_queues.h"
 #include "service/control/signal_state.h"
 #include "service/control/workload_activity.h"
 #include "store/store.h"
@@ -61,6 +62,9 @@ struct ServerState {
   // The last plan's handovers (scheduler/cycle_handovers.cc), in memory: a
   // restart starts without (a job held ready is then adopted by its launch).
   std::vector<Handover> handovers;
+  // The teams' queues whose new submits need no cycle, after a plan that
+  // changed nothing (settled_queues.h); in memory.
+  SettledQueues settled;
   // The executor's checkpoint folder of a workload (executor.h); unset: none.
   std::function<std::string(const CheckpointOwner&)> checkpoint_dir;
   // The backend's job of a workload now (executor.h backend_job()); unset or

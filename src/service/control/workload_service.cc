@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api/workload_json.h"
+#include "service/control/admission_cycle.h"
 #include "service/control/caller_rights.h"
 #include "service/control/contract_gate.h"
 #include "service/control/endpoint_control.h"
@@ -223,8 +224,11 @@ Result<StoredWorkload> WorkloadService::create(const Principal& caller, const Wo
   }
   StoredWorkload stored = live.stored;
   state.workloads.insert(std::move(live));
-  state.activity.track(*state.workloads.find(id));
-  signal_.wake(LoopSignal::Wake::kSubmit);
+  const LiveWorkload& inserted = *state.workloads.find(id);
+  state.activity.track(inserted);
+  // A submit queued behind an identical blocked one changes no plan: the
+  // next cycle that runs for another reason plans it (settled_queues.h).
+  if (!state.settled.joins(pending_request(inserted))) signal_.wake(LoopSignal::Wake::kSubmit);
   return stored;
 }
 

@@ -74,7 +74,8 @@ SlurmExecutor::SlurmExecutor(CommandRunner& runner, const Clock& clock,
     : runner_(runner),
       clock_(clock),
       commands_(std::make_shared<CommandTransport>(runner)),
-      options_(std::move(options)) {
+      options_(std::move(options)),
+      script_slots_(options_.submit.log_dir) {
   transport_ = commands_;
   partition_ = options_.submit.partition;
   typed_gres_ = options_.submit.typed_gres;
@@ -142,8 +143,8 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
     settings.partition = partition_;
     settings.typed_gres = typed_gres_;
   }
-  const std::string script_path =
-      options_.submit.log_dir + "/" + std::to_string(launch.workload.value()) + ".sbatch";
+  const ScriptSlots::Lease slot(script_slots_);
+  const std::string& script_path = slot.path();
   ALLOT_ASSIGN_OR_RETURN(const std::optional<JobOwner> owner, prepare_owner(launch));
   if (settings.end_files) ALLOT_RETURN_IF_ERROR(prepare_end_file(launch.workload, owner));
   ALLOT_ASSIGN_OR_RETURN(Submission submission,
@@ -166,7 +167,9 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
   }
   ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
   Result<std::string> id = transport()->submit(submission, owner);
-  ::unlink(script_path.c_str());  // sbatch has sent its text: it holds the workload's env
+  // sbatch has sent its text, which holds the workload's env: emptied, kept
+  // for the next submission (script_slots.h says why not removed).
+  (void)::truncate(script_path.c_str(), 0);
   return id;
 }
 

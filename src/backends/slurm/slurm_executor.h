@@ -138,6 +138,7 @@
 
 #include "backends/executor.h"
 #include "backends/slurm/command_runner.h"
+#include "backends/slurm/script_slots.h"
 #include "backends/slurm/slurm_jobs.h"
 #include "backends/slurm/slurm_transport.h"
 #include "base/clock.h"
@@ -354,7 +355,8 @@ class SlurmExecutor final : public Executor {
   std::map<std::string, Salloc> sallocs_ ALLOT_GUARDED_BY(mu_);  // by job id
   std::map<std::string, Told> told_ ALLOT_GUARDED_BY(mu_);       // by job id
   CondVar queued_;
-  Mutex poll_mu_;  // one poll at a time
+  ScriptSlots script_slots_;  // the batch scripts' files, reused
+  Mutex poll_mu_;             // one poll at a time
   std::atomic<int64_t> adopted_{0};
   std::atomic<int64_t> submitted_{0};
   std::thread thread_;

@@ -51,7 +51,7 @@
 //   execs the command in every task (a gang's too: no srun inside).
 // - No value of the workload's env, and no script text, is ever in an argv
 //   (any local user reads argv in /proc/PID/cmdline). A batch script is a
-//   file that the caller writes readable by root alone and removes once
+//   file that the caller writes readable by root alone and empties once
 //   submitted (sbatch sends its text through slurmctld). An allocation's
 //   script travels in the environment (Submission::env, kScriptCarrier:
 //   launcher, salloc, srun, the task), readable only by the process's owner

@@ -49,10 +49,23 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
   // counts on is when the quota fits with borrowing.
   const bool gang = w.pod_sets.size() > 1 || (!w.pod_sets.empty() && w.pod_sets[0].count > 1);
   const bool quota_wait = gang && !w.guaranteed();
-  if (failure.flavor.valid() && (failure.reason == PendingReason::kNoFittingNodes ||
-                                 (failure.reason == PendingReason::kQuotaExhausted && quota_wait) ||
-                                 (failure.reason == PendingReason::kHeldForReservation && gang))) {
+  // A workload holding a drain keeps it while it qualifies, else it may take
+  // a reservation; one that found no reservation may take a drain
+  // (cycle_drains.cc).
+  const bool draining = !held_drains_.empty() && held_drains_.contains(w.id.value());
+  const bool blocked =
+      failure.flavor.valid() && (failure.reason == PendingReason::kNoFittingNodes ||
+                                 failure.reason == PendingReason::kQuotaExhausted ||
+                                 failure.reason == PendingReason::kHeldForReservation);
+  if (draining && blocked) try_drain(w, failure.flavor, verdict, &e);
+  if (e.reason != PendingReason::kReserved && failure.flavor.valid() &&
+      (failure.reason == PendingReason::kNoFittingNodes ||
+       (failure.reason == PendingReason::kQuotaExhausted && quota_wait) ||
+       (failure.reason == PendingReason::kHeldForReservation && gang))) {
     try_reserve(w, failure.flavor, &e);
+  }
+  if (!draining && blocked && e.reason != PendingReason::kReserved) {
+    try_drain(w, failure.flavor, verdict, &e);
   }
   if (e.reason == PendingReason::kReserved) {
     reserved_explanation_[w.id.value()] = plan_.explanations.size();

@@ -61,7 +61,12 @@ bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, Flavo
   // The victims ran in `flavor` (a search's candidates all do).
   for (const auto& [index, reason] : choice.victims) {
     selector_->release(index);
-    tenancy_.stopped(index, snapshot_.admitted[index]);
+    const AdmittedWorkload& victim = snapshot_.admitted[index];
+    tenancy_.stopped(index, victim);
+    // What it held is no longer burst usage: a guaranteed replica counts it again.
+    if (victim.replica_role == ReplicaRole::kBurst) {
+      burst_usage_.remove(victim.team, victim.flavor, victim.usage());
+    }
   }
   state_changed();
   capacity_changed(flavor);

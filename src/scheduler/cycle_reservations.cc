@@ -26,6 +26,7 @@ void SchedulingCycle::apply_held_reservations() {
   for (const HeldReservation& r : snapshot_.reservations) {
     const std::optional<uint32_t> index = pending_index_.find(r.workload);
     if (!index) continue;
+    if (r.starts_at == Timestamp::infinite_future()) continue;  // a drain: apply_held_drains()
     holds_reservation_.insert(r.workload.value());
     const PendingWorkload& w = snapshot_.pending[*index];
     FlavorIndex flavor;
@@ -239,7 +240,9 @@ bool SchedulingCycle::try_reserve(const PendingWorkload& w, FlavorIndex flavor,
   const bool gang = pods > 1;
   if (!gang && reservations_left_[flavor.value()] <= 0) return false;
   if (holds_reservation_.contains(w.id.value())) {
-    if (keep_held_reservation(w, flavor, explanation)) return true;
+    // A drain that no longer holds is given up, never kept as a reservation.
+    const bool drain = !held_drains_.empty() && held_drains_.contains(w.id.value());
+    if (!drain && keep_held_reservation(w, flavor, explanation)) return true;
     drop_reservation(w.id);
   }
   ResourceVector per_pod;

@@ -45,6 +45,10 @@ void BurstUsage::add(TeamIndex team, FlavorIndex flavor, const ResourceVector& a
   by_team_flavor_[slot(team, flavor)] += amount;
 }
 
+void BurstUsage::remove(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount) {
+  if (!by_team_flavor_.empty()) by_team_flavor_[slot(team, flavor)] -= amount;
+}
+
 const ResourceVector& BurstUsage::of(TeamIndex team, FlavorIndex flavor) const {
   static const ResourceVector kNone;
   return by_team_flavor_.empty() ? kNone : by_team_flavor_[slot(team, flavor)];

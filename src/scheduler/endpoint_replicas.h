@@ -42,6 +42,8 @@ class BurstUsage {
  public:
   BurstUsage(int32_t teams, int32_t flavors) : teams_(teams), flavors_(flavors) {}
   void add(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount);
+  // A burst replica stopped in the cycle (its victim search let it go at once).
+  void remove(TeamIndex team, FlavorIndex flavor, const ResourceVector& amount);
   [[nodiscard]] const ResourceVector& of(TeamIndex team, FlavorIndex flavor) const;
 
  private:

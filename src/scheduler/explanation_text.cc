@@ -102,6 +102,12 @@ std::string describe_pending(const CompiledPolicy& policy, const PendingExplanat
       break;
     case PendingReason::kWaitingForPreemption: text = "Capacity is being freed for it."; break;
     case PendingReason::kReserved:
+      if (e.estimated_start == Timestamp::infinite_future()) {  // a drain (cycle_drains.cc)
+        text = "A node of flavor " + policy.flavor_name(e.flavor) +
+               " is drained for it: no new work lands there; when the work there within its "
+               "team's quota has ended, borrowers' work there is reclaimed for it.";
+        break;
+      }
       text = "Nodes of flavor " + policy.flavor_name(e.flavor) +
              " are reserved for it; until then they run only work that ends in time.";
       break;

@@ -43,6 +43,9 @@ struct SchedulerOptions {
   // releases do not change (released_quota.h). The plan is the same either
   // way; off only to check that in tests.
   bool reuse_released_quota = true;
+  // Whether a whole-node workload of a team within its nominal that no
+  // reclaim can serve drains the node nearest to clearable (cycle_drains.cc).
+  bool drain_for_whole_node_work = true;
 };
 
 class Scheduler {

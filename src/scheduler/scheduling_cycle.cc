@@ -79,12 +79,15 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       reservation_priorities_(policy.flavor_count()),
       preemption_failures_(policy.team_count()),
       flavor_capacity_(policy.flavor_count()),
+      flavor_node_gpus_(policy.flavor_count(), 0),
       admission_memo_(policy.team_count()) {
   // Every pending workload gets one explanation at most: no regrowth.
   plan_.explanations.reserve(snapshot.pending.size());
   explained_index_.reserve(snapshot.pending.size());
   for (const CompiledNode& node : policy.nodes()) {
     flavor_capacity_[node.flavor.value()] += node.node.capacity;
+    int64_t& gpus = flavor_node_gpus_[node.flavor.value()];
+    gpus = std::max(gpus, node.node.capacity.gpu());
   }
 }
 
@@ -230,6 +233,7 @@ void SchedulingCycle::set_held(uint32_t pending_index, bool held) {
 Plan SchedulingCycle::run() {
   evict_and_account();
   hold_for_beneficiaries();
+  apply_held_drains();
   keep_handovers();
   apply_held_reservations();
   order_ = policy_.fair_sharing() ? make_fair_share_order(quota_, queues_, facts_)

@@ -5,7 +5,8 @@
 // cycle's handovers (cycle_handovers.cc); (3) re-apply the previous cycle's
 // reservations; (4) take team heads in admission order, admitting each that
 // fits (flavors in the team's order, full size, then partial down to
-// minCount), else trying preemption, else a reservation for a blocked gang;
+// minCount), else trying preemption, else a reservation for a blocked gang,
+// else a drain for whole-node work that no reclaim can serve (cycle_drains.cc);
 // (5) explain every workload left pending and estimate its start.
 //
 // Contract: single use; everything it reads is owned by the caller. The team
@@ -121,6 +122,12 @@ class SchedulingCycle {
       const PendingWorkload& w) const;
   void remember_preemption_failure(const PendingWorkload& w, PreemptionVerdict verdict);
   bool try_reserve(const PendingWorkload& w, FlavorIndex flavor, PendingExplanation* explanation);
+  // Drains (cycle_drains.cc).
+  void apply_held_drains();
+  [[nodiscard]] bool whole_node_work(const PendingWorkload& w, FlavorIndex flavor) const;
+  [[nodiscard]] NodeIndex nearest_to_clear(const PendingWorkload& w, FlavorIndex flavor) const;
+  bool try_drain(const PendingWorkload& w, FlavorIndex flavor, PreemptionVerdict verdict,
+                 PendingExplanation* explanation);
   // Reservations (cycle_reservations.cc).
   const std::vector<QuotaRelease>& quota_releases(FlavorIndex flavor);
   // Whether admitting `total` for w leaves every reserved gang its quota at its start.
@@ -206,7 +213,9 @@ class SchedulingCycle {
   };
   std::vector<std::vector<UnplaceableShape>> unplaceable_;  // per flavor, this cycle
   std::unordered_set<uint64_t> holds_reservation_;          // workloads with held reservations
-  std::unordered_set<uint64_t> admitted_by_promise_;        // keep_handovers() admitted them
+  std::unordered_map<uint64_t, NodeIndex> held_drains_;     // workload -> its drained node (held)
+  std::vector<ResourceVector> drained_;  // per team and flavor: what holds drains this cycle
+  std::unordered_set<uint64_t> admitted_by_promise_;  // keep_handovers() admitted them
   // Per node: the priority of the gang it is reserved for (read only while reserved).
   std::vector<int32_t> reserved_priority_;
   ReservationSteps reservation_steps_;  // node steps per shape, while capacity holds
@@ -228,6 +237,7 @@ class SchedulingCycle {
   };
   std::vector<std::vector<PreemptionFailure>> preemption_failures_;  // per team, this cycle
   std::vector<ResourceVector> flavor_capacity_;
+  std::vector<int64_t> flavor_node_gpus_;  // per flavor: the most GPUs of one node
   AdmissionMemo admission_memo_;
   uint64_t state_epoch_ = 0;  // counts changes of what an admission attempt reads
   int64_t admission_memo_answers_ = 0;

@@ -236,8 +236,10 @@ class Checker {
         continue;
       }
       if (item.second["startsAt"]) {
-        const Timestamp want =
-            Timestamp::epoch() + parse_duration(item.second["startsAt"].as<std::string>()).value();
+        const std::string starts = item.second["startsAt"].as<std::string>();
+        const Timestamp want = starts == "drain"
+                                   ? Timestamp::infinite_future()
+                                   : Timestamp::epoch() + parse_duration(starts).value();
         if (it->starts_at != want) {
           errors_.push_back(who + ": reservation starts at " + std::to_string(it->starts_at.ms()) +
                             "ms, expected " + std::to_string(want.ms()) + "ms");

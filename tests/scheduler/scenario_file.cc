@@ -179,7 +179,10 @@ Status add_reservations(LoadedScenario& out, const YAML::Node& reservations) {
       if (!node.valid()) return not_found("unknown node " + name.as<std::string>());
       held.nodes.push_back(node);
     }
-    held.starts_at = Timestamp::epoch() + duration_or(entry["startsAt"], Duration());
+    // `startsAt: drain`: a drain, whose start is unknown (scheduler/cycle_drains.cc).
+    held.starts_at = entry["startsAt"] && entry["startsAt"].as<std::string>() == "drain"
+                         ? Timestamp::infinite_future()
+                         : Timestamp::epoch() + duration_or(entry["startsAt"], Duration());
     out.snapshot.reservations.push_back(std::move(held));
   }
   return {};

@@ -15,7 +15,7 @@
 //     pending:                      # the event: workloads waiting to be admitted
 //       - {name, namespace, priorityClass, queuedAt, maxRuntimeSeconds?, podSets, preemptedBy?}
 //     reservations:                 # the previous cycle's plan reserved (optional)
-//       - {workload: ns/name, nodes: [...], startsAt: 40m}
+//       - {workload: ns/name, nodes: [...], startsAt: 40m}   # startsAt: drain for a drain
 //     handovers:                    # the previous cycle's plan promised (optional)
 //       - {workload: ns/name, after: [ns/name, ...], node: n, gpus: [0, 1]}
 //     expect:                       # the decision (every key optional)
@@ -28,7 +28,7 @@
 //       preemptionReasons: {victim: ReclaimWithinCohort}
 //       placement: {ns/name: {flavor: h100, racks: 1, nodes: [...]}}
 //       partial: {ns/name: [3]}             # admitted pod counts per pod set
-//       reserved: {ns/name: {startsAt: 2h, nodes: [...]}}  # nodes: exactly these
+//       reserved: {ns/name: {startsAt: 2h, nodes: [...]}}  # nodes: exactly these; startsAt: drain
 //       notReserved: [ns/name, ...]         # pending without a reservation
 //       estimatedStart: {ns/name: 1h30m}
 //       explanation: {ns/name: "text that the explanation contains"}

@@ -21,6 +21,8 @@ namespace {
 struct World {
   std::shared_ptr<const CompiledPolicy> policy;
   Snapshot state;
+  bool carry_reservations =
+      false;  // the plan's reservations held in the next cycle, as allotd does
 };
 
 using testing::expect_identical_plans;
@@ -216,6 +218,41 @@ void apply(World& world, const Plan& plan, std::mt19937_64& rng, uint64_t stop_o
   s.pending.clear();
   for (auto& [id, p] : pending) s.pending.push_back(p);
   s.handovers = plan.handovers;  // carried to the next cycle, as allotd does
+  if (world.carry_reservations) {
+    s.reservations.clear();
+    for (const Reservation& r : plan.reservations) {
+      s.reservations.push_back({r.workload, r.nodes, r.starts_at});
+    }
+  }
+}
+
+// Drains (scheduler/cycle_drains.cc): a node drained for a workload in the
+// last plan and still drained for it in this one takes no new work in this
+// plan but that workload's. Returns how many such drains were checked.
+int check_drains(const Snapshot& before, const Plan& plan, uint64_t seed, int step) {
+  int checked = 0;
+  for (const HeldReservation& r : before.reservations) {
+    if (r.starts_at != Timestamp::infinite_future()) continue;
+    const NodeIndex drained = r.nodes.front();
+    const bool kept = std::any_of(plan.reservations.begin(), plan.reservations.end(),
+                                  [&](const Reservation& again) {
+                                    return again.workload == r.workload &&
+                                           again.starts_at == r.starts_at && again.nodes == r.nodes;
+                                  });
+    if (!kept) continue;
+    ++checked;
+    for (const Admission& a : plan.admissions) {
+      if (a.workload == r.workload) continue;
+      for (const PodSetAssignment& set : a.assignment) {
+        for (const PodPlacement& pod : set.pods) {
+          EXPECT_NE(pod.node, drained)
+              << "seed " << seed << " step " << step << ": workload " << a.workload.value()
+              << " admitted onto the node drained for " << r.workload.value();
+        }
+      }
+    }
+  }
+  return checked;
 }
 
 // Handovers (scheduler/cycle_handovers.cc): a promise holds nothing while
@@ -450,14 +487,15 @@ int check_strict_fifo_tails(const CompiledPolicy& policy, const Snapshot& before
 // counts the blocked tail workloads checked.
 int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_t stop_one_in = 1,
                      int* waits = nullptr, bool replicas = false, bool shuffled_twin = false,
-                     int* strict_tails = nullptr, int* promised = nullptr, int* packed = nullptr) {
+                     int* strict_tails = nullptr, int* promised = nullptr, int* packed = nullptr,
+                     int* drains = nullptr) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
   const Policy p = random_policy(rng, fair_sharing, strict_tails != nullptr);
   auto policy = std::make_shared<const CompiledPolicy>(
       CompiledPolicy::compile(p, expand_node_pools(p)).value());
   const Scheduler scheduler(policy);
-  World world{policy, {}};
+  World world{policy, {}, drains != nullptr};
   world.state.nodes.assign(policy->node_count(), NodeCondition{});
   uint64_t next_id = 1;
   for (int step = 0; step < 40; ++step) {
@@ -500,6 +538,7 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
     const int kept = check_handovers(before, plan, world.state, seed, step);
     if (promised != nullptr) *promised += kept;
     if (packed != nullptr) *packed += check_packing(*policy, before, plan, seed, step);
+    if (drains != nullptr) *drains += check_drains(before, plan, seed, step);
     if (replicas) {
       const int running = check_replicas(*policy, before, plan, world.state.admitted, seed, step);
       if (waits != nullptr) *waits += running;
@@ -582,6 +621,15 @@ TEST(SchedulerProperties, StrictFifoTailIsExplainedWorkloadByWorkload) {
                      /*replicas=*/false, /*shuffled_twin=*/true, &tails);
   }
   EXPECT_GT(tails, 1000) << "the random worlds rarely blocked a StrictFIFO tail";
+}
+
+TEST(SchedulerProperties, DrainedNodeTakesNoNewWorkButItsWorkload) {
+  int drains = 0;
+  for (uint64_t seed = 900; seed <= 960; ++seed) {
+    run_random_world(seed, seed % 2 == 0, false, /*stop_one_in=*/2, nullptr, false, false, nullptr,
+                     nullptr, nullptr, &drains);
+  }
+  EXPECT_GT(drains, 20) << "the random worlds rarely drained a node";
 }
 
 }  // namespace

@@ -1,0 +1,160 @@
+// Checks of one plan of the scheduler's property tests
+// (scheduler_property_test.cc) against the state it was made from and the
+// state after it: drains, handovers and the packing of work within nominal.
+// Each returns how many cases it checked and reports failures with the seed
+// and step.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "model/node_inventory.h"
+#include "scheduler/quota_tree.h"
+#include "scheduler/scheduler.h"
+
+namespace allot::testing {
+
+// Drains (scheduler/cycle_drains.cc): a node drained for a workload in the
+// last plan and still drained for it in this one takes no new work in this
+// plan but that workload's. Returns how many such drains were checked.
+inline int check_drains(const Snapshot& before, const Plan& plan, uint64_t seed, int step) {
+  int checked = 0;
+  for (const HeldReservation& r : before.reservations) {
+    if (r.starts_at != Timestamp::infinite_future()) continue;
+    const NodeIndex drained = r.nodes.front();
+    const bool kept = std::any_of(plan.reservations.begin(), plan.reservations.end(),
+                                  [&](const Reservation& again) {
+                                    return again.workload == r.workload &&
+                                           again.starts_at == r.starts_at && again.nodes == r.nodes;
+                                  });
+    if (!kept) continue;
+    ++checked;
+    for (const Admission& a : plan.admissions) {
+      if (a.workload == r.workload) continue;
+      for (const PodSetAssignment& set : a.assignment) {
+        for (const PodPlacement& pod : set.pods) {
+          EXPECT_NE(pod.node, drained)
+              << "seed " << seed << " step " << step << ": workload " << a.workload.value()
+              << " admitted onto the node drained for " << r.workload.value();
+        }
+      }
+    }
+  }
+  return checked;
+}
+
+// Handovers (scheduler/cycle_handovers.cc): a promise holds nothing while
+// its victims run, never outlives them (each one in force after the plan waits
+// for a victim still stopping for its workload), and a promised workload that
+// is admitted is admitted at exactly its promise unless the plan withdrew it.
+// Returns how many were admitted by their promise.
+inline int check_handovers(const Snapshot& before, const Plan& plan, const Snapshot& after,
+                           uint64_t seed, int step) {
+  for (const Handover& h : plan.handovers) {
+    EXPECT_TRUE(std::any_of(after.pending.begin(), after.pending.end(),
+                            [&](const PendingWorkload& p) { return p.id == h.workload; }))
+        << "seed " << seed << " step " << step << ": promised workload " << h.workload.value()
+        << " is not pending";
+    // A victim of its workload among those still running when the plan was made:
+    // stopping for it already, or preempted for it by this plan.
+    const auto stops_for_it = [&](const AdmittedWorkload& a) {
+      if (std::find(h.after.begin(), h.after.end(), a.id) == h.after.end()) return false;
+      if (a.terminating) return a.preempted_for == h.workload;
+      return std::any_of(
+          plan.preemptions.begin(), plan.preemptions.end(),
+          [&](const Preemption& p) { return p.victim == a.id && p.beneficiary == h.workload; });
+    };
+    EXPECT_TRUE(std::any_of(before.admitted.begin(), before.admitted.end(), stops_for_it))
+        << "seed " << seed << " step " << step << ": the promise to " << h.workload.value()
+        << " outlives its victims";
+  }
+  int admitted_by_promise = 0;
+  for (const Admission& a : plan.admissions) {
+    for (const Handover& h : before.handovers) {
+      const bool withdrawn =
+          std::find(plan.withdrawn_handovers.begin(), plan.withdrawn_handovers.end(), h.workload) !=
+          plan.withdrawn_handovers.end();
+      if (h.workload != a.workload || withdrawn) continue;
+      EXPECT_EQ(a.assignment, h.assignment)
+          << "seed " << seed << " step " << step << ": workload " << a.workload.value()
+          << " admitted elsewhere than promised, its promise not withdrawn";
+      EXPECT_EQ(a.flavor, h.flavor);
+      ++admitted_by_promise;
+    }
+  }
+  for (const WorkloadId w : plan.withdrawn_handovers) {
+    EXPECT_TRUE(std::any_of(before.handovers.begin(), before.handovers.end(),
+                            [&](const Handover& h) { return h.workload == w; }))
+        << "seed " << seed << " step " << step << ": withdrew a promise never made";
+  }
+  return admitted_by_promise;
+}
+
+// Placement (node_tenancy.h): while some team uses more GPUs than its nominal,
+// the plan's first admission, when it stays within its team's nominal and is one
+// pod, goes to the node with the least room left for work of teams within their
+// nominal, then the fewest free GPUs, then the lowest node. Checked only when
+// nothing else of the cycle moved or reserved capacity. Returns 1 when checked.
+inline int check_packing(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
+                         uint64_t seed, int step) {
+  if (plan.admissions.empty() || !plan.preemptions.empty() || !plan.evictions.empty() ||
+      !before.handovers.empty() || !before.reservations.empty() || !plan.reservations.empty() ||
+      plan.admissions[0].borrowing) {
+    return 0;
+  }
+  const Admission& a = plan.admissions[0];
+  if (a.assignment.size() != 1 || a.assignment[0].count != 1) return 0;
+  const auto n_teams = static_cast<size_t>(policy.team_count());
+  std::vector<int64_t> gpus(n_teams * policy.flavor_count(), 0);
+  std::vector<ResourceVector> free(policy.node_count());
+  for (int32_t n = 0; n < policy.node_count(); ++n) free[n] = policy.nodes()[n].node.capacity;
+  for (const AdmittedWorkload& w : before.admitted) {
+    if (!w.terminating)
+      gpus[w.team.value() * policy.flavor_count() + w.flavor.value()] += w.usage().gpu();
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods)
+        free[pod.node.value()] -= w.pod_sets[s].per_pod;
+    }
+  }
+  const auto within = [&](TeamIndex t, FlavorIndex f) {
+    const int32_t fr = CompiledPolicy::fr_of(f, Resource::kGpu);
+    return gpus[t.value() * policy.flavor_count() + f.value()] <=
+           policy.limits(policy.team(t).quota_node, fr).nominal;
+  };
+  bool borrowing = false;
+  for (uint32_t t = 0; t < n_teams; ++t) {
+    for (int32_t f = 0; f < policy.flavor_count(); ++f) {
+      borrowing = borrowing || !within(TeamIndex(t), FlavorIndex(static_cast<uint16_t>(f)));
+    }
+  }
+  if (!borrowing) return 0;
+  std::vector<int64_t> anchored(policy.node_count(), 0);
+  for (const AdmittedWorkload& w : before.admitted) {
+    if (w.terminating || !within(w.team, w.flavor)) continue;
+    for (size_t s = 0; s < w.assignment.size(); ++s) {
+      for (const PodPlacement& pod : w.assignment[s].pods)
+        anchored[pod.node.value()] += w.pod_sets[s].per_pod.gpu();
+    }
+  }
+  const PendingWorkload& w =
+      *std::find_if(before.pending.begin(), before.pending.end(),
+                    [&](const PendingWorkload& p) { return p.id == a.workload; });
+  std::tuple<int64_t, int64_t, int32_t> best{INT64_MAX, 0, 0};
+  for (int32_t n = 0; n < policy.node_count(); ++n) {
+    const bool up = before.nodes.empty() || before.nodes[n].schedulable();
+    if (!up || policy.nodes()[n].flavor != a.flavor || !w.pod_sets[0].per_pod.fits_in(free[n])) {
+      continue;
+    }
+    const int64_t room = policy.nodes()[n].node.capacity.gpu() - anchored[n];
+    best = std::min(best, std::make_tuple(room, free[n].gpu(), n));
+  }
+  EXPECT_EQ(a.assignment[0].pods[0].node, NodeIndex(std::get<2>(best)))
+      << "seed " << seed << " step " << step << ": work within nominal not packed";
+  return 1;
+}
+
+}  // namespace allot::testing

@@ -29,6 +29,39 @@ using testing::random_running;
 using testing::random_victim_policy;
 using testing::random_workload;
 
+// A selector on a fast path and one on the plain path over copies of the same
+// cluster, both reading `unavailable`. search() asks both the same and
+// requires the same answer (verdict, victims, within_nominal); take() carries
+// a preempting answer out as a cycle does: its victims become unavailable
+// and, one time in two, stop at once.
+struct SelectorPair {
+  VictimSelector& fast;
+  VictimSelector& plain;
+  std::vector<bool>& unavailable;
+
+  void search(const PendingWorkload& w, uint64_t seed, int i, VictimChoice* answer) {
+    const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
+    const std::vector<int32_t> counts{w.pod_sets[0].count};
+    const VictimChoice a = fast.find(w, FlavorIndex(0), total, counts);
+    const VictimChoice b = plain.find(w, FlavorIndex(0), total, counts);
+    ASSERT_EQ(a.verdict, b.verdict) << "seed " << seed << " search " << i;
+    ASSERT_EQ(a.victims, b.victims) << "seed " << seed << " search " << i;
+    ASSERT_EQ(a.within_nominal, b.within_nominal) << "seed " << seed << " search " << i;
+    *answer = a;
+  }
+
+  void take(const VictimChoice& a, std::mt19937_64& rng) {
+    const bool stop_at_once = rng() % 2 == 0;
+    for (const auto& [index, reason] : a.victims) {
+      unavailable[index] = true;
+      if (stop_at_once) {
+        fast.release(index);
+        plain.release(index);
+      }
+    }
+  }
+};
+
 // The searches known to fail (victim_search_shortcut.cc) against the full
 // walk: the same verdict, victims and condition for every search, over random
 // worlds biased toward the rules' conditions (a flat cohort, teams that never
@@ -154,29 +187,19 @@ void compare_fair_share_fast_path(uint64_t seed, FastPathCount* count) {
   VictimSelector fast_selector(fast.quota, fast.capacity, running, unavailable, now);
   VictimSelector plain_selector(plain.quota, plain.capacity, running, unavailable, now);
   plain_selector.use_shortcuts(false);
+  SelectorPair pair{fast_selector, plain_selector, unavailable};
   for (int i = 0; i < 24; ++i) {
     PendingWorkload w = random_workload(rng, *policy, next_id++, now);
     if (rng() % 5 == 0) w.preempted_by = running[rng() % running.size()].id;
-    const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
-    const std::vector<int32_t> counts{w.pod_sets[0].count};
-    const VictimChoice a = fast_selector.find(w, FlavorIndex(0), total, counts);
-    const VictimChoice b = plain_selector.find(w, FlavorIndex(0), total, counts);
+    VictimChoice a;
+    pair.search(w, seed, i, &a);
+    if (::testing::Test::HasFatalFailure()) return;
     ++count->searches;
-    ASSERT_EQ(a.verdict, b.verdict) << "seed " << seed << " search " << i;
-    ASSERT_EQ(a.victims, b.victims) << "seed " << seed << " search " << i;
-    ASSERT_EQ(a.within_nominal, b.within_nominal) << "seed " << seed << " search " << i;
     count->refused += a.verdict == PreemptionVerdict::kFairShareRefused ? 1 : 0;
     count->too_young += a.verdict == PreemptionVerdict::kCandidatesTooYoung ? 1 : 0;
     if (a.verdict != PreemptionVerdict::kPreempting) continue;
     ++count->preempting;
-    const bool stop_at_once = rng() % 2 == 0;
-    for (const auto& [index, reason] : a.victims) {
-      unavailable[index] = true;
-      if (stop_at_once) {
-        fast_selector.release(index);
-        plain_selector.release(index);
-      }
-    }
+    pair.take(a, rng);
   }
   count->refused_whole += fast_selector.teams_refused_whole();
   EXPECT_EQ(plain_selector.teams_refused_whole(), 0);
@@ -252,27 +275,17 @@ void compare_fit_latches(uint64_t seed, bool fair_sharing, LatchCount* count) {
   VictimSelector latched_selector(latched.quota, latched.capacity, running, unavailable, now);
   VictimSelector plain_selector(plain.quota, plain.capacity, running, unavailable, now);
   plain_selector.use_shortcuts(false);
+  SelectorPair pair{latched_selector, plain_selector, unavailable};
   for (int i = 0; i < 24; ++i) {
     PendingWorkload w = random_workload(rng, *policy, next_id++, now);
     if (rng() % 2 == 0) w.pod_sets[0].per_pod = ResourceVector(8, 1000, 0);
-    const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
-    const std::vector<int32_t> counts{w.pod_sets[0].count};
-    const VictimChoice a = latched_selector.find(w, FlavorIndex(0), total, counts);
-    const VictimChoice b = plain_selector.find(w, FlavorIndex(0), total, counts);
+    VictimChoice a;
+    pair.search(w, seed, i, &a);
+    if (::testing::Test::HasFatalFailure()) return;
     ++count->searches;
-    ASSERT_EQ(a.verdict, b.verdict) << "seed " << seed << " search " << i;
-    ASSERT_EQ(a.victims, b.victims) << "seed " << seed << " search " << i;
-    ASSERT_EQ(a.within_nominal, b.within_nominal) << "seed " << seed << " search " << i;
     if (a.verdict != PreemptionVerdict::kPreempting) continue;
     ++count->preempting;
-    const bool stop_at_once = rng() % 2 == 0;
-    for (const auto& [index, reason] : a.victims) {
-      unavailable[index] = true;
-      if (stop_at_once) {
-        latched_selector.release(index);
-        plain_selector.release(index);
-      }
-    }
+    pair.take(a, rng);
   }
   count->latched += latched_selector.fits_latched();
   EXPECT_EQ(plain_selector.fits_latched(), 0);
@@ -336,16 +349,13 @@ void compare_cohort_views(uint64_t seed, CohortViewCount* count) {
   VictimSelector viewed_selector(viewed.quota, viewed.capacity, running, unavailable, now);
   VictimSelector plain_selector(plain.quota, plain.capacity, running, unavailable, now);
   plain_selector.use_cohort_views(false);
+  SelectorPair pair{viewed_selector, plain_selector, unavailable};
   for (int i = 0; i < 24; ++i) {
     const PendingWorkload w = random_workload(rng, *policy, next_id++, now);
-    const ResourceVector total = w.pod_sets[0].per_pod * w.pod_sets[0].count;
-    const std::vector<int32_t> counts{w.pod_sets[0].count};
-    const VictimChoice a = viewed_selector.find(w, FlavorIndex(0), total, counts);
-    const VictimChoice b = plain_selector.find(w, FlavorIndex(0), total, counts);
+    VictimChoice a;
+    pair.search(w, seed, i, &a);
+    if (::testing::Test::HasFatalFailure()) return;
     ++count->searches;
-    ASSERT_EQ(a.verdict, b.verdict) << "seed " << seed << " search " << i;
-    ASSERT_EQ(a.victims, b.victims) << "seed " << seed << " search " << i;
-    ASSERT_EQ(a.within_nominal, b.within_nominal) << "seed " << seed << " search " << i;
     if (a.verdict != PreemptionVerdict::kPreempting) continue;
     ++count->preempting;
     bool cross = false;
@@ -359,14 +369,7 @@ void compare_cohort_views(uint64_t seed, CohortViewCount* count) {
     }
     count->cross_team += cross ? 1 : 0;
     count->deep += deep ? 1 : 0;
-    const bool stop_at_once = rng() % 2 == 0;
-    for (const auto& [index, reason] : a.victims) {
-      unavailable[index] = true;
-      if (stop_at_once) {
-        viewed_selector.release(index);
-        plain_selector.release(index);
-      }
-    }
+    pair.take(a, rng);
   }
 }
 

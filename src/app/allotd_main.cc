@@ -536,11 +536,6 @@ int main(int argc, char** argv) {
                  "(a submission, a stop, a job seen starting or ending: for 2 s), e.g. 100ms; "
                  "0s: never; off with --slurm-rest-poll rest")
       ->capture_default_str();
-  app.add_option("--slurm-end-files", flags.slurm.end_files,
-                 "how often the Slurm executor reads the end file each job writes when its "
-                 "command ends (allot admits the next workload before Slurm has completed the "
-                 "job; the file lives beside the job's logs); 0s: off, ends seen by squeue alone")
-      ->capture_default_str();
   app.add_option("--slurm-submit", flags.slurm.submit,
                  "how jobs are asked of Slurm: batch (sbatch; Slurm starts them at its next "
                  "scheduling pass) or allocation (salloc + srun: started inside the request when "

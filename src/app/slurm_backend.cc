@@ -151,10 +151,6 @@ Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags
   if (fast_poll < Duration()) {
     return invalid_argument("--slurm-fast-poll must not be negative", "--slurm-fast-poll");
   }
-  ALLOT_ASSIGN_OR_RETURN(const Duration end_files, parse_duration(flags.end_files));
-  if (end_files < Duration()) {
-    return invalid_argument("--slurm-end-files must not be negative", "--slurm-end-files");
-  }
   std::string conf = flags.conf;
   if (conf.empty() && std::getenv("SLURM_CONF") != nullptr) conf = std::getenv("SLURM_CONF");
   slurm::SlurmExecutorOptions options;
@@ -171,7 +167,6 @@ Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags
   // GET /jobs is every field of every job slurmctld holds (about a second per
   // call at 2,000 jobs): polled through slurmrestd, no fast cadence.
   options.fast_poll_interval = flags.rest_poll == "rest" ? Duration() : fast_poll;
-  options.end_file_interval = end_files;
   options.logger = &logger;
   std::unique_ptr<SlurmBackend> backend(
       new SlurmBackend(slurm::slurm_environment(conf), own_user_name(), options, clock, data_dir));

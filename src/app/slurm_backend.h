@@ -71,11 +71,6 @@ struct SlurmFlags {
   // one salloc and one srun process per job on allotd's host:
   // slurm_jobs.h, docs/slurm.md *Started at submit*).
   std::string submit = "batch";
-  // How often the executor reads its live jobs' end files, which each job's
-  // script writes once its command ended, so that allot admits the next
-  // workload before Slurm has completed the job (slurm_executor.h; "0s":
-  // off, ends are learned from squeue alone; docs/slurm.md *Ends told by the job*).
-  std::string end_files = "50ms";
   // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
   std::string reconcile = "60s";
   // slurmrestd's JWT (a file holding it; empty: $SLURM_JWT) and whose it is

@@ -74,12 +74,10 @@ SlurmExecutor::SlurmExecutor(CommandRunner& runner, const Clock& clock,
     : runner_(runner),
       clock_(clock),
       commands_(std::make_shared<CommandTransport>(runner)),
-      options_(std::move(options)),
-      script_slots_(options_.submit.log_dir) {
+      options_(std::move(options)) {
   transport_ = commands_;
   partition_ = options_.submit.partition;
   typed_gres_ = options_.submit.typed_gres;
-  options_.submit.end_files = options_.end_file_interval > Duration();
 }
 
 SlurmExecutor::~SlurmExecutor() { shutdown(); }
@@ -143,10 +141,9 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
     settings.partition = partition_;
     settings.typed_gres = typed_gres_;
   }
-  const ScriptSlots::Lease slot(script_slots_);
-  const std::string& script_path = slot.path();
+  const std::string script_path =
+      options_.submit.log_dir + "/" + std::to_string(launch.workload.value()) + ".sbatch";
   ALLOT_ASSIGN_OR_RETURN(const std::optional<JobOwner> owner, prepare_owner(launch));
-  if (settings.end_files) ALLOT_RETURN_IF_ERROR(prepare_end_file(launch.workload, owner));
   ALLOT_ASSIGN_OR_RETURN(Submission submission,
                          submission_of(launch, settings, script_path, owner, after));
   bool retried = false;
@@ -159,17 +156,10 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
   }
   // slurmrestd (v0.0.38) submits batch jobs only: an allocation goes through
   // salloc, its script in the environment (no file).
-  if (settings.mode == SubmitMode::kAllocation) {
-    ALLOT_ASSIGN_OR_RETURN(const std::string answer, commands_->submit(submission, owner));
-    ALLOT_ASSIGN_OR_RETURN(const AllocationAnswer allocation, parse_allocation_answer(answer));
-    watch_salloc(allocation.job_id, allocation.salloc_pid);
-    return allocation.job_id;
-  }
+  if (settings.mode == SubmitMode::kAllocation) return commands_->submit(submission, owner);
   ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
   Result<std::string> id = transport()->submit(submission, owner);
-  // sbatch has sent its text, which holds the workload's env: emptied, kept
-  // for the next submission (script_slots.h says why not removed).
-  (void)::truncate(script_path.c_str(), 0);
+  ::unlink(script_path.c_str());  // sbatch has sent its text: it holds the workload's env
   return id;
 }
 
@@ -554,32 +544,19 @@ Duration SlurmExecutor::poll_delay() const {
 }
 
 void SlurmExecutor::loop() {
-  const auto every = [](Duration d) { return std::chrono::milliseconds(d.ms()); };
-  const bool watch_ends = options_.end_file_interval > Duration();
-  auto last_poll = std::chrono::steady_clock::now();
   for (;;) {
-    bool poll_due = false;
     {
       MutexLock lock(mu_);
-      const auto now = std::chrono::steady_clock::now();
+      const auto rested = std::chrono::steady_clock::now();
       // Woken (a submission, a stop): the rest is measured again, from the
       // same start, with the cadence that now applies.
       for (;;) {
         if (stopping_) return;
-        const auto poll_at = last_poll + every(poll_delay_locked());
-        const auto due =
-            watch_ends ? std::min(poll_at, now + every(options_.end_file_interval)) : poll_at;
-        if (!wake_.wait_until(mu_, due)) {
-          poll_due = std::chrono::steady_clock::now() >= poll_at;
-          break;
-        }
+        const auto due = rested + std::chrono::milliseconds(poll_delay_locked().ms());
+        if (!wake_.wait_until(mu_, due)) break;
       }
     }
-    if (watch_ends) check_end_files();
-    if (poll_due) {
-      poll_once();
-      last_poll = std::chrono::steady_clock::now();
-    }
+    poll_once();
   }
 }
 

@@ -102,26 +102,6 @@
 //   sbatch answered with its id, when a job is adopted, and when a poll finds
 //   a pending job's state or reason changed; so a workload's job id is known
 //   while Slurm still holds the job pending.
-// - Ends told by the job (`end_file_interval` > 0; off when 0): each job's
-//   script writes "<job id> <exit status>" to its end file
-//   (slurm_jobs.h end_file_path(); created empty before each submission,
-//   owned by the job's account, 0600) once the command ended, and the poll
-//   thread reads the end files of its live jobs every `end_file_interval`:
-//   a job's pods are reported kExited with that status as soon as the file
-//   says so, before Slurm has completed the job, so that allot admits the
-//   next workload while Slurm still finishes this one (its job then waits in
-//   Slurm's queue and starts at the pass the end triggers). The job stays
-//   known (never an orphan) until Slurm lists it ended, and nothing more is
-//   reported of it; the workload may be launched again at once (a new job).
-//   One Slurm still shows RUNNING `end_hold` after it told
-//   its end is cancelled (a job cannot hold capacity that allot has given
-//   away), logged. A file of another job id (an earlier run) is ignored.
-// - salloc (SubmitMode::kAllocation): the launcher names salloc's pid with
-//   the job id; a salloc still alive `salloc_grace` after its job ended or
-//   was forgotten (no longer a job or handover here) is killed (SIGKILL),
-//   and logged, when the pid is still that process (its start time in
-//   /proc). Slurm 22.05's salloc can spin forever, ignoring SIGTERM, after a
-//   grant and a cancel a few milliseconds apart.
 // - Thread-safe. Events are delivered with no lock held.
 #pragma once
 
@@ -138,7 +118,6 @@
 
 #include "backends/executor.h"
 #include "backends/slurm/command_runner.h"
-#include "backends/slurm/script_slots.h"
 #include "backends/slurm/slurm_jobs.h"
 #include "backends/slurm/slurm_transport.h"
 #include "base/clock.h"
@@ -165,12 +144,6 @@ struct SlurmExecutorOptions {
   Logger* logger = nullptr;  // orphans, Slurm's requeues; null: not logged
   // How long a submission that did not reach Slurm waits before the next try.
   Duration submit_retry = Duration::seconds(5);
-  // How often the end files of live jobs are read (ends told by the job); 0: off.
-  Duration end_file_interval;
-  // How long a job that told its end may still run in Slurm before it is cancelled.
-  Duration end_hold = Duration::seconds(10);
-  // How long a salloc may outlive its job before it is killed.
-  Duration salloc_grace = Duration::seconds(10);
 };
 
 // What Slurm says of one workload's job.
@@ -217,9 +190,6 @@ class SlurmExecutor final : public Executor {
   [[nodiscard]] std::optional<SlurmJobView> slurm_view(WorkloadId workload) const;
   // Runs one poll now (tests; the thread does it every interval).
   void poll_once();
-  // Reads the live jobs' end files once now (tests; the thread does it every
-  // end_file_interval).
-  void check_end_files();
   // How long the poll thread rests after a poll now: poll_interval or
   // fast_poll_interval (the contract's cadence).
   [[nodiscard]] Duration poll_delay() const;
@@ -238,19 +208,6 @@ class SlurmExecutor final : public Executor {
     SlurmJob last;
     std::vector<std::string> placed;  // the nodes allot placed it on
     std::string misplaced;            // allot's placement when Slurm ran it elsewhere
-  };
-  // A job that told its end (reported then), until Slurm lists it ended.
-  struct Told {
-    WorkloadId workload;
-    Timestamp at;
-    std::string state;  // Slurm's, as of the last poll
-    bool cancelled = false;
-  };
-  // A salloc of an allocation made here (SubmitMode::kAllocation).
-  struct Salloc {
-    int64_t pid = 0;
-    uint64_t start_ticks = 0;           // its start time (/proc/PID/stat), against pid reuse
-    std::optional<Timestamp> job_gone;  // when its job was first seen no longer here
   };
   // A launch whose submission did not reach Slurm (kUnavailable): retried.
   struct Unsubmitted {
@@ -307,15 +264,6 @@ class SlurmExecutor final : public Executor {
                        std::vector<Report>& reports) ALLOT_REQUIRES(mu_);
   std::vector<std::string> due_kills() ALLOT_REQUIRES(mu_);
   void cancel_quietly(const std::string& job_id, CancelKind kind);
-  // Ends told by the job (slurm_executor_ends.cc).
-  Status prepare_end_file(WorkloadId workload, const std::optional<JobOwner>& owner) const;
-  void watch_salloc(const std::string& job_id, int64_t pid);
-  // Kills the sallocs that outlived their jobs by salloc_grace.
-  void reap_sallocs();
-  // Jobs that told their end and still run end_hold later (cancelled, logged).
-  std::vector<std::string> overdue_told_ends() ALLOT_REQUIRES(mu_);
-  // Told jobs' states from the listing; those Slurm ended (or no longer lists) forgotten.
-  void follow_told(const std::map<std::string, SlurmJob>& seen) ALLOT_REQUIRES(mu_);
   void announce_job(WorkloadId workload);  // to the sink; no lock held
   // A job seen running for the first time: on the nodes allot placed it on?
   void check_placement(WorkloadId workload, Job& job) ALLOT_REQUIRES(mu_);
@@ -352,11 +300,8 @@ class SlurmExecutor final : public Executor {
   std::map<WorkloadId, Unsubmitted> unsubmitted_ ALLOT_GUARDED_BY(mu_);
   // (account, user) pairs known to have their association in Slurm.
   std::set<std::pair<std::string, std::string>> associated_ ALLOT_GUARDED_BY(mu_);
-  std::map<std::string, Salloc> sallocs_ ALLOT_GUARDED_BY(mu_);  // by job id
-  std::map<std::string, Told> told_ ALLOT_GUARDED_BY(mu_);       // by job id
   CondVar queued_;
-  ScriptSlots script_slots_;  // the batch scripts' files, reused
-  Mutex poll_mu_;             // one poll at a time
+  Mutex poll_mu_;  // one poll at a time
   std::atomic<int64_t> adopted_{0};
   std::atomic<int64_t> submitted_{0};
   std::thread thread_;

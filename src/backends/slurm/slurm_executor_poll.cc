@@ -86,7 +86,6 @@ std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed
   std::set<std::string> known;
   for (const auto& [workload, job] : jobs_) known.insert(job.id);
   for (const auto& [workload, handed] : handed_) known.insert(handed.id);
-  for (const auto& [id, told] : told_) known.insert(id);
   const bool adopting = clock_.now() < adopt_until_;
   std::vector<SlurmJob> out;
   for (const SlurmJob& job : listed) {
@@ -155,7 +154,6 @@ void SlurmExecutor::poll_once() {
   {
     MutexLock lock(mu_);
     kills = due_kills();
-    for (std::string& id : overdue_told_ends()) kills.push_back(std::move(id));
     requeue_due_retries();
     if (!kills.empty()) hurry();
   }
@@ -177,7 +175,6 @@ void SlurmExecutor::poll_once() {
     MutexLock lock(mu_);
     observe(seen, vanished, requeued, reports);
     forget_ended_handovers(seen);
-    follow_told(seen);
     orphaned = orphans(*jobs);
     changed.swap(changed_);
   }
@@ -200,7 +197,6 @@ void SlurmExecutor::poll_once() {
     hurry();  // work turns over: the next start or end is likely soon
   }
   report(reports);
-  reap_sallocs();
 }
 
 }  // namespace allot::slurm

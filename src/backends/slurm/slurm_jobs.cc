@@ -105,9 +105,8 @@ std::string batch_log_path(const WorkloadLaunch& launch, const std::string& log_
 // The job's script. `carrier`: the environment variable that carries the
 // script to the job in SubmitMode::kAllocation, unset before anything runs
 // (empty for a batch script).
-std::string script_of(const WorkloadLaunch& launch, const SubmitSettings& settings, bool gang,
+std::string script_of(const WorkloadLaunch& launch, const std::string& log_dir, bool gang,
                       const std::optional<JobOwner>& owner, std::string_view carrier = {}) {
-  const std::string& log_dir = settings.log_dir;
   std::string script = "#!/bin/sh\n# allot workload " + launch.namespace_name + "/" + launch.name +
                        " (id " + std::to_string(launch.workload.value()) + ")\n";
   if (!carrier.empty()) script += "unset " + std::string(carrier) + "\n";
@@ -124,15 +123,11 @@ std::string script_of(const WorkloadLaunch& launch, const SubmitSettings& settin
   }
   for (const auto& [name, value] : env)
     script += "export " + name + "=" + shell_quoted(value) + "\n";
+  if (!gang) return script + "exec" + command_line(launch.command) + "\n";
   const std::string logs = log_dir + "/" + std::to_string(launch.workload.value()) + "-%t.log";
-  const std::string body =
-      gang ? " srun --kill-on-bad-exit=1 --open-mode=append --output=" + shell_quoted(logs) +
-                 command_line(launch.command)
-           : command_line(launch.command);
-  if (!settings.end_files) return script + "exec" + body + "\n";
-  return script + body.substr(1) +
-         "\nallot_rc=$?\nprintf '%s %s\\n' \"$SLURM_JOB_ID\" \"$allot_rc\" >" +
-         shell_quoted(end_file_path(log_dir, launch.workload)) + "\nexit \"$allot_rc\"\n";
+  return script +
+         "exec srun --kill-on-bad-exit=1 --open-mode=append --output=" + shell_quoted(logs) +
+         command_line(launch.command) + "\n";
 }
 
 // What sbatch and salloc both say of the job: its name, account, shape,
@@ -188,8 +183,8 @@ log=$1; shift
 setsid "$@" </dev/null >/dev/null 2>>"$log" &
 pid=$!
 while :; do
-  id=$(sed -n '/^salloc: \(Granted\|Pending\) job allocation [0-9]/{s/^salloc: [A-Za-z]* job allocation \([0-9][0-9]*\).*/\1/p;q}' "$log")
-  if [ -n "$id" ]; then echo "$id $pid"; exit 0; fi
+  id=$(sed -n 's/^salloc: \(Granted\|Pending\) job allocation \([0-9][0-9]*\).*/\2/p' "$log")
+  if [ -n "$id" ]; then echo "$id"; exit 0; fi
   if ! kill -0 "$pid" 2>/dev/null; then cat "$log" >&2; exit 1; fi
   sleep 0.01
 done)";
@@ -210,7 +205,7 @@ Submission allocation_of(const WorkloadLaunch& launch, const SubmitSettings& set
   }
   out.argv.push_back("salloc");
   out.argv.insert(out.argv.end(), options.begin(), options.end());
-  out.script = script_of(launch, settings, false, owner, kScriptCarrier);
+  out.script = script_of(launch, settings.log_dir, false, owner, kScriptCarrier);
   out.env = {std::string(kScriptCarrier) + "=" + out.script};
   const std::string logs =
       settings.log_dir + "/" + std::to_string(launch.workload.value()) + "-%t.log";
@@ -242,29 +237,6 @@ std::string allocation_log_path(const std::string& log_dir, WorkloadId workload)
   return log_dir + "/" + std::to_string(workload.value()) + "-salloc.log";
 }
 
-std::string end_file_path(const std::string& log_dir, WorkloadId workload) {
-  return log_dir + "/" + std::to_string(workload.value()) + ".end";
-}
-
-std::optional<int> parse_end_file(std::string_view text, std::string_view job_id) {
-  if (!text.ends_with('\n')) return std::nullopt;
-  const std::vector<std::string> f = split_fields(text.substr(0, text.size() - 1), ' ');
-  if (f.size() != 2 || f[0] != job_id) return std::nullopt;
-  const std::optional<int64_t> status = number(f[1]);
-  if (!status || *status < 0 || *status > 255) return std::nullopt;
-  return static_cast<int>(*status);
-}
-
-Result<AllocationAnswer> parse_allocation_answer(std::string_view text) {
-  const std::vector<std::string> f = split_fields(trimmed_field(text), ' ');
-  const std::optional<int64_t> id = f.empty() ? std::nullopt : number(f[0]);
-  const std::optional<int64_t> pid = f.size() == 2 ? number(f[1]) : std::optional<int64_t>(0);
-  if (!id || !pid || f.size() > 2) {
-    return invalid_argument("cannot read salloc's job id in \"" + std::string(text) + "\"");
-  }
-  return AllocationAnswer{f[0], *pid};
-}
-
 std::vector<std::string> job_log_paths(const WorkloadLaunch& launch, const std::string& log_dir) {
   std::vector<std::string> paths;
   for (const PlacedPod& pod : launch.pods) {
@@ -294,7 +266,7 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
                                        : pod_log_path(settings.log_dir, {launch.workload, 0}))});
   if (owner) out.argv.push_back("--export=NONE");
   out.argv.push_back(script_path);
-  out.script = script_of(launch, settings, gang, owner);
+  out.script = script_of(launch, settings.log_dir, gang, owner);
   return out;
 }
 

@@ -51,7 +51,7 @@
 //   execs the command in every task (a gang's too: no srun inside).
 // - No value of the workload's env, and no script text, is ever in an argv
 //   (any local user reads argv in /proc/PID/cmdline). A batch script is a
-//   file that the caller writes readable by root alone and empties once
+//   file that the caller writes readable by root alone and removes once
 //   submitted (sbatch sends its text through slurmctld). An allocation's
 //   script travels in the environment (Submission::env, kScriptCarrier:
 //   launcher, salloc, srun, the task), readable only by the process's owner
@@ -60,14 +60,6 @@
 //   expressible: --no-requeue (Slurm never requeues an allocation anyway),
 //   --export=NONE (the launcher's environment is the runner's: PATH and
 //   SLURM_CONF; the script sets the rest).
-// - With SubmitSettings::end_files, the script runs the command (a gang's
-//   srun) as a child, then writes "$SLURM_JOB_ID <its exit status>" to
-//   end_file_path() and exits with that status: allot learns of the end
-//   when the command ends, before Slurm has completed the job (the executor
-//   reads the file; docs/slurm.md, *Ends told by the job*).
-// - The allocation launcher prints "<job id> <salloc's pid>", the id of the
-//   first "Granted"/"Pending job allocation" line only (a queued allocation
-//   granted before the launcher read the file names its id twice).
 // - parse_squeue() reads `squeue -h -a -t all -O <kSqueueFormat>` lines;
 //   parse_sacct() reads `sacct -n -P -X -o JobIDRaw,State,ExitCode` lines.
 //   A malformed line is kInvalidArgument naming it.
@@ -104,9 +96,6 @@ struct SubmitSettings {
   // has several flavors; untyped `gpu:N` when it has one (as the sync does).
   bool typed_gres = true;
   SubmitMode mode = SubmitMode::kBatch;
-  // The job tells allot of its end (end_file_path()): the script runs the
-  // command (not exec), then writes "<SLURM_JOB_ID> <exit status>" there.
-  bool end_files = false;
 };
 
 // The Unix account a job runs as.
@@ -143,21 +132,6 @@ std::vector<std::string> job_log_paths(const WorkloadLaunch& launch, const std::
 std::string pod_log_path(const std::string& log_dir, PodId pod);
 // Where SubmitMode::kAllocation's salloc writes its own messages.
 std::string allocation_log_path(const std::string& log_dir, WorkloadId workload);
-// Where a job with SubmitSettings::end_files writes "<job id> <exit status>\n"
-// once its command ended (before Slurm has finished the job).
-std::string end_file_path(const std::string& log_dir, WorkloadId workload);
-// The exit status an end file holds for `job_id`: nullopt while the file is
-// empty, incomplete (no newline yet), malformed or another job's (an earlier
-// run of the workload).
-std::optional<int> parse_end_file(std::string_view text, std::string_view job_id);
-
-// What SubmitMode::kAllocation's launcher prints: "<job id> <salloc's pid>"
-// (one line, the first grant or queueing salloc named).
-struct AllocationAnswer {
-  std::string job_id;
-  int64_t salloc_pid = 0;  // 0: not named
-};
-Result<AllocationAnswer> parse_allocation_answer(std::string_view text);
 
 struct SlurmJob {
   std::string id;

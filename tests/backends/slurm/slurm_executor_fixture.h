@@ -87,9 +87,7 @@ class SlurmExecutorTest : public ::testing::Test {
     options.submit.job_prefix = "texec-";
     options.submit.mode = submit_mode_;
     options.sink = &log;
-    options.poll_interval = poll_interval_;
-    if (poll_interval_ > Duration::seconds(60)) options.fast_poll_interval = Duration();
-    options.end_file_interval = end_file_interval_;
+    options.poll_interval = Duration::millis(200);
     options.submit_retry = Duration::millis(500);
     auto executor = std::make_unique<SlurmExecutor>(runner_, clock_, options);
     executor->set_transport(std::move(transport));
@@ -179,8 +177,6 @@ class SlurmExecutorTest : public ::testing::Test {
   std::unique_ptr<SlurmExecutor> executor_;
   std::atomic<int> placements_{0};               // held jobs placed with scontrol
   SubmitMode submit_mode_ = SubmitMode::kBatch;  // how make()'s executors submit
-  Duration poll_interval_ = Duration::millis(200);
-  Duration end_file_interval_;  // ends told by the job: off unless a test says
 };
 
 }  // namespace allot::slurm

@@ -1,8 +1,7 @@
 // The batch script that the Slurm executor hands sbatch holds the workload's
 // env (which may hold secrets), with Slurm's commands scripted (no Slurm):
 // it is readable by its owner alone from the moment it exists (0600) and is
-// emptied once sbatch has sent it (the file is kept for the next submission:
-// script_slots.h); an allocation writes no script file at all.
+// gone once sbatch has sent it; an allocation writes no script file at all.
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -109,17 +108,6 @@ class SlurmScriptFileTest : public ::testing::Test {
     return executor_->submitted() >= 1;
   }
 
-  // A file in the log folder holding `text` (a script file left with the env in it).
-  bool any_file_holds(const std::string& text) const {
-    for (const auto& entry : std::filesystem::directory_iterator(log_dir_)) {
-      std::ifstream in(entry.path());
-      std::stringstream content;
-      content << in.rdbuf();
-      if (content.str().find(text) != std::string::npos) return true;
-    }
-    return false;
-  }
-
   std::string log_dir_ = "/tmp/allot-slurm-script-test-" + std::to_string(::getpid());
   ScriptReadingSlurm slurm_;
   ManualClock clock_;
@@ -137,30 +125,6 @@ TEST_F(SlurmScriptFileTest, TheBatchScriptIsTheOwnersAloneWhileSbatchReadsItAndG
   EXPECT_NE(slurm_.script_text().find("export API_TOKEN='tok-77e1'"), std::string::npos)
       << slurm_.script_text();
   EXPECT_FALSE(std::filesystem::exists(log_dir_ + "/5.sbatch")) << "removed once sbatch sent it";
-  EXPECT_FALSE(any_file_holds("tok-77e1")) << "the script file, kept for the next job, is emptied";
-}
-
-TEST_F(SlurmScriptFileTest, ScriptFilesAreReusedNotMadeAndRemovedForEveryJob) {
-  start_executor(SubmitMode::kBatch);
-
-  for (uint64_t id = 5; id < 25; ++id) {
-    WorkloadLaunch launch = secret_launch();
-    launch.workload = WorkloadId(id);
-    executor_->launch(launch);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (executor_->submitted() < static_cast<int64_t>(id - 4) &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-  }
-
-  ASSERT_EQ(executor_->submitted(), 20);
-  int scripts = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(log_dir_)) {
-    scripts += entry.path().extension() == ".sbatch" ? 1 : 0;
-  }
-  EXPECT_GE(scripts, 1);
-  EXPECT_LE(scripts, 5) << "one per submission in flight (4 submitters, a handover), not per job";
 }
 
 TEST_F(SlurmScriptFileTest, AnAllocationsScriptTravelsInTheEnvironmentAndNoFileHoldsIt) {
@@ -173,7 +137,6 @@ TEST_F(SlurmScriptFileTest, AnAllocationsScriptTravelsInTheEnvironmentAndNoFileH
   ASSERT_EQ(env.size(), 1U);
   EXPECT_NE(env[0].find("export API_TOKEN='tok-77e1'"), std::string::npos) << env[0];
   EXPECT_FALSE(std::filesystem::exists(log_dir_ + "/5.sbatch"));
-  EXPECT_FALSE(any_file_holds("tok-77e1"));
   EXPECT_EQ(slurm_.script_mode(), -2) << "no sbatch";
 }
 

@@ -42,21 +42,6 @@ TEST_F(SlurmExecutorTest, AGpuJobRunsUnderItsTeamsAccountWithTheGpusSlurmGaveIt)
   EXPECT_EQ(executor_->submitted(), 1);
 }
 
-TEST_F(SlurmExecutorTest, AJobsEndIsToldByItsEndFileWithoutAnyPoll) {
-  end_file_interval_ = Duration::millis(50);
-  poll_interval_ = Duration::seconds(3600);  // no squeue poll sees the end
-  executor_ = make(events_);
-  const WorkloadLaunch l = launch(16, {"node1"}, "echo told; exit 3");
-
-  executor_->launch(l);
-  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
-
-  ASSERT_EQ(exits.size(), 1u);
-  EXPECT_EQ(exits[0].exit_code, 3);
-  EXPECT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u) << "kRunning before kExited";
-  EXPECT_EQ(log_of({l.workload, 0}), "told\n");
-}
-
 TEST_F(SlurmExecutorTest, AGangIsOneJobOverTwoNodesWithOneTaskEach) {
   executor_ = make(events_);
   const WorkloadLaunch l =

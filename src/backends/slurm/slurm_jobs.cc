@@ -183,7 +183,7 @@ log=$1; shift
 setsid "$@" </dev/null >/dev/null 2>>"$log" &
 pid=$!
 while :; do
-  id=$(sed -n 's/^salloc: \(Granted\|Pending\) job allocation \([0-9][0-9]*\).*/\2/p' "$log")
+  id=$(sed -n '/^salloc: \(Granted\|Pending\) job allocation [0-9]/{s/^salloc: [A-Za-z]* job allocation \([0-9][0-9]*\).*/\1/p;q}' "$log")
   if [ -n "$id" ]; then echo "$id"; exit 0; fi
   if ! kill -0 "$pid" 2>/dev/null; then cat "$log" >&2; exit 1; fi
   sleep 0.01

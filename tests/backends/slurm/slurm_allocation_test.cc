@@ -197,6 +197,8 @@ case "$FAKE_SALLOC" in
            echo "salloc: job 78 queued and waiting for resources" >&2 ;;
   refused) echo "salloc: error: Job submit/allocate failed: Invalid account" >&2; exit 1 ;;
   slow) /bin/sleep 1; echo "salloc: Granted job allocation 79" >&2 ;;
+  queued-then-granted)  # both lines in one write: any read of the file sees both
+    printf 'salloc: Pending job allocation 80\nsalloc: Granted job allocation 80\n' >&2 ;;
 esac
 exec /bin/sleep 30
 )";
@@ -268,6 +270,17 @@ TEST_F(SallocLauncherTest, AQueuedAllocationsIdComesAtOnceToo) {
 
   ASSERT_TRUE(id.ok()) << id.status().message();
   EXPECT_EQ(*id, "78");
+}
+
+// A queued allocation granted before the launcher read salloc's messages
+// leaves two lines that name the job: the launcher names it once (named twice,
+// allotd took the answer for an unknown job and cancelled its own running job
+// as an orphan).
+TEST_F(SallocLauncherTest, AQueuedAllocationGrantedBeforeTheLauncherReadsIsNamedOnce) {
+  const Result<std::string> id = submit("queued-then-granted");
+
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  EXPECT_EQ(*id, "80");
 }
 
 TEST_F(SallocLauncherTest, SallocsRefusalIsARefusedJobWithItsWords) {

@@ -50,8 +50,7 @@ void SchedulingCycle::reserve_node(NodeIndex node, const PendingWorkload& gang, 
 
 void SchedulingCycle::add_reserved_quota(ReservedQuota reserved) {
   state_changed();
-  for (ReservedQuota& other : reserved_quota_) reserved.link(other);
-  reserved_quota_.push_back(std::move(reserved));
+  reserved_quota_.add(std::move(reserved));
 }
 
 // What admitted work (and this cycle's admissions) gives back in `flavor`,
@@ -108,9 +107,7 @@ bool SchedulingCycle::reservations_allow(const PendingWorkload& w, FlavorIndex f
                                          const ResourceVector& total) {
   const Timestamp end = finish_by(w);
   const bool borrows = quota_.would_borrow(w.team, flavor, total);
-  return std::all_of(reserved_quota_.begin(), reserved_quota_.end(), [&](ReservedQuota& r) {
-    return r.allows(w.id, w.team, flavor, total, end, borrows);
-  });
+  return reserved_quota_.allows(w.id, w.team, flavor, total, end, borrows);
 }
 
 void SchedulingCycle::note_admission_for_reservations(const PendingWorkload& w, FlavorIndex flavor,
@@ -123,8 +120,8 @@ void SchedulingCycle::note_admission_for_reservations(const PendingWorkload& w, 
     ++releases_version_[flavor.value()];
   }
   if (reserved_quota_.empty()) return;
-  std::erase_if(reserved_quota_, [&](const ReservedQuota& r) { return r.gang() == w.id; });
-  for (ReservedQuota& r : reserved_quota_) r.admitted(w.id, w.team, flavor, total, finish_by(w));
+  reserved_quota_.erase(w.id);
+  reserved_quota_.admitted(w.id, w.team, flavor, total, finish_by(w));
 }
 
 // A gang's own reservation is given up before it is planned again, and a
@@ -144,7 +141,7 @@ void SchedulingCycle::drop_reservation(WorkloadId gang) {
   for (const HeldReservation& r : snapshot_.reservations) {
     if (r.workload == gang) unreserve(r.nodes);
   }
-  std::erase_if(reserved_quota_, [&](const ReservedQuota& r) { return r.gang() == gang; });
+  reserved_quota_.erase(gang);
   auto it = std::find_if(plan_.reservations.begin(), plan_.reservations.end(),
                          [&](const Reservation& r) { return r.workload == gang; });
   if (it == plan_.reservations.end()) return;
@@ -192,11 +189,7 @@ bool SchedulingCycle::keep_held_reservation(const PendingWorkload& w, FlavorInde
       return false;
     }
   }
-  if (pod_count(w) > 1 &&
-      std::none_of(reserved_quota_.begin(), reserved_quota_.end(),
-                   [&](const ReservedQuota& r) { return r.gang() == w.id && r.holds(); })) {
-    return false;
-  }
+  if (pod_count(w) > 1 && !reserved_quota_.holds(w.id)) return false;
   if (!reservation_covers(capacity_, timeline(), w, held->nodes, held->starts_at, snapshot_.now)) {
     return false;
   }
@@ -219,13 +212,8 @@ std::optional<Reservation> SchedulingCycle::plan_beside_other_gangs(
                       request.flavor, total, reservation->starts_at, w.max_runtime,
                       policy_.cycle());
     const Timestamp planned = reservation->starts_at;
-    Timestamp later = planned;
-    for (ReservedQuota& other : reserved_quota_) {
-      if ((*reserved)->conflicts_with(other)) later = std::max(later, other.ends_at());
-    }
     // Each gang running at its start may fit beside it alone and not all together.
-    if (later == planned && (*reserved)->holds())
-      later = (*reserved)->start_beside(reserved_quota_);
+    const Timestamp later = reserved_quota_.later_start(**reserved, planned);
     if (later == planned && (*reserved)->holds()) return reservation;
     if (later == planned || later == Timestamp::infinite_future()) break;
     request.not_before = later;

@@ -74,8 +74,11 @@ void ReservedQuota::admitted(WorkloadId workload, TeamIndex team, FlavorIndex fl
 
 bool ReservedQuota::conflicts_with(ReservedQuota& other) {
   if (other.flavor_ != flavor_ || !holds_ || !other.holds_) return false;
-  return (other.running_at(starts_at_) && !fits_with(other.team_, other.request_)) ||
-         (running_at(other.starts_at_) && !other.fits_with(team_, request_));
+  return other.crowds_out(*this) || crowds_out(other);
+}
+
+bool ReservedQuota::crowds_out(ReservedQuota& other) {
+  return running_at(other.starts_at_) && !other.fits_with(team_, request_);
 }
 
 void ReservedQuota::link(ReservedQuota& other) {

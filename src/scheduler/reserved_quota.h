@@ -75,6 +75,9 @@ class ReservedQuota {
   // Whether the two gangs' windows would leave either without its quota at its start.
   // (Both are asked, then left as they were.)
   [[nodiscard]] bool conflicts_with(ReservedQuota& other);
+  // One half of conflicts_with(): whether this gang, running at `other`'s
+  // start, leaves `other` without its quota then (holds() not asked).
+  [[nodiscard]] bool crowds_out(ReservedQuota& other);
   // Counts each gang in the other's quota at its start when it will be running then.
   void link(ReservedQuota& other);
   // Its start when the gang fits its quota then beside every gang of `others`

@@ -74,6 +74,7 @@ SchedulingCycle::SchedulingCycle(const CompiledPolicy& policy, const Topology& t
       team_blocked_(policy.team_count(), false),
       reservations_left_(policy.flavor_count(), options.max_reservations_per_flavor),
       failed_reservations_(policy.flavor_count()),
+      reserved_quota_(policy.flavor_count()),
       unplaceable_(policy.flavor_count()),
       reserved_priority_(policy.node_count(), 0),
       reservation_priorities_(policy.flavor_count()),

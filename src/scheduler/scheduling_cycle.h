@@ -36,6 +36,7 @@
 #include "scheduler/released_quota.h"
 #include "scheduler/reservation_planner.h"
 #include "scheduler/reservation_steps.h"
+#include "scheduler/reserved_gangs.h"
 #include "scheduler/reserved_quota.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/team_queues.h"
@@ -196,8 +197,8 @@ class SchedulingCycle {
     int32_t priority = 0;
   };
   std::vector<std::vector<FailedReservation>> failed_reservations_;  // per flavor
-  // The quota each reserved gang needs at its start.
-  std::vector<ReservedQuota> reserved_quota_;
+  // The quota each reserved gang needs at its start, by flavor.
+  ReservedGangs reserved_quota_;
   // What admitted work gives back when, per flavor (built when first needed).
   std::vector<std::optional<std::vector<QuotaRelease>>> quota_releases_;
   // Per flavor: bumped whenever its releases change (ReleasedQuota's version).

@@ -85,9 +85,13 @@ Timestamp ReservedGangs::later_start(ReservedQuota& reserved, Timestamp planned)
     if (!runs_at_start && !(start <= w.starts_at && w.starts_at < end)) continue;
     ReservedQuota& other = f.gangs[i];
     // start_beside() counts every other gang that holds and runs at the start.
-    const bool conflict = fits_beside_all && other.gang() != reserved.gang()
-                              ? reserved.crowds_out(other)
-                              : reserved.conflicts_with(other);
+    bool conflict = false;
+    if (fits_beside_all && other.gang() != reserved.gang()) {
+      halves_skipped_ += runs_at_start ? 1 : 0;
+      conflict = reserved.crowds_out(other);
+    } else {
+      conflict = reserved.conflicts_with(other);
+    }
     if (conflict) later = std::max(later, w.ends_at);
   }
   return later == planned ? beside : later;

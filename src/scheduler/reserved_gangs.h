@@ -51,6 +51,8 @@ class ReservedGangs {
   // the gangs running at its start together fits beside each alone: then
   // only the other half of each pair's conflict is asked.
   [[nodiscard]] Timestamp later_start(ReservedQuota& reserved, Timestamp planned);
+  // How many pairs later_start() judged by their one half (for tests).
+  [[nodiscard]] int64_t halves_skipped() const { return halves_skipped_; }
 
  private:
   // What the conflict check reads before the gang's quota.
@@ -67,6 +69,7 @@ class ReservedGangs {
 
   std::vector<Flavor> flavors_;
   size_t count_ = 0;
+  int64_t halves_skipped_ = 0;
 };
 
 }  // namespace allot

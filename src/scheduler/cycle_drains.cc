@@ -89,8 +89,8 @@ void SchedulingCycle::note_open_borrowers() {
     for (const PodSetAssignment& set : a.assignment) {
       for (const PodPlacement& pod : set.pods) {
         if (pod.node.value() >= open_borrowers_.size()) continue;
-        open_borrowers_[pod.node.value()].push_back({UINT32_MAX, p.team, p.priority,
-                                                     p.guaranteed()});
+        open_borrowers_[pod.node.value()].push_back(
+            {UINT32_MAX, p.team, p.priority, p.guaranteed()});
       }
     }
   }

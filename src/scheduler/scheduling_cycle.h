@@ -228,7 +228,7 @@ class SchedulingCycle {
     bool guaranteed = false;
   };
   std::vector<std::vector<OpenBorrower>> open_borrowers_;
-  size_t open_borrowers_admissions_ = 0;  // plan_.admissions noted in open_borrowers_
+  size_t open_borrowers_admissions_ = 0;              // plan_.admissions noted in open_borrowers_
   std::unordered_set<uint64_t> admitted_by_promise_;  // keep_handovers() admitted them
   // Per node: the priority of the gang it is reserved for (read only while reserved).
   std::vector<int32_t> reserved_priority_;

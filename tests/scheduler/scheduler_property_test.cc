@@ -71,7 +71,8 @@ Policy random_policy(std::mt19937_64& rng, bool fair_sharing, bool strict_fifo =
     team.quota = {gpu_quota("a", nominal, borrow, lend), gpu_quota("b", nominal / 2, borrow, lend)};
     team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
     team.preemption.within_team = WithinTeamPolicy::kLowerPriority;
-    if (mixed_reclaim && t == 1) team.preemption.reclaim_within_cohort = ReclaimPolicy::kLowerPriority;
+    if (mixed_reclaim && t == 1)
+      team.preemption.reclaim_within_cohort = ReclaimPolicy::kLowerPriority;
     if (mixed_reclaim && t == 3) team.preemption.reclaim_within_cohort = ReclaimPolicy::kNever;
     if (strict_fifo && t % 2 == 0) team.queueing = QueueingStrategy::kStrictFifo;
     p.teams.push_back(team);

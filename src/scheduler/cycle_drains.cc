@@ -43,7 +43,7 @@ bool SchedulingCycle::whole_node_work(const PendingWorkload& w, FlavorIndex flav
   });
 }
 
-NodeIndex SchedulingCycle::nearest_to_clear(const PendingWorkload& w, FlavorIndex flavor) const {
+NodeIndex SchedulingCycle::nearest_to_clear(const PendingWorkload& w, FlavorIndex flavor) {
   const ResourceVector& per_pod = w.pod_sets[0].per_pod;
   NodeIndex best;
   int64_t best_anchored = INT64_MAX;
@@ -55,7 +55,7 @@ NodeIndex SchedulingCycle::nearest_to_clear(const PendingWorkload& w, FlavorInde
     }
     if (capacity_.reserved(node) && capacity_.reserved_for(node) != w.id) continue;
     const int64_t anchored = tenancy_.anchored_gpus(node);
-    if (anchored < best_anchored) {
+    if (anchored < best_anchored && clearable_for(w, node)) {
       best_anchored = anchored;
       best = node;
     }
@@ -63,15 +63,75 @@ NodeIndex SchedulingCycle::nearest_to_clear(const PendingWorkload& w, FlavorInde
   return best;
 }
 
+// Running work of a team above its nominal (NodeTenancy's view) with no
+// declared end, by node; this cycle's borrowing admissions are added as
+// later drains look.
+void SchedulingCycle::note_open_borrowers() {
+  if (open_borrowers_.empty()) {
+    open_borrowers_.resize(policy_.node_count());
+    for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
+      const AdmittedWorkload& a = snapshot_.admitted[i];
+      if (a.terminating || tenancy_.anchored(i) || a.max_runtime != Duration::max()) continue;
+      for (const PodSetAssignment& set : a.assignment) {
+        for (const PodPlacement& pod : set.pods) {
+          if (pod.node.value() >= open_borrowers_.size()) continue;
+          open_borrowers_[pod.node.value()].push_back({i, a.team, a.priority, a.guaranteed()});
+        }
+      }
+    }
+  }
+  for (; open_borrowers_admissions_ < plan_.admissions.size(); ++open_borrowers_admissions_) {
+    const Admission& a = plan_.admissions[open_borrowers_admissions_];
+    const std::optional<uint32_t> index = pending_index_.find(a.workload);
+    if (!a.borrowing || !index) continue;
+    const PendingWorkload& p = snapshot_.pending[*index];
+    if (p.max_runtime != Duration::max()) continue;
+    for (const PodSetAssignment& set : a.assignment) {
+      for (const PodPlacement& pod : set.pods) {
+        if (pod.node.value() >= open_borrowers_.size()) continue;
+        open_borrowers_[pod.node.value()].push_back(
+            {UINT32_MAX, p.team, p.priority, p.guaranteed()});
+      }
+    }
+  }
+}
+
+bool SchedulingCycle::clearable_for(const PendingWorkload& w, NodeIndex node) {
+  note_open_borrowers();
+  const TeamPreemption& rules = policy_.team(w.team).preemption;
+  const auto root = [&](TeamIndex team) {
+    int32_t q = policy_.team(team).quota_node;
+    while (policy_.parent(q) != kNoParent) q = policy_.parent(q);
+    return q;
+  };
+  for (const OpenBorrower& b : open_borrowers_[node.value()]) {
+    if (b.admitted != UINT32_MAX && unavailable_[b.admitted]) continue;  // stopping
+    const bool lower = b.priority < w.priority;
+    bool reclaimable = false;
+    if (b.team == w.team) {
+      reclaimable = rules.within_team == WithinTeamPolicy::kLowerPriority && lower;
+    } else {
+      reclaimable = !b.guaranteed && root(b.team) == root(w.team) &&
+                    (rules.reclaim_within_cohort == ReclaimPolicy::kAny ||
+                     (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && lower));
+    }
+    if (!reclaimable) return false;
+  }
+  return true;
+}
+
 bool SchedulingCycle::try_drain(const PendingWorkload& w, FlavorIndex flavor,
                                 PreemptionVerdict verdict, PendingExplanation* explanation) {
-  // Only where some running work may be preempted for it, too little now:
-  // a node's borrowers are then reclaimable for it once the rest has ended.
-  const bool reclaim_short = verdict == PreemptionVerdict::kInsufficient ||
-                             verdict == PreemptionVerdict::kCandidatesTooYoung ||
-                             verdict == PreemptionVerdict::kDeferred;
-  if (!options_.drain_for_whole_node_work || w.guaranteed() || !reclaim_short ||
-      !whole_node_work(w, flavor)) {
+  // Not while a reclaim is under way for it, nor for a workload that may not
+  // preempt at all: a drained node is cleared by its reclaim.
+  const bool reclaim_possible = verdict != PreemptionVerdict::kPreempting &&
+                                verdict != PreemptionVerdict::kWaitingForVictims &&
+                                verdict != PreemptionVerdict::kNotAllowed;
+  // Nor for one held back by a reserved gang's quota: it waits for that gang's
+  // start, which a drain cannot bring nearer, and a drain taken for it would
+  // keep a node from the reservations planned after it.
+  if (!options_.drain_for_whole_node_work || w.guaranteed() || !reclaim_possible ||
+      explanation->reason == PendingReason::kHeldForReservation || !whole_node_work(w, flavor)) {
     return false;
   }
   if (drained_.empty())
@@ -83,7 +143,8 @@ bool SchedulingCycle::try_drain(const PendingWorkload& w, FlavorIndex flavor,
   NodeIndex node;
   const auto held = held_drains_.find(w.id.value());
   if (held != held_drains_.end() && policy_.node(held->second).flavor == flavor &&
-      capacity_.schedulable(held->second) && capacity_.reserved_for(held->second) == w.id) {
+      capacity_.schedulable(held->second) && capacity_.reserved_for(held->second) == w.id &&
+      clearable_for(w, held->second)) {
     node = held->second;
   } else {
     node = nearest_to_clear(w, flavor);

@@ -121,8 +121,9 @@ void SchedulingCycle::finish_explanations() {
       e.holder_team = team;
       e.holder_usage = team >= 0 ? quota_.usage(team, e.fr) : 0;
     }
+    // A drain's start is unknown (cycle_drains.cc): no estimate from free capacity.
     if (!options_.estimate_start_times || e.estimated_start != Timestamp::infinite_future() ||
-        !e.flavor.valid()) {
+        !e.flavor.valid() || e.reason == PendingReason::kReserved) {
       continue;
     }
     const PendingFacts& facts = facts_[explained_index_[k]];

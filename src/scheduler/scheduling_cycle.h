@@ -126,7 +126,11 @@ class SchedulingCycle {
   // Drains (cycle_drains.cc).
   void apply_held_drains();
   [[nodiscard]] bool whole_node_work(const PendingWorkload& w, FlavorIndex flavor) const;
-  [[nodiscard]] NodeIndex nearest_to_clear(const PendingWorkload& w, FlavorIndex flavor) const;
+  [[nodiscard]] NodeIndex nearest_to_clear(const PendingWorkload& w, FlavorIndex flavor);
+  // Whether every piece of work on `node` ends by itself, is anchored (waited
+  // out) or may be reclaimed by w: the node can be cleared for w.
+  [[nodiscard]] bool clearable_for(const PendingWorkload& w, NodeIndex node);
+  void note_open_borrowers();
   bool try_drain(const PendingWorkload& w, FlavorIndex flavor, PreemptionVerdict verdict,
                  PendingExplanation* explanation);
   // Reservations (cycle_reservations.cc).
@@ -216,6 +220,16 @@ class SchedulingCycle {
   std::unordered_set<uint64_t> holds_reservation_;          // workloads with held reservations
   std::unordered_map<uint64_t, NodeIndex> held_drains_;     // workload -> its drained node (held)
   std::vector<ResourceVector> drained_;  // per team and flavor: what holds drains this cycle
+  // Per node: running borrowers' work with no declared end (not anchored, not
+  // stopping), which a drain cannot wait out; built at the first drain.
+  struct OpenBorrower {
+    uint32_t admitted = UINT32_MAX;  // snapshot index; UINT32_MAX: admitted this cycle
+    TeamIndex team;
+    int32_t priority = 0;
+    bool guaranteed = false;
+  };
+  std::vector<std::vector<OpenBorrower>> open_borrowers_;
+  size_t open_borrowers_admissions_ = 0;              // plan_.admissions noted in open_borrowers_
   std::unordered_set<uint64_t> admitted_by_promise_;  // keep_handovers() admitted them
   // Per node: the priority of the gang it is reserved for (read only while reserved).
   std::vector<int32_t> reserved_priority_;

@@ -47,6 +47,78 @@ inline int check_drains(const Snapshot& before, const Plan& plan, uint64_t seed,
   return checked;
 }
 
+// Drains (scheduler/cycle_drains.cc): a node drained in this plan can be
+// cleared for its workload. Every piece of work on it, running and not
+// stopping or admitted by the plan, is anchored (its team within its nominal
+// in the flavor, which the drain waits out), declares its end (maxRuntime), or
+// may be reclaimed by the workload: another team's work of its cohort tree
+// under reclaimWithinCohort Any, or LowerPriority when of lower priority; its
+// own team's lower-priority work under withinTeam LowerPriority. Returns how
+// many drains were checked.
+inline int check_drains_clearable(const CompiledPolicy& policy, const Snapshot& before,
+                                  const Plan& plan, uint64_t seed, int step) {
+  const auto n_flavors = static_cast<size_t>(policy.flavor_count());
+  std::vector<int64_t> gpus(policy.team_count() * n_flavors, 0);
+  for (const AdmittedWorkload& w : before.admitted) {
+    if (!w.terminating) gpus[w.team.value() * n_flavors + w.flavor.value()] += w.usage().gpu();
+  }
+  const auto within = [&](TeamIndex t, FlavorIndex f) {
+    const int32_t fr = CompiledPolicy::fr_of(f, Resource::kGpu);
+    return gpus[t.value() * n_flavors + f.value()] <=
+           policy.limits(policy.team(t).quota_node, fr).nominal;
+  };
+  const auto root = [&](TeamIndex t) {
+    int32_t q = policy.team(t).quota_node;
+    while (policy.parent(q) != kNoParent) q = policy.parent(q);
+    return q;
+  };
+  const auto pending = [&](WorkloadId id) {
+    return &*std::find_if(before.pending.begin(), before.pending.end(),
+                          [&](const PendingWorkload& p) { return p.id == id; });
+  };
+  const auto on = [](const std::vector<PodSetAssignment>& assignment, NodeIndex node) {
+    return std::any_of(assignment.begin(), assignment.end(), [&](const PodSetAssignment& set) {
+      return std::any_of(set.pods.begin(), set.pods.end(),
+                         [&](const PodPlacement& pod) { return pod.node == node; });
+    });
+  };
+  int checked = 0;
+  for (const Reservation& r : plan.reservations) {
+    if (r.starts_at != Timestamp::infinite_future()) continue;
+    const PendingWorkload& w = *pending(r.workload);
+    const TeamPreemption& rules = policy.team(w.team).preemption;
+    const auto reclaimable = [&](TeamIndex team, int32_t priority, bool guaranteed) {
+      const bool lower = priority < w.priority;
+      if (team == w.team) return rules.within_team == WithinTeamPolicy::kLowerPriority && lower;
+      return !guaranteed && root(team) == root(w.team) &&
+             (rules.reclaim_within_cohort == ReclaimPolicy::kAny ||
+              (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && lower));
+    };
+    const NodeIndex node = r.nodes.front();
+    ++checked;
+    for (const AdmittedWorkload& a : before.admitted) {
+      const bool stopping =
+          a.terminating || std::any_of(plan.preemptions.begin(), plan.preemptions.end(),
+                                       [&](const Preemption& p) { return p.victim == a.id; });
+      if (stopping || within(a.team, a.flavor) || a.max_runtime != Duration::max() ||
+          !on(a.assignment, node)) {
+        continue;
+      }
+      EXPECT_TRUE(reclaimable(a.team, a.priority, a.guaranteed()))
+          << "seed " << seed << " step " << step << ": node " << node.value() << " drained for "
+          << w.id.value() << " holds " << a.id.value() << ", which it may never clear";
+    }
+    for (const Admission& a : plan.admissions) {
+      const PendingWorkload& p = *pending(a.workload);
+      if (!a.borrowing || p.max_runtime != Duration::max() || !on(a.assignment, node)) continue;
+      EXPECT_TRUE(reclaimable(p.team, p.priority, p.guaranteed()))
+          << "seed " << seed << " step " << step << ": node " << node.value() << " drained for "
+          << w.id.value() << " holds " << p.id.value() << ", admitted by the plan, never cleared";
+    }
+  }
+  return checked;
+}
+
 // Handovers (scheduler/cycle_handovers.cc): a promise holds nothing while
 // its victims run, never outlives them (each one in force after the plan waits
 // for a victim still stopping for its workload), and a promised workload that

@@ -27,6 +27,7 @@ struct World {
 };
 
 using testing::check_drains;
+using testing::check_drains_clearable;
 using testing::check_handovers;
 using testing::check_packing;
 using testing::expect_identical_plans;
@@ -34,7 +35,9 @@ using testing::gpu_quota;
 
 // 2 flavors x 8 nodes x 8 GPUs (nominal quotas never exceed capacity); 2 cohorts (one nested) with
 // 4 teams of mixed limits; with `strict_fifo`, teams t0 and t2 queue in StrictFIFO.
-Policy random_policy(std::mt19937_64& rng, bool fair_sharing, bool strict_fifo = false) {
+// With `mixed_reclaim`, t1 reclaims only lower-priority work and t3 none.
+Policy random_policy(std::mt19937_64& rng, bool fair_sharing, bool strict_fifo = false,
+                     bool mixed_reclaim = false) {
   Policy p;
   p.clusters.push_back({});
   p.clusters[0].meta.name = "main";
@@ -68,6 +71,9 @@ Policy random_policy(std::mt19937_64& rng, bool fair_sharing, bool strict_fifo =
     team.quota = {gpu_quota("a", nominal, borrow, lend), gpu_quota("b", nominal / 2, borrow, lend)};
     team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
     team.preemption.within_team = WithinTeamPolicy::kLowerPriority;
+    if (mixed_reclaim && t == 1)
+      team.preemption.reclaim_within_cohort = ReclaimPolicy::kLowerPriority;
+    if (mixed_reclaim && t == 3) team.preemption.reclaim_within_cohort = ReclaimPolicy::kNever;
     if (strict_fifo && t % 2 == 0) team.queueing = QueueingStrategy::kStrictFifo;
     p.teams.push_back(team);
   }
@@ -353,10 +359,10 @@ int check_strict_fifo_tails(const CompiledPolicy& policy, const Snapshot& before
 int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_t stop_one_in = 1,
                      int* waits = nullptr, bool replicas = false, bool shuffled_twin = false,
                      int* strict_tails = nullptr, int* promised = nullptr, int* packed = nullptr,
-                     int* drains = nullptr) {
+                     int* drains = nullptr, bool mixed_reclaim = false) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
-  const Policy p = random_policy(rng, fair_sharing, strict_tails != nullptr);
+  const Policy p = random_policy(rng, fair_sharing, strict_tails != nullptr, mixed_reclaim);
   auto policy = std::make_shared<const CompiledPolicy>(
       CompiledPolicy::compile(p, expand_node_pools(p)).value());
   const Scheduler scheduler(policy);
@@ -403,7 +409,10 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
     const int kept = check_handovers(before, plan, world.state, seed, step);
     if (promised != nullptr) *promised += kept;
     if (packed != nullptr) *packed += check_packing(*policy, before, plan, seed, step);
-    if (drains != nullptr) *drains += check_drains(before, plan, seed, step);
+    if (drains != nullptr) {
+      *drains += check_drains(before, plan, seed, step);
+      if (mixed_reclaim) *drains += check_drains_clearable(*policy, before, plan, seed, step);
+    }
     if (replicas) {
       const int running = check_replicas(*policy, before, plan, world.state.admitted, seed, step);
       if (waits != nullptr) *waits += running;
@@ -493,6 +502,17 @@ TEST(SchedulerProperties, DrainedNodeTakesNoNewWorkButItsWorkload) {
   for (uint64_t seed = 900; seed <= 960; ++seed) {
     run_random_world(seed, seed % 2 == 0, false, /*stop_one_in=*/2, nullptr, false, false, nullptr,
                      nullptr, nullptr, &drains);
+  }
+  EXPECT_GT(drains, 20) << "the random worlds rarely drained a node";
+}
+
+// Teams that reclaim only lower-priority work, or none: a drained node is one
+// its workload can have cleared (plan_checks.h, check_drains_clearable).
+TEST(SchedulerProperties, DrainedNodeCanBeClearedForItsWorkload) {
+  int drains = 0;
+  for (uint64_t seed = 960; seed <= 1020; ++seed) {
+    run_random_world(seed, seed % 2 == 0, false, /*stop_one_in=*/2, nullptr, false, false, nullptr,
+                     nullptr, nullptr, &drains, /*mixed_reclaim=*/true);
   }
   EXPECT_GT(drains, 20) << "the random worlds rarely drained a node";
 }

@@ -85,8 +85,11 @@ Result<std::optional<int64_t>> median_held_beyond_runtime_ms(
     const nlohmann::json& metadata = workload.at("metadata");
     const auto runtime =
         runtimes_ms.find(metadata.value("namespace", "") + "/" + metadata.value("name", ""));
+    // Left out: not in the scenario, restarted, not finished, or finished
+    // without ever being admitted (cancelled while it waited).
     if (runtime == runtimes_ms.end() || status.value("restarts", 0) != 0 ||
-        !status.value("finishedAt", nlohmann::json()).is_string()) {
+        !status.value("finishedAt", nlohmann::json()).is_string() ||
+        status.value("admittedAt", nlohmann::json()).is_null()) {
       continue;
     }
     ALLOT_ASSIGN_OR_RETURN(const Timestamp admitted,

@@ -10,7 +10,8 @@
 //   team had work (from its first submission to its last completion).
 // - preemptions: the sum of the workloads' restarts.
 // - held_beyond_runtime_ms (median_held_beyond_runtime_ms): the median, over
-//   the workloads that finished without a restart, of finishedAt - admittedAt
+//   the workloads admitted once that finished without a restart (one cancelled
+//   before its admission has no admittedAt and is left out), of finishedAt - admittedAt
 //   - the workload's runtime: how long a run held its capacity beyond its
 //   work (its pod's start and the report of its exit), what a Scenario's
 //   podStartLatency models. startedAt is not used: it is when allotd learned

@@ -5,14 +5,38 @@
 # tsan preset (Clang, -Wthread-safety, ThreadSanitizer) and runs the service,
 # server and crash tests under it, runs each fuzz target for 6 s (the fuzz
 # preset: libFuzzer under ASan and UBSan), searches every log of the run for
-# the secrets the tests plant (scripts/check-secrets.sh), the format check,
-# and the release build of allot and allotd that the run command makes. The
-# PostgreSQL tests start a server of their own (ctest fixture `postgres`,
-# scripts/postgres.sh). Exits non-zero on any failure.
+# the secrets the tests plant (scripts/check-secrets.sh) and the format check.
+# The release build of allot and allotd that the run command makes comes
+# first, before any test has run: nothing a test leaves behind can reach it.
+# A build that fails prints the machine's state (memory, disk, the kernel's
+# last words, the largest processes): a compiler killed from outside prints
+# nothing of its own. The PostgreSQL tests start a server of their own (ctest
+# fixture `postgres`, scripts/postgres.sh). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
+
+# cmake --build with the given arguments; on failure, what the machine looked like.
+build() {
+  local status=0
+  cmake --build "$@" || status=$?
+  if [[ ${status} -ne 0 ]]; then
+    {
+      echo "test.sh: cmake --build $* failed (exit ${status}); the machine now:"
+      free -m || true
+      df -h . /tmp || true
+      dmesg 2>/dev/null | tail -n 20 || true
+      ps -eo pid,rss,etime,args --sort=-rss | head -n 12 | cut -c1-200 || true
+    } >&2
+    return "${status}"
+  fi
+}
+
+echo "== release: allot and allotd with the release preset (the run command's build;"
+echo "   GCC at -O2 warns where the debug build does not, and warnings are errors)"
+cmake --preset release
+build build/release --target allot allotd -j"$(nproc)"
 
 # Every allotd the tests run leaves its log here (tests/server/allotd_process.h).
 export ALLOT_TEST_LOG_DIR="${PWD}/build/test-logs"
@@ -23,7 +47,7 @@ echo "== configure (debug)"
 cmake --preset debug
 
 echo "== build (debug)"
-cmake --build build/debug -j"$(nproc)"
+build build/debug -j"$(nproc)"
 
 echo "== test (debug)"
 ctest --preset debug --output-on-failure -j2
@@ -31,13 +55,13 @@ ctest --preset debug --output-on-failure -j2
 echo "== asan-ubsan: the unit, scenario, service, server and crash tests under AddressSanitizer"
 echo "   and UndefinedBehaviorSanitizer (tests/base model scheduler api store service server crash)"
 cmake --preset asan-ubsan
-cmake --build --preset asan-ubsan -j"$(nproc)"
+build --preset asan-ubsan -j"$(nproc)"
 ctest --preset asan-ubsan -j2
 
 echo "== tsan: Clang's lock-discipline analysis, then the service, server and crash tests"
 echo "   under ThreadSanitizer (a race in the tests or in the allotd they run fails them)"
 cmake --preset tsan
-cmake --build build/tsan -j"$(nproc)"
+build build/tsan -j"$(nproc)"
 ctest --preset tsan -j2
 
 echo "== fuzz: each target of tests/fuzz for 6 s (libFuzzer under ASan and UBSan)"
@@ -50,10 +74,5 @@ scripts/check-secrets.sh "${ALLOT_TEST_LOG_DIR}" build/debug/Testing/Temporary \
 
 echo "== format"
 scripts/check-format.sh
-
-echo "== release: allot and allotd build with the release preset (the run command's build;"
-echo "   GCC at -O2 warns where the debug build does not, and warnings are errors)"
-cmake --preset release
-cmake --build build/release --target allot allotd -j"$(nproc)"
 
 echo "test: all checks passed"

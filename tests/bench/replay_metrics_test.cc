@@ -73,6 +73,16 @@ TEST(ReplayMetrics, HeldBeyondRuntimeIsTheMedianOfRunsNotRestarted) {
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());
 
+  nlohmann::json cancelled = workloads[0];  // finished without ever being admitted
+  cancelled["metadata"]["name"] = "cancelled";
+  cancelled["status"].erase("admittedAt");
+  workloads.push_back(cancelled);
+  runtimes["team-a/cancelled"] = 200;
+  const Result<std::optional<int64_t>> with_cancelled =
+      median_held_beyond_runtime_ms(workloads, runtimes);
+  ASSERT_TRUE(with_cancelled.ok()) << with_cancelled.status().to_string();
+  EXPECT_EQ(*with_cancelled, 30);  // left out: the same median
+
   workloads[0]["status"]["admittedAt"] = "yesterday";
   EXPECT_FALSE(median_held_beyond_runtime_ms(workloads, runtimes).ok());
 }

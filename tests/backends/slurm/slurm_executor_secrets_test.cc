@@ -8,14 +8,15 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "backends/slurm/slurm_jobs.h"
 #include "base/mutex.h"
@@ -23,6 +24,20 @@
 
 namespace allot::slurm {
 namespace {
+
+// What /proc/PID/cmdline holds, or as much as was read before the process
+// went: read(2) then fails with ESRCH, which libstdc++'s filebuf throws as an
+// exception (std::ifstream cannot read a vanishing process's files).
+std::string read_cmdline(const std::filesystem::path& path) {
+  std::string out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) out.append(buffer, static_cast<size_t>(n));
+  ::close(fd);
+  return out;
+}
 
 // Scans /proc/*/cmdline on a thread of its own until stopped: which pids held
 // `secret` (with their command line) and whether any held `visible`.
@@ -58,9 +73,7 @@ class ArgvScanner {
     for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
       const std::string pid = entry.path().filename().string();
       if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
-      std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-      const std::string cmdline((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
+      const std::string cmdline = read_cmdline(entry.path() / "cmdline");
       if (cmdline.find(visible_) != std::string::npos) saw_visible_ = true;
       if (cmdline.find(secret_) == std::string::npos) continue;
       std::string shown = cmdline;

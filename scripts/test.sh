@@ -33,7 +33,12 @@ build() {
   fi
 }
 
-echo "== release: allot and allotd with the release preset (the run command's build;"
+# A stage's heading, with the seconds since the script began (CI's time by stage).
+stage() {
+  echo "== [${SECONDS} s] $*"
+}
+
+stage "release: allot and allotd with the release preset (the run command's build;"
 echo "   GCC at -O2 warns where the debug build does not, and warnings are errors)"
 cmake --preset release
 build build/release --target allot allotd -j"$(nproc)"
@@ -43,36 +48,36 @@ export ALLOT_TEST_LOG_DIR="${PWD}/build/test-logs"
 rm -rf "${ALLOT_TEST_LOG_DIR}"
 mkdir -p "${ALLOT_TEST_LOG_DIR}"
 
-echo "== configure (debug)"
+stage "configure (debug)"
 cmake --preset debug
 
-echo "== build (debug)"
+stage "build (debug)"
 build build/debug -j"$(nproc)"
 
-echo "== test (debug)"
+stage "test (debug)"
 ctest --preset debug --output-on-failure -j2
 
-echo "== asan-ubsan: the unit, scenario, service, server and crash tests under AddressSanitizer"
+stage "asan-ubsan: the unit, scenario, service, server and crash tests under AddressSanitizer"
 echo "   and UndefinedBehaviorSanitizer (tests/base model scheduler api store service server crash)"
 cmake --preset asan-ubsan
 build --preset asan-ubsan -j"$(nproc)"
 ctest --preset asan-ubsan -j2
 
-echo "== tsan: Clang's lock-discipline analysis, then the service, server and crash tests"
+stage "tsan: Clang's lock-discipline analysis, then the service, server and crash tests"
 echo "   under ThreadSanitizer (a race in the tests or in the allotd they run fails them)"
 cmake --preset tsan
 build build/tsan -j"$(nproc)"
 ctest --preset tsan -j2
 
-echo "== fuzz: each target of tests/fuzz for 6 s (libFuzzer under ASan and UBSan)"
+stage "fuzz: each target of tests/fuzz for 6 s (libFuzzer under ASan and UBSan)"
 scripts/fuzz.sh 6
 
-echo "== secrets: no planted secret in any log of this run"
+stage "secrets: no planted secret in any log of this run"
 # (the tests' PostgreSQL servers live in /tmp/allot-postgres-*: tests/CMakeLists.txt)
 scripts/check-secrets.sh "${ALLOT_TEST_LOG_DIR}" build/debug/Testing/Temporary \
   build/asan-ubsan/Testing/Temporary build/tsan/Testing/Temporary /tmp/allot-postgres-*/server.log
 
-echo "== format"
+stage "format"
 scripts/check-format.sh
 
-echo "test: all checks passed"
+echo "test: all checks passed in ${SECONDS} s"

@@ -10,7 +10,8 @@
 //   kills stale process groups when it starts);
 // - at a quiet moment (the list is the same before and after the reads),
 //   per team the GPUs of Admitted and Running workloads equal its usage in
-//   GET /api/v1/top, and no node's allocation exceeds its capacity.
+//   GET /api/v1/top, and no node's allocation exceeds its capacity; at one
+//   such moment at least, GPUs are in use (else the check compared nothing).
 // At the end, once everything has finished: no workload was admitted twice
 // without a stop in between (events), restarts count the requeues, every
 // workload succeeded, and nothing is in use any more.
@@ -338,10 +339,9 @@ void expect_unique(const std::vector<json>& items) {
 }
 
 // Waits for a quiet moment (the Admitted and Running workloads are the same
-// before and after top and nodes are read) where at least `min_running` GPUs
-// are in use, then checks that team usage and node allocation agree with
-// those workloads. Returns the GPUs in use at that moment.
-int64_t expect_usage_matches(httplib::Client& http, int64_t min_running) {
+// before and after top and nodes are read), then checks that team usage and node allocation agree
+// with those workloads. Returns the GPUs in use at that moment.
+int64_t expect_usage_matches(httplib::Client& http) {
   const std::string kHolding = "&phase=Admitted,Running";
   std::vector<json> items;
   json top;
@@ -356,11 +356,11 @@ int64_t expect_usage_matches(httplib::Client& http, int64_t min_running) {
         if (list_all(http, kHolding) != items) return false;
         running = 0;
         for (const json& item : items) running += gpus_of(item);
-        return running >= min_running;
+        return true;
       },
       20s);
   if (!quiet) {
-    ADD_FAILURE() << "no quiet moment with " << min_running << " GPUs in use within 20 s";
+    ADD_FAILURE() << "no quiet moment within 20 s";
     return running;
   }
   std::map<std::string, int64_t> expected;
@@ -436,6 +436,7 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
 
   std::vector<Ack> acked;
   size_t stale_alive_total = 0;
+  int64_t gpus_seen_running = 0;  // at the quiet moments after the restarts
   for (int crash = 0; crash < kCrashes; ++crash) {
     const size_t kill_after =
         std::uniform_int_distribution<size_t>(kMinAcksBeforeKill, kMaxAcksBeforeKill)(rng);
@@ -472,9 +473,13 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
     // would sleep on for hundreds of milliseconds on their own.
     EXPECT_TRUE(poll_until([&] { return count_alive(stale) == 0; }, 250ms))
         << count_alive(stale) << " pods of the killed allotd still run";
+    // Usage first, while the requeued work runs again; the acknowledged
+    // submits are read one by one after it (hundreds of GETs, seconds under
+    // a sanitizer, long enough for every 0.3 s pod to finish).
+    const int64_t running = expect_usage_matches(*http);
+    gpus_seen_running += running;
     expect_acknowledged_exist(*http, acked);
     expect_unique(list_all(*http));
-    const int64_t running = expect_usage_matches(*http, 1);
     std::cout << "[crash " << crash << " at "
               << std::chrono::duration_cast<milliseconds>(SteadyClock::now() - began).count()
               << " ms] killed after " << submitters.acknowledged() << " of " << kill_after
@@ -506,10 +511,15 @@ TEST(AllotdCrash, SigkillUnderLoadLosesNoAcknowledgedSubmitAndRunsNothingTwice) 
     requeued += item.at("status").at("restarts").get<int64_t>() > 0 ? 1 : 0;
     expect_admitted_once_per_run(*http, item);
   }
-  EXPECT_EQ(expect_usage_matches(*http, 0), 0);
+  EXPECT_EQ(expect_usage_matches(*http), 0);
   EXPECT_GT(stale_alive_total, 0u) << "no pod outlived its allotd: the stale-pod check proved "
                                       "nothing";
   EXPECT_GT(requeued, 0u) << "no workload was requeued by a restart";
+  // Whether a quiet moment after a restart finds work running depends on the
+  // machine's speed (every pod sleeps 0.3 or 1 s); over the three restarts
+  // one must, or the usage checks compared nothing.
+  EXPECT_GT(gpus_seen_running, 0) << "no GPU was in use at any quiet moment after a restart: "
+                                     "the usage checks compared empty sets";
   // SIGTERM with this client's idle keep-alive connection still open.
   const auto terminating = SteadyClock::now();
   const ProcessExit exit = server.stop(5s);

@@ -61,7 +61,7 @@ class Replay {
   Result<nlohmann::json> run(std::FILE* log);
 
  private:
-  Status submit_all(const ArrivalStream& arrivals, const PodLatencies& latencies,
+  Status submit_all(const ArrivalStream& arrivals, const Scenario& scenario,
                     Clock::time_point start);
   void sample_usage(Clock::time_point start, const std::atomic<bool>& done);
   Result<std::vector<nlohmann::json>> fetch_all(ApiClient& client) const;
@@ -73,7 +73,7 @@ class Replay {
   std::string primary_ = "cpu";
 };
 
-Status Replay::submit_all(const ArrivalStream& arrivals, const PodLatencies& latencies,
+Status Replay::submit_all(const ArrivalStream& arrivals, const Scenario& scenario,
                           Clock::time_point start) {
   std::atomic<size_t> next{0};
   std::mutex error_mu;
@@ -86,9 +86,11 @@ Status Replay::submit_all(const ArrivalStream& arrivals, const PodLatencies& lat
       for (size_t i = next++; client.ok() && i < arrivals.size(); i = next++) {
         const Arrival& arrival = arrivals.arrivals()[i];
         std::this_thread::sleep_until(start + std::chrono::milliseconds(arrival.at.ms()));
-        const Result<ApiResponse> sent =
-            client->post(cli::workloads_path(arrival.workload.meta.namespace_name),
-                         replay_workload_body(arrival, latencies), cli::kJsonContentType);
+        const Result<ApiResponse> sent = client->post(
+            cli::workloads_path(arrival.workload.meta.namespace_name),
+            replay_workload_body(arrival,
+                                 pod_latencies_of(scenario, arrival.workload.spec.priority_class)),
+            cli::kJsonContentType);
         if (!sent.ok()) {
           std::lock_guard lock(error_mu);
           if (first_error.ok()) first_error = sent.status();
@@ -180,16 +182,30 @@ Result<SimulationReport> simulate(const ManifestBundle& bundle, const Scenario& 
 // capacity beyond their work (replay_metrics.h) as the start latency: in
 // the simulation of a scenario without latencies every pod starts and ends on
 // the cycle's grid, which no real backend does (docs/benchmarks.md, "Kueue's
-// baseline through allotd, fourth step").
-Result<ReplaySimulations> simulate_both(const ManifestBundle& bundle,
-                                        std::optional<int64_t> held_beyond_runtime_ms) {
+// baseline through allotd, fourth step"). Then once more with each class's
+// own held time: the launches of a class that arrives in bursts queue, a rare
+// class's do not, so one latency for all models neither.
+Result<ReplaySimulations> simulate_all(const ManifestBundle& bundle, const ReplayMetrics& real) {
   ReplaySimulations simulations;
   ALLOT_ASSIGN_OR_RETURN(simulations.scenario, simulate(bundle, *bundle.scenario));
-  if (bundle.scenario->pod_start_latency || !held_beyond_runtime_ms) return simulations;
-  Scenario with_latency = *bundle.scenario;
-  with_latency.pod_start_latency = Duration::millis(std::max<int64_t>(*held_beyond_runtime_ms, 0));
+  const Scenario& scenario = *bundle.scenario;
+  if (scenario.pod_start_latency || !scenario.pod_start_latency_by_class.empty() ||
+      !real.held_beyond_runtime_ms) {
+    return simulations;
+  }
+  Scenario with_latency = scenario;
+  with_latency.pod_start_latency =
+      Duration::millis(std::max<int64_t>(*real.held_beyond_runtime_ms, 0));
   ALLOT_ASSIGN_OR_RETURN(simulations.at_start_latency, simulate(bundle, with_latency));
   simulations.start_latency_ms = with_latency.pod_start_latency->ms();
+  // Workloads without a class keep the median of all.
+  for (const auto& [name, held_ms] : real.class_held_beyond_runtime_ms) {
+    if (name.empty()) continue;
+    with_latency.pod_start_latency_by_class[name] = Duration::millis(std::max<int64_t>(held_ms, 0));
+    simulations.class_latencies_ms[name] = with_latency.pod_start_latency_by_class[name].ms();
+  }
+  if (simulations.class_latencies_ms.empty()) return simulations;
+  ALLOT_ASSIGN_OR_RETURN(simulations.at_class_latencies, simulate(bundle, with_latency));
   return simulations;
 }
 
@@ -237,9 +253,7 @@ Result<nlohmann::json> Replay::run(std::FILE* log) {
   std::atomic<bool> done{false};
   std::thread sampler([&] { sample_usage(start, done); });
   const Scenario& scenario = *parsed.bundle.scenario;
-  const PodLatencies latencies{scenario.pod_start_latency.value_or(Duration()),
-                               scenario.pod_stop_latency};
-  Status outcome = submit_all(arrivals, latencies, start);
+  Status outcome = submit_all(arrivals, scenario, start);
   if (outcome.ok()) outcome = wait_until_finished(client);
   done = true;
   sampler.join();
@@ -248,8 +262,9 @@ Result<nlohmann::json> Replay::run(std::FILE* log) {
   ALLOT_ASSIGN_OR_RETURN(ReplayMetrics real, replay_metrics(workloads, samples_, start_ms));
   ALLOT_ASSIGN_OR_RETURN(real.held_beyond_runtime_ms,
                          median_held_beyond_runtime_ms(workloads, runtimes_ms(arrivals)));
-  ALLOT_ASSIGN_OR_RETURN(const ReplaySimulations simulations,
-                         simulate_both(parsed.bundle, real.held_beyond_runtime_ms));
+  ALLOT_ASSIGN_OR_RETURN(real.class_held_beyond_runtime_ms,
+                         held_beyond_runtime_ms_by_class(workloads, runtimes_ms(arrivals)));
+  ALLOT_ASSIGN_OR_RETURN(const ReplaySimulations simulations, simulate_all(parsed.bundle, real));
   return replay_report_json(real, simulations);
 }
 

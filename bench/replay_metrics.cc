@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "api/rfc3339.h"
 
@@ -76,10 +78,17 @@ Result<ReplayMetrics> replay_metrics(const std::vector<nlohmann::json>& workload
   return metrics;
 }
 
-Result<std::optional<int64_t>> median_held_beyond_runtime_ms(
-    const std::vector<nlohmann::json>& workloads,
-    const std::map<std::string, int64_t>& runtimes_ms) {
-  std::vector<int64_t> held;
+namespace {
+
+struct HeldRun {
+  std::string priority_class;
+  int64_t held_ms = 0;
+};
+
+// finishedAt - admittedAt - runtime of every workload that counts (see the header).
+Result<std::vector<HeldRun>> held_runs(const std::vector<nlohmann::json>& workloads,
+                                       const std::map<std::string, int64_t>& runtimes_ms) {
+  std::vector<HeldRun> held;
   for (const nlohmann::json& workload : workloads) {
     const nlohmann::json& status = workload.at("status");
     const nlohmann::json& metadata = workload.at("metadata");
@@ -95,12 +104,41 @@ Result<std::optional<int64_t>> median_held_beyond_runtime_ms(
     ALLOT_ASSIGN_OR_RETURN(const Timestamp admitted,
                            time_at(status.value("admittedAt", nlohmann::json())));
     ALLOT_ASSIGN_OR_RETURN(const Timestamp finished, time_at(status.at("finishedAt")));
-    held.push_back((finished - admitted).ms() - runtime->second);
+    const nlohmann::json& spec = workload.value("spec", nlohmann::json::object());
+    held.push_back({spec.value("priorityClass", ""), (finished - admitted).ms() - runtime->second});
   }
-  if (held.empty()) return std::optional<int64_t>();
-  auto middle = held.begin() + static_cast<std::ptrdiff_t>(held.size() / 2);
-  std::nth_element(held.begin(), middle, held.end());
-  return std::optional<int64_t>(*middle);
+  return held;
+}
+
+// REQUIRES: !values.empty().
+int64_t median_of(std::vector<int64_t> values) {
+  auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+}  // namespace
+
+Result<std::optional<int64_t>> median_held_beyond_runtime_ms(
+    const std::vector<nlohmann::json>& workloads,
+    const std::map<std::string, int64_t>& runtimes_ms) {
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<HeldRun> runs, held_runs(workloads, runtimes_ms));
+  if (runs.empty()) return std::optional<int64_t>();
+  std::vector<int64_t> held;
+  held.reserve(runs.size());
+  for (const HeldRun& run : runs) held.push_back(run.held_ms);
+  return std::optional<int64_t>(median_of(std::move(held)));
+}
+
+Result<std::map<std::string, int64_t>> held_beyond_runtime_ms_by_class(
+    const std::vector<nlohmann::json>& workloads,
+    const std::map<std::string, int64_t>& runtimes_ms) {
+  ALLOT_ASSIGN_OR_RETURN(const std::vector<HeldRun> runs, held_runs(workloads, runtimes_ms));
+  std::map<std::string, std::vector<int64_t>> by_class;
+  for (const HeldRun& run : runs) by_class[run.priority_class].push_back(run.held_ms);
+  std::map<std::string, int64_t> medians;
+  for (auto& [name, held] : by_class) medians[name] = median_of(std::move(held));
+  return medians;
 }
 
 }  // namespace allot::bench

@@ -16,6 +16,9 @@
 //   work (its pod's start and the report of its exit), what a Scenario's
 //   podStartLatency models. startedAt is not used: it is when allotd learned
 //   that the pod runs, which may be as late as its exit.
+// - class_held_beyond_runtime_ms (held_beyond_runtime_ms_by_class): the same
+//   median over each priority class's workloads (spec.priorityClass; "" for
+//   those without one).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +46,8 @@ struct ReplayMetrics {
   std::map<std::string, double> class_tta_s;  // priority class -> mean time to admission
   std::map<std::string, double> team_usage;   // team -> mean usage / nominal
   double lowest_team_usage = 0;
-  std::optional<int64_t> held_beyond_runtime_ms;  // set by the caller, see above
+  std::optional<int64_t> held_beyond_runtime_ms;                // set by the caller, see above
+  std::map<std::string, int64_t> class_held_beyond_runtime_ms;  // likewise
 };
 
 // `workloads`: the JSON objects of GET /api/v1/workloads; `start_ms`: when
@@ -51,6 +55,11 @@ struct ReplayMetrics {
 // `runtimes`: "namespace/name" -> the workload's runtime; workloads not in it
 // are left out. None when no workload counts.
 Result<std::optional<int64_t>> median_held_beyond_runtime_ms(
+    const std::vector<nlohmann::json>& workloads,
+    const std::map<std::string, int64_t>& runtimes_ms);
+
+// The same, per priority class; a class with no workload that counts is absent.
+Result<std::map<std::string, int64_t>> held_beyond_runtime_ms_by_class(
     const std::vector<nlohmann::json>& workloads,
     const std::map<std::string, int64_t>& runtimes_ms);
 

@@ -8,6 +8,14 @@
 
 namespace allot::bench {
 
+PodLatencies pod_latencies_of(const Scenario& scenario, const std::string& priority_class) {
+  PodLatencies latencies{scenario.pod_start_latency.value_or(Duration()),
+                         scenario.pod_stop_latency};
+  const auto by_class = scenario.pod_start_latency_by_class.find(priority_class);
+  if (by_class != scenario.pod_start_latency_by_class.end()) latencies.start = by_class->second;
+  return latencies;
+}
+
 std::string sleep_seconds(Duration duration) {
   const int64_t ms = duration.ms();
   std::string text = std::to_string(ms / 1000);

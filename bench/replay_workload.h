@@ -14,16 +14,21 @@
 #include <vector>
 
 #include "base/time.h"
+#include "model/scenario.h"
 #include "service/simulation/arrival_stream.h"
 
 namespace allot::bench {
 
 // The backend latencies a replay adds to its real pods (a Scenario's
-// podStartLatency and podStopLatency, which the simulator models).
+// podStartLatency, or its class's podStartLatencyByPriorityClass, and
+// podStopLatency, which the simulator models).
 struct PodLatencies {
   Duration start;                // the pod sleeps this long before its work
   std::optional<Duration> stop;  // on SIGTERM it takes this long to exit
 };
+
+// The latencies of a workload of `priority_class` in `scenario`.
+PodLatencies pod_latencies_of(const Scenario& scenario, const std::string& priority_class);
 
 // Seconds as `sleep` takes them: "12", "12.5", "0.001" (milliseconds kept,
 // trailing zeros dropped). REQUIRES: duration >= 0.

@@ -74,6 +74,18 @@ Result<ScenarioScaleEvent> decode_scale_event(const Field& field) {
   return event;
 }
 
+// {className: duration, ...}; the class names are checked against the
+// policy when the scenario runs (run_simulation).
+Result<std::map<std::string, Duration>> decode_latency_by_class(const Field& field) {
+  ALLOT_RETURN_IF_ERROR(MapReader::open(field).status());
+  std::map<std::string, Duration> latencies;
+  for (const DocNode::Entry& entry : field.node().entries()) {
+    ALLOT_ASSIGN_OR_RETURN(latencies[entry.key],
+                           Field(entry.value, field.child_path(entry.key)).as_duration(Duration()));
+  }
+  return latencies;
+}
+
 }  // namespace
 
 Result<Scenario> decode_scenario(ObjectMeta meta, const Field& spec) {
@@ -84,6 +96,8 @@ Result<Scenario> decode_scenario(ObjectMeta meta, const Field& spec) {
       "cycle", scenario.cycle, [](const Field& f) { return f.as_duration(Duration::millis(1)); }));
   ALLOT_RETURN_IF_ERROR(map.read("podStartLatency", scenario.pod_start_latency,
                                  [](const Field& f) { return f.as_duration(Duration()); }));
+  ALLOT_RETURN_IF_ERROR(map.read("podStartLatencyByPriorityClass",
+                                 scenario.pod_start_latency_by_class, decode_latency_by_class));
   ALLOT_RETURN_IF_ERROR(map.read("podStopLatency", scenario.pod_stop_latency,
                                  [](const Field& f) { return f.as_duration(Duration()); }));
   ALLOT_RETURN_IF_ERROR(map.read("workloads", scenario.workloads, [](const Field& f) {

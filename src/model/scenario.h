@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,6 +75,10 @@ struct Scenario {
   // with no grace period is killed at once). Unset: start at once, and use
   // the whole grace period.
   std::optional<Duration> pod_start_latency;
+  // podStartLatencyByPriorityClass: a start latency per priority class name,
+  // in place of podStartLatency for the workloads of that class (a real
+  // backend starts a class that arrives in bursts later than a rare one).
+  std::map<std::string, Duration> pod_start_latency_by_class;
   std::optional<Duration> pod_stop_latency;
   std::vector<ScenarioArrival> workloads;
   std::vector<ScenarioGenerator> generators;

@@ -427,6 +427,21 @@ TEST(ManifestErrors, ScenarioEntriesNeedTheirRequiredFields) {
                          "unknown field 'command'"));
 }
 
+TEST(ManifestErrors, StartLatencyByPriorityClassIsAMapOfDurations) {
+  EXPECT_TRUE(fails_with(document("Scenario", "s", "{podStartLatencyByPriorityClass: [1s]}"),
+                         "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass",
+                         "expected a map"));
+  EXPECT_TRUE(
+      fails_with(document("Scenario", "s", "{podStartLatencyByPriorityClass: {small: soon}}"),
+                 "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass.small", ""));
+  EXPECT_TRUE(
+      fails_with(document("Scenario", "s", "{podStartLatencyByPriorityClass: {small: -1s}}"),
+                 "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass.small", ""));
+  EXPECT_TRUE(fails_with(
+      document("Scenario", "s", "{podStartLatencyByPriorityClass: {small: 1s, small: 2s}}"),
+      "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass.small", "duplicate"));
+}
+
 TEST(ManifestErrors, IdleAfterAndResumeAfterDescribeASpace) {
   EXPECT_TRUE(fails_with(document("Scenario", "s",
                                   "{workloads: [{at: 0s, name: a, namespace: n, runtime: 1s, "

@@ -2,6 +2,7 @@
 // every kind, defaults, JSON and document order.
 #include "api/manifest_parser.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -239,6 +240,24 @@ spec:
   EXPECT_EQ(scenario.node_events[0],
             (ScenarioNodeEvent{Duration::minutes(30), "h100-pool-3", false}));
   EXPECT_EQ(scenario.node_events[1], (ScenarioNodeEvent{Duration::hours(1), "h100-pool-3", true}));
+}
+
+TEST(ManifestParser, ScenarioReadsPodLatenciesWithOnePerPriorityClass) {
+  const ManifestBundle bundle = parse_ok(R"(
+apiVersion: allot/v1
+kind: Scenario
+metadata: {name: latencies}
+spec:
+  podStartLatency: 100ms
+  podStartLatencyByPriorityClass: {small: 1.9s, large: 80ms}
+  podStopLatency: 2s
+)");
+  ASSERT_TRUE(bundle.scenario.has_value());
+  EXPECT_EQ(bundle.scenario->pod_start_latency, Duration::millis(100));
+  EXPECT_EQ(bundle.scenario->pod_start_latency_by_class,
+            (std::map<std::string, Duration>{{"large", Duration::millis(80)},
+                                             {"small", Duration::millis(1900)}}));
+  EXPECT_EQ(bundle.scenario->pod_stop_latency, Duration::seconds(2));
 }
 
 TEST(ManifestParser, ScenarioSpaceArrivalReadsItsUse) {

@@ -87,6 +87,42 @@ TEST(ReplayMetrics, HeldBeyondRuntimeIsTheMedianOfRunsNotRestarted) {
   EXPECT_FALSE(median_held_beyond_runtime_ms(workloads, runtimes).ok());
 }
 
+TEST(ReplayMetrics, HeldBeyondRuntimeByClassIsEachClassesMedian) {
+  // name, class, admittedAt, finishedAt, restarts; every runtime 200 ms.
+  const std::vector<std::tuple<std::string, std::string, std::string, std::string, int>> runs = {
+      {"s1", "small", "01.000", "02.900", 0},  // 1,700 ms beyond its work
+      {"s2", "small", "02.000", "04.100", 0},  // 1,900 ms
+      {"s3", "small", "03.000", "05.300", 0},  // 2,100 ms
+      {"s4", "small", "04.000", "09.000", 2},  // restarted: left out
+      {"l1", "large", "05.000", "05.280", 0},  // 80 ms
+      {"n1", "", "06.000", "06.250", 0},       // 50 ms, no class
+  };
+  std::vector<nlohmann::json> workloads;
+  std::map<std::string, int64_t> runtimes;
+  for (const auto& [name, priority_class, admitted, finished, restarts] : runs) {
+    nlohmann::json item = workload("a", priority_class, "00.500", admitted, finished, restarts);
+    item["metadata"] = {{"name", name}, {"namespace", "team-a"}};
+    item["status"]["admittedAt"] = "2025-11-30T05:20:" + admitted + "Z";
+    workloads.push_back(std::move(item));
+    runtimes["team-a/" + name] = 200;
+  }
+  const Result<std::map<std::string, int64_t>> by_class =
+      held_beyond_runtime_ms_by_class(workloads, runtimes);
+  ASSERT_TRUE(by_class.ok()) << by_class.status().to_string();
+  EXPECT_EQ(*by_class, (std::map<std::string, int64_t>{{"", 50}, {"large", 80}, {"small", 1900}}));
+  // The median of all runs is the most numerous class's.
+  const Result<std::optional<int64_t>> all = median_held_beyond_runtime_ms(workloads, runtimes);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(*all, 1700);  // of 50, 80, 1700, 1900, 2100
+
+  const Result<std::map<std::string, int64_t>> none =
+      held_beyond_runtime_ms_by_class(workloads, {});
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  workloads[0]["status"]["finishedAt"] = "later";
+  EXPECT_FALSE(held_beyond_runtime_ms_by_class(workloads, runtimes).ok());
+}
+
 TEST(ReplayMetrics, TeamUsageAveragesSamplesWhileTheTeamHadWork) {
   const std::vector<nlohmann::json> workloads = {
       workload("a", "x", "01.000", "01.000", "03.000"),

@@ -1,7 +1,9 @@
 // replay_report: what `allot-bench replay` prints, allotd next to the simulation.
 #include "bench/replay_report.h"
 
+#include <map>
 #include <optional>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -79,8 +81,49 @@ TEST(ReplayReport, TheSimulationAtAllotdsStartLatencyStandsBesideTheScenarios) {
             "lowest_team_usage                0.875       0.500         0.500\n"
             "preemptions                          7           3          1122\n"
             "held_beyond_runtime_ms              12                        12\n"
-            "tta_mean_s large                 0.000       0.250              \n"
-            "tta_mean_s small                  24.0        12.5              \n");
+            "tta_mean_s large                 0.000       0.250         0.250\n"
+            "tta_mean_s small                  24.0        12.5          12.5\n");
+}
+
+TEST(ReplayReport, TheSimulationAtEachClasssHeldTimeIsAFourthColumn) {
+  ReplayMetrics measured = real();
+  measured.held_beyond_runtime_ms = 1900;
+  measured.class_held_beyond_runtime_ms = {{"large", 80}, {"small", 1900}};
+  SimulationReport at_latency = simulation();
+  at_latency.wall_s = 94.0;
+  at_latency.preemptions = 0;
+  at_latency.classes[1].tta_mean_s = 40.0;
+  SimulationReport at_class = simulation();
+  at_class.wall_s = 88.5;
+  at_class.preemptions = 250;
+  at_class.classes[0].tta_mean_s = 0.5;
+  const nlohmann::json report = replay_report_json(
+      measured, ReplaySimulations{simulation(), at_latency, 1900, at_class,
+                                  std::map<std::string, int64_t>{{"large", 80}, {"small", 1900}}});
+  EXPECT_EQ(report["simulation_at_class_latencies"],
+            nlohmann::json({{"workloads", 4},
+                            {"wall_s", 88.5},
+                            {"lowest_team_usage", 0.5},
+                            {"preemptions", 250},
+                            {"start_latency_ms", {{"large", 80}, {"small", 1900}}}}));
+  EXPECT_EQ(report["classes"]["large"],
+            nlohmann::json({{"allotd_tta_mean_s", 0},
+                            {"simulation_tta_mean_s", 0.25},
+                            {"allotd_held_beyond_runtime_ms", 80},
+                            {"sim_at_latency_tta_mean_s", 0.25},
+                            {"sim_at_class_latencies_tta_mean_s", 0.5}}));
+  EXPECT_EQ(report["classes"]["small"]["sim_at_latency_tta_mean_s"], 40.0);
+  EXPECT_EQ(replay_report_table(report),
+            "                                 allotd  simulation   sim@latency     sim@class\n"
+            "workloads                             4           4             4             4\n"
+            "wall_s                             96.5        66.3          94.0          88.5\n"
+            "lowest_team_usage                 0.875       0.500         0.500         0.500\n"
+            "preemptions                           7           3             0           250\n"
+            "held_beyond_runtime_ms             1900                      1900              \n"
+            "tta_mean_s large                  0.000       0.250         0.250         0.500\n"
+            "tta_mean_s small                   24.0        12.5          40.0          12.5\n"
+            "held_beyond_runtime_ms large         80                                      80\n"
+            "held_beyond_runtime_ms small       1900                                    1900\n");
 }
 
 TEST(ReplayReport, TableHasOneRowPerFigureAndClass) {

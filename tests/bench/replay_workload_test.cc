@@ -39,6 +39,20 @@ TEST(ReplayWorkload, PodsRunSleepForTheRuntimeInsteadOfTheScenarioCommand) {
   EXPECT_EQ(body["spec"]["podSets"][0]["count"], 2);
 }
 
+TEST(ReplayWorkload, AClassStartLatencyReplacesTheScenariosForItsWorkloads) {
+  Scenario scenario;
+  scenario.pod_start_latency = Duration::millis(100);
+  scenario.pod_start_latency_by_class = {{"small", Duration::millis(1900)}};
+  scenario.pod_stop_latency = Duration::seconds(2);
+  const PodLatencies small = pod_latencies_of(scenario, "small");
+  EXPECT_EQ(small.start, Duration::millis(1900));
+  EXPECT_EQ(small.stop, Duration::seconds(2));
+  EXPECT_EQ(pod_latencies_of(scenario, "large").start, Duration::millis(100));
+  EXPECT_EQ(pod_latencies_of(scenario, "").start, Duration::millis(100));
+  EXPECT_EQ(pod_latencies_of(Scenario{}, "small").start, Duration());
+  EXPECT_EQ(pod_latencies_of(Scenario{}, "small").stop, std::nullopt);
+}
+
 TEST(ReplayWorkload, LatenciesWrapTheSleepInAShellThatStartsLateAndStopsSlowly) {
   EXPECT_EQ(replay_command(Duration::millis(200), {}), (std::vector<std::string>{"sleep", "0.2"}));
   EXPECT_EQ(

@@ -216,6 +216,39 @@ TEST(SimulationRunner, PodStartAndStopLatenciesDelayWorkAndStops) {
   EXPECT_EQ(report.preemptions, 1);
 }
 
+TEST(SimulationRunner, AClassStartLatencyReplacesTheScenariosForThatClassOnly) {
+  std::string yaml = with_latencies("1s", "2s");
+  const std::string stop = "  podStopLatency: 2s\n";
+  yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {normal: 3s}\n");
+  const LoadedScenario loaded = parse_scenario(yaml);
+  PlanInvariants invariants(loaded.policy);
+  SimulationOptions options = virtual_options();
+  invariants.attach(options);
+  const SimulationReport report = run_ok(loaded, options);
+  EXPECT_TRUE(invariants.violations().empty()) << invariants.violations().front();
+
+  const WorkloadRecord& low = record_of(report, "low-job");
+  const WorkloadRecord& high = record_of(report, "high-job");
+  EXPECT_EQ(high.admitted_s, 12.0);
+  EXPECT_EQ(high.finished_s, 25.0);  // its class's 3s to start, then 10s of work
+  // The low class keeps the Scenario's 1s: restarted at 25s, done at 126s.
+  EXPECT_EQ(low.finished_s, 126.0);
+}
+
+TEST(SimulationRunner, AStartLatencyForAClassThePolicyLacksFailsTheRun) {
+  std::string yaml = with_latencies("1s", "2s");
+  const std::string stop = "  podStopLatency: 2s\n";
+  yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {urgent: 3s}\n");
+  const LoadedScenario loaded = parse_scenario(yaml);
+  const Result<SimulationReport> report =
+      run_simulation(loaded.policy, loaded.scenario, virtual_options());
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(report.status().details(), "Scenario.spec.podStartLatencyByPriorityClass.urgent");
+  EXPECT_NE(report.status().message().find("no PriorityClass named 'urgent'"), std::string::npos)
+      << report.status().message();
+}
+
 TEST(SimulationRunner, PodStopLatencyIsBoundedByTheGracePeriod) {
   const LoadedScenario loaded = parse_scenario(with_latencies("0s", "30s"));
   const SimulationReport report = run_ok(loaded);

@@ -28,16 +28,22 @@ SimulationLoop::SimulationLoop(SimulationLoopInput input, const SimulationOption
       options_(options),
       scheduler_(input_.policy, options.scheduler),
       events_(*this),
-      live_(input_.arrivals.size()) {
+      live_(input_.arrivals.size()),
+      start_latencies_(input_.policy->priority_classes().size(), options.pod_start_latency) {
   ALLOT_CHECK(input_.cycle > Duration());
   ALLOT_CHECK(options.executor != nullptr);
+  for (const auto& [name, latency] : options.pod_start_latency_by_class) {
+    const PriorityClassIndex index = input_.policy->priority_class_by_name(name);
+    ALLOT_CHECK(index.valid());
+    start_latencies_[index.value()] = latency;
+  }
   executor_ = options.executor(events_, [this](const WorkloadLaunch& launch) {
     const SimulatedArrival& arrival = input_.arrivals[launch.workload.value()];
     VirtualWork work;
     work.runtime = arrival.runtime;
     work.checkpointed = arrival.checkpointed;
     work.checkpoint_interval = arrival.checkpoint_interval;
-    work.start_latency = options_.pod_start_latency;
+    work.start_latency = start_latency_of(launch.workload);
     work.stop_latency = options_.pod_stop_latency;
     work.active_for = arrival.idle_after;
     return work;
@@ -180,7 +186,7 @@ void SimulationLoop::end_pod(Timestamp at, const PodEvent& event) {
 void SimulationLoop::count_lost_work(WorkloadId id, RunEnd end, Timestamp at) {
   if (input_.arrivals[id.value()].replica) return;  // serving: nothing to do again
   const LiveWorkload& live = live_[id.value()];
-  const Duration progress = at - live.started_at - options_.pod_start_latency;
+  const Duration progress = at - live.started_at - start_latency_of(id);
   const Duration lost = input_.arrivals[id.value()].checkpoints().lost(progress);
   trace_->workloads[id.value()].lost_work += lost;
   int64_t& total =
@@ -319,9 +325,15 @@ void SimulationLoop::refresh_snapshot(Timestamp now) {
 // at the last whole interval of its progress; its start when none yet.
 Timestamp SimulationLoop::modelled_checkpoint(const AdmittedWorkload& admitted,
                                               Timestamp now) const {
-  const Timestamp work_began = live_[admitted.id.value()].started_at + options_.pod_start_latency;
+  const Timestamp work_began =
+      live_[admitted.id.value()].started_at + start_latency_of(admitted.id);
   const Duration kept = input_.arrivals[admitted.id.value()].checkpoints().kept(now - work_began);
   return kept > Duration() ? work_began + kept : admitted.admitted_at;
+}
+
+Duration SimulationLoop::start_latency_of(WorkloadId id) const {
+  const PriorityClassIndex index = input_.arrivals[id.value()].request.priority_class;
+  return index.valid() ? start_latencies_[index.value()] : options_.pod_start_latency;
 }
 
 WorkloadRun* SimulationLoop::ArrivedRuns::find_run(WorkloadId workload) {

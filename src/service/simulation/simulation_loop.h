@@ -88,7 +88,8 @@ struct SimulationLoopInput {
 
 class SimulationLoop {
  public:
-  // REQUIRES: input.cycle > 0; options.executor is set. `options` must
+  // REQUIRES: input.cycle > 0; options.executor is set; every class of
+  // options.pod_start_latency_by_class is in the policy. `options` must
   // outlive the loop.
   SimulationLoop(SimulationLoopInput input, const SimulationOptions& options);
 
@@ -149,14 +150,17 @@ class SimulationLoop {
   [[nodiscard]] Timestamp next_min_runtime_expiry(Timestamp now) const;
   [[nodiscard]] std::optional<Timestamp> next_tick(Timestamp now, bool acted) const;
   [[nodiscard]] Timestamp round_up(Timestamp t) const;
+  // The backend's start latency for this workload's pods (by its class).
+  [[nodiscard]] Duration start_latency_of(WorkloadId id) const;
 
   SimulationLoopInput input_;
   const SimulationOptions& options_;
   Scheduler scheduler_;
   EventBuffer events_;
   std::unique_ptr<SteppedExecutor> executor_;
-  Snapshot snapshot_;               // pending and admitted kept sorted by id
-  std::vector<LiveWorkload> live_;  // by WorkloadId
+  Snapshot snapshot_;                      // pending and admitted kept sorted by id
+  std::vector<LiveWorkload> live_;         // by WorkloadId
+  std::vector<Duration> start_latencies_;  // by PriorityClassIndex
   std::vector<AdmittedWorkload> newly_admitted_;
   // snapshot_.pending[0, pending_sorted_) is sorted by id; newcomers are
   // appended after it and merged in by refresh_snapshot().

@@ -12,7 +12,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
+#include <string>
 
 #include "backends/stepped_executor.h"
 #include "base/time.h"
@@ -48,6 +50,9 @@ struct SimulationOptions {
   // The backend's latencies (a Scenario's podStartLatency and podStopLatency,
   // which run_simulation() takes from the Scenario): see VirtualWork.
   Duration pod_start_latency;
+  // A start latency per priority class name, in place of pod_start_latency
+  // for that class's workloads; a name the policy lacks fails the run.
+  std::map<std::string, Duration> pod_start_latency_by_class;
   std::optional<Duration> pod_stop_latency;
   SteppedExecutorFactory executor;
   CycleObserver on_cycle;

@@ -123,6 +123,9 @@ Result<SimulationReport> run_simulation(const Policy& policy, const Scenario& sc
   ALLOT_ASSIGN_OR_RETURN(ArrivalStream arrivals, ArrivalStream::from_scenario(scenario));
   SimulationOptions with_latencies = options;
   if (scenario.pod_start_latency) with_latencies.pod_start_latency = *scenario.pod_start_latency;
+  if (!scenario.pod_start_latency_by_class.empty()) {
+    with_latencies.pod_start_latency_by_class = scenario.pod_start_latency_by_class;
+  }
   if (scenario.pod_stop_latency) with_latencies.pod_stop_latency = scenario.pod_stop_latency;
   return run_simulation(policy, arrivals, scenario.node_events, scenario.cycle, with_latencies);
 }
@@ -145,6 +148,13 @@ Result<SimulationReport> run_simulation(const Policy& policy, const ArrivalStrea
   SimulationTrace trace = empty_trace(policy, *compiled, nodes, primary);
   ALLOT_RETURN_IF_ERROR(prepare_arrivals(*compiled, arrivals, input, trace));
 
+  for (const auto& entry : options.pod_start_latency_by_class) {
+    const std::string& name = entry.first;
+    if (!compiled->priority_class_by_name(name).valid()) {
+      return invalid_argument("no PriorityClass named '" + name + "' in the policy",
+                              "Scenario.spec.podStartLatencyByPriorityClass." + name);
+    }
+  }
   SimulationLoop loop(std::move(input), options);
   ALLOT_RETURN_IF_ERROR(loop.run(trace));
   return summarize_simulation(trace);

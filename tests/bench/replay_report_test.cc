@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -39,9 +40,29 @@ ReplayMetrics real() {
   return metrics;
 }
 
+ReplaySimulations scenario_only() {
+  ReplaySimulations simulations;
+  simulations.scenario = simulation();
+  return simulations;
+}
+
+ReplaySimulations with_latency(const SimulationReport& at_latency, int64_t latency_ms) {
+  ReplaySimulations simulations = scenario_only();
+  simulations.at_start_latency = at_latency;
+  simulations.start_latency_ms = latency_ms;
+  return simulations;
+}
+
+ReplaySimulations with_class_latencies(ReplaySimulations simulations,
+                                       const SimulationReport& at_class,
+                                       std::map<std::string, int64_t> latencies_ms) {
+  simulations.at_class_latencies = at_class;
+  simulations.class_latencies_ms = std::move(latencies_ms);
+  return simulations;
+}
+
 TEST(ReplayReport, JsonPutsAllotdNextToTheSimulation) {
-  const nlohmann::json report =
-      replay_report_json(real(), ReplaySimulations{simulation(), std::nullopt, 0});
+  const nlohmann::json report = replay_report_json(real(), scenario_only());
   EXPECT_EQ(report["allotd"], nlohmann::json({{"workloads", 4},
                                               {"finished", 4},
                                               {"wall_s", 96.5},
@@ -65,8 +86,7 @@ TEST(ReplayReport, TheSimulationAtAllotdsStartLatencyStandsBesideTheScenarios) {
   SimulationReport at_latency = simulation();
   at_latency.wall_s = 79.0;
   at_latency.preemptions = 1122;
-  const nlohmann::json report =
-      replay_report_json(measured, ReplaySimulations{simulation(), at_latency, 12});
+  const nlohmann::json report = replay_report_json(measured, with_latency(at_latency, 12));
   EXPECT_EQ(report["held_beyond_runtime_ms"], 12);
   EXPECT_EQ(report["simulation_at_start_latency"], nlohmann::json({{"workloads", 4},
                                                                    {"wall_s", 79.0},
@@ -97,9 +117,9 @@ TEST(ReplayReport, TheSimulationAtEachClasssHeldTimeIsAFourthColumn) {
   at_class.wall_s = 88.5;
   at_class.preemptions = 250;
   at_class.classes[0].tta_mean_s = 0.5;
-  const nlohmann::json report = replay_report_json(
-      measured, ReplaySimulations{simulation(), at_latency, 1900, at_class,
-                                  std::map<std::string, int64_t>{{"large", 80}, {"small", 1900}}});
+  const nlohmann::json report =
+      replay_report_json(measured, with_class_latencies(with_latency(at_latency, 1900), at_class,
+                                                        {{"large", 80}, {"small", 1900}}));
   EXPECT_EQ(report["simulation_at_class_latencies"],
             nlohmann::json({{"workloads", 4},
                             {"wall_s", 88.5},
@@ -114,21 +134,20 @@ TEST(ReplayReport, TheSimulationAtEachClasssHeldTimeIsAFourthColumn) {
                             {"sim_at_class_latencies_tta_mean_s", 0.5}}));
   EXPECT_EQ(report["classes"]["small"]["sim_at_latency_tta_mean_s"], 40.0);
   EXPECT_EQ(replay_report_table(report),
-            "                                 allotd  simulation   sim@latency     sim@class\n"
-            "workloads                             4           4             4             4\n"
-            "wall_s                             96.5        66.3          94.0          88.5\n"
-            "lowest_team_usage                 0.875       0.500         0.500         0.500\n"
-            "preemptions                           7           3             0           250\n"
-            "held_beyond_runtime_ms             1900                      1900              \n"
-            "tta_mean_s large                  0.000       0.250         0.250         0.500\n"
-            "tta_mean_s small                   24.0        12.5          40.0          12.5\n"
-            "held_beyond_runtime_ms large         80                                      80\n"
-            "held_beyond_runtime_ms small       1900                                    1900\n");
+            "                                   allotd  simulation   sim@latency     sim@class\n"
+            "workloads                               4           4             4             4\n"
+            "wall_s                               96.5        66.3          94.0          88.5\n"
+            "lowest_team_usage                   0.875       0.500         0.500         0.500\n"
+            "preemptions                             7           3             0           250\n"
+            "held_beyond_runtime_ms               1900                      1900              \n"
+            "tta_mean_s large                    0.000       0.250         0.250         0.500\n"
+            "tta_mean_s small                     24.0        12.5          40.0          12.5\n"
+            "held_beyond_runtime_ms large           80                                      80\n"
+            "held_beyond_runtime_ms small         1900                                    1900\n");
 }
 
 TEST(ReplayReport, TableHasOneRowPerFigureAndClass) {
-  EXPECT_EQ(replay_report_table(
-                replay_report_json(real(), ReplaySimulations{simulation(), std::nullopt, 0})),
+  EXPECT_EQ(replay_report_table(replay_report_json(real(), scenario_only())),
             "                                allotd  simulation\n"
             "workloads                            4           4\n"
             "wall_s                            96.5        66.3\n"

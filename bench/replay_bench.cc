@@ -16,6 +16,7 @@
 #include "backends/sim/virtual_executor.h"
 #include "base/quantity.h"
 #include "bench/replay_metrics.h"
+#include "bench/replay_references.h"
 #include "bench/replay_report.h"
 #include "bench/replay_workload.h"
 #include "cli/client/api_client.h"
@@ -188,24 +189,18 @@ Result<SimulationReport> simulate(const ManifestBundle& bundle, const Scenario& 
 Result<ReplaySimulations> simulate_all(const ManifestBundle& bundle, const ReplayMetrics& real) {
   ReplaySimulations simulations;
   ALLOT_ASSIGN_OR_RETURN(simulations.scenario, simulate(bundle, *bundle.scenario));
-  const Scenario& scenario = *bundle.scenario;
-  if (scenario.pod_start_latency || !scenario.pod_start_latency_by_class.empty() ||
-      !real.held_beyond_runtime_ms) {
-    return simulations;
+  if (const std::optional<Scenario> at_latency =
+          scenario_at_start_latency(*bundle.scenario, real)) {
+    ALLOT_ASSIGN_OR_RETURN(simulations.at_start_latency, simulate(bundle, *at_latency));
+    simulations.start_latency_ms = at_latency->pod_start_latency->ms();
   }
-  Scenario with_latency = scenario;
-  with_latency.pod_start_latency =
-      Duration::millis(std::max<int64_t>(*real.held_beyond_runtime_ms, 0));
-  ALLOT_ASSIGN_OR_RETURN(simulations.at_start_latency, simulate(bundle, with_latency));
-  simulations.start_latency_ms = with_latency.pod_start_latency->ms();
-  // Workloads without a class keep the median of all.
-  for (const auto& [name, held_ms] : real.class_held_beyond_runtime_ms) {
-    if (name.empty()) continue;
-    with_latency.pod_start_latency_by_class[name] = Duration::millis(std::max<int64_t>(held_ms, 0));
-    simulations.class_latencies_ms[name] = with_latency.pod_start_latency_by_class[name].ms();
+  if (const std::optional<Scenario> at_class =
+          scenario_at_class_latencies(*bundle.scenario, real)) {
+    ALLOT_ASSIGN_OR_RETURN(simulations.at_class_latencies, simulate(bundle, *at_class));
+    for (const auto& [name, latency] : at_class->pod_start_latency_by_class) {
+      simulations.class_latencies_ms[name] = latency.ms();
+    }
   }
-  if (simulations.class_latencies_ms.empty()) return simulations;
-  ALLOT_ASSIGN_OR_RETURN(simulations.at_class_latencies, simulate(bundle, with_latency));
   return simulations;
 }
 
@@ -260,10 +255,11 @@ Result<nlohmann::json> Replay::run(std::FILE* log) {
   ALLOT_RETURN_IF_ERROR(outcome);
   ALLOT_ASSIGN_OR_RETURN(const std::vector<nlohmann::json> workloads, fetch_all(client));
   ALLOT_ASSIGN_OR_RETURN(ReplayMetrics real, replay_metrics(workloads, samples_, start_ms));
+  const std::map<std::string, int64_t> runtimes = runtimes_ms(arrivals);
   ALLOT_ASSIGN_OR_RETURN(real.held_beyond_runtime_ms,
-                         median_held_beyond_runtime_ms(workloads, runtimes_ms(arrivals)));
+                         median_held_beyond_runtime_ms(workloads, runtimes));
   ALLOT_ASSIGN_OR_RETURN(real.class_held_beyond_runtime_ms,
-                         held_beyond_runtime_ms_by_class(workloads, runtimes_ms(arrivals)));
+                         held_beyond_runtime_ms_by_class(workloads, runtimes));
   ALLOT_ASSIGN_OR_RETURN(const ReplaySimulations simulations, simulate_all(parsed.bundle, real));
   return replay_report_json(real, simulations);
 }

@@ -6,8 +6,9 @@
 //   {"allotd": {"workloads", "finished", "wall_s", "lowest_team_usage", "preemptions"},
 //    "simulation": {"workloads", "wall_s", "lowest_team_usage", "preemptions"},
 //    "classes": {CLASS: {"allotd_tta_mean_s", "simulation_tta_mean_s",
-//                        ["allotd_held_beyond_runtime_ms",]
-//                        ["sim_at_latency_tta_mean_s", "sim_at_class_latencies_tta_mean_s"]}},
+//                        "allotd_held_beyond_runtime_ms" when measured,
+//                        "sim_at_latency_tta_mean_s" with the second simulation,
+//                        "sim_at_class_latencies_tta_mean_s" with the third}},
 //    "held_beyond_runtime_ms": allotd's median (replay_metrics.h) or null,
 //    "simulation_at_start_latency": {"start_latency_ms", "workloads", "wall_s",
 //                                    "lowest_team_usage", "preemptions"} or null,

@@ -433,10 +433,12 @@ TEST(ManifestErrors, StartLatencyByPriorityClassIsAMapOfDurations) {
                          "expected a map"));
   EXPECT_TRUE(
       fails_with(document("Scenario", "s", "{podStartLatencyByPriorityClass: {small: soon}}"),
-                 "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass.small", ""));
+                 "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass.small",
+                 "malformed duration 'soon'"));
   EXPECT_TRUE(
       fails_with(document("Scenario", "s", "{podStartLatencyByPriorityClass: {small: -1s}}"),
-                 "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass.small", ""));
+                 "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass.small",
+                 "malformed duration '-1s'"));
   EXPECT_TRUE(fails_with(
       document("Scenario", "s", "{podStartLatencyByPriorityClass: {small: 1s, small: 2s}}"),
       "document 1 (Scenario/s): spec.podStartLatencyByPriorityClass.small", "duplicate"));

@@ -235,6 +235,31 @@ TEST(SimulationRunner, AClassStartLatencyReplacesTheScenariosForThatClassOnly) {
   EXPECT_EQ(low.finished_s, 126.0);
 }
 
+TEST(SimulationRunner, AStoppedRunLosesItsWorkFromItsClasssStartLatency) {
+  std::string yaml = with_latencies("1s", "2s");
+  const std::string stop = "  podStopLatency: 2s\n";
+  yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {low: 3s}\n");
+  const SimulationReport report = run_ok(parse_scenario(yaml));
+  const WorkloadRecord& low = record_of(report, "low-job");
+  // Launched at 0s, working from 3s, preempted at 10s: 7s of work lost.
+  EXPECT_EQ(low.lost_work_s, 7.0);
+  EXPECT_EQ(record_of(report, "high-job").finished_s, 23.0);  // the Scenario's 1s
+  EXPECT_EQ(low.finished_s, 126.0);                           // restarted at 23s: 3s + 100s
+}
+
+TEST(SimulationRunner, AWorkloadNamingNoClassTakesTheScenariosStartLatency) {
+  // low-job names no class: the scheduler ranks it in the lowest class (low),
+  // whose start latency it does not take.
+  std::string yaml = with_latencies("1s", "2s");
+  const std::string stop = "  podStopLatency: 2s\n";
+  yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {low: 3s}\n");
+  const std::string named = "namespace: alpha, priorityClass: low,";
+  ASSERT_NE(yaml.find(named), std::string::npos);
+  yaml.replace(yaml.find(named), named.size(), "namespace: alpha,");
+  const SimulationReport report = run_ok(parse_scenario(yaml));
+  EXPECT_EQ(record_of(report, "low-job").lost_work_s, 9.0);  // working from 1s
+}
+
 TEST(SimulationRunner, AStartLatencyForAClassThePolicyLacksFailsTheRun) {
   std::string yaml = with_latencies("1s", "2s");
   const std::string stop = "  podStopLatency: 2s\n";

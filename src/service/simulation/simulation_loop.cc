@@ -332,8 +332,10 @@ Timestamp SimulationLoop::modelled_checkpoint(const AdmittedWorkload& admitted,
 }
 
 Duration SimulationLoop::start_latency_of(WorkloadId id) const {
-  const PriorityClassIndex index = input_.arrivals[id.value()].request.priority_class;
-  return index.valid() ? start_latencies_[index.value()] : options_.pod_start_latency;
+  const SimulatedArrival& arrival = input_.arrivals[id.value()];
+  const PriorityClassIndex index = arrival.request.priority_class;
+  return arrival.class_named && index.valid() ? start_latencies_[index.value()]
+                                              : options_.pod_start_latency;
 }
 
 WorkloadRun* SimulationLoop::ArrivedRuns::find_run(WorkloadId workload) {

@@ -70,6 +70,10 @@ struct SimulatedArrival {
   // An endpoint replica that stops being wanted then: stopped (its stop is
   // final, not a requeue) or taken out of its queue, for good.
   std::optional<Timestamp> withdraw_at;
+  // Whether the workload names its priority class: only then does a start
+  // latency by class apply to it (one without takes the default latency,
+  // though the scheduler ranks it in the lowest class).
+  bool class_named = false;
 };
 
 struct NodeHealthChange {

@@ -95,7 +95,8 @@ Status prepare_arrivals(const CompiledPolicy& compiled, const ArrivalStream& arr
     input.arrivals.push_back({std::move(request).value(), arrival.runtime, checkpoint.has_value(),
                               checkpoint ? checkpoint->interval : std::nullopt,
                               workload.spec.idle_timeout, arrival.idle_after, arrival.resume_after,
-                              arrival.replica >= 0, arrival.withdraw_at});
+                              arrival.replica >= 0, arrival.withdraw_at,
+                              !workload.spec.priority_class.empty()});
   }
   return {};
 }
@@ -139,6 +140,13 @@ Result<SimulationReport> run_simulation(const Policy& policy, const ArrivalStrea
   const Resource primary = primary_resource(nodes);
   ALLOT_ASSIGN_OR_RETURN(CompiledPolicy compiled_value, CompiledPolicy::compile(policy, nodes));
   auto compiled = std::make_shared<const CompiledPolicy>(std::move(compiled_value));
+  for (const auto& entry : options.pod_start_latency_by_class) {
+    const std::string& name = entry.first;
+    if (!compiled->priority_class_by_name(name).valid()) {
+      return invalid_argument("no PriorityClass named '" + name + "' in the policy",
+                              "Scenario.spec.podStartLatencyByPriorityClass." + name);
+    }
+  }
 
   SimulationLoopInput input;
   input.policy = compiled;
@@ -148,13 +156,6 @@ Result<SimulationReport> run_simulation(const Policy& policy, const ArrivalStrea
   SimulationTrace trace = empty_trace(policy, *compiled, nodes, primary);
   ALLOT_RETURN_IF_ERROR(prepare_arrivals(*compiled, arrivals, input, trace));
 
-  for (const auto& entry : options.pod_start_latency_by_class) {
-    const std::string& name = entry.first;
-    if (!compiled->priority_class_by_name(name).valid()) {
-      return invalid_argument("no PriorityClass named '" + name + "' in the policy",
-                              "Scenario.spec.podStartLatencyByPriorityClass." + name);
-    }
-  }
   SimulationLoop loop(std::move(input), options);
   ALLOT_RETURN_IF_ERROR(loop.run(trace));
   return summarize_simulation(trace);

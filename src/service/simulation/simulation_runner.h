@@ -10,8 +10,9 @@
 //   scheduling.cycle, else 1s; it must be positive.
 // - Every problem the input can cause is a Status: an invalid policy, a
 //   workload the scheduler rejects (the Status names "Workload/<ns>/<name>"),
-//   an unknown node in a node event. A run that exceeds
-//   SimulationOptions::max_cycles fails with resource_exhausted.
+//   an unknown node in a node event, a start latency for a priority class the
+//   policy lacks (named as Scenario.spec.podStartLatencyByPriorityClass.<class>). A run that
+//   exceeds SimulationOptions::max_cycles fails with resource_exhausted.
 // - Deterministic: equal input and options give equal reports. No clock, no
 //   threads, no I/O.
 // See simulation_loop.h for the cycle semantics and simulation_report.h for

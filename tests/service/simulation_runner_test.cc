@@ -241,8 +241,9 @@ TEST(SimulationRunner, AStoppedRunLosesItsWorkFromItsClasssStartLatency) {
   yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {low: 3s}\n");
   const SimulationReport report = run_ok(parse_scenario(yaml));
   const WorkloadRecord& low = record_of(report, "low-job");
-  // Launched at 0s, working from 3s, preempted at 10s: 7s of work lost.
-  EXPECT_EQ(low.lost_work_s, 7.0);
+  // Launched at 0s, working from 3s, preempted at 10s, its pods gone at 12s
+  // (2s to stop): 9s of work lost.
+  EXPECT_EQ(low.lost_work_s, 9.0);
   EXPECT_EQ(record_of(report, "high-job").finished_s, 23.0);  // the Scenario's 1s
   EXPECT_EQ(low.finished_s, 126.0);                           // restarted at 23s: 3s + 100s
 }
@@ -257,7 +258,7 @@ TEST(SimulationRunner, AWorkloadNamingNoClassTakesTheScenariosStartLatency) {
   ASSERT_NE(yaml.find(named), std::string::npos);
   yaml.replace(yaml.find(named), named.size(), "namespace: alpha,");
   const SimulationReport report = run_ok(parse_scenario(yaml));
-  EXPECT_EQ(record_of(report, "low-job").lost_work_s, 9.0);  // working from 1s
+  EXPECT_EQ(record_of(report, "low-job").lost_work_s, 11.0);  // working from 1s to 12s
 }
 
 TEST(SimulationRunner, AStartLatencyForAClassThePolicyLacksFailsTheRun) {

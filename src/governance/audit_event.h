@@ -73,6 +73,8 @@ void append_audit_line_body(std::string& out, const AuditEvent& event);
 
 // RFC 3339 UTC with microseconds, as in the line.
 std::string audit_time_text(Timestamp at);
+// The same, appended to `out` (no quotes).
+void append_audit_time(std::string& out, Timestamp at);
 
 // Appends `text` as a JSON string (quotes included) to `out`: control
 // characters escaped, and each byte that does not start well-formed UTF-8

@@ -12,8 +12,10 @@
 namespace allot::server {
 namespace {
 
-std::vector<std::string> segments_of(std::string_view path) {
-  std::vector<std::string> out;
+// Views into `path` (request_attributes() copies only the ones it keeps).
+std::vector<std::string_view> segments_of(std::string_view path) {
+  std::vector<std::string_view> out;
+  out.reserve(8);
   size_t start = 0;
   while (start < path.size()) {
     const size_t slash = std::min(path.find('/', start), path.size());
@@ -123,7 +125,7 @@ bool is_audited(const HttpRequest& request, const HttpResponse& response) {
 
 RequestAttributes request_attributes(const HttpRequest& request) {
   RequestAttributes attributes;
-  std::vector<std::string> parts = segments_of(request.path);
+  const std::vector<std::string_view> parts = segments_of(request.path);
   governance::AuditObjectRef& ref = attributes.object;
   size_t at = 0;
   if (parts.size() >= 2 && parts[0] == "api" && parts[1] == "v1") {

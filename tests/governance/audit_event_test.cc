@@ -68,6 +68,36 @@ TEST(AuditLine, ReplacesBytesThatAreNotUtf8SoALineStaysJson) {
       << line;
 }
 
+// Every single byte (append_json_string looks each one up in a table):
+// printable ASCII but '"' and '\\' as it is, those two with a backslash,
+// control characters and DEL as \u00XX, and a lone byte >= 0x80 as U+FFFD.
+TEST(AuditLine, EachByteIsWrittenAsJsonWants) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int value = 0; value < 256; ++value) {
+    const auto byte = static_cast<unsigned char>(value);
+    std::string out;
+    append_json_string(out, std::string(1, static_cast<char>(byte)));
+    std::string expected;
+    if (byte == '"' || byte == '\\') {
+      expected = std::string("\\") + static_cast<char>(byte);
+    } else if (byte < 0x20 || byte == 0x7f) {
+      expected = std::string("\\u00") + kHex[byte >> 4] + kHex[byte & 0xf];
+    } else if (byte >= 0x80) {
+      expected = "\xEF\xBF\xBD";
+    } else {
+      expected = std::string(1, static_cast<char>(byte));
+    }
+    EXPECT_EQ(out, "\"" + expected + "\"") << "byte " << value;
+  }
+  std::string mixed;
+  append_json_string(mixed,
+                     "a\"b\\c\x7f\xc3\xa9"
+                     "d\x01");
+  EXPECT_EQ(mixed,
+            "\"a\\\"b\\\\c\\u007f\xc3\xa9"
+            "d\\u0001\"");
+}
+
 TEST(AuditTime, FormatsUtcWithMicroseconds) {
   EXPECT_EQ(audit_time_text(Timestamp::epoch()), "1970-01-01T00:00:00.000000Z");
   EXPECT_EQ(audit_time_text(Timestamp::from_millis(951'782'400'001)),

@@ -189,6 +189,58 @@ inline void case_failed_commit_detaches_the_row(const StoreOpener& open_store,
 // not; then it is killed. On restart the second record is appended from its
 // row (once; the first is not repeated), the chain verifies, a checkpoint
 // covers it, and the rows are gone.
+// A commit that fails between two carried ones: its row (detached, never in
+// the store) neither counts as waiting nor stops the ranged delete of the
+// rows around it, and the rows after it keep their place.
+inline void case_failed_commit_between_carried_rows(const StoreOpener& open_store,
+                                                    const std::string& root) {
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  ASSERT_TRUE(rig.store->load().ok());
+  AuditLog& log = *rig.log;
+  Store& inner = *rig.inner;
+  AuditOutbox& outbox = *rig.outbox;
+  OutboxStore& store = *rig.store;
+  WriteBatch first;
+  first.put_workloads.push_back(
+      {WorkloadId(1), "vision", "train", "vision", WorkloadPhase::kPending, "{}"});
+  {
+    RequestScope ana(outbox, event_of("ana", "create"));
+    ASSERT_TRUE(store.commit(first).ok());  // row 1
+    ASSERT_TRUE(outbox.record(&ana, event_of("ana", "create")).ok());
+  }
+  {
+    RequestScope bo(outbox, event_of("bo", "create"));
+    WriteBatch taken;  // the same name under another id: refused, row 2 detached
+    taken.put_workloads.push_back(
+        {WorkloadId(2), "vision", "train", "vision", WorkloadPhase::kPending, "{}"});
+    EXPECT_EQ(store.commit(taken).code(), ErrorCode::kAlreadyExists);
+    EXPECT_FALSE(bo.carried());
+    ASSERT_TRUE(outbox.record(&bo, event_of("bo", "create")).ok());  // synced, no row
+  }
+  RequestScope cy(outbox, event_of("cy", "create"));
+  ASSERT_TRUE(store.commit(team_batch("speech")).ok());  // row 3
+  EXPECT_TRUE(cy.carried());
+  EXPECT_EQ(outbox_rows_of(inner).size(), 2u);
+  EXPECT_EQ(outbox.rows_to_prune(), 2u);          // rows 1 and 3; not the detached one
+  ASSERT_TRUE(log.checkpoint_if_due(true).ok());  // covers ana's and bo's records
+  ASSERT_TRUE(store.commit(team_batch("nlp")).ok());
+  std::vector<ObjectRecord> rows = outbox_rows_of(inner);
+  ASSERT_EQ(rows.size(), 1u);  // row 1 deleted, row 3 waits for its record
+  EXPECT_EQ(rows[0].name, "cy-create");
+  EXPECT_EQ(outbox.rows_to_prune(), 1u);
+  ASSERT_TRUE(outbox.record(&cy, event_of("cy", "create")).ok());
+  ASSERT_TRUE(log.checkpoint_if_due(true).ok());
+  ASSERT_TRUE(store.commit(team_batch("audio")).ok());
+  EXPECT_TRUE(outbox_rows_of(inner).empty());
+  EXPECT_EQ(outbox.rows_to_prune(), 0u);
+  const std::vector<nlohmann::json> records = outbox_case_records(rig.options);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0]["auditID"], "ana-create");
+  EXPECT_EQ(records[1]["auditID"], "bo-create");
+  EXPECT_EQ(records[2]["auditID"], "cy-create");
+}
+
 inline void case_kill_after_commit_before_append(const StoreOpener& open_store,
                                                  const std::string& root) {
   const AuditLogOptions options = options_in(root);

@@ -54,6 +54,11 @@ TEST_F(AuditOutboxPostgres, FailedCommitDetachesTheRow) {
   testing::case_failed_commit_detaches_the_row(opener(), root);
 }
 
+TEST_F(AuditOutboxPostgres, FailedCommitBetweenCarriedRowsNeitherWaitsNorStopsTheRange) {
+  const std::string root = fresh_folder("outbox-pg-failed-between");
+  testing::case_failed_commit_between_carried_rows(opener(), root);
+}
+
 TEST_F(AuditOutboxPostgres, KillDashNineAfterCommitBeforeAppendRecoversTheRecord) {
   const std::string root = fresh_folder("outbox-pg-kill");
   testing::case_kill_after_commit_before_append(opener(), root);

@@ -45,6 +45,11 @@ TEST(AuditOutboxSqlite, FailedCommitDetachesTheRow) {
   testing::case_failed_commit_detaches_the_row(sqlite_opener(root), root);
 }
 
+TEST(AuditOutboxSqlite, FailedCommitBetweenCarriedRowsNeitherWaitsNorStopsTheRange) {
+  const std::string root = fresh_folder("outbox-failed-between");
+  testing::case_failed_commit_between_carried_rows(sqlite_opener(root), root);
+}
+
 TEST(AuditOutboxSqlite, KillDashNineAfterCommitBeforeAppendRecoversTheRecord) {
   const std::string root = fresh_folder("outbox-kill");
   testing::case_kill_after_commit_before_append(sqlite_opener(root), root);

@@ -190,8 +190,11 @@ Status AuditLog::rotate_locked() {
 Result<uint64_t> AuditLog::append(AuditEvent event) {
   if (event.audit_id.empty()) event.audit_id = ids_.next(clock_.now());
   // The line's body is built before the lock: only its header (sequence,
-  // previous hash) and its hash wait for the chain.
-  std::string body;
+  // previous hash) and its hash wait for the chain. Into this thread's buffer,
+  // reused from one record to the next (the chain copies it into the line).
+  thread_local std::string body;
+  if (body.capacity() > (64u << 10)) body = std::string();  // not kept after a huge one
+  body.clear();
   body.reserve(1024);
   governance::append_audit_line_body(body, event);
   std::unique_lock lock(mu_);

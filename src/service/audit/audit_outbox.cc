@@ -48,8 +48,9 @@ OutboxAttachment AuditOutbox::attach(WriteBatch& batch) {
     scope->document_.clear();
     {
       std::lock_guard lock(mu_);
+      if (rows_.empty()) first_row_ = next_row_;
       scope->row_ = next_row_++;
-      rows_.emplace(scope->row_, kNotAppended);
+      rows_.push_back(kNotAppended);
     }
     batch.append_audit_outbox.push_back(
         {scope->row_, scope->provisional_.audit_id, std::move(document)});
@@ -63,11 +64,11 @@ OutboxAttachment AuditOutbox::attach(WriteBatch& batch) {
 }
 
 void AuditOutbox::prune_into(WriteBatch& batch, uint64_t covered, OutboxAttachment& attachment) {
-  // Rows leave the map from its start once covered; a row still waiting for
-  // its record stops the range below it.
-  while (!rows_.empty() && rows_.begin()->second <= covered) {
-    covered_through_ = rows_.begin()->first;
-    rows_.erase(rows_.begin());
+  // Rows leave the table from its start once covered (a detached one at
+  // once); a row still waiting for its record stops the range below it.
+  while (!rows_.empty() && rows_.front() <= covered) {
+    covered_through_ = first_row_++;
+    rows_.pop_front();
   }
   if (covered_through_ <= pruned_through_) return;
   batch.delete_audit_outbox_through = covered_through_;
@@ -81,7 +82,7 @@ void AuditOutbox::settle(OutboxAttachment attachment, const Status& outcome) {
   std::lock_guard lock(mu_);
   if (attachment.scope != nullptr) {
     attachment.scope->carried_ = false;
-    rows_.erase(attachment.scope->row_);
+    if (uint64_t* row = row_of(attachment.scope->row_)) *row = kDetached;
   }
   // The range is deleted again by a later batch (a delete that another batch
   // already made deletes nothing).
@@ -95,7 +96,7 @@ Status AuditOutbox::record(const RequestScope* scope, governance::AuditEvent eve
   if (scope == nullptr || !scope->carried_) return log_.record(std::move(event));
   ALLOT_ASSIGN_OR_RETURN(const uint64_t sequence, log_.append_committed(std::move(event)));
   std::lock_guard lock(mu_);
-  if (auto row = rows_.find(scope->row_); row != rows_.end()) row->second = sequence;
+  if (uint64_t* row = row_of(scope->row_)) *row = sequence;
   return {};
 }
 
@@ -154,9 +155,15 @@ Status AuditOutbox::recover(const std::vector<AuditOutboxRecord>& rows,
   return {};
 }
 
+uint64_t* AuditOutbox::row_of(uint64_t row) {
+  if (row < first_row_ || row - first_row_ >= rows_.size()) return nullptr;
+  return &rows_[row - first_row_];
+}
+
 size_t AuditOutbox::rows_to_prune() const {
   std::lock_guard lock(mu_);
-  return rows_.size();
+  return static_cast<size_t>(
+      std::count_if(rows_.begin(), rows_.end(), [](uint64_t row) { return row != kDetached; }));
 }
 
 }  // namespace allot::audit

@@ -42,8 +42,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <limits>
-#include <map>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -121,17 +121,26 @@ class AuditOutbox {
  private:
   // A row's record not appended yet: no checkpoint covers it.
   static constexpr uint64_t kNotAppended = std::numeric_limits<uint64_t>::max();
+  // A row whose commit failed (not in the store): covered by any checkpoint,
+  // so it never stops the range.
+  static constexpr uint64_t kDetached = 0;
 
   // The ranged delete `batch` takes, if any; under mu_.
   void prune_into(WriteBatch& batch, uint64_t covered, OutboxAttachment& attachment);
+  // The entry of row sequence `row` in rows_ (null: not there); under mu_.
+  uint64_t* row_of(uint64_t row);
 
   AuditLog& log_;
   Logger& logger_;
   mutable std::mutex mu_;
   uint64_t next_row_ = 1;
-  // Rows committed (or being committed) and not yet deleted: row sequence ->
-  // the log sequence of its record (kNotAppended until it is appended).
-  std::map<uint64_t, uint64_t> rows_;
+  // Rows committed (or being committed) and not yet deleted, in row order
+  // from first_row_ (row sequences are assigned in order, one each): the log
+  // sequence of each one's record (kNotAppended until it is appended,
+  // kDetached for a failed commit's). A deque, not a map: attach() runs
+  // under the control plane's exclusive lock, and a push is no allocation.
+  std::deque<uint64_t> rows_;
+  uint64_t first_row_ = 1;        // the row sequence of rows_.front()
   uint64_t covered_through_ = 0;  // rows up to it are covered: deletable
   uint64_t pruned_through_ = 0;   // rows up to it are deleted (or being deleted)
 };

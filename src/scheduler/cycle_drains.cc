@@ -11,8 +11,10 @@
 // (no backfill: nothing can be known to end before an unknown start). One
 // node per workload; a team drains at most what it is owed (its usage plus
 // the workloads holding drains stays within its nominal), most important
-// workloads first (the cycle's order). The drain ends when its workload is
-// admitted or leaves, or no longer qualifies.
+// workloads first (the cycle's order). A held drain moves to a node strictly
+// nearer to clear when one appears (the work within nominal there may end long
+// after another node's: no runtimes are known). The drain ends when its
+// workload is admitted or leaves, or no longer qualifies.
 #include <algorithm>
 
 #include "scheduler/scheduling_cycle.h"
@@ -146,8 +148,16 @@ bool SchedulingCycle::try_drain(const PendingWorkload& w, FlavorIndex flavor,
       capacity_.schedulable(held->second) && capacity_.reserved_for(held->second) == w.id &&
       clearable_for(w, held->second)) {
     node = held->second;
-  } else {
-    node = nearest_to_clear(w, flavor);
+  }
+  // A held drain moves to a node strictly nearer to clear (fewer GPUs of work
+  // within nominal): the work there may end long after another node's.
+  if (!node.valid() || tenancy_.anchored_gpus(node) > 0) {
+    const NodeIndex nearest = nearest_to_clear(w, flavor);
+    if (nearest.valid() &&
+        (!node.valid() || tenancy_.anchored_gpus(nearest) < tenancy_.anchored_gpus(node))) {
+      if (node.valid()) capacity_.unreserve(node);
+      node = nearest;
+    }
   }
   if (!node.valid()) return false;
   state_changed();

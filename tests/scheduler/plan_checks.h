@@ -119,6 +119,111 @@ inline int check_drains_clearable(const CompiledPolicy& policy, const Snapshot& 
   return checked;
 }
 
+// Drains (scheduler/cycle_drains.cc): a drain held from the previous cycle
+// that the plan puts on another node, while its held node stays schedulable,
+// taken by no other reservation and can be cleared for it, moves to a node with strictly fewer GPUs
+// of work within nominal ("anchored": running work, not terminating, of a team within its nominal
+// in the flavor, and the plan's admissions that do not borrow). Returns how many moves were
+// checked.
+inline int check_drain_moves(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
+                             uint64_t seed, int step) {
+  const auto n_flavors = static_cast<size_t>(policy.flavor_count());
+  std::vector<int64_t> gpus(policy.team_count() * n_flavors, 0);
+  for (const AdmittedWorkload& w : before.admitted) {
+    if (!w.terminating) gpus[w.team.value() * n_flavors + w.flavor.value()] += w.usage().gpu();
+  }
+  const auto within = [&](TeamIndex t, FlavorIndex f) {
+    const int32_t fr = CompiledPolicy::fr_of(f, Resource::kGpu);
+    return gpus[t.value() * n_flavors + f.value()] <=
+           policy.limits(policy.team(t).quota_node, fr).nominal;
+  };
+  std::vector<int64_t> anchored(policy.node_count(), 0);
+  const auto add = [&](const std::vector<PodSetAssignment>& assignment,
+                       const std::vector<int64_t>& per_pod_gpus) {
+    for (size_t i = 0; i < assignment.size(); ++i) {
+      for (const PodPlacement& pod : assignment[i].pods) {
+        if (pod.node.value() < anchored.size()) anchored[pod.node.value()] += per_pod_gpus[i];
+      }
+    }
+  };
+  const auto per_pod = [](const std::vector<PodSetRequest>& sets) {
+    std::vector<int64_t> out;
+    for (const PodSetRequest& set : sets) out.push_back(set.per_pod.gpu());
+    return out;
+  };
+  for (const AdmittedWorkload& a : before.admitted) {
+    if (!a.terminating && within(a.team, a.flavor)) add(a.assignment, per_pod(a.pod_sets));
+  }
+  for (const Admission& a : plan.admissions) {
+    if (a.borrowing) continue;
+    const auto p = std::find_if(before.pending.begin(), before.pending.end(),
+                                [&](const PendingWorkload& w) { return w.id == a.workload; });
+    if (p != before.pending.end()) add(a.assignment, per_pod(p->pod_sets));
+  }
+  const auto schedulable = [&](NodeIndex node) {
+    return before.nodes.empty() || before.nodes[node.value()].schedulable();
+  };
+  const auto root = [&](TeamIndex t) {
+    int32_t q = policy.team(t).quota_node;
+    while (policy.parent(q) != kNoParent) q = policy.parent(q);
+    return q;
+  };
+  // The held node is still the workload's to wait on: no other reservation
+  // takes it, and it can still be cleared for the workload (check_drains_clearable).
+  const auto still_held = [&](const PendingWorkload& w, NodeIndex node) {
+    const auto other = [&](const auto& r) {
+      return r.workload != w.id && std::find(r.nodes.begin(), r.nodes.end(), node) != r.nodes.end();
+    };
+    if (std::any_of(plan.reservations.begin(), plan.reservations.end(), other) ||
+        std::any_of(before.reservations.begin(), before.reservations.end(), other)) {
+      return false;
+    }
+    const TeamPreemption& rules = policy.team(w.team).preemption;
+    for (const AdmittedWorkload& a : before.admitted) {
+      const bool on_node =
+          std::any_of(a.assignment.begin(), a.assignment.end(), [&](const auto& set) {
+            return std::any_of(set.pods.begin(), set.pods.end(),
+                               [&](const PodPlacement& pod) { return pod.node == node; });
+          });
+      if (!on_node || a.terminating || within(a.team, a.flavor) ||
+          a.max_runtime != Duration::max()) {
+        continue;
+      }
+      const bool lower = a.priority < w.priority;
+      const bool reclaimable =
+          a.team == w.team
+              ? rules.within_team == WithinTeamPolicy::kLowerPriority && lower
+              : !a.guaranteed() && root(a.team) == root(w.team) &&
+                    (rules.reclaim_within_cohort == ReclaimPolicy::kAny ||
+                     (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && lower));
+      if (!reclaimable) return false;
+    }
+    return true;
+  };
+  int moves = 0;
+  for (const HeldReservation& held : before.reservations) {
+    if (held.starts_at != Timestamp::infinite_future() || held.nodes.size() != 1) continue;
+    const auto w = std::find_if(before.pending.begin(), before.pending.end(),
+                                [&](const PendingWorkload& p) { return p.id == held.workload; });
+    if (w == before.pending.end() || !schedulable(held.nodes[0]) ||
+        !still_held(*w, held.nodes[0])) {
+      continue;
+    }
+    for (const Reservation& r : plan.reservations) {
+      if (r.workload != held.workload || r.starts_at != Timestamp::infinite_future() ||
+          r.nodes.size() != 1 || r.nodes[0] == held.nodes[0]) {
+        continue;
+      }
+      ++moves;
+      EXPECT_LT(anchored[r.nodes[0].value()], anchored[held.nodes[0].value()])
+          << "seed " << seed << " step " << step << ": the drain of " << r.workload.value()
+          << " moved from node " << held.nodes[0].value() << " to node " << r.nodes[0].value()
+          << ", which is no nearer to clear";
+    }
+  }
+  return moves;
+}
+
 // Handovers (scheduler/cycle_handovers.cc): a promise holds nothing while
 // its victims run, never outlives them (each one in force after the plan waits
 // for a victim still stopping for its workload), and a promised workload that

@@ -26,6 +26,7 @@ struct World {
       false;  // the plan's reservations held in the next cycle, as allotd does
 };
 
+using testing::check_drain_moves;
 using testing::check_drains;
 using testing::check_drains_clearable;
 using testing::check_handovers;
@@ -359,7 +360,8 @@ int check_strict_fifo_tails(const CompiledPolicy& policy, const Snapshot& before
 int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_t stop_one_in = 1,
                      int* waits = nullptr, bool replicas = false, bool shuffled_twin = false,
                      int* strict_tails = nullptr, int* promised = nullptr, int* packed = nullptr,
-                     int* drains = nullptr, bool mixed_reclaim = false) {
+                     int* drains = nullptr, bool mixed_reclaim = false,
+                     int* drain_moves = nullptr) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
   const Policy p = random_policy(rng, fair_sharing, strict_tails != nullptr, mixed_reclaim);
@@ -412,6 +414,8 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
     if (drains != nullptr) {
       *drains += check_drains(before, plan, seed, step);
       if (mixed_reclaim) *drains += check_drains_clearable(*policy, before, plan, seed, step);
+      if (drain_moves != nullptr)
+        *drain_moves += check_drain_moves(*policy, before, plan, seed, step);
     }
     if (replicas) {
       const int running = check_replicas(*policy, before, plan, world.state.admitted, seed, step);
@@ -515,6 +519,18 @@ TEST(SchedulerProperties, DrainedNodeCanBeClearedForItsWorkload) {
                      nullptr, nullptr, &drains, /*mixed_reclaim=*/true);
   }
   EXPECT_GT(drains, 20) << "the random worlds rarely drained a node";
+}
+
+// A drain held from the previous cycle moves only to a node strictly nearer
+// to clear (plan_checks.h, check_drain_moves).
+TEST(SchedulerProperties, DrainMovesOnlyToANodeNearerToClear) {
+  int drains = 0;
+  int moves = 0;
+  for (uint64_t seed = 900; seed <= 1020; ++seed) {
+    run_random_world(seed, seed % 2 == 0, false, /*stop_one_in=*/2, nullptr, false, false, nullptr,
+                     nullptr, nullptr, &drains, /*mixed_reclaim=*/false, &moves);
+  }
+  EXPECT_GT(moves, 5) << "the random worlds rarely moved a drain";
 }
 
 }  // namespace

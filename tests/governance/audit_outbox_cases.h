@@ -184,11 +184,6 @@ inline void case_failed_commit_detaches_the_row(const StoreOpener& open_store,
   EXPECT_EQ(outbox_rows_of(inner).size(), 1u);
 }
 
-// kill -9 after the commit and before the append: a child process commits
-// two requests' changes; the first one's record is appended, the second's
-// not; then it is killed. On restart the second record is appended from its
-// row (once; the first is not repeated), the chain verifies, a checkpoint
-// covers it, and the rows are gone.
 // A commit that fails between two carried ones: its row (detached, never in
 // the store) neither counts as waiting nor stops the ranged delete of the
 // rows around it, and the rows after it keep their place.
@@ -241,6 +236,11 @@ inline void case_failed_commit_between_carried_rows(const StoreOpener& open_stor
   EXPECT_EQ(records[2]["auditID"], "cy-create");
 }
 
+// kill -9 after the commit and before the append: a child process commits
+// two requests' changes; the first one's record is appended, the second's
+// not; then it is killed. On restart the second record is appended from its
+// row (once; the first is not repeated), the chain verifies, a checkpoint
+// covers it, and the rows are gone.
 inline void case_kill_after_commit_before_append(const StoreOpener& open_store,
                                                  const std::string& root) {
   const AuditLogOptions options = options_in(root);

@@ -47,6 +47,30 @@ inline int check_drains(const Snapshot& before, const Plan& plan, uint64_t seed,
   return checked;
 }
 
+// Whether a team's GPUs of running work (not terminating) in a flavor, before
+// a plan, are within its nominal quota there.
+class WithinNominal {
+ public:
+  WithinNominal(const CompiledPolicy& policy, const Snapshot& before)
+      : policy_(policy),
+        n_flavors_(static_cast<size_t>(policy.flavor_count())),
+        gpus_(policy.team_count() * n_flavors_, 0) {
+    for (const AdmittedWorkload& w : before.admitted) {
+      if (!w.terminating) gpus_[w.team.value() * n_flavors_ + w.flavor.value()] += w.usage().gpu();
+    }
+  }
+  bool operator()(TeamIndex t, FlavorIndex f) const {
+    const int32_t fr = CompiledPolicy::fr_of(f, Resource::kGpu);
+    return gpus_[t.value() * n_flavors_ + f.value()] <=
+           policy_.limits(policy_.team(t).quota_node, fr).nominal;
+  }
+
+ private:
+  const CompiledPolicy& policy_;
+  size_t n_flavors_;
+  std::vector<int64_t> gpus_;
+};
+
 // Drains (scheduler/cycle_drains.cc): a node drained in this plan can be
 // cleared for its workload. Every piece of work on it, running and not
 // stopping or admitted by the plan, is anchored (its team within its nominal
@@ -57,16 +81,7 @@ inline int check_drains(const Snapshot& before, const Plan& plan, uint64_t seed,
 // many drains were checked.
 inline int check_drains_clearable(const CompiledPolicy& policy, const Snapshot& before,
                                   const Plan& plan, uint64_t seed, int step) {
-  const auto n_flavors = static_cast<size_t>(policy.flavor_count());
-  std::vector<int64_t> gpus(policy.team_count() * n_flavors, 0);
-  for (const AdmittedWorkload& w : before.admitted) {
-    if (!w.terminating) gpus[w.team.value() * n_flavors + w.flavor.value()] += w.usage().gpu();
-  }
-  const auto within = [&](TeamIndex t, FlavorIndex f) {
-    const int32_t fr = CompiledPolicy::fr_of(f, Resource::kGpu);
-    return gpus[t.value() * n_flavors + f.value()] <=
-           policy.limits(policy.team(t).quota_node, fr).nominal;
-  };
+  const WithinNominal within(policy, before);
   const auto root = [&](TeamIndex t) {
     int32_t q = policy.team(t).quota_node;
     while (policy.parent(q) != kNoParent) q = policy.parent(q);
@@ -127,16 +142,7 @@ inline int check_drains_clearable(const CompiledPolicy& policy, const Snapshot& 
 // checked.
 inline int check_drain_moves(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
                              uint64_t seed, int step) {
-  const auto n_flavors = static_cast<size_t>(policy.flavor_count());
-  std::vector<int64_t> gpus(policy.team_count() * n_flavors, 0);
-  for (const AdmittedWorkload& w : before.admitted) {
-    if (!w.terminating) gpus[w.team.value() * n_flavors + w.flavor.value()] += w.usage().gpu();
-  }
-  const auto within = [&](TeamIndex t, FlavorIndex f) {
-    const int32_t fr = CompiledPolicy::fr_of(f, Resource::kGpu);
-    return gpus[t.value() * n_flavors + f.value()] <=
-           policy.limits(policy.team(t).quota_node, fr).nominal;
-  };
+  const WithinNominal within(policy, before);
   std::vector<int64_t> anchored(policy.node_count(), 0);
   const auto add = [&](const std::vector<PodSetAssignment>& assignment,
                        const std::vector<int64_t>& per_pod_gpus) {

@@ -185,14 +185,17 @@ TEST(SimulationRunner, PreemptionWaitsForMinRuntimeThenTheGracePeriod) {
   EXPECT_EQ(report.admissions, 3);
 }
 
-// kMinRuntime with the Scenario's pod latencies.
-std::string with_latencies(const std::string& start, const std::string& stop) {
+// kMinRuntime with the Scenario's pod latencies (and `by_class`, when given,
+// as podStartLatencyByPriorityClass).
+std::string with_latencies(const std::string& start, const std::string& stop,
+                           const std::string& by_class = "") {
   std::string yaml = kMinRuntime;
   const std::string head = "metadata: {name: min-runtime}\nspec:\n";
   const size_t at = yaml.find(head);
   EXPECT_NE(at, std::string::npos);
   yaml.insert(at + head.size(),
-              "  podStartLatency: " + start + "\n  podStopLatency: " + stop + "\n");
+              "  podStartLatency: " + start + "\n  podStopLatency: " + stop + "\n" +
+                  (by_class.empty() ? "" : "  podStartLatencyByPriorityClass: " + by_class + "\n"));
   return yaml;
 }
 
@@ -217,9 +220,7 @@ TEST(SimulationRunner, PodStartAndStopLatenciesDelayWorkAndStops) {
 }
 
 TEST(SimulationRunner, AClassStartLatencyReplacesTheScenariosForThatClassOnly) {
-  std::string yaml = with_latencies("1s", "2s");
-  const std::string stop = "  podStopLatency: 2s\n";
-  yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {normal: 3s}\n");
+  const std::string yaml = with_latencies("1s", "2s", "{normal: 3s}");
   const LoadedScenario loaded = parse_scenario(yaml);
   PlanInvariants invariants(loaded.policy);
   SimulationOptions options = virtual_options();
@@ -236,9 +237,7 @@ TEST(SimulationRunner, AClassStartLatencyReplacesTheScenariosForThatClassOnly) {
 }
 
 TEST(SimulationRunner, AStoppedRunLosesItsWorkFromItsClasssStartLatency) {
-  std::string yaml = with_latencies("1s", "2s");
-  const std::string stop = "  podStopLatency: 2s\n";
-  yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {low: 3s}\n");
+  const std::string yaml = with_latencies("1s", "2s", "{low: 3s}");
   const SimulationReport report = run_ok(parse_scenario(yaml));
   const WorkloadRecord& low = record_of(report, "low-job");
   // Launched at 0s, working from 3s, preempted at 10s, its pods gone at 12s
@@ -251,9 +250,7 @@ TEST(SimulationRunner, AStoppedRunLosesItsWorkFromItsClasssStartLatency) {
 TEST(SimulationRunner, AWorkloadNamingNoClassTakesTheScenariosStartLatency) {
   // low-job names no class: the scheduler ranks it in the lowest class (low),
   // whose start latency it does not take.
-  std::string yaml = with_latencies("1s", "2s");
-  const std::string stop = "  podStopLatency: 2s\n";
-  yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {low: 3s}\n");
+  std::string yaml = with_latencies("1s", "2s", "{low: 3s}");
   const std::string named = "namespace: alpha, priorityClass: low,";
   ASSERT_NE(yaml.find(named), std::string::npos);
   yaml.replace(yaml.find(named), named.size(), "namespace: alpha,");
@@ -262,9 +259,7 @@ TEST(SimulationRunner, AWorkloadNamingNoClassTakesTheScenariosStartLatency) {
 }
 
 TEST(SimulationRunner, AStartLatencyForAClassThePolicyLacksFailsTheRun) {
-  std::string yaml = with_latencies("1s", "2s");
-  const std::string stop = "  podStopLatency: 2s\n";
-  yaml.insert(yaml.find(stop) + stop.size(), "  podStartLatencyByPriorityClass: {urgent: 3s}\n");
+  const std::string yaml = with_latencies("1s", "2s", "{urgent: 3s}");
   const LoadedScenario loaded = parse_scenario(yaml);
   const Result<SimulationReport> report =
       run_simulation(loaded.policy, loaded.scenario, virtual_options());

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The test command: installs dependencies, builds the debug preset, runs every
-# test (ctest), builds the asan-ubsan preset and runs the unit, scenario,
-# service, server and crash tests under AddressSanitizer and UBSan, builds the
-# tsan preset (Clang, -Wthread-safety, ThreadSanitizer) and runs the service,
-# server and crash tests under it, runs each fuzz target for 6 s (the fuzz
-# preset: libFuzzer under ASan and UBSan), searches every log of the run for
-# the secrets the tests plant (scripts/check-secrets.sh) and the format check.
-# The release build of allot and allotd that the run command makes comes
-# first, before any test has run: nothing a test leaves behind can reach it.
+# The test command: installs dependencies, makes the release build of allot
+# and allotd, builds the asan-ubsan preset (every target: allot, allotd, the
+# benchmarks, the web UI, every test) and runs every test under AddressSanitizer
+# and UBSan (ctest), builds the tsan preset (Clang, -Wthread-safety,
+# ThreadSanitizer) and runs the service, server and crash tests under it, runs
+# each fuzz target for 6 s (the fuzz preset: libFuzzer under ASan and UBSan),
+# searches every log of the run for the secrets the tests plant
+# (scripts/check-secrets.sh) and the format check. The debug preset (the same
+# tests without sanitizers) is for development: the sanitizer build finds
+# everything it finds, and CI's two cores cannot afford both builds.
+# The release build that the run command makes comes first, before any test
+# has run: nothing a test leaves behind can reach it.
 # A build that fails prints the machine's state (memory, disk, the kernel's
 # last words, the largest processes): a compiler killed from outside prints
 # nothing of its own. The PostgreSQL tests start a server of their own (ctest
@@ -39,7 +42,7 @@ stage() {
 }
 
 stage "release: allot and allotd with the release preset (the run command's build;"
-echo "   GCC at -O2 warns where the debug build does not, and warnings are errors)"
+echo "   GCC at -O2 warns where -O0 does not, and warnings are errors)"
 cmake --preset release
 build build/release --target allot allotd -j"$(nproc)"
 
@@ -48,17 +51,7 @@ export ALLOT_TEST_LOG_DIR="${PWD}/build/test-logs"
 rm -rf "${ALLOT_TEST_LOG_DIR}"
 mkdir -p "${ALLOT_TEST_LOG_DIR}"
 
-stage "configure (debug)"
-cmake --preset debug
-
-stage "build (debug)"
-build build/debug -j"$(nproc)"
-
-stage "test (debug)"
-ctest --preset debug --output-on-failure -j2
-
-stage "asan-ubsan: the unit, scenario, service, server and crash tests under AddressSanitizer"
-echo "   and UndefinedBehaviorSanitizer (tests/base model scheduler api store service server crash)"
+stage "asan-ubsan: every target, then every test under AddressSanitizer and UndefinedBehaviorSanitizer"
 cmake --preset asan-ubsan
 build --preset asan-ubsan -j"$(nproc)"
 ctest --preset asan-ubsan -j2
@@ -74,8 +67,8 @@ scripts/fuzz.sh 6
 
 stage "secrets: no planted secret in any log of this run"
 # (the tests' PostgreSQL servers live in /tmp/allot-postgres-*: tests/CMakeLists.txt)
-scripts/check-secrets.sh "${ALLOT_TEST_LOG_DIR}" build/debug/Testing/Temporary \
-  build/asan-ubsan/Testing/Temporary build/tsan/Testing/Temporary /tmp/allot-postgres-*/server.log
+scripts/check-secrets.sh "${ALLOT_TEST_LOG_DIR}" build/asan-ubsan/Testing/Temporary \
+  build/tsan/Testing/Temporary /tmp/allot-postgres-*/server.log
 
 stage "format"
 scripts/check-format.sh

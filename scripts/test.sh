@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command: installs dependencies, makes the release build of allot
-# and allotd, builds the asan-ubsan preset (every target: allot, allotd, the
-# benchmarks, the web UI, every test) and runs every test under AddressSanitizer
-# and UBSan (ctest), builds the tsan preset (Clang, -Wthread-safety,
+# and allotd and runs the long simulations there (label slow), builds the
+# asan-ubsan preset (every target: allot, allotd, the benchmarks, the web UI,
+# every test) and runs every other test under AddressSanitizer and UBSan
+# (ctest), builds the tsan preset (Clang, -Wthread-safety,
 # ThreadSanitizer) and runs the service, server and crash tests under it, runs
 # each fuzz target for 6 s (the fuzz preset: libFuzzer under ASan and UBSan),
 # searches every log of the run for the secrets the tests plant
@@ -45,6 +46,10 @@ stage "release: allot and allotd with the release preset (the run command's buil
 echo "   GCC at -O2 warns where -O0 does not, and warnings are errors)"
 cmake --preset release
 build build/release --target allot allotd -j"$(nproc)"
+
+stage "release: the long simulations (ctest label slow: the Kueue baseline, the trace replays) at -O2"
+build build/release --target service_slow_test -j"$(nproc)"
+build/release/tests/service/service_slow_test
 
 # Every allotd the tests run leaves its log here (tests/server/allotd_process.h).
 export ALLOT_TEST_LOG_DIR="${PWD}/build/test-logs"

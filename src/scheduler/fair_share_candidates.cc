@@ -121,8 +121,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
   team_lca_.resize(policy.team_count());
   team_variant_.resize(policy.team_count());
   reset_fair_share_search();
-  const std::vector<Slot>& slots =
-      group(root_of(policy.team(preemptor.team).quota_node), r.flavor).slots;
+  const std::vector<Slot>& slots = group(root_of(policy.team(preemptor.team).quota_node), r.flavor);
   TeamSlots& by_team = team_slots(slots);
   search_slots_ = &by_team;
   out.reserve(slots.size());  // grown once, not by doubling, over the thousands a search collects

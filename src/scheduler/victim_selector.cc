@@ -96,7 +96,7 @@ int32_t VictimSelector::root_of(int32_t quota_node) const {
   return quota_node;
 }
 
-const VictimSelector::SlotGroup& VictimSelector::group(int32_t root, FlavorIndex flavor) {
+const std::vector<VictimSelector::Slot>& VictimSelector::group(int32_t root, FlavorIndex flavor) {
   const auto key = [](int32_t r, FlavorIndex f) {
     return (static_cast<uint64_t>(r) << 16) | f.value();
   };
@@ -119,14 +119,12 @@ const VictimSelector::SlotGroup& VictimSelector::group(int32_t root, FlavorIndex
       return std::make_tuple(x.priority, work_lost(x), -x.admitted_at.ms(), x.id) <
              std::make_tuple(y.priority, work_lost(y), -y.admitted_at.ms(), y.id);
     });
-    SlotGroup& g = sorted->second;
-    g.slots.reserve(it->second.size());
-    g.teams.reserve(it->second.size());
+    sorted->second.reserve(it->second.size());
     for (uint32_t i : it->second) {
       const AdmittedWorkload& w = admitted_[i];
       const Duration min_runtime = quota_.policy().priority_class(w.priority_class).min_runtime;
-      g.slots.push_back({i, w.team, w.priority, w.id, w.admitted_at + min_runtime, w.guaranteed()});
-      g.teams.push_back(w.team);
+      sorted->second.push_back(
+          {i, w.team, w.priority, w.id, w.admitted_at + min_runtime, w.guaranteed()});
     }
   }
   return sorted->second;
@@ -227,21 +225,16 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
   ++collect_stamp_;  // the cohorts' views of the last collect() no longer hold
   const int32_t root = root_of(policy.team(preemptor.team).quota_node);
   // What rules a slot out by its team alone is looked at first: a team known
-  // closed (team_open_ 0) costs one read of the group's compact team array
-  // and one of a small array, where the slot itself is read only for the
-  // others (and its unavailable_ bit is a read scattered over every admitted
-  // workload).
-  const SlotGroup& g = group(root, r.flavor);
-  for (size_t k = 0; k < g.teams.size(); ++k) {
-    const TeamIndex team = g.teams[k];
-    if (team != preemptor.team && (!cross_team_allowed || team_open_[team.value()] == 0)) continue;
-    const Slot& w = g.slots[k];
+  // closed (team_open_ 0) costs one read of a small array, where the slot's
+  // own unavailable_ bit is a read scattered over every admitted workload.
+  for (const Slot& w : group(root, r.flavor)) {
     const uint32_t i = w.index;
     Candidate c{i, Variant::kWithinTeam, -1};
     if (w.team == preemptor.team) {
       if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority)
         continue;
-    } else if (w.guaranteed || !cross_team_candidate(r, w, &c)) {
+    } else if (!cross_team_allowed || team_open_[w.team.value()] == 0 || w.guaranteed ||
+               !cross_team_candidate(r, w, &c)) {
       // An endpoint's guaranteed replica is never another team's victim.
       continue;
     }

@@ -279,14 +279,8 @@ class VictimSelector {
   [[nodiscard]] int32_t root_of(int32_t quota_node) const;
   // Admitted workloads grouped by (root of the cohort tree, flavor), built on
   // first use, in preference order: candidates never come from another tree
-  // or flavor. `teams` repeats each slot's team in a compact array: most of
-  // a classic search's slots are ruled out by their team alone (a closed
-  // team), and collect() reads the whole slot only for the others.
-  struct SlotGroup {
-    std::vector<Slot> slots;
-    std::vector<TeamIndex> teams;  // teams[i] == slots[i].team
-  };
-  const SlotGroup& group(int32_t root, FlavorIndex flavor);
+  // or flavor.
+  const std::vector<Slot>& group(int32_t root, FlavorIndex flavor);
 
   QuotaTree& quota_;
   CapacityIndex& capacity_;
@@ -295,7 +289,7 @@ class VictimSelector {
   Timestamp now_;
   bool grouped_ = false;
   std::unordered_map<uint64_t, std::vector<uint32_t>> groups_;
-  std::unordered_map<uint64_t, SlotGroup> sorted_groups_;
+  std::unordered_map<uint64_t, std::vector<Slot>> sorted_groups_;
   // Per collect(), by team: -1 not known yet, else whether its work may be
   // a cross-team candidate and the relation that says how (kept in team_lca_).
   std::vector<int8_t> team_open_;
@@ -390,7 +384,7 @@ class VictimSelector {
   std::vector<int32_t> target_path_;
   bool share_heaps_ = true;
   int64_t heap_rounds_ = 0;
-  SlotGroup empty_group_;
+  std::vector<Slot> empty_group_;
   bool shortcuts_ = true;
   int64_t shortcuts_taken_ = 0;
   int64_t gang_walks_won_ = 0;

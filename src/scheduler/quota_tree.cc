@@ -33,12 +33,18 @@ QuotaTree::QuotaTree(const CompiledPolicy& policy)
 QuotaTree QuotaTree::flavor_slice(FlavorIndex flavor) const {
   QuotaTree slice(*this, Uninitialized{});
   slice.fr_base_ = CompiledPolicy::fr_of(flavor, static_cast<Resource>(0));
-  slice.usage_stride_ = kResourceCount;
+  // Usage changes only where a quota governs (add_usage()), so the resources
+  // after the flavor's last governed one stay 0 and are not kept.
+  int32_t kept = 0;
+  for (int32_t r = 0; r < kResourceCount; ++r) {
+    if (policy_->governed(slice.fr_base_ + r)) kept = r + 1;
+  }
+  slice.usage_stride_ = kept;
   const auto nodes = static_cast<size_t>(policy_->quota_node_count());
-  slice.usage_.resize(nodes * kResourceCount);
+  slice.usage_.resize(nodes * static_cast<size_t>(kept));
   for (size_t node = 0; node < nodes; ++node) {
-    for (int32_t r = 0; r < kResourceCount; ++r) {
-      slice.usage_[node * kResourceCount + r] =
+    for (int32_t r = 0; r < kept; ++r) {
+      slice.usage_[node * static_cast<size_t>(kept) + static_cast<size_t>(r)] =
           usage(static_cast<int32_t>(node), slice.fr_base_ + r);
     }
   }

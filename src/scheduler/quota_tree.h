@@ -37,9 +37,10 @@ class QuotaTree {
  public:
   explicit QuotaTree(const CompiledPolicy& policy);
 
-  // A copy that holds only `flavor`'s usage and no availability cache (every
-  // answer is computed afresh). REQUIRES: only `flavor` is asked about or
-  // changed on the copy.
+  // A copy that holds only `flavor`'s usage, of its resources up to the last
+  // governed one (a reserved gang keeps one such copy: ungoverned usage is
+  // always 0), and no availability cache (every answer is computed afresh).
+  // REQUIRES: only `flavor` is asked about or changed on the copy.
   [[nodiscard]] QuotaTree flavor_slice(FlavorIndex flavor) const;
 
   // Adds (or, with a negative amount, removes) a team's usage in a flavor.
@@ -72,8 +73,10 @@ class QuotaTree {
   // REQUIRES: the usage equals what it was when usage_mark() gave `mark`.
   void back_to(uint64_t mark) { epoch_ = mark; }
 
+  // (0 for a flavor-resource a flavor slice does not keep: no quota governs
+  // it, so its usage is never changed.)
   [[nodiscard]] int64_t usage(int32_t quota_node, int32_t fr) const {
-    return usage_[usage_slot(quota_node, fr)];
+    return fr - fr_base_ < usage_stride_ ? usage_[usage_slot(quota_node, fr)] : 0;
   }
   [[nodiscard]] int64_t subtree_quota(int32_t quota_node, int32_t fr) const {
     return subtree_[limit_slot(quota_node, fr)];
@@ -85,6 +88,8 @@ class QuotaTree {
     return policy_->limits(quota_node, fr).nominal;
   }
   [[nodiscard]] const CompiledPolicy& policy() const { return *policy_; }
+  // How many usage values the tree keeps (for tests: a flavor slice's size).
+  [[nodiscard]] size_t usage_values() const { return usage_.size(); }
 
  private:
   struct Uninitialized {};
@@ -105,7 +110,8 @@ class QuotaTree {
   [[nodiscard]] size_t limit_slot(int32_t node, int32_t fr) const {
     return static_cast<size_t>(node) * fr_count_ + fr;
   }
-  // A flavor slice keeps usage_ only for fr in [fr_base_, fr_base_ + usage_stride_).
+  // A flavor slice keeps usage_ only for fr in [fr_base_, fr_base_ + usage_stride_):
+  // the flavor's resources up to its last governed one.
   [[nodiscard]] size_t usage_slot(int32_t node, int32_t fr) const {
     return static_cast<size_t>(node) * usage_stride_ + (fr - fr_base_);
   }

@@ -53,17 +53,22 @@ void VictimSelector::forget_shares_of(TeamIndex team) {
 }
 
 const VictimSelector::Held& VictimSelector::held(uint32_t index) {
-  if (held_.empty()) held_.resize(admitted_.size());
-  Held& h = held_[index];
-  if (h.known) return h;
+  if (held_slot_.empty()) {
+    held_slot_.assign(admitted_.size(), 0);
+    held_.reserve(admitted_.size());  // never reallocated: references stay valid
+  }
+  uint32_t& slot = held_slot_[index];
+  if (slot != 0) return held_[slot - 1];
   const AdmittedWorkload& w = admitted_[index];
-  h = {true, w.team, w.flavor, static_cast<uint32_t>(held_pods_.size()), 0, w.usage()};
+  Held& h = held_.emplace_back(
+      Held{w.team, w.flavor, static_cast<uint32_t>(held_pods_.size()), 0, w.usage()});
   for (size_t s = 0; s < w.assignment.size(); ++s) {
     for (const PodPlacement& pod : w.assignment[s].pods) {
       held_pods_.push_back({pod.node, pod.gpu_mask, w.pod_sets[s].per_pod});
     }
   }
   h.end_pod = static_cast<uint32_t>(held_pods_.size());
+  slot = static_cast<uint32_t>(held_.size());
   return h;
 }
 

@@ -300,12 +300,10 @@ class VictimSelector {
   bool cohort_views_on_ = true;
   // Set in find() when the fair-share rule turned a candidate down.
   bool share_refused_ = false;
-  // By admitted index, each filled on its first use: what each workload
-  // holds (its team, flavor and usage, and its pods in held_pods_), so that
-  // taking and putting back a victim reads two dense arrays instead of the
-  // workload.
+  // Each filled on its first use: what an admitted workload holds (its
+  // team, flavor and usage, and its pods in held_pods_), so that taking and
+  // putting back a victim reads two dense arrays instead of the workload.
   struct Held {
-    bool known = false;
     TeamIndex team;
     FlavorIndex flavor;
     uint32_t first_pod = 0;
@@ -320,7 +318,13 @@ class VictimSelector {
   const Held& held(uint32_t index);
   // Whether a pod of admitted workload `index` runs on a node the preemptor was placed on.
   bool any_node_used(uint32_t index);
+  // In the order of first use (a search takes and puts back the same few
+  // teams' work again and again: their records lie together), reserved for
+  // every admitted workload so that a reference held() gave stays valid.
   std::vector<Held> held_;
+  // By admitted index: 1 + its place in held_, 0 until first used (a small
+  // array, where a Held by admitted index was a cache miss per take).
+  std::vector<uint32_t> held_slot_;
   std::vector<HeldPod> held_pods_;
   // By admitted index: see only_node_of(), filled on first use.
   std::vector<NodeIndex> only_node_;

@@ -103,6 +103,30 @@ TEST(QuotaTreeSlice, AnswersAsTheWholeTreeDoesThroughRandomChanges) {
   }
 }
 
+// A reserved gang keeps a flavor slice: only the flavor's resources up to its
+// last governed one (gpu here) are kept, the others read 0 as on the whole tree.
+TEST(QuotaTreeSlice, KeepsOnlyTheResourcesUpToTheLastGovernedOne) {
+  const CompiledPolicy policy = two_flavor_policy();
+  QuotaTree whole(policy);
+  for (int32_t t = 0; t < kTeams; ++t) {
+    whole.add_usage(TeamIndex(t), kA100, ResourceVector(2 + t, 1000, 1 << 20));
+  }
+  const QuotaTree slice = whole.flavor_slice(kA100);
+  EXPECT_EQ(slice.usage_values(), static_cast<size_t>(policy.quota_node_count()));
+  EXPECT_EQ(whole.usage_values(), static_cast<size_t>(policy.quota_node_count()) *
+                                      static_cast<size_t>(policy.fr_count()));
+  for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
+    for (Resource r : kAllResources) {
+      const int32_t fr = CompiledPolicy::fr_of(kA100, r);
+      EXPECT_EQ(slice.usage(node, fr), whole.usage(node, fr)) << "node " << node;
+    }
+  }
+  EXPECT_GT(slice.usage(policy.team(TeamIndex(1)).quota_node,
+                        CompiledPolicy::fr_of(kA100, Resource::kGpu)),
+            0);
+  expect_same_answers(whole, slice, kA100);
+}
+
 // Fair sharing's victim search reads shares split by flavor: the other
 // flavors' part taken once (borrowed_ratio_outside), the search's flavor
 // looked at each time. Both must equal the whole shares, bit for bit, while

@@ -22,9 +22,9 @@ namespace allot {
 bool VictimSelector::fair_share_team_open(const Request& r, TeamIndex team) {
   int8_t& open = team_open_[team.value()];
   if (open < 0) {
-    const CohortReclaim::Relation relation = r.reclaim.relation_to(team);
-    const int32_t node = quota_.policy().team(team).quota_node;
-    open = relation.lca >= 0 && above_quota(quota_, node, r.reclaim.contested()) ? 1 : 0;
+    const int32_t node = team_nodes_[team.value()].node;
+    const CohortReclaim::Relation relation = r.reclaim.relation_from(node);
+    open = relation.lca >= 0 && r.reclaim.above_quota(node) ? 1 : 0;
     team_variant_[team.value()] = Variant::kFairShare;
     team_lca_[team.value()] = relation.lca;
   }
@@ -137,7 +137,7 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
     for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
       const uint32_t pos = by_team.positions[i];
       const Slot& w = by_team.slots[i];
-      Candidate c{w.index, Variant::kWithinTeam, -1};
+      Candidate c{w.index, Variant::kWithinTeam, -1, w.team};
       if (!fair_share_slot_open(r, w, own, &c)) continue;
       if (now_ < w.ripe) {
         *too_young = true;

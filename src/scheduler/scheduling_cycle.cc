@@ -252,14 +252,6 @@ Plan SchedulingCycle::run() {
       queues_.close(team);
     } else {
       queues_.advance(team);
-      // The team's new head is processed when the team next comes first; its
-      // workload (first read then, a cache miss) is fetched now, beside the
-      // order's read of its facts.
-      if (queues_.has_head(team)) {
-        const auto* head = reinterpret_cast<const char*>(&snapshot_.pending[queues_.head(team)]);
-        __builtin_prefetch(head);
-        __builtin_prefetch(head + sizeof(PendingWorkload) - 1);
-      }
     }
     refresh_order(team);
   }

@@ -26,11 +26,16 @@ bool above_quota(const QuotaTree& tree, int32_t quota_node, std::span<const int3
 }
 
 CohortReclaim::CohortReclaim(const QuotaTree& tree, TeamIndex preemptor, FlavorIndex flavor,
-                             const ResourceVector& request, std::vector<int32_t> contested)
+                             const ResourceVector& request, std::vector<int32_t> contested,
+                             bool kept_judgements)
     : tree_(tree),
       team_node_(tree.policy().team(preemptor).quota_node),
       contested_(std::move(contested)) {
   const CompiledPolicy& policy = tree.policy();
+  if (kept_judgements && tree.over_quota_kept()) {
+    // over_quota() keeps the frs below 64: a tree keeps it only when they all are.
+    for (const int32_t fr : contested_) contested_frs_ |= uint64_t{1} << fr;
+  }
   // What is left of the request at each level once the guarantees below it
   // (the part of their quota never lent upward) have absorbed what they can.
   std::vector<std::pair<int32_t, int64_t>> remaining;
@@ -71,11 +76,10 @@ CohortReclaim::Relation CohortReclaim::relation_from(int32_t quota_node) const {
   return {};
 }
 
-bool CohortReclaim::still_above_quota(TeamIndex other, int32_t lca) const {
+bool CohortReclaim::still_above_quota_from(int32_t quota_node, int32_t lca) const {
   const CompiledPolicy& policy = tree_.policy();
-  for (int32_t node = policy.team(other).quota_node; node != lca && node != kNoParent;
-       node = policy.parent(node)) {
-    if (!above_quota(tree_, node, contested_)) return false;
+  for (int32_t node = quota_node; node != lca && node != kNoParent; node = policy.parent(node)) {
+    if (!above_quota(node)) return false;
   }
   return true;
 }

@@ -43,16 +43,28 @@ class CohortReclaim {
     bool advantage = false;  // the preemptor fits a subtree below lca that holds it
   };
 
-  // REQUIRES: `tree` outlives this object.
+  // REQUIRES: `tree` outlives this object. `kept_judgements` off, every
+  // above-quota test reads the usage (the plain path, for tests); on, it is
+  // read from the tree's over_quota() where the tree keeps it.
   CohortReclaim(const QuotaTree& tree, TeamIndex preemptor, FlavorIndex flavor,
-                const ResourceVector& request, std::vector<int32_t> contested);
+                const ResourceVector& request, std::vector<int32_t> contested,
+                bool kept_judgements = true);
 
   [[nodiscard]] Relation relation_to(TeamIndex other) const;
   // The same for the work met at `quota_node` or above it (relation_to(other)
   // is this for other's own quota node).
   [[nodiscard]] Relation relation_from(int32_t quota_node) const;
   // Kueue's candidateIsValid for another team's work, with usage as it is now.
-  [[nodiscard]] bool still_above_quota(TeamIndex other, int32_t lca) const;
+  [[nodiscard]] bool still_above_quota(TeamIndex other, int32_t lca) const {
+    return still_above_quota_from(tree_.policy().team(other).quota_node, lca);
+  }
+  // The same for work of the team at `quota_node`.
+  [[nodiscard]] bool still_above_quota_from(int32_t quota_node, int32_t lca) const;
+  // above_quota(tree, quota_node, contested()), with usage as it is now.
+  [[nodiscard]] bool above_quota(int32_t quota_node) const {
+    return contested_frs_ != 0 ? (tree_.over_quota(quota_node) & contested_frs_) != 0
+                               : allot::above_quota(tree_, quota_node, contested_);
+  }
   // The child of `lca` on the way from `quota_node` up to it ("almost LCA").
   [[nodiscard]] int32_t child_of_lca(int32_t quota_node, int32_t lca) const;
   // True when quota_node is the preemptor's team or one of its cohorts.
@@ -71,6 +83,9 @@ class CohortReclaim {
   const QuotaTree& tree_;
   int32_t team_node_;
   std::vector<int32_t> contested_;
+  // contested_ as bits (bit fr) when above_quota() reads the tree's
+  // over_quota(); 0: it reads the usage.
+  uint64_t contested_frs_ = 0;
   bool request_within_nominal_ = true;
   std::vector<int32_t> path_;        // the preemptor's team, then its cohorts up to the root
   std::vector<bool> advantage_;      // by path index: advantage over work first met there

@@ -11,6 +11,7 @@
 // there. Answers equal the plain path's (pinned by
 // VictimSelectorProperties.FairShareFastPathAnswersAsThePlainPath).
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "scheduler/victim_selector.h"
@@ -22,9 +23,9 @@ namespace allot {
 bool VictimSelector::fair_share_team_open(const Request& r, TeamIndex team) {
   int8_t& open = team_open_[team.value()];
   if (open < 0) {
-    const CohortReclaim::Relation relation = r.reclaim.relation_to(team);
-    const int32_t node = quota_.policy().team(team).quota_node;
-    open = relation.lca >= 0 && above_quota(quota_, node, r.reclaim.contested()) ? 1 : 0;
+    const int32_t node = team_nodes_[team.value()].node;
+    const CohortReclaim::Relation relation = r.reclaim.relation_from(node);
+    open = relation.lca >= 0 && r.reclaim.above_quota(node) ? 1 : 0;
     team_variant_[team.value()] = Variant::kFairShare;
     team_lca_[team.value()] = relation.lca;
   }
@@ -126,18 +127,19 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
   search_slots_ = &by_team;
   out.reserve(slots.size());  // grown once, not by doubling, over the thousands a search collects
   const auto own_offset = static_cast<uint32_t>(slots.size());  // own work ranks last
-  std::vector<int32_t> teams;                                   // team nodes holding candidates
+  // Team nodes holding candidates, with the rank of their first candidate.
+  std::vector<std::pair<uint32_t, int32_t>> ranked_teams;
   for (size_t k = 0; k < by_team.teams.size(); ++k) {
     const TeamIndex team(static_cast<uint32_t>(by_team.teams[k]));
     const bool own = team == preemptor.team;
     if (own ? !own_allowed : (!cross_team_allowed || !fair_share_team_open(r, team))) continue;
-    const int32_t team_node = policy.team(team).quota_node;
+    const int32_t team_node = team_nodes_[team.value()].node;
     std::vector<uint32_t>& work = team_candidates_[team_node];
     work.clear();
     for (uint32_t i = by_team.begin[k]; i < by_team.begin[k + 1]; ++i) {
       const uint32_t pos = by_team.positions[i];
       const Slot& w = by_team.slots[i];
-      Candidate c{w.index, Variant::kWithinTeam, -1};
+      Candidate c{w.index, Variant::kWithinTeam, -1, w.team};
       if (!fair_share_slot_open(r, w, own, &c)) continue;
       if (now_ < w.ripe) {
         *too_young = true;
@@ -153,12 +155,14 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect_fair_share(
       candidate_slot_.push_back(i);
       out.push_back(c);
     }
-    if (!work.empty()) teams.push_back(team_node);
+    if (!work.empty()) ranked_teams.emplace_back(candidate_rank_[work.front()], team_node);
   }
-  std::sort(teams.begin(), teams.end(), [&](int32_t a, int32_t b) {
-    return candidate_rank_[team_candidates_[a].front()] <
-           candidate_rank_[team_candidates_[b].front()];
-  });
+  // In the order of their first candidates (ranks are distinct, so no ties), sorted on the
+  // ranks at hand rather than read through each team's list at every comparison.
+  std::sort(ranked_teams.begin(), ranked_teams.end());
+  std::vector<int32_t> teams;
+  teams.reserve(ranked_teams.size());
+  for (const auto& [rank, team_node] : ranked_teams) teams.push_back(team_node);
   fair_share_touched_ = register_fair_share_teams(teams);
   fair_share_indexed_ = true;
   return out;

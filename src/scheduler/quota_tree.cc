@@ -13,6 +13,7 @@ QuotaTree::QuotaTree(const CompiledPolicy& policy)
   usage_.assign(size, 0);
   available_cache_.assign(size, 0);
   available_epoch_.assign(size, 0);
+  if (fr_count_ <= 64) over_quota_cache_.assign(static_cast<size_t>(policy.quota_node_count()), {});
   for (int32_t node : policy.bottom_up_order()) {
     for (int32_t fr = 0; fr < fr_count_; ++fr) {
       const QuotaLimits& quota = policy.limits(node, fr);
@@ -97,6 +98,19 @@ int64_t QuotaTree::available(int32_t quota_node, int32_t fr) const {
   available_cache_[slot] = result;
   available_epoch_[slot] = epoch_;
   return result;
+}
+
+uint64_t QuotaTree::over_quota(int32_t quota_node) const {
+  OverQuota& cached = over_quota_cache_[static_cast<size_t>(quota_node)];
+  if (cached.epoch == epoch_) return cached.frs;
+  uint64_t frs = 0;
+  const int64_t* usage = &usage_[usage_slot(quota_node, 0)];
+  const int64_t* subtree = &subtree_[limit_slot(quota_node, 0)];
+  for (int32_t fr = 0; fr < fr_count_; ++fr) {
+    if (usage[fr] > subtree[fr]) frs |= uint64_t{1} << fr;
+  }
+  cached = {epoch_, frs};
+  return frs;
 }
 
 int64_t QuotaTree::compute_available(int32_t quota_node, int32_t fr) const {

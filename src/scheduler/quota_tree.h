@@ -64,6 +64,15 @@ class QuotaTree {
   // True when the team uses more than its nominal of some governed resource of the flavor.
   [[nodiscard]] bool borrowing(TeamIndex team, FlavorIndex flavor) const;
 
+  // The flavor-resources of which `quota_node` uses more than its subtree
+  // quota, bit fr set for fr: what above_quota() (cohort_reclaim.h) asks, for
+  // every fr at once, cached per node like available() (a victim search judges
+  // the same few hundred teams again and again at one usage).
+  // REQUIRES: over_quota_kept().
+  [[nodiscard]] uint64_t over_quota(int32_t quota_node) const;
+  // False in a flavor slice, and for a policy of more than 64 flavor-resources.
+  [[nodiscard]] bool over_quota_kept() const { return !over_quota_cache_.empty(); }
+
   // A stamp of the usage now. back_to(mark) once every change made since
   // has been undone (each remove_usage() by the add_usage() of the same
   // amount, or the reverse: the usage is then exactly what it was) makes the
@@ -137,6 +146,12 @@ class QuotaTree {
   uint64_t last_epoch_ = 1;  // the last epoch taken
   mutable std::vector<int64_t> available_cache_;
   mutable std::vector<uint64_t> available_epoch_;
+  // By quota node: over_quota() and the epoch it was computed at (0: never).
+  struct OverQuota {
+    uint64_t epoch = 0;
+    uint64_t frs = 0;
+  };
+  mutable std::vector<OverQuota> over_quota_cache_;
 };
 
 }  // namespace allot

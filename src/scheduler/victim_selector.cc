@@ -40,7 +40,14 @@ VictimSelector::VictimSelector(QuotaTree& quota, CapacityIndex& capacity,
       capacity_(capacity),
       admitted_(admitted),
       unavailable_(unavailable),
-      now_(now) {}
+      now_(now) {
+  const CompiledPolicy& policy = quota.policy();
+  team_nodes_.reserve(static_cast<size_t>(policy.team_count()));
+  for (int32_t t = 0; t < policy.team_count(); ++t) {
+    const int32_t node = policy.team(TeamIndex(static_cast<uint32_t>(t))).quota_node;
+    team_nodes_.push_back({node, policy.parent(node)});
+  }
+}
 
 // What was known about a team's usage no longer holds once its work moves.
 void VictimSelector::forget_shares_of(TeamIndex team) {
@@ -134,13 +141,12 @@ const std::vector<VictimSelector::Slot>& VictimSelector::group(int32_t root, Fla
 // classifyPreemptionVariant). What depends only on the team is worked out
 // once per collect().
 bool VictimSelector::cross_team_candidate(const Request& r, const Slot& w, Candidate* out) {
-  const CompiledPolicy& policy = quota_.policy();
-  const TeamPreemption& rules = policy.team(r.preemptor.team).preemption;
+  const TeamPreemption& rules = r.rules;
   const bool lower = w.priority < r.preemptor.priority;
   if (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && !lower) return false;
-  if (policy.fair_sharing()) {
+  if (quota_.policy().fair_sharing()) {
     if (!fair_share_team_open(r, w.team)) return false;
-    *out = {out->index, Variant::kFairShare, team_lca_[w.team.value()]};
+    *out = {out->index, Variant::kFairShare, team_lca_[w.team.value()], w.team};
     return true;
   }
   int8_t& open = team_open_[w.team.value()];
@@ -160,7 +166,7 @@ bool VictimSelector::cross_team_candidate(const Request& r, const Slot& w, Candi
          w.priority <= *rules.borrow_max_priority_threshold);
     if (open_while_borrowing) variant = Variant::kWhileBorrowing;
   }
-  *out = {out->index, variant, team_lca_[w.team.value()]};
+  *out = {out->index, variant, team_lca_[w.team.value()], w.team};
   return true;
 }
 
@@ -169,11 +175,9 @@ bool VictimSelector::cross_team_candidate(const Request& r, const Slot& w, Candi
 // team's work is judged apart), so its relation is its cohort's, and what
 // lies above it is the same for every team of the cohort.
 bool VictimSelector::classic_team_open(const Request& r, TeamIndex team) {
-  const CompiledPolicy& policy = quota_.policy();
-  const int32_t node = policy.team(team).quota_node;
-  const int32_t cohort = policy.parent(node);
+  const auto [node, cohort] = team_nodes_[team.value()];
   team_lca_[team.value()] = -1;
-  if (cohort == kNoParent || !above_quota(quota_, node, r.reclaim.contested())) return false;
+  if (cohort == kNoParent || !r.reclaim.above_quota(node)) return false;
   const CohortView& view = cohort_view(r, cohort);
   team_lca_[team.value()] = view.relation.lca;
   if (view.relation.lca < 0 || !view.chain_above) return false;
@@ -200,7 +204,7 @@ const VictimSelector::CohortView& VictimSelector::cohort_view(const Request& r, 
   const CompiledPolicy& policy = quota_.policy();
   for (int32_t node = cohort; node != view.relation.lca && node != kNoParent;
        node = policy.parent(node)) {
-    if (!above_quota(quota_, node, r.reclaim.contested())) {
+    if (!r.reclaim.above_quota(node)) {
       view.chain_above = false;
       break;
     }
@@ -224,12 +228,14 @@ std::vector<VictimSelector::Candidate> VictimSelector::collect(const Request& r,
   cohort_views_.resize(policy.quota_node_count());
   ++collect_stamp_;  // the cohorts' views of the last collect() no longer hold
   const int32_t root = root_of(policy.team(preemptor.team).quota_node);
+  const std::vector<Slot>& slots = group(root, r.flavor);
+  out.reserve(slots.size());  // grown once, not by doubling
   // What rules a slot out by its team alone is looked at first: a team known
   // closed (team_open_ 0) costs one read of a small array, where the slot's
   // own unavailable_ bit is a read scattered over every admitted workload.
-  for (const Slot& w : group(root, r.flavor)) {
+  for (const Slot& w : slots) {
     const uint32_t i = w.index;
-    Candidate c{i, Variant::kWithinTeam, -1};
+    Candidate c{i, Variant::kWithinTeam, -1, w.team};
     if (w.team == preemptor.team) {
       if (rules.within_team == WithinTeamPolicy::kNever || w.priority >= preemptor.priority)
         continue;
@@ -373,7 +379,7 @@ bool VictimSelector::greedy_pass(const Request& r, const std::vector<Candidate>&
     PreemptionReason reason = PreemptionReason::kWithinTeam;
     if (c.variant != Variant::kWithinTeam) {
       if (allow_borrowing && c.variant == Variant::kWithoutBorrowing) continue;
-      if (!r.reclaim.still_above_quota(admitted_[c.index].team, c.lca)) continue;
+      if (!r.reclaim.still_above_quota_from(team_nodes_[c.team.value()].node, c.lca)) continue;
       reason = c.variant == Variant::kWhileBorrowing ? PreemptionReason::kBorrowWithinCohort
                                                      : PreemptionReason::kReclaimWithinCohort;
     }
@@ -508,8 +514,10 @@ VictimChoice VictimSelector::find(const PendingWorkload& preemptor, FlavorIndex 
 VictimChoice VictimSelector::search(const PendingWorkload& preemptor, FlavorIndex flavor,
                                     const ResourceVector& total, std::span<const int32_t> counts) {
   const CohortReclaim reclaim(quota_, preemptor.team, flavor, total,
-                              contested_resources(quota_, preemptor.team, flavor, total));
-  const Request request{preemptor, flavor, total, counts, reclaim};
+                              contested_resources(quota_, preemptor.team, flavor, total),
+                              /*kept_judgements=*/shortcuts_ && cohort_views_on_);
+  const TeamPreemption& rules = quota_.policy().team(preemptor.team).preemption;
+  const Request request{preemptor, flavor, total, counts, reclaim, rules};
   bool too_young = false;
   bool any_allowed = false;
   const Shortcut shortcut = shortcuts_ ? known_to_fail(request) : Shortcut::kNone;

@@ -89,13 +89,17 @@ class VictimSelector {
   // Gives back the quota and node capacity of an admitted workload (a victim
   // that stops at once, having no grace period).
   void release(uint32_t index) { remove(index); }
-  // For tests: off, every search walks its candidates (the plain path).
+  // For tests: off, every search walks its candidates (the plain path), and
+  // every above-quota test reads the usage instead of the quota tree's kept
+  // over_quota().
   void use_shortcuts(bool on) { shortcuts_ = on; }
   // For tests: off, each fair-sharing victim round walks every child from the
   // root (the plain path) instead of reading the kept heaps of children.
   void use_share_heaps(bool on) { share_heaps_ = on; }
   // For tests: off, classic collect() judges each other team from its own
-  // quota node up (the plain path) instead of through its cohort's view.
+  // quota node up (the plain path) instead of through its cohort's view, and
+  // every above-quota test reads the usage instead of the quota tree's kept
+  // over_quota().
   void use_cohort_views(bool on) { cohort_views_on_ = on; }
   // How many fair-sharing victim rounds the kept heaps answered (for tests).
   [[nodiscard]] int64_t heap_rounds() const { return heap_rounds_; }
@@ -123,7 +127,8 @@ class VictimSelector {
   struct Candidate {
     uint32_t index;
     Variant variant;
-    int32_t lca;  // lowest cohort holding the victim's and the preemptor's teams
+    int32_t lca;     // lowest cohort holding the victim's and the preemptor's teams
+    TeamIndex team;  // the victim's (read with the candidate, not from the workload)
   };
   // What one find() works with.
   struct Request {
@@ -132,6 +137,7 @@ class VictimSelector {
     const ResourceVector& total;
     std::span<const int32_t> counts;
     const CohortReclaim& reclaim;
+    const TeamPreemption& rules;  // the preemptor's team's (read once, not per slot)
   };
 
   // What collect() reads of an admitted workload, kept contiguous in
@@ -296,6 +302,13 @@ class VictimSelector {
   std::vector<int32_t> team_lca_;
   std::vector<Variant> team_variant_;
   std::vector<CohortView> cohort_views_;  // by quota node
+  // By team: its quota node and its cohort (kNoParent: none), read by every
+  // search from one small array instead of each team's policy record.
+  struct TeamNodes {
+    int32_t node = 0;
+    int32_t cohort = kNoParent;
+  };
+  std::vector<TeamNodes> team_nodes_;
   uint64_t collect_stamp_ = 0;
   bool cohort_views_on_ = true;
   // Set in find() when the fair-share rule turned a candidate down.

@@ -119,6 +119,7 @@ TEST(QuotaTree, UngovernedResourcesAlwaysFit) {
 // availability equals that of a tree built afresh with the same usage, also
 // after later changes (a new epoch never reuses one stamped during the
 // undone changes, whose cached answers were computed with other usage).
+// Also the kept over-quota bits (over_quota(), cached by the same epochs).
 TEST(QuotaTree, BackToAMarkAnswersAsATreeBuiltAfresh) {
   const CompiledPolicy policy = tree_policy();
   std::mt19937_64 rng(7);
@@ -132,8 +133,18 @@ TEST(QuotaTree, BackToAMarkAnswersAsATreeBuiltAfresh) {
     for (int32_t node : {kA, kB, kC, kRoot, kMid}) {
       ASSERT_EQ(tree.available(node, kGpu), fresh.available(node, kGpu))
           << "round " << round << " " << when << " node " << node;
+      // The kept over-quota bits, against the usage read afresh.
+      const uint64_t over =
+          fresh.usage(node, kGpu) > fresh.subtree_quota(node, kGpu) ? uint64_t{1} << kGpu : 0;
+      ASSERT_EQ(tree.over_quota(node), over)
+          << "round " << round << " " << when << " over quota, node " << node;
     }
   };
+  // During a search's changes, every answer follows the usage.
+  const auto over_now = [&](int32_t node) {
+    return tree.usage(node, kGpu) > tree.subtree_quota(node, kGpu) ? uint64_t{1} << kGpu : 0;
+  };
+  int64_t over_flipped = 0;  // answers during the changes other than at the mark
   int64_t cached_during = 0;
   for (int round = 0; round < 300; ++round) {
     const auto team = static_cast<int32_t>(rng() % 3);
@@ -148,6 +159,7 @@ TEST(QuotaTree, BackToAMarkAnswersAsATreeBuiltAfresh) {
     }
     check(round, "before");  // fills the cache at the mark's epoch
     const uint64_t mark = tree.usage_mark();
+    const uint64_t over_at_mark[] = {tree.over_quota(kA), tree.over_quota(kC)};
     std::vector<std::pair<int32_t, int64_t>> taken;  // removals, each put back below
     for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) {
       const auto t = static_cast<int32_t>(rng() % 3);
@@ -157,6 +169,11 @@ TEST(QuotaTree, BackToAMarkAnswersAsATreeBuiltAfresh) {
       // Cached at this epoch, with other usage than at the mark.
       const int64_t during = tree.available(kA, kGpu) + tree.available(kMid, kGpu);
       cached_during += gone > 0 && during != 0 ? 1 : 0;
+      for (int32_t node : {kA, kB, kC, kRoot, kMid}) {
+        ASSERT_EQ(tree.over_quota(node), over_now(node)) << "round " << round << " node " << node;
+      }
+      over_flipped +=
+          tree.over_quota(kA) != over_at_mark[0] || tree.over_quota(kC) != over_at_mark[1];
     }
     for (auto it = taken.rbegin(); it != taken.rend(); ++it) {
       tree.add_usage(TeamIndex(it->first), kH100, ResourceVector(it->second, 0, 0));
@@ -177,6 +194,7 @@ TEST(QuotaTree, BackToAMarkAnswersAsATreeBuiltAfresh) {
     if (::testing::Test::HasFatalFailure()) return;
   }
   EXPECT_GT(cached_during, 300);
+  EXPECT_GT(over_flipped, 30);
 }
 
 TEST(TeamCeiling, IsNominalPlusWhatTheCohortsCanLendWithinTheBorrowingLimit) {

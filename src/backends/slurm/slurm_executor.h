@@ -105,11 +105,12 @@
 // - An allocation's salloc (SubmitMode::kAllocation; salloc_process.h): the
 //   launcher names its pid and start time with the job id, and the executor
 //   keeps them per job, whether the job was launched or handed over. Once a
-//   poll finds the job ended (a final state, or not listed by a poll that
-//   began after the submission answered), a salloc still running gets
-//   SIGTERM, and SIGKILL `salloc_grace` later (injected clock) if it still
-//   runs (each logged, warn): Slurm 22.05's salloc may outlive an allocation
-//   cancelled as it was granted, spinning on a CPU and ignoring SIGTERM.
+//   poll finds the job ended (a final state, or not listed by `lost_after`
+//   polls in a row that began after the submission answered), a salloc
+//   still running gets SIGTERM, and SIGKILL `salloc_grace` later (injected
+//   clock) if it still runs (each logged, warn): Slurm 22.05's salloc may
+//   outlive an allocation cancelled as it was granted, spinning on a CPU
+//   and ignoring SIGTERM.
 //   Never before Slurm reports the end (salloc ending releases the
 //   allocation, which would cut a stop's grace or Slurm's KillWait short),
 //   and never a process that is no longer that salloc (a pid reused: its
@@ -241,6 +242,7 @@ class SlurmExecutor final : public Executor {
   struct Salloc {
     SallocProcess process;
     uint64_t listed_from = 0;          // the first poll whose listing holds its job
+    int missing_polls = 0;             // listings since then without it, in a row
     std::optional<Timestamp> kill_at;  // SIGTERM sent; SIGKILL then
   };
   // A job handed over ahead of its launch (hand_over()).

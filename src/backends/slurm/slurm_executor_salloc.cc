@@ -14,7 +14,7 @@ namespace allot::slurm {
 void SlurmExecutor::track_salloc(const std::string& job_id, const SallocProcess& process) {
   MutexLock lock(mu_);
   // A poll that has begun may have listed Slurm's jobs before this one existed.
-  sallocs_[job_id] = Salloc{process, listings_ + 1, std::nullopt};
+  sallocs_[job_id] = Salloc{process, listings_ + 1, 0, std::nullopt};
 }
 
 void SlurmExecutor::end_sallocs(const std::map<std::string, SlurmJob>& seen, uint64_t listing) {
@@ -29,7 +29,9 @@ void SlurmExecutor::end_sallocs(const std::map<std::string, SlurmJob>& seen, uin
     const Timestamp now = clock_.now();
     for (auto& [job_id, salloc] : sallocs_) {
       const auto found = seen.find(job_id);
-      const bool ended = found == seen.end() ? listing >= salloc.listed_from
+      if (found == seen.end() && listing >= salloc.listed_from) ++salloc.missing_polls;
+      if (found != seen.end()) salloc.missing_polls = 0;
+      const bool ended = found == seen.end() ? salloc.missing_polls >= options_.lost_after
                                              : is_final_job_state(found->second.state);
       if (!ended) continue;
       if (!salloc.kill_at) {

@@ -131,14 +131,20 @@ echo "salloc: Granted job allocation 77" >&2
 while :; do sleep 0.05; done
 )";
     std::filesystem::permissions(dir_ / "salloc", std::filesystem::perms::owner_all);
+    executor_ = make_executor(2);
+  }
+  // An executor for which a job missing from `lost_after` listings in a row ended.
+  std::unique_ptr<SlurmExecutor> make_executor(int lost_after) {
     SlurmExecutorOptions options;
     options.submit.log_dir = dir_.string();
     options.submit.mode = SubmitMode::kAllocation;
     options.poll_interval = Duration::seconds(3600);  // the test polls
     options.fast_poll_interval = Duration();
     options.salloc_grace = Duration::seconds(2);
-    executor_ = std::make_unique<SlurmExecutor>(slurm_, clock_, options);
-    ASSERT_TRUE(executor_->start().ok());
+    options.lost_after = lost_after;
+    auto executor = std::make_unique<SlurmExecutor>(slurm_, clock_, options);
+    EXPECT_TRUE(executor->start().ok());
+    return executor;
   }
   void TearDown() override {
     executor_.reset();
@@ -245,12 +251,16 @@ TEST_F(SlurmSallocTest, ASallocWhoseJobRunsIsLeftAlone) {
   EXPECT_EQ(read("signals"), "");
 }
 
-TEST_F(SlurmSallocTest, AJobSlurmNoLongerListsHasEndedAndItsSallocIsTermed) {
+TEST_F(SlurmSallocTest,
+       AJobSlurmNoLongerListsHasEndedOnceLostAfterPollsMissItAndItsSallocIsTermed) {
   launched();
   executor_->poll_once();
 
   slurm_.forget("77");
   executor_->poll_once();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(read("signals"), "") << "missing from one listing: not yet taken for ended";
+  executor_->poll_once();  // from lost_after (2) in a row
 
   EXPECT_TRUE(salloc_test_within([&] { return read("signals") == "TERM"; })) << read("signals");
 }
@@ -292,8 +302,9 @@ TEST_F(SlurmSallocTest, TheProcessNamedWithItsStartTimeIsSignalled) {
 }
 
 // A poll whose squeue ran before the submission answered does not list the
-// job: that is no end.
+// job: that is no end, even where one missing listing would be.
 TEST_F(SlurmSallocTest, AListingThatBeganBeforeTheSubmissionAnsweredIsNoEnd) {
+  executor_ = make_executor(1);
   const int64_t other = other_process();
   const std::optional<uint64_t> start = running_process_start(other);
   ASSERT_TRUE(start.has_value());

@@ -156,7 +156,11 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
   }
   // slurmrestd (v0.0.38) submits batch jobs only: an allocation goes through
   // salloc, its script in the environment (no file).
-  if (settings.mode == SubmitMode::kAllocation) return commands_->submit(submission, owner);
+  if (settings.mode == SubmitMode::kAllocation) {
+    ALLOT_ASSIGN_OR_RETURN(AllocationAnswer answer, commands_->allocate(submission));
+    if (answer.salloc) track_salloc(answer.job_id, *answer.salloc);
+    return answer.job_id;
+  }
   ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
   Result<std::string> id = transport()->submit(submission, owner);
   ::unlink(script_path.c_str());  // sbatch has sent its text: it holds the workload's env

@@ -102,6 +102,20 @@
 //   sbatch answered with its id, when a job is adopted, and when a poll finds
 //   a pending job's state or reason changed; so a workload's job id is known
 //   while Slurm still holds the job pending.
+// - An allocation's salloc (SubmitMode::kAllocation; salloc_process.h): the
+//   launcher names its pid and start time with the job id, and the executor
+//   keeps them per job, whether the job was launched or handed over. Once a
+//   poll finds the job ended (a final state, or not listed by `lost_after`
+//   polls in a row that began after the submission answered), a salloc
+//   still running gets SIGTERM, and SIGKILL `salloc_grace` later (injected
+//   clock) if it still runs (each logged, warn): Slurm 22.05's salloc may
+//   outlive an allocation cancelled as it was granted, spinning on a CPU
+//   and ignoring SIGTERM.
+//   Never before Slurm reports the end (salloc ending releases the
+//   allocation, which would cut a stop's grace or Slurm's KillWait short),
+//   and never a process that is no longer that salloc (a pid reused: its
+//   start time differs). A salloc already gone is forgotten unsignalled.
+//   An adopted job's salloc (started before allotd restarted) is not known.
 // - Thread-safe. Events are delivered with no lock held.
 #pragma once
 
@@ -144,6 +158,8 @@ struct SlurmExecutorOptions {
   Logger* logger = nullptr;  // orphans, Slurm's requeues; null: not logged
   // How long a submission that did not reach Slurm waits before the next try.
   Duration submit_retry = Duration::seconds(5);
+  // Between SIGTERM and SIGKILL to a salloc that outlives its job (see the contract).
+  Duration salloc_grace = Duration::seconds(2);
 };
 
 // What Slurm says of one workload's job.
@@ -222,6 +238,13 @@ class SlurmExecutor final : public Executor {
     PodEvent event;
   };
 
+  // An allocation's salloc, until it is gone (see the contract).
+  struct Salloc {
+    SallocProcess process;
+    uint64_t listed_from = 0;          // the first poll whose listing holds its job
+    int missing_polls = 0;             // listings since then without it, in a row
+    std::optional<Timestamp> kill_at;  // SIGTERM sent; SIGKILL then
+  };
   // A job handed over ahead of its launch (hand_over()).
   struct Handed {
     std::string id;
@@ -264,6 +287,10 @@ class SlurmExecutor final : public Executor {
                        std::vector<Report>& reports) ALLOT_REQUIRES(mu_);
   std::vector<std::string> due_kills() ALLOT_REQUIRES(mu_);
   void cancel_quietly(const std::string& job_id, CancelKind kind);
+  void track_salloc(const std::string& job_id, const SallocProcess& process);
+  // Signals the sallocs of jobs that `seen` (poll number `listing`) shows
+  // ended; no lock held.
+  void end_sallocs(const std::map<std::string, SlurmJob>& seen, uint64_t listing);
   void announce_job(WorkloadId workload);  // to the sink; no lock held
   // A job seen running for the first time: on the nodes allot placed it on?
   void check_placement(WorkloadId workload, Job& job) ALLOT_REQUIRES(mu_);
@@ -274,7 +301,7 @@ class SlurmExecutor final : public Executor {
 
   CommandRunner& runner_;
   const Clock& clock_;
-  std::shared_ptr<SlurmTransport> commands_;
+  std::shared_ptr<CommandTransport> commands_;
   SlurmExecutorOptions options_;
   mutable Mutex mu_;
   std::shared_ptr<SlurmTransport> transport_ ALLOT_GUARDED_BY(mu_);
@@ -284,6 +311,8 @@ class SlurmExecutor final : public Executor {
   std::map<WorkloadId, Job> jobs_ ALLOT_GUARDED_BY(mu_);
   std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
   std::map<WorkloadId, Handed> handed_ ALLOT_GUARDED_BY(mu_);
+  std::map<std::string, Salloc> sallocs_ ALLOT_GUARDED_BY(mu_);  // by job id
+  uint64_t listings_ ALLOT_GUARDED_BY(mu_) = 0;  // polls that listed Slurm's jobs so far
   // The last view of ended jobs (slurm_view of a finished workload), the
   // newest kMaxEnded of them.
   std::map<WorkloadId, SlurmJobView> ended_ ALLOT_GUARDED_BY(mu_);

@@ -151,8 +151,10 @@ void SlurmExecutor::settle_vanished(const std::vector<std::string>& vanished,
 void SlurmExecutor::poll_once() {
   MutexLock poll(poll_mu_);
   std::vector<std::string> kills;
+  uint64_t listing = 0;
   {
     MutexLock lock(mu_);
+    listing = ++listings_;
     kills = due_kills();
     requeue_due_retries();
     if (!kills.empty()) hurry();
@@ -179,6 +181,7 @@ void SlurmExecutor::poll_once() {
     changed.swap(changed_);
   }
   cancel_strays(requeued, orphaned);
+  end_sallocs(seen, listing);
   for (const WorkloadId workload : changed) announce_job(workload);
   if (!vanished.empty()) {
     const Result<CommandResult> acct = runner_.run(

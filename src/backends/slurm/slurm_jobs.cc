@@ -175,16 +175,23 @@ std::vector<std::string> job_options(const WorkloadLaunch& launch, const SubmitS
 // allotd; the job id printed as soon as salloc names it (it does within tens
 // of milliseconds, granted or queued: the file is read every 10 ms, which
 // costs less than a blocking `tail -f | sed` did, 11.5 against 20 ms a launch,
-// docs/benchmarks.md "slurm14"). The file is emptied before salloc starts: a
-// requeued workload's earlier run named another id.
+// docs/benchmarks.md "slurm14"), with salloc's pid and start time
+// (salloc_process.h), read with builtins before anything could reap salloc
+// (setsid and setpriv exec: the pid is salloc's). The file is emptied before
+// salloc starts: a requeued workload's earlier run named another id.
 constexpr std::string_view kAllocationLauncher = R"(umask 077
 log=$1; shift
 : >"$log"
 setsid "$@" </dev/null >/dev/null 2>>"$log" &
 pid=$!
+start=
+if read -r stat <"/proc/$pid/stat"; then
+  set -- ${stat##*') '}
+  if [ $# -ge 20 ]; then start=${20}; fi
+fi 2>/dev/null
 while :; do
   id=$(sed -n '/^salloc: \(Granted\|Pending\) job allocation [0-9]/{s/^salloc: [A-Za-z]* job allocation \([0-9][0-9]*\).*/\1/p;q}' "$log")
-  if [ -n "$id" ]; then echo "$id"; exit 0; fi
+  if [ -n "$id" ]; then echo "$id $pid $start"; exit 0; fi
   if ! kill -0 "$pid" 2>/dev/null; then cat "$log" >&2; exit 1; fi
   sleep 0.01
 done)";

@@ -38,10 +38,12 @@
 //   /bin/sh <script>` in a session of its own (it outlives allotd, as a batch
 //   job would), its stderr in `<log_dir>/<id>-salloc.log`, and prints the job
 //   id once salloc says "Granted job allocation N" (or "Pending job
-//   allocation N" when Slurm queues it), waiting blocked (inotify), not
-//   polling; salloc's own failure is its exit 1 with salloc's words. With an owner, salloc runs as
-//   the owner (`setpriv
-//   --reuid --regid --clear-groups salloc`: the request is the owner's own),
+//   allocation N" when Slurm queues it), reading that file every 10 ms,
+//   followed by salloc's pid and start time ("N PID START",
+//   salloc_process.h: allotd ends a salloc that outlives its job); salloc's
+//   own failure is its exit 1 with salloc's words. With an owner, salloc
+//   runs as the owner (`setpriv --reuid --regid --clear-groups salloc`,
+//   which execs salloc in the same process; the request is the owner's own),
 //   not as root with --uid/--gid: salloc --uid drops to the owner while it
 //   waits, and the grant of an allocation Slurm queued, which munge encodes
 //   for root, then no longer decodes ("Unauthorized credential"; slurmctld

@@ -10,8 +10,7 @@ std::vector<std::string> scancel_argv(const std::string& job_id, CancelKind kind
   return {"scancel", job_id};
 }
 
-Result<std::string> CommandTransport::submit(const Submission& submission,
-                                             const std::optional<JobOwner>& /*owner*/) {
+Result<std::string> CommandTransport::answer_of(const Submission& submission) {
   ALLOT_ASSIGN_OR_RETURN(CommandResult result,
                          runner_.run_with_env(submission.argv, submission.env));
   if (result.timed_out) {
@@ -21,8 +20,22 @@ Result<std::string> CommandTransport::submit(const Submission& submission,
     return Status(ErrorCode::kFailedPrecondition,
                   submission.tool + " refused the job: " + result.said());
   }
-  std::string id = without_trailing_space(result.out);
+  return without_trailing_space(result.out);
+}
+
+Result<std::string> CommandTransport::submit(const Submission& submission,
+                                             const std::optional<JobOwner>& /*owner*/) {
+  if (submission.tool == "salloc") {
+    ALLOT_ASSIGN_OR_RETURN(AllocationAnswer answer, allocate(submission));
+    return answer.job_id;
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::string id, answer_of(submission));
   return id.substr(0, id.find(';'));  // "id;cluster" on multi-cluster sites
+}
+
+Result<AllocationAnswer> CommandTransport::allocate(const Submission& submission) {
+  ALLOT_ASSIGN_OR_RETURN(std::string answer, answer_of(submission));
+  return parse_allocation_answer(answer);
 }
 
 Status CommandTransport::cancel(const std::string& job_id, CancelKind kind) {

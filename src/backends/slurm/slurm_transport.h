@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backends/slurm/command_runner.h"
+#include "backends/slurm/salloc_process.h"
 #include "backends/slurm/slurm_jobs.h"
 #include "base/result.h"
 
@@ -46,16 +47,23 @@ class SlurmTransport {
 // The commands: sbatch (the owner is in its argv: --uid/--gid) or the
 // allocation's launcher, run with the submission's env added, scancel
 // [--signal=TERM|KILL --full], squeue -h -a -t all -O kSqueueFormat.
+// allocate() runs the allocation's launcher (a Submission whose tool is
+// salloc) and returns its whole answer: the job id and the salloc
+// (salloc_process.h); submit() of such a Submission returns the job id alone.
 class CommandTransport final : public SlurmTransport {
  public:
   explicit CommandTransport(CommandRunner& runner) : runner_(runner) {}
   [[nodiscard]] std::string name() const override { return "commands"; }
   Result<std::string> submit(const Submission& submission,
                              const std::optional<JobOwner>& owner) override;
+  Result<AllocationAnswer> allocate(const Submission& submission);
   Status cancel(const std::string& job_id, CancelKind kind) override;
   Result<std::vector<SlurmJob>> list_jobs() override;
 
  private:
+  // What the command printed, refused or timed out as submit() says.
+  Result<std::string> answer_of(const Submission& submission);
+
   CommandRunner& runner_;
 };
 

@@ -2,7 +2,8 @@
 // allocation (salloc running the script as an srun step), which slurmctld
 // starts inside the request; and its launcher, run for real with a scripted
 // salloc: the job id as soon as salloc names it, salloc left running in a
-// session of its own, salloc's refusal as sbatch's would be.
+// session of its own, salloc's refusal as sbatch's would be, salloc's pid and
+// start time named with the job id.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "backends/slurm/command_runner.h"
+#include "backends/slurm/salloc_process.h"
 #include "backends/slurm/slurm_jobs.h"
 #include "backends/slurm/slurm_transport.h"
 
@@ -247,6 +249,24 @@ TEST_F(SallocLauncherTest, TheJobIdComesOnceGrantedWhileSallocKeepsRunningInItsO
   EXPECT_NE(read("carried").find("exec 'python' 'it'\\''s.py'"), std::string::npos)
       << "salloc (and so srun and the task) gets the script in its environment: "
       << read("carried");
+}
+
+// allotd signals that process once the job ended (salloc_process.h): the
+// launcher names salloc itself, the process that leads its session.
+TEST_F(SallocLauncherTest, TheLauncherNamesSallocsPidAndStartTimeWithTheJobId) {
+  SubmitSettings settings = allocation_settings();
+  settings.log_dir = dir_.string();
+  const Submission s = submission_of(allocation_launch_of({"node1"}), settings, "/s").value();
+  ProcessRunner runner({"PATH=" + dir_.string() + ":/usr/bin:/bin", "FAKE_SALLOC=granted"},
+                       Duration::seconds(20));
+
+  const Result<AllocationAnswer> answer = CommandTransport(runner).allocate(s);
+
+  ASSERT_TRUE(answer.ok()) << answer.status().message();
+  EXPECT_EQ(answer->job_id, "77");
+  ASSERT_TRUE(answer->salloc.has_value());
+  EXPECT_EQ(std::to_string(answer->salloc->pid), read("pid"));
+  EXPECT_EQ(running_process_start(answer->salloc->pid), answer->salloc->start);
 }
 
 TEST_F(SallocLauncherTest, AnEarlierRunsGrantInTheFileIsNotTakenForThisOnes) {

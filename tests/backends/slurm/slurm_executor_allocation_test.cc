@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/slurm/salloc_process.h"
 #include "backends/slurm/slurm_jobs.h"
 #include "backends/slurm/slurm_transport.h"
 #include "slurm_executor_fixture.h"
@@ -66,6 +67,34 @@ TEST_F(SlurmAllocationTest, AnAllocatedJobIsRunningWhenItsSubmissionAnswers) {
   EXPECT_NE(controller_log().find("_slurm_rpc_allocate_resources JobId=" + *id + " NodeList=node2"),
             std::string::npos)
       << "slurmctld allocated it in the submission's own RPC";
+}
+
+// The process the launcher names is the real salloc, setpriv's exec
+// included (salloc_process.h: allotd signals it once its job ended), and a
+// cancelled allocation's salloc normally ends by itself.
+TEST_F(SlurmAllocationTest, TheLauncherNamesSallocItselfUnderSetpriv) {
+  const WorkloadLaunch l = launch(25, {"node2"}, "sleep 30");
+  SubmitSettings settings{"texec-", "gpu", log_dir_};
+  settings.mode = SubmitMode::kAllocation;
+  const JobOwner root{"root", 0, 0, "/root"};
+  const Submission s = submission_of(l, settings, log_dir_ + "/unused", root).value();
+  ASSERT_EQ(s.argv[5], "setpriv");
+
+  const Result<AllocationAnswer> answer = CommandTransport(runner_).allocate(s);
+
+  ASSERT_TRUE(answer.ok()) << answer.status().message();
+  ASSERT_TRUE(answer->salloc.has_value());
+  std::ifstream comm("/proc/" + std::to_string(answer->salloc->pid) + "/comm");
+  std::string name;
+  std::getline(comm, name);
+  EXPECT_EQ(name, "salloc");
+  EXPECT_EQ(running_process_start(answer->salloc->pid), answer->salloc->start);
+  ASSERT_TRUE(runner_.run({"scancel", answer->job_id}).ok());
+  for (int i = 0; i < 150 && running_process_start(answer->salloc->pid); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_FALSE(running_process_start(answer->salloc->pid).has_value())
+      << "salloc outlived its cancelled allocation by 30 s";
 }
 
 TEST_F(SlurmAllocationTest, AGpuJobRunsUnderItsTeamsAccountWithItsExitStatus) {

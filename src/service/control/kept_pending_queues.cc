@@ -1,13 +1,14 @@
 #include "service/control/kept_pending_queues.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace allot {
 namespace {
 
-// More changes than this share of the pending work: PendingQueues::update
-// rebuilds (pending_queues.cc), so the diff stops counting.
+// More changes than this share of the pending work: a rebuild is no dearer
+// (as PendingQueues::update judges), and the diff stops there.
 constexpr size_t kRebuildShare = 4;
 
 bool sorted_by_id(const std::vector<PendingWorkload>& pending) {
@@ -27,24 +28,25 @@ const PendingQueues& KeptPendingQueues::refresh(const std::shared_ptr<const Sche
     ++rebuilds_;
     return queues_;
   }
-  std::vector<WorkloadId> touched = touched_by(policy, pending);
-  if (touched.size() * kRebuildShare > pending.size()) {
+  std::optional<std::vector<WorkloadId>> touched = touched_by(policy, pending);
+  if (!touched) {
+    queues_ = PendingQueues(policy, pending);
     ++rebuilds_;
-  } else {
-    ++updates_;
+    return queues_;
   }
-  queues_.update(policy, pending, std::move(touched));
+  queues_.update(policy, pending, std::move(*touched));
+  ++updates_;
   return queues_;
 }
 
-std::vector<WorkloadId> KeptPendingQueues::touched_by(
+std::optional<std::vector<WorkloadId>> KeptPendingQueues::touched_by(
     const CompiledPolicy& policy, const std::vector<PendingWorkload>& pending) const {
   const std::vector<PendingFacts>& kept = queues_.facts();
   std::vector<WorkloadId> touched;
   size_t i = 0;
   size_t j = 0;
   while (i < kept.size() || j < pending.size()) {
-    if (touched.size() * kRebuildShare > pending.size()) break;  // rebuilt anyway
+    if (touched.size() * kRebuildShare > pending.size()) return std::nullopt;
     if (j == pending.size() || (i < kept.size() && kept[i].id < pending[j].id)) {
       touched.push_back(kept[i++].id);  // left
     } else if (i == kept.size() || pending[j].id < kept[i].id) {

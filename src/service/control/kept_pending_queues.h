@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "scheduler/pending_queues.h"
@@ -42,8 +43,9 @@ class KeptPendingQueues {
   [[nodiscard]] int64_t updates() const { return updates_; }
 
  private:
-  // The ids that entered, left or changed since the last refresh.
-  [[nodiscard]] std::vector<WorkloadId> touched_by(
+  // The ids that entered, left or changed since the last refresh; none when
+  // they are so many that a rebuild is no dearer.
+  [[nodiscard]] std::optional<std::vector<WorkloadId>> touched_by(
       const CompiledPolicy& policy, const std::vector<PendingWorkload>& pending) const;
 
   std::shared_ptr<const Scheduler> scheduler_;  // of the last refresh; held

@@ -109,8 +109,9 @@ CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
       made.add(writer.defer_wait());
       if (!any) return made;
     }
-    // Planning reads only the snapshot: every request goes on meanwhile.
-    const Plan plan = input.scheduler->plan(input.snapshot);
+    // Planning reads only the snapshot (and the queues kept for it): every
+    // request goes on meanwhile.
+    const Plan plan = plan_with_kept_queues(input);
     if (after_planning_) after_planning_();
     ClusterWriter writer(cluster_);
     const bool applied = apply_if_current(writer, input, plan, now, /*take_new_reports=*/true);
@@ -124,11 +125,16 @@ CommitTicket AdmissionLoop::run_cycle(Timestamp now) {
   if (take_snapshot(writer, now, input)) {
     // Exits keep coming meanwhile: they wait for the next pass, or a stream
     // of them could keep this plan stale too.
-    apply_if_current(writer, input, input.scheduler->plan(input.snapshot), now,
+    apply_if_current(writer, input, plan_with_kept_queues(input), now,
                      /*take_new_reports=*/false);
   }
   made.add(writer.defer_wait());
   return made;
+}
+
+Plan AdmissionLoop::plan_with_kept_queues(const PlanInput& input) {
+  return input.scheduler->plan(input.snapshot,
+                               kept_queues_.refresh(input.scheduler, input.snapshot.pending));
 }
 
 void AdmissionLoop::refresh_exceptions(ClusterWriter& writer, Timestamp now) {

@@ -21,7 +21,9 @@
 //   preempted, the plan is made again with its capacity free. After
 //   kOptimisticPlans stale plans in one pass, it plans holding the writer
 //   lock (and applies exits reported meanwhile only in the next pass), so a
-//   stream of changes cannot starve it.
+//   stream of changes cannot starve it. Every plan is made from team queues
+//   kept between cycles and brought up to date for its snapshot first
+//   (kept_pending_queues.h): the same plan as one from queues built anew.
 //   `after_planning` (for tests) is called between a plan made without the
 //   writer lock and its application, with no lock held.
 // - A change (a submit, an exit, a node) makes the pass run a cycle, but no
@@ -62,6 +64,7 @@
 #include "service/control/endpoint_autoscale.h"
 #include "service/control/gpu_utilization_meter.h"
 #include "service/control/health_monitor.h"
+#include "service/control/kept_pending_queues.h"
 #include "service/control/loop_signal.h"
 #include "service/control/signal_monitor.h"
 #include "service/metrics/activity_metrics.h"
@@ -139,6 +142,9 @@ class AdmissionLoop {
       ALLOT_REQUIRES(cluster_.mutex());
   // A scheduling cycle; returns the changes it made, not yet waited for.
   CommitTicket run_cycle(Timestamp now);
+  // The plan of `input`, from the team queues kept between cycles brought up
+  // to date for its snapshot (kept_pending_queues.h); the pass's thread only.
+  Plan plan_with_kept_queues(const PlanInput& input);
   // Reinstalls the policy when the PolicyExceptions active at `now` are not
   // those it applies (one expired, or one applied ahead of its time came
   // due), so that the cycle plans under the policy with exactly those, and
@@ -185,6 +191,7 @@ class AdmissionLoop {
   bool cycle_owed_ = false;        // a change waits for minCycleInterval; pass's thread only
   Timestamp last_sampled_;         // the Spaces' activity; the pass's thread only
   CpuAutoscaler autoscaler_;       // the pass's thread only
+  KeptPendingQueues kept_queues_;  // for the last snapshot planned; the pass's thread only
   std::thread thread_;
 };
 

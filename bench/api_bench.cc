@@ -14,9 +14,9 @@
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
-#include <stdlib.h>
 #include <sys/resource.h>
 
+#include "bench/api_setup.h"
 #include "bench/http_load_client.h"
 #include "bench/percentile.h"
 #include "bench/process_stats.h"
@@ -28,37 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
-
-constexpr const char* kTeam = "research";
-
-// One node with one GPU; one team owning it. Every workload asks for the GPU
-// and sleeps an hour (`sleep 3600`): the first runs, all others stay Pending.
-constexpr const char* kPolicy = R"(
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: gpu}
----
-apiVersion: allot/v1
-kind: Cluster
-metadata: {name: local}
-spec: {backend: local, scheduling: {cycle: 1s}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {cluster: local, flavor: gpu, count: 1, resources: {gpu: 1, cpu: 64, memory: 256Gi}}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: batch}
-spec: {value: 100, preemptionGracePeriod: 0s}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: research}
-spec:
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 1}}}]
-)";
 
 constexpr milliseconds kStartLimit{60'000};
 constexpr milliseconds kStopLimit{120'000};
@@ -79,56 +48,6 @@ double own_cpu_s() {
   };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
-
-std::string workload_json(const std::string& name) {
-  return R"({"apiVersion":"allot/v1","kind":"Workload","metadata":{"name":")" + name +
-         R"(","namespace":")" + kTeam +
-         R"("},"spec":{"priorityClass":"batch","podSets":[{"count":1,"resources":{"gpu":1}}],)"
-         R"("command":["sleep","3600"]}})";
-}
-
-std::string describe(const HttpAnswer& answer) {
-  if (answer.status == 0) return "no answer: " + answer.error;
-  return std::to_string(answer.status) + " " + answer.body.substr(0, 300);
-}
-
-// `token`: the administrator's API token ("" for an allotd without logins).
-std::unique_ptr<httplib::Client> client_for(int port, const std::string& token) {
-  auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
-  if (!token.empty()) client->set_bearer_token_auth(token);
-  client->set_keep_alive(true);
-  // httplib sends headers and body in two writes: without TCP_NODELAY, Nagle
-  // holds the body until the server's delayed ACK (~40 ms per request).
-  client->set_tcp_nodelay(true);
-  client->set_connection_timeout(5, 0);
-  client->set_read_timeout(120, 0);
-  client->set_write_timeout(60, 0);
-  return client;
-}
-
-std::string describe(const httplib::Result& res) {
-  if (!res) return "no answer: " + httplib::to_string(res.error());
-  return std::to_string(res->status) + " " + res->body.substr(0, 300);
-}
-
-// The bench's own folder (logs, and the data unless --data-dir), removed at the end.
-class WorkFolder {
- public:
-  WorkFolder() {
-    std::string pattern = (fs::temp_directory_path() / "allot-bench-api-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~WorkFolder() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  WorkFolder(const WorkFolder&) = delete;
-  WorkFolder& operator=(const WorkFolder&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 class ApiBench {
  public:
@@ -174,15 +93,15 @@ class ApiBench {
   }
 
   std::string apply_policy() {
-    const auto http = client_for(port_, allotd_->admin_token());
-    const httplib::Result res = http->Post("/api/v1/apply", kPolicy, "application/yaml");
+    const auto http = api_bench_client(port_, allotd_->admin_token());
+    const httplib::Result res = http->Post("/api/v1/apply", api_bench_policy(), "application/yaml");
     if (!res || res->status != 200) return "apply of the policy failed: " + describe(res);
     return {};
   }
 
   std::string submit() {
     const int32_t clients = std::max(1, config_.clients);
-    const std::string path = std::string("/api/v1/namespaces/") + kTeam + "/workloads";
+    const std::string path = std::string("/api/v1/namespaces/") + kApiBenchTeam + "/workloads";
     std::atomic<int32_t> next{0};
     std::atomic<int64_t> errors{0};
     std::mutex error_mu;
@@ -199,7 +118,7 @@ class ApiBench {
         std::vector<double>& mine = latencies[static_cast<size_t>(c)];
         mine.reserve(static_cast<size_t>(config_.submits / clients + 1));
         for (int32_t i = next++; i < config_.submits; i = next++) {
-          const std::string body = workload_json("s-" + std::to_string(i));
+          const std::string body = api_bench_workload_json("s-" + std::to_string(i));
           const auto sent = SteadyClock::now();
           const HttpAnswer answer = http.post(path, "application/json", body);
           if (answer.status == 201) {
@@ -252,7 +171,7 @@ class ApiBench {
     if (report_.list_stored < kPage) {
       return "the list needs at least 10,000 stored workloads; use --submits 10000 or more";
     }
-    const auto http = client_for(port_, allotd_->admin_token());
+    const auto http = api_bench_client(port_, allotd_->admin_token());
     const std::string path = "/api/v1/workloads?limit=" + std::to_string(kPage);
     // Untimed once: the answer is checked, and the connection opened.
     const httplib::Result first = http->Get(path);
@@ -300,12 +219,12 @@ class ApiBench {
     // Applies run one at a time in allotd; two clients overlap the transfer.
     for (int c = 0; c < 2; ++c) {
       threads.emplace_back([&] {
-        const auto http = client_for(port_, allotd_->admin_token());
+        const auto http = api_bench_client(port_, allotd_->admin_token());
         for (int64_t b = next++; b < batches; b = next++) {
           std::string body;
           const int64_t end = std::min(missing, (b + 1) * batch);
           for (int64_t i = b * batch; i < end; ++i) {
-            body += "---\n" + workload_json("f-" + std::to_string(i)) + "\n";
+            body += "---\n" + api_bench_workload_json("f-" + std::to_string(i)) + "\n";
           }
           const httplib::Result res = http->Post("/api/v1/apply", body, "application/yaml");
           if (res && res->status == 200) {
@@ -371,7 +290,7 @@ class ApiBench {
       std::unique_ptr<httplib::Client> fresh;
       httplib::Client* http = nullptr;
       if (keep_alive) {
-        if (!kept) kept = client_for(port_, allotd_->admin_token());
+        if (!kept) kept = api_bench_client(port_, allotd_->admin_token());
         http = kept.get();
       } else {
         fresh = std::make_unique<httplib::Client>("127.0.0.1", port_);
@@ -387,7 +306,7 @@ class ApiBench {
 
   // Reads every page back: the restart lost nothing.
   std::string count_all() {
-    const auto http = client_for(port_, allotd_->admin_token());
+    const auto http = api_bench_client(port_, allotd_->admin_token());
     std::string token;
     int64_t count = 0;
     do {

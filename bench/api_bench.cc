@@ -29,13 +29,7 @@ namespace fs = std::filesystem;
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-constexpr milliseconds kStartLimit{60'000};
-constexpr milliseconds kStopLimit{120'000};
 constexpr milliseconds kPollEvery{5};
-
-double seconds_since(SteadyClock::time_point start) {
-  return std::chrono::duration<double>(SteadyClock::now() - start).count();
-}
 
 double ms_since(SteadyClock::time_point start) { return seconds_since(start) * 1000.0; }
 
@@ -57,7 +51,7 @@ class ApiBench {
   // SIGTERM rather than SIGKILL, also after a failure: allotd then stops its
   // pods (an hour-long sleep) itself.
   ~ApiBench() {
-    if (allotd_) allotd_->stop(kStopLimit);
+    if (allotd_) allotd_->stop(kAllotdStopLimit);
   }
   ApiBench(const ApiBench&) = delete;
   ApiBench& operator=(const ApiBench&) = delete;
@@ -83,7 +77,7 @@ class ApiBench {
 
   std::string start() {
     allotd_ = std::make_unique<tools::AllotdChild>(launch("127.0.0.1:0"));
-    if (std::string error = allotd_->start(kStartLimit); !error.empty()) {
+    if (std::string error = allotd_->start(kAllotdStartLimit); !error.empty()) {
       return "allotd did not start: " + error;
     }
     port_ = allotd_->port();
@@ -251,7 +245,7 @@ class ApiBench {
   }
 
   std::string restart() {
-    const tools::ProcessExit exit = allotd_->stop(kStopLimit);
+    const tools::ProcessExit exit = allotd_->stop(kAllotdStopLimit);
     report_.stop_s = exit.seconds;
     if (exit.killed_after_deadline) return "allotd did not stop within 120 s of SIGTERM";
     if (!exit.exited || exit.code != 0) {
@@ -261,7 +255,7 @@ class ApiBench {
     std::fprintf(log_, "stopped with SIGTERM in %.3f s; starting again on port %d\n",
                  report_.stop_s, port_);
     allotd_ = std::make_unique<tools::AllotdChild>(launch("127.0.0.1:" + std::to_string(port_)));
-    if (std::string error = allotd_->start(kStartLimit); !error.empty()) {
+    if (std::string error = allotd_->start(kAllotdStartLimit); !error.empty()) {
       return "allotd did not start again: " + error;
     }
     const auto exec = allotd_->started_at();
@@ -277,7 +271,7 @@ class ApiBench {
                  report_.restart_100k_s, report_.restart_first_list_s,
                  report_.rss_after_restart_mib);
     if (std::string error = count_all(); !error.empty()) return error;
-    allotd_->stop(kStopLimit);
+    allotd_->stop(kAllotdStopLimit);
     return {};
   }
 
@@ -299,7 +293,7 @@ class ApiBench {
       }
       const httplib::Result res = http->Get(path);
       if (res && res->status == 200) return true;
-      if (SteadyClock::now() - since > kStartLimit) return false;
+      if (SteadyClock::now() - since > kAllotdStartLimit) return false;
       std::this_thread::sleep_for(kPollEvery);
     }
   }

@@ -20,15 +20,7 @@ namespace allot::bench {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
-using std::chrono::milliseconds;
-
-constexpr milliseconds kStartLimit{60'000};
-constexpr milliseconds kStopLimit{120'000};
 constexpr double kGoal = 0.10;  // the issue's: the audit log costs at most 10%
-
-double seconds_since(SteadyClock::time_point start) {
-  return std::chrono::duration<double>(SteadyClock::now() - start).count();
-}
 
 // One allotd of the pair, with a keep-alive connection per client.
 struct Side {
@@ -48,7 +40,7 @@ class PairedRun {
   }
   ~PairedRun() {
     for (Side* side : {&on_, &off_}) {
-      if (side->allotd) side->allotd->stop(kStopLimit);
+      if (side->allotd) side->allotd->stop(kAllotdStopLimit);
     }
   }
   PairedRun(const PairedRun&) = delete;
@@ -100,7 +92,7 @@ class PairedRun {
                                {"--no-cgroups", "--threads", std::to_string(config_.allotd_threads),
                                 "--audit", side.audit, "--metering", config_.metering}};
     side.allotd = std::make_unique<tools::AllotdChild>(std::move(launch));
-    if (std::string error = side.allotd->start(kStartLimit); !error.empty()) {
+    if (std::string error = side.allotd->start(kAllotdStartLimit); !error.empty()) {
       return "allotd (audit " + side.audit + ") did not start: " + error;
     }
     const auto http = api_bench_client(side.allotd->port(), side.allotd->admin_token());

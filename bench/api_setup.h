@@ -9,6 +9,7 @@
 // everything in it when destroyed.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -20,6 +21,13 @@
 namespace allot::bench {
 
 inline constexpr const char* kApiBenchTeam = "research";
+// How long allotd may take to start, and to stop after SIGTERM.
+inline constexpr std::chrono::milliseconds kAllotdStartLimit{60'000};
+inline constexpr std::chrono::milliseconds kAllotdStopLimit{120'000};
+
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // The policy applied before the submits (YAML for POST /api/v1/apply).
 const char* api_bench_policy();

@@ -27,7 +27,9 @@ using testing::read_file;
 // Lines in the log's files as they are on disk now.
 size_t lines_on_disk(const AuditLogOptions& options) {
   size_t lines = 0;
-  for (const std::string& file : *audit_log_files(options.dir)) {
+  const Result<std::vector<std::string>> files = audit_log_files(options.dir);
+  EXPECT_TRUE(files.ok());
+  for (const std::string& file : *files) {
     const std::string text = read_file(file);
     lines += static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
   }
@@ -90,7 +92,9 @@ TEST(AuditWriter, ASyncedRecordWritesTheCommittedLinesBeforeIt) {
   ASSERT_TRUE(open.log->record_async(event_of("di", "update")).ok());  // never left
   EXPECT_EQ(lines_on_disk(open.options), 4u);
   // In chain order: the left lines first, then the synced one, then the last.
-  const std::string text = read_file(audit_log_files(open.options.dir)->front());
+  const Result<std::vector<std::string>> files = audit_log_files(open.options.dir);
+  ASSERT_TRUE(files.ok() && !files->empty());
+  const std::string text = read_file(files->front());
   const size_t ana = text.find("\"ana\"");
   const size_t bo = text.find("\"bo\"");
   const size_t cy = text.find("\"cy\"");

@@ -96,6 +96,7 @@ Status SlurmExecutor::start() {
       if (workload && !is_final_job_state(job.state)) adoptable_[*workload] = std::move(job);
     }
   }
+  if (options_.submit.mode == SubmitMode::kAllocation) watch_running_sallocs();
   thread_ = std::thread([this] { loop(); });
   for (int i = 0; i < std::max(1, options_.submitters); ++i) {
     submitters_.emplace_back([this] { submit_loop(); });

@@ -4,6 +4,7 @@
 // salloc (salloc_process.h). The contract is slurm_executor.h.
 #include <csignal>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,10 +42,11 @@ void SlurmExecutor::track_salloc(const std::string& job_id, const SallocProcess&
   sallocs_[job_id] = Salloc{process, "", listings_ + 1, 0, std::nullopt};
 }
 
-void SlurmExecutor::watch_running_sallocs() {
+void SlurmExecutor::watch_running_sallocs(const std::set<std::string>& listed) {
   const std::string& prefix = options_.submit.job_prefix;
-  const RunningSallocs running = running_sallocs(
-      [&](std::string_view name) { return workload_of_job_name(prefix, name).has_value(); });
+  const RunningSallocs running = running_sallocs([&](std::string_view name) {
+    return workload_of_job_name(prefix, name).has_value() && listed.contains(std::string(name));
+  });
   for (const std::string& name : running.ambiguous) {
     if (options_.logger == nullptr) break;
     options_.logger->warn("several sallocs run for one job name; none of them is watched",

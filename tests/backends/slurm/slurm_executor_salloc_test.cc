@@ -352,18 +352,34 @@ TEST_F(SlurmSallocTest, ASallocStartedBeforeARestartIsFoundByItsJobNameAndEndedW
   EXPECT_TRUE(salloc_test_within([&] { return !salloc_test_runs(pid); })) << "salloc still runs";
 }
 
-// Found at start for a name no listing holds (Slurm forgot the ended job):
-// ended once `lost_after` polls in a row miss it.
-TEST_F(SlurmSallocTest, ASallocFoundAtStartWhoseJobNoListingHoldsIsEndedAfterLostAfterPolls) {
+// Found at start for a job Slurm listed then, and no longer lists (it ended
+// and Slurm forgot it): ended once `lost_after` polls in a row miss it.
+TEST_F(SlurmSallocTest,
+       ASallocFoundAtStartWhoseJobNoListingHoldsAnyMoreIsEndedAfterLostAfterPolls) {
   launched();
   executor_.reset();
+  executor_ = make_executor(2);  // lists 77
   slurm_.forget("77");
-  executor_ = make_executor(2);
   executor_->poll_once();
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_EQ(read("signals"), "") << "missing from one listing: not yet taken for ended";
   executor_->poll_once();
   EXPECT_TRUE(salloc_test_within([&] { return read("signals") == "TERM"; })) << read("signals");
+}
+
+// A salloc whose job name Slurm does not list at the start is not this
+// executor's to judge (another allotd's on this host, for another cluster,
+// may use the same prefix): never signalled.
+TEST_F(SlurmSallocTest, ASallocOfAJobNameSlurmDoesNotListAtStartIsNotWatched) {
+  launched();
+  const int64_t pid = std::stoll(read("pid"));
+  executor_.reset();
+  slurm_.forget("77");
+  executor_ = make_executor(2);
+  for (int i = 0; i < 4; ++i) executor_->poll_once();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(salloc_test_runs(pid));
+  EXPECT_EQ(read("signals"), "");
 }
 
 // A salloc known by name only is judged by a live job of that name first:

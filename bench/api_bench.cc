@@ -14,9 +14,9 @@
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
-#include <stdlib.h>
 #include <sys/resource.h>
 
+#include "bench/api_setup.h"
 #include "bench/http_load_client.h"
 #include "bench/percentile.h"
 #include "bench/process_stats.h"
@@ -29,44 +29,7 @@ namespace fs = std::filesystem;
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-constexpr const char* kTeam = "research";
-
-// One node with one GPU; one team owning it. Every workload asks for the GPU
-// and sleeps an hour (`sleep 3600`): the first runs, all others stay Pending.
-constexpr const char* kPolicy = R"(
-apiVersion: allot/v1
-kind: ResourceFlavor
-metadata: {name: gpu}
----
-apiVersion: allot/v1
-kind: Cluster
-metadata: {name: local}
-spec: {backend: local, scheduling: {cycle: 1s}}
----
-apiVersion: allot/v1
-kind: NodePool
-metadata: {name: pool}
-spec: {cluster: local, flavor: gpu, count: 1, resources: {gpu: 1, cpu: 64, memory: 256Gi}}
----
-apiVersion: allot/v1
-kind: PriorityClass
-metadata: {name: batch}
-spec: {value: 100, preemptionGracePeriod: 0s}
----
-apiVersion: allot/v1
-kind: Team
-metadata: {name: research}
-spec:
-  quota: [{flavor: gpu, resources: {gpu: {nominal: 1}}}]
-)";
-
-constexpr milliseconds kStartLimit{60'000};
-constexpr milliseconds kStopLimit{120'000};
 constexpr milliseconds kPollEvery{5};
-
-double seconds_since(SteadyClock::time_point start) {
-  return std::chrono::duration<double>(SteadyClock::now() - start).count();
-}
 
 double ms_since(SteadyClock::time_point start) { return seconds_since(start) * 1000.0; }
 
@@ -80,56 +43,6 @@ double own_cpu_s() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-std::string workload_json(const std::string& name) {
-  return R"({"apiVersion":"allot/v1","kind":"Workload","metadata":{"name":")" + name +
-         R"(","namespace":")" + kTeam +
-         R"("},"spec":{"priorityClass":"batch","podSets":[{"count":1,"resources":{"gpu":1}}],)"
-         R"("command":["sleep","3600"]}})";
-}
-
-std::string describe(const HttpAnswer& answer) {
-  if (answer.status == 0) return "no answer: " + answer.error;
-  return std::to_string(answer.status) + " " + answer.body.substr(0, 300);
-}
-
-// `token`: the administrator's API token ("" for an allotd without logins).
-std::unique_ptr<httplib::Client> client_for(int port, const std::string& token) {
-  auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
-  if (!token.empty()) client->set_bearer_token_auth(token);
-  client->set_keep_alive(true);
-  // httplib sends headers and body in two writes: without TCP_NODELAY, Nagle
-  // holds the body until the server's delayed ACK (~40 ms per request).
-  client->set_tcp_nodelay(true);
-  client->set_connection_timeout(5, 0);
-  client->set_read_timeout(120, 0);
-  client->set_write_timeout(60, 0);
-  return client;
-}
-
-std::string describe(const httplib::Result& res) {
-  if (!res) return "no answer: " + httplib::to_string(res.error());
-  return std::to_string(res->status) + " " + res->body.substr(0, 300);
-}
-
-// The bench's own folder (logs, and the data unless --data-dir), removed at the end.
-class WorkFolder {
- public:
-  WorkFolder() {
-    std::string pattern = (fs::temp_directory_path() / "allot-bench-api-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~WorkFolder() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  WorkFolder(const WorkFolder&) = delete;
-  WorkFolder& operator=(const WorkFolder&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 class ApiBench {
  public:
   ApiBench(const ApiConfig& config, ApiReport& report, std::FILE* log, const fs::path& work,
@@ -138,7 +51,7 @@ class ApiBench {
   // SIGTERM rather than SIGKILL, also after a failure: allotd then stops its
   // pods (an hour-long sleep) itself.
   ~ApiBench() {
-    if (allotd_) allotd_->stop(kStopLimit);
+    if (allotd_) allotd_->stop(kAllotdStopLimit);
   }
   ApiBench(const ApiBench&) = delete;
   ApiBench& operator=(const ApiBench&) = delete;
@@ -164,7 +77,7 @@ class ApiBench {
 
   std::string start() {
     allotd_ = std::make_unique<tools::AllotdChild>(launch("127.0.0.1:0"));
-    if (std::string error = allotd_->start(kStartLimit); !error.empty()) {
+    if (std::string error = allotd_->start(kAllotdStartLimit); !error.empty()) {
       return "allotd did not start: " + error;
     }
     port_ = allotd_->port();
@@ -174,15 +87,15 @@ class ApiBench {
   }
 
   std::string apply_policy() {
-    const auto http = client_for(port_, allotd_->admin_token());
-    const httplib::Result res = http->Post("/api/v1/apply", kPolicy, "application/yaml");
+    const auto http = api_bench_client(port_, allotd_->admin_token());
+    const httplib::Result res = http->Post("/api/v1/apply", api_bench_policy(), "application/yaml");
     if (!res || res->status != 200) return "apply of the policy failed: " + describe(res);
     return {};
   }
 
   std::string submit() {
     const int32_t clients = std::max(1, config_.clients);
-    const std::string path = std::string("/api/v1/namespaces/") + kTeam + "/workloads";
+    const std::string path = std::string("/api/v1/namespaces/") + kApiBenchTeam + "/workloads";
     std::atomic<int32_t> next{0};
     std::atomic<int64_t> errors{0};
     std::mutex error_mu;
@@ -199,7 +112,7 @@ class ApiBench {
         std::vector<double>& mine = latencies[static_cast<size_t>(c)];
         mine.reserve(static_cast<size_t>(config_.submits / clients + 1));
         for (int32_t i = next++; i < config_.submits; i = next++) {
-          const std::string body = workload_json("s-" + std::to_string(i));
+          const std::string body = api_bench_workload_json("s-" + std::to_string(i));
           const auto sent = SteadyClock::now();
           const HttpAnswer answer = http.post(path, "application/json", body);
           if (answer.status == 201) {
@@ -252,7 +165,7 @@ class ApiBench {
     if (report_.list_stored < kPage) {
       return "the list needs at least 10,000 stored workloads; use --submits 10000 or more";
     }
-    const auto http = client_for(port_, allotd_->admin_token());
+    const auto http = api_bench_client(port_, allotd_->admin_token());
     const std::string path = "/api/v1/workloads?limit=" + std::to_string(kPage);
     // Untimed once: the answer is checked, and the connection opened.
     const httplib::Result first = http->Get(path);
@@ -300,12 +213,12 @@ class ApiBench {
     // Applies run one at a time in allotd; two clients overlap the transfer.
     for (int c = 0; c < 2; ++c) {
       threads.emplace_back([&] {
-        const auto http = client_for(port_, allotd_->admin_token());
+        const auto http = api_bench_client(port_, allotd_->admin_token());
         for (int64_t b = next++; b < batches; b = next++) {
           std::string body;
           const int64_t end = std::min(missing, (b + 1) * batch);
           for (int64_t i = b * batch; i < end; ++i) {
-            body += "---\n" + workload_json("f-" + std::to_string(i)) + "\n";
+            body += "---\n" + api_bench_workload_json("f-" + std::to_string(i)) + "\n";
           }
           const httplib::Result res = http->Post("/api/v1/apply", body, "application/yaml");
           if (res && res->status == 200) {
@@ -332,7 +245,7 @@ class ApiBench {
   }
 
   std::string restart() {
-    const tools::ProcessExit exit = allotd_->stop(kStopLimit);
+    const tools::ProcessExit exit = allotd_->stop(kAllotdStopLimit);
     report_.stop_s = exit.seconds;
     if (exit.killed_after_deadline) return "allotd did not stop within 120 s of SIGTERM";
     if (!exit.exited || exit.code != 0) {
@@ -342,7 +255,7 @@ class ApiBench {
     std::fprintf(log_, "stopped with SIGTERM in %.3f s; starting again on port %d\n",
                  report_.stop_s, port_);
     allotd_ = std::make_unique<tools::AllotdChild>(launch("127.0.0.1:" + std::to_string(port_)));
-    if (std::string error = allotd_->start(kStartLimit); !error.empty()) {
+    if (std::string error = allotd_->start(kAllotdStartLimit); !error.empty()) {
       return "allotd did not start again: " + error;
     }
     const auto exec = allotd_->started_at();
@@ -358,7 +271,7 @@ class ApiBench {
                  report_.restart_100k_s, report_.restart_first_list_s,
                  report_.rss_after_restart_mib);
     if (std::string error = count_all(); !error.empty()) return error;
-    allotd_->stop(kStopLimit);
+    allotd_->stop(kAllotdStopLimit);
     return {};
   }
 
@@ -371,7 +284,7 @@ class ApiBench {
       std::unique_ptr<httplib::Client> fresh;
       httplib::Client* http = nullptr;
       if (keep_alive) {
-        if (!kept) kept = client_for(port_, allotd_->admin_token());
+        if (!kept) kept = api_bench_client(port_, allotd_->admin_token());
         http = kept.get();
       } else {
         fresh = std::make_unique<httplib::Client>("127.0.0.1", port_);
@@ -380,14 +293,14 @@ class ApiBench {
       }
       const httplib::Result res = http->Get(path);
       if (res && res->status == 200) return true;
-      if (SteadyClock::now() - since > kStartLimit) return false;
+      if (SteadyClock::now() - since > kAllotdStartLimit) return false;
       std::this_thread::sleep_for(kPollEvery);
     }
   }
 
   // Reads every page back: the restart lost nothing.
   std::string count_all() {
-    const auto http = client_for(port_, allotd_->admin_token());
+    const auto http = api_bench_client(port_, allotd_->admin_token());
     std::string token;
     int64_t count = 0;
     do {

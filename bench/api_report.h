@@ -24,7 +24,8 @@ struct ApiConfig {
   int32_t restart_workloads = 100'000;
   int32_t apply_batch = 1'000;  // Workload documents per POST /api/v1/apply while filling
   int32_t allotd_threads = 64;  // allotd --threads
-  std::string audit = "on";     // allotd --audit: on, or off for the A/B of its cost
+  std::string audit = "on";     // allotd --audit: on, off, or both (api_pairs.h)
+  int32_t slices = 20;          // --audit both: pairs of slices of submits / slices each
   std::string metering = "on";  // allotd --metering: on, or off for the A/B of its cost
 };
 

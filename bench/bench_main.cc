@@ -18,6 +18,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/api_bench.h"
+#include "bench/api_pairs.h"
 #include "bench/chaos_bench.h"
 #include "bench/connections_bench.h"
 #include "bench/micro_bench.h"
@@ -89,8 +90,13 @@ void add_api_flags(CLI::App& command, allot::bench::ApiConfig& c, std::string& o
       ->check(CLI::Range(1, 10'000));
   command.add_option("--allotd-threads", c.allotd_threads, "allotd --threads")
       ->check(CLI::Range(1, 4'096));
-  command.add_option("--audit", c.audit, "allotd --audit: on, or off (the A/B of its cost)")
-      ->check(CLI::IsMember({"on", "off"}));
+  command
+      .add_option("--audit", c.audit,
+                  "allotd --audit: on, off, or both (two allotds in one run, submits in "
+                  "alternating slices: the audit log's cost)")
+      ->check(CLI::IsMember({"on", "off", "both"}));
+  command.add_option("--slices", c.slices, "--audit both: pairs of slices, submits / slices each")
+      ->check(CLI::Range(1, 10'000));
   command
       .add_option("--metering", c.metering, "allotd --metering: on, or off (the A/B of its cost)")
       ->check(CLI::IsMember({"on", "off"}));
@@ -189,6 +195,12 @@ int run_scale(const allot::bench::ScaleConfig& config, const std::string& output
 }
 
 int run_api(const allot::bench::ApiConfig& config, const std::string& output) {
+  if (config.audit == "both") {
+    const allot::bench::AuditPairsReport report = allot::bench::run_audit_pairs(config, stderr);
+    print(report, output);
+    if (!report.error.empty()) std::fprintf(stderr, "allot-bench api: %s\n", report.error.c_str());
+    return report.error.empty() ? 0 : 1;
+  }
   const allot::bench::ApiReport report = allot::bench::run_api(config, stderr);
   print(report, output);
   if (!report.error.empty()) std::fprintf(stderr, "allot-bench api: %s\n", report.error.c_str());

@@ -174,7 +174,7 @@ Result<std::string> evidence_body(const Principal& caller, const audit::AuditLog
   return body.dump(2) + "\n";
 }
 
-void get_evidence(ControlPlane& plane, const audit::AuditLog& log, const HttpRequest& req,
+void get_evidence(ControlPlane& plane, audit::AuditLog& log, const HttpRequest& req,
                   HttpResponse& res) {
   if (!req.has_param("project")) {
     return send_error(res, invalid_argument("the evidence needs `project`", "project"));
@@ -187,6 +187,8 @@ void get_evidence(ControlPlane& plane, const audit::AuditLog& log, const HttpReq
   const Result<ProjectEvidence> evidence =
       plane.evidence().collect(caller, req.get_param_value("project"), *from, *to);
   if (!evidence.ok()) return send_error(res, evidence.status());
+  // The records of answered requests that wait for the log's writer thread.
+  if (Status flushed = log.flush(); !flushed.ok()) return send_error(res, flushed);
   Result<std::string> body = evidence_body(caller, log, *evidence);
   if (!body.ok()) return send_error(res, body.status());
   std::map<std::string, std::string> files =

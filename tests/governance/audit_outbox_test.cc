@@ -10,7 +10,9 @@
 namespace allot::audit {
 namespace {
 
+using testing::event_of;
 using testing::fresh_folder;
+using testing::options_in;
 
 // A submit's row as an allotd before format 2 wrote it (submit_event(), after
 // sequence 4).
@@ -53,6 +55,47 @@ TEST(AuditOutboxSqlite, FailedCommitBetweenCarriedRowsNeitherWaitsNorStopsTheRan
 TEST(AuditOutboxSqlite, KillDashNineAfterCommitBeforeAppendRecoversTheRecord) {
   const std::string root = fresh_folder("outbox-kill");
   testing::case_kill_after_commit_before_append(sqlite_opener(root), root);
+}
+
+// The log's writer thread (AuditLog::start_writer) had not yet written the
+// line of an answered request when allotd was killed: the record comes back
+// from its row at start, as one killed between its commit and its append.
+TEST(AuditOutboxSqlite, KillDashNineBeforeTheWriterWroteTheAnswersLineRecoversTheRecord) {
+  const std::string root = fresh_folder("outbox-kill-writer");
+  const AuditLogOptions options = options_in(root);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    testing::OutboxRig rig(root);
+    if (!rig.open(sqlite_opener(root)).empty()) ::_exit(2);
+    rig.log->start_writer(Duration::hours(1));  // never writes within the test
+    if (!rig.store->load().ok() || !rig.log->record(event_of("before", "create")).ok()) {
+      ::_exit(3);
+    }
+    RequestScope scope(*rig.outbox, event_of("ana", "create"));
+    if (!rig.store->commit(testing::team_batch("vision")).ok()) ::_exit(4);
+    if (!rig.outbox->record(&scope, event_of("ana", "create")).ok()) ::_exit(5);
+    ::raise(SIGKILL);  // answered; its line left to the writer thread
+    ::_exit(6);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+
+  testing::OutboxRig rig(root);
+  ASSERT_EQ(rig.open(sqlite_opener(root)), "");
+  EXPECT_EQ(testing::outbox_rows_of(*rig.inner).size(), 1u);
+  ASSERT_TRUE(rig.store->load().ok());
+  EXPECT_TRUE(testing::outbox_rows_of(*rig.inner).empty());
+  const std::vector<nlohmann::json> records = testing::outbox_case_records(options);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0]["auditID"], "before-create");
+  EXPECT_EQ(records[1]["auditID"], "ana-create");
+  EXPECT_EQ(records[1]["stage"], "RequestReceived");
+  const governance::VerificationReport report = testing::outbox_case_verify(options, root);
+  EXPECT_TRUE(report.ok()) << report.problems.front().message;
+  EXPECT_EQ(report.records, 2u);
+  EXPECT_EQ(report.uncovered_tail, 0u);
 }
 
 TEST(AuditOutboxSqlite, RangedDeleteWaitsForTheOldestRowNotCovered) {

@@ -1,10 +1,13 @@
 #include "backends/slurm/salloc_process.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include <sys/syscall.h>
@@ -76,8 +79,8 @@ Result<AllocationAnswer> parse_allocation_answer(std::string_view answer) {
   return out;
 }
 
-std::optional<uint64_t> running_process_start(int64_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+std::optional<uint64_t> running_process_start(int64_t pid, const std::string& proc) {
+  std::ifstream in(proc + "/" + std::to_string(pid) + "/stat");
   std::string stat;
   if (!in || !std::getline(in, stat)) return std::nullopt;
   const size_t name_end = stat.rfind(')');  // the name may hold spaces and ')'
@@ -86,6 +89,50 @@ std::optional<uint64_t> running_process_start(int64_t pid) {
   if (fields.size() <= kStatStartField) return std::nullopt;
   if (fields[kStatStateField] == "Z" || fields[kStatStateField] == "X") return std::nullopt;
   return answer_number<uint64_t>(fields[kStatStartField]);
+}
+
+namespace {
+
+std::string small_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The NAME of an argument `--job-name=NAME` among `cmdline`'s (NUL-separated).
+std::optional<std::string> job_name_argument(std::string_view cmdline) {
+  constexpr std::string_view kFlag = "--job-name=";
+  while (!cmdline.empty()) {
+    const size_t end = std::min(cmdline.find('\0'), cmdline.size());
+    const std::string_view argument = cmdline.substr(0, end);
+    if (argument.starts_with(kFlag)) return std::string(argument.substr(kFlag.size()));
+    cmdline.remove_prefix(std::min(end + 1, cmdline.size()));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+RunningSallocs running_sallocs(const std::function<bool(std::string_view)>& wanted,
+                               const std::string& proc) {
+  RunningSallocs found;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(proc, error)) {
+    const std::optional<int64_t> pid = answer_number<int64_t>(entry.path().filename().string());
+    if (!pid || small_file(entry.path() / "comm") != "salloc\n") continue;
+    const std::optional<uint64_t> start = running_process_start(*pid, proc);
+    const std::optional<std::string> name = job_name_argument(small_file(entry.path() / "cmdline"));
+    if (!start || !name || !wanted(*name) || running_process_start(*pid, proc) != start) continue;
+    if (!found.by_job_name.emplace(*name, SallocProcess{*pid, *start}).second) {
+      found.ambiguous.push_back(*name);
+    }
+  }
+  std::sort(found.ambiguous.begin(), found.ambiguous.end());
+  found.ambiguous.erase(std::unique(found.ambiguous.begin(), found.ambiguous.end()),
+                        found.ambiguous.end());
+  for (const std::string& name : found.ambiguous) found.by_job_name.erase(name);
+  return found;
 }
 
 Signalled signal_salloc(const SallocProcess& salloc, int signal) {

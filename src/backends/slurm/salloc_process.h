@@ -24,12 +24,23 @@
 //   (EPERM: allotd runs as neither root nor salloc's user).
 // - The salloc runs as the job's owner when there is one (setpriv execs
 //   salloc under the launcher's pid): allotd, as root, may signal it.
+// - running_sallocs() finds, in `proc` (/proc), the sallocs running on this
+//   host by the job name they were started with (an argument
+//   `--job-name=NAME`; the process named "salloc"), for the names `wanted`
+//   accepts: how an allotd that restarted finds the sallocs of the jobs it
+//   adopts, which the launcher named to the allotd before. Each with its
+//   start time, read before and after its arguments (equal, or the process
+//   is skipped: its pid changed hands meanwhile). A name that more than one
+//   salloc claims is left out and listed in `ambiguous`.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 
@@ -51,7 +62,14 @@ Result<AllocationAnswer> parse_allocation_answer(std::string_view answer);
 
 // The start time of process `pid` while it runs (not a zombie); nullopt when
 // there is no such process.
-std::optional<uint64_t> running_process_start(int64_t pid);
+std::optional<uint64_t> running_process_start(int64_t pid, const std::string& proc = "/proc");
+
+struct RunningSallocs {
+  std::map<std::string, SallocProcess> by_job_name;
+  std::vector<std::string> ambiguous;  // names claimed by several sallocs
+};
+RunningSallocs running_sallocs(const std::function<bool(std::string_view)>& wanted,
+                               const std::string& proc = "/proc");
 
 enum class Signalled { kSent, kGone, kFailed };
 Signalled signal_salloc(const SallocProcess& salloc, int signal);

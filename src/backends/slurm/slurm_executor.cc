@@ -85,6 +85,8 @@ SlurmExecutor::~SlurmExecutor() { shutdown(); }
 Status SlurmExecutor::start() {
   ::mkdir(options_.submit.log_dir.c_str(), 0755);
   ALLOT_ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, transport()->list_jobs());
+  std::set<std::string> listed_names;  // before the jobs move into adoptable_
+  for (const SlurmJob& job : jobs) listed_names.insert(job.name);
   const Result<CommandResult> config = runner_.run({"scontrol", "show", "config"});
   {
     MutexLock lock(mu_);
@@ -96,6 +98,7 @@ Status SlurmExecutor::start() {
       if (workload && !is_final_job_state(job.state)) adoptable_[*workload] = std::move(job);
     }
   }
+  if (options_.submit.mode == SubmitMode::kAllocation) watch_running_sallocs(listed_names);
   thread_ = std::thread([this] { loop(); });
   for (int i = 0; i < std::max(1, options_.submitters); ++i) {
     submitters_.emplace_back([this] { submit_loop(); });

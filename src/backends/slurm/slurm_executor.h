@@ -115,7 +115,17 @@
 //   allocation, which would cut a stop's grace or Slurm's KillWait short),
 //   and never a process that is no longer that salloc (a pid reused: its
 //   start time differs). A salloc already gone is forgotten unsignalled.
-//   An adopted job's salloc (started before allotd restarted) is not known.
+//   The sallocs started before allotd restarted (jobs it adopts, and jobs
+//   that ended meanwhile) are found at start() by the job name they were
+//   started with (running_sallocs(): this host's processes named "salloc"
+//   with an argument `--job-name=` of this executor's prefix, for a job that
+//   Slurm lists then: another allotd's on this host, for another cluster,
+//   is never taken) and kept by that name: each poll judges one by the job
+//   of that name it lists (a live one first, so a live job's salloc is never
+//   signalled), and one whose name no listing holds any more from
+//   `lost_after` polls in a row as ended. A name that several sallocs claim
+//   is not watched (logged, warn); nor is the salloc of a job Slurm no
+//   longer listed at the restart.
 // - Thread-safe. Events are delivered with no lock held.
 #pragma once
 
@@ -241,6 +251,7 @@ class SlurmExecutor final : public Executor {
   // An allocation's salloc, until it is gone (see the contract).
   struct Salloc {
     SallocProcess process;
+    std::string job_name;              // kept by its job's name (found at start); else by id
     uint64_t listed_from = 0;          // the first poll whose listing holds its job
     int missing_polls = 0;             // listings since then without it, in a row
     std::optional<Timestamp> kill_at;  // SIGTERM sent; SIGKILL then
@@ -288,6 +299,9 @@ class SlurmExecutor final : public Executor {
   std::vector<std::string> due_kills() ALLOT_REQUIRES(mu_);
   void cancel_quietly(const std::string& job_id, CancelKind kind);
   void track_salloc(const std::string& job_id, const SallocProcess& process);
+  // At start: the sallocs this host runs for jobs of this executor's prefix
+  // that Slurm lists (`listed`: the names of its jobs).
+  void watch_running_sallocs(const std::set<std::string>& listed);
   // Signals the sallocs of jobs that `seen` (poll number `listing`) shows
   // ended; no lock held.
   void end_sallocs(const std::map<std::string, SlurmJob>& seen, uint64_t listing);

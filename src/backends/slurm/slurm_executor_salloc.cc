@@ -4,17 +4,59 @@
 // salloc (salloc_process.h). The contract is slurm_executor.h.
 #include <csignal>
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/slurm/slurm_executor.h"
 
 namespace allot::slurm {
 
+namespace {
+
+constexpr std::string_view kByNamePrefix = "name:";
+
+// The job `salloc` (kept under `key`) belongs to in `seen`: its id's, or for
+// one kept by name a live job of that name first, then an ended one.
+const SlurmJob* job_of_salloc(const std::map<std::string, SlurmJob>& seen, const std::string& key,
+                              const std::string& job_name) {
+  if (job_name.empty()) {
+    const auto found = seen.find(key);
+    return found == seen.end() ? nullptr : &found->second;
+  }
+  const SlurmJob* ended = nullptr;
+  for (const auto& [id, job] : seen) {
+    if (job.name != job_name) continue;
+    if (!is_final_job_state(job.state)) return &job;
+    ended = &job;
+  }
+  return ended;
+}
+
+}  // namespace
+
 void SlurmExecutor::track_salloc(const std::string& job_id, const SallocProcess& process) {
   MutexLock lock(mu_);
   // A poll that has begun may have listed Slurm's jobs before this one existed.
-  sallocs_[job_id] = Salloc{process, listings_ + 1, 0, std::nullopt};
+  sallocs_[job_id] = Salloc{process, "", listings_ + 1, 0, std::nullopt};
+}
+
+void SlurmExecutor::watch_running_sallocs(const std::set<std::string>& listed) {
+  const std::string& prefix = options_.submit.job_prefix;
+  const RunningSallocs running = running_sallocs([&](std::string_view name) {
+    return workload_of_job_name(prefix, name).has_value() && listed.contains(std::string(name));
+  });
+  for (const std::string& name : running.ambiguous) {
+    if (options_.logger == nullptr) break;
+    options_.logger->warn("several sallocs run for one job name; none of them is watched",
+                          {{"job_name", name}});
+  }
+  MutexLock lock(mu_);
+  for (const auto& [name, process] : running.by_job_name) {
+    sallocs_[std::string(kByNamePrefix) + name] =
+        Salloc{process, name, listings_ + 1, 0, std::nullopt};
+  }
 }
 
 void SlurmExecutor::end_sallocs(const std::map<std::string, SlurmJob>& seen, uint64_t listing) {
@@ -28,11 +70,11 @@ void SlurmExecutor::end_sallocs(const std::map<std::string, SlurmJob>& seen, uin
     MutexLock lock(mu_);
     const Timestamp now = clock_.now();
     for (auto& [job_id, salloc] : sallocs_) {
-      const auto found = seen.find(job_id);
-      if (found == seen.end() && listing >= salloc.listed_from) ++salloc.missing_polls;
-      if (found != seen.end()) salloc.missing_polls = 0;
-      const bool ended = found == seen.end() ? salloc.missing_polls >= options_.lost_after
-                                             : is_final_job_state(found->second.state);
+      const SlurmJob* found = job_of_salloc(seen, job_id, salloc.job_name);
+      if (found == nullptr && listing >= salloc.listed_from) ++salloc.missing_polls;
+      if (found != nullptr) salloc.missing_polls = 0;
+      const bool ended = found == nullptr ? salloc.missing_polls >= options_.lost_after
+                                          : is_final_job_state(found->state);
       if (!ended) continue;
       if (!salloc.kill_at) {
         salloc.kill_at = now + options_.salloc_grace;

@@ -187,7 +187,7 @@ Status AuditLog::rotate_locked() {
   return sync_folder(options_.dir);
 }
 
-Result<uint64_t> AuditLog::append(AuditEvent event) {
+Result<uint64_t> AuditLog::append(AuditEvent event, bool deferred) {
   if (event.audit_id.empty()) event.audit_id = ids_.next(clock_.now());
   // The line's body is built before the lock: only its header (sequence,
   // previous hash) and its hash wait for the chain. Into this thread's buffer,
@@ -209,6 +209,11 @@ Result<uint64_t> AuditLog::append(AuditEvent event) {
       synced_cv_.wait(lock);  // the lines before this one go to the old file first
       continue;
     }
+    if (!pending_.empty()) {
+      // Lines left to the writer thread go to the old file first, too.
+      ALLOT_RETURN_IF_ERROR(write_pending(lock));
+      continue;
+    }
     if (Status rotated = rotate_locked(); !rotated.ok()) return failure_ = rotated;
   }
   const size_t pending_before = pending_.size();
@@ -218,6 +223,13 @@ Result<uint64_t> AuditLog::append(AuditEvent event) {
   const uint64_t sequence = chain_.head().sequence;
   written_ = sequence;
   if (writing_) return sequence;  // the thread writing now writes it next
+  if (deferred && writer_started_ && !writer_stop_) {
+    if (!write_wanted_) {
+      write_wanted_ = true;
+      writer_cv_.notify_one();
+    }
+    return sequence;
+  }
   ALLOT_RETURN_IF_ERROR(write_pending(lock));
   return sequence;
 }
@@ -268,6 +280,11 @@ Status AuditLog::sync_through(uint64_t sequence) {
   std::unique_lock lock(mu_);
   while (synced_ < sequence) {
     if (!failure_.ok()) return failure_;
+    if (written_to_file_ < sequence && !writing_ && !pending_.empty()) {
+      // Lines left to the writer thread: written here, not waited for.
+      ALLOT_RETURN_IF_ERROR(write_pending(lock));
+      continue;
+    }
     if (syncing_ || written_to_file_ < sequence) {
       // A sync under way, or the line still being written (by the thread
       // that writes the pending lines: it notifies when done).
@@ -313,7 +330,7 @@ Status AuditLog::record_async(AuditEvent event) {
 }
 
 Result<uint64_t> AuditLog::append_committed(AuditEvent event) {
-  ALLOT_ASSIGN_OR_RETURN(const uint64_t sequence, append(std::move(event)));
+  ALLOT_ASSIGN_OR_RETURN(const uint64_t sequence, append(std::move(event), true));
   if (sequence - checkpointed_.load() < options_.checkpoint_records) return sequence;
   {
     std::lock_guard lock(timer_mu_);
@@ -386,6 +403,35 @@ void AuditLog::start_timer() {
   });
 }
 
+void AuditLog::start_writer(Duration gather) {
+  std::lock_guard lock(mu_);
+  if (writer_started_) return;
+  writer_started_ = true;
+  gather_ = gather;
+  writer_ = std::thread([this] {
+    std::unique_lock held(mu_);
+    for (;;) {
+      writer_cv_.wait(held, [this] { return writer_stop_ || write_wanted_; });
+      if (writer_stop_) break;
+      // Lets the lines of the next `gather` join the first one.
+      writer_cv_.wait_for(held, std::chrono::milliseconds(gather_.ms()),
+                          [this] { return writer_stop_; });
+      write_wanted_ = false;
+      // A failure is kept in failure_ (and logged by write_pending).
+      if (!writing_ && !pending_.empty()) (void)write_pending(held);
+    }
+  });
+}
+
+Status AuditLog::flush() {
+  std::unique_lock lock(mu_);
+  // A write under way takes every line pending when it loops again.
+  synced_cv_.wait(lock, [this] { return !writing_; });
+  if (!failure_.ok()) return failure_;
+  if (pending_.empty()) return {};
+  return write_pending(lock);
+}
+
 Status AuditLog::close() {
   {
     std::lock_guard lock(timer_mu_);
@@ -393,6 +439,13 @@ Status AuditLog::close() {
   }
   timer_cv_.notify_all();
   if (timer_.joinable()) timer_.join();
+  {
+    // The lines the writer thread leaves are written by the checkpoint's sync below.
+    std::lock_guard lock(mu_);
+    writer_stop_ = true;
+  }
+  writer_cv_.notify_all();
+  if (writer_.joinable()) writer_.join();
   {
     // No append starts from here; the write under way (write_pending, mu_
     // let go) ends with every line appended before, so the checkpoint below

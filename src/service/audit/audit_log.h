@@ -17,7 +17,13 @@
 //   request's outbox row in the store, audit_outbox.h) without a sync of its
 //   own; when a checkpoint is due by count, the timer thread (when started)
 //   writes it at once, so that its sync is off the caller's path; without
-//   the timer the caller writes it.
+//   the timer the caller writes it. With the writer started (start_writer),
+//   append_committed() leaves its line to the writer thread, which writes
+//   the lines appended over `gather` in one write(): the record is durable
+//   in its outbox row meanwhile, and a kill -9 before the write loses the
+//   line, whose record comes back at start from the row (audit_outbox.h).
+//   Every sync (record(), checkpoints, close()), rotation and flush() writes
+//   the lines left so first; record_async() and record() never leave theirs.
 //   A line is appended to the chain under the lock and written by one
 //   write() outside it, together with the lines other threads appended
 //   while the write before ran (the thread that finds no write under way
@@ -89,6 +95,12 @@ class AuditLog {
   Status checkpoint_if_due(bool force = false);
   // Starts the thread that checks every second whether a checkpoint is due.
   void start_timer();
+  // Starts the thread that writes append_committed()'s lines, gathered over
+  // `gather` (see the contract). Once, before appends.
+  void start_writer(Duration gather);
+  // Hands every line appended so far to write(), so that readers of the
+  // files (GET /api/v1/audit, evidence) find every answered request's record.
+  Status flush();
   // Stops the timer, refuses appends, waits for the write under way, syncs,
   // writes the last checkpoint. Later records fail. Idempotent.
   Status close();
@@ -119,7 +131,8 @@ class AuditLog {
   AuditLog(AuditLogOptions options, identity::SigningKey key, const Clock& clock, Logger& logger,
            const governance::ChainHead& head);
   Status open_files(uint64_t file_number, uint64_t file_bytes);
-  Result<uint64_t> append(governance::AuditEvent event);
+  // `deferred`: left to the writer thread when it runs.
+  Result<uint64_t> append(governance::AuditEvent event, bool deferred = false);
   // Writes pending_ (and what is added to it meanwhile) with mu_ let go.
   Status write_pending(std::unique_lock<std::mutex>& lock);
   Status rotate_locked();
@@ -163,6 +176,14 @@ class AuditLog {
   bool timer_started_ = false;
   bool checkpoint_wanted_ = false;  // append_committed(): one is due by count
   std::thread timer_;
+
+  // The writer thread (start_writer); its state under mu_.
+  std::condition_variable writer_cv_;
+  bool writer_started_ = false;
+  bool writer_stop_ = false;
+  bool write_wanted_ = false;  // deferred lines wait in pending_
+  Duration gather_;
+  std::thread writer_;
 };
 
 }  // namespace allot::audit

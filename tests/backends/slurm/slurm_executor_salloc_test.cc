@@ -37,8 +37,10 @@ namespace {
 // salloc first), or `answer` stands for its output.
 class SallocSlurm final : public CommandRunner {
  public:
-  explicit SallocSlurm(const std::string& salloc_dir)
-      : launcher_({"PATH=" + salloc_dir + ":/usr/bin:/bin"}, Duration::seconds(20)) {}
+  // `job_name`: the name squeue gives every job (the workload's, 42's).
+  SallocSlurm(const std::string& salloc_dir, std::string job_name)
+      : launcher_({"PATH=" + salloc_dir + ":/usr/bin:/bin"}, Duration::seconds(20)),
+        job_name_(std::move(job_name)) {}
 
   Result<CommandResult> run(const std::vector<std::string>& argv) override {
     std::function<void()> hook;
@@ -47,7 +49,7 @@ class SallocSlurm final : public CommandRunner {
       MutexLock lock(mu_);
       if (argv[0] == "squeue") {
         for (const auto& [id, state] : states_)
-          out.out += id + "|allot-42|" + state + "|None|n1|0\n";
+          out.out += id + "|" + job_name_ + "|" + state + "|None|n1|0\n";
         hook = std::exchange(on_list_, nullptr);
       } else if (argv[0] == "scancel") {
         cancels_.push_back(argv.back());
@@ -99,6 +101,7 @@ class SallocSlurm final : public CommandRunner {
 
  private:
   ProcessRunner launcher_;
+  const std::string job_name_;
   Mutex mu_;
   std::map<std::string, std::string> states_ ALLOT_GUARDED_BY(mu_);
   std::vector<std::string> cancels_ ALLOT_GUARDED_BY(mu_);
@@ -138,6 +141,9 @@ while :; do sleep 0.05; done
     SlurmExecutorOptions options;
     options.submit.log_dir = dir_.string();
     options.submit.mode = SubmitMode::kAllocation;
+    // This process's own prefix: the sallocs of tests running beside this
+    // one are not this executor's (watch_running_sallocs()).
+    options.submit.job_prefix = job_prefix();
     options.poll_interval = Duration::seconds(3600);  // the test polls
     options.fast_poll_interval = Duration();
     options.salloc_grace = Duration::seconds(2);
@@ -191,6 +197,8 @@ while :; do sleep 0.05; done
     return pid;
   }
 
+  static std::string job_prefix() { return "allot-t" + std::to_string(::getpid()) + "-"; }
+
   static std::filesystem::path salloc_dir() {
     return std::filesystem::temp_directory_path() /
            ("allot-salloc-kill-test-" + std::to_string(::getpid()));
@@ -198,7 +206,7 @@ while :; do sleep 0.05; done
 
   std::filesystem::path dir_ = salloc_dir();
   ManualClock clock_;
-  SallocSlurm slurm_{salloc_dir().string()};
+  SallocSlurm slurm_{salloc_dir().string(), job_prefix() + "42"};
   std::unique_ptr<SlurmExecutor> executor_;
   pid_t other_ = 0;
 };
@@ -320,6 +328,112 @@ TEST_F(SlurmSallocTest, AListingThatBeganBeforeTheSubmissionAnsweredIsNoEnd) {
   EXPECT_TRUE(salloc_test_runs(other)) << "signalled the salloc of a job the listing predates";
   executor_->poll_once();  // this one lists it
   EXPECT_TRUE(salloc_test_runs(other));
+}
+
+// allotd restarted while an allocation ran: the new executor finds its salloc
+// by the job name it was started with, adopts the job, and ends the salloc
+// once Slurm reports the job ended, as for one it launched itself.
+TEST_F(SlurmSallocTest, ASallocStartedBeforeARestartIsFoundByItsJobNameAndEndedWithItsJob) {
+  launched();
+  const int64_t pid = std::stoll(read("pid"));
+  executor_.reset();  // allotd stops; the job and its salloc stay
+  ASSERT_TRUE(salloc_test_runs(pid));
+  executor_ = make_executor(2);
+  executor_->launch(launch_of());  // adopted, not launched again
+  executor_->poll_once();          // RUNNING
+  EXPECT_EQ(executor_->submitted(), 0);
+  EXPECT_EQ(read("signals"), "");
+
+  slurm_.set_state("77", "CANCELLED");
+  executor_->poll_once();  // ended: SIGTERM
+  EXPECT_TRUE(salloc_test_within([&] { return read("signals") == "TERM"; })) << read("signals");
+  clock_.advance(Duration::seconds(2));
+  executor_->poll_once();  // the grace passed: SIGKILL
+  EXPECT_TRUE(salloc_test_within([&] { return !salloc_test_runs(pid); })) << "salloc still runs";
+}
+
+// Found at start for a job Slurm listed then, and no longer lists (it ended
+// and Slurm forgot it): ended once `lost_after` polls in a row miss it.
+TEST_F(SlurmSallocTest,
+       ASallocFoundAtStartWhoseJobNoListingHoldsAnyMoreIsEndedAfterLostAfterPolls) {
+  launched();
+  executor_.reset();
+  executor_ = make_executor(2);  // lists 77
+  slurm_.forget("77");
+  executor_->poll_once();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(read("signals"), "") << "missing from one listing: not yet taken for ended";
+  executor_->poll_once();
+  EXPECT_TRUE(salloc_test_within([&] { return read("signals") == "TERM"; })) << read("signals");
+}
+
+// A salloc whose job name Slurm does not list at the start is not this
+// executor's to judge (another allotd's on this host, for another cluster,
+// may use the same prefix): never signalled.
+TEST_F(SlurmSallocTest, ASallocOfAJobNameSlurmDoesNotListAtStartIsNotWatched) {
+  launched();
+  const int64_t pid = std::stoll(read("pid"));
+  executor_.reset();
+  slurm_.forget("77");
+  executor_ = make_executor(2);
+  for (int i = 0; i < 4; ++i) executor_->poll_once();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(salloc_test_runs(pid));
+  EXPECT_EQ(read("signals"), "");
+}
+
+// A salloc known by name only is judged by a live job of that name first:
+// an ended job of the same name (the workload's earlier run) never gets the
+// salloc of the one that runs signalled.
+TEST_F(SlurmSallocTest, ASallocFoundAtStartIsLeftAloneWhileAJobOfItsNameRuns) {
+  launched();
+  const int64_t pid = std::stoll(read("pid"));
+  executor_.reset();
+  slurm_.set_state("76", "CANCELLED");  // an earlier run of the workload
+  executor_ = make_executor(2);
+  executor_->poll_once();
+  clock_.advance(Duration::seconds(60));
+  executor_->poll_once();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(salloc_test_runs(pid));
+  EXPECT_EQ(read("signals"), "");
+}
+
+// running_sallocs() on a made-up /proc: only processes named "salloc" with
+// a wanted `--job-name=`, running (not zombies), each name claimed once.
+TEST(RunningSallocs, AreFoundByTheJobNameTheyWereStartedWith) {
+  const std::filesystem::path proc =
+      std::filesystem::temp_directory_path() / ("allot-fake-proc-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(proc);
+  const auto process = [&](int pid, const std::string& comm, const std::string& state,
+                           const std::vector<std::string>& argv) {
+    const std::filesystem::path dir = proc / std::to_string(pid);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "comm") << comm << "\n";
+    std::string cmdline;
+    for (const std::string& arg : argv) cmdline += arg + '\0';
+    std::ofstream(dir / "cmdline", std::ios::binary) << cmdline;
+    // Fields 3 (state) to 22 (start time: 1000 + pid), and more.
+    std::ofstream(dir / "stat") << pid << " (" << comm << ") " << state
+                                << " 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 " << 1000 + pid
+                                << " 0 0\n";
+  };
+  process(10, "salloc", "S", {"salloc", "--job-name=allot-1", "srun", "true"});
+  process(11, "salloc", "S", {"/bin/sh", "/x/salloc", "-N1", "--job-name=allot-2"});
+  process(12, "salloc", "S", {"salloc", "--job-name=other-3"});  // not wanted
+  process(13, "sbatch", "S", {"sbatch", "--job-name=allot-4"});  // not a salloc
+  process(14, "salloc", "Z", {"salloc", "--job-name=allot-5"});  // a zombie
+  process(15, "salloc", "S", {"salloc", "--job-name=allot-6"});  // claimed twice
+  process(16, "salloc", "S", {"salloc", "--job-name=allot-6"});
+  process(17, "salloc", "S", {"salloc", "--job-name", "allot-7"});  // no `=`: not read
+  std::filesystem::create_directories(proc / "self");
+  const RunningSallocs found = running_sallocs(
+      [](std::string_view name) { return name.starts_with("allot-"); }, proc.string());
+  EXPECT_EQ(found.by_job_name,
+            (std::map<std::string, SallocProcess>{{"allot-1", SallocProcess{10, 1010}},
+                                                  {"allot-2", SallocProcess{11, 1011}}}));
+  EXPECT_EQ(found.ambiguous, std::vector<std::string>{"allot-6"});
+  std::filesystem::remove_all(proc);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 # asan-ubsan preset (every target: allot, allotd, the benchmarks, the web UI,
 # every test) and runs every other test under AddressSanitizer and UBSan
 # (ctest), builds the tsan preset (Clang, -Wthread-safety,
-# ThreadSanitizer) and runs the service, server and crash tests under it, runs
+# ThreadSanitizer) and runs the governance, service, server and crash tests
+# under it (the audit log's threads among them), runs
 # each fuzz target for 6 s (the fuzz preset: libFuzzer under ASan and UBSan),
 # searches every log of the run for the secrets the tests plant
 # (scripts/check-secrets.sh) and the format check. The debug preset (the same
@@ -61,7 +62,7 @@ cmake --preset asan-ubsan
 build --preset asan-ubsan -j"$(nproc)"
 ctest --preset asan-ubsan -j2
 
-stage "tsan: Clang's lock-discipline analysis, then the service, server and crash tests"
+stage "tsan: Clang's lock-discipline analysis, then the governance, service, server and crash tests"
 echo "   under ThreadSanitizer (a race in the tests or in the allotd they run fails them)"
 cmake --preset tsan
 build build/tsan -j"$(nproc)"

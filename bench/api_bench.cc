@@ -95,45 +95,20 @@ class ApiBench {
 
   std::string submit() {
     const int32_t clients = std::max(1, config_.clients);
-    const std::string path = std::string("/api/v1/namespaces/") + kApiBenchTeam + "/workloads";
-    std::atomic<int32_t> next{0};
-    std::atomic<int64_t> errors{0};
-    std::mutex error_mu;
-    std::string first_error;
-    std::vector<std::vector<double>> latencies(static_cast<size_t>(clients));
+    std::vector<std::unique_ptr<HttpLoadClient>> http;
+    for (int32_t c = 0; c < clients; ++c) {
+      http.push_back(std::make_unique<HttpLoadClient>(port_, 120, allotd_->admin_token()));
+    }
     std::fprintf(log_, "submitting %d workloads from %d clients\n", config_.submits, clients);
     const CpuTime cpu_before = cpu_time(allotd_->pid());
     const double client_cpu_before = own_cpu_s();
-    const auto start = SteadyClock::now();
-    std::vector<std::thread> threads;
-    for (int32_t c = 0; c < clients; ++c) {
-      threads.emplace_back([&, c] {
-        HttpLoadClient http(port_, 120, allotd_->admin_token());
-        std::vector<double>& mine = latencies[static_cast<size_t>(c)];
-        mine.reserve(static_cast<size_t>(config_.submits / clients + 1));
-        for (int32_t i = next++; i < config_.submits; i = next++) {
-          const std::string body = api_bench_workload_json("s-" + std::to_string(i));
-          const auto sent = SteadyClock::now();
-          const HttpAnswer answer = http.post(path, "application/json", body);
-          if (answer.status == 201) {
-            mine.push_back(ms_since(sent));
-            continue;
-          }
-          ++errors;
-          std::lock_guard lock(error_mu);
-          if (first_error.empty()) first_error = describe(answer);
-        }
-      });
-    }
-    for (std::thread& thread : threads) thread.join();
-    report_.submit_wall_s = seconds_since(start);
+    const SubmitBurst burst = submit_burst(http, 0, config_.submits);
     const CpuTime cpu_after = cpu_time(allotd_->pid());
     const double client_cpu = own_cpu_s() - client_cpu_before;
-    std::vector<double> all;
-    for (const std::vector<double>& mine : latencies)
-      all.insert(all.end(), mine.begin(), mine.end());
+    const std::vector<double>& all = burst.latencies_ms;
+    report_.submit_wall_s = burst.wall_s;
     report_.submits_ok = static_cast<int64_t>(all.size());
-    report_.submit_errors = errors.load();
+    report_.submit_errors = burst.errors;
     report_.durable_submits_per_s = static_cast<double>(all.size()) / report_.submit_wall_s;
     report_.submit_p50_ms = percentile(all, 50);
     report_.submit_p99_ms = percentile(all, 99);
@@ -154,7 +129,7 @@ class ApiBench {
                  report_.submit_allotd_cpu_ms, report_.submit_loop_cpu_share * 100,
                  report_.submit_client_cpu_ms);
     if (report_.submit_errors > 0) {
-      return std::to_string(report_.submit_errors) + " submits failed, first: " + first_error;
+      return std::to_string(report_.submit_errors) + " submits failed, first: " + burst.first_error;
     }
     return {};
   }

@@ -1,12 +1,8 @@
 #include "bench/api_pairs.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +15,6 @@
 namespace allot::bench {
 namespace {
 
-using SteadyClock = std::chrono::steady_clock;
 constexpr double kGoal = 0.10;  // the issue's: the audit log costs at most 10%
 
 // One allotd of the pair, with a keep-alive connection per client.
@@ -70,8 +65,8 @@ class PairedRun {
           !error.empty())
         return error;
       std::fprintf(log_, "pair %d (%s first): on %.0f/s %.0f us, off %.0f/s %.0f us: cost %.1f%%\n",
-                   p + 1, pair.on_first ? "on" : "off", pair.on.submits_per_s,
-                   pair.on.allotd_cpu_us, pair.off.submits_per_s, pair.off.allotd_cpu_us,
+                   p + 1, pair.on_first ? "on" : "off", pair.on.submits_per_s(),
+                   pair.on.allotd_cpu_us(), pair.off.submits_per_s(), pair.off.allotd_cpu_us(),
                    throughput_cost(pair) * 100);
       report_.pairs.push_back(pair);
     }
@@ -111,43 +106,14 @@ class PairedRun {
 
   // `count` submits to `side` from every client at once.
   std::string slice(Side& side, int32_t count, AuditSlice& figures) {
-    const std::string path = std::string("/api/v1/namespaces/") + kApiBenchTeam + "/workloads";
-    const int32_t first_name = side.next_name;
-    side.next_name += count;
-    std::atomic<int32_t> next{0};
-    std::mutex error_mu;
-    std::string first_error;
-    std::vector<std::vector<double>> latencies(side.clients.size());
     const double cpu_before = cpu_time(side.allotd->pid()).total_s;
-    const auto start = SteadyClock::now();
-    std::vector<std::thread> threads;
-    for (size_t c = 0; c < side.clients.size(); ++c) {
-      threads.emplace_back([&, c] {
-        HttpLoadClient& http = *side.clients[c];
-        for (int32_t i = next++; i < count; i = next++) {
-          const std::string body = api_bench_workload_json("s-" + std::to_string(first_name + i));
-          const auto sent = SteadyClock::now();
-          const HttpAnswer answer = http.post(path, "application/json", body);
-          if (answer.status == 201) {
-            latencies[c].push_back(seconds_since(sent) * 1000.0);
-            continue;
-          }
-          std::lock_guard lock(error_mu);
-          if (first_error.empty()) first_error = describe(answer);
-        }
-      });
-    }
-    for (std::thread& thread : threads) thread.join();
-    figures.wall_s = seconds_since(start);
+    const SubmitBurst burst = submit_burst(side.clients, side.next_name, count);
     figures.allotd_cpu_s = cpu_time(side.allotd->pid()).total_s - cpu_before;
-    if (!first_error.empty()) return "a submit (audit " + side.audit + ") failed: " + first_error;
-    std::vector<double> all;
-    for (const std::vector<double>& mine : latencies)
-      all.insert(all.end(), mine.begin(), mine.end());
-    figures.submits = static_cast<double>(all.size());
-    figures.submits_per_s = figures.wall_s > 0 ? figures.submits / figures.wall_s : 0;
-    figures.allotd_cpu_us = figures.submits > 0 ? figures.allotd_cpu_s * 1e6 / figures.submits : 0;
-    figures.p50_ms = percentile(all, 50);
+    side.next_name += count;
+    figures.wall_s = burst.wall_s;
+    if (burst.errors > 0) return "a submit (audit " + side.audit + ") failed: " + burst.first_error;
+    figures.submits = static_cast<double>(burst.latencies_ms.size());
+    figures.p50_ms = percentile(burst.latencies_ms, 50);
     return {};
   }
 
@@ -163,8 +129,8 @@ class PairedRun {
 double round_to(double v, double scale) { return std::round(v * scale) / scale; }
 
 nlohmann::ordered_json slice_json(const AuditSlice& s) {
-  return {{"submits_per_s", round_to(s.submits_per_s, 1)},
-          {"allotd_cpu_us_per_submit", round_to(s.allotd_cpu_us, 10)},
+  return {{"submits_per_s", round_to(s.submits_per_s(), 1)},
+          {"allotd_cpu_us_per_submit", round_to(s.allotd_cpu_us(), 10)},
           {"p50_ms", round_to(s.p50_ms, 1000)},
           {"wall_s", round_to(s.wall_s, 1000)}};
 }

@@ -1,5 +1,10 @@
 #include "bench/api_setup.h"
 
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <utility>
+
 #include <stdlib.h>
 
 namespace allot::bench {
@@ -53,6 +58,47 @@ std::unique_ptr<httplib::Client> api_bench_client(int port, const std::string& t
   client->set_read_timeout(120, 0);
   client->set_write_timeout(60, 0);
   return client;
+}
+
+SubmitBurst submit_burst(const std::vector<std::unique_ptr<HttpLoadClient>>& clients,
+                         int32_t first_name, int32_t count) {
+  const std::string path = std::string("/api/v1/namespaces/") + kApiBenchTeam + "/workloads";
+  std::atomic<int32_t> next{0};
+  std::atomic<int64_t> errors{0};
+  std::mutex error_mu;
+  std::string first_error;
+  std::vector<std::vector<double>> latencies(clients.size());
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  threads.reserve(clients.size());
+  for (size_t c = 0; c < clients.size(); ++c) {
+    threads.emplace_back([&, c] {
+      HttpLoadClient& http = *clients[c];
+      std::vector<double>& mine = latencies[c];
+      mine.reserve(static_cast<size_t>(count) / clients.size() + 1);
+      for (int32_t i = next++; i < count; i = next++) {
+        const std::string body = api_bench_workload_json("s-" + std::to_string(first_name + i));
+        const auto sent = std::chrono::steady_clock::now();
+        const HttpAnswer answer = http.post(path, "application/json", body);
+        if (answer.status == 201) {
+          mine.push_back(seconds_since(sent) * 1000.0);
+          continue;
+        }
+        ++errors;
+        std::lock_guard lock(error_mu);
+        if (first_error.empty()) first_error = describe(answer);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  SubmitBurst burst;
+  burst.wall_s = seconds_since(start);
+  for (const std::vector<double>& mine : latencies) {
+    burst.latencies_ms.insert(burst.latencies_ms.end(), mine.begin(), mine.end());
+  }
+  burst.errors = errors.load();
+  burst.first_error = std::move(first_error);
+  return burst;
 }
 
 std::string describe(const httplib::Result& res) {

@@ -10,9 +10,11 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <httplib.h>
 
@@ -37,6 +39,19 @@ std::string api_bench_workload_json(const std::string& name);
 
 // `token`: the administrator's API token ("" for an allotd without logins).
 std::unique_ptr<httplib::Client> api_bench_client(int port, const std::string& token);
+
+// `count` submits of the bench's workload, named s-<first_name + i>, from
+// every client at once (each on a thread of its own, keep-alive): the
+// latency of each one answered 201 (ms), how many were not, the first such
+// answer, and the wall time of the whole burst.
+struct SubmitBurst {
+  std::vector<double> latencies_ms;
+  int64_t errors = 0;
+  std::string first_error;
+  double wall_s = 0;
+};
+SubmitBurst submit_burst(const std::vector<std::unique_ptr<HttpLoadClient>>& clients,
+                         int32_t first_name, int32_t count);
 
 std::string describe(const httplib::Result& res);
 std::string describe(const HttpAnswer& answer);

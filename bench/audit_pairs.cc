@@ -17,11 +17,13 @@ double median_of_sorted(const std::vector<double>& sorted) {
 }  // namespace
 
 double throughput_cost(const AuditPair& pair) {
-  return pair.off.submits_per_s > 0 ? 1 - ratio(pair.on.submits_per_s, pair.off.submits_per_s) : 0;
+  const double off = pair.off.submits_per_s();
+  return off > 0 ? 1 - ratio(pair.on.submits_per_s(), off) : 0;
 }
 
 double cpu_overhead(const AuditPair& pair) {
-  return pair.off.allotd_cpu_us > 0 ? ratio(pair.on.allotd_cpu_us, pair.off.allotd_cpu_us) - 1 : 0;
+  const double off = pair.off.allotd_cpu_us();
+  return off > 0 ? ratio(pair.on.allotd_cpu_us(), off) - 1 : 0;
 }
 
 Spread spread_of(std::vector<double> values) {
@@ -38,7 +40,7 @@ AuditPairSummary summarize_audit_pairs(const std::vector<AuditPair>& pairs) {
   std::vector<double> overheads;
   std::vector<double> on_p50;
   std::vector<double> off_p50;
-  AuditSlice on_total;
+  AuditSlice on_total;  // every slice of a side, summed
   AuditSlice off_total;
   for (const AuditPair& pair : pairs) {
     costs.push_back(throughput_cost(pair));
@@ -55,10 +57,10 @@ AuditPairSummary summarize_audit_pairs(const std::vector<AuditPair>& pairs) {
   summary.cpu_overhead = spread_of(overheads);
   summary.median_on_p50_ms = spread_of(on_p50).median;
   summary.median_off_p50_ms = spread_of(off_p50).median;
-  summary.pooled_on_per_s = ratio(on_total.submits, on_total.wall_s);
-  summary.pooled_off_per_s = ratio(off_total.submits, off_total.wall_s);
-  summary.pooled_on_cpu_us = ratio(on_total.allotd_cpu_s * 1e6, on_total.submits);
-  summary.pooled_off_cpu_us = ratio(off_total.allotd_cpu_s * 1e6, off_total.submits);
+  summary.pooled_on_per_s = on_total.submits_per_s();
+  summary.pooled_off_per_s = off_total.submits_per_s();
+  summary.pooled_on_cpu_us = on_total.allotd_cpu_us();
+  summary.pooled_off_cpu_us = off_total.allotd_cpu_us();
   if (summary.pooled_off_per_s > 0) {
     summary.pooled_throughput_cost = 1 - summary.pooled_on_per_s / summary.pooled_off_per_s;
   }

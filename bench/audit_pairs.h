@@ -21,12 +21,16 @@ namespace allot::bench {
 
 // One side's slice.
 struct AuditSlice {
-  double submits_per_s = 0;
-  double allotd_cpu_us = 0;  // allotd's CPU time per submit, in µs
-  double p50_ms = 0;
+  double submits = 0;  // answered 201
   double wall_s = 0;
-  double submits = 0;
   double allotd_cpu_s = 0;
+  double p50_ms = 0;
+
+  [[nodiscard]] double submits_per_s() const { return wall_s > 0 ? submits / wall_s : 0; }
+  // allotd's CPU time per submit, in µs.
+  [[nodiscard]] double allotd_cpu_us() const {
+    return submits > 0 ? allotd_cpu_s * 1e6 / submits : 0;
+  }
 };
 
 struct AuditPair {

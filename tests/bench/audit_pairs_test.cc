@@ -13,8 +13,6 @@ AuditSlice slice(double submits, double wall_s, double cpu_s, double p50_ms) {
   s.submits = submits;
   s.wall_s = wall_s;
   s.allotd_cpu_s = cpu_s;
-  s.submits_per_s = submits / wall_s;
-  s.allotd_cpu_us = cpu_s * 1e6 / submits;
   s.p50_ms = p50_ms;
   return s;
 }

@@ -22,14 +22,10 @@ bool sorted_by_id(const std::vector<PendingWorkload>& pending) {
 const PendingQueues& KeptPendingQueues::refresh(const std::shared_ptr<const Scheduler>& scheduler,
                                                 const std::vector<PendingWorkload>& pending) {
   const CompiledPolicy& policy = scheduler->policy();
-  if (scheduler != scheduler_ || !sorted_by_id(pending)) {
+  std::optional<std::vector<WorkloadId>> touched;
+  if (scheduler == scheduler_ && sorted_by_id(pending)) touched = touched_by(policy, pending);
+  if (!touched) {  // another policy, an order not by id, or too many changes
     scheduler_ = scheduler;
-    queues_ = PendingQueues(policy, pending);
-    ++rebuilds_;
-    return queues_;
-  }
-  std::optional<std::vector<WorkloadId>> touched = touched_by(policy, pending);
-  if (!touched) {
     queues_ = PendingQueues(policy, pending);
     ++rebuilds_;
     return queues_;

@@ -21,6 +21,7 @@ Result<StoredState> MemoryStore::load() {
   }
   state.audit_outbox.reserve(audit_outbox_.size());
   for (const auto& [sequence, row] : audit_outbox_) state.audit_outbox.push_back(row);
+  state.audit_outbox_floor = audit_outbox_floor_;
   return state;
 }
 
@@ -121,9 +122,11 @@ void MemoryStore::apply(WriteBatch& batch) {
   if (batch.delete_audit_outbox_through != 0) {
     audit_outbox_.erase(audit_outbox_.begin(),
                         audit_outbox_.upper_bound(batch.delete_audit_outbox_through));
+    audit_outbox_floor_ = std::max(audit_outbox_floor_, batch.delete_audit_outbox_through);
   }
   for (AuditOutboxRecord& row : batch.append_audit_outbox) {
     const uint64_t sequence = row.sequence;
+    row.with_workload = WorkloadId();  // a hint for the stores that use it
     audit_outbox_[sequence] = std::move(row);
   }
 }

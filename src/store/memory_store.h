@@ -59,6 +59,7 @@ class MemoryStore final : public Store {
   // By (workload_id, gpu, start_ms).
   std::map<std::tuple<WorkloadId, std::string, int64_t>, GpuUtilizationRecord> utilization_;
   std::map<uint64_t, AuditOutboxRecord> audit_outbox_;  // by sequence
+  uint64_t audit_outbox_floor_ = 0;                     // the highest ranged delete
   uint64_t next_sequence_ = 1;
   std::optional<WorkloadId> max_workload_id_;  // nullopt until a workload is put
 };

@@ -37,6 +37,14 @@
 //   delete_audit_outbox_through, when not 0, deletes every row whose
 //   sequence is <= it (one ranged delete). They apply last: the ranged
 //   delete, then the appends. load() returns every row, ordered by sequence.
+//   An append may name `with_workload`, a workload its batch puts: a store
+//   may keep the row inside that workload's stored row instead of a place of
+//   its own (SQLiteStore does, for a row above every ranged delete so far,
+//   so that a request's commit writes no page for its record alone). Such a
+//   row is the same row: it stays when that workload is changed or deleted,
+//   until a ranged delete takes it. load() returns rows without
+//   with_workload. A caller appends each sequence once, above
+//   StoredState::audit_outbox_floor.
 // - Ids are WorkloadIds; a put's must be in 1..INT64_MAX (kInvalidArgument
 //   otherwise), so neither WorkloadId(0) nor the invalid WorkloadId() is ever
 //   stored. Event sequences and `after` are plain integers: not ids.
@@ -130,6 +138,9 @@ struct AuditOutboxRecord {
   uint64_t sequence = 0;  // in 1..INT64_MAX, chosen by the caller
   std::string audit_id;
   std::string document;  // opaque to the store
+  // A workload the same batch puts, whose row may hold this one (the
+  // contract above); the invalid id: none. Not returned by load().
+  WorkloadId with_workload;
 
   friend bool operator==(const AuditOutboxRecord&, const AuditOutboxRecord&) = default;
 };
@@ -178,6 +189,9 @@ struct StoredState {
   std::vector<AllocationRecord> open_allocations;
   // The audit outbox's rows, ordered by sequence.
   std::vector<AuditOutboxRecord> audit_outbox;
+  // The highest sequence a ranged delete of the audit outbox named (0: none,
+  // or a store that does not keep it): new rows take sequences above it.
+  uint64_t audit_outbox_floor = 0;
 };
 
 class Store {

@@ -410,7 +410,7 @@ inline void case_table_and_older_rows_are_recovered(const StoreOpener& open_stor
   left.put_objects.push_back({std::string(kAuditOutboxKind), "old-create",
                               outbox_row_document(0, event_of("old", "create"))});
   left.append_audit_outbox.push_back(
-      {7, "new-create", outbox_row_document(0, event_of("new", "create"))});
+      {7, "new-create", outbox_row_document(0, event_of("new", "create")), WorkloadId()});
   ASSERT_TRUE(rig.inner->commit(left).ok());
   ASSERT_EQ(outbox_rows_of(*rig.inner).size(), 2u);
   Result<StoredState> state = rig.store->load();  // recovers
@@ -474,9 +474,9 @@ inline void case_format_one_rows_are_recovered(const StoreOpener& open_store,
   governance::AuditEvent old_event = event_of("old", "create");
   old_event.reason = "because";
   WriteBatch left;  // what a killed allotd left, then started with format 2
-  left.append_audit_outbox.push_back({3, "old-create", format_one_row(0, old_event)});
+  left.append_audit_outbox.push_back({3, "old-create", format_one_row(0, old_event), WorkloadId()});
   left.append_audit_outbox.push_back(
-      {4, "new-create", outbox_row_document(0, event_of("new", "create"))});
+      {4, "new-create", outbox_row_document(0, event_of("new", "create")), WorkloadId()});
   ASSERT_TRUE(rig.inner->commit(left).ok());
   Result<StoredState> state = rig.store->load();  // recovers
   ASSERT_TRUE(state.ok()) << state.status().message();
@@ -490,6 +490,81 @@ inline void case_format_one_rows_are_recovered(const StoreOpener& open_store,
   for (const nlohmann::json& record : records) EXPECT_EQ(record["stage"], "RequestReceived");
   ASSERT_TRUE(rig.log->close().ok());
   EXPECT_TRUE(outbox_case_verify(rig.options, root).ok());
+}
+
+inline WriteBatch workload_batch(uint64_t id, const std::string& name) {
+  WriteBatch batch;
+  batch.put_workloads.push_back(
+      {WorkloadId(id), "vision", name, "vision", WorkloadPhase::kPending, R"({"spec":{}})"});
+  return batch;
+}
+
+// A workload create's row names the workload its batch puts (SQLite keeps
+// it in that workload's row): killed after the commit, before the append,
+// its record is recovered at restart like any row's, the workload is as it
+// was put, and the next rows take sequences above the store's floor (the
+// recovery's ranged delete), whatever the table holds.
+inline void case_workload_create_row_is_recovered_and_rows_go_above_the_floor(
+    const StoreOpener& open_store, const std::string& root) {
+  const AuditLogOptions options = options_in(root);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    OutboxRig rig(root);
+    if (!rig.open(open_store).empty() || !rig.store->load().ok()) ::_exit(2);
+    RequestScope scope(*rig.outbox, event_of("ana", "create"));
+    if (!rig.store->commit(workload_batch(1, "train")).ok()) ::_exit(3);
+    ::raise(SIGKILL);  // committed, not appended
+    ::_exit(4);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+
+  OutboxRig rig(root);
+  ASSERT_EQ(rig.open(open_store), "");
+  ASSERT_EQ(outbox_rows_of(*rig.inner).size(), 1u);
+  Result<StoredState> state = rig.store->load();
+  ASSERT_TRUE(state.ok()) << state.status().message();
+  EXPECT_EQ(state->workloads, workload_batch(1, "train").put_workloads);
+  const Result<StoredState> after = rig.inner->load();
+  ASSERT_TRUE(after.ok());
+  EXPECT_TRUE(after->audit_outbox.empty());
+  EXPECT_GE(after->audit_outbox_floor, 1u);
+  const std::vector<nlohmann::json> records = outbox_case_records(options);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["auditID"], "ana-create");
+  EXPECT_EQ(records[0]["stage"], "RequestReceived");
+  {
+    RequestScope scope(*rig.outbox, event_of("bo", "create"));
+    ASSERT_TRUE(rig.store->commit(workload_batch(2, "tune")).ok());
+    ASSERT_TRUE(rig.outbox->record(&scope, event_of("bo", "create")).ok());
+  }
+  ASSERT_TRUE(rig.log->checkpoint_if_due(true).ok());
+  ASSERT_TRUE(rig.store->commit(team_batch("vision")).ok());  // deletes bo's row
+  ASSERT_TRUE(rig.log->close().ok());
+  const Result<StoredState> pruned = rig.inner->load();
+  ASSERT_TRUE(pruned.ok());
+  ASSERT_TRUE(pruned->audit_outbox.empty());
+  ASSERT_GT(pruned->audit_outbox_floor, after->audit_outbox_floor);
+
+  OutboxRig restarted(root);  // no row left: only the floor tells where rows go on
+  rig.inner.reset();
+  ASSERT_EQ(restarted.open(open_store), "");
+  ASSERT_TRUE(restarted.store->load().ok());
+  {
+    RequestScope scope(*restarted.outbox, event_of("cy", "create"));
+    ASSERT_TRUE(restarted.store->commit(workload_batch(3, "eval")).ok());
+    const Result<StoredState> next = restarted.inner->load();
+    ASSERT_TRUE(next.ok());
+    ASSERT_EQ(next->audit_outbox.size(), 1u);
+    EXPECT_GT(next->audit_outbox.front().sequence, pruned->audit_outbox_floor);
+    ASSERT_TRUE(restarted.outbox->record(&scope, event_of("cy", "create")).ok());
+  }
+  ASSERT_TRUE(restarted.log->close().ok());
+  const governance::VerificationReport report = outbox_case_verify(options, root);
+  EXPECT_TRUE(report.ok()) << report.problems.front().message;
+  EXPECT_EQ(report.records, 3u);
 }
 
 }  // namespace allot::audit::testing

@@ -64,6 +64,11 @@ TEST_F(AuditOutboxPostgres, KillDashNineAfterCommitBeforeAppendRecoversTheRecord
   testing::case_kill_after_commit_before_append(opener(), root);
 }
 
+TEST_F(AuditOutboxPostgres, WorkloadCreateRowIsRecoveredAndRowsGoAboveTheFloor) {
+  const std::string root = fresh_folder("outbox-pg-workload-row");
+  testing::case_workload_create_row_is_recovered_and_rows_go_above_the_floor(opener(), root);
+}
+
 TEST_F(AuditOutboxPostgres, RangedDeleteWaitsForTheOldestRowNotCovered) {
   const std::string root = fresh_folder("outbox-pg-range");
   testing::case_ranged_delete_waits_for_the_oldest_row_not_covered(opener(), root);

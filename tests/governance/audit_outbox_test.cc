@@ -98,6 +98,35 @@ TEST(AuditOutboxSqlite, KillDashNineBeforeTheWriterWroteTheAnswersLineRecoversTh
   EXPECT_EQ(report.uncovered_tail, 0u);
 }
 
+TEST(AuditOutboxSqlite, WorkloadCreateRowIsRecoveredAndRowsGoAboveTheFloor) {
+  const std::string root = fresh_folder("outbox-workload-row");
+  testing::case_workload_create_row_is_recovered_and_rows_go_above_the_floor(sqlite_opener(root),
+                                                                             root);
+}
+
+// A request's row names the first workload its batch puts, so that the
+// store may keep it in that workload's row (store.h); a batch that puts none
+// names none.
+TEST(AuditOutboxSqlite, RowNamesTheFirstWorkloadItsBatchPuts) {
+  const std::string root = fresh_folder("outbox-names-workload");
+  testing::OutboxRig rig(root);
+  ASSERT_EQ(rig.open(sqlite_opener(root)), "");
+  ASSERT_TRUE(rig.store->load().ok());
+  {
+    RequestScope scope(*rig.outbox, testing::event_of("ana", "create"));
+    WriteBatch batch = testing::workload_batch(7, "train");
+    batch.put_workloads.push_back(testing::workload_batch(8, "tune").put_workloads.front());
+    (void)rig.outbox->attach(batch);
+    ASSERT_EQ(batch.append_audit_outbox.size(), 1u);
+    EXPECT_EQ(batch.append_audit_outbox.front().with_workload, WorkloadId(7));
+  }
+  RequestScope scope(*rig.outbox, testing::event_of("bo", "create"));
+  WriteBatch teams = testing::team_batch("vision");
+  (void)rig.outbox->attach(teams);
+  ASSERT_EQ(teams.append_audit_outbox.size(), 1u);
+  EXPECT_FALSE(teams.append_audit_outbox.front().with_workload.valid());
+}
+
 TEST(AuditOutboxSqlite, RangedDeleteWaitsForTheOldestRowNotCovered) {
   const std::string root = fresh_folder("outbox-range");
   testing::case_ranged_delete_waits_for_the_oldest_row_not_covered(sqlite_opener(root), root);

@@ -427,7 +427,8 @@ TEST_P(StoreContract, GpuUtilizationThatIsEmptyOrOutOfRangeIsInvalid) {
 }
 
 AuditOutboxRecord outbox_row(uint64_t sequence, const std::string& audit_id) {
-  return {sequence, audit_id, std::string("{\"a\":\"") + audit_id + std::string("\0\xff\"}", 4)};
+  return {sequence, audit_id, std::string("{\"a\":\"") + audit_id + std::string("\0\xff\"}", 4),
+          WorkloadId()};
 }
 
 // The audit outbox: rows load in sequence order whatever the order they were
@@ -471,6 +472,78 @@ TEST_P(StoreContract, AuditOutboxRowsAndDeletesCommitWithTheirBatch) {
   refused.append_audit_outbox = {outbox_row(2, "b")};
   EXPECT_EQ(store().commit(std::move(refused)).code(), ErrorCode::kAlreadyExists);
   EXPECT_EQ(load().audit_outbox, (std::vector<AuditOutboxRecord>{outbox_row(1, "a")}));
+}
+
+AuditOutboxRecord riding_row(uint64_t sequence, const std::string& audit_id, uint64_t workload) {
+  AuditOutboxRecord row = outbox_row(sequence, audit_id);
+  row.with_workload = WorkloadId(workload);
+  return row;
+}
+
+// A row may name a workload its batch puts (SQLite keeps it in that
+// workload's row): it is a row like the others. It loads without the name,
+// stays while its workload changes, carries a later row or is deleted, and
+// leaves only by a ranged delete; the workload loads as it was put.
+TEST_P(StoreContract, AuditOutboxRowsNamingAWorkloadAreRowsLikeTheOthers) {
+  WriteBatch first = put_workloads({workload_record(WorkloadId(1), "nlp", "a")});
+  first.append_audit_outbox = {riding_row(1, "a", 1)};
+  commit_ok(std::move(first));
+  WriteBatch second = put_workloads({workload_record(WorkloadId(2), "nlp", "b")});
+  // Two naming one workload, and one naming a workload the batch does not put.
+  second.append_audit_outbox = {riding_row(2, "b", 2), riding_row(3, "c", 2),
+                                riding_row(4, "d", 7)};
+  commit_ok(std::move(second));
+  WorkloadRecord changed = workload_record(WorkloadId(1), "nlp", "a", WorkloadPhase::kRunning);
+  changed.document = "{\"changed\":true}";
+  commit_ok(put_workloads({changed}));
+  WriteBatch carries = put_workloads({changed});
+  carries.append_audit_outbox = {riding_row(5, "e", 1)};
+  commit_ok(std::move(carries));
+  WriteBatch removed;
+  removed.delete_workloads = {WorkloadId(2)};
+  commit_ok(std::move(removed));
+  EXPECT_EQ(load().audit_outbox, (std::vector<AuditOutboxRecord>{
+                                     outbox_row(1, "a"), outbox_row(2, "b"), outbox_row(3, "c"),
+                                     outbox_row(4, "d"), outbox_row(5, "e")}));
+  WriteBatch prune;
+  prune.delete_audit_outbox_through = 3;
+  commit_ok(std::move(prune));
+  commit_ok(put_workloads({changed}));
+  EXPECT_EQ(load().audit_outbox,
+            (std::vector<AuditOutboxRecord>{outbox_row(4, "d"), outbox_row(5, "e")}));
+  WriteBatch rest;
+  rest.delete_audit_outbox_through = 5;
+  commit_ok(std::move(rest));
+  EXPECT_TRUE(load().audit_outbox.empty());
+  commit_ok(put_workloads({changed}));
+  const StoredState state = load();
+  EXPECT_TRUE(state.audit_outbox.empty());
+  EXPECT_EQ(state.workloads, std::vector<WorkloadRecord>{changed});
+}
+
+// A row naming a workload, appended at its batch's own ranged delete, stays
+// (the delete applies first); a refused batch's row is not stored.
+TEST_P(StoreContract, AuditOutboxRowNamingAWorkloadAtItsBatchsDeleteStays) {
+  WriteBatch both = put_workloads({workload_record(WorkloadId(1), "nlp", "a")});
+  both.delete_audit_outbox_through = 6;
+  both.append_audit_outbox = {riding_row(6, "f", 1)};
+  commit_ok(std::move(both));
+  WriteBatch refused = put_workloads({workload_record(WorkloadId(2), "nlp", "a")});
+  refused.append_audit_outbox = {riding_row(7, "g", 2)};
+  EXPECT_EQ(store().commit(std::move(refused)).code(), ErrorCode::kAlreadyExists);
+  EXPECT_EQ(load().audit_outbox, std::vector<AuditOutboxRecord>{outbox_row(6, "f")});
+}
+
+// The floor is the highest ranged delete ever committed: new rows go above it.
+TEST_P(StoreContract, AuditOutboxFloorIsTheHighestRangedDelete) {
+  EXPECT_EQ(load().audit_outbox_floor, 0u);
+  WriteBatch high;
+  high.delete_audit_outbox_through = 5;
+  commit_ok(std::move(high));
+  WriteBatch low;
+  low.delete_audit_outbox_through = 3;
+  commit_ok(std::move(low));
+  EXPECT_EQ(load().audit_outbox_floor, 5u);
 }
 
 TEST_P(StoreContract, AuditOutboxSequencesOutOfRangeAreInvalid) {

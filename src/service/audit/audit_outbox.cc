@@ -52,8 +52,12 @@ OutboxAttachment AuditOutbox::attach(WriteBatch& batch) {
       scope->row_ = next_row_++;
       rows_.push_back(kNotAppended);
     }
+    // It may ride in the row of a workload the batch puts (store.h): the
+    // commit then writes no page for it alone.
+    const WorkloadId with_workload =
+        batch.put_workloads.empty() ? WorkloadId() : batch.put_workloads.front().id;
     batch.append_audit_outbox.push_back(
-        {scope->row_, scope->provisional_.audit_id, std::move(document)});
+        {scope->row_, scope->provisional_.audit_id, std::move(document), with_workload});
     scope->carried_ = true;
     attachment.scope = scope;
   }
@@ -123,12 +127,12 @@ Result<std::vector<OutboxRow>> parse_rows(const std::vector<AuditOutboxRecord>& 
 
 }  // namespace
 
-Status AuditOutbox::recover(const std::vector<AuditOutboxRecord>& rows,
+Status AuditOutbox::recover(const std::vector<AuditOutboxRecord>& rows, uint64_t floor,
                             const std::vector<ObjectRecord>& legacy, Store& store) {
   const uint64_t highest = rows.empty() ? 0 : rows.back().sequence;  // ordered by sequence
   {
     std::lock_guard lock(mu_);
-    next_row_ = std::max(next_row_, highest + 1);
+    next_row_ = std::max({next_row_, highest + 1, floor + 1});
   }
   if (rows.empty() && legacy.empty()) return {};
   ALLOT_ASSIGN_OR_RETURN(std::vector<OutboxRow> parsed, parse_rows(rows, legacy));

@@ -34,7 +34,10 @@
 //   commit order, the provisional record of every row whose record is not in
 //   the log (allotd stopped between the commit and the append), marked
 //   stage "RequestReceived" with a message saying so; syncs and checkpoints
-//   the log; then deletes every row. Rows of kind "AuditOutbox" in the
+//   the log; then deletes every row. New rows take sequences above the
+//   store's floor (StoredState::audit_outbox_floor). Each row names the
+//   first workload its batch puts, if any, so that the store may keep it in
+//   that workload's row (store.h). Rows of kind "AuditOutbox" in the
 //   store's objects (where an allotd before the outbox table kept them) are
 //   recovered alike. Sequences of new rows continue after the highest one
 //   recovered. A row that does not parse refuses the start.
@@ -109,9 +112,10 @@ class AuditOutbox {
   // Records the request's final record (see the contract above).
   Status record(const RequestScope* scope, governance::AuditEvent event);
 
-  // At start: `rows` are the rows of the store's outbox, `legacy` its
+  // At start: `rows` are the rows of the store's outbox, `floor` its
+  // StoredState::audit_outbox_floor (new rows go above both), `legacy` its
   // objects of kind AuditOutbox.
-  Status recover(const std::vector<AuditOutboxRecord>& rows,
+  Status recover(const std::vector<AuditOutboxRecord>& rows, uint64_t floor,
                  const std::vector<ObjectRecord>& legacy, Store& store);
 
   [[nodiscard]] AuditLog& log() { return log_; }

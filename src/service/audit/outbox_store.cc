@@ -14,7 +14,8 @@ Result<StoredState> OutboxStore::load() {
       [](const ObjectRecord& object) { return object.kind != kAuditOutboxKind; });
   rows.assign(std::make_move_iterator(first_row), std::make_move_iterator(state.objects.end()));
   state.objects.erase(first_row, state.objects.end());
-  ALLOT_RETURN_IF_ERROR(outbox_.recover(state.audit_outbox, rows, inner_));
+  ALLOT_RETURN_IF_ERROR(
+      outbox_.recover(state.audit_outbox, state.audit_outbox_floor, rows, inner_));
   state.audit_outbox.clear();
   return state;
 }

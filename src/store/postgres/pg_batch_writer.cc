@@ -134,10 +134,14 @@ Status PgBatchWriter::apply_parts(const WriteBatch& batch) {
 // Sequences are in 1..INT64_MAX (validate_batch), so the casts keep them.
 Status PgBatchWriter::apply_audit_outbox(const WriteBatch& batch) {
   if (batch.delete_audit_outbox_through != 0) {
+    const auto through = static_cast<int64_t>(batch.delete_audit_outbox_through);
     ALLOT_RETURN_IF_ERROR(
-        db_.query("DELETE FROM allot_audit_outbox WHERE sequence <= $1",
-                  PgParams().int64(static_cast<int64_t>(batch.delete_audit_outbox_through)))
+        db_.query("DELETE FROM allot_audit_outbox WHERE sequence <= $1", PgParams().int64(through))
             .status());
+    ALLOT_RETURN_IF_ERROR(db_.query("UPDATE allot_meta SET value = greatest(value, $1) "
+                                    "WHERE key = 'audit_outbox_floor'",
+                                    PgParams().int64(through))
+                              .status());
   }
   for (const AuditOutboxRecord& row : batch.append_audit_outbox) {
     PgParams params;

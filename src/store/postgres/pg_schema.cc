@@ -18,7 +18,7 @@ struct Migration {
 // Append only: a released step is never edited, a change is a new step.
 // Names and kinds are text compared byte-wise (COLLATE "C"), as SQLite does;
 // documents and event messages are bytea: the store keeps every byte.
-constexpr std::array<Migration, 4> kMigrations = {{
+constexpr std::array<Migration, 5> kMigrations = {{
     {1, R"sql(
       CREATE TABLE allot_objects (
         kind text COLLATE "C" NOT NULL,
@@ -100,6 +100,12 @@ constexpr std::array<Migration, 4> kMigrations = {{
         audit_id bytea NOT NULL,
         document bytea NOT NULL
       );
+    )sql"},
+    // The highest ranged delete of the audit outbox (store.h:
+    // StoredState::audit_outbox_floor).
+    {5, R"sql(
+      INSERT INTO allot_meta (key, value) VALUES ('audit_outbox_floor', 0)
+        ON CONFLICT (key) DO NOTHING;
     )sql"},
 }};
 

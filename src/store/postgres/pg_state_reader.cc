@@ -1,5 +1,6 @@
 #include "store/postgres/pg_state_reader.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <optional>
@@ -132,6 +133,13 @@ Status PgStateReader::read_state(StoredState& state) {
   ALLOT_ASSIGN_OR_RETURN(
       state.open_allocations,
       query_allocations("WHERE end_ms IS NULL ORDER BY workload_id, start_ms", PgParams()));
+  ALLOT_ASSIGN_OR_RETURN(
+      PgResult floor, db_.query("SELECT value FROM allot_meta WHERE key = 'audit_outbox_floor'"));
+  if (floor.rows() != 1) {
+    return Status(ErrorCode::kInternal, "the store has no audit_outbox_floor row");
+  }
+  ALLOT_ASSIGN_OR_RETURN(const int64_t floor_value, floor.int64(0, 0));
+  state.audit_outbox_floor = static_cast<uint64_t>(std::max<int64_t>(floor_value, 0));
   return read_audit_outbox(state.audit_outbox);
 }
 
@@ -142,7 +150,8 @@ Status PgStateReader::read_audit_outbox(std::vector<AuditOutboxRecord>& rows) {
   rows.reserve(static_cast<size_t>(read.rows()));
   for (int row = 0; row < read.rows(); ++row) {
     ALLOT_ASSIGN_OR_RETURN(int64_t sequence, read.int64(row, 0));
-    rows.push_back({static_cast<uint64_t>(sequence), read.bytes(row, 1), read.bytes(row, 2)});
+    rows.push_back(
+        {static_cast<uint64_t>(sequence), read.bytes(row, 1), read.bytes(row, 2), WorkloadId()});
   }
   return {};
 }

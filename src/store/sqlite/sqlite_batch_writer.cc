@@ -16,12 +16,28 @@ namespace allot {
 namespace {
 
 // An upsert, not INSERT OR REPLACE: REPLACE would resolve the UNIQUE
-// (namespace, name) conflict by deleting the other workload.
+// (namespace, name) conflict by deleting the other workload. ?7..?9: the
+// audit outbox row that rides in the row (store.h), or NULLs; ?10: the
+// floor. A put without one keeps the row's riding one while it is above the
+// floor, and drops it once a ranged delete took it.
 constexpr std::string_view kPutWorkload =
-    "INSERT INTO workloads (id, namespace, name, team, phase, document) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (id) DO UPDATE SET "
+    "INSERT INTO workloads (id, namespace, name, team, phase, document, audit_sequence, "
+    "audit_id, audit_document) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+    "ON CONFLICT (id) DO UPDATE SET "
     "namespace = excluded.namespace, name = excluded.name, team = excluded.team, "
-    "phase = excluded.phase, document = excluded.document";
+    "phase = excluded.phase, document = excluded.document, "
+    "audit_sequence = CASE WHEN ?7 IS NOT NULL THEN ?7 "
+    "WHEN audit_sequence > ?10 THEN audit_sequence END, "
+    "audit_id = CASE WHEN ?7 IS NOT NULL THEN ?8 WHEN audit_sequence > ?10 THEN audit_id END, "
+    "audit_document = CASE WHEN ?7 IS NOT NULL THEN ?9 "
+    "WHEN audit_sequence > ?10 THEN audit_document END";
+
+// Moves a workload's riding outbox row above the floor (?2) into the table,
+// before the workload is deleted or another row rides in its place.
+constexpr std::string_view kMoveRidingAuditRow =
+    "INSERT OR REPLACE INTO audit_outbox (sequence, audit_id, document) "
+    "SELECT audit_sequence, audit_id, audit_document FROM workloads "
+    "WHERE id = ?1 AND audit_sequence > ?2";
 
 constexpr std::string_view kPutObject =
     "INSERT INTO objects (kind, name, document) VALUES (?1, ?2, ?3) "
@@ -110,22 +126,43 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement delete_audit_outbox,
                          prepare("DELETE FROM audit_outbox WHERE sequence <= ?1"));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement append_audit_outbox, prepare(kAppendAuditOutbox));
-  return SqliteBatchWriter(
-      std::move(db),
-      Statements{std::move(begin), std::move(commit), std::move(rollback), std::move(savepoint),
-                 std::move(release), std::move(rollback_to), std::move(delete_object),
-                 std::move(put_object), std::move(delete_events), std::move(delete_workload),
-                 std::move(put_workload), std::move(raise_max_id), std::move(append_event),
-                 std::move(put_allocation), std::move(put_allocations), std::move(put_utilization),
-                 std::move(delete_audit_outbox), std::move(append_audit_outbox)},
-      allocations_per_insert);
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement move_riding_audit_row, prepare(kMoveRidingAuditRow));
+  ALLOT_ASSIGN_OR_RETURN(
+      SqliteStatement raise_audit_floor,
+      prepare("UPDATE meta SET value = max(value, ?1) WHERE key = 'audit_outbox_floor'"));
+  ALLOT_ASSIGN_OR_RETURN(const int64_t floor,
+                         db.query_int("SELECT value FROM meta WHERE key = 'audit_outbox_floor'"));
+  return SqliteBatchWriter(std::move(db),
+                           Statements{std::move(begin),
+                                      std::move(commit),
+                                      std::move(rollback),
+                                      std::move(savepoint),
+                                      std::move(release),
+                                      std::move(rollback_to),
+                                      std::move(delete_object),
+                                      std::move(put_object),
+                                      std::move(delete_events),
+                                      std::move(delete_workload),
+                                      std::move(put_workload),
+                                      std::move(raise_max_id),
+                                      std::move(append_event),
+                                      std::move(put_allocation),
+                                      std::move(put_allocations),
+                                      std::move(put_utilization),
+                                      std::move(delete_audit_outbox),
+                                      std::move(append_audit_outbox),
+                                      std::move(move_riding_audit_row),
+                                      std::move(raise_audit_floor)},
+                           allocations_per_insert,
+                           static_cast<uint64_t>(std::max<int64_t>(floor, 0)));
 }
 
 SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements,
-                                     size_t allocations_per_insert)
+                                     size_t allocations_per_insert, uint64_t audit_floor)
     : db_(std::move(db)),
       statements_(std::move(statements)),
-      allocations_per_insert_(allocations_per_insert) {}
+      allocations_per_insert_(allocations_per_insert),
+      audit_floor_(audit_floor) {}
 
 Status SqliteBatchWriter::begin() { return statements_.begin.execute(); }
 
@@ -178,25 +215,61 @@ Status SqliteBatchWriter::put_objects(const WriteBatch& batch) {
   return {};
 }
 
+Status SqliteBatchWriter::move_riding_audit_row(WorkloadId id) {
+  return statements_.move_riding_audit_row.bind(1, as_sql(id))
+      .bind(2, as_sql(audit_floor_))
+      .execute();
+}
+
 Status SqliteBatchWriter::delete_workloads(const WriteBatch& batch) {
   for (WorkloadId id : batch.delete_workloads) {
+    ALLOT_RETURN_IF_ERROR(move_riding_audit_row(id));
     ALLOT_RETURN_IF_ERROR(statements_.delete_events.bind(1, as_sql(id)).execute());
     ALLOT_RETURN_IF_ERROR(statements_.delete_workload.bind(1, as_sql(id)).execute());
   }
   return {};
 }
 
+const AuditOutboxRecord* SqliteBatchWriter::riding_row(const WriteBatch& batch, WorkloadId id) {
+  // Above the batch's own ranged delete too: it applies before the appends.
+  const uint64_t floor = std::max(audit_floor_, batch.delete_audit_outbox_through);
+  for (size_t i = 0; i < batch.append_audit_outbox.size(); ++i) {
+    const AuditOutboxRecord& row = batch.append_audit_outbox[i];
+    if (row.with_workload != id || row.sequence <= floor) continue;
+    if (std::find(rode_.begin(), rode_.end(), i) != rode_.end()) continue;
+    rode_.push_back(i);
+    return &row;
+  }
+  return nullptr;
+}
+
+Status SqliteBatchWriter::put_workload(const WorkloadRecord& workload,
+                                       const AuditOutboxRecord* riding) {
+  SqliteStatement& put = statements_.put_workload;
+  put.bind(1, as_sql(workload.id))
+      .bind(2, workload.namespace_name)
+      .bind(3, workload.name)
+      .bind(4, workload.team)
+      .bind(5, workload_phase_name(workload.phase))
+      .bind(6, workload.document)
+      .bind(10, as_sql(audit_floor_));
+  if (riding != nullptr) {
+    put.bind(7, as_sql(riding->sequence)).bind(8, riding->audit_id).bind(9, riding->document);
+  } else {
+    put.bind_null(7).bind_null(8).bind_null(9);
+  }
+  return put.execute();
+}
+
 Status SqliteBatchWriter::put_workloads(const WriteBatch& batch) {
   std::optional<WorkloadId> max_id;
+  rode_.clear();
+  const bool may_ride = !batch.append_audit_outbox.empty();
   for (const WorkloadRecord& workload : batch.put_workloads) {
-    SqliteStatement& put = statements_.put_workload;
-    put.bind(1, as_sql(workload.id))
-        .bind(2, workload.namespace_name)
-        .bind(3, workload.name)
-        .bind(4, workload.team)
-        .bind(5, workload_phase_name(workload.phase))
-        .bind(6, workload.document);
-    Status status = put.execute();
+    const AuditOutboxRecord* riding = may_ride ? riding_row(batch, workload.id) : nullptr;
+    // A row the stored one holds still goes on, in the table.
+    if (riding != nullptr) ALLOT_RETURN_IF_ERROR(move_riding_audit_row(workload.id));
+    Status status = put_workload(workload, riding);
     // The id is the conflict target, so the only key left to violate is the name.
     if (status.code() == ErrorCode::kAlreadyExists) return workload_name_taken(workload);
     ALLOT_RETURN_IF_ERROR(status);
@@ -265,12 +338,17 @@ Status SqliteBatchWriter::put_gpu_utilization(const WriteBatch& batch) {
 }
 
 Status SqliteBatchWriter::apply_audit_outbox(const WriteBatch& batch) {
-  if (batch.delete_audit_outbox_through != 0) {
-    ALLOT_RETURN_IF_ERROR(
-        statements_.delete_audit_outbox.bind(1, as_sql(batch.delete_audit_outbox_through))
-            .execute());
+  if (const uint64_t through = batch.delete_audit_outbox_through; through != 0) {
+    ALLOT_RETURN_IF_ERROR(statements_.delete_audit_outbox.bind(1, as_sql(through)).execute());
+    ALLOT_RETURN_IF_ERROR(statements_.raise_audit_floor.bind(1, as_sql(through)).execute());
+    // Raised even if the transaction rolls back: a ranged delete names only
+    // rows whose records the audit log holds and a checkpoint covers, so
+    // treating them as deleted early drops nothing the log lacks.
+    audit_floor_ = std::max(audit_floor_, through);
   }
-  for (const AuditOutboxRecord& row : batch.append_audit_outbox) {
+  for (size_t i = 0; i < batch.append_audit_outbox.size(); ++i) {
+    if (std::find(rode_.begin(), rode_.end(), i) != rode_.end()) continue;  // in its workload
+    const AuditOutboxRecord& row = batch.append_audit_outbox[i];
     SqliteStatement& append = statements_.append_audit_outbox;
     ALLOT_RETURN_IF_ERROR(
         append.bind(1, as_sql(row.sequence)).bind(2, row.audit_id).bind(3, row.document).execute());

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "base/result.h"
 #include "base/status.h"
@@ -39,13 +41,19 @@ class SqliteBatchWriter {
 
  private:
   struct Statements;
-  SqliteBatchWriter(SqliteConnection db, Statements statements, size_t allocations_per_insert);
+  SqliteBatchWriter(SqliteConnection db, Statements statements, size_t allocations_per_insert,
+                    uint64_t audit_floor);
 
   Status apply_parts(const WriteBatch& batch);
   Status delete_objects(const WriteBatch& batch);
   Status put_objects(const WriteBatch& batch);
   Status delete_workloads(const WriteBatch& batch);
   Status put_workloads(const WriteBatch& batch);
+  // The audit outbox row of `batch` that rides in workload `id`'s row (the
+  // first one naming it above the floors), noted in rode_; null: none.
+  const AuditOutboxRecord* riding_row(const WriteBatch& batch, WorkloadId id);
+  Status put_workload(const WorkloadRecord& workload, const AuditOutboxRecord* riding);
+  Status move_riding_audit_row(WorkloadId id);
   Status append_events(const WriteBatch& batch);
   Status put_allocations(const WriteBatch& batch);
   Status put_gpu_utilization(const WriteBatch& batch);
@@ -71,8 +79,15 @@ class SqliteBatchWriter {
     SqliteStatement put_utilization;
     SqliteStatement delete_audit_outbox;  // every row with a sequence <= ?1
     SqliteStatement append_audit_outbox;
+    SqliteStatement move_riding_audit_row;  // workload ?1's riding row above ?2, into the table
+    SqliteStatement raise_audit_floor;
   } statements_;
   size_t allocations_per_insert_;  // the rows of put_allocations (the .cc)
+  // The highest ranged delete of the audit outbox: a riding row at or below
+  // it is deleted (store.h; the schema's version 6).
+  uint64_t audit_floor_ = 0;
+  // The indexes of the batch's outbox rows that rode in a workload's row.
+  std::vector<size_t> rode_;
 };
 
 }  // namespace allot

@@ -1,8 +1,11 @@
 #include "store/sqlite/sqlite_state_reader.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace allot {
@@ -76,9 +79,12 @@ Result<SqliteStateReader> SqliteStateReader::create(SqliteConnection db) {
                          prepare("SELECT count(*) FROM workloads"));
   ALLOT_ASSIGN_OR_RETURN(
       SqliteStatement workloads,
-      prepare("SELECT id, namespace, name, team, phase, document FROM workloads ORDER BY id"));
+      prepare("SELECT id, namespace, name, team, phase, document, audit_sequence, audit_id, "
+              "audit_document FROM workloads ORDER BY id"));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement max_workload_id,
                          prepare("SELECT value FROM meta WHERE key = 'max_workload_id'"));
+  ALLOT_ASSIGN_OR_RETURN(SqliteStatement audit_outbox_floor,
+                         prepare("SELECT value FROM meta WHERE key = 'audit_outbox_floor'"));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement events, prepare(kEvents));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement open_allocations, prepare(kOpenAllocations));
   ALLOT_ASSIGN_OR_RETURN(SqliteStatement allocations, prepare(kAllocations));
@@ -90,8 +96,8 @@ Result<SqliteStateReader> SqliteStateReader::create(SqliteConnection db) {
       std::move(db),
       Statements{std::move(begin), std::move(end), std::move(count_objects), std::move(objects),
                  std::move(count_workloads), std::move(workloads), std::move(max_workload_id),
-                 std::move(events), std::move(open_allocations), std::move(allocations),
-                 std::move(utilization), std::move(audit_outbox)});
+                 std::move(audit_outbox_floor), std::move(events), std::move(open_allocations),
+                 std::move(allocations), std::move(utilization), std::move(audit_outbox)});
 }
 
 SqliteStateReader::SqliteStateReader(SqliteConnection db, Statements statements)
@@ -108,34 +114,57 @@ Result<StoredState> SqliteStateReader::load() {
   return state;
 }
 
+namespace {
+
+// A meta row's value: it starts at 0 and only ever rises.
+Result<uint64_t> meta_value(SqliteStatement& read, std::string_view key) {
+  ResetOnExit reset(read);
+  ALLOT_ASSIGN_OR_RETURN(bool has_row, read.step());
+  if (!has_row)
+    return Status(ErrorCode::kInternal, "the store has no " + std::string(key) + " row");
+  const int64_t value = read.column_int64(0);
+  if (value < 0) {
+    return Status(ErrorCode::kInternal, "the store's " + std::string(key) + " is negative",
+                  std::to_string(value));
+  }
+  return static_cast<uint64_t>(value);
+}
+
+}  // namespace
+
 Status SqliteStateReader::read_state(StoredState& state) {
   ALLOT_RETURN_IF_ERROR(read_objects(state.objects));
-  ALLOT_RETURN_IF_ERROR(read_workloads(state.workloads));
-  SqliteStatement& max_id = statements_.max_workload_id;
-  ResetOnExit reset(max_id);
-  ALLOT_ASSIGN_OR_RETURN(bool has_row, max_id.step());
-  if (!has_row) return Status(ErrorCode::kInternal, "the store has no max_workload_id row");
-  // The meta row starts at 0 and only ever rises to a committed id (>= 1).
-  const int64_t max_value = max_id.column_int64(0);
-  if (max_value < 0) {
-    return Status(ErrorCode::kInternal, "the store's max_workload_id is negative",
-                  std::to_string(max_value));
-  }
-  if (max_value > 0) state.max_workload_id = WorkloadId(static_cast<uint64_t>(max_value));
+  ALLOT_ASSIGN_OR_RETURN(state.audit_outbox_floor,
+                         meta_value(statements_.audit_outbox_floor, "audit_outbox_floor"));
+  ALLOT_RETURN_IF_ERROR(read_workloads(state));
+  // The meta row rises only to a committed id (>= 1).
+  ALLOT_ASSIGN_OR_RETURN(const uint64_t max_value,
+                         meta_value(statements_.max_workload_id, "max_workload_id"));
+  if (max_value > 0) state.max_workload_id = WorkloadId(max_value);
   ALLOT_RETURN_IF_ERROR(read_audit_outbox(state.audit_outbox));
   ResetOnExit reset_open(statements_.open_allocations);
   return read_allocations(statements_.open_allocations, state.open_allocations);
 }
 
 Status SqliteStateReader::read_audit_outbox(std::vector<AuditOutboxRecord>& rows) {
+  // After the rows that ride in workloads' rows (read_workloads): all of
+  // them, in sequence order.
+  const size_t riding = rows.size();
   SqliteStatement& read = statements_.audit_outbox;
   ResetOnExit reset(read);
   for (;;) {
     ALLOT_ASSIGN_OR_RETURN(bool has_row, read.step());
-    if (!has_row) return {};
-    rows.push_back(
-        {static_cast<uint64_t>(read.column_int64(0)), read.column_text(1), read.column_text(2)});
+    if (!has_row) break;
+    rows.push_back({static_cast<uint64_t>(read.column_int64(0)), read.column_text(1),
+                    read.column_text(2), WorkloadId()});
   }
+  const auto by_sequence = [](const AuditOutboxRecord& a, const AuditOutboxRecord& b) {
+    return a.sequence < b.sequence;
+  };
+  std::sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(riding), by_sequence);
+  std::inplace_merge(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(riding), rows.end(),
+                     by_sequence);
+  return {};
 }
 
 Status SqliteStateReader::read_allocations(SqliteStatement& rows,
@@ -195,16 +224,23 @@ Status SqliteStateReader::read_objects(std::vector<ObjectRecord>& objects) {
   }
 }
 
-Status SqliteStateReader::read_workloads(std::vector<WorkloadRecord>& workloads) {
+Status SqliteStateReader::read_workloads(StoredState& state) {
   ALLOT_ASSIGN_OR_RETURN(size_t count, count_rows(statements_.count_workloads));
-  workloads.reserve(count);
+  state.workloads.reserve(count);
   SqliteStatement& rows = statements_.workloads;
   ResetOnExit reset(rows);
   for (;;) {
     ALLOT_ASSIGN_OR_RETURN(bool has_row, rows.step());
     if (!has_row) return {};
     ALLOT_ASSIGN_OR_RETURN(WorkloadRecord workload, workload_row(rows));
-    workloads.push_back(std::move(workload));
+    state.workloads.push_back(std::move(workload));
+    // An outbox row riding in the workload's row; at or below the floor it
+    // was deleted by a ranged delete (store.h).
+    if (rows.column_is_null(6)) continue;
+    const auto sequence = static_cast<uint64_t>(rows.column_int64(6));
+    if (sequence <= state.audit_outbox_floor) continue;
+    state.audit_outbox.push_back(
+        {sequence, rows.column_text(7), rows.column_text(8), WorkloadId()});
   }
 }
 

@@ -33,7 +33,8 @@ class SqliteStateReader {
 
   Status read_state(StoredState& state);
   Status read_objects(std::vector<ObjectRecord>& objects);
-  Status read_workloads(std::vector<WorkloadRecord>& workloads);
+  // The workloads, and the audit outbox rows riding in their rows.
+  Status read_workloads(StoredState& state);
   Status read_audit_outbox(std::vector<AuditOutboxRecord>& rows);
   static Status read_allocations(SqliteStatement& rows, std::vector<AllocationRecord>& out);
 
@@ -51,6 +52,7 @@ class SqliteStateReader {
     SqliteStatement count_workloads;
     SqliteStatement workloads;
     SqliteStatement max_workload_id;
+    SqliteStatement audit_outbox_floor;
     SqliteStatement events;
     SqliteStatement open_allocations;
     SqliteStatement allocations;

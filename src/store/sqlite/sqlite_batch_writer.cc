@@ -164,19 +164,26 @@ SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements,
       allocations_per_insert_(allocations_per_insert),
       audit_floor_(audit_floor) {}
 
-Status SqliteBatchWriter::begin() { return statements_.begin.execute(); }
+Status SqliteBatchWriter::begin() {
+  floor_at_begin_ = audit_floor_;
+  return statements_.begin.execute();
+}
 
 Status SqliteBatchWriter::commit() { return statements_.commit.execute(); }
 
 void SqliteBatchWriter::rollback() {
   if (db_.in_transaction()) (void)statements_.rollback.execute();
+  audit_floor_ = floor_at_begin_;  // the transaction's ranged deletes are gone
 }
 
 Status SqliteBatchWriter::apply(const WriteBatch& batch) {
   ALLOT_RETURN_IF_ERROR(statements_.savepoint.execute());
+  const uint64_t floor_before = audit_floor_;
   Status status = apply_parts(batch);
   if (status.ok()) status = statements_.release.execute();
-  if (status.ok() || !db_.in_transaction()) return status;
+  if (status.ok()) return status;
+  audit_floor_ = floor_before;  // the batch's ranged delete is undone with it
+  if (!db_.in_transaction()) return status;
   // Undo this batch only. Should that fail, drop the whole transaction rather
   // than commit half a batch.
   if (!statements_.rollback_to.execute().ok() || !statements_.release.execute().ok()) rollback();
@@ -341,10 +348,7 @@ Status SqliteBatchWriter::apply_audit_outbox(const WriteBatch& batch) {
   if (const uint64_t through = batch.delete_audit_outbox_through; through != 0) {
     ALLOT_RETURN_IF_ERROR(statements_.delete_audit_outbox.bind(1, as_sql(through)).execute());
     ALLOT_RETURN_IF_ERROR(statements_.raise_audit_floor.bind(1, as_sql(through)).execute());
-    // Raised even if the transaction rolls back: a ranged delete names only
-    // rows whose records the audit log holds and a checkpoint covers, so
-    // treating them as deleted early drops nothing the log lacks.
-    audit_floor_ = std::max(audit_floor_, through);
+    audit_floor_ = std::max(audit_floor_, through);  // set back if the batch is undone
   }
   for (size_t i = 0; i < batch.append_audit_outbox.size(); ++i) {
     if (std::find(rode_.begin(), rode_.end(), i) != rode_.end()) continue;  // in its workload

@@ -84,8 +84,10 @@ class SqliteBatchWriter {
   } statements_;
   size_t allocations_per_insert_;  // the rows of put_allocations (the .cc)
   // The highest ranged delete of the audit outbox: a riding row at or below
-  // it is deleted (store.h; the schema's version 6).
+  // it is deleted (store.h; the schema's version 6). It follows the
+  // database: a batch undone, or a transaction rolled back, sets it back.
   uint64_t audit_floor_ = 0;
+  uint64_t floor_at_begin_ = 0;  // audit_floor_ when the transaction began
   // The indexes of the batch's outbox rows that rode in a workload's row.
   std::vector<size_t> rode_;
 };

@@ -135,9 +135,12 @@ RunningSallocs running_sallocs(const std::function<bool(std::string_view)>& want
   return found;
 }
 
-Signalled signal_salloc(const SallocProcess& salloc, int signal) {
-  const int pidfd = open_salloc_pidfd(salloc.pid);
-  if (pidfd < 0 && errno == ESRCH) return Signalled::kGone;
+Signalled signal_salloc(const SallocProcess& salloc, int signal, PidfdUse pidfds) {
+  int pidfd = -1;
+  if (pidfds == PidfdUse::kWhenTheKernelHasThem) {
+    pidfd = open_salloc_pidfd(salloc.pid);
+    if (pidfd < 0 && errno == ESRCH) return Signalled::kGone;
+  }
   // Compared after the pidfd is open: it holds the process it was opened on.
   if (running_process_start(salloc.pid) != salloc.start) {
     if (pidfd >= 0) ::close(pidfd);

@@ -72,6 +72,10 @@ RunningSallocs running_sallocs(const std::function<bool(std::string_view)>& want
                                const std::string& proc = "/proc");
 
 enum class Signalled { kSent, kGone, kFailed };
-Signalled signal_salloc(const SallocProcess& salloc, int signal);
+// kNever takes the path of kernels without pidfds where pidfds exist too
+// (tests).
+enum class PidfdUse { kWhenTheKernelHasThem, kNever };
+Signalled signal_salloc(const SallocProcess& salloc, int signal,
+                        PidfdUse pidfds = PidfdUse::kWhenTheKernelHasThem);
 
 }  // namespace allot::slurm

@@ -293,6 +293,20 @@ TEST_F(SlurmSallocTest, APidThatIsNoLongerThatSallocIsNeverSignalled) {
   EXPECT_TRUE(salloc_test_runs(other));
 }
 
+// Kernels without pidfds (before 5.3) take the other path: the start time
+// compared, then kill(). A process named with another start time is left
+// alone; named rightly, it is signalled; once it is gone, it is kGone.
+TEST_F(SlurmSallocTest, WithoutPidfdsOnlyTheProcessNamedWithItsStartTimeIsSignalled) {
+  const int64_t other = other_process();
+  const std::optional<uint64_t> start = running_process_start(other);
+  ASSERT_TRUE(start.has_value());
+  EXPECT_EQ(signal_salloc({other, *start - 1}, SIGKILL, PidfdUse::kNever), Signalled::kGone);
+  EXPECT_TRUE(salloc_test_runs(other));
+  EXPECT_EQ(signal_salloc({other, *start}, SIGKILL, PidfdUse::kNever), Signalled::kSent);
+  EXPECT_TRUE(salloc_test_within([&] { return !salloc_test_runs(other); }));
+  EXPECT_EQ(signal_salloc({other, *start}, SIGKILL, PidfdUse::kNever), Signalled::kGone);
+}
+
 // The same process named rightly is signalled: the test above is not
 // passing for want of a signal.
 TEST_F(SlurmSallocTest, TheProcessNamedWithItsStartTimeIsSignalled) {

@@ -446,6 +446,33 @@ TEST_F(SqliteStoreTest, ARidingAuditOutboxRowLeavesByTheFloorOrMovesToTheTable) 
   EXPECT_EQ(outbox_sequences(store->load().value()), (std::vector<uint64_t>{2, 3}));
 }
 
+// The writer runs the statement that moves a riding row only for a workload
+// that may be stored (its id at most the highest stored at the start, or put
+// since). A workload stored before a restart, even one the meta value
+// forgot, still has its row moved when another takes its place.
+TEST_F(SqliteStoreTest, ARidingRowStoredBeforeARestartMovesToTheTableWhenReplaced) {
+  WriteBatch first = put_workloads(
+      {workload_record(WorkloadId(3), "nlp", "a"), workload_record(WorkloadId(7), "nlp", "b")});
+  first.append_audit_outbox = {outbox_row(1, 3), outbox_row(2, 7)};
+  commit_outbox_ok(*open_ok(), std::move(first));
+  for (const bool meta_forgot : {false, true}) {
+    if (meta_forgot) {
+      RawDatabase raw(path());
+      ASSERT_TRUE(raw.execute("UPDATE meta SET value = 0 WHERE key = 'max_workload_id'"));
+    }
+    std::unique_ptr<SqliteStore> store = open_ok();
+    ASSERT_NE(store, nullptr);
+    const WorkloadId id = meta_forgot ? WorkloadId(7) : WorkloadId(3);
+    WriteBatch replaced = put_workloads({workload_record(id, "nlp", meta_forgot ? "b" : "a")});
+    replaced.append_audit_outbox = {outbox_row(meta_forgot ? 4 : 3, id.value())};
+    commit_outbox_ok(*store, std::move(replaced));
+  }
+  RawDatabase raw(path());
+  EXPECT_EQ(raw.query_text("SELECT group_concat(sequence) FROM audit_outbox"), "1,2");
+  EXPECT_EQ(raw.query_text("SELECT group_concat(audit_sequence) FROM workloads"), "3,4");
+  EXPECT_EQ(outbox_sequences(open_ok()->load().value()), (std::vector<uint64_t>{1, 2, 3, 4}));
+}
+
 // A version 5 database (before the columns) keeps its workloads and rows
 // through the step; a user_version set back to 5 applies it again as a no-op.
 TEST_F(SqliteStoreTest, MigrationToVersion6KeepsWorkloadsAndRowsAndRunsAgainAsANoOp) {

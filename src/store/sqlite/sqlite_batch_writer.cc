@@ -132,6 +132,12 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
       prepare("UPDATE meta SET value = max(value, ?1) WHERE key = 'audit_outbox_floor'"));
   ALLOT_ASSIGN_OR_RETURN(const int64_t floor,
                          db.query_int("SELECT value FROM meta WHERE key = 'audit_outbox_floor'"));
+  // Both: the meta value is raised with every put, MAX(id) covers a store
+  // whose meta value was never raised.
+  ALLOT_ASSIGN_OR_RETURN(
+      const int64_t id_bound,
+      db.query_int("SELECT max(coalesce((SELECT value FROM meta WHERE key = 'max_workload_id'), 0), "
+                   "(SELECT coalesce(max(id), 0) FROM workloads))"));
   return SqliteBatchWriter(std::move(db),
                            Statements{std::move(begin),
                                       std::move(commit),
@@ -154,15 +160,18 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
                                       std::move(move_riding_audit_row),
                                       std::move(raise_audit_floor)},
                            allocations_per_insert,
-                           static_cast<uint64_t>(std::max<int64_t>(floor, 0)));
+                           static_cast<uint64_t>(std::max<int64_t>(floor, 0)),
+                           static_cast<uint64_t>(std::max<int64_t>(id_bound, 0)));
 }
 
 SqliteBatchWriter::SqliteBatchWriter(SqliteConnection db, Statements statements,
-                                     size_t allocations_per_insert, uint64_t audit_floor)
+                                     size_t allocations_per_insert, uint64_t audit_floor,
+                                     uint64_t workload_id_bound)
     : db_(std::move(db)),
       statements_(std::move(statements)),
       allocations_per_insert_(allocations_per_insert),
-      audit_floor_(audit_floor) {}
+      audit_floor_(audit_floor),
+      workload_id_bound_(workload_id_bound) {}
 
 Status SqliteBatchWriter::begin() {
   floor_at_begin_ = audit_floor_;
@@ -274,8 +283,12 @@ Status SqliteBatchWriter::put_workloads(const WriteBatch& batch) {
   const bool may_ride = !batch.append_audit_outbox.empty();
   for (const WorkloadRecord& workload : batch.put_workloads) {
     const AuditOutboxRecord* riding = may_ride ? riding_row(batch, workload.id) : nullptr;
-    // A row the stored one holds still goes on, in the table.
-    if (riding != nullptr) ALLOT_RETURN_IF_ERROR(move_riding_audit_row(workload.id));
+    // A row the stored one holds still goes on, in the table. A workload
+    // above the bound has no stored row (a submit's create): no statement.
+    if (riding != nullptr && workload.id.value() <= workload_id_bound_) {
+      ALLOT_RETURN_IF_ERROR(move_riding_audit_row(workload.id));
+    }
+    workload_id_bound_ = std::max(workload_id_bound_, workload.id.value());
     Status status = put_workload(workload, riding);
     // The id is the conflict target, so the only key left to violate is the name.
     if (status.code() == ErrorCode::kAlreadyExists) return workload_name_taken(workload);

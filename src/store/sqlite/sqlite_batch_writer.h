@@ -42,7 +42,7 @@ class SqliteBatchWriter {
  private:
   struct Statements;
   SqliteBatchWriter(SqliteConnection db, Statements statements, size_t allocations_per_insert,
-                    uint64_t audit_floor);
+                    uint64_t audit_floor, uint64_t workload_id_bound);
 
   Status apply_parts(const WriteBatch& batch);
   Status delete_objects(const WriteBatch& batch);
@@ -88,6 +88,10 @@ class SqliteBatchWriter {
   // database: a batch undone, or a transaction rolled back, sets it back.
   uint64_t audit_floor_ = 0;
   uint64_t floor_at_begin_ = 0;  // audit_floor_ when the transaction began
+  // No stored workload has a higher id: the highest at the start and every
+  // id put since (a put undone leaves it higher, which only costs a
+  // statement that finds nothing).
+  uint64_t workload_id_bound_ = 0;
   // The indexes of the batch's outbox rows that rode in a workload's row.
   std::vector<size_t> rode_;
 };

@@ -1,8 +1,6 @@
 #include "governance/audit_event.h"
 
 #include <array>
-#include <cstdint>
-#include <cstring>
 #include <string_view>
 
 #include "base/utf8.h"
@@ -89,37 +87,15 @@ constexpr std::array<bool, 256> kNeedsCare = [] {
   return care;
 }();
 
-// Whether any of the eight bytes in `word` is one of kNeedsCare's: a byte
-// below 0x20, at or above 0x7f, '"' or '\\'. Written by hand: the standard
-// library has no such scan. has_below(x, n) is the well-known test for a
-// byte below n (exact for "any", for n <= 0x80); equality is a zero byte of
-// the word XORed with the byte repeated.
-constexpr bool any_needs_care(uint64_t word) {
-  constexpr uint64_t kOnes = 0x0101010101010101;
-  constexpr uint64_t kHigh = 0x8080808080808080;
-  const auto has_below = [](uint64_t x, uint64_t n) { return ((x - kOnes * n) & ~x & kHigh) != 0; };
-  return (word & kHigh) != 0 || has_below(word, 0x20) || has_below(word ^ (kOnes * 0x7f), 1) ||
-         has_below(word ^ (kOnes * '"'), 1) || has_below(word ^ (kOnes * '\\'), 1);
-}
-
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
   // Runs of bytes that need nothing are appended whole (one record holds
-  // about 800 bytes of strings: a byte at a time was a call per byte), and
-  // looked at eight at a time.
+  // about 800 bytes of strings: a byte at a time was a call per byte).
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   size_t run = 0;  // where the run of bytes copied as they are starts
   for (size_t i = 0; i < text.size();) {
-    if (i + sizeof(uint64_t) <= text.size()) {
-      uint64_t word = 0;
-      std::memcpy(&word, text.data() + i, sizeof(word));
-      if (!any_needs_care(word)) {
-        i += sizeof(word);
-        continue;
-      }
-    }
     const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
     if (!kNeedsCare[byte]) {

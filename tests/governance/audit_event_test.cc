@@ -2,9 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <string>
-#include <vector>
-
 #include "governance/audit_checkpoint.h"
 #include "governance/hash_chain.h"
 #include "identity/credentials/secret_codec.h"
@@ -99,29 +96,6 @@ TEST(AuditLine, EachByteIsWrittenAsJsonWants) {
   EXPECT_EQ(mixed,
             "\"a\\\"b\\\\c\\u007f\xc3\xa9"
             "d\\u0001\"");
-}
-
-// append_json_string looks at eight bytes at a time: every byte, and each
-// kind of UTF-8 character, at every place in and across those words, among
-// bytes that need nothing, is written as on its own.
-TEST(AuditLine, EveryByteAtEveryPlaceOfALongStringIsWrittenAsOnItsOwn) {
-  std::vector<std::string> pieces;
-  for (int value = 0; value < 256; ++value) pieces.emplace_back(1, static_cast<char>(value));
-  pieces.insert(pieces.end(), {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xe2\x82"});
-  for (const std::string& piece : pieces) {
-    std::string alone;
-    append_json_string(alone, piece);
-    const std::string written = alone.substr(1, alone.size() - 2);
-    for (size_t before = 0; before <= 17; ++before) {
-      for (const size_t after : {size_t{0}, size_t{3}, size_t{9}}) {
-        std::string out = "x";
-        append_json_string(out, std::string(before, 'a') + piece + std::string(after, 'z'));
-        EXPECT_EQ(out, "x\"" + std::string(before, 'a') + written + std::string(after, 'z') + "\"")
-            << "piece of " << piece.size() << " bytes, first byte "
-            << static_cast<int>(static_cast<unsigned char>(piece[0])) << ", at " << before;
-      }
-    }
-  }
 }
 
 TEST(AuditTime, FormatsUtcWithMicroseconds) {

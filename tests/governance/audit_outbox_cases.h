@@ -35,6 +35,18 @@ inline WriteBatch team_batch(const std::string& name) {
   return batch;
 }
 
+// Runs `child` in a forked process, which must end by SIGKILL: it raises
+// it at the moment under test, and returns the number of the step that
+// failed otherwise (its exit code in the failure's message).
+inline void expect_killed_child(const std::function<int()>& child) {
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) ::_exit(child());
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+}
+
 // The outbox rows `store` holds (named by their auditIDs): those of its
 // outbox table, and objects of kind AuditOutbox (an older allotd's rows).
 inline std::vector<ObjectRecord> outbox_rows_of(Store& store) {
@@ -244,27 +256,22 @@ inline void case_failed_commit_between_carried_rows(const StoreOpener& open_stor
 inline void case_kill_after_commit_before_append(const StoreOpener& open_store,
                                                  const std::string& root) {
   const AuditLogOptions options = options_in(root);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
+  ASSERT_NO_FATAL_FAILURE(expect_killed_child([&] {
     OutboxRig rig(root);  // creates the key the parent's rig then reads
-    if (!rig.open(open_store).empty()) ::_exit(2);
+    if (!rig.open(open_store).empty()) return 2;
     AuditOutbox& outbox = *rig.outbox;
     OutboxStore& store = *rig.store;
-    if (!store.load().ok() || !rig.log->record(event_of("before", "create")).ok()) ::_exit(3);
+    if (!store.load().ok() || !rig.log->record(event_of("before", "create")).ok()) return 3;
     {
       RequestScope scope(outbox, event_of("ana", "create"));
-      if (!store.commit(team_batch("vision")).ok()) ::_exit(4);
-      if (!outbox.record(&scope, event_of("ana", "create")).ok()) ::_exit(5);
+      if (!store.commit(team_batch("vision")).ok()) return 4;
+      if (!outbox.record(&scope, event_of("ana", "create")).ok()) return 5;
     }
     RequestScope scope(outbox, event_of("bo", "delete"));
-    if (!store.commit(team_batch("speech")).ok()) ::_exit(6);
+    if (!store.commit(team_batch("speech")).ok()) return 6;
     ::raise(SIGKILL);  // committed, not appended
-    ::_exit(7);
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+    return 7;
+  }));
 
   OutboxRig rig(root);
   ASSERT_EQ(rig.open(open_store), "");
@@ -310,27 +317,22 @@ inline void case_invalid_utf8_request_is_recorded_and_recovered(const StoreOpene
     event.object_ref->name = "w\x80\xed\xa0\x80";  // a lone continuation, a surrogate
     return event;
   };
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
+  ASSERT_NO_FATAL_FAILURE(expect_killed_child([&] {
     OutboxRig rig(root);
-    if (!rig.open(open_store).empty()) ::_exit(2);
+    if (!rig.open(open_store).empty()) return 2;
     AuditOutbox& outbox = *rig.outbox;
     OutboxStore& store = *rig.store;
-    if (!store.load().ok()) ::_exit(3);
+    if (!store.load().ok()) return 3;
     {
       RequestScope scope(outbox, invalid("ana"));
-      if (!store.commit(team_batch("vision")).ok()) ::_exit(4);
-      if (!outbox.record(&scope, invalid("ana")).ok()) ::_exit(5);
+      if (!store.commit(team_batch("vision")).ok()) return 4;
+      if (!outbox.record(&scope, invalid("ana")).ok()) return 5;
     }
     RequestScope scope(outbox, invalid("bo"));
-    if (!store.commit(team_batch("speech")).ok()) ::_exit(6);
+    if (!store.commit(team_batch("speech")).ok()) return 6;
     ::raise(SIGKILL);  // committed, not appended
-    ::_exit(7);
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+    return 7;
+  }));
 
   OutboxRig rig(root);
   ASSERT_EQ(rig.open(open_store), "");
@@ -507,19 +509,14 @@ inline WriteBatch workload_batch(uint64_t id, const std::string& name) {
 inline void case_workload_create_row_is_recovered_and_rows_go_above_the_floor(
     const StoreOpener& open_store, const std::string& root) {
   const AuditLogOptions options = options_in(root);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
+  ASSERT_NO_FATAL_FAILURE(expect_killed_child([&] {
     OutboxRig rig(root);
-    if (!rig.open(open_store).empty() || !rig.store->load().ok()) ::_exit(2);
+    if (!rig.open(open_store).empty() || !rig.store->load().ok()) return 2;
     RequestScope scope(*rig.outbox, event_of("ana", "create"));
-    if (!rig.store->commit(workload_batch(1, "train")).ok()) ::_exit(3);
+    if (!rig.store->commit(workload_batch(1, "train")).ok()) return 3;
     ::raise(SIGKILL);  // committed, not appended
-    ::_exit(4);
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+    return 4;
+  }));
 
   OutboxRig rig(root);
   ASSERT_EQ(rig.open(open_store), "");

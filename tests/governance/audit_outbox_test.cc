@@ -63,24 +63,17 @@ TEST(AuditOutboxSqlite, KillDashNineAfterCommitBeforeAppendRecoversTheRecord) {
 TEST(AuditOutboxSqlite, KillDashNineBeforeTheWriterWroteTheAnswersLineRecoversTheRecord) {
   const std::string root = fresh_folder("outbox-kill-writer");
   const AuditLogOptions options = options_in(root);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
+  ASSERT_NO_FATAL_FAILURE(testing::expect_killed_child([&] {
     testing::OutboxRig rig(root);
-    if (!rig.open(sqlite_opener(root)).empty()) ::_exit(2);
+    if (!rig.open(sqlite_opener(root)).empty()) return 2;
     rig.log->start_writer(Duration::hours(1));  // never writes within the test
-    if (!rig.store->load().ok() || !rig.log->record(event_of("before", "create")).ok()) {
-      ::_exit(3);
-    }
+    if (!rig.store->load().ok() || !rig.log->record(event_of("before", "create")).ok()) return 3;
     RequestScope scope(*rig.outbox, event_of("ana", "create"));
-    if (!rig.store->commit(testing::team_batch("vision")).ok()) ::_exit(4);
-    if (!rig.outbox->record(&scope, event_of("ana", "create")).ok()) ::_exit(5);
+    if (!rig.store->commit(testing::team_batch("vision")).ok()) return 4;
+    if (!rig.outbox->record(&scope, event_of("ana", "create")).ok()) return 5;
     ::raise(SIGKILL);  // answered; its line left to the writer thread
-    ::_exit(6);
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "child status " << status;
+    return 6;
+  }));
 
   testing::OutboxRig rig(root);
   ASSERT_EQ(rig.open(sqlite_opener(root)), "");

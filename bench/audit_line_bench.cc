@@ -57,7 +57,8 @@ BENCHMARK(audit_outbox_document);
 // The line as the log chains it: body, header and SHA-256 (audit_files.h).
 void audit_chained_line(benchmark::State& state) {
   const governance::AuditEvent event = submit_record();
-  governance::AuditChain chain(audit::audit_sha256_hex, governance::ChainHead{0, std::string(governance::kGenesisHash)});
+  governance::AuditChain chain(audit::audit_sha256_hex,
+                               governance::ChainHead{0, std::string(governance::kGenesisHash)});
   std::string body;
   std::string line;
   for (auto _ : state) {

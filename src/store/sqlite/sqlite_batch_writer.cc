@@ -136,8 +136,9 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
   // whose meta value was never raised.
   ALLOT_ASSIGN_OR_RETURN(
       const int64_t id_bound,
-      db.query_int("SELECT max(coalesce((SELECT value FROM meta WHERE key = 'max_workload_id'), 0), "
-                   "(SELECT coalesce(max(id), 0) FROM workloads))"));
+      db.query_int(
+          "SELECT max(coalesce((SELECT value FROM meta WHERE key = 'max_workload_id'), 0), "
+          "(SELECT coalesce(max(id), 0) FROM workloads))"));
   return SqliteBatchWriter(std::move(db),
                            Statements{std::move(begin),
                                       std::move(commit),

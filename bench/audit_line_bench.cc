@@ -2,7 +2,9 @@
 // path (issue 15's overhead): its line's body, its outbox row's document, and
 // the two together with the chain's hash. The record is the one allotd
 // writes for `allot-bench api`'s submits (docs/benchmarks.md).
+#include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include <benchmark/benchmark.h>
 
@@ -14,25 +16,21 @@
 namespace allot {
 namespace {
 
+// The outbox row allotd stored for one of `allot-bench api`'s submits (its
+// workload's row, 2026-12-06), read back as the record it holds, answered.
 governance::AuditEvent submit_record() {
-  governance::AuditEvent event;
-  event.audit_id = "01a24c9f-235b-7f5a-9917-ada7e9c14831";
-  event.request_uri = "/api/v1/namespaces/research/workloads";
-  event.verb = "create";
-  event.username = "admin";
-  event.groups = {"system:admins"};
-  event.source_ips = {"127.0.0.1"};
-  event.object_ref = governance::AuditObjectRef{"workloads", "research", "", "", "allot.dev"};
+  static constexpr std::string_view kStoredRow =
+      R"([2,1,null,"/api/v1/namespaces/research/workloads","create","admin",["system:admins"],)"
+      R"(["127.0.0.1"],0,"","allow",["User \"admin\" may create workloads in namespace )"
+      R"(\"research\"",69],"ClusterRoleBinding \"system:admins\" grants ClusterRole )"
+      R"(\"cluster-admin\": verbs [*] on [*] in apiGroups [*]",1796581826388,0,)"
+      R"(["workloads","research","","","allot.dev"]])";
+  Result<audit::OutboxRow> row =
+      audit::parse_outbox_row("01a24c9f-235b-7f5a-9917-ada7e9c14831", std::string(kStoredRow));
+  if (!row.ok()) std::abort();  // the row above is one allotd wrote
+  governance::AuditEvent event = std::move(row->event);
   event.response_code = 201;
-  event.decision = "allow";
-  event.rbac_rule =
-      "ClusterRoleBinding \"system:admins\" grants ClusterRole \"cluster-admin\": verbs [*] on "
-      "[*] in apiGroups [*]";
-  event.reason =
-      "User \"admin\" may create workloads in namespace \"research\": ClusterRoleBinding "
-      "\"system:admins\" grants ClusterRole \"cluster-admin\" (verbs [*] on [*] in apiGroups [*])";
-  event.request_received = Timestamp::from_millis(1'796'581'826'388);
-  event.stage_time = Timestamp::from_millis(1'796'581'826'391);
+  event.stage_time = Timestamp::from_millis(event.request_received.ms() + 3);
   return event;
 }
 

@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "app/data_dir_lock.h"
 #include "app/exit_relay.h"
 #include "app/host_accounts.h"
 #include "app/leadership.h"
@@ -249,6 +250,13 @@ int serve(const Flags& flags, allot::Logger& logger) {
     return fail("cannot prepare --data-dir " + flags.data_dir + ": " + made.to_string());
   }
   const std::string& data_dir = layout.root();
+  // One allotd per folder, but a PostgreSQL leader's standbys (app/data_dir_lock.h).
+  std::optional<allot::app::DataDirLock> folder_lock;
+  if (!leadership) {
+    auto locked = allot::app::DataDirLock::acquire(data_dir);
+    if (!locked.ok()) return fail(locked.status().message());
+    folder_lock.emplace(std::move(locked).value());
+  }
 
   auto store = open_store(flags, data_dir, leadership ? leadership->lock.term() : 0);
   if (!store.ok()) return fail(store.status().to_string());

@@ -1,5 +1,6 @@
 // allotd's state survives restarts: a clean stop (SIGTERM) and a crash
 // (SIGKILL), both on the same data folder.
+#include <chrono>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -52,6 +53,28 @@ TEST_F(DurabilityTest, PolicyAndWorkloadsSurviveACleanRestart) {
 
   // uids continue after the highest stored one.
   EXPECT_EQ(submit("prod", "after")["metadata"]["uid"].get<uint64_t>(), busy + 1);
+}
+
+// One allotd per data folder (app/data_dir_lock.h): a second one on the
+// same folder is refused at start with a message naming it, the first serves
+// on, and once the first has stopped the folder is free again.
+TEST_F(DurabilityTest, ASecondAllotdOnTheSameFolderIsRefusedUntilTheFirstStops) {
+  AllotdProcess second(allotd_.data_dir());
+  EXPECT_NE(second.start({}, std::chrono::seconds(10)), "");
+  EXPECT_FALSE(second.running());
+  EXPECT_NE(second.stderr_text().find("another allotd is running with --data-dir"),
+            std::string::npos)
+      << second.stderr_text();
+  ASSERT_EQ(api_.get("/readyz").status, 200);
+  submit("research", "after-refusal");
+  wait_phase("research", "after-refusal", "Succeeded");
+
+  const ProcessExit stopped = allotd_.stop();
+  ASSERT_TRUE(stopped.exited && stopped.code == 0) << allotd_.stderr_text();
+  EXPECT_EQ(second.start(), "") << second.stderr_text();
+  EXPECT_TRUE(second.running());
+  const ProcessExit second_stopped = second.stop();
+  EXPECT_TRUE(second_stopped.exited && second_stopped.code == 0) << second.stderr_text();
 }
 
 TEST_F(DurabilityTest, CrashedAllotdRecoversAndKillsOrphanedPods) {

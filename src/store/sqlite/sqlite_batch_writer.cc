@@ -132,13 +132,9 @@ Result<SqliteBatchWriter> SqliteBatchWriter::create(SqliteConnection db) {
       prepare("UPDATE meta SET value = max(value, ?1) WHERE key = 'audit_outbox_floor'"));
   ALLOT_ASSIGN_OR_RETURN(const int64_t floor,
                          db.query_int("SELECT value FROM meta WHERE key = 'audit_outbox_floor'"));
-  // Both: the meta value is raised with every put, MAX(id) covers a store
-  // whose meta value was never raised.
-  ALLOT_ASSIGN_OR_RETURN(
-      const int64_t id_bound,
-      db.query_int(
-          "SELECT max(coalesce((SELECT value FROM meta WHERE key = 'max_workload_id'), 0), "
-          "(SELECT coalesce(max(id), 0) FROM workloads))"));
+  // Every stored row's id is at most this (primary key: one index step).
+  ALLOT_ASSIGN_OR_RETURN(const int64_t id_bound,
+                         db.query_int("SELECT coalesce(max(id), 0) FROM workloads"));
   return SqliteBatchWriter(std::move(db),
                            Statements{std::move(begin),
                                       std::move(commit),

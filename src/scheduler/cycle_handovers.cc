@@ -23,47 +23,17 @@
 // No capacity is counted twice: a promise holds nothing while its victims
 // hold the capacity, and takes it only once they are gone, before any other
 // admission of that cycle.
+// A turnover's promise (cycle_turnovers.cc) is admitted or withdrawn here
+// alike, but its `after` is one running workload of W's own team, which must
+// not be stopping; one still waiting is judged again at the end of the cycle.
 #include <bit>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "scheduler/handover_placement.h"
 #include "scheduler/scheduling_cycle.h"
 
 namespace allot {
-namespace {
-
-// The node all of `victim`'s pods run on, with what they hold there; nullopt
-// when it runs on several.
-struct OnOneNode {
-  NodeIndex node;
-  ResourceVector held;
-  uint64_t gpus = 0;
-};
-std::optional<OnOneNode> on_one_node(const AdmittedWorkload& victim) {
-  std::optional<OnOneNode> out;
-  for (size_t s = 0; s < victim.assignment.size(); ++s) {
-    for (const PodPlacement& pod : victim.assignment[s].pods) {
-      if (!out) out = OnOneNode{pod.node, {}, 0};
-      if (out->node != pod.node) return std::nullopt;
-      out->held += victim.pod_sets[s].per_pod;
-      out->gpus |= pod.gpu_mask;
-    }
-  }
-  return out;
-}
-
-// The lowest `count` GPUs of `mask`.
-uint64_t lowest_gpus(uint64_t mask, int64_t count) {
-  uint64_t out = 0;
-  for (int64_t i = 0; i < count && mask != 0; ++i) {
-    const uint64_t bit = mask & (~mask + 1);
-    out |= bit;
-    mask &= mask - 1;
-  }
-  return out;
-}
-
-}  // namespace
 
 void SchedulingCycle::keep_handovers() {
   if (snapshot_.handovers.empty()) return;
@@ -88,7 +58,11 @@ void SchedulingCycle::keep_handovers() {
       if (found == admitted.end()) continue;  // ended
       const AdmittedWorkload& v = snapshot_.admitted[found->second];
       waiting = true;
-      broken = broken || !v.terminating || v.preempted_for != promise.workload;
+      // A reclaim's victim must still be stopping for W; a turnover's running
+      // workload must still run: stopping, its capacity goes where the stop says.
+      broken = broken || (promise.kind == HandoverKind::kReclaim
+                              ? !v.terminating || v.preempted_for != promise.workload
+                              : v.terminating);
     }
     for (const PodSetAssignment& set : promise.assignment) {
       for (const PodPlacement& pod : set.pods) broken = broken || !capacity_.schedulable(pod.node);
@@ -99,7 +73,9 @@ void SchedulingCycle::keep_handovers() {
     broken = broken || (policy_.team(w.team).queueing == QueueingStrategy::kStrictFifo &&
                         queues_.head(w.team) != *index);
     if (!broken && waiting) {
-      plan_.handovers.push_back(promise);
+      // A turnover's promise is judged again at the end of the cycle (offer_turnovers()).
+      (promise.kind == HandoverKind::kTurnover ? kept_turnovers_ : plan_.handovers)
+          .push_back(promise);
     } else if (broken || !admit_promised(w, promise)) {
       plan_.withdrawn_handovers.push_back(promise.workload);
     }
@@ -152,9 +128,9 @@ void SchedulingCycle::offer_handover(const PendingWorkload& w, FlavorIndex flavo
     promise.after.push_back(victim.id);
     if (!promise.assignment.empty() || victim.flavor != flavor) continue;
     const std::optional<OnOneNode> place = on_one_node(victim);
-    if (!place || !need.fits_in(place->held) || std::popcount(place->gpus) < need.gpu()) continue;
-    const uint64_t gpus = lowest_gpus(place->gpus, need.gpu());
-    promise.assignment.push_back(PodSetAssignment{1, {PodPlacement{place->node, gpus}}});
+    if (!place) continue;
+    std::optional<PodSetAssignment> pod = promised_pod(need, *place);
+    if (pod) promise.assignment.push_back(std::move(*pod));
   }
   if (!promise.assignment.empty()) plan_.handovers.push_back(std::move(promise));
 }

@@ -46,6 +46,12 @@ struct SchedulerOptions {
   // Whether a whole-node workload of a team within its nominal that no
   // reclaim can serve drains the node nearest to clearable (cycle_drains.cc).
   bool drain_for_whole_node_work = true;
+  // Whether a pending workload is promised the capacity that a running
+  // workload of its own team will free when it ends by itself, so that a
+  // backend that holds jobs ready (Slurm) starts it at that end
+  // (cycle_turnovers.cc). On for such backends only: elsewhere a promise
+  // gains nothing and only reorders admissions.
+  bool turnover_handovers = false;
 };
 
 class Scheduler {

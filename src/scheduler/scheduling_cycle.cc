@@ -256,6 +256,7 @@ Plan SchedulingCycle::run() {
     refresh_order(team);
   }
   settle_handovers();
+  offer_turnovers();
   finish_explanations();
   return std::move(plan_);
 }

@@ -84,6 +84,22 @@ class SchedulingCycle {
   bool admit_promised(const PendingWorkload& w, const Handover& promise);
   void offer_handover(const PendingWorkload& w, FlavorIndex flavor, const VictimChoice& choice);
   void settle_handovers();  // promises of workloads admitted elsewhere are withdrawn
+  // Turnovers (cycle_turnovers.cc): at the end of the cycle, promises of
+  // capacity that running work of a workload's own team frees by ending.
+  struct TurnoverJob;
+  void offer_turnovers();
+  void promise_turnovers(TeamIndex team, std::vector<TurnoverJob>& jobs,
+                         const std::unordered_set<uint64_t>& admitted_now,
+                         const std::unordered_set<uint64_t>& taken);
+  std::optional<Handover> turnover_promise(const PendingWorkload& w, const TurnoverJob& job,
+                                           const std::unordered_set<uint64_t>& admitted_now);
+  // Whether `team` stays within its nominal when `ends` ends and `starts` starts.
+  bool swap_within_nominal(TeamIndex team, FlavorIndex flavor, const ResourceVector& ends,
+                           const ResourceVector& starts);
+  // Whether a team other than `team` is owed in `flavor` after this cycle
+  // (its first workload not admitted would be within its nominal there).
+  bool other_team_owed(FlavorIndex flavor, TeamIndex team,
+                       const std::unordered_set<uint64_t>& admitted_now);
   void apply_held_reservations();
   void process(uint32_t pending_index);
   bool try_preempt_or_explain(const PendingWorkload& w, uint32_t pending_index, Failure* failure);
@@ -231,6 +247,9 @@ class SchedulingCycle {
   std::vector<std::vector<OpenBorrower>> open_borrowers_;
   size_t open_borrowers_admissions_ = 0;              // plan_.admissions noted in open_borrowers_
   std::unordered_set<uint64_t> admitted_by_promise_;  // keep_handovers() admitted them
+  std::vector<Handover> kept_turnovers_;  // the snapshot's turnovers still waiting, to judge again
+  // Per flavor: the team owed there after the cycle (-1: none, -2: several, -3: not yet known).
+  std::vector<int32_t> owed_team_;
   // Per node: the priority of the gang it is reserved for (read only while reserved).
   std::vector<int32_t> reserved_priority_;
   ReservationSteps reservation_steps_;  // node steps per shape, while capacity holds

@@ -107,15 +107,22 @@ struct HeldReservation {
   Timestamp starts_at;
 };
 
-// A workload promised capacity that running workloads (`after`: its victims,
-// stopping) will free: `assignment` on `flavor`, within what they hold. Its
-// backend may hold its job ready meanwhile (executor.h's hand_over()); it
-// holds nothing in allot until they have ended (scheduler/cycle_handovers.cc).
+// Why a workload was promised capacity that running work will free.
+enum class HandoverKind : uint8_t {
+  kReclaim,   // `after` are its victims, stopping for it (cycle_handovers.cc)
+  kTurnover,  // `after` is one running workload of its own team, ending by itself (cycle_turnovers.cc)
+};
+
+// A workload promised capacity that running workloads (`after`) will free:
+// `assignment` on `flavor`, within what they hold. Its backend may hold its
+// job ready meanwhile (executor.h's hand_over()); it holds nothing in allot
+// until they have ended.
 struct Handover {
   WorkloadId workload;
   std::vector<WorkloadId> after;
   FlavorIndex flavor;
   std::vector<PodSetAssignment> assignment;  // one per pod set
+  HandoverKind kind = HandoverKind::kReclaim;
   friend bool operator==(const Handover&, const Handover&) = default;
 };
 

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -242,6 +244,7 @@ inline int check_handovers(const Snapshot& before, const Plan& plan, const Snaps
                             [&](const PendingWorkload& p) { return p.id == h.workload; }))
         << "seed " << seed << " step " << step << ": promised workload " << h.workload.value()
         << " is not pending";
+    if (h.kind == HandoverKind::kTurnover) continue;  // check_turnovers()
     // A victim of its workload among those still running when the plan was made:
     // stopping for it already, or preempted for it by this plan.
     const auto stops_for_it = [&](const AdmittedWorkload& a) {
@@ -275,6 +278,78 @@ inline int check_handovers(const Snapshot& before, const Plan& plan, const Snaps
         << "seed " << seed << " step " << step << ": withdrew a promise never made";
   }
   return admitted_by_promise;
+}
+
+// Turnovers (scheduler/cycle_turnovers.cc): each promise in force after the
+// plan names one running workload of its own team that the plan leaves
+// running (not stopping, not a victim), promised to no other workload; the
+// promise lies on that workload's node within its GPUs, and the team, with
+// that workload ended and the promised one admitted, would not borrow.
+// Returns how many turnover promises it checked.
+inline int check_turnovers(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
+                           uint64_t seed, int step) {
+  // The usage after the plan: what ran, less victims that stop at once, plus admissions.
+  QuotaTree quota(policy);
+  for (const AdmittedWorkload& a : before.admitted) {
+    const bool stops_at_once =
+        std::any_of(plan.preemptions.begin(), plan.preemptions.end(), [&](const Preemption& p) {
+          return p.victim == a.id && p.grace_period.ms() == 0;
+        });
+    if (!stops_at_once) quota.add_usage(a.team, a.flavor, a.usage());
+  }
+  for (const Admission& a : plan.admissions) {
+    const auto w = std::find_if(before.pending.begin(), before.pending.end(),
+                                [&](const PendingWorkload& p) { return p.id == a.workload; });
+    if (w == before.pending.end()) continue;
+    for (size_t s = 0; s < a.assignment.size() && s < w->pod_sets.size(); ++s) {
+      quota.add_usage(w->team, a.flavor, w->pod_sets[s].per_pod * a.assignment[s].count);
+    }
+  }
+  std::set<uint64_t> promised_after;
+  int checked = 0;
+  for (const Handover& h : plan.handovers) {
+    if (h.kind != HandoverKind::kTurnover) continue;
+    ++checked;
+    const std::string where = "seed " + std::to_string(seed) + " step " + std::to_string(step) +
+                              ": the turnover promise to " + std::to_string(h.workload.value());
+    const auto w = std::find_if(before.pending.begin(), before.pending.end(),
+                                [&](const PendingWorkload& p) { return p.id == h.workload; });
+    const auto j = std::find_if(before.admitted.begin(), before.admitted.end(),
+                                [&](const AdmittedWorkload& a) {
+                                  return h.after.size() == 1 && a.id == h.after[0];
+                                });
+    if (w == before.pending.end() || j == before.admitted.end()) {
+      ADD_FAILURE() << where << " names no pending workload or no one running workload";
+      continue;
+    }
+    EXPECT_EQ(w->team, j->team) << where << " names another team's work";
+    EXPECT_FALSE(j->terminating) << where << " names stopping work";
+    EXPECT_FALSE(std::any_of(plan.preemptions.begin(), plan.preemptions.end(),
+                             [&](const Preemption& p) { return p.victim == j->id; }))
+        << where << " names a victim of this plan";
+    EXPECT_TRUE(promised_after.insert(j->id.value()).second) << where << " shares its workload";
+    uint64_t gpus = 0;
+    std::set<int32_t> nodes;
+    for (const auto& set : j->assignment) {
+      for (const PodPlacement& pod : set.pods) {
+        gpus |= pod.gpu_mask;
+        nodes.insert(pod.node.value());
+      }
+    }
+    if (h.assignment.size() != 1 || h.assignment[0].pods.size() != 1) {
+      ADD_FAILURE() << where << " is not one pod";
+      continue;
+    }
+    const PodPlacement& pod = h.assignment[0].pods[0];
+    EXPECT_TRUE(nodes.size() == 1 && nodes.contains(pod.node.value())) << where << ": another node";
+    EXPECT_EQ(pod.gpu_mask & ~gpus, 0U) << where << ": GPUs its workload does not hold";
+    EXPECT_EQ(h.flavor, j->flavor) << where;
+    quota.remove_usage(j->team, j->flavor, j->usage());
+    EXPECT_FALSE(quota.would_borrow(w->team, h.flavor, w->pod_sets[0].per_pod))
+        << where << ": its team would borrow";
+    quota.add_usage(j->team, j->flavor, j->usage());
+  }
+  return checked;
 }
 
 // Placement (node_tenancy.h): while some team uses more GPUs than its nominal,

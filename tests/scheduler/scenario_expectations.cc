@@ -209,6 +209,10 @@ class Checker {
           errors_.push_back(who + ": handover on " + join(nodes));
         }
         if (item.second["gpus"]) compare_gpus(item.second["gpus"], h.assignment, who + " handover");
+        const std::string kind = h.kind == HandoverKind::kTurnover ? "turnover" : "reclaim";
+        if (item.second["kind"] && item.second["kind"].as<std::string>() != kind) {
+          errors_.push_back(who + ": a " + kind + " handover");
+        }
       }
     }
   }

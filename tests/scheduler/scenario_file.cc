@@ -188,7 +188,8 @@ Status add_reservations(LoadedScenario& out, const YAML::Node& reservations) {
   return {};
 }
 
-// The previous cycle's handovers: {workload, after: [...], node, gpus: [...]} (one pod).
+// The previous cycle's handovers: {workload, after: [...], node, gpus: [...], kind?} (one pod;
+// kind: reclaim, the default, or turnover).
 Status add_handovers(LoadedScenario& out, const YAML::Node& handovers) {
   for (const auto& entry : handovers) {
     Handover held;
@@ -205,6 +206,11 @@ Status add_handovers(LoadedScenario& out, const YAML::Node& handovers) {
     uint64_t mask = 0;
     for (const auto& gpu : entry["gpus"]) mask |= uint64_t{1} << gpu.as<int>();
     held.assignment.push_back(PodSetAssignment{1, {PodPlacement{node, mask}}});
+    const std::string kind = entry["kind"] ? entry["kind"].as<std::string>() : "reclaim";
+    if (kind != "reclaim" && kind != "turnover") {
+      return invalid_argument("handover kind must be reclaim or turnover, not " + kind);
+    }
+    held.kind = kind == "turnover" ? HandoverKind::kTurnover : HandoverKind::kReclaim;
     out.snapshot.handovers.push_back(std::move(held));
   }
   return {};
@@ -238,6 +244,9 @@ Result<LoadedScenario> load_scheduler_scenario(const std::string& path) {
   out.policy = std::make_shared<const CompiledPolicy>(std::move(compiled));
   out.snapshot.now = Timestamp::epoch() + duration_or(spec["now"], Duration());
   out.snapshot.nodes.assign(out.policy->node_count(), NodeCondition{});
+  if (spec["options"] && spec["options"]["turnoverHandovers"]) {
+    out.options.turnover_handovers = spec["options"]["turnoverHandovers"].as<bool>();
+  }
   const Scheduler scheduler(out.policy);
   uint64_t next_id = 0;
   if (spec["running"])

@@ -16,8 +16,9 @@
 //       - {name, namespace, priorityClass, queuedAt, maxRuntimeSeconds?, podSets, preemptedBy?}
 //     reservations:                 # the previous cycle's plan reserved (optional)
 //       - {workload: ns/name, nodes: [...], startsAt: 40m}   # startsAt: drain for a drain
+//     options: {turnoverHandovers: true}  # SchedulerOptions (optional)
 //     handovers:                    # the previous cycle's plan promised (optional)
-//       - {workload: ns/name, after: [ns/name, ...], node: n, gpus: [0, 1]}
+//       - {workload: ns/name, after: [ns/name, ...], node: n, gpus: [0, 1], kind?: turnover}
 //     expect:                       # the decision (every key optional)
 //       admitted: [ns/name, ...]            # exactly these are admitted
 //       preempted: [ns/name, ...]           # exactly these are preempted
@@ -32,7 +33,7 @@
 //       notReserved: [ns/name, ...]         # pending without a reservation
 //       estimatedStart: {ns/name: 1h30m}
 //       explanation: {ns/name: "text that the explanation contains"}
-//       handovers: {ns/name: {after: [...], node: n, gpus: [...]}}  # exactly these
+//       handovers: {ns/name: {after: [...], node: n, gpus: [...], kind?}}  # exactly these
 //       withdrawn: [ns/name, ...]           # handovers broken this cycle
 //     (placement may name `gpus: [...]` too: every pod's GPU indices, as one set)
 //
@@ -53,6 +54,7 @@
 #include "base/result.h"
 #include "scheduler/compiled_policy.h"
 #include "scheduler/plan.h"
+#include "scheduler/scheduler.h"
 #include "scheduler/snapshot.h"
 
 namespace allot::testing {
@@ -61,6 +63,7 @@ struct LoadedScenario {
   std::string name;
   std::string description;
   std::shared_ptr<const CompiledPolicy> policy;
+  SchedulerOptions options;
   Snapshot snapshot;
   std::map<uint64_t, std::string> names;  // WorkloadId -> "ns/name"
   YAML::Node expect;

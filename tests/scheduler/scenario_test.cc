@@ -26,7 +26,7 @@ class SchedulerScenario : public ::testing::TestWithParam<std::string> {};
 TEST_P(SchedulerScenario, PlanMatchesExpectedDecision) {
   Result<LoadedScenario> scenario = load_scheduler_scenario(GetParam());
   ASSERT_TRUE(scenario.ok()) << scenario.status().to_string();
-  const Scheduler scheduler(scenario->policy);
+  const Scheduler scheduler(scenario->policy, scenario->options);
   const Plan plan = scheduler.plan(scenario->snapshot);
   for (const std::string& error : check_expectations(*scenario, plan)) {
     ADD_FAILURE() << scenario->name << ": " << error;

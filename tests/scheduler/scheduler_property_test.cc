@@ -30,6 +30,7 @@ using testing::check_drain_moves;
 using testing::check_drains;
 using testing::check_drains_clearable;
 using testing::check_handovers;
+using testing::check_turnovers;
 using testing::check_packing;
 using testing::expect_identical_plans;
 using testing::gpu_quota;
@@ -361,13 +362,15 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
                      int* waits = nullptr, bool replicas = false, bool shuffled_twin = false,
                      int* strict_tails = nullptr, int* promised = nullptr, int* packed = nullptr,
                      int* drains = nullptr, bool mixed_reclaim = false,
-                     int* drain_moves = nullptr) {
+                     int* drain_moves = nullptr, int* turnovers = nullptr) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
   const Policy p = random_policy(rng, fair_sharing, strict_tails != nullptr, mixed_reclaim);
   auto policy = std::make_shared<const CompiledPolicy>(
       CompiledPolicy::compile(p, expand_node_pools(p)).value());
-  const Scheduler scheduler(policy);
+  SchedulerOptions options;
+  options.turnover_handovers = turnovers != nullptr;
+  const Scheduler scheduler(policy, options);
   World world{policy, {}, drains != nullptr};
   world.state.nodes.assign(policy->node_count(), NodeCondition{});
   uint64_t next_id = 1;
@@ -410,6 +413,7 @@ int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_
     const int waited = check_no_second_victim(before, plan, seed, step);
     const int kept = check_handovers(before, plan, world.state, seed, step);
     if (promised != nullptr) *promised += kept;
+    if (turnovers != nullptr) *turnovers += check_turnovers(*policy, before, plan, seed, step);
     if (packed != nullptr) *packed += check_packing(*policy, before, plan, seed, step);
     if (drains != nullptr) {
       *drains += check_drains(before, plan, seed, step);
@@ -454,6 +458,21 @@ TEST(SchedulerProperties, HandoversHoldNothingAreKeptExactlyAndNeverOutliveTheir
                      nullptr, &promised);
   }
   EXPECT_GT(promised, 10) << "the random worlds rarely admitted a workload by its promise";
+}
+
+// With turnover handovers on (scheduler/cycle_turnovers.cc): every promise
+// names running work of its team that it may take without the team borrowing
+// (check_turnovers), and one admitted is admitted exactly where it was made
+// (check_handovers); the invariants (no capacity counted twice) hold.
+TEST(SchedulerProperties, TurnoverPromisesNameTheirTeamsRunningWorkAndAreAdmittedAsMade) {
+  int turnovers = 0;
+  int promised = 0;
+  for (uint64_t seed = 1100; seed <= 1140; ++seed) {
+    run_random_world(seed, seed % 2 == 0, seed % 3 == 0, /*stop_one_in=*/2, nullptr, false, false,
+                     nullptr, &promised, nullptr, nullptr, false, nullptr, &turnovers);
+  }
+  EXPECT_GT(turnovers, 400) << "the random worlds rarely promised a turnover";
+  EXPECT_GT(promised, 50) << "the random worlds rarely admitted a workload by its promise";
 }
 
 TEST(SchedulerProperties, TeamUnderNominalIsServedInTheSameCycle) {

@@ -285,6 +285,7 @@ int serve(const Flags& flags, allot::Logger& logger) {
     executor = &slurm->executor();
     health = &slurm->health();
     options.backend = slurm->ports();
+    options.scheduler.turnover_handovers = flags.slurm.turnover_handovers == "on";
     logger.info("Slurm backend", {{"slurm_conf", flags.slurm.conf}, {"poll", flags.slurm.poll}});
   } else {
     allot::local::LocalExecutorOptions executor_options;
@@ -553,6 +554,13 @@ int main(int argc, char** argv) {
                  "the nodes are free; one salloc and one srun process per running job on this "
                  "host; always through the commands; docs/slurm.md)")
       ->check(CLI::IsMember({"batch", "allocation"}))
+      ->capture_default_str();
+  app.add_option("--slurm-turnover-handovers", flags.slurm.turnover_handovers,
+                 "on: each team's next jobs wait in Slurm behind its running ones "
+                 "(--dependency=afterany) and start at their end, as a queued job of the site's "
+                 "would; off: a job is submitted once allot has seen the capacity free "
+                 "(docs/slurm.md, Turnover)")
+      ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--slurm-rest-token-file", flags.slurm.rest_token_file,
                  "slurmrestd's JWT for allotd's user, used when the Cluster's spec.slurm.rest "

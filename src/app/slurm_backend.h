@@ -71,6 +71,12 @@ struct SlurmFlags {
   // one salloc and one srun process per job on allotd's host:
   // slurm_jobs.h, docs/slurm.md *Started at submit*).
   std::string submit = "batch";
+  // "on": a pending workload is promised the capacity that a running job of
+  // its own team frees by ending, and its job waits in Slurm behind that one
+  // (--dependency=afterany), so that Slurm starts it at that end
+  // (scheduler/cycle_turnovers.cc, docs/slurm.md *Turnover*); "off": allot
+  // submits each job once it has seen the capacity free.
+  std::string turnover_handovers = "on";
   // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
   std::string reconcile = "60s";
   // slurmrestd's JWT (a file holding it; empty: $SLURM_JWT) and whose it is

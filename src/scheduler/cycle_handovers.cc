@@ -78,6 +78,7 @@ void SchedulingCycle::keep_handovers() {
           .push_back(promise);
     } else if (broken || !admit_promised(w, promise)) {
       plan_.withdrawn_handovers.push_back(promise.workload);
+      if (promise.kind == HandoverKind::kTurnover) refused_turnovers_.insert(w.id.value());
     }
   }
 }

@@ -9,7 +9,8 @@
 // its first workload not admitted only), past the workloads admitted in this
 // cycle and the beneficiaries of reclaims. A workload W of one pod may be
 // promised a running workload J of its team when:
-// - J was admitted in an earlier cycle, is neither stopping nor chosen as a
+// - J was admitted in an earlier cycle and runs (its backend's job exists, so
+//   a job can be queued behind it), is neither stopping nor chosen as a
 //   victim, and is no other promise's; its pods are all on one node that is
 //   schedulable and usable by W (reservations and drains), holding at least
 //   W's pod (resources and GPUs), in a flavor W may use;
@@ -17,7 +18,13 @@
 //   more than J, so this binds only a team that borrows now);
 // - no other team is owed in that flavor after this cycle (its first
 //   workload not admitted in it would be within its nominal): the capacity J
-//   frees is then the cycle's order to give, not a promise's.
+//   frees is then the cycle's order to give, not a promise's;
+// - no work stops in that flavor (stopping, or a victim of this cycle): while
+//   a preemption is in flight the quota is the beneficiaries', and a promise
+//   made then could not be admitted at J's end (its job, started by the
+//   backend at that end, would be cancelled);
+// - W's own promise was not refused in this cycle (keep_handovers() could not
+//   admit it at its J's end).
 // The promise: W's pod on J's node, on the lowest of J's GPUs it needs, once
 // J has ended (`after`: J). The running workloads are offered smallest first
 // (their GPUs: the first that holds W fits it best), then in the order they
@@ -66,10 +73,18 @@ void SchedulingCycle::offer_turnovers() {
   for (const Admission& a : plan_.admissions) admitted_now.insert(a.workload.value());
   std::unordered_set<uint64_t> taken = admitted_now;
   for (const Handover& h : plan_.handovers) taken.insert(h.workload.value());
+  for (const uint64_t refused : refused_turnovers_) taken.insert(refused);
+  std::vector<bool> stopping(static_cast<size_t>(policy_.flavor_count()), false);
+  for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
+    if (unavailable_[i]) stopping[snapshot_.admitted[i].flavor.value()] = true;
+  }
   std::vector<std::vector<TurnoverJob>> jobs(static_cast<size_t>(policy_.team_count()));
   for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
     const AdmittedWorkload& j = snapshot_.admitted[i];
-    if (unavailable_[i] || pending_queues_.queue(j.team).empty()) continue;
+    if (unavailable_[i] || !j.running || stopping[j.flavor.value()] ||
+        pending_queues_.queue(j.team).empty()) {
+      continue;
+    }
     const std::optional<OnOneNode> place = on_one_node(j);
     if (!place || !capacity_.schedulable(place->node)) continue;
     const Timestamp end = j.max_runtime == Duration::max() ? Timestamp::infinite_future()

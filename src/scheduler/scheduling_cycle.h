@@ -248,6 +248,7 @@ class SchedulingCycle {
   size_t open_borrowers_admissions_ = 0;              // plan_.admissions noted in open_borrowers_
   std::unordered_set<uint64_t> admitted_by_promise_;  // keep_handovers() admitted them
   std::vector<Handover> kept_turnovers_;  // the snapshot's turnovers still waiting, to judge again
+  std::unordered_set<uint64_t> refused_turnovers_;  // withdrawn by keep_handovers(): none again now
   // Per flavor: the team owed there after the cycle (-1: none, -2: several, -3: not yet known).
   std::vector<int32_t> owed_team_;
   // Per node: the priority of the gang it is reserved for (read only while reserved).

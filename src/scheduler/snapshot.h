@@ -74,6 +74,9 @@ struct AdmittedWorkload {
   std::vector<PodSetAssignment> assignment;  // one per pod set
   bool terminating = false;                  // preempted or evicted; holds capacity until it stops
   WorkloadId preempted_for;                  // the beneficiary while terminating after a preemption
+  // Its pods were seen running: its backend's job exists (a turnover's
+  // promise names only such work, cycle_turnovers.cc). false: admitted, not started yet.
+  bool running = true;
   ReplicaRole replica_role = ReplicaRole::kNone;  // see PendingWorkload
 
   [[nodiscard]] bool guaranteed() const { return replica_role == ReplicaRole::kGuaranteed; }

@@ -284,7 +284,8 @@ inline int check_handovers(const Snapshot& before, const Plan& plan, const Snaps
 // plan names one running workload of its own team that the plan leaves
 // running (not stopping, not a victim), promised to no other workload; the
 // promise lies on that workload's node within its GPUs, and the team, with
-// that workload ended and the promised one admitted, would not borrow.
+// that workload ended and the promised one admitted, would not borrow; no
+// work stops in its flavor (stopping before the plan, or its victim).
 // Returns how many turnover promises it checked.
 inline int check_turnovers(const CompiledPolicy& policy, const Snapshot& before, const Plan& plan,
                            uint64_t seed, int step) {
@@ -344,6 +345,14 @@ inline int check_turnovers(const CompiledPolicy& policy, const Snapshot& before,
     EXPECT_TRUE(nodes.size() == 1 && nodes.contains(pod.node.value())) << where << ": another node";
     EXPECT_EQ(pod.gpu_mask & ~gpus, 0U) << where << ": GPUs its workload does not hold";
     EXPECT_EQ(h.flavor, j->flavor) << where;
+    EXPECT_FALSE(std::any_of(before.admitted.begin(), before.admitted.end(),
+                             [&](const AdmittedWorkload& a) {
+                               const bool victim = std::any_of(
+                                   plan.preemptions.begin(), plan.preemptions.end(),
+                                   [&](const Preemption& p) { return p.victim == a.id; });
+                               return a.flavor == h.flavor && (a.terminating || victim);
+                             }))
+        << where << " stands while work stops in its flavor";
     quota.remove_usage(j->team, j->flavor, j->usage());
     EXPECT_FALSE(quota.would_borrow(w->team, h.flavor, w->pod_sets[0].per_pod))
         << where << ": its team would borrow";

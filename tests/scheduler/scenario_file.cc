@@ -128,6 +128,7 @@ Status add_running(LoadedScenario& out, const Scheduler& scheduler, const YAML::
     a.last_checkpoint =
         Timestamp::epoch() + duration_or(entry["checkpointAt"], started - Timestamp::epoch());
     a.terminating = entry["terminating"] && entry["terminating"].as<bool>();
+    a.running = !(entry["notStarted"] && entry["notStarted"].as<bool>());
     out.names[id.value()] = key_of(entry);
     out.snapshot.admitted.push_back(std::move(a));
   }

@@ -11,7 +11,8 @@
 //     nodes: {pool-3: {healthy: false}}        # node conditions (optional)
 //     running:                      # the state: admitted workloads, in order
 //       - {name, namespace, priorityClass, startedAt, maxRuntimeSeconds?,
-//          checkpointAt?, podSets, nodes?: [node per pod], terminating?, preemptedFor?}
+//          checkpointAt?, podSets, nodes?: [node per pod], terminating?, preemptedFor?,
+//          notStarted?: true (admitted, its pods not seen running yet)}
 //     pending:                      # the event: workloads waiting to be admitted
 //       - {name, namespace, priorityClass, queuedAt, maxRuntimeSeconds?, podSets, preemptedBy?}
 //     reservations:                 # the previous cycle's plan reserved (optional)

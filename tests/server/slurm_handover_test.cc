@@ -2,7 +2,9 @@
 // job to Slurm behind its victim's (docs/slurm.md *Turnover* (c);
 // scheduler/cycle_handovers.cc; executor.h's hand_over()), so that Slurm
 // starts it at the scheduling pass the victim's end triggers, on the
-// victim's node, as the one job of the workload.
+// victim's node, as the one job of the workload. And a team's turnover
+// (scheduler/cycle_turnovers.cc, allotd --slurm-turnover-handovers on, the
+// default): its next workload's job waits in Slurm behind its running one.
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -77,6 +79,46 @@ TEST_F(SlurmAllotdTest, AReclaimHandsTheOwnersJobToSlurmBehindItsVictim) {
   ASSERT_GT(victim_end, 0) << ended;
   EXPECT_LE(owner_start - victim_end, kill_wait().ms() / 1000 + 2)  // + rounding, a pass
       << "victim ended " << ended << ", owner started " << started;
+}
+
+
+// sa-prod holds node1; sa-research, at its nominal, runs `first` on node2 and
+// queues `next`: the cluster is full and no other team is owed. `next` is
+// promised first's capacity: its job waits in Slurm behind first's
+// (--dependency=afterany), and Slurm starts it on node2 once first ends by
+// itself, as the one job of the workload.
+TEST_F(SlurmAllotdTest, ATeamsNextJobWaitsInSlurmBehindItsRunningOne) {
+  submit("sa-prod", "steady", {"sleep 300", 8, 1, "low"});
+  wait_phase("sa-prod", "steady", "Running");
+  submit("sa-research", "first", {"sleep 6", 8, 1, "low"});
+  const nlohmann::json first = wait_phase("sa-research", "first", "Running");
+  submit("sa-research", "next", {"echo next-ran; sleep 300", 8, 1, "low"});
+  const std::string next_job = job_name(workload("sa-research", "next"));
+  std::string waiting;
+  EXPECT_TRUE(eventually(
+      [&] {
+        waiting = sh({"squeue", "-h", "-n", next_job, "-o", "%T %r %E"}).out;
+        return waiting.starts_with("PENDING Dependency afterany:");
+      },
+      std::chrono::seconds(5), std::chrono::milliseconds(50)))
+      << "next's job waits in Slurm behind first's while first runs; squeue: " << waiting;
+  EXPECT_EQ(workload("sa-research", "next")["status"]["phase"], "Pending")
+      << "allot admits it only once first has ended";
+
+  const nlohmann::json running = wait_phase("sa-research", "next", "Running");
+  EXPECT_EQ(node_of(running), node_of(first));
+  EXPECT_EQ(wait_log("sa-research", "next", "next-ran"), "next-ran\n");
+  const std::string next_runs = jobs_once_recorded(running, "RUNNING");
+  EXPECT_EQ(std::count(next_runs.begin(), next_runs.end(), '\n'), 1)
+      << "one job: the one handed over, taken over at its admission: " << next_runs;
+  // Slurm started it at first's end (sacct's whole seconds), not after allot saw that end.
+  const int64_t first_end =
+      seconds_of(sh({"sacct", "-n", "-X", "-P", "--name=" + job_name(first), "-o", "End"}).out);
+  const int64_t next_start =
+      seconds_of(sh({"sacct", "-n", "-X", "-P", "--name=" + next_job, "-o", "Start"}).out);
+  ASSERT_GT(first_end, 0);
+  EXPECT_LE(next_start - first_end, 1) << "first ended at " << first_end << ", next started at "
+                                       << next_start;
 }
 
 }  // namespace

@@ -47,6 +47,7 @@ bool to_admitted(const LiveWorkload& live, const CompiledPolicy& policy, Timesta
   out.pod_sets = live.request.pod_sets;
   out.terminating = live.run.stopping();
   out.preempted_for = live.run.preempting_for;
+  out.running = live.pods_started > 0;
   out.replica_role = live.request.replica_role;
   if (!out.flavor.valid() || status.pod_sets.size() != out.pod_sets.size()) return false;
   for (const PodSetStatus& pod_set : status.pod_sets) {

@@ -126,6 +126,12 @@ class ClusterState {
   // intervals) from every batch as it is queued, so nothing of metering is
   // stored or told; reports then show nothing. REQUIRES: set before start.
   void set_metering(bool on) { metering_ = on; }
+  // How the scheduler of every policy installed from now on plans.
+  // REQUIRES: set before start.
+  void set_scheduler_options(const SchedulerOptions& options) {
+    WriterLock lock(mu_);
+    state_.scheduler_options = options;
+  }
 
  private:
   friend class ClusterWriter;

@@ -46,6 +46,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
   cluster_.set_audit(options.audit);
   cluster_.set_feed(&changes_);
   cluster_.set_metering(options.metering);
+  cluster_.set_scheduler_options(options.scheduler);
   loop_.record_into(&activity_);
   metrics_.read_gpus_from(&executor);
   loop_.watch_budgets(&budgets_);

@@ -107,6 +107,9 @@ struct ControlPlaneOptions {
   // false: the metering ledger is not stored (ClusterState::set_metering;
   // allotd --metering off, for A/B measurements of its cost only).
   bool metering = true;
+  // How the scheduler plans (scheduler.h): app/ turns turnover handovers on for
+  // a backend that holds jobs ready (Slurm).
+  SchedulerOptions scheduler;
 };
 
 class ControlPlane final : public PodEventSink {

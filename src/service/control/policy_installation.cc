@@ -25,7 +25,8 @@ void install_policy(ServerState& state, PolicyState policy) {
   state.policy = std::move(policy);
   state.reservations.clear();
   const auto& compiled = state.policy.compiled();
-  state.scheduler = compiled ? std::make_shared<const Scheduler>(compiled) : nullptr;
+  state.scheduler =
+      compiled ? std::make_shared<const Scheduler>(compiled, state.scheduler_options) : nullptr;
   // A change that keeps every request (a quota, a cohort) leaves the live
   // workloads as they are: with 20,000 of them, recompiling took longer than
   // the rest of the apply together.

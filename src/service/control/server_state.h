@@ -53,6 +53,8 @@ struct NodeState {
 struct ServerState {
   PolicyState policy;
   std::shared_ptr<const Scheduler> scheduler;  // null while the policy is empty
+  // How the scheduler plans for this backend (ControlPlaneOptions::scheduler).
+  SchedulerOptions scheduler_options;
   WorkloadTable workloads;
   // The workloads' spans pending and running, and admission waits, kept up
   // to date as they change (workload_activity.h).

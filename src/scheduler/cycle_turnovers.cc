@@ -112,7 +112,8 @@ void SchedulingCycle::offer_turnovers() {
   }
   for (const Handover& h : kept_turnovers_) {
     const auto found = made.find(h.workload.value());
-    if (found == made.end() || !(*found->second == h)) plan_.withdrawn_handovers.push_back(h.workload);
+    if (found == made.end() || !(*found->second == h))
+      plan_.withdrawn_handovers.push_back(h.workload);
   }
 }
 
@@ -140,9 +141,8 @@ void SchedulingCycle::promise_turnovers(TeamIndex team, std::vector<TurnoverJob>
   for (size_t k = 0; k < jobs.size(); ++k) {
     if (jobs[k].claimed_at >= 0) claimed.push_back(k);
   }
-  std::ranges::sort(claimed, [&](size_t a, size_t b) {
-    return jobs[a].claimed_at > jobs[b].claimed_at;
-  });
+  std::ranges::sort(claimed,
+                    [&](size_t a, size_t b) { return jobs[a].claimed_at > jobs[b].claimed_at; });
   const bool strict = policy_.team(team).queueing == QueueingStrategy::kStrictFifo;
   const size_t limit = 2 * jobs.size() + 8;
   size_t used = 0;

@@ -113,7 +113,8 @@ struct HeldReservation {
 // Why a workload was promised capacity that running work will free.
 enum class HandoverKind : uint8_t {
   kReclaim,   // `after` are its victims, stopping for it (cycle_handovers.cc)
-  kTurnover,  // `after` is one running workload of its own team, ending by itself (cycle_turnovers.cc)
+  kTurnover,  // `after` is one running workload of its own team, ending by itself
+              // (cycle_turnovers.cc)
 };
 
 // A workload promised capacity that running workloads (`after`) will free:

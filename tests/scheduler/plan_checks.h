@@ -292,10 +292,9 @@ inline int check_turnovers(const CompiledPolicy& policy, const Snapshot& before,
   // The usage after the plan: what ran, less victims that stop at once, plus admissions.
   QuotaTree quota(policy);
   for (const AdmittedWorkload& a : before.admitted) {
-    const bool stops_at_once =
-        std::any_of(plan.preemptions.begin(), plan.preemptions.end(), [&](const Preemption& p) {
-          return p.victim == a.id && p.grace_period.ms() == 0;
-        });
+    const bool stops_at_once = std::any_of(
+        plan.preemptions.begin(), plan.preemptions.end(),
+        [&](const Preemption& p) { return p.victim == a.id && p.grace_period.ms() == 0; });
     if (!stops_at_once) quota.add_usage(a.team, a.flavor, a.usage());
   }
   for (const Admission& a : plan.admissions) {
@@ -315,10 +314,9 @@ inline int check_turnovers(const CompiledPolicy& policy, const Snapshot& before,
                               ": the turnover promise to " + std::to_string(h.workload.value());
     const auto w = std::find_if(before.pending.begin(), before.pending.end(),
                                 [&](const PendingWorkload& p) { return p.id == h.workload; });
-    const auto j = std::find_if(before.admitted.begin(), before.admitted.end(),
-                                [&](const AdmittedWorkload& a) {
-                                  return h.after.size() == 1 && a.id == h.after[0];
-                                });
+    const auto j = std::find_if(
+        before.admitted.begin(), before.admitted.end(),
+        [&](const AdmittedWorkload& a) { return h.after.size() == 1 && a.id == h.after[0]; });
     if (w == before.pending.end() || j == before.admitted.end()) {
       ADD_FAILURE() << where << " names no pending workload or no one running workload";
       continue;

@@ -30,8 +30,8 @@ using testing::check_drain_moves;
 using testing::check_drains;
 using testing::check_drains_clearable;
 using testing::check_handovers;
-using testing::check_turnovers;
 using testing::check_packing;
+using testing::check_turnovers;
 using testing::expect_identical_plans;
 using testing::gpu_quota;
 
@@ -361,8 +361,8 @@ int check_strict_fifo_tails(const CompiledPolicy& policy, const Snapshot& before
 int run_random_world(uint64_t seed, bool fair_sharing, bool whole_nodes, uint64_t stop_one_in = 1,
                      int* waits = nullptr, bool replicas = false, bool shuffled_twin = false,
                      int* strict_tails = nullptr, int* promised = nullptr, int* packed = nullptr,
-                     int* drains = nullptr, bool mixed_reclaim = false,
-                     int* drain_moves = nullptr, int* turnovers = nullptr) {
+                     int* drains = nullptr, bool mixed_reclaim = false, int* drain_moves = nullptr,
+                     int* turnovers = nullptr) {
   int guarantee_checks = 0;
   std::mt19937_64 rng(seed);
   const Policy p = random_policy(rng, fair_sharing, strict_tails != nullptr, mixed_reclaim);

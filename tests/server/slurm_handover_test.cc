@@ -81,7 +81,6 @@ TEST_F(SlurmAllotdTest, AReclaimHandsTheOwnersJobToSlurmBehindItsVictim) {
       << "victim ended " << ended << ", owner started " << started;
 }
 
-
 // sa-prod holds node1; sa-research, at its nominal, runs `first` on node2 and
 // queues `next`: the cluster is full and no other team is owed. `next` is
 // promised first's capacity: its job waits in Slurm behind first's
@@ -117,8 +116,8 @@ TEST_F(SlurmAllotdTest, ATeamsNextJobWaitsInSlurmBehindItsRunningOne) {
   const int64_t next_start =
       seconds_of(sh({"sacct", "-n", "-X", "-P", "--name=" + next_job, "-o", "Start"}).out);
   ASSERT_GT(first_end, 0);
-  EXPECT_LE(next_start - first_end, 1) << "first ended at " << first_end << ", next started at "
-                                       << next_start;
+  EXPECT_LE(next_start - first_end, 1)
+      << "first ended at " << first_end << ", next started at " << next_start;
 }
 
 }  // namespace

@@ -4,6 +4,33 @@
 
 namespace allot {
 
+ActionRunner::ActionRunner(Executor& executor, LoopSignal& signal)
+    : executor_(executor), signal_(signal), thread_([this] { hand_over_turnovers(); }) {}
+
+ActionRunner::~ActionRunner() {
+  {
+    MutexLock lock(mu_);
+    stopping_ = true;
+  }
+  turnover_queued_.notify_all();
+  thread_.join();
+}
+
+void ActionRunner::hand_over_turnovers() {
+  for (;;) {
+    HandoverAction next;
+    {
+      MutexLock lock(mu_);
+      while (!stopping_ && turnovers_.empty()) turnover_queued_.wait(mu_);
+      if (stopping_) return;
+      next = std::move(turnovers_.front());
+      turnovers_.pop_front();
+    }
+    run(next);
+    done(next.launch.workload);
+  }
+}
+
 Actions ActionRunner::sequence(Actions actions) {
   Actions now;
   MutexLock lock(mu_);
@@ -47,11 +74,20 @@ void ActionRunner::carry_out(Actions actions) {
     run(withdraw);
     done(withdraw.workload);
   }
-  // Before the stops of their victims: the job waits for theirs while they still run.
-  for (const HandoverAction& handover : actions.handovers) {
+  // A reclaim's before the stops of its victims: the job waits for theirs while they still run.
+  // A turnover's on the runner's thread: nothing here waits for its submission.
+  bool queued = false;
+  for (HandoverAction& handover : actions.handovers) {
+    if (handover.kind == HandoverKind::kTurnover) {
+      MutexLock lock(mu_);
+      turnovers_.push_back(std::move(handover));
+      queued = true;
+      continue;
+    }
     run(handover);
     done(handover.launch.workload);
   }
+  if (queued) turnover_queued_.notify_one();
   for (const StopAction& stop : actions.stops) {
     run(stop);
     done(stop.workload);

@@ -15,6 +15,13 @@
 //   never wait for each other (a launch forks pods: it may take long). The
 //   caller of carry_out() waits for the local backend's forks (a backend that
 //   submits asynchronously returns at once).
+// - A turnover's handover (HandoverKind::kTurnover: a job held ready behind
+//   running work, which nothing else of the change waits for) is carried out
+//   on the runner's own thread, in the order handed to it, so that carry_out()
+//   never waits for its submission (Slurm's hand_over() runs sbatch); the
+//   workload's later actions wait for it as for any earlier action. A
+//   reclaim's is carried out by carry_out() itself, before the stops of its
+//   victims. Handovers still queued when the runner is destroyed are dropped.
 // - on_pod_event() may be called from any executor thread; it queues the
 //   event and wakes the loop.
 // - on_backend_job() likewise queues the workload whose backend job is new
@@ -28,6 +35,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <variant>
@@ -50,7 +58,10 @@ struct PodReports {
 
 class ActionRunner final : public PodEventSink {
  public:
-  ActionRunner(Executor& executor, LoopSignal& signal) : executor_(executor), signal_(signal) {}
+  ActionRunner(Executor& executor, LoopSignal& signal);
+  ~ActionRunner() override;
+  ActionRunner(const ActionRunner&) = delete;
+  ActionRunner& operator=(const ActionRunner&) = delete;
 
   [[nodiscard]] Actions sequence(Actions actions) ALLOT_EXCLUDES(mu_);
   // REQUIRES: `actions` came from sequence().
@@ -67,6 +78,8 @@ class ActionRunner final : public PodEventSink {
   void run(const Action& action);
   // The workload's action was carried out: carries out those that waited for it.
   void done(WorkloadId workload) ALLOT_EXCLUDES(mu_);
+  // The runner's thread: carries out the turnovers' handovers, in order.
+  void hand_over_turnovers() ALLOT_EXCLUDES(mu_);
 
   Executor& executor_;
   LoopSignal& signal_;
@@ -75,6 +88,10 @@ class ActionRunner final : public PodEventSink {
   // Workloads with an action sequenced and not yet carried out, and the
   // actions that wait for it, in order.
   std::unordered_map<WorkloadId, std::deque<Action>> busy_ ALLOT_GUARDED_BY(mu_);
+  std::deque<HandoverAction> turnovers_ ALLOT_GUARDED_BY(mu_);  // for the runner's thread
+  bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
+  CondVar turnover_queued_;
+  std::thread thread_;  // last: started once the rest is built
 };
 
 }  // namespace allot

@@ -148,7 +148,8 @@ void hand_over(const Plan& plan, ServerState& state, Actions& actions) {
         std::find(state.handovers.begin(), state.handovers.end(), promise) != state.handovers.end();
     const LiveWorkload* live = state.workloads.find(promise.workload);
     if (kept || live == nullptr) continue;
-    actions.handovers.push_back({promised_launch(*live, promise, state), promise.after});
+    actions.handovers.push_back(
+        {promised_launch(*live, promise, state), promise.after, promise.kind});
   }
   state.handovers = plan.handovers;
 }

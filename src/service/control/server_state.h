@@ -102,6 +102,9 @@ struct StopAction {
 struct HandoverAction {
   WorkloadLaunch launch;
   std::vector<WorkloadId> after;
+  // A reclaim's is carried out before its victims' stops; a turnover's on the
+  // ActionRunner's own thread, waiting for nothing (action_runner.h).
+  HandoverKind kind = HandoverKind::kReclaim;
 
   friend bool operator==(const HandoverAction&, const HandoverAction&) = default;
 };

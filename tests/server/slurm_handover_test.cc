@@ -3,13 +3,14 @@
 // scheduler/cycle_handovers.cc; executor.h's hand_over()), so that Slurm
 // starts it at the scheduling pass the victim's end triggers, on the
 // victim's node, as the one job of the workload. And a team's turnover
-// (scheduler/cycle_turnovers.cc, allotd --slurm-turnover-handovers on, the
-// default): its next workload's job waits in Slurm behind its running one.
+// (scheduler/cycle_turnovers.cc, allotd --slurm-turnover-handovers on): its
+// next workload's job waits in Slurm behind its running one.
 #include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "slurm_allotd_fixture.h"
 
@@ -81,12 +82,22 @@ TEST_F(SlurmAllotdTest, AReclaimHandsTheOwnersJobToSlurmBehindItsVictim) {
       << "victim ended " << ended << ", owner started " << started;
 }
 
+// allotd with --slurm-turnover-handovers on (opt-in).
+class SlurmTurnoverAllotdTest : public SlurmAllotdTest {
+ protected:
+  std::vector<std::string> allotd_flags() override {
+    std::vector<std::string> flags = SlurmAllotdTest::allotd_flags();
+    flags.insert(flags.end(), {"--slurm-turnover-handovers", "on"});
+    return flags;
+  }
+};
+
 // sa-prod holds node1; sa-research, at its nominal, runs `first` on node2 and
 // queues `next`: the cluster is full and no other team is owed. `next` is
 // promised first's capacity: its job waits in Slurm behind first's
 // (--dependency=afterany), and Slurm starts it on node2 once first ends by
 // itself, as the one job of the workload.
-TEST_F(SlurmAllotdTest, ATeamsNextJobWaitsInSlurmBehindItsRunningOne) {
+TEST_F(SlurmTurnoverAllotdTest, ATeamsNextJobWaitsInSlurmBehindItsRunningOne) {
   submit("sa-prod", "steady", {"sleep 300", 8, 1, "low"});
   wait_phase("sa-prod", "steady", "Running");
   submit("sa-research", "first", {"sleep 6", 8, 1, "low"});

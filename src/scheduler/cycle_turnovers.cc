@@ -127,7 +127,8 @@ void SchedulingCycle::promise_turnovers(TeamIndex team, std::vector<TurnoverJob>
   std::unordered_map<uint64_t, size_t> kept;  // workload id -> the job its kept promise names
   for (const Handover& h : kept_turnovers_) {
     const std::optional<uint32_t> index = pending_index_.find(h.workload);
-    if (!index || snapshot_.pending[*index].team != team || taken.contains(h.workload.value())) {
+    if (!index || h.after.empty() || snapshot_.pending[*index].team != team ||
+        taken.contains(h.workload.value())) {
       continue;
     }
     const auto job = job_of.find(h.after.front().value());

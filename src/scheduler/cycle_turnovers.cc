@@ -91,6 +91,14 @@ void SchedulingCycle::offer_turnovers() {
                                                            : j.admitted_at + j.max_runtime;
     jobs[j.team.value()].push_back({i, *place, end});
   }
+  // The kept promises by their workload's team (those of workloads admitted or taken now left out).
+  std::vector<std::vector<const Handover*>> kept(static_cast<size_t>(policy_.team_count()));
+  for (const Handover& h : kept_turnovers_) {
+    const std::optional<uint32_t> index = pending_index_.find(h.workload);
+    if (index && !h.after.empty() && !taken.contains(h.workload.value())) {
+      kept[snapshot_.pending[*index].team.value()].push_back(&h);
+    }
+  }
   owed_team_.assign(static_cast<size_t>(policy_.flavor_count()), -3);
   const size_t first_new = plan_.handovers.size();
   for (int32_t t = 0; t < policy_.team_count(); ++t) {
@@ -104,7 +112,7 @@ void SchedulingCycle::offer_turnovers() {
       return std::tie(gpus_a, a.expected_end, x.admitted_at, x.id) <
              std::tie(gpus_b, b.expected_end, y.admitted_at, y.id);
     });
-    promise_turnovers(TeamIndex(t), team_jobs, admitted_now, taken);
+    promise_turnovers(TeamIndex(t), team_jobs, kept[static_cast<size_t>(t)], admitted_now, taken);
   }
   std::unordered_map<uint64_t, const Handover*> made;
   for (size_t i = first_new; i < plan_.handovers.size(); ++i) {
@@ -118,6 +126,7 @@ void SchedulingCycle::offer_turnovers() {
 }
 
 void SchedulingCycle::promise_turnovers(TeamIndex team, std::vector<TurnoverJob>& jobs,
+                                        const std::vector<const Handover*>& team_kept,
                                         const std::unordered_set<uint64_t>& admitted_now,
                                         const std::unordered_set<uint64_t>& taken) {
   std::unordered_map<uint64_t, size_t> job_of;  // running workload id -> index in jobs
@@ -125,16 +134,11 @@ void SchedulingCycle::promise_turnovers(TeamIndex team, std::vector<TurnoverJob>
     job_of.emplace(snapshot_.admitted[jobs[k].admitted].id.value(), k);
   }
   std::unordered_map<uint64_t, size_t> kept;  // workload id -> the job its kept promise names
-  for (const Handover& h : kept_turnovers_) {
-    const std::optional<uint32_t> index = pending_index_.find(h.workload);
-    if (!index || h.after.empty() || snapshot_.pending[*index].team != team ||
-        taken.contains(h.workload.value())) {
-      continue;
-    }
-    const auto job = job_of.find(h.after.front().value());
+  for (const Handover* h : team_kept) {
+    const auto job = job_of.find(h->after.front().value());
     if (job == job_of.end()) continue;
-    jobs[job->second].claimed_at = pending_queues_.position(*index);
-    kept.emplace(h.workload.value(), job->second);
+    jobs[job->second].claimed_at = pending_queues_.position(*pending_index_.find(h->workload));
+    kept.emplace(h->workload.value(), job->second);
   }
   // Jobs claimed by a kept promise, the latest claimer first: the ones an
   // earlier workload without a promise takes.

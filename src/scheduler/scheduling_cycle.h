@@ -88,7 +88,9 @@ class SchedulingCycle {
   // capacity that running work of a workload's own team frees by ending.
   struct TurnoverJob;
   void offer_turnovers();
+  // `team_kept`: the kept promises of the team's pending workloads.
   void promise_turnovers(TeamIndex team, std::vector<TurnoverJob>& jobs,
+                         const std::vector<const Handover*>& team_kept,
                          const std::unordered_set<uint64_t>& admitted_now,
                          const std::unordered_set<uint64_t>& taken);
   std::optional<Handover> turnover_promise(const PendingWorkload& w, const TurnoverJob& job,

@@ -270,7 +270,9 @@ bool SlurmExecutor::hand_over(const WorkloadLaunch& launch, const std::vector<Wo
     submitting_.erase(launch.workload);
     if (id.ok()) {
       submitted_.fetch_add(1);
-      handed_[launch.workload] = Handed{*id, nodes_of(launch)};
+      // A listing already under way may not hold it: the next one will.
+      handed_[launch.workload] =
+          Handed{*id, nodes_of(launch), listings_ + 1, SlurmJob{*id, "", "PENDING", "", "", 0}};
     }
   }
   if (!id.ok()) {
@@ -304,13 +306,15 @@ bool SlurmExecutor::take_over_handed(const WorkloadLaunch& launch) {
   const auto handed = handed_.find(launch.workload);
   if (handed == handed_.end() || handed->second.placed != nodes_of(launch)) return false;
   const std::string id = handed->second.id;
+  // Its last state: the next poll reports it running, or ended (then from
+  // sacct when Slurm no longer lists it).
   jobs_[launch.workload] = Job{id,
                                static_cast<int32_t>(launch.pods.size()),
                                false,
                                false,
                                {},
                                0,
-                               SlurmJob{id, "", "PENDING", "", "", 0},
+                               handed->second.last,
                                handed->second.placed,
                                ""};
   handed_.erase(handed);

@@ -87,8 +87,12 @@
 //   workload on the same nodes takes it over as an adopted job (reported
 //   running at the next poll once Slurm runs it, perhaps already); on other
 //   nodes it is cancelled and the launch queued as any other. withdraw() or
-//   stop() cancels it. A handed-over job Slurm no longer lists (cancelled
-//   around allot) is forgotten: the launch submits afresh. After a restart,
+//   stop() cancels it. A handed-over job that ended on its own (Slurm ran
+//   it when the jobs it followed ended) stays handed over: its launch takes
+//   it over and reports its run, so the workload never runs twice. One
+//   cancelled around allot, or that a listing begun after its sbatch
+//   answered no longer holds before it was seen ending, is forgotten: the
+//   launch submits afresh. After a restart,
 //   a handed-over job found at start() is adopted by its launch as any job
 //   of the workload's name, or cancelled as an orphan after `adopt_within`.
 // - read_log(): the pod's task output (`<log_dir>/<id>-<pod>.log`), which
@@ -260,6 +264,8 @@ class SlurmExecutor final : public Executor {
   struct Handed {
     std::string id;
     std::vector<std::string> placed;  // the nodes it is pinned to
+    uint64_t listed_from = 0;         // the first poll whose listing holds its job
+    SlurmJob last;                    // what the last listing that held it said
   };
 
   Result<std::string> submit(const WorkloadLaunch& launch,
@@ -290,7 +296,10 @@ class SlurmExecutor final : public Executor {
       ALLOT_REQUIRES(mu_);
   std::vector<SlurmJob> orphans(const std::vector<SlurmJob>& listed) ALLOT_REQUIRES(mu_);
   // Handed-over jobs that Slurm no longer lists, or lists ended, are forgotten.
-  void forget_ended_handovers(const std::map<std::string, SlurmJob>& seen) ALLOT_REQUIRES(mu_);
+  // Brings the handed-over jobs up to date with listing number `listing`;
+  // forgets those cancelled around allot (see the contract).
+  void update_handovers(const std::map<std::string, SlurmJob>& seen, uint64_t listing)
+      ALLOT_REQUIRES(mu_);
   void cancel_strays(const std::vector<std::string>& requeued,
                      const std::vector<SlurmJob>& orphaned);
   void settle_vanished(const std::vector<std::string>& vanished,

@@ -65,11 +65,23 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
   }
 }
 
-void SlurmExecutor::forget_ended_handovers(const std::map<std::string, SlurmJob>& seen) {
-  std::erase_if(handed_, [&](const auto& entry) {
-    const auto found = seen.find(entry.second.id);
-    return found == seen.end() || is_final_job_state(found->second.state);
-  });
+void SlurmExecutor::update_handovers(const std::map<std::string, SlurmJob>& seen,
+                                     uint64_t listing) {
+  for (auto it = handed_.begin(); it != handed_.end();) {
+    Handed& handed = it->second;
+    const auto found = seen.find(handed.id);
+    bool forget = false;
+    if (found != seen.end()) {
+      handed.last = found->second;
+      forget = handed.last.state == "CANCELLED";
+    } else {
+      // Not listed: a listing begun before its sbatch answered, a job that
+      // ended and was purged (its launch settles it through sacct), or one
+      // cancelled around allot before any listing saw it end.
+      forget = listing >= handed.listed_from && !is_final_job_state(handed.last.state);
+    }
+    it = forget ? handed_.erase(it) : std::next(it);
+  }
 }
 
 void SlurmExecutor::check_placement(WorkloadId workload, Job& job) {
@@ -176,7 +188,7 @@ void SlurmExecutor::poll_once() {
   {
     MutexLock lock(mu_);
     observe(seen, vanished, requeued, reports);
-    forget_ended_handovers(seen);
+    update_handovers(seen, listing);
     orphaned = orphans(*jobs);
     changed.swap(changed_);
   }

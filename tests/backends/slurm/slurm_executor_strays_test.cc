@@ -4,6 +4,7 @@
 // name prefix, are cancelled and logged; a job Slurm requeued after it ran is
 // cancelled and its pods reported lost (allot requeues the workload).
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,19 +21,48 @@
 namespace allot::slurm {
 namespace {
 
-// Answers squeue with what the test set, everything else with success.
+// Answers squeue, sbatch and sacct with what the test set, everything else
+// with success. `during_next_squeue` runs once, while the next squeue is
+// under way (its answer already set).
 class ScriptedSlurm final : public CommandRunner {
  public:
   Result<CommandResult> run(const std::vector<std::string>& argv) override {
-    MutexLock lock(mu_);
-    calls_.push_back(argv);
+    std::function<void()> during;
     CommandResult result;
-    if (argv.front() == "squeue") result.out = squeue_;
+    {
+      MutexLock lock(mu_);
+      calls_.push_back(argv);
+      if (argv.front() == "squeue") {
+        result.out = squeue_;
+        during.swap(during_next_squeue_);
+      }
+      if (argv.front() == "sbatch") result.out = sbatch_;
+      if (argv.front() == "sacct") result.out = sacct_;
+    }
+    if (during) during();
     return result;
   }
   void set_squeue(std::string text) {
     MutexLock lock(mu_);
     squeue_ = std::move(text);
+  }
+  void set_sbatch(std::string text) {
+    MutexLock lock(mu_);
+    sbatch_ = std::move(text);
+  }
+  void set_sacct(std::string text) {
+    MutexLock lock(mu_);
+    sacct_ = std::move(text);
+  }
+  void during_next_squeue(std::function<void()> action) {
+    MutexLock lock(mu_);
+    during_next_squeue_ = std::move(action);
+  }
+  int64_t calls_of(const std::string& command) const {
+    MutexLock lock(mu_);
+    return std::count_if(calls_.begin(), calls_.end(), [&](const std::vector<std::string>& argv) {
+      return argv.front() == command;
+    });
   }
   bool cancelled(const std::string& id) const {
     MutexLock lock(mu_);
@@ -44,6 +74,9 @@ class ScriptedSlurm final : public CommandRunner {
  private:
   mutable Mutex mu_;
   std::string squeue_ ALLOT_GUARDED_BY(mu_);
+  std::string sbatch_ ALLOT_GUARDED_BY(mu_);
+  std::string sacct_ ALLOT_GUARDED_BY(mu_);
+  std::function<void()> during_next_squeue_ ALLOT_GUARDED_BY(mu_);
   std::vector<std::vector<std::string>> calls_ ALLOT_GUARDED_BY(mu_);
 };
 
@@ -147,6 +180,52 @@ TEST_F(SlurmStrayJobsTest, AJobSlurmRequeuedAfterItRanIsCancelledAndItsPodReport
   // The view is Slurm's last word on the job (kept once it ended, views).
   ASSERT_TRUE(executor_->slurm_view(WorkloadId(5)).has_value());
   EXPECT_EQ(executor_->slurm_view(WorkloadId(5))->state, "PENDING");
+}
+
+// A job handed over (executor.h's hand_over()) while a poll's squeue was
+// under way is missing from that listing: it is neither forgotten nor taken
+// for an orphan at the next poll. Slurm runs it when the job it follows
+// ends, before allot launches its workload; it ends and leaves Slurm's
+// listing. The launch still takes it over (no second sbatch: the workload
+// runs once) and reports its run from sacct.
+TEST_F(SlurmStrayJobsTest, AHandedOverJobMissingFromAListingUnderWayIsKeptUntilItsLaunch) {
+  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n");
+  start_executor();
+  executor_->launch(launch_of(5));  // adopted
+  executor_->poll_once();
+  ASSERT_EQ(events_.events().size(), 1u);
+
+  slurm_.set_sbatch("8\n");
+  bool handed = false;
+  slurm_.during_next_squeue([&] { handed = executor_->hand_over(launch_of(6), {WorkloadId(5)}); });
+  executor_->poll_once();
+  ASSERT_TRUE(handed);
+
+  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n8|p-6|PENDING|Dependency||0\n");
+  executor_->poll_once();
+  EXPECT_FALSE(slurm_.cancelled("8")) << "handed over, not an orphan";
+
+  slurm_.set_squeue("7|p-5|COMPLETED|None|node1|0\n8|p-6|RUNNING|None|node1|0\n");
+  executor_->poll_once();
+  slurm_.set_squeue("8|p-6|COMPLETED|None|node1|0\n");
+  executor_->poll_once();
+  slurm_.set_squeue("");  // purged (MinJobAge)
+  executor_->poll_once();
+  ASSERT_EQ(events_.events().size(), 2u) << "5 ran and ended; nothing of 6 before its launch";
+
+  slurm_.set_sacct("8|COMPLETED|0:0\n");
+  executor_->launch(launch_of(6));
+  executor_->poll_once();
+
+  EXPECT_EQ(slurm_.calls_of("sbatch"), 1) << "the handover's only";
+  EXPECT_FALSE(slurm_.cancelled("8"));
+  const std::vector<PodEvent> events = events_.events();
+  ASSERT_EQ(events.size(), 4u) << "6 ran, then ended";
+  EXPECT_EQ(events[2].pod.workload, WorkloadId(6));
+  EXPECT_EQ(events[2].phase, PodPhase::kRunning);
+  EXPECT_EQ(events[3].pod.workload, WorkloadId(6));
+  EXPECT_EQ(events[3].phase, PodPhase::kExited);
+  EXPECT_TRUE(events[3].succeeded());
 }
 
 // The views (allot describe, status.backend): what the last poll (one squeue

@@ -75,9 +75,10 @@ struct SlurmFlags {
   // its own team frees by ending, and its job waits in Slurm behind that one
   // (--dependency=afterany), so that Slurm starts it at that end
   // (scheduler/cycle_turnovers.cc, docs/slurm.md *Turnover*); "off": allot
-  // submits each job once it has seen the capacity free. Opt-in: the
-  // lend-borrow and flood figures did not show a steady gain (docs/slurm.md).
-  std::string turnover_handovers = "off";
+  // submits each job once it has seen the capacity free. On by default since
+  // stop 48: B's held share above "off"'s in 5 of 5 lend-borrow rounds, the
+  // flood level (docs/slurm.md, Turnover (c)).
+  std::string turnover_handovers = "on";
   // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
   std::string reconcile = "60s";
   // slurmrestd's JWT (a file holding it; empty: $SLURM_JWT) and whose it is

@@ -82,7 +82,8 @@ TEST_F(SlurmAllotdTest, AReclaimHandsTheOwnersJobToSlurmBehindItsVictim) {
       << "victim ended " << ended << ", owner started " << started;
 }
 
-// allotd with --slurm-turnover-handovers on (opt-in).
+// allotd with --slurm-turnover-handovers on (the default since stop 48; named
+// here so that the test keeps its meaning should the default change).
 class SlurmTurnoverAllotdTest : public SlurmAllotdTest {
  protected:
   std::vector<std::string> allotd_flags() override {

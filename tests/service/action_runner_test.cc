@@ -3,6 +3,7 @@
 // do not wait for them.
 #include "service/control/action_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -135,6 +136,58 @@ TEST(ActionRunnerTest, ATurnoversHandoverIsCarriedOutOnTheRunnersThreadBeforeIts
   EXPECT_EQ(executor.calls_once(3),
             (std::vector<std::string>{"launch 2", "hand_over 1", "launch 1"}));
   EXPECT_NE(executor.hand_over_thread(), std::this_thread::get_id());
+}
+
+// An executor whose hand_over() waits (up to 5 s) until `wanted` handovers
+// are under way at once, and keeps the most it saw.
+class ConcurrentHandoverExecutor final : public Executor {
+ public:
+  explicit ConcurrentHandoverExecutor(int wanted) : wanted_(wanted) {}
+  void launch(const WorkloadLaunch& /*launch*/) override {}
+  void stop(WorkloadId /*workload*/, Duration /*grace*/) override {}
+  bool hand_over(const WorkloadLaunch& /*launch*/, const std::vector<WorkloadId>& /*after*/) override {
+    std::unique_lock lock(mu_);
+    most_ = std::max(most_, ++under_way_);
+    changed_.notify_all();
+    changed_.wait_for(lock, std::chrono::seconds(5), [&] { return most_ >= wanted_; });
+    --under_way_;
+    ++done_;
+    changed_.notify_all();
+    return true;
+  }
+  Result<std::string> read_log(PodId /*pod*/, int64_t /*offset*/, int64_t /*max*/) override {
+    return std::string();
+  }
+  [[nodiscard]] std::string log_location(PodId /*pod*/) const override { return {}; }
+  // The most handovers under way at once, once `count` are done (or after 30 s).
+  int most_once_done(int count) {
+    std::unique_lock lock(mu_);
+    changed_.wait_for(lock, std::chrono::seconds(30), [&] { return done_ >= count; });
+    return most_;
+  }
+
+ private:
+  const int wanted_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  int under_way_ = 0;
+  int most_ = 0;
+  int done_ = 0;
+};
+
+// The turnovers' handovers of one change (a cycle's promises, one sbatch
+// each) are carried out side by side: one at a time fell behind the jobs
+// they follow (docs/slurm.md, Turnover (c)).
+TEST(ActionRunnerTest, TheTurnoversHandoversOfAChangeAreCarriedOutFourAtOnce) {
+  ConcurrentHandoverExecutor executor(4);
+  LoopSignal signal;
+  ActionRunner runner(executor, signal);
+  Actions change;
+  for (uint64_t id = 1; id <= 6; ++id) {
+    change.handovers.push_back({launch_of(id), {WorkloadId(id + 100)}, HandoverKind::kTurnover});
+  }
+  runner.carry_out(runner.sequence(change));
+  EXPECT_EQ(executor.most_once_done(6), 4);
 }
 
 // A reclaim's handover is carried out by carry_out() itself, before the

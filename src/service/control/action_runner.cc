@@ -5,7 +5,9 @@
 namespace allot {
 
 ActionRunner::ActionRunner(Executor& executor, LoopSignal& signal)
-    : executor_(executor), signal_(signal), thread_([this] { hand_over_turnovers(); }) {}
+    : executor_(executor), signal_(signal) {
+  for (int i = 0; i < kTurnoverThreads; ++i) threads_.emplace_back([this] { hand_over_turnovers(); });
+}
 
 ActionRunner::~ActionRunner() {
   {
@@ -13,7 +15,7 @@ ActionRunner::~ActionRunner() {
     stopping_ = true;
   }
   turnover_queued_.notify_all();
-  thread_.join();
+  for (std::thread& thread : threads_) thread.join();
 }
 
 void ActionRunner::hand_over_turnovers() {
@@ -87,7 +89,7 @@ void ActionRunner::carry_out(Actions actions) {
     run(handover);
     done(handover.launch.workload);
   }
-  if (queued) turnover_queued_.notify_one();
+  if (queued) turnover_queued_.notify_all();  // one thread per queued handover, up to all
   for (const StopAction& stop : actions.stops) {
     run(stop);
     done(stop.workload);

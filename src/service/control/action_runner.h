@@ -17,9 +17,12 @@
 //   submits asynchronously returns at once).
 // - A turnover's handover (HandoverKind::kTurnover: a job held ready behind
 //   running work, which nothing else of the change waits for) is carried out
-//   on the runner's own thread, in the order handed to it, so that carry_out()
-//   never waits for its submission (Slurm's hand_over() runs sbatch); the
-//   workload's later actions wait for it as for any earlier action. A
+//   on one of the runner's own kTurnoverThreads threads, taken in the order
+//   handed to them, so that carry_out() never waits for its submission
+//   (Slurm's hand_over() runs sbatch) and a cycle's promises reach the backend
+//   while the jobs they follow still run (one thread, one sbatch at a time,
+//   fell behind a cycle's 128 promises of 1-second jobs); the workload's later
+//   actions wait for it as for any earlier action. A
 //   reclaim's is carried out by carry_out() itself, before the stops of its
 //   victims. Handovers still queued when the runner is destroyed are dropped.
 // - on_pod_event() may be called from any executor thread; it queues the
@@ -78,7 +81,11 @@ class ActionRunner final : public PodEventSink {
   void run(const Action& action);
   // The workload's action was carried out: carries out those that waited for it.
   void done(WorkloadId workload) ALLOT_EXCLUDES(mu_);
-  // The runner's thread: carries out the turnovers' handovers, in order.
+  // Threads that carry out turnovers' handovers: as many as the Slurm
+  // executor's sbatch submitters (slurm_executor.h).
+  static constexpr int kTurnoverThreads = 4;
+
+  // A runner's thread: carries out the turnovers' handovers, taken in order.
   void hand_over_turnovers() ALLOT_EXCLUDES(mu_);
 
   Executor& executor_;
@@ -91,7 +98,7 @@ class ActionRunner final : public PodEventSink {
   std::deque<HandoverAction> turnovers_ ALLOT_GUARDED_BY(mu_);  // for the runner's thread
   bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
   CondVar turnover_queued_;
-  std::thread thread_;  // last: started once the rest is built
+  std::vector<std::thread> threads_;  // last: started once the rest is built
 };
 
 }  // namespace allot

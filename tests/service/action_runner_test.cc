@@ -145,7 +145,8 @@ class ConcurrentHandoverExecutor final : public Executor {
   explicit ConcurrentHandoverExecutor(int wanted) : wanted_(wanted) {}
   void launch(const WorkloadLaunch& /*launch*/) override {}
   void stop(WorkloadId /*workload*/, Duration /*grace*/) override {}
-  bool hand_over(const WorkloadLaunch& /*launch*/, const std::vector<WorkloadId>& /*after*/) override {
+  bool hand_over(const WorkloadLaunch& /*launch*/,
+                 const std::vector<WorkloadId>& /*after*/) override {
     std::unique_lock lock(mu_);
     most_ = std::max(most_, ++under_way_);
     changed_.notify_all();

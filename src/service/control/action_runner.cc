@@ -6,7 +6,8 @@ namespace allot {
 
 ActionRunner::ActionRunner(Executor& executor, LoopSignal& signal)
     : executor_(executor), signal_(signal) {
-  for (int i = 0; i < kTurnoverThreads; ++i) threads_.emplace_back([this] { hand_over_turnovers(); });
+  for (int i = 0; i < kTurnoverThreads; ++i)
+    threads_.emplace_back([this] { hand_over_turnovers(); });
 }
 
 ActionRunner::~ActionRunner() {

@@ -89,10 +89,11 @@
 //   nodes it is cancelled and the launch queued as any other. withdraw() or
 //   stop() cancels it. A handed-over job that ended on its own (Slurm ran
 //   it when the jobs it followed ended) stays handed over: its launch takes
-//   it over and reports its run, so the workload never runs twice. One
-//   cancelled around allot, or that a listing begun after its sbatch
-//   answered no longer holds before it was seen ending, is forgotten: the
-//   launch submits afresh. After a restart,
+//   it over and reports its run, so the workload never runs twice; one
+//   that Slurm no longer lists is asked of sacct, as a launched job is. One
+//   cancelled around allot, or that neither squeue (from the first listing
+//   begun after its sbatch answered) nor sacct finds for `lost_after` polls,
+//   is forgotten: the launch submits afresh. After a restart,
 //   a handed-over job found at start() is adopted by its launch as any job
 //   of the workload's name, or cancelled as an orphan after `adopt_within`.
 // - read_log(): the pod's task output (`<log_dir>/<id>-<pod>.log`), which
@@ -265,7 +266,8 @@ class SlurmExecutor final : public Executor {
     std::string id;
     std::vector<std::string> placed;  // the nodes it is pinned to
     uint64_t listed_from = 0;         // the first poll whose listing holds its job
-    SlurmJob last;                    // what the last listing that held it said
+    SlurmJob last;                    // what the last listing (or sacct) said of it
+    int missing_polls = 0;            // polls since then that found it nowhere, in a row
   };
 
   Result<std::string> submit(const WorkloadLaunch& launch,
@@ -295,11 +297,21 @@ class SlurmExecutor final : public Executor {
                std::vector<std::string>& requeued, std::vector<Report>& reports)
       ALLOT_REQUIRES(mu_);
   std::vector<SlurmJob> orphans(const std::vector<SlurmJob>& listed) ALLOT_REQUIRES(mu_);
-  // Handed-over jobs that Slurm no longer lists, or lists ended, are forgotten.
   // Brings the handed-over jobs up to date with listing number `listing`;
-  // forgets those cancelled around allot (see the contract).
-  void update_handovers(const std::map<std::string, SlurmJob>& seen, uint64_t listing)
+  // forgets those cancelled around allot (see the contract). `unlisted`: the
+  // ids of those the listing should hold and does not, not seen ending yet.
+  void update_handovers(const std::map<std::string, SlurmJob>& seen, uint64_t listing,
+                        std::vector<std::string>& unlisted) ALLOT_REQUIRES(mu_);
+  // The `unlisted` handed-over jobs judged by sacct's `accounted`: kept when
+  // it shows them ended on their own, forgotten when cancelled or after
+  // `lost_after` polls that find them nowhere.
+  void settle_unlisted_handovers(const std::vector<std::string>& unlisted,
+                                 const std::map<std::string, SlurmJob>& accounted)
       ALLOT_REQUIRES(mu_);
+  // sacct on the jobs of `vanished` and `unlisted`, then both settled.
+  void settle_through_sacct(const std::vector<std::string>& vanished,
+                            const std::vector<std::string>& unlisted, std::vector<Report>& reports)
+      ALLOT_EXCLUDES(mu_);
   void cancel_strays(const std::vector<std::string>& requeued,
                      const std::vector<SlurmJob>& orphaned);
   void settle_vanished(const std::vector<std::string>& vanished,

@@ -65,22 +65,49 @@ void SlurmExecutor::observe(const std::map<std::string, SlurmJob>& seen,
   }
 }
 
-void SlurmExecutor::update_handovers(const std::map<std::string, SlurmJob>& seen,
-                                     uint64_t listing) {
+void SlurmExecutor::update_handovers(const std::map<std::string, SlurmJob>& seen, uint64_t listing,
+                                     std::vector<std::string>& unlisted) {
   for (auto it = handed_.begin(); it != handed_.end();) {
     Handed& handed = it->second;
     const auto found = seen.find(handed.id);
-    bool forget = false;
     if (found != seen.end()) {
       handed.last = found->second;
-      forget = handed.last.state == "CANCELLED";
-    } else {
-      // Not listed: a listing begun before its sbatch answered, a job that
-      // ended and was purged (its launch settles it through sacct), or one
-      // cancelled around allot before any listing saw it end.
-      forget = listing >= handed.listed_from && !is_final_job_state(handed.last.state);
+      handed.missing_polls = 0;
+      it = handed.last.state == "CANCELLED" ? handed_.erase(it) : std::next(it);
+      continue;
     }
-    it = forget ? handed_.erase(it) : std::next(it);
+    // Not listed: a listing begun before its sbatch answered (nothing to
+    // judge), a job seen ending and since purged (its launch settles it), or
+    // one sacct must say more of.
+    if (listing >= handed.listed_from && !is_final_job_state(handed.last.state)) {
+      unlisted.push_back(handed.id);
+    }
+    ++it;
+  }
+}
+
+void SlurmExecutor::settle_unlisted_handovers(const std::vector<std::string>& unlisted,
+                                              const std::map<std::string, SlurmJob>& accounted) {
+  for (auto it = handed_.begin(); it != handed_.end();) {
+    Handed& handed = it->second;
+    if (std::find(unlisted.begin(), unlisted.end(), handed.id) == unlisted.end()) {
+      ++it;
+      continue;
+    }
+    const auto found = accounted.find(handed.id);
+    if (found != accounted.end() && is_final_job_state(found->second.state)) {
+      if (found->second.state == "CANCELLED") {
+        it = handed_.erase(it);  // cancelled around allot: the launch submits afresh
+        continue;
+      }
+      handed.last.state = found->second.state;  // ran on its own: its launch reports it
+      handed.last.wait_status = found->second.wait_status;
+      handed.missing_polls = 0;
+      ++it;
+      continue;
+    }
+    const bool lost = ++handed.missing_polls >= options_.lost_after;
+    it = lost ? handed_.erase(it) : std::next(it);
   }
 }
 
@@ -160,6 +187,23 @@ void SlurmExecutor::settle_vanished(const std::vector<std::string>& vanished,
   }
 }
 
+void SlurmExecutor::settle_through_sacct(const std::vector<std::string>& vanished,
+                                         const std::vector<std::string>& unlisted,
+                                         std::vector<Report>& reports) {
+  std::vector<std::string> ids = vanished;
+  ids.insert(ids.end(), unlisted.begin(), unlisted.end());
+  const Result<CommandResult> acct = runner_.run(
+      {"sacct", "-n", "-P", "-X", "-j", comma_joined(ids), "-o", "JobIDRaw,State,ExitCode"});
+  if (!acct.ok() || !acct->succeeded()) return;  // sacct unreachable: judged at the next poll
+  std::map<std::string, SlurmJob> accounted;
+  if (const auto parsed = parse_sacct(acct->out); parsed.ok()) {
+    for (const SlurmJob& job : *parsed) accounted[job.id] = job;
+  }
+  MutexLock lock(mu_);
+  settle_vanished(vanished, accounted, reports);
+  settle_unlisted_handovers(unlisted, accounted);
+}
+
 void SlurmExecutor::poll_once() {
   MutexLock poll(poll_mu_);
   std::vector<std::string> kills;
@@ -182,31 +226,21 @@ void SlurmExecutor::poll_once() {
   for (const SlurmJob& job : *jobs) seen[job.id] = job;
   std::vector<Report> reports;
   std::vector<std::string> vanished;
+  std::vector<std::string> unlisted;
   std::vector<std::string> requeued;
   std::vector<SlurmJob> orphaned;
   std::vector<WorkloadId> changed;
   {
     MutexLock lock(mu_);
     observe(seen, vanished, requeued, reports);
-    update_handovers(seen, listing);
+    update_handovers(seen, listing, unlisted);
     orphaned = orphans(*jobs);
     changed.swap(changed_);
   }
   cancel_strays(requeued, orphaned);
   end_sallocs(seen, listing);
   for (const WorkloadId workload : changed) announce_job(workload);
-  if (!vanished.empty()) {
-    const Result<CommandResult> acct = runner_.run(
-        {"sacct", "-n", "-P", "-X", "-j", comma_joined(vanished), "-o", "JobIDRaw,State,ExitCode"});
-    std::map<std::string, SlurmJob> accounted;
-    if (acct.ok() && acct->succeeded()) {
-      if (const auto parsed = parse_sacct(acct->out); parsed.ok()) {
-        for (const SlurmJob& job : *parsed) accounted[job.id] = job;
-      }
-      MutexLock lock(mu_);
-      settle_vanished(vanished, accounted, reports);
-    }
-  }
+  if (!vanished.empty() || !unlisted.empty()) settle_through_sacct(vanished, unlisted, reports);
   if (!reports.empty()) {
     MutexLock lock(mu_);
     hurry();  // work turns over: the next start or end is likely soon

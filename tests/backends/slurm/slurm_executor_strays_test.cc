@@ -4,9 +4,11 @@
 // name prefix, are cancelled and logged; a job Slurm requeued after it ran is
 // cancelled and its pods reported lost (allot requeues the workload).
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -226,6 +228,44 @@ TEST_F(SlurmStrayJobsTest, AHandedOverJobMissingFromAListingUnderWayIsKeptUntilI
   EXPECT_EQ(events[3].pod.workload, WorkloadId(6));
   EXPECT_EQ(events[3].phase, PodPhase::kExited);
   EXPECT_TRUE(events[3].succeeded());
+}
+
+// A handed-over job that ran and left Slurm's listing between two polls (no
+// listing saw it end) is asked of sacct: ended on its own, it stays for its
+// launch, which reports its run; found nowhere for `lost_after` polls, it is
+// forgotten and the launch submits afresh.
+TEST_F(SlurmStrayJobsTest, AHandedOverJobGoneFromTheListingIsJudgedBySacct) {
+  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n");
+  start_executor();
+  executor_->launch(launch_of(5));  // adopted
+  executor_->poll_once();
+  slurm_.set_sbatch("8\n");
+  ASSERT_TRUE(executor_->hand_over(launch_of(6), {WorkloadId(5)}));
+  slurm_.set_sbatch("9\n");
+  ASSERT_TRUE(executor_->hand_over(launch_of(16), {WorkloadId(5)}));
+  slurm_.set_squeue(
+      "7|p-5|RUNNING|None|node1|0\n8|p-6|PENDING|Dependency||0\n9|p-16|PENDING|Dependency||0\n");
+  executor_->poll_once();
+
+  slurm_.set_squeue("7|p-5|COMPLETED|None|node1|0\n");  // 8 ran and was purged; 9 is lost
+  slurm_.set_sacct("8|COMPLETED|0:0\n");
+  for (int i = 0; i < 10; ++i) executor_->poll_once();  // lost_after
+  executor_->launch(launch_of(6));
+  executor_->launch(launch_of(16));
+  executor_->poll_once();
+
+  // 16's sbatch runs on a submitter thread: waited for (5 s at most).
+  for (int i = 0; i < 500 && slurm_.calls_of("sbatch") < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(slurm_.calls_of("sbatch"), 3) << "the two handovers, then 16 afresh; 6 not again";
+  std::vector<PodEvent> of_6;
+  for (const PodEvent& event : events_.events()) {
+    if (event.pod.workload == WorkloadId(6)) of_6.push_back(event);
+  }
+  ASSERT_EQ(of_6.size(), 2u) << "6 ran, then ended";
+  EXPECT_EQ(of_6[1].phase, PodPhase::kExited);
+  EXPECT_TRUE(of_6[1].succeeded());
 }
 
 // The views (allot describe, status.backend): what the last poll (one squeue

@@ -95,7 +95,7 @@ class ActionRunner final : public PodEventSink {
   // Workloads with an action sequenced and not yet carried out, and the
   // actions that wait for it, in order.
   std::unordered_map<WorkloadId, std::deque<Action>> busy_ ALLOT_GUARDED_BY(mu_);
-  std::deque<HandoverAction> turnovers_ ALLOT_GUARDED_BY(mu_);  // for the runner's thread
+  std::deque<HandoverAction> turnovers_ ALLOT_GUARDED_BY(mu_);  // for the runner's threads
   bool stopping_ ALLOT_GUARDED_BY(mu_) = false;
   CondVar turnover_queued_;
   std::vector<std::thread> threads_;  // last: started once the rest is built

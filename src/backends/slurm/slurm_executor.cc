@@ -294,6 +294,7 @@ bool SlurmExecutor::drop_handed(WorkloadId workload) {
     if (found == handed_.end()) return false;
     id = found->second.id;
     handed_.erase(found);
+    dropped_[id] = listings_ + 1;
   }
   cancel_quietly(id, CancelKind::kCancel);
   return true;

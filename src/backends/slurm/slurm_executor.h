@@ -87,7 +87,8 @@
 //   workload on the same nodes takes it over as an adopted job (reported
 //   running at the next poll once Slurm runs it, perhaps already); on other
 //   nodes it is cancelled and the launch queued as any other. withdraw() or
-//   stop() cancels it. A handed-over job that ended on its own (Slurm ran
+//   stop() cancels it (never then logged as an orphan while Slurm still
+//   lists it). A handed-over job that ended on its own (Slurm ran
 //   it when the jobs it followed ended) stays handed over: its launch takes
 //   it over and reports its run, so the workload never runs twice; one
 //   that Slurm no longer lists is asked of sacct, as a launched job is. One
@@ -296,7 +297,10 @@ class SlurmExecutor final : public Executor {
   void observe(const std::map<std::string, SlurmJob>& seen, std::vector<std::string>& vanished,
                std::vector<std::string>& requeued, std::vector<Report>& reports)
       ALLOT_REQUIRES(mu_);
-  std::vector<SlurmJob> orphans(const std::vector<SlurmJob>& listed) ALLOT_REQUIRES(mu_);
+  // The jobs of allot's name prefix in `listed` (poll number `listing`) that
+  // nothing here knows and that are not ended.
+  std::vector<SlurmJob> orphans(const std::vector<SlurmJob>& listed, uint64_t listing)
+      ALLOT_REQUIRES(mu_);
   // Brings the handed-over jobs up to date with listing number `listing`;
   // forgets those cancelled around allot (see the contract). `unlisted`: the
   // ids of those the listing should hold and does not, not seen ending yet.
@@ -346,6 +350,10 @@ class SlurmExecutor final : public Executor {
   std::map<WorkloadId, Job> jobs_ ALLOT_GUARDED_BY(mu_);
   std::map<WorkloadId, SlurmJob> adoptable_ ALLOT_GUARDED_BY(mu_);
   std::map<WorkloadId, Handed> handed_ ALLOT_GUARDED_BY(mu_);
+  // Handed-over jobs allot cancelled (withdrawn, stopped, launched elsewhere),
+  // by id, with the first poll whose listing is sure to follow the cancel:
+  // not orphans until such a listing shows them ended or no longer holds them.
+  std::map<std::string, uint64_t> dropped_ ALLOT_GUARDED_BY(mu_);
   std::map<std::string, Salloc> sallocs_ ALLOT_GUARDED_BY(mu_);  // by job id
   uint64_t listings_ ALLOT_GUARDED_BY(mu_) = 0;  // polls that listed Slurm's jobs so far
   // The last view of ended jobs (slurm_view of a finished workload), the

@@ -121,8 +121,20 @@ void SlurmExecutor::check_placement(WorkloadId workload, Job& job) {
                          {"allot", job.misplaced}});
 }
 
-std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed) {
+std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed,
+                                             uint64_t listing) {
   std::set<std::string> known;
+  for (auto it = dropped_.begin(); it != dropped_.end();) {
+    const auto found = std::find_if(listed.begin(), listed.end(),
+                                    [&](const SlurmJob& job) { return job.id == it->first; });
+    const bool settled = found == listed.end() || is_final_job_state(found->state);
+    if (listing >= it->second && settled) {
+      it = dropped_.erase(it);  // cancelled by allot, and a listing since shows it so
+      continue;
+    }
+    known.insert(it->first);
+    ++it;
+  }
   for (const auto& [workload, job] : jobs_) known.insert(job.id);
   for (const auto& [workload, handed] : handed_) known.insert(handed.id);
   const bool adopting = clock_.now() < adopt_until_;
@@ -234,7 +246,7 @@ void SlurmExecutor::poll_once() {
     MutexLock lock(mu_);
     observe(seen, vanished, requeued, reports);
     update_handovers(seen, listing, unlisted);
-    orphaned = orphans(*jobs);
+    orphaned = orphans(*jobs, listing);
     changed.swap(changed_);
   }
   cancel_strays(requeued, orphaned);

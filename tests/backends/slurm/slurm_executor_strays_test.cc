@@ -60,6 +60,12 @@ class ScriptedSlurm final : public CommandRunner {
     MutexLock lock(mu_);
     during_next_squeue_ = std::move(action);
   }
+  int64_t cancels_of(const std::string& id) const {
+    MutexLock lock(mu_);
+    return std::count_if(calls_.begin(), calls_.end(), [&](const std::vector<std::string>& argv) {
+      return argv.front() == "scancel" && argv.back() == id;
+    });
+  }
   int64_t calls_of(const std::string& command) const {
     MutexLock lock(mu_);
     return std::count_if(calls_.begin(), calls_.end(), [&](const std::vector<std::string>& argv) {
@@ -266,6 +272,34 @@ TEST_F(SlurmStrayJobsTest, AHandedOverJobGoneFromTheListingIsJudgedBySacct) {
   ASSERT_EQ(of_6.size(), 2u) << "6 ran, then ended";
   EXPECT_EQ(of_6[1].phase, PodPhase::kExited);
   EXPECT_TRUE(of_6[1].succeeded());
+}
+
+// A handed-over job that allot withdraws is cancelled once: while Slurm
+// still lists it running (it had started it at its predecessor's end), the
+// poll does not take it for an orphan. Once a listing showed it ended it is
+// forgotten: a job of that id listed afterwards is an orphan as any other.
+TEST_F(SlurmStrayJobsTest, AWithdrawnHandoverIsCancelledOnceAndNotTakenForAnOrphan) {
+  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n");
+  start_executor();
+  executor_->launch(launch_of(5));  // adopted
+  executor_->poll_once();
+  slurm_.set_sbatch("8\n");
+  ASSERT_TRUE(executor_->hand_over(launch_of(6), {WorkloadId(5)}));
+
+  executor_->withdraw(WorkloadId(6));
+  slurm_.set_squeue("7|p-5|COMPLETED|None|node1|0\n8|p-6|RUNNING|None|node1|0\n");
+  executor_->poll_once();
+  executor_->poll_once();
+
+  EXPECT_EQ(slurm_.cancels_of("8"), 1);
+  EXPECT_FALSE(logged("cancelling an orphaned Slurm job"));
+
+  slurm_.set_squeue("8|p-6|CANCELLED|None|node1|0\n");
+  executor_->poll_once();
+  slurm_.set_squeue("8|p-6|RUNNING|None|node1|0\n");
+  executor_->poll_once();
+  EXPECT_EQ(slurm_.cancels_of("8"), 2);
+  EXPECT_TRUE(logged("cancelling an orphaned Slurm job"));
 }
 
 // The views (allot describe, status.backend): what the last poll (one squeue

@@ -122,6 +122,14 @@ class SlurmStrayJobsTest : public ::testing::Test {
     return std::any_of(entries.begin(), entries.end(),
                        [&](const LogEntry& e) { return e.message == message; });
   }
+  // Workload 5 runs as Slurm job 7 on node1 (adopted at its launch), seen
+  // running by one poll: the job that handovers follow.
+  void start_with_workload_5_running() {
+    slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n");
+    start_executor();
+    executor_->launch(launch_of(5));
+    executor_->poll_once();
+  }
   static WorkloadLaunch launch_of(uint64_t id) {
     WorkloadLaunch launch;
     launch.workload = WorkloadId(id);
@@ -197,10 +205,7 @@ TEST_F(SlurmStrayJobsTest, AJobSlurmRequeuedAfterItRanIsCancelledAndItsPodReport
 // listing. The launch still takes it over (no second sbatch: the workload
 // runs once) and reports its run from sacct.
 TEST_F(SlurmStrayJobsTest, AHandedOverJobMissingFromAListingUnderWayIsKeptUntilItsLaunch) {
-  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n");
-  start_executor();
-  executor_->launch(launch_of(5));  // adopted
-  executor_->poll_once();
+  start_with_workload_5_running();
   ASSERT_EQ(events_.events().size(), 1u);
 
   slurm_.set_sbatch("8\n");
@@ -241,10 +246,7 @@ TEST_F(SlurmStrayJobsTest, AHandedOverJobMissingFromAListingUnderWayIsKeptUntilI
 // launch, which reports its run; found nowhere for `lost_after` polls, it is
 // forgotten and the launch submits afresh.
 TEST_F(SlurmStrayJobsTest, AHandedOverJobGoneFromTheListingIsJudgedBySacct) {
-  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n");
-  start_executor();
-  executor_->launch(launch_of(5));  // adopted
-  executor_->poll_once();
+  start_with_workload_5_running();
   slurm_.set_sbatch("8\n");
   ASSERT_TRUE(executor_->hand_over(launch_of(6), {WorkloadId(5)}));
   slurm_.set_sbatch("9\n");
@@ -279,10 +281,7 @@ TEST_F(SlurmStrayJobsTest, AHandedOverJobGoneFromTheListingIsJudgedBySacct) {
 // poll does not take it for an orphan. Once a listing showed it ended it is
 // forgotten: a job of that id listed afterwards is an orphan as any other.
 TEST_F(SlurmStrayJobsTest, AWithdrawnHandoverIsCancelledOnceAndNotTakenForAnOrphan) {
-  slurm_.set_squeue("7|p-5|RUNNING|None|node1|0\n");
-  start_executor();
-  executor_->launch(launch_of(5));  // adopted
-  executor_->poll_once();
+  start_with_workload_5_running();
   slurm_.set_sbatch("8\n");
   ASSERT_TRUE(executor_->hand_over(launch_of(6), {WorkloadId(5)}));
 

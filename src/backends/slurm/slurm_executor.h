@@ -297,9 +297,9 @@ class SlurmExecutor final : public Executor {
   void observe(const std::map<std::string, SlurmJob>& seen, std::vector<std::string>& vanished,
                std::vector<std::string>& requeued, std::vector<Report>& reports)
       ALLOT_REQUIRES(mu_);
-  // The jobs of allot's name prefix in `listed` (poll number `listing`) that
-  // nothing here knows and that are not ended.
-  std::vector<SlurmJob> orphans(const std::vector<SlurmJob>& listed, uint64_t listing)
+  // The jobs of allot's name prefix in `seen` (the listing of poll number
+  // `listing`, by id) that nothing here knows and that are not ended.
+  std::vector<SlurmJob> orphans(const std::map<std::string, SlurmJob>& seen, uint64_t listing)
       ALLOT_REQUIRES(mu_);
   // Brings the handed-over jobs up to date with listing number `listing`;
   // forgets those cancelled around allot (see the contract). `unlisted`: the

@@ -121,13 +121,12 @@ void SlurmExecutor::check_placement(WorkloadId workload, Job& job) {
                          {"allot", job.misplaced}});
 }
 
-std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed,
+std::vector<SlurmJob> SlurmExecutor::orphans(const std::map<std::string, SlurmJob>& seen,
                                              uint64_t listing) {
   std::set<std::string> known;
   for (auto it = dropped_.begin(); it != dropped_.end();) {
-    const auto found = std::find_if(listed.begin(), listed.end(),
-                                    [&](const SlurmJob& job) { return job.id == it->first; });
-    const bool settled = found == listed.end() || is_final_job_state(found->state);
+    const auto found = seen.find(it->first);
+    const bool settled = found == seen.end() || is_final_job_state(found->second.state);
     if (listing >= it->second && settled) {
       it = dropped_.erase(it);  // cancelled by allot, and a listing since shows it so
       continue;
@@ -139,9 +138,9 @@ std::vector<SlurmJob> SlurmExecutor::orphans(const std::vector<SlurmJob>& listed
   for (const auto& [workload, handed] : handed_) known.insert(handed.id);
   const bool adopting = clock_.now() < adopt_until_;
   std::vector<SlurmJob> out;
-  for (const SlurmJob& job : listed) {
+  for (const auto& [id, job] : seen) {
     const auto workload = workload_of_job_name(options_.submit.job_prefix, job.name);
-    if (!workload || is_final_job_state(job.state) || known.contains(job.id)) continue;
+    if (!workload || is_final_job_state(job.state) || known.contains(id)) continue;
     if (submitting_.contains(*workload)) continue;   // its sbatch has not answered yet
     if (unsubmitted_.contains(*workload)) continue;  // adopted when it is submitted again
     const auto adoptable = adoptable_.find(*workload);
@@ -246,7 +245,7 @@ void SlurmExecutor::poll_once() {
     MutexLock lock(mu_);
     observe(seen, vanished, requeued, reports);
     update_handovers(seen, listing, unlisted);
-    orphaned = orphans(*jobs, listing);
+    orphaned = orphans(seen, listing);
     changed.swap(changed_);
   }
   cancel_strays(requeued, orphaned);

@@ -51,7 +51,8 @@ Result<SyncReport> SlurmBackend::PartitionTracking::apply(const BackendPolicy& d
                          backend_.transport_for(desired.site.rest_url));
   Result<SyncReport> report = backend_.sync_.apply(desired);
   if (report.ok()) {
-    backend_.executor_.set_site(desired.site.partition, desired.flavors.size() > 1);
+    backend_.executor_.set_site(desired.site.cluster, desired.site.partition,
+                                desired.flavors.size() > 1);
     backend_.inventory_.set_rest(transport);
     backend_.executor_.set_transport(std::move(transport));
   }

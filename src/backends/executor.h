@@ -47,6 +47,12 @@
 //   metering with it (accounting/backend_reconciliation.h). Blocking I/O:
 //   never call it holding a lock. Empty (the default) for a backend with no
 //   accounting of its own.
+// - account_usage() reads the backend's own report of GPU time per account
+//   over [from, to), whole hours in UTC (Slurm: one `sreport cluster
+//   AccountUtilizationByUser`, which reads slurmdbd's hourly rollups; an hour
+//   not rolled up yet reads as what was rolled). Blocking I/O: never call it
+//   holding a lock. kFailedPrecondition (the default) for a backend with no
+//   accounting of its own.
 // - hand_over() gives the backend, ahead of its admission, a workload placed
 //   on capacity that running workloads (`after`) will free (a reclaim: they
 //   are its victims, being stopped): the backend may queue it now, to start
@@ -76,6 +82,7 @@
 #include "base/result.h"
 #include "base/time.h"
 #include "model/activity_sample.h"
+#include "model/backend_account_usage.h"
 #include "model/backend_job_record.h"
 #include "model/gpu_usage_sample.h"
 #include "model/ids.h"
@@ -203,6 +210,14 @@ class Executor {
   // The backend's own accounting of its ended jobs (see the contract).
   virtual Result<std::vector<BackendJobRecord>> accounted_jobs() {
     return std::vector<BackendJobRecord>{};
+  }
+  // The backend's own GPU time per account (see the contract).
+  virtual Result<BackendUsage> account_usage(Timestamp from, Timestamp to) {
+    (void)from;
+    (void)to;
+    return Status(ErrorCode::kFailedPrecondition,
+                  "this cluster's backend keeps no accounting of its own to compare with: allot's "
+                  "metering is its only record");
   }
 };
 

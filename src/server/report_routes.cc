@@ -1,4 +1,5 @@
-// Reports: GET /api/v1/reports/usage (docs/cost.md).
+// Reports: GET /api/v1/reports/usage and GET /api/v1/reports/usage/backend
+// (docs/cost.md).
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,30 @@ Result<UsageReportRequest> usage_request_of(const HttpRequest& req) {
   return request;
 }
 
+nlohmann::json backend_row_json(const BackendUsageRow& row) {
+  nlohmann::json out = nlohmann::json::object();
+  if (!row.team.str().empty()) {
+    out["team"] = row.team.str();
+    out["account"] = row.team.str();
+  }
+  out["allotGpuSeconds"] = static_cast<double>(row.allot_gpu_ms) / 1000.0;
+  out["backendGpuSeconds"] = row.backend_gpu_seconds;
+  out["differenceGpuSeconds"] = row.difference_gpu_seconds();
+  return out;
+}
+
+nlohmann::json backend_usage_json(const BackendUsageComparison& comparison) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const BackendUsageRow& row : comparison.rows) rows.push_back(backend_row_json(row));
+  return {{"source", comparison.source},
+          {"from", format_rfc3339(comparison.window.from)},
+          {"to", format_rfc3339(comparison.window.to)},
+          {"countedTo", format_rfc3339(comparison.counted_to)},
+          {"hourOpen", comparison.hour_open()},
+          {"rows", std::move(rows)},
+          {"totals", backend_row_json(comparison.totals)}};
+}
+
 }  // namespace
 
 void add_report_routes(Router& http, ControlPlane& plane) {
@@ -58,6 +83,15 @@ void add_report_routes(Router& http, ControlPlane& plane) {
     const Result<UsageReportResult> result = reports.usage(caller_of(req), *request);
     if (!result.ok()) return send_error(res, result.status());
     send_json(res, 200, usage_report_json(result->report, result->rates));
+  });
+  http.get("/api/v1/reports/usage/backend", [&reports](const HttpRequest& req, HttpResponse& res) {
+    const Result<Timestamp> from = time_param(req, "from");
+    if (!from.ok()) return send_error(res, from.status());
+    const Result<Timestamp> to = time_param(req, "to");
+    if (!to.ok()) return send_error(res, to.status());
+    const Result<BackendUsageComparison> result = reports.backend_usage(caller_of(req), *from, *to);
+    if (!result.ok()) return send_error(res, result.status());
+    send_json(res, 200, backend_usage_json(*result));
   });
 }
 

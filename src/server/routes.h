@@ -18,7 +18,9 @@ namespace allot::server {
 void add_health_routes(Router& http, const ControlPlane& plane);
 void add_policy_routes(Router& http, ControlPlane& plane);
 void add_node_routes(Router& http, ControlPlane& plane);
-// GET /api/v1/reports/usage: the metering ledger's usage report (docs/cost.md).
+// GET /api/v1/reports/usage: the metering ledger's usage report; GET
+// /api/v1/reports/usage/backend: the same GPU time per team beside the
+// backend's own accounting (Slurm's sreport), whole hours (docs/cost.md).
 void add_report_routes(Router& http, ControlPlane& plane);
 // GET /api/v1/top/stats: per team wait percentiles, fair share, usage over time (docs/api.md).
 void add_team_stats_routes(Router& http, ControlPlane& plane);

@@ -8,12 +8,32 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include "accounting/backend_usage_comparison.h"
 #include "api/rfc3339.h"
+#include "backends/slurm/sreport_usage.h"
 #include "slurm_allotd_fixture.h"
 
 namespace allot::server_test {
 namespace {
+
+// GPU-seconds per account of `sacct -o Account,ElapsedRaw,AllocTRES` lines
+// (ElapsedRaw x AllocTRES gres/gpu).
+std::map<std::string, int64_t> gpu_seconds_per_account(const std::string& sacct_out) {
+  std::map<std::string, int64_t> seconds;
+  for (size_t at = 0; at < sacct_out.size();) {
+    const size_t end = std::min(sacct_out.find('\n', at), sacct_out.size());
+    const std::string line = sacct_out.substr(at, end - at);
+    at = end + 1;
+    const size_t bar = line.find('|');
+    const size_t gpu = line.find("gres/gpu=");
+    if (bar == std::string::npos || gpu == std::string::npos) continue;
+    seconds[line.substr(0, bar)] +=
+        std::stoll(line.substr(bar + 1)) * std::stoll(line.substr(gpu + 9));
+  }
+  return seconds;
+}
 
 // Item 4: Slurm's accounting of allot's jobs (sacct) reconciled into
 // metering. allot's ledger counts from the admission and to the exit it
@@ -28,22 +48,10 @@ TEST_F(SlurmAllotdTest, SacctIngestionMakesEachTeamsGpuHoursEqualSacctsToTheSeco
                             job_name(wait_phase("sa-prod", "one-gpu", "Succeeded"));
   // sacct's GPU-seconds per account (ElapsedRaw x AllocTRES gres/gpu).
   const auto sacct_gpu_seconds = [&] {
-    std::map<std::string, int64_t> seconds;
-    const std::string out =
+    return gpu_seconds_per_account(
         sh({"sacct", "-n", "-P", "-X", "-a", "-S", "now-1hours", "-E", "now", "-s", "CD",
             "--name=" + names, "-o", "Account,ElapsedRaw,AllocTRES"})
-            .out;
-    for (size_t at = 0; at < out.size();) {
-      const size_t end = std::min(out.find('\n', at), out.size());
-      const std::string line = out.substr(at, end - at);
-      at = end + 1;
-      const size_t bar = line.find('|');
-      const size_t gpu = line.find("gres/gpu=");
-      if (bar == std::string::npos || gpu == std::string::npos) continue;
-      seconds[line.substr(0, bar)] +=
-          std::stoll(line.substr(bar + 1)) * std::stoll(line.substr(gpu + 9));
-    }
-    return seconds;
+            .out);
   };
   const auto allot_gpu_seconds = [&] {
     std::map<std::string, double> seconds;
@@ -92,6 +100,110 @@ TEST_F(SlurmAllotdTest, SacctIngestionMakesEachTeamsGpuHoursEqualSacctsToTheSeco
       allot("report usage --by team --from " + from + " --to 2100-01-01T00:00:00Z");
   ASSERT_EQ(code, 0) << table;
   EXPECT_NE(table.find("adjusted to the backend's accounting: "), std::string::npos) << table;
+}
+
+// The policy with one more team whose account no other test uses (its name
+// carries this process's id): sreport's figure for it is this test's work
+// alone, though the fixture's Slurm serves every test of the run.
+class SlurmBackendUsageTest : public SlurmAllotdTest {
+ protected:
+  std::string policy_text() override {
+    return std::string(kSlurmPolicy) +
+           "---\napiVersion: allot/v1\nkind: Team\nmetadata: {name: " + team() +
+           "}\nspec:\n  cohort: sa-org\n  quota: [{flavor: h100, resources: {gpu: {nominal: "
+           "8}}}]\n";
+  }
+  static std::string team() { return "sr-" + std::to_string(::getpid()); }
+  // GPU-seconds of the completed jobs named `names` (sacct's, per account).
+  int64_t sacct_gpu_seconds(const std::string& names) {
+    std::map<std::string, int64_t> seconds;
+    eventually(
+        [&] {
+          seconds = gpu_seconds_per_account(
+              sh({"sacct", "-n", "-P", "-X", "-a", "-S", "now-1hours", "-E", "now", "-s", "CD",
+                  "--name=" + names, "-o", "Account,ElapsedRaw,AllocTRES"})
+                  .out);
+          return seconds[team()] > 0;
+        },
+        std::chrono::seconds(30), std::chrono::milliseconds(200));
+    return seconds[team()];
+  }
+};
+
+// Item 4, reconciled against Slurm's own sreport: `allot report
+// backend-usage` sets each team's metered GPU time beside `sreport cluster
+// AccountUtilizationByUser` over the whole hours around the period. allot's
+// figure is its reconciled ledger (sacct's seconds of its own jobs); Slurm's
+// counts every job of the account, so a job submitted around allot shows as
+// the difference. sreport reads slurmdbd's hourly rollups: the test rolls
+// the open hours up (`sacctmgr rollup`), as slurmdbd does once an hour ends.
+TEST_F(SlurmBackendUsageTest,
+       EachTeamsGpuTimeIsSetBesideSreportsAndWorkAroundAllotIsTheDifference) {
+  const Timestamp start = wall_clock_now();
+  submit(team(), "metered", {"sleep 2", 2, 1, "low"});
+  const std::string allots_job = job_name(wait_phase(team(), "metered", "Succeeded"));
+  const std::string outside_job = "outside-allot-" + team();
+  const slurm::CommandResult made =
+      sh({"sbatch", "--parsable", "--job-name=" + outside_job, "--account=" + team(),
+          "--partition=gpu", "--gres=gpu:h100:1", "--mem=100", "--output=/dev/null", "--wrap",
+          "sleep 1"});
+  ASSERT_TRUE(made.succeeded()) << made.err;
+  const int64_t allots = sacct_gpu_seconds(allots_job);
+  const int64_t outside = sacct_gpu_seconds(outside_job);
+  ASSERT_GE(allots, 2 * 2);
+  ASSERT_GE(outside, 1);
+  ASSERT_TRUE(eventually(
+      [&] {
+        const Reply usage = api_.get("/api/v1/reports/usage?from=" + format_rfc3339(start) +
+                                     "&to=2100-01-01T00:00:00Z&by=team");
+        for (const auto& row : usage.json["rows"]) {
+          if (row["team"] == team()) {
+            return std::abs(row["gpuHours"].get<double>() * 3600 - static_cast<double>(allots)) <
+                   1e-6;
+          }
+        }
+        return false;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(500)))
+      << "allot's ledger reconciled to sacct's seconds of its own job";
+
+  const Timestamp end = wall_clock_now();
+  const HourWindow hours = whole_hours_around(start, end).value();
+  const slurm::CommandResult rolled =
+      sh({"env", "TZ=UTC", "sacctmgr", "-i", "rollup", slurm::slurm_time_text(hours.from),
+          slurm::slurm_time_text(hours.to)});
+  ASSERT_TRUE(rolled.succeeded()) << rolled.said();
+
+  const std::string period = "from=" + format_rfc3339(start) + "&to=" + format_rfc3339(end);
+  const Reply reply = api_.get("/api/v1/reports/usage/backend?" + period);
+  ASSERT_EQ(reply.status, 200) << reply.describe();
+  EXPECT_EQ(reply.json["from"], format_rfc3339(hours.from));
+  EXPECT_EQ(reply.json["to"], format_rfc3339(hours.to));
+  EXPECT_TRUE(reply.json["hourOpen"].get<bool>()) << "the hour of `end` is still running";
+  EXPECT_EQ(reply.json["source"], "sreport cluster AccountUtilizationByUser cluster=allot");
+  nlohmann::json mine;
+  for (const auto& row : reply.json["rows"]) {
+    if (row["team"] == team()) mine = row;
+  }
+  ASSERT_TRUE(mine.is_object()) << reply.json.dump();
+  EXPECT_EQ(mine["account"], team());
+  EXPECT_NEAR(mine["allotGpuSeconds"].get<double>(), static_cast<double>(allots), 1e-6);
+  EXPECT_EQ(mine["backendGpuSeconds"].get<int64_t>(), allots + outside) << reply.json.dump();
+  EXPECT_NEAR(mine["differenceGpuSeconds"].get<double>(), -static_cast<double>(outside), 1e-6);
+
+  const std::string flags = " --from " + format_rfc3339(start) + " --to " + format_rfc3339(end);
+  const auto [code, table] = allot("report backend-usage" + flags);
+  ASSERT_EQ(code, 0) << table;
+  EXPECT_NE(table.find("sreport cluster AccountUtilizationByUser"), std::string::npos) << table;
+  const std::string line = row_of(table, team());
+  EXPECT_NE(line.find(std::to_string(allots) + ".0"), std::string::npos) << table;
+  EXPECT_NE(line.find(std::to_string(allots + outside) + ".0"), std::string::npos) << table;
+  EXPECT_NE(line.find("-" + std::to_string(outside) + ".0"), std::string::npos) << table;
+  EXPECT_NE(table.find("the last hour is still open"), std::string::npos) << table;
+  const auto [misuse, said] = allot("report backend-usage --by team" + flags);
+  EXPECT_EQ(misuse, 2) << said;
+  EXPECT_NE(said.find("--by, --idle and -o csv belong to `allot report usage`"), std::string::npos)
+      << said;
 }
 
 // Metering's capacity counts Slurm's nodes (issue 13, item 2): over a window

@@ -111,6 +111,18 @@ TEST_F(UsageReportTest, BadParametersAre400NamingTheParameter) {
   EXPECT_EQ(user_shared.status, 400) << user_shared.describe();
 }
 
+// The local backend keeps no accounting of its own: nothing to set beside
+// allot's figures (Slurm's comparison: slurm_metering_test.cc).
+TEST_F(UsageReportTest, TheBackendComparisonOnTheLocalBackendIs409SayingWhy) {
+  const Reply reply =
+      api_.get("/api/v1/reports/usage/backend?from=" + from_ + "&to=2100-01-01T00:00:00Z");
+  EXPECT_EQ(reply.status, 409) << reply.describe();
+  EXPECT_NE(reply.body.find("keeps no accounting of its own"), std::string::npos) << reply.body;
+  const Reply no_to = api_.get("/api/v1/reports/usage/backend?from=" + from_);
+  EXPECT_EQ(no_to.status, 400) << no_to.describe();
+  EXPECT_NE(no_to.body.find("to"), std::string::npos) << no_to.body;
+}
+
 TEST_F(UsageReportTest, TheCliPrintsATableCsvAndJson) {
   submit("research", "train", {.script = "exec sleep 1000", .gpus = 4, .pods = 1});
   wait_phase("research", "train", "Running");

@@ -174,6 +174,14 @@ class RecordingExecutor final : public Executor {
 
   // What accounted_jobs() answers (the backend's own accounting).
   Result<std::vector<BackendJobRecord>> accounted_jobs() override { return accounted; }
+  // What account_usage() answers (the accounts of `account_usage_answer`
+  // over the hours asked, or `account_usage_error`); each ask is recorded.
+  Result<BackendUsage> account_usage(Timestamp from, Timestamp to) override {
+    std::lock_guard lock(mu_);
+    account_usage_asks.emplace_back(from, to);
+    if (!account_usage_error.ok()) return account_usage_error;
+    return BackendUsage{"test accounting", from, to, account_usage_answer};
+  }
   // What backend_job() answers per workload (a backend with jobs: Slurm).
   [[nodiscard]] std::optional<BackendJob> backend_job(WorkloadId workload) const override {
     std::lock_guard lock(mu_);
@@ -190,6 +198,9 @@ class RecordingExecutor final : public Executor {
   // Called at the end of each launch (a slow fork, a pod that ends at once).
   std::function<void(const WorkloadLaunch&)> after_launch;
   std::vector<BackendJobRecord> accounted;
+  std::vector<BackendAccountUsage> account_usage_answer;
+  Status account_usage_error;
+  std::vector<std::pair<Timestamp, Timestamp>> account_usage_asks;
   std::map<uint64_t, BackendJob> backend_jobs;
   std::vector<RecordedPod> launches;
   std::vector<WorkloadLaunch> workload_launches;

@@ -223,6 +223,71 @@ TEST_F(MeteringControl, APeriodInTheFutureIsClippedToNowAndAnEmptyOneIsRefused) 
   EXPECT_EQ(future.status().code(), ErrorCode::kInvalidArgument);
 }
 
+// Issue 13, item 4: each team's metered GPU time beside the backend's own
+// report of its account (Slurm's sreport), over the whole hours around the
+// period asked; accounts that are no team (allot's root, work outside allot)
+// are no rows.
+TEST_F(MeteringControl, TheBackendsGpuTimeIsSetBesideEachTeamsOverWholeHours) {
+  apply_policy(priced_policy(2) + research_viewer_binding());
+  const uint64_t r1 = submit(workload_yaml("r1", "research", 8), "research");
+  submit(workload_yaml("p1", "prod", 2), "prod");
+  plane_->loop().run_once();
+  clock_.advance(Duration::minutes(30));
+  exit_pods(r1, 0);
+  clock_.advance(Duration::minutes(20));
+  plane_->loop().run_once();
+  executor_.account_usage_answer = {
+      {"root", 20'533}, {"research", 8 * 1800 + 60}, {"prod", 2 * 3000 - 4}, {"outside", 77}};
+
+  const Result<BackendUsageComparison> compared = plane_->reports().backend_usage(
+      Principal::anonymous_admin(), at(10 * 60'000), at(50 * 60'000));
+  ASSERT_TRUE(compared.ok()) << compared.status().to_string();
+  ASSERT_EQ(executor_.account_usage_asks.size(), 1u);
+  EXPECT_EQ(executor_.account_usage_asks[0].first, at(0)) << "the hour around `from`";
+  EXPECT_EQ(executor_.account_usage_asks[0].second, at(kHourMs)) << "the hour around `to`";
+  EXPECT_EQ(compared->window.from, at(0));
+  EXPECT_EQ(compared->window.to, at(kHourMs));
+  EXPECT_EQ(compared->counted_to, clock_.now());
+  EXPECT_TRUE(compared->hour_open());
+  EXPECT_EQ(compared->source, "test accounting");
+  ASSERT_EQ(compared->rows.size(), 2u);
+  EXPECT_EQ(compared->rows[0], (BackendUsageRow{TeamId("prod"), 2 * 3000 * 1000, 2 * 3000 - 4}));
+  EXPECT_EQ(compared->rows[1],
+            (BackendUsageRow{TeamId("research"), 8 * 1800 * 1000, 8 * 1800 + 60}));
+  EXPECT_DOUBLE_EQ(compared->rows[0].difference_gpu_seconds(), 4);
+  EXPECT_DOUBLE_EQ(compared->rows[1].difference_gpu_seconds(), -60);
+  EXPECT_EQ(compared->totals.allot_gpu_ms, (6000 + 14'400) * 1000);
+  EXPECT_EQ(compared->totals.backend_gpu_seconds, 5996 + 14'460);
+
+  const Result<BackendUsageComparison> mine =
+      plane_->reports().backend_usage(Principal::user("rita"), at(0), at(kHourMs));
+  ASSERT_TRUE(mine.ok()) << mine.status().to_string();
+  ASSERT_EQ(mine->rows.size(), 1u) << "a team's viewer sees its team's row alone";
+  EXPECT_EQ(mine->rows[0].team, TeamId("research"));
+  EXPECT_EQ(mine->totals.backend_gpu_seconds, 8 * 1800 + 60);
+  EXPECT_EQ(executor_.account_usage_asks.back().second, at(kHourMs)) << "a whole hour stays";
+}
+
+TEST_F(MeteringControl, TheBackendUsageRefusesStrangersEmptyOrFuturePeriodsAndPassesBackendErrors) {
+  apply_policy(priced_policy(2));
+  clock_.advance(Duration::minutes(90));
+  const auto compare = [&](const Principal& caller, int64_t from_ms, int64_t to_ms) {
+    return plane_->reports().backend_usage(caller, at(from_ms), at(to_ms));
+  };
+  EXPECT_EQ(compare(Principal::user("mallory"), 0, kHourMs).status().code(),
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(compare(Principal::anonymous_admin(), kHourMs, kHourMs).status().code(),
+            ErrorCode::kInvalidArgument);
+  EXPECT_EQ(compare(Principal::anonymous_admin(), 2 * kHourMs, 3 * kHourMs).status().code(),
+            ErrorCode::kInvalidArgument)
+      << "the period starts after now";
+  EXPECT_TRUE(executor_.account_usage_asks.empty()) << "nothing asked of the backend";
+  executor_.account_usage_error = Status(ErrorCode::kUnavailable, "sreport: connection refused");
+  const Result<BackendUsageComparison> failed = compare(Principal::anonymous_admin(), 0, kHourMs);
+  EXPECT_EQ(failed.status().code(), ErrorCode::kUnavailable);
+  EXPECT_NE(failed.status().message().find("connection refused"), std::string::npos);
+}
+
 // A measured GPU (GpuUsageSample) of a workload's pod, read at `at`.
 GpuUsageSample measured_gpu(uint64_t workload, const std::string& team, int32_t gpu,
                             double utilization, Timestamp at) {

@@ -130,8 +130,9 @@ std::shared_ptr<SlurmTransport> SlurmExecutor::transport() const {
   return transport_;
 }
 
-void SlurmExecutor::set_site(std::string partition, bool typed_gres) {
+void SlurmExecutor::set_site(std::string cluster, std::string partition, bool typed_gres) {
   MutexLock lock(mu_);
+  cluster_ = std::move(cluster);
   partition_ = std::move(partition);
   typed_gres_ = typed_gres;
 }

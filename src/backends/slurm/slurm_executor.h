@@ -211,10 +211,13 @@ class SlurmExecutor final : public Executor {
   [[nodiscard]] std::optional<BackendJob> backend_job(WorkloadId workload) const override;
   // One `sacct -a -S now-7days` (TZ=UTC) for this executor's jobs that ran.
   Result<std::vector<BackendJobRecord>> accounted_jobs() override;
+  // One `sreport cluster AccountUtilizationByUser` (TZ=UTC) for the site's
+  // cluster (sreport_usage.h); kFailedPrecondition before set_site().
+  Result<BackendUsage> account_usage(Timestamp from, Timestamp to) override;
 
   // Where jobs go and how GPUs are asked (the Cluster's spec.slurm, the
   // policy's flavors): set when the policy is carried into Slurm.
-  void set_site(std::string partition, bool typed_gres);
+  void set_site(std::string cluster, std::string partition, bool typed_gres);
   // How jobs reach Slurm from now on (null: the commands); the jobs already
   // known are kept.
   void set_transport(std::shared_ptr<SlurmTransport> transport);
@@ -344,6 +347,7 @@ class SlurmExecutor final : public Executor {
   SlurmExecutorOptions options_;
   mutable Mutex mu_;
   std::shared_ptr<SlurmTransport> transport_ ALLOT_GUARDED_BY(mu_);
+  std::string cluster_ ALLOT_GUARDED_BY(mu_);
   std::string partition_ ALLOT_GUARDED_BY(mu_);
   bool typed_gres_ ALLOT_GUARDED_BY(mu_) = true;
   Duration kill_wait_ ALLOT_GUARDED_BY(mu_);  // Slurm's KillWait; 0 when unknown

@@ -1,6 +1,7 @@
 // SlurmExecutor's read side: the Slurm view of a workload's job (job id,
 // state, reason, nodes; NOT_SUBMITTED while a submission waits to be
-// retried), the ended jobs as sacct accounted them, and the pods' logs read
+// retried), the ended jobs as sacct accounted them, GPU time per account as
+// sreport reports it, and the pods' logs read
 // from the job's output files. The rest of the executor is
 // slurm_executor.cc; the contract is slurm_executor.h.
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "backends/slurm/sacct_usage.h"
 #include "backends/slurm/slurm_executor.h"
+#include "backends/slurm/sreport_usage.h"
 
 namespace allot::slurm {
 namespace {
@@ -63,6 +65,30 @@ Result<std::vector<BackendJobRecord>> SlurmExecutor::accounted_jobs() {
     out.push_back({std::move(u.job_id), u.workload, std::move(u.account), u.start, u.end, u.gpus});
   }
   return out;
+}
+
+Result<BackendUsage> SlurmExecutor::account_usage(Timestamp from, Timestamp to) {
+  std::string cluster;
+  {
+    MutexLock lock(mu_);
+    cluster = cluster_;
+  }
+  if (cluster.empty()) {
+    return Status(
+        ErrorCode::kFailedPrecondition,
+        "no Slurm cluster yet: apply a policy whose Cluster names spec.slurm.clusterName");
+  }
+  std::vector<std::string> argv = {"env", "TZ=UTC"};
+  for (std::string& arg : sreport_usage_args(cluster, from, to)) argv.push_back(std::move(arg));
+  const Result<CommandResult> reported = runner_.run(argv);
+  if (!reported.ok()) return reported.status();
+  if (!reported->succeeded()) {
+    return Status(ErrorCode::kUnavailable, "sreport: " + reported->said());
+  }
+  ALLOT_ASSIGN_OR_RETURN(std::vector<BackendAccountUsage> accounts,
+                         parse_sreport_usage(reported->out));
+  return BackendUsage{"sreport cluster AccountUtilizationByUser cluster=" + cluster, from, to,
+                      std::move(accounts)};
 }
 
 std::string SlurmExecutor::log_location(PodId pod) const {

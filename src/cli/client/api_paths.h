@@ -48,5 +48,6 @@ std::string service_account_path(std::string_view namespace_name, std::string_vi
 inline constexpr std::string_view kApplyPath = "/api/v1/apply";
 inline constexpr std::string_view kTopPath = "/api/v1/top";
 inline constexpr std::string_view kUsageReportPath = "/api/v1/reports/usage";
+inline constexpr std::string_view kBackendUsagePath = "/api/v1/reports/usage/backend";
 
 }  // namespace allot::cli

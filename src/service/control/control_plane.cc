@@ -25,7 +25,7 @@ ControlPlane::ControlPlane(Store& store, Executor& executor, NodeHealthChecker* 
       exceptions_(cluster_, policies_, signal_, clock),
       workloads_(cluster_, signal_, actions_, clock),
       nodes_(cluster_, signal_, clock),
-      reports_(cluster_, clock),
+      reports_(cluster_, executor, clock),
       team_stats_(cluster_, clock),
       hardware_stats_(cluster_, clock),
       activity_stats_(cluster_, clock),

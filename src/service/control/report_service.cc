@@ -1,5 +1,6 @@
 #include "service/control/report_service.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -108,6 +109,33 @@ Result<UsageReportResult> ReportService::report(UsageQuery query) const {
   }
   ALLOT_ASSIGN_OR_RETURN(UsageReport report, build_usage_report(ledger, query));
   return UsageReportResult{std::move(report), std::move(ledger.rates)};
+}
+
+std::vector<TeamId> ReportService::teams_of_policy(
+    const std::optional<std::set<TeamId>>& visible) const {
+  std::vector<TeamId> teams;
+  ReaderLock lock(cluster_.mutex());
+  for (const Team& team : cluster_.view().policy.policy().teams) {
+    TeamId id(team.meta.name);
+    if (!visible || visible->contains(id)) teams.push_back(std::move(id));
+  }
+  std::sort(teams.begin(), teams.end());
+  return teams;
+}
+
+Result<BackendUsageComparison> ReportService::backend_usage(const Principal& caller, Timestamp from,
+                                                            Timestamp to) const {
+  ALLOT_ASSIGN_OR_RETURN(std::optional<std::set<TeamId>> visible, visible_teams(caller));
+  ALLOT_ASSIGN_OR_RETURN(const HourWindow window, whole_hours_around(from, to));
+  if (window.from >= clock_.now()) {
+    return invalid_argument("the period starts in the future: nothing is counted yet");
+  }
+  ALLOT_ASSIGN_OR_RETURN(BackendUsage backend, executor_.account_usage(window.from, window.to));
+  const std::vector<TeamId> teams = teams_of_policy(visible);
+  ALLOT_ASSIGN_OR_RETURN(
+      UsageReportResult metered,
+      report(UsageQuery{window.from, window.to, {GroupKey::kTeam}, IdleMode::kSeparate, visible}));
+  return compare_backend_usage(metered.report, backend, teams);
 }
 
 }  // namespace allot

@@ -15,7 +15,9 @@
 
 #include <vector>
 
+#include "accounting/backend_usage_comparison.h"
 #include "accounting/usage_report.h"
+#include "backends/executor.h"
 #include "base/clock.h"
 #include "base/result.h"
 #include "model/principal.h"
@@ -38,7 +40,8 @@ struct UsageReportResult {
 
 class ReportService {
  public:
-  ReportService(ClusterState& cluster, const Clock& clock) : cluster_(cluster), clock_(clock) {}
+  ReportService(ClusterState& cluster, Executor& executor, const Clock& clock)
+      : cluster_(cluster), executor_(executor), clock_(clock) {}
 
   [[nodiscard]] Result<UsageReportResult> usage(const Principal& caller,
                                                 const UsageReportRequest& request) const;
@@ -46,13 +49,21 @@ class ReportService {
   // rooms that decide visibility themselves (metrics_service.h). `to` is
   // clipped to now; kInvalidArgument when the period is then empty.
   [[nodiscard]] Result<UsageReportResult> report(UsageQuery query) const;
+  // The metered GPU time per team beside the backend's (see the contract).
+  [[nodiscard]] Result<BackendUsageComparison> backend_usage(const Principal& caller,
+                                                             Timestamp from, Timestamp to) const;
 
  private:
   // Which teams' rows the caller may see: none given means all.
   [[nodiscard]] Result<std::optional<std::set<TeamId>>> visible_teams(
       const Principal& caller) const;
 
+  // The policy's teams, by name; only `visible` ones when given.
+  [[nodiscard]] std::vector<TeamId> teams_of_policy(
+      const std::optional<std::set<TeamId>>& visible) const;
+
   ClusterState& cluster_;
+  Executor& executor_;
   const Clock& clock_;
 };
 

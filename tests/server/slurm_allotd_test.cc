@@ -171,12 +171,16 @@ TEST_F(SlurmAllotdTest, AWorkloadRunsAsASlurmJobUnderItsTeamsAccount) {
 // team's job cannot read it.
 TEST_F(SlurmAllotdTest, AJobRunsAsItsTeamsUnixAccountAndAnotherTeamCannotReadItsFiles) {
   const nlohmann::json secret =
-      submit("sa-research", "secret", {"echo user=$(id -un) uid=$(id -u) HOME=$HOME; echo s3cr3t"});
+      submit("sa-research", "secret",
+             {"echo user=$(id -un) uid=$(id -u) HOME=$HOME; env; echo s3cr3t"});
   wait_phase("sa-research", "secret", "Succeeded");
   const std::string text = wait_log("sa-research", "secret", "s3cr3t");
   EXPECT_EQ(text.rfind("user=allot-sa-research", 0), 0u) << text;
   EXPECT_EQ(text.find("uid=0 "), std::string::npos) << text;
   EXPECT_EQ(text.find("HOME=/root"), std::string::npos) << "allotd's environment stays out";
+  // allotd was started with the test's environment: none of it reaches the job.
+  ASSERT_NE(std::getenv("ALLOT_TEST_SLURM_CONF"), nullptr);
+  EXPECT_EQ(text.find("ALLOT_TEST_SLURM_CONF"), std::string::npos) << text;
   const std::string path = (allotd_.data_dir() / "slurm" /
                             (std::to_string(secret["metadata"]["uid"].get<uint64_t>()) + "-0.log"))
                                .string();

@@ -114,7 +114,7 @@ std::string script_of(const WorkloadLaunch& launch, const std::string& log_dir, 
   env.emplace("ALLOT_WORKLOAD", launch.namespace_name + "/" + launch.name);
   env.emplace("ALLOT_TEAM", launch.team.str());
   if (!launch.user.empty()) env.emplace("ALLOT_USER", launch.user);
-  if (owner) {  // --export=NONE: the job's basic environment is the script's
+  if (owner) {  // sbatch's environment is the runner's: the job's basic one is the script's
     env.emplace("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     env.emplace("HOME", owner->home);
     env.emplace("USER", owner->user);
@@ -271,7 +271,12 @@ Result<Submission> submission_of(const WorkloadLaunch& launch, const SubmitSetti
                   {"--open-mode=append", "--no-requeue",
                    "--output=" + (gang ? batch_log_path(launch, settings.log_dir)
                                        : pod_log_path(settings.log_dir, {launch.workload, 0}))});
-  if (owner) out.argv.push_back("--export=NONE");
+  // sbatch's own environment is the runner's (PATH, SLURM_CONF), never
+  // allotd's: ALL passes that and the script sets the rest. Not NONE: with
+  // NONE sbatch asks slurmd to load the account's login environment
+  // (SLURM_GET_USER_ENV: `su - user -c env` at every launch, about 15 ms of
+  // CPU per job on the node, docs/slurm.md).
+  if (owner) out.argv.push_back("--export=ALL");
   out.argv.push_back(script_path);
   out.script = script_of(launch, settings.log_dir, gang, owner);
   return out;

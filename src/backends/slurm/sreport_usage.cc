@@ -80,7 +80,7 @@ std::string slurm_time_text(Timestamp at) {
   const sys_days day = floor<days>(time);
   const year_month_day date{day};
   const hh_mm_ss<seconds> clock{time - day};
-  char text[32];
+  char text[96];  // room for any int and long the format may print
   std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02ld:%02ld:%02ld",
                 static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
                 static_cast<unsigned>(date.day()), static_cast<long>(clock.hours().count()),

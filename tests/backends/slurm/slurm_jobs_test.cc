@@ -85,9 +85,10 @@ TEST(SlurmJobs, WithAnOwnerTheJobRunsAsItsAccountWithoutAllotdsEnvironment) {
   const Submission s =
       submission_of(launch_of({"node1", "node2"}, 1), {"allot-", "", "/logs"}, "/s", owner).value();
 
-  for (const char* arg : {"--uid=1234", "--gid=567", "--export=NONE"}) {
+  for (const char* arg : {"--uid=1234", "--gid=567", "--export=ALL"}) {
     EXPECT_TRUE(has(s.argv, arg)) << arg;
   }
+  EXPECT_FALSE(has(s.argv, "--export=NONE")) << "NONE makes slurmd load a login environment";
   for (const char* line :
        {"export USER='allot-vision_alice'\n", "export LOGNAME='allot-vision_alice'\n",
         "export HOME='/data/teams/vision/homes/a'\n", "export SLURM_EXPORT_ENV='ALL'\n",

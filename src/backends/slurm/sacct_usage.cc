@@ -4,21 +4,11 @@
 #include <charconv>
 #include <optional>
 
+#include "backends/slurm/parsable_fields.h"
 #include "backends/slurm/slurm_jobs.h"
 
 namespace allot::slurm {
 namespace {
-
-std::vector<std::string_view> split_sacct_usage_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t at = 0;
-  for (;;) {
-    const size_t bar = line.find('|', at);
-    fields.push_back(line.substr(at, bar == std::string_view::npos ? line.size() - at : bar - at));
-    if (bar == std::string_view::npos) return fields;
-    at = bar + 1;
-  }
-}
 
 std::optional<int64_t> sacct_usage_number(std::string_view text) {
   int64_t value = 0;
@@ -90,7 +80,7 @@ Result<std::vector<SacctUsage>> parse_sacct_usage(std::string_view text, std::st
     const std::string_view line = text.substr(at, newline - at);
     at = newline + 1;
     if (line.empty()) continue;
-    const std::vector<std::string_view> f = split_sacct_usage_fields(line);
+    const std::vector<std::string_view> f = parsable_fields(line);
     if (f.size() != 7) return invalid_argument("sacct line: " + std::string(line));
     const std::optional<WorkloadId> workload = workload_of_job_name(prefix, f[1]);
     if (!workload) continue;

@@ -4,21 +4,12 @@
 #include <chrono>
 #include <cstdio>
 
+#include "backends/slurm/parsable_fields.h"
+
 namespace allot::slurm {
 namespace {
 
 constexpr size_t kSreportUsageFields = 4;
-
-std::vector<std::string_view> split_sreport_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t at = 0;
-  for (;;) {
-    const size_t bar = line.find('|', at);
-    fields.push_back(line.substr(at, bar == std::string_view::npos ? line.size() - at : bar - at));
-    if (bar == std::string_view::npos) return fields;
-    at = bar + 1;
-  }
-}
 
 Status sreport_line_error(size_t number, std::string_view line, const std::string& why) {
   return invalid_argument("sreport line " + std::to_string(number) + " (\"" + std::string(line) +
@@ -53,7 +44,7 @@ Result<std::vector<BackendAccountUsage>> parse_sreport_usage(std::string_view te
     at = newline + 1;
     ++number;
     if (line.find_first_not_of(" \r") == std::string_view::npos) continue;
-    const std::vector<std::string_view> fields = split_sreport_fields(line);
+    const std::vector<std::string_view> fields = parsable_fields(line);
     if (fields.size() != kSreportUsageFields) {
       return sreport_line_error(number, line,
                                 "expected 4 fields (" + std::string(kSreportUsageFormat) + ")");

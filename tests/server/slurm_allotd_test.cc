@@ -170,9 +170,8 @@ TEST_F(SlurmAllotdTest, AWorkloadRunsAsASlurmJobUnderItsTeamsAccount) {
 // team), never as allotd's root: its log is its own (0600), and another
 // team's job cannot read it.
 TEST_F(SlurmAllotdTest, AJobRunsAsItsTeamsUnixAccountAndAnotherTeamCannotReadItsFiles) {
-  const nlohmann::json secret =
-      submit("sa-research", "secret",
-             {"echo user=$(id -un) uid=$(id -u) HOME=$HOME; env; echo s3cr3t"});
+  const nlohmann::json secret = submit(
+      "sa-research", "secret", {"echo user=$(id -un) uid=$(id -u) HOME=$HOME; env; echo s3cr3t"});
   wait_phase("sa-research", "secret", "Succeeded");
   const std::string text = wait_log("sa-research", "secret", "s3cr3t");
   EXPECT_EQ(text.rfind("user=allot-sa-research", 0), 0u) << text;

@@ -1,7 +1,6 @@
 #include "backends/slurm/sacct_usage.h"
 
 #include <algorithm>
-#include <charconv>
 #include <optional>
 
 #include "backends/slurm/parsable_fields.h"
@@ -9,13 +8,6 @@
 
 namespace allot::slurm {
 namespace {
-
-std::optional<int64_t> sacct_usage_number(std::string_view text) {
-  int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
 
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
 int64_t sacct_days_from_civil(int64_t y, int64_t m, int64_t d) {
@@ -38,7 +30,7 @@ std::optional<int64_t> sacct_usage_gpus(std::string_view tres) {
     at = comma + 1;
     const size_t eq = entry.find('=');
     if (eq == std::string_view::npos || !entry.starts_with("gres/gpu")) continue;
-    const std::optional<int64_t> n = sacct_usage_number(entry.substr(eq + 1));
+    const std::optional<int64_t> n = parsable_number(entry.substr(eq + 1));
     if (!n) return std::nullopt;
     if (entry.substr(0, eq) == "gres/gpu") {
       untyped = *n;
@@ -57,7 +49,7 @@ std::optional<Timestamp> parse_sacct_time(std::string_view text) {
       text[16] != ':') {
     return std::nullopt;
   }
-  const auto part = [&](size_t at, size_t n) { return sacct_usage_number(text.substr(at, n)); };
+  const auto part = [&](size_t at, size_t n) { return parsable_number(text.substr(at, n)); };
   const auto y = part(0, 4);
   const auto mo = part(5, 2);
   const auto d = part(8, 2);
@@ -86,7 +78,7 @@ Result<std::vector<SacctUsage>> parse_sacct_usage(std::string_view text, std::st
     if (!workload) continue;
     const std::optional<Timestamp> start = parse_sacct_time(f[3]);
     const std::optional<Timestamp> end = parse_sacct_time(f[4]);
-    const std::optional<int64_t> elapsed = sacct_usage_number(f[5]);
+    const std::optional<int64_t> elapsed = parsable_number(f[5]);
     const std::optional<int64_t> gpus = sacct_usage_gpus(f[6]);
     if (!elapsed || !gpus) return invalid_argument("sacct line: " + std::string(line));
     if (!start || !end) continue;  // never ran, or still runs

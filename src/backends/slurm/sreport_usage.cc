@@ -1,6 +1,5 @@
 #include "backends/slurm/sreport_usage.h"
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 
@@ -53,14 +52,13 @@ Result<std::vector<BackendAccountUsage>> parse_sreport_usage(std::string_view te
     const std::string_view login = fields[1];
     const std::string_view tres = fields[2];
     const std::string_view used = fields[3];
-    int64_t seconds = 0;
-    const auto [end, error] = std::from_chars(used.data(), used.data() + used.size(), seconds);
-    if (used.empty() || error != std::errc() || end != used.data() + used.size() || seconds < 0) {
+    const std::optional<int64_t> seconds = parsable_number(used);
+    if (!seconds || *seconds < 0) {
       return sreport_line_error(number, line, "Used is not a whole number of seconds");
     }
     if (account.empty()) return sreport_line_error(number, line, "no account");
     if (!login.empty() || tres != "gres/gpu") continue;
-    accounts.push_back({std::string(account), seconds});
+    accounts.push_back({std::string(account), *seconds});
   }
   return accounts;
 }

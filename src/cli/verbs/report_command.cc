@@ -34,7 +34,9 @@ class ReportCommand final : public Command {
 
   int run(CliIo& io) override {
     if (report_ == "backend-usage") return run_backend_usage(io);
-    const Result<nlohmann::json> answer = fetch();
+    const Result<nlohmann::json> answer =
+        fetch(std::string(kUsageReportPath) + period() + "&by=" + percent_encode(by_) +
+              "&idle=" + percent_encode(idle_));
     if (!answer.ok()) return report_error(io, answer.status());
     if (output_ == "json") {
       io.out << answer->dump(2) << "\n";
@@ -47,13 +49,15 @@ class ReportCommand final : public Command {
   }
 
  private:
-  Result<nlohmann::json> fetch() {
+  // The server's answer to GET `path` (the report's path and query).
+  Result<nlohmann::json> fetch(const std::string& path) {
     ALLOT_ASSIGN_OR_RETURN(ApiClient client, open_api_client(server_));
-    std::string path = std::string(kUsageReportPath) + "?from=" + percent_encode(from_) +
-                       "&to=" + percent_encode(to_) + "&by=" + percent_encode(by_) +
-                       "&idle=" + percent_encode(idle_);
     ALLOT_ASSIGN_OR_RETURN(ApiResponse response, client.get(path));
     return response.json();
+  }
+
+  [[nodiscard]] std::string period() const {
+    return "?from=" + percent_encode(from_) + "&to=" + percent_encode(to_);
   }
 
   int run_backend_usage(CliIo& io) {
@@ -62,13 +66,7 @@ class ReportCommand final : public Command {
                 "compares GPU time per team (-o table or json)\n";
       return kExitUsage;
     }
-    const Result<nlohmann::json> answer = [&]() -> Result<nlohmann::json> {
-      ALLOT_ASSIGN_OR_RETURN(ApiClient client, open_api_client(server_));
-      ALLOT_ASSIGN_OR_RETURN(ApiResponse response, client.get(std::string(kBackendUsagePath) +
-                                                              "?from=" + percent_encode(from_) +
-                                                              "&to=" + percent_encode(to_)));
-      return response.json();
-    }();
+    const Result<nlohmann::json> answer = fetch(std::string(kBackendUsagePath) + period());
     if (!answer.ok()) return report_error(io, answer.status());
     io.out << (output_ == "json" ? answer->dump(2) + "\n" : backend_usage_table(*answer));
     return kExitOk;

@@ -139,7 +139,9 @@ class SlurmBackendUsageTest : public SlurmAllotdTest {
 // the open hours up (`sacctmgr rollup`), as slurmdbd does once an hour ends.
 TEST_F(SlurmBackendUsageTest,
        EachTeamsGpuTimeIsSetBesideSreportsAndWorkAroundAllotIsTheDifference) {
-  const Timestamp start = wall_clock_now();
+  // A second before now: Slurm records its start in whole seconds, which may
+  // fall before a start taken mid-second, and the report would clip it.
+  const Timestamp start = wall_clock_now() - Duration::seconds(1);
   submit(team(), "metered", {"sleep 2", 2, 1, "low"});
   const std::string allots_job = job_name(wait_phase(team(), "metered", "Succeeded"));
   const std::string outside_job = "outside-allot-" + team();

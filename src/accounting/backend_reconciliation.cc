@@ -1,6 +1,8 @@
 #include "accounting/backend_reconciliation.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace allot {
@@ -10,6 +12,8 @@ namespace {
 struct ReconciledWorkload {
   const AllocationInterval* newest = nullptr;
   bool open = false;
+  std::optional<Period> covered;  // its closed intervals and jobs, first start to last end
+  bool covered_before = false;    // `made` holds a coverage entry of that span
   std::map<Timestamp, int64_t> difference;  // backend - counted GPUs, as changes at instants
   std::string job_ids;
 };
@@ -20,6 +24,15 @@ void add_span(std::map<Timestamp, int64_t>& changes, Timestamp from, Timestamp t
   changes[to] -= gpus;
 }
 
+void widen(std::optional<Period>& covered, Timestamp from, Timestamp to) {
+  if (!covered) {
+    covered = Period{from, to};
+    return;
+  }
+  covered->from = std::min(covered->from, from);
+  covered->to = std::max(covered->to, to);
+}
+
 std::map<WorkloadId, ReconciledWorkload> gather_reconciled(
     const std::vector<AllocationInterval>& ledger, const std::vector<UsageAdjustment>& made,
     const std::vector<BackendJobRecord>& jobs) {
@@ -27,6 +40,7 @@ std::map<WorkloadId, ReconciledWorkload> gather_reconciled(
   for (const BackendJobRecord& job : jobs) {
     ReconciledWorkload& w = workloads[job.workload];
     add_span(w.difference, job.start, job.end, job.gpus);
+    widen(w.covered, job.start, job.end);
     w.job_ids += (w.job_ids.empty() ? "" : ",") + job.job_id;
   }
   for (const AllocationInterval& a : ledger) {
@@ -39,24 +53,37 @@ std::map<WorkloadId, ReconciledWorkload> gather_reconciled(
     }
     if (w.newest == nullptr || !(a.start < w.newest->start)) w.newest = &a;
     add_span(w.difference, a.start, *a.end, -(a.own.gpu() + a.borrowed.gpu()));
+    widen(w.covered, a.start, *a.end);
   }
   for (const UsageAdjustment& m : made) {
     const auto found = workloads.find(m.workload);
-    if (found != workloads.end())
-      add_span(found->second.difference, m.span.from, m.span.to, -m.gpus);
+    if (found == workloads.end()) continue;
+    add_span(found->second.difference, m.span.from, m.span.to, -m.gpus);
+    if (m.gpus == 0 && m.span == found->second.covered) found->second.covered_before = true;
   }
   return workloads;
 }
 
 void emit_reconciled(WorkloadId id, const ReconciledWorkload& w,
                      std::vector<UsageAdjustment>& out) {
+  const AllocationInterval& newest = *w.newest;
+  if (!w.covered_before) {
+    out.push_back({id, newest.workload_name, newest.team, newest.user, newest.flavor, *w.covered, 0,
+                   w.job_ids});
+  }
   int64_t level = 0;
   Timestamp since;
   for (const auto& [at, change] : w.difference) {
     if (change == 0) continue;
     if (level != 0) {
-      const AllocationInterval& a = *w.newest;
-      out.push_back({id, a.workload_name, a.team, a.user, a.flavor, {since, at}, level, w.job_ids});
+      out.push_back({id,
+                     newest.workload_name,
+                     newest.team,
+                     newest.user,
+                     newest.flavor,
+                     {since, at},
+                     level,
+                     w.job_ids});
     }
     level += change;
     since = at;

@@ -20,10 +20,15 @@
 //   difference, in (workload, start) order. So ledger + adjustments == the
 //   backend's GPU time per workload, to the millisecond of the records, and
 //   a run given its own result among `made` returns nothing (no second is
-//   counted twice). A workload with an open allocation waits for a later
-//   run (it still runs); so does one the ledger has no interval of (nothing
-//   to attribute it to: team, user, flavor and name come from its newest
-//   interval).
+//   counted twice).
+// - With them, unless `made` holds it already, one coverage entry per
+//   reconciled workload: gpus 0 over the span its closed intervals and jobs
+//   cover (first start to last end). Inside that span ledger + adjustments
+//   is the backend's own record, so reports count it even where allotd was
+//   down (usage_report.h).
+// - A workload with an open allocation waits for a later run (it still
+//   runs); so does one the ledger has no interval of (nothing to attribute
+//   it to: team, user, flavor and name come from its newest interval).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +48,7 @@ struct UsageAdjustment {
   std::string user;
   std::string flavor;
   Period span;
-  int64_t gpus = 0;     // signed: + the backend ran it, - the ledger over-counted
+  int64_t gpus = 0;     // signed: + the backend ran it, - the ledger over-counted; 0: coverage
   std::string job_ids;  // the backend's jobs of the workload, comma-separated
 
   friend bool operator==(const UsageAdjustment&, const UsageAdjustment&) = default;

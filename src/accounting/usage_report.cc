@@ -59,6 +59,7 @@ struct CellKeyLess {
 struct Cell {
   ResourceTime capacity;
   ResourceTime allocated;
+  ResourceTime allocated_while_missing;  // the backend's record inside missing data
 };
 
 using RowKey = std::vector<std::string>;
@@ -98,8 +99,15 @@ class Slicer {
   template <typename Visit>
   void slice(const std::string& flavor, Timestamp start, std::optional<Timestamp> end,
              Visit&& visit) {
+    slice_within(covered_, flavor, start, end, visit);
+  }
+
+  // The same, inside `spans` (sorted, disjoint) instead of the covered periods.
+  template <typename Visit>
+  void slice_within(const std::vector<Period>& spans, const std::string& flavor, Timestamp start,
+                    std::optional<Timestamp> end, Visit&& visit) {
     const std::vector<RateCard::Segment>& versions = versions_of(flavor);
-    for (const Period& span : covered_) {
+    for (const Period& span : spans) {
       const Timestamp from = std::max(start, span.from);
       const Timestamp to = end ? std::min(*end, span.to) : span.to;
       if (from < to) slice_days(versions, from, to, visit);
@@ -247,19 +255,57 @@ struct Builder {
     return row->second;
   }
 
-  void add_allocations() {
-    for (const AllocationInterval& a : ledger.allocations) {
-      const bool shown = visible(query, a.team);
-      slicer.slice(a.flavor, a.start, a.end, [&](const std::string& day, int64_t v, Duration d) {
-        const ResourceTime own = ResourceTime::of(a.own, d);
-        const ResourceTime borrowed = ResourceTime::of(a.borrowed, d);
-        cell_of({a.flavor, day, v}).allocated += own + borrowed;
-        if (!shown) return;
-        PricedTime& row = row_of(allocation_key(query, a, day, ledger.projects)).by_version[v];
-        row.own += own;
-        row.borrowed += borrowed;
-      });
+  // Per workload the backend accounted: the missing-data periods of
+  // [from, to) that its coverage entries span (backend_reconciliation.h).
+  std::map<WorkloadId, std::vector<Period>> backend_covered_gaps;
+
+  void cover_gaps(const std::vector<Period>& gaps) {
+    if (gaps.empty()) return;
+    std::map<WorkloadId, std::vector<Period>> coverage;
+    for (const UsageAdjustment& j : ledger.adjustments) {
+      if (j.gpus == 0) coverage[j.workload].push_back(j.span);
     }
+    for (auto& [workload, spans] : coverage) {
+      std::vector<Period> inside;
+      for (const Period& gap : gaps) {
+        for (const Period& piece : subtract_periods(gap, subtract_periods(gap, spans))) {
+          inside.push_back(piece);
+        }
+      }
+      if (!inside.empty()) backend_covered_gaps.emplace(workload, std::move(inside));
+    }
+  }
+
+  // How a piece of `a` (own and borrowed, for `d` on `day`, version `v`) is counted.
+  void count_piece(const AllocationInterval& a, bool shown, bool while_missing,
+                   const std::string& day, int64_t v, Duration d) {
+    const ResourceTime own = ResourceTime::of(a.own, d);
+    const ResourceTime borrowed = ResourceTime::of(a.borrowed, d);
+    Cell& cell = cell_of({a.flavor, day, v});
+    (while_missing ? cell.allocated_while_missing : cell.allocated) += own + borrowed;
+    if (!shown) return;
+    PricedTime& row = row_of(allocation_key(query, a, day, ledger.projects)).by_version[v];
+    row.own += own;
+    row.borrowed += borrowed;
+  }
+
+  // Counts `a` over the covered periods and, where the backend accounted its
+  // workload, over the missing-data periods its record spans.
+  void count(const AllocationInterval& a) {
+    const bool shown = visible(query, a.team);
+    slicer.slice(a.flavor, a.start, a.end, [&](const std::string& day, int64_t v, Duration d) {
+      count_piece(a, shown, false, day, v, d);
+    });
+    const auto gaps = backend_covered_gaps.find(a.workload);
+    if (gaps == backend_covered_gaps.end()) return;
+    slicer.slice_within(gaps->second, a.flavor, a.start, a.end,
+                        [&](const std::string& day, int64_t v, Duration d) {
+                          count_piece(a, shown, true, day, v, d);
+                        });
+  }
+
+  void add_allocations() {
+    for (const AllocationInterval& a : ledger.allocations) count(a);
   }
 
   // The allocation of `u`'s workload that holds u's start (else its first).
@@ -289,19 +335,19 @@ struct Builder {
     }
   }
 
+  // An adjustment counts as own use of its workload, signed.
   void add_adjustments() {
     for (const UsageAdjustment& j : ledger.adjustments) {
-      const AllocationInterval as{j.workload, j.workload_name, j.team,   j.user, j.flavor, {},
-                                  {},         j.span.from,     j.span.to};
-      const bool shown = visible(query, j.team);
-      const ResourceVector gpus(j.gpus, 0, 0);
-      slicer.slice(
-          j.flavor, j.span.from, j.span.to, [&](const std::string& day, int64_t v, Duration d) {
-            const ResourceTime own = ResourceTime::of(gpus, d);
-            cell_of({j.flavor, day, v}).allocated += own;
-            if (shown)
-              row_of(allocation_key(query, as, day, ledger.projects)).by_version[v].own += own;
-          });
+      if (j.gpus == 0) continue;
+      count({j.workload,
+             j.workload_name,
+             j.team,
+             j.user,
+             j.flavor,
+             ResourceVector(j.gpus, 0, 0),
+             {},
+             j.span.from,
+             j.span.to});
     }
   }
 
@@ -346,6 +392,7 @@ struct Builder {
       balance.flavor = key.flavor;
       balance.capacity += cell.capacity;
       balance.allocated += cell.allocated;
+      balance.allocated_while_missing += cell.allocated_while_missing;
       ResourceTime idle = cell.capacity - cell.allocated;
       if (query.idle != IdleMode::kSeparate) {
         const auto teams = sharers(key.flavor);
@@ -487,7 +534,9 @@ Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQue
       {},
       {},
       {},
+      {},
       {}};
+  builder.cover_gaps(clipped_missing(ledger, query));
   builder.add_allocations();
   builder.add_utilization();
   builder.add_adjustments();
@@ -498,7 +547,7 @@ Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQue
   report.query = query;
   report.missing = clipped_missing(ledger, query);
   for (const UsageAdjustment& a : ledger.adjustments) {
-    if (a.span.from < query.to && query.from < a.span.to && visible(query, a.team)) {
+    if (a.gpus != 0 && a.span.from < query.to && query.from < a.span.to && visible(query, a.team)) {
       report.adjustments.push_back(a);
     }
   }

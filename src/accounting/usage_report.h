@@ -6,7 +6,12 @@
 // and query always give the same report (rows in key order). Semantics:
 // - An interval counts over its overlap with [from, to) minus the
 //   missing-data periods (allotd was down: neither usage nor capacity is
-//   counted there); an open interval counts up to `to`.
+//   counted there); an open interval counts up to `to`. Except where the
+//   backend's own accounting covers its workload (the adjustments' coverage
+//   entries, gpus 0: backend_reconciliation.h): inside a coverage span the
+//   interval and the adjustments count through missing data too, since
+//   together they are the backend's record; in the rows, and per flavor as
+//   allocated_while_missing, apart from the balance.
 // - Each piece is priced by the rate card version of its flavor in force at
 //   its time; figures keep one entry per version.
 // - Idle = capacity x time - allocated, per flavor (per day too when grouped
@@ -30,8 +35,9 @@
 //   workload has no allocation in the ledger is not counted.
 // - Adjustments (UsageLedger::adjustments, made from the backend's own
 //   accounting) count as own use of their workload, signed, like intervals
-//   (missing-data periods excluded), in the rows and in each flavor's
-//   allocated time; so rows and balance both carry the corrected figures.
+//   (missing-data periods excluded but where covered, as above), in the rows
+//   and in each flavor's allocated time; so rows and balance both carry the
+//   corrected figures.
 // - kProject: the governance Contract whose namespaces hold the workload
 //   (UsageLedger::projects, the workload's namespace being the part of its
 //   name before '/'); "" for work in no contract's namespace. Like user and
@@ -126,10 +132,13 @@ struct UsageRow {
 };
 
 // One flavor's balance: capacity x time == allocated + idle (shared or not).
+// The backend's record inside missing-data periods counts in the rows but
+// apart from that balance (no capacity is counted there).
 struct FlavorBalance {
   std::string flavor;
   ResourceTime capacity;
   ResourceTime allocated;
+  ResourceTime allocated_while_missing;
   UsageFigures idle;  // the idle left separate (idle part of each version)
   ResourceTime shared_idle;
 };
@@ -143,7 +152,8 @@ struct UsageReport {
   std::string currency;                     // empty when nothing is priced
   UsageFigures totals;                      // the rows' sum (shared idle included)
   // The backend's adjustments counted (overlapping [from, to), of the
-  // visible teams), as stored: where the figures differ from the ledger.
+  // visible teams), as stored: where the figures differ from the ledger
+  // (coverage entries left out).
   std::vector<UsageAdjustment> adjustments;
 };
 

@@ -71,6 +71,7 @@ nlohmann::json flavor_json(const FlavorBalance& balance, const RateCard& rates) 
   nlohmann::json out = {{"flavor", balance.flavor}};
   put_hours(out, "capacity", balance.capacity);
   put_hours(out, "allocated", balance.allocated);
+  put_hours(out, "backendWhileMissing", balance.allocated_while_missing);
   const PricedTime left = balance.idle.sum();
   put_hours(out, "idle", left.idle);
   put_hours(out, "sharedIdle", balance.shared_idle);

@@ -55,7 +55,8 @@ Result<size_t> reconcile_usage_with_backend(ClusterState& cluster, Executor& exe
   WriterLock lock(cluster.mutex());
   std::vector<UsageAdjustment>& adjustments = cluster.state().metering.adjustments;
   adjustments.insert(adjustments.end(), made.begin(), made.end());
-  return made.size();
+  return static_cast<size_t>(std::count_if(made.begin(), made.end(),
+                                           [](const UsageAdjustment& a) { return a.gpus != 0; }));
 }
 
 }  // namespace allot

@@ -9,7 +9,8 @@
 // stores nothing.
 //
 // Contract: one call at a time (allotd's reconciliation thread); returns how
-// many adjustments it stored; an error when the backend's accounting or the
+// many adjustments it stored, the coverage entries (gpus 0) not counted; an
+// error when the backend's accounting or the
 // store cannot be read (nothing is stored then).
 #pragma once
 

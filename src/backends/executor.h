@@ -124,6 +124,13 @@ struct WorkloadLaunch {
   std::string flavor;
   std::string priority_class;
   std::optional<Duration> max_runtime;
+  // The backend's job of the run that allotd's restart interrupted (its
+  // stored status.backend), when this launch resumes that run: a backend
+  // that keeps jobs (Slurm) takes that job over, whether it still runs or
+  // ended while allotd was down (its end is then reported as this run's),
+  // never submitting the run a second time. Empty: none; backends whose
+  // pods end with allotd ignore it.
+  std::string resume_job;
 
   friend bool operator==(const WorkloadLaunch&, const WorkloadLaunch&) = default;
 };

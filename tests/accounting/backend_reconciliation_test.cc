@@ -159,16 +159,16 @@ TEST(BackendReconciliation, AJobThatRanWhileAllotdWasDownCountsThroughTheMissing
   ASSERT_TRUE(report.ok()) << report.status().to_string();
   ASSERT_EQ(report->rows.size(), 2u);
   EXPECT_EQ(report->rows[0].keys, std::vector<std::string>{"team-a/w1"});
-  EXPECT_EQ(report->rows[0].figures.sum().own[Resource::kGpu], WideInt{2 * 55'000})
+  EXPECT_EQ(report->rows[0].figures.sum().own[Resource::kGpu], WideInt{2} * 55'000)
       << "sacct's 55 s, 30 of them while allotd was down";
-  EXPECT_EQ(report->rows[1].figures.sum().own[Resource::kGpu], WideInt{1 * 30'000})
+  EXPECT_EQ(report->rows[1].figures.sum().own[Resource::kGpu], WideInt{1} * 30'000)
       << "no record covers the local work's missing data";
 
   ASSERT_EQ(report->flavors.size(), 1u);
   const FlavorBalance& balance = report->flavors[0];
-  EXPECT_EQ(balance.allocated_while_missing[Resource::kGpu], WideInt{2 * 30'000});
-  EXPECT_EQ(balance.allocated[Resource::kGpu], WideInt{2 * 25'000 + 1 * 30'000});
-  EXPECT_EQ(balance.capacity[Resource::kGpu], WideInt{8 * (3600 - 70) * 1000});
+  EXPECT_EQ(balance.allocated_while_missing[Resource::kGpu], WideInt{2} * 30'000);
+  EXPECT_EQ(balance.allocated[Resource::kGpu], WideInt{2} * 25'000 + WideInt{1} * 30'000);
+  EXPECT_EQ(balance.capacity[Resource::kGpu], WideInt{8} * (3600 - 70) * 1000);
   EXPECT_EQ(balance.capacity, balance.allocated + balance.idle.sum().idle);
   ASSERT_EQ(report->adjustments.size(), 2u) << "the coverage entry is not listed";
   for (const UsageAdjustment& a : report->adjustments) EXPECT_NE(a.gpus, 0);
@@ -186,8 +186,8 @@ TEST(BackendReconciliation, ALaterRunNotYetReconciledIsNotCountedThroughMissingD
   const Result<UsageReport> report = build_usage_report(ledger, recon_whole_hour());
   ASSERT_TRUE(report.ok()) << report.status().to_string();
   ASSERT_EQ(report->rows.size(), 1u);
-  const WideInt first_run = 18'000;                    // Slurm's 2-20, gap included
-  const WideInt second_run = (3600 - 40 - 40) * 1000;  // 40 s of it in the gap
+  const WideInt first_run = 18'000;                           // Slurm's 2-20, gap included
+  const WideInt second_run = WideInt{3600 - 40 - 40} * 1000;  // 40 s of it in the gap
   EXPECT_EQ(report->rows[0].figures.sum().own[Resource::kGpu], first_run + second_run);
 }
 

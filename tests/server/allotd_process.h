@@ -21,7 +21,8 @@
 //   first copies allotd's stderr there, so that scripts/test.sh can search
 //   every allotd log of the run for secrets (scripts/check-secrets.sh).
 // - stop() and kill() as AllotdChild's; restart() stops and starts again on
-//   the same data folder with the same flags.
+//   the same data folder with the same flags; start_again() starts with
+//   them after a stop() or kill().
 #pragma once
 
 #include <chrono>
@@ -53,6 +54,8 @@ class AllotdProcess {
   ProcessExit stop(std::chrono::milliseconds deadline = std::chrono::seconds(30));
   ProcessExit kill();
   [[nodiscard]] std::string restart();
+  // start() again with the last start's flags (after stop() or kill()).
+  [[nodiscard]] std::string start_again() { return start(flags_); }
 
   [[nodiscard]] bool running() const { return child_ && child_->running(); }
   [[nodiscard]] int port() const { return child_ ? child_->port() : 0; }

@@ -102,6 +102,71 @@ TEST_F(SlurmAllotdTest, SacctIngestionMakesEachTeamsGpuHoursEqualSacctsToTheSeco
   EXPECT_NE(table.find("adjusted to the backend's accounting: "), std::string::npos) << table;
 }
 
+// A job that ran while allotd was down (killed right after the admission,
+// started again once Slurm recorded the job's end). The restart takes the
+// ended job over as the interrupted run's: the workload succeeds and Slurm
+// holds one job of it, never a second submission. The time is a
+// missing-data period, where allot saw nothing, but sacct's record covers
+// it: the team's GPU-hours are still sacct's seconds, counted apart from the
+// flavor's balance (no capacity is counted there).
+TEST_F(SlurmAllotdTest, AJobThatRanWhileAllotdWasDownIsTakenOverAndCountsAsSacctRecordedIt) {
+  const std::string from = format_rfc3339(wall_clock_now() - Duration::seconds(1));
+  submit("sa-prod", "through-the-gap", {"sleep 3", 1, 1, "high"});
+  const nlohmann::json running = wait_phase("sa-prod", "through-the-gap", "Running");
+  const std::string name = job_name(running);
+  ASSERT_FALSE(running["status"]["backend"]["jobId"].get<std::string>().empty()) << running.dump();
+  allotd_.kill();
+  std::map<std::string, int64_t> sacct;
+  ASSERT_TRUE(eventually(
+      [&] {
+        sacct = gpu_seconds_per_account(
+            sh({"sacct", "-n", "-P", "-X", "-a", "-S", "now-1hours", "-E", "now", "-s", "CD",
+                "--name=" + name, "-o", "Account,ElapsedRaw,AllocTRES"})
+                .out);
+        return sacct["sa-prod"] > 0;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(200)))
+      << "Slurm ran the job to its end while allotd was down";
+  const std::string before = jobs_of(running);
+  ASSERT_EQ(allotd_.start_again(), "");
+
+  const nlohmann::json done = wait_phase("sa-prod", "through-the-gap", "Succeeded");
+  EXPECT_EQ(done["status"]["backend"]["jobId"], running["status"]["backend"]["jobId"])
+      << done.dump();
+  const std::string query =
+      "/api/v1/reports/usage?from=" + from + "&to=2100-01-01T00:00:00Z&by=team";
+  nlohmann::json report;
+  const bool reconciled = eventually(
+      [&] {
+        report = api_.get(query).json;
+        for (const auto& row : report["rows"]) {
+          if (row["team"] == "sa-prod") {
+            return std::abs(row["gpuHours"].get<double>() * 3600 -
+                            static_cast<double>(sacct["sa-prod"])) < 1e-6;
+          }
+        }
+        return false;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(500));
+  EXPECT_TRUE(reconciled) << "sa-prod's GPU time is sacct's " << sacct["sa-prod"] << " s\n"
+                          << report.dump();
+  EXPECT_EQ(jobs_of(running), before) << "one job, never submitted again";
+  ASSERT_FALSE(report["missingData"].empty()) << report.dump();
+  double while_missing = 0;
+  for (const auto& flavor : report["idle"]["flavors"]) {
+    while_missing += flavor["backendWhileMissingGpuHours"].get<double>();
+    EXPECT_NEAR(flavor["allocatedGpuHours"].get<double>() + flavor["idleGpuHours"].get<double>(),
+                flavor["capacityGpuHours"].get<double>(), 1e-9)
+        << flavor.dump();
+  }
+  EXPECT_GT(while_missing * 3600, 0.5) << "counted through the missing data\n" << report.dump();
+  const auto [code, table] =
+      allot("report usage --by team --from " + from + " --to 2100-01-01T00:00:00Z");
+  ASSERT_EQ(code, 0) << table;
+  EXPECT_NE(table.find("recorded by the backend while allotd was down h100: "), std::string::npos)
+      << table;
+}
+
 // The policy with one more team whose account no other test uses (its name
 // carries this process's id): sreport's figure for it is this test's work
 // alone, though the fixture's Slurm serves every test of the run.

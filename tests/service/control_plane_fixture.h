@@ -193,6 +193,10 @@ class RecordingExecutor final : public Executor {
     std::lock_guard lock(mu_);
     backend_jobs[workload] = std::move(job);
   }
+  void forget_backend_job(uint64_t workload) {
+    std::lock_guard lock(mu_);
+    backend_jobs.erase(workload);
+  }
 
   PodEventSink* sink = nullptr;
   // Called at the end of each launch (a slow fork, a pod that ends at once).

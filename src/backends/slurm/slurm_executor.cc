@@ -339,14 +339,26 @@ void SlurmExecutor::launch(const WorkloadLaunch& launch) {
       return;
     }
     const auto found = adoptable_.find(launch.workload);
-    if (found == adoptable_.end()) {
+    if (found != adoptable_.end()) {
+      jobs_[launch.workload] =
+          Job{found->second.id, pods, false, false, {}, 0, found->second, nodes_of(launch), ""};
+      adoptable_.erase(found);
+    } else if (!launch.resume_job.empty()) {
+      // Not live at start(): the interrupted run's job ended while allotd was
+      // down. The next poll settles it (squeue's final state, else sacct's)
+      // and reports its end as this run's; its nodes are not judged.
+      const SlurmJob last{launch.resume_job,
+                          job_name_of(options_.submit.job_prefix, launch.workload),
+                          "",
+                          "",
+                          "",
+                          0};
+      jobs_[launch.workload] = Job{launch.resume_job, pods, false, false, {}, 0, last, {}, ""};
+    } else {
       queue_.push_back(launch);
       queued_.notify_one();
       return;
     }
-    jobs_[launch.workload] =
-        Job{found->second.id, pods, false, false, {}, 0, found->second, nodes_of(launch), ""};
-    adoptable_.erase(found);
     adopted_.fetch_add(1);
     wake_.notify_all();
   }

@@ -80,6 +80,11 @@ void describe_idle(const nlohmann::json& report, std::ostringstream& out) {
         << rounded(number(flavor, "allocatedGpuHours")) << " allocated, "
         << rounded(number(flavor, "sharedIdleGpuHours")) << " idle shared (" << text(idle, "mode")
         << ")\n";
+    if (number(flavor, "backendWhileMissingGpuHours") != 0) {
+      out << "recorded by the backend while allotd was down " << text(flavor, "flavor") << ": "
+          << rounded(number(flavor, "backendWhileMissingGpuHours"))
+          << " GPU-h (in the rows, not in the capacity above)\n";
+    }
   }
 }
 

@@ -97,6 +97,7 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
   WorkloadStatus& status = live.doc.status;
   status.flavor = policy.flavor_name(admission.flavor);
   status.pod_sets.clear();
+  status.backend.reset();  // the previous run's job; this run's is stored once the backend has it
   live.pods = 0;
   for (size_t i = 0; i < admission.assignment.size(); ++i) {
     PodSetStatus pod_set{live.doc.workload.spec.pod_sets[i].name, {}};
@@ -118,6 +119,7 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
   enter_phase(live, WorkloadPhase::kAdmitted, "Admitted", std::move(message), now, batch);
   open_allocation(live, admission.usage, admission.borrowed, now, batch);
   actions.launches.push_back(workload_launch(live, checkpoint_folder(state, live)));
+  live.resume_job.clear();
 }
 
 // The launch of a pending workload at its promised placement.
@@ -280,6 +282,7 @@ WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& chec
   launch.flavor = live.doc.status.flavor;
   launch.priority_class = workload.spec.priority_class;
   launch.max_runtime = workload.spec.max_runtime;
+  launch.resume_job = live.resume_job;
   add_run_env(live, checkpoint_folder, launch);
   int32_t index = 0;
   for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {

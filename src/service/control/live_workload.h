@@ -48,6 +48,10 @@ struct LiveWorkload {
   SpaceActivity activity;
   // The open interval of the metering ledger while it holds quota (metering.h).
   std::optional<AllocationRecord> allocation;
+  // The backend's job of the run a restart interrupted, for the launch that
+  // resumes it (WorkloadLaunch::resume_job); in memory only, cleared once
+  // launched.
+  std::string resume_job;
 
   [[nodiscard]] WorkloadId id() const { return doc.uid; }
   [[nodiscard]] WorkloadPhase phase() const { return doc.status.phase; }

@@ -128,6 +128,21 @@ class SlurmExecutorTest : public ::testing::Test {
     return log;
   }
 
+  // sacct's State of `job` once it holds `state` (slurmdbd records an end a
+  // moment after slurmctld), or what it says after 30 s.
+  std::string job_state_once(const std::string& job, const std::string& state) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    for (;;) {
+      const Result<CommandResult> listed =
+          runner_.run({"sacct", "-n", "-X", "-P", "-j", job, "-o", "State"});
+      const std::string said = listed.ok() ? listed->out : listed.status().to_string();
+      if (said.find(state) != std::string::npos || std::chrono::steady_clock::now() >= deadline) {
+        return said;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
+
   // slurmrestd's URL as scripts/slurm.sh wrote it (DIR/env), or "".
   static std::string rest_url() {
     const std::filesystem::path env =

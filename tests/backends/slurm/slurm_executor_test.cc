@@ -2,8 +2,9 @@
 // four emulated nodes, h100 on node1-2, a100 on node3-4): a GPU job runs with
 // CUDA_VISIBLE_DEVICES set by Slurm under its team's account; a gang is one
 // job over two nodes; a stop is reported as stopped; a refused submission is
-// a launch error; a new executor adopts the job of an earlier one; a job's
-// start and a stopped job's end are seen at the fast poll cadence.
+// a launch error; a new executor adopts the job of an earlier one, live or
+// (named by the resuming launch) ended; a job's start and a stopped job's
+// end are seen at the fast poll cadence.
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -118,6 +119,37 @@ TEST_F(SlurmExecutorTest, ANewExecutorAdoptsTheJobOfTheOneBeforeInsteadOfSubmitt
   const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
   ASSERT_EQ(exits.size(), 1u);
   EXPECT_TRUE(exits[0].stopped);
+}
+
+// The job ended while no executor watched it (allotd was down): the launch
+// that resumes the interrupted run names it (resume_job), and the new
+// executor takes it over, reporting its end as the run's, instead of
+// submitting the run again.
+TEST_F(SlurmExecutorTest, AJobThatEndedWhileNoExecutorWatchedIsTakenOverByTheResumingLaunch) {
+  executor_ = make(events_);
+  WorkloadLaunch l = launch(6, {"node1"}, "sleep 1; exit 3");
+  executor_->launch(l);
+  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  const std::string job = executor_->slurm_view(l.workload)->job_id;
+  executor_.reset();  // allotd went away; the job ends meanwhile
+  const std::string recorded = job_state_once(job, "FAILED");
+  ASSERT_NE(recorded.find("FAILED"), std::string::npos) << recorded;
+
+  EventLog after;
+  executor_ = make(after);
+  WorkloadLaunch again = l;
+  again.pods[0].node = NodeId("node2");  // wherever allot places it now
+  again.resume_job = job;
+  executor_->launch(again);
+
+  const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_EQ(exits[0].exit_code, 3) << "the job's own end";
+  EXPECT_FALSE(exits[0].stopped);
+  EXPECT_FALSE(exits[0].lost);
+  EXPECT_EQ(executor_->adopted(), 1);
+  EXPECT_EQ(executor_->submitted(), 0);
+  EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
 }
 
 // Slurm's NodeList against allot's placement, for real: node1's GPUs are

@@ -1,0 +1,50 @@
+// allotd's restart and a backend that keeps jobs (Slurm): the launch that
+// resumes an interrupted run names the run's backend job, and only that run's.
+#include <gtest/gtest.h>
+
+#include "control_plane_fixture.h"
+
+namespace allot::testing {
+namespace {
+
+// A backend that keeps jobs (Slurm) may have run the interrupted run's job
+// to its end while allotd was down: the launch that resumes the run names
+// that job (stored in status.backend) so the backend takes it over instead
+// of submitting the run again. A later run of the workload (here after its
+// pod was lost) starts without the old job: its launch names none.
+TEST_F(ControlPlaneTest, ARestartResumesTheRunWithItsBackendJobAndALaterRunNamesNone) {
+  apply_policy();
+  const uint64_t uid = submit(workload_yaml("job", "prod", 1), "prod");
+  executor_.set_backend_job(uid, BackendJob{"slurm", "7", "RUNNING", "None", "", ""});
+  plane_->loop().run_once();  // admits and launches
+  plane_->loop().run_once();  // the start report: job 7 is stored
+  ASSERT_EQ(calls_->get_workload("prod", "job")->at("status")["backend"]["jobId"], "7");
+  ASSERT_EQ(executor_.workload_launches.size(), 1u);
+  EXPECT_EQ(executor_.workload_launches[0].resume_job, "");
+
+  restart();
+  plane_->loop().run_once();
+  ASSERT_EQ(executor_.workload_launches.size(), 2u);
+  EXPECT_EQ(executor_.workload_launches[1].resume_job, "7");
+  plane_->loop().run_once();
+  EXPECT_EQ(phase("prod", "job"), "Running");
+
+  executor_.forget_backend_job(uid);  // the next run's job is not known yet
+  PodEvent lost = exited(uid, 0, 0, 9, false);
+  lost.lost = true;
+  plane_->on_pod_event(lost);
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  ASSERT_EQ(executor_.workload_launches.size(), 3u);
+  EXPECT_EQ(executor_.workload_launches[2].resume_job, "");
+  EXPECT_TRUE(calls_->get_workload("prod", "job")->at("status")["backend"].is_null())
+      << "job 7 was the previous run's";
+
+  restart();  // this run's job never reached the backend: nothing to resume
+  plane_->loop().run_once();
+  ASSERT_EQ(executor_.workload_launches.size(), 4u);
+  EXPECT_EQ(executor_.workload_launches[3].resume_job, "");
+}
+
+}  // namespace
+}  // namespace allot::testing

@@ -89,6 +89,8 @@ std::string AllotdProcess::restart() {
   return start(flags_);
 }
 
+std::string AllotdProcess::start_again() { return start(flags_); }
+
 void AllotdProcess::note_sent(SentRequest sent) const {
   std::lock_guard lock(sent_mu_);
   sent_.push_back(std::move(sent));

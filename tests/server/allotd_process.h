@@ -55,7 +55,7 @@ class AllotdProcess {
   ProcessExit kill();
   [[nodiscard]] std::string restart();
   // start() again with the last start's flags (after stop() or kill()).
-  [[nodiscard]] std::string start_again() { return start(flags_); }
+  [[nodiscard]] std::string start_again();
 
   [[nodiscard]] bool running() const { return child_ && child_->running(); }
   [[nodiscard]] int port() const { return child_ ? child_->port() : 0; }

@@ -9,9 +9,9 @@ namespace {
 
 // A backend that keeps jobs (Slurm) may have run the interrupted run's job
 // to its end while allotd was down: the launch that resumes the run names
-// that job (stored in status.backend) so the backend takes it over instead
-// of submitting the run again. A later run of the workload (here after its
-// pod was lost) starts without the old job: its launch names none.
+// that job (stored in status.backend, so even after a second restart) and
+// the backend takes it over instead of submitting the run again. A later run of the workload (here
+// after its pod was lost) starts without the old job: its launch names none.
 TEST_F(ControlPlaneTest, ARestartResumesTheRunWithItsBackendJobAndALaterRunNamesNone) {
   apply_policy();
   const uint64_t uid = submit(workload_yaml("job", "prod", 1), "prod");
@@ -23,6 +23,7 @@ TEST_F(ControlPlaneTest, ARestartResumesTheRunWithItsBackendJobAndALaterRunNames
   EXPECT_EQ(executor_.workload_launches[0].resume_job, "");
 
   restart();
+  restart();  // a second restart before the run is admitted again keeps the job to resume
   plane_->loop().run_once();
   ASSERT_EQ(executor_.workload_launches.size(), 2u);
   EXPECT_EQ(executor_.workload_launches[1].resume_job, "7");

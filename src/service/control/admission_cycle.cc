@@ -95,6 +95,7 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
               Timestamp now, WriteBatch& batch, Actions& actions) {
   const CompiledPolicy& policy = *state.policy.compiled();
   WorkloadStatus& status = live.doc.status;
+  const std::string resume_job = resume_job_of(live);
   status.flavor = policy.flavor_name(admission.flavor);
   status.pod_sets.clear();
   status.backend.reset();  // the previous run's job; this run's is stored once the backend has it
@@ -119,7 +120,7 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
   enter_phase(live, WorkloadPhase::kAdmitted, "Admitted", std::move(message), now, batch);
   open_allocation(live, admission.usage, admission.borrowed, now, batch);
   actions.launches.push_back(workload_launch(live, checkpoint_folder(state, live)));
-  live.resume_job.clear();
+  actions.launches.back().resume_job = resume_job;
 }
 
 // The launch of a pending workload at its promised placement.
@@ -149,7 +150,8 @@ void hand_over(const Plan& plan, ServerState& state, Actions& actions) {
     const bool kept =
         std::find(state.handovers.begin(), state.handovers.end(), promise) != state.handovers.end();
     const LiveWorkload* live = state.workloads.find(promise.workload);
-    if (kept || live == nullptr) continue;
+    // A run to resume is not submitted ahead: its launch takes its job over.
+    if (kept || live == nullptr || !resume_job_of(*live).empty()) continue;
     actions.handovers.push_back(
         {promised_launch(*live, promise, state), promise.after, promise.kind});
   }
@@ -282,7 +284,6 @@ WorkloadLaunch workload_launch(const LiveWorkload& live, const std::string& chec
   launch.flavor = live.doc.status.flavor;
   launch.priority_class = workload.spec.priority_class;
   launch.max_runtime = workload.spec.max_runtime;
-  launch.resume_job = live.resume_job;
   add_run_env(live, checkpoint_folder, launch);
   int32_t index = 0;
   for (size_t i = 0; i < live.doc.status.pod_sets.size(); ++i) {

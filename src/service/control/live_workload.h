@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "api/workload_json.h"
@@ -48,10 +49,6 @@ struct LiveWorkload {
   SpaceActivity activity;
   // The open interval of the metering ledger while it holds quota (metering.h).
   std::optional<AllocationRecord> allocation;
-  // The backend's job of the run a restart interrupted, for the launch that
-  // resumes it (WorkloadLaunch::resume_job); in memory only, cleared once
-  // launched.
-  std::string resume_job;
 
   [[nodiscard]] WorkloadId id() const { return doc.uid; }
   [[nodiscard]] WorkloadPhase phase() const { return doc.status.phase; }
@@ -59,6 +56,16 @@ struct LiveWorkload {
     return doc.workload.meta.namespace_name + "/" + doc.workload.meta.name;
   }
 };
+
+// The reason of a run that allotd's restart interrupted and requeued.
+inline constexpr std::string_view kRequeuedAtRestart = "Requeued";
+
+// The backend's job of the run a restart interrupted, while the workload
+// waits to resume it: its stored status.backend (set once the backend had
+// that run's job, cleared at each admission), which the launch that resumes
+// the run names (WorkloadLaunch::resume_job). "" for none. Stored, so that
+// it outlives a second restart before the run is admitted again.
+std::string resume_job_of(const LiveWorkload& live);
 
 // The live workloads; the RunTable of the plan-effects core.
 class WorkloadTable final : public RunTable {

@@ -101,10 +101,9 @@ void end_interrupted_run(LiveWorkload& live, Timestamp now, WriteBatch& batch) {
     case RunEnd::kSucceeded:  // not reached: nothing completed
     case RunEnd::kPreempted:
     case RunEnd::kEvicted:
-      // The backend's job of this run (stored since its admission), which a
-      // backend that keeps jobs takes over when the run is launched again.
-      if (live.doc.status.backend) live.resume_job = live.doc.status.backend->job_id;
-      enter_phase(live, WorkloadPhase::kPending, "Requeued",
+      // Its stored status.backend names the run's job, which the launch
+      // that resumes it hands the backend (resume_job_of()).
+      enter_phase(live, WorkloadPhase::kPending, std::string(kRequeuedAtRestart),
                   why + "; requeued at its original position", now, batch);
       return;
   }

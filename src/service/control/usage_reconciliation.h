@@ -10,8 +10,8 @@
 //
 // Contract: one call at a time (allotd's reconciliation thread); returns how
 // many adjustments it stored, the coverage entries (gpus 0) not counted; an
-// error when the backend's accounting or the
-// store cannot be read (nothing is stored then).
+// error when the backend's accounting or the store cannot be read (nothing
+// is stored then).
 #pragma once
 
 #include <cstddef>

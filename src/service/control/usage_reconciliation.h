@@ -3,10 +3,11 @@
 // backend's accounting"). Reads the backend's ended jobs
 // (Executor::accounted_jobs(): Slurm's sacct), outside every lock, and the
 // ledger's intervals around them (the store); stores the adjustments that
-// accounting/backend_reconciliation.h says make the ledger agree, in one
-// commit, and only then adds them to MeteringState (reports count them from
-// then on). Nothing in the ledger is rewritten; a run that finds them agreeing
-// stores nothing.
+// accounting/backend_reconciliation.h says make the ledger agree, with each
+// newly reconciled workload's coverage entry, in one commit, and only then
+// adds them to MeteringState (reports count them from then on). Nothing in
+// the ledger is rewritten; a run that finds them agreeing and covered stores
+// nothing.
 //
 // Contract: one call at a time (allotd's reconciliation thread); returns how
 // many adjustments it stored, the coverage entries (gpus 0) not counted; an

@@ -121,6 +121,13 @@ class RecordingExecutor final : public Executor {
       if (sink != nullptr) sink->on_pod_event(event);
     }
   }
+  // Recorded; taken (as a backend that holds jobs ready, Slurm, does) only
+  // with accept_handovers.
+  bool hand_over(const WorkloadLaunch& launch, const std::vector<WorkloadId>& /*after*/) override {
+    std::lock_guard lock(mu_);
+    calls.push_back("hand_over " + std::to_string(launch.workload.value()));
+    return accept_handovers;
+  }
   void stop(WorkloadId workload, Duration grace) override {
     std::lock_guard lock(mu_);
     calls.push_back("stop " + std::to_string(workload.value()));
@@ -209,7 +216,8 @@ class RecordingExecutor final : public Executor {
   std::vector<RecordedPod> launches;
   std::vector<WorkloadLaunch> workload_launches;
   std::vector<std::pair<uint64_t, Duration>> stops;
-  std::vector<std::string> calls;  // "launch <uid>", "stop <uid>", in order
+  std::vector<std::string> calls;  // "launch <uid>", "stop <uid>", "hand_over <uid>", in order
+  bool accept_handovers = false;
   bool fail_launches = false;
   bool keeps_checkpoints = false;
   std::map<std::string, Timestamp> checkpoint_times;
@@ -317,6 +325,7 @@ class ControlPlaneTest : public ::testing::Test {
     options.webhook_sender = webhook_sender_;
     options.audit = audit_sink_;
     options.metering = metering_;
+    options.scheduler = scheduler_options_;
     options.after_planning = [this] {
       if (after_planning_) after_planning_();
     };
@@ -376,6 +385,8 @@ class ControlPlaneTest : public ::testing::Test {
   ControlAuditSink audit_sink_;
   // allotd --metering (set before restart()): false stores no ledger.
   bool metering_ = true;
+  // How the scheduler plans (set before restart()).
+  SchedulerOptions scheduler_options_;
 };
 
 }  // namespace allot::testing

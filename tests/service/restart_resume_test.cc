@@ -1,5 +1,8 @@
 // allotd's restart and a backend that keeps jobs (Slurm): the launch that
 // resumes an interrupted run names the run's backend job, and only that run's.
+#include <algorithm>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "control_plane_fixture.h"
@@ -45,6 +48,40 @@ TEST_F(ControlPlaneTest, ARestartResumesTheRunWithItsBackendJobAndALaterRunNames
   plane_->loop().run_once();
   ASSERT_EQ(executor_.workload_launches.size(), 4u);
   EXPECT_EQ(executor_.workload_launches[3].resume_job, "");
+}
+
+// With turnover handovers (a backend that holds jobs ready), a run that
+// waits to resume its backend job is not handed to the backend ahead of its
+// admission: its launch takes the job over. A fresh workload in the same
+// place is handed over.
+TEST_F(ControlPlaneTest, ARunWaitingToResumeItsBackendJobIsNotHandedOverAhead) {
+  scheduler_options_.turnover_handovers = true;
+  executor_.accept_handovers = true;
+  restart();
+  apply_policy();
+  submit(workload_yaml("filler", "research", 8), "research");
+  const uint64_t resumed = submit(workload_yaml("resumed", "prod", 8), "prod");
+  executor_.set_backend_job(resumed, BackendJob{"slurm", "7", "RUNNING", "None", "", ""});
+  plane_->loop().run_once();
+  plane_->loop().run_once();
+  ASSERT_EQ(phase("prod", "resumed"), "Running");
+
+  restart();
+  // prod's own running work: resumed waits behind it, within prod's nominal.
+  submit(workload_yaml("blocker", "prod", 8, 1, "high"), "prod");
+  for (int i = 0; i < 3; ++i) plane_->loop().run_once();
+  ASSERT_EQ(phase("prod", "blocker"), "Running");
+  ASSERT_EQ(phase("prod", "resumed"), "Pending");
+  const auto handed = [&](uint64_t uid) {
+    return std::count(executor_.calls.begin(), executor_.calls.end(),
+                      "hand_over " + std::to_string(uid));
+  };
+  EXPECT_EQ(handed(resumed), 0) << "its launch takes job 7 over";
+
+  ASSERT_TRUE(calls_->cancel_workload("prod", "resumed").ok());
+  const uint64_t fresh = submit(workload_yaml("fresh", "prod", 8), "prod");
+  for (int i = 0; i < 2; ++i) plane_->loop().run_once();
+  EXPECT_EQ(handed(fresh), 1) << "the same place without a job to resume is handed over";
 }
 
 }  // namespace

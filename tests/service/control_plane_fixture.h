@@ -122,11 +122,24 @@ class RecordingExecutor final : public Executor {
     }
   }
   // Recorded; taken (as a backend that holds jobs ready, Slurm, does) only
-  // with accept_handovers.
+  // with accept_handovers. A turnover's comes on the action runner's thread.
   bool hand_over(const WorkloadLaunch& launch, const std::vector<WorkloadId>& /*after*/) override {
-    std::lock_guard lock(mu_);
-    calls.push_back("hand_over " + std::to_string(launch.workload.value()));
+    {
+      std::lock_guard lock(mu_);
+      calls.push_back("hand_over " + std::to_string(launch.workload.value()));
+      handed_over.push_back(launch.workload.value());
+    }
+    handed_cv_.notify_all();
     return accept_handovers;
+  }
+  // The workloads handed over so far, in order, once `workload` is among
+  // them or after `deadline`.
+  std::vector<uint64_t> handed_over_once(uint64_t workload, std::chrono::milliseconds deadline) {
+    std::unique_lock lock(mu_);
+    handed_cv_.wait_for(lock, deadline, [&] {
+      return std::find(handed_over.begin(), handed_over.end(), workload) != handed_over.end();
+    });
+    return handed_over;
   }
   void stop(WorkloadId workload, Duration grace) override {
     std::lock_guard lock(mu_);
@@ -217,6 +230,7 @@ class RecordingExecutor final : public Executor {
   std::vector<WorkloadLaunch> workload_launches;
   std::vector<std::pair<uint64_t, Duration>> stops;
   std::vector<std::string> calls;  // "launch <uid>", "stop <uid>", "hand_over <uid>", in order
+  std::vector<uint64_t> handed_over;
   bool accept_handovers = false;
   bool fail_launches = false;
   bool keeps_checkpoints = false;
@@ -226,6 +240,7 @@ class RecordingExecutor final : public Executor {
   std::map<uint64_t, ActivitySample> activity_samples;
   std::vector<GpuUsageSample> gpu_samples;
   mutable std::mutex mu_;
+  std::condition_variable handed_cv_;
 };
 
 class ScriptedHealth final : public NodeHealthChecker {

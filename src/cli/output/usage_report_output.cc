@@ -38,12 +38,7 @@ std::string rounded(double value) {
   return buffer;
 }
 
-std::string unrounded(double value) {
-  std::ostringstream out;
-  out.precision(17);
-  out << value;
-  return out.str();
-}
+std::string unrounded(double value) { return exact_number_text(value); }
 
 void add_figures(std::vector<std::string>& cells, const nlohmann::json& row, bool round) {
   for (const char* field : kUsageFigures) {

@@ -3,6 +3,13 @@
 namespace allot {
 namespace {
 
+// An estimate to the second, rounded up ("in 59m52s", not "in 59m51s863ms"):
+// an estimate's milliseconds are noise to the reader.
+std::string estimate_text(Duration until) {
+  if (until < Duration::seconds(1)) return until.to_string();
+  return Duration::seconds((until.ms() + 999) / 1000).to_string();
+}
+
 std::string fr_text(const CompiledPolicy& policy, int32_t fr) {
   const auto resource = static_cast<Resource>(fr % kResourceCount);
   const FlavorIndex flavor(static_cast<uint16_t>(fr / kResourceCount));
@@ -129,7 +136,7 @@ std::string describe_pending(const CompiledPolicy& policy, const PendingExplanat
   } else if (e.estimated_start <= now) {
     text += " Estimated start: next cycle.";
   } else {
-    text += " Estimated start: in " + (e.estimated_start - now).to_string() + ".";
+    text += " Estimated start: in " + estimate_text(e.estimated_start - now) + ".";
   }
   return text;
 }

@@ -2,7 +2,7 @@
 // simulator's reports and the audit log.
 //
 // Contract: pure formatting of values; `now` is only used to print relative
-// times ("in 5m30s").
+// times ("in 5m30s"), to the second, rounded up, from one second on.
 #pragma once
 
 #include <string>

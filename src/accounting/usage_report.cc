@@ -536,7 +536,8 @@ Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQue
       {},
       {},
       {}};
-  builder.cover_gaps(clipped_missing(ledger, query));
+  std::vector<Period> missing = clipped_missing(ledger, query);
+  builder.cover_gaps(missing);
   builder.add_allocations();
   builder.add_utilization();
   builder.add_adjustments();
@@ -545,7 +546,7 @@ Result<UsageReport> build_usage_report(const UsageLedger& ledger, const UsageQue
 
   UsageReport report;
   report.query = query;
-  report.missing = clipped_missing(ledger, query);
+  report.missing = std::move(missing);
   for (const UsageAdjustment& a : ledger.adjustments) {
     if (a.gpus != 0 && a.span.from < query.to && query.from < a.span.to && visible(query, a.team)) {
       report.adjustments.push_back(a);

@@ -6,6 +6,8 @@
 #include <set>
 #include <system_error>
 
+#include "api/number_text.h"
+
 namespace allot {
 namespace {
 
@@ -22,13 +24,6 @@ bool is_valid_name(std::string_view name) {
   if (!is_name_char(name.front()) || !is_name_char(name.back())) return false;
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return is_name_char(c) || c == '-' || c == '.'; });
-}
-
-// Shortest text that reads back as `value` ("0", "2.5").
-std::string format_number(double value) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return ec == std::errc() ? std::string(buffer, end) : std::to_string(value);
 }
 
 Status error_at(const DocNode& node, std::string path, std::string_view message,
@@ -111,7 +106,7 @@ Result<double> Field::as_number(double min) const {
     return error("expected a number, got '" + text + "'");
   }
   if (value < min) {
-    return error("must be at least " + format_number(min) + ", got " + text);
+    return error("must be at least " + number_text(min) + ", got " + text);
   }
   return value;
 }

@@ -1,11 +1,10 @@
 #include "api/usage_report_csv.h"
 
-#include <array>
-#include <charconv>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <vector>
+
+#include "api/number_text.h"
 
 namespace allot {
 namespace {
@@ -23,7 +22,7 @@ std::string usage_csv_text(const nlohmann::json& object, const std::string& fiel
 // A figure that may be missing (measured GPU-hours, utilisation): "" then.
 std::string usage_csv_optional(const nlohmann::json& row, const char* field) {
   const auto it = row.find(field);
-  return it == row.end() || !it->is_number() ? "" : exact_number_text(it->get<double>());
+  return it == row.end() || !it->is_number() ? "" : number_text(it->get<double>());
 }
 
 }  // namespace
@@ -46,7 +45,7 @@ std::string usage_report_csv(const nlohmann::json& report) {
       cells.push_back(is_total ? (i == 0 ? "total" : "") : csv_field(usage_csv_text(row, keys[i])));
     }
     for (const char* field : kUsageFigures) {
-      cells.push_back(exact_number_text(usage_csv_number(row, field)));
+      cells.push_back(number_text(usage_csv_number(row, field)));
     }
     cells.push_back(csv_field(usage_csv_text(report, "currency")));
     cells.push_back(usage_csv_optional(row, "measuredGpuHours"));
@@ -67,12 +66,6 @@ std::string csv_field(const std::string& value) {
     quoted += c;
   }
   return quoted + "\"";
-}
-
-std::string exact_number_text(double value) {
-  std::array<char, 32> text{};
-  const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() ? std::string(text.data(), end) : std::to_string(value);
 }
 
 }  // namespace allot

@@ -4,8 +4,9 @@
 //
 // Contract: pure. A header (the report's `by` keys, then kUsageFigures,
 // currency, measuredGpuHours, gpuUtilization) and one line per row,
-// unrounded (exact_number_text()), then a "total" line; keys and currency are quoted when they
-// hold a comma, a quote or a newline (RFC 4180). Missing figures are 0.
+// unrounded (number_text.h), then a "total" line; keys and currency are
+// quoted when they hold a comma, a quote or a newline (RFC 4180). Missing
+// figures are 0.
 #pragma once
 
 #include <array>
@@ -26,9 +27,5 @@ std::string usage_report_csv(const nlohmann::json& report);
 // One CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
 // newline (RFC 4180).
 std::string csv_field(const std::string& value);
-
-// The shortest text that reads back as the same double (0.04, not
-// 0.040000000000000001): unrounded, as in JSON, without 17 digits' noise.
-std::string exact_number_text(double value);
 
 }  // namespace allot

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "api/number_text.h"
 #include "cli/output/text_table.h"
 
 namespace allot::cli {
@@ -38,11 +39,9 @@ std::string rounded(double value) {
   return buffer;
 }
 
-std::string unrounded(double value) { return exact_number_text(value); }
-
 void add_figures(std::vector<std::string>& cells, const nlohmann::json& row, bool round) {
   for (const char* field : kUsageFigures) {
-    cells.push_back(round ? rounded(number(row, field)) : unrounded(number(row, field)));
+    cells.push_back(round ? rounded(number(row, field)) : number_text(number(row, field)));
   }
 }
 
@@ -52,13 +51,13 @@ std::string utilization_cell(const nlohmann::json& row, bool round) {
   const auto it = row.find("gpuUtilization");
   if (it == row.end() || !it->is_number()) return round ? "not measured" : "";
   const double percent = it->get<double>() * 100;  // NOLINT(readability-magic-numbers)
-  return round ? rounded(percent) + "%" : unrounded(it->get<double>());
+  return round ? rounded(percent) + "%" : number_text(it->get<double>());
 }
 
 std::string measured_cell(const nlohmann::json& row, bool round) {
   const auto it = row.find("measuredGpuHours");
   if (it == row.end() || !it->is_number()) return round ? "-" : "";
-  return round ? rounded(it->get<double>()) : unrounded(it->get<double>());
+  return round ? rounded(it->get<double>()) : number_text(it->get<double>());
 }
 
 void add_efficiency(std::vector<std::string>& cells, const nlohmann::json& row, bool round) {
@@ -95,9 +94,10 @@ void describe_period(const nlohmann::json& report, std::ostringstream& out) {
   }
   for (const auto& card : report.value("rateCards", nlohmann::json::array())) {
     out << "rate card " << card.value("version", 0) << ": " << text(card, "flavor") << " from "
-        << text(card, "from") << ", " << unrounded(number(card, "gpuHour")) << "/GPU-h "
-        << unrounded(number(card, "cpuHour")) << "/CPU-h "
-        << unrounded(number(card, "memoryGiBHour")) << "/GiB-h " << text(card, "currency") << "\n";
+        << text(card, "from") << ", " << number_text(number(card, "gpuHour")) << "/GPU-h "
+        << number_text(number(card, "cpuHour")) << "/CPU-h "
+        << number_text(number(card, "memoryGiBHour")) << "/GiB-h " << text(card, "currency")
+        << "\n";
   }
   out << "period " << text(report, "from") << " to " << text(report, "to") << ", content hash "
       << text(report, "contentHash") << "\n";

@@ -22,6 +22,9 @@ packages=(
   libboost1.81-dev libboost-url1.81-dev
   # allotd's allocator (see src/app/CMakeLists.txt)
   libjemalloc-dev
+  # the Slurm executor's libslurm transport (src/backends/slurm/library_transport.h):
+  # Slurm's C API, the RPCs sbatch, scancel and squeue make
+  libslurm-dev
   # style and static analysis; Clang with its sanitizer runtimes for the tsan
   # preset (-Wthread-safety and ThreadSanitizer) and libFuzzer for the fuzz
   # preset (tests/fuzz, scripts/fuzz.sh)

@@ -555,6 +555,12 @@ int main(int argc, char** argv) {
                  "host; always through the commands; docs/slurm.md)")
       ->check(CLI::IsMember({"batch", "allocation"}))
       ->capture_default_str();
+  app.add_option("--slurm-transport", flags.slurm.transport,
+                 "how jobs reach slurmctld when the Cluster names no slurmrestd: libslurm "
+                 "(Slurm's C API in allotd: the RPCs sbatch, scancel and squeue make, without a "
+                 "process each) or commands (sbatch, scancel, squeue; docs/slurm.md)")
+      ->check(CLI::IsMember({"libslurm", "commands"}))
+      ->capture_default_str();
   app.add_option("--slurm-turnover-handovers", flags.slurm.turnover_handovers,
                  "on: each team's next jobs wait in Slurm behind its running ones "
                  "(--dependency=afterany) and start at their end, as a queued job of the site's "

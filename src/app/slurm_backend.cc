@@ -43,6 +43,24 @@ std::string slurm_token_text(std::string text) {
   return text;
 }
 
+// libslurm with the environment the commands run with (PATH, SLURM_CONF).
+Result<std::shared_ptr<slurm::SlurmTransport>> library_transport(const std::string& conf) {
+  slurm::LibrarySettings settings;
+  settings.conf = conf;
+  for (const std::string& entry : slurm::slurm_environment(conf)) {
+    const size_t eq = entry.find('=');
+    if (eq != std::string::npos) settings.environment[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  Result<std::unique_ptr<slurm::LibraryTransport>> made =
+      slurm::LibraryTransport::make(std::move(settings));
+  if (!made.ok()) {
+    return Status(ErrorCode::kUnavailable,
+                  "cannot reach Slurm through libslurm (--slurm-transport commands runs Slurm's "
+                  "commands instead): " + made.status().message());
+  }
+  return std::shared_ptr<slurm::SlurmTransport>(std::move(*made));
+}
+
 }  // namespace
 
 Result<SyncReport> SlurmBackend::PartitionTracking::apply(const BackendPolicy& desired) {
@@ -54,7 +72,8 @@ Result<SyncReport> SlurmBackend::PartitionTracking::apply(const BackendPolicy& d
     backend_.executor_.set_site(desired.site.cluster, desired.site.partition,
                                 desired.flavors.size() > 1);
     backend_.inventory_.set_rest(transport);
-    backend_.executor_.set_transport(std::move(transport));
+    std::shared_ptr<slurm::SlurmTransport> jobs = transport;
+    backend_.executor_.set_transport(jobs ? jobs : backend_.default_transport_);
   }
   return report;
 }
@@ -81,7 +100,11 @@ Result<std::shared_ptr<slurm::RestTransport>> SlurmBackend::transport_for(const 
   settings.placer = [this](const std::string& job_id, const std::string& nodelist) {
     return place_held_job(job_id, nodelist);
   };
-  if (rest_poll_squeue_) settings.list_jobs_by = [this] { return commands_.list_jobs(); };
+  if (rest_poll_squeue_) {
+    settings.list_jobs_by = [this] {
+      return default_transport_ ? default_transport_->list_jobs() : commands_.list_jobs();
+    };
+  }
   const char* path = std::getenv("PATH");
   settings.environment = {{"PATH", path != nullptr ? path : "/usr/bin:/bin"}};
   auto rest = std::make_shared<slurm::RestTransport>(std::move(settings));
@@ -184,6 +207,12 @@ Result<std::unique_ptr<SlurmBackend>> SlurmBackend::make(const SlurmFlags& flags
     backend->rest_token_ = slurm_token_text(text.str());
   } else if (const char* jwt = std::getenv("SLURM_JWT"); jwt != nullptr) {
     backend->rest_token_ = slurm_token_text(jwt);
+  }
+  if (flags.transport == "libslurm") {
+    ALLOT_ASSIGN_OR_RETURN(backend->default_transport_, library_transport(conf));
+    backend->executor_.set_transport(backend->default_transport_);
+  } else if (flags.transport != "commands") {
+    return invalid_argument("--slurm-transport must be libslurm or commands", "--slurm-transport");
   }
   if (::geteuid() == 0) {  // sbatch --uid needs root; otherwise jobs run as allotd's user
     backend->executor_.set_owner_of(

@@ -25,7 +25,9 @@
 // then polled with squeue (SlurmFlags::rest_poll "squeue": one binary RPC)
 // or GET /jobs ("rest": every field of every job as JSON). The nodes (and their
 // states) are read through it too (`GET /nodes`); a drain or resume stays
-// with scontrol (v0.0.38 has no node update). The token is allotd's
+// with scontrol (v0.0.38 has no node update). Without slurmrestd the jobs go
+// through libslurm (SlurmFlags::transport, the default) or the commands; with
+// it and rest_poll "squeue" the poll goes through libslurm too when chosen. The token is allotd's
 // user's JWT from --slurm-rest-token-file, else $SLURM_JWT (`scontrol token
 // username=U lifespan=S`; "SLURM_JWT=" before it is skipped); jobs that run
 // as a team's account submit with a token minted for that account
@@ -46,6 +48,7 @@
 #include "backends/local/team_identity.h"
 #include "backends/local/user_identity.h"
 #include "backends/slurm/command_runner.h"
+#include "backends/slurm/library_transport.h"
 #include "backends/slurm/rest_transport.h"
 #include "backends/slurm/slurm_executor.h"
 #include "backends/slurm/slurm_node_inventory.h"
@@ -79,6 +82,12 @@ struct SlurmFlags {
   // stop 48: B's held share above "off"'s in 5 of 5 lend-borrow rounds, the
   // flood level (docs/slurm.md, Turnover (c)).
   std::string turnover_handovers = "on";
+  // How jobs reach slurmctld when the Cluster names no slurmrestd: "libslurm"
+  // (slurm::LibraryTransport: the RPCs of sbatch, scancel and squeue from
+  // allotd's process; a sbatch process costs about 2.6 ms of CPU a job) or
+  // "commands" (slurm::CommandTransport). A salloc allocation always goes
+  // through the commands.
+  std::string transport = "libslurm";
   // Time between reconciliations of metering with sacct (app/usage_reconciler.h).
   std::string reconcile = "60s";
   // slurmrestd's JWT (a file holding it; empty: $SLURM_JWT) and whose it is
@@ -126,6 +135,8 @@ class SlurmBackend {
   std::string rest_user_;
   std::string rest_token_;  // never logged
   bool rest_poll_squeue_ = true;
+  // The jobs' transport when the Cluster names no slurmrestd (null: the commands).
+  std::shared_ptr<slurm::SlurmTransport> default_transport_;
   local::DataLayout layout_;
   local::TeamIdentities teams_{layout_};
   local::UserIdentities users_{layout_};

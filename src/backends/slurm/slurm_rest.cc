@@ -2,29 +2,19 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <ctime>
 #include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "backends/slurm/sbatch_flags.h"
 #include "backends/slurm/slurm_nodes.h"
 
 namespace allot::slurm {
 namespace {
 
 using Json = nlohmann::json;
-
-Result<int64_t> rest_flag_number(std::string_view flag, std::string_view value) {
-  int64_t out = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), out);
-  if (error != std::errc() || end != value.data() + value.size()) {
-    return invalid_argument("sbatch option " + std::string(flag) +
-                            " is not a number: " + std::string(value));
-  }
-  return out;
-}
 
 // One "--name=value" (or "--name") of sbatch's argv into `job`.
 Status rest_apply_flag(std::string_view name, std::string_view value, Json& job,
@@ -49,15 +39,15 @@ Status rest_apply_flag(std::string_view name, std::string_view value, Json& job,
     return Status::ok_status();
   }
   if (const auto n = kNumbers.find(name); n != kNumbers.end()) {
-    ALLOT_ASSIGN_OR_RETURN(const int64_t number, rest_flag_number(name, value));
+    ALLOT_ASSIGN_OR_RETURN(const int64_t number, sbatch_flag_number(name, value));
     job[std::string(n->second)] = number;
     return Status::ok_status();
   }
   if (name == "nodes") {
-    ALLOT_ASSIGN_OR_RETURN(const int64_t nodes, rest_flag_number(name, value));
+    ALLOT_ASSIGN_OR_RETURN(const int64_t nodes, sbatch_flag_number(name, value));
     job["nodes"] = Json::array({nodes, nodes});
   } else if (name == "time") {
-    ALLOT_ASSIGN_OR_RETURN(const int64_t minutes, rest_flag_number(name, value));
+    ALLOT_ASSIGN_OR_RETURN(const int64_t minutes, sbatch_flag_number(name, value));
     if (minutes > 0) job["time_limit"] = minutes;
   } else if (name == "nodelist") {
     nodelist = std::string(value);
@@ -161,14 +151,9 @@ Result<RestSubmission> rest_submission_of(const Submission& submission,
                                           const std::vector<std::string>& slurm_nodes) {
   Json job = Json::object();
   RestSubmission out;
-  for (size_t i = 1; i < submission.argv.size(); ++i) {
-    const std::string_view arg = submission.argv[i];
-    if (!arg.starts_with("--")) continue;  // the script's path: its text goes in the body
-    const size_t eq = arg.find('=');
-    const std::string_view name = arg.substr(2, eq == std::string_view::npos ? eq : eq - 2);
-    const std::string_view value =
-        eq == std::string_view::npos ? std::string_view() : arg.substr(eq + 1);
-    ALLOT_RETURN_IF_ERROR(rest_apply_flag(name, value, job, out.nodelist));
+  // The script's path is not a flag: its text goes in the body.
+  for (const SbatchFlag& flag : sbatch_flags(submission.argv)) {
+    ALLOT_RETURN_IF_ERROR(rest_apply_flag(flag.name, flag.value, job, out.nodelist));
   }
   job["environment"] =
       environment.empty() ? Json::object({{"PATH", "/usr/bin:/bin"}}) : Json(environment);

@@ -63,7 +63,8 @@ Status apply_flag(const SbatchFlag& flag, LibraryJob& job) {
 }
 
 // What sbatch adds to the environment from the job's options (sbatch's
-// set_envs() and --open-mode: what srun inside the job reads).
+// set_envs() and _opt_verify(): the job's name and dependency, and what srun
+// inside the job reads).
 void add_option_environment(const LibraryJob& job, std::map<std::string, std::string>& env) {
   if (job.tasks) {
     env["SLURM_NTASKS"] = std::to_string(*job.tasks);
@@ -72,6 +73,8 @@ void add_option_environment(const LibraryJob& job, std::map<std::string, std::st
   if (job.tasks_per_node) env["SLURM_NTASKS_PER_NODE"] = std::to_string(*job.tasks_per_node);
   if (job.cpus_per_task) env["SLURM_CPUS_PER_TASK"] = std::to_string(*job.cpus_per_task);
   if (job.append) env["SLURM_OPEN_MODE"] = "a";  // srun's steps append to their files too
+  if (!job.name.empty()) env["SLURM_JOB_NAME"] = job.name;
+  if (!job.dependency.empty()) env["SLURM_JOB_DEPENDENCY"] = job.dependency;
 }
 
 }  // namespace

@@ -21,7 +21,8 @@
 //   environment sbatch would run with, plus what sbatch adds of its own
 //   process: SLURM_SUBMIT_DIR, SLURM_SUBMIT_HOST, SLURM_UMASK,
 //   SLURM_PRIO_PROCESS, SLURM_RLIMIT_*: the transport reads those), then
-//   what sbatch sets from the job's options (SLURM_NTASKS and SLURM_NPROCS,
+//   what sbatch sets from the job's options (SLURM_JOB_NAME,
+//   SLURM_JOB_DEPENDENCY, SLURM_NTASKS and SLURM_NPROCS,
 //   SLURM_NTASKS_PER_NODE, SLURM_CPUS_PER_TASK, SLURM_OPEN_MODE: srun
 //   inside the job lays out a gang's tasks and opens its files with them), as "NAME=value" sorted by name.
 // - argv of the job is the script's path alone (Slurm's "Command"), the

@@ -3,6 +3,8 @@
 // sends; a flag it cannot map and an allocation are refused, never dropped.
 #include "backends/slurm/library_job.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 namespace allot::slurm {
@@ -43,6 +45,9 @@ TEST(LibraryJob, EveryFlagOfTheSbatchSubmissionIsAFieldOfTheJob) {
   EXPECT_EQ(job.required_nodes, "node1,node2");
   EXPECT_EQ(job.tres_per_node, "gres:gpu:h100:2");
   EXPECT_EQ(job.dependency, "afterany:17:18");
+  EXPECT_NE(std::find(job.environment.begin(), job.environment.end(),
+                      "SLURM_JOB_DEPENDENCY=afterany:17:18"),
+            job.environment.end());
   EXPECT_EQ(job.output, "/logs/42-batch.log");
   EXPECT_EQ(job.work_dir, "/tmp");
   EXPECT_EQ(job.script_path, "/logs/42.sbatch");
@@ -67,7 +72,8 @@ TEST(LibraryJob, TheEnvironmentIsTheBaseWithTheCountsSrunReadsSortedByName) {
 
   EXPECT_EQ(job.environment,
             (std::vector<std::string>{"PATH=/usr/bin:/bin", "SLURM_CONF=/etc/slurm/slurm.conf",
-                                      "SLURM_CPUS_PER_TASK=3", "SLURM_NPROCS=2",
+                                      "SLURM_CPUS_PER_TASK=3", "SLURM_JOB_NAME=allot-42",
+                                      "SLURM_NPROCS=2",
                                       "SLURM_NTASKS=2", "SLURM_NTASKS_PER_NODE=1",
                                       "SLURM_OPEN_MODE=a"}));
   EXPECT_EQ(job.partition, "") << "no --partition: Slurm's default";

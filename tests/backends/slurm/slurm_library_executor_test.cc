@@ -1,7 +1,7 @@
 // The Slurm executor through libslurm (library_transport.h) against the real
 // Slurm of the ctest fixture `slurm`: a job submitted through the library asks
 // Slurm what the same job's sbatch asks (scontrol's fields) and runs with the
-// environment sbatch's job gets; the job list is squeue's; a GPU job runs
+// environment sbatch's job gets (a gang's tasks and a batch script); the job list is squeue's; a GPU job runs
 // under its team's account on its node; a gang is one job over two nodes; a
 // stop with grace sends SIGTERM first; a new executor adopts the job of the
 // one before; a job Slurm refuses is a launch error in Slurm's words.
@@ -45,6 +45,15 @@ class SlurmLibraryTest : public SlurmExecutorTest {
     return s;
   }
 
+  // `text` with the workload's id written "W".
+  static std::string with_w(std::string text, WorkloadId workload) {
+    const std::string id = std::to_string(workload.value());
+    for (size_t at = text.find(id); at != std::string::npos; at = text.find(id)) {
+      text.replace(at, id.size(), "W");
+    }
+    return text;
+  }
+
   // scontrol's fields of `job` ("Key" -> "value"), with `workload` written "W".
   std::map<std::string, std::string> job_fields(const std::string& job, WorkloadId workload) {
     const Result<CommandResult> shown = runner_.run({"scontrol", "show", "job", "-o", job});
@@ -54,12 +63,7 @@ class SlurmLibraryTest : public SlurmExecutorTest {
     for (std::string word; words >> word;) {
       const size_t eq = word.find('=');
       if (eq == std::string::npos) continue;
-      std::string value = word.substr(eq + 1);
-      const std::string id = std::to_string(workload.value());
-      for (size_t at = value.find(id); at != std::string::npos; at = value.find(id)) {
-        value.replace(at, id.size(), "W");
-      }
-      fields[word.substr(0, eq)] = value;
+      fields[word.substr(0, eq)] = with_w(word.substr(eq + 1), workload);
     }
     return fields;
   }
@@ -96,11 +100,11 @@ class SlurmLibraryTest : public SlurmExecutorTest {
   }
 
   // The job's environment as it printed it, without what names one job: its
-  // id, times, the GPUs it was given, its srun's ports.
-  static std::string job_environment(const std::string& log) {
+  // id, times, the GPUs it was given, its srun's ports; `workload` written "W".
+  static std::string job_environment(const std::string& log, WorkloadId workload) {
     static const std::set<std::string> kOneJobs = {
         "SLURM_JOB_ID",          "SLURM_JOBID",         "SLURM_TASK_PID",
-        "SLURM_JOB_START_TIME",  "SLURM_JOB_END_TIME",  "SLURM_JOB_NAME",
+        "SLURM_JOB_START_TIME",  "SLURM_JOB_END_TIME",
         "ALLOT_WORKLOAD",        "ALLOT_WORKLOAD_NAME", "CUDA_VISIBLE_DEVICES",
         "GPU_DEVICE_ORDINAL",    "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK",
         "SLURM_JOB_GPUS",        "SLURM_STEP_GPUS",     "SLURM_SRUN_COMM_PORT",
@@ -108,7 +112,8 @@ class SlurmLibraryTest : public SlurmExecutorTest {
     std::istringstream lines(log);
     std::string out;
     for (std::string line; std::getline(lines, line);) {
-      if (!kOneJobs.contains(line.substr(0, line.find('=')))) out += line + "\n";
+      if (kOneJobs.contains(line.substr(0, line.find('=')))) continue;
+      out += with_w(line, workload) + "\n";
     }
     return out;
   }
@@ -146,11 +151,36 @@ TEST_F(SlurmLibraryTest, AJobThroughLibslurmAsksSlurmWhatItsSbatchAsksAndGetsIts
 
   wait_until_ended(*lib, {*sbatch_job, *library_job});
   executor_ = make(events_);  // read_log()
-  const std::string sbatch_env = job_environment(log_of({by_sbatch.workload, 0}));
+  const std::string sbatch_env =
+      job_environment(log_of({by_sbatch.workload, 0}), by_sbatch.workload);
   EXPECT_NE(sbatch_env.find("SLURM_NTASKS=2\n"), std::string::npos) << sbatch_env;
   EXPECT_NE(sbatch_env.find("SLURM_OPEN_MODE=a\n"), std::string::npos) << sbatch_env;
   EXPECT_NE(sbatch_env.find("SLURM_UMASK="), std::string::npos) << sbatch_env;
-  EXPECT_EQ(job_environment(log_of({by_library.workload, 0})), sbatch_env);
+  EXPECT_NE(sbatch_env.find("SLURM_JOB_NAME=texec-W\n"), std::string::npos) << sbatch_env;
+  EXPECT_EQ(job_environment(log_of({by_library.workload, 0}), by_library.workload), sbatch_env);
+}
+
+TEST_F(SlurmLibraryTest, AOneNodeJobsBatchScriptGetsTheEnvironmentSbatchsGets) {
+  const std::shared_ptr<LibraryTransport> lib = library();
+  ASSERT_NE(lib, nullptr);
+  CommandTransport commands(runner_);
+  const std::string command = "env | LC_ALL=C sort";
+  const WorkloadLaunch by_sbatch = on_a100(launch(37, {"node4"}, command));
+  const WorkloadLaunch by_library = on_a100(launch(38, {"node4"}, command));
+
+  const Result<std::string> sbatch_job =
+      commands.submit(submission(by_sbatch, std::nullopt), std::nullopt);
+  const Result<std::string> library_job =
+      lib->submit(submission(by_library, std::nullopt), std::nullopt);
+  ASSERT_TRUE(sbatch_job.ok() && library_job.ok()) << library_job.status().message();
+  wait_until_ended(*lib, {*sbatch_job, *library_job});
+
+  executor_ = make(events_);  // read_log()
+  const std::string sbatch_env =
+      job_environment(log_of({by_sbatch.workload, 0}), by_sbatch.workload);
+  EXPECT_NE(sbatch_env.find("SLURM_SUBMIT_DIR="), std::string::npos) << sbatch_env;
+  EXPECT_NE(sbatch_env.find("SLURM_SUBMIT_HOST="), std::string::npos) << sbatch_env;
+  EXPECT_EQ(job_environment(log_of({by_library.workload, 0}), by_library.workload), sbatch_env);
 }
 
 TEST_F(SlurmLibraryTest, ItListsSlurmsJobsAsSqueueDoes) {

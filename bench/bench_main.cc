@@ -294,12 +294,15 @@ int run_slurm(const allot::bench::SlurmBenchConfig& config, const std::string& o
     std::fputs((report->dump(2) + "\n").c_str(), stdout);
     return 0;
   }
-  for (const char* side : {"slurmAlone", "allotOnSlurm"}) {
+  for (const char* side : {"slurmAlone", "allotOnSlurm", "allotOnSlurmCommands", "allotOnSlurmRest"}) {
+    if (!report->contains(side)) continue;
     const nlohmann::json& s = (*report)[side];
     std::printf(
-        "%-13s submits/s %7.1f  all done %7.1f s  jobs/s %6.1f  control-plane CPU %6.1f s\n", side,
-        s["submitsPerSecond"].get<double>(), s["allDoneSeconds"].get<double>(),
-        s["jobsPerSecondEndToEnd"].get<double>(), s["controlPlaneCpuSeconds"].get<double>());
+        "%-20s submits/s %7.1f  all done %7.1f s  jobs/s %6.1f  control-plane CPU %6.1f s  "
+        "commands CPU %6.1f s\n",
+        side, s["submitsPerSecond"].get<double>(), s["allDoneSeconds"].get<double>(),
+        s["jobsPerSecondEndToEnd"].get<double>(), s["controlPlaneCpuSeconds"].get<double>(),
+        s["commandsCpuSeconds"].get<double>());
   }
   return 0;
 }
@@ -313,6 +316,9 @@ void add_slurm_flags(CLI::App& command, allot::bench::SlurmBenchConfig& c, std::
       ->required();
   command.add_option("--allotd", c.allotd, "the allotd binary (default: the one of this build)");
   command.add_option("--jobs", c.jobs, "jobs per side")->check(CLI::Range(1, 1'000'000));
+  command.add_flag("--commands", c.commands,
+                   "a side with allotd's jobs through Slurm's commands (--slurm-transport "
+                   "commands; allotOnSlurm goes through libslurm)");
   command.add_flag("--rest", c.rest,
                    "a third side: allotd's jobs through slurmrestd (ALLOT_SLURM_REST=1)");
   command

@@ -19,16 +19,19 @@ std::string read_file(const std::string& path) {
 }
 
 // utime + stime of a /proc/.../stat line, in seconds; 0 when unreadable.
-double stat_cpu_seconds(const std::string& stat) {
+// utime + stime (fields 14-15 of /proc/PID/stat) and, with `children`,
+// cutime + cstime (16-17: the children it waited for), in seconds.
+double stat_cpu_seconds(const std::string& stat, bool children = false) {
   const size_t paren = stat.rfind(')');
   if (paren == std::string::npos) return 0;
   std::istringstream fields(stat.substr(paren + 2));
   std::string skip;
   for (int field = 3; field < 14; ++field) fields >> skip;  // state .. cmajflt
-  double utime = 0;
-  double stime = 0;
-  fields >> utime >> stime;
-  return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  double user = 0;
+  double system = 0;
+  fields >> user >> system;
+  if (children) fields >> user >> system;
+  return (user + system) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 }  // namespace
@@ -47,7 +50,9 @@ CpuTime cpu_time(pid_t pid) {
   CpuTime cpu;
   if (pid <= 0) return cpu;
   const std::string proc = "/proc/" + std::to_string(pid);
-  cpu.total_s = stat_cpu_seconds(read_file(proc + "/stat"));
+  const std::string stat = read_file(proc + "/stat");
+  cpu.total_s = stat_cpu_seconds(stat);
+  cpu.children_s = stat_cpu_seconds(stat, /*children=*/true);
   std::error_code error;
   for (const auto& task : std::filesystem::directory_iterator(proc + "/task", error)) {
     const int tid = std::atoi(task.path().filename().c_str());

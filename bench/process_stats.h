@@ -11,11 +11,12 @@
 
 namespace allot::bench {
 
-// CPU time (user + system) so far, in seconds: of the process and of each of
-// its threads (by thread id).
+// CPU time (user + system) so far, in seconds: of the process, of each of
+// its threads (by thread id), and of its children it has waited for.
 struct CpuTime {
   double total_s = 0;
   std::map<int, double> threads;
+  double children_s = 0;
 };
 CpuTime cpu_time(pid_t pid);
 

@@ -1,5 +1,7 @@
 #include "bench/slurm_bench.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -59,13 +61,26 @@ bool wait_until_done(Remaining remaining, double timeout_s) {
   return true;
 }
 
-json side(double submit_s, double done_s, double cpu_s, int64_t jobs) {
+// `commands_s`: CPU of the Slurm commands the side ran (sbatch, squeue...):
+// the bench's own for Slurm alone, allotd's children for allot.
+json side(double submit_s, double done_s, double cpu_s, double commands_s, int64_t jobs) {
   return {{"jobs", jobs},
           {"submitSeconds", submit_s},
           {"submitsPerSecond", static_cast<double>(jobs) / submit_s},
           {"allDoneSeconds", done_s},
           {"jobsPerSecondEndToEnd", static_cast<double>(jobs) / done_s},
-          {"controlPlaneCpuSeconds", cpu_s}};
+          {"controlPlaneCpuSeconds", cpu_s},
+          {"commandsCpuSeconds", commands_s}};
+}
+
+// CPU of the children this process has waited for, in seconds.
+double own_children_cpu() {
+  rusage usage{};
+  ::getrusage(RUSAGE_CHILDREN, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 Result<json> slurm_alone(const SlurmBenchConfig& c, slurm::ProcessRunner& runner) {
@@ -73,6 +88,7 @@ Result<json> slurm_alone(const SlurmBenchConfig& c, slurm::ProcessRunner& runner
   (void)runner.run({"sacctmgr", "-i", "add", "user", "root", "account=bench-alone"});
   const auto pids = slurm_pids(c.slurm_dir);
   const double cpu0 = control_plane_cpu(pids, -1);
+  const double commands0 = own_children_cpu();
   const auto start = SteadyClock::now();
   const std::string sleep = "sleep " + std::to_string(c.job_seconds);
   for (int64_t i = 0; i < c.jobs; ++i) {
@@ -90,7 +106,8 @@ Result<json> slurm_alone(const SlurmBenchConfig& c, slurm::ProcessRunner& runner
       },
       c.timeout_s);
   if (!done) return Status(ErrorCode::kUnavailable, "Slurm alone did not finish in time");
-  return side(submit_s, seconds_since(start), control_plane_cpu(pids, -1) - cpu0, c.jobs);
+  return side(submit_s, seconds_since(start), control_plane_cpu(pids, -1) - cpu0,
+              own_children_cpu() - commands0, c.jobs);
 }
 
 std::string bench_policy(const SlurmBenchConfig& c, const std::string& rest_url) {
@@ -123,8 +140,12 @@ Result<std::string> bench_rest_url(const SlurmBenchConfig& c) {
                                              "/env: start Slurm with ALLOT_SLURM_REST=1");
 }
 
-// `rest`: allotd's jobs through slurmrestd, with a root token minted here.
-Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runner, bool rest) {
+// How allotd reaches Slurm on one side.
+enum class Way { kLibslurm, kCommands, kRest };
+
+// kRest: allotd's jobs through slurmrestd, with a root token minted here.
+Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runner, Way way) {
+  const bool rest = way == Way::kRest;
   const std::string data =
       std::filesystem::temp_directory_path() / ("allot-slurm-bench-" + std::to_string(::getpid()));
   std::filesystem::remove_all(data);
@@ -132,6 +153,7 @@ Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runn
       "--backend",    "slurm", "--slurm-conf", c.slurm_dir + "/etc/slurm.conf",
       "--slurm-poll", "250ms", "--log-level",  "warn"};
   if (c.slurm_submit != "batch") flags.insert(flags.end(), {"--slurm-submit", c.slurm_submit});
+  if (way == Way::kCommands) flags.insert(flags.end(), {"--slurm-transport", "commands"});
   std::string rest_url;
   if (rest) {
     ALLOT_ASSIGN_OR_RETURN(rest_url, bench_rest_url(c));
@@ -158,6 +180,7 @@ Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runn
   }
   const auto pids = slurm_pids(c.slurm_dir);
   const double cpu0 = control_plane_cpu(pids, allotd.pid());
+  const double commands0 = cpu_time(allotd.pid()).children_s;
   const auto start = SteadyClock::now();
   const std::string body_head =
       "apiVersion: allot/v1\nkind: Workload\nmetadata: {namespace: bench-allot, name: w";
@@ -184,6 +207,7 @@ Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runn
       c.timeout_s);
   const double done_s = seconds_since(start);
   const double cpu_s = control_plane_cpu(pids, allotd.pid()) - cpu0;
+  const double commands_s = cpu_time(allotd.pid()).children_s - commands0;
   const auto failed =
       http.Get("/api/v1/namespaces/bench-allot/workloads?phase=Failed,Cancelled&limit=1000", auth);
   allotd.stop(std::chrono::seconds(30));
@@ -191,7 +215,7 @@ Result<json> through_allot(const SlurmBenchConfig& c, slurm::ProcessRunner& runn
   std::filesystem::remove_all(data);
   std::filesystem::remove(data + ".jwt");
   if (!done) return Status(ErrorCode::kUnavailable, "allot on Slurm did not finish in time");
-  json out = side(submit_s, done_s, cpu_s, c.jobs);
+  json out = side(submit_s, done_s, cpu_s, commands_s, c.jobs);
   out["failed"] = failed && failed->status == 200 ? json::parse(failed->body)["items"].size() : 0;
   return out;
 }
@@ -202,15 +226,18 @@ Result<json> run_slurm_bench(const SlurmBenchConfig& c) {
   slurm::ProcessRunner runner(slurm::slurm_environment(c.slurm_dir + "/etc/slurm.conf"),
                               Duration::seconds(120));
   ALLOT_ASSIGN_OR_RETURN(json alone, slurm_alone(c, runner));
-  ALLOT_ASSIGN_OR_RETURN(json allot, through_allot(c, runner, false));
+  ALLOT_ASSIGN_OR_RETURN(json allot, through_allot(c, runner, Way::kLibslurm));
   json out = json{{"bench", "slurm"},
                   {"nodes", c.nodes},
                   {"jobs", c.jobs},
                   {"jobSeconds", c.job_seconds},
                   {"slurmAlone", std::move(alone)},
                   {"allotOnSlurm", std::move(allot)}};
+  if (c.commands) {
+    ALLOT_ASSIGN_OR_RETURN(out["allotOnSlurmCommands"], through_allot(c, runner, Way::kCommands));
+  }
   if (c.rest) {
-    ALLOT_ASSIGN_OR_RETURN(out["allotOnSlurmRest"], through_allot(c, runner, true));
+    ALLOT_ASSIGN_OR_RETURN(out["allotOnSlurmRest"], through_allot(c, runner, Way::kRest));
   }
   return out;
 }

@@ -34,6 +34,9 @@ struct SlurmBenchConfig {
   // ALLOT_SLURM_REST=1), a third side: allotOnSlurmRest.
   bool rest = false;
   std::string rest_poll = "squeue";    // allotd's --slurm-rest-poll on the third side
+  // Also allotd with its jobs through Slurm's commands (--slurm-transport
+  // commands; allotOnSlurm is libslurm's, the default): allotOnSlurmCommands.
+  bool commands = false;
   std::string slurm_submit = "batch";  // allotd's --slurm-submit (passed when not batch)
   // "throughput" (the above) or "lend-borrow" (slurm_lend_borrow.h: its own
   // settings below; slurm_dir, allotd, nodes and job_seconds from above).

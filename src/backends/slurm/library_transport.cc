@@ -37,8 +37,7 @@ constexpr std::array<LimitName, 10> kLimits = {{{RLIMIT_CPU, "CPU"},
                                                 {RLIMIT_MEMLOCK, "MEMLOCK"},
                                                 {RLIMIT_AS, "AS"}}};
 
-// Slurm's words for its last error, and whether submitting again would be
-// refused again.
+// Slurm's last error: its number and its words.
 struct SlurmError {
   int code = 0;
   std::string words;
@@ -47,11 +46,6 @@ struct SlurmError {
 SlurmError last_error() {
   const int code = slurm_get_errno();
   return {code, std::string(slurm_strerror(code)) + " (Slurm error " + std::to_string(code) + ")"};
-}
-
-bool is_refusal(int code) {
-  if (code == ESLURM_ERROR_ON_DESC_TO_RECORD_COPY || code == ESLURM_NODES_BUSY) return false;
-  return (code >= 2000 && code < 3000) || (code >= 8000 && code < 9000);
 }
 
 // libslurm's job_desc_msg_t names texts as char*; it only reads them.
@@ -102,6 +96,11 @@ void describe(const LibraryJob& job, job_desc_msg_t& desc) {
 }
 
 }  // namespace
+
+bool slurm_error_is_refusal(int code) {
+  if (code == ESLURM_ERROR_ON_DESC_TO_RECORD_COPY || code == ESLURM_NODES_BUSY) return false;
+  return (code >= 2000 && code < 3000) || (code >= 8000 && code < 9000);
+}
 
 std::map<std::string, std::string> sbatch_process_environment() {
   std::map<std::string, std::string> env;
@@ -159,7 +158,7 @@ Result<std::string> LibraryTransport::submit(const Submission& submission,
   if (slurm_submit_batch_job(&desc, &response) != SLURM_SUCCESS || response == nullptr) {
     const SlurmError error = last_error();
     if (response != nullptr) slurm_free_submit_response_response_msg(response);
-    return Status(is_refusal(error.code) ? ErrorCode::kFailedPrecondition : ErrorCode::kUnavailable,
+    return Status(slurm_error_is_refusal(error.code) ? ErrorCode::kFailedPrecondition : ErrorCode::kUnavailable,
                   "libslurm: slurmctld did not take the job: " + error.words);
   }
   const std::string id = std::to_string(response->job_id);

@@ -66,6 +66,12 @@ class LibraryTransport final : public SlurmTransport {
   time_t listed_at_ ALLOT_GUARDED_BY(mu_) = 0;  // slurmctld's last_update of it; 0: none
 };
 
+// Whether a Slurm error number is slurmctld refusing the job (submitting it
+// again is refused again): the ESLURM_* errors (2000s) but the two sbatch
+// retries (ESLURM_ERROR_ON_DESC_TO_RECORD_COPY, ESLURM_NODES_BUSY), and the
+// job-submit refusals (8000s). Connection, timeout and credential errors are not.
+bool slurm_error_is_refusal(int code);
+
 // sbatch's own additions to a job's environment, read from this process:
 // SLURM_SUBMIT_DIR, SLURM_SUBMIT_HOST, SLURM_UMASK, SLURM_PRIO_PROCESS and
 // SLURM_RLIMIT_<NAME> for each limit sbatch propagates.

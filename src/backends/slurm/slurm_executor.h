@@ -2,9 +2,9 @@
 // admitted workload becomes one Slurm job through `sbatch` (slurm_jobs.h:
 // placement as --nodelist, the team's account, the class's QoS, typed GRES);
 // its pods are the job's tasks. Submit, cancel/signal and the batched state
-// poll go through a SlurmTransport (slurm_transport.h): the commands, or
-// slurmrestd (set_transport(), when the Cluster names one); the users'
-// associations, KillWait and sacct stay with the commands. With
+// poll go through a SlurmTransport (slurm_transport.h): the commands,
+// libslurm or slurmrestd (set_transport()); the users' associations, KillWait
+// and sacct stay with the commands. With
 // `submit.mode` SubmitMode::kAllocation each job is a salloc allocation
 // running the workload as an srun step (slurm_jobs.h), started inside the
 // request; it is always submitted through the commands (slurmrestd v0.0.38

@@ -1,8 +1,9 @@
 // SlurmTransport: how the Slurm executor reaches slurmctld for its jobs
-// (issue 13, item 3): submit, cancel/signal and the batched state poll. Two
-// implementations: the commands (CommandTransport: sbatch, scancel, squeue)
-// and slurmrestd v0.0.38 (rest_transport.h), chosen by the Cluster's
-// spec.slurm.rest.
+// (issue 13, item 3): submit, cancel/signal and the batched state poll. Three
+// implementations: the commands (CommandTransport: sbatch, scancel, squeue),
+// libslurm (library_transport.h: the same RPCs from allotd's process) and
+// slurmrestd v0.0.38 (rest_transport.h), chosen by the Cluster's
+// spec.slurm.rest and allotd's --slurm-transport.
 //
 // Contract:
 // - submit() submits one job (a Submission of slurm_jobs.h: sbatch's argv and

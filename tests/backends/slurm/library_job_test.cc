@@ -1,11 +1,17 @@
 // library_job.h: the executor's sbatch submission read into libslurm's job
 // description, field by field, with the environment sbatch --export=ALL
-// sends; a flag it cannot map and an allocation are refused, never dropped.
+// sends; a flag it cannot map and an allocation are refused, never dropped;
+// which of Slurm's errors are refusals (library_transport.h).
 #include "backends/slurm/library_job.h"
 
+#include <slurm/slurm_errno.h>
+
 #include <algorithm>
+#include <cerrno>
 
 #include <gtest/gtest.h>
+
+#include "backends/slurm/library_transport.h"
 
 namespace allot::slurm {
 namespace {
@@ -124,6 +130,18 @@ TEST(LibraryJob, AnAllocationIsNotALibraryJob) {
   const Result<LibraryJob> job = library_job_of(s, kBase);
   ASSERT_FALSE(job.ok());
   EXPECT_NE(job.status().message().find("salloc"), std::string::npos) << job.status().message();
+}
+
+TEST(LibraryTransportErrors, SlurmsRefusalsAreTheJobsFaultAndTheRestAreTheWays) {
+  EXPECT_TRUE(slurm_error_is_refusal(ESLURM_INVALID_ACCOUNT));
+  EXPECT_TRUE(slurm_error_is_refusal(ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE));
+  EXPECT_TRUE(slurm_error_is_refusal(ESLURM_MISSING_TIME_LIMIT)) << "a job-submit refusal";
+  EXPECT_FALSE(slurm_error_is_refusal(ESLURM_ERROR_ON_DESC_TO_RECORD_COPY)) << "sbatch retries";
+  EXPECT_FALSE(slurm_error_is_refusal(ESLURM_NODES_BUSY)) << "sbatch retries";
+  EXPECT_FALSE(slurm_error_is_refusal(SLURM_COMMUNICATIONS_CONNECTION_ERROR));
+  EXPECT_FALSE(slurm_error_is_refusal(SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT));
+  EXPECT_FALSE(slurm_error_is_refusal(ESLURM_AUTH_CRED_INVALID));
+  EXPECT_FALSE(slurm_error_is_refusal(EAGAIN));
 }
 
 }  // namespace

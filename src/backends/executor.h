@@ -131,6 +131,13 @@ struct WorkloadLaunch {
   // never submitting the run a second time. Empty: none; backends whose
   // pods end with allotd ignore it.
   std::string resume_job;
+  // When this launch resumes an interrupted run whose backend job was never
+  // recorded (allotd stopped between the backend's answer and storing it):
+  // that run's admission. A backend that keeps jobs (Slurm) first looks for
+  // a job of this workload submitted since then, and takes it over as it
+  // would resume_job; only when there is none does it submit. nullopt: not
+  // such a launch.
+  std::optional<Timestamp> resume_since;
 
   friend bool operator==(const WorkloadLaunch&, const WorkloadLaunch&) = default;
 };

@@ -1,5 +1,6 @@
 // allotd's restart and a backend that keeps jobs (Slurm): the launch that
-// resumes an interrupted run names the run's backend job, and only that run's.
+// resumes an interrupted run names the run's backend job, and only that run's,
+// or, when that job was never stored, the run's admission.
 #include <algorithm>
 #include <string>
 
@@ -33,7 +34,11 @@ TEST_F(ControlPlaneTest, ARestartResumesTheRunWithItsBackendJobAndALaterRunNames
   plane_->loop().run_once();
   EXPECT_EQ(phase("prod", "job"), "Running");
 
+  EXPECT_EQ(executor_.workload_launches[1].resume_since, std::nullopt) << "its job is known";
+
   executor_.forget_backend_job(uid);  // the next run's job is not known yet
+  clock_.advance(Duration::seconds(5));
+  const Timestamp third_run_admitted = clock_.now();  // the lost pod's run is admitted again now
   PodEvent lost = exited(uid, 0, 0, 9, false);
   lost.lost = true;
   plane_->on_pod_event(lost);
@@ -41,13 +46,20 @@ TEST_F(ControlPlaneTest, ARestartResumesTheRunWithItsBackendJobAndALaterRunNames
   plane_->loop().run_once();
   ASSERT_EQ(executor_.workload_launches.size(), 3u);
   EXPECT_EQ(executor_.workload_launches[2].resume_job, "");
+  EXPECT_EQ(executor_.workload_launches[2].resume_since, std::nullopt) << "not a resumed run";
   EXPECT_TRUE(calls_->get_workload("prod", "job")->at("status")["backend"].is_null())
       << "job 7 was the previous run's";
 
-  restart();  // this run's job never reached the backend: nothing to resume
+  // This run's job id was never stored (allotd stopped first): the launch
+  // that resumes it names the run's admission, for the backend to look for
+  // a job submitted since then.
+  clock_.advance(Duration::seconds(30));
+  restart();
   plane_->loop().run_once();
   ASSERT_EQ(executor_.workload_launches.size(), 4u);
   EXPECT_EQ(executor_.workload_launches[3].resume_job, "");
+  EXPECT_EQ(executor_.workload_launches[3].resume_since, third_run_admitted);
+  EXPECT_EQ(executor_.workload_launches[0].resume_since, std::nullopt) << "a first run";
 }
 
 // With turnover handovers (a backend that holds jobs ready), a run that

@@ -145,6 +145,13 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
     settings.partition = partition_;
     settings.typed_gres = typed_gres_;
   }
+  if (launch.resume_since && launch.resume_job.empty()) {
+    if (std::optional<std::string> id = job_of_interrupted_run(launch)) {
+      MutexLock lock(mu_);
+      taken_over_.insert(launch.workload);
+      return *id;
+    }
+  }
   const std::string script_path =
       options_.submit.log_dir + "/" + std::to_string(launch.workload.value()) + ".sbatch";
   ALLOT_ASSIGN_OR_RETURN(const std::optional<JobOwner> owner, prepare_owner(launch));
@@ -169,16 +176,6 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
   Result<std::string> id = transport()->submit(submission, owner);
   ::unlink(script_path.c_str());  // sbatch has sent its text: it holds the workload's env
   return id;
-}
-
-std::optional<std::string> SlurmExecutor::submitted_after_all(WorkloadId workload) {
-  const Result<std::vector<SlurmJob>> listed = transport()->list_jobs();
-  if (!listed.ok()) return std::nullopt;  // the submission below says why
-  const std::string name = job_name_of(options_.submit.job_prefix, workload);
-  for (const SlurmJob& job : *listed) {
-    if (job.name == name && !is_final_job_state(job.state)) return job.id;
-  }
-  return std::nullopt;
 }
 
 Result<std::optional<JobOwner>> SlurmExecutor::prepare_owner(const WorkloadLaunch& launch) {
@@ -270,7 +267,11 @@ bool SlurmExecutor::hand_over(const WorkloadLaunch& launch, const std::vector<Wo
     MutexLock lock(mu_);
     submitting_.erase(launch.workload);
     if (id.ok()) {
-      submitted_.fetch_add(1);
+      if (taken_over_.erase(launch.workload) > 0) {
+        adopted_.fetch_add(1);
+      } else {
+        submitted_.fetch_add(1);
+      }
       // A listing already under way may not hold it: the next one will.
       handed_[launch.workload] =
           Handed{*id, nodes_of(launch), listings_ + 1, SlurmJob{*id, "", "PENDING", "", "", 0}};
@@ -400,7 +401,11 @@ void SlurmExecutor::submitted_one(const WorkloadLaunch& launch, const Result<std
       unsubmitted_.erase(launch.workload);
     }
     if (id.ok()) {
-      submitted_.fetch_add(1);
+      if (taken_over_.erase(launch.workload) > 0) {
+        adopted_.fetch_add(1);
+      } else {
+        submitted_.fetch_add(1);
+      }
       hurry();  // Slurm starts it at its next pass: seen running soon after
       Job job{*id,
               pods,

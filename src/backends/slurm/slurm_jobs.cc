@@ -294,6 +294,20 @@ Result<std::vector<SlurmJob>> parse_squeue(std::string_view text) {
   return jobs;
 }
 
+Result<std::vector<SubmittedJob>> parse_sacct_submitted(std::string_view text) {
+  std::vector<SubmittedJob> jobs;
+  for (const std::string& line : split_fields(text, '\n')) {
+    if (line.empty()) continue;
+    const std::vector<std::string> f = split_fields(line, '|');
+    const std::optional<int64_t> submitted = f.size() == 2 ? number(f[1]) : std::nullopt;
+    if (!submitted || f[0].empty()) {
+      return invalid_argument("cannot read sacct's line \"" + line + "\"");
+    }
+    jobs.push_back({f[0], *submitted});
+  }
+  return jobs;
+}
+
 Result<std::vector<SlurmJob>> parse_sacct(std::string_view text) {
   std::vector<SlurmJob> jobs;
   for (const std::string& line : split_fields(text, '\n')) {

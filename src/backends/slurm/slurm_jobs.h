@@ -149,6 +149,19 @@ struct SlurmJob {
 Result<std::vector<SlurmJob>> parse_squeue(std::string_view text);
 Result<std::vector<SlurmJob>> parse_sacct(std::string_view text);
 
+// A job as `sacct -n -P -X -o JobIDRaw,Submit` says it with
+// SLURM_TIME_FORMAT=%s (its submission in epoch seconds): how the executor
+// finds the job of a run whose id was never recorded (WorkloadLaunch's
+// resume_since). parse_sacct_submitted() reads those lines; a malformed one
+// is kInvalidArgument naming it.
+struct SubmittedJob {
+  std::string id;
+  int64_t submitted_s = 0;
+
+  friend bool operator==(const SubmittedJob&, const SubmittedJob&) = default;
+};
+Result<std::vector<SubmittedJob>> parse_sacct_submitted(std::string_view text);
+
 bool is_final_job_state(std::string_view state);
 bool is_started_job_state(std::string_view state);
 // Slurm's KillWait (time between SIGTERM and SIGKILL of a cancelled job)

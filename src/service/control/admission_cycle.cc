@@ -96,6 +96,7 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
   const CompiledPolicy& policy = *state.policy.compiled();
   WorkloadStatus& status = live.doc.status;
   const std::string resume_job = resume_job_of(live);
+  const std::optional<Timestamp> resume_since = resume_since_of(live);
   status.flavor = policy.flavor_name(admission.flavor);
   status.pod_sets.clear();
   status.backend.reset();  // the previous run's job; this run's is stored once the backend has it
@@ -121,6 +122,7 @@ void admitted(const Admission& admission, LiveWorkload& live, const ServerState&
   open_allocation(live, admission.usage, admission.borrowed, now, batch);
   actions.launches.push_back(workload_launch(live, checkpoint_folder(state, live)));
   actions.launches.back().resume_job = resume_job;
+  actions.launches.back().resume_since = resume_since;
 }
 
 // The launch of a pending workload at its promised placement.

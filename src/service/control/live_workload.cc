@@ -11,6 +11,13 @@ std::string resume_job_of(const LiveWorkload& live) {
   return interrupted ? status.backend->job_id : std::string();
 }
 
+std::optional<Timestamp> resume_since_of(const LiveWorkload& live) {
+  const WorkloadStatus& status = live.doc.status;
+  const bool interrupted = status.phase == WorkloadPhase::kPending &&
+                           status.reason == kRequeuedAtRestart && !status.backend.has_value();
+  return interrupted ? status.admitted_at : std::nullopt;
+}
+
 LiveWorkload* WorkloadTable::find(WorkloadId id) {
   auto it = by_id_.find(id);
   return it == by_id_.end() ? nullptr : &it->second;

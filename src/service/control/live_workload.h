@@ -66,6 +66,11 @@ inline constexpr std::string_view kRequeuedAtRestart = "Requeued";
 // the run names (WorkloadLaunch::resume_job). "" for none. Stored, so that
 // it outlives a second restart before the run is admitted again.
 std::string resume_job_of(const LiveWorkload& live);
+// The admission of the run a restart interrupted, while the workload waits
+// to resume it and no backend job of that run was stored (allotd stopped
+// before it could store it, or the backend keeps none): the launch that
+// resumes the run names it (WorkloadLaunch::resume_since). nullopt otherwise.
+std::optional<Timestamp> resume_since_of(const LiveWorkload& live);
 
 // The live workloads; the RunTable of the plan-effects core.
 class WorkloadTable final : public RunTable {

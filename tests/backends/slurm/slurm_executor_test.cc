@@ -152,6 +152,46 @@ TEST_F(SlurmExecutorTest, AJobThatEndedWhileNoExecutorWatchedIsTakenOverByTheRes
   EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
 }
 
+// allotd stopped between sbatch's answer and storing the job id: the launch
+// that resumes the run knows only the run's admission (resume_since). The
+// executor finds the run's job in sacct and takes it over, reporting its own
+// end, instead of running the workload a second time; a job of the same
+// name submitted before that admission (an earlier run's) is not taken.
+TEST_F(SlurmExecutorTest, ARunWhoseJobIdWasNeverStoredIsFoundInSacctNotSubmittedAgain) {
+  const Timestamp admitted = clock_.now() - Duration::seconds(1);
+  executor_ = make(events_);
+  WorkloadLaunch l = launch(8, {"node2"}, "echo ran; exit 4");
+  executor_->launch(l);
+  ASSERT_EQ(events_.wait_for(PodPhase::kExited, 1).size(), 1u);
+  const std::string job = executor_->slurm_view(l.workload)->job_id;
+  executor_.reset();
+  const std::string recorded = job_state_once(job, "FAILED");
+  ASSERT_NE(recorded.find("FAILED"), std::string::npos) << recorded;
+
+  EventLog after;
+  executor_ = make(after);
+  WorkloadLaunch resumed = l;
+  resumed.resume_since = admitted;
+  executor_->launch(resumed);
+
+  const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
+  ASSERT_EQ(exits.size(), 1u);
+  EXPECT_EQ(exits[0].exit_code, 4) << "the job's own end";
+  EXPECT_EQ(executor_->adopted(), 1);
+  EXPECT_EQ(executor_->submitted(), 0);
+  EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
+  EXPECT_EQ(log_of({l.workload, 0}), "ran\n") << "run once";
+
+  EventLog later;
+  executor_ = make(later);
+  WorkloadLaunch next = l;
+  next.resume_since = clock_.now() + Duration::seconds(1);  // after that job's submission
+  executor_->launch(next);
+  ASSERT_EQ(later.wait_for(PodPhase::kExited, 1).size(), 1u);
+  EXPECT_EQ(executor_->submitted(), 1) << "an earlier run's job is not this run's";
+  EXPECT_NE(executor_->slurm_view(l.workload)->job_id, job);
+}
+
 // Slurm's NodeList against allot's placement, for real: node1's GPUs are
 // held by a job submitted around allot, so allot's job (placed on node1)
 // waits; an admin moves it to node2 (`scontrol update ReqNodeList`), where

@@ -192,5 +192,15 @@ TEST(SlurmJobs, StatesThatStartedAndEnded) {
   EXPECT_FALSE(is_requeued_job_state("RUNNING"));
 }
 
+TEST(SlurmJobs, SacctsSubmissionTimesAreReadAsEpochSeconds) {
+  EXPECT_EQ(parse_sacct_submitted("17|1796000000\n18|1796000005\n").value(),
+            (std::vector<SubmittedJob>{{"17", 1796000000}, {"18", 1796000005}}));
+  EXPECT_TRUE(parse_sacct_submitted("").value().empty());
+  const Result<std::vector<SubmittedJob>> local_time =
+      parse_sacct_submitted("17|2026-12-07T08:15:29\n");
+  ASSERT_FALSE(local_time.ok()) << "SLURM_TIME_FORMAT=%s was not applied";
+  EXPECT_NE(local_time.status().message().find("17|2026-12-07T08:15:29"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace allot::slurm

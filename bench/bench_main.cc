@@ -294,7 +294,8 @@ int run_slurm(const allot::bench::SlurmBenchConfig& config, const std::string& o
     std::fputs((report->dump(2) + "\n").c_str(), stdout);
     return 0;
   }
-  for (const char* side : {"slurmAlone", "allotOnSlurm", "allotOnSlurmCommands", "allotOnSlurmRest"}) {
+  for (const char* side :
+       {"slurmAlone", "allotOnSlurm", "allotOnSlurmCommands", "allotOnSlurmRest"}) {
     if (!report->contains(side)) continue;
     const nlohmann::json& s = (*report)[side];
     std::printf(

@@ -1,7 +1,5 @@
 #include "bench/slurm_bench.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +8,7 @@
 #include <thread>
 
 #include <httplib.h>
+#include <sys/resource.h>
 
 #include "backends/slurm/command_runner.h"
 #include "bench/process_stats.h"

@@ -33,7 +33,7 @@ struct SlurmBenchConfig {
   // Also allotd with its jobs through slurmrestd (DIR/env's SLURMRESTD_URL,
   // ALLOT_SLURM_REST=1), a third side: allotOnSlurmRest.
   bool rest = false;
-  std::string rest_poll = "squeue";    // allotd's --slurm-rest-poll on the third side
+  std::string rest_poll = "squeue";  // allotd's --slurm-rest-poll on the third side
   // Also allotd with its jobs through Slurm's commands (--slurm-transport
   // commands; allotOnSlurm is libslurm's, the default): allotOnSlurmCommands.
   bool commands = false;

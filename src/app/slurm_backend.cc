@@ -56,7 +56,8 @@ Result<std::shared_ptr<slurm::SlurmTransport>> library_transport(const std::stri
   if (!made.ok()) {
     return Status(ErrorCode::kUnavailable,
                   "cannot reach Slurm through libslurm (--slurm-transport commands runs Slurm's "
-                  "commands instead): " + made.status().message());
+                  "commands instead): " +
+                      made.status().message());
   }
   return std::shared_ptr<slurm::SlurmTransport>(std::move(*made));
 }

@@ -94,7 +94,12 @@ Result<LibraryJob> library_job_of(const Submission& submission,
   std::map<std::string, std::string> env = base;
   add_option_environment(job, env);
   job.environment.reserve(env.size());
-  for (const auto& [name, value] : env) job.environment.push_back(name + "=" + value);
+  for (const auto& [name, value] : env) {
+    std::string entry = name;
+    entry += '=';
+    entry += value;
+    job.environment.push_back(std::move(entry));
+  }
   return job;
 }
 

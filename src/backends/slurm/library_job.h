@@ -24,7 +24,8 @@
 //   what sbatch sets from the job's options (SLURM_JOB_NAME,
 //   SLURM_JOB_DEPENDENCY, SLURM_NTASKS and SLURM_NPROCS,
 //   SLURM_NTASKS_PER_NODE, SLURM_CPUS_PER_TASK, SLURM_OPEN_MODE: srun
-//   inside the job lays out a gang's tasks and opens its files with them), as "NAME=value" sorted by name.
+//   inside the job lays out a gang's tasks and opens its files with them), as "NAME=value" sorted
+//   by name.
 // - argv of the job is the script's path alone (Slurm's "Command"), the
 //   script's text goes as the job's script.
 #pragma once
@@ -43,15 +44,15 @@ namespace allot::slurm {
 struct LibraryJob {
   std::string name;
   std::string account;
-  std::string partition;      // empty: Slurm's default
-  std::string qos;            // empty: the association's default
-  std::string required_nodes; // --nodelist; empty: anywhere
-  std::string tres_per_node;  // "gres:gpu:h100:2"; empty: no GPUs
-  std::string dependency;     // "afterany:12:13"; empty: none
-  std::string output;         // stdout and stderr
+  std::string partition;       // empty: Slurm's default
+  std::string qos;             // empty: the association's default
+  std::string required_nodes;  // --nodelist; empty: anywhere
+  std::string tres_per_node;   // "gres:gpu:h100:2"; empty: no GPUs
+  std::string dependency;      // "afterany:12:13"; empty: none
+  std::string output;          // stdout and stderr
   std::string work_dir;
-  std::string script_path;    // argv[0] of the job
-  std::string script;         // the batch script's text
+  std::string script_path;  // argv[0] of the job
+  std::string script;       // the batch script's text
   std::optional<uint32_t> nodes;
   std::optional<uint32_t> tasks;
   std::optional<uint32_t> tasks_per_node;

@@ -1,16 +1,16 @@
 #include "backends/slurm/library_transport.h"
 
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <array>
 #include <cerrno>
 #include <climits>
 #include <csignal>
 #include <mutex>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 // Exported by libslurm (its squeue and scontrol print states and reasons
 // with them) but not declared in 22.05's slurm.h; pyslurm declares them
@@ -65,8 +65,9 @@ SlurmJob job_of(const slurm_job_info_t& job) {
   out.id = job_id_of(job);
   out.name = job.name ? job.name : "";
   out.state = slurm_job_state_string(job.job_state);
-  out.reason = job.state_desc ? job.state_desc : slurm_job_reason_string(
-                                                     static_cast<job_state_reason>(job.state_reason));
+  out.reason = job.state_desc
+                   ? job.state_desc
+                   : slurm_job_reason_string(static_cast<job_state_reason>(job.state_reason));
   out.nodes = job.nodes ? job.nodes : "";
   out.wait_status = job.exit_code;
   return out;
@@ -158,7 +159,8 @@ Result<std::string> LibraryTransport::submit(const Submission& submission,
   if (slurm_submit_batch_job(&desc, &response) != SLURM_SUCCESS || response == nullptr) {
     const SlurmError error = last_error();
     if (response != nullptr) slurm_free_submit_response_response_msg(response);
-    return Status(slurm_error_is_refusal(error.code) ? ErrorCode::kFailedPrecondition : ErrorCode::kUnavailable,
+    return Status(slurm_error_is_refusal(error.code) ? ErrorCode::kFailedPrecondition
+                                                     : ErrorCode::kUnavailable,
                   "libslurm: slurmctld did not take the job: " + error.words);
   }
   const std::string id = std::to_string(response->job_id);
@@ -173,7 +175,8 @@ Status LibraryTransport::cancel(const std::string& job_id, CancelKind kind) {
     return Status::ok_status();
   }
   const SlurmError error = last_error();
-  if (signal == SIGKILL && (error.code == ESLURM_ALREADY_DONE || error.code == ESLURM_INVALID_JOB_ID)) {
+  if (signal == SIGKILL &&
+      (error.code == ESLURM_ALREADY_DONE || error.code == ESLURM_INVALID_JOB_ID)) {
     return Status::ok_status();  // as scancel: an ended job is cancelled already
   }
   return Status(ErrorCode::kUnavailable,
@@ -193,8 +196,7 @@ Result<std::vector<SlurmJob>> LibraryTransport::list_jobs() {
       MutexLock lock(mu_);
       return listed_;
     }
-    return Status(ErrorCode::kUnavailable,
-                  "libslurm: cannot list Slurm's jobs: " + error.words);
+    return Status(ErrorCode::kUnavailable, "libslurm: cannot list Slurm's jobs: " + error.words);
   }
   std::vector<SlurmJob> jobs;
   jobs.reserve(info->record_count);

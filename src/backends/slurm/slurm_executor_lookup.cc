@@ -30,10 +30,10 @@ std::optional<std::string> SlurmExecutor::job_of_interrupted_run(const WorkloadL
     return std::nullopt;
   }
   const std::string name = job_name_of(options_.submit.job_prefix, launch.workload);
-  const Result<CommandResult> listed = runner_.run_with_env(
-      {"sacct", "-n", "-P", "-X", "-a", "--name=" + name, "-S", text.data(), "-o",
-       "JobIDRaw,Submit"},
-      {"SLURM_TIME_FORMAT=%s"});
+  const Result<CommandResult> listed =
+      runner_.run_with_env({"sacct", "-n", "-P", "-X", "-a", "--name=" + name, "-S", text.data(),
+                            "-o", "JobIDRaw,Submit"},
+                           {"SLURM_TIME_FORMAT=%s"});
   if (!listed.ok() || !listed->succeeded()) return std::nullopt;
   const Result<std::vector<SubmittedJob>> jobs = parse_sacct_submitted(listed->out);
   if (!jobs.ok()) return std::nullopt;
@@ -46,9 +46,9 @@ std::optional<std::string> SlurmExecutor::job_of_interrupted_run(const WorkloadL
   }
   if (!latest) return std::nullopt;
   if (options_.logger != nullptr) {
-    options_.logger->info("taking over the Slurm job of a run whose job id was never stored",
-                          {{"workload", std::to_string(launch.workload.value())},
-                           {"job", latest->id}});
+    options_.logger->info(
+        "taking over the Slurm job of a run whose job id was never stored",
+        {{"workload", std::to_string(launch.workload.value())}, {"job", latest->id}});
   }
   return latest->id;
 }

@@ -4,12 +4,11 @@
 // which of Slurm's errors are refusals (library_transport.h).
 #include "backends/slurm/library_job.h"
 
-#include <slurm/slurm_errno.h>
-
 #include <algorithm>
 #include <cerrno>
 
 #include <gtest/gtest.h>
+#include <slurm/slurm_errno.h>
 
 #include "backends/slurm/library_transport.h"
 
@@ -79,8 +78,7 @@ TEST(LibraryJob, TheEnvironmentIsTheBaseWithTheCountsSrunReadsSortedByName) {
   EXPECT_EQ(job.environment,
             (std::vector<std::string>{"PATH=/usr/bin:/bin", "SLURM_CONF=/etc/slurm/slurm.conf",
                                       "SLURM_CPUS_PER_TASK=3", "SLURM_JOB_NAME=allot-42",
-                                      "SLURM_NPROCS=2",
-                                      "SLURM_NTASKS=2", "SLURM_NTASKS_PER_NODE=1",
+                                      "SLURM_NPROCS=2", "SLURM_NTASKS=2", "SLURM_NTASKS_PER_NODE=1",
                                       "SLURM_OPEN_MODE=a"}));
   EXPECT_EQ(job.partition, "") << "no --partition: Slurm's default";
   EXPECT_FALSE(job.uid.has_value()) << "no owner: whoever submits";

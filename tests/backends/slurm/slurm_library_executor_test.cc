@@ -1,10 +1,10 @@
 // The Slurm executor through libslurm (library_transport.h) against the real
 // Slurm of the ctest fixture `slurm`: a job submitted through the library asks
 // Slurm what the same job's sbatch asks (scontrol's fields) and runs with the
-// environment sbatch's job gets (a gang's tasks and a batch script); the job list is squeue's; a GPU job runs
-// under its team's account on its node; a gang is one job over two nodes; a
-// stop with grace sends SIGTERM first; a new executor adopts the job of the
-// one before; a job Slurm refuses is a launch error in Slurm's words.
+// environment sbatch's job gets (a gang's tasks and a batch script); the job list is squeue's; a
+// GPU job runs under its team's account on its node; a gang is one job over two nodes; a stop with
+// grace sends SIGTERM first; a new executor adopts the job of the one before; a job Slurm refuses
+// is a launch error in Slurm's words.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -90,9 +90,9 @@ class SlurmLibraryTest : public SlurmExecutorTest {
       const Result<std::vector<SlurmJob>> listed = transport.list_jobs();
       const std::map<std::string, SlurmJob> jobs =
           listed.ok() ? jobs_of(*listed, ids) : std::map<std::string, SlurmJob>{};
-      if (jobs.size() == ids.size() &&
-          std::all_of(jobs.begin(), jobs.end(),
-                      [](const auto& job) { return is_final_job_state(job.second.state); })) {
+      if (jobs.size() == ids.size() && std::all_of(jobs.begin(), jobs.end(), [](const auto& job) {
+            return is_final_job_state(job.second.state);
+          })) {
         return;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -103,12 +103,11 @@ class SlurmLibraryTest : public SlurmExecutorTest {
   // id, times, the GPUs it was given, its srun's ports; `workload` written "W".
   static std::string job_environment(const std::string& log, WorkloadId workload) {
     static const std::set<std::string> kOneJobs = {
-        "SLURM_JOB_ID",          "SLURM_JOBID",         "SLURM_TASK_PID",
-        "SLURM_JOB_START_TIME",  "SLURM_JOB_END_TIME",
-        "ALLOT_WORKLOAD",        "ALLOT_WORKLOAD_NAME", "CUDA_VISIBLE_DEVICES",
-        "GPU_DEVICE_ORDINAL",    "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK",
-        "SLURM_JOB_GPUS",        "SLURM_STEP_GPUS",     "SLURM_SRUN_COMM_PORT",
-        "SLURM_STEP_LAUNCHER_PORT"};
+        "SLURM_JOB_ID",         "SLURM_JOBID",          "SLURM_TASK_PID",
+        "SLURM_JOB_START_TIME", "SLURM_JOB_END_TIME",   "ALLOT_WORKLOAD",
+        "ALLOT_WORKLOAD_NAME",  "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL",
+        "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK",     "SLURM_JOB_GPUS",
+        "SLURM_STEP_GPUS",      "SLURM_SRUN_COMM_PORT", "SLURM_STEP_LAUNCHER_PORT"};
     std::istringstream lines(log);
     std::string out;
     for (std::string line; std::getline(lines, line);) {
@@ -140,10 +139,12 @@ TEST_F(SlurmLibraryTest, AJobThroughLibslurmAsksSlurmWhatItsSbatchAsksAndGetsIts
       job_fields(*library_job, by_library.workload);
   ASSERT_FALSE(asked.empty());
   for (const char* field :
-       {"JobName", "UserId", "GroupId", "Account", "QOS", "Requeue", "TimeLimit", "Partition",
-        "ReqNodeList", "ExcNodeList", "NumNodes", "NumTasks", "CPUs/Task", "MinMemoryNode",
-        "TresPerNode", "WorkDir", "StdOut", "StdErr", "StdIn", "Dependency", "Command",
-        "OverSubscribe", "NtasksPerN:B:S:C", "Contiguous", "Features", "MinCPUsNode"}) {
+       {"JobName",    "UserId",        "GroupId",          "Account",       "QOS",
+        "Requeue",    "TimeLimit",     "Partition",        "ReqNodeList",   "ExcNodeList",
+        "NumNodes",   "NumTasks",      "CPUs/Task",        "MinMemoryNode", "TresPerNode",
+        "WorkDir",    "StdOut",        "StdErr",           "StdIn",         "Dependency",
+        "Command",    "OverSubscribe", "NtasksPerN:B:S:C", "Contiguous",    "Features",
+        "MinCPUsNode"}) {
     EXPECT_EQ(asked_by_library[field], asked[field]) << field;
   }
   EXPECT_EQ(asked_by_library["TresPerNode"], "gres:gpu:h100:1");

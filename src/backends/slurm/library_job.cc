@@ -45,6 +45,11 @@ Status apply_flag(const SbatchFlag& flag, LibraryJob& job) {
     *text = flag.value;
   } else if (std::optional<uint32_t>* count = count_field(job, flag.name)) {
     ALLOT_ASSIGN_OR_RETURN(*count, count_of(flag));
+    // libslurm holds these two in 16 bits.
+    const bool narrow = flag.name == "ntasks-per-node" || flag.name == "cpus-per-task";
+    if (narrow && **count > std::numeric_limits<uint16_t>::max()) {
+      return invalid_argument("sbatch option --" + flag.name + " is out of range: " + flag.value);
+    }
   } else if (flag.name == "mem") {
     ALLOT_ASSIGN_OR_RETURN(const uint32_t mib, count_of(flag));
     job.memory_mib_per_node = mib;

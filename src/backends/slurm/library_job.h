@@ -15,7 +15,9 @@
 //   --uid/--gid (the owner, sbatch run as root), --export=ALL and
 //   --parsable (nothing to map). Any other flag, or another --open-mode or
 //   --export value, is kInvalidArgument naming it: the library path never
-//   drops part of a job silently. A submission made for salloc is
+//   drops part of a job silently; so is a count that is not a whole
+//   number or does not fit (--ntasks-per-node and --cpus-per-task: 16 bits
+//   in libslurm). A submission made for salloc is
 //   kInvalidArgument (allocations go through the commands).
 // - The job's environment is what sbatch --export=ALL sends: `base` (the
 //   environment sbatch would run with, plus what sbatch adds of its own

@@ -172,8 +172,10 @@ Result<std::string> SlurmExecutor::submit(const WorkloadLaunch& launch,
     if (answer.salloc) track_salloc(answer.job_id, *answer.salloc);
     return answer.job_id;
   }
+  const std::shared_ptr<SlurmTransport> way = transport();
+  if (!way->reads_script_file()) return way->submit(submission, owner);  // the text travels
   ALLOT_RETURN_IF_ERROR(write_script(script_path, submission.script));
-  Result<std::string> id = transport()->submit(submission, owner);
+  Result<std::string> id = way->submit(submission, owner);
   ::unlink(script_path.c_str());  // sbatch has sent its text: it holds the workload's env
   return id;
 }

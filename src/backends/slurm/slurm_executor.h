@@ -11,9 +11,10 @@
 // has no allocation), and everything below applies to it as to a batch job.
 //
 // Contract (beyond executor.h's):
-// - launch() queues the workload; `submitters` threads write its batch
-//   script and run sbatch (so that a cycle's admissions reach Slurm in
-//   parallel, not one sbatch after another); a refused submission (unknown account, QoS, node...)
+// - launch() queues the workload; `submitters` threads submit it (writing
+//   its batch script for sbatch; libslurm and slurmrestd send its text, no
+//   file) so that a cycle's admissions reach Slurm in parallel, not one
+//   after another; a refused submission (unknown account, QoS, node...)
 //   reports every pod kExited 127 with Slurm's words as launch_error. A submission that did not
 //   reach Slurm (slurmrestd or slurmctld unreachable, a refused token: the transport's
 //   kUnavailable) is never lost: the workload stays pending, its view says NOT_SUBMITTED with the

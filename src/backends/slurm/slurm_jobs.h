@@ -52,9 +52,10 @@
 //   `--kill-on-bad-exit=1`); the job's exit status is the step's. The script
 //   execs the command in every task (a gang's too: no srun inside).
 // - No value of the workload's env, and no script text, is ever in an argv
-//   (any local user reads argv in /proc/PID/cmdline). A batch script is a
-//   file that the caller writes readable by root alone and removes once
-//   submitted (sbatch sends its text through slurmctld). An allocation's
+//   (any local user reads argv in /proc/PID/cmdline). For sbatch a batch
+//   script is a file that the caller writes readable by root alone and
+//   removes once submitted (sbatch sends its text through slurmctld);
+//   libslurm and slurmrestd send the text itself, no file. An allocation's
 //   script travels in the environment (Submission::env, kScriptCarrier:
 //   launcher, salloc, srun, the task), readable only by the process's owner
 //   and root; the task runs `/bin/sh -c 'eval "$ALLOT_JOB_SCRIPT"'` and the

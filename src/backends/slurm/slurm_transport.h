@@ -37,8 +37,11 @@ enum class CancelKind { kCancel, kTerm, kKill };
 class SlurmTransport {
  public:
   virtual ~SlurmTransport() = default;
-  // "commands" or "slurmrestd" (logs, views).
+  // "commands", "libslurm" or "slurmrestd" (logs, views).
   [[nodiscard]] virtual std::string name() const = 0;
+  // Whether submit() reads the batch script from its path (sbatch does);
+  // otherwise the script's text travels in the request and no file is written.
+  [[nodiscard]] virtual bool reads_script_file() const { return false; }
   virtual Result<std::string> submit(const Submission& submission,
                                      const std::optional<JobOwner>& owner) = 0;
   virtual Status cancel(const std::string& job_id, CancelKind kind) = 0;
@@ -55,6 +58,7 @@ class CommandTransport final : public SlurmTransport {
  public:
   explicit CommandTransport(CommandRunner& runner) : runner_(runner) {}
   [[nodiscard]] std::string name() const override { return "commands"; }
+  [[nodiscard]] bool reads_script_file() const override { return true; }
   Result<std::string> submit(const Submission& submission,
                              const std::optional<JobOwner>& owner) override;
   Result<AllocationAnswer> allocate(const Submission& submission);

@@ -119,6 +119,15 @@ TEST(LibraryJob, ANumberThatIsNotOneIsRefusedNamingTheFlag) {
   const Result<LibraryJob> job = library_job_of(s, kBase);
   ASSERT_FALSE(job.ok());
   EXPECT_NE(job.status().message().find("--ntasks"), std::string::npos) << job.status().message();
+
+  for (std::string& arg : s.argv) {
+    if (arg.starts_with("--ntasks=")) arg = "--ntasks=1";
+    if (arg.starts_with("--cpus-per-task=")) arg = "--cpus-per-task=70000";
+  }
+  const Result<LibraryJob> wide = library_job_of(s, kBase);
+  ASSERT_FALSE(wide.ok()) << "libslurm holds cpus per task in 16 bits";
+  EXPECT_NE(wide.status().message().find("--cpus-per-task is out of range"), std::string::npos)
+      << wide.status().message();
 }
 
 TEST(LibraryJob, AnAllocationIsNotALibraryJob) {

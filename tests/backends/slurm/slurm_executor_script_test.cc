@@ -1,7 +1,8 @@
 // The batch script that the Slurm executor hands sbatch holds the workload's
 // env (which may hold secrets), with Slurm's commands scripted (no Slurm):
 // it is readable by its owner alone from the moment it exists (0600) and is
-// gone once sbatch has sent it; an allocation writes no script file at all.
+// gone once sbatch has sent it; an allocation, and a transport that sends the
+// script's text (libslurm, slurmrestd), write no script file at all.
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 
 #include "backends/slurm/command_runner.h"
 #include "backends/slurm/slurm_executor.h"
+#include "backends/slurm/slurm_transport.h"
 #include "base/clock.h"
 #include "base/mutex.h"
 
@@ -70,6 +72,39 @@ class ScriptReadingSlurm final : public CommandRunner {
   std::vector<std::string> extra_env_ ALLOT_GUARDED_BY(mu_);
 };
 
+// A transport whose request carries the script's text (libslurm, slurmrestd):
+// notes whether a script file existed while it submitted.
+class TextTransport final : public SlurmTransport {
+ public:
+  explicit TextTransport(std::string script_path) : script_path_(std::move(script_path)) {}
+  [[nodiscard]] std::string name() const override { return "text"; }
+  Result<std::string> submit(const Submission& submission,
+                             const std::optional<JobOwner>& /*owner*/) override {
+    MutexLock lock(mu_);
+    file_existed_ = std::filesystem::exists(script_path_);
+    script_text_ = submission.script;
+    return std::string("19");
+  }
+  Status cancel(const std::string& /*job_id*/, CancelKind /*kind*/) override {
+    return Status::ok_status();
+  }
+  Result<std::vector<SlurmJob>> list_jobs() override { return std::vector<SlurmJob>{}; }
+  bool file_existed() const {
+    MutexLock lock(mu_);
+    return file_existed_;
+  }
+  std::string script_text() const {
+    MutexLock lock(mu_);
+    return script_text_;
+  }
+
+ private:
+  const std::string script_path_;
+  mutable Mutex mu_;
+  bool file_existed_ ALLOT_GUARDED_BY(mu_) = true;
+  std::string script_text_ ALLOT_GUARDED_BY(mu_);
+};
+
 class NoEvents final : public PodEventSink {
  public:
   void on_pod_event(const PodEvent& /*event*/) override {}
@@ -81,13 +116,14 @@ class SlurmScriptFileTest : public ::testing::Test {
     executor_.reset();
     std::filesystem::remove_all(log_dir_);
   }
-  void start_executor(SubmitMode mode) {
+  void start_executor(SubmitMode mode, std::shared_ptr<SlurmTransport> transport = nullptr) {
     SlurmExecutorOptions options;
     options.submit.log_dir = log_dir_;
     options.submit.mode = mode;
     options.sink = &events_;
     options.poll_interval = Duration::seconds(3600);
     executor_ = std::make_unique<SlurmExecutor>(slurm_, clock_, options);
+    executor_->set_transport(std::move(transport));
     ASSERT_TRUE(executor_->start().ok());
   }
   static WorkloadLaunch secret_launch() {
@@ -125,6 +161,18 @@ TEST_F(SlurmScriptFileTest, TheBatchScriptIsTheOwnersAloneWhileSbatchReadsItAndG
   EXPECT_NE(slurm_.script_text().find("export API_TOKEN='tok-77e1'"), std::string::npos)
       << slurm_.script_text();
   EXPECT_FALSE(std::filesystem::exists(log_dir_ + "/5.sbatch")) << "removed once sbatch sent it";
+}
+
+TEST_F(SlurmScriptFileTest, ATransportThatCarriesTheScriptsTextGetsNoFile) {
+  auto text = std::make_shared<TextTransport>(log_dir_ + "/5.sbatch");
+  start_executor(SubmitMode::kBatch, text);
+
+  executor_->launch(secret_launch());
+
+  ASSERT_TRUE(submitted());
+  EXPECT_FALSE(text->file_existed()) << "libslurm and slurmrestd send the text itself";
+  EXPECT_NE(text->script_text().find("export API_TOKEN='tok-77e1'"), std::string::npos);
+  EXPECT_EQ(slurm_.script_mode(), -2) << "no sbatch";
 }
 
 TEST_F(SlurmScriptFileTest, AnAllocationsScriptTravelsInTheEnvironmentAndNoFileHoldsIt) {

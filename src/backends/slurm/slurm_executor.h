@@ -22,9 +22,10 @@
 //   Slurm (one the failed call made after all is adopted, never submitted twice). A job of this
 //   workload that Slurm already runs or holds (found by its job name at start(), e.g. before allotd
 //   restarted) is adopted instead of submitted again. A launch with `resume_since` (executor.h:
-//   allotd stopped before it stored the run's job id) first asks sacct for a job of its name
-//   submitted since then, whatever its state: one found is taken over as a `resume_job` is (its
-//   end reported as the run's; counted adopted), never submitted again. sacct unreachable or
+//   allotd stopped before it stored the run's job id) first asks slurmctld (squeue, which
+//   holds ended jobs for MinJobAge), then sacct, for a job of its name submitted since then,
+//   whatever its state: one found is taken over as a `resume_job` is (its
+//   end reported as the run's; counted adopted), never submitted again. Both unreachable or
 //   answering none: the run is submitted.
 // - Identity: with `owner_of`, each job runs as the Unix account it names
 //   for the launch (the team's, or its submitting user's within the team):
@@ -297,8 +298,8 @@ class SlurmExecutor final : public Executor {
   // A live job of this workload's name in Slurm (a submission that failed
   // after all reached it): its id.
   std::optional<std::string> submitted_after_all(WorkloadId workload);
-  // sacct's latest job of this workload's name submitted since
-  // launch.resume_since (the interrupted run's, whose id allotd never stored).
+  // The latest job of this workload's name submitted since launch.resume_since
+  // (the interrupted run's, whose id allotd never stored): squeue's, else sacct's.
   std::optional<std::string> job_of_interrupted_run(const WorkloadLaunch& launch);
   void requeue_due_retries() ALLOT_REQUIRES(mu_);
   void submitted_one(const WorkloadLaunch& launch, const Result<std::string>& id);

@@ -34,14 +34,7 @@ constexpr milliseconds kPollEvery{5};
 double ms_since(SteadyClock::time_point start) { return seconds_since(start) * 1000.0; }
 
 // CPU time of this process (the bench's clients), in seconds.
-double own_cpu_s() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+double own_cpu_s() { return rusage_cpu_s(RUSAGE_SELF); }
 
 class ApiBench {
  public:

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace allot::bench {
@@ -35,6 +36,15 @@ double stat_cpu_seconds(const std::string& stat, bool children = false) {
 }
 
 }  // namespace
+
+double rusage_cpu_s(int who) {
+  rusage usage{};
+  ::getrusage(who, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 double rss_mib(pid_t pid) {
   if (pid <= 0) return 0;

@@ -20,6 +20,10 @@ struct CpuTime {
 };
 CpuTime cpu_time(pid_t pid);
 
+// CPU time (user + system) of this process (RUSAGE_SELF) or of its children
+// it has waited for (RUSAGE_CHILDREN), in seconds.
+double rusage_cpu_s(int who);
+
 // Resident memory (VmRSS) in MiB.
 double rss_mib(pid_t pid);
 

@@ -73,14 +73,7 @@ json side(double submit_s, double done_s, double cpu_s, double commands_s, int64
 }
 
 // CPU of the children this process has waited for, in seconds.
-double own_children_cpu() {
-  rusage usage{};
-  ::getrusage(RUSAGE_CHILDREN, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+double own_children_cpu() { return rusage_cpu_s(RUSAGE_CHILDREN); }
 
 Result<json> slurm_alone(const SlurmBenchConfig& c, slurm::ProcessRunner& runner) {
   (void)runner.run({"sacctmgr", "-i", "add", "account", "bench-alone"});

@@ -1,10 +1,11 @@
 // The Slurm executor against a real Slurm 22.05 (the ctest fixture `slurm`:
-// four emulated nodes, h100 on node1-2, a100 on node3-4): a GPU job runs with
-// CUDA_VISIBLE_DEVICES set by Slurm under its team's account; a gang is one
-// job over two nodes; a stop is reported as stopped; a refused submission is
-// a launch error; a new executor adopts the job of an earlier one, live or
-// (named by the resuming launch) ended; a job's start and a stopped job's
-// end are seen at the fast poll cadence.
+// four emulated nodes, h100 on node1-2, a100 on node3-4): a new executor
+// takes over the job of an earlier one that ended (named by the resuming
+// launch, or found by its name when its id was never stored); a job Slurm
+// runs elsewhere is kept; a job's start and a stopped job's end are seen at
+// the fast poll cadence. The scenarios both transports share (a GPU job, a
+// gang, a stop, a refusal, adoption of a live job) are in
+// slurm_library_executor_test.cc, run through the commands and libslurm.
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -24,102 +25,6 @@
 
 namespace allot::slurm {
 namespace {
-
-TEST_F(SlurmExecutorTest, AGpuJobRunsUnderItsTeamsAccountWithTheGpusSlurmGaveIt) {
-  executor_ = make(events_);
-  const WorkloadLaunch l = launch(1, {"node2"},
-                                  "echo CVD=$CUDA_VISIBLE_DEVICES ACC=$SLURM_JOB_ACCOUNT "
-                                  "NODE=$SLURMD_NODENAME TEAM=$ALLOT_TEAM; exit 3");
-
-  executor_->launch(l);
-  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
-
-  ASSERT_EQ(exits.size(), 1u);
-  EXPECT_EQ(exits[0].pod, (PodId{l.workload, 0}));
-  EXPECT_EQ(exits[0].exit_code, 3);
-  EXPECT_FALSE(exits[0].stopped);
-  EXPECT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u) << "kRunning before kExited";
-  EXPECT_EQ(log_of({l.workload, 0}), "CVD=0 ACC=texec-vision NODE=node2 TEAM=texec-vision\n");
-  EXPECT_EQ(executor_->submitted(), 1);
-}
-
-TEST_F(SlurmExecutorTest, AGangIsOneJobOverTwoNodesWithOneTaskEach) {
-  executor_ = make(events_);
-  const WorkloadLaunch l =
-      launch(2, {"node1", "node2"},
-             "echo rank=$SLURM_PROCID node=$SLURMD_NODENAME gpus=$CUDA_VISIBLE_DEVICES");
-
-  executor_->launch(l);
-  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 2);
-
-  ASSERT_EQ(exits.size(), 2u);
-  EXPECT_TRUE(exits[0].succeeded() && exits[1].succeeded());
-  EXPECT_EQ(log_of({l.workload, 0}), "rank=0 node=node1 gpus=0\n");
-  EXPECT_EQ(log_of({l.workload, 1}), "rank=1 node=node2 gpus=0\n");
-}
-
-TEST_F(SlurmExecutorTest, AStopWithGraceEndsTheJobAndItsPodsAreReportedStopped) {
-  executor_ = make(events_);
-  const WorkloadLaunch l = launch(3, {"node1"},
-                                  "trap 'echo got TERM; exit 0' TERM; echo trap set; "
-                                  "while :; do sleep 1; done");
-  executor_->launch(l);
-  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
-  // A TERM before the shell has set its trap ends it without the echo.
-  ASSERT_NE(log_once_it_holds({l.workload, 0}, "trap set").find("trap set"), std::string::npos);
-  ASSERT_TRUE(executor_->slurm_view(l.workload).has_value());
-  EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node1");
-
-  executor_->stop(l.workload, Duration::seconds(5));
-  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
-
-  ASSERT_EQ(exits.size(), 1u);
-  EXPECT_TRUE(exits[0].stopped);
-  EXPECT_NE(log_of({l.workload, 0}).find("got TERM"), std::string::npos)
-      << "SIGTERM first, within the grace period";
-}
-
-TEST_F(SlurmExecutorTest, ASubmissionSlurmRefusesIsALaunchError) {
-  executor_ = make(events_);
-  WorkloadLaunch l = launch(4, {"node1"}, "true");
-  l.team = TeamId("texec-nobody");
-
-  executor_->launch(l);
-  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
-
-  ASSERT_EQ(exits.size(), 1u);
-  EXPECT_EQ(exits[0].exit_code, 127);
-  EXPECT_NE(exits[0].launch_error.find("sbatch refused the job"), std::string::npos)
-      << exits[0].launch_error;
-}
-
-TEST_F(SlurmExecutorTest, ANewExecutorAdoptsTheJobOfTheOneBeforeInsteadOfSubmittingAgain) {
-  executor_ = make(events_);
-  WorkloadLaunch l = launch(5, {"node3"}, "sleep 60");
-  l.flavor = "a100";
-  executor_->launch(l);
-  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
-  const std::string job = executor_->slurm_view(l.workload)->job_id;
-  executor_.reset();  // allotd went away; the job runs on
-
-  EventLog after;
-  executor_ = make(after);
-  WorkloadLaunch again = l;
-  again.pods[0].node = NodeId("node4");  // wherever allot places it now
-  executor_->launch(again);
-
-  ASSERT_EQ(after.wait_for(PodPhase::kRunning, 1).size(), 1u);
-  EXPECT_EQ(executor_->adopted(), 1);
-  EXPECT_EQ(executor_->submitted(), 0);
-  EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
-  // Adopted where it runs, not where allot placed it now: kept, and recorded.
-  EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node3");
-  EXPECT_EQ(executor_->slurm_view(l.workload)->placed_nodes, "node4");
-  executor_->stop(l.workload, Duration());
-  const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
-  ASSERT_EQ(exits.size(), 1u);
-  EXPECT_TRUE(exits[0].stopped);
-}
 
 // The job ended while no executor watched it (allotd was down): the launch
 // that resumes the interrupted run names it (resume_job), and the new

@@ -1,10 +1,12 @@
-// The Slurm executor through libslurm (library_transport.h) against the real
-// Slurm of the ctest fixture `slurm`: a job submitted through the library asks
-// Slurm what the same job's sbatch asks (scontrol's fields) and runs with the
-// environment sbatch's job gets (a gang's tasks and a batch script); the job list is squeue's; a
-// GPU job runs under its team's account on its node; a gang is one job over two nodes; a stop with
-// grace sends SIGTERM first; a new executor adopts the job of the one before; a job Slurm refuses
-// is a launch error in Slurm's words.
+// The Slurm executor through libslurm (library_transport.h) and through the
+// commands, against the real Slurm of the ctest fixture `slurm`: a job
+// submitted through the library asks Slurm what the same job's sbatch asks
+// (scontrol's fields) and runs with the environment sbatch's job gets (a
+// gang's tasks and a batch script); the job list is squeue's. Through each
+// way: a GPU job runs under its team's account on its node; a gang is one job
+// over two nodes; a stop with grace sends SIGTERM first; a new executor adopts
+// the job of the one before; a job Slurm refuses is a launch error in Slurm's
+// words.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -221,9 +223,27 @@ TEST_F(SlurmLibraryTest, ItListsSlurmsJobsAsSqueueDoes) {
   EXPECT_TRUE(lib->cancel(*running, CancelKind::kCancel).ok()) << "an ended job: cancelled";
 }
 
-TEST_F(SlurmLibraryTest, AGpuJobRunsUnderItsTeamsAccountOnItsNodeThroughLibslurm) {
-  executor_ = make(events_, library());
-  ASSERT_EQ(executor_->transport_name(), "libslurm");
+// The executor's scenarios through each way of reaching slurmctld: Slurm's
+// commands and libslurm.
+enum class Way { kCommands, kLibslurm };
+
+class SlurmTransportTest : public SlurmLibraryTest, public ::testing::WithParamInterface<Way> {
+ protected:
+  std::unique_ptr<SlurmExecutor> make_for(EventLog& log) {
+    return make(log, GetParam() == Way::kLibslurm ? library() : nullptr);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(BothWays, SlurmTransportTest,
+                         ::testing::Values(Way::kCommands, Way::kLibslurm),
+                         [](const ::testing::TestParamInfo<Way>& way) {
+                           return way.param == Way::kCommands ? std::string("Commands")
+                                                              : std::string("Libslurm");
+                         });
+
+TEST_P(SlurmTransportTest, AGpuJobRunsUnderItsTeamsAccountWithTheGpusSlurmGaveIt) {
+  executor_ = make_for(events_);
+  EXPECT_EQ(executor_->transport_name(), GetParam() == Way::kLibslurm ? "libslurm" : "commands");
   const WorkloadLaunch l = launch(21, {"node2"},
                                   "echo CVD=$CUDA_VISIBLE_DEVICES ACC=$SLURM_JOB_ACCOUNT "
                                   "NODE=$SLURMD_NODENAME TEAM=$ALLOT_TEAM; exit 3");
@@ -232,14 +252,16 @@ TEST_F(SlurmLibraryTest, AGpuJobRunsUnderItsTeamsAccountOnItsNodeThroughLibslurm
   const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
 
   ASSERT_EQ(exits.size(), 1u);
+  EXPECT_EQ(exits[0].pod, (PodId{l.workload, 0}));
   EXPECT_EQ(exits[0].exit_code, 3) << exits[0].launch_error;
+  EXPECT_FALSE(exits[0].stopped);
   EXPECT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u) << "kRunning before kExited";
   EXPECT_EQ(log_of({l.workload, 0}), "CVD=0 ACC=texec-vision NODE=node2 TEAM=texec-vision\n");
   EXPECT_EQ(executor_->submitted(), 1);
 }
 
-TEST_F(SlurmLibraryTest, AGangIsOneJobOverTwoNodesThroughLibslurm) {
-  executor_ = make(events_, library());
+TEST_P(SlurmTransportTest, AGangIsOneJobOverTwoNodesWithOneTaskEach) {
+  executor_ = make_for(events_);
   const WorkloadLaunch l =
       launch(22, {"node1", "node2"},
              "echo rank=$SLURM_PROCID node=$SLURMD_NODENAME gpus=$CUDA_VISIBLE_DEVICES");
@@ -253,14 +275,17 @@ TEST_F(SlurmLibraryTest, AGangIsOneJobOverTwoNodesThroughLibslurm) {
   EXPECT_EQ(log_of({l.workload, 1}), "rank=1 node=node2 gpus=0\n");
 }
 
-TEST_F(SlurmLibraryTest, AStopWithGraceSendsTermFirstThroughLibslurm) {
-  executor_ = make(events_, library());
+TEST_P(SlurmTransportTest, AStopWithGraceSendsTermFirstAndItsPodsAreReportedStopped) {
+  executor_ = make_for(events_);
   const WorkloadLaunch l = launch(23, {"node1"},
                                   "trap 'echo got TERM; exit 0' TERM; echo trap set; "
                                   "while :; do sleep 1; done");
   executor_->launch(l);
   ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
+  // A TERM before the shell has set its trap ends it without the echo.
   ASSERT_NE(log_once_it_holds({l.workload, 0}, "trap set").find("trap set"), std::string::npos);
+  ASSERT_TRUE(executor_->slurm_view(l.workload).has_value());
+  EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node1");
 
   executor_->stop(l.workload, Duration::seconds(5));
   const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
@@ -271,8 +296,8 @@ TEST_F(SlurmLibraryTest, AStopWithGraceSendsTermFirstThroughLibslurm) {
       << "SIGTERM first, within the grace period";
 }
 
-TEST_F(SlurmLibraryTest, ANewExecutorAdoptsTheJobThroughLibslurmInsteadOfSubmittingAgain) {
-  executor_ = make(events_, library());
+TEST_P(SlurmTransportTest, ANewExecutorAdoptsTheJobOfTheOneBeforeInsteadOfSubmittingAgain) {
+  executor_ = make_for(events_);
   WorkloadLaunch l = launch(24, {"node3"}, "sleep 60");
   l.flavor = "a100";
   executor_->launch(l);
@@ -281,21 +306,26 @@ TEST_F(SlurmLibraryTest, ANewExecutorAdoptsTheJobThroughLibslurmInsteadOfSubmitt
   executor_.reset();  // allotd went away; the job runs on
 
   EventLog after;
-  executor_ = make(after, library());
-  executor_->launch(l);
+  executor_ = make_for(after);
+  WorkloadLaunch again = l;
+  again.pods[0].node = NodeId("node4");  // wherever allot places it now
+  executor_->launch(again);
 
   ASSERT_EQ(after.wait_for(PodPhase::kRunning, 1).size(), 1u);
   EXPECT_EQ(executor_->adopted(), 1);
   EXPECT_EQ(executor_->submitted(), 0);
   EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
+  // Adopted where it runs, not where allot placed it now: kept, and recorded.
+  EXPECT_EQ(executor_->slurm_view(l.workload)->nodes, "node3");
+  EXPECT_EQ(executor_->slurm_view(l.workload)->placed_nodes, "node4");
   executor_->stop(l.workload, Duration());
   const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
   ASSERT_EQ(exits.size(), 1u);
   EXPECT_TRUE(exits[0].stopped);
 }
 
-TEST_F(SlurmLibraryTest, AJobSlurmRefusesIsALaunchErrorInSlurmsWords) {
-  executor_ = make(events_, library());
+TEST_P(SlurmTransportTest, AJobSlurmRefusesIsALaunchErrorInSlurmsWords) {
+  executor_ = make_for(events_);
   WorkloadLaunch l = launch(25, {"node1"}, "true");
   l.team = TeamId("texec-nobody");
 

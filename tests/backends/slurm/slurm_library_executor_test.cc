@@ -1,5 +1,5 @@
-// The Slurm executor through libslurm (library_transport.h) and through the
-// commands, against the real Slurm of the ctest fixture `slurm`: a job
+// The Slurm executor through libslurm (library_transport.h), the commands
+// and slurmrestd, against the real Slurm of the ctest fixture `slurm`: a job
 // submitted through the library asks Slurm what the same job's sbatch asks
 // (scontrol's fields) and runs with the environment sbatch's job gets (a
 // gang's tasks and a batch script); the job list is squeue's. Through each
@@ -224,26 +224,41 @@ TEST_F(SlurmLibraryTest, ItListsSlurmsJobsAsSqueueDoes) {
 }
 
 // The executor's scenarios through each way of reaching slurmctld: Slurm's
-// commands and libslurm.
-enum class Way { kCommands, kLibslurm };
+// commands, libslurm and slurmrestd (with JWT, as root).
+enum class Way { kCommands, kLibslurm, kSlurmrestd };
+
+std::string way_name(Way way) {
+  switch (way) {
+    case Way::kCommands: return "commands";
+    case Way::kLibslurm: return "libslurm";
+    case Way::kSlurmrestd: return "slurmrestd";
+  }
+  return "";
+}
 
 class SlurmTransportTest : public SlurmLibraryTest, public ::testing::WithParamInterface<Way> {
  protected:
   std::unique_ptr<SlurmExecutor> make_for(EventLog& log) {
-    return make(log, GetParam() == Way::kLibslurm ? library() : nullptr);
+    switch (GetParam()) {
+      case Way::kCommands: return make(log);
+      case Way::kLibslurm: return make(log, library());
+      case Way::kSlurmrestd: return make(log, rest(rest_url(), token_of("root")));
+    }
+    return make(log);
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(BothWays, SlurmTransportTest,
-                         ::testing::Values(Way::kCommands, Way::kLibslurm),
+INSTANTIATE_TEST_SUITE_P(EachWay, SlurmTransportTest,
+                         ::testing::Values(Way::kCommands, Way::kLibslurm, Way::kSlurmrestd),
                          [](const ::testing::TestParamInfo<Way>& way) {
-                           return way.param == Way::kCommands ? std::string("Commands")
-                                                              : std::string("Libslurm");
+                           std::string name = way_name(way.param);
+                           name[0] = static_cast<char>(name[0] - 'a' + 'A');
+                           return name;
                          });
 
 TEST_P(SlurmTransportTest, AGpuJobRunsUnderItsTeamsAccountWithTheGpusSlurmGaveIt) {
   executor_ = make_for(events_);
-  EXPECT_EQ(executor_->transport_name(), GetParam() == Way::kLibslurm ? "libslurm" : "commands");
+  EXPECT_EQ(executor_->transport_name(), way_name(GetParam()));
   const WorkloadLaunch l = launch(21, {"node2"},
                                   "echo CVD=$CUDA_VISIBLE_DEVICES ACC=$SLURM_JOB_ACCOUNT "
                                   "NODE=$SLURMD_NODENAME TEAM=$ALLOT_TEAM; exit 3");
@@ -258,6 +273,8 @@ TEST_P(SlurmTransportTest, AGpuJobRunsUnderItsTeamsAccountWithTheGpusSlurmGaveIt
   EXPECT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u) << "kRunning before kExited";
   EXPECT_EQ(log_of({l.workload, 0}), "CVD=0 ACC=texec-vision NODE=node2 TEAM=texec-vision\n");
   EXPECT_EQ(executor_->submitted(), 1);
+  EXPECT_EQ(placements_.load(), 0)
+      << "slurmrestd pins it by excluding the other nodes: no scontrol";
 }
 
 TEST_P(SlurmTransportTest, AGangIsOneJobOverTwoNodesWithOneTaskEach) {

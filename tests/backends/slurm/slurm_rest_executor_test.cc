@@ -1,11 +1,11 @@
 // The Slurm executor through slurmrestd v0.0.38 (rest_transport.h) against
-// the real Slurm of the ctest fixture `slurm` (slurmrestd with JWT on): a GPU
-// job runs under its team's account on the node allot placed it on, with
-// CUDA_VISIBLE_DEVICES set by Slurm; a gang is one job over two nodes; a stop
-// with grace sends SIGTERM first; a new executor adopts the job of the one
-// before; the endpoint check names a wrong URL, a refused token and an API
-// version not served; a submission that cannot reach Slurm stays pending
-// with its reason and is submitted once when it can.
+// the real Slurm of the ctest fixture `slurm` (slurmrestd with JWT on): nodes
+// and a drain read as scontrol reads them; the endpoint check names a wrong
+// URL, a refused token and an API version not served; a submission that
+// cannot reach Slurm stays pending with its reason and is submitted once when
+// it can. The scenarios every transport shares (a GPU job on its node, a
+// gang, a stop with grace, adoption, a refusal) are EachWay/SlurmTransportTest
+// in slurm_library_executor_test.cc.
 #include <chrono>
 #include <string>
 #include <thread>
@@ -45,25 +45,6 @@ class SlurmRestExecutorTest : public SlurmExecutorTest {
   std::string token_;
 };
 
-TEST_F(SlurmRestExecutorTest, AGpuJobRunsUnderItsTeamsAccountOnItsNodeThroughSlurmrestd) {
-  executor_ = make(events_, rest(url_, token_));
-  ASSERT_EQ(executor_->transport_name(), "slurmrestd");
-  const WorkloadLaunch l = launch(11, {"node2"},
-                                  "echo CVD=$CUDA_VISIBLE_DEVICES ACC=$SLURM_JOB_ACCOUNT "
-                                  "NODE=$SLURMD_NODENAME TEAM=$ALLOT_TEAM; exit 3");
-
-  executor_->launch(l);
-  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
-
-  ASSERT_EQ(exits.size(), 1u);
-  EXPECT_EQ(exits[0].exit_code, 3) << exits[0].launch_error;
-  EXPECT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u) << "kRunning before kExited";
-  EXPECT_EQ(log_of({l.workload, 0}), "CVD=0 ACC=texec-vision NODE=node2 TEAM=texec-vision\n");
-  EXPECT_EQ(executor_->submitted(), 1);
-  EXPECT_EQ(jobs_named(l.workload), 1);
-  EXPECT_EQ(placements_.load(), 0) << "pinned by excluding the other nodes: no scontrol";
-}
-
 TEST_F(SlurmRestExecutorTest, NodesAndADrainAreReadThroughSlurmrestdAsScontrolReadsThem) {
   SlurmNodeInventory commands(runner_);
   SlurmNodeInventory through_rest(runner_);
@@ -93,63 +74,6 @@ TEST_F(SlurmRestExecutorTest, NodesAndADrainAreReadThroughSlurmrestdAsScontrolRe
   EXPECT_TRUE((*by_rest)[2].drained);
   EXPECT_EQ((*by_rest)[2].reason, "slurm8 rest drain");
   EXPECT_NE((*by_rest)[2].state.find("DRAIN"), std::string::npos) << (*by_rest)[2].state;
-}
-
-TEST_F(SlurmRestExecutorTest, AGangIsOneJobOverTwoNodesThroughSlurmrestd) {
-  executor_ = make(events_, rest(url_, token_));
-  const WorkloadLaunch l =
-      launch(12, {"node1", "node2"},
-             "echo rank=$SLURM_PROCID node=$SLURMD_NODENAME gpus=$CUDA_VISIBLE_DEVICES");
-
-  executor_->launch(l);
-  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 2);
-
-  ASSERT_EQ(exits.size(), 2u);
-  EXPECT_TRUE(exits[0].succeeded() && exits[1].succeeded()) << exits[0].launch_error;
-  EXPECT_EQ(log_of({l.workload, 0}), "rank=0 node=node1 gpus=0\n");
-  EXPECT_EQ(log_of({l.workload, 1}), "rank=1 node=node2 gpus=0\n");
-}
-
-TEST_F(SlurmRestExecutorTest, AStopWithGraceSendsTermFirstThroughSlurmrestd) {
-  executor_ = make(events_, rest(url_, token_));
-  const WorkloadLaunch l = launch(13, {"node1"},
-                                  "trap 'echo got TERM; exit 0' TERM; echo trap set; "
-                                  "while :; do sleep 1; done");
-  executor_->launch(l);
-  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
-  ASSERT_NE(log_once_it_holds({l.workload, 0}, "trap set").find("trap set"), std::string::npos);
-
-  executor_->stop(l.workload, Duration::seconds(5));
-  const std::vector<PodEvent> exits = events_.wait_for(PodPhase::kExited, 1);
-
-  ASSERT_EQ(exits.size(), 1u);
-  EXPECT_TRUE(exits[0].stopped);
-  EXPECT_NE(log_of({l.workload, 0}).find("got TERM"), std::string::npos)
-      << "SIGTERM first, within the grace period";
-}
-
-TEST_F(SlurmRestExecutorTest, ANewExecutorAdoptsTheJobThroughSlurmrestdInsteadOfSubmittingAgain) {
-  executor_ = make(events_, rest(url_, token_));
-  WorkloadLaunch l = launch(14, {"node3"}, "sleep 60");
-  l.flavor = "a100";
-  executor_->launch(l);
-  ASSERT_EQ(events_.wait_for(PodPhase::kRunning, 1).size(), 1u);
-  const std::string job = executor_->slurm_view(l.workload)->job_id;
-  executor_.reset();  // allotd went away; the job runs on
-
-  EventLog after;
-  executor_ = make(after, rest(url_, token_));
-  executor_->launch(l);
-
-  ASSERT_EQ(after.wait_for(PodPhase::kRunning, 1).size(), 1u);
-  EXPECT_EQ(executor_->adopted(), 1);
-  EXPECT_EQ(executor_->submitted(), 0);
-  EXPECT_EQ(executor_->slurm_view(l.workload)->job_id, job);
-  executor_->stop(l.workload, Duration());
-  const std::vector<PodEvent> exits = after.wait_for(PodPhase::kExited, 1);
-  ASSERT_EQ(exits.size(), 1u);
-  EXPECT_TRUE(exits[0].stopped);
-  EXPECT_EQ(jobs_named(l.workload), 1);
 }
 
 TEST_F(SlurmRestExecutorTest, TheEndpointCheckNamesAWrongUrlARefusedTokenAndAnApiNotServed) {

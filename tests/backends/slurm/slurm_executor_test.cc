@@ -62,7 +62,7 @@ TEST_F(SlurmExecutorTest, AJobThatEndedWhileNoExecutorWatchedIsTakenOverByTheRes
 // executor finds the run's job in sacct and takes it over, reporting its own
 // end, instead of running the workload a second time; a job of the same
 // name submitted before that admission (an earlier run's) is not taken.
-TEST_F(SlurmExecutorTest, ARunWhoseJobIdWasNeverStoredIsFoundInSacctNotSubmittedAgain) {
+TEST_F(SlurmExecutorTest, ARunWhoseJobIdWasNeverStoredIsFoundInSlurmNotSubmittedAgain) {
   const Timestamp admitted = clock_.now() - Duration::seconds(1);
   executor_ = make(events_);
   WorkloadLaunch l = launch(8, {"node2"}, "echo ran; exit 4");

@@ -45,14 +45,8 @@ std::string slurm_token_text(std::string text) {
 
 // libslurm with the environment the commands run with (PATH, SLURM_CONF).
 Result<std::shared_ptr<slurm::SlurmTransport>> library_transport(const std::string& conf) {
-  slurm::LibrarySettings settings;
-  settings.conf = conf;
-  for (const std::string& entry : slurm::slurm_environment(conf)) {
-    const size_t eq = entry.find('=');
-    if (eq != std::string::npos) settings.environment[entry.substr(0, eq)] = entry.substr(eq + 1);
-  }
   Result<std::unique_ptr<slurm::LibraryTransport>> made =
-      slurm::LibraryTransport::make(std::move(settings));
+      slurm::LibraryTransport::make({conf, slurm::slurm_environment(conf)});
   if (!made.ok()) {
     return Status(ErrorCode::kUnavailable,
                   "cannot reach Slurm through libslurm (--slurm-transport commands runs Slurm's "

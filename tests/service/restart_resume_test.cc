@@ -63,17 +63,24 @@ TEST_F(ControlPlaneTest, ARestartResumesTheRunWithItsBackendJobAndALaterRunNames
 }
 
 // With turnover handovers (a backend that holds jobs ready), a run that
-// waits to resume its backend job is not handed to the backend ahead of its
-// admission: its launch takes the job over. A fresh workload in the same
-// place is handed over.
-TEST_F(ControlPlaneTest, ARunWaitingToResumeItsBackendJobIsNotHandedOverAhead) {
+// waits to resume is not handed to the backend ahead of its admission: its
+// launch takes its job over, named (`job_stored`) or looked up since the
+// run's admission. A fresh workload in the same place is handed over.
+class ControlPlaneResumeTest : public ControlPlaneTest {
+ protected:
+  void expect_a_run_to_resume_is_not_handed_over(bool job_stored);
+};
+
+void ControlPlaneResumeTest::expect_a_run_to_resume_is_not_handed_over(bool job_stored) {
   scheduler_options_.turnover_handovers = true;
   executor_.accept_handovers = true;
   restart();
   apply_policy();
   submit(workload_yaml("filler", "research", 8), "research");
   const uint64_t resumed = submit(workload_yaml("resumed", "prod", 8), "prod");
-  executor_.set_backend_job(resumed, BackendJob{"slurm", "7", "RUNNING", "None", "", ""});
+  if (job_stored) {
+    executor_.set_backend_job(resumed, BackendJob{"slurm", "7", "RUNNING", "None", "", ""});
+  }
   plane_->loop().run_once();
   plane_->loop().run_once();
   ASSERT_EQ(phase("prod", "resumed"), "Running");
@@ -93,7 +100,16 @@ TEST_F(ControlPlaneTest, ARunWaitingToResumeItsBackendJobIsNotHandedOverAhead) {
   const std::vector<uint64_t> handed = executor_.handed_over_once(fresh, std::chrono::seconds(10));
   EXPECT_EQ(std::count(handed.begin(), handed.end(), fresh), 1)
       << "the same place without a job to resume is handed over";
-  EXPECT_EQ(std::count(handed.begin(), handed.end(), resumed), 0) << "its launch takes job 7 over";
+  EXPECT_EQ(std::count(handed.begin(), handed.end(), resumed), 0)
+      << "its launch takes its job over";
+}
+
+TEST_F(ControlPlaneResumeTest, ARunWaitingToResumeItsBackendJobIsNotHandedOverAhead) {
+  expect_a_run_to_resume_is_not_handed_over(/*job_stored=*/true);
+}
+
+TEST_F(ControlPlaneResumeTest, ARunWaitingToResumeWithoutAStoredJobIsNotHandedOverAheadEither) {
+  expect_a_run_to_resume_is_not_handed_over(/*job_stored=*/false);
 }
 
 }  // namespace

@@ -132,7 +132,10 @@ Result<std::unique_ptr<LibraryTransport>> LibraryTransport::make(LibrarySettings
     slurm_init(settings.conf.empty() ? nullptr : settings.conf.c_str());
   });
   std::map<std::string, std::string> base = sbatch_process_environment();
-  for (auto& [name, value] : settings.environment) base[name] = value;
+  for (const std::string& entry : settings.environment) {
+    const size_t eq = entry.find('=');
+    if (eq != std::string::npos) base[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
   std::unique_ptr<LibraryTransport> transport(new LibraryTransport(std::move(base)));
   ALLOT_RETURN_IF_ERROR(transport->list_jobs().status());
   return transport;

@@ -43,8 +43,9 @@
 namespace allot::slurm {
 
 struct LibrarySettings {
-  std::string conf;                                // slurm.conf; empty: libslurm's default
-  std::map<std::string, std::string> environment;  // what sbatch would run with
+  std::string conf;  // slurm.conf; empty: libslurm's default
+  // What sbatch would run with, "NAME=value" (slurm_environment()'s).
+  std::vector<std::string> environment;
 };
 
 class LibraryTransport final : public SlurmTransport {

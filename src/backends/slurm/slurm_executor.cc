@@ -269,11 +269,8 @@ bool SlurmExecutor::hand_over(const WorkloadLaunch& launch, const std::vector<Wo
     MutexLock lock(mu_);
     submitting_.erase(launch.workload);
     if (id.ok()) {
-      if (taken_over_.erase(launch.workload) > 0) {
-        adopted_.fetch_add(1);
-      } else {
-        submitted_.fetch_add(1);
-      }
+      // Never a takeover: allotd hands over no run that waits to resume.
+      submitted_.fetch_add(1);
       // A listing already under way may not hold it: the next one will.
       handed_[launch.workload] =
           Handed{*id, nodes_of(launch), listings_ + 1, SlurmJob{*id, "", "PENDING", "", "", 0}};

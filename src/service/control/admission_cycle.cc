@@ -152,8 +152,9 @@ void hand_over(const Plan& plan, ServerState& state, Actions& actions) {
     const bool kept =
         std::find(state.handovers.begin(), state.handovers.end(), promise) != state.handovers.end();
     const LiveWorkload* live = state.workloads.find(promise.workload);
-    // A run to resume is not submitted ahead: its launch takes its job over.
-    if (kept || live == nullptr || !resume_job_of(*live).empty()) continue;
+    // A run to resume is not submitted ahead: its launch takes its job over
+    // (named, or looked up since the run's admission).
+    if (kept || live == nullptr || waits_to_resume_run(*live)) continue;
     actions.handovers.push_back(
         {promised_launch(*live, promise, state), promise.after, promise.kind});
   }

@@ -4,18 +4,19 @@
 
 namespace allot {
 
+bool waits_to_resume_run(const LiveWorkload& live) {
+  return live.doc.status.phase == WorkloadPhase::kPending &&
+         live.doc.status.reason == kRequeuedAtRestart;
+}
+
 std::string resume_job_of(const LiveWorkload& live) {
   const WorkloadStatus& status = live.doc.status;
-  const bool interrupted = status.phase == WorkloadPhase::kPending &&
-                           status.reason == kRequeuedAtRestart && status.backend.has_value();
-  return interrupted ? status.backend->job_id : std::string();
+  return waits_to_resume_run(live) && status.backend ? status.backend->job_id : std::string();
 }
 
 std::optional<Timestamp> resume_since_of(const LiveWorkload& live) {
   const WorkloadStatus& status = live.doc.status;
-  const bool interrupted = status.phase == WorkloadPhase::kPending &&
-                           status.reason == kRequeuedAtRestart && !status.backend.has_value();
-  return interrupted ? status.admitted_at : std::nullopt;
+  return waits_to_resume_run(live) && !status.backend ? status.admitted_at : std::nullopt;
 }
 
 LiveWorkload* WorkloadTable::find(WorkloadId id) {

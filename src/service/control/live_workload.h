@@ -60,6 +60,9 @@ struct LiveWorkload {
 // The reason of a run that allotd's restart interrupted and requeued.
 inline constexpr std::string_view kRequeuedAtRestart = "Requeued";
 
+// Whether the workload waits to resume the run a restart interrupted (its
+// launch then names the run's job, or the run's admission, below).
+bool waits_to_resume_run(const LiveWorkload& live);
 // The backend's job of the run a restart interrupted, while the workload
 // waits to resume it: its stored status.backend (set once the backend had
 // that run's job, cleared at each admission), which the launch that resumes

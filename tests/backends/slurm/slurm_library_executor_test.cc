@@ -28,13 +28,9 @@ namespace {
 class SlurmLibraryTest : public SlurmExecutorTest {
  protected:
   std::shared_ptr<LibraryTransport> library() {
-    LibrarySettings settings;
-    settings.conf = executor_slurm_conf();
-    for (const std::string& entry : slurm_environment(settings.conf)) {
-      const size_t eq = entry.find('=');
-      settings.environment[entry.substr(0, eq)] = entry.substr(eq + 1);
-    }
-    Result<std::unique_ptr<LibraryTransport>> made = LibraryTransport::make(settings);
+    const std::string conf = executor_slurm_conf();
+    Result<std::unique_ptr<LibraryTransport>> made =
+        LibraryTransport::make({conf, slurm_environment(conf)});
     EXPECT_TRUE(made.ok()) << made.status().message();
     return made.ok() ? std::shared_ptr<LibraryTransport>(std::move(*made)) : nullptr;
   }

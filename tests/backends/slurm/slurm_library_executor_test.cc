@@ -131,6 +131,9 @@ TEST_F(SlurmLibraryTest, AJobThroughLibslurmAsksSlurmWhatItsSbatchAsksAndGetsIts
   const Result<std::string> library_job = lib->submit(submission(by_library, root), root);
   ASSERT_TRUE(sbatch_job.ok()) << sbatch_job.status().message();
   ASSERT_TRUE(library_job.ok()) << library_job.status().message();
+  // Read once both ended (slurmctld keeps them for MinJobAge): scontrol says
+  // some fields otherwise while a job pends ("NumNodes=2-2") than once it ran.
+  wait_until_ended(*lib, {*sbatch_job, *library_job});
 
   std::map<std::string, std::string> asked = job_fields(*sbatch_job, by_sbatch.workload);
   std::map<std::string, std::string> asked_by_library =
@@ -148,7 +151,6 @@ TEST_F(SlurmLibraryTest, AJobThroughLibslurmAsksSlurmWhatItsSbatchAsksAndGetsIts
   EXPECT_EQ(asked_by_library["TresPerNode"], "gres:gpu:h100:1");
   EXPECT_EQ(asked_by_library["ReqNodeList"], "node[1-2]");
 
-  wait_until_ended(*lib, {*sbatch_job, *library_job});
   executor_ = make(events_);  // read_log()
   const std::string sbatch_env =
       job_environment(log_of({by_sbatch.workload, 0}), by_sbatch.workload);

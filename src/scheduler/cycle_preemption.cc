@@ -80,10 +80,16 @@ bool SchedulingCycle::admit_after_immediate_stop(const PendingWorkload& w, Flavo
 // A workload that found no victims makes the same search fail for any later
 // workload of its team that is no more important, no smaller and pinned
 // alike, as long as nothing was admitted in between (an admission can make
-// another team a borrower, and so a candidate).
+// another team a borrower, and so a candidate). Not for one that holds a
+// reservation: its search may use its reserved nodes, which the earlier
+// workload's could not (a drained node whose work within nominal has ended
+// is cleared by its own workload's reclaim).
 std::optional<PreemptionVerdict> SchedulingCycle::known_preemption_failure(
     const PendingWorkload& w) const {
-  if (w.pod_sets.size() != 1) return std::nullopt;
+  if (w.pod_sets.size() != 1 ||
+      (!holds_reservation_.empty() && holds_reservation_.contains(w.id.value()))) {
+    return std::nullopt;
+  }
   const PendingFacts& facts = facts_[static_cast<size_t>(&w - snapshot_.pending.data())];
   for (const PreemptionFailure& f : preemption_failures_[w.team.value()]) {
     if (f.admissions_seen == plan_.admissions.size() && w.priority <= f.priority &&

@@ -398,7 +398,8 @@ bool VictimSelector::classic_pass(const Request& r, const std::vector<Candidate>
                                   bool allow_borrowing, VictimChoice* choice) {
   return greedy_pass(r, candidates, allow_borrowing, choice) ||
          node_first_passes(r, candidates, allow_borrowing, choice) ||
-         gang_node_first_pass(r, candidates, allow_borrowing, choice);
+         gang_node_first_pass(r, candidates, allow_borrowing, choice) ||
+         node_clearing_pass(r, candidates, allow_borrowing, choice);
 }
 
 std::vector<std::pair<NodeIndex, int64_t>> VictimSelector::nodes_by_room(

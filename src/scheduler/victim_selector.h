@@ -38,7 +38,11 @@
 // preemptor's quota are not combined with others'). For a gang of several
 // pods, the candidates of the nodes with the most room (a few more nodes than
 // the gang has pods) are then walked node by node, so that whole nodes are
-// cleared (gang_node_first.cc).
+// cleared (gang_node_first.cc). Last, the nodes where the candidates could
+// make room for one of the preemptor's largest pods, each cleared alone
+// within the teams' bounds, are combined (one per pod, with backtracking)
+// until the preemptor fits (node_clearing.cc): a node that its teams' quota
+// keeps from being cleared no longer hides the nodes that can be.
 //
 // Searches known to fail (victim_search_shortcut.cc): some searches cannot
 // succeed whatever candidates exist, and stop at the first candidate with the
@@ -111,6 +115,8 @@ class VictimSelector {
   [[nodiscard]] int64_t teams_refused_whole() const { return teams_refused_whole_; }
   // How many searches the gang node-first walk answered (for tests).
   [[nodiscard]] int64_t gang_walks_won() const { return gang_walks_won_; }
+  // How many searches the node-clearing walk answered (for tests).
+  [[nodiscard]] int64_t node_clearing_wins() const { return node_clearing_wins_; }
 
  private:
   // find() without restoring the quota's usage mark.
@@ -195,6 +201,20 @@ class VictimSelector {
   [[nodiscard]] bool gang_node_first_pass(const Request& r,
                                           const std::vector<Candidate>& candidates,
                                           bool allow_borrowing, VictimChoice* choice);
+  // After the walks above failed: clears node after node, every node the
+  // candidates could make room on, until the preemptor fits (node_clearing.cc).
+  [[nodiscard]] bool node_clearing_pass(const Request& r, const std::vector<Candidate>& candidates,
+                                        bool allow_borrowing, VictimChoice* choice);
+  [[nodiscard]] static PreemptionReason reason_for(const Candidate& c);
+  // Whether `c` may be taken now (its variant, and Kueue's bound for another team's work).
+  [[nodiscard]] bool open_now(const Request& r, const Candidate& c, bool allow_borrowing) const;
+  bool add_victim(const Request& r, const Candidate& c, bool allow_borrowing,
+                  std::vector<Candidate>* kept);
+  void retake(const std::vector<Candidate>& from, const std::vector<Candidate>& to);
+  struct ClearingWalk;  // node_clearing.cc
+  bool clear_node(const Request& r, ClearingWalk& walk, size_t k);
+  void back_to(ClearingWalk& walk, const std::vector<Candidate>& before);
+  bool clear_from(const Request& r, ClearingWalk& walk, size_t from, size_t depth);
   // The first `keep` of the `touched` nodes (their freeable_gpus_ summed)
   // whose free plus freeable GPUs could hold a pod of `largest_pod` GPUs, most
   // room first (ties by node); resets every touched node's freeable_gpus_ to -1.
@@ -401,6 +421,7 @@ class VictimSelector {
   bool shortcuts_ = true;
   int64_t shortcuts_taken_ = 0;
   int64_t gang_walks_won_ = 0;
+  int64_t node_clearing_wins_ = 0;
   std::vector<int8_t> flat_root_;       // by quota node: -1 not known yet, else flat_tree()
   std::vector<int8_t> positive_share_;  // per find(), by team: -1 not known yet
 };

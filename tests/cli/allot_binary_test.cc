@@ -274,10 +274,10 @@ TEST(AllotBinary, TraceReplayPrintsEveryPolicyInJson) {
   EXPECT_EQ(run["teams"]["alpha"]["mean_queue_s"], 47.5);
   EXPECT_EQ(run["skipped_jobs"]["zero_gpus"], 1);
   EXPECT_EQ(run["skipped_jobs"]["unknown_team"]["gamma"], 1);
-  for (const char* key :
-       {"jobs", "finished", "mean_queue_s", "median_queue_s", "p95_queue_s", "max_queue_s",
-        "mean_jct_s", "utilization", "borrowed_gpu_hours", "preemptions", "guarantee_compliance",
-        "violated_cycles_reclaimable", "violated_cycles_fragmented"}) {
+  for (const char* key : {"jobs", "finished", "mean_queue_s", "median_queue_s", "p95_queue_s",
+                          "max_queue_s", "mean_jct_s", "utilization", "borrowed_gpu_hours",
+                          "preemptions", "guarantee_compliance", "violated_cycles_reclaimable",
+                          "violated_cycles_beyond_bound", "violated_cycles_fragmented"}) {
     EXPECT_TRUE(run["overall"].contains(key)) << key;
   }
   EXPECT_TRUE(run.contains("runtime_s"));
@@ -295,7 +295,8 @@ TEST(AllotBinary, TraceReplayTablePutsPoliciesSideBySide) {
   const Outcome outcome = run_allot(trace_args("submit_s,duration_s,gpus,team\n0,100,8,alpha\n"));
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_NE(outcome.out.find("mean queueing delay"), std::string::npos) << outcome.out;
-  EXPECT_NE(outcome.out.find("violated cycles: reclaimable / fragmented"), std::string::npos)
+  EXPECT_NE(outcome.out.find("violated cycles: reclaimable / beyond bound / fragmented"),
+            std::string::npos)
       << outcome.out;
   EXPECT_NE(outcome.out.find("_first"), std::string::npos) << outcome.out;
   EXPECT_NE(outcome.out.find("_second"), std::string::npos) << outcome.out;

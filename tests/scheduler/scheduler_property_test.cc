@@ -545,7 +545,9 @@ TEST(SchedulerProperties, DrainedNodeCanBeClearedForItsWorkload) {
 TEST(SchedulerProperties, DrainMovesOnlyToANodeNearerToClear) {
   int drains = 0;
   int moves = 0;
-  for (uint64_t seed = 900; seed <= 1020; ++seed) {
+  // Worlds where a drain's node frees up before a nearer one does are rare,
+  // more so since reclaims clear nodes their teams' bounds allow (node_clearing.cc).
+  for (uint64_t seed = 900; seed <= 1140; ++seed) {
     run_random_world(seed, seed % 2 == 0, false, /*stop_one_in=*/2, nullptr, false, false, nullptr,
                      nullptr, nullptr, &drains, /*mixed_reclaim=*/false, &moves);
   }

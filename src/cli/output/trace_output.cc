@@ -33,6 +33,7 @@ nlohmann::json metrics_json(const TraceMetrics& metrics) {
           {"preemptions", metrics.preemptions},
           {"guarantee_compliance", metrics.guarantee_compliance},
           {"violated_cycles_reclaimable", metrics.violated_cycles_reclaimable},
+          {"violated_cycles_beyond_bound", metrics.violated_cycles_beyond_bound},
           {"violated_cycles_fragmented", metrics.violated_cycles_fragmented}};
 }
 
@@ -125,9 +126,10 @@ std::string overall_table(const PolicyComparison& comparison) {
        [](const PolicyRun& r) { return std::to_string(r.summary.overall.preemptions); }},
       {"guarantee compliance",
        [](const PolicyRun& r) { return percent_text(r.summary.overall.guarantee_compliance); }},
-      {"violated cycles: reclaimable / fragmented",
+      {"violated cycles: reclaimable / beyond bound / fragmented",
        [](const PolicyRun& r) {
          return std::to_string(r.summary.overall.violated_cycles_reclaimable) + " / " +
+                std::to_string(r.summary.overall.violated_cycles_beyond_bound) + " / " +
                 std::to_string(r.summary.overall.violated_cycles_fragmented);
        }},
       {"runtime (real)", [](const PolicyRun& r) { return fixed(r.runtime_s, 3) + "s"; }},

@@ -6,6 +6,7 @@
 
 #include "base/check.h"
 #include "scheduler/team_queues.h"
+#include "service/simulation/bounded_reclaim.h"
 
 namespace allot {
 namespace {
@@ -199,6 +200,8 @@ std::vector<ViolationClass> classify_violations(
     return classes;
   }
   const std::vector<int64_t> usage = usage_by_team(snapshot, nominal.size(), primary);
+  int64_t quota_free = 0;  // of the whole cohort, which lends all that is idle
+  for (size_t team = 0; team < nominal.size(); ++team) quota_free += nominal[team] - usage[team];
   const PlanMarks marks(plan, nominal.size());
   for (size_t team = 0; team < verdicts.size(); ++team) {
     if (verdicts[team] != GuaranteeVerdict::kViolated) continue;
@@ -207,10 +210,15 @@ std::vector<ViolationClass> classify_violations(
                                            snapshot, marks, primary);
     ALLOT_CHECK(unserved != SIZE_MAX);
     const PendingWorkload& owed = snapshot.pending[queue[unserved]];
-    classes[team] =
-        fits_without_borrowers(snapshot, owed, usage, nominal, nodes, team_flavors[team], primary)
-            ? ViolationClass::kReclaimable
-            : ViolationClass::kFragmented;
+    if (!fits_without_borrowers(snapshot, owed, usage, nominal, nodes, team_flavors[team],
+                                primary)) {
+      classes[team] = ViolationClass::kFragmented;
+    } else if (fits_by_bounded_reclaim(snapshot, plan, owed, usage, nominal, nodes,
+                                       team_flavors[team], primary, quota_free)) {
+      classes[team] = ViolationClass::kReclaimable;
+    } else {
+      classes[team] = ViolationClass::kBeyondBound;
+    }
   }
   return classes;
 }
@@ -243,6 +251,8 @@ void GuaranteeTracker::count(int64_t grid_cycles) {
       counts_[team].compliant += grid_cycles;
     } else if (last_classes_[team] == ViolationClass::kReclaimable) {
       counts_[team].reclaimable += grid_cycles;
+    } else if (last_classes_[team] == ViolationClass::kBeyondBound) {
+      counts_[team].beyond_bound += grid_cycles;
     } else {
       counts_[team].fragmented += grid_cycles;
     }

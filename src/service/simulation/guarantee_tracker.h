@@ -17,15 +17,19 @@
 // - compliance = compliant cycles / owed cycles; 1.0 when never owed.
 // - a violated cycle is classed by the team's first owed workload that was
 //   not served (the one the walk above stops at):
-//   *reclaimable* when its pods would fit the nodes if every admitted
-//   workload (terminating ones too) of every team whose usage is above its
-//   nominal were gone, *fragmented* otherwise (the room is split by work of
-//   teams within their nominal, which no reclaim may take). "Fit": each pod,
-//   largest first, on the schedulable node (of the pod set's required flavor,
-//   else of a flavor the team has quota in) whose free amount of the primary resource is the
-//   smallest that holds it (best fit; ties to the lowest node index); only the primary resource
-//   counts. An upper bound on what reclaim could free: reclaim takes a team's work only down to its
-//   nominal.
+//   *reclaimable* when a reclaim that keeps Kueue's per-team bound (it takes
+//   a team's work only while the team uses more than its nominal) could make
+//   room for it now (bounded_reclaim.h: an exhaustive search); *beyond the
+//   bound* when its pods would fit the nodes only if every admitted workload
+//   (terminating ones too) of every team whose usage is above its nominal
+//   were gone, taking some team's work below its nominal; *fragmented*
+//   otherwise (the room is split by work of teams within their nominal,
+//   which no reclaim may take). "Fit" without borrowers: each pod, largest
+//   first, on the schedulable node (of the pod set's required flavor, else of
+//   a flavor the team has quota in) whose free amount of the primary resource
+//   is the smallest that holds it (best fit; ties to the lowest node index);
+//   only the primary resource counts. Only a reclaimable cycle is one the
+//   scheduler could have served under its rules.
 //
 // A plan that names a blocked StrictFIFO tail once (Plan::blocked_tails)
 // instead of explaining each of its workloads is judged alike: the tail's
@@ -51,16 +55,17 @@
 namespace allot {
 
 struct GuaranteeCount {
-  int64_t owed = 0;         // grid cycles in which the team was owed
-  int64_t compliant = 0;    // of those, the cycles in which its demand was served
-  int64_t reclaimable = 0;  // violated cycles whose owed workload fits without borrowers
-  int64_t fragmented = 0;   // violated cycles whose owed workload fits no node even then
+  int64_t owed = 0;          // grid cycles in which the team was owed
+  int64_t compliant = 0;     // of those, the cycles in which its demand was served
+  int64_t reclaimable = 0;   // violated cycles a bounded reclaim could have served
+  int64_t beyond_bound = 0;  // violated cycles that only taking borrowers below nominal serves
+  int64_t fragmented = 0;    // violated cycles whose owed workload fits no node even then
 
   friend bool operator==(const GuaranteeCount&, const GuaranteeCount&) = default;
 };
 
 enum class GuaranteeVerdict : uint8_t { kNotOwed, kCompliant, kViolated };
-enum class ViolationClass : uint8_t { kNone, kReclaimable, kFragmented };
+enum class ViolationClass : uint8_t { kNone, kReclaimable, kBeyondBound, kFragmented };
 
 // A node as the violation classes see it (by NodeIndex).
 struct GuaranteeNode {

@@ -125,6 +125,7 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     trace.teams[team].owed_cycles = guarantees.counts()[team].owed;
     trace.teams[team].compliant_cycles = guarantees.counts()[team].compliant;
     trace.teams[team].reclaimable_cycles = guarantees.counts()[team].reclaimable;
+    trace.teams[team].beyond_bound_cycles = guarantees.counts()[team].beyond_bound;
     trace.teams[team].fragmented_cycles = guarantees.counts()[team].fragmented;
   }
   for (const AdmittedWorkload& admitted : snapshot_.admitted) {

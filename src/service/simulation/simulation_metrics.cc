@@ -121,6 +121,7 @@ TeamMetrics team_metrics(const SimulationTrace& trace, size_t team,
   metrics.owed_cycles = trace.teams[team].owed_cycles;
   metrics.compliant_cycles = trace.teams[team].compliant_cycles;
   metrics.reclaimable_cycles = trace.teams[team].reclaimable_cycles;
+  metrics.beyond_bound_cycles = trace.teams[team].beyond_bound_cycles;
   metrics.fragmented_cycles = trace.teams[team].fragmented_cycles;
   metrics.guarantee_compliance = compliance(metrics.compliant_cycles, metrics.owed_cycles);
   return metrics;
@@ -249,6 +250,7 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
     report.owed_cycles += metrics.owed_cycles;
     report.compliant_cycles += metrics.compliant_cycles;
     report.reclaimable_cycles += metrics.reclaimable_cycles;
+    report.beyond_bound_cycles += metrics.beyond_bound_cycles;
     report.fragmented_cycles += metrics.fragmented_cycles;
     report.teams.push_back(std::move(metrics));
   }

@@ -42,11 +42,12 @@ struct TracedWorkload {
 
 struct TracedTeam {
   std::string name;
-  int64_t nominal = 0;             // of the primary resource, summed over flavors
-  int64_t owed_cycles = 0;         // guarantee_tracker.h
-  int64_t compliant_cycles = 0;    // guarantee_tracker.h
-  int64_t reclaimable_cycles = 0;  // violated, reclaimable (guarantee_tracker.h)
-  int64_t fragmented_cycles = 0;   // violated, fragmented (guarantee_tracker.h)
+  int64_t nominal = 0;              // of the primary resource, summed over flavors
+  int64_t owed_cycles = 0;          // guarantee_tracker.h
+  int64_t compliant_cycles = 0;     // guarantee_tracker.h
+  int64_t reclaimable_cycles = 0;   // violated, reclaimable (guarantee_tracker.h)
+  int64_t beyond_bound_cycles = 0;  // violated, beyond the bound (guarantee_tracker.h)
+  int64_t fragmented_cycles = 0;    // violated, fragmented (guarantee_tracker.h)
 };
 
 struct SimulationTrace {

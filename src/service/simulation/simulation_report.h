@@ -18,7 +18,8 @@
 //   [first arrival, last completion], in resource-hours (0 when wall_s is 0).
 // - per class, tta_mean_s: mean time from arrival to first admission.
 // - per team, owed_cycles / compliant_cycles / guarantee_compliance, and the
-//   violated cycles by class (reclaimable_cycles, fragmented_cycles): see
+//   violated cycles by class (reclaimable_cycles, beyond_bound_cycles,
+//   fragmented_cycles): see
 //   guarantee_tracker.h (compliance is 1.0 when the team was never owed);
 //   overall, the sums over teams and their ratio.
 // - per team, usage_series: mean allocation of the primary resource in at
@@ -58,6 +59,7 @@ struct TeamMetrics {
   int64_t owed_cycles = 0;
   int64_t compliant_cycles = 0;
   int64_t reclaimable_cycles = 0;  // violated cycles by class (guarantee_tracker.h)
+  int64_t beyond_bound_cycles = 0;
   int64_t fragmented_cycles = 0;
   double guarantee_compliance = 1.0;
   std::vector<UsagePoint> usage_series;
@@ -103,13 +105,14 @@ struct SimulationReport {
   // the progress of preempted (evicted) runs that no checkpoint kept.
   double lost_to_preemption = 0;
   double lost_to_eviction = 0;
-  int64_t suspensions = 0;         // idle Spaces suspended (their time suspended costs nothing)
-  int64_t resumes = 0;             // suspended Spaces resumed
-  int64_t cycles = 0;              // scheduling cycles run (fewer when idle cycles are skipped)
-  int64_t owed_cycles = 0;         // summed over teams
-  int64_t compliant_cycles = 0;    // summed over teams
-  int64_t reclaimable_cycles = 0;  // summed over teams
-  int64_t fragmented_cycles = 0;   // summed over teams
+  int64_t suspensions = 0;          // idle Spaces suspended (their time suspended costs nothing)
+  int64_t resumes = 0;              // suspended Spaces resumed
+  int64_t cycles = 0;               // scheduling cycles run (fewer when idle cycles are skipped)
+  int64_t owed_cycles = 0;          // summed over teams
+  int64_t compliant_cycles = 0;     // summed over teams
+  int64_t reclaimable_cycles = 0;   // summed over teams
+  int64_t beyond_bound_cycles = 0;  // summed over teams
+  int64_t fragmented_cycles = 0;    // summed over teams
   double guarantee_compliance = 1.0;
   std::vector<TeamMetrics> teams;         // in policy order
   std::vector<ClassMetrics> classes;      // policy order, then others by name

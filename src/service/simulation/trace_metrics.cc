@@ -105,6 +105,7 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
   summary.overall = metrics_of(std::move(overall));
   summary.overall.guarantee_compliance = report.guarantee_compliance;
   summary.overall.violated_cycles_reclaimable = report.reclaimable_cycles;
+  summary.overall.violated_cycles_beyond_bound = report.beyond_bound_cycles;
   summary.overall.violated_cycles_fragmented = report.fragmented_cycles;
   summary.overall.utilization = report.utilization;
   summary.overall.preemptions = report.preemptions;
@@ -121,6 +122,7 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
       summary.overall.own_gpu_hours += team.metrics.own_gpu_hours;
       team.metrics.guarantee_compliance = it->guarantee_compliance;
       team.metrics.violated_cycles_reclaimable = it->reclaimable_cycles;
+      team.metrics.violated_cycles_beyond_bound = it->beyond_bound_cycles;
       team.metrics.violated_cycles_fragmented = it->fragmented_cycles;
       team.nominal = it->nominal;
       team.usage_series = it->usage_series;

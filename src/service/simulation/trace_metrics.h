@@ -21,9 +21,11 @@
 //   suffered;
 // - guarantee_compliance: compliant cycles / owed cycles, per team and over
 //   all teams (guarantee_tracker.h); 1.0 when never owed;
-//   violated_cycles_reclaimable / violated_cycles_fragmented: the owed cycles
-//   that were not compliant, by class (guarantee_tracker.h: would the owed
-//   workload fit if every team above its nominal had nothing running).
+//   violated_cycles_reclaimable / violated_cycles_beyond_bound /
+//   violated_cycles_fragmented: the owed cycles that were not compliant, by
+//   class (guarantee_tracker.h: could a reclaim within Kueue's per-team bound
+//   have made room; else would the owed workload fit if every team above its
+//   nominal had nothing running).
 // Per team, `nominal` and `usage_series` are the report's (GPUs used over
 // time, for charts); queue_delays_s holds every admitted workload's queueing
 // delay, sorted, for a CDF.
@@ -59,6 +61,7 @@ struct TraceMetrics {
   int64_t preemptions = 0;
   double guarantee_compliance = 1.0;
   int64_t violated_cycles_reclaimable = 0;  // see guarantee_tracker.h
+  int64_t violated_cycles_beyond_bound = 0;
   int64_t violated_cycles_fragmented = 0;
 
   friend bool operator==(const TraceMetrics&, const TraceMetrics&) = default;

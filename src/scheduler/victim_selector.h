@@ -131,9 +131,9 @@ class VictimSelector {
     kFairShare,         // fair sharing: judged by weighted shares
   };
   struct Candidate {
-    uint32_t index;
-    Variant variant;
-    int32_t lca;     // lowest cohort holding the victim's and the preemptor's teams
+    uint32_t index = 0;
+    Variant variant = Variant::kWithinTeam;
+    int32_t lca = 0;  // lowest cohort holding the victim's and the preemptor's teams
     TeamIndex team;  // the victim's (read with the candidate, not from the workload)
   };
   // What one find() works with.

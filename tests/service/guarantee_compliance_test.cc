@@ -17,7 +17,6 @@
 #include "scenario_fixture.h"
 #include "scheduler/compiled_policy.h"
 #include "scheduler/pending_queues.h"
-#include "service/simulation/bounded_reclaim.h"
 #include "service/simulation/guarantee_tracker.h"
 #include "service/simulation/simulation_runner.h"
 #include "service/simulation/trace_arrivals.h"
@@ -207,112 +206,6 @@ TEST(GuaranteeCompliance, FitsWithoutBorrowersTakesOutOnlyTeamsAboveNominal) {
   snapshot.nodes = {NodeCondition{}, NodeCondition{true, true}};
   EXPECT_FALSE(fits(asking(1, 8)));
   EXPECT_TRUE(fits(asking(1, 6)));
-}
-
-// A reclaim within Kueue's bound (bounded_reclaim.h): another team's work is
-// taken only while that team uses more than its nominal. Two 8-GPU nodes;
-// team 0 (nominal 16) runs nothing and asks; team 1 (nominal `nominal1`)
-// runs the jobs given.
-TEST(GuaranteeCompliance, BoundedReclaimTakesATeamsWorkOnlyWhileItIsAboveItsNominal) {
-  const std::vector<GuaranteeNode> nodes = {{FlavorIndex(0), 8, true}, {FlavorIndex(0), 8, true}};
-  const std::vector<FlavorIndex> flavors = {FlavorIndex(0)};
-  uint64_t next_id = 1;
-  const auto running = [&](uint32_t team, int64_t gpus, uint32_t node) {
-    AdmittedWorkload a;
-    a.id = WorkloadId(next_id++);
-    a.team = TeamIndex(team);
-    PodSetRequest pods;
-    pods.per_pod[Resource::kGpu] = gpus;
-    a.pod_sets.push_back(pods);
-    a.assignment.push_back({1, {PodPlacement{NodeIndex(node), 0}}});
-    return a;
-  };
-  const auto asking = [](int32_t pods) {
-    PendingWorkload w;
-    w.id = WorkloadId(100);
-    w.team = TeamIndex(0);
-    PodSetRequest set;
-    set.count = pods;
-    set.per_pod[Resource::kGpu] = 8;
-    w.pod_sets.push_back(set);
-    return w;
-  };
-  const auto judge = [&](const Snapshot& snapshot, const Plan& plan, int32_t pods,
-                         int64_t nominal1) {
-    std::vector<int64_t> usage = {0, 0};
-    for (const AdmittedWorkload& a : snapshot.admitted)
-      usage[a.team.value()] += a.usage()[Resource::kGpu];
-    const std::vector<int64_t> nominal = {16, nominal1};
-    const int64_t quota_free = 16 + nominal1 - usage[1];
-    const bool without = fits_without_borrowers(snapshot, asking(pods), usage, nominal, nodes,
-                                                flavors, Resource::kGpu);
-    const bool bounded = fits_by_bounded_reclaim(snapshot, plan, asking(pods), usage, nominal,
-                                                 nodes, flavors, Resource::kGpu, quota_free);
-    EXPECT_TRUE(without || !bounded);  // the bounded reclaim never finds more room
-    return bounded;
-  };
-  Snapshot snapshot;
-  // Team 1 is 1 GPU above its nominal 8: four 1-GPU jobs on node 0, one 5-GPU job on node 1.
-  for (int i = 0; i < 4; ++i) snapshot.admitted.push_back(running(1, 1, 0));
-  snapshot.admitted.push_back(running(1, 5, 1));
-  EXPECT_TRUE(judge(snapshot, {}, 1, 8));   // node 1, its one job taken last
-  EXPECT_FALSE(judge(snapshot, {}, 2, 8));  // both nodes would take it 6 below its nominal
-  EXPECT_TRUE(judge(snapshot, {}, 2, 4));   // 5 above: all but the last taken while above
-  // Node 1's job split in five 1-GPU jobs: each node needs four or five taken.
-  snapshot.admitted.pop_back();
-  for (int i = 0; i < 5; ++i) snapshot.admitted.push_back(running(1, 1, 1));
-  EXPECT_FALSE(judge(snapshot, {}, 1, 8));
-  EXPECT_TRUE(judge(snapshot, {}, 1, 5));  // 4 above: node 0's four (three, then the last)
-  // A team's largest job is taken last: its 8-GPU job on node 1 and its 1-GPU
-  // job on node 0, 2 GPUs above its nominal 7. Kueue's walk taking the 8 GPUs
-  // first would stop there (the team then within its nominal).
-  snapshot.admitted = {running(1, 1, 0), running(1, 8, 1)};
-  EXPECT_TRUE(judge(snapshot, {}, 2, 7));
-  EXPECT_FALSE(judge(snapshot, {}, 2, 8));  // 1 above: only one of them
-  // A victim already stopping is not taken again, nor one the plan chose.
-  snapshot.admitted = {running(1, 8, 0), running(1, 8, 1)};  // 16 above its nominal 0
-  EXPECT_TRUE(judge(snapshot, {}, 2, 0));
-  snapshot.admitted[1].terminating = true;
-  EXPECT_FALSE(judge(snapshot, {}, 2, 0));
-  EXPECT_TRUE(judge(snapshot, {}, 1, 0));  // node 0's job is left
-  snapshot.admitted[1].terminating = false;
-  Plan plan;
-  plan.preemptions.push_back({snapshot.admitted[0].id, WorkloadId(99),
-                              PreemptionReason::kReclaimWithinCohort, Duration::seconds(30)});
-  EXPECT_FALSE(judge(snapshot, plan, 2, 0));  // node 0's job goes to another workload
-  EXPECT_TRUE(judge(snapshot, plan, 1, 0));   // node 1's is left
-}
-
-// Room the cycle's plan gave to other work: an admission within its team's
-// nominal holds its node; a borrowing one may be taken back.
-TEST(GuaranteeCompliance, BoundedReclaimJudgesAfterThePlansAdmissions) {
-  const std::vector<GuaranteeNode> nodes = {{FlavorIndex(0), 8, true}};
-  const std::vector<FlavorIndex> flavors = {FlavorIndex(0)};
-  Snapshot snapshot;
-  const auto pending = [](uint64_t id, uint32_t team) {
-    PendingWorkload w;
-    w.id = WorkloadId(id);
-    w.team = TeamIndex(team);
-    PodSetRequest set;
-    set.per_pod[Resource::kGpu] = 8;
-    w.pod_sets.push_back(set);
-    return w;
-  };
-  snapshot.pending = {pending(1, 0), pending(2, 1)};
-  Plan plan;
-  Admission admission;
-  admission.workload = WorkloadId(2);
-  admission.assignment.push_back({1, {PodPlacement{NodeIndex(0), 0}}});
-  admission.usage[Resource::kGpu] = 8;
-  plan.admissions.push_back(admission);
-  const auto bounded = [&](int64_t nominal1) {
-    return fits_by_bounded_reclaim(snapshot, plan, snapshot.pending[0], {0, 0}, {8, nominal1},
-                                   nodes, flavors, Resource::kGpu, 8 + nominal1);
-  };
-  EXPECT_FALSE(bounded(8));  // team 1's job is within its nominal: the node is its
-  EXPECT_TRUE(bounded(0));   // team 1 borrowed all 8: the reclaim may take them back
-  EXPECT_TRUE(fits_by_bounded_reclaim(snapshot, {}, snapshot.pending[0], {0, 0}, {8, 8}, nodes,
-                                      flavors, Resource::kGpu, 16));  // before the plan: free
 }
 
 TEST(GuaranteeCompliance, SkippingIdleCyclesCountsTheSameCycles) {

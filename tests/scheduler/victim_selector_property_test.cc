@@ -2,8 +2,14 @@
 // work: every victim set that VictimSelector returns makes the preemptor fit,
 // is minimal (sparing any one victim makes it not fit), takes only work the
 // policy allows, and leaves the quota tree and node capacity as it found them.
+#include <algorithm>
+#include <bit>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -32,6 +38,7 @@ struct Outcome {
   int searches = 0;
   int preempting = 0;
   int64_t gang_walks = 0;  // searches answered by the gang node-first walk
+  int64_t clearings = 0;   // searches answered by the node-clearing search
 };
 
 void check_one_search(const CompiledPolicy& policy, const Topology& topology,
@@ -55,6 +62,7 @@ void check_one_search(const CompiledPolicy& policy, const Topology& topology,
   const std::vector<int32_t> counts{w.pod_sets[0].count};
   const VictimChoice choice = selector.find(w, FlavorIndex(0), total, counts);
   outcome->gang_walks += selector.gang_walks_won();
+  outcome->clearings += selector.node_clearing_wins();
   ASSERT_EQ(c.quota.available(policy.team(w.team).quota_node, 0), avail_before) << "seed " << seed;
   // The usage itself (find() puts back the availability cached before it).
   for (int32_t node = 0; node < policy.quota_node_count(); ++node) {
@@ -208,6 +216,150 @@ TEST(VictimSelectorProperties, AGangWithinNominalClearsWholeNodesOfScatteredBorr
   }
   // Not vacuous: the greedy walk alone fails in most of these worlds.
   EXPECT_GT(total.gang_walks, 20);
+}
+
+// One random world of the node-clearing property below: 8 nodes x 8 GPUs; ops holds 1-GPU jobs
+// within its nominal on some nodes (no reclaim may take them); the borrower fills the rest with
+// jobs of 1, 2, 4 or 8 GPUs started at random times, `excess` GPUs above its nominal; the lender,
+// with nothing running, asks for a gang of `pods` 8-GPU pods within its nominal.
+struct ClearingWorld {
+  std::shared_ptr<const CompiledPolicy> policy;
+  std::vector<AdmittedWorkload> running;
+  PendingWorkload gang;
+  int64_t excess = 0;
+};
+
+std::optional<ClearingWorld> clearing_world(std::mt19937_64& rng) {
+  ClearingWorld world;
+  const int32_t pods = 1 + static_cast<int32_t>(rng() % 3);
+  std::vector<AdmittedWorkload> running;
+  uint64_t id = 1;
+  int64_t ops_gpus = 0;
+  int64_t borrower_gpus = 0;
+  const auto job = [&](uint32_t team, int64_t gpus, int32_t node, uint64_t mask) {
+    AdmittedWorkload w;
+    w.id = WorkloadId(id++);
+    w.team = TeamIndex(team);
+    w.priority_class = PriorityClassIndex(0);
+    w.priority = 100;
+    w.admitted_at = Timestamp() + Duration::seconds(static_cast<int64_t>(rng() % 3000));
+    w.last_checkpoint = w.admitted_at;
+    w.flavor = FlavorIndex(0);
+    PodSetRequest set;
+    set.per_pod = ResourceVector(gpus, 1000, 0);
+    w.pod_sets = {set};
+    w.assignment = {{1, {PodPlacement{NodeIndex(static_cast<uint32_t>(node)), mask}}}};
+    running.push_back(w);
+  };
+  for (int32_t node = 0; node < 8; ++node) {
+    int64_t used = 0;
+    if (rng() % 3 == 0) {
+      job(1, 1, node, 1);
+      used = 1;
+      ++ops_gpus;
+    }
+    while (used < 8 && rng() % 8 != 0) {
+      int64_t gpus = int64_t{1} << (rng() % 4);
+      while (used + gpus > 8) gpus /= 2;
+      job(2, gpus, node, ((uint64_t{1} << gpus) - 1) << used);
+      used += gpus;
+      borrower_gpus += gpus;
+    }
+  }
+  world.excess = 1 + static_cast<int64_t>(rng() % 6);
+  const int64_t borrower_nominal = borrower_gpus - world.excess;
+  const int64_t lender_nominal = 64 - ops_gpus - borrower_nominal;
+  if (borrower_nominal < 0 || lender_nominal < 8 * pods) return std::nullopt;
+  Policy p;
+  p.clusters.push_back({});
+  p.clusters[0].meta.name = "main";
+  testing::add_gpu_pool(p, "a", "pool-a");
+  Cohort root;
+  root.meta.name = "root";
+  p.cohorts = {root};
+  PriorityClass pc;
+  pc.meta.name = "batch";
+  pc.value = 100;
+  pc.preemption_grace_period = Duration::seconds(30);
+  p.priority_classes.push_back(pc);
+  for (const auto& [name, nominal] :
+       {std::pair{"lender", lender_nominal}, std::pair{"ops", ops_gpus},
+        std::pair{"borrower", borrower_nominal}}) {
+    Team team;
+    team.meta.name = name;
+    team.namespace_name = name;
+    team.cohort = "root";
+    team.quota = {testing::gpu_quota("a", nominal)};
+    team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
+    team.preemption.within_team = WithinTeamPolicy::kNever;
+    p.teams.push_back(team);
+  }
+  world.policy = std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+  world.running = std::move(running);
+  world.gang.id = WorkloadId(id);
+  world.gang.team = TeamIndex(0);
+  world.gang.priority_class = PriorityClassIndex(0);
+  world.gang.priority = 100;
+  world.gang.queued_at = Timestamp() + Duration::hours(1);
+  PodSetRequest set;
+  set.per_pod = ResourceVector(8, 1000, 0);
+  set.count = pods;
+  set.min_count = pods;
+  world.gang.pod_sets = {set};
+  return world;
+}
+
+// Whether `pods` nodes without ops' work can be cleared of the borrower's jobs
+// within Kueue's bound: all jobs J on them, sum(J) - max(J) < excess (the
+// largest taken last, each take while the borrower is above its nominal).
+bool clearable_by_brute_force(const ClearingWorld& world) {
+  const int32_t pods = world.gang.pod_sets[0].count;
+  for (uint32_t nodes = 0; nodes < (1U << 8); ++nodes) {
+    if (std::popcount(nodes) != pods) continue;
+    int64_t sum = 0;
+    int64_t largest = 0;
+    bool ops = false;
+    for (const AdmittedWorkload& w : world.running) {
+      if ((nodes >> w.assignment[0].pods[0].node.value() & 1U) == 0) continue;
+      ops = ops || w.team == TeamIndex(1);
+      sum += w.pod_sets[0].per_pod.gpu();
+      largest = std::max(largest, w.pod_sets[0].per_pod.gpu());
+    }
+    if (!ops && sum - largest < world.excess) return true;
+  }
+  return false;
+}
+
+// The classic search finds victims for a gang of whole-node pods exactly when
+// some nodes can be cleared within Kueue's bound (the node-clearing search,
+// node_clearing.cc): never more than the bound allows, and not less.
+TEST(VictimSelectorProperties, AGangClearsExactlyTheNodesKueuesBoundAllows) {
+  int worlds = 0;  // searched
+  int clearable = 0;
+  int64_t clearings = 0;
+  for (uint64_t seed = 1; seed <= 800; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::optional<ClearingWorld> world = clearing_world(rng);
+    if (!world) continue;
+    const Topology topology(*world->policy);
+    Outcome outcome;
+    check_one_search(*world->policy, topology, world->running, world->gang, seed, &outcome);
+    ASSERT_FALSE(::testing::Test::HasFatalFailure()) << "seed " << seed;
+    if (outcome.searches == 0) continue;  // it fits as things are
+    ++worlds;
+    const bool expected = clearable_by_brute_force(*world);
+    clearable += expected ? 1 : 0;
+    clearings += outcome.clearings;
+    EXPECT_EQ(outcome.preempting == 1, expected) << "seed " << seed;
+  }
+  // Not vacuous: both answers occur, and the node-clearing search gives some.
+  EXPECT_GT(worlds, 100);
+  EXPECT_GT(clearable, 20);
+  EXPECT_GT(worlds - clearable, 10);
+  EXPECT_GT(clearings, 5);
+  std::printf("worlds searched %d, clearable %d, answered by node clearing %lld\n", worlds,
+              clearable, static_cast<long long>(clearings));
 }
 
 TEST(VictimSelectorProperties, VictimSetIsMinimalAndSufficientFairSharing) {

@@ -49,7 +49,7 @@ TEST(BoundedReclaim, TakesATeamsWorkOnlyWhileItIsAboveItsNominal) {
       usage[a.team.value()] += a.usage()[Resource::kGpu];
     const std::vector<int64_t> nominal = {16, nominal1};
     const int64_t quota_free = 16 + nominal1 - usage[1];
-    const bool without = fits_without_borrowers(snapshot, asking(pods), usage, nominal, nodes,
+    const bool without = fits_without_borrowers(snapshot, plan, asking(pods), usage, nominal, nodes,
                                                 flavors, Resource::kGpu);
     const bool bounded = fits_by_bounded_reclaim(snapshot, plan, asking(pods), usage, nominal,
                                                  nodes, flavors, Resource::kGpu, quota_free);
@@ -115,7 +115,14 @@ TEST(BoundedReclaim, JudgesAfterThePlansAdmissions) {
                                    nodes, flavors, Resource::kGpu, 8 + nominal1);
   };
   EXPECT_FALSE(bounded(8));  // team 1's job is within its nominal: the node is its
-  EXPECT_TRUE(bounded(0));   // team 1 borrowed all 8: the reclaim may take them back
+  // The other classes judge after the plan too: the room went to work within nominal.
+  EXPECT_FALSE(fits_without_borrowers(snapshot, plan, snapshot.pending[0], {0, 0}, {8, 8}, nodes,
+                                      flavors, Resource::kGpu));
+  EXPECT_TRUE(fits_without_borrowers(snapshot, plan, snapshot.pending[0], {0, 0}, {8, 0}, nodes,
+                                     flavors, Resource::kGpu));
+  EXPECT_TRUE(fits_without_borrowers(snapshot, {}, snapshot.pending[0], {0, 0}, {8, 8}, nodes,
+                                     flavors, Resource::kGpu));
+  EXPECT_TRUE(bounded(0));  // team 1 borrowed all 8: the reclaim may take them back
   EXPECT_TRUE(fits_by_bounded_reclaim(snapshot, {}, snapshot.pending[0], {0, 0}, {8, 8}, nodes,
                                       flavors, Resource::kGpu, 16));  // before the plan: free
 }

@@ -140,8 +140,9 @@ std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const P
       nominal, primary);
 }
 
-bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& workload,
-                            const std::vector<int64_t>& usage, const std::vector<int64_t>& nominal,
+bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
+                            const PendingWorkload& workload, const std::vector<int64_t>& usage,
+                            const std::vector<int64_t>& nominal,
                             const std::vector<GuaranteeNode>& nodes,
                             const std::vector<FlavorIndex>& flavors, Resource primary) {
   std::vector<int64_t> free(nodes.size(), -1);  // -1: not schedulable
@@ -150,17 +151,34 @@ bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& wor
                                              snapshot.nodes[n].schedulable());
     if (up) free[n] = nodes[n].capacity;
   }
-  for (const AdmittedWorkload& admitted : snapshot.admitted) {
-    const size_t team = admitted.team.value();
-    if (usage[team] > nominal[team]) continue;  // a borrower's: gone
-    for (size_t set = 0; set < admitted.assignment.size(); ++set) {
-      const int64_t per_pod = admitted.pod_sets[set].per_pod[primary];
-      for (const PodPlacement& pod : admitted.assignment[set].pods) {
+  // The plan's admissions, with the workloads they admit.
+  std::vector<int64_t> usage_after = usage;
+  std::vector<std::pair<const Admission*, const PendingWorkload*>> admissions;
+  for (const Admission& admission : plan.admissions) {
+    const auto pending =
+        std::find_if(snapshot.pending.begin(), snapshot.pending.end(),
+                     [&](const PendingWorkload& p) { return p.id == admission.workload; });
+    if (pending == snapshot.pending.end()) continue;
+    usage_after[pending->team.value()] += admission.usage[primary];
+    admissions.emplace_back(&admission, &*pending);
+  }
+  const auto hold = [&](const std::vector<PodSetRequest>& pod_sets,
+                        const std::vector<PodSetAssignment>& assignment) {
+    for (size_t set = 0; set < assignment.size() && set < pod_sets.size(); ++set) {
+      const int64_t per_pod = pod_sets[set].per_pod[primary];
+      for (const PodPlacement& pod : assignment[set].pods) {
         if (pod.node.value() < free.size() && free[pod.node.value()] >= 0) {
           free[pod.node.value()] = std::max<int64_t>(0, free[pod.node.value()] - per_pod);
         }
       }
     }
+  };
+  const auto borrower = [&](size_t team) { return usage_after[team] > nominal[team]; };
+  for (const AdmittedWorkload& admitted : snapshot.admitted) {
+    if (!borrower(admitted.team.value())) hold(admitted.pod_sets, admitted.assignment);
+  }
+  for (const auto& [admission, pending] : admissions) {
+    if (!borrower(pending->team.value())) hold(pending->pod_sets, admission->assignment);
   }
   struct Pod {
     int64_t amount;
@@ -210,7 +228,7 @@ std::vector<ViolationClass> classify_violations(
                                            snapshot, marks, primary);
     ALLOT_CHECK(unserved != SIZE_MAX);
     const PendingWorkload& owed = snapshot.pending[queue[unserved]];
-    if (!fits_without_borrowers(snapshot, owed, usage, nominal, nodes, team_flavors[team],
+    if (!fits_without_borrowers(snapshot, plan, owed, usage, nominal, nodes, team_flavors[team],
                                 primary)) {
       classes[team] = ViolationClass::kFragmented;
     } else if (fits_by_bounded_reclaim(snapshot, plan, owed, usage, nominal, nodes,

@@ -17,6 +17,7 @@
 // - compliance = compliant cycles / owed cycles; 1.0 when never owed.
 // - a violated cycle is classed by the team's first owed workload that was
 //   not served (the one the walk above stops at):
+//   (All three after the cycle's plan: its admissions hold their nodes.)
 //   *reclaimable* when a reclaim that keeps Kueue's per-team bound (it takes
 //   a team's work only while the team uses more than its nominal) could make
 //   room for it now (bounded_reclaim.h: an exhaustive search); *beyond the
@@ -85,9 +86,12 @@ std::vector<ViolationClass> classify_violations(
     const std::vector<std::vector<FlavorIndex>>& team_flavors, Resource primary);
 // Whether `workload`'s pods fit `nodes` (of `flavors`, the team's, for a pod
 // set that requires none) once every admitted workload of every team whose
-// usage (per TeamIndex) is above its nominal is gone (see above).
-bool fits_without_borrowers(const Snapshot& snapshot, const PendingWorkload& workload,
-                            const std::vector<int64_t>& usage, const std::vector<int64_t>& nominal,
+// usage (per TeamIndex) is above its nominal is gone (see above). After
+// `plan`: its admissions hold their nodes and count in their teams' usage
+// (`usage` is the snapshot's).
+bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
+                            const PendingWorkload& workload, const std::vector<int64_t>& usage,
+                            const std::vector<int64_t>& nominal,
                             const std::vector<GuaranteeNode>& nodes,
                             const std::vector<FlavorIndex>& flavors, Resource primary);
 

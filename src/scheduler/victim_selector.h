@@ -134,7 +134,7 @@ class VictimSelector {
     uint32_t index = 0;
     Variant variant = Variant::kWithinTeam;
     int32_t lca = 0;  // lowest cohort holding the victim's and the preemptor's teams
-    TeamIndex team;  // the victim's (read with the candidate, not from the workload)
+    TeamIndex team;   // the victim's (read with the candidate, not from the workload)
   };
   // What one find() works with.
   struct Request {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -137,6 +138,71 @@ TEST(VictimSelectorProperties, VictimSetIsMinimalAndSufficientClassic) {
                                   << " searches)";
 }
 
+// One cohort of teams (name, GPU nominal) on 8 nodes x 8 GPUs, each team
+// reclaiming any other team's borrowed work and never its own; one priority
+// class "batch" (100, 30 s grace).
+std::shared_ptr<const CompiledPolicy> flat_gpu_policy(
+    const std::vector<std::pair<std::string, int64_t>>& teams) {
+  Policy p;
+  p.clusters.push_back({});
+  p.clusters[0].meta.name = "main";
+  testing::add_gpu_pool(p, "a", "pool-a");
+  Cohort root;
+  root.meta.name = "root";
+  p.cohorts = {root};
+  PriorityClass pc;
+  pc.meta.name = "batch";
+  pc.value = 100;
+  pc.preemption_grace_period = Duration::seconds(30);
+  p.priority_classes.push_back(pc);
+  for (const auto& [name, nominal] : teams) {
+    Team team;
+    team.meta.name = name;
+    team.namespace_name = name;
+    team.cohort = "root";
+    team.quota = {testing::gpu_quota("a", nominal)};
+    team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
+    team.preemption.within_team = WithinTeamPolicy::kNever;
+    p.teams.push_back(team);
+  }
+  return std::make_shared<const CompiledPolicy>(
+      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+}
+
+// A running one-pod job of `gpus` GPUs (and 1 CPU) of class "batch" on `node`'s GPUs `mask`.
+AdmittedWorkload gpu_job(uint64_t id, uint32_t team, int64_t gpus, uint32_t node, uint64_t mask,
+                         Timestamp admitted_at) {
+  AdmittedWorkload w;
+  w.id = WorkloadId(id);
+  w.team = TeamIndex(team);
+  w.priority_class = PriorityClassIndex(0);
+  w.priority = 100;
+  w.admitted_at = admitted_at;
+  w.last_checkpoint = admitted_at;
+  w.flavor = FlavorIndex(0);
+  PodSetRequest set;
+  set.per_pod = ResourceVector(gpus, 1000, 0);
+  w.pod_sets = {set};
+  w.assignment = {{1, {PodPlacement{NodeIndex(node), mask}}}};
+  return w;
+}
+
+// A pending gang of `pods` 8-GPU pods (1 CPU each) of class "batch", queued at 1 h.
+PendingWorkload gpu_gang(uint64_t id, uint32_t team, int32_t pods) {
+  PendingWorkload gang;
+  gang.id = WorkloadId(id);
+  gang.team = TeamIndex(team);
+  gang.priority_class = PriorityClassIndex(0);
+  gang.priority = 100;
+  gang.queued_at = Timestamp() + Duration::hours(1);
+  PodSetRequest set;
+  set.per_pod = ResourceVector(8, 1000, 0);
+  set.count = pods;
+  set.min_count = pods;
+  gang.pod_sets = {set};
+  return gang;
+}
+
 // Two teams of one cohort on 8 nodes x 8 GPUs: the lender (nominal 8k or 8k + 8) asks for a
 // gang of k 8-GPU pods, k in 2..3, with nothing of its own running; the borrower fills every
 // node with two 4-GPU jobs started at random times. Clearing k nodes takes 2k jobs (8k GPUs),
@@ -150,62 +216,18 @@ TEST(VictimSelectorProperties, AGangWithinNominalClearsWholeNodesOfScatteredBorr
     std::mt19937_64 rng(seed);
     const int64_t pods = 2 + static_cast<int64_t>(rng() % 2);
     const int64_t lender_nominal = 8 * pods + 8 * static_cast<int64_t>(rng() % 2);
-    Policy p;
-    p.clusters.push_back({});
-    p.clusters[0].meta.name = "main";
-    testing::add_gpu_pool(p, "a", "pool-a");
-    Cohort root;
-    root.meta.name = "root";
-    p.cohorts = {root};
-    PriorityClass pc;
-    pc.meta.name = "batch";
-    pc.value = 100;
-    pc.preemption_grace_period = Duration::seconds(30);
-    p.priority_classes.push_back(pc);
-    for (const auto& [name, nominal] :
-         {std::pair{"lender", lender_nominal}, std::pair{"borrower", 64 - lender_nominal}}) {
-      Team team;
-      team.meta.name = name;
-      team.namespace_name = name;
-      team.cohort = "root";
-      team.quota = {testing::gpu_quota("a", nominal)};
-      team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
-      team.preemption.within_team = WithinTeamPolicy::kNever;
-      p.teams.push_back(team);
-    }
-    auto policy = std::make_shared<const CompiledPolicy>(
-        CompiledPolicy::compile(p, expand_node_pools(p)).value());
+    const std::shared_ptr<const CompiledPolicy> policy =
+        flat_gpu_policy({{"lender", lender_nominal}, {"borrower", 64 - lender_nominal}});
     const Topology topology(*policy);
     std::vector<AdmittedWorkload> running;
     uint64_t id = 1;
     for (int32_t node = 0; node < policy->node_count(); ++node) {
       for (const uint64_t mask : {uint64_t{0x0F}, uint64_t{0xF0}}) {
-        AdmittedWorkload w;
-        w.id = WorkloadId(id++);
-        w.team = TeamIndex(1);
-        w.priority_class = PriorityClassIndex(0);
-        w.priority = 100;
-        w.admitted_at = Timestamp() + Duration::seconds(static_cast<int64_t>(rng() % 3000));
-        w.last_checkpoint = w.admitted_at;
-        w.flavor = FlavorIndex(0);
-        PodSetRequest set;
-        set.per_pod = ResourceVector(4, 1000, 0);
-        w.pod_sets = {set};
-        w.assignment = {{1, {PodPlacement{NodeIndex(node), mask}}}};
-        running.push_back(w);
+        const Timestamp at = Timestamp() + Duration::seconds(static_cast<int64_t>(rng() % 3000));
+        running.push_back(gpu_job(id++, 1, 4, static_cast<uint32_t>(node), mask, at));
       }
     }
-    PendingWorkload gang;
-    gang.id = WorkloadId(id);
-    gang.team = TeamIndex(0);
-    gang.priority_class = PriorityClassIndex(0);
-    gang.priority = 100;
-    gang.queued_at = Timestamp() + Duration::hours(1);
-    PodSetRequest set;
-    set.per_pod = ResourceVector(8, 1000, 0);
-    set.count = static_cast<int32_t>(pods);
-    set.min_count = set.count;
-    gang.pod_sets = {set};
+    const PendingWorkload gang = gpu_gang(id, 0, static_cast<int32_t>(pods));
     Outcome outcome;
     check_one_search(*policy, topology, running, gang, seed, &outcome);
     ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << seed;
@@ -237,19 +259,8 @@ std::optional<ClearingWorld> clearing_world(std::mt19937_64& rng) {
   int64_t ops_gpus = 0;
   int64_t borrower_gpus = 0;
   const auto job = [&](uint32_t team, int64_t gpus, int32_t node, uint64_t mask) {
-    AdmittedWorkload w;
-    w.id = WorkloadId(id++);
-    w.team = TeamIndex(team);
-    w.priority_class = PriorityClassIndex(0);
-    w.priority = 100;
-    w.admitted_at = Timestamp() + Duration::seconds(static_cast<int64_t>(rng() % 3000));
-    w.last_checkpoint = w.admitted_at;
-    w.flavor = FlavorIndex(0);
-    PodSetRequest set;
-    set.per_pod = ResourceVector(gpus, 1000, 0);
-    w.pod_sets = {set};
-    w.assignment = {{1, {PodPlacement{NodeIndex(static_cast<uint32_t>(node)), mask}}}};
-    running.push_back(w);
+    const Timestamp at = Timestamp() + Duration::seconds(static_cast<int64_t>(rng() % 3000));
+    running.push_back(gpu_job(id++, team, gpus, static_cast<uint32_t>(node), mask, at));
   };
   for (int32_t node = 0; node < 8; ++node) {
     int64_t used = 0;
@@ -270,43 +281,10 @@ std::optional<ClearingWorld> clearing_world(std::mt19937_64& rng) {
   const int64_t borrower_nominal = borrower_gpus - world.excess;
   const int64_t lender_nominal = 64 - ops_gpus - borrower_nominal;
   if (borrower_nominal < 0 || lender_nominal < 8 * pods) return std::nullopt;
-  Policy p;
-  p.clusters.push_back({});
-  p.clusters[0].meta.name = "main";
-  testing::add_gpu_pool(p, "a", "pool-a");
-  Cohort root;
-  root.meta.name = "root";
-  p.cohorts = {root};
-  PriorityClass pc;
-  pc.meta.name = "batch";
-  pc.value = 100;
-  pc.preemption_grace_period = Duration::seconds(30);
-  p.priority_classes.push_back(pc);
-  for (const auto& [name, nominal] :
-       {std::pair{"lender", lender_nominal}, std::pair{"ops", ops_gpus},
-        std::pair{"borrower", borrower_nominal}}) {
-    Team team;
-    team.meta.name = name;
-    team.namespace_name = name;
-    team.cohort = "root";
-    team.quota = {testing::gpu_quota("a", nominal)};
-    team.preemption.reclaim_within_cohort = ReclaimPolicy::kAny;
-    team.preemption.within_team = WithinTeamPolicy::kNever;
-    p.teams.push_back(team);
-  }
-  world.policy = std::make_shared<const CompiledPolicy>(
-      CompiledPolicy::compile(p, expand_node_pools(p)).value());
+  world.policy = flat_gpu_policy(
+      {{"lender", lender_nominal}, {"ops", ops_gpus}, {"borrower", borrower_nominal}});
   world.running = std::move(running);
-  world.gang.id = WorkloadId(id);
-  world.gang.team = TeamIndex(0);
-  world.gang.priority_class = PriorityClassIndex(0);
-  world.gang.priority = 100;
-  world.gang.queued_at = Timestamp() + Duration::hours(1);
-  PodSetRequest set;
-  set.per_pod = ResourceVector(8, 1000, 0);
-  set.count = pods;
-  set.min_count = pods;
-  world.gang.pod_sets = {set};
+  world.gang = gpu_gang(id, 0, pods);
   return world;
 }
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "one_pod_workload.h"
 #include "scheduler/plan.h"
 #include "scheduler/snapshot.h"
 #include "service/simulation/guarantee_tracker.h"
@@ -23,14 +24,7 @@ TEST(BoundedReclaim, TakesATeamsWorkOnlyWhileItIsAboveItsNominal) {
   const std::vector<FlavorIndex> flavors = {FlavorIndex(0)};
   uint64_t next_id = 1;
   const auto running = [&](uint32_t team, int64_t gpus, uint32_t node) {
-    AdmittedWorkload a;
-    a.id = WorkloadId(next_id++);
-    a.team = TeamIndex(team);
-    PodSetRequest pods;
-    pods.per_pod[Resource::kGpu] = gpus;
-    a.pod_sets.push_back(pods);
-    a.assignment.push_back({1, {PodPlacement{NodeIndex(node), 0}}});
-    return a;
+    return testing::one_pod_running(next_id++, team, gpus, node);
   };
   const auto asking = [](int32_t pods) {
     PendingWorkload w;

@@ -14,6 +14,7 @@
 #include "api/manifest_parser.h"
 #include "api/trace_reader.h"
 #include "model/node_inventory.h"
+#include "one_pod_workload.h"
 #include "scenario_fixture.h"
 #include "scheduler/compiled_policy.h"
 #include "scheduler/pending_queues.h"
@@ -164,16 +165,7 @@ TEST(GuaranteeCompliance, RoomSplitByWorkWithinNominalIsAFragmentedViolation) {
 // above it.
 TEST(GuaranteeCompliance, FitsWithoutBorrowersTakesOutOnlyTeamsAboveNominal) {
   const std::vector<GuaranteeNode> nodes = {{FlavorIndex(0), 8, true}, {FlavorIndex(0), 8, true}};
-  const auto running = [](uint64_t id, uint32_t team, int64_t gpus, uint32_t node) {
-    AdmittedWorkload a;
-    a.id = WorkloadId(id);
-    a.team = TeamIndex(team);
-    PodSetRequest pods;
-    pods.per_pod[Resource::kGpu] = gpus;
-    a.pod_sets.push_back(pods);
-    a.assignment.push_back({1, {PodPlacement{NodeIndex(node), 0}}});
-    return a;
-  };
+  const auto running = testing::one_pod_running;
   const auto asking = [](int32_t pods, int64_t gpus, FlavorIndex flavor = FlavorIndex()) {
     PendingWorkload w;
     w.id = WorkloadId(9);

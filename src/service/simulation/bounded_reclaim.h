@@ -25,7 +25,10 @@
 // must hold the workload's request; any further victim needed for that is
 // taken, within the bound, largest first.
 // Deliberately not judged (Philly's policies need none of it): priorities,
-// minRuntime, withinTeam preemption, cohorts below the root.
+// minRuntime, withinTeam preemption, cohorts below the root. Nor are
+// reservations: a node held for another workload (a gang's reservation, a
+// drain) counts with its room, so a cycle in which the only room is a node
+// drained for a teammate still waiting for more nodes is counted here.
 // The search stops after `kMaxSteps` node trials; it then answers true (the
 // cycle counts as one the scheduler should have served).
 //

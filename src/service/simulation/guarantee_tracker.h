@@ -23,7 +23,8 @@
 //   room for it now (bounded_reclaim.h: an exhaustive search); *beyond the
 //   bound* when its pods would fit the nodes only if every admitted workload
 //   (terminating ones too) of every team whose usage is above its nominal
-//   were gone, taking some team's work below its nominal; *fragmented*
+//   were gone, which no reclaim may do now (it would take some team's work
+//   below its nominal, or the work is already stopping); *fragmented*
 //   otherwise (the room is split by work of teams within their nominal,
 //   which no reclaim may take). "Fit" without borrowers: each pod, largest
 //   first, on the schedulable node (of the pod set's required flavor, else of

@@ -427,7 +427,9 @@ TEST(AllotBinary, ASweepPrintsOneRowPerValueAndPolicy) {
       " --load-factor 1,2,4");
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("LOAD"), std::string::npos) << table.out;
-  for (const char* load : {"\n1 ", "\n2 ", "\n4 "}) {  // rows start with the load factor
+  EXPECT_NE(table.out.find("VIOLATED R/B/F"), std::string::npos) << table.out;
+  EXPECT_EQ(count_of(table.out, " 0/0/0 "), 6U) << table.out;  // nothing violated at any point
+  for (const char* load : {"\n1 ", "\n2 ", "\n4 "}) {          // rows start with the load factor
     EXPECT_EQ(count_of(table.out, load), 2U) << load << table.out;
   }
   const Outcome bad =

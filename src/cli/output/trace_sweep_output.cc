@@ -73,8 +73,8 @@ nlohmann::json point_json(const SweepPoint& point) {
 
 std::string sweep_rows(const StudySweep& sweep) {
   TextTable table({"LOAD", "CAPACITY", "POLICY", "JOBS", "MEAN QUEUE", "P95 QUEUE", "MEAN JCT",
-                   "UTILIZATION", "BORROWED GPU-H", "COMPLIANCE", "NEVER ADMITTED", "CYCLE",
-                   "RUNTIME"});
+                   "UTILIZATION", "BORROWED GPU-H", "COMPLIANCE", "VIOLATED R/B/F",
+                   "NEVER ADMITTED", "CYCLE", "RUNTIME"});
   for (const SweepPoint& point : sweep.points) {
     for (const PolicyRun& run : point.comparison.runs) {
       const TraceMetrics& overall = run.summary.overall;
@@ -82,8 +82,12 @@ std::string sweep_rows(const StudySweep& sweep) {
                      std::to_string(overall.jobs), seconds_text(overall.mean_queue_s),
                      seconds_text(overall.p95_queue_s), seconds_text(overall.mean_jct_s),
                      percent_text(overall.utilization), fixed(overall.borrowed_gpu_hours, 1),
-                     percent_text(overall.guarantee_compliance), std::to_string(run.never_admitted),
-                     run.cycle.to_string(), fixed(run.runtime_s, 3) + "s"});
+                     percent_text(overall.guarantee_compliance),
+                     std::to_string(overall.violated_cycles_reclaimable) + "/" +
+                         std::to_string(overall.violated_cycles_beyond_bound) + "/" +
+                         std::to_string(overall.violated_cycles_fragmented),
+                     std::to_string(run.never_admitted), run.cycle.to_string(),
+                     fixed(run.runtime_s, 3) + "s"});
     }
   }
   return table.render();

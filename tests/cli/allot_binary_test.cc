@@ -274,10 +274,11 @@ TEST(AllotBinary, TraceReplayPrintsEveryPolicyInJson) {
   EXPECT_EQ(run["teams"]["alpha"]["mean_queue_s"], 47.5);
   EXPECT_EQ(run["skipped_jobs"]["zero_gpus"], 1);
   EXPECT_EQ(run["skipped_jobs"]["unknown_team"]["gamma"], 1);
-  for (const char* key : {"jobs", "finished", "mean_queue_s", "median_queue_s", "p95_queue_s",
-                          "max_queue_s", "mean_jct_s", "utilization", "borrowed_gpu_hours",
-                          "preemptions", "guarantee_compliance", "violated_cycles_reclaimable",
-                          "violated_cycles_beyond_bound", "violated_cycles_fragmented"}) {
+  for (const char* key :
+       {"jobs", "finished", "mean_queue_s", "median_queue_s", "p95_queue_s", "max_queue_s",
+        "mean_jct_s", "utilization", "borrowed_gpu_hours", "preemptions", "guarantee_compliance",
+        "violated_cycles_reclaimable", "violated_cycles_beyond_bound", "violated_cycles_fragmented",
+        "longest_violation_s"}) {
     EXPECT_TRUE(run["overall"].contains(key)) << key;
   }
   EXPECT_TRUE(run.contains("runtime_s"));

@@ -135,6 +135,31 @@ TEST(GuaranteeCompliance, LentQuotaThatCannotBeReclaimedIsAViolation) {
   EXPECT_EQ(alpha.fragmented_cycles, 0);
   EXPECT_EQ(report.reclaimable_cycles, 90);
   EXPECT_EQ(report.fragmented_cycles, 0);
+  // All 90 in a row, at 10 s a cycle.
+  EXPECT_DOUBLE_EQ(alpha.longest_violation_s, 900);
+  EXPECT_DOUBLE_EQ(report.longest_violation_s, 900);
+}
+
+// Two waits of alpha's behind beta's borrowed node (alpha may not reclaim):
+// t=100..490 (beta's first jobs end at 500) and t=700..1550 (beta's second
+// ones, started at 560 once alpha's first job ended at 550, end at 1560). The
+// longest violation is the second run, not the sum.
+TEST(GuaranteeCompliance, TheLongestViolationIsTheLongestRunOfViolatedCycles) {
+  constexpr std::string_view kTwoWaits =
+      "submit_s,duration_s,gpus,team\n"
+      "0,500,8,beta\n"
+      "0,500,8,beta\n"
+      "100,50,8,alpha\n"
+      "560,1000,8,beta\n"
+      "560,1000,8,beta\n"
+      "700,50,8,alpha\n";
+  const SimulationReport report =
+      replay_compliance_trace(lab_cohort(2, 8, "Never"), kTwoWaits, virtual_options());
+  const TeamMetrics& alpha = report.teams[0];
+  EXPECT_EQ(alpha.owed_cycles - alpha.compliant_cycles, 40 + 86);
+  EXPECT_DOUBLE_EQ(alpha.longest_violation_s, 860);
+  EXPECT_DOUBLE_EQ(report.teams[1].longest_violation_s, 0);  // beta never owed
+  EXPECT_DOUBLE_EQ(report.longest_violation_s, 860);
 }
 
 // Two 8-GPU nodes; alpha owns 12 GPUs, beta 8. alpha's 6-GPU job takes node 0
@@ -158,6 +183,7 @@ TEST(GuaranteeCompliance, RoomSplitByWorkWithinNominalIsAFragmentedViolation) {
   EXPECT_EQ(alpha.fragmented_cycles, 90);
   EXPECT_EQ(alpha.reclaimable_cycles, 0);
   EXPECT_EQ(report.fragmented_cycles, 90);
+  EXPECT_DOUBLE_EQ(alpha.longest_violation_s, 900);
 }
 
 // A workload placed with running work of teams above their nominal taken out

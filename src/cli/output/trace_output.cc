@@ -34,7 +34,8 @@ nlohmann::json metrics_json(const TraceMetrics& metrics) {
           {"guarantee_compliance", metrics.guarantee_compliance},
           {"violated_cycles_reclaimable", metrics.violated_cycles_reclaimable},
           {"violated_cycles_beyond_bound", metrics.violated_cycles_beyond_bound},
-          {"violated_cycles_fragmented", metrics.violated_cycles_fragmented}};
+          {"violated_cycles_fragmented", metrics.violated_cycles_fragmented},
+          {"longest_violation_s", metrics.longest_violation_s}};
 }
 
 nlohmann::json skipped_json(const SkippedJobs& skipped) {
@@ -132,6 +133,8 @@ std::string overall_table(const PolicyComparison& comparison) {
                 std::to_string(r.summary.overall.violated_cycles_beyond_bound) + " / " +
                 std::to_string(r.summary.overall.violated_cycles_fragmented);
        }},
+      {"longest guarantee violation",
+       [](const PolicyRun& r) { return seconds_text(r.summary.overall.longest_violation_s); }},
       {"runtime (real)", [](const PolicyRun& r) { return fixed(r.runtime_s, 3) + "s"; }},
   };
   TextTable table(header);

@@ -17,7 +17,7 @@
 // borrowed_gpu_hours, own_gpu_hours, idle_gpu_hours, cost, borrowed_cost,
 // idle_cost (null without a price), preemptions, guarantee_compliance,
 // violated_cycles_reclaimable, violated_cycles_beyond_bound,
-// violated_cycles_fragmented (definitions in
+// violated_cycles_fragmented, longest_violation_s (definitions in
 // service/simulation/trace_metrics.h). `runtime_s` is the only key that differs between identical
 // runs. The table says which scheduling cycle ran ("10s (policy)", "1s
 // (--cycle)"), how many jobs can never start, and names the namespaces of

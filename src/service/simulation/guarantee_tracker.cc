@@ -261,6 +261,13 @@ void GuaranteeTracker::count(int64_t grid_cycles) {
   ALLOT_CHECK(grid_cycles >= 1);
   ALLOT_CHECK(last_.size() == counts_.size());
   for (size_t team = 0; team < last_.size(); ++team) {
+    GuaranteeCount& count = counts_[team];
+    if (last_[team] != GuaranteeVerdict::kViolated) {
+      count.current_violated_run = 0;
+    } else {
+      count.current_violated_run += grid_cycles;
+      count.longest_violated_run = std::max(count.longest_violated_run, count.current_violated_run);
+    }
     if (last_[team] == GuaranteeVerdict::kNotOwed) {
       continue;
     }

@@ -14,7 +14,9 @@
 //   `remaining` (so two workloads that fit only one at a time are not both
 //   owed). A workload held back by its own team's StrictFIFO head
 //   (kBlockedByStrictFifo) is not judged: it waits by the team's choice.
-// - compliance = compliant cycles / owed cycles; 1.0 when never owed.
+// - compliance = compliant cycles / owed cycles; 1.0 when never owed;
+// - the longest violation: the most grid cycles in a row in which the team
+//   was owed and not served (how long a team waited for what it was owed).
 // - a violated cycle is classed by the team's first owed workload that was
 //   not served (the one the walk above stops at):
 //   (All three after the cycle's plan: its admissions hold their nodes.)
@@ -62,6 +64,10 @@ struct GuaranteeCount {
   int64_t reclaimable = 0;   // violated cycles a bounded reclaim could have served
   int64_t beyond_bound = 0;  // violated cycles that only taking borrowers below nominal serves
   int64_t fragmented = 0;    // violated cycles whose owed workload fits no node even then
+  // The most grid cycles in a row in which the team was owed and not served
+  // (a cycle in which it was served or not owed ends a run).
+  int64_t longest_violated_run = 0;
+  int64_t current_violated_run = 0;
 
   friend bool operator==(const GuaranteeCount&, const GuaranteeCount&) = default;
 };

@@ -127,6 +127,9 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     trace.teams[team].reclaimable_cycles = guarantees.counts()[team].reclaimable;
     trace.teams[team].beyond_bound_cycles = guarantees.counts()[team].beyond_bound;
     trace.teams[team].fragmented_cycles = guarantees.counts()[team].fragmented;
+    trace.teams[team].longest_violation_s =
+        static_cast<double>(guarantees.counts()[team].longest_violated_run * input_.cycle.ms()) /
+        1000.0;
   }
   for (const AdmittedWorkload& admitted : snapshot_.admitted) {
     trace.workloads[admitted.id.value()].running = true;  // only if the loop stopped early

@@ -123,6 +123,7 @@ TeamMetrics team_metrics(const SimulationTrace& trace, size_t team,
   metrics.reclaimable_cycles = trace.teams[team].reclaimable_cycles;
   metrics.beyond_bound_cycles = trace.teams[team].beyond_bound_cycles;
   metrics.fragmented_cycles = trace.teams[team].fragmented_cycles;
+  metrics.longest_violation_s = trace.teams[team].longest_violation_s;
   metrics.guarantee_compliance = compliance(metrics.compliant_cycles, metrics.owed_cycles);
   return metrics;
 }
@@ -252,6 +253,7 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
     report.reclaimable_cycles += metrics.reclaimable_cycles;
     report.beyond_bound_cycles += metrics.beyond_bound_cycles;
     report.fragmented_cycles += metrics.fragmented_cycles;
+    report.longest_violation_s = std::max(report.longest_violation_s, metrics.longest_violation_s);
     report.teams.push_back(std::move(metrics));
   }
   report.guarantee_compliance = compliance(report.compliant_cycles, report.owed_cycles);

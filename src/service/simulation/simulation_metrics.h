@@ -48,6 +48,7 @@ struct TracedTeam {
   int64_t reclaimable_cycles = 0;   // violated, reclaimable (guarantee_tracker.h)
   int64_t beyond_bound_cycles = 0;  // violated, beyond the bound (guarantee_tracker.h)
   int64_t fragmented_cycles = 0;    // violated, fragmented (guarantee_tracker.h)
+  double longest_violation_s = 0;   // the longest run of violated cycles (guarantee_tracker.h)
 };
 
 struct SimulationTrace {

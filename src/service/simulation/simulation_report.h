@@ -61,6 +61,7 @@ struct TeamMetrics {
   int64_t reclaimable_cycles = 0;  // violated cycles by class (guarantee_tracker.h)
   int64_t beyond_bound_cycles = 0;
   int64_t fragmented_cycles = 0;
+  double longest_violation_s = 0;  // the longest run of violated cycles, in seconds
   double guarantee_compliance = 1.0;
   std::vector<UsagePoint> usage_series;
 
@@ -113,6 +114,7 @@ struct SimulationReport {
   int64_t reclaimable_cycles = 0;   // summed over teams
   int64_t beyond_bound_cycles = 0;  // summed over teams
   int64_t fragmented_cycles = 0;    // summed over teams
+  double longest_violation_s = 0;   // the longest of the teams'
   double guarantee_compliance = 1.0;
   std::vector<TeamMetrics> teams;         // in policy order
   std::vector<ClassMetrics> classes;      // policy order, then others by name

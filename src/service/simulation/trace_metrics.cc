@@ -107,6 +107,7 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
   summary.overall.violated_cycles_reclaimable = report.reclaimable_cycles;
   summary.overall.violated_cycles_beyond_bound = report.beyond_bound_cycles;
   summary.overall.violated_cycles_fragmented = report.fragmented_cycles;
+  summary.overall.longest_violation_s = report.longest_violation_s;
   summary.overall.utilization = report.utilization;
   summary.overall.preemptions = report.preemptions;
   for (size_t i = 0; i < policy.teams.size(); ++i) {
@@ -124,6 +125,7 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
       team.metrics.violated_cycles_reclaimable = it->reclaimable_cycles;
       team.metrics.violated_cycles_beyond_bound = it->beyond_bound_cycles;
       team.metrics.violated_cycles_fragmented = it->fragmented_cycles;
+      team.metrics.longest_violation_s = it->longest_violation_s;
       team.nominal = it->nominal;
       team.usage_series = it->usage_series;
       summary.overall.borrowed_gpu_hours += it->borrowed_hours;

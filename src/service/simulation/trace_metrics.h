@@ -25,7 +25,8 @@
 //   violated_cycles_fragmented: the owed cycles that were not compliant, by
 //   class (guarantee_tracker.h: could a reclaim within Kueue's per-team bound
 //   have made room; else would the owed workload fit if every team above its
-//   nominal had nothing running).
+//   nominal had nothing running); longest_violation_s: the longest run of
+//   violated cycles in a row, in seconds (per team; overall the longest).
 // Per team, `nominal` and `usage_series` are the report's (GPUs used over
 // time, for charts); queue_delays_s holds every admitted workload's queueing
 // delay, sorted, for a CDF.
@@ -63,6 +64,7 @@ struct TraceMetrics {
   int64_t violated_cycles_reclaimable = 0;  // see guarantee_tracker.h
   int64_t violated_cycles_beyond_bound = 0;
   int64_t violated_cycles_fragmented = 0;
+  double longest_violation_s = 0;  // the longest run of violated cycles (guarantee_tracker.h)
 
   friend bool operator==(const TraceMetrics&, const TraceMetrics&) = default;
 };

@@ -115,7 +115,7 @@ class VictimSelector {
   [[nodiscard]] int64_t teams_refused_whole() const { return teams_refused_whole_; }
   // How many searches the gang node-first walk answered (for tests).
   [[nodiscard]] int64_t gang_walks_won() const { return gang_walks_won_; }
-  // How many searches the node-clearing walk answered (for tests).
+  // How many searches the node-clearing search answered (for tests).
   [[nodiscard]] int64_t node_clearing_wins() const { return node_clearing_wins_; }
 
  private:
@@ -201,15 +201,18 @@ class VictimSelector {
   [[nodiscard]] bool gang_node_first_pass(const Request& r,
                                           const std::vector<Candidate>& candidates,
                                           bool allow_borrowing, VictimChoice* choice);
-  // After the walks above failed: clears node after node, every node the
-  // candidates could make room on, until the preemptor fits (node_clearing.cc).
+  // After the walks above failed: the nodes that can be cleared alone within
+  // the teams' bounds, combined until the preemptor fits (node_clearing.cc).
   [[nodiscard]] bool node_clearing_pass(const Request& r, const std::vector<Candidate>& candidates,
                                         bool allow_borrowing, VictimChoice* choice);
   [[nodiscard]] static PreemptionReason reason_for(const Candidate& c);
   // Whether `c` may be taken now (its variant, and Kueue's bound for another team's work).
   [[nodiscard]] bool open_now(const Request& r, const Candidate& c, bool allow_borrowing) const;
+  // Adds `c` to `kept` when all can be taken in some order, each open when
+  // taken (a team's smallest work first); else leaves `kept` as it was.
   bool add_victim(const Request& r, const Candidate& c, bool allow_borrowing,
                   std::vector<Candidate>* kept);
+  // Puts back `from` (latest first) and takes `to`, in its order.
   void retake(const std::vector<Candidate>& from, const std::vector<Candidate>& to);
   struct ClearingWalk;  // node_clearing.cc
   bool clear_node(const Request& r, ClearingWalk& walk, size_t k);

@@ -121,5 +121,33 @@ TEST(BoundedReclaim, JudgesAfterThePlansAdmissions) {
                                       flavors, Resource::kGpu, 16));  // before the plan: free
 }
 
+// A node the plan keeps drained for another workload is no room for this
+// one; its own drained node is, and a gang's reservation with a start is not judged.
+TEST(BoundedReclaim, ANodeDrainedForAnotherWorkloadIsNoRoom) {
+  const std::vector<GuaranteeNode> nodes = {{FlavorIndex(0), 8, true}};
+  const std::vector<FlavorIndex> flavors = {FlavorIndex(0)};
+  Snapshot snapshot;
+  PendingWorkload owed;
+  owed.id = WorkloadId(1);
+  owed.team = TeamIndex(0);
+  PodSetRequest set;
+  set.per_pod[Resource::kGpu] = 8;
+  owed.pod_sets.push_back(set);
+  snapshot.pending = {owed};
+  const auto room = [&](WorkloadId holder, Timestamp starts_at) {
+    Plan plan;
+    plan.reservations.push_back({holder, FlavorIndex(0), {NodeIndex(0)}, starts_at});
+    const bool without = fits_without_borrowers(snapshot, plan, owed, {0, 0}, {8, 0}, nodes,
+                                                flavors, Resource::kGpu);
+    const bool bounded = fits_by_bounded_reclaim(snapshot, plan, owed, {0, 0}, {8, 0}, nodes,
+                                                 flavors, Resource::kGpu, 8);
+    EXPECT_EQ(without, bounded);
+    return bounded;
+  };
+  EXPECT_FALSE(room(WorkloadId(2), Timestamp::infinite_future()));     // drained for another
+  EXPECT_TRUE(room(WorkloadId(1), Timestamp::infinite_future()));      // its own drain
+  EXPECT_TRUE(room(WorkloadId(2), Timestamp() + Duration::hours(1)));  // a gang's reservation
+}
+
 }  // namespace
 }  // namespace allot

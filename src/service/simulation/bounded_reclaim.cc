@@ -35,6 +35,7 @@ class BoundedReclaimSearch {
                        int64_t quota_free)
       : nodes_(nodes), flavors_(flavors), quota_free_(quota_free) {
     note_nodes(snapshot);
+    drop_nodes_drained_for_others(plan, workload.id, &free_);
     note_work(snapshot, plan, usage, nominal, workload.team.value(), primary);
     for (const PodSetRequest& set : workload.pod_sets) {
       for (int32_t i = 0; i < set.count; ++i) {
@@ -107,9 +108,10 @@ class BoundedReclaimSearch {
       const int64_t per_pod = pod_sets[set].per_pod[primary];
       for (const PodPlacement& pod : assignment[set].pods) {
         const size_t n = pod.node.value();
-        if (n >= free_.size() || free_[n] < 0 || per_pod == 0) continue;
+        if (n >= free_.size() || per_pod == 0) continue;
+        victim.amount += per_pod;    // what taking it costs its team, wherever it runs
+        if (free_[n] < 0) continue;  // a node the workload may not use
         free_[n] = std::max<int64_t>(0, free_[n] - per_pod);
-        victim.amount += per_pod;
         victim.on_nodes.emplace_back(n, per_pod);
       }
     }
@@ -249,6 +251,15 @@ class BoundedReclaimSearch {
 };
 
 }  // namespace
+
+void drop_nodes_drained_for_others(const Plan& plan, WorkloadId owed, std::vector<int64_t>* free) {
+  for (const Reservation& r : plan.reservations) {
+    if (r.starts_at != Timestamp::infinite_future() || r.workload == owed) continue;
+    for (const NodeIndex node : r.nodes) {
+      if (node.value() < free->size()) (*free)[node.value()] = -1;
+    }
+  }
+}
 
 bool fits_by_bounded_reclaim(const Snapshot& snapshot, const Plan& plan,
                              const PendingWorkload& workload, const std::vector<int64_t>& usage,

@@ -25,10 +25,11 @@
 // must hold the workload's request; any further victim needed for that is
 // taken, within the bound, largest first.
 // Deliberately not judged (Philly's policies need none of it): priorities,
-// minRuntime, withinTeam preemption, cohorts below the root. Nor are
-// reservations: a node held for another workload (a gang's reservation, a
-// drain) counts with its room, so a cycle in which the only room is a node
-// drained for a teammate still waiting for more nodes is counted here.
+// minRuntime, withinTeam preemption, cohorts below the root. A node the plan
+// keeps drained for another workload (a drain: whole-node work of a team
+// within its nominal, cycle_drains.cc) is no room for this one, as for the
+// scheduler; a gang's reservation (with a start) is not judged: its node
+// counts with its room.
 // The search stops after `kMaxSteps` node trials; it then answers true (the
 // cycle counts as one the scheduler should have served).
 //
@@ -47,6 +48,10 @@ namespace allot {
 struct GuaranteeNode;
 
 inline constexpr int64_t kMaxBoundedReclaimSteps = 200000;
+
+// Marks (-1 in `free`, by NodeIndex) every node the plan keeps drained for a
+// workload other than `owed` (a reservation with no start: a drain).
+void drop_nodes_drained_for_others(const Plan& plan, WorkloadId owed, std::vector<int64_t>* free);
 
 // `usage` (the snapshot's, before the plan) and `nominal`: per TeamIndex, of `primary`; `nodes` by
 // NodeIndex; `flavors`: the owed team's, for a pod set that requires none.

@@ -121,22 +121,25 @@ TEST(BoundedReclaim, JudgesAfterThePlansAdmissions) {
                                       flavors, Resource::kGpu, 16));  // before the plan: free
 }
 
-// A node the plan keeps drained for another workload is no room for this
-// one; its own drained node is, and a gang's reservation with a start is not judged.
-TEST(BoundedReclaim, ANodeDrainedForAnotherWorkloadIsNoRoom) {
+// Room the plan holds for another workload is no room for this one: a node
+// it keeps drained, or room it promises in a handover. Its own is; a gang's
+// reservation with a start is not judged.
+TEST(BoundedReclaim, RoomHeldForAnotherWorkloadIsNoRoom) {
   const std::vector<GuaranteeNode> nodes = {{FlavorIndex(0), 8, true}};
   const std::vector<FlavorIndex> flavors = {FlavorIndex(0)};
   Snapshot snapshot;
-  PendingWorkload owed;
-  owed.id = WorkloadId(1);
-  owed.team = TeamIndex(0);
-  PodSetRequest set;
-  set.per_pod[Resource::kGpu] = 8;
-  owed.pod_sets.push_back(set);
-  snapshot.pending = {owed};
-  const auto room = [&](WorkloadId holder, Timestamp starts_at) {
-    Plan plan;
-    plan.reservations.push_back({holder, FlavorIndex(0), {NodeIndex(0)}, starts_at});
+  const auto eight_gpus = [](uint64_t id) {
+    PendingWorkload w;
+    w.id = WorkloadId(id);
+    w.team = TeamIndex(0);
+    PodSetRequest set;
+    set.per_pod[Resource::kGpu] = 8;
+    w.pod_sets.push_back(set);
+    return w;
+  };
+  snapshot.pending = {eight_gpus(1), eight_gpus(2)};
+  const PendingWorkload& owed = snapshot.pending[0];
+  const auto room = [&](const Plan& plan) {
     const bool without = fits_without_borrowers(snapshot, plan, owed, {0, 0}, {8, 0}, nodes,
                                                 flavors, Resource::kGpu);
     const bool bounded = fits_by_bounded_reclaim(snapshot, plan, owed, {0, 0}, {8, 0}, nodes,
@@ -144,9 +147,26 @@ TEST(BoundedReclaim, ANodeDrainedForAnotherWorkloadIsNoRoom) {
     EXPECT_EQ(without, bounded);
     return bounded;
   };
-  EXPECT_FALSE(room(WorkloadId(2), Timestamp::infinite_future()));     // drained for another
-  EXPECT_TRUE(room(WorkloadId(1), Timestamp::infinite_future()));      // its own drain
-  EXPECT_TRUE(room(WorkloadId(2), Timestamp() + Duration::hours(1)));  // a gang's reservation
+  const auto reserved = [](uint64_t holder, Timestamp starts_at) {
+    Plan plan;
+    plan.reservations.push_back({WorkloadId(holder), FlavorIndex(0), {NodeIndex(0)}, starts_at});
+    return plan;
+  };
+  const auto promised = [](uint64_t to) {
+    Plan plan;
+    Handover handover;
+    handover.workload = WorkloadId(to);
+    handover.flavor = FlavorIndex(0);
+    handover.assignment = {{1, {PodPlacement{NodeIndex(0), 0}}}};
+    plan.handovers.push_back(handover);
+    return plan;
+  };
+  EXPECT_FALSE(room(reserved(2, Timestamp::infinite_future())));     // drained for another
+  EXPECT_TRUE(room(reserved(1, Timestamp::infinite_future())));      // its own drain
+  EXPECT_TRUE(room(reserved(2, Timestamp() + Duration::hours(1))));  // a gang's reservation
+  EXPECT_FALSE(room(promised(2)));                                   // promised to another
+  EXPECT_TRUE(room(promised(1)));                                    // promised to it
+  EXPECT_TRUE(room({}));
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ class BoundedReclaimSearch {
                        int64_t quota_free)
       : nodes_(nodes), flavors_(flavors), quota_free_(quota_free) {
     note_nodes(snapshot);
-    drop_nodes_drained_for_others(plan, workload.id, &free_);
+    take_room_held_for_others(snapshot, plan, workload.id, primary, &free_);
     note_work(snapshot, plan, usage, nominal, workload.team.value(), primary);
     for (const PodSetRequest& set : workload.pod_sets) {
       for (int32_t i = 0; i < set.count; ++i) {
@@ -252,11 +252,25 @@ class BoundedReclaimSearch {
 
 }  // namespace
 
-void drop_nodes_drained_for_others(const Plan& plan, WorkloadId owed, std::vector<int64_t>* free) {
+void take_room_held_for_others(const Snapshot& snapshot, const Plan& plan, WorkloadId owed,
+                               Resource primary, std::vector<int64_t>* free) {
   for (const Reservation& r : plan.reservations) {
     if (r.starts_at != Timestamp::infinite_future() || r.workload == owed) continue;
     for (const NodeIndex node : r.nodes) {
       if (node.value() < free->size()) (*free)[node.value()] = -1;
+    }
+  }
+  for (const Handover& h : plan.handovers) {
+    if (h.workload == owed) continue;
+    const auto pending = std::find_if(snapshot.pending.begin(), snapshot.pending.end(),
+                                      [&](const PendingWorkload& p) { return p.id == h.workload; });
+    if (pending == snapshot.pending.end()) continue;
+    for (size_t set = 0; set < h.assignment.size() && set < pending->pod_sets.size(); ++set) {
+      const int64_t per_pod = pending->pod_sets[set].per_pod[primary];
+      for (const PodPlacement& pod : h.assignment[set].pods) {
+        int64_t* room = pod.node.value() < free->size() ? &(*free)[pod.node.value()] : nullptr;
+        if (room != nullptr && *room >= 0) *room = std::max<int64_t>(0, *room - per_pod);
+      }
     }
   }
 }

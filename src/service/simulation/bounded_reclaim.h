@@ -27,9 +27,10 @@
 // Deliberately not judged (Philly's policies need none of it): priorities,
 // minRuntime, withinTeam preemption, cohorts below the root. A node the plan
 // keeps drained for another workload (a drain: whole-node work of a team
-// within its nominal, cycle_drains.cc) is no room for this one, as for the
-// scheduler; a gang's reservation (with a start) is not judged: its node
-// counts with its room.
+// within its nominal, cycle_drains.cc) is no room for this one, nor is the
+// room the plan promises another workload in a handover (its victims are
+// stopping for it), as for the scheduler; a gang's reservation (with a start)
+// is not judged: its node counts with its room.
 // The search stops after `kMaxSteps` node trials; it then answers true (the
 // cycle counts as one the scheduler should have served).
 //
@@ -49,9 +50,12 @@ struct GuaranteeNode;
 
 inline constexpr int64_t kMaxBoundedReclaimSteps = 200000;
 
-// Marks (-1 in `free`, by NodeIndex) every node the plan keeps drained for a
-// workload other than `owed` (a reservation with no start: a drain).
-void drop_nodes_drained_for_others(const Plan& plan, WorkloadId owed, std::vector<int64_t>* free);
+// Takes out of `free` (room of the primary resource by NodeIndex, -1: not
+// usable) what the plan holds for workloads other than `owed`: every node it
+// keeps drained (a reservation with no start: -1), and the room it promises
+// in its handovers (their pods, on their nodes).
+void take_room_held_for_others(const Snapshot& snapshot, const Plan& plan, WorkloadId owed,
+                               Resource primary, std::vector<int64_t>* free);
 
 // `usage` (the snapshot's, before the plan) and `nominal`: per TeamIndex, of `primary`; `nodes` by
 // NodeIndex; `flavors`: the owed team's, for a pod set that requires none.

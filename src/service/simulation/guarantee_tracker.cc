@@ -151,7 +151,7 @@ bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
                                              snapshot.nodes[n].schedulable());
     if (up) free[n] = nodes[n].capacity;
   }
-  drop_nodes_drained_for_others(plan, workload.id, &free);
+  take_room_held_for_others(snapshot, plan, workload.id, primary, &free);
   // The plan's admissions, with the workloads they admit.
   std::vector<int64_t> usage_after = usage;
   std::vector<std::pair<const Admission*, const PendingWorkload*>> admissions;

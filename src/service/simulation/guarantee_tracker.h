@@ -20,7 +20,8 @@
 // - a violated cycle is classed by the team's first owed workload that was
 //   not served (the one the walk above stops at):
 //   (All three after the cycle's plan: its admissions hold their nodes, and
-//   a node it keeps drained for another workload is no room for this one.)
+//   a node it keeps drained for another workload, or room it promises another
+//   in a handover, is no room for this one.)
 //   *reclaimable* when a reclaim that keeps Kueue's per-team bound (it takes
 //   a team's work only while the team uses more than its nominal) could make
 //   room for it now (bounded_reclaim.h: an exhaustive search); *beyond the

@@ -38,15 +38,11 @@ TEST(BoundedReclaim, TakesATeamsWorkOnlyWhileItIsAboveItsNominal) {
   };
   const auto judge = [&](const Snapshot& snapshot, const Plan& plan, int32_t pods,
                          int64_t nominal1) {
-    std::vector<int64_t> usage = {0, 0};
-    for (const AdmittedWorkload& a : snapshot.admitted)
-      usage[a.team.value()] += a.usage()[Resource::kGpu];
     const std::vector<int64_t> nominal = {16, nominal1};
-    const int64_t quota_free = 16 + nominal1 - usage[1];
-    const bool without = fits_without_borrowers(snapshot, plan, asking(pods), usage, nominal, nodes,
+    const bool without = fits_without_borrowers(snapshot, plan, asking(pods), nominal, nodes,
                                                 flavors, Resource::kGpu);
-    const bool bounded = fits_by_bounded_reclaim(snapshot, plan, asking(pods), usage, nominal,
-                                                 nodes, flavors, Resource::kGpu, quota_free);
+    const bool bounded = fits_by_bounded_reclaim(snapshot, plan, asking(pods), nominal, nodes,
+                                                 flavors, Resource::kGpu);
     EXPECT_TRUE(without || !bounded);  // the bounded reclaim never finds more room
     return bounded;
   };
@@ -105,20 +101,20 @@ TEST(BoundedReclaim, JudgesAfterThePlansAdmissions) {
   admission.usage[Resource::kGpu] = 8;
   plan.admissions.push_back(admission);
   const auto bounded = [&](int64_t nominal1) {
-    return fits_by_bounded_reclaim(snapshot, plan, snapshot.pending[0], {0, 0}, {8, nominal1},
-                                   nodes, flavors, Resource::kGpu, 8 + nominal1);
+    return fits_by_bounded_reclaim(snapshot, plan, snapshot.pending[0], {8, nominal1}, nodes,
+                                   flavors, Resource::kGpu);
   };
   EXPECT_FALSE(bounded(8));  // team 1's job is within its nominal: the node is its
   // The other classes judge after the plan too: the room went to work within nominal.
-  EXPECT_FALSE(fits_without_borrowers(snapshot, plan, snapshot.pending[0], {0, 0}, {8, 8}, nodes,
-                                      flavors, Resource::kGpu));
-  EXPECT_TRUE(fits_without_borrowers(snapshot, plan, snapshot.pending[0], {0, 0}, {8, 0}, nodes,
-                                     flavors, Resource::kGpu));
-  EXPECT_TRUE(fits_without_borrowers(snapshot, {}, snapshot.pending[0], {0, 0}, {8, 8}, nodes,
-                                     flavors, Resource::kGpu));
+  EXPECT_FALSE(fits_without_borrowers(snapshot, plan, snapshot.pending[0], {8, 8}, nodes, flavors,
+                                      Resource::kGpu));
+  EXPECT_TRUE(fits_without_borrowers(snapshot, plan, snapshot.pending[0], {8, 0}, nodes, flavors,
+                                     Resource::kGpu));
+  EXPECT_TRUE(fits_without_borrowers(snapshot, {}, snapshot.pending[0], {8, 8}, nodes, flavors,
+                                     Resource::kGpu));
   EXPECT_TRUE(bounded(0));  // team 1 borrowed all 8: the reclaim may take them back
-  EXPECT_TRUE(fits_by_bounded_reclaim(snapshot, {}, snapshot.pending[0], {0, 0}, {8, 8}, nodes,
-                                      flavors, Resource::kGpu, 16));  // before the plan: free
+  EXPECT_TRUE(fits_by_bounded_reclaim(snapshot, {}, snapshot.pending[0], {8, 8}, nodes, flavors,
+                                      Resource::kGpu));  // before the plan: free
 }
 
 // Room the plan holds for another workload is no room for this one: a node
@@ -140,10 +136,10 @@ TEST(BoundedReclaim, RoomHeldForAnotherWorkloadIsNoRoom) {
   snapshot.pending = {eight_gpus(1), eight_gpus(2)};
   const PendingWorkload& owed = snapshot.pending[0];
   const auto room = [&](const Plan& plan) {
-    const bool without = fits_without_borrowers(snapshot, plan, owed, {0, 0}, {8, 0}, nodes,
-                                                flavors, Resource::kGpu);
-    const bool bounded = fits_by_bounded_reclaim(snapshot, plan, owed, {0, 0}, {8, 0}, nodes,
-                                                 flavors, Resource::kGpu, 8);
+    const bool without =
+        fits_without_borrowers(snapshot, plan, owed, {8, 0}, nodes, flavors, Resource::kGpu);
+    const bool bounded =
+        fits_by_bounded_reclaim(snapshot, plan, owed, {8, 0}, nodes, flavors, Resource::kGpu);
     EXPECT_EQ(without, bounded);
     return bounded;
   };

@@ -205,10 +205,10 @@ TEST(GuaranteeCompliance, FitsWithoutBorrowersTakesOutOnlyTeamsAboveNominal) {
   Snapshot snapshot;
   snapshot.admitted = {running(1, 0, 2, 0), running(2, 1, 6, 0), running(3, 1, 4, 1)};
   const std::vector<int64_t> nominal = {8, 4};
-  const std::vector<int64_t> usage = {2, 10};           // team 1 borrows
+  // Team 1 uses 10 GPUs: it borrows.
   std::vector<FlavorIndex> flavors = {FlavorIndex(0)};  // the asking team's
   const auto fits = [&](const PendingWorkload& w) {
-    return fits_without_borrowers(snapshot, {}, w, usage, nominal, nodes, flavors, Resource::kGpu);
+    return fits_without_borrowers(snapshot, {}, w, nominal, nodes, flavors, Resource::kGpu);
   };
   EXPECT_TRUE(fits(asking(1, 8)));                   // node 1, once team 1's job is gone
   EXPECT_TRUE(fits(asking(2, 6)));                   // one pod on each node
@@ -218,8 +218,8 @@ TEST(GuaranteeCompliance, FitsWithoutBorrowersTakesOutOnlyTeamsAboveNominal) {
   EXPECT_FALSE(fits(asking(1, 8)));  // the team has no quota in the nodes' flavor
   flavors = {FlavorIndex(0)};
   // Team 1 within its nominal: its work stays, and no node has 8 free.
-  EXPECT_FALSE(fits_without_borrowers(snapshot, {}, asking(1, 8), usage, {8, 10}, nodes, flavors,
-                                      Resource::kGpu));
+  EXPECT_FALSE(
+      fits_without_borrowers(snapshot, {}, asking(1, 8), {8, 10}, nodes, flavors, Resource::kGpu));
   // Node 1 unschedulable: only node 0's 6 free GPUs count.
   snapshot.nodes = {NodeCondition{}, NodeCondition{true, true}};
   EXPECT_FALSE(fits(asking(1, 8)));

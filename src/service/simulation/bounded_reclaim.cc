@@ -1,7 +1,6 @@
 #include "service/simulation/bounded_reclaim.h"
 
 #include <algorithm>
-#include <bit>
 #include <utility>
 
 #include "base/check.h"
@@ -28,15 +27,12 @@ constexpr size_t kMaxVictimsPerNode = 12;
 
 class BoundedReclaimSearch {
  public:
-  BoundedReclaimSearch(const Snapshot& snapshot, const Plan& plan, const PendingWorkload& workload,
-                       const std::vector<int64_t>& usage, const std::vector<int64_t>& nominal,
+  BoundedReclaimSearch(const AfterPlan& after, std::vector<int64_t> room,
+                       const PendingWorkload& workload, const std::vector<int64_t>& nominal,
                        const std::vector<GuaranteeNode>& nodes,
-                       const std::vector<FlavorIndex>& flavors, Resource primary,
-                       int64_t quota_free)
-      : nodes_(nodes), flavors_(flavors), quota_free_(quota_free) {
-    note_nodes(snapshot);
-    take_room_held_for_others(snapshot, plan, workload.id, primary, &free_);
-    note_work(snapshot, plan, usage, nominal, workload.team.value(), primary);
+                       const std::vector<FlavorIndex>& flavors, Resource primary)
+      : nodes_(nodes), flavors_(flavors), quota_free_(after.quota_free), free_(std::move(room)) {
+    note_work(after, nominal, workload.team.value());
     for (const PodSetRequest& set : workload.pod_sets) {
       for (int32_t i = 0; i < set.count; ++i) {
         pods_.push_back({set.per_pod[primary], set.required_flavor});
@@ -50,47 +46,27 @@ class BoundedReclaimSearch {
   bool run() { return place(0, 0); }
 
  private:
-  void note_nodes(const Snapshot& snapshot) {
-    free_.assign(nodes_.size(), -1);  // -1: not schedulable
-    for (size_t n = 0; n < nodes_.size(); ++n) {
-      const bool up =
-          nodes_[n].schedulable && (n >= snapshot.nodes.size() || snapshot.nodes[n].schedulable());
-      if (up) free_[n] = nodes_[n].capacity;
+  // Every workload's room off the nodes the owed workload may use; the
+  // work of other teams above their nominal that a reclaim may take.
+  void note_work(const AfterPlan& after, const std::vector<int64_t>& nominal, size_t owed_team) {
+    on_node_.resize(free_.size());
+    excess_.assign(after.usage.size(), 0);
+    for (size_t t = 0; t < after.usage.size(); ++t) {
+      excess_[t] = std::max<int64_t>(0, after.usage[t] - nominal[t]);
     }
-    on_node_.resize(nodes_.size());
-  }
-
-  // The admitted work, then the plan's admissions: what each holds where, and
-  // which of it a reclaim may take.
-  void note_work(const Snapshot& snapshot, const Plan& plan, std::vector<int64_t> usage,
-                 const std::vector<int64_t>& nominal, size_t owed_team, Resource primary) {
-    std::vector<WorkloadId> chosen;  // victims of the plan's preemptions
-    for (const Preemption& p : plan.preemptions) chosen.push_back(p.victim);
-    std::sort(chosen.begin(), chosen.end());
-    std::vector<std::pair<size_t, Victim>> work;  // open to a reclaim, by team
-    for (const AdmittedWorkload& admitted : snapshot.admitted) {
-      Victim held = hold(admitted.team.value(), admitted.pod_sets, admitted.assignment, primary);
-      if (!admitted.terminating && !std::binary_search(chosen.begin(), chosen.end(), admitted.id)) {
-        work.emplace_back(admitted.team.value(), std::move(held));
+    taken_sum_.assign(after.usage.size(), 0);
+    taken_max_.assign(after.usage.size(), 0);
+    for (const HeldWork& work : after.work) {
+      Victim victim{work.team, work.amount, {}};
+      for (const auto& [n, amount] : work.pods) {
+        if (n >= free_.size() || free_[n] < 0) continue;  // a node the workload may not use
+        free_[n] = std::max<int64_t>(0, free_[n] - amount);
+        victim.on_nodes.emplace_back(n, amount);
       }
-    }
-    for (const Admission& admission : plan.admissions) {
-      const auto pending =
-          std::find_if(snapshot.pending.begin(), snapshot.pending.end(),
-                       [&](const PendingWorkload& p) { return p.id == admission.workload; });
-      if (pending == snapshot.pending.end()) continue;
-      const size_t team = pending->team.value();
-      usage[team] += admission.usage[primary];
-      quota_free_ -= admission.usage[primary];
-      work.emplace_back(team, hold(team, pending->pod_sets, admission.assignment, primary));
-    }
-    excess_.assign(usage.size(), 0);
-    for (size_t t = 0; t < usage.size(); ++t)
-      excess_[t] = std::max<int64_t>(0, usage[t] - nominal[t]);
-    taken_sum_.assign(usage.size(), 0);
-    taken_max_.assign(usage.size(), 0);
-    for (auto& [team, victim] : work) {
-      if (team == owed_team || excess_[team] == 0 || victim.on_nodes.empty()) continue;
+      if (!work.open || work.team == owed_team || excess_[work.team] == 0 ||
+          victim.on_nodes.empty()) {
+        continue;
+      }
       const auto index = static_cast<uint32_t>(victims_.size());
       for (const auto& [n, amount] : victim.on_nodes) {
         if (on_node_[n].empty() || on_node_[n].back() != index) on_node_[n].push_back(index);
@@ -98,24 +74,6 @@ class BoundedReclaimSearch {
       victims_.push_back(std::move(victim));
     }
     taken_.assign(victims_.size(), false);
-  }
-
-  // Takes the room of one workload's pods off the nodes; what it holds.
-  Victim hold(size_t team, const std::vector<PodSetRequest>& pod_sets,
-              const std::vector<PodSetAssignment>& assignment, Resource primary) {
-    Victim victim{team, 0, {}};
-    for (size_t set = 0; set < assignment.size() && set < pod_sets.size(); ++set) {
-      const int64_t per_pod = pod_sets[set].per_pod[primary];
-      for (const PodPlacement& pod : assignment[set].pods) {
-        const size_t n = pod.node.value();
-        if (n >= free_.size() || per_pod == 0) continue;
-        victim.amount += per_pod;    // what taking it costs its team, wherever it runs
-        if (free_[n] < 0) continue;  // a node the workload may not use
-        free_[n] = std::max<int64_t>(0, free_[n] - per_pod);
-        victim.on_nodes.emplace_back(n, per_pod);
-      }
-    }
-    return victim;
   }
 
   [[nodiscard]] bool usable(size_t n, const Pod& pod) const {
@@ -225,6 +183,7 @@ class BoundedReclaimSearch {
       }
       // Enough, and none of them spare (without the smallest it is not enough).
       if (freed < need || freed - smallest >= need) continue;
+      if (++steps_ > kMaxBoundedReclaimSteps) return true;
       if (!take(chosen)) continue;
       const bool placed = place_with_room(pod, n);
       give_back(chosen.size());
@@ -252,39 +211,22 @@ class BoundedReclaimSearch {
 
 }  // namespace
 
-void take_room_held_for_others(const Snapshot& snapshot, const Plan& plan, WorkloadId owed,
-                               Resource primary, std::vector<int64_t>* free) {
-  for (const Reservation& r : plan.reservations) {
-    if (r.starts_at != Timestamp::infinite_future() || r.workload == owed) continue;
-    for (const NodeIndex node : r.nodes) {
-      if (node.value() < free->size()) (*free)[node.value()] = -1;
-    }
-  }
-  for (const Handover& h : plan.handovers) {
-    if (h.workload == owed) continue;
-    const auto pending = std::find_if(snapshot.pending.begin(), snapshot.pending.end(),
-                                      [&](const PendingWorkload& p) { return p.id == h.workload; });
-    if (pending == snapshot.pending.end()) continue;
-    for (size_t set = 0; set < h.assignment.size() && set < pending->pod_sets.size(); ++set) {
-      const int64_t per_pod = pending->pod_sets[set].per_pod[primary];
-      for (const PodPlacement& pod : h.assignment[set].pods) {
-        int64_t* room = pod.node.value() < free->size() ? &(*free)[pod.node.value()] : nullptr;
-        if (room != nullptr && *room >= 0) *room = std::max<int64_t>(0, *room - per_pod);
-      }
-    }
-  }
+bool fits_by_bounded_reclaim(const AfterPlan& after, std::vector<int64_t> room,
+                             const PendingWorkload& workload, const std::vector<int64_t>& nominal,
+                             const std::vector<GuaranteeNode>& nodes,
+                             const std::vector<FlavorIndex>& flavors, Resource primary) {
+  ALLOT_CHECK(after.usage.size() == nominal.size());
+  BoundedReclaimSearch search(after, std::move(room), workload, nominal, nodes, flavors, primary);
+  return search.run();
 }
 
 bool fits_by_bounded_reclaim(const Snapshot& snapshot, const Plan& plan,
-                             const PendingWorkload& workload, const std::vector<int64_t>& usage,
-                             const std::vector<int64_t>& nominal,
+                             const PendingWorkload& workload, const std::vector<int64_t>& nominal,
                              const std::vector<GuaranteeNode>& nodes,
-                             const std::vector<FlavorIndex>& flavors, Resource primary,
-                             int64_t quota_free) {
-  ALLOT_CHECK(usage.size() == nominal.size());
-  BoundedReclaimSearch search(snapshot, plan, workload, usage, nominal, nodes, flavors, primary,
-                              quota_free);
-  return search.run();
+                             const std::vector<FlavorIndex>& flavors, Resource primary) {
+  return fits_by_bounded_reclaim(after_plan(snapshot, plan, nominal, primary),
+                                 room_for(snapshot, plan, workload.id, nodes, primary), workload,
+                                 nominal, nodes, flavors, primary);
 }
 
 }  // namespace allot

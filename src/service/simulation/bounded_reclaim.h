@@ -20,19 +20,15 @@
 // running (not stopping) workloads of other teams above their nominal; a victim
 // with pods on several nodes frees all of them; a pod's node choices follow the
 // previous pod's of the same size (no permutations). Once placed, the cohort's
-// free quota (`quota_free` before the plan, less the plan's admissions; a flat
-// cohort lending all) plus the victims' GPUs
-// must hold the workload's request; any further victim needed for that is
-// taken, within the bound, largest first.
+// free quota (AfterPlan::quota_free: a flat cohort lending all) plus the
+// victims' GPUs must hold the workload's request; any further victim needed
+// for that is taken, within the bound, largest first.
 // Deliberately not judged (Philly's policies need none of it): priorities,
-// minRuntime, withinTeam preemption, cohorts below the root. A node the plan
-// keeps drained for another workload (a drain: whole-node work of a team
-// within its nominal, cycle_drains.cc) is no room for this one, nor is the
-// room the plan promises another workload in a handover (its victims are
-// stopping for it), as for the scheduler; a gang's reservation (with a start)
-// is not judged: its node counts with its room.
-// The search stops after `kMaxSteps` node trials; it then answers true (the
-// cycle counts as one the scheduler should have served).
+// minRuntime, withinTeam preemption, cohorts below the root. The room held for
+// other workloads is room_for()'s (after_plan.h): no drained node of another,
+// no room promised to another in a handover, as for the scheduler.
+// The search stops after kMaxBoundedReclaimSteps node or victim-set trials; it
+// then answers true (the cycle counts as one the scheduler should have served).
 //
 // Contract: pure function of its arguments.
 #pragma once
@@ -43,6 +39,7 @@
 #include "base/quantity.h"
 #include "scheduler/plan.h"
 #include "scheduler/snapshot.h"
+#include "service/simulation/after_plan.h"
 
 namespace allot {
 
@@ -50,20 +47,18 @@ struct GuaranteeNode;
 
 inline constexpr int64_t kMaxBoundedReclaimSteps = 200000;
 
-// Takes out of `free` (room of the primary resource by NodeIndex, -1: not
-// usable) what the plan holds for workloads other than `owed`: every node it
-// keeps drained (a reservation with no start: -1), and the room it promises
-// in its handovers (their pods, on their nodes).
-void take_room_held_for_others(const Snapshot& snapshot, const Plan& plan, WorkloadId owed,
-                               Resource primary, std::vector<int64_t>* free);
-
-// `usage` (the snapshot's, before the plan) and `nominal`: per TeamIndex, of `primary`; `nodes` by
-// NodeIndex; `flavors`: the owed team's, for a pod set that requires none.
-bool fits_by_bounded_reclaim(const Snapshot& snapshot, const Plan& plan,
-                             const PendingWorkload& workload, const std::vector<int64_t>& usage,
-                             const std::vector<int64_t>& nominal,
+// `after`: the cycle's work once its plan is carried out; `room`: per node,
+// what `workload` may use before any work (after_plan.h: room_for);
+// `nominal`: per TeamIndex, of `primary`; `nodes` by NodeIndex; `flavors`: the
+// owed team's, for a pod set that requires none.
+bool fits_by_bounded_reclaim(const AfterPlan& after, std::vector<int64_t> room,
+                             const PendingWorkload& workload, const std::vector<int64_t>& nominal,
                              const std::vector<GuaranteeNode>& nodes,
-                             const std::vector<FlavorIndex>& flavors, Resource primary,
-                             int64_t quota_free);
+                             const std::vector<FlavorIndex>& flavors, Resource primary);
+// The same, `after` and `room` built from the snapshot and its plan.
+bool fits_by_bounded_reclaim(const Snapshot& snapshot, const Plan& plan,
+                             const PendingWorkload& workload, const std::vector<int64_t>& nominal,
+                             const std::vector<GuaranteeNode>& nodes,
+                             const std::vector<FlavorIndex>& flavors, Resource primary);
 
 }  // namespace allot

@@ -140,46 +140,15 @@ std::vector<GuaranteeVerdict> judge_guarantees(const Snapshot& snapshot, const P
       nominal, primary);
 }
 
-bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
-                            const PendingWorkload& workload, const std::vector<int64_t>& usage,
-                            const std::vector<int64_t>& nominal,
+bool fits_without_borrowers(const AfterPlan& after, std::vector<int64_t> free,
+                            const PendingWorkload& workload, const std::vector<int64_t>& nominal,
                             const std::vector<GuaranteeNode>& nodes,
                             const std::vector<FlavorIndex>& flavors, Resource primary) {
-  std::vector<int64_t> free(nodes.size(), -1);  // -1: not schedulable
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    const bool up = nodes[n].schedulable && (snapshot.nodes.empty() || n >= snapshot.nodes.size() ||
-                                             snapshot.nodes[n].schedulable());
-    if (up) free[n] = nodes[n].capacity;
-  }
-  take_room_held_for_others(snapshot, plan, workload.id, primary, &free);
-  // The plan's admissions, with the workloads they admit.
-  std::vector<int64_t> usage_after = usage;
-  std::vector<std::pair<const Admission*, const PendingWorkload*>> admissions;
-  for (const Admission& admission : plan.admissions) {
-    const auto pending =
-        std::find_if(snapshot.pending.begin(), snapshot.pending.end(),
-                     [&](const PendingWorkload& p) { return p.id == admission.workload; });
-    if (pending == snapshot.pending.end()) continue;
-    usage_after[pending->team.value()] += admission.usage[primary];
-    admissions.emplace_back(&admission, &*pending);
-  }
-  const auto hold = [&](const std::vector<PodSetRequest>& pod_sets,
-                        const std::vector<PodSetAssignment>& assignment) {
-    for (size_t set = 0; set < assignment.size() && set < pod_sets.size(); ++set) {
-      const int64_t per_pod = pod_sets[set].per_pod[primary];
-      for (const PodPlacement& pod : assignment[set].pods) {
-        if (pod.node.value() < free.size() && free[pod.node.value()] >= 0) {
-          free[pod.node.value()] = std::max<int64_t>(0, free[pod.node.value()] - per_pod);
-        }
-      }
+  for (const HeldWork& work : after.work) {
+    if (after.usage[work.team] > nominal[work.team]) continue;  // a borrower's: gone
+    for (const auto& [n, amount] : work.pods) {
+      if (n < free.size() && free[n] >= 0) free[n] = std::max<int64_t>(0, free[n] - amount);
     }
-  };
-  const auto borrower = [&](size_t team) { return usage_after[team] > nominal[team]; };
-  for (const AdmittedWorkload& admitted : snapshot.admitted) {
-    if (!borrower(admitted.team.value())) hold(admitted.pod_sets, admitted.assignment);
-  }
-  for (const auto& [admission, pending] : admissions) {
-    if (!borrower(pending->team.value())) hold(pending->pod_sets, admission->assignment);
   }
   struct Pod {
     int64_t amount;
@@ -209,6 +178,15 @@ bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
   return true;
 }
 
+bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
+                            const PendingWorkload& workload, const std::vector<int64_t>& nominal,
+                            const std::vector<GuaranteeNode>& nodes,
+                            const std::vector<FlavorIndex>& flavors, Resource primary) {
+  return fits_without_borrowers(after_plan(snapshot, plan, nominal, primary),
+                                room_for(snapshot, plan, workload.id, nodes, primary), workload,
+                                nominal, nodes, flavors, primary);
+}
+
 std::vector<ViolationClass> classify_violations(
     const Snapshot& snapshot, const Plan& plan, const PendingQueues& queues,
     const std::vector<GuaranteeVerdict>& verdicts, const std::vector<int64_t>& nominal,
@@ -219,8 +197,7 @@ std::vector<ViolationClass> classify_violations(
     return classes;
   }
   const std::vector<int64_t> usage = usage_by_team(snapshot, nominal.size(), primary);
-  int64_t quota_free = 0;  // of the whole cohort, which lends all that is idle
-  for (size_t team = 0; team < nominal.size(); ++team) quota_free += nominal[team] - usage[team];
+  const AfterPlan after = after_plan(snapshot, plan, nominal, primary);
   const PlanMarks marks(plan, nominal.size());
   for (size_t team = 0; team < verdicts.size(); ++team) {
     if (verdicts[team] != GuaranteeVerdict::kViolated) continue;
@@ -229,11 +206,11 @@ std::vector<ViolationClass> classify_violations(
                                            snapshot, marks, primary);
     ALLOT_CHECK(unserved != SIZE_MAX);
     const PendingWorkload& owed = snapshot.pending[queue[unserved]];
-    if (!fits_without_borrowers(snapshot, plan, owed, usage, nominal, nodes, team_flavors[team],
-                                primary)) {
+    const std::vector<int64_t> room = room_for(snapshot, plan, owed.id, nodes, primary);
+    if (!fits_without_borrowers(after, room, owed, nominal, nodes, team_flavors[team], primary)) {
       classes[team] = ViolationClass::kFragmented;
-    } else if (fits_by_bounded_reclaim(snapshot, plan, owed, usage, nominal, nodes,
-                                       team_flavors[team], primary, quota_free)) {
+    } else if (fits_by_bounded_reclaim(after, room, owed, nominal, nodes, team_flavors[team],
+                                       primary)) {
       classes[team] = ViolationClass::kReclaimable;
     } else {
       classes[team] = ViolationClass::kBeyondBound;
@@ -249,7 +226,8 @@ GuaranteeTracker::GuaranteeTracker(std::vector<int64_t> nominal, Resource primar
       primary_(primary),
       nodes_(std::move(nodes)),
       team_flavors_(std::move(team_flavors)),
-      counts_(nominal_.size()) {}
+      counts_(nominal_.size()),
+      violated_run_(nominal_.size(), 0) {}
 
 void GuaranteeTracker::observe(const Snapshot& snapshot, const Plan& plan,
                                const PendingQueues& queues) {
@@ -262,13 +240,9 @@ void GuaranteeTracker::count(int64_t grid_cycles) {
   ALLOT_CHECK(grid_cycles >= 1);
   ALLOT_CHECK(last_.size() == counts_.size());
   for (size_t team = 0; team < last_.size(); ++team) {
-    GuaranteeCount& count = counts_[team];
-    if (last_[team] != GuaranteeVerdict::kViolated) {
-      count.current_violated_run = 0;
-    } else {
-      count.current_violated_run += grid_cycles;
-      count.longest_violated_run = std::max(count.longest_violated_run, count.current_violated_run);
-    }
+    int64_t& run = violated_run_[team];
+    run = last_[team] == GuaranteeVerdict::kViolated ? run + grid_cycles : 0;
+    counts_[team].longest_violated_run = std::max(counts_[team].longest_violated_run, run);
     if (last_[team] == GuaranteeVerdict::kNotOwed) {
       continue;
     }

@@ -57,6 +57,7 @@
 #include "scheduler/pending_queues.h"
 #include "scheduler/plan.h"
 #include "scheduler/snapshot.h"
+#include "service/simulation/after_plan.h"
 
 namespace allot {
 
@@ -69,7 +70,6 @@ struct GuaranteeCount {
   // The most grid cycles in a row in which the team was owed and not served
   // (a cycle in which it was served or not owed ends a run).
   int64_t longest_violated_run = 0;
-  int64_t current_violated_run = 0;
 
   friend bool operator==(const GuaranteeCount&, const GuaranteeCount&) = default;
 };
@@ -93,14 +93,17 @@ std::vector<ViolationClass> classify_violations(
     const std::vector<GuaranteeVerdict>& verdicts, const std::vector<int64_t>& nominal,
     const std::vector<GuaranteeNode>& nodes,
     const std::vector<std::vector<FlavorIndex>>& team_flavors, Resource primary);
-// Whether `workload`'s pods fit `nodes` (of `flavors`, the team's, for a pod
-// set that requires none) once every admitted workload of every team whose
-// usage (per TeamIndex) is above its nominal is gone (see above). After
-// `plan`: its admissions hold their nodes and count in their teams' usage
-// (`usage` is the snapshot's).
+// Whether `workload`'s pods fit `free` (room_for()'s, after_plan.h; `nodes`
+// of `flavors`, the team's, for a pod set that requires none) once every
+// workload of `after` of a team above its nominal (with the plan's
+// admissions) is gone and the rest hold their room (see above).
+bool fits_without_borrowers(const AfterPlan& after, std::vector<int64_t> free,
+                            const PendingWorkload& workload, const std::vector<int64_t>& nominal,
+                            const std::vector<GuaranteeNode>& nodes,
+                            const std::vector<FlavorIndex>& flavors, Resource primary);
+// The same, `after` and `free` built from the snapshot and its plan.
 bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
-                            const PendingWorkload& workload, const std::vector<int64_t>& usage,
-                            const std::vector<int64_t>& nominal,
+                            const PendingWorkload& workload, const std::vector<int64_t>& nominal,
                             const std::vector<GuaranteeNode>& nodes,
                             const std::vector<FlavorIndex>& flavors, Resource primary);
 
@@ -140,6 +143,7 @@ class GuaranteeTracker {
   std::vector<GuaranteeVerdict> last_;  // the last observed cycle, not yet counted
   std::vector<ViolationClass> last_classes_;
   std::vector<GuaranteeCount> counts_;
+  std::vector<int64_t> violated_run_;  // per team: violated grid cycles in a row, up to now
 };
 
 }  // namespace allot

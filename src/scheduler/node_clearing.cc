@@ -159,18 +159,6 @@ bool VictimSelector::clear_from(const Request& r, ClearingWalk& walk, size_t fro
   return false;
 }
 
-PreemptionReason VictimSelector::reason_for(const Candidate& c) {
-  if (c.variant == Variant::kWithinTeam) return PreemptionReason::kWithinTeam;
-  return c.variant == Variant::kWhileBorrowing ? PreemptionReason::kBorrowWithinCohort
-                                               : PreemptionReason::kReclaimWithinCohort;
-}
-
-bool VictimSelector::open_now(const Request& r, const Candidate& c, bool allow_borrowing) const {
-  if (c.variant == Variant::kWithinTeam) return true;
-  if (allow_borrowing && c.variant == Variant::kWithoutBorrowing) return false;
-  return r.reclaim.still_above_quota_from(team_nodes_[c.team.value()].node, c.lca);
-}
-
 // Puts back `from` (latest first) and takes `to` in its order.
 void VictimSelector::retake(const std::vector<Candidate>& from, const std::vector<Candidate>& to) {
   for (auto it = from.rbegin(); it != from.rend(); ++it) restore(it->index);

@@ -371,19 +371,25 @@ void VictimSelector::minimize(const Request& r, bool allow_borrowing, VictimChoi
   choice->within_nominal = !allow_borrowing;
 }
 
+PreemptionReason VictimSelector::reason_for(const Candidate& c) {
+  if (c.variant == Variant::kWithinTeam) return PreemptionReason::kWithinTeam;
+  return c.variant == Variant::kWhileBorrowing ? PreemptionReason::kBorrowWithinCohort
+                                               : PreemptionReason::kReclaimWithinCohort;
+}
+
+bool VictimSelector::open_now(const Request& r, const Candidate& c, bool allow_borrowing) const {
+  if (c.variant == Variant::kWithinTeam) return true;
+  if (allow_borrowing && c.variant == Variant::kWithoutBorrowing) return false;
+  return r.reclaim.still_above_quota_from(team_nodes_[c.team.value()].node, c.lca);
+}
+
 bool VictimSelector::greedy_pass(const Request& r, const std::vector<Candidate>& order,
                                  bool allow_borrowing, VictimChoice* choice) {
   choice->victims.clear();
   removed_.clear();
   for (const Candidate& c : order) {
-    PreemptionReason reason = PreemptionReason::kWithinTeam;
-    if (c.variant != Variant::kWithinTeam) {
-      if (allow_borrowing && c.variant == Variant::kWithoutBorrowing) continue;
-      if (!r.reclaim.still_above_quota_from(team_nodes_[c.team.value()].node, c.lca)) continue;
-      reason = c.variant == Variant::kWhileBorrowing ? PreemptionReason::kBorrowWithinCohort
-                                                     : PreemptionReason::kReclaimWithinCohort;
-    }
-    if (take(r, c, reason, allow_borrowing, choice)) {
+    if (!open_now(r, c, allow_borrowing)) continue;
+    if (take(r, c, reason_for(c), allow_borrowing, choice)) {
       minimize(r, allow_borrowing, choice);
       return true;
     }

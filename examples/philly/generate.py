@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the Philly replay policies (hard-quota, borrow, fair-share).
+"""Generates the Philly replay policies (hard-quota, borrow, fair-share, borrow-consolidation).
 
 Usage (from the repository root):
   python3 examples/philly/generate.py [--data ../shared/data/traces/philly] [--out examples/philly]
@@ -31,6 +31,9 @@ SUMMARIES = {
     "borrow": "One cohort: idle quota is lent, borrowed capacity is reclaimed (any priority), "
               "best-effort FIFO.",
     "fair-share": "As borrow, with fair sharing (weighted DRS), weight = VC size in nodes.",
+    "borrow-consolidation": "As borrow, with consolidation: work within a VC's nominal may be "
+                            "moved to other nodes\n# so that another VC gets its guarantee "
+                            "(docs/scheduling.md, Consolidation).",
 }
 
 
@@ -84,8 +87,10 @@ def render(policy, vcs):
     for flavor in sorted({flavor_of(policy, vc) for vc, _, _ in vcs}):
         out += doc("ResourceFlavor", flavor, "  nodeLabels: {gpu.model: philly}\n")
     fair = "true" if policy == "fair-share" else "false"
+    consolidation = ", consolidation: WithinNominal" if policy == "borrow-consolidation" else ""
     out += doc("Cluster", "philly",
-               f"  backend: local\n  scheduling: {{fairSharing: {fair}, cycle: {CYCLE}}}\n")
+               f"  backend: local\n  scheduling: {{fairSharing: {fair}, cycle: {CYCLE}"
+               f"{consolidation}}}\n")
     out += doc("PriorityClass", "batch",
                "  {value: 100, preemptionPolicy: PreemptLowerPriority, minRuntimeSeconds: 0,"
                " preemptionGracePeriod: 30s}\n")

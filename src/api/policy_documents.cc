@@ -18,12 +18,19 @@ constexpr EnumName<PreemptionPolicy> kPreemptionPolicyNames[] = {
     {"Never", PreemptionPolicy::kNever},
 };
 
+constexpr EnumName<ConsolidationPolicy> kConsolidationNames[] = {
+    {"Never", ConsolidationPolicy::kNever},
+    {"WithinNominal", ConsolidationPolicy::kWithinNominal},
+};
+
 Result<SchedulingSettings> decode_scheduling(const Field& field) {
   ALLOT_ASSIGN_OR_RETURN(MapReader map, MapReader::open(field));
   SchedulingSettings settings;
   ALLOT_RETURN_IF_ERROR(map.read_bool("fairSharing", settings.fair_sharing));
   ALLOT_RETURN_IF_ERROR(map.read_duration("cycle", settings.cycle, Duration::millis(1)));
   ALLOT_RETURN_IF_ERROR(map.read_duration("minCycleInterval", settings.min_cycle_interval));
+  ALLOT_RETURN_IF_ERROR(
+      map.read_enum("consolidation", settings.consolidation, kConsolidationNames));
   ALLOT_RETURN_IF_ERROR(map.finish());
   if (settings.min_cycle_interval > settings.cycle) {
     return field.error("minCycleInterval (" + settings.min_cycle_interval.to_string() +

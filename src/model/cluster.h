@@ -10,6 +10,11 @@ namespace allot {
 
 enum class BackendKind { kLocal, kSlurm, kKubernetes };
 
+// Whether running work may be moved to other nodes so that a team's work
+// within its nominal quota gets room that other work splits (docs/scheduling.md,
+// "Consolidation").
+enum class ConsolidationPolicy { kNever, kWithinNominal };
+
 struct SchedulingSettings {
   bool fair_sharing = false;              // weighted DRS ordering and preemption
   Duration cycle = Duration::seconds(1);  // period between scheduling cycles
@@ -17,6 +22,7 @@ struct SchedulingSettings {
   // that comes sooner waits for it, so the exits and submits of that window
   // are planned together. Zero: a cycle at every change. At most `cycle`.
   Duration min_cycle_interval;
+  ConsolidationPolicy consolidation = ConsolidationPolicy::kNever;
 
   friend bool operator==(const SchedulingSettings&, const SchedulingSettings&) = default;
 };

@@ -36,6 +36,8 @@ Result<CompiledPolicy> CompiledPolicy::compile(const Policy& policy, std::vector
   CompiledPolicy out;
   for (const auto& cluster : policy.clusters) {
     out.fair_sharing_ = out.fair_sharing_ || cluster.scheduling.fair_sharing;
+    out.consolidation_ = out.consolidation_ ||
+                         cluster.scheduling.consolidation == ConsolidationPolicy::kWithinNominal;
     out.cycle_ = cluster.scheduling.cycle;
     out.min_cycle_interval_ = cluster.scheduling.min_cycle_interval;
   }

@@ -106,6 +106,9 @@ class CompiledPolicy {
   [[nodiscard]] const std::vector<int32_t>& bottom_up_order() const { return bottom_up_; }
 
   [[nodiscard]] bool fair_sharing() const { return fair_sharing_; }
+  // Whether work may be moved for a team's work within its nominal (a
+  // cluster's scheduling.consolidation: WithinNominal).
+  [[nodiscard]] bool consolidation() const { return consolidation_; }
   [[nodiscard]] Duration cycle() const { return cycle_; }
   // The shortest time between two cycles (SchedulingSettings).
   [[nodiscard]] Duration min_cycle_interval() const { return min_cycle_interval_; }
@@ -145,6 +148,7 @@ class CompiledPolicy {
   int32_t rack_count_ = 0;
   int32_t block_count_ = 0;
   bool fair_sharing_ = false;
+  bool consolidation_ = false;
   Duration cycle_ = Duration::seconds(1);
   Duration min_cycle_interval_;
   std::unordered_map<std::string, uint32_t> team_by_namespace_;

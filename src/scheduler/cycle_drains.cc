@@ -33,6 +33,8 @@ void SchedulingCycle::apply_held_drains() {
     holds_reservation_.insert(r.workload.value());
     reserve_node(node, snapshot_.pending[*index], snapshot_.now);
     held_drains_.emplace(r.workload.value(), node);
+    // A consolidation's hold: one of the nodes of its workload (keep_consolidation_hold()).
+    if (r.consolidation) consolidation_holds_[r.workload.value()].push_back(node);
   }
 }
 
@@ -98,26 +100,26 @@ void SchedulingCycle::note_open_borrowers() {
   }
 }
 
-bool SchedulingCycle::clearable_for(const PendingWorkload& w, NodeIndex node) {
-  note_open_borrowers();
+bool SchedulingCycle::may_reclaim(const PendingWorkload& w, TeamIndex team, int32_t priority,
+                                  bool guaranteed) const {
   const TeamPreemption& rules = policy_.team(w.team).preemption;
-  const auto root = [&](TeamIndex team) {
-    int32_t q = policy_.team(team).quota_node;
+  const auto root = [&](TeamIndex t) {
+    int32_t q = policy_.team(t).quota_node;
     while (policy_.parent(q) != kNoParent) q = policy_.parent(q);
     return q;
   };
+  const bool lower = priority < w.priority;
+  if (team == w.team) return rules.within_team == WithinTeamPolicy::kLowerPriority && lower;
+  return !guaranteed && root(team) == root(w.team) &&
+         (rules.reclaim_within_cohort == ReclaimPolicy::kAny ||
+          (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && lower));
+}
+
+bool SchedulingCycle::clearable_for(const PendingWorkload& w, NodeIndex node) {
+  note_open_borrowers();
   for (const OpenBorrower& b : open_borrowers_[node.value()]) {
     if (b.admitted != UINT32_MAX && unavailable_[b.admitted]) continue;  // stopping
-    const bool lower = b.priority < w.priority;
-    bool reclaimable = false;
-    if (b.team == w.team) {
-      reclaimable = rules.within_team == WithinTeamPolicy::kLowerPriority && lower;
-    } else {
-      reclaimable = !b.guaranteed && root(b.team) == root(w.team) &&
-                    (rules.reclaim_within_cohort == ReclaimPolicy::kAny ||
-                     (rules.reclaim_within_cohort == ReclaimPolicy::kLowerPriority && lower));
-    }
-    if (!reclaimable) return false;
+    if (!may_reclaim(w, b.team, b.priority, b.guaranteed)) return false;
   }
   return true;
 }

@@ -47,6 +47,7 @@ void SchedulingCycle::explain(const PendingWorkload& w, uint32_t pending_index,
   // back, or by another gang's reservation. Not an endpoint's guaranteed
   // replica refused for quota: it may not borrow, and the time a reservation
   // counts on is when the quota fits with borrowing.
+  if (policy_.consolidation()) keep_consolidation_hold(w, verdict);
   const bool gang = w.pod_sets.size() > 1 || (!w.pod_sets.empty() && w.pod_sets[0].count > 1);
   const bool quota_wait = gang && !w.guaranteed();
   // A workload holding a drain keeps it while it qualifies, else it may take

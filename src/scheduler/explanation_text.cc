@@ -80,6 +80,7 @@ std::string_view preemption_reason_name(PreemptionReason reason) {
     case PreemptionReason::kWithinTeam: return "WithinTeam";
     case PreemptionReason::kBorrowWithinCohort: return "BorrowWithinCohort";
     case PreemptionReason::kFairShare: return "FairShare";
+    case PreemptionReason::kConsolidation: return "Consolidation";
   }
   return "Unknown";
 }

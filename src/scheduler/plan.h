@@ -41,6 +41,7 @@ enum class PreemptionReason : uint8_t {
   kWithinTeam,           // a lower-priority workload of the same team
   kBorrowWithinCohort,   // beneficiary borrows; victim is below the priority threshold
   kFairShare,            // the victim's team has the higher weighted share
+  kConsolidation,        // moved: work within its team's nominal, requeued to run elsewhere
 };
 
 struct Preemption {
@@ -57,12 +58,15 @@ struct Eviction {
 };
 
 // Nodes held for a blocked gang from `starts_at`; only work that ends before
-// then may use them meanwhile.
+// then may use them meanwhile. A drain (cycle_drains.cc) starts at the
+// infinite future; so does a consolidation's hold (cycle_consolidation.cc):
+// a node held for its workload while the work moved off it stops.
 struct Reservation {
   WorkloadId workload;
   FlavorIndex flavor;
   std::vector<NodeIndex> nodes;
   Timestamp starts_at;
+  bool consolidation = false;  // a consolidation's hold
 };
 
 enum class PendingReason : uint8_t {

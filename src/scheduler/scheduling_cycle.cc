@@ -296,6 +296,11 @@ bool SchedulingCycle::try_preempt_or_explain(const PendingWorkload& w, uint32_t 
       bool admitted = false;
       verdict = try_preempt(w, &admitted);
       if (admitted) return false;
+      if (verdict != PreemptionVerdict::kPreempting && verdict != PreemptionVerdict::kDeferred &&
+          try_consolidate(w, &admitted)) {
+        if (admitted) return false;
+        verdict = PreemptionVerdict::kPreempting;
+      }
       if (verdict == PreemptionVerdict::kPreempting) {
         failure.reason = PendingReason::kWaitingForPreemption;
       }

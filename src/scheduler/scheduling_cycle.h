@@ -141,6 +141,21 @@ class SchedulingCycle {
       const PendingWorkload& w) const;
   void remember_preemption_failure(const PendingWorkload& w, PreemptionVerdict verdict);
   bool try_reserve(const PendingWorkload& w, FlavorIndex flavor, PendingExplanation* explanation);
+  // Consolidation (cycle_consolidation.cc): work within nominal moved for w.
+  struct MoveSearch;
+  bool try_consolidate(const PendingWorkload& w, bool* admitted);
+  std::optional<VictimChoice> find_consolidation(const PendingWorkload& w, FlavorIndex flavor,
+                                                 const ResourceVector& total,
+                                                 std::vector<NodeIndex>* targets);
+  void keep_consolidation_hold(const PendingWorkload& w, PreemptionVerdict verdict);
+  bool clear_for_pod(MoveSearch& s, NodeIndex node, const ResourceVector& per_pod);
+  void spare_unneeded(MoveSearch& s, NodeIndex node, const ResourceVector& per_pod, size_t from);
+  bool place_moved(MoveSearch& s, const ResourceVector& amount);
+  bool reclaim_room(MoveSearch& s, NodeIndex node, const ResourceVector& amount);
+  [[nodiscard]] bool consolidation_victim(const PendingWorkload& w, uint32_t index,
+                                          bool moved) const;
+  [[nodiscard]] bool loses_less(uint32_t a, uint32_t b) const;
+  void note_single_node_work();
   // Drains (cycle_drains.cc).
   void apply_held_drains();
   [[nodiscard]] bool whole_node_work(const PendingWorkload& w, FlavorIndex flavor) const;
@@ -148,6 +163,10 @@ class SchedulingCycle {
   // Whether every piece of work on `node` ends by itself, is anchored (waited
   // out) or may be reclaimed by w: the node can be cleared for w.
   [[nodiscard]] bool clearable_for(const PendingWorkload& w, NodeIndex node);
+  // Whether w's team's preemption policy lets w reclaim work of `team` at
+  // `priority` (and `guaranteed`: an endpoint's guaranteed replica).
+  [[nodiscard]] bool may_reclaim(const PendingWorkload& w, TeamIndex team, int32_t priority,
+                                 bool guaranteed) const;
   void note_open_borrowers();
   bool try_drain(const PendingWorkload& w, FlavorIndex flavor, PreemptionVerdict verdict,
                  PendingExplanation* explanation);
@@ -247,6 +266,10 @@ class SchedulingCycle {
     bool guaranteed = false;
   };
   std::vector<std::vector<OpenBorrower>> open_borrowers_;
+  // By node: the snapshot's admitted work that runs on it alone (built when first needed).
+  std::vector<std::vector<uint32_t>> single_node_work_;
+  // Workload -> the nodes held for it while it waits for its consolidation's victims.
+  std::unordered_map<uint64_t, std::vector<NodeIndex>> consolidation_holds_;
   size_t open_borrowers_admissions_ = 0;              // plan_.admissions noted in open_borrowers_
   std::unordered_set<uint64_t> admitted_by_promise_;  // keep_handovers() admitted them
   std::vector<Handover> kept_turnovers_;  // the snapshot's turnovers still waiting, to judge again

@@ -108,6 +108,7 @@ struct HeldReservation {
   WorkloadId workload;
   std::vector<NodeIndex> nodes;
   Timestamp starts_at;
+  bool consolidation = false;  // see Reservation (plan.h)
 };
 
 // Why a workload was promised capacity that running work will free.

@@ -347,6 +347,8 @@ TEST(ManifestErrors, RejectsMalformedDurations) {
       fails_with(document("Cluster", "c", "{scheduling: {cycle: 1s, minCycleInterval: 2s}}"),
                  "document 1 (Cluster/c): spec.scheduling",
                  "minCycleInterval (2s) must not exceed cycle (1s)"));
+  EXPECT_TRUE(fails_with(document("Cluster", "c", "{scheduling: {consolidation: Always}}"),
+                         "document 1 (Cluster/c): spec.scheduling.consolidation", "Always"));
   EXPECT_TRUE(fails_with(document("PriorityClass", "p", "{value: 1, preemptionGracePeriod: -5s}"),
                          "document 1 (PriorityClass/p): spec.preemptionGracePeriod",
                          "malformed duration"));

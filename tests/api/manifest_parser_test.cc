@@ -365,7 +365,7 @@ TEST(ManifestParser, ClusterFlavorCohortAndPriorityClassReadTheirOptionalFields)
 apiVersion: allot/v1
 kind: Cluster
 metadata: {name: hpc, labels: {site: lyon}}
-spec: {backend: slurm, orchestratorVersion: "23.11", scheduling: {fairSharing: true, cycle: 1h30m, minCycleInterval: 250ms}}
+spec: {backend: slurm, orchestratorVersion: "23.11", scheduling: {fairSharing: true, cycle: 1h30m, minCycleInterval: 250ms, consolidation: WithinNominal}}
 ---
 apiVersion: allot/v1
 kind: ResourceFlavor
@@ -393,6 +393,7 @@ spec: {value: 10, preemptionPolicy: Never, minRuntimeSeconds: 600, preemptionGra
   EXPECT_TRUE(policy.clusters[0].scheduling.fair_sharing);
   EXPECT_EQ(policy.clusters[0].scheduling.cycle, Duration::minutes(90));
   EXPECT_EQ(policy.clusters[0].scheduling.min_cycle_interval, Duration::millis(250));
+  EXPECT_EQ(policy.clusters[0].scheduling.consolidation, ConsolidationPolicy::kWithinNominal);
   ASSERT_EQ(policy.flavors.size(), 1u);
   EXPECT_EQ(policy.flavors[0].topology_levels, (std::vector<std::string>{"block", "rack"}));
   EXPECT_DOUBLE_EQ(policy.flavors[0].price.gpu_hour, 2.0);

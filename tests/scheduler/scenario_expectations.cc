@@ -241,18 +241,27 @@ class Checker {
       }
       if (item.second["startsAt"]) {
         const std::string starts = item.second["startsAt"].as<std::string>();
-        const Timestamp want = starts == "drain"
+        const bool consolidation = starts == "consolidation";
+        const Timestamp want = starts == "drain" || consolidation
                                    ? Timestamp::infinite_future()
                                    : Timestamp::epoch() + parse_duration(starts).value();
+        if (it->consolidation != consolidation) {
+          errors_.push_back(who + (consolidation ? ": expected a consolidation's hold"
+                                                 : ": a consolidation's hold, not expected"));
+        }
         if (it->starts_at != want) {
           errors_.push_back(who + ": reservation starts at " + std::to_string(it->starts_at.ms()) +
                             "ms, expected " + std::to_string(want.ms()) + "ms");
         }
       }
       if (item.second["nodes"]) {
+        // A workload may hold several one-node reservations (a consolidation's nodes).
         Names want = expected_names(item.second["nodes"]);
         Names got;
-        for (NodeIndex n : it->nodes) got.insert(s_.policy->node(n).node.name);
+        for (const Reservation& r : plan_.reservations) {
+          if (name(r.workload) != who) continue;
+          for (NodeIndex n : r.nodes) got.insert(s_.policy->node(n).node.name);
+        }
         if (want != got) {
           errors_.push_back(who + ": reserved nodes " + join(got) + ", expected " + join(want));
         }

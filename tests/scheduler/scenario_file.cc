@@ -180,8 +180,11 @@ Status add_reservations(LoadedScenario& out, const YAML::Node& reservations) {
       if (!node.valid()) return not_found("unknown node " + name.as<std::string>());
       held.nodes.push_back(node);
     }
-    // `startsAt: drain`: a drain, whose start is unknown (scheduler/cycle_drains.cc).
-    held.starts_at = entry["startsAt"] && entry["startsAt"].as<std::string>() == "drain"
+    // `startsAt: drain`: a drain, whose start is unknown (scheduler/cycle_drains.cc);
+    // `startsAt: consolidation`: a consolidation's hold (scheduler/cycle_consolidation.cc).
+    const std::string starts = entry["startsAt"] ? entry["startsAt"].as<std::string>() : "";
+    held.consolidation = starts == "consolidation";
+    held.starts_at = starts == "drain" || held.consolidation
                          ? Timestamp::infinite_future()
                          : Timestamp::epoch() + duration_or(entry["startsAt"], Duration());
     out.snapshot.reservations.push_back(std::move(held));

@@ -186,6 +186,52 @@ TEST(GuaranteeCompliance, RoomSplitByWorkWithinNominalIsAFragmentedViolation) {
   EXPECT_DOUBLE_EQ(alpha.longest_violation_s, 900);
 }
 
+// Two 8-GPU nodes; alpha and beta own 8 GPUs each. At t=0 beta's 6-GPU job and
+// one 2-GPU job fill node 0, and its other 2-GPU job borrows node 1; once the
+// 6-GPU job ends (t=50) beta is back within its nominal with 2 GPUs on each
+// node. alpha's 8-GPU job at t=100 is owed, 12 GPUs are free, but no node is
+// whole, and nobody borrows. Without consolidation alpha waits for beta's small
+// jobs to end (t=5000): fragmented cycles. With it one of them moves: alpha is
+// served at once and admitted when the moved job has stopped (30 s grace).
+TEST(GuaranteeCompliance, ConsolidationServesRoomSplitByWorkWithinNominal) {
+  constexpr std::string_view kSplitJobs =
+      "submit_s,duration_s,gpus,team\n"
+      "0,50,6,beta\n"
+      "0,5000,2,beta\n"
+      "0,5000,2,beta\n"
+      "100,50,8,alpha\n";
+  const std::string consolidation = R"(
+---
+apiVersion: allot/v1
+kind: Cluster
+metadata: {name: main}
+spec: {backend: local, scheduling: {cycle: 10s, consolidation: WithinNominal}}
+)";
+  const SimulationReport split =
+      replay_compliance_trace(lab_cohort(2, 8, "Any"), kSplitJobs, virtual_options());
+  EXPECT_GT(split.fragmented_cycles, 400);
+  EXPECT_EQ(split.moves, 0);
+  const SimulationReport moved = replay_compliance_trace(lab_cohort(2, 8, "Any") + consolidation,
+                                                         kSplitJobs, virtual_options());
+  EXPECT_DOUBLE_EQ(moved.guarantee_compliance, 1.0);
+  EXPECT_EQ(moved.owed_cycles, moved.compliant_cycles);
+  EXPECT_EQ(moved.moves, 1);
+  EXPECT_EQ(moved.preemptions, 1);
+  const auto alpha_job =
+      std::find_if(moved.workloads.begin(), moved.workloads.end(),
+                   [](const WorkloadRecord& r) { return r.namespace_name == "alpha"; });
+  ASSERT_NE(alpha_job, moved.workloads.end());
+  ASSERT_TRUE(alpha_job->admitted_s.has_value());
+  EXPECT_DOUBLE_EQ(*alpha_job->admitted_s, 130);
+  // The moved job restarts: it lost its 100 s of progress (no checkpoints), 2 GPUs' worth.
+  const auto moved_job = std::find_if(moved.workloads.begin(), moved.workloads.end(),
+                                      [](const WorkloadRecord& r) { return r.moves == 1; });
+  ASSERT_NE(moved_job, moved.workloads.end());
+  EXPECT_EQ(moved_job->namespace_name, "beta");
+  EXPECT_DOUBLE_EQ(moved_job->lost_amount_s, moved_job->lost_work_s * 2);
+  EXPECT_GT(moved_job->lost_work_s, 0);
+}
+
 // A workload placed with running work of teams above their nominal taken out
 // (guarantee_tracker.h): two 8-GPU nodes, team 0 within its nominal, team 1
 // above it.

@@ -237,7 +237,8 @@ void apply_plan(const Plan& plan, ServerState& state, Timestamp now, WriteBatch&
   hand_over(plan, state, actions);
   state.reservations.clear();
   for (const Reservation& reservation : plan.reservations) {
-    state.reservations.push_back({reservation.workload, reservation.nodes, reservation.starts_at});
+    state.reservations.push_back({reservation.workload, reservation.nodes, reservation.starts_at,
+                                  reservation.consolidation});
   }
 }
 

@@ -110,7 +110,7 @@ Status SimulationLoop::run(SimulationTrace& trace) {
     // Reservations hold until their gang starts: the next cycle gets them back.
     snapshot_.reservations.clear();
     for (const Reservation& r : plan.reservations) {
-      snapshot_.reservations.push_back({r.workload, r.nodes, r.starts_at});
+      snapshot_.reservations.push_back({r.workload, r.nodes, r.starts_at, r.consolidation});
     }
     const std::optional<Timestamp> next = next_tick(now, acted);
     // A cycle that changed nothing stands for the idle cycles skipped after it.
@@ -193,6 +193,7 @@ void SimulationLoop::count_lost_work(WorkloadId id, RunEnd end, Timestamp at) {
   const Duration progress = at - live.started_at - start_latency_of(id);
   const Duration lost = input_.arrivals[id.value()].checkpoints().lost(progress);
   trace_->workloads[id.value()].lost_work += lost;
+  trace_->workloads[id.value()].lost_amount_ms += lost.ms() * live.amount;
   int64_t& total =
       end == RunEnd::kPreempted ? trace_->lost_to_preemption : trace_->lost_to_eviction;
   total += lost.ms() * live.amount;
@@ -394,6 +395,10 @@ void SimulationLoop::stop(const StopEffect& stop_effect) {
     admitted->preempted_for = stop_effect.preemption->beneficiary;
     ++trace_->workloads[id.value()].preemptions;
     ++trace_->preemptions;
+    if (stop_effect.preemption->reason == PreemptionReason::kConsolidation) {
+      ++trace_->workloads[id.value()].moves;
+      ++trace_->moves;
+    }
   }
   executor_->stop(id, stop_effect.grace);
 }

@@ -170,6 +170,8 @@ WorkloadRecord workload_record(const TracedWorkload& workload) {
     record.finished_s = workload.finished_at->secs();
   }
   record.preemptions = workload.preemptions;
+  record.moves = workload.moves;
+  record.lost_amount_s = static_cast<double>(workload.lost_amount_ms) / 1000.0;
   record.restarts = workload.restarts;
   record.lost_work_s = static_cast<double>(workload.lost_work.ms()) / 1000.0;
   record.suspensions = workload.suspensions;
@@ -201,6 +203,7 @@ SimulationReport summarize_simulation(const SimulationTrace& trace) {
   report.primary_resource = trace.primary_resource;
   report.admissions = trace.admissions;
   report.preemptions = trace.preemptions;
+  report.moves = trace.moves;
   report.evictions = trace.evictions;
   report.lost_to_preemption = static_cast<double>(trace.lost_to_preemption) / 1000.0;
   report.lost_to_eviction = static_cast<double>(trace.lost_to_eviction) / 1000.0;

@@ -33,11 +33,13 @@ struct TracedWorkload {
   std::optional<Timestamp> finished_at;
   bool withdrawn = false;  // an endpoint replica scaled down (finished_at: when)
   int32_t preemptions = 0;
+  int32_t moves = 0;  // of its preemptions, those that moved it (reason Consolidation)
   int32_t restarts = 0;
-  Duration lost_work;       // progress of stopped runs not kept by a checkpoint
-  int32_t suspensions = 0;  // a Space's, for being idle
-  bool running = false;     // still running when the trace ended
-  bool suspended = false;   // a Space suspended (not resumed yet)
+  Duration lost_work;          // progress of stopped runs not kept by a checkpoint
+  int64_t lost_amount_ms = 0;  // the same, times the primary resource it held
+  int32_t suspensions = 0;     // a Space's, for being idle
+  bool running = false;        // still running when the trace ended
+  bool suspended = false;      // a Space suspended (not resumed yet)
 };
 
 struct TracedTeam {
@@ -61,6 +63,7 @@ struct SimulationTrace {
   Timestamp end;  // virtual time at which the simulation stopped
   int64_t admissions = 0;
   int64_t preemptions = 0;
+  int64_t moves = 0;  // preemptions that moved work (reason Consolidation)
   int64_t evictions = 0;
   int64_t suspensions = 0;  // of idle Spaces
   int64_t resumes = 0;

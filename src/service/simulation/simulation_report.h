@@ -85,9 +85,11 @@ struct WorkloadRecord {
   std::optional<double> admitted_s;  // first admission
   std::optional<double> finished_s;
   int32_t preemptions = 0;
-  int32_t restarts = 0;     // runs stopped before completion (preemptions, evictions)
-  double lost_work_s = 0;   // work redone: progress of stopped runs no checkpoint kept
-  int32_t suspensions = 0;  // a Space's, for being idle (docs/spaces.md)
+  int32_t moves = 0;         // preemptions that moved it (reason Consolidation)
+  int32_t restarts = 0;      // runs stopped before completion (preemptions, evictions)
+  double lost_work_s = 0;    // work redone: progress of stopped runs no checkpoint kept
+  double lost_amount_s = 0;  // the same, times the primary resource it held
+  int32_t suspensions = 0;   // a Space's, for being idle (docs/spaces.md)
   // "Succeeded", "Pending", "Running", "Suspended" or "ScaledDown" (endpoint replica)
   std::string state;
 
@@ -101,6 +103,7 @@ struct SimulationReport {
   double idle_hours = 0;  // primary resource x hours not allocated, over wall_s
   int64_t admissions = 0;
   int64_t preemptions = 0;
+  int64_t moves = 0;  // preemptions that moved work (reason Consolidation)
   int64_t evictions = 0;
   // Work lost, in primary-resource seconds (GPU-seconds when gpu is primary):
   // the progress of preempted (evicted) runs that no checkpoint kept.

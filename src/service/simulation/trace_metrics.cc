@@ -15,10 +15,14 @@ struct Samples {
   int64_t jobs = 0;
   int64_t finished = 0;
   int64_t preemptions = 0;
+  int64_t moves = 0;
+  double lost_amount_s = 0;
 
   void add(const WorkloadRecord& record) {
     ++jobs;
     preemptions += record.preemptions;
+    moves += record.moves;
+    lost_amount_s += record.lost_amount_s;
     if (record.admitted_s) {
       queue.push_back(*record.admitted_s - record.submitted_s);
     }
@@ -40,6 +44,8 @@ TraceMetrics metrics_of(Samples samples) {
   metrics.jobs = samples.jobs;
   metrics.finished = samples.finished;
   metrics.preemptions = samples.preemptions;
+  metrics.moves = samples.moves;
+  metrics.lost_gpu_hours = samples.lost_amount_s / 3600.0;
   if (samples.finished > 0) {
     metrics.mean_jct_s = samples.jct_sum / static_cast<double>(samples.finished);
   }
@@ -110,6 +116,7 @@ TraceSummary summarize_trace_run(const SimulationReport& report, const Policy& p
   summary.overall.longest_violation_s = report.longest_violation_s;
   summary.overall.utilization = report.utilization;
   summary.overall.preemptions = report.preemptions;
+  summary.overall.moves = report.moves;
   for (size_t i = 0; i < policy.teams.size(); ++i) {
     TeamTraceMetrics team;
     team.team = policy.teams[i].meta.name;

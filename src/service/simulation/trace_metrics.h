@@ -18,7 +18,10 @@
 //   same price and currency); unset otherwise (flavors with different prices
 //   would need the allocation per flavor, which the report does not keep);
 // - preemptions: overall the report's count, per team those its workloads
-//   suffered;
+//   suffered; moves: of those, the preemptions that moved work to other nodes
+//   (reason Consolidation, docs/scheduling.md); lost_gpu_hours: the progress
+//   of stopped runs (preempted, moved or evicted) that no checkpoint kept,
+//   times the primary resource they held, in hours;
 // - guarantee_compliance: compliant cycles / owed cycles, per team and over
 //   all teams (guarantee_tracker.h); 1.0 when never owed;
 //   violated_cycles_reclaimable / violated_cycles_beyond_bound /
@@ -60,6 +63,8 @@ struct TraceMetrics {
   std::optional<double> borrowed_cost;
   std::optional<double> idle_cost;
   int64_t preemptions = 0;
+  int64_t moves = 0;          // of the preemptions, those that moved work (Consolidation)
+  double lost_gpu_hours = 0;  // progress of stopped runs no checkpoint kept, x its GPUs
   double guarantee_compliance = 1.0;
   int64_t violated_cycles_reclaimable = 0;  // see guarantee_tracker.h
   int64_t violated_cycles_beyond_bound = 0;

@@ -1,0 +1,391 @@
+// The consolidation half of SchedulingCycle (a cluster's
+// scheduling.consolidation: WithinNominal; docs/scheduling.md,
+// "Consolidation"). A workload that keeps its team within its nominal quota,
+// that no node can hold and that no preemption under Kueue's rules serves,
+// because work that no reclaim may take (work within its team's nominal)
+// splits the room, has such work moved to other nodes:
+//
+// - each of its pods, largest first, takes the node of its flavor that needs
+//   the fewest GPUs moved, then the fewest reclaimed (ties by node order);
+// - on that node, borrowers' work it may reclaim goes first, within Kueue's
+//   bound (a team's work only while the team uses more than its nominal),
+//   then work within nominal, smallest first; then, latest first, whatever
+//   the pod turns out not to need is put back;
+// - each piece of work moved (largest first) must fit elsewhere now: on the
+//   free room of another node (best fit), else on the room that reclaiming
+//   borrowers' work there frees (the fewest GPUs reclaimed). Nodes reserved or
+//   drained for any workload take none;
+// - the workload's quota must fit once the reclaimed work is gone (moved
+//   work keeps its quota: it is admitted again).
+//
+// Movable work runs on one node, is not an endpoint's guaranteed replica, is
+// past its class's minRuntime, is not stopping, and did not preempt the
+// workload (no loops). Moved work is preempted with reason Consolidation: it
+// gets its grace period, is requeued at its original position and restarts
+// from its last checkpoint; within its team's nominal, it comes first in the
+// next cycles' order. The workload then waits for its victims like any
+// preemptor.
+#include <algorithm>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "scheduler/scheduling_cycle.h"
+
+namespace allot {
+
+// One search for one workload in one flavor: free room per node and quota
+// as the takes so far leave them, each change logged so that a trial can be
+// undone.
+struct SchedulingCycle::MoveSearch {
+  SchedulingCycle& cycle;
+  const PendingWorkload& w;
+  FlavorIndex flavor;
+  std::vector<ResourceVector> free;  // by node index
+  std::vector<bool> targeted;        // by node index: holds a pod of w
+  std::vector<bool> taken;           // by admitted index
+  struct Take {
+    uint32_t admitted = 0;
+    NodeIndex node;
+    bool moved = false;  // else reclaimed
+  };
+  struct Place {
+    NodeIndex node;
+    ResourceVector amount;
+  };
+  std::vector<Take> takes;
+  std::vector<Place> places;  // moved work and w's pods, on their nodes
+
+  struct Mark {
+    size_t takes = 0;
+    size_t places = 0;
+  };
+  [[nodiscard]] Mark mark() const { return {takes.size(), places.size()}; }
+
+  void take(uint32_t index, NodeIndex node, bool moved) {
+    const AdmittedWorkload& a = cycle.snapshot_.admitted[index];
+    taken[index] = true;
+    free[node.value()] += a.usage();
+    if (!moved) cycle.quota_.remove_usage(a.team, a.flavor, a.usage());
+    takes.push_back({index, node, moved});
+  }
+  void untake_last() {
+    const Take t = takes.back();
+    takes.pop_back();
+    const AdmittedWorkload& a = cycle.snapshot_.admitted[t.admitted];
+    taken[t.admitted] = false;
+    free[t.node.value()] -= a.usage();
+    if (!t.moved) cycle.quota_.add_usage(a.team, a.flavor, a.usage());
+  }
+  void place(NodeIndex node, const ResourceVector& amount) {
+    free[node.value()] -= amount;
+    places.push_back({node, amount});
+  }
+  void back_to(const Mark& m) {
+    while (places.size() > m.places) {
+      free[places.back().node.value()] += places.back().amount;
+      places.pop_back();
+    }
+    while (takes.size() > m.takes) untake_last();
+  }
+  // GPUs moved, then GPUs reclaimed, by the takes since `from`: what a choice costs.
+  [[nodiscard]] std::tuple<int64_t, int64_t> cost_since(size_t from) const {
+    int64_t moved = 0;
+    int64_t reclaimed = 0;
+    for (size_t i = from; i < takes.size(); ++i) {
+      (takes[i].moved ? moved : reclaimed) +=
+          cycle.snapshot_.admitted[takes[i].admitted].usage().gpu();
+    }
+    return {moved, reclaimed};
+  }
+  void undo_targets_after(size_t first_place) {
+    for (size_t i = first_place; i < places.size(); ++i) targeted[places[i].node.value()] = false;
+  }
+};
+
+void SchedulingCycle::note_single_node_work() {
+  if (!single_node_work_.empty()) return;
+  single_node_work_.resize(policy_.node_count());
+  for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
+    NodeIndex only;
+    bool one_node = true;
+    for (const PodSetAssignment& set : snapshot_.admitted[i].assignment) {
+      for (const PodPlacement& pod : set.pods) {
+        if (!only.valid()) only = pod.node;
+        one_node = one_node && pod.node == only;
+      }
+    }
+    if (one_node && only.valid() && only.value() < single_node_work_.size()) {
+      single_node_work_[only.value()].push_back(i);
+    }
+  }
+}
+
+// Whether w may take the snapshot's admitted workload at `index` in a
+// consolidation: moved when `moved`, else reclaimed (then only while its team
+// uses more than its nominal).
+bool SchedulingCycle::consolidation_victim(const PendingWorkload& w, uint32_t index,
+                                           bool moved) const {
+  const AdmittedWorkload& a = snapshot_.admitted[index];
+  if (unavailable_[index] || a.terminating || a.guaranteed() || a.id == w.preempted_by) {
+    return false;
+  }
+  if (a.admitted_at + policy_.priority_class(a.priority_class).min_runtime > snapshot_.now) {
+    return false;
+  }
+  if (moved) return tenancy_.anchored(index);
+  return !tenancy_.anchored(index) && may_reclaim(w, a.team, a.priority, a.guaranteed()) &&
+         quota_.borrowing(a.team, a.flavor);
+}
+
+// Least work lost first (the most recent start or checkpoint), then by id.
+bool SchedulingCycle::loses_less(uint32_t a, uint32_t b) const {
+  const AdmittedWorkload& x = snapshot_.admitted[a];
+  const AdmittedWorkload& y = snapshot_.admitted[b];
+  const Timestamp since_x = std::max(x.admitted_at, x.last_checkpoint);
+  const Timestamp since_y = std::max(y.admitted_at, y.last_checkpoint);
+  if (since_x != since_y) return since_x > since_y;
+  return x.id < y.id;
+}
+
+// Reclaims borrowers' work on `node` (least work lost first) until `amount`
+// fits its free room. False (the takes undone) when it cannot.
+bool SchedulingCycle::reclaim_room(MoveSearch& s, NodeIndex node, const ResourceVector& amount) {
+  const MoveSearch::Mark before = s.mark();
+  std::vector<uint32_t> borrowers;
+  for (uint32_t index : single_node_work_[node.value()]) {
+    if (!s.taken[index] && !tenancy_.anchored(index)) borrowers.push_back(index);
+  }
+  std::sort(borrowers.begin(), borrowers.end(),
+            [&](uint32_t a, uint32_t b) { return loses_less(a, b); });
+  for (uint32_t index : borrowers) {
+    if (amount.fits_in(s.free[node.value()])) break;
+    if (consolidation_victim(s.w, index, false)) s.take(index, node, false);
+  }
+  if (amount.fits_in(s.free[node.value()])) return true;
+  s.back_to(before);
+  return false;
+}
+
+// A node for moved work of `amount`: free room (best fit), else the room
+// that the fewest GPUs reclaimed free. False when none.
+bool SchedulingCycle::place_moved(MoveSearch& s, const ResourceVector& amount) {
+  NodeIndex best;
+  for (NodeIndex m : capacity_.topology().nodes_of_flavor(s.flavor)) {
+    if (s.targeted[m.value()] || !capacity_.schedulable(m) || capacity_.reserved(m) ||
+        !amount.fits_in(s.free[m.value()])) {
+      continue;
+    }
+    if (!best.valid() || s.free[m.value()].gpu() < s.free[best.value()].gpu()) best = m;
+  }
+  if (best.valid()) {
+    s.place(best, amount);
+    return true;
+  }
+  int64_t best_reclaimed = INT64_MAX;
+  for (NodeIndex m : capacity_.topology().nodes_of_flavor(s.flavor)) {
+    if (s.targeted[m.value()] || !capacity_.schedulable(m) || capacity_.reserved(m) ||
+        !amount.fits_in(policy_.node(m).node.capacity)) {
+      continue;
+    }
+    const size_t from = s.takes.size();
+    if (!reclaim_room(s, m, amount)) continue;
+    const int64_t reclaimed = std::get<1>(s.cost_since(from));
+    while (s.takes.size() > from) s.untake_last();
+    if (reclaimed < best_reclaimed) {
+      best_reclaimed = reclaimed;
+      best = m;
+    }
+  }
+  if (!best.valid()) return false;
+  const bool reclaimed = reclaim_room(s, best, amount);
+  ALLOT_CHECK(reclaimed);
+  s.place(best, amount);
+  return true;
+}
+
+// Clears room for one pod of `per_pod` on `node`: reclaims, then moves (see
+// the file comment). False (everything undone) when it cannot.
+bool SchedulingCycle::clear_for_pod(MoveSearch& s, NodeIndex node, const ResourceVector& per_pod) {
+  const MoveSearch::Mark before = s.mark();
+  std::vector<uint32_t> borrowers;
+  std::vector<uint32_t> movers;
+  for (uint32_t index : single_node_work_[node.value()]) {
+    if (s.taken[index]) continue;
+    (tenancy_.anchored(index) ? movers : borrowers).push_back(index);
+  }
+  std::sort(borrowers.begin(), borrowers.end(),
+            [&](uint32_t a, uint32_t b) { return loses_less(a, b); });
+  std::sort(movers.begin(), movers.end(), [&](uint32_t a, uint32_t b) {
+    const int64_t ga = snapshot_.admitted[a].usage().gpu();
+    const int64_t gb = snapshot_.admitted[b].usage().gpu();
+    return ga != gb ? ga < gb : loses_less(a, b);
+  });
+  const auto fits = [&] { return per_pod.fits_in(s.free[node.value()]); };
+  for (uint32_t index : borrowers) {
+    if (fits()) break;
+    if (consolidation_victim(s.w, index, false)) s.take(index, node, false);
+  }
+  for (uint32_t index : movers) {
+    if (fits()) break;
+    if (consolidation_victim(s.w, index, true)) s.take(index, node, true);
+  }
+  if (!fits()) {
+    s.back_to(before);
+    return false;
+  }
+  spare_unneeded(s, node, per_pod, before.takes);
+  s.targeted[node.value()] = true;
+  s.place(node, per_pod);
+  // The moved work goes elsewhere, largest first.
+  std::vector<uint32_t> moved;
+  for (size_t i = before.takes; i < s.takes.size(); ++i) {
+    if (s.takes[i].moved) moved.push_back(s.takes[i].admitted);
+  }
+  std::stable_sort(moved.begin(), moved.end(), [&](uint32_t a, uint32_t b) {
+    return snapshot_.admitted[a].usage().gpu() > snapshot_.admitted[b].usage().gpu();
+  });
+  for (uint32_t index : moved) {
+    if (!place_moved(s, snapshot_.admitted[index].usage())) {
+      s.targeted[node.value()] = false;
+      s.back_to(before);
+      return false;
+    }
+  }
+  return true;
+}
+
+// Puts back, latest first, each take since `from` that the pod does not need.
+void SchedulingCycle::spare_unneeded(MoveSearch& s, NodeIndex node, const ResourceVector& per_pod,
+                                     size_t from) {
+  std::vector<MoveSearch::Take> kept(s.takes.begin() + static_cast<std::ptrdiff_t>(from),
+                                     s.takes.end());
+  while (s.takes.size() > from) s.untake_last();
+  std::vector<bool> spared(kept.size(), false);
+  for (size_t k = kept.size(); k-- > 0;) {
+    ResourceVector without = s.free[node.value()];
+    for (size_t i = 0; i < kept.size(); ++i) {
+      if (i != k && !spared[i]) without += snapshot_.admitted[kept[i].admitted].usage();
+    }
+    if (per_pod.fits_in(without)) spared[k] = true;
+  }
+  for (size_t i = 0; i < kept.size(); ++i) {
+    if (!spared[i]) s.take(kept[i].admitted, node, kept[i].moved);
+  }
+}
+
+std::optional<VictimChoice> SchedulingCycle::find_consolidation(const PendingWorkload& w,
+                                                                FlavorIndex flavor,
+                                                                const ResourceVector& total,
+                                                                std::vector<NodeIndex>* targets) {
+  note_single_node_work();
+  MoveSearch s{*this, w, flavor, {}, {}, {}, {}, {}};
+  s.free.resize(policy_.node_count());
+  for (NodeIndex n : capacity_.topology().nodes_of_flavor(flavor))
+    s.free[n.value()] = capacity_.free(n);
+  s.targeted.assign(policy_.node_count(), false);
+  s.taken.assign(snapshot_.admitted.size(), false);
+  std::vector<ResourceVector> pods;
+  for (const PodSetRequest& set : w.pod_sets) {
+    if (set.required_flavor.valid() && set.required_flavor != flavor) return std::nullopt;
+    for (int32_t i = 0; i < set.count; ++i) pods.push_back(set.per_pod);
+  }
+  std::stable_sort(pods.begin(), pods.end(), [](const ResourceVector& a, const ResourceVector& b) {
+    return a.gpu() > b.gpu();
+  });
+  const uint64_t quota_mark = quota_.usage_mark();
+  bool found = true;
+  for (const ResourceVector& pod : pods) {
+    NodeIndex best;
+    std::tuple<int64_t, int64_t> best_cost{INT64_MAX, INT64_MAX};
+    for (NodeIndex n : capacity_.topology().nodes_of_flavor(flavor)) {
+      if (s.targeted[n.value()] || !capacity_.schedulable(n) ||
+          !pod.fits_in(policy_.node(n).node.capacity) ||
+          (capacity_.reserved(n) && capacity_.reserved_for(n) != w.id)) {
+        continue;
+      }
+      const MoveSearch::Mark before = s.mark();
+      if (!clear_for_pod(s, n, pod)) continue;
+      const std::tuple<int64_t, int64_t> cost = s.cost_since(before.takes);
+      s.undo_targets_after(before.places);
+      s.back_to(before);
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = n;
+      }
+    }
+    if (!best.valid() || !clear_for_pod(s, best, pod)) {
+      found = false;
+      break;
+    }
+  }
+  const bool moves = std::any_of(s.takes.begin(), s.takes.end(),
+                                 [](const MoveSearch::Take& t) { return t.moved; });
+  found = found && moves && quota_.fits(w.team, flavor, total);
+  std::optional<VictimChoice> choice;
+  if (found) {
+    choice.emplace();
+    choice->verdict = PreemptionVerdict::kPreempting;
+    choice->within_nominal = true;
+    for (const MoveSearch::Take& t : s.takes) {
+      choice->victims.emplace_back(t.admitted, t.moved ? PreemptionReason::kConsolidation
+                                                       : PreemptionReason::kReclaimWithinCohort);
+    }
+    for (NodeIndex n : capacity_.topology().nodes_of_flavor(flavor)) {
+      if (s.targeted[n.value()]) targets->push_back(n);
+    }
+  }
+  while (!s.takes.empty()) s.untake_last();
+  quota_.back_to(quota_mark);
+  return choice;
+}
+
+bool SchedulingCycle::try_consolidate(const PendingWorkload& w, bool* admitted) {
+  if (!policy_.consolidation() || team_preempted_[w.team.value()] ||
+      policy_.priority_class(w.priority_class).preemption_policy == PreemptionPolicy::kNever) {
+    return false;
+  }
+  const ResourceVector& total = facts_[static_cast<size_t>(&w - snapshot_.pending.data())].total;
+  for (FlavorIndex f : usable_flavors(w)) {
+    if (quota_.would_borrow(w.team, f, total)) continue;
+    std::vector<NodeIndex> targets;
+    const std::optional<VictimChoice> choice = find_consolidation(w, f, total, &targets);
+    if (!choice) continue;
+    // Its nodes are held for it until it is admitted (see keep_consolidation_hold()).
+    for (NodeIndex n : targets) reserve_node(n, w, snapshot_.now);
+    consolidation_holds_[w.id.value()] = std::move(targets);
+    for (const auto& [index, reason] : choice->victims) {
+      const AdmittedWorkload& victim = snapshot_.admitted[index];
+      unavailable_[index] = true;
+      plan_.preemptions.push_back(
+          {victim.id, w.id, reason, policy_.priority_class(victim.priority_class).grace_period});
+    }
+    team_preempted_[w.team.value()] = true;
+    if (!selector_)
+      selector_.emplace(quota_, capacity_, snapshot_.admitted, unavailable_, snapshot_.now);
+    *admitted = admit_after_immediate_stop(w, f, *choice);
+    return true;
+  }
+  return false;
+}
+
+// While w waits for the victims of its consolidation, the nodes it will take
+// stay reserved for it: each a Reservation with no start (a drain, carried to
+// the next snapshot by the caller), so that neither new work nor the work it
+// moved lands there meanwhile. The hold ends when w is admitted or no longer
+// waits for victims.
+void SchedulingCycle::keep_consolidation_hold(const PendingWorkload& w, PreemptionVerdict verdict) {
+  if (verdict != PreemptionVerdict::kPreempting &&
+      verdict != PreemptionVerdict::kWaitingForVictims) {
+    return;
+  }
+  const auto held = consolidation_holds_.find(w.id.value());
+  if (held == consolidation_holds_.end()) return;
+  for (NodeIndex n : held->second) {
+    if (capacity_.reserved_for(n) != w.id) continue;
+    plan_.reservations.push_back(
+        {w.id, capacity_.topology().flavor_of(n), {n}, Timestamp::infinite_future(), true});
+  }
+}
+
+}  // namespace allot

@@ -278,7 +278,7 @@ TEST(AllotBinary, TraceReplayPrintsEveryPolicyInJson) {
        {"jobs", "finished", "mean_queue_s", "median_queue_s", "p95_queue_s", "max_queue_s",
         "mean_jct_s", "utilization", "borrowed_gpu_hours", "preemptions", "guarantee_compliance",
         "violated_cycles_reclaimable", "violated_cycles_beyond_bound", "violated_cycles_fragmented",
-        "longest_violation_s"}) {
+        "longest_violation_s", "moves", "lost_gpu_hours"}) {
     EXPECT_TRUE(run["overall"].contains(key)) << key;
   }
   EXPECT_TRUE(run.contains("runtime_s"));

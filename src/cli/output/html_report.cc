@@ -109,6 +109,9 @@ std::vector<std::pair<std::string, SummaryCell>> report_summary_rows() {
                            report_money(r.summary.overall.idle_cost, r.summary.currency)};
        }},
       {"preemptions", count("preemptions", &TraceMetrics::preemptions)},
+      {"of which moves (consolidation)", count("moves", &TraceMetrics::moves)},
+      {"GPU-hours lost (no checkpoint)",
+       value("lost_gpu_hours", &TraceMetrics::lost_gpu_hours, 1, 1)},
       {"guarantee compliance (%)",
        value("guarantee_compliance", &TraceMetrics::guarantee_compliance, 100, 2)},
       {"runtime, real (s)",

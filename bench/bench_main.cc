@@ -57,6 +57,8 @@ void add_scale_flags(CLI::App& command, allot::bench::ScaleConfig& c, std::strin
   command.add_option("--preemption-runs", c.preemption_runs, "urgent gangs timed")
       ->check(CLI::Range(1, 100'000));
   command.add_flag("--fair-sharing", c.fair_sharing, "weighted DRS ordering instead of classic");
+  command.add_flag("--consolidation", c.consolidation,
+                   "move work within nominal for owed workloads (scheduling.consolidation)");
   command
       .add_option_function<std::vector<std::string>>(
           "--phases",

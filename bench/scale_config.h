@@ -36,6 +36,7 @@ struct ScaleConfig {
   int32_t runs = 5;               // plan() runs per median
   int32_t preemption_runs = 100;  // urgent gangs timed
   bool fair_sharing = false;      // weighted DRS ordering instead of classic
+  bool consolidation = false;     // scheduling.consolidation: WithinNominal
   // Which measurements to take (`--phases`): the first pass is always planned
   // once, since the steady state is built from it, but timed `runs` times
   // only with `full`.

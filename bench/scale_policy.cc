@@ -94,6 +94,7 @@ Policy make_scale_policy(const ScaleConfig& config) {
   Cluster cluster;
   cluster.meta.name = "bench";
   cluster.scheduling.fair_sharing = config.fair_sharing;
+  if (config.consolidation) cluster.scheduling.consolidation = ConsolidationPolicy::kWithinNominal;
   policy.clusters.push_back(cluster);
   for (int32_t f = 0; f < kFlavorCount; ++f) {
     ResourceFlavor flavor;

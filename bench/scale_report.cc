@@ -75,7 +75,8 @@ void print_json(const ScaleReport& r, std::FILE* out) {
                  {"pending", c.pending},
                  {"runs", c.runs},
                  {"preemption_runs", c.preemption_runs},
-                 {"fair_sharing", c.fair_sharing}};
+                 {"fair_sharing", c.fair_sharing},
+                 {"consolidation", c.consolidation}};
   j["setup_ms"] = round3(r.setup_ms);
   j["full_pass_ms"] = round3(r.full_pass_ms);
   j["full_pass_cpu_ms"] = round3(r.full_pass_cpu_ms);

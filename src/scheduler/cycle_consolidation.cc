@@ -42,8 +42,15 @@ struct SchedulingCycle::MoveSearch {
   const PendingWorkload& w;
   FlavorIndex flavor;
   std::vector<ResourceVector> free;  // by node index
-  std::vector<bool> targeted;        // by node index: holds a pod of w
-  std::vector<bool> taken;           // by admitted index
+  // By node index, GPUs of the work there that the search may still reclaim
+  // (borrowers' work w may take, its team borrowing when the search began) or move.
+  // Summed when a node is first looked at (sum()): most nodes of a large
+  // cluster never are.
+  std::vector<int64_t> reclaimable;
+  std::vector<int64_t> movable;
+  std::vector<bool> summed;
+  std::vector<bool> targeted;  // by node index: holds a pod of w
+  std::vector<bool> taken;     // by admitted index
   struct Take {
     uint32_t admitted = 0;
     NodeIndex node;
@@ -62,10 +69,27 @@ struct SchedulingCycle::MoveSearch {
   };
   [[nodiscard]] Mark mark() const { return {takes.size(), places.size()}; }
 
+  void sum(NodeIndex node) {
+    const size_t n = node.value();
+    if (summed[n]) return;
+    summed[n] = true;
+    for (uint32_t index : cycle.single_node_work_[n]) {
+      const int64_t gpus = cycle.snapshot_.admitted[index].usage().gpu();
+      if (cycle.consolidation_victim(w, index, true)) movable[n] += gpus;
+      if (cycle.consolidation_victim(w, index, false)) reclaimable[n] += gpus;
+    }
+  }
+  // At most what the node's free room and all the work that runs there alone could give.
+  [[nodiscard]] int64_t could_free(NodeIndex node) const {
+    return free[node.value()].gpu() + cycle.single_node_gpus_[node.value()];
+  }
+
   void take(uint32_t index, NodeIndex node, bool moved) {
+    sum(node);
     const AdmittedWorkload& a = cycle.snapshot_.admitted[index];
     taken[index] = true;
     free[node.value()] += a.usage();
+    (moved ? movable : reclaimable)[node.value()] -= a.usage().gpu();
     if (!moved) cycle.quota_.remove_usage(a.team, a.flavor, a.usage());
     takes.push_back({index, node, moved});
   }
@@ -75,6 +99,7 @@ struct SchedulingCycle::MoveSearch {
     const AdmittedWorkload& a = cycle.snapshot_.admitted[t.admitted];
     taken[t.admitted] = false;
     free[t.node.value()] -= a.usage();
+    (t.moved ? movable : reclaimable)[t.node.value()] += a.usage().gpu();
     if (!t.moved) cycle.quota_.add_usage(a.team, a.flavor, a.usage());
   }
   void place(NodeIndex node, const ResourceVector& amount) {
@@ -106,6 +131,8 @@ struct SchedulingCycle::MoveSearch {
 void SchedulingCycle::note_single_node_work() {
   if (!single_node_work_.empty()) return;
   single_node_work_.resize(policy_.node_count());
+  single_node_gpus_.assign(policy_.node_count(), 0);
+  single_node_gpus_of_flavor_.assign(policy_.flavor_count(), 0);
   for (uint32_t i = 0; i < snapshot_.admitted.size(); ++i) {
     NodeIndex only;
     bool one_node = true;
@@ -117,6 +144,9 @@ void SchedulingCycle::note_single_node_work() {
     }
     if (one_node && only.valid() && only.value() < single_node_work_.size()) {
       single_node_work_[only.value()].push_back(i);
+      const int64_t gpus = snapshot_.admitted[i].usage().gpu();
+      single_node_gpus_[only.value()] += gpus;
+      single_node_gpus_of_flavor_[policy_.node(only).flavor.value()] += gpus;
     }
   }
 }
@@ -182,12 +212,26 @@ bool SchedulingCycle::place_moved(MoveSearch& s, const ResourceVector& amount) {
     s.place(best, amount);
     return true;
   }
-  int64_t best_reclaimed = INT64_MAX;
+  // Else the nodes whose reclaimable work covers what they lack, fewest GPUs
+  // lacking first; a few are tried (each a reclaim within the bound).
+  constexpr size_t kRoomTrials = 8;
+  std::vector<std::pair<int64_t, NodeIndex>> lacking;
   for (NodeIndex m : capacity_.topology().nodes_of_flavor(s.flavor)) {
-    if (s.targeted[m.value()] || !capacity_.schedulable(m) || capacity_.reserved(m) ||
-        !amount.fits_in(policy_.node(m).node.capacity)) {
+    const int64_t lack = amount.gpu() - s.free[m.value()].gpu();
+    if (s.could_free(m) < amount.gpu() || s.targeted[m.value()]) continue;
+    s.sum(m);
+    if (!capacity_.schedulable(m) || capacity_.reserved(m) ||
+        s.reclaimable[m.value()] < lack || !amount.fits_in(policy_.node(m).node.capacity)) {
       continue;
     }
+    lacking.emplace_back(lack, m);
+  }
+  const size_t trials = std::min(kRoomTrials, lacking.size());
+  std::partial_sort(lacking.begin(), lacking.begin() + static_cast<std::ptrdiff_t>(trials),
+                    lacking.end());
+  int64_t best_reclaimed = INT64_MAX;
+  for (size_t k = 0; k < trials; ++k) {
+    const NodeIndex m = lacking[k].second;
     const size_t from = s.takes.size();
     if (!reclaim_room(s, m, amount)) continue;
     const int64_t reclaimed = std::get<1>(s.cost_since(from));
@@ -274,15 +318,58 @@ void SchedulingCycle::spare_unneeded(MoveSearch& s, NodeIndex node, const Resour
   }
 }
 
+// The node for one pod of `per_pod` that needs the fewest GPUs moved, then
+// reclaimed (ties by node order). Nodes are tried in order of the fewest GPUs
+// they must move at least (what their free room and reclaimable work leave
+// short), a few of them, until none left could do better.
+NodeIndex SchedulingCycle::best_target(MoveSearch& s, const ResourceVector& per_pod) {
+  constexpr size_t kTargetTrials = 16;
+  std::vector<std::pair<int64_t, NodeIndex>> bounds;
+  for (NodeIndex n : capacity_.topology().nodes_of_flavor(s.flavor)) {
+    const size_t i = n.value();
+    if (s.could_free(n) < per_pod.gpu() || s.targeted[i]) continue;
+    s.sum(n);
+    const int64_t short_of = per_pod.gpu() - s.free[i].gpu() - s.reclaimable[i];
+    if (!capacity_.schedulable(n) || s.movable[i] < short_of ||
+        !per_pod.fits_in(policy_.node(n).node.capacity) ||
+        (capacity_.reserved(n) && capacity_.reserved_for(n) != s.w.id)) {
+      continue;
+    }
+    bounds.emplace_back(std::max<int64_t>(0, short_of), n);
+  }
+  const size_t trials = std::min(kTargetTrials, bounds.size());
+  std::partial_sort(bounds.begin(), bounds.begin() + static_cast<std::ptrdiff_t>(trials),
+                    bounds.end());
+  NodeIndex best;
+  std::tuple<int64_t, int64_t> best_cost{INT64_MAX, INT64_MAX};
+  for (size_t k = 0; k < trials && bounds[k].first <= std::get<0>(best_cost); ++k) {
+    const NodeIndex n = bounds[k].second;
+    const MoveSearch::Mark before = s.mark();
+    if (!clear_for_pod(s, n, per_pod)) continue;
+    const std::tuple<int64_t, int64_t> cost = s.cost_since(before.takes);
+    s.undo_targets_after(before.places);
+    s.back_to(before);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = n;
+    }
+  }
+  return best;
+}
+
 std::optional<VictimChoice> SchedulingCycle::find_consolidation(const PendingWorkload& w,
                                                                 FlavorIndex flavor,
                                                                 const ResourceVector& total,
                                                                 std::vector<NodeIndex>* targets) {
   note_single_node_work();
-  MoveSearch s{*this, w, flavor, {}, {}, {}, {}, {}};
+  // Nothing to move: no running work of the flavor runs on one node alone.
+  if (single_node_gpus_of_flavor_[flavor.value()] == 0) return std::nullopt;
+  MoveSearch s{*this, w, flavor, {}, {}, {}, {}, {}, {}, {}, {}};
   s.free.resize(policy_.node_count());
-  for (NodeIndex n : capacity_.topology().nodes_of_flavor(flavor))
-    s.free[n.value()] = capacity_.free(n);
+  s.reclaimable.assign(policy_.node_count(), 0);
+  s.movable.assign(policy_.node_count(), 0);
+  s.summed.assign(policy_.node_count(), false);
+  for (NodeIndex n : capacity_.topology().nodes_of_flavor(flavor)) s.free[n.value()] = capacity_.free(n);
   s.targeted.assign(policy_.node_count(), false);
   s.taken.assign(snapshot_.admitted.size(), false);
   std::vector<ResourceVector> pods;
@@ -296,24 +383,7 @@ std::optional<VictimChoice> SchedulingCycle::find_consolidation(const PendingWor
   const uint64_t quota_mark = quota_.usage_mark();
   bool found = true;
   for (const ResourceVector& pod : pods) {
-    NodeIndex best;
-    std::tuple<int64_t, int64_t> best_cost{INT64_MAX, INT64_MAX};
-    for (NodeIndex n : capacity_.topology().nodes_of_flavor(flavor)) {
-      if (s.targeted[n.value()] || !capacity_.schedulable(n) ||
-          !pod.fits_in(policy_.node(n).node.capacity) ||
-          (capacity_.reserved(n) && capacity_.reserved_for(n) != w.id)) {
-        continue;
-      }
-      const MoveSearch::Mark before = s.mark();
-      if (!clear_for_pod(s, n, pod)) continue;
-      const std::tuple<int64_t, int64_t> cost = s.cost_since(before.takes);
-      s.undo_targets_after(before.places);
-      s.back_to(before);
-      if (cost < best_cost) {
-        best_cost = cost;
-        best = n;
-      }
-    }
+    const NodeIndex best = best_target(s, pod);
     if (!best.valid() || !clear_for_pod(s, best, pod)) {
       found = false;
       break;
@@ -345,6 +415,7 @@ bool SchedulingCycle::try_consolidate(const PendingWorkload& w, bool* admitted) 
       policy_.priority_class(w.priority_class).preemption_policy == PreemptionPolicy::kNever) {
     return false;
   }
+  if (known_consolidation_failure(w)) return false;
   const ResourceVector& total = facts_[static_cast<size_t>(&w - snapshot_.pending.data())].total;
   for (FlavorIndex f : usable_flavors(w)) {
     if (quota_.would_borrow(w.team, f, total)) continue;
@@ -352,6 +423,8 @@ bool SchedulingCycle::try_consolidate(const PendingWorkload& w, bool* admitted) 
     const std::optional<VictimChoice> choice = find_consolidation(w, f, total, &targets);
     if (!choice) continue;
     // Its nodes are held for it until it is admitted (see keep_consolidation_hold()).
+    state_changed();
+    capacity_changed(f);
     for (NodeIndex n : targets) reserve_node(n, w, snapshot_.now);
     consolidation_holds_[w.id.value()] = std::move(targets);
     for (const auto& [index, reason] : choice->victims) {
@@ -366,7 +439,34 @@ bool SchedulingCycle::try_consolidate(const PendingWorkload& w, bool* admitted) 
     *admitted = admit_after_immediate_stop(w, f, *choice);
     return true;
   }
+  remember_consolidation_failure(w);
   return false;
+}
+
+// A search that failed answers the team's later workloads that ask no more,
+// are no more important and exclude the same workload (no loops), until
+// something an admission reads changes (the cycle's state epoch): a large
+// cluster full of work within nominal would otherwise search again for each.
+bool SchedulingCycle::known_consolidation_failure(const PendingWorkload& w) const {
+  if (w.pod_sets.size() != 1 || consolidation_failures_.empty()) return false;
+  const PodSetRequest& set = w.pod_sets[0];
+  return std::any_of(consolidation_failures_[w.team.value()].begin(),
+                     consolidation_failures_[w.team.value()].end(),
+                     [&](const ConsolidationFailure& f) {
+                       return f.epoch == state_epoch_ && w.priority <= f.priority &&
+                              f.per_pod.fits_in(set.per_pod) && f.pods <= set.count &&
+                              f.preempted_by == w.preempted_by;
+                     });
+}
+
+void SchedulingCycle::remember_consolidation_failure(const PendingWorkload& w) {
+  constexpr size_t kMaxFailuresPerTeam = 8;
+  if (w.pod_sets.size() != 1) return;
+  if (consolidation_failures_.empty()) consolidation_failures_.resize(policy_.team_count());
+  auto& failures = consolidation_failures_[w.team.value()];
+  if (failures.size() >= kMaxFailuresPerTeam) failures.erase(failures.begin());
+  failures.push_back({state_epoch_, w.priority, w.pod_sets[0].per_pod, w.pod_sets[0].count,
+                      w.preempted_by});
 }
 
 // While w waits for the victims of its consolidation, the nodes it will take

@@ -148,6 +148,9 @@ class SchedulingCycle {
                                                  const ResourceVector& total,
                                                  std::vector<NodeIndex>* targets);
   void keep_consolidation_hold(const PendingWorkload& w, PreemptionVerdict verdict);
+  [[nodiscard]] bool known_consolidation_failure(const PendingWorkload& w) const;
+  void remember_consolidation_failure(const PendingWorkload& w);
+  NodeIndex best_target(MoveSearch& s, const ResourceVector& per_pod);
   bool clear_for_pod(MoveSearch& s, NodeIndex node, const ResourceVector& per_pod);
   void spare_unneeded(MoveSearch& s, NodeIndex node, const ResourceVector& per_pod, size_t from);
   bool place_moved(MoveSearch& s, const ResourceVector& amount);
@@ -268,8 +271,18 @@ class SchedulingCycle {
   std::vector<std::vector<OpenBorrower>> open_borrowers_;
   // By node: the snapshot's admitted work that runs on it alone (built when first needed).
   std::vector<std::vector<uint32_t>> single_node_work_;
+  std::vector<int64_t> single_node_gpus_;            // by node: that work's GPUs
+  std::vector<int64_t> single_node_gpus_of_flavor_;  // by flavor: the same, summed
   // Workload -> the nodes held for it while it waits for its consolidation's victims.
   std::unordered_map<uint64_t, std::vector<NodeIndex>> consolidation_holds_;
+  struct ConsolidationFailure {
+    uint64_t epoch = 0;  // state_epoch_ when it failed
+    int32_t priority = 0;
+    ResourceVector per_pod;
+    int32_t pods = 0;
+    WorkloadId preempted_by;
+  };
+  std::vector<std::vector<ConsolidationFailure>> consolidation_failures_;  // per team
   size_t open_borrowers_admissions_ = 0;              // plan_.admissions noted in open_borrowers_
   std::unordered_set<uint64_t> admitted_by_promise_;  // keep_handovers() admitted them
   std::vector<Handover> kept_turnovers_;  // the snapshot's turnovers still waiting, to judge again

@@ -220,8 +220,8 @@ bool SchedulingCycle::place_moved(MoveSearch& s, const ResourceVector& amount) {
     const int64_t lack = amount.gpu() - s.free[m.value()].gpu();
     if (s.could_free(m) < amount.gpu() || s.targeted[m.value()]) continue;
     s.sum(m);
-    if (!capacity_.schedulable(m) || capacity_.reserved(m) ||
-        s.reclaimable[m.value()] < lack || !amount.fits_in(policy_.node(m).node.capacity)) {
+    if (!capacity_.schedulable(m) || capacity_.reserved(m) || s.reclaimable[m.value()] < lack ||
+        !amount.fits_in(policy_.node(m).node.capacity)) {
       continue;
     }
     lacking.emplace_back(lack, m);
@@ -369,7 +369,8 @@ std::optional<VictimChoice> SchedulingCycle::find_consolidation(const PendingWor
   s.reclaimable.assign(policy_.node_count(), 0);
   s.movable.assign(policy_.node_count(), 0);
   s.summed.assign(policy_.node_count(), false);
-  for (NodeIndex n : capacity_.topology().nodes_of_flavor(flavor)) s.free[n.value()] = capacity_.free(n);
+  for (NodeIndex n : capacity_.topology().nodes_of_flavor(flavor))
+    s.free[n.value()] = capacity_.free(n);
   s.targeted.assign(policy_.node_count(), false);
   s.taken.assign(snapshot_.admitted.size(), false);
   std::vector<ResourceVector> pods;
@@ -465,8 +466,8 @@ void SchedulingCycle::remember_consolidation_failure(const PendingWorkload& w) {
   if (consolidation_failures_.empty()) consolidation_failures_.resize(policy_.team_count());
   auto& failures = consolidation_failures_[w.team.value()];
   if (failures.size() >= kMaxFailuresPerTeam) failures.erase(failures.begin());
-  failures.push_back({state_epoch_, w.priority, w.pod_sets[0].per_pod, w.pod_sets[0].count,
-                      w.preempted_by});
+  failures.push_back(
+      {state_epoch_, w.priority, w.pod_sets[0].per_pod, w.pod_sets[0].count, w.preempted_by});
 }
 
 // While w waits for the victims of its consolidation, the nodes it will take

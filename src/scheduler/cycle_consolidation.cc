@@ -6,15 +6,17 @@
 // splits the room, has such work moved to other nodes:
 //
 // - each of its pods, largest first, takes the node of its flavor that needs
-//   the fewest GPUs moved, then the fewest reclaimed (ties by node order);
+//   the fewest GPUs moved, then the fewest reclaimed (ties by node order), of
+//   at most 16 nodes tried in order of the fewest GPUs they must move at least;
 // - on that node, borrowers' work it may reclaim goes first, within Kueue's
 //   bound (a team's work only while the team uses more than its nominal),
 //   then work within nominal, smallest first; then, latest first, whatever
 //   the pod turns out not to need is put back;
 // - each piece of work moved (largest first) must fit elsewhere now: on the
 //   free room of another node (best fit), else on the room that reclaiming
-//   borrowers' work there frees (the fewest GPUs reclaimed). Nodes reserved or
-//   drained for any workload take none;
+//   borrowers' work there frees (the fewest GPUs reclaimed, of at most 8 nodes
+//   tried, those lacking the fewest GPUs first). Nodes reserved or drained for
+//   any workload take none;
 // - the workload's quota must fit once the reclaimed work is gone (moved
 //   work keeps its quota: it is admitted again).
 //
@@ -24,7 +26,9 @@
 // gets its grace period, is requeued at its original position and restarts
 // from its last checkpoint; within its team's nominal, it comes first in the
 // next cycles' order. The workload then waits for its victims like any
-// preemptor.
+// preemptor, its nodes held for it (keep_consolidation_hold()). A search that
+// failed answers the team's later no-larger workloads until the cycle's state
+// changes.
 #include <algorithm>
 #include <optional>
 #include <tuple>

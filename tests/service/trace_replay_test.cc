@@ -12,6 +12,7 @@
 #include "service/simulation/simulation_runner.h"
 #include "service/simulation/trace_arrivals.h"
 #include "service/simulation/trace_metrics.h"
+#include "service/study/capacity_scaling.h"
 
 namespace allot {
 namespace {
@@ -211,6 +212,31 @@ TEST(TraceReplay, ReplaySchedulerOptionsGiveTheSameReport) {
       EXPECT_GT(tails, 1000) << "hard quota rarely blocked a StrictFIFO tail";
     }
   }
+}
+
+// Issue 18's study at its hardest point: the Philly window 2017-10-01..11-30
+// at a third of the capacity and four times the load. Under borrow, work within
+// some teams' nominal splits the room that an owed team needs (fragmented
+// cycles); with consolidation every owed cycle is served, by moving such work
+// (docs/scheduling.md, "Consolidation"), and every job still finishes.
+TEST(TraceReplay, PhillyAtLoadFourWithConsolidationServesEveryGuarantee) {
+  SKIP_WITHOUT_PHILLY();
+  const std::vector<TraceJob> jobs = philly_slice("2017-10-01", "2017-11-30");
+  ASSERT_GT(jobs.size(), 60000U);
+  TraceArrivalOptions options = philly_options();
+  options.load_factor = 4;
+  const Result<Policy> borrow = scale_capacity(load_policy("borrow.yaml"), 1.0 / 3);
+  const Result<Policy> consolidation =
+      scale_capacity(load_policy("borrow-consolidation.yaml"), 1.0 / 3);
+  ASSERT_TRUE(borrow.ok() && consolidation.ok());
+  const Replay kueue_rules = replay(jobs, *borrow, options);
+  EXPECT_GT(kueue_rules.report.fragmented_cycles, 0);
+  EXPECT_EQ(kueue_rules.report.moves, 0);
+  const Replay moved = replay(jobs, *consolidation, options);
+  EXPECT_DOUBLE_EQ(moved.report.guarantee_compliance, 1.0);
+  EXPECT_EQ(moved.report.owed_cycles, moved.report.compliant_cycles);
+  EXPECT_GT(moved.report.moves, 0);
+  EXPECT_EQ(moved.summary.overall.finished, moved.summary.overall.jobs);
 }
 
 }  // namespace

@@ -5,8 +5,9 @@
 // cycle's handovers (cycle_handovers.cc); (3) re-apply the previous cycle's
 // reservations; (4) take team heads in admission order, admitting each that
 // fits (flavors in the team's order, full size, then partial down to
-// minCount), else trying preemption, else a reservation for a blocked gang,
-// else a drain for whole-node work that no reclaim can serve (cycle_drains.cc);
+// minCount), else trying preemption, then consolidation
+// (cycle_consolidation.cc), else a reservation for a blocked gang, else a
+// drain for whole-node work that no reclaim can serve (cycle_drains.cc);
 // (5) explain every workload left pending and estimate its start.
 //
 // Contract: single use; everything it reads is owned by the caller. The team
@@ -269,6 +270,7 @@ class SchedulingCycle {
     bool guaranteed = false;
   };
   std::vector<std::vector<OpenBorrower>> open_borrowers_;
+  size_t open_borrowers_admissions_ = 0;  // plan_.admissions noted in open_borrowers_
   // By node: the snapshot's admitted work that runs on it alone (built when first needed).
   std::vector<std::vector<uint32_t>> single_node_work_;
   std::vector<int64_t> single_node_gpus_;            // by node: that work's GPUs
@@ -283,7 +285,6 @@ class SchedulingCycle {
     WorkloadId preempted_by;
   };
   std::vector<std::vector<ConsolidationFailure>> consolidation_failures_;  // per team
-  size_t open_borrowers_admissions_ = 0;              // plan_.admissions noted in open_borrowers_
   std::unordered_set<uint64_t> admitted_by_promise_;  // keep_handovers() admitted them
   std::vector<Handover> kept_turnovers_;  // the snapshot's turnovers still waiting, to judge again
   std::unordered_set<uint64_t> refused_turnovers_;  // withdrawn by keep_handovers(): none again now

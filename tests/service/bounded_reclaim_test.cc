@@ -11,9 +11,13 @@
 #include "scheduler/plan.h"
 #include "scheduler/snapshot.h"
 #include "service/simulation/guarantee_tracker.h"
+#include "violation_class_forms.h"
 
 namespace allot {
 namespace {
+
+using testing::fits_by_bounded_reclaim;
+using testing::fits_without_borrowers;
 
 // A reclaim within Kueue's bound (bounded_reclaim.h): another team's work is
 // taken only while that team uses more than its nominal. Two 8-GPU nodes;

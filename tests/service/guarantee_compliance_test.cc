@@ -22,10 +22,12 @@
 #include "service/simulation/simulation_runner.h"
 #include "service/simulation/trace_arrivals.h"
 #include "service/simulation/usage_series.h"
+#include "violation_class_forms.h"
 
 namespace allot {
 namespace {
 
+using testing::fits_without_borrowers;
 using testing::virtual_options;
 
 // A cohort "lab" of NODES 8-GPU nodes where alpha owns ALPHA_NOMINAL GPUs

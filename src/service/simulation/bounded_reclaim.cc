@@ -220,13 +220,4 @@ bool fits_by_bounded_reclaim(const AfterPlan& after, std::vector<int64_t> room,
   return search.run();
 }
 
-bool fits_by_bounded_reclaim(const Snapshot& snapshot, const Plan& plan,
-                             const PendingWorkload& workload, const std::vector<int64_t>& nominal,
-                             const std::vector<GuaranteeNode>& nodes,
-                             const std::vector<FlavorIndex>& flavors, Resource primary) {
-  return fits_by_bounded_reclaim(after_plan(snapshot, plan, nominal, primary),
-                                 room_for(snapshot, plan, workload.id, nodes, primary), workload,
-                                 nominal, nodes, flavors, primary);
-}
-
 }  // namespace allot

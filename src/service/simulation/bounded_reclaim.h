@@ -55,10 +55,5 @@ bool fits_by_bounded_reclaim(const AfterPlan& after, std::vector<int64_t> room,
                              const PendingWorkload& workload, const std::vector<int64_t>& nominal,
                              const std::vector<GuaranteeNode>& nodes,
                              const std::vector<FlavorIndex>& flavors, Resource primary);
-// The same, `after` and `room` built from the snapshot and its plan.
-bool fits_by_bounded_reclaim(const Snapshot& snapshot, const Plan& plan,
-                             const PendingWorkload& workload, const std::vector<int64_t>& nominal,
-                             const std::vector<GuaranteeNode>& nodes,
-                             const std::vector<FlavorIndex>& flavors, Resource primary);
 
 }  // namespace allot

@@ -178,15 +178,6 @@ bool fits_without_borrowers(const AfterPlan& after, std::vector<int64_t> free,
   return true;
 }
 
-bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
-                            const PendingWorkload& workload, const std::vector<int64_t>& nominal,
-                            const std::vector<GuaranteeNode>& nodes,
-                            const std::vector<FlavorIndex>& flavors, Resource primary) {
-  return fits_without_borrowers(after_plan(snapshot, plan, nominal, primary),
-                                room_for(snapshot, plan, workload.id, nodes, primary), workload,
-                                nominal, nodes, flavors, primary);
-}
-
 std::vector<ViolationClass> classify_violations(
     const Snapshot& snapshot, const Plan& plan, const PendingQueues& queues,
     const std::vector<GuaranteeVerdict>& verdicts, const std::vector<int64_t>& nominal,

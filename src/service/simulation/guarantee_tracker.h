@@ -101,11 +101,6 @@ bool fits_without_borrowers(const AfterPlan& after, std::vector<int64_t> free,
                             const PendingWorkload& workload, const std::vector<int64_t>& nominal,
                             const std::vector<GuaranteeNode>& nodes,
                             const std::vector<FlavorIndex>& flavors, Resource primary);
-// The same, `after` and `free` built from the snapshot and its plan.
-bool fits_without_borrowers(const Snapshot& snapshot, const Plan& plan,
-                            const PendingWorkload& workload, const std::vector<int64_t>& nominal,
-                            const std::vector<GuaranteeNode>& nodes,
-                            const std::vector<FlavorIndex>& flavors, Resource primary);
 
 // The verdict of one cycle for every team (by TeamIndex).
 // REQUIRES: nominal.size() covers every team index in `snapshot`.
